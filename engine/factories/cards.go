@@ -1,0 +1,213 @@
+package factories
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+)
+
+// Tool is the symbol on a blueprint's corner; building and hiring both pay
+// with a discarded blueprint of the matching tool.
+type Tool string
+
+// The four tools. The contractor row has one fixed tool token per slot.
+const (
+	Gear   Tool = "gear"
+	Wrench Tool = "wrench"
+	Hammer Tool = "hammer"
+	Shovel Tool = "shovel"
+)
+
+// Tools lists the tool tokens in the order they sit over the contractor
+// slots; the rulebook says the order is free but fixed for the game.
+var Tools = [4]Tool{Gear, Wrench, Hammer, Shovel}
+
+// Type is a blueprint's banner colour; The Machine produces by type.
+type Type string
+
+// The blueprint types.
+const (
+	Production Type = "production"
+	Utility    Type = "utility"
+	Training   Type = "training"
+	Special    Type = "special"
+	Monument   Type = "monument"
+)
+
+// Blueprint is one printed card design; the deck holds Copies of it.
+type Blueprint struct {
+	Name     string `json:"name"`
+	Type     Type   `json:"type"`
+	Tool     Tool   `json:"tool"`
+	Copies   int    `json:"copies"`
+	Metal    int    `json:"metal"`
+	Energy   int    `json:"energy"`
+	Prestige int    `json:"prestige"`
+	Text     string `json:"text"`
+}
+
+// ContractorCard is one printed contractor design.
+type ContractorCard struct {
+	Name   string `json:"name"`
+	Copies int    `json:"copies"`
+	Energy int    `json:"energy"` // additional cost on top of the discarded blueprint
+	Text   string `json:"text"`
+}
+
+// Card identifies one physical blueprint (0..73); Contractor one physical
+// contractor (0..16). None marks an empty marketplace slot.
+type (
+	Card       int
+	Contractor int
+)
+
+// None is an empty slot or no card.
+const None = -1
+
+// Blueprint names the rules refer to.
+const (
+	AluminumFactory   = "Aluminum Factory"
+	AssemblyLine      = "Assembly Line"
+	BatteryFactory    = "Battery Factory"
+	Beacon            = "Beacon"
+	Biolab            = "Biolab"
+	BlackMarket       = "Black Market"
+	ConcretePlant     = "Concrete Plant"
+	Dojo              = "Dojo"
+	FitnessCenter     = "Fitness Center"
+	Foundry           = "Foundry"
+	FulfillmentCenter = "Fulfillment Center"
+	Golem             = "Golem"
+	Gymnasium         = "Gymnasium"
+	Harvester         = "Harvester"
+	Incinerator       = "Incinerator"
+	Laboratory        = "Laboratory"
+	Manufactory       = "Manufactory"
+	MegaFactory       = "Mega Factory"
+	Megalith          = "Megalith"
+	Motherlode        = "Motherlode"
+	NuclearPlant      = "Nuclear Plant"
+	Obelisk           = "Obelisk"
+	PowerPlant        = "Power Plant"
+	RecyclingPlant    = "Recycling Plant"
+	Refinery          = "Refinery"
+	Replicator        = "Replicator"
+	Robot             = "Robot"
+	ScrapYard         = "Scrap Yard"
+	SolarArray        = "Solar Array"
+	TempAgency        = "Temp Agency"
+	TrashCompactor    = "Trash Compactor"
+	Warehouse         = "Warehouse"
+)
+
+// Contractor names.
+const (
+	Architect   = "Architect"
+	Electrician = "Electrician"
+	Engineer    = "Engineer"
+	Foreman     = "Foreman"
+	HiredHands  = "Hired Hands"
+	Investor    = "Investor"
+	Miner       = "Miner"
+	Specialist  = "Specialist"
+)
+
+//go:embed cards.json
+var cardsJSON []byte
+
+// The card tables are read-only data decoded once from cards.json, the one
+// file to replace for a new printing; the rules never write to them.
+var (
+	blueprints  []Blueprint
+	contractors []ContractorCard
+	cardKind    []int // physical Card -> index into blueprints
+	hireKind    []int // physical Contractor -> index into contractors
+)
+
+func init() {
+	var data struct {
+		Blueprints  []Blueprint      `json:"blueprints"`
+		Contractors []ContractorCard `json:"contractors"`
+	}
+	if err := json.Unmarshal(cardsJSON, &data); err != nil {
+		panic(fmt.Sprintf("factories: cards.json: %v", err))
+	}
+	blueprints, contractors = data.Blueprints, data.Contractors
+	for k, b := range blueprints {
+		for range b.Copies {
+			cardKind = append(cardKind, k)
+		}
+	}
+	for k, c := range contractors {
+		for range c.Copies {
+			hireKind = append(hireKind, k)
+		}
+	}
+}
+
+// Blueprints returns every printed blueprint design.
+func Blueprints() []Blueprint { return append([]Blueprint(nil), blueprints...) }
+
+// Contractors returns every printed contractor design.
+func Contractors() []ContractorCard { return append([]ContractorCard(nil), contractors...) }
+
+// NumCards and NumContractors are the physical deck sizes (74 and 17).
+func NumCards() int       { return len(cardKind) }
+func NumContractors() int { return len(hireKind) }
+
+// Info returns the printed blueprint for a physical card.
+func (c Card) Info() Blueprint {
+	if c < 0 || int(c) >= len(cardKind) {
+		return Blueprint{Name: "unknown card"}
+	}
+	return blueprints[cardKind[c]]
+}
+
+// Name is the printed name of c.
+func (c Card) Name() string { return c.Info().Name }
+
+// Info returns the printed contractor for a physical contractor card.
+func (c Contractor) Info() ContractorCard {
+	if c < 0 || int(c) >= len(hireKind) {
+		return ContractorCard{Name: "unknown contractor"}
+	}
+	return contractors[hireKind[c]]
+}
+
+// Name is the printed name of c.
+func (c Contractor) Name() string { return c.Info().Name }
+
+// CardsNamed returns every physical card with the given printed name, so
+// tests and tools can find the copies of a design.
+func CardsNamed(name string) []Card {
+	var out []Card
+	for c := range cardKind {
+		if blueprints[cardKind[c]].Name == name {
+			out = append(out, Card(c))
+		}
+	}
+	return out
+}
+
+// ContractorsNamed returns every physical contractor with the given name.
+func ContractorsNamed(name string) []Contractor {
+	var out []Contractor
+	for c := range hireKind {
+		if contractors[hireKind[c]].Name == name {
+			out = append(out, Contractor(c))
+		}
+	}
+	return out
+}
+
+// multipleAllowed reports whether a player may build several copies.
+func multipleAllowed(name string) bool { return name == Obelisk || name == Beacon }
+
+// activatable reports whether a building has a recipe to activate.
+func activatable(b Blueprint) bool {
+	switch b.Name {
+	case Laboratory, ScrapYard, SolarArray:
+		return false
+	}
+	return b.Type != Monument
+}

@@ -1,0 +1,275 @@
+// Package factories is the rules engine of Fantastic Factories: pure
+// functions from a State and a Move to the next State, with no I/O, clocks
+// or globals beyond the read-only card tables.
+package factories
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/smokestack/smokestack/engine"
+)
+
+// New sets up a game for cfg.Players seats from seed: shuffled decks, the
+// marketplace, 1 metal, 2 energy and 4 blueprints each, and in solo play The
+// Machine's starting compound.
+func New(cfg Config, seed uint64) (State, error) {
+	if cfg.Players < 1 || cfg.Players > MaxPlayers {
+		return State{}, fmt.Errorf("a game needs 1 to %d players, not %d", MaxPlayers, cfg.Players)
+	}
+	if cfg.Players == 1 {
+		if cfg.Difficulty == "" {
+			cfg.Difficulty = "medium"
+		}
+		if _, ok := Difficulties[cfg.Difficulty]; !ok {
+			return State{}, fmt.Errorf("unknown difficulty %q: choose easy, medium, hard or insane", cfg.Difficulty)
+		}
+	} else {
+		cfg.Difficulty = ""
+	}
+	s := State{Format: Format, Config: cfg, Seed: seed, RNG: engine.NewRNG(seed), Round: 1, Phase: MarketPhase}
+	for c := range NumCards() {
+		s.Deck = append(s.Deck, Card(c))
+	}
+	for c := range NumContractors() {
+		s.ContractorDeck = append(s.ContractorDeck, Contractor(c))
+	}
+	s.RNG.Shuffle(len(s.Deck), func(i, j int) { s.Deck[i], s.Deck[j] = s.Deck[j], s.Deck[i] })
+	s.RNG.Shuffle(len(s.ContractorDeck), func(i, j int) {
+		s.ContractorDeck[i], s.ContractorDeck[j] = s.ContractorDeck[j], s.ContractorDeck[i]
+	})
+	s.Market.Tools = Tools
+	s.Discard, s.ContractorDiscard = []Card{}, []Contractor{}
+	s.Players = make([]Player, cfg.Players)
+	for i := range s.Players {
+		p := &s.Players[i]
+		p.Metal, p.Energy = 1, 2
+		p.Compound = []Building{}
+		for range 4 {
+			if c, ok := s.draw(); ok {
+				p.Hand = append(p.Hand, c)
+			}
+		}
+	}
+	for i := range marketSize {
+		s.Market.Blueprints[i], s.Market.Contractors[i] = None, None
+	}
+	s.refill()
+	if s.Solo() {
+		s.Machine = &Machine{Compound: []Card{}}
+		var monuments []Card
+		for len(s.Machine.Compound) < Difficulties[cfg.Difficulty] {
+			c, ok := s.draw()
+			if !ok {
+				break
+			}
+			if c.Info().Type == Monument {
+				monuments = append(monuments, c)
+				continue
+			}
+			s.Machine.Compound = append(s.Machine.Compound, c)
+		}
+		s.Discard = append(s.Discard, monuments...)
+	}
+	// The first player token goes to a random seat: the rulebook's "who used
+	// a tool most recently" is not something a server can ask.
+	s.First = s.RNG.Intn(cfg.Players)
+	s.Turn = s.First
+	return s, nil
+}
+
+// Apply plays move for seat. It returns the new state and what happened, or
+// the unchanged state and an error a player can read. It never changes s.
+func Apply(s State, seat int, m Move) (next State, events []Event, err error) {
+	if seat < 0 || seat >= len(s.Players) {
+		return s, nil, fmt.Errorf("seat %d is not in this game", seat)
+	}
+	if s.Phase == GameOver {
+		return s, nil, errors.New("the game is over")
+	}
+	// Rules code reads slices and indexes that a crafted move could push out
+	// of range; the checks below refuse those, and this is the backstop that
+	// keeps a bug from taking a room down.
+	defer func() {
+		if r := recover(); r != nil {
+			next, events, err = s, nil, fmt.Errorf("move refused: %v", r)
+		}
+	}()
+	g := &game{State: s.clone(), seat: seat}
+	switch s.Phase {
+	case MarketPhase:
+		err = g.market(m)
+	case WorkPhase:
+		err = g.work(m)
+	}
+	if err != nil {
+		return s, nil, err
+	}
+	g.checkEnd()
+	return g.State, g.events, nil
+}
+
+// Event is an engine event; see engine.Event.
+type Event = engine.Event
+
+// game is the working copy a move is applied to, with the events it emits.
+type game struct {
+	State
+	seat   int
+	events []Event
+}
+
+func (g *game) me() *Player { return &g.Players[g.seat] }
+
+func (g *game) emit(seat int, kind, text string) {
+	g.events = append(g.events, Event{Seat: seat, Kind: kind, Text: text})
+}
+
+// emitPrivate records an event whose details only seat may read.
+func (g *game) emitPrivate(seat int, kind, public, private string) {
+	g.events = append(g.events, Event{Seat: seat, Kind: kind, Text: public, Private: private})
+}
+
+// draw takes the top blueprint, reshuffling the discard pile into a new deck
+// when the deck runs out. ok is false when both are empty.
+func (s *State) draw() (Card, bool) {
+	if len(s.Deck) == 0 {
+		if len(s.Discard) == 0 {
+			return None, false
+		}
+		s.Deck, s.Discard = s.Discard, []Card{}
+		s.RNG.Shuffle(len(s.Deck), func(i, j int) { s.Deck[i], s.Deck[j] = s.Deck[j], s.Deck[i] })
+	}
+	c := s.Deck[0]
+	s.Deck = s.Deck[1:]
+	return c, true
+}
+
+func (s *State) drawContractor() (Contractor, bool) {
+	if len(s.ContractorDeck) == 0 {
+		if len(s.ContractorDiscard) == 0 {
+			return None, false
+		}
+		s.ContractorDeck, s.ContractorDiscard = s.ContractorDiscard, []Contractor{}
+		s.RNG.Shuffle(len(s.ContractorDeck), func(i, j int) {
+			s.ContractorDeck[i], s.ContractorDeck[j] = s.ContractorDeck[j], s.ContractorDeck[i]
+		})
+	}
+	c := s.ContractorDeck[0]
+	s.ContractorDeck = s.ContractorDeck[1:]
+	return c, true
+}
+
+// refill fills empty marketplace slots, left to right.
+func (s *State) refill() {
+	for i := range marketSize {
+		if s.Market.Blueprints[i] == None {
+			if c, ok := s.draw(); ok {
+				s.Market.Blueprints[i] = c
+			}
+		}
+		if s.Market.Contractors[i] == None {
+			if c, ok := s.drawContractor(); ok {
+				s.Market.Contractors[i] = c
+			}
+		}
+	}
+}
+
+// drawTo draws n blueprints into seat's hand and logs it privately.
+func (g *game) drawTo(seat, n int, why string) {
+	var names []string
+	for range n {
+		c, ok := g.draw()
+		if !ok {
+			g.emit(seat, "deck", "the blueprint deck and discard pile are empty")
+			break
+		}
+		g.Players[seat].Hand = append(g.Players[seat].Hand, c)
+		names = append(names, c.Name())
+	}
+	if len(names) == 0 {
+		return
+	}
+	g.emitPrivate(seat, "draw",
+		fmt.Sprintf("drew %s (%s)", plural(len(names), "blueprint"), why),
+		fmt.Sprintf("drew %s (%s)", joinNames(names), why))
+}
+
+// gainGoods adds goods and fires Laboratory's draw, at most once a round.
+func (g *game) gainGoods(n int) {
+	p := g.me()
+	p.Goods += n
+	if n > 0 && !p.LabDrew && hasBuilding(p, Laboratory) {
+		p.LabDrew = true
+		g.drawTo(g.seat, 1, Laboratory)
+	}
+}
+
+// takeFromHand removes the given cards from seat's hand, refusing cards
+// that are not there or named twice.
+func takeFromHand(p *Player, cards ...Card) error {
+	hand := cloneSlice(p.Hand)
+	for _, c := range cards {
+		i := indexOf(hand, c)
+		if i < 0 {
+			return fmt.Errorf("%s is not in your hand", c.Name())
+		}
+		hand = append(hand[:i], hand[i+1:]...)
+	}
+	p.Hand = hand
+	return nil
+}
+
+func indexOf[T comparable](s []T, v T) int {
+	for i, x := range s {
+		if x == v {
+			return i
+		}
+	}
+	return -1
+}
+
+func hasBuilding(p *Player, name string) bool {
+	for _, b := range p.Compound {
+		if b.Card.Name() == name {
+			return true
+		}
+	}
+	return false
+}
+
+// prestige scores a compound; the nth Beacon is worth n+1.
+func prestige(compound []Building) int {
+	total, beacons := 0, 0
+	for _, b := range compound {
+		if b.Card.Name() == Beacon {
+			beacons++
+			total += beacons + 1
+			continue
+		}
+		total += b.Card.Info().Prestige
+	}
+	return total
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+func joinNames(names []string) string {
+	switch len(names) {
+	case 0:
+		return "nothing"
+	case 1:
+		return names[0]
+	}
+	out := names[0]
+	for _, n := range names[1 : len(names)-1] {
+		out += ", " + n
+	}
+	return out + " and " + names[len(names)-1]
+}

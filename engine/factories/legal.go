@@ -1,0 +1,292 @@
+package factories
+
+import (
+	"slices"
+)
+
+// Legal lists the moves seat can make now. Moves that differ only in which
+// of two equal dice or two copies of a card they use are listed once.
+// Every move listed is accepted by Apply: candidates come from the card's
+// recipe and are kept only if Apply takes them, so the two cannot disagree.
+func Legal(s State, seat int) []Move {
+	if seat < 0 || seat >= len(s.Players) {
+		return nil
+	}
+	var cand []Move
+	switch s.Phase {
+	case MarketPhase:
+		if seat == s.Turn {
+			cand = marketCandidates(s, seat)
+		}
+	case WorkPhase:
+		if !s.Players[seat].Done {
+			cand = workCandidates(s, seat)
+		}
+	}
+	var legal []Move
+	for _, m := range cand {
+		if _, _, err := Apply(s, seat, m); err == nil {
+			legal = append(legal, m)
+		}
+	}
+	return legal
+}
+
+func marketCandidates(s State, seat int) []Move {
+	p := &s.Players[seat]
+	var out []Move
+	if !s.Refreshed {
+		for _, row := range []string{BlueprintRow, ContractorRow} {
+			for _, pay := range []string{"metal", "energy"} {
+				out = append(out, Move{Kind: Refresh, Row: row, Pay: pay})
+			}
+		}
+	}
+	for i := range marketSize {
+		if s.Market.Blueprints[i] != None {
+			out = append(out, Move{Kind: Take, Slot: i})
+		}
+	}
+	for i, c := range s.Market.Contractors {
+		if c == None {
+			continue
+		}
+		opponents := []int{0}
+		if gift(s.Market.Contractors, i) && !s.Solo() {
+			opponents = nil
+			for o := range s.Players {
+				if o != seat {
+					opponents = append(opponents, o)
+				}
+			}
+		}
+		for _, d := range distinctCards(p.Hand) {
+			if d.Info().Tool != s.Market.Tools[i] {
+				continue
+			}
+			for _, o := range opponents {
+				out = append(out, Move{Kind: Hire, Slot: i, Discard: []Card{d}, Opponent: o})
+			}
+		}
+	}
+	return append(out, Move{Kind: Pass})
+}
+
+func workCandidates(s State, seat int) []Move {
+	p := &s.Players[seat]
+	if p.SettingDice {
+		var out []Move
+		for n := range 5 {
+			for _, vals := range valueMultisets(n) {
+				out = append(out, Move{Kind: SetDice, Values: vals})
+			}
+		}
+		return out
+	}
+	out := []Move{{Kind: Done}}
+	for i, d := range p.Dice {
+		if d.Chosen && d.Value == 0 {
+			for v := 1; v <= 6; v++ {
+				out = append(out, Move{Kind: Choose, Dice: []int{i}, Value: v})
+			}
+		}
+	}
+	hand := distinctCards(p.Hand)
+	for _, c := range hand {
+		for _, d := range distinctCards(without(p.Hand, c)) {
+			if d.Info().Tool == c.Info().Tool {
+				out = append(out, Move{Kind: Build, Card: c, Discard: []Card{d}})
+			}
+		}
+	}
+	for _, dice := range diceCombos(p.Dice, 1) {
+		for _, a := range []string{Research, Generate, Mine} {
+			out = append(out, Move{Kind: Place, Dice: dice, Action: a})
+		}
+	}
+	for _, b := range p.Compound {
+		if b.Used || !activatable(b.Card.Info()) {
+			continue
+		}
+		if b.Card.Name() != Replicator {
+			for _, m := range recipeCandidates(b.Card.Name(), p) {
+				m.Kind, m.Card = Activate, b.Card
+				out = append(out, m)
+			}
+			continue
+		}
+		for slot, target := range s.Market.Blueprints {
+			if target == None {
+				continue
+			}
+			for _, m := range recipeCandidates(target.Name(), p) {
+				m.Kind, m.Card, m.Slot = Activate, b.Card, slot
+				out = append(out, m)
+			}
+		}
+	}
+	if len(p.Hand) > HandLimit {
+		for _, c := range hand {
+			out = append(out, Move{Kind: DiscardDown, Discard: []Card{c}})
+		}
+	}
+	if p.Metal+p.Energy > StoreLimit {
+		out = append(out, Move{Kind: DiscardDown, Metal: 1}, Move{Kind: DiscardDown, Energy: 1})
+	}
+	return out
+}
+
+// recipeCandidates lists the parameter choices a recipe could take: dice,
+// discards and options. Apply decides which of them are affordable.
+func recipeCandidates(name string, p *Player) []Move {
+	var out []Move
+	withDice := func(n int, base Move) {
+		for _, d := range diceCombos(p.Dice, n) {
+			m := base
+			m.Dice = d
+			out = append(out, m)
+		}
+	}
+	switch name {
+	case BatteryFactory, Robot:
+		out = append(out, Move{})
+	case Golem:
+		for v := 1; v <= 6; v++ {
+			out = append(out, Move{Value: v})
+		}
+	case Incinerator, Refinery:
+		for _, c := range distinctCards(p.Hand) {
+			out = append(out, Move{Discard: []Card{c}})
+		}
+	case RecyclingPlant:
+		for _, pair := range cardPairs(p.Hand) {
+			out = append(out, Move{Discard: pair})
+		}
+	case Biolab, FulfillmentCenter, NuclearPlant, Foundry, Motherlode, PowerPlant, Dojo, FitnessCenter, Gymnasium:
+		withDice(1, Move{})
+	case BlackMarket:
+		for _, c := range distinctCards(p.Hand) {
+			b := c.Info()
+			if b.Metal+b.Energy <= 4 {
+				withDice(1, Move{Discard: []Card{c}})
+				continue
+			}
+			for metal := max(0, 4-b.Energy); metal <= min(b.Metal, 4); metal++ {
+				withDice(1, Move{Discard: []Card{c}, Metal: metal, Energy: 4 - metal})
+			}
+		}
+	case AluminumFactory, ConcretePlant:
+		withDice(2, Move{})
+	case TrashCompactor:
+		for _, pair := range cardPairs(p.Hand) {
+			withDice(2, Move{Discard: pair})
+		}
+	case Harvester:
+		for _, c := range []string{"metal", "energy"} {
+			withDice(2, Move{Choice: c})
+		}
+	case Manufactory:
+		for _, c := range []string{"metal", "energy", "draw"} {
+			withDice(2, Move{Choice: c})
+		}
+	case MegaFactory:
+		for v := 1; v <= 6; v++ {
+			withDice(3, Move{Value: v})
+		}
+	case AssemblyLine, Warehouse:
+		withDice(3, Move{})
+	case TempAgency:
+		for n := 1; n <= len(p.Dice); n++ {
+			withDice(n, Move{})
+		}
+	}
+	return out
+}
+
+// diceCombos lists ways to pick n unplaced, set dice, once per multiset of
+// values (equal dice are interchangeable), using the lowest indexes.
+func diceCombos(dice []Die, n int) [][]int {
+	var free []int
+	for i, d := range dice {
+		if !d.Placed && d.Value != 0 {
+			free = append(free, i)
+		}
+	}
+	slices.SortStableFunc(free, func(a, b int) int { return dice[a].Value - dice[b].Value })
+	var out [][]int
+	var pick func(start int, chosen []int)
+	pick = func(start int, chosen []int) {
+		if len(chosen) == n {
+			out = append(out, slices.Clone(chosen))
+			return
+		}
+		for i := start; i < len(free); i++ {
+			// Skip a die equal to the one before it at this depth: same multiset.
+			if i > start && dice[free[i]].Value == dice[free[i-1]].Value {
+				continue
+			}
+			pick(i+1, append(chosen, free[i]))
+		}
+	}
+	pick(0, nil)
+	return out
+}
+
+// valueMultisets lists the sorted multisets of n die values.
+func valueMultisets(n int) [][]int {
+	var out [][]int
+	var pick func(from int, chosen []int)
+	pick = func(from int, chosen []int) {
+		if len(chosen) == n {
+			out = append(out, slices.Clone(chosen))
+			return
+		}
+		for v := from; v <= 6; v++ {
+			pick(v, append(chosen, v))
+		}
+	}
+	pick(1, nil)
+	return out
+}
+
+// distinctCards returns one card of each design in hand, in hand order.
+func distinctCards(hand []Card) []Card {
+	var out []Card
+	seen := map[string]bool{}
+	for _, c := range hand {
+		if !seen[c.Name()] {
+			seen[c.Name()] = true
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// cardPairs lists the distinct pairs of designs that can be discarded from
+// hand together.
+func cardPairs(hand []Card) [][]Card {
+	var out [][]Card
+	designs := distinctCards(hand)
+	for i, a := range designs {
+		for _, b := range distinctCards(without(hand, a)) {
+			// Keep each unordered pair once: b at or after a in design order.
+			if indexOfName(designs, b.Name()) >= i {
+				out = append(out, []Card{a, b})
+			}
+		}
+	}
+	return out
+}
+
+func indexOfName(cards []Card, name string) int {
+	return slices.IndexFunc(cards, func(c Card) bool { return c.Name() == name })
+}
+
+// without returns hand less one copy of c.
+func without(hand []Card, c Card) []Card {
+	out := slices.Clone(hand)
+	if i := indexOf(out, c); i >= 0 {
+		out = append(out[:i], out[i+1:]...)
+	}
+	return out
+}

@@ -1,0 +1,277 @@
+package factories
+
+import (
+	"errors"
+	"fmt"
+)
+
+// market applies a market-phase move: the acting seat refreshes a row,
+// takes a blueprint or hires a contractor.
+func (g *game) market(m Move) error {
+	if g.seat != g.Turn {
+		return fmt.Errorf("it is seat %d's turn in the market phase; wait for yours", g.Turn+1)
+	}
+	p := g.me()
+	switch m.Kind {
+	case Refresh:
+		return g.refresh(m)
+	case Take:
+		if err := checkSlot(m.Slot); err != nil {
+			return err
+		}
+		c := g.Market.Blueprints[m.Slot]
+		if c == None {
+			return errors.New("that marketplace slot is empty")
+		}
+		p.Hand = append(p.Hand, c)
+		g.Market.Blueprints[m.Slot] = None
+		g.emit(g.seat, "take", "took "+c.Name()+" from the marketplace")
+	case Hire:
+		if err := g.hire(m); err != nil {
+			return err
+		}
+	case Pass:
+		if g.canDraft() {
+			return errors.New("you can take a blueprint or hire a contractor, so you cannot pass")
+		}
+		g.emit(g.seat, "pass", "passed: nothing to take or hire")
+	default:
+		return fmt.Errorf("%q is not a market phase move: take a blueprint, hire a contractor or refresh a row", m.Kind)
+	}
+	g.refill()
+	g.endMarketTurn()
+	return nil
+}
+
+func checkSlot(slot int) error {
+	if slot < 0 || slot >= marketSize {
+		return fmt.Errorf("marketplace slots are numbered 0 to %d", marketSize-1)
+	}
+	return nil
+}
+
+func (g *game) refresh(m Move) error {
+	if g.Refreshed {
+		return errors.New("you already refreshed the marketplace this turn")
+	}
+	p := g.me()
+	switch m.Pay {
+	case "metal":
+		if p.Metal < 1 {
+			return errors.New("refreshing costs 1 metal and you have none")
+		}
+		p.Metal--
+	case "energy":
+		if p.Energy < 1 {
+			return errors.New("refreshing costs 1 energy and you have none")
+		}
+		p.Energy--
+	default:
+		return errors.New("pay for a refresh with metal or energy")
+	}
+	switch m.Row {
+	case BlueprintRow:
+		for i, c := range g.Market.Blueprints {
+			if c != None {
+				g.Discard = append(g.Discard, c)
+			}
+			g.Market.Blueprints[i] = None
+		}
+	case ContractorRow:
+		for i, c := range g.Market.Contractors {
+			if c != None {
+				g.ContractorDiscard = append(g.ContractorDiscard, c)
+			}
+			g.Market.Contractors[i] = None
+		}
+	default:
+		return errors.New("refresh either the blueprints or the contractors row")
+	}
+	g.Refreshed = true
+	g.refill()
+	g.emit(g.seat, "refresh", fmt.Sprintf("paid 1 %s to refresh the %s", m.Pay, m.Row))
+	return nil
+}
+
+func (g *game) hire(m Move) error {
+	if err := checkSlot(m.Slot); err != nil {
+		return err
+	}
+	c := g.Market.Contractors[m.Slot]
+	if c == None {
+		return errors.New("that contractor slot is empty")
+	}
+	info, tool := c.Info(), g.Market.Tools[m.Slot]
+	p := g.me()
+	if len(m.Discard) != 1 {
+		return fmt.Errorf("hiring the %s needs one %s blueprint from your hand to discard", info.Name, tool)
+	}
+	if d := m.Discard[0]; d.Info().Tool != tool {
+		return fmt.Errorf("the %s slot needs a %s blueprint; %s has a %s", info.Name, tool, d.Name(), d.Info().Tool)
+	}
+	if p.Energy < info.Energy {
+		return fmt.Errorf("the %s costs %d energy on top of the blueprint; you have %d", info.Name, info.Energy, p.Energy)
+	}
+	opp := m.Opponent
+	if gift(g.Market.Contractors, m.Slot) && !g.Solo() && (opp < 0 || opp >= len(g.Players) || opp == g.seat) {
+		return fmt.Errorf("pick an opponent to receive the %s's gift", info.Name)
+	}
+	if err := takeFromHand(p, m.Discard[0]); err != nil {
+		return err
+	}
+	p.Energy -= info.Energy
+	g.Discard = append(g.Discard, m.Discard[0])
+	g.Market.Contractors[m.Slot] = None
+	g.ContractorDiscard = append(g.ContractorDiscard, c)
+	g.emit(g.seat, "hire", "hired the "+info.Name)
+	// Gifts to opponents are ignored in solo play.
+	giveTo := func(f func(q *Player)) {
+		if !g.Solo() {
+			f(&g.Players[opp])
+		}
+	}
+	switch info.Name {
+	case Architect:
+		g.drawTo(g.seat, 3, Architect)
+		if !g.Solo() {
+			g.drawTo(opp, 1, "gift from the Architect")
+		}
+	case Electrician:
+		p.Energy += 5
+		giveTo(func(q *Player) { q.Energy += 2 })
+		g.giftEvent(opp, "2 energy")
+	case Miner:
+		p.Metal += 3
+		giveTo(func(q *Player) { q.Metal++ })
+		g.giftEvent(opp, "1 metal")
+	case Engineer:
+		g.engineer()
+	case Foreman:
+		p.Foreman = true
+	case HiredHands:
+		p.HiredHands++
+	case Specialist:
+		p.Specialists++
+	case Investor:
+		card, ok := g.draw()
+		if !ok {
+			g.emit(g.seat, "deck", "the blueprint deck is empty: the Investor finds nothing")
+			break
+		}
+		b := card.Info()
+		p.Metal += b.Metal
+		p.Energy += b.Energy
+		g.Discard = append(g.Discard, card)
+		g.emit(g.seat, "invest", fmt.Sprintf("revealed %s and gained %d metal and %d energy", b.Name, b.Metal, b.Energy))
+	}
+	return nil
+}
+
+func (g *game) giftEvent(opp int, what string) {
+	if !g.Solo() {
+		g.emit(opp, "gift", "received "+what)
+	}
+}
+
+// engineer reveals blueprints until one the seat may build, and builds it
+// for free. Cards it may not build go to the discard pile; the search gives
+// up once it has looked at every card once, so it always ends.
+func (g *game) engineer() {
+	for range NumCards() {
+		c, ok := g.draw()
+		if !ok {
+			break
+		}
+		if err := canOwn(g.me(), c); err != nil {
+			g.Discard = append(g.Discard, c)
+			g.emit(g.seat, "reveal", "revealed "+c.Name()+" but cannot build it")
+			continue
+		}
+		g.addBuilding(c, "built "+c.Name()+" for free (Engineer)")
+		return
+	}
+	g.emit(g.seat, "deck", "the Engineer found nothing to build")
+}
+
+// canDraft reports whether the acting seat can take or hire anything.
+func (g *game) canDraft() bool {
+	for _, c := range g.Market.Blueprints {
+		if c != None {
+			return true
+		}
+	}
+	p := g.me()
+	for i, c := range g.Market.Contractors {
+		if c == None || p.Energy < c.Info().Energy {
+			continue
+		}
+		for _, h := range p.Hand {
+			if h.Info().Tool == g.Market.Tools[i] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (g *game) endMarketTurn() {
+	g.Refreshed = false
+	g.Turns++
+	if g.Turns < len(g.Players) {
+		g.Turn = (g.Turn + 1) % len(g.Players)
+		return
+	}
+	g.startWork()
+}
+
+// startWork rolls everyone's dice, with the extra dice and Foreman choices
+// that contractors hired this round bring.
+func (g *game) startWork() {
+	g.Phase = WorkPhase
+	for seat := range g.Players {
+		p := &g.Players[seat]
+		p.Done = false
+		p.Dice = p.Dice[:0]
+		for range startDice {
+			p.Dice = append(p.Dice, Die{})
+		}
+		for range 2 * p.HiredHands {
+			p.Dice = append(p.Dice, Die{Extra: true})
+		}
+		if p.Foreman {
+			p.SettingDice = true
+			g.emit(seat, "foreman", "chooses dice values (Foreman)")
+		} else {
+			g.rollUnset(p)
+			g.emit(seat, "roll", "rolled "+diceText(p.Dice))
+		}
+		for range p.Specialists {
+			p.Dice = append(p.Dice, Die{Extra: true, Chosen: true})
+		}
+		p.Foreman, p.HiredHands, p.Specialists = false, 0, 0
+	}
+}
+
+// rollUnset rolls every die without a value, except Specialist dice whose
+// value the player chooses.
+func (g *game) rollUnset(p *Player) {
+	for i := range p.Dice {
+		if p.Dice[i].Value == 0 && !p.Dice[i].Chosen {
+			p.Dice[i].Value = g.RNG.Die()
+		}
+	}
+}
+
+func diceText(dice []Die) string {
+	s := ""
+	for i, d := range dice {
+		if d.Value == 0 {
+			continue
+		}
+		if i > 0 && s != "" {
+			s += " "
+		}
+		s += fmt.Sprint(d.Value)
+	}
+	return s
+}

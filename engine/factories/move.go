@@ -1,0 +1,176 @@
+package factories
+
+import (
+	"fmt"
+	"strings"
+)
+
+// MoveKind names what a move does.
+type MoveKind string
+
+// Market phase moves.
+const (
+	// Refresh pays 1 metal or energy (Pay) to replace a whole marketplace
+	// row (Row: "blueprints" or "contractors"), once per turn.
+	Refresh MoveKind = "refresh"
+	// Take puts the marketplace blueprint in Slot into the hand.
+	Take MoveKind = "take"
+	// Hire hires the contractor in Slot, discarding Discard[0] (matching the
+	// slot's tool); Opponent receives the contractor's gift, if any.
+	Hire MoveKind = "hire"
+	// Pass ends a market turn; legal only when nothing can be taken or hired.
+	Pass MoveKind = "pass"
+)
+
+// Work phase moves.
+const (
+	// SetDice sets a Foreman's dice: up to 4 Values, the rest are rolled.
+	SetDice MoveKind = "setdice"
+	// Choose sets the value of the Specialist die Dice[0] to Value.
+	Choose MoveKind = "choose"
+	// Build builds Card from the hand, discarding Discard[0] (same tool).
+	Build MoveKind = "build"
+	// Place puts die Dice[0] on the Headquarters Action.
+	Place MoveKind = "place"
+	// Activate runs the recipe of the compound building Card with the dice,
+	// discards and choices its recipe needs. A Replicator names the
+	// marketplace slot it copies in Slot.
+	Activate MoveKind = "activate"
+	// DiscardDown gives up the hand cards in Discard and Metal/Energy
+	// resources, to meet the end-of-round limits.
+	DiscardDown MoveKind = "discard"
+	// Done declares the seat finished with the work phase.
+	Done MoveKind = "done"
+)
+
+// Headquarters actions for Place.
+const (
+	Research = "research"
+	Generate = "generate"
+	Mine     = "mine"
+)
+
+// Move is every action of the game. Only the fields its Kind uses matter;
+// the rest stay zero, so a move reads naturally in JSON:
+//
+//	{"kind":"activate","card":12,"dice":[0,2]}
+type Move struct {
+	Kind     MoveKind `json:"kind"`
+	Slot     int      `json:"slot,omitempty"`
+	Card     Card     `json:"card,omitempty"`
+	Discard  []Card   `json:"discard,omitempty"`
+	Dice     []int    `json:"dice,omitempty"` // indexes into the seat's dice
+	Action   string   `json:"action,omitempty"`
+	Choice   string   `json:"choice,omitempty"` // metal, energy or draw
+	Value    int      `json:"value,omitempty"`
+	Values   []int    `json:"values,omitempty"`
+	Metal    int      `json:"metal,omitempty"`
+	Energy   int      `json:"energy,omitempty"`
+	Row      string   `json:"row,omitempty"` // blueprints or contractors
+	Pay      string   `json:"pay,omitempty"` // metal or energy
+	Opponent int      `json:"opponent,omitempty"`
+}
+
+// Rows for Refresh.
+const (
+	BlueprintRow  = "blueprints"
+	ContractorRow = "contractors"
+)
+
+// Describe words m for a menu, naming cards from the state the seat sees.
+func (m Move) Describe(v View) string {
+	dice := func() string {
+		var vals []string
+		for _, i := range m.Dice {
+			if i >= 0 && i < len(v.You().Dice) {
+				vals = append(vals, fmt.Sprint(v.You().Dice[i].Value))
+			}
+		}
+		if len(vals) == 0 {
+			return ""
+		}
+		return " with " + strings.Join(vals, "+")
+	}
+	discards := func() string {
+		if len(m.Discard) == 0 {
+			return ""
+		}
+		var names []string
+		for _, c := range m.Discard {
+			names = append(names, c.Name())
+		}
+		return ", discarding " + strings.Join(names, " and ")
+	}
+	switch m.Kind {
+	case Refresh:
+		return fmt.Sprintf("Pay 1 %s to refresh the %s", m.Pay, m.Row)
+	case Take:
+		return "Take " + marketName(v.Market.Blueprints, m.Slot)
+	case Hire:
+		s := "Hire "
+		if m.Slot >= 0 && m.Slot < marketSize {
+			s += v.Market.Contractors[m.Slot].Name()
+		}
+		s += discards()
+		if gift(v.Market.Contractors, m.Slot) && v.Seats > 1 {
+			s += fmt.Sprintf(" (gift to seat %d)", m.Opponent+1)
+		}
+		return s
+	case Pass:
+		return "Pass (nothing to take or hire)"
+	case SetDice:
+		return fmt.Sprintf("Set Foreman dice to %v", m.Values)
+	case Choose:
+		return fmt.Sprintf("Set Specialist die to %d", m.Value)
+	case Build:
+		return "Build " + m.Card.Name() + discards()
+	case Place:
+		return "Place" + dice() + " on " + m.Action
+	case Activate:
+		s := "Activate " + m.Card.Name()
+		if m.Card.Name() == Replicator {
+			s += " as " + marketName(v.Market.Blueprints, m.Slot)
+		}
+		s += dice() + discards()
+		if m.Choice != "" {
+			s += " for " + m.Choice
+		}
+		if m.Value != 0 {
+			s += fmt.Sprintf(" (value %d)", m.Value)
+		}
+		if m.Metal+m.Energy > 0 {
+			s += fmt.Sprintf(" (take %d metal %d energy)", m.Metal, m.Energy)
+		}
+		return s
+	case DiscardDown:
+		switch {
+		case len(m.Discard) > 0:
+			return "Discard" + strings.TrimPrefix(discards(), ", discarding")
+		case m.Metal > 0:
+			return fmt.Sprintf("Discard %d metal", m.Metal)
+		default:
+			return fmt.Sprintf("Discard %d energy", m.Energy)
+		}
+	case Done:
+		return "Done with the work phase"
+	}
+	return string(m.Kind)
+}
+
+func marketName(row [marketSize]Card, slot int) string {
+	if slot < 0 || slot >= marketSize || row[slot] == None {
+		return "an empty slot"
+	}
+	return row[slot].Name()
+}
+
+func gift(row [marketSize]Contractor, slot int) bool {
+	if slot < 0 || slot >= marketSize || row[slot] == None {
+		return false
+	}
+	switch row[slot].Name() {
+	case Architect, Electrician, Miner:
+		return true
+	}
+	return false
+}

@@ -1,0 +1,379 @@
+package factories
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+)
+
+// activate runs the recipe of a building in the seat's compound.
+func (g *game) activate(m Move) error {
+	p := g.me()
+	at := slices.IndexFunc(p.Compound, func(b Building) bool { return b.Card == m.Card })
+	if at < 0 {
+		return errors.New("you can only activate a card in your compound")
+	}
+	host := &p.Compound[at]
+	b := host.Card.Info()
+	if !activatable(b) {
+		return fmt.Errorf("%s has no recipe to activate", b.Name)
+	}
+	if host.Used {
+		return fmt.Errorf("%s was already activated this round", b.Name)
+	}
+	if b.Name == Replicator {
+		if err := checkSlot(m.Slot); err != nil {
+			return err
+		}
+		target := g.Market.Blueprints[m.Slot]
+		if target == None {
+			return errors.New("Replicator needs a blueprint in that marketplace slot")
+		}
+		copied := target.Info()
+		if !activatable(copied) || copied.Name == Replicator {
+			return fmt.Errorf("Replicator cannot copy %s: it has no recipe to activate", copied.Name)
+		}
+		if p.Energy < 1 {
+			return errors.New("Replicator costs 1 energy")
+		}
+		p.Energy--
+		if err := g.recipe(copied, m, at); err != nil {
+			return fmt.Errorf("Replicator as %s: %w", copied.Name, err)
+		}
+		host = &g.me().Compound[at]
+		host.Copied = copied.Name
+		host.Used = true
+		return nil
+	}
+	if err := g.recipe(b, m, at); err != nil {
+		return err
+	}
+	g.me().Compound[at].Used = true
+	return nil
+}
+
+// recipe pays for and resolves card b's recipe for the seat. Dice go on the
+// compound building at index host (the Replicator when copying).
+func (g *game) recipe(b Blueprint, m Move, host int) error {
+	p := g.me()
+	dice, err := workers(p, m.Dice)
+	if err != nil {
+		return err
+	}
+	spend := func(metal, energy int) error {
+		if p.Metal < metal || p.Energy < energy {
+			return fmt.Errorf("%s needs %s; you have %d metal and %d energy", b.Name, costText(metal, energy), p.Metal, p.Energy)
+		}
+		p.Metal -= metal
+		p.Energy -= energy
+		return nil
+	}
+	discard := func(n int) error {
+		if len(m.Discard) != n {
+			return fmt.Errorf("%s needs %s from your hand to discard", b.Name, plural(n, "blueprint"))
+		}
+		if err := takeFromHand(p, m.Discard...); err != nil {
+			return err
+		}
+		g.Discard = append(g.Discard, m.Discard...)
+		return nil
+	}
+	work := func() { // the dice become workers on the card
+		placeDice(p, m.Dice)
+		p.Compound[host].Dice = dice
+	}
+	say := func(text string) { g.emit(g.seat, "activate", b.Name+": "+text) }
+
+	if err := checkWorkers(b.Name, dice); err != nil {
+		return err
+	}
+	switch b.Name {
+	case AluminumFactory:
+		if err := spend(0, 5); err != nil {
+			return err
+		}
+		work()
+		p.Metal++
+		say("gained 2 goods and 1 metal")
+		g.gainGoods(2)
+	case AssemblyLine, Warehouse:
+		work()
+		if b.Name == Warehouse {
+			p.Energy += 2
+			say("gained 2 goods and 2 energy")
+		} else {
+			say("gained 2 goods")
+		}
+		g.gainGoods(2)
+	case BatteryFactory:
+		if err := spend(0, 4); err != nil {
+			return err
+		}
+		say("gained 1 good")
+		g.gainGoods(1)
+	case Biolab:
+		if err := spend(0, 1); err != nil {
+			return err
+		}
+		work()
+		say("gained 1 good")
+		g.gainGoods(1)
+	case BlackMarket:
+		if len(m.Discard) != 1 {
+			return errors.New("Black Market needs one blueprint from your hand to discard")
+		}
+		cost := m.Discard[0].Info() // the printed cost: Megalith's discount does not count
+		metal, energy := cost.Metal, cost.Energy
+		if metal+energy > 4 {
+			if m.Metal < 0 || m.Energy < 0 || m.Metal > metal || m.Energy > energy || m.Metal+m.Energy != 4 {
+				return fmt.Errorf("%s costs %s: choose 4 of those resources to gain", cost.Name, costText(metal, energy))
+			}
+			metal, energy = m.Metal, m.Energy
+		}
+		if err := discard(1); err != nil {
+			return err
+		}
+		work()
+		p.Metal += metal
+		p.Energy += energy
+		say(fmt.Sprintf("sold %s for %d metal and %d energy", cost.Name, metal, energy))
+	case ConcretePlant:
+		if err := spend(dice[0], 0); err != nil {
+			return err
+		}
+		work()
+		say(fmt.Sprintf("paid %d metal for 2 goods", dice[0]))
+		g.gainGoods(2)
+	case Dojo, FitnessCenter, Gymnasium:
+		if err := spend(0, 1); err != nil {
+			return err
+		}
+		d := &p.Dice[m.Dice[0]]
+		from := d.Value
+		switch b.Name {
+		case Dojo:
+			d.Value = 7 - d.Value
+		case FitnessCenter:
+			d.Value--
+		case Gymnasium:
+			d.Value++
+		}
+		say(fmt.Sprintf("turned a %d into a %d", from, d.Value))
+	case Foundry:
+		if err := spend(0, dice[0]); err != nil {
+			return err
+		}
+		work()
+		p.Metal += dice[0]
+		say(fmt.Sprintf("turned %d energy into %d metal", dice[0], dice[0]))
+	case FulfillmentCenter:
+		if err := spend(0, 2); err != nil {
+			return err
+		}
+		work()
+		p.Metal++
+		say("gained 1 good and 1 metal")
+		g.gainGoods(1)
+	case Golem:
+		if m.Value < 1 || m.Value > 6 {
+			return errors.New("Golem makes a die of value 1 to 6: choose X and pay X energy")
+		}
+		if err := spend(0, m.Value); err != nil {
+			return err
+		}
+		p.Dice = append(p.Dice, Die{Value: m.Value, Extra: true})
+		say(fmt.Sprintf("paid %d energy for an extra %d", m.Value, m.Value))
+	case Harvester:
+		if err := choice(b.Name, m.Choice, "metal", "energy"); err != nil {
+			return err
+		}
+		work()
+		if m.Choice == "metal" {
+			p.Metal += 4
+			say("gained 4 metal")
+		} else {
+			p.Energy += 7
+			say("gained 7 energy")
+		}
+	case Incinerator:
+		if err := spend(1, 0); err != nil {
+			return err
+		}
+		if err := discard(1); err != nil {
+			return err
+		}
+		p.Energy += 6
+		say("burned a blueprint for 6 energy")
+	case Manufactory:
+		if err := choice(b.Name, m.Choice, "metal", "energy", "draw"); err != nil {
+			return err
+		}
+		work()
+		switch m.Choice {
+		case "metal":
+			p.Metal += 2
+			say("gained 1 good and 2 metal")
+		case "energy":
+			p.Energy += 3
+			say("gained 1 good and 3 energy")
+		case "draw":
+			say("gained 1 good and 2 blueprints")
+			g.drawTo(g.seat, 2, Manufactory)
+		}
+		g.gainGoods(1)
+	case MegaFactory:
+		if m.Value < 1 || m.Value > 6 {
+			return errors.New("Mega Factory gives an extra die: choose its value, 1 to 6")
+		}
+		work()
+		p.Dice = append(p.Dice, Die{Value: m.Value, Extra: true})
+		say(fmt.Sprintf("gained 2 goods and an extra %d", m.Value))
+		g.gainGoods(2)
+	case Motherlode:
+		work()
+		gain := 1
+		if dice[0] >= 4 {
+			gain = 2
+		}
+		p.Metal += gain
+		say(fmt.Sprintf("gained %d metal", gain))
+	case NuclearPlant:
+		work()
+		p.Energy++
+		say("gained 1 good and 1 energy")
+		g.gainGoods(1)
+	case PowerPlant:
+		work()
+		p.Energy += dice[0]
+		say(fmt.Sprintf("gained %d energy", dice[0]))
+	case RecyclingPlant:
+		if err := spend(0, 2); err != nil {
+			return err
+		}
+		if err := discard(2); err != nil {
+			return err
+		}
+		say("recycled 2 blueprints for 1 good")
+		g.gainGoods(1)
+		g.drawTo(g.seat, 1, RecyclingPlant)
+	case Refinery:
+		if err := spend(0, 3); err != nil {
+			return err
+		}
+		if err := discard(1); err != nil {
+			return err
+		}
+		p.Metal += 3
+		say("refined a blueprint and 3 energy into 3 metal")
+	case Robot:
+		if err := spend(1, 0); err != nil {
+			return err
+		}
+		d := Die{Value: g.RNG.Die(), Extra: true}
+		p.Dice = append(p.Dice, d)
+		say(fmt.Sprintf("paid 1 metal and rolled an extra %d", d.Value))
+	case TempAgency:
+		if err := spend(0, 1); err != nil {
+			return err
+		}
+		for _, i := range m.Dice {
+			p.Dice[i].Value = g.RNG.Die()
+		}
+		say("rerolled " + plural(len(m.Dice), "die") + ": dice now " + diceText(p.Dice))
+	case TrashCompactor:
+		if err := discard(2); err != nil {
+			return err
+		}
+		work()
+		say("compacted 2 blueprints into 2 goods")
+		g.gainGoods(2)
+	default:
+		return fmt.Errorf("%s has no recipe to activate", b.Name)
+	}
+	return nil
+}
+
+// checkWorkers checks the dice a recipe needs: how many, and the pattern
+// printed on the card.
+func checkWorkers(name string, d []int) error {
+	need := func(n int, what string) error {
+		if len(d) != n {
+			return fmt.Errorf("%s needs %s", name, what)
+		}
+		return nil
+	}
+	switch name {
+	case BatteryFactory, Golem, Incinerator, RecyclingPlant, Refinery, Robot:
+		return need(0, "no dice")
+	case Biolab:
+		if len(d) != 1 || d[0] != 1 {
+			return errors.New("Biolab needs a die showing 1")
+		}
+	case FulfillmentCenter:
+		if len(d) != 1 || d[0] != 4 {
+			return errors.New("Fulfillment Center needs a die showing 4")
+		}
+	case NuclearPlant:
+		if len(d) != 1 || d[0] != 6 {
+			return errors.New("Nuclear Plant needs a die showing 6")
+		}
+	case BlackMarket, Foundry, Motherlode, PowerPlant:
+		return need(1, "one die")
+	case Dojo:
+		return need(1, "one unplaced die to flip")
+	case FitnessCenter:
+		if err := need(1, "one unplaced die to lower"); err != nil {
+			return err
+		}
+		if d[0] == 1 {
+			return errors.New("Fitness Center cannot lower a 1")
+		}
+	case Gymnasium:
+		if err := need(1, "one unplaced die to raise"); err != nil {
+			return err
+		}
+		if d[0] == 6 {
+			return errors.New("Gymnasium cannot raise a 6")
+		}
+	case TempAgency:
+		if len(d) == 0 {
+			return errors.New("Temp Agency needs at least one unplaced die to reroll")
+		}
+	case AluminumFactory, ConcretePlant, Harvester, Manufactory, TrashCompactor:
+		if len(d) != 2 || d[0] != d[1] {
+			return fmt.Errorf("%s needs 2 matching dice", name)
+		}
+	case MegaFactory:
+		if len(d) != 3 || d[0] != d[1] || d[1] != d[2] {
+			return errors.New("Mega Factory needs 3 matching dice")
+		}
+	case AssemblyLine:
+		s := slices.Sorted(slices.Values(d))
+		if len(s) != 3 || s[1] != s[0]+1 || s[2] != s[1]+1 {
+			return errors.New("Assembly Line needs 3 dice in a run, such as 2, 3 and 4")
+		}
+	case Warehouse:
+		if len(d) != 3 || d[0]+d[1]+d[2] < 14 {
+			return errors.New("Warehouse needs 3 dice adding up to 14 or more")
+		}
+	}
+	return nil
+}
+
+func choice(card, got string, options ...string) error {
+	if slices.Contains(options, got) {
+		return nil
+	}
+	return fmt.Errorf("%s: choose %s", card, joinNames(options))
+}
+
+func costText(metal, energy int) string {
+	switch {
+	case metal > 0 && energy > 0:
+		return fmt.Sprintf("%d metal and %d energy", metal, energy)
+	case metal > 0:
+		return fmt.Sprintf("%d metal", metal)
+	default:
+		return fmt.Sprintf("%d energy", energy)
+	}
+}

@@ -1,0 +1,194 @@
+package factories
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+)
+
+// checkEnd triggers the end of the game once a seat has 12 goods or 10
+// buildings (The Machine only by goods): the current round is finished and
+// one more is played.
+func (g *game) checkEnd() {
+	if g.FinalRound != 0 || g.Phase == GameOver {
+		return
+	}
+	cause := ""
+	for seat, p := range g.Players {
+		switch {
+		case p.Goods >= GoodsToEnd:
+			cause = fmt.Sprintf("seat %d made %d goods", seat+1, p.Goods)
+		case p.Buildings() >= BuildingsEnd:
+			cause = fmt.Sprintf("seat %d has %d buildings", seat+1, p.Buildings())
+		}
+		if cause != "" {
+			break
+		}
+	}
+	if cause == "" && g.Machine != nil && g.Machine.Goods >= GoodsToEnd {
+		cause = fmt.Sprintf("The Machine made %d goods", g.Machine.Goods)
+	}
+	if cause == "" {
+		return
+	}
+	g.FinalRound = g.Round + 1
+	g.EndCause = cause
+	g.emit(-1, "end", fmt.Sprintf("the end is triggered: %s; round %d is the last", cause, g.FinalRound))
+}
+
+// endRound runs once every seat is done: The Machine's turn in solo play,
+// then the round's clean-up, then the next round or the final scores.
+func (g *game) endRound() {
+	if g.Machine != nil {
+		g.machineTurn()
+	}
+	for i := range g.Players {
+		p := &g.Players[i]
+		// Extra dice leave; the four own dice stay in front of the player
+		// until the next roll, so everyone can see how the round was played.
+		p.Dice = slices.DeleteFunc(p.Dice, func(d Die) bool { return d.Extra })
+		p.HQ = Headquarters{}
+		for j := range p.Compound {
+			p.Compound[j].Used, p.Compound[j].Dice, p.Compound[j].Copied = false, nil, ""
+		}
+		p.LabDrew, p.ScrapUsed, p.SolarUsed = false, false, false
+		p.Done = false
+	}
+	g.checkEnd()
+	if g.FinalRound != 0 && g.Round >= g.FinalRound {
+		g.Phase = GameOver
+		g.emit(-1, "over", "the game is over")
+		return
+	}
+	g.Round++
+	g.First = (g.First + 1) % len(g.Players)
+	g.Turn, g.Turns, g.Refreshed = g.First, 0, false
+	g.Phase = MarketPhase
+	g.emit(-1, "round", fmt.Sprintf("round %d begins", g.Round))
+}
+
+// Machine dice colours, in the order of Machine.Roll.
+const (
+	green = iota
+	red
+	blue
+	purple
+	yellow
+)
+
+// machineTurn plays The Machine: the green die picks its marketplace
+// action, and each other die makes a good when it is at most the number of
+// its cards of the matching type.
+func (g *game) machineTurn() {
+	m := g.Machine
+	for i := range m.Roll {
+		m.Roll[i] = g.RNG.Die()
+	}
+	take := func(c Card) {
+		m.Compound = append(m.Compound, c)
+		g.emit(-1, "machine", "The Machine added "+c.Name()+" to its compound")
+	}
+	reveal := func() {
+		if c, ok := g.draw(); ok {
+			take(c)
+		}
+	}
+	switch green := m.Roll[green]; {
+	case green <= marketSize:
+		if c := g.Market.Blueprints[green-1]; c != None {
+			g.Market.Blueprints[green-1] = None
+			take(c)
+		} else {
+			reveal()
+		}
+	case green == 5:
+		reveal()
+		for i, c := range g.Market.Blueprints {
+			if c != None {
+				g.Discard = append(g.Discard, c)
+			}
+			g.Market.Blueprints[i] = None
+		}
+	default:
+		reveal()
+		for i, c := range g.Market.Contractors {
+			if c != None {
+				g.ContractorDiscard = append(g.ContractorDiscard, c)
+			}
+			g.Market.Contractors[i] = None
+		}
+	}
+	g.refill()
+	count := map[Type]int{}
+	for _, c := range m.Compound {
+		count[c.Info().Type]++
+	}
+	made := 0
+	for die, t := range map[int]Type{red: Training, blue: Production, purple: Special, yellow: Utility} {
+		if m.Roll[die] <= count[t] {
+			made++
+		}
+	}
+	m.Goods += made
+	g.emit(-1, "machine", fmt.Sprintf("The Machine rolled %v and made %s", m.Roll, plural(made, "good")))
+}
+
+// Score is one final result. The Machine's score has Seat -1 and Machine set.
+type Score struct {
+	Seat     int  `json:"seat"`
+	Machine  bool `json:"machine,omitempty"`
+	Goods    int  `json:"goods"`
+	Prestige int  `json:"prestige"`
+	Total    int  `json:"total"`
+	Metal    int  `json:"metal"`
+	Energy   int  `json:"energy"`
+	Hand     int  `json:"hand"`
+	Rank     int  `json:"rank"` // 1 for the winners
+	Winner   bool `json:"winner"`
+}
+
+// Scores ranks the seats: goods + prestige, then most metal, most energy
+// and most cards in hand; seats still tied share the place. In solo play the
+// player wins only with more points than The Machine, whose score is its
+// goods, its cards and 1 more per Monument.
+func Scores(s State) []Score {
+	var out []Score
+	for seat, p := range s.Players {
+		pr := prestige(p.Compound)
+		out = append(out, Score{Seat: seat, Goods: p.Goods, Prestige: pr, Total: p.Goods + pr,
+			Metal: p.Metal, Energy: p.Energy, Hand: len(p.Hand)})
+	}
+	if s.Machine != nil {
+		ms := Score{Seat: -1, Machine: true, Goods: s.Machine.Goods}
+		for _, c := range s.Machine.Compound {
+			ms.Prestige++
+			if c.Info().Type == Monument {
+				ms.Prestige++
+			}
+		}
+		ms.Total = ms.Goods + ms.Prestige
+		me := &out[0]
+		me.Winner = me.Total > ms.Total
+		ms.Winner = !me.Winner
+		me.Rank, ms.Rank = 1, 1
+		if me.Winner {
+			ms.Rank = 2
+		} else {
+			me.Rank = 2
+		}
+		return append(out, ms)
+	}
+	order := func(a, b Score) int {
+		return cmp.Or(cmp.Compare(b.Total, a.Total), cmp.Compare(b.Metal, a.Metal),
+			cmp.Compare(b.Energy, a.Energy), cmp.Compare(b.Hand, a.Hand))
+	}
+	slices.SortStableFunc(out, order)
+	for i := range out {
+		out[i].Rank = i + 1
+		if i > 0 && order(out[i-1], out[i]) == 0 {
+			out[i].Rank = out[i-1].Rank
+		}
+		out[i].Winner = out[i].Rank == 1
+	}
+	return out
+}

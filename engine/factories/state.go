@@ -1,0 +1,173 @@
+package factories
+
+import (
+	"github.com/smokestack/smokestack/engine"
+)
+
+// Format is the version of the JSON encoding of State, Move and View.
+const Format = 1
+
+// Limits from the rules.
+const (
+	MaxPlayers   = 5
+	HandLimit    = 10 // cards in hand after the work phase
+	StoreLimit   = 12 // metal + energy after the work phase
+	GoodsToEnd   = 12
+	BuildingsEnd = 10
+	marketSize   = 4
+	startDice    = 4
+)
+
+// Phase is the part of the round being played.
+type Phase string
+
+// Phases of a round, and the finished game.
+const (
+	MarketPhase Phase = "market"
+	WorkPhase   Phase = "work"
+	GameOver    Phase = "over"
+)
+
+// Difficulty of The Machine in solo play, with its starting compound size.
+var Difficulties = map[string]int{"easy": 2, "medium": 3, "hard": 4, "insane": 5}
+
+// Config is what New needs besides the seed.
+type Config struct {
+	Players int `json:"players"`
+	// Difficulty is The Machine's level in solo games: easy, medium, hard
+	// or insane (default medium).
+	Difficulty string `json:"difficulty,omitempty"`
+}
+
+// State is a whole game. It is a plain value: every function here takes a
+// State and returns a new one, so the caller's copy never changes.
+type State struct {
+	Format     int        `json:"format"`
+	Config     Config     `json:"config"`
+	Seed       uint64     `json:"seed"`
+	RNG        engine.RNG `json:"rng"`
+	Round      int        `json:"round"`
+	Phase      Phase      `json:"phase"`
+	First      int        `json:"first"`      // holder of the first player token
+	Turn       int        `json:"turn"`       // seat acting in the market phase
+	Turns      int        `json:"turns"`      // market turns taken this round
+	Refreshed  bool       `json:"refreshed"`  // the acting seat paid for a refresh
+	FinalRound int        `json:"finalRound"` // last round once the end is triggered
+	EndCause   string     `json:"endCause,omitempty"`
+
+	Deck              []Card       `json:"deck"`
+	Discard           []Card       `json:"discard"`
+	ContractorDeck    []Contractor `json:"contractorDeck"`
+	ContractorDiscard []Contractor `json:"contractorDiscard"`
+	Market            Market       `json:"market"`
+	Players           []Player     `json:"players"`
+	Machine           *Machine     `json:"machine,omitempty"`
+}
+
+// Market is the face-up marketplace: four blueprints, four contractors and
+// the tool token fixed over each contractor slot.
+type Market struct {
+	Blueprints  [marketSize]Card       `json:"blueprints"`
+	Contractors [marketSize]Contractor `json:"contractors"`
+	Tools       [marketSize]Tool       `json:"tools"`
+}
+
+// Player is one seat's hand, compound, resources and workers.
+type Player struct {
+	Hand     []Card       `json:"hand"`
+	Compound []Building   `json:"compound"`
+	Metal    int          `json:"metal"`
+	Energy   int          `json:"energy"`
+	Goods    int          `json:"goods"`
+	Dice     []Die        `json:"dice"`
+	HQ       Headquarters `json:"hq"`
+	Done     bool         `json:"done"`
+
+	// Contractors hired in the market phase take effect in the work phase.
+	Foreman     bool `json:"foreman,omitempty"`
+	HiredHands  int  `json:"hiredHands,omitempty"`
+	Specialists int  `json:"specialists,omitempty"`
+	// SettingDice is true while a Foreman's dice wait for their values.
+	SettingDice bool `json:"settingDice,omitempty"`
+
+	// Once-per-round passive effects.
+	LabDrew   bool `json:"labDrew,omitempty"`
+	ScrapUsed bool `json:"scrapUsed,omitempty"`
+	SolarUsed bool `json:"solarUsed,omitempty"`
+}
+
+// Building is a card in a compound and what happened to it this round.
+type Building struct {
+	Card Card  `json:"card"`
+	Used bool  `json:"used,omitempty"` // activated this round
+	Dice []int `json:"dice,omitempty"` // values of the workers placed on it
+	// Copied names the marketplace card a Replicator activated this round.
+	Copied string `json:"copied,omitempty"`
+}
+
+// Die is one worker. Extra dice (Golem, Robot, Mega Factory, Hired Hands,
+// Specialist) leave at the end of the round. A die with Value 0 has not been
+// set yet (Foreman, Specialist).
+type Die struct {
+	Value  int  `json:"value"`
+	Placed bool `json:"placed,omitempty"`
+	Extra  bool `json:"extra,omitempty"`
+	// Chosen marks a Specialist die whose value the player picks.
+	Chosen bool `json:"chosen,omitempty"`
+}
+
+// Headquarters holds the die values placed on the three basic actions.
+type Headquarters struct {
+	Research []int `json:"research,omitempty"`
+	Generate []int `json:"generate,omitempty"`
+	Mine     []int `json:"mine,omitempty"`
+}
+
+// Machine is the solo opponent: a compound and goods, no hand or resources.
+type Machine struct {
+	Compound []Card `json:"compound"`
+	Goods    int    `json:"goods"`
+	// Roll is its last roll: green, red, blue, purple, yellow.
+	Roll [5]int `json:"roll"`
+}
+
+// Solo reports whether the game is against The Machine.
+func (s *State) Solo() bool { return s.Config.Players == 1 }
+
+// Buildings counts the cards in p's compound.
+func (p *Player) Buildings() int { return len(p.Compound) }
+
+// clone deep-copies s so Apply can work on its own copy.
+func (s State) clone() State {
+	c := s
+	c.Deck = cloneSlice(s.Deck)
+	c.Discard = cloneSlice(s.Discard)
+	c.ContractorDeck = cloneSlice(s.ContractorDeck)
+	c.ContractorDiscard = cloneSlice(s.ContractorDiscard)
+	c.Players = make([]Player, len(s.Players))
+	for i, p := range s.Players {
+		q := p
+		q.Hand = cloneSlice(p.Hand)
+		q.Dice = cloneSlice(p.Dice)
+		q.HQ = Headquarters{cloneSlice(p.HQ.Research), cloneSlice(p.HQ.Generate), cloneSlice(p.HQ.Mine)}
+		q.Compound = make([]Building, len(p.Compound))
+		for j, b := range p.Compound {
+			b.Dice = cloneSlice(b.Dice)
+			q.Compound[j] = b
+		}
+		c.Players[i] = q
+	}
+	if s.Machine != nil {
+		m := *s.Machine
+		m.Compound = cloneSlice(s.Machine.Compound)
+		c.Machine = &m
+	}
+	return c
+}
+
+func cloneSlice[T any](s []T) []T {
+	if s == nil {
+		return nil
+	}
+	return append(make([]T, 0, len(s)), s...)
+}

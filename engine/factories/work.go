@@ -1,0 +1,276 @@
+package factories
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+)
+
+// work applies a work-phase move. Seats act simultaneously: moves of
+// different seats may arrive in any order, and shared draws happen in the
+// order moves are applied.
+func (g *game) work(m Move) error {
+	p := g.me()
+	if p.Done {
+		return errors.New("you are done with this work phase; wait for the others")
+	}
+	if p.SettingDice && m.Kind != SetDice {
+		return errors.New("choose your Foreman dice values first")
+	}
+	switch m.Kind {
+	case SetDice:
+		return g.setDice(m)
+	case Choose:
+		return g.choose(m)
+	case Build:
+		return g.build(m)
+	case Place:
+		return g.place(m)
+	case Activate:
+		return g.activate(m)
+	case DiscardDown:
+		return g.discardDown(m)
+	case Done:
+		return g.done()
+	}
+	return fmt.Errorf("%q is not a work phase move", m.Kind)
+}
+
+func (g *game) setDice(m Move) error {
+	p := g.me()
+	if !p.SettingDice {
+		return errors.New("you have no Foreman dice to set")
+	}
+	if len(m.Values) > 4 {
+		return errors.New("the Foreman sets at most 4 dice")
+	}
+	for _, v := range m.Values {
+		if v < 1 || v > 6 {
+			return fmt.Errorf("a die shows 1 to 6, not %d", v)
+		}
+	}
+	values := m.Values
+	for i := range p.Dice {
+		if len(values) == 0 {
+			break
+		}
+		if !p.Dice[i].Chosen {
+			p.Dice[i].Value, values = values[0], values[1:]
+		}
+	}
+	g.rollUnset(p)
+	p.SettingDice = false
+	g.emit(g.seat, "roll", fmt.Sprintf("set %v with the Foreman; dice now %s", m.Values, diceText(p.Dice)))
+	return nil
+}
+
+func (g *game) choose(m Move) error {
+	p := g.me()
+	if len(m.Dice) != 1 || m.Dice[0] < 0 || m.Dice[0] >= len(p.Dice) {
+		return errors.New("name the Specialist die to set")
+	}
+	d := &p.Dice[m.Dice[0]]
+	if !d.Chosen || d.Value != 0 {
+		return errors.New("only an unset Specialist die can be given a value")
+	}
+	if m.Value < 1 || m.Value > 6 {
+		return fmt.Errorf("a die shows 1 to 6, not %d", m.Value)
+	}
+	d.Value = m.Value
+	g.emit(g.seat, "choose", fmt.Sprintf("set the Specialist die to %d", m.Value))
+	return nil
+}
+
+// buildCost is what c costs seat now: Megalith is 1 metal cheaper for each
+// Monument already in the compound, down to 0.
+func buildCost(p *Player, c Card) (metal, energy int) {
+	b := c.Info()
+	metal, energy = b.Metal, b.Energy
+	if b.Name == Megalith {
+		for _, have := range p.Compound {
+			if have.Card.Info().Type == Monument {
+				metal--
+			}
+		}
+		metal = max(metal, 0)
+	}
+	return metal, energy
+}
+
+// canOwn refuses a second copy of a card, except Obelisk and Beacon.
+func canOwn(p *Player, c Card) error {
+	if name := c.Name(); !multipleAllowed(name) && hasBuilding(p, name) {
+		return fmt.Errorf("you already have a %s; only Obelisk and Beacon may be built more than once", name)
+	}
+	return nil
+}
+
+func (g *game) build(m Move) error {
+	p := g.me()
+	if indexOf(p.Hand, m.Card) < 0 {
+		return errors.New("you can only build a blueprint from your hand")
+	}
+	if len(m.Discard) != 1 || m.Discard[0] == m.Card {
+		return fmt.Errorf("building %s needs another %s blueprint from your hand to discard", m.Card.Name(), m.Card.Info().Tool)
+	}
+	if d := m.Discard[0]; d.Info().Tool != m.Card.Info().Tool {
+		return fmt.Errorf("%s needs a %s blueprint to discard; %s has a %s", m.Card.Name(), m.Card.Info().Tool, d.Name(), d.Info().Tool)
+	}
+	if err := canOwn(p, m.Card); err != nil {
+		return err
+	}
+	metal, energy := buildCost(p, m.Card)
+	if p.Metal < metal || p.Energy < energy {
+		return fmt.Errorf("%s costs %d metal and %d energy; you have %d and %d", m.Card.Name(), metal, energy, p.Metal, p.Energy)
+	}
+	if err := takeFromHand(p, m.Card, m.Discard[0]); err != nil {
+		return err
+	}
+	p.Metal -= metal
+	p.Energy -= energy
+	g.Discard = append(g.Discard, m.Discard[0])
+	g.addBuilding(m.Card, "built "+m.Card.Name())
+	return nil
+}
+
+// addBuilding puts c into the seat's compound and fires Scrap Yard and
+// Solar Array, each once a round and never for its own building.
+func (g *game) addBuilding(c Card, text string) {
+	p := g.me()
+	p.Compound = append(p.Compound, Building{Card: c})
+	g.emit(g.seat, "build", text)
+	name := c.Name()
+	if name != ScrapYard && !p.ScrapUsed && hasBuilding(p, ScrapYard) {
+		p.ScrapUsed = true
+		p.Metal++
+		g.emit(g.seat, "trigger", "gained 1 metal (Scrap Yard)")
+	}
+	if name != SolarArray && !p.SolarUsed && hasBuilding(p, SolarArray) {
+		p.SolarUsed = true
+		p.Energy += 2
+		g.emit(g.seat, "trigger", "gained 2 energy (Solar Array)")
+	}
+}
+
+// workers checks that the dice named by idx are the seat's own, distinct,
+// unplaced and showing a value, and returns their values.
+func workers(p *Player, idx []int) ([]int, error) {
+	var vals []int
+	for i, d := range idx {
+		if d < 0 || d >= len(p.Dice) {
+			return nil, fmt.Errorf("you have no die number %d", d+1)
+		}
+		if slices.Contains(idx[:i], d) {
+			return nil, errors.New("each die can be used only once")
+		}
+		switch die := p.Dice[d]; {
+		case die.Placed:
+			return nil, fmt.Errorf("that %d is already placed", die.Value)
+		case die.Value == 0:
+			return nil, errors.New("choose that die's value first")
+		}
+		vals = append(vals, p.Dice[d].Value)
+	}
+	return vals, nil
+}
+
+func placeDice(p *Player, idx []int) {
+	for _, d := range idx {
+		p.Dice[d].Placed = true
+	}
+}
+
+func (g *game) place(m Move) error {
+	p := g.me()
+	if len(m.Dice) != 1 {
+		return errors.New("place one die at a time on your Headquarters")
+	}
+	vals, err := workers(p, m.Dice)
+	if err != nil {
+		return err
+	}
+	v := vals[0]
+	var slot *[]int
+	switch m.Action {
+	case Research:
+		slot = &p.HQ.Research
+	case Generate:
+		if v > 3 {
+			return fmt.Errorf("Generate takes a 1, 2 or 3, not a %d", v)
+		}
+		slot = &p.HQ.Generate
+	case Mine:
+		if v < 4 {
+			return fmt.Errorf("Mine takes a 4, 5 or 6, not a %d", v)
+		}
+		slot = &p.HQ.Mine
+	default:
+		return errors.New("place a die on research, generate or mine")
+	}
+	if len(*slot) >= 3 {
+		return fmt.Errorf("%s already has 3 workers", m.Action)
+	}
+	// Matching bonus: one extra for each worker that matches one already
+	// there, so three alike give two extra in total.
+	bonus := 0
+	if slices.Contains(*slot, v) {
+		bonus = 1
+	}
+	*slot = append(*slot, v)
+	placeDice(p, m.Dice)
+	switch m.Action {
+	case Research:
+		g.drawTo(g.seat, 1+bonus, "research")
+	case Generate:
+		p.Energy += v + bonus
+		g.emit(g.seat, "generate", fmt.Sprintf("generated %d energy with a %d", v+bonus, v))
+	case Mine:
+		p.Metal += 1 + bonus
+		g.emit(g.seat, "mine", fmt.Sprintf("mined %d metal with a %d", 1+bonus, v))
+	}
+	return nil
+}
+
+func (g *game) discardDown(m Move) error {
+	p := g.me()
+	if m.Metal < 0 || m.Energy < 0 || m.Metal > p.Metal || m.Energy > p.Energy {
+		return errors.New("you cannot discard more metal or energy than you have")
+	}
+	if over := p.Metal + p.Energy - StoreLimit; m.Metal+m.Energy > max(over, 0) {
+		return fmt.Errorf("you may discard resources only down to %d; you are %d over", StoreLimit, max(over, 0))
+	}
+	if over := len(p.Hand) - HandLimit; len(m.Discard) > max(over, 0) {
+		return fmt.Errorf("you may discard cards only down to %d in hand; you are %d over", HandLimit, max(over, 0))
+	}
+	if len(m.Discard)+m.Metal+m.Energy == 0 {
+		return errors.New("choose something to discard")
+	}
+	if err := takeFromHand(p, m.Discard...); err != nil {
+		return err
+	}
+	g.Discard = append(g.Discard, m.Discard...)
+	p.Metal -= m.Metal
+	p.Energy -= m.Energy
+	g.emit(g.seat, "discard", fmt.Sprintf("discarded %s, %d metal and %d energy to meet the limits",
+		plural(len(m.Discard), "blueprint"), m.Metal, m.Energy))
+	return nil
+}
+
+func (g *game) done() error {
+	p := g.me()
+	if over := p.Metal + p.Energy - StoreLimit; over > 0 {
+		return fmt.Errorf("discard %d metal or energy first: at most %d resources at the end of the round", over, StoreLimit)
+	}
+	if over := len(p.Hand) - HandLimit; over > 0 {
+		return fmt.Errorf("discard %s first: at most %d cards in hand at the end of the round", plural(over, "blueprint"), HandLimit)
+	}
+	p.Done = true
+	g.emit(g.seat, "done", "is done with the work phase")
+	for _, q := range g.Players {
+		if !q.Done {
+			return nil
+		}
+	}
+	g.endRound()
+	return nil
+}

@@ -1,0 +1,3 @@
+module github.com/smokestack/smokestack
+
+go 1.26.8
