@@ -1,0 +1,186 @@
+package lobby
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// BoltStore is the embedded durable store of a single node: one bbolt file
+// in the data directory. Every write is an fsynced transaction, so a move is
+// on disk before anyone is told it was played.
+type BoltStore struct {
+	db *bolt.DB
+}
+
+var (
+	roomsBucket = []byte("rooms") // code -> Meta JSON
+	movesBucket = []byte("moves") // code -> bucket of index -> Record JSON
+)
+
+// OpenBolt opens (creating if needed) the store at path.
+func OpenBolt(path string) (*BoltStore, error) {
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 2 * time.Second})
+	if err != nil {
+		return nil, fmt.Errorf("open room store %s: %w (is another server using this data directory?)", path, err)
+	}
+	err = db.Update(func(tx *bolt.Tx) error {
+		for _, b := range [][]byte{roomsBucket, movesBucket} {
+			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("prepare room store: %w", err)
+	}
+	return &BoltStore{db: db}, nil
+}
+
+// Create implements Store.
+func (s *BoltStore) Create(_ context.Context, m Meta) error {
+	return s.db.Update(func(tx *bolt.Tx) error {
+		rooms := tx.Bucket(roomsBucket)
+		if rooms.Get([]byte(m.Code)) != nil {
+			return ErrExists
+		}
+		if _, err := tx.Bucket(movesBucket).CreateBucketIfNotExists([]byte(m.Code)); err != nil {
+			return err
+		}
+		return putJSON(rooms, []byte(m.Code), m)
+	})
+}
+
+// Load implements Store.
+func (s *BoltStore) Load(_ context.Context, code string) (m Meta, moves []Record, err error) {
+	err = s.db.View(func(tx *bolt.Tx) error {
+		if err := getMeta(tx, code, &m); err != nil {
+			return err
+		}
+		moves, err = readMoves(tx, code, 0)
+		return err
+	})
+	return m, moves, err
+}
+
+// Moves implements Store.
+func (s *BoltStore) Moves(_ context.Context, code string, from int) (moves []Record, err error) {
+	err = s.db.View(func(tx *bolt.Tx) error {
+		moves, err = readMoves(tx, code, from)
+		return err
+	})
+	return moves, err
+}
+
+// Append implements Store.
+func (s *BoltStore) Append(_ context.Context, code string, at int, r Record, over bool) error {
+	return s.db.Update(func(tx *bolt.Tx) error {
+		var m Meta
+		if err := getMeta(tx, code, &m); err != nil {
+			return err
+		}
+		b := tx.Bucket(movesBucket).Bucket([]byte(code))
+		if b == nil {
+			return ErrNotFound
+		}
+		n := 0
+		if k, _ := b.Cursor().Last(); k != nil {
+			n = int(binary.BigEndian.Uint64(k)) + 1
+		}
+		if n != at {
+			return ErrConflict
+		}
+		if err := putJSON(b, index(at), r); err != nil {
+			return err
+		}
+		m.Updated = r.At
+		m.Over = m.Over || over
+		return putJSON(tx.Bucket(roomsBucket), []byte(code), m)
+	})
+}
+
+// SaveMeta implements Store.
+func (s *BoltStore) SaveMeta(_ context.Context, m Meta) error {
+	return s.db.Update(func(tx *bolt.Tx) error {
+		var old Meta
+		if err := getMeta(tx, m.Code, &old); err != nil {
+			return err
+		}
+		if old.Version != m.Version-1 {
+			return ErrConflict
+		}
+		return putJSON(tx.Bucket(roomsBucket), []byte(m.Code), m)
+	})
+}
+
+// List implements Store.
+func (s *BoltStore) List(context.Context) (out []Meta, err error) {
+	err = s.db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(roomsBucket).ForEach(func(_, v []byte) error {
+			var m Meta
+			if err := json.Unmarshal(v, &m); err != nil {
+				return err
+			}
+			out = append(out, m)
+			return nil
+		})
+	})
+	return out, err
+}
+
+// Delete implements Store.
+func (s *BoltStore) Delete(_ context.Context, code string) error {
+	return s.db.Update(func(tx *bolt.Tx) error {
+		if err := tx.Bucket(roomsBucket).Delete([]byte(code)); err != nil {
+			return err
+		}
+		if tx.Bucket(movesBucket).Bucket([]byte(code)) != nil {
+			return tx.Bucket(movesBucket).DeleteBucket([]byte(code))
+		}
+		return nil
+	})
+}
+
+// Close implements Store.
+func (s *BoltStore) Close() error { return s.db.Close() }
+
+func getMeta(tx *bolt.Tx, code string, m *Meta) error {
+	v := tx.Bucket(roomsBucket).Get([]byte(code))
+	if v == nil {
+		return ErrNotFound
+	}
+	return json.Unmarshal(v, m)
+}
+
+func readMoves(tx *bolt.Tx, code string, from int) ([]Record, error) {
+	b := tx.Bucket(movesBucket).Bucket([]byte(code))
+	if b == nil {
+		return nil, ErrNotFound
+	}
+	var out []Record
+	c := b.Cursor()
+	for k, v := c.Seek(index(from)); k != nil; k, v = c.Next() {
+		var r Record
+		if err := json.Unmarshal(v, &r); err != nil {
+			return nil, fmt.Errorf("room %s move %d: %w", code, binary.BigEndian.Uint64(k), err)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+func index(i int) []byte { return binary.BigEndian.AppendUint64(nil, uint64(i)) }
+
+func putJSON(b *bolt.Bucket, key []byte, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return b.Put(key, data)
+}

@@ -1,0 +1,138 @@
+package lobby
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/smokestack/smokestack/engine"
+)
+
+// Conn is one session's place in a room: a seat, or engine.Spectator.
+type Conn struct {
+	room    *room
+	player  Player
+	seat    int
+	updates chan Update
+}
+
+// Update is everything a session shows of its room at one moment. Each
+// update is complete, so a session that skips some loses nothing.
+type Update struct {
+	Room RoomInfo `json:"room"`
+	Seat int      `json:"seat"`
+	// View is the game as this seat may see it; nil until the game starts.
+	View json.RawMessage `json:"view,omitempty"`
+	// Log is the recent game log worded for this seat, oldest first.
+	Log []string `json:"log,omitempty"`
+	// Notice reports trouble reaching the store ("reconnecting…").
+	Notice  string `json:"notice,omitempty"`
+	Version int    `json:"version"` // moves played
+}
+
+// RoomInfo describes a room without anyone's key.
+type RoomInfo struct {
+	Code       string          `json:"code"`
+	Game       string          `json:"game"`
+	Public     bool            `json:"public"`
+	Seats      []SeatInfo      `json:"seats"`
+	Started    bool            `json:"started"`
+	Over       bool            `json:"over"`
+	Ended      string          `json:"ended,omitempty"`
+	Round      int             `json:"round,omitempty"`
+	Acting     []int           `json:"acting,omitempty"`
+	Spectators int             `json:"spectators"`
+	Seed       uint64          `json:"seed"`
+	Options    json.RawMessage `json:"options,omitempty"`
+	Created    time.Time       `json:"created"`
+	Updated    time.Time       `json:"updated"`
+	host       string
+}
+
+// SeatInfo is a seat as anyone may see it.
+type SeatInfo struct {
+	Name string `json:"name,omitempty"`
+	Bot  string `json:"bot,omitempty"`
+	Free bool   `json:"free"`
+	// Connected is true while a session (or a bot) holds the seat here.
+	Connected bool `json:"connected"`
+	// AwaySince is when the seat's player left, while they are away.
+	AwaySince time.Time `json:"awaySince,omitzero"`
+}
+
+// IsHost reports whether player created the room.
+func (i RoomInfo) IsHost(player string) bool { return player != "" && i.host == player }
+
+// Open reports whether the room still has a free seat.
+func (i RoomInfo) Open() bool {
+	for _, s := range i.Seats {
+		if s.Free {
+			return true
+		}
+	}
+	return false
+}
+
+func infoOf(m Meta, conns map[*Conn]struct{}, st engine.Status) RoomInfo {
+	info := RoomInfo{Code: m.Code, Game: m.Game, Public: m.Public, Started: m.Started, Over: m.Over,
+		Ended: m.Ended, Round: st.Round, Acting: st.Acting, Seed: m.Seed, Options: m.Options,
+		Created: m.Created, Updated: m.Updated, host: m.Host}
+	for _, s := range m.Seats {
+		info.Seats = append(info.Seats, SeatInfo{Name: s.Name, Bot: s.Bot, Free: s.Free(), Connected: s.Bot != ""})
+	}
+	for c := range conns {
+		if c.seat < 0 {
+			info.Spectators++
+		} else if c.seat < len(info.Seats) {
+			info.Seats[c.seat].Connected = true
+		}
+	}
+	return info
+}
+
+func (r *room) info() RoomInfo {
+	info := infoOf(r.meta, r.conns, r.status)
+	for seat, since := range r.away {
+		if seat < len(info.Seats) && !info.Seats[seat].Connected {
+			info.Seats[seat].AwaySince = since
+		}
+	}
+	return info
+}
+
+// Seat is the connection's seat, or engine.Spectator.
+func (c *Conn) Seat() int { return c.seat }
+
+// Code is the room's code.
+func (c *Conn) Code() string { return c.room.meta.Code }
+
+// Updates delivers the room as this seat sees it, newest last. The first
+// update arrives at once.
+func (c *Conn) Updates() <-chan Update { return c.updates }
+
+// Move plays move for the connection's seat. The error is the engine's
+// reason for refusing it, or says the game service is unavailable.
+func (c *Conn) Move(ctx context.Context, move json.RawMessage) error {
+	if c.seat == engine.Spectator {
+		return errSpectator
+	}
+	return c.room.move(ctx, c.seat, move)
+}
+
+// Close leaves the room; the seat stays bound to the player's key.
+func (c *Conn) Close() { c.room.disconnect(c) }
+
+// push replaces any unread update with u. Only the room, under its lock,
+// calls it, so the drain-then-send cannot race another writer.
+func (c *Conn) push(u Update) {
+	select {
+	case c.updates <- u:
+		return
+	default:
+	}
+	select {
+	case <-c.updates:
+	default:
+	}
+	c.updates <- u
+}

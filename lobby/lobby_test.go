@@ -1,0 +1,210 @@
+package lobby
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/smokestack/smokestack/engine"
+	"github.com/smokestack/smokestack/engine/factories"
+)
+
+func newLobby(t *testing.T, store Store) *Lobby {
+	t.Helper()
+	return New(Config{Store: store, Games: []engine.Ruleset{factories.Rules{}}})
+}
+
+// next waits for the connection's next update.
+func next(t *testing.T, c *Conn) Update {
+	t.Helper()
+	select {
+	case u := <-c.Updates():
+		return u
+	case <-time.After(5 * time.Second):
+		t.Fatal("no update within 5s")
+	}
+	return Update{}
+}
+
+// seen remembers each connection's newest update, as a session does.
+var seen sync.Map
+
+// latest returns the connection's newest update, waiting only for its first.
+func latest(t *testing.T, c *Conn) Update {
+	t.Helper()
+	u, ok := seen.Load(c)
+	if !ok {
+		u = next(t, c)
+	}
+	for {
+		select {
+		case u = <-c.Updates():
+		default:
+			seen.Store(c, u)
+			return u.(Update)
+		}
+	}
+}
+
+func view(t *testing.T, u Update) factories.View {
+	t.Helper()
+	var v factories.View
+	if err := json.Unmarshal(u.View, &v); err != nil {
+		t.Fatalf("view: %v (%s)", err, u.View)
+	}
+	return v
+}
+
+// playOut plays legal moves for every connection until the game ends.
+func playOut(t *testing.T, conns map[int]*Conn) {
+	t.Helper()
+	ctx := context.Background()
+	for range 20000 {
+		played := false
+		for seat, c := range conns {
+			v := view(t, latest(t, c))
+			if v.Phase == factories.GameOver {
+				return
+			}
+			if len(v.Legal) == 0 {
+				continue
+			}
+			m := v.Legal[0]
+			for _, l := range v.Legal {
+				if l.Kind == factories.Done || l.Kind == factories.Take {
+					m = l
+				}
+			}
+			raw, _ := json.Marshal(m)
+			if err := c.Move(ctx, raw); err != nil {
+				t.Fatalf("seat %d move %s: %v", seat, raw, err)
+			}
+			played = true
+		}
+		if !played {
+			t.Fatal("nobody could move")
+		}
+	}
+	t.Fatal("game did not end")
+}
+
+func TestRoomLifecycle(t *testing.T) {
+	ctx := context.Background()
+	l := newLobby(t, NewMemStore())
+	alice, bob := Player{ID: "key:alice", Name: "alice"}, Player{ID: "key:bob", Name: "bob"}
+	meta, err := l.Create(ctx, alice, CreateOptions{Seats: 2, Public: true, Seed: 7, HasSeed: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(meta.Code) != CodeLength || strings.ContainsAny(meta.Code, "01ILO") {
+		t.Fatalf("code %q is not 6 unambiguous characters", meta.Code)
+	}
+	a, err := l.Join(ctx, strings.ToLower(meta.Code), alice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u := latest(t, a); u.Room.Started || u.View != nil {
+		t.Fatalf("game started with one of two seats taken: %+v", u.Room)
+	}
+	if err := a.Move(ctx, json.RawMessage(`{"kind":"take"}`)); err == nil {
+		t.Fatal("a move before the game started was accepted")
+	}
+	b, err := l.Join(ctx, meta.Code, bob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Join(ctx, meta.Code, Player{ID: "key:carol", Name: "carol"}); err == nil {
+		t.Fatal("a third player joined a full two-seat room")
+	}
+	w, err := l.Watch(ctx, meta.Code, Player{ID: "key:carol"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := latest(t, a)
+	if !u.Room.Started || u.Room.Spectators != 1 {
+		t.Fatalf("room after two joins and a watcher: %+v", u.Room)
+	}
+	va, vw := view(t, u), view(t, latest(t, w))
+	if len(va.Hand) != 4 || vw.Hand != nil || vw.Legal != nil {
+		t.Fatalf("hands: alice sees %d cards, spectator sees %v / %d legal", len(va.Hand), vw.Hand, len(vw.Legal))
+	}
+	if err := w.Move(ctx, json.RawMessage(`{"kind":"take"}`)); err == nil {
+		t.Fatal("spectator move accepted")
+	}
+	// A refused move comes back with the engine's reason.
+	wrong := a
+	if va.Turn == 0 {
+		wrong = b
+	}
+	if err := wrong.Move(ctx, json.RawMessage(`{"kind":"take","slot":0}`)); err == nil || !strings.Contains(err.Error(), "turn") {
+		t.Fatalf("out-of-turn move: %v", err)
+	}
+	playOut(t, map[int]*Conn{0: a, 1: b})
+	if u := latest(t, w); !u.Room.Over || view(t, u).Scores == nil {
+		t.Fatalf("spectator did not see the end: %+v", u.Room)
+	}
+	hist, err := l.History(ctx, bob.ID)
+	if err != nil || len(hist) != 1 || !hist[0].Over {
+		t.Fatalf("bob's history: %+v, %v", hist, err)
+	}
+	info, frames, err := l.Replay(ctx, meta.Code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := view(t, Update{View: frames[len(frames)-1].View}); got.Phase != factories.GameOver || len(frames) < 10 || !info.Over {
+		t.Fatalf("replay ends in phase %s after %d frames", got.Phase, len(frames))
+	}
+	for _, c := range []*Conn{a, b, w} {
+		c.Close()
+	}
+}
+
+// TestRestartResumes plays half a game on a bolt store, drops the lobby as
+// a killed process would, and finishes it in a new lobby on the same file.
+func TestRestartResumes(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "rooms.db")
+	store, err := OpenBolt(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := newLobby(t, store)
+	p := Player{ID: "key:solo", Name: "solo"}
+	meta, err := l.Create(ctx, p, CreateOptions{Seats: 1, Difficulty: "hard", Seed: 3, HasSeed: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := l.Join(ctx, meta.Code, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 5 {
+		v := view(t, latest(t, c))
+		raw, _ := json.Marshal(v.Legal[len(v.Legal)-1])
+		if err := c.Move(ctx, raw); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := latest(t, c)
+	store.Close()
+
+	store2, err := OpenBolt(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store2.Close()
+	l2 := newLobby(t, store2)
+	c2, err := l2.Join(ctx, meta.Code, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := latest(t, c2)
+	if string(after.View) != string(before.View) || after.Version != 5 {
+		t.Fatalf("resumed view differs:\nbefore %s\nafter  %s", before.View, after.View)
+	}
+	playOut(t, map[int]*Conn{0: c2})
+}

@@ -1,0 +1,72 @@
+package lobby
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/smokestack/smokestack/engine"
+)
+
+// Frame is one step of a replay: the public view after a move.
+type Frame struct {
+	View  json.RawMessage `json:"view"`
+	Round int             `json:"round"`
+	// Seat made the move that led here (-1 for the starting position).
+	Seat int `json:"seat"`
+	// Log is what that move did, worded for spectators.
+	Log []string `json:"log,omitempty"`
+}
+
+// Replay rebuilds a finished game from its stored log, one frame per move,
+// as a spectator sees it: hands stay hidden in replays too.
+func (l *Lobby) Replay(ctx context.Context, code string) (RoomInfo, []Frame, error) {
+	code = NormalizeCode(code)
+	meta, moves, err := l.cfg.Store.Load(ctx, code)
+	if errors.Is(err, ErrNotFound) {
+		return RoomInfo{}, nil, fmt.Errorf("no room %q: check the code", code)
+	}
+	if err != nil {
+		return RoomInfo{}, nil, fmt.Errorf("load room %s: %w", code, err)
+	}
+	if !meta.Over {
+		return RoomInfo{}, nil, errors.New("replays open once the game is over: watch it live instead")
+	}
+	rules, ok := l.games[meta.Game]
+	if !ok {
+		return RoomInfo{}, nil, fmt.Errorf("room %s plays %q, which this server does not know", code, meta.Game)
+	}
+	if !meta.Started {
+		return infoOf(meta, nil, engine.Status{}), nil, errors.New("this game ended before it started")
+	}
+	r := &room{l: l, rules: rules, meta: meta}
+	if err := r.rebuild(meta, nil); err != nil {
+		return RoomInfo{}, nil, err
+	}
+	frame := func(seat int) (Frame, error) {
+		v, err := rules.View(r.state, engine.Spectator)
+		if err != nil {
+			return Frame{}, err
+		}
+		f := Frame{View: v, Round: r.status.Round, Seat: seat, Log: r.logFor(engine.Spectator)}
+		r.events = nil
+		return f, nil
+	}
+	first, err := frame(-1)
+	if err != nil {
+		return RoomInfo{}, nil, err
+	}
+	frames := []Frame{first}
+	for _, rec := range moves {
+		if err := r.replay([]Record{rec}); err != nil {
+			return RoomInfo{}, nil, err
+		}
+		f, err := frame(rec.Seat)
+		if err != nil {
+			return RoomInfo{}, nil, err
+		}
+		frames = append(frames, f)
+	}
+	return r.info(), frames, nil
+}

@@ -1,0 +1,132 @@
+package lobby
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"time"
+)
+
+// Store keeps rooms durably: metadata plus the game as seed and ordered move
+// log, from which any state can be rebuilt. Moves are appended with a
+// compare-and-set on the log length, so two writers (two sessions, two
+// server instances) can never both append move n: one gets ErrConflict,
+// catches up and tries again.
+type Store interface {
+	// Create stores a new room; ErrExists if the code is taken.
+	Create(ctx context.Context, m Meta) error
+	// Load returns a room's metadata and its whole move log.
+	Load(ctx context.Context, code string) (Meta, []Record, error)
+	// Moves returns the moves from index from on.
+	Moves(ctx context.Context, code string, from int) ([]Record, error)
+	// Append stores r as move number at; ErrConflict if the log is not
+	// exactly at moves long. In the same transaction it sets the room's
+	// Updated time to r.At and, when over is true, marks the game over.
+	Append(ctx context.Context, code string, at int, r Record, over bool) error
+	// SaveMeta replaces the metadata if its stored Version is m.Version-1;
+	// ErrConflict otherwise.
+	SaveMeta(ctx context.Context, m Meta) error
+	// List returns every room's metadata.
+	List(ctx context.Context) ([]Meta, error)
+	// Delete removes a room and its log.
+	Delete(ctx context.Context, code string) error
+	Close() error
+}
+
+// Store errors.
+var (
+	ErrNotFound = errors.New("no room with that code")
+	ErrExists   = errors.New("room code already taken")
+	ErrConflict = errors.New("room changed meanwhile")
+)
+
+// Meta is what a room is, apart from its moves.
+type Meta struct {
+	Code    string          `json:"code"`
+	Game    string          `json:"game"`
+	Public  bool            `json:"public"`
+	Host    string          `json:"host"` // player ID of the creator
+	Seats   []Seat          `json:"seats"`
+	Options json.RawMessage `json:"options,omitempty"`
+	Seed    uint64          `json:"seed"`
+	Started bool            `json:"started"`
+	Over    bool            `json:"over"`
+	// Ended says why a game stopped before its natural end ("ended by the host").
+	Ended   string    `json:"ended,omitempty"`
+	Created time.Time `json:"created"`
+	Updated time.Time `json:"updated"`
+	// Version counts metadata changes, for SaveMeta's compare-and-set.
+	Version int `json:"version"`
+}
+
+// Seat is one place at the table: a person bound by key, or a bot.
+type Seat struct {
+	Player string `json:"player,omitempty"` // key fingerprint, empty while free
+	Name   string `json:"name,omitempty"`
+	Bot    string `json:"bot,omitempty"` // bot name when a bot plays the seat
+}
+
+// Free reports whether nobody holds the seat.
+func (s Seat) Free() bool { return s.Player == "" && s.Bot == "" }
+
+// Record is one accepted move.
+type Record struct {
+	Seat int             `json:"seat"`
+	Move json.RawMessage `json:"move"`
+	At   time.Time       `json:"at"`
+}
+
+// SeatOf returns the seat bound to player, or -1.
+func (m Meta) SeatOf(player string) int {
+	for i, s := range m.Seats {
+		if player != "" && s.Player == player {
+			return i
+		}
+	}
+	return -1
+}
+
+// Full reports whether every seat is taken.
+func (m Meta) Full() bool {
+	for _, s := range m.Seats {
+		if s.Free() {
+			return false
+		}
+	}
+	return true
+}
+
+// codeAlphabet leaves out look-alikes (0/O, 1/I/L) so a code read aloud or
+// copied from a screen is typed right.
+const codeAlphabet = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+
+// CodeLength is the length of room codes: 31^6 is about 887 million, so
+// codes are not guessable by walking through them.
+const CodeLength = 6
+
+// newCode returns a random room code.
+func newCode() string {
+	b := make([]byte, CodeLength)
+	if _, err := rand.Read(b); err != nil {
+		panic(err) // crypto/rand never fails on supported platforms
+	}
+	for i := range b {
+		b[i] = codeAlphabet[int(b[i])%len(codeAlphabet)]
+	}
+	return string(b)
+}
+
+// NormalizeCode upper-cases a typed code and drops spaces and dashes.
+func NormalizeCode(code string) string {
+	out := make([]byte, 0, len(code))
+	for _, r := range code {
+		switch {
+		case r >= 'a' && r <= 'z':
+			out = append(out, byte(r-'a'+'A'))
+		case r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
+			out = append(out, byte(r))
+		}
+	}
+	return string(out)
+}
