@@ -1,0 +1,58 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/smokestack/smokestack/engine/factories/bot"
+)
+
+func TestSimulateCmdText(t *testing.T) {
+	var out, errs bytes.Buffer
+	err := simulateCmd([]string{"--players", "3", "--bots", "random", "--games", "4", "--seed", "9"}, &out, &errs)
+	if err != nil {
+		t.Fatalf("simulate: %v (stderr %q)", err, errs.String())
+	}
+	for _, want := range []string{"4 games, 3 players, seed 9", "win rate", "Manufactory", "Architect"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	if errs.Len() != 0 {
+		t.Errorf("a progress bar went to a buffer, not a terminal: %q", errs.String())
+	}
+}
+
+func TestSimulateCmdJSON(t *testing.T) {
+	var out, errs bytes.Buffer
+	err := simulateCmd([]string{"--players", "1", "--bots", "random", "--games", "3", "--difficulty", "easy", "--json"}, &out, &errs)
+	if err != nil {
+		t.Fatalf("simulate: %v", err)
+	}
+	var res bot.Result
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		t.Fatalf("output is not one JSON object: %v\n%s", err, out.String())
+	}
+	if res.Games != 3 || res.Players != 1 || res.Difficulty != "easy" || res.Machine == nil {
+		t.Errorf("result = %+v", res)
+	}
+}
+
+func TestSimulateCmdErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"--bots", "nobody"},
+		{"--players", "0"},
+		{"--players", "6", "--bots", "random"},
+		{"--games", "0"},
+		{"--difficulty", "brutal", "--players", "1"},
+		{"--no-such-flag"},
+		{"extra"},
+	} {
+		var out, errs bytes.Buffer
+		if err := simulateCmd(args, &out, &errs); err == nil {
+			t.Errorf("simulate %v succeeded", args)
+		}
+	}
+}

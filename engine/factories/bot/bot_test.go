@@ -1,0 +1,215 @@
+package bot
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/smokestack/smokestack/engine/factories"
+)
+
+func TestNew(t *testing.T) {
+	for _, name := range Names() {
+		b, err := New(name, 1)
+		if err != nil {
+			t.Fatalf("New(%q): %v", name, err)
+		}
+		if b.Name() != name {
+			t.Errorf("New(%q).Name() = %q", name, b.Name())
+		}
+	}
+	if _, err := New("oracle", 1); err == nil {
+		t.Error("New accepted an unknown bot")
+	}
+}
+
+// playJSON plays a whole game through the JSON Ruleset, as a room does: each
+// bot gets only the view JSON of its seat, so it cannot see the State.
+func playJSON(t *testing.T, names []string, seed uint64) (moves []factories.Move) {
+	t.Helper()
+	var rules factories.Rules
+	state, err := rules.New(len(names), nil, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bots := make([]Bot, len(names))
+	for i, name := range names {
+		if bots[i], err = New(name, seed+uint64(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for n := 0; ; n++ {
+		if n > maxMoves {
+			t.Fatalf("seed %d: no end after %d moves", seed, maxMoves)
+		}
+		st, err := rules.Status(state)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Over {
+			return moves
+		}
+		seat := st.Acting[n%len(st.Acting)]
+		raw, err := rules.View(state, seat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v factories.View
+		if err := json.Unmarshal(raw, &v); err != nil {
+			t.Fatal(err)
+		}
+		m := bots[seat].Choose(v)
+		if !slices.ContainsFunc(v.Legal, func(l factories.Move) bool { return sameMove(l, m) }) {
+			t.Fatalf("seed %d: %s in seat %d chose %+v, not among its %d legal moves", seed, names[seat], seat, m, len(v.Legal))
+		}
+		move, _ := json.Marshal(m)
+		if state, _, err = rules.Apply(state, seat, move); err != nil {
+			t.Fatalf("seed %d: %s in seat %d: %v", seed, names[seat], seat, err)
+		}
+		moves = append(moves, m)
+	}
+}
+
+func sameMove(a, b factories.Move) bool {
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	return string(x) == string(y)
+}
+
+func TestBotsPlayLegalMovesFromViews(t *testing.T) {
+	games := 6
+	if testing.Short() {
+		games = 2
+	}
+	for players := 1; players <= factories.MaxPlayers; players++ {
+		for _, name := range Names() {
+			t.Run(fmt.Sprintf("%s-%dp", name, players), func(t *testing.T) {
+				t.Parallel()
+				names := make([]string, players)
+				for i := range names {
+					// Mix the bots so each meets the other's positions.
+					names[i] = Names()[(i+indexOf(Names(), name))%len(Names())]
+				}
+				for g := range games {
+					playJSON(t, names, uint64(1000*players+g))
+				}
+			})
+		}
+	}
+}
+
+func indexOf(names []string, name string) int { return slices.Index(names, name) }
+
+func TestBotsAreDeterministic(t *testing.T) {
+	for _, name := range Names() {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			names := []string{name, name, "random"}
+			a, b := playJSON(t, names, 7), playJSON(t, names, 7)
+			if !slices.EqualFunc(a, b, sameMove) {
+				t.Errorf("two games with seed 7 differ")
+			}
+		})
+	}
+}
+
+func TestRandomChoosesFromLegal(t *testing.T) {
+	v := factories.View{Legal: []factories.Move{{Kind: factories.Pass}}}
+	if m := newRandom(1).Choose(v); m.Kind != factories.Pass {
+		t.Errorf("random chose %+v", m)
+	}
+	if m := newGreedy(1).Choose(factories.View{}); m.Kind != "" {
+		t.Errorf("greedy with no legal moves chose %+v", m)
+	}
+}
+
+func TestGreedyBeatsRandom(t *testing.T) {
+	games := 200
+	if testing.Short() {
+		games = 60
+	}
+	res, err := Simulate(Config{Bots: []string{"greedy", "random"}, Games: games, Seed: 42})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rate := res.Seats[0].WinRate; rate < 0.9 {
+		t.Errorf("greedy beat random in %.0f%% of %d games; want at least 90%%", 100*rate, games)
+	}
+}
+
+func TestSimulateIsReproducible(t *testing.T) {
+	cfg := Config{Bots: []string{"random", "random", "random"}, Games: 12, Seed: 3, Workers: 1}
+	a, err := Simulate(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Workers = 4
+	b, err := Simulate(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	if string(x) != string(y) {
+		t.Errorf("1 worker and 4 workers gave different results:\n%s\n%s", x, y)
+	}
+	if a.Games != 12 || a.EndCauses.Goods+a.EndCauses.Buildings+a.EndCauses.Machine != 12 {
+		t.Errorf("result = %+v", a)
+	}
+}
+
+func TestSimulateSolo(t *testing.T) {
+	res, err := Simulate(Config{Bots: []string{"random"}, Games: 4, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Machine == nil || res.Difficulty != "medium" || res.Machine.Wins+res.Seats[0].Wins != 4 {
+		t.Errorf("solo result = %+v", res)
+	}
+}
+
+func TestSimulateRefusesBadConfigs(t *testing.T) {
+	for _, cfg := range []Config{
+		{Games: 1},
+		{Bots: []string{"random", "nobody"}, Games: 1},
+		{Bots: []string{"random", "random"}, Games: 0},
+		{Bots: make([]string, 6), Games: 1},
+	} {
+		if _, err := Simulate(cfg); err == nil {
+			t.Errorf("Simulate(%+v) succeeded", cfg)
+		}
+	}
+}
+
+func BenchmarkRandomPlayout(b *testing.B) {
+	bots := []string{"random", "random", "random", "random"}
+	for i := 0; b.Loop(); i++ {
+		if _, err := play(bots, "", uint64(i)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkGreedyMove(b *testing.B) {
+	// Views from a few greedy games, so the benchmark times typical
+	// positions of both phases rather than one.
+	var views []factories.View
+	for seed := range uint64(3) {
+		s, _ := factories.New(factories.Config{Players: 3}, seed)
+		bots := []Bot{newGreedy(1), newGreedy(2), newGreedy(3)}
+		for s.Phase != factories.GameOver {
+			seat := factories.StatusOf(s).Acting[0]
+			v := factories.ViewOf(s, seat)
+			views = append(views, v)
+			s, _, _ = factories.Apply(s, seat, bots[seat].Choose(v))
+		}
+	}
+	g := newGreedy(9)
+	i := 0
+	for b.Loop() {
+		g.Choose(views[i%len(views)])
+		i++
+	}
+}
+

@@ -1,0 +1,258 @@
+package bot
+
+import (
+	"math"
+	"slices"
+
+	"github.com/smokestack/smokestack/engine/factories"
+)
+
+// judge scores one seat's position in points: goods and prestige count
+// fully, everything else (resources, cards, buildings' future output,
+// unused dice) at what it is expected to turn into before the game ends.
+type judge struct {
+	seat int
+	// left estimates the full rounds still to play after this one.
+	left float64
+	// Points per metal, energy and blueprint in hand.
+	metal, energy, card float64
+	// dice is true in the work phase, when unplaced dice are still worth
+	// something; after a market move the next roll is not ours to see.
+	dice bool
+}
+
+func newJudge(v factories.View) judge {
+	j := judge{seat: v.Seat, left: roundsLeft(v), dice: v.Phase == factories.WorkPhase}
+	// Resources are worth what they build or make later; in the last
+	// round only what the search converts now counts, so they drop to a
+	// tie-breaker.
+	f := 0.05
+	if j.left > 0 {
+		f = min(1, (j.left+1)/3)
+	}
+	j.metal, j.energy, j.card = 0.45*f, 0.22*f, 0.33*f
+	return j
+}
+
+// roundsLeft estimates how many full rounds follow the current one: exact
+// once the end is triggered, otherwise from how fast the leader is racing
+// to 12 goods or 10 buildings.
+func roundsLeft(v factories.View) float64 {
+	if v.FinalRound > 0 {
+		return float64(max(v.FinalRound-v.Round, 0))
+	}
+	progress := 0.0
+	for _, p := range v.Players {
+		progress = max(progress, float64(p.Goods)/factories.GoodsToEnd, float64(len(p.Compound))/factories.BuildingsEnd)
+	}
+	if v.Machine != nil {
+		progress = max(progress, float64(v.Machine.Goods)/factories.GoodsToEnd)
+	}
+	played := float64(v.Round - 1)
+	// A typical game triggers its end around round 10; early on that prior
+	// dominates, later the observed pace does.
+	const prior = 10.0
+	pace := (progress + 1/prior*2) / (played + 2)
+	toTrigger := math.Ceil(max(0, 1-progress) / pace)
+	return min(max(toTrigger, 1), 12)
+}
+
+// value scores seat's position in s.
+func (j judge) value(s *factories.State) float64 {
+	p := &s.Players[j.seat]
+	v := float64(p.Goods + prestige(p.Compound))
+	v += j.metal*float64(p.Metal) + j.energy*float64(p.Energy)
+	v += j.hand(p)
+	v += j.future(p.Compound)
+	// Contractors hired this market phase pay off in the coming work phase.
+	if p.Foreman {
+		v += 1.8
+	}
+	v += 1.0*float64(p.HiredHands) + 0.7*float64(p.Specialists)
+	if j.dice && s.Phase == factories.WorkPhase && !p.Done {
+		if p.SettingDice {
+			v += 4 * 0.6
+		}
+		for _, d := range p.Dice {
+			if !d.Placed {
+				v += 0.9 * j.die(d)
+			}
+		}
+	}
+	return v
+}
+
+// die is what an unplaced die is surely worth: its best Headquarters use.
+func (j judge) die(d factories.Die) float64 {
+	best := j.card // research takes any value
+	switch {
+	case d.Value == 0: // a Specialist die still to be chosen
+		best = max(best, j.metal, 3*j.energy)
+	case d.Value >= 4:
+		best = max(best, j.metal)
+	default:
+		best = max(best, float64(d.Value)*j.energy)
+	}
+	return best
+}
+
+// hand scores the blueprints in hand: each is at least a card to pay
+// with, and a card worth building is worth part of what building it gains.
+// Past the hand limit cards are worth little: they will be discarded.
+func (j judge) hand(p *factories.Player) float64 {
+	vals := make([]float64, 0, len(p.Hand))
+	for _, c := range p.Hand {
+		vals = append(vals, j.blueprint(p, c))
+	}
+	slices.SortFunc(vals, func(a, b float64) int { return compareDesc(a, b) })
+	total := 0.0
+	for i, x := range vals {
+		switch {
+		case i < 7:
+			total += x
+		case i < factories.HandLimit:
+			total += x / 2
+		default:
+			total += j.card / 4
+		}
+	}
+	return total
+}
+
+// blueprint is what card c in p's hand is worth.
+func (j judge) blueprint(p *factories.Player, c factories.Card) float64 {
+	b := c.Info()
+	if owned(p, b.Name) && b.Name != factories.Obelisk && b.Name != factories.Beacon {
+		return j.card
+	}
+	metal, energy := b.Metal, b.Energy
+	if b.Name == factories.Megalith {
+		metal = max(metal-monuments(p.Compound), 0)
+	}
+	gross := float64(buildPrestige(p.Compound, b)) + j.left*perRound(b.Name)*0.8
+	net := gross - j.metal*float64(metal) - j.energy*float64(energy) - 2*j.card
+	if net <= 0 {
+		return j.card
+	}
+	// A card with a partner of its tool can be built now; a lone one waits
+	// for a second card of that tool.
+	share := 0.3
+	for _, h := range p.Hand {
+		if h != c && h.Info().Tool == b.Tool {
+			share = 0.6
+			break
+		}
+	}
+	return j.card + share*net
+}
+
+// future is the output still expected from a compound's buildings, the
+// best first and each further one discounted: they share the same dice.
+func (j judge) future(compound []factories.Building) float64 {
+	if j.left == 0 {
+		return 0
+	}
+	var vals []float64
+	for _, b := range compound {
+		if r := perRound(b.Card.Name()); r > 0 {
+			vals = append(vals, r)
+		}
+	}
+	slices.SortFunc(vals, compareDesc)
+	total, share := 0.0, 1.0
+	for _, x := range vals {
+		total += x * share
+		share *= 0.85
+	}
+	return total * j.left
+}
+
+func compareDesc(a, b float64) int {
+	switch {
+	case a > b:
+		return -1
+	case a < b:
+		return 1
+	}
+	return 0
+}
+
+// perRound is roughly what a building adds in a round over using its dice
+// on the Headquarters, in points, allowing for the odds of rolling what it
+// needs.
+func perRound(name string) float64 {
+	switch name {
+	case factories.Manufactory:
+		return 1.0
+	case factories.Harvester:
+		return 0.9
+	case factories.Warehouse:
+		return 0.8
+	case factories.AssemblyLine, factories.TrashCompactor:
+		return 0.7
+	case factories.NuclearPlant, factories.BlackMarket, factories.ConcretePlant, factories.Incinerator:
+		return 0.6
+	case factories.AluminumFactory, factories.Golem, factories.Motherlode:
+		return 0.5
+	case factories.Biolab, factories.FulfillmentCenter, factories.PowerPlant:
+		return 0.45
+	case factories.MegaFactory, factories.Robot, factories.Replicator:
+		return 0.4
+	case factories.Refinery:
+		return 0.35
+	case factories.Foundry, factories.Laboratory, factories.SolarArray:
+		return 0.3
+	case factories.BatteryFactory, factories.Dojo, factories.ScrapYard, factories.TempAgency:
+		return 0.25
+	case factories.FitnessCenter, factories.Gymnasium, factories.RecyclingPlant:
+		return 0.2
+	}
+	return 0
+}
+
+func owned(p *factories.Player, name string) bool {
+	for _, b := range p.Compound {
+		if b.Card.Name() == name {
+			return true
+		}
+	}
+	return false
+}
+
+func monuments(compound []factories.Building) int {
+	n := 0
+	for _, b := range compound {
+		if b.Card.Info().Type == factories.Monument {
+			n++
+		}
+	}
+	return n
+}
+
+// prestige scores a compound as the rules do: the nth Beacon is worth n+1.
+func prestige(compound []factories.Building) int {
+	total, beacons := 0, 0
+	for _, b := range compound {
+		if b.Card.Name() == factories.Beacon {
+			beacons++
+			total += beacons + 1
+			continue
+		}
+		total += b.Card.Info().Prestige
+	}
+	return total
+}
+
+// buildPrestige is the prestige b would add to compound.
+func buildPrestige(compound []factories.Building, b factories.Blueprint) int {
+	if b.Name != factories.Beacon {
+		return b.Prestige
+	}
+	n := 0
+	for _, c := range compound {
+		if c.Card.Name() == factories.Beacon {
+			n++
+		}
+	}
+	return n + 2
+}

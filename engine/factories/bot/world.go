@@ -1,0 +1,101 @@
+package bot
+
+import (
+	"slices"
+
+	"github.com/smokestack/smokestack/engine"
+	"github.com/smokestack/smokestack/engine/factories"
+)
+
+// guess rebuilds a full State from what v shows, so a bot can try its own
+// moves with factories.Apply instead of re-implementing every recipe.
+// Everything hidden is made up from cards the seat has not seen: other
+// hands and the deck are dealt from them in an order drawn from rng, so a
+// draw in the guessed world tells the bot nothing it did not know. The
+// once-a-round triggers (Laboratory, Scrap Yard, Solar Array) are not in the
+// view and are guessed unused.
+func guess(v factories.View, rng *engine.RNG) factories.State {
+	s := factories.State{
+		Format:     factories.Format,
+		Config:     factories.Config{Players: v.Seats, Difficulty: v.Difficulty},
+		RNG:        engine.NewRNG(rng.Uint64()),
+		Round:      v.Round,
+		Phase:      v.Phase,
+		First:      v.First,
+		Turn:       v.Turn,
+		Refreshed:  v.Refreshed,
+		FinalRound: v.FinalRound,
+		EndCause:   v.EndCause,
+		Market:     v.Market,
+		Discard:    []factories.Card{},
+	}
+	seen := make([]bool, factories.NumCards())
+	mark := func(c factories.Card) {
+		if c >= 0 && int(c) < len(seen) {
+			seen[c] = true
+		}
+	}
+	for _, c := range v.Hand {
+		mark(c)
+	}
+	for _, c := range v.Market.Blueprints {
+		mark(c)
+	}
+	for _, p := range v.Players {
+		for _, b := range p.Compound {
+			mark(b.Card)
+		}
+	}
+	if v.Machine != nil {
+		m := *v.Machine
+		m.Compound = slices.Clone(m.Compound)
+		for _, c := range m.Compound {
+			mark(c)
+		}
+		s.Machine = &m
+	}
+	for c, ok := range seen {
+		if !ok {
+			s.Deck = append(s.Deck, factories.Card(c))
+		}
+	}
+	s.RNG.Shuffle(len(s.Deck), func(i, j int) { s.Deck[i], s.Deck[j] = s.Deck[j], s.Deck[i] })
+
+	hired := make([]bool, factories.NumContractors())
+	for _, c := range v.Market.Contractors {
+		if c >= 0 && int(c) < len(hired) {
+			hired[c] = true
+		}
+	}
+	s.ContractorDiscard = []factories.Contractor{}
+	for c, ok := range hired {
+		if !ok {
+			s.ContractorDeck = append(s.ContractorDeck, factories.Contractor(c))
+		}
+	}
+	s.RNG.Shuffle(len(s.ContractorDeck), func(i, j int) {
+		s.ContractorDeck[i], s.ContractorDeck[j] = s.ContractorDeck[j], s.ContractorDeck[i]
+	})
+
+	for _, pv := range v.Players {
+		p := factories.Player{
+			Compound: slices.Clone(pv.Compound), Metal: pv.Metal, Energy: pv.Energy, Goods: pv.Goods,
+			Dice: slices.Clone(pv.Dice), HQ: pv.HQ, Done: pv.Done, Foreman: pv.Foreman,
+			HiredHands: pv.HiredHands, Specialists: pv.Specialists, SettingDice: pv.SettingDice,
+		}
+		if p.Compound == nil {
+			p.Compound = []factories.Building{}
+		}
+		for i := range p.Compound {
+			p.Compound[i].Dice = slices.Clone(p.Compound[i].Dice)
+		}
+		if pv.Seat == v.Seat {
+			p.Hand = slices.Clone(v.Hand)
+		} else {
+			n := min(pv.HandSize, len(s.Deck))
+			p.Hand, s.Deck = slices.Clone(s.Deck[:n]), s.Deck[n:]
+		}
+		s.Players = append(s.Players, p)
+	}
+	return s
+}
