@@ -13,7 +13,7 @@ import (
 	"github.com/smokestack/smokestack/engine/factories"
 )
 
-func newLobby(t *testing.T, store Store) *Lobby {
+func newLobby(t testing.TB, store Store) *Lobby {
 	t.Helper()
 	return New(Config{Store: store, Games: []engine.Ruleset{factories.Rules{}}})
 }
