@@ -3,6 +3,7 @@ package lobby
 import (
 	"context"
 	"crypto/rand"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"time"
@@ -129,4 +130,11 @@ func NormalizeCode(code string) string {
 		}
 	}
 	return string(out)
+}
+
+// randomSeed picks a game seed for rooms created without one.
+func randomSeed() uint64 {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return binary.LittleEndian.Uint64(b[:])
 }
