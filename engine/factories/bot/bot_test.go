@@ -79,7 +79,7 @@ func sameMove(a, b factories.Move) bool {
 
 func TestBotsPlayLegalMovesFromViews(t *testing.T) {
 	games := 6
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		games = 2
 	}
 	for players := 1; players <= factories.MaxPlayers; players++ {
@@ -126,8 +126,8 @@ func TestRandomChoosesFromLegal(t *testing.T) {
 
 func TestGreedyBeatsRandom(t *testing.T) {
 	games := 200
-	if testing.Short() {
-		games = 60
+	if testing.Short() || raceEnabled {
+		games = 40
 	}
 	res, err := Simulate(Config{Bots: []string{"greedy", "random"}, Games: games, Seed: 42})
 	if err != nil {
@@ -212,4 +212,3 @@ func BenchmarkGreedyMove(b *testing.B) {
 		i++
 	}
 }
-

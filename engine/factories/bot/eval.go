@@ -19,19 +19,60 @@ type judge struct {
 	// dice is true in the work phase, when unplaced dice are still worth
 	// something; after a market move the next roll is not ours to see.
 	dice bool
+	// building is a bonus per building in the compound: in solo play each
+	// one brings the end nearer, before The Machine grows too strong.
+	building float64
+	// rival is what the strongest opponent gains in a round, charged for
+	// every round left: ending sooner denies it.
+	rival float64
 }
+
+// tune holds the weights the judge was tuned with (see docs/bots.md).
+var tune = struct {
+	metal, energy, card, soloBuilding float64
+	// plans is how many cards in hand count as buildings to come.
+	plans int
+	race  float64
+}{metal: 0.45, energy: 0.22, card: 0.33, soloBuilding: 0.5, plans: 2, race: 1}
 
 func newJudge(v factories.View) judge {
 	j := judge{seat: v.Seat, left: roundsLeft(v), dice: v.Phase == factories.WorkPhase}
 	// Resources are worth what they build or make later; in the last
 	// round only what the search converts now counts, so they drop to a
 	// tie-breaker.
+	j = j.until(j.left)
+	if v.Seats == 1 {
+		j.building = tune.soloBuilding
+		if v.Machine != nil {
+			j.rival = tune.race * machineRate(v.Machine)
+		}
+	}
+	return j
+}
+
+// until returns j for a game known to last left more rounds.
+func (j judge) until(left float64) judge {
+	j.left = max(left, 0)
 	f := 0.05
 	if j.left > 0 {
 		f = min(1, (j.left+1)/3)
 	}
-	j.metal, j.energy, j.card = 0.45*f, 0.22*f, 0.33*f
+	j.metal, j.energy, j.card = tune.metal*f, tune.energy*f, tune.card*f
 	return j
+}
+
+// machineRate is what The Machine is expected to score next round: one
+// card and a good for each type whose die rolls at most its card count.
+func machineRate(m *factories.Machine) float64 {
+	count := map[factories.Type]int{}
+	for _, c := range m.Compound {
+		count[c.Info().Type]++
+	}
+	rate := 1.1
+	for _, t := range []factories.Type{factories.Production, factories.Utility, factories.Training, factories.Special} {
+		rate += float64(min(count[t], 6)) / 6
+	}
+	return rate
 }
 
 // roundsLeft estimates how many full rounds follow the current one: exact
@@ -60,10 +101,17 @@ func roundsLeft(v factories.View) float64 {
 // value scores seat's position in s.
 func (j judge) value(s *factories.State) float64 {
 	p := &s.Players[j.seat]
+	if s.FinalRound > 0 && s.Phase != factories.GameOver {
+		// A move that triggers the end fixes the rounds left; in solo
+		// play that also stops The Machine's growth sooner.
+		j = j.until(float64(s.FinalRound - s.Round))
+	}
 	v := float64(p.Goods + prestige(p.Compound))
-	v += j.metal*float64(p.Metal) + j.energy*float64(p.Energy)
+	v += j.resources(p.Metal, p.Energy)
 	v += j.hand(p)
 	v += j.future(p.Compound)
+	v += j.building * float64(len(p.Compound))
+	v -= j.rival * j.left
 	// Contractors hired this market phase pay off in the coming work phase.
 	if p.Foreman {
 		v += 1.8
@@ -82,6 +130,21 @@ func (j judge) value(s *factories.State) float64 {
 	return v
 }
 
+// resources scores metal and energy. Energy comes easily and piles up, so
+// past a working stock it is worth less, and anything over the limit of 12
+// will be discarded at the end of the round.
+func (j judge) resources(metal, energy int) float64 {
+	keep := min(metal+energy, factories.StoreLimit)
+	m := min(metal, keep)
+	e := keep - m
+	stock := min(e, energyStock)
+	return j.metal*float64(m) + j.energy*float64(stock) + j.energy*0.3*float64(e-stock)
+}
+
+// energyStock is the energy worth keeping at full value: enough for a
+// build and a recipe or two.
+var energyStock = 6
+
 // die is what an unplaced die is surely worth: its best Headquarters use.
 func (j judge) die(d factories.Die) float64 {
 	best := j.card // research takes any value
@@ -97,21 +160,22 @@ func (j judge) die(d factories.Die) float64 {
 }
 
 // hand scores the blueprints in hand: each is at least a card to pay
-// with, and a card worth building is worth part of what building it gains.
+// with, and the few best worth building are also worth part of what
+// building them gains; the rest wait for metal that is not coming soon.
 // Past the hand limit cards are worth little: they will be discarded.
 func (j judge) hand(p *factories.Player) float64 {
 	vals := make([]float64, 0, len(p.Hand))
 	for _, c := range p.Hand {
 		vals = append(vals, j.blueprint(p, c))
 	}
-	slices.SortFunc(vals, func(a, b float64) int { return compareDesc(a, b) })
+	slices.SortFunc(vals, compareDesc)
 	total := 0.0
 	for i, x := range vals {
 		switch {
-		case i < 7:
+		case i < tune.plans:
 			total += x
 		case i < factories.HandLimit:
-			total += x / 2
+			total += j.card
 		default:
 			total += j.card / 4
 		}

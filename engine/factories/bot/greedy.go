@@ -1,7 +1,10 @@
 package bot
 
 import (
+	"encoding/binary"
+	"hash/fnv"
 	"math"
+	"slices"
 
 	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/engine/factories"
@@ -29,40 +32,105 @@ func (g *greedy) Choose(v factories.View) factories.Move {
 	}
 	s := guess(v, &g.rng)
 	j := newJudge(v)
+	if v.Phase == factories.WorkPhase {
+		return g.plan(s, v.Legal, j)
+	}
 	best, bestScore := v.Legal[0], math.Inf(-1)
 	for _, m := range v.Legal {
 		next, _, err := factories.Apply(s, v.Seat, m)
 		if err != nil {
 			continue // the guessed world differs; the move is legal anyway
 		}
-		var score float64
-		if v.Phase == factories.WorkPhase {
-			score = g.lookahead(next, j)
-		} else {
-			score = j.value(&next) + g.marketBonus(v, m)
-		}
-		if score > bestScore {
+		if score := j.value(&next) + g.marketBonus(v, m); score > bestScore {
 			best, bestScore = m, score
 		}
 	}
 	return best
 }
 
-// lookahead scores s by the best single own move that follows, or by s
-// itself when stopping there is better.
-func (g *greedy) lookahead(s factories.State, j judge) float64 {
-	best := j.value(&s)
-	if s.Phase != factories.WorkPhase || s.Players[j.seat].Done {
-		return best
-	}
-	for _, m := range factories.Legal(s, j.seat) {
-		next, _, err := factories.Apply(s, j.seat, m)
-		if err != nil {
-			continue
+// Beam search limits: how many positions are kept at each depth, and how
+// many own moves ahead the plan looks.
+var (
+	beamWidth = 4
+	beamDepth = 6
+)
+
+// node is a position reached by a plan, with the plan's first move.
+type node struct {
+	state factories.State
+	first factories.Move
+	score float64
+}
+
+// plan searches the seat's own work-phase moves with a beam: at each depth
+// only the best few positions are expanded. It returns the first move of
+// the best position seen at any depth. Other seats are not modelled: in the
+// work phase they act on their own compounds and only share the deck.
+func (g *greedy) plan(s factories.State, legal []factories.Move, j judge) factories.Move {
+	best := node{first: legal[0], score: math.Inf(-1)}
+	beam := []node{{state: s}}
+	for depth := 0; depth < beamDepth && len(beam) > 0; depth++ {
+		var children []node
+		seen := map[uint64]bool{}
+		for _, n := range beam {
+			moves := legal
+			if depth > 0 {
+				moves = factories.Legal(n.state, j.seat)
+			}
+			for _, m := range moves {
+				next, _, err := factories.Apply(n.state, j.seat, m)
+				if err != nil {
+					continue
+				}
+				c := node{state: next, first: n.first, score: j.value(&next)}
+				if depth == 0 {
+					c.first = m
+				}
+				if c.score > best.score {
+					best = c
+				}
+				if next.Phase != factories.WorkPhase || next.Players[j.seat].Done {
+					continue
+				}
+				if k := fingerprint(&next.Players[j.seat]); !seen[k] {
+					seen[k] = true
+					children = append(children, c)
+				}
+			}
 		}
-		best = max(best, j.value(&next))
+		slices.SortStableFunc(children, func(a, b node) int { return compareDesc(a.score, b.score) })
+		beam = children[:min(len(children), beamWidth)]
 	}
-	return best
+	return best.first
+}
+
+// fingerprint identifies a seat's work-phase position, so plans that reach
+// the same place in a different order are expanded once.
+func fingerprint(p *factories.Player) uint64 {
+	var buf []byte
+	add := func(x int) { buf = binary.AppendVarint(buf, int64(x)) }
+	add(p.Metal)
+	add(p.Energy)
+	add(p.Goods)
+	add(len(p.Hand))
+	for _, c := range p.Hand {
+		add(int(c))
+	}
+	for _, d := range p.Dice {
+		add(d.Value)
+		if d.Placed {
+			add(-1)
+		}
+	}
+	for _, b := range p.Compound {
+		add(int(b.Card))
+		if b.Used {
+			add(-1)
+		}
+	}
+	h := fnv.New64a()
+	h.Write(buf)
+	return h.Sum64()
 }
 
 // marketBonus adjusts a market move for what the score of the seat's own
