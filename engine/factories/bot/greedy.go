@@ -10,9 +10,10 @@ import (
 	"github.com/smokestack/smokestack/engine/factories"
 )
 
-// greedy plays each move that most improves a static score of its own
-// position (see judge), looking one further move of its own ahead so that
-// two-step plays, such as generating energy to pay for a recipe, are seen.
+// greedy plays the move that leads to the best static score of its own
+// position (see judge): in the market phase one move ahead, in the work
+// phase the first move of the best plan a beam search finds, so that
+// multi-step plays, such as generating energy to pay for a recipe, are seen.
 // It tries moves with factories.Apply on a world rebuilt from the view
 // (see guess), so it knows every recipe exactly without seeing hidden cards.
 type greedy struct {
