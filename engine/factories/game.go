@@ -81,11 +81,8 @@ func New(cfg Config, seed uint64) (State, error) {
 // Apply plays move for seat. It returns the new state and what happened, or
 // the unchanged state and an error a player can read. It never changes s.
 func Apply(s State, seat int, m Move) (next State, events []Event, err error) {
-	if seat < 0 || seat >= len(s.Players) {
-		return s, nil, fmt.Errorf("seat %d is not in this game", seat)
-	}
-	if s.Phase == GameOver {
-		return s, nil, errors.New("the game is over")
+	if err := canAct(s, seat); err != nil {
+		return s, nil, err
 	}
 	// Rules code reads slices and indexes that a crafted move could push out
 	// of range; the checks below refuse those, and this is the backstop that
@@ -96,17 +93,60 @@ func Apply(s State, seat int, m Move) (next State, events []Event, err error) {
 		}
 	}()
 	g := &game{State: s.clone(), seat: seat}
-	switch s.Phase {
+	if err := g.play(m); err != nil {
+		return s, nil, err
+	}
+	return g.State, g.events, nil
+}
+
+// try reports whether Apply would accept m, without building a new state:
+// it plays m on scratch, a working copy whose slices are reused from one
+// call to the next. Legal uses it to test its candidates cheaply; it runs
+// exactly the code Apply runs, so the two cannot disagree.
+func try(scratch *State, s State, seat int, m Move) (err error) {
+	if err := canAct(s, seat); err != nil {
+		return err
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			*scratch = State{} // half-played: start afresh next time
+			err = fmt.Errorf("move refused: %v", r)
+		}
+	}()
+	s.cloneInto(scratch)
+	g := &game{State: *scratch, seat: seat, quiet: true}
+	err = g.play(m)
+	*scratch = g.State // keep whatever the move grew for the next call
+	return err
+}
+
+// canAct refuses moves from outside the game or after it.
+func canAct(s State, seat int) error {
+	if seat < 0 || seat >= len(s.Players) {
+		return fmt.Errorf("seat %d is not in this game", seat)
+	}
+	if s.Phase == GameOver {
+		return errors.New("the game is over")
+	}
+	return nil
+}
+
+// play applies m to the working copy g.
+func (g *game) play(m Move) error {
+	var err error
+	switch g.Phase {
 	case MarketPhase:
 		err = g.market(m)
 	case WorkPhase:
 		err = g.work(m)
+	default:
+		err = fmt.Errorf("the game is in no phase %q can be played in", g.Phase)
 	}
 	if err != nil {
-		return s, nil, err
+		return err
 	}
 	g.checkEnd()
-	return g.State, g.events, nil
+	return nil
 }
 
 // Event is an engine event; see engine.Event.
@@ -117,16 +157,23 @@ type game struct {
 	State
 	seat   int
 	events []Event
+	quiet  bool // no events: the move is only being tried
 }
 
 func (g *game) me() *Player { return &g.Players[g.seat] }
 
 func (g *game) emit(seat int, kind, text string) {
+	if g.quiet {
+		return
+	}
 	g.events = append(g.events, Event{Seat: seat, Kind: kind, Text: text})
 }
 
 // emitPrivate records an event whose details only seat may read.
 func (g *game) emitPrivate(seat int, kind, public, private string) {
+	if g.quiet {
+		return
+	}
 	g.events = append(g.events, Event{Seat: seat, Kind: kind, Text: public, Private: private})
 }
 

@@ -7,7 +7,8 @@ import (
 // Legal lists the moves seat can make now. Moves that differ only in which
 // of two equal dice or two copies of a card they use are listed once.
 // Every move listed is accepted by Apply: candidates come from the card's
-// recipe and are kept only if Apply takes them, so the two cannot disagree.
+// recipe and are kept only if Apply's own code takes them (see try), so the
+// two cannot disagree.
 func Legal(s State, seat int) []Move {
 	if seat < 0 || seat >= len(s.Players) {
 		return nil
@@ -24,8 +25,9 @@ func Legal(s State, seat int) []Move {
 		}
 	}
 	var legal []Move
+	var scratch State
 	for _, m := range cand {
-		if _, _, err := Apply(s, seat, m); err == nil {
+		if try(&scratch, s, seat, m) == nil {
 			legal = append(legal, m)
 		}
 	}
@@ -142,6 +144,15 @@ func recipeCandidates(name string, p *Player) []Move {
 	var out []Move
 	withDice := func(n int, base Move) {
 		for _, d := range diceCombos(p.Dice, n) {
+			// Apply refuses dice that break the card's pattern with this same
+			// check, so skipping them here only saves trying them.
+			vals := make([]int, len(d))
+			for i, x := range d {
+				vals[i] = p.Dice[x].Value
+			}
+			if checkWorkers(name, vals) != nil {
+				continue
+			}
 			m := base
 			m.Dice = d
 			out = append(out, m)

@@ -165,6 +165,53 @@ func (s State) clone() State {
 	return c
 }
 
+// cloneInto makes dst a deep copy of s like clone does, but reuses the
+// slices dst already holds, so trying many moves in a row (Legal) does not
+// allocate a whole state for each. Every slice of a State must be copied
+// here; sharing one with s would let a tried move change the caller's game.
+func (s State) cloneInto(dst *State) {
+	old := *dst
+	*dst = s
+	dst.Deck = append(old.Deck[:0], s.Deck...)
+	dst.Discard = append(old.Discard[:0], s.Discard...)
+	dst.ContractorDeck = append(old.ContractorDeck[:0], s.ContractorDeck...)
+	dst.ContractorDiscard = append(old.ContractorDiscard[:0], s.ContractorDiscard...)
+	if cap(old.Players) < len(s.Players) {
+		old.Players = make([]Player, len(s.Players))
+	}
+	dst.Players = old.Players[:len(s.Players)]
+	for i := range s.Players {
+		from, to := &s.Players[i], &dst.Players[i]
+		was := *to
+		*to = *from
+		to.Hand = append(was.Hand[:0], from.Hand...)
+		to.Dice = append(was.Dice[:0], from.Dice...)
+		to.HQ.Research = append(was.HQ.Research[:0], from.HQ.Research...)
+		to.HQ.Generate = append(was.HQ.Generate[:0], from.HQ.Generate...)
+		to.HQ.Mine = append(was.HQ.Mine[:0], from.HQ.Mine...)
+		if cap(was.Compound) < len(from.Compound) {
+			was.Compound = append(was.Compound[:cap(was.Compound)], make([]Building, len(from.Compound)-cap(was.Compound))...)
+		}
+		to.Compound = was.Compound[:len(from.Compound)]
+		for j, b := range from.Compound {
+			dice := to.Compound[j].Dice
+			to.Compound[j] = b
+			to.Compound[j].Dice = append(dice[:0], b.Dice...)
+		}
+	}
+	if s.Machine == nil {
+		dst.Machine = nil
+		return
+	}
+	if old.Machine == nil {
+		old.Machine = &Machine{}
+	}
+	compound := old.Machine.Compound
+	*old.Machine = *s.Machine
+	old.Machine.Compound = append(compound[:0], s.Machine.Compound...)
+	dst.Machine = old.Machine
+}
+
 func cloneSlice[T any](s []T) []T {
 	if s == nil {
 		return nil
