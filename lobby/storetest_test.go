@@ -1,0 +1,253 @@
+package lobby
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+)
+
+// storeKinds opens each Store implementation afresh for one test.
+var storeKinds = []struct {
+	name string
+	open func(t *testing.T) Store
+}{
+	{"mem", func(*testing.T) Store { return NewMemStore() }},
+	{"bolt", func(t *testing.T) Store {
+		s, err := OpenBolt(filepath.Join(t.TempDir(), "rooms.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	}},
+	{"redis", func(t *testing.T) Store { return openRedis(t, startRedis(t)) }},
+}
+
+// TestStoreContract holds every store to the same behaviour, so the lobby
+// can rely on it whichever one a server runs.
+func TestStoreContract(t *testing.T) {
+	cases := []struct {
+		name string
+		run  func(t *testing.T, s Store)
+	}{
+		{"create and load", contractCreate},
+		{"append compare-and-set", contractAppend},
+		{"save meta compare-and-set", contractSaveMeta},
+		{"moves since", contractMovesSince},
+		{"list", contractList},
+		{"delete", contractDelete},
+	}
+	for _, kind := range storeKinds {
+		t.Run(kind.name, func(t *testing.T) {
+			s := kind.open(t)
+			for _, c := range cases {
+				t.Run(c.name, func(t *testing.T) { c.run(t, s) })
+			}
+		})
+	}
+}
+
+var t0 = time.Date(2026, 3, 4, 5, 6, 7, 890000000, time.UTC)
+
+func testMeta() Meta {
+	return Meta{Code: newCode(), Game: "factories", Public: true, Host: "key:h",
+		Seats: []Seat{{Player: "key:h", Name: "hana"}, {Bot: "greedy", Name: "greedy bot 2"}},
+		Options: json.RawMessage(`{"difficulty":"hard"}`), Seed: 1<<63 + 12345,
+		Created: t0, Updated: t0, Version: 1}
+}
+
+func rec(seat int, move string, at time.Time) Record {
+	return Record{Seat: seat, Move: json.RawMessage(move), At: at}
+}
+
+func mustCreate(t *testing.T, s Store) Meta {
+	t.Helper()
+	m := testMeta()
+	if err := s.Create(context.Background(), m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func contractCreate(t *testing.T, s Store) {
+	ctx := context.Background()
+	m := mustCreate(t, s)
+	other := m
+	other.Host = "key:someone-else"
+	if err := s.Create(ctx, other); !errors.Is(err, ErrExists) {
+		t.Fatalf("second create with code %s: %v, want ErrExists", m.Code, err)
+	}
+	got, moves, err := s.Load(ctx, m.Code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sameMeta(got, m) || len(moves) != 0 {
+		t.Fatalf("loaded %+v with %d moves, want %+v and none", got, len(moves), m)
+	}
+	if _, _, err := s.Load(ctx, "NOSUCH"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("load of a missing room: %v, want ErrNotFound", err)
+	}
+}
+
+func contractAppend(t *testing.T, s Store) {
+	ctx := context.Background()
+	m := mustCreate(t, s)
+	if err := s.Append(ctx, m.Code, 1, rec(0, `{"kind":"take"}`, t0), false); !errors.Is(err, ErrConflict) {
+		t.Fatalf("append at 1 to an empty log: %v, want ErrConflict", err)
+	}
+	first := rec(0, `{"kind":"take","slot":1}`, t0.Add(time.Second))
+	if err := s.Append(ctx, m.Code, 0, first, false); err != nil {
+		t.Fatal(err)
+	}
+	// A second writer who also saw an empty log loses.
+	if err := s.Append(ctx, m.Code, 0, rec(1, `{"kind":"take","slot":2}`, t0.Add(2*time.Second)), false); !errors.Is(err, ErrConflict) {
+		t.Fatalf("append at 0 to a log of 1: %v, want ErrConflict", err)
+	}
+	last := rec(1, `{"kind":"done"}`, t0.Add(time.Minute))
+	if err := s.Append(ctx, m.Code, 1, last, true); err != nil {
+		t.Fatal(err)
+	}
+	got, moves, err := s.Load(ctx, m.Code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.EqualFunc(moves, []Record{first, last}, sameRecord) {
+		t.Fatalf("log %+v, want [%+v %+v]", moves, first, last)
+	}
+	if !got.Over || !got.Updated.Equal(last.At) || got.Version != m.Version {
+		t.Fatalf("after the last move: over %v updated %v version %d", got.Over, got.Updated, got.Version)
+	}
+	if err := s.Append(ctx, "NOSUCH", 0, first, false); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("append to a missing room: %v, want ErrNotFound", err)
+	}
+}
+
+func contractSaveMeta(t *testing.T, s Store) {
+	ctx := context.Background()
+	m := mustCreate(t, s)
+	next := m
+	next.Seats = []Seat{{Player: "key:h", Name: "hana"}, {Player: "key:g", Name: "gus"}}
+	next.Started, next.Version, next.Updated = true, 2, t0.Add(time.Hour)
+	if err := s.SaveMeta(ctx, next); err != nil {
+		t.Fatal(err)
+	}
+	stale := next // a writer who also read version 1
+	stale.Public = false
+	if err := s.SaveMeta(ctx, stale); !errors.Is(err, ErrConflict) {
+		t.Fatalf("save over version 2 as version 2: %v, want ErrConflict", err)
+	}
+	skip := next
+	skip.Version = 4
+	if err := s.SaveMeta(ctx, skip); !errors.Is(err, ErrConflict) {
+		t.Fatalf("save version 4 over 2: %v, want ErrConflict", err)
+	}
+	got, _, err := s.Load(ctx, m.Code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sameMeta(got, next) {
+		t.Fatalf("stored %+v, want %+v", got, next)
+	}
+	missing := testMeta()
+	missing.Version = 2
+	if err := s.SaveMeta(ctx, missing); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("save of a missing room: %v, want ErrNotFound", err)
+	}
+}
+
+func contractMovesSince(t *testing.T, s Store) {
+	ctx := context.Background()
+	m := mustCreate(t, s)
+	var all []Record
+	for i := range 5 {
+		r := rec(i%2, `{"kind":"done"}`, t0.Add(time.Duration(i)*time.Second))
+		if err := s.Append(ctx, m.Code, i, r, false); err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, r)
+	}
+	for _, from := range []int{0, 2, 4, 5, 9} {
+		got, err := s.Moves(ctx, m.Code, from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := all[min(from, len(all)):]
+		if !slices.EqualFunc(got, want, sameRecord) {
+			t.Fatalf("moves from %d: %d records, want %d", from, len(got), len(want))
+		}
+	}
+	if _, err := s.Moves(ctx, "NOSUCH", 0); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("moves of a missing room: %v, want ErrNotFound", err)
+	}
+}
+
+func contractList(t *testing.T, s Store) {
+	ctx := context.Background()
+	a, b := mustCreate(t, s), mustCreate(t, s)
+	if err := s.Append(ctx, b.Code, 0, rec(0, `{"kind":"done"}`, t0.Add(time.Hour)), true); err != nil {
+		t.Fatal(err)
+	}
+	list, err := s.List(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Other cases' rooms (or, with REDIS_URL, anyone's) may be listed too.
+	found := map[string]Meta{}
+	for _, m := range list {
+		found[m.Code] = m
+	}
+	if got, ok := found[a.Code]; !ok || !sameMeta(got, a) {
+		t.Fatalf("room %s listed as %+v (listed: %v)", a.Code, got, ok)
+	}
+	if got := found[b.Code]; !got.Over || !got.Updated.Equal(t0.Add(time.Hour)) {
+		t.Fatalf("room %s listed without its last move: over %v updated %v", b.Code, got.Over, got.Updated)
+	}
+}
+
+func contractDelete(t *testing.T, s Store) {
+	ctx := context.Background()
+	m := mustCreate(t, s)
+	if err := s.Append(ctx, m.Code, 0, rec(0, `{"kind":"done"}`, t0), false); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Delete(ctx, m.Code); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.Load(ctx, m.Code); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("load after delete: %v, want ErrNotFound", err)
+	}
+	list, err := s.List(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.ContainsFunc(list, func(x Meta) bool { return x.Code == m.Code }) {
+		t.Fatalf("room %s still listed after delete", m.Code)
+	}
+	// The code is free again, and the new room starts with an empty log.
+	if err := s.Create(ctx, m); err != nil {
+		t.Fatalf("create after delete: %v", err)
+	}
+	if moves, err := s.Moves(ctx, m.Code, 0); err != nil || len(moves) != 0 {
+		t.Fatalf("recreated room has %d moves, %v", len(moves), err)
+	}
+	if err := s.Delete(ctx, "NOSUCH"); err != nil {
+		t.Fatalf("delete of a missing room: %v", err)
+	}
+}
+
+// sameMeta compares metadata as stored: times by instant, JSON by bytes.
+func sameMeta(a, b Meta) bool {
+	a.Created, b.Created = a.Created.UTC(), b.Created.UTC()
+	a.Updated, b.Updated = a.Updated.UTC(), b.Updated.UTC()
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	return string(x) == string(y)
+}
+
+func sameRecord(a, b Record) bool {
+	return a.Seat == b.Seat && string(a.Move) == string(b.Move) && a.At.Equal(b.At)
+}
