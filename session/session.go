@@ -4,7 +4,11 @@
 package session
 
 import (
+	"context"
+	"time"
+
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 
 	"github.com/smokestack/smokestack/lobby"
 )
@@ -25,23 +29,151 @@ type Config struct {
 	Theme  string
 	Width  int
 	Height int
+
+	// Context ends with the SSH session; when it does the session leaves
+	// its room, so a dropped connection leaks nothing. Nil means never.
+	Context context.Context
+	// Renderer styles output for the client's terminal (wish's
+	// bubbletea.MakeRenderer); nil renders 256 colours.
+	Renderer *lipgloss.Renderer
+	// Now is the clock for "disconnected 2m"; nil means time.Now.
+	Now func() time.Time
+}
+
+// moveTimeout bounds how long a move may wait for the room and its store.
+const moveTimeout = 10 * time.Second
+
+// env is what every screen shares: the lobby, who is playing, the theme and
+// the terminal size. Screens hold a pointer, so a name change or a resize
+// is seen by all of them.
+type env struct {
+	lobby  *lobby.Lobby
+	player lobby.Player
+	theme  Theme
+	ctx    context.Context
+	now    func() time.Time
+	width  int
+	height int
+}
+
+// screen is one of the session's screens: lobby, game, replay.
+type screen interface {
+	update(msg tea.Msg) (screen, tea.Cmd)
+	// view draws the screen in exactly w×h cells, w and h at least the
+	// minimum size.
+	view(w, h int) string
+	// close releases what the screen holds (its room connection).
+	close()
+}
+
+// Messages that move between screens.
+type (
+	// toLobby returns to the lobby, showing status.
+	toLobby struct{ status string }
+	// toRoom opens a room: join (a seat) or watch.
+	toRoom struct {
+		code  string
+		watch bool
+	}
+	// toReplay opens the replay of a finished game.
+	toReplay struct{ code string }
+)
+
+// Model is the session's root model: it owns the current screen, the
+// terminal size and quitting. Only one screen lives at a time.
+type Model struct {
+	env   *env
+	cur   screen
+	start Start
 }
 
 // New returns the model for one connection.
 func New(cfg Config) tea.Model {
-	return placeholder{cfg: cfg}
-}
-
-// placeholder stands in until the real screens land.
-type placeholder struct{ cfg Config }
-
-func (p placeholder) Init() tea.Cmd { return nil }
-
-func (p placeholder) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if k, ok := msg.(tea.KeyMsg); ok && (k.String() == "q" || k.String() == "ctrl+c") {
-		return p, tea.Quit
+	ctx := cfg.Context
+	if ctx == nil {
+		ctx = context.Background()
 	}
-	return p, nil
+	now := cfg.Now
+	if now == nil {
+		now = time.Now
+	}
+	e := &env{lobby: cfg.Lobby, player: cfg.Player, theme: NewTheme(cfg.Theme, cfg.Renderer),
+		ctx: ctx, now: now, width: cfg.Width, height: cfg.Height}
+	m := &Model{env: e, start: cfg.Start}
+	m.cur = newLobbyScreen(e, "")
+	return m
 }
 
-func (p placeholder) View() string { return "smokestack: press q to quit\n" }
+// Init opens the starting screen.
+func (m *Model) Init() tea.Cmd {
+	return tea.Batch(m.cur.(*lobbyScreen).init(), m.startCmd())
+}
+
+// startCmd opens the screen Config.Start asks for.
+func (m *Model) startCmd() tea.Cmd {
+	code := m.start.Code
+	switch m.start.Mode {
+	case "join":
+		return func() tea.Msg { return toRoom{code: code} }
+	case "watch":
+		return func() tea.Msg { return toRoom{code: code, watch: true} }
+	case "replay":
+		return func() tea.Msg { return toReplay{code: code} }
+	}
+	return nil
+}
+
+// Update handles what every screen shares and hands the rest to the screen.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.env.width, m.env.height = msg.Width, msg.Height
+	case tea.KeyMsg:
+		if msg.String() == "ctrl+c" {
+			m.Close()
+			return m, tea.Quit
+		}
+	case quitMsg:
+		m.Close()
+		return m, tea.Quit
+	case toLobby:
+		m.cur.close()
+		ls := newLobbyScreen(m.env, msg.status)
+		m.cur = ls
+		return m, ls.init()
+	case toRoom:
+		m.cur.close()
+		gs := newConnecting(m.env, msg.code, msg.watch)
+		m.cur = gs
+		return m, gs.open()
+	case toReplay:
+		m.cur.close()
+		rs := newReplayScreen(m.env, msg.code)
+		m.cur = rs
+		return m, rs.load()
+	}
+	next, cmd := m.cur.update(msg)
+	m.cur = next
+	return m, cmd
+}
+
+// View draws the current screen, or asks for a bigger window.
+func (m *Model) View() string {
+	w, h := m.env.width, m.env.height
+	if w < MinWidth || h < MinHeight {
+		return tooSmall(w, h)
+	}
+	cw := min(w, maxWidth)
+	v := m.cur.view(cw, h)
+	if cw < w {
+		v = center(v, w, h)
+	}
+	return v
+}
+
+// Close leaves any room the session is in. Call it when the program ends
+// for a reason the model did not see (the server may; it is idempotent).
+func (m *Model) Close() { m.cur.close() }
+
+// quitMsg ends the program after leaving the room.
+type quitMsg struct{}

@@ -1,0 +1,497 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/viewport"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/smokestack/smokestack/engine/factories"
+	"github.com/smokestack/smokestack/lobby"
+)
+
+// gameScreen is one room: the waiting room before the game starts, the
+// board while it is played (for a seat or a spectator), the scores after.
+type gameScreen struct {
+	env   *env
+	code  string
+	watch bool
+
+	conn *lobby.Conn    // nil while connecting
+	done chan struct{} // closed when the screen leaves the room
+
+	room    lobby.RoomInfo
+	seat    int
+	game    *factories.View // nil until the game starts
+	log     []string
+	notice  string
+	version int
+
+	menu      menu
+	filtering bool
+	pending   bool // a move is on its way to the room
+	status    string
+	statusBad bool
+
+	overlay overlay
+	cards   []cardRef
+	cardSel int
+	logView viewport.Model
+	bots    []botChoice
+	botSel  int
+	ticking bool
+}
+
+// overlay is what covers the board, if anything.
+type overlay int
+
+const (
+	noOverlay overlay = iota
+	helpOverlayOn
+	cardOverlayOn
+	logOverlayOn
+	botOverlayOn
+	endOverlayOn
+)
+
+// botChoice is one entry of the host's "seat a bot" picker.
+type botChoice struct {
+	seat int
+	bot  string
+	text string
+}
+
+// Bots the host may seat; the lobby's bot maker knows them by these names.
+var botNames = []string{"greedy", "random"}
+
+// Messages of the game screen. Each carries the connection it is about, so
+// a message from a room the session already left is ignored.
+type (
+	joinedMsg struct {
+		conn *lobby.Conn
+		err  error
+	}
+	updateMsg struct {
+		conn *lobby.Conn
+		u    lobby.Update
+	}
+	moveDoneMsg struct {
+		conn  *lobby.Conn
+		label string
+		err   error
+	}
+	hostDoneMsg struct {
+		what string
+		err  error
+	}
+	tickMsg struct{ done chan struct{} }
+)
+
+func newConnecting(e *env, code string, watch bool) *gameScreen {
+	return &gameScreen{env: e, code: lobby.NormalizeCode(code), watch: watch, seat: -1,
+		done: make(chan struct{}), logView: viewport.New(0, 0)}
+}
+
+// open joins (or watches) the room.
+func (g *gameScreen) open() tea.Cmd {
+	e, code, watch := g.env, g.code, g.watch
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(e.ctx, moveTimeout)
+		defer cancel()
+		var c *lobby.Conn
+		var err error
+		if watch {
+			c, err = e.lobby.Watch(ctx, code, e.player)
+		} else {
+			c, err = e.lobby.Join(ctx, code, e.player)
+		}
+		if err == nil && e.ctx.Err() != nil {
+			c.Close() // the session ended while joining
+			return nil
+		}
+		return joinedMsg{conn: c, err: err}
+	}
+}
+
+// wait delivers the room's next update. It ends when the screen leaves the
+// room or the session ends, so no goroutine outlives the session.
+func (g *gameScreen) wait() tea.Cmd {
+	c, done, ctx := g.conn, g.done, g.env.ctx
+	return func() tea.Msg {
+		select {
+		case u := <-c.Updates():
+			return updateMsg{conn: c, u: u}
+		case <-done:
+			return nil
+		case <-ctx.Done():
+			c.Close()
+			return nil
+		}
+	}
+}
+
+func (g *gameScreen) close() {
+	select {
+	case <-g.done:
+		return
+	default:
+	}
+	close(g.done)
+	if g.conn != nil {
+		g.conn.Close()
+	}
+}
+
+func (g *gameScreen) spectator() bool { return g.seat < 0 }
+
+func (g *gameScreen) names() []string {
+	names := make([]string, len(g.room.Seats))
+	for i, s := range g.room.Seats {
+		names[i] = s.Name
+	}
+	return names
+}
+
+func (g *gameScreen) over() bool {
+	return g.room.Over || g.game != nil && g.game.Phase == factories.GameOver
+}
+
+func (g *gameScreen) update(msg tea.Msg) (screen, tea.Cmd) {
+	switch msg := msg.(type) {
+	case joinedMsg:
+		if msg.err != nil {
+			return g, func() tea.Msg { return toLobby{status: msg.err.Error()} }
+		}
+		select {
+		case <-g.done: // left before the join finished
+			msg.conn.Close()
+			return g, nil
+		default:
+		}
+		g.conn, g.seat = msg.conn, msg.conn.Seat()
+		return g, g.wait()
+	case updateMsg:
+		if msg.conn != g.conn {
+			return g, nil
+		}
+		g.apply(msg.u)
+		return g, tea.Batch(g.wait(), g.tick())
+	case moveDoneMsg:
+		if msg.conn != g.conn {
+			return g, nil
+		}
+		g.pending = false
+		if msg.err != nil {
+			g.setStatus(msg.err.Error(), true)
+		} else {
+			g.setStatus("played: "+msg.label, false)
+		}
+	case hostDoneMsg:
+		if msg.err != nil {
+			g.setStatus(msg.err.Error(), true)
+		} else {
+			g.setStatus(msg.what, false)
+		}
+	case tickMsg:
+		if msg.done == g.done {
+			g.ticking = false
+			return g, g.tick()
+		}
+	case tea.KeyMsg:
+		return g, g.key(msg)
+	}
+	return g, nil
+}
+
+// apply takes in a room update: the view replaces the old one whole.
+func (g *gameScreen) apply(u lobby.Update) {
+	g.room, g.seat, g.log, g.notice, g.version = u.Room, u.Seat, u.Log, u.Notice, u.Version
+	g.game = nil
+	if len(u.View) > 0 {
+		v, err := decodeView(u.View)
+		if err != nil {
+			g.setStatus(err.Error(), true)
+		}
+		g.game = v
+	}
+	if g.spectator() || g.over() {
+		g.menu = menu{}
+	} else {
+		g.menu = newMenu(g.game, g.menu)
+	}
+	g.cards = visibleCards(g.game, g.names())
+	if g.cardSel >= len(g.cards) {
+		g.cardSel = 0
+	}
+	g.logView.SetContent(strings.Join(g.log, "\n"))
+	g.logView.GotoBottom()
+}
+
+// tick refreshes "disconnected 2m" while some seat is away.
+func (g *gameScreen) tick() tea.Cmd {
+	if g.ticking || g.awayText() == "" {
+		return nil
+	}
+	g.ticking = true
+	done := g.done
+	return tea.Tick(15*time.Second, func(time.Time) tea.Msg { return tickMsg{done: done} })
+}
+
+func (g *gameScreen) setStatus(s string, bad bool) { g.status, g.statusBad = s, bad }
+
+// key is the one place where keys turn into moves and room actions.
+func (g *gameScreen) key(msg tea.KeyMsg) tea.Cmd {
+	if g.overlay != noOverlay {
+		return g.overlayKey(msg)
+	}
+	if g.filtering {
+		return g.filterKey(msg)
+	}
+	k := gameKeyMap
+	switch {
+	case key.Matches(msg, k.Help):
+		g.overlay = helpOverlayOn
+	case key.Matches(msg, k.Leave):
+		return func() tea.Msg { return toLobby{} }
+	case key.Matches(msg, k.Card):
+		g.openCards()
+	case key.Matches(msg, k.Log):
+		g.overlay = logOverlayOn
+		g.logView.GotoBottom()
+	case key.Matches(msg, k.AddBot):
+		g.openBots()
+	case key.Matches(msg, k.End):
+		switch {
+		case !g.room.IsHost(g.env.player.ID):
+			g.setStatus("only the room's host can end the game", true)
+		case g.room.Over:
+			g.setStatus("this game is already over", true)
+		default:
+			g.overlay = endOverlayOn
+		}
+	case g.conn == nil || g.spectator() || g.game == nil || g.over():
+		// Everything below plays moves.
+	case key.Matches(msg, k.NextGroup):
+		g.menu.stepGroup(1)
+	case key.Matches(msg, k.PrevGroup):
+		g.menu.stepGroup(-1)
+	case key.Matches(msg, k.Down):
+		g.menu.stepItem(1)
+	case key.Matches(msg, k.Up):
+		g.menu.stepItem(-1)
+	case key.Matches(msg, k.Filter):
+		g.filtering = true
+		g.menu.setFilter("")
+	case key.Matches(msg, k.Play):
+		return g.play()
+	}
+	return nil
+}
+
+// filterKey edits the move search; arrows and enter still work.
+func (g *gameScreen) filterKey(msg tea.KeyMsg) tea.Cmd {
+	k := gameKeyMap
+	switch {
+	case msg.Type == tea.KeyEsc:
+		g.filtering = false
+		g.menu.setFilter("")
+	case msg.Type == tea.KeyBackspace:
+		if r := []rune(g.menu.filter); len(r) > 0 {
+			g.menu.setFilter(string(r[:len(r)-1]))
+		}
+	case key.Matches(msg, k.Play):
+		cmd := g.play()
+		g.filtering = false
+		return cmd
+	case msg.Type == tea.KeyDown:
+		g.menu.stepItem(1)
+	case msg.Type == tea.KeyUp:
+		g.menu.stepItem(-1)
+	case msg.Type == tea.KeyRunes || msg.Type == tea.KeySpace:
+		g.menu.setFilter(g.menu.filter + string(msg.Runes))
+		if msg.Type == tea.KeySpace {
+			g.menu.setFilter(g.menu.filter + " ")
+		}
+	}
+	return nil
+}
+
+// play sends the selected move to the room.
+func (g *gameScreen) play() tea.Cmd {
+	mv, ok := g.menu.selected()
+	if !ok {
+		g.setStatus("nothing to play right now", true)
+		return nil
+	}
+	if g.pending {
+		g.setStatus("still sending your last move…", true)
+		return nil
+	}
+	data, err := json.Marshal(mv.move)
+	if err != nil {
+		g.setStatus(err.Error(), true)
+		return nil
+	}
+	g.pending = true
+	g.menu.setFilter("")
+	c, ctx := g.conn, g.env.ctx
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(ctx, moveTimeout)
+		defer cancel()
+		return moveDoneMsg{conn: c, label: mv.label, err: c.Move(ctx, data)}
+	}
+}
+
+// openCards shows the card reference at the card the menu is on.
+func (g *gameScreen) openCards() {
+	g.overlay = cardOverlayOn
+	if grp, ok := g.menu.selectedGroup(); ok && grp.card.ok {
+		for i, c := range g.cards {
+			if c.name() == grp.card.name() {
+				g.cardSel = i
+			}
+		}
+	}
+}
+
+// openBots offers the host every free or away seat, once per bot.
+func (g *gameScreen) openBots() {
+	if !g.room.IsHost(g.env.player.ID) {
+		g.setStatus("only the room's host can seat a bot", true)
+		return
+	}
+	if g.room.Over {
+		g.setStatus("this game is over", true)
+		return
+	}
+	g.bots, g.botSel = nil, 0
+	for i, s := range g.room.Seats {
+		var who string
+		switch {
+		case s.Free:
+			who = "free seat"
+		case s.Bot == "" && !s.Connected:
+			who = s.Name + " (away)"
+		default:
+			continue
+		}
+		for _, b := range botNames {
+			g.bots = append(g.bots, botChoice{seat: i, bot: b, text: fmt.Sprintf("seat %d, %s: play it with the %s bot", i+1, who, b)})
+		}
+	}
+	if len(g.bots) == 0 {
+		g.setStatus("every seat is taken by someone who is here", true)
+		return
+	}
+	g.overlay = botOverlayOn
+}
+
+// overlayKey drives whichever overlay is open.
+func (g *gameScreen) overlayKey(msg tea.KeyMsg) tea.Cmd {
+	k := overlayKeyMap
+	switch g.overlay {
+	case helpOverlayOn:
+		g.overlay = noOverlay
+	case cardOverlayOn:
+		switch {
+		case key.Matches(msg, k.Up):
+			g.cardSel = max(0, g.cardSel-1)
+		case key.Matches(msg, k.Down):
+			g.cardSel = min(max(0, len(g.cards)-1), g.cardSel+1)
+		case key.Matches(msg, k.Close), key.Matches(msg, k.Choose):
+			g.overlay = noOverlay
+		}
+	case logOverlayOn:
+		if key.Matches(msg, k.Close) || key.Matches(msg, k.Choose) {
+			g.overlay = noOverlay
+			return nil
+		}
+		var cmd tea.Cmd
+		g.logView, cmd = g.logView.Update(msg)
+		return cmd
+	case botOverlayOn:
+		switch {
+		case key.Matches(msg, k.Up):
+			g.botSel = max(0, g.botSel-1)
+		case key.Matches(msg, k.Down):
+			g.botSel = min(len(g.bots)-1, g.botSel+1)
+		case key.Matches(msg, k.Choose):
+			g.overlay = noOverlay
+			if g.botSel < len(g.bots) {
+				return g.addBot(g.bots[g.botSel])
+			}
+		case key.Matches(msg, k.Close):
+			g.overlay = noOverlay
+		}
+	case endOverlayOn:
+		g.overlay = noOverlay
+		if msg.String() == "y" {
+			return g.endGame()
+		}
+	}
+	return nil
+}
+
+func (g *gameScreen) addBot(c botChoice) tea.Cmd {
+	e, code := g.env, g.code
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(e.ctx, moveTimeout)
+		defer cancel()
+		err := e.lobby.AddBot(ctx, code, e.player, c.seat, c.bot)
+		return hostDoneMsg{what: fmt.Sprintf("the %s bot now plays seat %d", c.bot, c.seat+1), err: err}
+	}
+}
+
+func (g *gameScreen) endGame() tea.Cmd {
+	e, code := g.env, g.code
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(e.ctx, moveTimeout)
+		defer cancel()
+		return hostDoneMsg{what: "you ended the game", err: e.lobby.End(ctx, code, e.player)}
+	}
+}
+
+// awayText is "waiting for NAME (disconnected 2m)" for every seat whose
+// player has gone, the seats that are to act first.
+func (g *gameScreen) awayText() string {
+	var parts []string
+	for i, s := range g.room.Seats {
+		if s.AwaySince.IsZero() || s.Connected {
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%s (disconnected %s)", playerName(g.names(), i), since(g.env.now().Sub(s.AwaySince))))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "waiting for " + strings.Join(parts, ", ")
+}
+
+// since words a duration the way a player reads it: 40s, 2m, 1h5m.
+func since(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", max(0, int(d.Seconds())))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	}
+	return fmt.Sprintf("%dh%dm", int(d.Hours()), int(d.Minutes())%60)
+}
+
+// decodeView reads a seat's view as the room sent it.
+func decodeView(data []byte) (*factories.View, error) {
+	if len(data) == 0 {
+		return nil, errors.New("the game has not started")
+	}
+	var v factories.View
+	if err := json.Unmarshal(data, &v); err != nil {
+		return nil, fmt.Errorf("this game cannot be shown: %w", err)
+	}
+	return &v, nil
+}

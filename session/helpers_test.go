@@ -1,0 +1,189 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/smokestack/smokestack/engine"
+	"github.com/smokestack/smokestack/engine/factories"
+	"github.com/smokestack/smokestack/engine/factories/bot"
+	"github.com/smokestack/smokestack/lobby"
+)
+
+// testClock is a deterministic clock: each reading is one second later, so
+// rooms sort the same way on every run.
+type testClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *testClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(time.Second)
+	return c.t
+}
+
+// fixedNow is the session's clock in tests: output never shows real time.
+func fixedNow() time.Time { return time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC) }
+
+func botMaker(game, name string, seed uint64) (lobby.BotFunc, error) {
+	b, err := bot.New(name, seed)
+	if err != nil {
+		return nil, err
+	}
+	return func(view json.RawMessage) (json.RawMessage, error) {
+		var v factories.View
+		if err := json.Unmarshal(view, &v); err != nil {
+			return nil, err
+		}
+		return json.Marshal(b.Choose(v))
+	}, nil
+}
+
+func newTestLobby() *lobby.Lobby {
+	clock := &testClock{t: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)}
+	return lobby.New(lobby.Config{Store: lobby.NewMemStore(), Games: []engine.Ruleset{factories.Rules{}},
+		Bots: botMaker, Now: clock.Now})
+}
+
+var (
+	alice = lobby.Player{ID: "SHA256:alice", Name: "alice"}
+	bob   = lobby.Player{ID: "SHA256:bob", Name: "bob"}
+	carol = lobby.Player{ID: "SHA256:carol", Name: "carol"}
+)
+
+// driver runs a Model the way a tea.Program does, without a terminal:
+// commands run in goroutines and their messages come back through msgs,
+// so a test can step the model and look at it between messages.
+type driver struct {
+	t      *testing.T
+	m      *Model
+	msgs   chan tea.Msg
+	cancel context.CancelFunc
+	quit   bool
+}
+
+func newDriver(t *testing.T, cfg Config) *driver {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	cfg.Context = ctx
+	if cfg.Theme == "" {
+		cfg.Theme = "mono"
+	}
+	if cfg.Width == 0 {
+		cfg.Width, cfg.Height = 120, 40
+	}
+	if cfg.Now == nil {
+		cfg.Now = fixedNow
+	}
+	d := &driver{t: t, m: New(cfg).(*Model), msgs: make(chan tea.Msg, 1024), cancel: cancel}
+	t.Cleanup(func() {
+		d.m.Close()
+		cancel()
+	})
+	d.exec(d.m.Init())
+	d.send(tea.WindowSizeMsg{Width: cfg.Width, Height: cfg.Height})
+	return d
+}
+
+func (d *driver) exec(cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	go func() { d.msgs <- cmd() }()
+}
+
+func (d *driver) send(msg tea.Msg) {
+	switch msg := msg.(type) {
+	case nil:
+		return
+	case tea.BatchMsg:
+		for _, c := range msg {
+			d.exec(c)
+		}
+		return
+	case tea.QuitMsg:
+		d.quit = true
+		return
+	}
+	_, cmd := d.m.Update(msg)
+	d.exec(cmd)
+}
+
+// keyMsg turns a key name as bubbletea prints it into a key message.
+func keyMsg(k string) tea.KeyMsg {
+	special := map[string]tea.KeyType{"enter": tea.KeyEnter, "up": tea.KeyUp, "down": tea.KeyDown,
+		"left": tea.KeyLeft, "right": tea.KeyRight, "tab": tea.KeyTab, "shift+tab": tea.KeyShiftTab,
+		"esc": tea.KeyEsc, "backspace": tea.KeyBackspace, "ctrl+c": tea.KeyCtrlC, " ": tea.KeySpace,
+		"home": tea.KeyHome, "end": tea.KeyEnd, "pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown}
+	if t, ok := special[k]; ok {
+		return tea.KeyMsg{Type: t}
+	}
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
+}
+
+func (d *driver) keys(keys ...string) {
+	for _, k := range keys {
+		d.send(keyMsg(k))
+	}
+}
+
+// until handles messages until cond holds, failing the test after timeout.
+func (d *driver) until(what string, cond func() bool) {
+	d.t.Helper()
+	deadline := time.After(10 * time.Second)
+	for !cond() {
+		select {
+		case msg := <-d.msgs:
+			d.send(msg)
+		case <-deadline:
+			d.t.Fatalf("timed out waiting for %s; screen:\n%s", what, d.m.View())
+		}
+	}
+}
+
+// drain handles the messages already waiting.
+func (d *driver) drain() {
+	for {
+		select {
+		case msg := <-d.msgs:
+			d.send(msg)
+		case <-time.After(50 * time.Millisecond):
+			return
+		}
+	}
+}
+
+func (d *driver) view() string { return d.m.View() }
+
+func (d *driver) game() *gameScreen {
+	g, _ := d.m.cur.(*gameScreen)
+	return g
+}
+
+func (d *driver) screenContains(s string) func() bool {
+	return func() bool { return strings.Contains(d.m.View(), s) }
+}
+
+// inGame waits until the session shows a started game.
+func (d *driver) inGame() {
+	d.t.Helper()
+	d.until("the game", func() bool { g := d.game(); return g != nil && g.game != nil })
+}
+
+// createRoom makes a room and returns its code.
+func createRoom(t *testing.T, l *lobby.Lobby, host lobby.Player, o lobby.CreateOptions) string {
+	t.Helper()
+	m, err := l.Create(context.Background(), host, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m.Code
+}

@@ -1,0 +1,194 @@
+package session
+
+import (
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+)
+
+// This file is the one place that says which key does what. Screens match
+// against these bindings; the help bar and the ? overlay are drawn from
+// them, so a key can never work without being listed or be listed without
+// working.
+
+// gameKeys are the game screen's keys. Moves are played only through the
+// move menu: group picks the card or action, move picks among its legal
+// moves, play sends it.
+type gameKeys struct {
+	NextGroup, PrevGroup key.Binding
+	Up, Down             key.Binding
+	Play                 key.Binding
+	Filter               key.Binding
+	Card                 key.Binding
+	Log                  key.Binding
+	AddBot, End          key.Binding
+	Help                 key.Binding
+	Leave                key.Binding
+}
+
+var gameKeyMap = gameKeys{
+	NextGroup: key.NewBinding(key.WithKeys("right", "tab", "l"), key.WithHelp("→/tab", "next card")),
+	PrevGroup: key.NewBinding(key.WithKeys("left", "shift+tab", "h"), key.WithHelp("←/S-tab", "prev card")),
+	Up:        key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑", "prev move")),
+	Down:      key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", "next move")),
+	Play:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "play move")),
+	Filter:    key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search moves")),
+	Card:      key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "card info")),
+	Log:       key.NewBinding(key.WithKeys("L", "g"), key.WithHelp("g", "game log")),
+	AddBot:    key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "seat a bot (host)")),
+	End:       key.NewBinding(key.WithKeys("E"), key.WithHelp("E", "end game (host)")),
+	Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "all keys")),
+	Leave:     key.NewBinding(key.WithKeys("q", "esc"), key.WithHelp("q", "leave room")),
+}
+
+// ShortHelp implements help.KeyMap.
+func (k gameKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.PrevGroup, k.NextGroup, k.Up, k.Down, k.Play, k.Card, k.Help, k.Leave}
+}
+
+// FullHelp implements help.KeyMap.
+func (k gameKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.NextGroup, k.PrevGroup, k.Up, k.Down, k.Play, k.Filter},
+		{k.Card, k.Log, k.Help, k.Leave},
+		{k.AddBot, k.End},
+	}
+}
+
+// watchKeys are the keys a spectator (or a finished game) has: no moves.
+type watchKeys struct{ gameKeys }
+
+// ShortHelp implements help.KeyMap.
+func (k watchKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.Card, k.Log, k.Help, k.Leave}
+}
+
+// FullHelp implements help.KeyMap.
+func (k watchKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Card, k.Log, k.Help, k.Leave}, {k.AddBot, k.End}}
+}
+
+// overlayKeys move through an overlay list (card reference, log, bot
+// picker) and close it.
+type overlayKeys struct {
+	Up, Down, Choose, Close key.Binding
+}
+
+var overlayKeyMap = overlayKeys{
+	Up:     key.NewBinding(key.WithKeys("up", "k", "left", "pgup"), key.WithHelp("↑", "previous")),
+	Down:   key.NewBinding(key.WithKeys("down", "j", "right", "pgdown"), key.WithHelp("↓", "next")),
+	Choose: key.NewBinding(key.WithKeys("enter", "y"), key.WithHelp("enter", "choose")),
+	Close:  key.NewBinding(key.WithKeys("esc", "q", "i", "?", "g", "L", "n"), key.WithHelp("esc", "close")),
+}
+
+// ShortHelp implements help.KeyMap.
+func (k overlayKeys) ShortHelp() []key.Binding { return []key.Binding{k.Up, k.Down, k.Choose, k.Close} }
+
+// FullHelp implements help.KeyMap.
+func (k overlayKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
+
+// lobbyKeys are the lobby screen's keys.
+type lobbyKeys struct {
+	Up, Down, Switch key.Binding
+	Open, Watch      key.Binding
+	New, Solo        key.Binding
+	Join, Name       key.Binding
+	Refresh          key.Binding
+	Help, Quit       key.Binding
+}
+
+var lobbyKeyMap = lobbyKeys{
+	Up:      key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑", "up")),
+	Down:    key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", "down")),
+	Switch:  key.NewBinding(key.WithKeys("tab", "shift+tab"), key.WithHelp("tab", "rooms/my games")),
+	Open:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "join/resume")),
+	Watch:   key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "watch")),
+	New:     key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new room")),
+	Solo:    key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "quick solo")),
+	Join:    key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "join by code")),
+	Name:    key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "change name")),
+	Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
+	Help:    key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "all keys")),
+	Quit:    key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
+}
+
+// ShortHelp implements help.KeyMap.
+func (k lobbyKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.Open, k.Watch, k.New, k.Solo, k.Join, k.Name, k.Help, k.Quit}
+}
+
+// FullHelp implements help.KeyMap.
+func (k lobbyKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Up, k.Down, k.Switch, k.Open, k.Watch}, {k.New, k.Solo, k.Join, k.Name}, {k.Refresh, k.Help, k.Quit}}
+}
+
+// formKeys drive the new-room form.
+type formKeys struct {
+	Up, Down, Less, More, Create, Cancel key.Binding
+}
+
+var formKeyMap = formKeys{
+	Up:     key.NewBinding(key.WithKeys("up", "k", "shift+tab"), key.WithHelp("↑", "field")),
+	Down:   key.NewBinding(key.WithKeys("down", "j", "tab"), key.WithHelp("↓", "field")),
+	Less:   key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←", "change")),
+	More:   key.NewBinding(key.WithKeys("right", "l", " "), key.WithHelp("→", "change")),
+	Create: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "create")),
+	Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+}
+
+// ShortHelp implements help.KeyMap.
+func (k formKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.Up, k.Down, k.Less, k.More, k.Create, k.Cancel}
+}
+
+// FullHelp implements help.KeyMap.
+func (k formKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
+
+// replayKeys step through a finished game.
+type replayKeys struct {
+	Next, Prev, NextRound, PrevRound, Round, First, Last, Card, Help, Leave key.Binding
+}
+
+var replayKeyMap = replayKeys{
+	Next:      key.NewBinding(key.WithKeys("right", "n", "l", " "), key.WithHelp("→/n", "next move")),
+	Prev:      key.NewBinding(key.WithKeys("left", "p", "h"), key.WithHelp("←/p", "prev move")),
+	NextRound: key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "next round")),
+	PrevRound: key.NewBinding(key.WithKeys("["), key.WithHelp("[", "prev round")),
+	Round:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r N enter", "jump to round")),
+	First:     key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("home", "start")),
+	Last:      key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("end", "final scores")),
+	Card:      key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "card info")),
+	Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "all keys")),
+	Leave:     key.NewBinding(key.WithKeys("q", "esc"), key.WithHelp("q", "leave")),
+}
+
+// ShortHelp implements help.KeyMap.
+func (k replayKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.Prev, k.Next, k.PrevRound, k.NextRound, k.Round, k.Help, k.Leave}
+}
+
+// FullHelp implements help.KeyMap.
+func (k replayKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Next, k.Prev, k.NextRound, k.PrevRound}, {k.Round, k.First, k.Last}, {k.Card, k.Help, k.Leave}}
+}
+
+// helpBar draws a key map's short help in one line of width w.
+func helpBar(t Theme, km help.KeyMap, w int) string {
+	h := help.New()
+	h.Width = w
+	h.ShortSeparator = " · "
+	h.Styles.ShortKey = t.Accent
+	h.Styles.ShortDesc = t.Dim
+	h.Styles.ShortSeparator = t.Dim
+	h.Styles.Ellipsis = t.Dim
+	return h.ShortHelpView(km.ShortHelp())
+}
+
+// helpOverlay draws the ? screen: every key of km, with a title.
+func helpOverlay(t Theme, title string, km help.KeyMap, w int) string {
+	h := help.New()
+	h.Width = w
+	h.Styles.FullKey = t.Accent
+	h.Styles.FullDesc = t.Dim
+	h.Styles.FullSeparator = t.Dim
+	return t.Title.Render(title) + "\n\n" + h.FullHelpView(km.FullHelp()) + "\n\n" + t.Dim.Render("press any key to close")
+}

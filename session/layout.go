@@ -1,0 +1,98 @@
+package session
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Minimum terminal size: below it the board cannot be drawn legibly, so
+// the session asks for a bigger window instead.
+const (
+	MinWidth  = 80
+	MinHeight = 24
+	// maxWidth keeps lines readable on huge terminals; the rest is margin.
+	maxWidth = 160
+)
+
+// tooSmall is the whole screen when the terminal is below the minimum.
+func tooSmall(w, h int) string {
+	msg := "make the window at least 80x24"
+	sub := fmt.Sprintf("(it is %dx%d)", w, h)
+	if w <= 0 || h <= 0 {
+		return msg
+	}
+	return lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center,
+		fitLines([]string{msg, sub}, w))
+}
+
+// fit makes block exactly w columns wide and h lines high: long lines are
+// cut, short ones padded, extra lines dropped. Every widget passes through
+// it, so no widget can break the layout whatever the game state.
+func fit(block string, w, h int) string {
+	lines := strings.Split(block, "\n")
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	return fitLines(lines, w)
+}
+
+// fitLines cuts or pads every line to w columns.
+func fitLines(lines []string, w int) string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		if w <= 0 {
+			continue
+		}
+		if ansi.StringWidth(l) > w {
+			l = ansi.Truncate(l, w-1, "") + "…"
+		}
+		out[i] = l + strings.Repeat(" ", max(0, w-ansi.StringWidth(l)))
+	}
+	return strings.Join(out, "\n")
+}
+
+// columns puts blocks side by side with a one-space gutter; each block is
+// fitted to its width and to h lines.
+func columns(h int, widths []int, blocks ...string) string {
+	parts := make([]string, 0, 2*len(blocks))
+	for i, b := range blocks {
+		if i > 0 {
+			parts = append(parts, fit("", 1, h))
+		}
+		parts = append(parts, fit(b, widths[i], h))
+	}
+	return lipgloss.JoinHorizontal(lipgloss.Top, parts...)
+}
+
+// wrapItems joins items with sep into lines no wider than w, never
+// splitting an item (a card name with a space stays whole).
+func wrapItems(prefix string, items []string, sep string, w int) []string {
+	var lines []string
+	cur := prefix
+	fresh := true
+	indent := strings.Repeat(" ", min(ansi.StringWidth(prefix), 12))
+	for _, it := range items {
+		add := it
+		if !fresh {
+			add = sep + it
+		}
+		if !fresh && ansi.StringWidth(cur+add) > w {
+			lines = append(lines, cur)
+			cur, add = indent+it, ""
+		}
+		cur += add
+		fresh = false
+	}
+	return append(lines, cur)
+}
+
+// center places the screen in the middle of a terminal wider than maxWidth.
+func center(screen string, w, h int) string {
+	return lipgloss.Place(w, h, lipgloss.Center, lipgloss.Top, screen)
+}

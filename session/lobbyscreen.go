@@ -1,0 +1,404 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/smokestack/smokestack/engine/factories"
+	"github.com/smokestack/smokestack/lobby"
+)
+
+// lobbyScreen lists the open public rooms and the player's own games, and
+// creates, joins and watches rooms.
+type lobbyScreen struct {
+	env    *env
+	rooms  []lobby.RoomInfo // open public rooms
+	mine   []lobby.RoomInfo // the player's games, unfinished first
+	result map[string]string
+	focus  int // 0 rooms, 1 my games
+	sel    [2]int
+	loaded bool
+
+	status    string
+	statusBad bool
+	showHelp  bool
+
+	form   *roomForm
+	prompt *prompt
+}
+
+// prompt is a one-line question: a room code or a new name.
+type prompt struct {
+	kind  string // "join", "watch", "name"
+	input textinput.Model
+}
+
+type (
+	roomsMsg struct {
+		rooms, mine []lobby.RoomInfo
+		err         error
+	}
+	resultMsg struct{ results map[string]string }
+	createdMsg struct {
+		code string
+		err  error
+	}
+)
+
+func newLobbyScreen(e *env, status string) *lobbyScreen {
+	return &lobbyScreen{env: e, status: status, statusBad: status != "", result: map[string]string{}}
+}
+
+func (l *lobbyScreen) init() tea.Cmd { return l.refresh() }
+
+func (l *lobbyScreen) close() {}
+
+// refresh loads the room lists.
+func (l *lobbyScreen) refresh() tea.Cmd {
+	e := l.env
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(e.ctx, moveTimeout)
+		defer cancel()
+		rooms, err := e.lobby.Rooms(ctx)
+		if err != nil {
+			return roomsMsg{err: err}
+		}
+		hist, err := e.lobby.History(ctx, e.player.ID)
+		if err != nil {
+			return roomsMsg{err: err}
+		}
+		var open, done []lobby.RoomInfo
+		for _, r := range hist {
+			if r.Over {
+				done = append(done, r)
+			} else {
+				open = append(open, r)
+			}
+		}
+		return roomsMsg{rooms: rooms, mine: append(open, done...)}
+	}
+}
+
+// maxResults bounds how many finished games the lobby replays to word
+// their result; older ones just say "finished".
+const maxResults = 8
+
+// results words who won each finished game, from its final replay frame.
+func (l *lobbyScreen) results(rooms []lobby.RoomInfo) tea.Cmd {
+	e, me := l.env, l.env.player.Name
+	var want []lobby.RoomInfo
+	for _, r := range rooms {
+		if r.Over && r.Started && l.result[r.Code] == "" && len(want) < maxResults {
+			want = append(want, r)
+		}
+	}
+	if len(want) == 0 {
+		return nil
+	}
+	return func() tea.Msg {
+		out := map[string]string{}
+		for _, r := range want {
+			ctx, cancel := context.WithTimeout(e.ctx, moveTimeout)
+			info, frames, err := e.lobby.Replay(ctx, r.Code)
+			cancel()
+			if err != nil || len(frames) == 0 {
+				continue
+			}
+			out[r.Code] = resultText(info, frames[len(frames)-1], me)
+		}
+		return resultMsg{results: out}
+	}
+}
+
+// resultText words a finished game's result for the lobby list.
+func resultText(info lobby.RoomInfo, f lobby.Frame, me string) string {
+	v, err := decodeView(f.View)
+	if err != nil || len(v.Scores) == 0 {
+		return "finished"
+	}
+	names := make([]string, len(info.Seats))
+	for i, s := range info.Seats {
+		names[i] = s.Name
+	}
+	for _, s := range v.Scores {
+		if !s.Winner {
+			continue
+		}
+		who := scoreName(names, s, -2)
+		if who == me {
+			return fmt.Sprintf("you won with %d", s.Total)
+		}
+		return fmt.Sprintf("won by %s with %d", who, s.Total)
+	}
+	return "finished"
+}
+
+func (l *lobbyScreen) update(msg tea.Msg) (screen, tea.Cmd) {
+	switch msg := msg.(type) {
+	case roomsMsg:
+		if msg.err != nil {
+			l.setStatus(msg.err.Error(), true)
+			return l, nil
+		}
+		l.rooms, l.mine, l.loaded = msg.rooms, msg.mine, true
+		l.sel[0] = min(l.sel[0], max(0, len(l.rooms)-1))
+		l.sel[1] = min(l.sel[1], max(0, len(l.mine)-1))
+		return l, l.results(l.mine)
+	case resultMsg:
+		for k, v := range msg.results {
+			l.result[k] = v
+		}
+	case createdMsg:
+		if msg.err != nil {
+			l.setStatus(msg.err.Error(), true)
+			return l, nil
+		}
+		code := msg.code
+		return l, func() tea.Msg { return toRoom{code: code} }
+	case tea.KeyMsg:
+		return l, l.key(msg)
+	}
+	return l, nil
+}
+
+func (l *lobbyScreen) setStatus(s string, bad bool) { l.status, l.statusBad = s, bad }
+
+func (l *lobbyScreen) key(msg tea.KeyMsg) tea.Cmd {
+	if l.form != nil {
+		return l.formKey(msg)
+	}
+	if l.prompt != nil {
+		return l.promptKey(msg)
+	}
+	if l.showHelp {
+		l.showHelp = false
+		return nil
+	}
+	k := lobbyKeyMap
+	switch {
+	case key.Matches(msg, k.Quit):
+		return func() tea.Msg { return quitMsg{} }
+	case key.Matches(msg, k.Help):
+		l.showHelp = true
+	case key.Matches(msg, k.Up):
+		l.sel[l.focus] = max(0, l.sel[l.focus]-1)
+	case key.Matches(msg, k.Down):
+		l.sel[l.focus] = min(max(0, len(l.list())-1), l.sel[l.focus]+1)
+	case key.Matches(msg, k.Switch):
+		l.focus = 1 - l.focus
+	case key.Matches(msg, k.Refresh):
+		l.setStatus("", false)
+		return l.refresh()
+	case key.Matches(msg, k.Open):
+		r, ok := l.selected()
+		if !ok {
+			l.setStatus("no room selected: n creates one, s starts a solo game", true)
+			return nil
+		}
+		if r.Over {
+			return func() tea.Msg { return toReplay{code: r.Code} }
+		}
+		return func() tea.Msg { return toRoom{code: r.Code} }
+	case key.Matches(msg, k.Watch):
+		if r, ok := l.selected(); ok {
+			return func() tea.Msg { return toRoom{code: r.Code, watch: true} }
+		}
+		l.prompt = newPrompt("watch", "room code to watch")
+	case key.Matches(msg, k.New):
+		l.form = newRoomForm()
+	case key.Matches(msg, k.Solo):
+		return l.create(lobby.CreateOptions{Seats: 1, Difficulty: "medium"})
+	case key.Matches(msg, k.Join):
+		l.prompt = newPrompt("join", "room code")
+	case key.Matches(msg, k.Name):
+		l.prompt = newPrompt("name", "your name")
+		l.prompt.input.SetValue(l.env.player.Name)
+		l.prompt.input.CursorEnd()
+	}
+	return nil
+}
+
+func (l *lobbyScreen) list() []lobby.RoomInfo {
+	if l.focus == 0 {
+		return l.rooms
+	}
+	return l.mine
+}
+
+func (l *lobbyScreen) selected() (lobby.RoomInfo, bool) {
+	list := l.list()
+	i := l.sel[l.focus]
+	if i < 0 || i >= len(list) {
+		return lobby.RoomInfo{}, false
+	}
+	return list[i], true
+}
+
+func newPrompt(kind, placeholder string) *prompt {
+	in := textinput.New()
+	in.Placeholder = placeholder
+	in.CharLimit = 24
+	in.Prompt = "> "
+	in.Focus()
+	return &prompt{kind: kind, input: in}
+}
+
+func (l *lobbyScreen) promptKey(msg tea.KeyMsg) tea.Cmd {
+	switch msg.Type {
+	case tea.KeyEsc:
+		l.prompt = nil
+		return nil
+	case tea.KeyEnter:
+		p := l.prompt
+		l.prompt = nil
+		val := strings.TrimSpace(p.input.Value())
+		switch p.kind {
+		case "name":
+			if val == "" || len([]rune(val)) > 20 {
+				l.setStatus("a name has 1 to 20 characters", true)
+				return nil
+			}
+			l.env.player.Name = val
+			l.setStatus("you are now "+val+" (in rooms you join from now on)", false)
+		case "join", "watch":
+			code := lobby.NormalizeCode(val)
+			if code == "" {
+				l.setStatus("type a room code", true)
+				return nil
+			}
+			watch := p.kind == "watch"
+			return func() tea.Msg { return toRoom{code: code, watch: watch} }
+		}
+		return nil
+	}
+	var cmd tea.Cmd
+	l.prompt.input, cmd = l.prompt.input.Update(msg)
+	return cmd
+}
+
+// create opens a room with o and joins it.
+func (l *lobbyScreen) create(o lobby.CreateOptions) tea.Cmd {
+	e := l.env
+	l.setStatus("creating a room…", false)
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(e.ctx, moveTimeout)
+		defer cancel()
+		m, err := e.lobby.Create(ctx, e.player, o)
+		return createdMsg{code: m.Code, err: err}
+	}
+}
+
+func (l *lobbyScreen) view(w, h int) string {
+	t := l.env.theme
+	head := t.Title.Render("smokestack") + t.Dim.Render("  Fantastic Factories over SSH") +
+		"   signed in as " + t.Accent.Render(l.env.player.Name)
+	var note string
+	if l.env.player.Guest {
+		note = t.Bad.Render("You are a guest: if you disconnect you cannot reclaim your seat. Connect with an SSH key to keep your games.")
+	}
+	bh := h - 4
+	var body string
+	var km help.KeyMap = lobbyKeyMap
+	switch {
+	case l.form != nil:
+		body = l.form.view(t)
+		km = formKeyMap
+	case l.prompt != nil:
+		title := map[string]string{"join": "JOIN A ROOM", "watch": "WATCH A ROOM", "name": "CHANGE YOUR NAME"}[l.prompt.kind]
+		body = t.Title.Render(title) + "\n\n" + l.prompt.input.View() + "\n\n" + t.Dim.Render("enter to confirm · esc to cancel")
+	case l.showHelp:
+		body = helpOverlay(t, "KEYS", lobbyKeyMap, w)
+	default:
+		body = l.listsView(w, bh)
+	}
+	status := ""
+	if l.status != "" {
+		status = t.Dim.Render(l.status)
+		if l.statusBad {
+			status = t.Bad.Render("✗ " + l.status)
+		}
+	}
+	return strings.Join([]string{fit(head, w, 1), fit(note, w, 1), fit(body, w, bh), fit(status, w, 1), fit(helpBar(t, km, w), w, 1)}, "\n")
+}
+
+// listsView draws the open rooms above the player's own games.
+func (l *lobbyScreen) listsView(w, h int) string {
+	t := l.env.theme
+	if !l.loaded {
+		return "loading rooms…"
+	}
+	half := max(3, h/2)
+	row := func(r lobby.RoomInfo, mine bool) string {
+		taken, names := 0, []string{}
+		for _, s := range r.Seats {
+			if !s.Free {
+				taken++
+				names = append(names, s.Name)
+			}
+		}
+		state := "waiting for players"
+		switch {
+		case r.Over && l.result[r.Code] != "":
+			state = l.result[r.Code]
+		case r.Over && r.Ended != "":
+			state = "finished · " + r.Ended
+		case r.Over:
+			state = "finished"
+		case r.Started:
+			state = fmt.Sprintf("round %d", r.Round)
+		}
+		kind := fmt.Sprintf("%d-player", len(r.Seats))
+		if len(r.Seats) == 1 {
+			kind = "solo " + difficultyOf(r)
+		}
+		vis := ""
+		if mine && !r.Public {
+			vis = " private"
+		}
+		return fmt.Sprintf("%-6s  %-13s %d/%d%s  %-22s %s", r.Code, kind, taken, len(r.Seats), vis, state, strings.Join(names, ", "))
+	}
+	section := func(title string, rooms []lobby.RoomInfo, focus, n int, empty string, mine bool) []string {
+		head := t.Title.Render(title)
+		if l.focus == focus {
+			head = "▸ " + head
+		} else {
+			head = "  " + head
+		}
+		lines := []string{head}
+		if len(rooms) == 0 {
+			return append(lines, "    "+t.Dim.Render(empty))
+		}
+		sel := l.sel[focus]
+		start := max(0, sel-(n-2))
+		for i := start; i < len(rooms) && len(lines) < n; i++ {
+			text := row(rooms[i], mine)
+			if i == sel && l.focus == focus {
+				lines = append(lines, "  ▸ "+t.Selected.Render(text))
+			} else {
+				lines = append(lines, "    "+text)
+			}
+		}
+		return lines
+	}
+	top := section("OPEN ROOMS", l.rooms, 0, half-1, "no open public rooms: n creates one, s starts a solo game", false)
+	bottom := section("YOUR GAMES", l.mine, 1, h-half, "none yet", true)
+	return fit(strings.Join(top, "\n"), w, half) + "\n" + strings.Join(bottom, "\n")
+}
+
+func difficultyOf(r lobby.RoomInfo) string {
+	var o factories.Options
+	if len(r.Options) > 0 {
+		_ = json.Unmarshal(r.Options, &o) // unreadable options show as the default
+	}
+	if o.Difficulty == "" {
+		return "medium"
+	}
+	return o.Difficulty
+}

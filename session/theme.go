@@ -1,0 +1,95 @@
+package session
+
+import (
+	"io"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
+	"github.com/smokestack/smokestack/engine/factories"
+)
+
+// Theme is every style the screens use. Views take their styles from one
+// Theme value, so the mono and colour-blind themes are a swap of this value
+// and nothing else. Information never rests on colour alone: selections
+// carry a marker, tools carry their name (and in the colour-blind theme a
+// shape), done seats say "done".
+type Theme struct {
+	Name     string
+	Title    lipgloss.Style // screen titles and section heads
+	Dim      lipgloss.Style // secondary text
+	Accent   lipgloss.Style // the player's own things, whose turn it is
+	Selected lipgloss.Style // the focused row (after the ▸ marker)
+	Good     lipgloss.Style // winners, success
+	Bad      lipgloss.Style // errors, warnings, away seats
+	Banner   lipgloss.Style // notices across the top
+	Bar      lipgloss.Style // score bars
+	tools    map[factories.Tool]lipgloss.Style
+	marks    map[factories.Tool]string
+}
+
+// Tool words a tool token for the board: its name, styled, with a shape in
+// the colour-blind theme.
+func (t Theme) Tool(tool factories.Tool) string {
+	return t.tools[tool].Render(t.marks[tool] + string(tool))
+}
+
+// themeNames are the themes Config.Theme accepts.
+var themeNames = []string{"default", "colorblind", "mono"}
+
+// NewTheme returns the theme called name (default when unknown), rendering
+// with r. A nil r renders colour as 256-colour ANSI, or plain text for mono.
+func NewTheme(name string, r *lipgloss.Renderer) Theme {
+	if r == nil {
+		r = lipgloss.NewRenderer(io.Discard)
+		r.SetColorProfile(termenv.ANSI256)
+		r.SetHasDarkBackground(true)
+	}
+	if name == "mono" {
+		// Mono is plain text whatever the terminal says, so goldens and
+		// screen readers see the same bytes.
+		r = lipgloss.NewRenderer(io.Discard)
+		r.SetColorProfile(termenv.Ascii)
+	}
+	s := r.NewStyle
+	t := Theme{Name: name, Title: s().Bold(true), Dim: s().Faint(true), Accent: s().Bold(true),
+		Selected: s().Reverse(true), Good: s().Bold(true), Bad: s().Bold(true),
+		Banner: s().Bold(true), Bar: s(),
+		tools: map[factories.Tool]lipgloss.Style{}, marks: map[factories.Tool]string{}}
+	var colours map[factories.Tool]string
+	switch name {
+	case "colorblind":
+		// Okabe–Ito: distinguishable with every common colour-vision
+		// deficiency; shapes repeat what the colour says.
+		colours = map[factories.Tool]string{factories.Gear: "#E69F00", factories.Wrench: "#56B4E9",
+			factories.Hammer: "#CC79A7", factories.Shovel: "#F0E442"}
+		t.marks = map[factories.Tool]string{factories.Gear: "● ", factories.Wrench: "▲ ",
+			factories.Hammer: "■ ", factories.Shovel: "◆ "}
+		t.Title = t.Title.Foreground(lipgloss.Color("#56B4E9"))
+		t.Accent = t.Accent.Foreground(lipgloss.Color("#009E73"))
+		t.Good = t.Good.Foreground(lipgloss.Color("#009E73"))
+		t.Bad = t.Bad.Foreground(lipgloss.Color("#D55E00"))
+		t.Banner = t.Banner.Foreground(lipgloss.Color("#000000")).Background(lipgloss.Color("#E69F00"))
+		t.Bar = t.Bar.Foreground(lipgloss.Color("#0072B2"))
+	case "mono":
+		t.Dim, t.Selected, t.Bad, t.Good, t.Accent = s(), s(), s(), s(), s()
+	default:
+		t.Name = "default"
+		colours = map[factories.Tool]string{factories.Gear: "214", factories.Wrench: "39",
+			factories.Hammer: "196", factories.Shovel: "142"}
+		t.Title = t.Title.Foreground(lipgloss.Color("208"))
+		t.Accent = t.Accent.Foreground(lipgloss.Color("42"))
+		t.Good = t.Good.Foreground(lipgloss.Color("42"))
+		t.Bad = t.Bad.Foreground(lipgloss.Color("203"))
+		t.Banner = t.Banner.Foreground(lipgloss.Color("0")).Background(lipgloss.Color("214"))
+		t.Bar = t.Bar.Foreground(lipgloss.Color("208"))
+	}
+	for _, tool := range factories.Tools {
+		st := s()
+		if c, ok := colours[tool]; ok {
+			st = st.Foreground(lipgloss.Color(c))
+		}
+		t.tools[tool] = st
+	}
+	return t
+}
