@@ -197,7 +197,7 @@ func handView(t Theme, hand []factories.Card, w int) []string {
 // compound and hand.
 func youView(t Theme, v *factories.View, names []string, w int) string {
 	p := v.You()
-	lines := []string{t.Title.Render("YOU ("+playerName(names, v.Seat)+")"), resources(p), diceView(p), hqView(p.HQ)}
+	lines := []string{t.Title.Render("YOU (" + playerName(names, v.Seat) + ")"), resources(p), diceView(p), hqView(p.HQ)}
 	lines = append(lines, compoundView("compound: ", p.Compound, w)...)
 	lines = append(lines, handView(t, v.Hand, w)...)
 	return strings.Join(lines, "\n")

@@ -23,7 +23,7 @@ type gameScreen struct {
 	code  string
 	watch bool
 
-	conn *lobby.Conn    // nil while connecting
+	conn *lobby.Conn   // nil while connecting
 	done chan struct{} // closed when the screen leaves the room
 
 	room    lobby.RoomInfo

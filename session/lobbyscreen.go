@@ -45,7 +45,7 @@ type (
 		rooms, mine []lobby.RoomInfo
 		err         error
 	}
-	resultMsg struct{ results map[string]string }
+	resultMsg  struct{ results map[string]string }
 	createdMsg struct {
 		code string
 		err  error

@@ -1,0 +1,273 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/smokestack/smokestack/engine/factories"
+	"github.com/smokestack/smokestack/lobby"
+)
+
+// TestSoloGameThroughKeys plays a whole solo game with keystrokes only:
+// s starts it from the lobby, then each move is picked in the menu with
+// arrows and played with enter, until the scores show.
+func TestSoloGameThroughKeys(t *testing.T) {
+	l := newTestLobby()
+	d := newDriver(t, Config{Lobby: l, Player: alice, Width: 80, Height: 24})
+	d.until("the lobby", d.screenContains("OPEN ROOMS"))
+	d.keys("s")
+	d.inGame()
+	rng := rand.New(rand.NewPCG(1, 2))
+	moves := 0
+	for ; moves < 5000; moves++ {
+		g := d.game()
+		d.until("my turn or the end", func() bool {
+			g = d.game()
+			return g.over() || len(g.menu.groups) > 0 && !g.pending
+		})
+		if g.over() {
+			break
+		}
+		// Wander the menu a little, as a player would, then play.
+		for range rng.IntN(4) {
+			d.keys([]string{"right", "left", "down", "up", "tab"}[rng.IntN(5)])
+		}
+		checkFits(t, d.view(), 80, 24)
+		before := g.version
+		d.keys("enter")
+		d.until("the move's result", func() bool { return !g.pending && (g.version != before || g.statusBad) })
+		if g.statusBad {
+			t.Fatalf("a menu move was refused: %s", g.status)
+		}
+	}
+	d.until("the scores", d.screenContains("GAME OVER"))
+	if moves < 5 {
+		t.Fatalf("the game ended after %d moves", moves)
+	}
+	if !strings.Contains(d.view(), "The Machine") {
+		t.Errorf("solo scores do not show The Machine:\n%s", d.view())
+	}
+	checkFits(t, d.view(), 80, 24)
+	d.keys("q")
+	d.until("the lobby again", d.screenContains("YOUR GAMES"))
+	d.until("the result in my games", d.screenContains("finished"))
+}
+
+// TestIllegalMoveShowsReason plays a move from a screen that has not yet
+// seen the room change: the room refuses it and the screen says why.
+func TestIllegalMoveShowsReason(t *testing.T) {
+	l := newTestLobby()
+	code := createRoom(t, l, alice, lobby.CreateOptions{Seats: 2, HasSeed: true, Seed: 3})
+	ctx := context.Background()
+	cb, err := l.Join(ctx, code, bob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cb.Close()
+	ca, err := l.Join(ctx, code, alice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ca.Close()
+	// Find whose turn it is and give that seat a second session (the same
+	// key twice) whose screen will go stale.
+	var v factories.View
+	if err := json.Unmarshal((<-ca.Updates()).View, &v); err != nil {
+		t.Fatal(err)
+	}
+	who, other := alice, ca
+	if v.Turn != ca.Seat() {
+		who, other = bob, cb
+	}
+	d := newDriver(t, Config{Lobby: l, Player: who, Start: Start{Mode: "join", Code: code}})
+	d.until("my moves", func() bool { g := d.game(); return g != nil && len(g.menu.groups) > 0 })
+	// Play a Take from the other session: the turn passes on.
+	var ov factories.View
+	for len(ov.Legal) == 0 {
+		if err := json.Unmarshal((<-other.Updates()).View, &ov); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var take factories.Move
+	for _, m := range ov.Legal {
+		if m.Kind == factories.Take {
+			take = m
+			break
+		}
+	}
+	data, _ := json.Marshal(take)
+	if err := other.Move(ctx, data); err != nil {
+		t.Fatal(err)
+	}
+	// The stale screen still offers its old menu; enter sends a move the
+	// room now refuses.
+	g := d.game()
+	sel, _ := g.menu.selected()
+	d.keys("enter")
+	d.until("the refusal", func() bool { return !g.pending && g.statusBad })
+	data, _ = json.Marshal(sel.move)
+	want := other.Move(ctx, data)
+	if want == nil {
+		t.Fatal("the stale move was accepted")
+	}
+	d.drain()
+	if !strings.Contains(d.view(), want.Error()) {
+		t.Fatalf("screen does not show %q:\n%s", want, d.view())
+	}
+}
+
+// TestOtherHandsNeverShown checks seats and spectators never see a card
+// that is only in another player's hand, on any screen they can open.
+func TestOtherHandsNeverShown(t *testing.T) {
+	l := newTestLobby()
+	code := createRoom(t, l, alice, lobby.CreateOptions{Seats: 2, Public: true, HasSeed: true, Seed: 11})
+	da := newDriver(t, Config{Lobby: l, Player: alice, Width: 200, Height: 60, Start: Start{Mode: "join", Code: code}})
+	da.until("the waiting room", da.screenContains("WAITING ROOM"))
+	db := newDriver(t, Config{Lobby: l, Player: bob, Width: 200, Height: 60, Start: Start{Mode: "join", Code: code}})
+	dc := newDriver(t, Config{Lobby: l, Player: carol, Width: 200, Height: 60, Start: Start{Mode: "watch", Code: code}})
+	for _, d := range []*driver{db, da, dc} {
+		d.inGame()
+	}
+	// Names only in a hand: in no marketplace slot, compound or other hand.
+	onlyIn := func(hand, other []factories.Card, v *factories.View) []string {
+		public := map[string]bool{}
+		for _, c := range other {
+			public[c.Name()] = true
+		}
+		for _, c := range v.Market.Blueprints {
+			public[c.Name()] = true
+		}
+		for _, c := range v.Market.Contractors {
+			public[c.Name()] = true
+		}
+		for _, p := range v.Players {
+			for _, b := range p.Compound {
+				public[b.Card.Name()] = true
+			}
+		}
+		var out []string
+		for _, c := range hand {
+			if !public[c.Name()] {
+				out = append(out, c.Name())
+			}
+		}
+		return out
+	}
+	ga, gb := da.game(), db.game()
+	secretA := onlyIn(ga.game.Hand, gb.game.Hand, ga.game)
+	secretB := onlyIn(gb.game.Hand, ga.game.Hand, gb.game)
+	if len(secretA) == 0 || len(secretB) == 0 {
+		t.Fatalf("seed gives no card private to one hand: %v %v", secretA, secretB)
+	}
+	screens := func(d *driver) string {
+		var all []string
+		all = append(all, d.view())
+		d.keys("i")
+		for range 40 {
+			all = append(all, d.view())
+			d.keys("down")
+		}
+		d.keys("esc", "g")
+		all = append(all, d.view())
+		d.keys("esc", "?")
+		all = append(all, d.view())
+		d.keys("esc")
+		return strings.Join(all, "\n")
+	}
+	for _, c := range []struct {
+		name    string
+		d       *driver
+		secrets []string
+	}{{"alice", da, secretB}, {"bob", db, secretA}, {"spectator", dc, append(secretA, secretB...)}} {
+		text := screens(c.d)
+		for _, s := range c.secrets {
+			if strings.Contains(text, s) {
+				t.Errorf("%s sees %q, which is only in another hand", c.name, s)
+			}
+		}
+	}
+	// The seat's own secret cards are on its own screen.
+	if !strings.Contains(da.view(), secretA[0]) {
+		t.Errorf("alice does not see her own %q", secretA[0])
+	}
+	if g := dc.game(); len(g.menu.groups) != 0 || strings.Contains(dc.view(), "MOVES") {
+		t.Errorf("the spectator has a move menu")
+	}
+}
+
+// TestTooSmall shows the resize message below the minimum and the board
+// again once the window grows.
+func TestTooSmall(t *testing.T) {
+	l := newTestLobby()
+	d := newDriver(t, Config{Lobby: l, Player: alice, Width: 80, Height: 24})
+	d.until("the lobby", d.screenContains("OPEN ROOMS"))
+	for _, sz := range [][2]int{{79, 24}, {80, 23}, {40, 10}, {1, 1}, {0, 0}} {
+		d.send(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+		if v := d.view(); !strings.Contains(v, "make the window at least 80x24") && sz[0] > 30 {
+			t.Errorf("%dx%d shows:\n%s", sz[0], sz[1], v)
+		}
+	}
+	d.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	if v := d.view(); !strings.Contains(v, "OPEN ROOMS") {
+		t.Errorf("80x24 shows:\n%s", v)
+	}
+}
+
+// TestGarbageKeys sends random keystrokes to every screen: nothing
+// panics, and every frame fits the terminal exactly.
+func TestGarbageKeys(t *testing.T) {
+	l := newTestLobby()
+	keys := []string{"up", "down", "left", "right", "tab", "shift+tab", "enter", "esc", "backspace", " ",
+		"home", "end", "pgup", "pgdown", "?", "i", "g", "/", "b", "E", "y", "n", "s", "c", "w", "N", "r",
+		"[", "]", "p", "1", "2", "x", "Z", "é", "中", "q"}
+	rng := rand.New(rand.NewPCG(7, 8))
+	sizes := [][2]int{{80, 24}, {120, 40}, {200, 60}, {81, 25}}
+	for round := range 3 {
+		d := newDriver(t, Config{Lobby: l, Player: alice, Width: 80, Height: 24})
+		d.until("the lobby", d.screenContains("OPEN ROOMS"))
+		d.keys("s")
+		d.inGame()
+		for i := range 600 {
+			k := keys[rng.IntN(len(keys))]
+			if k == "q" && rng.IntN(4) != 0 {
+				continue // leave now and then, not all the time
+			}
+			d.send(keyMsg(k))
+			if i%50 == 0 {
+				sz := sizes[rng.IntN(len(sizes))]
+				d.send(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+			}
+			if i%10 == 0 {
+				d.drain()
+			}
+			if d.quit {
+				break
+			}
+			w, h := d.m.env.width, d.m.env.height
+			checkFits(t, d.view(), w, h)
+			if t.Failed() {
+				t.Fatalf("round %d key %d (%q)", round, i, k)
+			}
+		}
+	}
+}
+
+// checkFits fails unless view is exactly h lines of at most w cells.
+func checkFits(t *testing.T, view string, w, h int) {
+	t.Helper()
+	lines := strings.Split(view, "\n")
+	if len(lines) != h {
+		t.Errorf("view has %d lines, want %d:\n%s", len(lines), h, view)
+	}
+	for i, l := range lines {
+		if n := ansi.StringWidth(l); n > w {
+			t.Errorf("line %d is %d wide, more than %d: %q", i, n, w, l)
+		}
+	}
+}
