@@ -203,9 +203,10 @@ func youView(t Theme, v *factories.View, names []string, w int) string {
 	return strings.Join(lines, "\n")
 }
 
-// opponentView draws another seat in two lines: name, state and resources,
-// then its compound. Only the hand size is shown, never a hand.
-func opponentView(t Theme, v *factories.View, p factories.PlayerView, names []string, w int) string {
+// opponentView draws another seat: name and state, hand size, resources,
+// dice in the work phase, then its compound. Only the hand size is shown,
+// never a hand. Compact drawing keeps to two lines, for full tables.
+func opponentView(t Theme, v *factories.View, p factories.PlayerView, names []string, w int, compact bool) string {
 	state := ""
 	switch {
 	case v.Phase == factories.GameOver:
@@ -216,9 +217,22 @@ func opponentView(t Theme, v *factories.View, p factories.PlayerView, names []st
 	case v.Phase == factories.WorkPhase:
 		state = t.Accent.Render(" … working")
 	}
-	head := t.Title.Render(playerName(names, p.Seat)) + state +
-		fmt.Sprintf("  hand %d · ", p.HandSize) + resources(p)
-	lines := []string{head, "  " + strings.TrimPrefix(diceView(p), "dice: ") + "  " + strings.TrimPrefix(hqView(p.HQ), "HQ: ")}
+	name := t.Title.Render(playerName(names, p.Seat)) + state
+	if compact {
+		head := name + fmt.Sprintf("  hand %d · goods %d · ★%d · m%d e%d", p.HandSize, p.Goods, p.Prestige, p.Metal, p.Energy)
+		var items []string
+		for _, b := range p.Compound {
+			items = append(items, buildingLabel(b))
+		}
+		if len(items) == 0 {
+			items = []string{"(no buildings)"}
+		}
+		return head + "\n  " + strings.Join(items, " · ")
+	}
+	lines := []string{name, fmt.Sprintf("  hand %d · ", p.HandSize) + resources(p)}
+	if v.Phase == factories.WorkPhase && len(p.Dice) > 0 {
+		lines = append(lines, "  "+diceView(p))
+	}
 	lines = append(lines, compoundView("  ", p.Compound, w)...)
 	return strings.Join(lines, "\n")
 }
@@ -241,17 +255,23 @@ func machineView(t Theme, m *factories.Machine, w int) string {
 }
 
 // othersView draws every seat but the viewer's (all seats for a
-// spectator), and The Machine in solo play.
-func othersView(t Theme, v *factories.View, names []string, w int) string {
-	var blocks []string
-	for _, p := range v.Players {
-		if p.Seat == v.Seat {
-			continue
+// spectator), and The Machine in solo play, compactly when the full
+// drawing would not fit in h lines.
+func othersView(t Theme, v *factories.View, names []string, w, h int) string {
+	draw := func(compact bool) string {
+		var blocks []string
+		for _, p := range v.Players {
+			if p.Seat != v.Seat {
+				blocks = append(blocks, opponentView(t, v, p, names, w, compact))
+			}
 		}
-		blocks = append(blocks, opponentView(t, v, p, names, w))
+		if v.Machine != nil {
+			blocks = append(blocks, machineView(t, v.Machine, w))
+		}
+		return strings.Join(blocks, "\n")
 	}
-	if v.Machine != nil {
-		blocks = append(blocks, machineView(t, v.Machine, w))
+	if full := draw(false); strings.Count(full, "\n") < h {
+		return full
 	}
-	return strings.Join(blocks, "\n")
+	return draw(true)
 }

@@ -126,20 +126,20 @@ func (g *gameScreen) banner() string {
 // third column on wide terminals).
 func (g *gameScreen) boardBody(w, h int) string {
 	t, v, names := g.env.theme, g.game, g.names()
-	if w >= 120 {
-		lw := w * 42 / 100
+	if w >= 150 {
+		lw := w * 40 / 100
 		mw := (w - lw - 2) / 2
 		rw := w - lw - mw - 2
-		left := marketView(t, v, lw) + "\n\n" + youView(t, v, names, lw)
-		mid := othersView(t, v, names, mw)
+		left := g.withPreview(marketView(t, v, lw)+"\n\n"+youView(t, v, names, lw), lw, h)
+		mid := othersView(t, v, names, mw, h)
 		logH := max(3, h/3)
 		right := fit(g.menuView(rw, h-logH-1), rw, h-logH-1) + "\n\n" + g.logTail(rw, logH-1)
 		return columns(h, []int{lw, mw, rw}, left, mid, right)
 	}
 	lw := w * 52 / 100
 	rw := w - lw - 1
-	left := marketView(t, v, lw) + "\n" + youView(t, v, names, lw)
-	others := othersView(t, v, names, rw)
+	left := g.withPreview(marketView(t, v, lw)+"\n"+youView(t, v, names, lw), lw, h)
+	others := othersView(t, v, names, rw, h/2)
 	oh := min(lipgloss.Height(others), h/2)
 	logH := 2
 	if h >= 30 {
@@ -148,6 +148,21 @@ func (g *gameScreen) boardBody(w, h int) string {
 	menuH := max(2, h-oh-logH-2)
 	right := fit(others, rw, oh) + "\n\n" + fit(g.menuView(rw, menuH), rw, menuH) + "\n" + g.logTail(rw, logH)
 	return columns(h, []int{lw, rw}, left, right)
+}
+
+// withPreview adds the full text of the card the menu is on below block,
+// when the column has room for it.
+func (g *gameScreen) withPreview(block string, w, h int) string {
+	grp, ok := g.menu.selectedGroup()
+	if !ok || !grp.card.ok {
+		return block
+	}
+	preview := cardText(g.env.theme, grp.card, w)
+	preview = preview[:strings.LastIndex(preview, "\n")] // not "on the board"
+	if lipgloss.Height(block)+lipgloss.Height(preview)+1 > h {
+		return block
+	}
+	return block + "\n\n" + preview
 }
 
 // spectatorBody is the public board.
@@ -162,7 +177,7 @@ func publicBody(t Theme, v *factories.View, names, log []string, w, h int) strin
 	rw := w - lw - 1
 	market := marketView(t, v, lw)
 	left := market + "\n\n" + logTail(t, log, lw, max(2, h-lipgloss.Height(market)-2))
-	return columns(h, []int{lw, rw}, left, othersView(t, v, names, rw))
+	return columns(h, []int{lw, rw}, left, othersView(t, v, names, rw, h))
 }
 
 // menuView is the move menu, or why there is none.
@@ -293,16 +308,24 @@ func scoresView(t Theme, v *factories.View, names []string, viewer int, ended st
 		verb = "win"
 	}
 	lines = append(lines, t.Good.Render("★ "+strings.Join(winners, " and ")+" "+verb+"!"), "")
-	barW := max(10, w-nameW-44)
+	long := w >= 100 // room for the tie-breakers
+	detail := func(s factories.Score) string {
+		d := fmt.Sprintf("%3d  goods %d + prestige %d", s.Total, s.Goods, s.Prestige)
+		if !s.Machine && long {
+			d += fmt.Sprintf("  (metal %d, energy %d, hand %d)", s.Metal, s.Energy, s.Hand)
+		}
+		return d
+	}
+	detailW := 0
+	for _, s := range scores {
+		detailW = max(detailW, len(detail(s)))
+	}
+	barW := max(10, min(60, w-nameW-detailW-6))
 	for _, s := range scores {
 		n := s.Total * barW / best
 		bar := t.Bar.Render(strings.Repeat("█", n)) + strings.Repeat("·", barW-n)
-		detail := fmt.Sprintf("%3d  goods %d + prestige %d", s.Total, s.Goods, s.Prestige)
-		if !s.Machine {
-			detail += fmt.Sprintf("  (m%d e%d h%d)", s.Metal, s.Energy, s.Hand)
-		}
 		name := scoreName(names, s, viewer)
-		lines = append(lines, fmt.Sprintf("%d. %-*s %s %s", s.Rank, nameW, trimTo(name, nameW), bar, detail))
+		lines = append(lines, fmt.Sprintf("%d. %-*s %s %s", s.Rank, nameW, trimTo(name, nameW), bar, detail(s)))
 	}
 	return strings.Join(lines, "\n")
 }

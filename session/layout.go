@@ -24,8 +24,8 @@ func tooSmall(w, h int) string {
 	if w <= 0 || h <= 0 {
 		return msg
 	}
-	return lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center,
-		fitLines([]string{msg, sub}, w))
+	return fit(lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center,
+		lipgloss.JoinVertical(lipgloss.Center, msg, sub)), w, h)
 }
 
 // fit makes block exactly w columns wide and h lines high: long lines are

@@ -205,7 +205,15 @@ func (m menu) view(t Theme, w, h int) string {
 	for i := start; i < len(g.moves) && i < start+rows; i++ {
 		label := g.moves[i].label
 		if i == m.item {
-			lines = append(lines, "▸ "+t.Selected.Render(label))
+			// The selected move is shown whole, wrapped if need be, so a
+			// long label is never cut where it matters.
+			for j, part := range wrapItems("", strings.Fields(label), " ", max(10, w-2)) {
+				if j == 0 {
+					lines = append(lines, "▸ "+t.Selected.Render(part))
+				} else {
+					lines = append(lines, "  "+t.Selected.Render(part))
+				}
+			}
 		} else {
 			lines = append(lines, "  "+label)
 		}

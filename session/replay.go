@@ -185,7 +185,7 @@ func (r *replayScreen) view(w, h int) string {
 			body = cardOverlay(t, cards, r.cardSel, min(w, 100), bh)
 			km = overlayKeyMap
 		case v.Phase == factories.GameOver:
-			body = scoresView(t, v, names, -2, r.info.Ended, w) + "\n\n" + othersView(t, v, names, w)
+			body = scoresView(t, v, names, -2, r.info.Ended, w) + "\n\n" + othersView(t, v, names, w, bh)
 		default:
 			body = publicBody(t, v, names, f.Log, w, bh)
 		}

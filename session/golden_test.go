@@ -1,0 +1,130 @@
+package session
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/charmbracelet/x/exp/teatest"
+
+	"github.com/smokestack/smokestack/engine/factories"
+	"github.com/smokestack/smokestack/engine/factories/bot"
+	"github.com/smokestack/smokestack/lobby"
+)
+
+// The golden screens: each is drawn in the mono theme at the three sizes
+// and compared with testdata/TestGolden/<screen>/<size>.golden. Run
+// `go test ./session -run TestGolden -update` to rewrite them after a
+// deliberate change, and read the diff.
+
+var goldenSizes = [][2]int{{80, 24}, {120, 40}, {200, 60}}
+
+// playSolo plays a solo room for player with the seeded random bot until
+// stop says so or the game ends.
+func playSolo(t *testing.T, l *lobby.Lobby, code string, p lobby.Player, stop func(*factories.View) bool) {
+	t.Helper()
+	ctx := context.Background()
+	c, err := l.Join(ctx, code, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	b, _ := bot.New("random", 5)
+	for range 5000 {
+		var v factories.View
+		if err := json.Unmarshal((<-c.Updates()).View, &v); err != nil {
+			t.Fatal(err)
+		}
+		if v.Phase == factories.GameOver || stop(&v) {
+			return
+		}
+		data, _ := json.Marshal(b.Choose(v))
+		if err := c.Move(ctx, data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Fatal("the game did not end")
+}
+
+// goldenRun draws the session at every golden size once the output shows
+// wait and keys were pressed, and compares the final frame.
+func goldenRun(t *testing.T, cfg Config, codes []string, wait string, keys ...string) {
+	sizes := goldenSizes
+	for _, sz := range sizes {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			goldenAt(t, cfg, codes, sz[0], sz[1], wait, keys...)
+		})
+	}
+}
+
+func goldenAt(t *testing.T, cfg Config, codes []string, w, h int, wait string, keys ...string) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cfg.Context, cfg.Theme, cfg.Now, cfg.Width, cfg.Height = ctx, "mono", fixedNow, w, h
+	tm := teatest.NewTestModel(t, New(cfg), teatest.WithInitialTermSize(w, h))
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(wait)) },
+		teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+	for _, k := range keys {
+		tm.Send(keyMsg(k))
+	}
+	if err := tm.Quit(); err != nil {
+		t.Fatal(err)
+	}
+	out := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).View()
+	for i, c := range codes {
+		out = strings.ReplaceAll(out, c, fmt.Sprintf("ROOM%02d", i+1))
+	}
+	golden.RequireEqual(t, []byte(out))
+}
+
+func TestGolden(t *testing.T) {
+	l := newTestLobby()
+	ctx := context.Background()
+	solo := createRoom(t, l, alice, lobby.CreateOptions{Seats: 1, Difficulty: "medium", HasSeed: true, Seed: 42})
+	work := createRoom(t, l, alice, lobby.CreateOptions{Seats: 1, Difficulty: "easy", HasSeed: true, Seed: 43})
+	playSolo(t, l, work, alice, func(v *factories.View) bool { return v.Phase == factories.WorkPhase })
+	done := createRoom(t, l, alice, lobby.CreateOptions{Seats: 1, Difficulty: "hard", HasSeed: true, Seed: 44})
+	playSolo(t, l, done, alice, func(*factories.View) bool { return false })
+	open := createRoom(t, l, bob, lobby.CreateOptions{Seats: 3, Public: true, HasSeed: true, Seed: 45, Bots: []string{"greedy"}})
+	if c, err := l.Join(ctx, open, bob); err != nil {
+		t.Fatal(err)
+	} else {
+		c.Close()
+	}
+	wait := createRoom(t, l, alice, lobby.CreateOptions{Seats: 2, HasSeed: true, Seed: 46})
+	codes := []string{solo, work, done, open, wait}
+
+	t.Run("lobby", func(t *testing.T) {
+		goldenRun(t, Config{Lobby: l, Player: alice}, codes, "won ")
+	})
+	t.Run("market", func(t *testing.T) {
+		goldenRun(t, Config{Lobby: l, Player: alice, Start: Start{Mode: "join", Code: solo}}, codes, "MARKETPLACE", "right")
+	})
+	t.Run("work", func(t *testing.T) {
+		goldenRun(t, Config{Lobby: l, Player: alice, Start: Start{Mode: "join", Code: work}}, codes, "work phase", "right", "down")
+	})
+	t.Run("scores", func(t *testing.T) {
+		goldenRun(t, Config{Lobby: l, Player: alice, Start: Start{Mode: "join", Code: done}}, codes, "GAME OVER")
+	})
+	t.Run("waiting", func(t *testing.T) {
+		goldenRun(t, Config{Lobby: l, Player: alice, Start: Start{Mode: "join", Code: wait}}, codes, "WAITING ROOM")
+	})
+	t.Run("replay", func(t *testing.T) {
+		goldenRun(t, Config{Lobby: l, Player: alice, Start: Start{Mode: "replay", Code: done}}, codes, "move 0 of", "]", "]", "n")
+	})
+	t.Run("cards", func(t *testing.T) {
+		goldenRun(t, Config{Lobby: l, Player: alice, Start: Start{Mode: "join", Code: solo}}, codes, "MARKETPLACE", "i", "down")
+	})
+	t.Run("toosmall", func(t *testing.T) {
+		for _, sz := range [][2]int{{79, 24}, {80, 23}, {40, 12}} {
+			t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+				goldenAt(t, Config{Lobby: l, Player: alice}, codes, sz[0], sz[1], "make the window")
+			})
+		}
+	})
+}
