@@ -98,9 +98,11 @@ func newConnecting(e *env, code string, watch bool) *gameScreen {
 		done: make(chan struct{}), logView: viewport.New(0, 0)}
 }
 
-// open joins (or watches) the room.
+// open joins (or watches) the room. The connection is closed when the
+// screen leaves the room or the session's context ends, whichever comes
+// first, even if the program has stopped reading messages.
 func (g *gameScreen) open() tea.Cmd {
-	e, code, watch := g.env, g.code, g.watch
+	e, code, watch, done := g.env, g.code, g.watch, g.done
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(e.ctx, moveTimeout)
 		defer cancel()
@@ -111,11 +113,17 @@ func (g *gameScreen) open() tea.Cmd {
 		} else {
 			c, err = e.lobby.Join(ctx, code, e.player)
 		}
-		if err == nil && e.ctx.Err() != nil {
-			c.Close() // the session ended while joining
-			return nil
+		if err != nil {
+			return joinedMsg{err: err}
 		}
-		return joinedMsg{conn: c, err: err}
+		go func() {
+			select {
+			case <-e.ctx.Done():
+			case <-done:
+			}
+			c.Close()
+		}()
+		return joinedMsg{conn: c}
 	}
 }
 
@@ -130,7 +138,6 @@ func (g *gameScreen) wait() tea.Cmd {
 		case <-done:
 			return nil
 		case <-ctx.Done():
-			c.Close()
 			return nil
 		}
 	}
@@ -169,8 +176,7 @@ func (g *gameScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 			return g, func() tea.Msg { return toLobby{status: msg.err.Error()} }
 		}
 		select {
-		case <-g.done: // left before the join finished
-			msg.conn.Close()
+		case <-g.done: // left before the join finished; open's watcher closes it
 			return g, nil
 		default:
 		}

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -269,5 +270,66 @@ func checkFits(t *testing.T, view string, w, h int) {
 		if n := ansi.StringWidth(l); n > w {
 			t.Errorf("line %d is %d wide, more than %d: %q", i, n, w, l)
 		}
+	}
+}
+
+// TestThemes draws a game in every theme: each fits, and the colour-blind
+// theme marks tools with shapes as well as colours.
+func TestThemes(t *testing.T) {
+	l := newTestLobby()
+	code := createRoom(t, l, alice, lobby.CreateOptions{Seats: 1, HasSeed: true, Seed: 9})
+	for _, theme := range themeNames {
+		d := newDriver(t, Config{Lobby: l, Player: alice, Theme: theme, Start: Start{Mode: "join", Code: code}})
+		d.inGame()
+		checkFits(t, d.view(), 120, 40)
+		if theme == "colorblind" && !strings.Contains(d.view(), "▲ wrench") {
+			t.Errorf("colorblind theme has no tool shapes:\n%s", d.view())
+		}
+		if theme == "mono" && strings.Contains(d.view(), "\x1b[") {
+			t.Errorf("mono theme has escape codes")
+		}
+		d.m.Close()
+	}
+}
+
+// TestLeavingClosesTheRoom checks that leaving and quitting give the seat
+// up, so no connection outlives its session.
+func TestLeavingClosesTheRoom(t *testing.T) {
+	l := newTestLobby()
+	code := createRoom(t, l, alice, lobby.CreateOptions{Seats: 2, HasSeed: true, Seed: 9})
+	connected := func() bool {
+		info, err := l.Info(context.Background(), code)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return info.Seats[0].Connected
+	}
+	d := newDriver(t, Config{Lobby: l, Player: alice, Start: Start{Mode: "join", Code: code}})
+	d.until("the waiting room", d.screenContains("WAITING ROOM"))
+	if !connected() {
+		t.Fatal("alice is not connected")
+	}
+	d.keys("q")
+	d.until("the lobby", d.screenContains("YOUR GAMES"))
+	if connected() {
+		t.Fatal("leaving the room kept alice connected")
+	}
+	d.keys("down", "tab", "enter")
+	d.until("the waiting room", d.screenContains("WAITING ROOM"))
+	d.keys("ctrl+c")
+	d.drain()
+	if !d.quit || connected() {
+		t.Fatalf("ctrl+c: quit %v, connected %v", d.quit, connected())
+	}
+	// A session whose SSH connection drops leaves through its context.
+	d2 := newDriver(t, Config{Lobby: l, Player: alice, Start: Start{Mode: "join", Code: code}})
+	d2.until("the waiting room", d2.screenContains("WAITING ROOM"))
+	d2.cancel()
+	deadline := time.Now().Add(5 * time.Second)
+	for connected() && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if connected() {
+		t.Fatal("a cancelled session stayed in the room")
 	}
 }
