@@ -49,6 +49,7 @@ func TestRedisRetriedWritesAreIdempotent(t *testing.T) {
 // and after Redis restarts it names every room again, because whatever was
 // announced while it was away is lost.
 func TestRedisChanges(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	r := startRedis(t)
@@ -280,6 +281,7 @@ func (g *redisGame) sameEverywhere(t *testing.T) {
 }
 
 func TestRedisTwoInstancesPlayOut(t *testing.T) {
+	t.Parallel()
 	g := newRedisGame(t, 7)
 	g.play(t, -1)
 	g.sameEverywhere(t)
@@ -296,6 +298,7 @@ func TestRedisTwoInstancesPlayOut(t *testing.T) {
 // each seat is played by a session on each instance, all four moving as
 // fast as they can. Every accepted move must be in the log exactly once.
 func TestRedisRacingInstances(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	g := newRedisGame(t, 11)
 	// Each player also joins through the other instance.
@@ -383,6 +386,7 @@ func race(ctx context.Context, s *session, accepted *atomic.Int64) error {
 // TestRedisInstanceKilled: instance b dies mid-game; bob reconnects through
 // the balancer to instance a, lands in his seat and the game finishes.
 func TestRedisInstanceKilled(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	g := newRedisGame(t, 5)
 	g.play(t, 15)
@@ -416,6 +420,7 @@ func TestRedisInstanceKilled(t *testing.T) {
 // once Redis is back (its append-only file intact) both instances resync
 // by themselves and the game finishes.
 func TestRedisRestart(t *testing.T) {
+	t.Parallel()
 	g := newRedisGame(t, 3)
 	g.play(t, 10)
 	g.r.down()
