@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -332,4 +333,52 @@ func TestLeavingClosesTheRoom(t *testing.T) {
 	if connected() {
 		t.Fatal("a cancelled session stayed in the room")
 	}
+}
+
+// TestFullTable draws a five-seat game at the minimum size: every seat is
+// on the screen and the board still fits.
+func TestFullTable(t *testing.T) {
+	l := newTestLobby()
+	code := createRoom(t, l, alice, lobby.CreateOptions{Seats: 5, HasSeed: true, Seed: 21,
+		Bots: []string{"random", "random", "random", "random"}})
+	d := newDriver(t, Config{Lobby: l, Player: alice, Width: 80, Height: 24, Start: Start{Mode: "join", Code: code}})
+	d.inGame()
+	checkFits(t, d.view(), 80, 24)
+	for i := 2; i <= 5; i++ {
+		if name := fmt.Sprintf("random bot %d", i); !strings.Contains(d.view(), name) {
+			t.Errorf("%s is not on the screen:\n%s", name, d.view())
+		}
+	}
+}
+
+// TestReplayKeys steps a replay by move and by round.
+func TestReplayKeys(t *testing.T) {
+	l := newTestLobby()
+	code := createRoom(t, l, alice, lobby.CreateOptions{Seats: 1, HasSeed: true, Seed: 44})
+	playSolo(t, l, code, alice, func(*factories.View) bool { return false })
+	d := newDriver(t, Config{Lobby: l, Player: alice, Width: 80, Height: 24, Start: Start{Mode: "replay", Code: code}})
+	d.until("the replay", d.screenContains("move 0 of"))
+	d.keys("n", "right", " ")
+	if !strings.Contains(d.view(), "move 3 of") {
+		t.Fatalf("three steps on:\n%s", d.view())
+	}
+	d.keys("p")
+	if !strings.Contains(d.view(), "move 2 of") {
+		t.Fatalf("one back:\n%s", d.view())
+	}
+	d.keys("r", "4", "enter")
+	if !strings.Contains(d.view(), "round 4") {
+		t.Fatalf("jump to round 4:\n%s", d.view())
+	}
+	d.keys("[")
+	if !strings.Contains(d.view(), "round 3") {
+		t.Fatalf("previous round:\n%s", d.view())
+	}
+	d.keys("end")
+	if !strings.Contains(d.view(), "GAME OVER") {
+		t.Fatalf("end:\n%s", d.view())
+	}
+	checkFits(t, d.view(), 80, 24)
+	d.keys("q")
+	d.until("the lobby", d.screenContains("YOUR GAMES"))
 }

@@ -208,15 +208,21 @@ func logTail(t Theme, log []string, w, h int) string {
 		return ""
 	}
 	lines := []string{t.Title.Render("LOG") + t.Dim.Render("  (g: whole log)")}
+	// Newest entries last, each whole: an entry that no longer fits is
+	// dropped rather than shown from its middle.
 	var entries []string
-	for _, l := range log {
-		entries = append(entries, strings.Split(lipgloss.NewStyle().Width(w).Render(l), "\n")...)
+	for i := len(log) - 1; i >= 0; i-- {
+		wrapped := strings.Split(lipgloss.NewStyle().Width(w).Render(log[i]), "\n")
+		if len(entries)+len(wrapped) > h-1 {
+			if len(entries) == 0 {
+				entries = wrapped[:max(0, h-1)]
+			}
+			break
+		}
+		entries = append(wrapped, entries...)
 	}
 	if len(entries) == 0 {
 		entries = []string{t.Dim.Render("nothing has happened yet")}
-	}
-	if n := h - 1; len(entries) > n {
-		entries = entries[len(entries)-n:]
 	}
 	return strings.Join(append(lines, entries...), "\n")
 }
