@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# local-cluster.sh: a two-instance smokestack cluster on this machine,
+# without Docker: redis-server, two `smokestack serve` on their own ports
+# sharing one host key and one Redis, and smokeproxy balancing players
+# over them.
+#
+#   deploy/local-cluster.sh start    # build, start everything, print how to connect
+#   deploy/local-cluster.sh status
+#   deploy/local-cluster.sh stop     # stop what start started (by pid)
+#
+# Needs Go and redis-server (apt install redis-server). Everything lives
+# in $CLUSTER_DIR (default: $TMPDIR/smokestack-cluster). Ports and options
+# come from the environment:
+#   PROXY_PORT=2222 NODE1_PORT=2301 NODE2_PORT=2302 REDIS_PORT=6390
+#   PROXY_PROTOCOL=1   send PROXY v2 from the balancer (instances need --proxy-protocol)
+#   SMOKESTACK_FLAGS   extra flags for both instances
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+dir=${CLUSTER_DIR:-${TMPDIR:-/tmp}/smokestack-cluster}
+proxy_port=${PROXY_PORT:-2222}
+node_ports=("${NODE1_PORT:-2301}" "${NODE2_PORT:-2302}")
+redis_port=${REDIS_PORT:-6390}
+redis_url="redis://127.0.0.1:$redis_port/0"
+
+say() { printf '%s\n' "$*" >&2; }
+die() { say "local-cluster: $*"; exit 1; }
+
+# alive NAME: whether the process recorded in NAME.pid is running.
+alive() { [[ -f "$dir/$1.pid" ]] && kill -0 "$(cat "$dir/$1.pid")" 2>/dev/null; }
+
+port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+# wait_port PORT NAME: until something listens on PORT, or NAME died.
+wait_port() {
+	for _ in $(seq 1 100); do
+		port_open "$1" && return 0
+		alive "$2" || { say "$2 exited; last lines of $dir/$2.log:"; tail -n 20 "$dir/$2.log" >&2; return 1; }
+		sleep 0.1
+	done
+	say "$2 is not listening on port $1 after 10s; see $dir/$2.log"
+	return 1
+}
+
+# launch NAME CMD...: start CMD in the background, logging to NAME.log.
+launch() {
+	local name=$1; shift
+	alive "$name" && die "$name is already running (pid $(cat "$dir/$name.pid")); run stop first"
+	nohup "$@" >"$dir/$name.log" 2>&1 &
+	echo $! >"$dir/$name.pid"
+}
+
+start() {
+	command -v go >/dev/null || die "go not found"
+	command -v redis-server >/dev/null || die "redis-server not found: apt install redis-server"
+	for p in "$proxy_port" "${node_ports[@]}" "$redis_port"; do
+		port_open "$p" && die "port $p is in use; pick others with PROXY_PORT, NODE1_PORT, NODE2_PORT, REDIS_PORT"
+	done
+	mkdir -p "$dir/bin" "$dir/redis"
+	say "building into $dir/bin"
+	(cd "$repo" && go build -o "$dir/bin/" ./cmd/smokestack ./cmd/smokeproxy)
+
+	# One host key for every instance, so players' known_hosts accept
+	# whichever instance the balancer picks.
+	if [[ ! -f "$dir/ssh_host_ed25519_key" ]]; then
+		ssh-keygen -q -t ed25519 -N '' -C smokestack-cluster -f "$dir/ssh_host_ed25519_key"
+	fi
+	chmod 600 "$dir/ssh_host_ed25519_key"
+
+	launch redis redis-server --port "$redis_port" --bind 127.0.0.1 --dir "$dir/redis" \
+		--appendonly yes --appendfsync everysec --save ''
+	wait_port "$redis_port" redis || { stop; exit 1; }
+
+	local extra=() backends=()
+	[[ "${PROXY_PROTOCOL:-}" == 1 ]] && extra+=(--proxy-protocol)
+	# shellcheck disable=SC2206 # word splitting of extra flags is intended
+	extra+=(${SMOKESTACK_FLAGS:-})
+	for i in 0 1; do
+		local n=$((i + 1)) port=${node_ports[$i]}
+		mkdir -p "$dir/node$n"
+		launch "node$n" "$dir/bin/smokestack" serve --listen "127.0.0.1:$port" --data-dir "$dir/node$n" \
+			--host-key "$dir/ssh_host_ed25519_key" --redis "$redis_url" "${extra[@]}"
+		backends+=("127.0.0.1:$port")
+	done
+	for i in 0 1; do wait_port "${node_ports[$i]}" "node$((i + 1))" || { stop; exit 1; }; done
+
+	local send=()
+	[[ "${PROXY_PROTOCOL:-}" == 1 ]] && send=(--send-proxy v2)
+	launch proxy "$dir/bin/smokeproxy" --listen "127.0.0.1:$proxy_port" \
+		--backends "$(IFS=,; echo "${backends[*]}")" "${send[@]}"
+	wait_port "$proxy_port" proxy || { stop; exit 1; }
+
+	say "cluster up:"
+	say "  players:   ssh -p $proxy_port 127.0.0.1        (balanced over both instances)"
+	say "  instances: ssh -p ${node_ports[0]} 127.0.0.1 / ssh -p ${node_ports[1]} 127.0.0.1"
+	say "  redis:     $redis_url   logs and pids: $dir"
+	say "  kill one instance to watch failover: kill \$(cat $dir/node1.pid)"
+}
+
+stop() {
+	local name pid
+	for name in proxy node1 node2 redis; do
+		[[ -f "$dir/$name.pid" ]] || continue
+		pid=$(cat "$dir/$name.pid")
+		if kill -0 "$pid" 2>/dev/null; then
+			kill "$pid"
+			for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+			kill -0 "$pid" 2>/dev/null && kill -9 "$pid"
+			say "stopped $name (pid $pid)"
+		fi
+		rm -f "$dir/$name.pid"
+	done
+}
+
+status() {
+	local name
+	for name in redis node1 node2 proxy; do
+		if alive "$name"; then say "$name: running (pid $(cat "$dir/$name.pid"))"; else say "$name: stopped"; fi
+	done
+}
+
+case "${1:-}" in
+start) start ;;
+stop) stop ;;
+status) status ;;
+*) say "usage: $0 start|stop|status"; exit 2 ;;
+esac
