@@ -1,0 +1,265 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"expvar"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/smokestack/smokestack/engine"
+	"github.com/smokestack/smokestack/engine/factories"
+	"github.com/smokestack/smokestack/hostkeys"
+	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/server"
+)
+
+// errFlags reports bad flags, which the flag package has already printed.
+var errFlags = errors.New("bad flags")
+
+// serveConfig is everything `smokestack serve` can be told.
+type serveConfig struct {
+	listen      string
+	dataDir     string
+	hostKey     string
+	store       string
+	redis       string
+	botDelay    time.Duration
+	expire      time.Duration
+	idleTimeout time.Duration
+	logLevel    string
+	logFormat   string
+	metrics     string
+}
+
+// envFlag ties a flag to the environment variable that sets it when the
+// flag is not given.
+type envFlag struct{ flag, env string }
+
+var serveEnv = []envFlag{
+	{"listen", "SMOKESTACK_LISTEN"},
+	{"data-dir", "SMOKESTACK_DATA_DIR"},
+	{"host-key", "SMOKESTACK_HOST_KEY"},
+	{"store", "SMOKESTACK_STORE"},
+	{"redis", "SMOKESTACK_REDIS"},
+	{"bot-delay", "SMOKESTACK_BOT_DELAY"},
+	{"expire", "SMOKESTACK_EXPIRE"},
+	{"idle-timeout", "SMOKESTACK_IDLE_TIMEOUT"},
+	{"log-level", "SMOKESTACK_LOG_LEVEL"},
+	{"log-format", "SMOKESTACK_LOG_FORMAT"},
+	{"metrics", "SMOKESTACK_METRICS"},
+}
+
+// parseServe reads flags, then the environment for flags not given.
+func parseServe(args []string, getenv func(string) string, stderr io.Writer) (serveConfig, error) {
+	var c serveConfig
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&c.listen, "listen", ":2222", "address the SSH server listens on")
+	fs.StringVar(&c.dataDir, "data-dir", "", "directory for the host key and the room store (default "+defaultDataDirHelp+")")
+	fs.StringVar(&c.hostKey, "host-key", "", "use this existing host key file instead of the data directory's, e.g. one key shared by several instances")
+	fs.StringVar(&c.store, "store", "bolt", "where rooms live: bolt (rooms.db in the data directory, durable) or memory (lost on exit)")
+	fs.StringVar(&c.redis, "redis", "", "Redis URL for a room store shared by several instances (redis://host:6379/0)")
+	fs.DurationVar(&c.botDelay, "bot-delay", 800*time.Millisecond, "pause before a bot moves while people are at the table")
+	fs.DurationVar(&c.expire, "expire", 24*time.Hour, "remove unfinished rooms untouched for this long (0 keeps them forever)")
+	fs.DurationVar(&c.idleTimeout, "idle-timeout", 0, "close connections with no traffic for this long (0: never)")
+	fs.StringVar(&c.logLevel, "log-level", "info", "debug, info, warn or error")
+	fs.StringVar(&c.logFormat, "log-format", "text", "text or json")
+	fs.StringVar(&c.metrics, "metrics", "", "serve expvar counters at http://ADDR/debug/vars (off when empty)")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, "usage: smokestack serve [flags]\n\nRuns the SSH server: players connect with `ssh -p 2222 HOST`.\nEvery flag can also be set by its environment variable; a flag given on\nthe command line wins.\n\n")
+		for _, e := range serveEnv {
+			f := fs.Lookup(e.flag)
+			name, use := flag.UnquoteUsage(f)
+			fmt.Fprintf(stderr, "  --%s %s\n    \t%s\n    \tenv %s", f.Name, name, use, e.env)
+			if f.DefValue != "" && f.DefValue != "0s" {
+				fmt.Fprintf(stderr, ", default %s", f.DefValue)
+			}
+			fmt.Fprintln(stderr)
+		}
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return c, err
+		}
+		return c, errFlags
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "smokestack serve: unexpected argument %q\n", fs.Arg(0))
+		return c, errFlags
+	}
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	for _, e := range serveEnv {
+		v := getenv(e.env)
+		if given[e.flag] || v == "" {
+			continue
+		}
+		if err := fs.Set(e.flag, v); err != nil {
+			return c, fmt.Errorf("%s=%q: %w", e.env, v, err)
+		}
+	}
+	switch c.store {
+	case "bolt", "memory":
+	default:
+		return c, fmt.Errorf("--store %q: choose bolt or memory (or give --redis)", c.store)
+	}
+	if c.botDelay < 0 || c.expire < 0 || c.idleTimeout < 0 {
+		return c, errors.New("--bot-delay, --expire and --idle-timeout cannot be negative")
+	}
+	if c.dataDir == "" {
+		dir, err := defaultDataDir(getenv)
+		if err != nil {
+			return c, fmt.Errorf("no --data-dir given and %w", err)
+		}
+		c.dataDir = dir
+	}
+	return c, nil
+}
+
+const defaultDataDirHelp = "$XDG_STATE_HOME/smokestack, else the user config dir's smokestack, e.g. ~/.config/smokestack"
+
+func defaultDataDir(getenv func(string) string) (string, error) {
+	if state := getenv("XDG_STATE_HOME"); state != "" {
+		return filepath.Join(state, "smokestack"), nil
+	}
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("no default data directory: %w", err)
+	}
+	return filepath.Join(dir, "smokestack"), nil
+}
+
+func newLogger(c serveConfig, w io.Writer) (*slog.Logger, error) {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(c.logLevel)); err != nil {
+		return nil, fmt.Errorf("--log-level %q: choose debug, info, warn or error", c.logLevel)
+	}
+	opts := &slog.HandlerOptions{Level: level}
+	switch c.logFormat {
+	case "text":
+		return slog.New(slog.NewTextHandler(w, opts)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, opts)), nil
+	}
+	return nil, fmt.Errorf("--log-format %q: choose text or json", c.logFormat)
+}
+
+// serveCmd runs the server until ctx ends (SIGINT or SIGTERM), then shuts
+// down: open sessions are told the server is restarting, and the store is
+// closed after the last of them.
+func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	c, err := parseServe(args, os.Getenv, stderr)
+	if err != nil {
+		return err
+	}
+	log, err := newLogger(c, stderr)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(c.dataDir, 0o700); err != nil {
+		return fmt.Errorf("data directory: %w", err)
+	}
+	key, err := loadHostKey(c)
+	if err != nil {
+		return err
+	}
+	store, err := openStore(c)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+
+	lb := lobby.New(lobby.Config{
+		Store:    store,
+		Games:    []engine.Ruleset{factories.Rules{}},
+		Bots:     factoriesBots,
+		BotDelay: c.botDelay,
+		Expire:   c.expire,
+		Logger:   log.With("part", "lobby"),
+	})
+	lobbyCtx, stopLobby := context.WithCancel(context.Background())
+	defer stopLobby()
+	go lb.Run(lobbyCtx)
+
+	srv, err := server.New(server.Config{
+		Addr: c.listen, HostKey: key.Signer, Lobby: lb,
+		Logger: log.With("part", "ssh"), IdleTimeout: c.idleTimeout,
+	})
+	if err != nil {
+		return err
+	}
+	l, err := net.Listen("tcp", c.listen)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", c.listen, err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(l) }()
+	log.Info("listening", "addr", l.Addr().String(), "data_dir", c.dataDir, "store", storeName(c),
+		"host_key", key.Path, "host_key_fingerprint", key.Fingerprint())
+
+	if c.metrics != "" {
+		ml, err := net.Listen("tcp", c.metrics)
+		if err != nil {
+			srv.Close()
+			return fmt.Errorf("--metrics: %w", err)
+		}
+		mux := http.NewServeMux()
+		mux.Handle("/debug/vars", expvar.Handler())
+		ms := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+		go ms.Serve(ml)
+		defer ms.Close()
+		log.Info("metrics", "url", "http://"+ml.Addr().String()+"/debug/vars")
+	}
+
+	select {
+	case err := <-served:
+		return fmt.Errorf("ssh server stopped: %w", err)
+	case <-ctx.Done():
+	}
+	log.Info("shutting down: telling open sessions, waiting up to 10s for them to close")
+	shutCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutCtx); err != nil {
+		log.Warn("sessions still open at shutdown; closing them", "err", err)
+		srv.Close()
+	}
+	<-served
+	stopLobby()
+	log.Info("stopped")
+	return nil
+}
+
+func loadHostKey(c serveConfig) (hostkeys.Key, error) {
+	if c.hostKey != "" {
+		return hostkeys.Load(c.hostKey)
+	}
+	return hostkeys.Ensure(filepath.Join(c.dataDir, hostkeys.FileName))
+}
+
+func storeName(c serveConfig) string {
+	if c.redis != "" {
+		return "redis"
+	}
+	return c.store
+}
+
+// openStore opens the room store the flags ask for.
+func openStore(c serveConfig) (lobby.Store, error) {
+	if c.redis != "" {
+		// TODO(redis): open lobby.OpenRedis(c.redis) once the Redis store
+		// lands in lobby/redisstore.go.
+		return nil, errors.New("--redis: this build has no Redis store yet; use --store bolt")
+	}
+	if c.store == "memory" {
+		return lobby.NewMemStore(), nil
+	}
+	return lobby.OpenBolt(filepath.Join(c.dataDir, "rooms.db"))
+}

@@ -1,0 +1,334 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/charmbracelet/ssh"
+
+	"github.com/smokestack/smokestack/lobby"
+)
+
+// call is one exec command being run for a session.
+type call struct {
+	ctx    context.Context
+	sess   ssh.Session
+	player lobby.Player
+	args   []string // after the command name
+	out    io.Writer
+	errOut io.Writer
+}
+
+// command is one thing `ssh host COMMAND` can do.
+type command struct {
+	name  string
+	args  string // usage after the name
+	about string
+	// terminal marks commands that open the TUI and so need ssh -t.
+	terminal bool
+	run      func(s *Server, c *call) error
+}
+
+// commands lists the exec commands in the order help shows them.
+var commands = []command{
+	{name: "help", args: "[COMMAND]", about: "show this help, or one command's"}, // run set in init: help lists commands
+	{name: "rooms", args: "[--json]", about: "list open public rooms", run: (*Server).rooms},
+	{name: "new", args: "[--players N] [--private] [--solo easy|medium|hard|insane] [--seed S] [--bots greedy,random]",
+		about: "create a room and print its code on its own line", run: (*Server).newRoom},
+	{name: "play", args: "CODE [--watch]", about: "play (or watch) a room as JSON lines: views out, moves in (see docs/protocol.md)", run: (*Server).play},
+	{name: "join", args: "CODE [--theme T]", about: "open the game screen in your seat of that room", terminal: true},
+	{name: "watch", args: "CODE [--theme T]", about: "watch a room live", terminal: true},
+	{name: "replay", args: "CODE [--theme T]", about: "step through a finished game", terminal: true},
+	{name: "lobby", args: "[--theme T]", about: "open the lobby (what plain `ssh -p 2222 host` does)", terminal: true},
+	{name: "history", args: "[--json]", about: "list the games you hold a seat in", run: (*Server).history},
+	{name: "whoami", about: "show the identity your seats are bound to", run: (*Server).whoami},
+}
+
+func init() { commands[0].run = (*Server).help }
+
+func findCommand(name string) (command, bool) {
+	i := slices.IndexFunc(commands, func(c command) bool { return c.name == name })
+	if i < 0 {
+		return command{}, false
+	}
+	return commands[i], true
+}
+
+// errUsage marks an error whose message already says what to type.
+type errUsage struct{ msg string }
+
+func (e errUsage) Error() string { return e.msg }
+
+// run runs the session's command and returns its exit status.
+func (s *Server) run(sess ssh.Session) int {
+	ctx, cancel := s.sessionContext(sess)
+	defer cancel()
+	args := sess.Command()
+	_, _, isPty := sess.Pty()
+	switch {
+	case len(args) == 0 && isPty:
+		args = []string{"lobby"}
+	case len(args) == 0:
+		args = []string{"help"}
+	case args[0] == "-h" || args[0] == "--help":
+		args = []string{"help"}
+	case strings.HasPrefix(args[0], "-"):
+		args = append([]string{"lobby"}, args...) // ssh -t host --theme mono
+	}
+	c := &call{ctx: ctx, sess: sess, player: playerFrom(sess.Context()), args: args[1:], out: sess, errOut: sess.Stderr()}
+	cmd, ok := findCommand(args[0])
+	if !ok {
+		fmt.Fprintf(c.errOut, "smokestack: unknown command %q\nRun `ssh -p PORT HOST help` for the list of commands.\n", args[0])
+		return 1
+	}
+	metrics.Add("command_"+cmd.name, 1)
+	var err error
+	if cmd.terminal {
+		err = s.openTerminal(c, cmd, isPty)
+	} else {
+		err = cmd.run(s, c)
+	}
+	if err == nil {
+		return 0
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	fmt.Fprintf(c.errOut, "smokestack %s: %v\n", cmd.name, err)
+	var usage errUsage
+	if errors.As(err, &usage) {
+		fmt.Fprintf(c.errOut, "usage: %s %s\n", cmd.name, cmd.args)
+	}
+	return 1
+}
+
+// flags parses a command's arguments, flags before or after the positional
+// ones, and checks the number of positional arguments.
+func (c *call) flags(fs *flag.FlagSet, want int, names string) ([]string, error) {
+	fs.SetOutput(io.Discard)
+	var pos []string
+	args := c.args
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, errUsage{err.Error()}
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	switch {
+	case len(pos) < want:
+		return nil, errUsage{"missing " + names}
+	case len(pos) > want:
+		return nil, errUsage{fmt.Sprintf("unexpected argument %q", pos[want])}
+	}
+	return pos, nil
+}
+
+func (s *Server) help(c *call) error {
+	if len(c.args) > 0 {
+		cmd, ok := findCommand(c.args[0])
+		if !ok {
+			return fmt.Errorf("no command %q", c.args[0])
+		}
+		fmt.Fprintf(c.out, "usage: %s %s\n\n%s\n", cmd.name, cmd.args, cmd.about)
+		if cmd.terminal {
+			fmt.Fprintln(c.out, "\nThis opens the game screen, so it needs a terminal: ssh -t -p PORT HOST "+cmd.name+" …")
+		}
+		return nil
+	}
+	fmt.Fprint(c.out, helpIntro)
+	for _, cmd := range commands {
+		t := ""
+		if cmd.terminal {
+			t = " (ssh -t)"
+		}
+		fmt.Fprintf(c.out, "  %-8s %s%s\n", cmd.name, cmd.about, t)
+	}
+	fmt.Fprint(c.out, helpOutro)
+	if c.player.Guest {
+		fmt.Fprintln(c.out, "\n"+GuestNote)
+	}
+	return nil
+}
+
+const helpIntro = `smokestack: Fantastic Factories over SSH.
+
+Play:   ssh -p PORT HOST               the lobby (needs a terminal)
+        ssh -t -p PORT HOST join CODE  straight into a room
+
+Commands (ssh -p PORT HOST COMMAND):
+`
+
+const helpOutro = `
+Run "help COMMAND" for a command's flags. Your seats are bound to your SSH
+key: connect with the same key to take your seat back.
+`
+
+func (s *Server) whoami(c *call) error {
+	if _, err := c.flags(flag.NewFlagSet("whoami", flag.ContinueOnError), 0, ""); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.out, "name: %s\nid:   %s\n", c.player.Name, c.player.ID)
+	if c.player.Guest {
+		fmt.Fprintln(c.out, GuestNote)
+	}
+	return nil
+}
+
+func (s *Server) rooms(c *call) error {
+	fs := flag.NewFlagSet("rooms", flag.ContinueOnError)
+	asJSON := fs.Bool("json", false, "print JSON")
+	if _, err := c.flags(fs, 0, ""); err != nil {
+		return err
+	}
+	rooms, err := s.cfg.Lobby.Rooms(c.ctx)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return writeJSON(c.out, rooms)
+	}
+	if len(rooms) == 0 {
+		fmt.Fprintln(c.out, "No open public rooms. Create one with: new --players 2")
+		return nil
+	}
+	return roomTable(c.out, rooms)
+}
+
+func (s *Server) history(c *call) error {
+	fs := flag.NewFlagSet("history", flag.ContinueOnError)
+	asJSON := fs.Bool("json", false, "print JSON")
+	if _, err := c.flags(fs, 0, ""); err != nil {
+		return err
+	}
+	rooms, err := s.cfg.Lobby.History(c.ctx, c.player.ID)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return writeJSON(c.out, rooms)
+	}
+	if len(rooms) == 0 {
+		if c.player.Guest {
+			fmt.Fprintln(c.out, "Guests have no history: connect with an SSH key to keep your games.")
+		} else {
+			fmt.Fprintln(c.out, "You have not played here yet.")
+		}
+		return nil
+	}
+	return roomTable(c.out, rooms)
+}
+
+func (s *Server) newRoom(c *call) error {
+	fs := flag.NewFlagSet("new", flag.ContinueOnError)
+	players := fs.Int("players", 2, "")
+	private := fs.Bool("private", false, "")
+	solo := fs.String("solo", "", "")
+	seed := fs.Uint64("seed", 0, "")
+	bots := fs.String("bots", "", "")
+	if _, err := c.flags(fs, 0, ""); err != nil {
+		return err
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	o := lobby.CreateOptions{Seats: *players, Public: !*private, Seed: *seed, HasSeed: set["seed"]}
+	if set["solo"] {
+		if set["players"] && *players != 1 {
+			return errUsage{"--solo plays alone against The Machine: leave out --players"}
+		}
+		switch *solo {
+		case "easy", "medium", "hard", "insane":
+		default:
+			return errUsage{fmt.Sprintf("--solo %q: choose easy, medium, hard or insane", *solo)}
+		}
+		o.Seats, o.Difficulty = 1, *solo
+	}
+	if o.Seats < 1 || o.Seats > 5 {
+		return errUsage{fmt.Sprintf("--players %d: a room has 1 to 5 seats", o.Seats)}
+	}
+	for b := range strings.SplitSeq(*bots, ",") {
+		if b = strings.TrimSpace(b); b != "" {
+			o.Bots = append(o.Bots, b)
+		}
+	}
+	m, err := s.cfg.Lobby.Create(c.ctx, c.player, o)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(c.out, m.Code)
+	fmt.Fprintf(c.errOut, "Room %s is ready: `ssh -t -p PORT HOST join %[1]s` to sit down, or `play %[1]s` for JSON lines.\n", m.Code)
+	return nil
+}
+
+// openTerminal opens the TUI for join, watch, replay and lobby, or says
+// how to when the session has no terminal.
+func (s *Server) openTerminal(c *call, cmd command, isPty bool) error {
+	fs := flag.NewFlagSet(cmd.name, flag.ContinueOnError)
+	theme := fs.String("theme", themeFromEnv(c.sess.Environ()), "")
+	want, names := 1, "room CODE"
+	if cmd.name == "lobby" {
+		want, names = 0, ""
+	}
+	pos, err := c.flags(fs, want, names)
+	if err != nil {
+		return err
+	}
+	switch *theme {
+	case "default", "colorblind", "mono":
+	default:
+		return errUsage{fmt.Sprintf("--theme %q: choose default, colorblind or mono", *theme)}
+	}
+	if !isPty {
+		hint := "ssh -t -p PORT HOST " + strings.Join(append([]string{cmd.name}, c.args...), " ")
+		if cmd.name == "lobby" {
+			hint = "ssh -p PORT HOST (from a terminal)"
+		}
+		return fmt.Errorf("%s opens the game screen, which needs a terminal: run `%s`. Scripts can use `play CODE` instead", cmd.name, hint)
+	}
+	start := sessionStart(cmd.name, pos)
+	if start.Code != "" {
+		// Check the room now, so a typo gets a plain message instead of
+		// a screen that opens only to say so.
+		if _, err := s.cfg.Lobby.Info(c.ctx, start.Code); err != nil {
+			return err
+		}
+	}
+	return s.runTUI(c, start, *theme)
+}
+
+// themeFromEnv honours NO_COLOR and SMOKESTACK_THEME when the client sends
+// them (ssh -o SendEnv=SMOKESTACK_THEME).
+func themeFromEnv(env []string) string {
+	theme := "default"
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		switch {
+		case k == "NO_COLOR" && v != "":
+			theme = "mono"
+		case k == "SMOKESTACK_THEME" && v != "":
+			return v
+		}
+	}
+	return theme
+}
+
+func writeJSON(w io.Writer, v any) error {
+	if rooms, ok := v.([]lobby.RoomInfo); ok && rooms == nil {
+		v = []lobby.RoomInfo{} // scripts get [] rather than null
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

@@ -1,0 +1,138 @@
+package server
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+
+	"github.com/smokestack/smokestack/lobby"
+)
+
+// maxMoveLine bounds one line of input to play; real moves are tiny.
+const maxMoveLine = 64 << 10
+
+// errorLine answers a refused move, or reports a failure.
+type errorLine struct {
+	Error string `json:"error"`
+}
+
+// okLine answers an accepted move. It follows the update that shows the
+// move, so a client that waits for it before choosing again never chooses
+// from a view older than its own move.
+type okLine struct {
+	OK      bool `json:"ok"`
+	Version int  `json:"version"`
+}
+
+// play speaks the JSON-lines protocol of docs/protocol.md: every update of
+// the room as this seat sees it goes out as one line, each line read is a
+// move for the seat, answered by an ok or an error line; a refused move does
+// not end the session. It ends after the update that shows the game over,
+// when a player's input ends, or when the connection closes.
+func (s *Server) play(c *call) error {
+	fs := flag.NewFlagSet("play", flag.ContinueOnError)
+	watch := fs.Bool("watch", false, "")
+	pos, err := c.flags(fs, 1, "room CODE")
+	if err != nil {
+		return err
+	}
+	out := json.NewEncoder(c.out) // only this goroutine writes
+	out.SetEscapeHTML(false)
+	var conn *lobby.Conn
+	if *watch {
+		conn, err = s.cfg.Lobby.Watch(c.ctx, pos[0], c.player)
+	} else {
+		conn, err = s.cfg.Lobby.Join(c.ctx, pos[0], c.player)
+	}
+	if err != nil {
+		_ = out.Encode(errorLine{err.Error()})
+		return err
+	}
+	defer conn.Close()
+
+	ctx, cancel := context.WithCancel(c.ctx)
+	defer cancel()
+	results := make(chan error)
+	if !*watch {
+		go func() {
+			defer cancel()
+			s.readMoves(ctx, c, conn, results)
+		}()
+	}
+	version := 0
+	send := func(u lobby.Update) (over bool, err error) {
+		version = u.Version
+		return u.Room.Over, out.Encode(u)
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			if s.stopping.Err() != nil {
+				_ = out.Encode(errorLine{restartNote})
+			}
+			return nil
+		case u := <-conn.Updates():
+			if over, err := send(u); over || err != nil {
+				return nil // game over, or the client went away
+			}
+		case err := <-results:
+			if err != nil {
+				if out.Encode(errorLine{err.Error()}) != nil {
+					return nil
+				}
+				continue
+			}
+			// The room pushed the update showing the move before Move
+			// returned: it is either written already or waiting here.
+			select {
+			case u := <-conn.Updates():
+				if _, err := send(u); err != nil {
+					return nil
+				}
+			default:
+			}
+			if out.Encode(okLine{OK: true, Version: version}) != nil {
+				return nil
+			}
+		}
+	}
+}
+
+// readMoves plays each line of input as a move until input ends, handing
+// each result to play's loop.
+func (s *Server) readMoves(ctx context.Context, c *call, conn *lobby.Conn, results chan<- error) {
+	report := func(err error) bool {
+		select {
+		case results <- err:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
+	in := bufio.NewScanner(c.sess)
+	in.Buffer(make([]byte, 0, 4096), maxMoveLine)
+	for in.Scan() {
+		line := bytes.TrimSpace(in.Bytes())
+		if len(line) == 0 {
+			continue
+		}
+		if ctx.Err() != nil {
+			return // the session is over; the move must not count
+		}
+		err := errNotJSON
+		if json.Valid(line) {
+			err = conn.Move(ctx, json.RawMessage(bytes.Clone(line)))
+		}
+		if !report(err) {
+			return
+		}
+	}
+	if errors.Is(in.Err(), bufio.ErrTooLong) {
+		report(errors.New("line too long: send one move per line"))
+	}
+}
+
+var errNotJSON = errors.New(`that line is not JSON: send one move object per line, like {"kind":"pass"}`)

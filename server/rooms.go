@@ -1,0 +1,47 @@
+package server
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/smokestack/smokestack/lobby"
+)
+
+// roomTable prints rooms for people: code, seats, who sits, and where the
+// game stands.
+func roomTable(w io.Writer, rooms []lobby.RoomInfo) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "CODE\tSEATS\tPLAYERS\tSTATUS")
+	for _, r := range rooms {
+		taken := 0
+		var names []string
+		for _, seat := range r.Seats {
+			switch {
+			case seat.Free:
+				names = append(names, "(free)")
+			default:
+				taken++
+				names = append(names, seat.Name)
+			}
+		}
+		fmt.Fprintf(tw, "%s\t%d/%d\t%s\t%s\n", r.Code, taken, len(r.Seats), strings.Join(names, ", "), roomStatus(r))
+	}
+	return tw.Flush()
+}
+
+func roomStatus(r lobby.RoomInfo) string {
+	switch {
+	case r.Over && r.Ended != "":
+		return "over (" + r.Ended + ")"
+	case r.Over:
+		return "over"
+	case r.Started:
+		return fmt.Sprintf("round %d", r.Round)
+	case len(r.Seats) == 1:
+		return "waiting (solo)"
+	default:
+		return "waiting for players"
+	}
+}

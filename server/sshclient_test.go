@@ -1,0 +1,161 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"errors"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/smokestack/smokestack/engine"
+	"github.com/smokestack/smokestack/engine/factories"
+	"github.com/smokestack/smokestack/hostkeys"
+	"github.com/smokestack/smokestack/lobby"
+)
+
+// testServer is a real server on 127.0.0.1:0 over a bbolt store in a
+// temporary data directory.
+type testServer struct {
+	*Server
+	addr  string
+	lobby *lobby.Lobby
+	store *lobby.BoltStore
+}
+
+func startServer(t *testing.T) *testServer {
+	t.Helper()
+	dir := t.TempDir()
+	key, err := hostkeys.Ensure(filepath.Join(dir, hostkeys.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	store, err := lobby.OpenBolt(filepath.Join(dir, "rooms.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	logger := slog.New(slog.DiscardHandler)
+	if testing.Verbose() {
+		logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	lb := lobby.New(lobby.Config{Store: store, Games: []engine.Ruleset{factories.Rules{}}, Logger: logger})
+	srv, err := New(Config{HostKey: key.Signer, Lobby: lb, Logger: logger})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(l) }()
+	t.Cleanup(func() {
+		srv.Close()
+		if err := <-served; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+		store.Close()
+	})
+	return &testServer{Server: srv, addr: l.Addr().String(), lobby: lb, store: store}
+}
+
+func newKey(t *testing.T) gossh.Signer {
+	t.Helper()
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := gossh.NewSignerFromKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func dial(t *testing.T, addr, user string, auth ...gossh.AuthMethod) *gossh.Client {
+	t.Helper()
+	c, err := gossh.Dial("tcp", addr, &gossh.ClientConfig{
+		User: user, Auth: auth, HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: 10 * time.Second,
+	})
+	if err != nil {
+		t.Fatalf("dial as %s: %v", user, err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// dialKey connects with one key.
+func dialKey(t *testing.T, addr, user string, key gossh.Signer) *gossh.Client {
+	return dial(t, addr, user, gossh.PublicKeys(key))
+}
+
+// result is what an exec command printed and its exit status.
+type result struct {
+	stdout, stderr string
+	status         int
+}
+
+// run runs one exec command (no PTY) with stdin.
+func run(t *testing.T, c *gossh.Client, cmd, stdin string) result {
+	t.Helper()
+	s, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var out, errOut bytes.Buffer
+	s.Stdout, s.Stderr, s.Stdin = &out, &errOut, strings.NewReader(stdin)
+	err = s.Run(cmd)
+	r := result{stdout: out.String(), stderr: errOut.String()}
+	var exit *gossh.ExitError
+	switch {
+	case errors.As(err, &exit):
+		r.status = exit.ExitStatus()
+	case err != nil:
+		t.Fatalf("%s: %v", cmd, err)
+	}
+	return r
+}
+
+// screen collects what a PTY session draws.
+type screen struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (s *screen) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.buf.Write(p)
+}
+
+// text is the output so far without escape sequences.
+func (s *screen) text() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return ansi.Strip(s.buf.String())
+}
+
+// waitFor waits until the screen shows want.
+func (s *screen) waitFor(t *testing.T, want string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	for !strings.Contains(s.text(), want) {
+		select {
+		case <-ctx.Done():
+			t.Fatalf("screen never showed %q; it shows:\n%s", want, s.text())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
