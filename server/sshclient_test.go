@@ -33,7 +33,8 @@ type testServer struct {
 	store *lobby.BoltStore
 }
 
-func startServer(t *testing.T) *testServer {
+// startServer starts a server; change, when given, adjusts it first.
+func startServer(t *testing.T, change ...func(*Server)) *testServer {
 	t.Helper()
 	dir := t.TempDir()
 	key, err := hostkeys.Ensure(filepath.Join(dir, hostkeys.FileName))
@@ -52,6 +53,9 @@ func startServer(t *testing.T) *testServer {
 	srv, err := New(Config{HostKey: key.Signer, Lobby: lb, Logger: logger})
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, f := range change {
+		f(srv)
 	}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -154,7 +158,10 @@ func (s *screen) waitFor(t *testing.T, want string) {
 	for !strings.Contains(s.text(), want) {
 		select {
 		case <-ctx.Done():
-			t.Fatalf("screen never showed %q; it shows:\n%s", want, s.text())
+			s.mu.Lock()
+			raw := s.buf.String()
+			s.mu.Unlock()
+			t.Fatalf("screen never showed %q; it shows:\n%s\nraw: %q", want, s.text(), raw)
 		case <-time.After(20 * time.Millisecond):
 		}
 	}

@@ -3,9 +3,14 @@ package server
 import (
 	"errors"
 	"fmt"
+	"io"
+	"strings"
+	"sync"
 
 	tea "github.com/charmbracelet/bubbletea"
-	bm "github.com/charmbracelet/wish/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/ssh"
+	"github.com/muesli/termenv"
 
 	"github.com/smokestack/smokestack/session"
 )
@@ -25,12 +30,18 @@ func (s *Server) runTUI(c *call, start session.Start, theme string) error {
 	model := session.New(session.Config{
 		Lobby: s.cfg.Lobby, Player: c.player, Start: start, Theme: theme,
 		Width: pty.Window.Width, Height: pty.Window.Height,
+		Context:  c.ctx,
+		Renderer: renderer(c.sess, pty.Term),
 	})
-	opts := append(bm.MakeOptions(c.sess),
+	inputEnded := make(chan struct{})
+	var endOnce sync.Once
+	opts := []tea.ProgramOption{
+		tea.WithInput(inputEnd{c.sess, func() { endOnce.Do(func() { close(inputEnded) }) }}),
+		tea.WithOutput(c.sess),
 		tea.WithAltScreen(),
 		tea.WithMouseCellMotion(),
 		tea.WithEnvironment(append(c.sess.Environ(), "TERM="+pty.Term)),
-	)
+	}
 	prog := tea.NewProgram(model, opts...)
 	done := make(chan struct{})
 	defer close(done)
@@ -41,6 +52,11 @@ func (s *Server) runTUI(c *call, start session.Start, theme string) error {
 				return
 			case <-c.sess.Context().Done():
 				prog.Kill() // nobody is left to see a goodbye
+				return
+			case <-inputEnded:
+				// The client closed the session (the connection may live
+				// on, multiplexed): nothing more can be typed.
+				prog.Quit()
 				return
 			case <-s.stopping.Done():
 				prog.Quit() // leave the alt screen so the note below shows
@@ -66,4 +82,44 @@ func (s *Server) runTUI(c *call, start session.Start, theme string) error {
 		return nil // the connection went away
 	}
 	return err
+}
+
+// inputEnd reports when the client's input ends. Bubble Tea ignores the
+// end of its input, which would leave a closed session's program running.
+type inputEnd struct {
+	r     io.Reader
+	ended func()
+}
+
+func (i inputEnd) Read(p []byte) (int, error) {
+	n, err := i.r.Read(p)
+	if err != nil {
+		i.ended()
+	}
+	return n, err
+}
+
+// renderer styles for the client's terminal, from the TERM and COLORTERM
+// it sent. Unlike wish's MakeRenderer it never queries the terminal for its
+// background: a client that does not answer would leave the session
+// waiting for a keypress before the first frame.
+func renderer(sess ssh.Session, term string) *lipgloss.Renderer {
+	env := clientEnv(append(sess.Environ(), "TERM="+term))
+	r := lipgloss.NewRenderer(sess, termenv.WithEnvironment(env), termenv.WithUnsafe(), termenv.WithColorCache(true))
+	r.SetHasDarkBackground(true)
+	return r
+}
+
+// clientEnv is the environment the SSH client sent, for termenv.
+type clientEnv []string
+
+func (e clientEnv) Environ() []string { return e }
+
+func (e clientEnv) Getenv(key string) string {
+	for i := len(e) - 1; i >= 0; i-- { // the last setting wins, as in a shell
+		if k, v, ok := strings.Cut(e[i], "="); ok && k == key {
+			return v
+		}
+	}
+	return ""
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/smokestack/smokestack/hostkeys"
 	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/server"
+	"github.com/smokestack/smokestack/server/proxyproto"
 )
 
 // errFlags reports bad flags, which the flag package has already printed.
@@ -37,6 +38,7 @@ type serveConfig struct {
 	logLevel    string
 	logFormat   string
 	metrics     string
+	proxyProto  bool
 }
 
 // envFlag ties a flag to the environment variable that sets it when the
@@ -49,6 +51,7 @@ var serveEnv = []envFlag{
 	{"host-key", "SMOKESTACK_HOST_KEY"},
 	{"store", "SMOKESTACK_STORE"},
 	{"redis", "SMOKESTACK_REDIS"},
+	{"proxy-protocol", "SMOKESTACK_PROXY_PROTOCOL"},
 	{"bot-delay", "SMOKESTACK_BOT_DELAY"},
 	{"expire", "SMOKESTACK_EXPIRE"},
 	{"idle-timeout", "SMOKESTACK_IDLE_TIMEOUT"},
@@ -67,6 +70,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	fs.StringVar(&c.hostKey, "host-key", "", "use this existing host key file instead of the data directory's, e.g. one key shared by several instances")
 	fs.StringVar(&c.store, "store", "bolt", "where rooms live: bolt (rooms.db in the data directory, durable) or memory (lost on exit)")
 	fs.StringVar(&c.redis, "redis", "", "Redis URL for a room store shared by several instances (redis://host:6379/0)")
+	fs.BoolVar(&c.proxyProto, "proxy-protocol", false, "expect a PROXY protocol v1/v2 header on every connection, as a load balancer sends; connections without one are refused")
 	fs.DurationVar(&c.botDelay, "bot-delay", 800*time.Millisecond, "pause before a bot moves while people are at the table")
 	fs.DurationVar(&c.expire, "expire", 24*time.Hour, "remove unfinished rooms untouched for this long (0 keeps them forever)")
 	fs.DurationVar(&c.idleTimeout, "idle-timeout", 0, "close connections with no traffic for this long (0: never)")
@@ -79,7 +83,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 			f := fs.Lookup(e.flag)
 			name, use := flag.UnquoteUsage(f)
 			fmt.Fprintf(stderr, "  --%s %s\n    \t%s\n    \tenv %s", f.Name, name, use, e.env)
-			if f.DefValue != "" && f.DefValue != "0s" {
+			if f.DefValue != "" && f.DefValue != "0s" && f.DefValue != "false" {
 				fmt.Fprintf(stderr, ", default %s", f.DefValue)
 			}
 			fmt.Fprintln(stderr)
@@ -171,7 +175,7 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	store, err := openStore(c)
+	store, err := openStore(ctx, c)
 	if err != nil {
 		return err
 	}
@@ -200,10 +204,13 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", c.listen, err)
 	}
+	if c.proxyProto {
+		l = &proxyproto.Listener{Listener: l}
+	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(l) }()
 	log.Info("listening", "addr", l.Addr().String(), "data_dir", c.dataDir, "store", storeName(c),
-		"host_key", key.Path, "host_key_fingerprint", key.Fingerprint())
+		"proxy_protocol", c.proxyProto, "host_key", key.Path, "host_key_fingerprint", key.Fingerprint())
 
 	if c.metrics != "" {
 		ml, err := net.Listen("tcp", c.metrics)
@@ -252,11 +259,11 @@ func storeName(c serveConfig) string {
 }
 
 // openStore opens the room store the flags ask for.
-func openStore(c serveConfig) (lobby.Store, error) {
+func openStore(ctx context.Context, c serveConfig) (lobby.Store, error) {
 	if c.redis != "" {
-		// TODO(redis): open lobby.OpenRedis(c.redis) once the Redis store
-		// lands in lobby/redisstore.go.
-		return nil, errors.New("--redis: this build has no Redis store yet; use --store bolt")
+		ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		return lobby.OpenRedis(ctx, c.redis)
 	}
 	if c.store == "memory" {
 		return lobby.NewMemStore(), nil
