@@ -1,0 +1,166 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"net"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	gossh "golang.org/x/crypto/ssh"
+)
+
+func TestParseServe(t *testing.T) {
+	env := map[string]string{"SMOKESTACK_LISTEN": ":3333", "SMOKESTACK_EXPIRE": "2h", "SMOKESTACK_PROXY_PROTOCOL": "1", "XDG_STATE_HOME": "/state"}
+	getenv := func(k string) string { return env[k] }
+	var stderr bytes.Buffer
+	c, err := parseServe([]string{"--expire", "3h"}, getenv, &stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.listen != ":3333" || c.expire != 3*time.Hour || !c.proxyProto || c.dataDir != "/state/smokestack" || c.store != "bolt" {
+		t.Errorf("parsed %+v: want env for --listen and --proxy-protocol, the flag for --expire, data dir from XDG_STATE_HOME", c)
+	}
+
+	for _, tt := range []struct {
+		args []string
+		env  map[string]string
+		want string
+	}{
+		{[]string{"--store", "mysql"}, nil, "choose bolt or memory"},
+		{[]string{"--bot-delay", "-1s"}, nil, "cannot be negative"},
+		{nil, map[string]string{"SMOKESTACK_EXPIRE": "soon"}, `SMOKESTACK_EXPIRE="soon"`},
+		{[]string{"--listen"}, nil, "bad flags"},
+		{[]string{"extra"}, nil, "bad flags"},
+	} {
+		_, err := parseServe(tt.args, func(k string) string { return tt.env[k] }, &stderr)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%v %v: err %v, want %q", tt.args, tt.env, err, tt.want)
+		}
+	}
+}
+
+func TestHelpNamesEveryEnvVar(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := run(t.Context(), []string{"serve", "--help"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("serve --help: exit %d", code)
+	}
+	for _, e := range serveEnv {
+		if !strings.Contains(stderr.String(), "--"+e.flag) || !strings.Contains(stderr.String(), e.env) {
+			t.Errorf("serve --help does not explain --%s and %s", e.flag, e.env)
+		}
+	}
+	if code := run(t.Context(), []string{"launch"}, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), `unknown command "launch"`) {
+		t.Errorf("unknown subcommand: exit %d, %q", code, stderr.String())
+	}
+}
+
+// syncBuffer is a log the server writes while the test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+var listening = regexp.MustCompile(`msg=listening addr=(\S+)`)
+
+// serveOnce starts `smokestack serve` on dir, runs one command over SSH,
+// stops the server as SIGTERM would, and returns the output and the host
+// key the client saw.
+func serveOnce(t *testing.T, dir, cmd string) (string, gossh.PublicKey) {
+	t.Helper()
+	ctx, stop := context.WithCancel(t.Context())
+	logs := &syncBuffer{}
+	exited := make(chan int, 1)
+	go func() {
+		exited <- run(ctx, []string{"serve", "--listen", "127.0.0.1:0", "--data-dir", dir}, logs, logs)
+	}()
+	var addr string
+	for deadline := time.Now().Add(10 * time.Second); addr == ""; {
+		if m := listening.FindStringSubmatch(logs.String()); m != nil {
+			addr = m[1]
+		} else if time.Now().After(deadline) {
+			t.Fatalf("server did not start:\n%s", logs)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := gossh.NewSignerFromKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hostKey gossh.PublicKey
+	client, err := gossh.Dial("tcp", addr, &gossh.ClientConfig{User: "op", Auth: []gossh.AuthMethod{gossh.PublicKeys(key)},
+		HostKeyCallback: func(_ string, _ net.Addr, k gossh.PublicKey) error { hostKey = k; return nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess, err := client.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := sess.Output(cmd)
+	if err != nil {
+		t.Fatalf("%s: %v", cmd, err)
+	}
+	client.Close()
+	stop()
+	if code := <-exited; code != 0 {
+		t.Fatalf("serve exited %d:\n%s", code, logs)
+	}
+	if !strings.Contains(logs.String(), "msg=stopped") {
+		t.Errorf("no clean stop in the logs:\n%s", logs)
+	}
+	return string(out), hostKey
+}
+
+// The server keeps its host key and its rooms across restarts.
+func TestServeRestartsWithSameKeyAndRooms(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "data")
+	code, key1 := serveOnce(t, dir, "new --players 2 --seed 9")
+	code = strings.TrimSpace(code)
+	info, err := os.Stat(filepath.Join(dir, "ssh_host_ed25519_key"))
+	if err != nil || info.Mode().Perm() != 0o600 {
+		t.Fatalf("host key: %v, mode %v", err, info.Mode())
+	}
+	rooms, key2 := serveOnce(t, dir, "rooms")
+	if !bytes.Equal(key1.Marshal(), key2.Marshal()) {
+		t.Error("the host key changed across a restart")
+	}
+	if !strings.Contains(rooms, code) {
+		t.Errorf("room %s lost across a restart; rooms:\n%s", code, rooms)
+	}
+}
+
+func TestServeRefusesLooseHostKey(t *testing.T) {
+	dir := t.TempDir()
+	key := filepath.Join(dir, "ssh_host_ed25519_key")
+	if err := os.WriteFile(key, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if code := run(t.Context(), []string{"serve", "--listen", "127.0.0.1:0", "--data-dir", dir}, &out, &out); code != 1 || !strings.Contains(out.String(), "chmod 600") {
+		t.Errorf("serve with a 0644 host key: exit %d, %q", code, out.String())
+	}
+}
