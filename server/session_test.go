@@ -85,25 +85,27 @@ func TestClientDropMidSession(t *testing.T) {
 	code := strings.TrimSpace(run(t, alice, "new --players 2 --seed 3", "").stdout)
 
 	a := startPlay(t, alice, "play "+code)
+	seat := (<-a.lines).Seat
 	b := startPlay(t, bob, "play "+code)
 	for l := range b.lines {
-		if l.Room.Started && l.Room.Seats[0].Connected {
+		if l.Room.Started && l.Room.Seats[seat].Connected {
 			break
 		}
 	}
 	// A terminal session too, so the drop cuts a running TUI.
-	ptySession(t, alice, "watch "+code, 80, 24)
+	_, scr := ptySession(t, alice, "watch "+code, 80, 24)
+	scr.waitFor(t, code)
 	alice.Close() // the network goes away under every session at once
 	for range a.lines {
 	}
 	waitUntil(t, "alice's seat to show her away", func() bool {
 		info, err := srv.lobby.Info(t.Context(), code)
-		return err == nil && !info.Seats[0].Connected && !info.Seats[0].AwaySince.IsZero() && info.Spectators == 0
+		return err == nil && !info.Seats[seat].Connected && !info.Seats[seat].AwaySince.IsZero() && info.Spectators == 0
 	})
 
 	again := startPlay(t, dialKey(t, srv.addr, "alice", aliceKey), "play "+code)
 	l := <-again.lines
-	if l.Error != "" || l.Seat != 0 || !l.Room.Seats[0].Connected {
+	if l.Error != "" || l.Seat != seat || !l.Room.Seats[seat].Connected {
 		t.Fatalf("alice back: %+v", l)
 	}
 	if r := run(t, bob, "rooms", ""); r.status != 0 {
