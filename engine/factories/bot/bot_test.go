@@ -191,17 +191,26 @@ func BenchmarkRandomPlayout(b *testing.B) {
 	}
 }
 
-func BenchmarkGreedyMove(b *testing.B) {
-	// Views from a few greedy games, so the benchmark times typical
-	// positions of both phases rather than one.
+func BenchmarkGreedyMove(b *testing.B) { benchmarkGreedy(b, 3, "") }
+
+// BenchmarkGreedySoloMarket times greedy's solo market decisions, each
+// of which plays the work phase out in a few guessed worlds (lookahead).
+func BenchmarkGreedySoloMarket(b *testing.B) { benchmarkGreedy(b, 1, factories.MarketPhase) }
+
+// benchmarkGreedy times greedy's moves in the positions of a few greedy
+// games of players seats (only those of phase, if set), so it times
+// typical positions rather than one.
+func benchmarkGreedy(b *testing.B, players int, phase factories.Phase) {
 	var views []factories.View
 	for seed := range uint64(3) {
-		s, _ := factories.New(factories.Config{Players: 3}, seed)
+		s, _ := factories.New(factories.Config{Players: players}, seed)
 		bots := []Bot{newGreedy(1), newGreedy(2), newGreedy(3)}
 		for s.Phase != factories.GameOver {
 			seat := factories.StatusOf(s).Acting[0]
 			v := factories.ViewOf(s, seat)
-			views = append(views, v)
+			if phase == "" || v.Phase == phase {
+				views = append(views, v)
+			}
 			s, _, _ = factories.Apply(s, seat, bots[seat].Choose(v))
 		}
 	}

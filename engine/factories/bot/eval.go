@@ -25,26 +25,51 @@ type judge struct {
 	// rival is what the strongest opponent gains in a round, charged for
 	// every round left: ending sooner denies it.
 	rival float64
+	// w are the weights in use: solo play has its own.
+	w *weights
 }
 
-// tune holds the weights the judge was tuned with (see docs/bots.md).
-var tune = struct {
-	metal, energy, card, soloBuilding float64
+// weights are the judge's tuning knobs (see docs/bots.md).
+type weights struct {
+	// Points per metal, energy and blueprint in hand, early in the game.
+	metal, energy, card float64
+	// soloBuilding is the judge's building bonus in solo play.
+	soloBuilding float64
 	// plans is how many cards in hand count as buildings to come.
 	plans int
-	race  float64
-}{metal: 0.45, energy: 0.22, card: 0.33, soloBuilding: 0.5, plans: 2, race: 1}
+	// race scales what The Machine is expected to gain per round left.
+	race float64
+	// energyStock and metalStock are the stocks kept at full value; more
+	// is worth a third as much, as it waits for a use.
+	energyStock, metalStock int
+	// output scales what buildings are expected to make per round.
+	output float64
+}
+
+// tune holds the weights for games between seats; soloTune those against
+// The Machine, which were tuned apart so that neither disturbs the other.
+var (
+	tune = weights{metal: 0.45, energy: 0.22, card: 0.33, soloBuilding: 0.5, plans: 2, race: 1, energyStock: 6, metalStock: factories.StoreLimit, output: 1}
+	// Against The Machine, future output counts for little: its score grows
+	// every round, so points now and buildings that bring the end nearer
+	// beat an engine that pays off late, and metal past a small stock is
+	// better spent than kept.
+	soloTune = weights{metal: 0.35, energy: 0.22, card: 0.45, soloBuilding: 0.6, plans: 2, race: 1, energyStock: 6, metalStock: 5, output: 0.2}
+)
 
 func newJudge(v factories.View) judge {
-	j := judge{seat: v.Seat, left: roundsLeft(v), dice: v.Phase == factories.WorkPhase}
+	j := judge{seat: v.Seat, left: roundsLeft(v), dice: v.Phase == factories.WorkPhase, w: &tune}
+	if v.Seats == 1 {
+		j.w = &soloTune
+	}
 	// Resources are worth what they build or make later; in the last
 	// round only what the search converts now counts, so they drop to a
 	// tie-breaker.
 	j = j.until(j.left)
 	if v.Seats == 1 {
-		j.building = tune.soloBuilding
+		j.building = j.w.soloBuilding
 		if v.Machine != nil {
-			j.rival = tune.race * machineRate(v.Machine)
+			j.rival = j.w.race * machineRate(v.Machine)
 		}
 	}
 	return j
@@ -57,7 +82,7 @@ func (j judge) until(left float64) judge {
 	if j.left > 0 {
 		f = min(1, (j.left+1)/3)
 	}
-	j.metal, j.energy, j.card = tune.metal*f, tune.energy*f, tune.card*f
+	j.metal, j.energy, j.card = j.w.metal*f, j.w.energy*f, j.w.card*f
 	return j
 }
 
@@ -137,13 +162,10 @@ func (j judge) resources(metal, energy int) float64 {
 	keep := min(metal+energy, factories.StoreLimit)
 	m := min(metal, keep)
 	e := keep - m
-	stock := min(e, energyStock)
-	return j.metal*float64(m) + j.energy*float64(stock) + j.energy*0.3*float64(e-stock)
+	ms := min(m, j.w.metalStock)
+	es := min(e, j.w.energyStock)
+	return j.metal*(float64(ms)+float64(m-ms)/3) + j.energy*(float64(es)+0.3*float64(e-es))
 }
-
-// energyStock is the energy worth keeping at full value: enough for a
-// build and a recipe or two.
-var energyStock = 6
 
 // die is what an unplaced die is surely worth: its best Headquarters use.
 func (j judge) die(d factories.Die) float64 {
@@ -172,7 +194,7 @@ func (j judge) hand(p *factories.Player) float64 {
 	total := 0.0
 	for i, x := range vals {
 		switch {
-		case i < tune.plans:
+		case i < j.w.plans:
 			total += x
 		case i < factories.HandLimit:
 			total += j.card
@@ -193,7 +215,7 @@ func (j judge) blueprint(p *factories.Player, c factories.Card) float64 {
 	if b.Name == factories.Megalith {
 		metal = max(metal-monuments(p.Compound), 0)
 	}
-	gross := float64(buildPrestige(p.Compound, b)) + j.left*perRound(b.Name)*0.8
+	gross := float64(buildPrestige(p.Compound, b)) + j.left*perRound(b.Name)*0.8*j.w.output
 	net := gross - j.metal*float64(metal) - j.energy*float64(energy) - 2*j.card
 	if net <= 0 {
 		return j.card
@@ -228,7 +250,7 @@ func (j judge) future(compound []factories.Building) float64 {
 		total += x * share
 		share *= 0.85
 	}
-	return total * j.left
+	return total * j.left * j.w.output
 }
 
 func compareDesc(a, b float64) int {

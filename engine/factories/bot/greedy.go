@@ -11,9 +11,11 @@ import (
 )
 
 // greedy plays the move that leads to the best static score of its own
-// position (see judge): in the market phase one move ahead, in the work
-// phase the first move of the best plan a beam search finds, so that
-// multi-step plays, such as generating energy to pay for a recipe, are seen.
+// position (see judge): in the market phase one move ahead (in solo play
+// each market move is played out through the work phase that follows, see
+// lookahead), in the work phase the first move of the best plan a beam
+// search finds, so that multi-step plays, such as generating energy to pay
+// for a recipe, are seen.
 // It tries moves with factories.Apply on a world rebuilt from the view
 // (see guess), so it knows every recipe exactly without seeing hidden cards.
 type greedy struct {
@@ -35,6 +37,9 @@ func (g *greedy) Choose(v factories.View) factories.Move {
 	j := newJudge(v)
 	if v.Phase == factories.WorkPhase {
 		return g.plan(s, v.Legal, j)
+	}
+	if v.Seats == 1 && lookSamples > 0 {
+		return g.lookahead(v, s, j)
 	}
 	best, bestScore := v.Legal[0], math.Inf(-1)
 	for _, m := range v.Legal {
@@ -68,6 +73,12 @@ type node struct {
 // the best position seen at any depth. Other seats are not modelled: in the
 // work phase they act on their own compounds and only share the deck.
 func (g *greedy) plan(s factories.State, legal []factories.Move, j judge) factories.Move {
+	return search(s, legal, j, beamWidth, beamDepth).first
+}
+
+// search is the beam search of plan: it returns the best position seen at
+// any depth, with the first move of the plan that reaches it.
+func search(s factories.State, legal []factories.Move, j judge, beamWidth, beamDepth int) node {
 	best := node{first: legal[0], score: math.Inf(-1)}
 	beam := []node{{state: s}}
 	for depth := 0; depth < beamDepth && len(beam) > 0; depth++ {
@@ -102,7 +113,7 @@ func (g *greedy) plan(s factories.State, legal []factories.Move, j judge) factor
 		slices.SortStableFunc(children, func(a, b node) int { return compareDesc(a.score, b.score) })
 		beam = children[:min(len(children), beamWidth)]
 	}
-	return best.first
+	return best
 }
 
 // fingerprint identifies a seat's work-phase position, so plans that reach
