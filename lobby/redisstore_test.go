@@ -12,14 +12,28 @@ import (
 	"time"
 
 	"github.com/smokestack/smokestack/engine/factories"
+	"github.com/smokestack/smokestack/internal/redistest"
 )
+
+// openRedis opens a store on r, closed when the test ends. r comes from
+// redistest.Start, which skips the test without redis-server (and fails it
+// when CI is set).
+func openRedis(t testing.TB, r *redistest.Server) *RedisStore {
+	t.Helper()
+	s, err := OpenRedis(context.Background(), r.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
 
 // TestRedisRetriedWritesAreIdempotent: go-redis resends a script whose
 // reply was lost; the resend must count as done, never as a conflict that
 // would make the room judge — and maybe play — its own move twice.
 func TestRedisRetriedWritesAreIdempotent(t *testing.T) {
 	ctx := context.Background()
-	s := openRedis(t, startRedis(t))
+	s := openRedis(t, redistest.Start(t))
 	m := mustCreate(t, s)
 	if err := s.Create(ctx, m); err != nil {
 		t.Fatalf("resent create: %v", err)
@@ -52,8 +66,8 @@ func TestRedisChanges(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	r := startRedis(t)
-	if r.external {
+	r := redistest.Start(t)
+	if r.External {
 		t.Skip("REDIS_URL is set: other rooms would be announced too")
 	}
 	a, b := openRedis(t, r), openRedis(t, r)
@@ -75,8 +89,8 @@ func TestRedisChanges(t *testing.T) {
 	if got := receive(t, ch, 1); got[0] != y.Code {
 		t.Fatalf("first change heard: %s, want %s (changed by the other store)", got[0], y.Code)
 	}
-	r.down()
-	r.up()
+	r.Down()
+	r.Up()
 	if got := receive(t, ch, 2); !slices.Equal(got, both) {
 		t.Fatalf("after redis restarted: %v, want every room %v", got, both)
 	}
@@ -112,7 +126,7 @@ type instance struct {
 	stop  context.CancelFunc
 }
 
-func newInstance(t *testing.T, r *testRedis) *instance {
+func newInstance(t *testing.T, r *redistest.Server) *instance {
 	t.Helper()
 	s := openRedis(t, r)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -177,7 +191,7 @@ func atVersion(n int) func(Update) bool { return func(u Update) bool { return u.
 // redisGame is a two-seat room with alice seated through instance a and
 // bob through instance b, and a spectator on each.
 type redisGame struct {
-	r          *testRedis
+	r          *redistest.Server
 	a, b       *instance
 	code       string
 	alice, bob Player
@@ -189,7 +203,7 @@ type redisGame struct {
 func newRedisGame(t *testing.T, seed uint64) *redisGame {
 	t.Helper()
 	ctx := context.Background()
-	r := startRedis(t)
+	r := redistest.Start(t)
 	g := &redisGame{r: r, a: newInstance(t, r), b: newInstance(t, r),
 		alice: Player{ID: "key:alice", Name: "alice"}, bob: Player{ID: "key:bob", Name: "bob"}}
 	meta, err := g.a.lobby.Create(ctx, g.alice, CreateOptions{Seats: 2, Seed: seed, HasSeed: true})
@@ -423,7 +437,7 @@ func TestRedisRestart(t *testing.T) {
 	t.Parallel()
 	g := newRedisGame(t, 3)
 	g.play(t, 10)
-	g.r.down()
+	g.r.Down()
 
 	seat := 0
 	if len(g.seats[0].view().Legal) == 0 {
@@ -440,7 +454,7 @@ func TestRedisRestart(t *testing.T) {
 		t.Fatalf("no notice after a failed move (version %d, want %d): %v", u.Version, g.moves, err)
 	}
 
-	g.r.up()
+	g.r.Up()
 	_, moves, err := g.a.store.Load(ctx, g.code)
 	if err != nil {
 		t.Fatalf("load after restart: %v", err)

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/smokestack/smokestack/internal/redistest"
 )
 
 // storeKinds opens each Store implementation afresh for one test.
@@ -24,7 +26,7 @@ var storeKinds = []struct {
 		t.Cleanup(func() { s.Close() })
 		return s
 	}},
-	{"redis", func(t *testing.T) Store { return openRedis(t, startRedis(t)) }},
+	{"redis", func(t *testing.T) Store { return openRedis(t, redistest.Start(t)) }},
 }
 
 // TestStoreContract holds every store to the same behaviour, so the lobby
