@@ -265,7 +265,7 @@ func (g *game) done() error {
 		return fmt.Errorf("discard %s first: at most %d cards in hand at the end of the round", plural(over, "blueprint"), HandLimit)
 	}
 	p.Done = true
-	g.emit(g.seat, "done", "is done with the work phase")
+	g.emit(g.seat, "done", "finished the work phase")
 	for _, q := range g.Players {
 		if !q.Done {
 			return nil
