@@ -1,0 +1,177 @@
+package main
+
+import (
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/smokestack/smokestack/engine/factories"
+)
+
+// childEnv makes the test binary run as `smokestack` itself. The crash test
+// needs the server in a process of its own, to kill it as the kernel's OOM
+// killer or a pulled plug would; re-running this binary gives one without
+// building the command separately, and with the same race detector.
+const childEnv = "SMOKESTACK_TEST_AS_SMOKESTACK"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(childEnv) == "1" {
+		main() // exits with run's status
+	}
+	os.Exit(m.Run())
+}
+
+// serveProcess is `smokestack serve` running as a child process.
+type serveProcess struct {
+	cmd    *exec.Cmd
+	logs   *syncBuffer
+	exited chan struct{} // closed once the process is reaped
+	addr   string
+}
+
+// startServeProcess starts the server on dir and waits until it listens.
+// The process is killed at the end of the test whatever happens.
+func startServeProcess(t *testing.T, dir string) *serveProcess {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &serveProcess{logs: &syncBuffer{}, exited: make(chan struct{})}
+	p.cmd = exec.Command(exe, "serve", "--listen", "127.0.0.1:0", "--data-dir", dir)
+	p.cmd.Env = append(os.Environ(), childEnv+"=1")
+	p.cmd.Stdout, p.cmd.Stderr = p.logs, p.logs
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		p.cmd.Wait()
+		close(p.exited)
+	}()
+	t.Cleanup(func() {
+		p.cmd.Process.Kill()
+		<-p.exited
+		if t.Failed() {
+			t.Logf("server %d's log:\n%s", p.cmd.Process.Pid, p.logs)
+		}
+	})
+	deadline := time.After(15 * time.Second)
+	for p.addr == "" {
+		if m := listening.FindStringSubmatch(p.logs.String()); m != nil {
+			p.addr = m[1]
+			break
+		}
+		select {
+		case <-p.exited:
+			t.Fatalf("server exited at start: %v", p.cmd.ProcessState)
+		case <-deadline:
+			t.Fatal("server did not start listening")
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	return p
+}
+
+// kill ends the server with SIGKILL: no shutdown, no closing of the store.
+func (p *serveProcess) kill(t *testing.T) {
+	t.Helper()
+	if err := p.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	<-p.exited
+	if p.cmd.ProcessState.Success() || strings.Contains(p.logs.String(), "shutting down") {
+		t.Fatalf("the server was not killed: %v", p.cmd.ProcessState)
+	}
+}
+
+// A server killed with SIGKILL in the middle of a work phase, with three
+// people at the table, loses nothing: restarted on the same data directory
+// it takes the same keys back to the same seats at the same version and
+// view, and the game ends exactly as the same moves end it uninterrupted.
+func TestSIGKILLMidWorkPhase(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "data")
+	srv := startServeProcess(t, dir)
+	tb := newTable(t, srv.addr, 6, "alice", "bob", "carol")
+	tb.playUntil("the middle of a work phase", tb.midWork)
+	before := tb.moves
+
+	srv.kill(t)
+	for _, p := range tb.seats {
+		for range p.lines { // the server is gone: the session ends
+		}
+		p.client.Close()
+		p.client, p.lines = nil, nil
+	}
+	srv = startServeProcess(t, dir)
+	tb.addr = srv.addr
+	for _, p := range tb.seats {
+		tb.sitDown(p) // fails unless p lands in their own seat
+		if p.last.Version != before {
+			t.Fatalf("%s is back at version %d; %d moves were acknowledged before the kill", p.name, p.last.Version, before)
+		}
+	}
+	tb.sync()
+	if !tb.midWork() {
+		t.Fatal("the restarted game is no longer mid-work-phase")
+	}
+	tb.finish()
+}
+
+// A player whose connection drops in the middle of a work phase is shown to
+// the others as away while they play on; the same key takes the seat back,
+// seeing the game as it now stands, and the game ends exactly as the same
+// moves end it uninterrupted. (TestClientDropMidSession in server covers a
+// drop at the start of a game, a terminal session and the lobby's view.)
+func TestConnectionDropMidWorkPhase(t *testing.T) {
+	srv := startServeProcess(t, filepath.Join(t.TempDir(), "data"))
+	tb := newTable(t, srv.addr, 6, "alice", "bob", "carol")
+	tb.playUntil("the middle of a work phase", tb.midWork)
+
+	// Drop a seat still at work: mid-phase, with moves of its own made.
+	var gone *player
+	for _, p := range tb.seats {
+		if tb.worked[p.seat] && !tb.ref.Players[p.seat].Done {
+			gone = p
+			break
+		}
+	}
+	// No goodbye: a reset, as when a laptop lid closes on a flaky network.
+	if err := gone.nc.(*net.TCPConn).SetLinger(0); err != nil {
+		t.Fatal(err)
+	}
+	gone.nc.Close()
+	for range gone.lines {
+	}
+	gone.client, gone.lines = nil, nil
+	for _, p := range tb.present() {
+		tb.await(p, gone.name+" shown away", func(l playLine) bool {
+			s := l.Room.Seats[gone.seat]
+			return !l.OK && !s.Connected && !s.AwaySince.IsZero() && s.Name == gone.name
+		})
+	}
+
+	// The others finish their work phase without waiting.
+	dropped := tb.moves
+	for tb.step() {
+	}
+	if tb.moves == dropped || tb.ref.Phase != factories.WorkPhase || tb.ref.Players[gone.seat].Done {
+		t.Fatalf("with %s away, the others played %d moves and the game went to phase %s; want moves in the same work phase",
+			gone.name, tb.moves-dropped, tb.ref.Phase)
+	}
+	tb.sitDown(gone)
+	if gone.last.Version != tb.moves || !gone.last.Room.Seats[gone.seat].Connected {
+		t.Fatalf("%s is back at version %d (want %d), connected %v", gone.name, gone.last.Version, tb.moves, gone.last.Room.Seats[gone.seat].Connected)
+	}
+	tb.checkView(gone)
+	for _, p := range tb.present() {
+		if p == gone {
+			continue
+		}
+		tb.await(p, gone.name+" shown back", func(l playLine) bool { return !l.OK && l.Room.Seats[gone.seat].Connected })
+	}
+	tb.finish()
+}
