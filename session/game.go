@@ -319,11 +319,11 @@ func (g *gameScreen) filterKey(msg tea.KeyMsg) tea.Cmd {
 		g.menu.stepItem(1)
 	case msg.Type == tea.KeyUp:
 		g.menu.stepItem(-1)
-	case msg.Type == tea.KeyRunes || msg.Type == tea.KeySpace:
+	case msg.Type == tea.KeyRunes:
 		g.menu.setFilter(g.menu.filter + string(msg.Runes))
-		if msg.Type == tea.KeySpace {
-			g.menu.setFilter(g.menu.filter + " ")
-		}
+	case msg.Type == tea.KeySpace:
+		// Bubble Tea's space key also carries the rune ' ': add it once.
+		g.menu.setFilter(g.menu.filter + " ")
 	}
 	return nil
 }

@@ -382,3 +382,35 @@ func TestReplayKeys(t *testing.T) {
 	d.keys("q")
 	d.until("the lobby", d.screenContains("YOUR GAMES"))
 }
+
+// TestKeysArrivingTogether sends keystrokes the way a quick typist or a
+// script reaches the program over SSH: several runes in one message. They
+// act as if typed one by one, and a space in the move search counts once.
+func TestKeysArrivingTogether(t *testing.T) {
+	l := newTestLobby()
+	d := newDriver(t, Config{Lobby: l, Player: alice, Width: 80, Height: 24})
+	d.until("the lobby", d.screenContains("OPEN ROOMS"))
+	d.keys("s")
+	d.inGame()
+	g := d.game()
+	d.until("my market turn", func() bool { return len(g.menu.groups) > 0 && !g.pending })
+
+	d.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("/take")})
+	if !g.filtering || g.menu.filter != "take" {
+		t.Fatalf("after the burst \"/take\": filtering %v, filter %q; want the search open on \"take\"", g.filtering, g.menu.filter)
+	}
+	mv, ok := g.menu.selected()
+	if !ok || mv.move.Kind != factories.Take {
+		t.Fatalf("the search selects %+v, want a Take", mv)
+	}
+
+	d.keys("esc", "/", "t", "h", "e", " ", "b")
+	d.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("lue")})
+	if g.menu.filter != "the blue" {
+		t.Errorf("filter %q after typing \"the blue\" with a space key, want it verbatim", g.menu.filter)
+	}
+	d.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("pasted text"), Paste: true})
+	if !strings.HasSuffix(g.menu.filter, "pasted text") {
+		t.Errorf("a bracketed paste should reach the search whole; filter %q", g.menu.filter)
+	}
+}

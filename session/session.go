@@ -133,6 +133,14 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.Close()
 			return m, tea.Quit
 		}
+		if burst := splitBurst(msg); burst != nil {
+			cmds := make([]tea.Cmd, 0, len(burst))
+			for _, k := range burst {
+				_, cmd := m.Update(k)
+				cmds = append(cmds, cmd)
+			}
+			return m, tea.Batch(cmds...)
+		}
 	case quitMsg:
 		m.Close()
 		return m, tea.Quit
@@ -174,6 +182,21 @@ func (m *Model) View() string {
 // Close leaves any room the session is in. Call it when the program ends
 // for a reason the model did not see (the server may; it is idempotent).
 func (m *Model) Close() { m.cur.close() }
+
+// splitBurst splits keys that arrived together. Over SSH several
+// keystrokes typed quickly (or sent by a script) can reach the program in
+// one read, and Bubble Tea reports them as one KeyRunes message ("/take"),
+// which would match no binding. Bracketed pastes stay whole: they are text.
+func splitBurst(k tea.KeyMsg) []tea.KeyMsg {
+	if k.Type != tea.KeyRunes || k.Paste || k.Alt || len(k.Runes) < 2 {
+		return nil
+	}
+	keys := make([]tea.KeyMsg, len(k.Runes))
+	for i, r := range k.Runes {
+		keys[i] = tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}}
+	}
+	return keys
+}
 
 // quitMsg ends the program after leaving the room.
 type quitMsg struct{}
