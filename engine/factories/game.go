@@ -21,7 +21,7 @@ func New(cfg Config, seed uint64) (State, error) {
 		if cfg.Difficulty == "" {
 			cfg.Difficulty = "medium"
 		}
-		if _, ok := Difficulties[cfg.Difficulty]; !ok {
+		if _, ok := machineStart(cfg.Difficulty); !ok {
 			return State{}, fmt.Errorf("unknown difficulty %q: choose easy, medium, hard or insane", cfg.Difficulty)
 		}
 	} else {
@@ -58,7 +58,8 @@ func New(cfg Config, seed uint64) (State, error) {
 	if s.Solo() {
 		s.Machine = &Machine{Compound: []Card{}}
 		var monuments []Card
-		for len(s.Machine.Compound) < Difficulties[cfg.Difficulty] {
+		start, _ := machineStart(cfg.Difficulty)
+		for len(s.Machine.Compound) < start {
 			c, ok := s.draw()
 			if !ok {
 				break

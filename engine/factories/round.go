@@ -124,8 +124,12 @@ func (g *game) machineTurn() {
 		count[c.Info().Type]++
 	}
 	made := 0
-	for die, t := range map[int]Type{red: Training, blue: Production, purple: Special, yellow: Utility} {
-		if m.Roll[die] <= count[t] {
+	// A fixed order, not a map: nothing here may depend on map iteration.
+	for _, d := range [...]struct {
+		die int
+		t   Type
+	}{{red, Training}, {blue, Production}, {purple, Special}, {yellow, Utility}} {
+		if m.Roll[d.die] <= count[d.t] {
 			made++
 		}
 	}

@@ -28,8 +28,22 @@ const (
 	GameOver    Phase = "over"
 )
 
-// Difficulty of The Machine in solo play, with its starting compound size.
-var Difficulties = map[string]int{"easy": 2, "medium": 3, "hard": 4, "insane": 5}
+// machineStart is the size of The Machine's starting compound for a solo
+// difficulty; ok is false for an unknown one. It is a function, not a
+// package map, so no caller can change the rules of a new game.
+func machineStart(difficulty string) (cards int, ok bool) {
+	switch difficulty {
+	case "easy":
+		return 2, true
+	case "medium":
+		return 3, true
+	case "hard":
+		return 4, true
+	case "insane":
+		return 5, true
+	}
+	return 0, false
+}
 
 // Config is what New needs besides the seed.
 type Config struct {
