@@ -258,6 +258,85 @@ func TestBlueprintRecipes(t *testing.T) {
 			want: delta{Energy: 2, Goods: 2, Placed: 3},
 		},
 		{
+			name: "Concrete Plant: a pair of 6s pays 6 metal, still 2 goods",
+			seat: seatSetup{Compound: []string{ConcretePlant}, Dice: []int{6, 1, 6, 1}, Metal: 7},
+			act:  act{name: ConcretePlant, dice: []int{0, 2}},
+			want: delta{Metal: -6, Goods: 2, Placed: 2},
+		},
+		{
+			name: "Motherlode: a 6 gives 2 metal",
+			seat: seatSetup{Compound: []string{Motherlode}, Dice: []int{6}},
+			act:  act{name: Motherlode, dice: []int{0}},
+			want: delta{Metal: 2, Placed: 1},
+		},
+		{
+			name: "Motherlode: a 1 gives 1 metal",
+			seat: seatSetup{Compound: []string{Motherlode}, Dice: []int{1}},
+			act:  act{name: Motherlode, dice: []int{0}},
+			want: delta{Metal: 1, Placed: 1},
+		},
+		{
+			name: "Foundry: a 1 and 1 energy give 1 metal",
+			seat: seatSetup{Compound: []string{Foundry}, Dice: []int{1}, Energy: 1},
+			act:  act{name: Foundry, dice: []int{0}},
+			want: delta{Metal: 1, Energy: -1, Placed: 1},
+		},
+		{
+			name: "Golem: 6 energy give an extra 6",
+			seat: seatSetup{Compound: []string{Golem}, Energy: 6},
+			act:  act{name: Golem, value: 6},
+			want: delta{Energy: -6, Dice: 1},
+		},
+		{
+			name: "Black Market: Fitness Center's cost of 1 metal",
+			seat: seatSetup{Compound: []string{BlackMarket}, Hand: []string{FitnessCenter}, Dice: []int{6}},
+			act:  act{name: BlackMarket, dice: []int{0}, discard: []string{FitnessCenter}},
+			want: delta{Metal: 1, Hand: -1, Placed: 1},
+		},
+		{
+			name: "Black Market: Megalith's printed cost, the most energy it allows",
+			seat: seatSetup{Compound: []string{BlackMarket}, Hand: []string{Megalith}, Dice: []int{6}},
+			act:  act{name: BlackMarket, dice: []int{0}, discard: []string{Megalith}, metal: 2, energy: 2},
+			want: delta{Metal: 2, Energy: 2, Hand: -1, Placed: 1},
+		},
+		{
+			name:   "Replicator copies Gymnasium: trains an unplaced die, no worker",
+			seat:   seatSetup{Compound: []string{Replicator}, Dice: []int{3, 5}, Energy: 2},
+			market: []string{Gymnasium},
+			act:    act{name: Replicator, slot: 0, dice: []int{1}},
+			want:   delta{Energy: -2},
+			check: func(t *testing.T, _, after State) {
+				p := after.Players[0]
+				if got := diceValues(p); !slices.Equal(got, []int{3, 6}) || p.Dice[1].Placed {
+					t.Errorf("dice %v (%+v); want the 5 raised to an unplaced 6", got, p.Dice[1])
+				}
+				if b := building(t, after, 0, one(Replicator)); b.Copied != Gymnasium || len(b.Dice) != 0 {
+					t.Errorf("Replicator %+v; want a Gymnasium copy with no workers", b)
+				}
+			},
+		},
+		{
+			name:   "Replicator copies Robot: 1 energy and 1 metal for an extra die",
+			seat:   seatSetup{Compound: []string{Replicator}, Dice: []int{3}, Metal: 1, Energy: 1},
+			market: []string{Robot},
+			act:    act{name: Replicator, slot: 0},
+			want:   delta{Metal: -1, Energy: -1, Dice: 1},
+		},
+		{
+			name:   "Replicator copies Mega Factory: the three go on Replicator, the extra die comes",
+			seat:   seatSetup{Compound: []string{Replicator}, Dice: []int{2, 2, 2, 5}, Energy: 1},
+			market: []string{Obelisk, MegaFactory},
+			act:    act{name: Replicator, slot: 1, dice: []int{0, 1, 2}, value: 6},
+			want:   delta{Energy: -1, Goods: 2, Placed: 3, Dice: 1},
+		},
+		{
+			name:   "Replicator copies Concrete Plant: pays the pair's value in metal",
+			seat:   seatSetup{Compound: []string{Replicator}, Dice: []int{4, 4}, Metal: 4, Energy: 1},
+			market: []string{ConcretePlant},
+			act:    act{name: Replicator, slot: 0, dice: []int{0, 1}},
+			want:   delta{Metal: -4, Energy: -1, Goods: 2, Placed: 2},
+		},
+		{
 			name:   "Replicator copies the marketplace's Biolab: 1 energy + Biolab's cost",
 			seat:   seatSetup{Compound: []string{Replicator}, Dice: []int{1, 2, 2, 2}, Energy: 2},
 			market: []string{Obelisk, Biolab},
@@ -481,6 +560,37 @@ func TestBlueprintRefusals(t *testing.T) {
 		{"Replicator refuses Scrap Yard", seatSetup{Compound: []string{Replicator}, Energy: 2}, []string{ScrapYard}, act{name: Replicator}, "cannot copy Scrap Yard"},
 		{"Replicator refuses Replicator", seatSetup{Compound: []string{Replicator}, Energy: 2}, []string{Replicator}, act{name: Replicator}, "cannot copy Replicator"},
 		{"Replicator refuses an empty slot", seatSetup{Compound: []string{Replicator}, Energy: 2}, []string{PowerPlant}, act{name: Replicator, slot: 2}, "needs a blueprint in that marketplace slot"},
+		{"Biolab two dice", seatSetup{Compound: []string{Biolab}, Dice: []int{1, 1}, Energy: 1}, nil, act{name: Biolab, dice: []int{0, 1}}, "showing 1"},
+		{"Fulfillment Center a 3 (the English text's misprint)", seatSetup{Compound: []string{FulfillmentCenter}, Dice: []int{3}, Energy: 2}, nil, act{name: FulfillmentCenter, dice: []int{0}}, "showing 4"},
+		{"Nuclear Plant without a die", seatSetup{Compound: []string{NuclearPlant}, Dice: []int{6}}, nil, act{name: NuclearPlant}, "showing 6"},
+		{"Foundry without a die", seatSetup{Compound: []string{Foundry}, Dice: []int{3}, Energy: 3}, nil, act{name: Foundry}, "one die"},
+		{"Power Plant without a die", seatSetup{Compound: []string{PowerPlant}, Dice: []int{3}}, nil, act{name: PowerPlant}, "one die"},
+		{"Motherlode two dice", seatSetup{Compound: []string{Motherlode}, Dice: []int{3, 4}}, nil, act{name: Motherlode, dice: []int{0, 1}}, "one die"},
+		{"Mega Factory value 7", seatSetup{Compound: []string{MegaFactory}, Dice: []int{5, 5, 5}}, nil, act{name: MegaFactory, dice: []int{0, 1, 2}, value: 7}, "1 to 6"},
+		{"Mega Factory four alike", seatSetup{Compound: []string{MegaFactory}, Dice: []int{5, 5, 5, 5}}, nil, act{name: MegaFactory, dice: []int{0, 1, 2, 3}, value: 3}, "3 matching dice"},
+		{"Harvester three alike", seatSetup{Compound: []string{Harvester}, Dice: []int{2, 2, 2}}, nil, act{name: Harvester, dice: []int{0, 1, 2}, choice: "metal"}, "2 matching dice"},
+		{"Concrete Plant short of metal for 6s", seatSetup{Compound: []string{ConcretePlant}, Dice: []int{6, 6}, Metal: 5}, nil, act{name: ConcretePlant, dice: []int{0, 1}}, "needs 6 metal"},
+		{"Aluminum Factory without dice", seatSetup{Compound: []string{AluminumFactory}, Energy: 5}, nil, act{name: AluminumFactory}, "2 matching dice"},
+		{"Assembly Line four dice", seatSetup{Compound: []string{AssemblyLine}, Dice: []int{1, 2, 3, 4}}, nil, act{name: AssemblyLine, dice: []int{0, 1, 2, 3}}, "in a run"},
+		{"Assembly Line wraps no corner", seatSetup{Compound: []string{AssemblyLine}, Dice: []int{5, 6, 1}}, nil, act{name: AssemblyLine, dice: []int{0, 1, 2}}, "in a run"},
+		{"Warehouse four dice", seatSetup{Compound: []string{Warehouse}, Dice: []int{6, 6, 1, 1}}, nil, act{name: Warehouse, dice: []int{0, 1, 2, 3}}, "14 or more"},
+		{"Trash Compactor without discards", seatSetup{Compound: []string{TrashCompactor}, Dice: []int{2, 2}}, nil, act{name: TrashCompactor, dice: []int{0, 1}}, "needs 2 blueprints"},
+		{"Trash Compactor three discards", seatSetup{Compound: []string{TrashCompactor}, Hand: []string{Robot, Dojo, Golem}, Dice: []int{2, 2}}, nil, act{name: TrashCompactor, dice: []int{0, 1}, discard: []string{Robot, Dojo, Golem}}, "needs 2 blueprints"},
+		{"Recycling Plant three discards", seatSetup{Compound: []string{RecyclingPlant}, Hand: []string{Robot, Dojo, Golem}, Energy: 2}, nil, act{name: RecyclingPlant, discard: []string{Robot, Dojo, Golem}}, "needs 2 blueprints"},
+		{"Recycling Plant takes no dice", seatSetup{Compound: []string{RecyclingPlant}, Hand: []string{Robot, Dojo}, Dice: []int{1}, Energy: 2}, nil, act{name: RecyclingPlant, dice: []int{0}, discard: []string{Robot, Dojo}}, "no dice"},
+		{"Refinery without a discard", seatSetup{Compound: []string{Refinery}, Energy: 3}, nil, act{name: Refinery}, "needs 1 blueprint"},
+		{"Refinery takes no dice", seatSetup{Compound: []string{Refinery}, Hand: []string{Robot}, Dice: []int{1}, Energy: 3}, nil, act{name: Refinery, dice: []int{0}, discard: []string{Robot}}, "no dice"},
+		{"Incinerator takes no dice", seatSetup{Compound: []string{Incinerator}, Hand: []string{Robot}, Dice: []int{1}, Metal: 1}, nil, act{name: Incinerator, dice: []int{0}, discard: []string{Robot}}, "no dice"},
+		{"Robot takes no dice", seatSetup{Compound: []string{Robot}, Dice: []int{1}, Metal: 1}, nil, act{name: Robot, dice: []int{0}}, "no dice"},
+		{"Black Market on Megalith: more energy than printed", seatSetup{Compound: []string{BlackMarket}, Hand: []string{Megalith}, Dice: []int{1}}, nil, act{name: BlackMarket, dice: []int{0}, discard: []string{Megalith}, metal: 1, energy: 3}, "choose 4"},
+		{"Black Market a negative split", seatSetup{Compound: []string{BlackMarket}, Hand: []string{Megalith}, Dice: []int{1}}, nil, act{name: BlackMarket, dice: []int{0}, discard: []string{Megalith}, metal: 5, energy: -1}, "choose 4"},
+		{"Black Market a card from the marketplace", seatSetup{Compound: []string{BlackMarket}, Dice: []int{1}}, []string{Obelisk}, act{name: BlackMarket, dice: []int{0}}, "one blueprint"},
+		{"Golem short of energy for a 6", seatSetup{Compound: []string{Golem}, Energy: 5}, nil, act{name: Golem, value: 6}, "needs 6 energy"},
+		{"Replicator copies Megalith", seatSetup{Compound: []string{Replicator}, Energy: 2}, []string{Megalith}, act{name: Replicator}, "cannot copy Megalith"},
+		{"Replicator copies Beacon", seatSetup{Compound: []string{Replicator}, Energy: 2}, []string{Beacon}, act{name: Replicator}, "cannot copy Beacon"},
+		{"Replicator copies Solar Array", seatSetup{Compound: []string{Replicator}, Energy: 2}, []string{SolarArray}, act{name: Replicator}, "cannot copy Solar Array"},
+		{"Replicator cannot pay 1 + Aluminum Factory's 5", seatSetup{Compound: []string{Replicator}, Dice: []int{3, 3}, Energy: 5}, []string{AluminumFactory}, act{name: Replicator, dice: []int{0, 1}}, "Aluminum Factory needs 5 energy"},
+		{"Replicator copying Fitness Center on a 1", seatSetup{Compound: []string{Replicator}, Dice: []int{1}, Energy: 2}, []string{FitnessCenter}, act{name: Replicator, dice: []int{0}}, "cannot lower a 1"},
 		{"Replicator refuses a slot out of range", seatSetup{Compound: []string{Replicator}, Energy: 2}, []string{PowerPlant}, act{name: Replicator, slot: 4}, "numbered 0 to 3"},
 	}
 	for _, tc := range cases {
@@ -819,4 +929,61 @@ func TestBuild(t *testing.T) {
 		s := table{Phase: MarketPhase, Seats: []seatSetup{base}}.build(t)
 		mustRefuse(t, s, 0, Move{Kind: Build, Card: pp[0], Discard: []Card{dojo}}, "not a market phase move")
 	})
+}
+
+// A split only matters when the printed cost is over 4: otherwise Black
+// Market gives exactly the printed cost, whatever the move asks for.
+func TestBlackMarketIgnoresASplitAtFourOrLess(t *testing.T) {
+	s := table{Seats: []seatSetup{{Compound: []string{BlackMarket}, Hand: []string{Biolab}, Dice: []int{6}}}}.build(t)
+	after, _ := mustApply(t, s, 0, act{name: BlackMarket, dice: []int{0}, discard: []string{Biolab}, metal: 4}.on(t, s))
+	if p := after.Players[0]; p.Metal != 1 || p.Energy != 3 {
+		t.Errorf("%d metal %d energy; want Biolab's printed 1 and 3", p.Metal, p.Energy)
+	}
+}
+
+// Training cards and Temp Agency work only on dice that show a value: an
+// unset Specialist die must be chosen first.
+func TestTrainingNeedsASetDie(t *testing.T) {
+	for _, card := range []string{Dojo, FitnessCenter, Gymnasium, TempAgency} {
+		s := table{Seats: []seatSetup{{Compound: []string{card}, Dice: []int{3}, Energy: 2}}}.build(t)
+		s.Players[0].Dice = append(s.Players[0].Dice, Die{Extra: true, Chosen: true})
+		mustRefuse(t, s, 0, act{name: card, dice: []int{1}}.on(t, s), "choose that die's value first")
+	}
+}
+
+// The dice Robot and Golem add are workers like any other.
+func TestExtraDiceAreWorkers(t *testing.T) {
+	s := table{Seats: []seatSetup{{Compound: []string{Robot, Golem, Biolab}, Dice: []int{6}, Metal: 1, Energy: 2}}}.build(t)
+	s, _ = mustApply(t, s, 0, act{name: Robot}.on(t, s))
+	s, _ = mustApply(t, s, 0, Move{Kind: Place, Dice: []int{1}, Action: Research})
+	s, _ = mustApply(t, s, 0, act{name: Golem, value: 1}.on(t, s))
+	s, _ = mustApply(t, s, 0, act{name: Biolab, dice: []int{2}}.on(t, s))
+	if p := s.Players[0]; p.Goods != 1 || len(p.Hand) != 1 || p.Energy != 0 {
+		t.Errorf("goods %d hand %d energy %d; want Robot's die researching and Golem's 1 on Biolab", p.Goods, len(p.Hand), p.Energy)
+	}
+}
+
+// Goods made through a Replicator are goods gained: Laboratory draws.
+func TestLaboratoryDrawsForReplicatedGoods(t *testing.T) {
+	s := table{
+		Seats:  []seatSetup{{Compound: []string{Laboratory, Replicator}, Dice: []int{6}, Energy: 1}},
+		Market: []string{NuclearPlant},
+		Deck:   []string{Dojo},
+	}.build(t)
+	s, _ = mustApply(t, s, 0, act{name: Replicator, dice: []int{0}}.on(t, s))
+	if got := names(s.Players[0].Hand); !slices.Equal(got, []string{Dojo}) || !s.Players[0].LabDrew {
+		t.Errorf("hand %v; want Laboratory's draw", got)
+	}
+}
+
+// Recycling Plant's own draw comes on top of Laboratory's.
+func TestLaboratoryAndRecyclingPlant(t *testing.T) {
+	s := table{
+		Seats: []seatSetup{{Compound: []string{Laboratory, RecyclingPlant}, Hand: []string{Robot, Robot}, Energy: 2}},
+		Deck:  []string{Dojo, Golem},
+	}.build(t)
+	s, _ = mustApply(t, s, 0, act{name: RecyclingPlant, discard: []string{Robot, Robot}}.on(t, s))
+	if got := names(s.Players[0].Hand); !slices.Equal(got, []string{Dojo, Golem}) {
+		t.Errorf("hand %v; want one card for Laboratory and one for Recycling Plant", got)
+	}
 }

@@ -396,3 +396,47 @@ func TestSpecialistDieMayStayUnset(t *testing.T) {
 	}
 	mustApply(t, s, 0, Move{Kind: Done})
 }
+
+func TestEngineerAndDuplicates(t *testing.T) {
+	t.Run("a second Obelisk may be built", func(t *testing.T) {
+		tb := hireTable(2, []string{Engineer}, seatSetup{Compound: []string{Obelisk}, Hand: []string{gearCard}, Energy: 4}, Obelisk)
+		tb.Market = []string{Robot, Robot, Robot, Golem}
+		s := tb.build(t)
+		after, _ := mustApply(t, s, 0, Move{Kind: Hire, Slot: 0, Discard: inHand(t, s, 0, gearCard)})
+		if got := names(cardsOf(after.Players[0].Compound)); !slices.Equal(got, []string{Obelisk, Obelisk}) {
+			t.Errorf("compound %v; want a second Obelisk", got)
+		}
+	})
+	t.Run("a second Megalith is passed over", func(t *testing.T) {
+		s := hireTable(2, []string{Engineer}, seatSetup{Compound: []string{Megalith}, Hand: []string{gearCard}, Energy: 4}, Megalith, Beacon).build(t)
+		after, _ := mustApply(t, s, 0, Move{Kind: Hire, Slot: 0, Discard: inHand(t, s, 0, gearCard)})
+		if got := names(cardsOf(after.Players[0].Compound)); !slices.Equal(got, []string{Megalith, Beacon}) {
+			t.Errorf("compound %v; want the Megalith discarded and the Beacon built", got)
+		}
+		if got := names(after.Discard); !slices.Equal(got, []string{gearCard, Megalith}) {
+			t.Errorf("discard pile %v", got)
+		}
+	})
+	t.Run("a Megalith is free whatever the Monuments", func(t *testing.T) {
+		s := hireTable(2, []string{Engineer}, seatSetup{Hand: []string{gearCard}, Energy: 4}, Megalith).build(t)
+		after, _ := mustApply(t, s, 0, Move{Kind: Hire, Slot: 0, Discard: inHand(t, s, 0, gearCard)})
+		if p := after.Players[0]; len(p.Compound) != 1 || p.Metal != 0 || p.Energy != 0 {
+			t.Errorf("%+v; want Megalith built for nothing but the Engineer's 4 energy", p)
+		}
+	})
+}
+
+// With the deck empty the discard pile, which already holds the card paid
+// for the hire, is reshuffled: the Investor reveals that card.
+func TestInvestorWithAnEmptyDeck(t *testing.T) {
+	s := hireTable(2, []string{Architect, Electrician, Investor}, seatSetup{Hand: []string{hammerCard}}).build(t)
+	s.Players[1].Hand = append(s.Players[1].Hand, s.Deck...)
+	s.Deck = []Card{}
+	after, _ := mustApply(t, s, 0, Move{Kind: Hire, Slot: 2, Discard: inHand(t, s, 0, hammerCard)})
+	if p := after.Players[0]; p.Metal != 1 || p.Energy != 1 {
+		t.Errorf("%d metal %d energy; want the revealed Robot's 1 and 1", p.Metal, p.Energy)
+	}
+	if got := names(after.Discard); !slices.Equal(got, []string{hammerCard}) || len(after.Deck) != 0 {
+		t.Errorf("discard pile %v, deck %d; want the Robot back on the discard pile", got, len(after.Deck))
+	}
+}
