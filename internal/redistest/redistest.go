@@ -82,7 +82,7 @@ func Start(t testing.TB) *Server {
 func Launch(dir string) (*Server, error) {
 	bin, err := exec.LookPath("redis-server")
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrNoRedis, err)
+		return nil, ErrNoRedis
 	}
 	port, err := freePort()
 	if err != nil {

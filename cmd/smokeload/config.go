@@ -1,0 +1,154 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/smokestack/smokestack/engine/factories/bot"
+)
+
+// errFlags reports bad flags, which the flag package has already printed.
+var errFlags = errors.New("bad flags")
+
+// config is everything smokeload can be told.
+type config struct {
+	// targets are instances A and B to drive; none means start our own.
+	targets []string
+	// redis is the Redis our own instances use; empty starts redis-server.
+	redis       string
+	moves       int
+	duration    time.Duration
+	rooms       int
+	seed        uint64
+	bot         string
+	settle      time.Duration
+	timeout     time.Duration
+	width       int
+	height      int
+	allowRemote bool
+	json        bool
+	verbose     bool
+}
+
+const usageHead = `usage: smokeload [flags]
+
+Measures how long a move takes to reach the other players' screens: from
+the moment a player's move is sent over SSH to instance A until the first
+bytes of the redraw arrive at a terminal watching on instance B (cross
+instance), and at one watching on A itself (same instance), with the
+play protocol's updates and the mover's ok alongside. See
+docs/operations.md, "Measuring latency".
+
+By default it starts everything itself: a redis-server from PATH on a free
+loopback port, and two smokestack instances in this process sharing it.
+With --targets it drives instances you already run instead.
+
+`
+
+// parseFlags reads the command line.
+func parseFlags(args []string, stderr io.Writer) (config, error) {
+	c := config{}
+	fs := flag.NewFlagSet("smokeload", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	targets := fs.String("targets", "", "drive these two running instances, `A,B` (host:port each), instead of starting our own; moves are sent on A")
+	fs.StringVar(&c.redis, "redis", "", "for our own instances, use this Redis `URL` instead of starting redis-server")
+	fs.IntVar(&c.moves, "moves", 200, "stop after measuring this many moves, over all rooms")
+	fs.DurationVar(&c.duration, "duration", 2*time.Minute, "stop after this long at the latest, whatever --moves says")
+	fs.IntVar(&c.rooms, "rooms", 1, "rooms played at once, each with its own players and watchers (1 to 50)")
+	fs.Uint64Var(&c.seed, "seed", 1, "seed of the first game; each further game adds one")
+	fs.StringVar(&c.bot, "bot", "greedy", "how the players choose their moves: "+strings.Join(bot.Names(), " or "))
+	fs.DurationVar(&c.settle, "settle", 50*time.Millisecond, "before each move, wait until every watching terminal has been quiet this long, so the next bytes are the move's redraw")
+	fs.DurationVar(&c.timeout, "timeout", 10*time.Second, "give up when a move has not reached every watcher after this long")
+	fs.IntVar(&c.width, "width", 120, "terminal width of the watching screens")
+	fs.IntVar(&c.height, "height", 40, "terminal height of the watching screens")
+	fs.BoolVar(&c.allowRemote, "allow-remote", false, "allow --targets and --redis that are not loopback addresses")
+	fs.BoolVar(&c.json, "json", false, "print the report as JSON instead of a table")
+	fs.BoolVar(&c.verbose, "verbose", false, "log progress, and our own instances' logs, to stderr")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usageHead)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return c, err
+		}
+		return c, errFlags
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "smokeload: unexpected argument %q\n", fs.Arg(0))
+		return c, errFlags
+	}
+	for _, t := range strings.Split(*targets, ",") {
+		if t = strings.TrimSpace(t); t != "" {
+			c.targets = append(c.targets, t)
+		}
+	}
+	return c, c.check()
+}
+
+// check refuses settings that make no sense, and addresses off this
+// machine unless --allow-remote says so.
+func (c config) check() error {
+	switch {
+	case len(c.targets) != 0 && len(c.targets) != 2:
+		return fmt.Errorf("--targets wants two instances, A,B; got %d", len(c.targets))
+	case len(c.targets) != 0 && c.redis != "":
+		return errors.New("--redis is for our own instances; with --targets the instances have their own Redis")
+	case c.moves < 1:
+		return errors.New("--moves must be at least 1")
+	case c.duration <= 0 || c.timeout <= 0 || c.settle < 0:
+		return errors.New("--duration and --timeout must be positive, --settle not negative")
+	case c.rooms < 1 || c.rooms > 50:
+		return errors.New("--rooms must be 1 to 50")
+	case c.width < 80 || c.height < 24:
+		return errors.New("--width and --height must be at least 80x24, the game screen's minimum")
+	}
+	if _, err := bot.New(c.bot, 0); err != nil {
+		return fmt.Errorf("--bot: %w", err)
+	}
+	if c.allowRemote {
+		return nil
+	}
+	for _, t := range c.targets {
+		host, _, err := net.SplitHostPort(t)
+		if err != nil {
+			return fmt.Errorf("--targets %q: %w", t, err)
+		}
+		if err := loopback(host); err != nil {
+			return fmt.Errorf("--targets %s: %w (add --allow-remote to measure another machine)", t, err)
+		}
+	}
+	if c.redis != "" {
+		u, err := url.Parse(c.redis)
+		if err != nil {
+			return fmt.Errorf("--redis: %w", err)
+		}
+		if err := loopback(u.Hostname()); err != nil {
+			return fmt.Errorf("--redis %s: %w (add --allow-remote to use another machine's Redis)", u.Redacted(), err)
+		}
+	}
+	return nil
+}
+
+// loopback fails unless host is, or resolves only to, loopback addresses.
+func loopback(host string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	ips, err := net.DefaultResolver.LookupIPAddr(ctx, host)
+	if err != nil {
+		return err
+	}
+	for _, ip := range ips {
+		if !ip.IP.IsLoopback() {
+			return fmt.Errorf("%s is not a loopback address", ip.IP)
+		}
+	}
+	return nil
+}
