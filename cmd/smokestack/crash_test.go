@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -20,6 +21,13 @@ const childEnv = "SMOKESTACK_TEST_AS_SMOKESTACK"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(childEnv) == "1" {
+		// The test holds this process's stdin open and never writes to it:
+		// its end means the test is gone (killed by -timeout, say), and a
+		// server must not outlive it.
+		go func() {
+			io.Copy(io.Discard, os.Stdin)
+			os.Exit(3)
+		}()
 		main() // exits with run's status
 	}
 	os.Exit(m.Run())
@@ -42,9 +50,19 @@ func startServeProcess(t *testing.T, dir string) *serveProcess {
 		t.Fatal(err)
 	}
 	p := &serveProcess{logs: &syncBuffer{}, exited: make(chan struct{})}
-	p.cmd = exec.Command(exe, "serve", "--listen", "127.0.0.1:0", "--data-dir", dir)
-	p.cmd.Env = append(os.Environ(), childEnv+"=1")
+	p.cmd = exec.Command(exe, "serve", "--listen", "127.0.0.1:0", "--data-dir", dir, "--store", "bolt")
+	// The environment could say SMOKESTACK_REDIS=…, which beats --store.
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "SMOKESTACK_") {
+			p.cmd.Env = append(p.cmd.Env, kv)
+		}
+	}
+	p.cmd.Env = append(p.cmd.Env, childEnv+"=1")
 	p.cmd.Stdout, p.cmd.Stderr = p.logs, p.logs
+	stdin, err := p.cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -55,6 +73,7 @@ func startServeProcess(t *testing.T, dir string) *serveProcess {
 	t.Cleanup(func() {
 		p.cmd.Process.Kill()
 		<-p.exited
+		stdin.Close()
 		if t.Failed() {
 			t.Logf("server %d's log:\n%s", p.cmd.Process.Pid, p.logs)
 		}
@@ -101,10 +120,7 @@ func TestSIGKILLMidWorkPhase(t *testing.T) {
 
 	srv.kill(t)
 	for _, p := range tb.seats {
-		for range p.lines { // the server is gone: the session ends
-		}
-		p.client.Close()
-		p.client, p.lines = nil, nil
+		tb.leave(p) // the server is gone: every session ends
 	}
 	srv = startServeProcess(t, dir)
 	tb.addr = srv.addr
@@ -144,9 +160,7 @@ func TestConnectionDropMidWorkPhase(t *testing.T) {
 		t.Fatal(err)
 	}
 	gone.nc.Close()
-	for range gone.lines {
-	}
-	gone.client, gone.lines = nil, nil
+	tb.leave(gone)
 	for _, p := range tb.present() {
 		tb.await(p, gone.name+" shown away", func(l playLine) bool {
 			s := l.Room.Seats[gone.seat]

@@ -179,6 +179,22 @@ func (tb *table) sitDown(p *player) {
 	p.seat = first.Seat
 }
 
+// leave waits for p's session to end, its connection cut by the test or
+// the server, and leaves p away, to sit down again with a new connection.
+func (tb *table) leave(p *player) {
+	tb.t.Helper()
+	timeout := time.After(15 * time.Second)
+	for open := true; open; {
+		select {
+		case _, open = <-p.lines:
+		case <-timeout:
+			tb.t.Fatalf("%s's session did not end with its connection", p.name)
+		}
+	}
+	p.client.Close()
+	p.client, p.lines = nil, nil
+}
+
 // await reads p's lines until one that is an update or an ok satisfies ok,
 // keeping the newest update; an error line or the session ending fails.
 func (tb *table) await(p *player, what string, ok func(playLine) bool) playLine {
