@@ -132,8 +132,9 @@ func (tb *table) dial(p *player) {
 		nc.Close()
 		tb.t.Fatalf("%s: ssh: %v", p.name, err)
 	}
-	p.nc, p.client = nc, gossh.NewClient(cc, chans, reqs)
-	tb.t.Cleanup(func() { p.client.Close() })
+	client := gossh.NewClient(cc, chans, reqs)
+	p.nc, p.client = nc, client
+	tb.t.Cleanup(func() { client.Close() })
 }
 
 // sitDown starts `play CODE` for p, dialling first if p has no connection,
