@@ -125,6 +125,7 @@ func (tb *table) dial(p *player) {
 		}
 		return nil
 	}
+	nc.SetDeadline(time.Now().Add(15 * time.Second)) // for the handshake only
 	cc, chans, reqs, err := gossh.NewClientConn(nc, tb.addr, &gossh.ClientConfig{
 		User: p.name, Auth: []gossh.AuthMethod{gossh.PublicKeys(p.key)}, HostKeyCallback: hostKey,
 	})
@@ -132,6 +133,7 @@ func (tb *table) dial(p *player) {
 		nc.Close()
 		tb.t.Fatalf("%s: ssh: %v", p.name, err)
 	}
+	nc.SetDeadline(time.Time{})
 	client := gossh.NewClient(cc, chans, reqs)
 	p.nc, p.client = nc, client
 	tb.t.Cleanup(func() { client.Close() })
