@@ -101,23 +101,31 @@ func Apply(s State, seat int, m Move) (next State, events []Event, err error) {
 }
 
 // try reports whether Apply would accept m, without building a new state:
-// it plays m on scratch, a working copy whose slices are reused from one
-// call to the next. Legal uses it to test its candidates cheaply; it runs
-// exactly the code Apply runs, so the two cannot disagree.
-func try(scratch *State, s State, seat int, m Move) (err error) {
+// it plays m on sc, a working copy whose slices are reused from one call to
+// the next, and leaves the result there. Legal uses it to test its
+// candidates cheaply; it runs exactly the code Apply runs, so the two cannot
+// disagree.
+func try(sc *scratch, s State, seat int, m Move) (err error) {
 	if err := canAct(s, seat); err != nil {
 		return err
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			*scratch = State{} // half-played: start afresh next time
+			*sc = scratch{} // half-played: start afresh next time
 			err = fmt.Errorf("move refused: %v", r)
 		}
 	}()
-	s.cloneInto(scratch)
-	g := &game{State: *scratch, seat: seat, quiet: true}
+	// A work-phase move changes its own seat and the shared piles, except
+	// the done that ends the round for everyone; copying only that seat
+	// saves copying the others for each candidate.
+	only := -1
+	if s.Phase == WorkPhase && m.Kind != Done {
+		only = seat
+	}
+	sc.load(s, only)
+	g := &game{State: sc.state, seat: seat, quiet: true}
 	err = g.play(m)
-	*scratch = g.State // keep whatever the move grew for the next call
+	sc.keep(g.State, only)
 	return err
 }
 
@@ -234,7 +242,9 @@ func (g *game) drawTo(seat, n int, why string) {
 			break
 		}
 		g.Players[seat].Hand = append(g.Players[seat].Hand, c)
-		names = append(names, c.Name())
+		if !g.quiet {
+			names = append(names, c.Name())
+		}
 	}
 	if len(names) == 0 {
 		return

@@ -24,12 +24,16 @@ func Legal(s State, seat int) []Move {
 			cand = workCandidates(s, seat)
 		}
 	}
-	var legal []Move
-	var scratch State
+	// The moves kept overwrite the candidates in place: cand is ours.
+	legal := cand[:0]
+	var sc scratch
 	for _, m := range cand {
-		if try(&scratch, s, seat, m) == nil {
+		if try(&sc, s, seat, m) == nil {
 			legal = append(legal, m)
 		}
+	}
+	if len(legal) == 0 {
+		return nil
 	}
 	return legal
 }
@@ -95,7 +99,15 @@ func workCandidates(s State, seat int) []Move {
 	}
 	hand := distinctCards(p.Hand)
 	for _, c := range hand {
-		for _, d := range distinctCards(without(p.Hand, c)) {
+		// Skip what build refuses whatever is discarded: a second copy of
+		// a card, or a cost the seat cannot pay.
+		if !multipleAllowed(c.Name()) && hasBuilding(p, c.Name()) {
+			continue
+		}
+		if metal, energy := buildCost(p, c); p.Metal < metal || p.Energy < energy {
+			continue
+		}
+		for _, d := range distinctCardsBut(p.Hand, indexOf(p.Hand, c)) {
 			if d.Info().Tool == c.Info().Tool {
 				out = append(out, Move{Kind: Build, Card: c, Discard: []Card{d}})
 			}
@@ -103,7 +115,11 @@ func workCandidates(s State, seat int) []Move {
 	}
 	for _, dice := range diceCombos(p.Dice, 1) {
 		for _, a := range []string{Research, Generate, Mine} {
-			out = append(out, Move{Kind: Place, Dice: dice, Action: a})
+			// Skip what place refuses: a die the action does not take, or
+			// an action with its 3 workers.
+			if hqTakes(a, p.Dice[dice[0]].Value) && len(*hqAction(p, a)) < 3 {
+				out = append(out, Move{Kind: Place, Dice: dice, Action: a})
+			}
 		}
 	}
 	for _, b := range p.Compound {
@@ -261,16 +277,52 @@ func valueMultisets(n int) [][]int {
 }
 
 // distinctCards returns one card of each design in hand, in hand order.
-func distinctCards(hand []Card) []Card {
+func distinctCards(hand []Card) []Card { return distinctCardsBut(hand, -1) }
+
+// distinctCardsBut is distinctCards of the hand without the card at index
+// skip (none when skip is -1): the other copy of that design, if any, is
+// the one listed.
+func distinctCardsBut(hand []Card, skip int) []Card {
 	var out []Card
-	seen := map[string]bool{}
-	for _, c := range hand {
-		if !seen[c.Name()] {
-			seen[c.Name()] = true
+	var seen designSet
+	for i, c := range hand {
+		if i != skip && seen.add(c) {
 			out = append(out, c)
 		}
 	}
 	return out
+}
+
+// designSet is a set of blueprint designs that lives on the stack: Legal
+// asks for distinct designs often enough that a map per call shows up.
+type designSet struct {
+	bits [4]uint64
+	more map[int]bool // designs past 255, for a card table that large
+}
+
+// add puts c's design in the set and reports whether it was new. Cards
+// outside the table count as one design, as their shared name does.
+func (d *designSet) add(c Card) bool {
+	k := len(cardKind) // every unknown card
+	if c >= 0 && int(c) < len(cardKind) {
+		k = cardKind[c]
+	}
+	if k < 64*len(d.bits) {
+		w, b := k/64, uint64(1)<<(k%64)
+		if d.bits[w]&b != 0 {
+			return false
+		}
+		d.bits[w] |= b
+		return true
+	}
+	if d.more[k] {
+		return false
+	}
+	if d.more == nil {
+		d.more = map[int]bool{}
+	}
+	d.more[k] = true
+	return true
 }
 
 // cardPairs lists the distinct pairs of designs that can be discarded from
@@ -279,7 +331,7 @@ func cardPairs(hand []Card) [][]Card {
 	var out [][]Card
 	designs := distinctCards(hand)
 	for i, a := range designs {
-		for _, b := range distinctCards(without(hand, a)) {
+		for _, b := range distinctCardsBut(hand, indexOf(hand, a)) {
 			// Keep each unordered pair once: b at or after a in design order.
 			if indexOfName(designs, b.Name()) >= i {
 				out = append(out, []Card{a, b})
@@ -291,13 +343,4 @@ func cardPairs(hand []Card) [][]Card {
 
 func indexOfName(cards []Card, name string) int {
 	return slices.IndexFunc(cards, func(c Card) bool { return c.Name() == name })
-}
-
-// without returns hand less one copy of c.
-func without(hand []Card, c Card) []Card {
-	out := slices.Clone(hand)
-	if i := indexOf(out, c); i >= 0 {
-		out = append(out[:i], out[i+1:]...)
-	}
-	return out
 }

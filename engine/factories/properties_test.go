@@ -438,7 +438,7 @@ func BenchmarkLegal(b *testing.B) {
 // and refuses exactly what Apply does, with the same reasons, and never
 // touches the state it is given, even with one scratch reused across games.
 func TestTryMatchesApply(t *testing.T) {
-	var scratch State
+	var scratch scratch
 	games := 4
 	if testing.Short() {
 		games = 1
@@ -462,6 +462,13 @@ func TestTryMatchesApply(t *testing.T) {
 							cand = marketCandidates(before, seat)
 						case WorkPhase:
 							cand = workCandidates(before, seat)
+							// Legal leaves out the placements place refuses;
+							// try them anyway.
+							for d := range before.Players[seat].Dice {
+								for _, a := range []string{Research, Generate, Mine} {
+									cand = append(cand, Move{Kind: Place, Dice: []int{d}, Action: a})
+								}
+							}
 						}
 					}
 					junk.data = randomBytes(seed*1000+uint64(step*10+seat+1), 200)
@@ -469,10 +476,14 @@ func TestTryMatchesApply(t *testing.T) {
 						cand = append(cand, garbageMove(junk, before, seat))
 					}
 					for _, m := range cand {
-						_, _, applyErr := Apply(before, seat, m)
+						next, _, applyErr := Apply(before, seat, m)
 						tryErr := try(&scratch, before, seat, m)
 						if fmt.Sprint(applyErr) != fmt.Sprint(tryErr) {
 							t.Fatalf("seed %d step %d seat %d %+v: Apply says %v, try says %v", seed, step, seat, m, applyErr, tryErr)
+						}
+						// The scratch holds what the move made: the same game.
+						if applyErr == nil && !sameGame(scratch.state, next) {
+							t.Fatalf("seed %d step %d seat %d %+v: try played it differently from Apply\n%s\n%s", seed, step, seat, m, mustJSON(scratch.state), mustJSON(next))
 						}
 					}
 				}
@@ -482,4 +493,52 @@ func TestTryMatchesApply(t *testing.T) {
 			})
 		}
 	}
+}
+
+// sameGame reports whether a and b are the same game, an empty slice and a
+// nil one being the same (the scratch keeps buffers where Apply has nil).
+func sameGame(a, b State) bool {
+	return string(mustJSON(nilEmpty(a))) == string(mustJSON(nilEmpty(b)))
+}
+
+// nilEmpty returns a copy of s with every empty slice nil.
+func nilEmpty(s State) State {
+	s = s.clone()
+	orNil := func(c []Card) []Card {
+		if len(c) == 0 {
+			return nil
+		}
+		return c
+	}
+	ints := func(v []int) []int {
+		if len(v) == 0 {
+			return nil
+		}
+		return v
+	}
+	s.Deck, s.Discard = orNil(s.Deck), orNil(s.Discard)
+	if len(s.ContractorDeck) == 0 {
+		s.ContractorDeck = nil
+	}
+	if len(s.ContractorDiscard) == 0 {
+		s.ContractorDiscard = nil
+	}
+	for i := range s.Players {
+		p := &s.Players[i]
+		p.Hand = orNil(p.Hand)
+		if len(p.Dice) == 0 {
+			p.Dice = nil
+		}
+		if len(p.Compound) == 0 {
+			p.Compound = nil
+		}
+		for j := range p.Compound {
+			p.Compound[j].Dice = ints(p.Compound[j].Dice)
+		}
+		p.HQ = Headquarters{ints(p.HQ.Research), ints(p.HQ.Generate), ints(p.HQ.Mine)}
+	}
+	if s.Machine != nil {
+		s.Machine.Compound = orNil(s.Machine.Compound)
+	}
+	return s
 }

@@ -179,51 +179,85 @@ func (s State) clone() State {
 	return c
 }
 
-// cloneInto makes dst a deep copy of s like clone does, but reuses the
-// slices dst already holds, so trying many moves in a row (Legal) does not
-// allocate a whole state for each. Every slice of a State must be copied
-// here; sharing one with s would let a tried move change the caller's game.
-func (s State) cloneInto(dst *State) {
-	old := *dst
-	*dst = s
-	dst.Deck = append(old.Deck[:0], s.Deck...)
-	dst.Discard = append(old.Discard[:0], s.Discard...)
-	dst.ContractorDeck = append(old.ContractorDeck[:0], s.ContractorDeck...)
-	dst.ContractorDiscard = append(old.ContractorDiscard[:0], s.ContractorDiscard...)
+// scratch is the working copy Legal tries its candidates on (see try). Its
+// slices are its own and are reused from one candidate to the next, so
+// trying many moves does not allocate a whole state for each.
+type scratch struct {
+	state State
+	// seats holds the scratch's own copy of each seat. state.Players points
+	// at these, or, for seats a move cannot change, at the caller's seats.
+	seats []Player
+	// machine is the scratch's own copy of The Machine.
+	machine Machine
+}
+
+// load makes sc.state a copy of s that a move may change without changing
+// s. Every slice a move can write is copied into the scratch's own buffers;
+// sharing one with s would let a tried move change the caller's game. When
+// only is a seat, the other seats are shared with s read-only: the caller
+// promises the move cannot change them (a work-phase move other than done
+// changes its own seat and the shared piles only).
+func (sc *scratch) load(s State, only int) {
+	old := sc.state
+	sc.state = s
+	st := &sc.state
+	st.Deck = append(old.Deck[:0], s.Deck...)
+	st.Discard = append(old.Discard[:0], s.Discard...)
+	st.ContractorDeck = append(old.ContractorDeck[:0], s.ContractorDeck...)
+	st.ContractorDiscard = append(old.ContractorDiscard[:0], s.ContractorDiscard...)
 	if cap(old.Players) < len(s.Players) {
 		old.Players = make([]Player, len(s.Players))
 	}
-	dst.Players = old.Players[:len(s.Players)]
+	st.Players = old.Players[:len(s.Players)]
+	if len(sc.seats) < len(s.Players) {
+		sc.seats = append(sc.seats, make([]Player, len(s.Players)-len(sc.seats))...)
+	}
 	for i := range s.Players {
-		from, to := &s.Players[i], &dst.Players[i]
-		was := *to
-		*to = *from
-		to.Hand = append(was.Hand[:0], from.Hand...)
-		to.Dice = append(was.Dice[:0], from.Dice...)
-		to.HQ.Research = append(was.HQ.Research[:0], from.HQ.Research...)
-		to.HQ.Generate = append(was.HQ.Generate[:0], from.HQ.Generate...)
-		to.HQ.Mine = append(was.HQ.Mine[:0], from.HQ.Mine...)
-		if cap(was.Compound) < len(from.Compound) {
-			was.Compound = append(was.Compound[:cap(was.Compound)], make([]Building, len(from.Compound)-cap(was.Compound))...)
+		if only >= 0 && i != only {
+			st.Players[i] = s.Players[i]
+			continue
 		}
-		to.Compound = was.Compound[:len(from.Compound)]
-		for j, b := range from.Compound {
-			dice := to.Compound[j].Dice
-			to.Compound[j] = b
-			to.Compound[j].Dice = append(dice[:0], b.Dice...)
+		s.Players[i].copyInto(&sc.seats[i])
+		st.Players[i] = sc.seats[i]
+	}
+	if s.Machine != nil {
+		compound := sc.machine.Compound
+		sc.machine = *s.Machine
+		sc.machine.Compound = append(compound[:0], s.Machine.Compound...)
+		st.Machine = &sc.machine
+	}
+}
+
+// keep takes back the state a move left in the scratch, so the buffers it
+// grew serve the next candidate. Seats shared with the caller are not the
+// scratch's to keep.
+func (sc *scratch) keep(played State, only int) {
+	sc.state = played
+	for i := range sc.seats {
+		if i < len(played.Players) && (only < 0 || i == only) {
+			sc.seats[i] = played.Players[i]
 		}
 	}
-	if s.Machine == nil {
-		dst.Machine = nil
-		return
+}
+
+// copyInto makes dst a deep copy of p, reusing the slices dst holds.
+func (p *Player) copyInto(dst *Player) {
+	was := *dst
+	*dst = *p
+	dst.Hand = append(was.Hand[:0], p.Hand...)
+	dst.Dice = append(was.Dice[:0], p.Dice...)
+	dst.HQ.Research = append(was.HQ.Research[:0], p.HQ.Research...)
+	dst.HQ.Generate = append(was.HQ.Generate[:0], p.HQ.Generate...)
+	dst.HQ.Mine = append(was.HQ.Mine[:0], p.HQ.Mine...)
+	if cap(was.Compound) < len(p.Compound) {
+		was.Compound = append(was.Compound[:cap(was.Compound)], make([]Building, len(p.Compound)-cap(was.Compound))...)
 	}
-	if old.Machine == nil {
-		old.Machine = &Machine{}
+	dst.Compound = was.Compound[:len(p.Compound)]
+	for j, b := range p.Compound {
+		dice := dst.Compound[j].Dice
+		dst.Compound[j] = b
+		dst.Compound[j].Dice = append(dice[:0], b.Dice...)
 	}
-	compound := old.Machine.Compound
-	*old.Machine = *s.Machine
-	old.Machine.Compound = append(compound[:0], s.Machine.Compound...)
-	dst.Machine = old.Machine
 }
 
 func cloneSlice[T any](s []T) []T {

@@ -180,6 +180,32 @@ func placeDice(p *Player, idx []int) {
 	}
 }
 
+// hqAction returns the workers already on a Headquarters action, or nil
+// for an action that does not exist.
+func hqAction(p *Player, action string) *[]int {
+	switch action {
+	case Research:
+		return &p.HQ.Research
+	case Generate:
+		return &p.HQ.Generate
+	case Mine:
+		return &p.HQ.Mine
+	}
+	return nil
+}
+
+// hqTakes reports whether a die showing v may work on action: Research
+// takes any value, Generate 1-3 and Mine 4-6.
+func hqTakes(action string, v int) bool {
+	switch action {
+	case Generate:
+		return v <= 3
+	case Mine:
+		return v >= 4
+	}
+	return true
+}
+
 func (g *game) place(m Move) error {
 	p := g.me()
 	if len(m.Dice) != 1 {
@@ -190,24 +216,15 @@ func (g *game) place(m Move) error {
 		return err
 	}
 	v := vals[0]
-	var slot *[]int
-	switch m.Action {
-	case Research:
-		slot = &p.HQ.Research
-	case Generate:
-		if v > 3 {
-			return fmt.Errorf("Generate takes a 1, 2 or 3, not a %d", v)
-		}
-		slot = &p.HQ.Generate
-	case Mine:
-		if v < 4 {
-			return fmt.Errorf("Mine takes a 4, 5 or 6, not a %d", v)
-		}
-		slot = &p.HQ.Mine
-	default:
+	slot := hqAction(p, m.Action)
+	switch {
+	case slot == nil:
 		return errors.New("place a die on research, generate or mine")
-	}
-	if len(*slot) >= 3 {
+	case !hqTakes(m.Action, v) && m.Action == Generate:
+		return fmt.Errorf("Generate takes a 1, 2 or 3, not a %d", v)
+	case !hqTakes(m.Action, v):
+		return fmt.Errorf("Mine takes a 4, 5 or 6, not a %d", v)
+	case len(*slot) >= 3:
 		return fmt.Errorf("%s already has 3 workers", m.Action)
 	}
 	// Matching bonus: one extra for each worker that matches one already
@@ -223,10 +240,14 @@ func (g *game) place(m Move) error {
 		g.drawTo(g.seat, 1+bonus, "research")
 	case Generate:
 		p.Energy += v + bonus
-		g.emit(g.seat, "generate", fmt.Sprintf("generated %d energy with a %d", v+bonus, v))
+		if !g.quiet {
+			g.emit(g.seat, "generate", fmt.Sprintf("generated %d energy with a %d", v+bonus, v))
+		}
 	case Mine:
 		p.Metal += 1 + bonus
-		g.emit(g.seat, "mine", fmt.Sprintf("mined %d metal with a %d", 1+bonus, v))
+		if !g.quiet {
+			g.emit(g.seat, "mine", fmt.Sprintf("mined %d metal with a %d", 1+bonus, v))
+		}
 	}
 	return nil
 }
