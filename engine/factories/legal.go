@@ -9,7 +9,12 @@ import (
 // Every move listed is accepted by Apply: candidates come from the card's
 // recipe and are kept only if Apply's own code takes them (see try), so the
 // two cannot disagree.
-func Legal(s State, seat int) []Move {
+func Legal(s State, seat int) []Move { return legal(s, seat, false) }
+
+// legal is Legal. With plain set it is Legal's plain definition, which the
+// tests hold the quick way to: every candidate, even those Apply refuses at
+// a glance, played by Apply itself on a whole copy of the game.
+func legal(s State, seat int, plain bool) []Move {
 	if seat < 0 || seat >= len(s.Players) {
 		return nil
 	}
@@ -21,14 +26,20 @@ func Legal(s State, seat int) []Move {
 		}
 	case WorkPhase:
 		if !s.Players[seat].Done {
-			cand = workCandidates(s, seat)
+			cand = workCandidates(s, seat, plain)
 		}
 	}
 	// The moves kept overwrite the candidates in place: cand is ours.
 	legal := cand[:0]
 	var sc scratch
 	for _, m := range cand {
-		if try(&sc, s, seat, m) == nil {
+		var err error
+		if plain {
+			_, _, err = Apply(s, seat, m)
+		} else {
+			err = try(&sc, s, seat, m)
+		}
+		if err == nil {
 			legal = append(legal, m)
 		}
 	}
@@ -78,7 +89,9 @@ func marketCandidates(s State, seat int) []Move {
 	return append(out, Move{Kind: Pass})
 }
 
-func workCandidates(s State, seat int) []Move {
+// workCandidates lists the work-phase moves worth trying. Unless all is
+// set it leaves out those Apply refuses at a glance.
+func workCandidates(s State, seat int, all bool) []Move {
 	p := &s.Players[seat]
 	if p.SettingDice {
 		var out []Move
@@ -101,10 +114,10 @@ func workCandidates(s State, seat int) []Move {
 	for _, c := range hand {
 		// Skip what build refuses whatever is discarded: a second copy of
 		// a card, or a cost the seat cannot pay.
-		if !multipleAllowed(c.Name()) && hasBuilding(p, c.Name()) {
+		if !all && !multipleAllowed(c.Name()) && hasBuilding(p, c.Name()) {
 			continue
 		}
-		if metal, energy := buildCost(p, c); p.Metal < metal || p.Energy < energy {
+		if metal, energy := buildCost(p, c); !all && (p.Metal < metal || p.Energy < energy) {
 			continue
 		}
 		for _, d := range distinctCardsBut(p.Hand, indexOf(p.Hand, c)) {
@@ -117,7 +130,7 @@ func workCandidates(s State, seat int) []Move {
 		for _, a := range []string{Research, Generate, Mine} {
 			// Skip what place refuses: a die the action does not take, or
 			// an action with its 3 workers.
-			if hqTakes(a, p.Dice[dice[0]].Value) && len(*hqAction(p, a)) < 3 {
+			if all || hqTakes(a, p.Dice[dice[0]].Value) && len(*hqAction(p, a)) < 3 {
 				out = append(out, Move{Kind: Place, Dice: dice, Action: a})
 			}
 		}

@@ -434,6 +434,34 @@ func BenchmarkLegal(b *testing.B) {
 	}
 }
 
+// TestLegalMatchesItsDefinition holds Legal, with its shortcuts (candidates
+// skipped at a glance, a scratch copy of the moving seat only), to its plain
+// definition on seeded games: the same moves in the same order.
+func TestLegalMatchesItsDefinition(t *testing.T) {
+	games := 3
+	if testing.Short() {
+		games = 1
+	}
+	for players := 1; players <= MaxPlayers; players++ {
+		for g := range games {
+			seed := uint64(players*53 + g)
+			step := 0
+			playRandom(t, Config{Players: players}, seed, func(before, _ State, _ int, _ Move) {
+				step++
+				if step%2 != 0 {
+					return
+				}
+				for seat := range before.Players {
+					quick, plain := mustJSON(Legal(before, seat)), mustJSON(legal(before, seat, true))
+					if string(quick) != string(plain) {
+						t.Fatalf("seed %d step %d seat %d: Legal\n%s\nbut by definition\n%s", seed, step, seat, quick, plain)
+					}
+				}
+			})
+		}
+	}
+}
+
 // TestTryMatchesApply checks that the scratch-copy path Legal uses accepts
 // and refuses exactly what Apply does, with the same reasons, and never
 // touches the state it is given, even with one scratch reused across games.
@@ -461,14 +489,7 @@ func TestTryMatchesApply(t *testing.T) {
 						case MarketPhase:
 							cand = marketCandidates(before, seat)
 						case WorkPhase:
-							cand = workCandidates(before, seat)
-							// Legal leaves out the placements place refuses;
-							// try them anyway.
-							for d := range before.Players[seat].Dice {
-								for _, a := range []string{Research, Generate, Mine} {
-									cand = append(cand, Move{Kind: Place, Dice: []int{d}, Action: a})
-								}
-							}
+							cand = workCandidates(before, seat, true)
 						}
 					}
 					junk.data = randomBytes(seed*1000+uint64(step*10+seat+1), 200)
