@@ -102,7 +102,8 @@ func workCandidates(s State, seat int, all bool) []Move {
 		}
 		return out
 	}
-	out := []Move{{Kind: Done}}
+	out := make([]Move, 1, 8)
+	out[0] = Move{Kind: Done}
 	for i, d := range p.Dice {
 		if d.Chosen && d.Value == 0 {
 			for v := 1; v <= 6; v++ {
@@ -246,7 +247,8 @@ func recipeCandidates(name string, p *Player) []Move {
 // diceCombos lists ways to pick n unplaced, set dice, once per multiset of
 // values (equal dice are interchangeable), using the lowest indexes.
 func diceCombos(dice []Die, n int) [][]int {
-	var free []int
+	var space [16]int // most seats have few dice: no allocation for them
+	free := space[:0]
 	for i, d := range dice {
 		if !d.Placed && d.Value != 0 {
 			free = append(free, i)
@@ -254,10 +256,13 @@ func diceCombos(dice []Die, n int) [][]int {
 	}
 	slices.SortStableFunc(free, func(a, b int) int { return dice[a].Value - dice[b].Value })
 	var out [][]int
-	var pick func(start int, chosen []int)
-	pick = func(start int, chosen []int) {
+	var all []int // the combinations back to back; out slices into it
+	chosen := make([]int, 0, n)
+	var pick func(start int)
+	pick = func(start int) {
 		if len(chosen) == n {
-			out = append(out, slices.Clone(chosen))
+			all = append(all, chosen...)
+			out = append(out, all[len(all)-n:len(all):len(all)])
 			return
 		}
 		for i := start; i < len(free); i++ {
@@ -265,10 +270,12 @@ func diceCombos(dice []Die, n int) [][]int {
 			if i > start && dice[free[i]].Value == dice[free[i-1]].Value {
 				continue
 			}
-			pick(i+1, append(chosen, free[i]))
+			chosen = append(chosen, free[i])
+			pick(i + 1)
+			chosen = chosen[:len(chosen)-1]
 		}
 	}
-	pick(0, nil)
+	pick(0)
 	return out
 }
 
