@@ -54,9 +54,12 @@ type SeatInfo struct {
 	Name string `json:"name,omitempty"`
 	Bot  string `json:"bot,omitempty"`
 	Free bool   `json:"free"`
-	// Connected is true while a session (or a bot) holds the seat here.
+	// Connected is true while a bot plays the seat or a session holds it,
+	// through any server instance.
 	Connected bool `json:"connected"`
-	// AwaySince is when the seat's player left, while they are away.
+	// AwaySince is when the seat's player left, while they are away: the
+	// same on every instance. A player not back since the server restarted
+	// is away since the restart.
 	AwaySince time.Time `json:"awaySince,omitzero"`
 }
 
@@ -92,9 +95,14 @@ func infoOf(m Meta, conns map[*Conn]struct{}, st engine.Status) RoomInfo {
 
 func (r *room) info() RoomInfo {
 	info := infoOf(r.meta, r.conns, r.status)
-	for seat, since := range r.away {
-		if seat < len(info.Seats) && !info.Seats[seat].Connected {
-			info.Seats[seat].AwaySince = since
+	for seat := range info.Seats {
+		s := &info.Seats[seat]
+		if s.Free || s.Bot != "" {
+			continue
+		}
+		s.Connected = s.Connected || r.elsewhere[seat]
+		if !s.Connected {
+			s.AwaySince = r.awaySince(seat)
 		}
 	}
 	return info

@@ -47,6 +47,11 @@ type Config struct {
 	Logger *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// PresenceTTL is, with a store shared between instances, how long the
+	// others believe this instance's sessions hold their seats without
+	// hearing from it again; it renews its claim every third of that.
+	// 0 means DefaultPresenceTTL.
+	PresenceTTL time.Duration
 }
 
 // Lobby is the set of rooms this server instance serves.
@@ -55,6 +60,13 @@ type Lobby struct {
 	games map[string]engine.Ruleset
 	mu    sync.Mutex
 	rooms map[string]*room
+	// started is when this lobby began serving: a seat not held since was
+	// left before it, by a session of an earlier process.
+	started time.Time
+	// presence is the store as shared presence, nil with a store of
+	// this instance's own.
+	presence     Presence
+	presenceKick chan struct{}
 }
 
 // Changes is implemented by stores shared between server instances: it
@@ -72,7 +84,9 @@ func New(cfg Config) *Lobby {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	l := &Lobby{cfg: cfg, games: map[string]engine.Ruleset{}, rooms: map[string]*room{}}
+	l := &Lobby{cfg: cfg, games: map[string]engine.Ruleset{}, rooms: map[string]*room{},
+		started: cfg.Now().UTC().Truncate(time.Millisecond), presenceKick: make(chan struct{}, 1)}
+	l.presence, _ = cfg.Store.(Presence)
 	for _, g := range cfg.Games {
 		l.games[g.Name()] = g
 	}
@@ -80,8 +94,19 @@ func New(cfg Config) *Lobby {
 }
 
 // Run does the lobby's background work until ctx ends: expiring abandoned
-// rooms and, with a shared store, following changes made elsewhere.
+// rooms and, with a shared store, following changes made elsewhere and
+// sharing which seats sessions here hold. With a shared store it returns
+// only after withdrawing this instance's claims on seats, so close the
+// store after Run returns.
 func (l *Lobby) Run(ctx context.Context) {
+	if l.presence != nil {
+		shared := make(chan struct{})
+		go func() {
+			defer close(shared)
+			l.sharePresence(ctx, l.presence)
+		}()
+		defer func() { <-shared }()
+	}
 	if c, ok := l.cfg.Store.(Changes); ok {
 		go func() {
 			for code := range c.Changes(ctx) {
@@ -239,7 +264,17 @@ func (l *Lobby) list(ctx context.Context, keep func(Meta) bool) ([]RoomInfo, err
 			r.mu.Unlock()
 			continue
 		}
-		out = append(out, infoOf(m, nil, engine.Status{}))
+		info := infoOf(m, nil, engine.Status{})
+		if l.presence == nil {
+			// Not loaded since this server started, so nobody has sat
+			// here since: see room.awaySince.
+			for i := range info.Seats {
+				if s := &info.Seats[i]; !s.Free && s.Bot == "" {
+					s.AwaySince = l.started
+				}
+			}
+		}
+		out = append(out, info)
 	}
 	slices.SortFunc(out, func(a, b RoomInfo) int { return cmp.Compare(b.Updated.UnixNano(), a.Updated.UnixNano()) })
 	return out, nil
@@ -252,7 +287,8 @@ func (l *Lobby) AddBot(ctx context.Context, code string, by Player, seat int, bo
 	if err != nil {
 		return err
 	}
-	if err := l.checkBot(r.meta.Game, bot); err != nil {
+	// The ruleset, unlike r.meta, is fixed for the room's life: no lock.
+	if err := l.checkBot(r.rules.Name(), bot); err != nil {
 		return err
 	}
 	return r.addBot(ctx, by, seat, bot)
@@ -323,6 +359,10 @@ func (l *Lobby) room(ctx context.Context, code string) (*room, error) {
 	r := &room{l: l, rules: rules, meta: meta, conns: map[*Conn]struct{}{}, away: map[int]time.Time{}}
 	if err := r.rebuild(meta, moves); err != nil {
 		return nil, fmt.Errorf("room %s: %w", code, err)
+	}
+	if err := r.readPresence(ctx); err != nil {
+		// Not fatal: the next change or renewal round brings it.
+		l.cfg.Logger.Debug("seat presence", "code", code, "err", err)
 	}
 	l.rooms[code] = r
 	return r, nil

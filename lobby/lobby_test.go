@@ -197,7 +197,17 @@ func TestRestartResumes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer store2.Close()
+	restarted := time.Now().Truncate(time.Millisecond)
 	l2 := newLobby(t, store2)
+	// Until solo comes back, the seat is away since the restart, so the
+	// others' screens can say whom they are waiting for.
+	info, err := l2.Info(ctx, meta.Code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := info.Seats[0]; s.Connected || s.AwaySince.Before(restarted) || s.AwaySince.After(time.Now()) {
+		t.Fatalf("seat not back after the restart shows %+v; want away since the restart at %v", s, restarted)
+	}
 	c2, err := l2.Join(ctx, meta.Code, p)
 	if err != nil {
 		t.Fatal(err)
@@ -205,6 +215,9 @@ func TestRestartResumes(t *testing.T) {
 	after := latest(t, c2)
 	if string(after.View) != string(before.View) || after.Version != 5 {
 		t.Fatalf("resumed view differs:\nbefore %s\nafter  %s", before.View, after.View)
+	}
+	if s := after.Room.Seats[0]; !s.Connected || !s.AwaySince.IsZero() {
+		t.Fatalf("seat back after the restart shows %+v", s)
 	}
 	playOut(t, map[int]*Conn{0: c2})
 }

@@ -22,13 +22,17 @@ import (
 // Keys (the braces are a cluster hash tag, so one room's keys share a slot
 // and its scripts stay legal on Redis Cluster):
 //
-//	smokestack:{CODE}:meta   hash: json (Meta), version, updated, over
-//	smokestack:{CODE}:moves  list of Record JSON, index = move number
-//	smokestack:rooms         set of room codes, for List
+//	smokestack:{CODE}:meta      hash: json (Meta), version, updated, over
+//	smokestack:{CODE}:moves     list of Record JSON, index = move number
+//	smokestack:{CODE}:presence  hash: which instance's sessions hold which
+//	                            seats, and when each seat was last held
+//	smokestack:rooms            set of room codes, for List
 //
-// Every committed change is announced on the channel smokestack:changes as
-// "ORIGIN CODE"; the list, not the message, is the truth, so a lost message
-// costs only latency until the next one or the next resubscribe.
+// Every committed change, and every change in the seats an instance holds,
+// is announced on the channel smokestack:changes as "ORIGIN CODE"; the
+// keys, not the message, are the truth, so a lost message costs only
+// latency until the next one or the next resubscribe. RedisStore also
+// implements Presence (redispresence.go).
 type RedisStore struct {
 	rdb    redis.UniversalClient
 	origin string // tells this store's own announcements from others'
@@ -108,7 +112,7 @@ redis.call('PUBLISH', ARGV[5], ARGV[6])
 return 1`)
 
 	deleteScript = redis.NewScript(`
-redis.call('DEL', KEYS[1], KEYS[2])
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
 redis.call('PUBLISH', ARGV[1], ARGV[2])
 return 1`)
 )
@@ -263,7 +267,7 @@ func (s *RedisStore) List(ctx context.Context) ([]Meta, error) {
 
 // Delete implements Store.
 func (s *RedisStore) Delete(ctx context.Context, code string) error {
-	err := deleteScript.Run(ctx, s.rdb, []string{metaKey(code), movesKey(code)}, redisChannel, s.announcement(code)).Err()
+	err := deleteScript.Run(ctx, s.rdb, []string{metaKey(code), movesKey(code), presenceKey(code)}, redisChannel, s.announcement(code)).Err()
 	if err == nil {
 		err = s.rdb.SRem(ctx, redisRoomIndex, code).Err()
 	}

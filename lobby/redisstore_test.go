@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/engine/factories"
 	"github.com/smokestack/smokestack/internal/redistest"
 )
@@ -124,6 +125,7 @@ type instance struct {
 	store *RedisStore
 	lobby *Lobby
 	stop  context.CancelFunc
+	done  chan struct{} // closed when the lobby's Run has returned
 }
 
 func newInstance(t *testing.T, r *redistest.Server) *instance {
@@ -131,16 +133,26 @@ func newInstance(t *testing.T, r *redistest.Server) *instance {
 	s := openRedis(t, r)
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	in := &instance{store: s, lobby: newLobby(t, s), stop: cancel}
-	go in.lobby.Run(ctx)
+	l := New(Config{Store: s, Games: []engine.Ruleset{factories.Rules{}}, Bots: firstLegal, PresenceTTL: testPresenceTTL})
+	in := &instance{store: s, lobby: l, stop: cancel, done: make(chan struct{})}
+	go func() {
+		defer close(in.done)
+		in.lobby.Run(ctx)
+	}()
 	return in
 }
 
+// testPresenceTTL keeps presence tests short while leaving a loaded
+// machine room for a late renewal or two.
+const testPresenceTTL = 2 * time.Second
+
 // kill drops the instance as a crashed process would: no Close on its
-// connections, no goodbye to Redis beyond the socket closing.
+// connections, no goodbye to Redis beyond the socket closing. The store
+// closes first, so the lobby cannot withdraw its seat claims on the way
+// out as a clean shutdown does.
 func (in *instance) kill() {
-	in.stop()
 	in.store.Close()
+	in.stop()
 }
 
 // session follows one Conn's updates as a terminal would: it keeps the

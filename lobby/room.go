@@ -29,10 +29,18 @@ type room struct {
 	moves  int // moves applied to state
 	events []engine.Event
 	conns  map[*Conn]struct{}
-	away   map[int]time.Time // seat -> when its last session left
+	away   map[int]time.Time // seat -> when its last session here left
 	bots   map[int]BotFunc
 	botDue bool // a bot move is scheduled
 	notice string
+
+	// With a store shared between instances (see presence.go):
+	elsewhere       map[int]bool      // seats sessions on other instances hold
+	lastHeld        map[int]time.Time // seat -> when any instance last held it
+	claimed         []int             // the seats this instance last claimed
+	presenceDirty   bool              // the seats held here changed since the last claim
+	presenceGen     int               // counts those changes
+	presenceFailing bool              // the last claim or read failed
 }
 
 // rebuild sets the room to meta and replays moves from the seed.
@@ -94,11 +102,15 @@ func (r *room) catchUp(ctx context.Context) error {
 	return r.replay(moves[r.moves:])
 }
 
-// refresh is called when another instance changed the room.
+// refresh is called when another instance changed the room or the seats
+// it holds there.
 func (r *room) refresh(ctx context.Context) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.setNotice(r.catchUp(ctx))
+	if err := r.readPresence(ctx); err != nil {
+		r.l.cfg.Logger.Debug("seat presence", "code", r.meta.Code, "err", err)
+	}
 	r.broadcast()
 }
 
@@ -253,6 +265,12 @@ func (r *room) addBot(ctx context.Context, by Player, seat int, bot string) erro
 		return fmt.Errorf("there is no seat %d", seat+1)
 	}
 	s := r.meta.Seats[seat]
+	if !s.Free() && s.Bot == "" {
+		// The player may be at the table through another instance: ask.
+		if err := r.readPresence(ctx); err != nil {
+			return fmt.Errorf("cannot tell whether %s is still playing seat %d, try again in a moment: %w", s.Name, seat+1, err)
+		}
+	}
 	if !s.Free() && r.present(seat) {
 		return fmt.Errorf("%s is still playing seat %d", s.Name, seat+1)
 	}
@@ -279,16 +297,6 @@ func (r *room) end(ctx context.Context, by Player) error {
 	return r.saveMeta(ctx, m)
 }
 
-// present reports whether a session holds seat right now.
-func (r *room) present(seat int) bool {
-	for c := range r.conns {
-		if c.seat == seat {
-			return true
-		}
-	}
-	return false
-}
-
 func (r *room) connected() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -304,7 +312,10 @@ func (r *room) connect(p Player, seat int) *Conn {
 func (r *room) connectLocked(p Player, seat int) *Conn {
 	c := &Conn{room: r, player: p, seat: seat, updates: make(chan Update, 1)}
 	r.conns[c] = struct{}{}
-	delete(r.away, seat)
+	if seat >= 0 {
+		delete(r.away, seat)
+		r.presenceChanged()
+	}
 	r.broadcast()
 	return c
 }
@@ -316,8 +327,9 @@ func (r *room) disconnect(c *Conn) {
 		return
 	}
 	delete(r.conns, c)
-	if c.seat >= 0 && !r.present(c.seat) {
-		r.away[c.seat] = r.l.cfg.Now()
+	if c.seat >= 0 && !r.presentHere(c.seat) {
+		r.away[c.seat] = r.l.presenceNow()
+		r.presenceChanged()
 	}
 	r.broadcast()
 }

@@ -190,8 +190,18 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		Logger:   log.With("part", "lobby"),
 	})
 	lobbyCtx, stopLobby := context.WithCancel(context.Background())
-	defer stopLobby()
-	go lb.Run(lobbyCtx)
+	lobbyDone := make(chan struct{})
+	go func() {
+		defer close(lobbyDone)
+		lb.Run(lobbyCtx)
+	}()
+	// With Redis, Run withdraws this instance's seat claims on its way
+	// out, so the store (closed by an earlier defer) stays open until Run
+	// has returned.
+	defer func() {
+		stopLobby()
+		<-lobbyDone
+	}()
 
 	srv, err := server.New(server.Config{
 		Addr: c.listen, HostKey: key.Signer, Lobby: lb,
@@ -240,6 +250,7 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	<-served
 	stopLobby()
+	<-lobbyDone
 	log.Info("stopped")
 	return nil
 }

@@ -1,0 +1,245 @@
+package lobby
+
+import (
+	"context"
+	"maps"
+	"slices"
+	"time"
+)
+
+// Presence is implemented by stores shared between server instances. The
+// players of one room may sit on different instances, so whether a seat is
+// held, and since when it has been empty, has to be known to all of them:
+// otherwise a host could hand to a bot the seat of someone playing through
+// another instance. Each instance claims the seats its sessions hold for a
+// while and renews the claim; a claim that is not renewed lapses, so the
+// seats of an instance that died show as away without anyone cleaning up.
+type Presence interface {
+	// ClaimSeats replaces this instance's claim on room code: its sessions
+	// hold the seats in held until now+ttl (none: the claim is withdrawn).
+	// Each seat in last was held here until that time; the store keeps the
+	// latest such time per seat, which is when an empty seat became empty.
+	// It returns the room's presence as the other instances claim it.
+	ClaimSeats(ctx context.Context, code string, held []int, last map[int]time.Time, now time.Time, ttl time.Duration) (SharedPresence, error)
+	// SeatPresence returns the room's presence as the other instances claim
+	// it at now.
+	SeatPresence(ctx context.Context, code string, now time.Time) (SharedPresence, error)
+}
+
+// SharedPresence is what the instances sharing a store say about a room's
+// seats.
+type SharedPresence struct {
+	// Elsewhere holds the seats that sessions on other live instances hold.
+	Elsewhere map[int]bool
+	// LastHeld is when each seat was last known held by any instance: for a
+	// seat nobody holds, the time it became empty, the same on every
+	// instance.
+	LastHeld map[int]time.Time
+}
+
+// DefaultPresenceTTL is how long a claim on seats lasts unless renewed.
+// Renewing every third of it lets a claim survive two missed renewals (a
+// slow Redis, a long GC pause) before other instances show its seats away.
+const DefaultPresenceTTL = 15 * time.Second
+
+func (l *Lobby) presenceTTL() time.Duration {
+	if l.cfg.PresenceTTL > 0 {
+		return l.cfg.PresenceTTL
+	}
+	return DefaultPresenceTTL
+}
+
+// kickPresence asks the presence loop to share a change soon. It never
+// blocks: a pending kick covers every change made before it is taken.
+func (l *Lobby) kickPresence() {
+	select {
+	case l.presenceKick <- struct{}{}:
+	default:
+	}
+}
+
+// sharePresence keeps this instance's claims current until ctx ends: at
+// once after a local change, and for every room with sessions here each
+// renewal interval, which also reads what the other instances claim, so a
+// lapsed claim shows as away within one interval of lapsing. When ctx ends
+// it withdraws every claim, so a clean shutdown shows its players away at
+// once rather than after the TTL. A store that cannot be reached only
+// leaves the presence stale; moves never wait for it.
+func (l *Lobby) sharePresence(ctx context.Context, p Presence) {
+	every := l.presenceTTL() / 3
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	for {
+		all := false
+		select {
+		case <-ctx.Done():
+			bye, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			l.shareAll(bye, p, false, true)
+			cancel()
+			return
+		case <-l.presenceKick:
+		case <-tick.C:
+			all = true
+		}
+		round, cancel := context.WithTimeout(ctx, every)
+		l.shareAll(round, p, all, false)
+		cancel()
+	}
+}
+
+func (l *Lobby) shareAll(ctx context.Context, p Presence, all, leaving bool) {
+	l.mu.Lock()
+	rooms := slices.Collect(maps.Values(l.rooms))
+	l.mu.Unlock()
+	for _, r := range rooms {
+		r.sharePresence(ctx, p, all, leaving)
+	}
+}
+
+// sharePresence writes this instance's claim on the room when it changed
+// (or, with all, when it needs renewing) and takes in the other instances'
+// claims. Leaving withdraws the claim. The store is asked without holding
+// r.mu, so a slow store delays no move.
+func (r *room) sharePresence(ctx context.Context, p Presence, all, leaving bool) {
+	r.mu.Lock()
+	held := r.heldSeats()
+	if leaving {
+		held = nil
+	}
+	write := r.presenceDirty || len(held) > 0 && all || leaving && len(r.claimed) > 0
+	read := all && len(r.conns) > 0
+	if !write && !read {
+		r.mu.Unlock()
+		return
+	}
+	now := r.l.presenceNow()
+	last := maps.Clone(r.away)
+	if last == nil {
+		last = map[int]time.Time{}
+	}
+	for _, seat := range r.heldSeats() {
+		last[seat] = now // on leaving, the seats held until now
+	}
+	code, gen := r.meta.Code, r.presenceGen
+	r.mu.Unlock()
+
+	var sp SharedPresence
+	var err error
+	if write {
+		sp, err = p.ClaimSeats(ctx, code, held, last, now, r.l.presenceTTL())
+	} else {
+		sp, err = p.SeatPresence(ctx, code, now)
+	}
+
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if err != nil {
+		if !r.presenceFailing {
+			r.l.cfg.Logger.Warn("seat presence not shared", "code", code, "err", err)
+		}
+		r.presenceFailing = true
+		return // still dirty: the next round tries again
+	}
+	r.presenceFailing = false
+	if write {
+		r.claimed = held
+		if r.presenceGen == gen {
+			r.presenceDirty = false
+		}
+	}
+	r.takePresence(sp)
+}
+
+// readPresence asks the store what the other instances claim, when there
+// are other instances. The caller holds r.mu.
+func (r *room) readPresence(ctx context.Context) error {
+	if r.l.presence == nil {
+		return nil
+	}
+	sp, err := r.l.presence.SeatPresence(ctx, r.meta.Code, r.l.presenceNow())
+	if err != nil {
+		return err
+	}
+	r.takePresence(sp)
+	return nil
+}
+
+// takePresence adopts the other instances' claims and pushes new views if
+// they changed what the room shows. The caller holds r.mu.
+func (r *room) takePresence(sp SharedPresence) {
+	if maps.Equal(r.elsewhere, sp.Elsewhere) && maps.EqualFunc(r.lastHeld, sp.LastHeld, time.Time.Equal) {
+		return
+	}
+	r.elsewhere, r.lastHeld = sp.Elsewhere, sp.LastHeld
+	if len(r.conns) > 0 {
+		r.broadcast()
+	}
+}
+
+// presenceChanged notes that the seats held here changed. The caller holds
+// r.mu.
+func (r *room) presenceChanged() {
+	if r.l.presence == nil {
+		return
+	}
+	r.presenceGen++
+	r.presenceDirty = true
+	r.l.kickPresence()
+}
+
+// heldSeats lists the seats sessions here hold, in order.
+func (r *room) heldSeats() []int {
+	var seats []int
+	for c := range r.conns {
+		if c.seat >= 0 && !slices.Contains(seats, c.seat) {
+			seats = append(seats, c.seat)
+		}
+	}
+	slices.Sort(seats)
+	return seats
+}
+
+// present reports whether a session on any instance holds seat right now.
+func (r *room) present(seat int) bool {
+	return r.presentHere(seat) || r.elsewhere[seat]
+}
+
+// presentHere reports whether a session on this instance holds seat.
+func (r *room) presentHere(seat int) bool {
+	for c := range r.conns {
+		if c.seat == seat {
+			return true
+		}
+	}
+	return false
+}
+
+// awaySince says since when a seated person nobody holds has been away:
+// the latest time any instance knew the seat held. A seat never seen held
+// since this server started — the room was stored before a restart — is
+// away since the start: every session it had ended by then at the latest,
+// and nothing stored says when it really left. The room's Updated time
+// would often overstate it (a player can watch an idle table for hours),
+// and the time the room was loaded would understate it more (a room is
+// loaded when the first person comes back, maybe long after). With a
+// shared store a seat without a record falls back to Updated instead,
+// which, unlike each instance's start, is the same on every instance.
+func (r *room) awaySince(seat int) time.Time {
+	since := r.away[seat]
+	if t := r.lastHeld[seat]; t.After(since) {
+		since = t
+	}
+	if since.IsZero() {
+		since = r.l.started
+		if r.l.presence != nil {
+			since = r.meta.Updated
+		}
+	}
+	return since
+}
+
+// presenceNow is the clock for presence, in milliseconds: what a shared
+// store keeps, so every instance shows the very same away time.
+func (l *Lobby) presenceNow() time.Time {
+	return l.cfg.Now().UTC().Truncate(time.Millisecond)
+}

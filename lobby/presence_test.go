@@ -1,0 +1,128 @@
+package lobby
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+)
+
+// seatShown is a condition on seat as an update shows it: connected, or
+// away with the time it left.
+func seatShown(seat int, connected bool) func(Update) bool {
+	return func(u Update) bool {
+		s := u.Room.Seats[seat]
+		return s.Connected == connected && s.AwaySince.IsZero() == connected
+	}
+}
+
+// TestRedisPresenceAcrossInstances: alice plays through instance a, bob
+// through b. Whether bob is at the table, and since when he is away, is
+// the same on both instances; the host cannot hand his seat to a bot while
+// he plays through the other instance; and the seats of an instance that
+// dies lapse to away by themselves within the presence TTL.
+func TestRedisPresenceAcrossInstances(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	g := newRedisGame(t, 13)
+	alice, bob, watcherB := g.seats[0], g.seats[1], g.watchers[1]
+	const within = 10 * time.Second
+
+	if _, err := alice.await(within, seatShown(1, true)); err != nil {
+		t.Fatalf("bob, playing through b, not shown connected on a: %v", err)
+	}
+	if err := g.a.lobby.AddBot(ctx, g.code, g.alice, 1, "first"); err == nil || !strings.Contains(err.Error(), "bob is still playing seat 2") {
+		t.Fatalf("host on a handed bob's seat to a bot while bob plays through b: %v", err)
+	}
+
+	// Bob drops on b: alice on a is shown him away, since the same moment
+	// as b shows.
+	bob.c.Close()
+	ua, err := alice.await(within, seatShown(1, false))
+	if err != nil {
+		t.Fatalf("bob left b, alice on a not told: %v", err)
+	}
+	since := ua.Room.Seats[1].AwaySince
+	ub, err := watcherB.await(within, seatShown(1, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := g.b.lobby.Info(ctx, g.code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ub.Room.Seats[1].AwaySince; !got.Equal(since) || !info.Seats[1].AwaySince.Equal(since) {
+		t.Fatalf("bob away since %v on a, but %v (updates) / %v (info) on b", since, got, info.Seats[1].AwaySince)
+	}
+
+	// He comes back through a: both instances show him connected.
+	ca, err := g.a.lobby.Join(ctx, g.code, g.bob)
+	if err != nil || ca.Seat() != 1 {
+		t.Fatalf("bob back on a: seat %v, %v", ca, err)
+	}
+	bobA := &session{name: "bob@a", c: ca}
+	for _, s := range []*session{alice, watcherB, bobA} {
+		if _, err := s.await(within, seatShown(1, true)); err != nil {
+			t.Fatalf("bob back on a, not shown connected: %v", err)
+		}
+	}
+
+	// He moves to b again, and b dies without a goodbye.
+	joinedB := time.Now().Truncate(time.Millisecond)
+	bobA.c.Close()
+	cb, err := g.b.lobby.Join(ctx, g.code, g.bob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.seats[1] = &session{name: "bob@b", c: cb}
+	// a has no session of bob's now, so only b's claim can show him here.
+	if _, err := alice.await(within, seatShown(1, true)); err != nil {
+		t.Fatalf("bob on b again, not shown connected on a: %v", err)
+	}
+	g.b.kill()
+	killed := time.Now()
+	ua, err = alice.await(within, seatShown(1, false))
+	lapsed := time.Since(killed)
+	if err != nil {
+		t.Fatalf("b killed, bob's seat did not lapse to away on a: %v", err)
+	}
+	t.Logf("b's claim lapsed on a %v after the kill (TTL %v)", lapsed.Round(time.Millisecond), testPresenceTTL)
+	if lapsed > 3*testPresenceTTL {
+		t.Errorf("bob's seat lapsed %v after b died; the TTL is %v", lapsed, testPresenceTTL)
+	}
+	// Away since b last renewed its claim: after bob sat down there,
+	// before it died.
+	if s := ua.Room.Seats[1].AwaySince; s.Before(joinedB) || s.After(killed) {
+		t.Fatalf("bob away since %v; b held his seat from %v until it died at %v", s, joinedB, killed)
+	}
+	if err := g.a.lobby.AddBot(ctx, g.code, g.alice, 1, "first"); err != nil {
+		t.Fatalf("host could not hand the seat of bob, away since b died: %v", err)
+	}
+	if _, err := alice.await(within, func(u Update) bool { return u.Room.Seats[1].Bot == "first" }); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestRedisPresenceCleanShutdown: an instance that stops cleanly withdraws
+// its claims before its lobby's Run returns, so the others show its players
+// away at once instead of after the TTL.
+func TestRedisPresenceCleanShutdown(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	g := newRedisGame(t, 17)
+	if _, err := g.seats[0].await(10*time.Second, seatShown(1, true)); err != nil {
+		t.Fatal(err)
+	}
+	g.b.stop()
+	<-g.b.done
+	fields, err := g.a.store.rdb.HGetAll(ctx, presenceKey(g.code)).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := fields[g.b.store.claimField()]; ok {
+		t.Fatalf("b stopped, its claim %q is still there", v)
+	}
+	if _, err := g.seats[0].await(testPresenceTTL/2, seatShown(1, false)); err != nil {
+		t.Fatalf("b stopped, alice on a not shown bob away before b's claim could lapse: %v", err)
+	}
+}
