@@ -67,6 +67,8 @@ type Lobby struct {
 	// this instance's own.
 	presence     Presence
 	presenceKick chan struct{}
+	dueMu        sync.Mutex
+	presenceDue  map[*room]bool // rooms whose seats held here changed
 }
 
 // Changes is implemented by stores shared between server instances: it
@@ -85,7 +87,8 @@ func New(cfg Config) *Lobby {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	l := &Lobby{cfg: cfg, games: map[string]engine.Ruleset{}, rooms: map[string]*room{},
-		started: cfg.Now().UTC().Truncate(time.Millisecond), presenceKick: make(chan struct{}, 1)}
+		started: cfg.Now().UTC().Truncate(time.Millisecond), presenceKick: make(chan struct{}, 1),
+		presenceDue: map[*room]bool{}}
 	l.presence, _ = cfg.Store.(Presence)
 	for _, g := range cfg.Games {
 		l.games[g.Name()] = g

@@ -49,13 +49,25 @@ func (l *Lobby) presenceTTL() time.Duration {
 	return DefaultPresenceTTL
 }
 
-// kickPresence asks the presence loop to share a change soon. It never
+// kickPresence asks the presence loop to share r's change soon. It never
 // blocks: a pending kick covers every change made before it is taken.
-func (l *Lobby) kickPresence() {
+func (l *Lobby) kickPresence(r *room) {
+	l.dueMu.Lock()
+	l.presenceDue[r] = true
+	l.dueMu.Unlock()
 	select {
 	case l.presenceKick <- struct{}{}:
 	default:
 	}
+}
+
+// takeDue returns the rooms whose presence changed since the last call.
+func (l *Lobby) takeDue() []*room {
+	l.dueMu.Lock()
+	defer l.dueMu.Unlock()
+	rooms := slices.Collect(maps.Keys(l.presenceDue))
+	clear(l.presenceDue)
+	return rooms
 }
 
 // sharePresence keeps this instance's claims current until ctx ends: at
@@ -70,29 +82,33 @@ func (l *Lobby) sharePresence(ctx context.Context, p Presence) {
 	tick := time.NewTicker(every)
 	defer tick.Stop()
 	for {
-		all := false
+		var rooms []*room
+		all, leaving := false, false
 		select {
 		case <-ctx.Done():
-			bye, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-			l.shareAll(bye, p, false, true)
-			cancel()
-			return
+			leaving = true
 		case <-l.presenceKick:
+			rooms = l.takeDue()
 		case <-tick.C:
 			all = true
 		}
-		round, cancel := context.WithTimeout(ctx, every)
-		l.shareAll(round, p, all, false)
+		if all || leaving {
+			l.mu.Lock()
+			rooms = slices.Collect(maps.Values(l.rooms))
+			l.mu.Unlock()
+		}
+		parent, limit := ctx, every
+		if leaving { // ctx is over, but the goodbye is worth a moment
+			parent, limit = context.Background(), 2*time.Second
+		}
+		round, cancel := context.WithTimeout(parent, limit)
+		for _, r := range rooms {
+			r.sharePresence(round, p, all, leaving)
+		}
 		cancel()
-	}
-}
-
-func (l *Lobby) shareAll(ctx context.Context, p Presence, all, leaving bool) {
-	l.mu.Lock()
-	rooms := slices.Collect(maps.Values(l.rooms))
-	l.mu.Unlock()
-	for _, r := range rooms {
-		r.sharePresence(ctx, p, all, leaving)
+		if leaving {
+			return
+		}
 	}
 }
 
@@ -184,7 +200,7 @@ func (r *room) presenceChanged() {
 	}
 	r.presenceGen++
 	r.presenceDirty = true
-	r.l.kickPresence()
+	r.l.kickPresence(r)
 }
 
 // heldSeats lists the seats sessions here hold, in order.

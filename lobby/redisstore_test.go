@@ -478,6 +478,11 @@ func TestRedisRestart(t *testing.T) {
 		if _, err := s.await(10*time.Second, func(u Update) bool { return u.Notice == "" }); err != nil {
 			t.Fatalf("no recovery after restart: %v", err)
 		}
+		// Presence heals too: each instance shows the other's player at
+		// the table, which only that instance's claim can tell it.
+		if _, err := s.await(10*time.Second, func(u Update) bool { return seatShown(0, true)(u) && seatShown(1, true)(u) }); err != nil {
+			t.Fatalf("presence did not heal after restart: %v", err)
+		}
 	}
 	g.play(t, -1)
 	if g.watchers[0].view().Phase != factories.GameOver {
