@@ -136,7 +136,7 @@ func (r *room) sharePresence(ctx context.Context, p Presence, all, leaving bool)
 	for _, seat := range r.heldSeats() {
 		last[seat] = now // on leaving, the seats held until now
 	}
-	code, gen := r.meta.Code, r.presenceGen
+	code, gen, ticket := r.meta.Code, r.presenceGen, r.askPresence()
 	r.mu.Unlock()
 
 	var sp SharedPresence
@@ -163,7 +163,7 @@ func (r *room) sharePresence(ctx context.Context, p Presence, all, leaving bool)
 			r.presenceDirty = false
 		}
 	}
-	r.takePresence(sp)
+	r.takePresence(ticket, sp)
 }
 
 // readPresence asks the store what the other instances claim, when there
@@ -172,17 +172,34 @@ func (r *room) readPresence(ctx context.Context) error {
 	if r.l.presence == nil {
 		return nil
 	}
+	ticket := r.askPresence()
 	sp, err := r.l.presence.SeatPresence(ctx, r.meta.Code, r.l.presenceNow())
 	if err != nil {
 		return err
 	}
-	r.takePresence(sp)
+	r.takePresence(ticket, sp)
 	return nil
 }
 
-// takePresence adopts the other instances' claims and pushes new views if
-// they changed what the room shows. The caller holds r.mu.
-func (r *room) takePresence(sp SharedPresence) {
+// askPresence numbers a read of the shared presence about to be made. The
+// caller holds r.mu.
+func (r *room) askPresence() int {
+	r.presenceAsked++
+	return r.presenceAsked
+}
+
+// takePresence adopts the other instances' claims, as read by the read
+// numbered ticket, and pushes new views if they changed what the room
+// shows. An answer to a read asked before one already taken is dropped:
+// it may predate a claim that the newer read saw (the loop's own claim can
+// come back after a catch-up's read), and whatever changed after the newer
+// read is published or found at the next renewal anyway. The caller holds
+// r.mu.
+func (r *room) takePresence(ticket int, sp SharedPresence) {
+	if ticket < r.presenceTaken {
+		return
+	}
+	r.presenceTaken = ticket
 	if maps.Equal(r.elsewhere, sp.Elsewhere) && maps.EqualFunc(r.lastHeld, sp.LastHeld, time.Time.Equal) {
 		return
 	}

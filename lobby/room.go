@@ -41,6 +41,8 @@ type room struct {
 	presenceDirty   bool              // the seats held here changed since the last claim
 	presenceGen     int               // counts those changes
 	presenceFailing bool              // the last claim or read failed
+	presenceAsked   int               // numbers reads of the shared presence
+	presenceTaken   int               // the newest read whose answer was taken
 }
 
 // rebuild sets the room to meta and replays moves from the seed.
