@@ -100,35 +100,6 @@ func Apply(s State, seat int, m Move) (next State, events []Event, err error) {
 	return g.State, g.events, nil
 }
 
-// try reports whether Apply would accept m, without building a new state:
-// it plays m on sc, a working copy whose slices are reused from one call to
-// the next, and leaves the result there. Legal uses it to test its
-// candidates cheaply; it runs exactly the code Apply runs, so the two cannot
-// disagree.
-func try(sc *scratch, s State, seat int, m Move) (err error) {
-	if err := canAct(s, seat); err != nil {
-		return err
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			*sc = scratch{} // half-played: start afresh next time
-			err = fmt.Errorf("move refused: %v", r)
-		}
-	}()
-	// A work-phase move changes its own seat and the shared piles, except
-	// the done that ends the round for everyone; copying only that seat
-	// saves copying the others for each candidate.
-	only := -1
-	if s.Phase == WorkPhase && m.Kind != Done {
-		only = seat
-	}
-	sc.load(s, only)
-	g := &game{State: sc.state, seat: seat, quiet: true}
-	err = g.play(m)
-	sc.keep(g.State, only)
-	return err
-}
-
 // canAct refuses moves from outside the game or after it.
 func canAct(s State, seat int) error {
 	if seat < 0 || seat >= len(s.Players) {
@@ -166,23 +137,16 @@ type game struct {
 	State
 	seat   int
 	events []Event
-	quiet  bool // no events: the move is only being tried
 }
 
 func (g *game) me() *Player { return &g.Players[g.seat] }
 
 func (g *game) emit(seat int, kind, text string) {
-	if g.quiet {
-		return
-	}
 	g.events = append(g.events, Event{Seat: seat, Kind: kind, Text: text})
 }
 
 // emitPrivate records an event whose details only seat may read.
 func (g *game) emitPrivate(seat int, kind, public, private string) {
-	if g.quiet {
-		return
-	}
 	g.events = append(g.events, Event{Seat: seat, Kind: kind, Text: public, Private: private})
 }
 
@@ -242,9 +206,7 @@ func (g *game) drawTo(seat, n int, why string) {
 			break
 		}
 		g.Players[seat].Hand = append(g.Players[seat].Hand, c)
-		if !g.quiet {
-			names = append(names, c.Name())
-		}
+		names = append(names, c.Name())
 	}
 	if len(names) == 0 {
 		return

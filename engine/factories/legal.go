@@ -6,14 +6,13 @@ import (
 
 // Legal lists the moves seat can make now. Moves that differ only in which
 // of two equal dice or two copies of a card they use are listed once.
-// Every move listed is accepted by Apply: candidates come from the card's
-// recipe and are kept only if Apply's own code takes them (see try), so the
-// two cannot disagree.
+// Candidates come from the state (the hand, the free dice, the card's
+// recipe) and are kept when Apply would accept them (see accepts).
 func Legal(s State, seat int) []Move { return legal(s, seat, false) }
 
 // legal is Legal. With plain set it is Legal's plain definition, which the
-// tests hold the quick way to: every candidate, even those Apply refuses at
-// a glance, played by Apply itself on a whole copy of the game.
+// tests hold the quick way to: every candidate played by Apply itself on a
+// whole copy of the game, and kept if accepted.
 func legal(s State, seat int, plain bool) []Move {
 	if seat < 0 || seat >= len(s.Players) {
 		return nil
@@ -26,20 +25,20 @@ func legal(s State, seat int, plain bool) []Move {
 		}
 	case WorkPhase:
 		if !s.Players[seat].Done {
-			cand = workCandidates(s, seat, plain)
+			cand = workCandidates(s, seat)
 		}
 	}
 	// The moves kept overwrite the candidates in place: cand is ours.
 	legal := cand[:0]
-	var sc scratch
 	for _, m := range cand {
-		var err error
+		ok := false
 		if plain {
-			_, _, err = Apply(s, seat, m)
+			_, _, err := Apply(s, seat, m)
+			ok = err == nil
 		} else {
-			err = try(&sc, s, seat, m)
+			ok = accepts(&s, seat, m)
 		}
-		if err == nil {
+		if ok {
 			legal = append(legal, m)
 		}
 	}
@@ -47,6 +46,58 @@ func legal(s State, seat int, plain bool) []Move {
 		return nil
 	}
 	return legal
+}
+
+// accepts reports whether Apply would accept m, a candidate that
+// marketCandidates or workCandidates made for seat, without playing it.
+// A candidate is well formed by construction: its cards are in the hand or
+// the marketplace, its dice are the seat's own, free and fit the card's
+// pattern, its choices are among the card's options, and it is the seat's
+// turn. What is left is what Apply checks against the seat's resources and
+// limits, asked here through the same helpers (buildCost, recipeCost,
+// owns, canDraft). Playing each candidate on a copy of the game gives the
+// same answer at many times the cost; TestLegalMatchesItsDefinition and
+// TestAcceptsMatchesApply hold the two together.
+func accepts(s *State, seat int, m Move) bool {
+	p := &s.Players[seat]
+	switch m.Kind {
+	case Refresh:
+		switch m.Pay {
+		case "metal":
+			return p.Metal >= 1
+		case "energy":
+			return p.Energy >= 1
+		}
+	case Take, SetDice, Choose:
+		return true
+	case Hire:
+		return p.Energy >= s.Market.Contractors[m.Slot].Info().Energy
+	case Pass:
+		return !canDraft(s, seat)
+	case Build:
+		metal, energy := buildCost(p, m.Card)
+		return !owns(p, m.Card) && p.Metal >= metal && p.Energy >= energy
+	case Place:
+		return hqTakes(m.Action, p.Dice[m.Dice[0]].Value) && len(*hqAction(p, m.Action)) < 3
+	case Activate:
+		name, metal, energy := m.Card.Name(), 0, 0
+		if name == Replicator {
+			// Replicator takes its 1 energy before the copied recipe pays.
+			name, energy = s.Market.Blueprints[m.Slot].Name(), 1
+		}
+		var space [8]int
+		dice := space[:0]
+		for _, d := range m.Dice {
+			dice = append(dice, p.Dice[d].Value)
+		}
+		rm, re := recipeCost(name, m, dice)
+		return p.Metal >= metal+rm && p.Energy >= energy+re
+	case DiscardDown:
+		return m.Metal <= p.Metal && m.Energy <= p.Energy
+	case Done:
+		return p.Metal+p.Energy <= StoreLimit && len(p.Hand) <= HandLimit
+	}
+	return false
 }
 
 func marketCandidates(s State, seat int) []Move {
@@ -89,9 +140,9 @@ func marketCandidates(s State, seat int) []Move {
 	return append(out, Move{Kind: Pass})
 }
 
-// workCandidates lists the work-phase moves worth trying. Unless all is
-// set it leaves out those Apply refuses at a glance.
-func workCandidates(s State, seat int, all bool) []Move {
+// workCandidates lists the work-phase moves seat could make with its hand,
+// dice and buildings; accepts decides which of them it can pay for.
+func workCandidates(s State, seat int) []Move {
 	p := &s.Players[seat]
 	if p.SettingDice {
 		var out []Move
@@ -113,14 +164,6 @@ func workCandidates(s State, seat int, all bool) []Move {
 	}
 	hand := distinctCards(p.Hand)
 	for _, c := range hand {
-		// Skip what build refuses whatever is discarded: a second copy of
-		// a card, or a cost the seat cannot pay.
-		if !all && !multipleAllowed(c.Name()) && hasBuilding(p, c.Name()) {
-			continue
-		}
-		if metal, energy := buildCost(p, c); !all && (p.Metal < metal || p.Energy < energy) {
-			continue
-		}
 		for _, d := range distinctCardsBut(p.Hand, indexOf(p.Hand, c)) {
 			if d.Info().Tool == c.Info().Tool {
 				out = append(out, Move{Kind: Build, Card: c, Discard: []Card{d}})
@@ -129,11 +172,7 @@ func workCandidates(s State, seat int, all bool) []Move {
 	}
 	for _, dice := range diceCombos(p.Dice, 1) {
 		for _, a := range []string{Research, Generate, Mine} {
-			// Skip what place refuses: a die the action does not take, or
-			// an action with its 3 workers.
-			if all || hqTakes(a, p.Dice[dice[0]].Value) && len(*hqAction(p, a)) < 3 {
-				out = append(out, Move{Kind: Place, Dice: dice, Action: a})
-			}
+			out = append(out, Move{Kind: Place, Dice: dice, Action: a})
 		}
 	}
 	for _, b := range p.Compound {

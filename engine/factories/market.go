@@ -31,7 +31,7 @@ func (g *game) market(m Move) error {
 			return err
 		}
 	case Pass:
-		if g.canDraft() {
+		if canDraft(&g.State, g.seat) {
 			return errors.New("you can take a blueprint or hire a contractor, so you cannot pass")
 		}
 		g.emit(g.seat, "pass", "passed: nothing to take or hire")
@@ -193,20 +193,20 @@ func (g *game) engineer() {
 	g.emit(g.seat, "deck", "the Engineer found nothing to build")
 }
 
-// canDraft reports whether the acting seat can take or hire anything.
-func (g *game) canDraft() bool {
-	for _, c := range g.Market.Blueprints {
+// canDraft reports whether seat can take or hire anything.
+func canDraft(s *State, seat int) bool {
+	for _, c := range s.Market.Blueprints {
 		if c != None {
 			return true
 		}
 	}
-	p := g.me()
-	for i, c := range g.Market.Contractors {
+	p := &s.Players[seat]
+	for i, c := range s.Market.Contractors {
 		if c == None || p.Energy < c.Info().Energy {
 			continue
 		}
 		for _, h := range p.Hand {
-			if h.Info().Tool == g.Market.Tools[i] {
+			if h.Info().Tool == s.Market.Tools[i] {
 				return true
 			}
 		}

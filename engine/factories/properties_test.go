@@ -434,9 +434,11 @@ func BenchmarkLegal(b *testing.B) {
 	}
 }
 
-// TestLegalMatchesItsDefinition holds Legal, with its shortcuts (candidates
-// skipped at a glance, a scratch copy of the moving seat only), to its plain
-// definition on seeded games: the same moves in the same order.
+// TestLegalMatchesItsDefinition holds Legal, which decides candidates
+// with accepts instead of playing them, to its plain definition on seeded
+// games: the same moves in the same order. Every other state is also tried
+// with the seats' resources squeezed, so that paying for a move is often
+// just possible or just impossible.
 func TestLegalMatchesItsDefinition(t *testing.T) {
 	games := 3
 	if testing.Short() {
@@ -445,16 +447,19 @@ func TestLegalMatchesItsDefinition(t *testing.T) {
 	for players := 1; players <= MaxPlayers; players++ {
 		for g := range games {
 			seed := uint64(players*53 + g)
+			r := newRandomPlayer(seed ^ 0x5ca1e)
 			step := 0
 			playRandom(t, Config{Players: players}, seed, func(before, _ State, _ int, _ Move) {
 				step++
 				if step%2 != 0 {
 					return
 				}
-				for seat := range before.Players {
-					quick, plain := mustJSON(Legal(before, seat)), mustJSON(legal(before, seat, true))
-					if string(quick) != string(plain) {
-						t.Fatalf("seed %d step %d seat %d: Legal\n%s\nbut by definition\n%s", seed, step, seat, quick, plain)
+				for i, s := range []State{before, squeeze(before, r)} {
+					for seat := range s.Players {
+						quick, plain := mustJSON(Legal(s, seat)), mustJSON(legal(s, seat, true))
+						if string(quick) != string(plain) {
+							t.Fatalf("seed %d step %d (squeezed: %v) seat %d: Legal\n%s\nbut by definition\n%s", seed, step, i == 1, seat, quick, plain)
+						}
 					}
 				}
 			})
@@ -462,11 +467,10 @@ func TestLegalMatchesItsDefinition(t *testing.T) {
 	}
 }
 
-// TestTryMatchesApply checks that the scratch-copy path Legal uses accepts
-// and refuses exactly what Apply does, with the same reasons, and never
-// touches the state it is given, even with one scratch reused across games.
-func TestTryMatchesApply(t *testing.T) {
-	var scratch scratch
+// TestAcceptsMatchesApply checks every candidate Legal considers, one by
+// one: accepts takes exactly the ones Apply takes, in the states of seeded
+// games and in the same states with the seats' resources squeezed.
+func TestAcceptsMatchesApply(t *testing.T) {
 	games := 4
 	if testing.Short() {
 		games = 1
@@ -474,92 +478,52 @@ func TestTryMatchesApply(t *testing.T) {
 	for players := 1; players <= MaxPlayers; players++ {
 		for g := range games {
 			seed := uint64(players*31 + g)
-			junk := &byteReader{}
+			r := newRandomPlayer(seed ^ 0xacce97)
 			step := 0
 			playRandom(t, Config{Players: players}, seed, func(before, _ State, _ int, _ Move) {
 				step++
 				if step%3 != 0 {
 					return
 				}
-				raw := string(mustJSON(before))
-				for seat := -1; seat <= players; seat++ {
-					var cand []Move
-					if seat >= 0 && seat < players {
-						switch before.Phase {
-						case MarketPhase:
-							cand = marketCandidates(before, seat)
-						case WorkPhase:
-							cand = workCandidates(before, seat, true)
+				for _, s := range []State{before, squeeze(before, r), squeeze(before, r)} {
+					raw := string(mustJSON(s))
+					for seat := range s.Players {
+						var cand []Move
+						switch {
+						case s.Phase == MarketPhase && seat == s.Turn:
+							cand = marketCandidates(s, seat)
+						case s.Phase == WorkPhase && !s.Players[seat].Done:
+							cand = workCandidates(s, seat)
+						}
+						for _, m := range cand {
+							_, _, err := Apply(s, seat, m)
+							if err != nil && strings.HasPrefix(err.Error(), "move refused:") {
+								t.Fatalf("seed %d step %d seat %d: candidate %+v panicked: %v", seed, step, seat, m, err)
+							}
+							if got := accepts(&s, seat, m); got != (err == nil) {
+								t.Fatalf("seed %d step %d seat %d %+v: accepts says %v, Apply says %v\n%s", seed, step, seat, m, got, err, raw)
+							}
 						}
 					}
-					junk.data = randomBytes(seed*1000+uint64(step*10+seat+1), 200)
-					for range 8 {
-						cand = append(cand, garbageMove(junk, before, seat))
+					if string(mustJSON(s)) != raw {
+						t.Fatalf("seed %d step %d: deciding the candidates changed the state", seed, step)
 					}
-					for _, m := range cand {
-						next, _, applyErr := Apply(before, seat, m)
-						tryErr := try(&scratch, before, seat, m)
-						if fmt.Sprint(applyErr) != fmt.Sprint(tryErr) {
-							t.Fatalf("seed %d step %d seat %d %+v: Apply says %v, try says %v", seed, step, seat, m, applyErr, tryErr)
-						}
-						// The scratch holds what the move made: the same game.
-						if applyErr == nil && !sameGame(scratch.state, next) {
-							t.Fatalf("seed %d step %d seat %d %+v: try played it differently from Apply\n%s\n%s", seed, step, seat, m, mustJSON(scratch.state), mustJSON(next))
-						}
-					}
-				}
-				if string(mustJSON(before)) != raw {
-					t.Fatalf("seed %d step %d: trying moves changed the state", seed, step)
 				}
 			})
 		}
 	}
 }
 
-// sameGame reports whether a and b are the same game, an empty slice and a
-// nil one being the same (the scratch keeps buffers where Apply has nil).
-func sameGame(a, b State) bool {
-	return string(mustJSON(nilEmpty(a))) == string(mustJSON(nilEmpty(b)))
-}
-
-// nilEmpty returns a copy of s with every empty slice nil.
-func nilEmpty(s State) State {
+// squeeze returns a copy of s in which each seat has a few random metal
+// and energy, sometimes over the end-of-round limit.
+func squeeze(s State, r randomPlayer) State {
 	s = s.clone()
-	orNil := func(c []Card) []Card {
-		if len(c) == 0 {
-			return nil
-		}
-		return c
-	}
-	ints := func(v []int) []int {
-		if len(v) == 0 {
-			return nil
-		}
-		return v
-	}
-	s.Deck, s.Discard = orNil(s.Deck), orNil(s.Discard)
-	if len(s.ContractorDeck) == 0 {
-		s.ContractorDeck = nil
-	}
-	if len(s.ContractorDiscard) == 0 {
-		s.ContractorDiscard = nil
-	}
 	for i := range s.Players {
 		p := &s.Players[i]
-		p.Hand = orNil(p.Hand)
-		if len(p.Dice) == 0 {
-			p.Dice = nil
+		p.Metal, p.Energy = r.rng.IntN(7), r.rng.IntN(7)
+		if r.rng.IntN(4) == 0 {
+			p.Energy += StoreLimit
 		}
-		if len(p.Compound) == 0 {
-			p.Compound = nil
-		}
-		for j := range p.Compound {
-			p.Compound[j].Dice = ints(p.Compound[j].Dice)
-		}
-		p.HQ = Headquarters{ints(p.HQ.Research), ints(p.HQ.Generate), ints(p.HQ.Mine)}
-	}
-	if s.Machine != nil {
-		s.Machine.Compound = orNil(s.Machine.Compound)
 	}
 	return s
 }

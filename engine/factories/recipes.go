@@ -60,7 +60,9 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 	if err != nil {
 		return err
 	}
-	spend := func(metal, energy int) error {
+	// pay charges the recipe's cost, which Legal checks the seat can meet.
+	pay := func() error {
+		metal, energy := recipeCost(b.Name, m, dice)
 		if p.Metal < metal || p.Energy < energy {
 			return fmt.Errorf("%s needs %s; you have %d metal and %d energy", b.Name, costText(metal, energy), p.Metal, p.Energy)
 		}
@@ -89,7 +91,7 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 	}
 	switch b.Name {
 	case AluminumFactory:
-		if err := spend(0, 5); err != nil {
+		if err := pay(); err != nil {
 			return err
 		}
 		work()
@@ -106,13 +108,13 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 		}
 		g.gainGoods(2)
 	case BatteryFactory:
-		if err := spend(0, 4); err != nil {
+		if err := pay(); err != nil {
 			return err
 		}
 		say("gained 1 good")
 		g.gainGoods(1)
 	case Biolab:
-		if err := spend(0, 1); err != nil {
+		if err := pay(); err != nil {
 			return err
 		}
 		work()
@@ -138,14 +140,14 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 		p.Energy += energy
 		say(fmt.Sprintf("sold %s for %d metal and %d energy", cost.Name, metal, energy))
 	case ConcretePlant:
-		if err := spend(dice[0], 0); err != nil {
+		if err := pay(); err != nil {
 			return err
 		}
 		work()
 		say(fmt.Sprintf("paid %d metal for 2 goods", dice[0]))
 		g.gainGoods(2)
 	case Dojo, FitnessCenter, Gymnasium:
-		if err := spend(0, 1); err != nil {
+		if err := pay(); err != nil {
 			return err
 		}
 		d := &p.Dice[m.Dice[0]]
@@ -160,14 +162,14 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 		}
 		say(fmt.Sprintf("turned a %d into a %d", from, d.Value))
 	case Foundry:
-		if err := spend(0, dice[0]); err != nil {
+		if err := pay(); err != nil {
 			return err
 		}
 		work()
 		p.Metal += dice[0]
 		say(fmt.Sprintf("turned %d energy into %d metal", dice[0], dice[0]))
 	case FulfillmentCenter:
-		if err := spend(0, 2); err != nil {
+		if err := pay(); err != nil {
 			return err
 		}
 		work()
@@ -178,7 +180,7 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 		if m.Value < 1 || m.Value > 6 {
 			return errors.New("Golem makes a die of value 1 to 6: choose X and pay X energy")
 		}
-		if err := spend(0, m.Value); err != nil {
+		if err := pay(); err != nil {
 			return err
 		}
 		p.Dice = append(p.Dice, Die{Value: m.Value, Extra: true})
@@ -196,7 +198,7 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 			say("gained 7 energy")
 		}
 	case Incinerator:
-		if err := spend(1, 0); err != nil {
+		if err := pay(); err != nil {
 			return err
 		}
 		if err := discard(1); err != nil {
@@ -247,7 +249,7 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 		p.Energy += dice[0]
 		say(fmt.Sprintf("gained %d energy", dice[0]))
 	case RecyclingPlant:
-		if err := spend(0, 2); err != nil {
+		if err := pay(); err != nil {
 			return err
 		}
 		if err := discard(2); err != nil {
@@ -257,7 +259,7 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 		g.gainGoods(1)
 		g.drawTo(g.seat, 1, RecyclingPlant)
 	case Refinery:
-		if err := spend(0, 3); err != nil {
+		if err := pay(); err != nil {
 			return err
 		}
 		if err := discard(1); err != nil {
@@ -266,14 +268,14 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 		p.Metal += 3
 		say("refined a blueprint and 3 energy into 3 metal")
 	case Robot:
-		if err := spend(1, 0); err != nil {
+		if err := pay(); err != nil {
 			return err
 		}
 		d := Die{Value: g.RNG.Die(), Extra: true}
 		p.Dice = append(p.Dice, d)
 		say(fmt.Sprintf("paid 1 metal and rolled an extra %d", d.Value))
 	case TempAgency:
-		if err := spend(0, 1); err != nil {
+		if err := pay(); err != nil {
 			return err
 		}
 		for _, i := range m.Dice {
@@ -291,6 +293,33 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 		return fmt.Errorf("%s has no recipe to activate", b.Name)
 	}
 	return nil
+}
+
+// recipeCost is what running recipe name costs, the "pays" column of the
+// recipe table: recipe charges it and Legal checks the seat can meet it.
+// dice are the workers' values, already checked by checkWorkers.
+func recipeCost(name string, m Move, dice []int) (metal, energy int) {
+	switch name {
+	case AluminumFactory:
+		return 0, 5
+	case BatteryFactory:
+		return 0, 4
+	case Refinery:
+		return 0, 3
+	case FulfillmentCenter, RecyclingPlant:
+		return 0, 2
+	case Biolab, Dojo, FitnessCenter, Gymnasium, TempAgency:
+		return 0, 1
+	case Incinerator, Robot:
+		return 1, 0
+	case ConcretePlant:
+		return dice[0], 0 // X metal for a pair of X
+	case Foundry:
+		return 0, dice[0]
+	case Golem:
+		return 0, m.Value
+	}
+	return 0, 0
 }
 
 // checkWorkers checks the dice a recipe needs: how many, and the pattern

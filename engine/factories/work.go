@@ -99,10 +99,16 @@ func buildCost(p *Player, c Card) (metal, energy int) {
 
 // canOwn refuses a second copy of a card, except Obelisk and Beacon.
 func canOwn(p *Player, c Card) error {
-	if name := c.Name(); !multipleAllowed(name) && hasBuilding(p, name) {
-		return fmt.Errorf("you already have a %s; only Obelisk and Beacon may be built more than once", name)
+	if owns(p, c) {
+		return fmt.Errorf("you already have a %s; only Obelisk and Beacon may be built more than once", c.Name())
 	}
 	return nil
+}
+
+// owns reports whether p has a c it may not build again.
+func owns(p *Player, c Card) bool {
+	name := c.Name()
+	return !multipleAllowed(name) && hasBuilding(p, name)
 }
 
 func (g *game) build(m Move) error {
@@ -240,14 +246,10 @@ func (g *game) place(m Move) error {
 		g.drawTo(g.seat, 1+bonus, "research")
 	case Generate:
 		p.Energy += v + bonus
-		if !g.quiet {
-			g.emit(g.seat, "generate", fmt.Sprintf("generated %d energy with a %d", v+bonus, v))
-		}
+		g.emit(g.seat, "generate", fmt.Sprintf("generated %d energy with a %d", v+bonus, v))
 	case Mine:
 		p.Metal += 1 + bonus
-		if !g.quiet {
-			g.emit(g.seat, "mine", fmt.Sprintf("mined %d metal with a %d", 1+bonus, v))
-		}
+		g.emit(g.seat, "mine", fmt.Sprintf("mined %d metal with a %d", 1+bonus, v))
 	}
 	return nil
 }
