@@ -68,7 +68,7 @@ start() {
 	chmod 600 "$dir/ssh_host_ed25519_key"
 
 	launch redis redis-server --port "$redis_port" --bind 127.0.0.1 --dir "$dir/redis" \
-		--appendonly yes --appendfsync everysec --save ''
+		--appendonly yes --appendfsync always --save ''
 	wait_port "$redis_port" redis || { stop; exit 1; }
 
 	local extra=() backends=()

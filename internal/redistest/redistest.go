@@ -115,7 +115,7 @@ func (s *Server) start() error {
 	log := filepath.Join(s.dir, "redis.log")
 	cmd := exec.Command(s.bin,
 		"--port", strconv.Itoa(s.port), "--bind", "127.0.0.1", "--dir", s.dir,
-		"--appendonly", "yes", "--appendfsync", "everysec", "--save", "",
+		"--appendonly", "yes", "--appendfsync", "always", "--save", "",
 		"--logfile", log, "--daemonize", "no")
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("start redis-server: %w", err)
