@@ -51,7 +51,7 @@ func startServeProcess(t *testing.T, dir string) *serveProcess {
 	}
 	p := &serveProcess{logs: &syncBuffer{}, exited: make(chan struct{})}
 	p.cmd = exec.Command(exe, "serve", "--listen", "127.0.0.1:0", "--data-dir", dir, "--store", "bolt")
-	// The environment could say SMOKESTACK_REDIS=…, which beats --store.
+	// The environment could say SMOKESTACK_REDIS=… or name another data dir.
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "SMOKESTACK_") {
 			p.cmd.Env = append(p.cmd.Env, kv)

@@ -115,6 +115,12 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	default:
 		return c, fmt.Errorf("--store %q: choose bolt or memory (or give --redis)", c.store)
 	}
+	// Rooms live in one place: a --store asked for alongside a Redis URL
+	// (say SMOKESTACK_REDIS left in the environment) is a mistake to name,
+	// not one to settle silently.
+	if c.redis != "" && (given["store"] || getenv("SMOKESTACK_STORE") != "") {
+		return c, fmt.Errorf("--store %s and --redis both given: rooms live either in Redis or in the %s store; drop one (check SMOKESTACK_STORE and SMOKESTACK_REDIS)", c.store, c.store)
+	}
 	if c.botDelay < 0 || c.expire < 0 || c.idleTimeout < 0 {
 		return c, errors.New("--bot-delay, --expire and --idle-timeout cannot be negative")
 	}
