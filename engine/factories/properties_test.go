@@ -488,13 +488,7 @@ func TestAcceptsMatchesApply(t *testing.T) {
 				for _, s := range []State{before, squeeze(before, r), squeeze(before, r)} {
 					raw := string(mustJSON(s))
 					for seat := range s.Players {
-						var cand []Move
-						switch {
-						case s.Phase == MarketPhase && seat == s.Turn:
-							cand = marketCandidates(s, seat)
-						case s.Phase == WorkPhase && !s.Players[seat].Done:
-							cand = workCandidates(s, seat)
-						}
+						cand := candidates(s, seat, true)
 						for _, m := range cand {
 							_, _, err := Apply(s, seat, m)
 							if err != nil && strings.HasPrefix(err.Error(), "move refused:") {

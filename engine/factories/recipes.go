@@ -322,69 +322,80 @@ func recipeCost(name string, m Move, dice []int) (metal, energy int) {
 	return 0, 0
 }
 
-// checkWorkers checks the dice a recipe needs: how many, and the pattern
-// printed on the card.
+// workersFit reports whether dice showing d fit recipe name: how many it
+// takes and the pattern printed on the card.
+func workersFit(name string, d []int) bool {
+	switch name {
+	case BatteryFactory, Golem, Incinerator, RecyclingPlant, Refinery, Robot:
+		return len(d) == 0
+	case Biolab:
+		return len(d) == 1 && d[0] == 1
+	case FulfillmentCenter:
+		return len(d) == 1 && d[0] == 4
+	case NuclearPlant:
+		return len(d) == 1 && d[0] == 6
+	case BlackMarket, Foundry, Motherlode, PowerPlant, Dojo:
+		return len(d) == 1
+	case FitnessCenter:
+		return len(d) == 1 && d[0] != 1
+	case Gymnasium:
+		return len(d) == 1 && d[0] != 6
+	case TempAgency:
+		return len(d) > 0
+	case AluminumFactory, ConcretePlant, Harvester, Manufactory, TrashCompactor:
+		return len(d) == 2 && d[0] == d[1]
+	case MegaFactory:
+		return len(d) == 3 && d[0] == d[1] && d[1] == d[2]
+	case AssemblyLine:
+		// A run in any order: three different values spanning two steps.
+		return len(d) == 3 && d[0] != d[1] && d[1] != d[2] && d[0] != d[2] &&
+			max(d[0], d[1], d[2])-min(d[0], d[1], d[2]) == 2
+	case Warehouse:
+		return len(d) == 3 && d[0]+d[1]+d[2] >= 14
+	}
+	return true
+}
+
+// checkWorkers refuses dice that do not fit recipe name (see workersFit),
+// saying what the card needs. Legal asks workersFit alone: it skips many
+// dice and needs no reasons.
 func checkWorkers(name string, d []int) error {
-	need := func(n int, what string) error {
-		if len(d) != n {
-			return fmt.Errorf("%s needs %s", name, what)
-		}
+	if workersFit(name, d) {
 		return nil
 	}
 	switch name {
 	case BatteryFactory, Golem, Incinerator, RecyclingPlant, Refinery, Robot:
-		return need(0, "no dice")
+		return fmt.Errorf("%s needs no dice", name)
 	case Biolab:
-		if len(d) != 1 || d[0] != 1 {
-			return errors.New("Biolab needs a die showing 1")
-		}
+		return errors.New("Biolab needs a die showing 1")
 	case FulfillmentCenter:
-		if len(d) != 1 || d[0] != 4 {
-			return errors.New("Fulfillment Center needs a die showing 4")
-		}
+		return errors.New("Fulfillment Center needs a die showing 4")
 	case NuclearPlant:
-		if len(d) != 1 || d[0] != 6 {
-			return errors.New("Nuclear Plant needs a die showing 6")
-		}
+		return errors.New("Nuclear Plant needs a die showing 6")
 	case BlackMarket, Foundry, Motherlode, PowerPlant:
-		return need(1, "one die")
+		return fmt.Errorf("%s needs one die", name)
 	case Dojo:
-		return need(1, "one unplaced die to flip")
+		return fmt.Errorf("%s needs one unplaced die to flip", name)
 	case FitnessCenter:
-		if err := need(1, "one unplaced die to lower"); err != nil {
-			return err
+		if len(d) != 1 {
+			return fmt.Errorf("%s needs one unplaced die to lower", name)
 		}
-		if d[0] == 1 {
-			return errors.New("Fitness Center cannot lower a 1")
-		}
+		return errors.New("Fitness Center cannot lower a 1")
 	case Gymnasium:
-		if err := need(1, "one unplaced die to raise"); err != nil {
-			return err
+		if len(d) != 1 {
+			return fmt.Errorf("%s needs one unplaced die to raise", name)
 		}
-		if d[0] == 6 {
-			return errors.New("Gymnasium cannot raise a 6")
-		}
+		return errors.New("Gymnasium cannot raise a 6")
 	case TempAgency:
-		if len(d) == 0 {
-			return errors.New("Temp Agency needs at least one unplaced die to reroll")
-		}
+		return errors.New("Temp Agency needs at least one unplaced die to reroll")
 	case AluminumFactory, ConcretePlant, Harvester, Manufactory, TrashCompactor:
-		if len(d) != 2 || d[0] != d[1] {
-			return fmt.Errorf("%s needs 2 matching dice", name)
-		}
+		return fmt.Errorf("%s needs 2 matching dice", name)
 	case MegaFactory:
-		if len(d) != 3 || d[0] != d[1] || d[1] != d[2] {
-			return errors.New("Mega Factory needs 3 matching dice")
-		}
+		return errors.New("Mega Factory needs 3 matching dice")
 	case AssemblyLine:
-		s := slices.Sorted(slices.Values(d))
-		if len(s) != 3 || s[1] != s[0]+1 || s[2] != s[1]+1 {
-			return errors.New("Assembly Line needs 3 dice in a run, such as 2, 3 and 4")
-		}
+		return errors.New("Assembly Line needs 3 dice in a run, such as 2, 3 and 4")
 	case Warehouse:
-		if len(d) != 3 || d[0]+d[1]+d[2] < 14 {
-			return errors.New("Warehouse needs 3 dice adding up to 14 or more")
-		}
+		return errors.New("Warehouse needs 3 dice adding up to 14 or more")
 	}
 	return nil
 }
