@@ -2,22 +2,26 @@ package factories
 
 import "slices"
 
-// The candidate makers list what a seat could play, in Legal's order, and
-// hand each move to the list, which decides whether it is kept.
+// The candidate makers list what a seat could play, in Legal's order, each
+// move through l.add, which appends it to out if it is to be kept. They
+// build out by value rather than through l so that the list can stay on
+// candidates' stack (see candidates).
 
-func marketCandidates(l *moveList) {
+// marketCandidates lists the market-phase moves of the seat whose turn it
+// is; the list decides which it can pay for.
+func marketCandidates(l *moveList, out []Move) []Move {
 	s, seat := l.s, l.seat
 	p := &s.Players[seat]
 	if !s.Refreshed {
 		for _, row := range [...]string{BlueprintRow, ContractorRow} {
 			for _, pay := range [...]string{"metal", "energy"} {
-				l.add(Move{Kind: Refresh, Row: row, Pay: pay})
+				out = l.add(out, Move{Kind: Refresh, Row: row, Pay: pay})
 			}
 		}
 	}
 	for i := range marketSize {
 		if s.Market.Blueprints[i] != None {
-			l.add(Move{Kind: Take, Slot: i})
+			out = l.add(out, Move{Kind: Take, Slot: i})
 		}
 	}
 	var space [16]Card
@@ -31,36 +35,36 @@ func marketCandidates(l *moveList) {
 				continue
 			}
 			if !gift(s.Market.Contractors, i) || s.Solo() {
-				l.add(Move{Kind: Hire, Slot: i, Discard: l.cards(d)})
+				out = l.add(out, Move{Kind: Hire, Slot: i, Discard: l.cards(d)})
 				continue
 			}
 			for o := range s.Players {
 				if o != seat {
-					l.add(Move{Kind: Hire, Slot: i, Discard: l.cards(d), Opponent: o})
+					out = l.add(out, Move{Kind: Hire, Slot: i, Discard: l.cards(d), Opponent: o})
 				}
 			}
 		}
 	}
-	l.add(Move{Kind: Pass})
+	return l.add(out, Move{Kind: Pass})
 }
 
 // workCandidates lists the work-phase moves the seat could make with its
 // hand, dice and buildings; the list decides which it can pay for.
-func workCandidates(l *moveList) {
+func workCandidates(l *moveList, out []Move) []Move {
 	s := l.s
 	p := &s.Players[l.seat]
 	if p.SettingDice {
 		var values [4]int
 		for n := range 5 {
-			foremanValues(l, values[:0], n, 1)
+			out = foremanValues(l, out, values[:0], n, 1)
 		}
-		return
+		return out
 	}
-	l.add(Move{Kind: Done})
+	out = l.add(out, Move{Kind: Done})
 	for i, d := range p.Dice {
 		if d.Chosen && d.Value == 0 {
 			for v := 1; v <= 6; v++ {
-				l.add(Move{Kind: Choose, Dice: l.ints(i), Value: v})
+				out = l.add(out, Move{Kind: Choose, Dice: l.ints(i), Value: v})
 			}
 		}
 	}
@@ -69,14 +73,14 @@ func workCandidates(l *moveList) {
 	for _, c := range hand {
 		for _, d := range distinctCards(others[:0], p.Hand, indexOf(p.Hand, c)) {
 			if d.Info().Tool == c.Info().Tool {
-				l.add(Move{Kind: Build, Card: c, Discard: l.cards(d)})
+				out = l.add(out, Move{Kind: Build, Card: c, Discard: l.cards(d)})
 			}
 		}
 	}
 	var combos [16]int
 	for _, i := range diceCombos(combos[:0], p.Dice, 1) {
 		for _, a := range [...]string{Research, Generate, Mine} {
-			l.add(Move{Kind: Place, Dice: l.ints(i), Action: a})
+			out = l.add(out, Move{Kind: Place, Dice: l.ints(i), Action: a})
 		}
 	}
 	for _, b := range p.Compound {
@@ -84,41 +88,42 @@ func workCandidates(l *moveList) {
 			continue
 		}
 		if b.Card.Name() != Replicator {
-			recipeCandidates(l, b.Card.Name(), Move{Kind: Activate, Card: b.Card})
+			out = recipeCandidates(l, out, b.Card.Name(), Move{Kind: Activate, Card: b.Card})
 			continue
 		}
 		for slot, target := range s.Market.Blueprints {
 			if target != None {
-				recipeCandidates(l, target.Name(), Move{Kind: Activate, Card: b.Card, Slot: slot})
+				out = recipeCandidates(l, out, target.Name(), Move{Kind: Activate, Card: b.Card, Slot: slot})
 			}
 		}
 	}
 	if len(p.Hand) > HandLimit {
 		for _, c := range hand {
-			l.add(Move{Kind: DiscardDown, Discard: l.cards(c)})
+			out = l.add(out, Move{Kind: DiscardDown, Discard: l.cards(c)})
 		}
 	}
 	if p.Metal+p.Energy > StoreLimit {
-		l.add(Move{Kind: DiscardDown, Metal: 1})
-		l.add(Move{Kind: DiscardDown, Energy: 1})
+		out = l.add(out, Move{Kind: DiscardDown, Metal: 1})
+		out = l.add(out, Move{Kind: DiscardDown, Energy: 1})
 	}
+	return out
 }
 
-// foremanValues adds a setdice move for each sorted multiset of n die
+// foremanValues lists a setdice move for each sorted multiset of n die
 // values that extends values with values of at least from.
-func foremanValues(l *moveList, values []int, n, from int) {
+func foremanValues(l *moveList, out []Move, values []int, n, from int) []Move {
 	if len(values) == n {
-		l.add(Move{Kind: SetDice, Values: l.ints(values...)})
-		return
+		return l.add(out, Move{Kind: SetDice, Values: l.ints(values...)})
 	}
 	for v := from; v <= 6; v++ {
-		foremanValues(l, append(values, v), n, v)
+		out = foremanValues(l, out, append(values, v), n, v)
 	}
+	return out
 }
 
-// recipeCandidates adds base with each choice of dice, discards and options
-// recipe name could take; the list decides which are affordable.
-func recipeCandidates(l *moveList, name string, base Move) {
+// recipeCandidates lists base with each choice of dice, discards and
+// options recipe name could take; the list decides which are affordable.
+func recipeCandidates(l *moveList, out []Move, name string, base Move) []Move {
 	p := &l.s.Players[l.seat]
 	withDice := func(n int, m Move) {
 		var space [64]int
@@ -136,31 +141,31 @@ func recipeCandidates(l *moveList, name string, base Move) {
 				continue
 			}
 			m.Dice = l.ints(d...)
-			l.add(m)
+			out = l.add(out, m)
 		}
 	}
 	var space [16]Card
 	switch name {
 	case BatteryFactory, Robot:
-		l.add(base)
+		out = l.add(out, base)
 	case Golem:
 		for v := 1; v <= 6; v++ {
 			m := base
 			m.Value = v
-			l.add(m)
+			out = l.add(out, m)
 		}
 	case Incinerator, Refinery:
 		for _, c := range distinctCards(space[:0], p.Hand, -1) {
 			m := base
 			m.Discard = l.cards(c)
-			l.add(m)
+			out = l.add(out, m)
 		}
 	case RecyclingPlant:
 		var pairs [64][2]Card
 		for _, pair := range cardPairs(pairs[:0], p.Hand) {
 			m := base
 			m.Discard = l.cards(pair[:]...)
-			l.add(m)
+			out = l.add(out, m)
 		}
 	case Biolab, FulfillmentCenter, NuclearPlant, Foundry, Motherlode, PowerPlant, Dojo, FitnessCenter, Gymnasium:
 		withDice(1, base)
@@ -212,6 +217,7 @@ func recipeCandidates(l *moveList, name string, base Move) {
 			withDice(n, base)
 		}
 	}
+	return out
 }
 
 // diceCombos appends to out the ways to pick n unplaced, set dice, n

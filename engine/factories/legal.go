@@ -1,5 +1,7 @@
 package factories
 
+import "slices"
+
 // Legal lists the moves seat can make now. Moves that differ only in which
 // of two equal dice or two copies of a card they use are listed once.
 // Candidates come from the state (the hand, the free dice, the card's
@@ -28,66 +30,71 @@ func candidates(s State, seat int, all bool) []Move {
 	if seat < 0 || seat >= len(s.Players) {
 		return nil
 	}
-	l := moveList{s: &s, seat: seat, all: all}
+	// The list is built on the stack and copied out at its final length:
+	// a Move is large, and growing lists of them on the heap made half of
+	// the bytes Legal allocated.
+	var space [32]Move
+	var room moveRoom
+	l := moveList{s: &s, seat: seat, all: all, room: &room}
+	out := space[:0]
 	switch s.Phase {
 	case MarketPhase:
 		if seat == s.Turn {
-			marketCandidates(&l)
+			out = marketCandidates(&l, out)
 		}
 	case WorkPhase:
 		if !s.Players[seat].Done {
-			workCandidates(&l)
+			out = workCandidates(&l, out)
 		}
 	}
-	return l.moves
+	if len(out) == 0 {
+		return nil
+	}
+	return slices.Clone(out)
 }
 
-// moveList collects seat's candidate moves, keeping those accepts takes
-// unless all is set. The moves' dice and discards are carved from arrays
-// the list shares among them (see ints and cards), so a Legal call makes a
-// few allocations, not one or two per move.
+// moveList is what the candidate makers share for one seat: the state,
+// whether to keep every candidate or those accepts takes, and the room
+// their dice and discards are carved from.
 type moveList struct {
-	s     *State
-	seat  int
-	all   bool
-	moves []Move
-	room  struct {
-		ints  []int  // for Dice and Values
-		cards []Card // for Discard
-	}
+	s    *State
+	seat int
+	all  bool
+	room *moveRoom
 }
 
-// add keeps m unless Apply would refuse it.
-func (l *moveList) add(m Move) {
-	if !l.all && !accepts(l.s, l.seat, m) {
-		return
-	}
-	if l.moves == nil {
-		l.moves = make([]Move, 0, 16) // most lists are shorter
-	}
-	l.moves = append(l.moves, m)
+// moveRoom holds the arrays the moves' dice and discards are carved from
+// (see ints and cards), so a Legal call makes a few allocations, not one or
+// two per move. It is apart from moveList so that the compiler can keep the
+// list, and the state it points to, on the stack.
+type moveRoom struct {
+	ints  []int  // for Dice and Values
+	cards []Card // for Discard
 }
 
-// ints returns a copy of v for a move's Dice or Values, from the list's
-// shared room; nil when v is empty, as a move without dice has it.
-func (l *moveList) ints(v ...int) []int { return carve(&l.room.ints, v) }
+// add appends m to out unless Apply would refuse it.
+func (l *moveList) add(out []Move, m Move) []Move {
+	if l.all || accepts(l.s, l.seat, m) {
+		out = append(out, m)
+	}
+	return out
+}
 
-// cards returns a copy of v for a move's Discard (see ints).
-func (l *moveList) cards(v ...Card) []Card { return carve(&l.room.cards, v) }
-
-// carve copies v to the free room of *room, making more room when needed,
-// and returns the copy. The copy's capacity ends with it, so appending to
-// it reallocates instead of overwriting the next move's. Empty is nil.
-func carve[T any](room *[]T, v []T) []T {
+// ints returns a copy of v for a move's Dice or Values, carved from the
+// list's shared room; nil when v is empty, as a move without dice has it.
+func (l *moveList) ints(v ...int) []int {
 	if len(v) == 0 {
 		return nil
 	}
-	if cap(*room)-len(*room) < len(v) {
-		*room = make([]T, 0, max(2*cap(*room), 16, len(v)))
+	return carve(&l.room.ints, v)
+}
+
+// cards returns a copy of v for a move's Discard (see ints).
+func (l *moveList) cards(v ...Card) []Card {
+	if len(v) == 0 {
+		return nil
 	}
-	start := len(*room)
-	*room = append(*room, v...)
-	return (*room)[start:len(*room):len(*room)]
+	return carve(&l.room.cards, v)
 }
 
 // accepts reports whether Apply would accept m, a candidate that

@@ -151,32 +151,74 @@ func (s *State) Solo() bool { return s.Config.Players == 1 }
 // Buildings counts the cards in p's compound.
 func (p *Player) Buildings() int { return len(p.Compound) }
 
-// clone deep-copies s so Apply can work on its own copy.
+// clone deep-copies s so Apply can work on its own copy. The copy's
+// slices are carved from one array per element type, sized first, instead
+// of being allocated one by one: a 4-seat state has some thirty of them,
+// and Apply clones once per move. Each carved slice ends its capacity with
+// its length, so a move that appends to one reallocates it instead of
+// writing into its neighbour.
 func (s State) clone() State {
+	cards, ints, dice, buildings := len(s.Deck)+len(s.Discard), 0, 0, 0
+	for _, p := range s.Players {
+		cards += len(p.Hand)
+		dice += len(p.Dice)
+		ints += len(p.HQ.Research) + len(p.HQ.Generate) + len(p.HQ.Mine)
+		buildings += len(p.Compound)
+		for _, b := range p.Compound {
+			ints += len(b.Dice)
+		}
+	}
+	if s.Machine != nil {
+		cards += len(s.Machine.Compound)
+	}
+	cardRoom := make([]Card, 0, cards)
+	contractorRoom := make([]Contractor, 0, len(s.ContractorDeck)+len(s.ContractorDiscard))
+	intRoom := make([]int, 0, ints)
+	dieRoom := make([]Die, 0, dice)
+	buildingRoom := make([]Building, 0, buildings)
+
 	c := s
-	c.Deck = cloneSlice(s.Deck)
-	c.Discard = cloneSlice(s.Discard)
-	c.ContractorDeck = cloneSlice(s.ContractorDeck)
-	c.ContractorDiscard = cloneSlice(s.ContractorDiscard)
+	c.Deck = carve(&cardRoom, s.Deck)
+	c.Discard = carve(&cardRoom, s.Discard)
+	c.ContractorDeck = carve(&contractorRoom, s.ContractorDeck)
+	c.ContractorDiscard = carve(&contractorRoom, s.ContractorDiscard)
 	c.Players = make([]Player, len(s.Players))
 	for i, p := range s.Players {
 		q := p
-		q.Hand = cloneSlice(p.Hand)
-		q.Dice = cloneSlice(p.Dice)
-		q.HQ = Headquarters{cloneSlice(p.HQ.Research), cloneSlice(p.HQ.Generate), cloneSlice(p.HQ.Mine)}
-		q.Compound = make([]Building, len(p.Compound))
+		q.Hand = carve(&cardRoom, p.Hand)
+		q.Dice = carve(&dieRoom, p.Dice)
+		q.HQ = Headquarters{carve(&intRoom, p.HQ.Research), carve(&intRoom, p.HQ.Generate), carve(&intRoom, p.HQ.Mine)}
+		q.Compound = carve(&buildingRoom, p.Compound)
+		if q.Compound == nil {
+			q.Compound = []Building{} // a copied compound is never null in JSON
+		}
 		for j, b := range p.Compound {
-			b.Dice = cloneSlice(b.Dice)
-			q.Compound[j] = b
+			q.Compound[j].Dice = carve(&intRoom, b.Dice)
 		}
 		c.Players[i] = q
 	}
 	if s.Machine != nil {
 		m := *s.Machine
-		m.Compound = cloneSlice(s.Machine.Compound)
+		m.Compound = carve(&cardRoom, s.Machine.Compound)
 		c.Machine = &m
 	}
 	return c
+}
+
+// carve copies v to the free room of *room, making more room when there is
+// too little, and returns the copy; nil stays nil and empty stays empty.
+// The copy's capacity ends with it, so appending to it reallocates instead
+// of overwriting whatever is carved next.
+func carve[T any](room *[]T, v []T) []T {
+	if v == nil {
+		return nil
+	}
+	if cap(*room)-len(*room) < len(v) {
+		*room = make([]T, 0, max(2*cap(*room), 16, len(v)))
+	}
+	start := len(*room)
+	*room = append(*room, v...)
+	return (*room)[start:len(*room):len(*room)]
 }
 
 func cloneSlice[T any](s []T) []T {
