@@ -152,15 +152,48 @@ func (s *State) Solo() bool { return s.Config.Players == 1 }
 func (p *Player) Buildings() int { return len(p.Compound) }
 
 // clone deep-copies s so Apply can work on its own copy. The copy's
-// slices are carved from one array per element type, sized first, instead
-// of being allocated one by one: a 4-seat state has some thirty of them,
-// and Apply clones once per move. Each carved slice ends its capacity with
-// its length, so a move that appends to one reallocates it instead of
-// writing into its neighbour.
+// slices are carved from one array per element type (see copyRoom)
+// instead of being allocated one by one: a 4-seat state has some thirty
+// of them, and Apply clones once per move.
 func (s State) clone() State {
-	cards, ints, dice, buildings := len(s.Deck)+len(s.Discard), 0, 0, 0
-	for _, p := range s.Players {
-		cards += len(p.Hand)
+	var r copyRoom
+	r.reserve(&s, true, -1)
+	c := s
+	c.Deck = carve(&r.cards, s.Deck)
+	c.Discard = carve(&r.cards, s.Discard)
+	c.ContractorDeck = cloneSlice(s.ContractorDeck)
+	c.ContractorDiscard = cloneSlice(s.ContractorDiscard)
+	c.Players = make([]Player, len(s.Players))
+	for i := range s.Players {
+		c.Players[i] = r.player(&s.Players[i], true)
+	}
+	c.Machine = r.machine(s.Machine)
+	return c
+}
+
+// copyRoom holds the arrays that the slices of a copied state, or of a
+// view, are carved from. Each carved slice ends its capacity with its
+// length, so code that appends to one reallocates it instead of writing
+// into its neighbour.
+type copyRoom struct {
+	cards     []Card
+	ints      []int
+	dice      []Die
+	buildings []Building
+}
+
+// reserve makes r exactly large enough to copy every seat's dice,
+// Headquarters and compound, The Machine, and either everything else in
+// s (whole) or only the hand of seat.
+func (r *copyRoom) reserve(s *State, whole bool, seat int) {
+	var cards, ints, dice, buildings int
+	if whole {
+		cards += len(s.Deck) + len(s.Discard)
+	}
+	for i, p := range s.Players {
+		if whole || i == seat {
+			cards += len(p.Hand)
+		}
 		dice += len(p.Dice)
 		ints += len(p.HQ.Research) + len(p.HQ.Generate) + len(p.HQ.Mine)
 		buildings += len(p.Compound)
@@ -171,38 +204,40 @@ func (s State) clone() State {
 	if s.Machine != nil {
 		cards += len(s.Machine.Compound)
 	}
-	cardRoom := make([]Card, 0, cards)
-	contractorRoom := make([]Contractor, 0, len(s.ContractorDeck)+len(s.ContractorDiscard))
-	intRoom := make([]int, 0, ints)
-	dieRoom := make([]Die, 0, dice)
-	buildingRoom := make([]Building, 0, buildings)
+	r.cards = make([]Card, 0, cards)
+	r.ints = make([]int, 0, ints)
+	r.dice = make([]Die, 0, dice)
+	r.buildings = make([]Building, 0, buildings)
+}
 
-	c := s
-	c.Deck = carve(&cardRoom, s.Deck)
-	c.Discard = carve(&cardRoom, s.Discard)
-	c.ContractorDeck = carve(&contractorRoom, s.ContractorDeck)
-	c.ContractorDiscard = carve(&contractorRoom, s.ContractorDiscard)
-	c.Players = make([]Player, len(s.Players))
-	for i, p := range s.Players {
-		q := p
-		q.Hand = carve(&cardRoom, p.Hand)
-		q.Dice = carve(&dieRoom, p.Dice)
-		q.HQ = Headquarters{carve(&intRoom, p.HQ.Research), carve(&intRoom, p.HQ.Generate), carve(&intRoom, p.HQ.Mine)}
-		q.Compound = carve(&buildingRoom, p.Compound)
-		if q.Compound == nil {
-			q.Compound = []Building{} // a copied compound is never null in JSON
-		}
-		for j, b := range p.Compound {
-			q.Compound[j].Dice = carve(&intRoom, b.Dice)
-		}
-		c.Players[i] = q
+// player returns a deep copy of p carved from r, with its hand only if
+// hand is set.
+func (r *copyRoom) player(p *Player, hand bool) Player {
+	q := *p
+	q.Hand = nil
+	if hand {
+		q.Hand = carve(&r.cards, p.Hand)
 	}
-	if s.Machine != nil {
-		m := *s.Machine
-		m.Compound = carve(&cardRoom, s.Machine.Compound)
-		c.Machine = &m
+	q.Dice = carve(&r.dice, p.Dice)
+	q.HQ = Headquarters{carve(&r.ints, p.HQ.Research), carve(&r.ints, p.HQ.Generate), carve(&r.ints, p.HQ.Mine)}
+	q.Compound = carve(&r.buildings, p.Compound)
+	if q.Compound == nil {
+		q.Compound = []Building{} // a copied compound is never null in JSON
 	}
-	return c
+	for j, b := range p.Compound {
+		q.Compound[j].Dice = carve(&r.ints, b.Dice)
+	}
+	return q
+}
+
+// machine returns a deep copy of m carved from r, or nil for no machine.
+func (r *copyRoom) machine(m *Machine) *Machine {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.Compound = carve(&r.cards, m.Compound)
+	return &c
 }
 
 // carve copies v to the free room of *room, making more room when there is

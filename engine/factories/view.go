@@ -69,21 +69,29 @@ func ViewOf(s State, seat int) View {
 		Market: s.Market, DeckSize: len(s.Deck), DiscardSize: len(s.Discard),
 		ContractorDeck: len(s.ContractorDeck),
 	}
-	s = s.clone() // the view must not share slices with the state
+	// The view must share no slice with the state: it is the caller's to
+	// change. It copies only what it shows, carved as clone does.
+	var r copyRoom
+	r.reserve(&s, false, seat)
+	if len(s.Players) > 0 {
+		v.Players = make([]PlayerView, len(s.Players))
+	}
 	for i := range s.Players {
-		p := &s.Players[i]
-		v.Players = append(v.Players, PlayerView{
-			Seat: i, HandSize: len(p.Hand), Compound: p.Compound,
+		p := r.player(&s.Players[i], i == seat)
+		v.Players[i] = PlayerView{
+			Seat: i, HandSize: len(s.Players[i].Hand), Compound: p.Compound,
 			Metal: p.Metal, Energy: p.Energy, Goods: p.Goods, Prestige: prestige(p.Compound),
 			Dice: p.Dice, HQ: p.HQ, Done: p.Done, Foreman: p.Foreman,
 			HiredHands: p.HiredHands, Specialists: p.Specialists, SettingDice: p.SettingDice,
-		})
+		}
+		if i == seat {
+			v.Hand = p.Hand
+		}
 	}
 	if seat != engine.Spectator {
-		v.Hand = s.Players[seat].Hand
 		v.Legal = Legal(s, seat)
 	}
-	v.Machine = s.Machine
+	v.Machine = r.machine(s.Machine)
 	if s.Phase == GameOver {
 		v.Scores = Scores(s)
 	}

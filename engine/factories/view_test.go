@@ -97,27 +97,118 @@ func TestViewLegalMatchesLegal(t *testing.T) {
 }
 
 func TestViewDoesNotShareTheState(t *testing.T) {
-	s := midGame(t, Config{Players: 2}, 5, 60)
-	before := marshal(t, s)
-	v := ViewOf(s, 0)
-	for i := range v.Players {
-		for j := range v.Players[i].Compound {
-			v.Players[i].Compound[j].Card = 0
-			v.Players[i].Compound[j].Dice = append(v.Players[i].Compound[j].Dice, 9)
+	for _, players := range []int{1, 2, 4} {
+		s := midGame(t, Config{Players: players}, 5, 60)
+		before := marshal(t, s)
+		for seat := engine.Spectator; seat < players; seat++ {
+			v := ViewOf(s, seat)
+			for i := range v.Players {
+				for j := range v.Players[i].Compound {
+					b := &v.Players[i].Compound[j]
+					b.Card = 0
+					for k := range b.Dice {
+						b.Dice[k] = 9
+					}
+					b.Dice = append(b.Dice, 9)
+				}
+				for j := range v.Players[i].Dice {
+					v.Players[i].Dice[j].Value = 9
+				}
+				hq := &v.Players[i].HQ
+				for _, action := range []*[]int{&hq.Research, &hq.Generate, &hq.Mine} {
+					for k := range *action {
+						(*action)[k] = 9
+					}
+					*action = append(*action, 9)
+				}
+			}
+			for i := range v.Hand {
+				v.Hand[i] = 0
+			}
+			for i := range v.Legal {
+				v.Legal[i].Dice = append(v.Legal[i].Dice, 9)
+				v.Legal[i].Discard = append(v.Legal[i].Discard, 0)
+			}
+			if v.Machine != nil {
+				v.Machine.Goods = 99
+				for i := range v.Machine.Compound {
+					v.Machine.Compound[i] = 0
+				}
+			}
+			if marshal(t, s) != before {
+				t.Fatalf("%d players: changing seat %d's view changed the state", players, seat)
+			}
 		}
-		for j := range v.Players[i].Dice {
-			v.Players[i].Dice[j].Value = 9
+	}
+}
+
+// TestCloneSharesNothing appends to every slice of a clone in turn: each
+// must keep its own elements and gain just the one appended, so no slice
+// carved from a shared array runs into the next, and the original stays
+// as it was.
+func TestCloneSharesNothing(t *testing.T) {
+	for _, players := range []int{1, 3, 5} {
+		s := midGame(t, Config{Players: players}, 7, 150)
+		before := marshal(t, s)
+		c := s.clone()
+		if marshal(t, c) != before {
+			t.Fatalf("%d players: the clone differs from the state", players)
 		}
-		v.Players[i].HQ.Research = append(v.Players[i].HQ.Research, 9)
-	}
-	for i := range v.Hand {
-		v.Hand[i] = 0
-	}
-	if v.Machine != nil {
-		v.Machine.Goods = 99
-	}
-	if marshal(t, s) != before {
-		t.Errorf("changing a view changed the state")
+		cards := []*[]Card{&c.Deck, &c.Discard}
+		var ints []*[]int
+		var dice []*[]Die
+		for i := range c.Players {
+			p := &c.Players[i]
+			cards = append(cards, &p.Hand)
+			dice = append(dice, &p.Dice)
+			ints = append(ints, &p.HQ.Research, &p.HQ.Generate, &p.HQ.Mine)
+			for j := range p.Compound {
+				ints = append(ints, &p.Compound[j].Dice)
+			}
+		}
+		if c.Machine != nil {
+			cards = append(cards, &c.Machine.Compound)
+		}
+		var wantCards [][]Card
+		var wantInts [][]int
+		var wantDice [][]Die
+		for _, v := range cards {
+			wantCards = append(wantCards, append(slices.Clone(*v), 99))
+		}
+		for _, v := range ints {
+			wantInts = append(wantInts, append(slices.Clone(*v), 99))
+		}
+		for _, v := range dice {
+			wantDice = append(wantDice, append(slices.Clone(*v), Die{Value: 99}))
+		}
+		for _, v := range cards {
+			*v = append(*v, 99)
+		}
+		for _, v := range ints {
+			*v = append(*v, 99)
+		}
+		for _, v := range dice {
+			*v = append(*v, Die{Value: 99})
+		}
+		for i, v := range cards {
+			if !slices.Equal(*v, wantCards[i]) {
+				t.Fatalf("%d players: card slice %d is %v, want %v", players, i, *v, wantCards[i])
+			}
+		}
+		for i, v := range ints {
+			if !slices.Equal(*v, wantInts[i]) {
+				t.Fatalf("%d players: int slice %d is %v, want %v", players, i, *v, wantInts[i])
+			}
+		}
+		for i, v := range dice {
+			if !slices.Equal(*v, wantDice[i]) {
+				t.Fatalf("%d players: dice %d are %v, want %v", players, i, *v, wantDice[i])
+			}
+		}
+		c.Players[0].Compound = append(c.Players[0].Compound, Building{Card: 1})
+		if marshal(t, s) != before {
+			t.Fatalf("%d players: changing the clone changed the state", players)
+		}
 	}
 }
 
