@@ -81,9 +81,13 @@ func StatusOf(s State) engine.Status {
 		st.Acting = []int{s.Turn}
 	case WorkPhase:
 		for seat, p := range s.Players {
-			if !p.Done {
-				st.Acting = append(st.Acting, seat)
+			if p.Done {
+				continue
 			}
+			if st.Acting == nil { // room for every seat still to come
+				st.Acting = make([]int, 0, len(s.Players)-seat)
+			}
+			st.Acting = append(st.Acting, seat)
 		}
 	}
 	return st

@@ -161,8 +161,8 @@ func (s State) clone() State {
 	c := s
 	c.Deck = carve(&r.cards, s.Deck)
 	c.Discard = carve(&r.cards, s.Discard)
-	c.ContractorDeck = cloneSlice(s.ContractorDeck)
-	c.ContractorDiscard = cloneSlice(s.ContractorDiscard)
+	c.ContractorDeck = carve(&r.contractors, s.ContractorDeck)
+	c.ContractorDiscard = carve(&r.contractors, s.ContractorDiscard)
 	c.Players = make([]Player, len(s.Players))
 	for i := range s.Players {
 		c.Players[i] = r.player(&s.Players[i], true)
@@ -176,19 +176,21 @@ func (s State) clone() State {
 // length, so code that appends to one reallocates it instead of writing
 // into its neighbour.
 type copyRoom struct {
-	cards     []Card
-	ints      []int
-	dice      []Die
-	buildings []Building
+	cards       []Card
+	contractors []Contractor
+	ints        []int
+	dice        []Die
+	buildings   []Building
 }
 
 // reserve makes r exactly large enough to copy every seat's dice,
 // Headquarters and compound, The Machine, and either everything else in
 // s (whole) or only the hand of seat.
 func (r *copyRoom) reserve(s *State, whole bool, seat int) {
-	var cards, ints, dice, buildings int
+	var cards, contractors, ints, dice, buildings int
 	if whole {
 		cards += len(s.Deck) + len(s.Discard)
+		contractors += len(s.ContractorDeck) + len(s.ContractorDiscard)
 	}
 	for i, p := range s.Players {
 		if whole || i == seat {
@@ -205,6 +207,7 @@ func (r *copyRoom) reserve(s *State, whole bool, seat int) {
 		cards += len(s.Machine.Compound)
 	}
 	r.cards = make([]Card, 0, cards)
+	r.contractors = make([]Contractor, 0, contractors)
 	r.ints = make([]int, 0, ints)
 	r.dice = make([]Die, 0, dice)
 	r.buildings = make([]Building, 0, buildings)
