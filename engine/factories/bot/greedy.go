@@ -57,8 +57,8 @@ func (g *greedy) Choose(v factories.View) factories.Move {
 // Beam search limits: how many positions are kept at each depth, and how
 // many own moves ahead the plan looks.
 var (
-	beamWidth = 4
-	beamDepth = 6
+	beamWidth = 8
+	beamDepth = 8
 )
 
 // node is a position reached by a plan, with the plan's first move.

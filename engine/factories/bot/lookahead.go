@@ -10,7 +10,7 @@ import (
 // played out in, and the beam that plays the work phase that follows.
 var (
 	lookSamples = 3
-	lookWidth   = 3
+	lookWidth   = 6
 	lookDepth   = 8
 )
 
