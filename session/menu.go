@@ -1,7 +1,9 @@
 package session
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/smokestack/smokestack/engine/factories"
@@ -50,6 +52,12 @@ func newMenu(v *factories.View, old menu) menu {
 		}
 		m.groups[i].moves = append(m.groups[i].moves, menuMove{move: mv, label: mv.Describe(*v)})
 	}
+	// The engine lists moves in its own order; the menu opens on what a
+	// player most likely wants, and keeps the paid refresh and Done, which
+	// end or cost something, last, where a careless enter cannot reach them.
+	slices.SortStableFunc(m.groups, func(a, b moveGroup) int {
+		return cmp.Compare(kindRank[a.moves[0].move.Kind], kindRank[b.moves[0].move.Kind])
+	})
 	m.restore(old)
 	return m
 }
@@ -75,6 +83,15 @@ func (m *menu) restore(old menu) {
 		m.item = min(m.item, len(ng.moves)-1)
 		return
 	}
+}
+
+// kindRank orders the menu's groups: dice to set first, then the market,
+// then building and working, then the moves that cost or end something.
+var kindRank = map[factories.MoveKind]int{
+	factories.SetDice: 0, factories.Choose: 1,
+	factories.Take: 2, factories.Hire: 3,
+	factories.Build: 4, factories.Activate: 5, factories.Place: 6,
+	factories.DiscardDown: 7, factories.Refresh: 8, factories.Pass: 9, factories.Done: 10,
 }
 
 // groupOf says which group a move belongs to and what the group is called.
