@@ -278,10 +278,7 @@ type designSet struct {
 // add puts c's design in the set and reports whether it was new. Cards
 // outside the table count as one design, as their shared name does.
 func (d *designSet) add(c Card) bool {
-	k := len(cardKind) // every unknown card
-	if c >= 0 && int(c) < len(cardKind) {
-		k = cardKind[c]
-	}
+	k := design(c)
 	if k < 64*len(d.bits) {
 		w, b := k/64, uint64(1)<<(k%64)
 		if d.bits[w]&b != 0 {
@@ -308,7 +305,7 @@ func cardPairs(out [][2]Card, hand []Card) [][2]Card {
 	for i, a := range designs {
 		for _, b := range distinctCards(others[:0], hand, indexOf(hand, a)) {
 			// Keep each unordered pair once: b at or after a in design order.
-			if indexOfName(designs, b.Name()) >= i {
+			if indexOfDesign(designs, b) >= i {
 				out = append(out, [2]Card{a, b})
 			}
 		}
@@ -316,6 +313,17 @@ func cardPairs(out [][2]Card, hand []Card) [][2]Card {
 	return out
 }
 
-func indexOfName(cards []Card, name string) int {
-	return slices.IndexFunc(cards, func(c Card) bool { return c.Name() == name })
+// indexOfDesign returns the index of the card in cards with c's design.
+func indexOfDesign(cards []Card, c Card) int {
+	k := design(c)
+	return slices.IndexFunc(cards, func(d Card) bool { return design(d) == k })
+}
+
+// design is the index of c's printed design in the card table; every card
+// outside the table counts as one more design, as their shared name does.
+func design(c Card) int {
+	if c >= 0 && int(c) < len(cardKind) {
+		return cardKind[c]
+	}
+	return len(cardKind)
 }

@@ -6,6 +6,7 @@ package factories
 import (
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/smokestack/smokestack/engine"
 )
@@ -198,7 +199,8 @@ func (s *State) refill() {
 
 // drawTo draws n blueprints into seat's hand and logs it privately.
 func (g *game) drawTo(seat, n int, why string) {
-	var names []string
+	var space [4]string // draws are of 1 to 3 cards
+	names := space[:0]
 	for range n {
 		c, ok := g.draw()
 		if !ok {
@@ -211,9 +213,10 @@ func (g *game) drawTo(seat, n int, why string) {
 	if len(names) == 0 {
 		return
 	}
+	// Research draws on most turns: concatenation, not fmt, words it.
 	g.emitPrivate(seat, "draw",
-		fmt.Sprintf("drew %s (%s)", plural(len(names), "blueprint"), why),
-		fmt.Sprintf("drew %s (%s)", joinNames(names), why))
+		"drew "+plural(len(names), "blueprint")+" ("+why+")",
+		"drew "+joinNames(names)+" ("+why+")")
 }
 
 // gainGoods adds goods and fires Laboratory's draw, at most once a round.
@@ -277,7 +280,7 @@ func plural(n int, word string) string {
 	if n == 1 {
 		return "1 " + word
 	}
-	return fmt.Sprintf("%d %ss", n, word)
+	return strconv.Itoa(n) + " " + word + "s"
 }
 
 func joinNames(names []string) string {

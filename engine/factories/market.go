@@ -3,6 +3,7 @@ package factories
 import (
 	"errors"
 	"fmt"
+	"strconv"
 )
 
 // market applies a market-phase move: the acting seat refreshes a row,
@@ -263,15 +264,16 @@ func (g *game) rollUnset(p *Player) {
 }
 
 func diceText(dice []Die) string {
-	s := ""
-	for i, d := range dice {
+	var space [32]byte
+	s := space[:0]
+	for _, d := range dice {
 		if d.Value == 0 {
 			continue
 		}
-		if i > 0 && s != "" {
-			s += " "
+		if len(s) > 0 {
+			s = append(s, ' ')
 		}
-		s += fmt.Sprint(d.Value)
+		s = strconv.AppendInt(s, int64(d.Value), 10)
 	}
-	return s
+	return string(s)
 }
