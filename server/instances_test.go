@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"slices"
 	"strings"
 	"testing"
@@ -38,21 +37,11 @@ func startRedisInstance(t *testing.T, url string) *redisInstance {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(l) }()
-	t.Cleanup(func() {
-		srv.Close()
-		if err := <-served; err != nil {
-			t.Errorf("serve: %v", err)
-		}
+	addr := serveLoopback(t, srv, func() {
 		stopLobby()
 		store.Close()
 	})
-	return &redisInstance{addr: l.Addr().String(), store: store}
+	return &redisInstance{addr: addr, store: store}
 }
 
 // follower reads one play stream and keeps its newest update. It checks

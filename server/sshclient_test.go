@@ -57,6 +57,14 @@ func startServer(t *testing.T, change ...func(*Server)) *testServer {
 	for _, f := range change {
 		f(srv)
 	}
+	addr := serveLoopback(t, srv, func() { store.Close() })
+	return &testServer{Server: srv, addr: addr, lobby: lb, store: store}
+}
+
+// serveLoopback serves srv on 127.0.0.1:0 until the test ends, then
+// closes it and runs after (to close what the server used).
+func serveLoopback(t *testing.T, srv *Server, after func()) string {
+	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -68,9 +76,9 @@ func startServer(t *testing.T, change ...func(*Server)) *testServer {
 		if err := <-served; err != nil {
 			t.Errorf("serve: %v", err)
 		}
-		store.Close()
+		after()
 	})
-	return &testServer{Server: srv, addr: l.Addr().String(), lobby: lb, store: store}
+	return l.Addr().String()
 }
 
 func newKey(t *testing.T) gossh.Signer {

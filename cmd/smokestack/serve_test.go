@@ -104,14 +104,7 @@ func serveOnce(t *testing.T, dir, cmd string) (string, gossh.PublicKey) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	_, priv, err := ed25519.GenerateKey(rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	key, err := gossh.NewSignerFromKey(priv)
-	if err != nil {
-		t.Fatal(err)
-	}
+	key := newClientKey(t)
 	var hostKey gossh.PublicKey
 	client, err := gossh.Dial("tcp", addr, &gossh.ClientConfig{User: "op", Auth: []gossh.AuthMethod{gossh.PublicKeys(key)},
 		HostKeyCallback: func(_ string, _ net.Addr, k gossh.PublicKey) error { hostKey = k; return nil }})
@@ -165,4 +158,18 @@ func TestServeRefusesLooseHostKey(t *testing.T) {
 	if code := run(t.Context(), []string{"serve", "--listen", "127.0.0.1:0", "--data-dir", dir}, &out, &out); code != 1 || !strings.Contains(out.String(), "chmod 600") {
 		t.Errorf("serve with a 0644 host key: exit %d, %q", code, out.String())
 	}
+}
+
+// newClientKey makes a fresh player key: an identity of the test's own.
+func newClientKey(t *testing.T) gossh.Signer {
+	t.Helper()
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := gossh.NewSignerFromKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return key
 }

@@ -3,8 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"crypto/ed25519"
-	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -78,15 +76,7 @@ func newTable(t *testing.T, addr string, seed uint64, names ...string) *table {
 	tb := &table{t: t, addr: addr, ref: ref, worked: map[int]bool{}}
 	var people []*player
 	for _, name := range names {
-		_, priv, err := ed25519.GenerateKey(rand.Reader)
-		if err != nil {
-			t.Fatal(err)
-		}
-		key, err := gossh.NewSignerFromKey(priv)
-		if err != nil {
-			t.Fatal(err)
-		}
-		people = append(people, &player{name: name, key: key, seat: -1})
+		people = append(people, &player{name: name, key: newClientKey(t), seat: -1})
 	}
 	tb.dial(people[0])
 	sess, err := people[0].client.NewSession()
