@@ -74,6 +74,9 @@ func workCandidates(l *moveList, out []Move) []Move {
 	var space, others [16]Card
 	hand := distinctCards(space[:0], p.Hand, -1)
 	for _, c := range hand {
+		if !l.all && !canBuild(p, c) {
+			continue // whatever the discard: not worth making the moves
+		}
 		for _, d := range distinctCards(others[:0], p.Hand, indexOf(p.Hand, c)) {
 			if d.Info().Tool == c.Info().Tool {
 				out = l.add(out, Move{Kind: Build, Card: c, Discard: l.cards(d)})
@@ -83,7 +86,9 @@ func workCandidates(l *moveList, out []Move) []Move {
 	var combos [16]int
 	for _, i := range diceCombos(combos[:0], p.Dice, 1) {
 		for _, a := range [...]string{Research, Generate, Mine} {
-			out = l.add(out, Move{Kind: Place, Dice: l.ints(i), Action: a})
+			if l.all || canPlace(p, p.Dice[i].Value, a) {
+				out = l.add(out, Move{Kind: Place, Dice: l.ints(i), Action: a})
+			}
 		}
 	}
 	for _, b := range p.Compound {

@@ -104,7 +104,7 @@ func (l *moveList) cards(v ...Card) []Card {
 // pattern, its choices are among the card's options, and it is the seat's
 // turn. What is left is what Apply checks against the seat's resources and
 // limits, asked here through the same helpers (buildCost, recipeCost,
-// owns, canDraft). Playing each candidate on a copy of the game gives the
+// owns, hqTakes, canDraft). Playing each candidate on a copy of the game gives the
 // same answer at many times the cost; TestLegalMatchesItsDefinition and
 // TestAcceptsMatchesApply hold the two together.
 func accepts(s *State, seat int, m Move) bool {
@@ -124,10 +124,9 @@ func accepts(s *State, seat int, m Move) bool {
 	case Pass:
 		return !canDraft(s, seat)
 	case Build:
-		metal, energy := buildCost(p, m.Card)
-		return !owns(p, m.Card) && p.Metal >= metal && p.Energy >= energy
+		return canBuild(p, m.Card)
 	case Place:
-		return hqTakes(m.Action, p.Dice[m.Dice[0]].Value) && len(*hqAction(p, m.Action)) < 3
+		return canPlace(p, p.Dice[m.Dice[0]].Value, m.Action)
 	case Activate:
 		name, metal, energy := m.Card.Name(), 0, 0
 		if name == Replicator {
@@ -147,4 +146,16 @@ func accepts(s *State, seat int, m Move) bool {
 		return p.Metal+p.Energy <= StoreLimit && len(p.Hand) <= HandLimit
 	}
 	return false
+}
+
+// canBuild reports whether p may build c and pay for it, whatever it
+// discards: what build refuses of a card in hand with a discard of its tool.
+func canBuild(p *Player, c Card) bool {
+	metal, energy := buildCost(p, c)
+	return !owns(p, c) && p.Metal >= metal && p.Energy >= energy
+}
+
+// canPlace reports whether p may place a free die showing v on action.
+func canPlace(p *Player, v int, action string) bool {
+	return hqTakes(action, v) && len(*hqAction(p, action)) < 3
 }
