@@ -319,7 +319,7 @@ func (l *Lobby) ExpireRooms(ctx context.Context) {
 	}
 	cutoff := l.cfg.Now().Add(-l.cfg.Expire)
 	for _, m := range metas {
-		if m.Over || !m.Updated.Before(cutoff) {
+		if m.Over || !m.Updated.Before(cutoff) || l.heldElsewhere(ctx, m.Code) {
 			continue
 		}
 		l.mu.Lock()
@@ -338,6 +338,17 @@ func (l *Lobby) ExpireRooms(ctx context.Context) {
 		}
 		l.cfg.Logger.Info("room expired", "code", m.Code, "idle", l.cfg.Now().Sub(m.Updated).Round(time.Second))
 	}
+}
+
+// heldElsewhere reports whether a session on another instance holds a seat
+// in room code, as a quiet table still in use must not expire. When the
+// store cannot say, the room is kept: expiry can wait a minute.
+func (l *Lobby) heldElsewhere(ctx context.Context, code string) bool {
+	if l.presence == nil {
+		return false
+	}
+	p, err := l.presence.SeatPresence(ctx, code, l.cfg.Now())
+	return err != nil || len(p.Elsewhere) > 0
 }
 
 // room returns the live room for code, loading it from the store.

@@ -2,9 +2,14 @@ package lobby
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/smokestack/smokestack/engine"
+	"github.com/smokestack/smokestack/engine/factories"
+	"github.com/smokestack/smokestack/internal/redistest"
 )
 
 // seatShown is a condition on seat as an update shows it: connected, or
@@ -124,5 +129,50 @@ func TestRedisPresenceCleanShutdown(t *testing.T) {
 	}
 	if _, err := g.seats[0].await(testPresenceTTL/2, seatShown(1, false)); err != nil {
 		t.Fatalf("b stopped, alice on a not shown bob away before b's claim could lapse: %v", err)
+	}
+}
+
+// TestRedisExpiryKeepsTablesInUseElsewhere: an instance expiring idle rooms
+// leaves alone a room whose only player sits at it through another
+// instance, and removes it once that player has gone.
+func TestRedisExpiryKeepsTablesInUseElsewhere(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	r := redistest.Start(t)
+	b := newInstance(t, r)
+	a := New(Config{Store: openRedis(t, r), Games: []engine.Ruleset{factories.Rules{}},
+		Expire: time.Millisecond, PresenceTTL: testPresenceTTL})
+	host := Player{ID: "key:pat", Name: "pat"}
+	m, err := a.Create(ctx, host, CreateOptions{Seats: 2, Public: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := b.lobby.Join(ctx, m.Code, host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	held := func() bool {
+		p, err := a.presence.SeatPresence(ctx, m.Code, time.Now())
+		return err == nil && p.Elsewhere[0]
+	}
+	for deadline := time.Now().Add(10 * time.Second); !held(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("b never claimed pat's seat")
+		}
+	}
+	time.Sleep(2 * time.Millisecond) // past the 1ms expiry, by the room's Updated time
+	a.ExpireRooms(ctx)
+	if _, _, err := a.cfg.Store.Load(ctx, m.Code); err != nil {
+		t.Fatalf("a expired the room pat plays through b: %v", err)
+	}
+	c.Close()
+	for deadline := time.Now().Add(10 * time.Second); held(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("b never withdrew pat's seat")
+		}
+	}
+	a.ExpireRooms(ctx)
+	if _, _, err := a.cfg.Store.Load(ctx, m.Code); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("the abandoned room survived expiry: %v", err)
 	}
 }
