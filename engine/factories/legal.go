@@ -103,10 +103,11 @@ func (l *moveList) cards(v ...Card) []Card {
 // the marketplace, its dice are the seat's own, free and fit the card's
 // pattern, its choices are among the card's options, and it is the seat's
 // turn. What is left is what Apply checks against the seat's resources and
-// limits, asked here through the same helpers (buildCost, recipeCost,
-// owns, hqTakes, canDraft). Playing each candidate on a copy of the game gives the
-// same answer at many times the cost; TestLegalMatchesItsDefinition and
-// TestAcceptsMatchesApply hold the two together.
+// limits, asked here through the helpers Apply's own checks use
+// (buildCost, owns, hqTakes, hqAction, recipeCost, canDraft). Playing each
+// candidate on a copy of the game gives the same answer at many times the
+// cost; TestLegalMatchesItsDefinition and TestAcceptsMatchesApply hold the
+// two together.
 func accepts(s *State, seat int, m Move) bool {
 	p := &s.Players[seat]
 	switch m.Kind {
