@@ -987,3 +987,13 @@ func TestLaboratoryAndRecyclingPlant(t *testing.T) {
 		t.Errorf("hand %v; want one card for Laboratory and one for Recycling Plant", got)
 	}
 }
+
+// TestActivationIsLogged: the log names the building and what it did, in
+// words that read after a player's name and after "You" alike.
+func TestActivationIsLogged(t *testing.T) {
+	s := table{Seats: []seatSetup{{Compound: []string{Incinerator}, Hand: []string{Robot}, Dice: []int{1, 1, 1, 1}, Metal: 1}}}.build(t)
+	_, events := mustApply(t, s, 0, act{name: Incinerator, discard: []string{Robot}}.on(t, s))
+	if len(events) != 1 || events[0].Seat != 0 || events[0].Text != "used Incinerator: burned a blueprint for 6 energy" {
+		t.Errorf("events %+v; want seat 0's \"used Incinerator: burned a blueprint for 6 energy\"", events)
+	}
+}

@@ -164,9 +164,12 @@ func TestEndOfWorkPhaseLimits(t *testing.T) {
 		mustRefuse(t, s, 0, Move{Kind: DiscardDown, Metal: 9}, "more metal or energy than you have")
 		mustRefuse(t, s, 0, Move{Kind: DiscardDown, Metal: -1, Energy: 3}, "more metal or energy than you have")
 		mustRefuse(t, s, 0, Move{Kind: DiscardDown}, "choose something to discard")
-		s, _ = mustApply(t, s, 0, Move{Kind: DiscardDown, Metal: 1, Energy: 1})
+		s, events := mustApply(t, s, 0, Move{Kind: DiscardDown, Metal: 1, Energy: 1})
 		if p := s.Players[0]; p.Metal != 7 || p.Energy != 5 {
 			t.Errorf("%d metal %d energy; want 7 and 5", p.Metal, p.Energy)
+		}
+		if len(events) != 1 || events[0].Text != "discarded 1 metal and 1 energy to meet the limits" {
+			t.Errorf("events %v; want the discard worded without the parts that are nil", events)
 		}
 		mustRefuse(t, s, 0, Move{Kind: DiscardDown, Energy: 1}, "you are 0 over")
 		mustApply(t, s, 0, Move{Kind: Done})

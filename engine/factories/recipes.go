@@ -84,7 +84,7 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 		placeDice(p, m.Dice)
 		p.Compound[host].Dice = dice
 	}
-	say := func(text string) { g.emit(g.seat, "activate", b.Name+": "+text) }
+	say := func(text string) { g.emit(g.seat, "activate", "used "+b.Name+": "+text) }
 
 	if err := checkWorkers(b.Name, dice); err != nil {
 		return err

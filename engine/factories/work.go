@@ -274,8 +274,17 @@ func (g *game) discardDown(m Move) error {
 	g.Discard = append(g.Discard, m.Discard...)
 	p.Metal -= m.Metal
 	p.Energy -= m.Energy
-	g.emit(g.seat, "discard", fmt.Sprintf("discarded %s, %d metal and %d energy to meet the limits",
-		plural(len(m.Discard), "blueprint"), m.Metal, m.Energy))
+	var gave []string
+	if len(m.Discard) > 0 {
+		gave = append(gave, plural(len(m.Discard), "blueprint"))
+	}
+	if m.Metal > 0 {
+		gave = append(gave, fmt.Sprintf("%d metal", m.Metal))
+	}
+	if m.Energy > 0 {
+		gave = append(gave, fmt.Sprintf("%d energy", m.Energy))
+	}
+	g.emit(g.seat, "discard", "discarded "+joinNames(gave)+" to meet the limits")
 	return nil
 }
 
