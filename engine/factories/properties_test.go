@@ -3,6 +3,7 @@ package factories
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 )
@@ -278,11 +279,14 @@ func FuzzApply(f *testing.F) {
 
 // TestRandomGames plays many seeded games of every size with random legal
 // moves and garbage moves mixed in, checking every property after every
-// move, and that each game ends.
+// move, and that each game ends. CI plays the long run: 100 games a size.
 func TestRandomGames(t *testing.T) {
 	games := 12
-	if testing.Short() {
+	switch {
+	case testing.Short():
 		games = 3
+	case os.Getenv("CI") != "":
+		games = 100
 	}
 	for players := 1; players <= MaxPlayers; players++ {
 		t.Run(fmt.Sprintf("%dP", players), func(t *testing.T) {
