@@ -110,9 +110,14 @@ func workCandidates(l *moveList, out []Move) []Move {
 			out = l.add(out, Move{Kind: DiscardDown, Discard: l.cards(c)})
 		}
 	}
-	if p.Metal+p.Energy > StoreLimit {
+	if over := p.Metal + p.Energy - StoreLimit; over > 0 {
 		out = l.add(out, Move{Kind: DiscardDown, Metal: 1})
 		out = l.add(out, Move{Kind: DiscardDown, Energy: 1})
+		// And every split that meets the limit at once, so a player 7 over
+		// gives up their choice of resources in one move, not seven.
+		for metal := min(over, p.Metal); over > 1 && metal >= over-p.Energy && metal >= 0; metal-- {
+			out = l.add(out, Move{Kind: DiscardDown, Metal: metal, Energy: over - metal})
+		}
 	}
 	return out
 }

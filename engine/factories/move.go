@@ -146,6 +146,8 @@ func (m Move) Describe(v View) string {
 		switch {
 		case len(m.Discard) > 0:
 			return "Discard" + strings.TrimPrefix(discards(), ", discarding")
+		case m.Metal > 0 && m.Energy > 0:
+			return fmt.Sprintf("Discard %d metal and %d energy", m.Metal, m.Energy)
 		case m.Metal > 0:
 			return fmt.Sprintf("Discard %d metal", m.Metal)
 		default:

@@ -159,6 +159,11 @@ func TestEndOfWorkPhaseLimits(t *testing.T) {
 		if !hasLegal(t, s, 0, Move{Kind: DiscardDown, Metal: 1}) || !hasLegal(t, s, 0, Move{Kind: DiscardDown, Energy: 1}) {
 			t.Errorf("discarding 1 metal or 1 energy is not legal")
 		}
+		for _, split := range [][2]int{{2, 0}, {1, 1}, {0, 2}} {
+			if !hasLegal(t, s, 0, Move{Kind: DiscardDown, Metal: split[0], Energy: split[1]}) {
+				t.Errorf("discarding %d metal and %d energy, down to the limit at once, is not legal", split[0], split[1])
+			}
+		}
 		mustRefuse(t, s, 0, Move{Kind: DiscardDown, Metal: 3}, "only down to 12; you are 2 over")
 		mustRefuse(t, s, 0, Move{Kind: DiscardDown, Metal: 2, Energy: 1}, "only down to 12")
 		mustRefuse(t, s, 0, Move{Kind: DiscardDown, Metal: 9}, "more metal or energy than you have")
@@ -172,6 +177,36 @@ func TestEndOfWorkPhaseLimits(t *testing.T) {
 			t.Errorf("events %v; want the discard worded without the parts that are nil", events)
 		}
 		mustRefuse(t, s, 0, Move{Kind: DiscardDown, Energy: 1}, "you are 0 over")
+		mustApply(t, s, 0, Move{Kind: Done})
+	})
+	t.Run("resource splits", func(t *testing.T) {
+		// 8 over with 1 metal: the splits that meet the limit at once are
+		// 1 metal and 7 energy, or 8 energy; with one over, only the single
+		// units are offered.
+		for _, tt := range []struct {
+			metal, energy int
+			want          []Move
+		}{
+			{1, 19, []Move{{Kind: DiscardDown, Metal: 1}, {Kind: DiscardDown, Energy: 1},
+				{Kind: DiscardDown, Metal: 1, Energy: 7}, {Kind: DiscardDown, Energy: 8}}},
+			{13, 0, []Move{{Kind: DiscardDown, Metal: 1}}},
+		} {
+			s := table{Seats: []seatSetup{{Metal: tt.metal, Energy: tt.energy}}}.build(t)
+			var got []Move
+			for _, m := range Legal(s, 0) {
+				if m.Kind == DiscardDown {
+					got = append(got, m)
+				}
+			}
+			if string(mustJSON(got)) != string(mustJSON(tt.want)) {
+				t.Errorf("%d metal %d energy: discards %s; want %s", tt.metal, tt.energy, mustJSON(got), mustJSON(tt.want))
+			}
+		}
+		s := table{Seats: []seatSetup{{Metal: 1, Energy: 19}}}.build(t)
+		s, events := mustApply(t, s, 0, Move{Kind: DiscardDown, Metal: 1, Energy: 7})
+		if p := s.Players[0]; p.Metal != 0 || p.Energy != 12 || events[0].Text != "discarded 1 metal and 7 energy to meet the limits" {
+			t.Errorf("%d metal %d energy, %v; want 0 and 12 in one move", p.Metal, p.Energy, events)
+		}
 		mustApply(t, s, 0, Move{Kind: Done})
 	})
 	t.Run("cards", func(t *testing.T) {
