@@ -21,10 +21,7 @@ import (
 // arrows and played with enter, until the scores show.
 func TestSoloGameThroughKeys(t *testing.T) {
 	l := newTestLobby()
-	d := newDriver(t, Config{Lobby: l, Player: alice, Width: 80, Height: 24})
-	d.until("the lobby", d.screenContains("OPEN ROOMS"))
-	d.keys("s")
-	d.inGame()
+	d := quickSolo(t, l)
 	rng := rand.New(rand.NewPCG(1, 2))
 	moves := 0
 	for ; moves < 5000; moves++ {
@@ -231,10 +228,7 @@ func TestGarbageKeys(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	sizes := [][2]int{{80, 24}, {120, 40}, {200, 60}, {81, 25}}
 	for round := range 3 {
-		d := newDriver(t, Config{Lobby: l, Player: alice, Width: 80, Height: 24})
-		d.until("the lobby", d.screenContains("OPEN ROOMS"))
-		d.keys("s")
-		d.inGame()
+		d := quickSolo(t, l)
 		for i := range 600 {
 			k := keys[rng.IntN(len(keys))]
 			if k == "q" && rng.IntN(4) != 0 {
@@ -388,10 +382,7 @@ func TestReplayKeys(t *testing.T) {
 // act as if typed one by one, and a space in the move search counts once.
 func TestKeysArrivingTogether(t *testing.T) {
 	l := newTestLobby()
-	d := newDriver(t, Config{Lobby: l, Player: alice, Width: 80, Height: 24})
-	d.until("the lobby", d.screenContains("OPEN ROOMS"))
-	d.keys("s")
-	d.inGame()
+	d := quickSolo(t, l)
 	g := d.game()
 	d.until("my market turn", func() bool { return len(g.menu.groups) > 0 && !g.pending })
 

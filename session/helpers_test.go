@@ -178,6 +178,17 @@ func (d *driver) inGame() {
 	d.until("the game", func() bool { g := d.game(); return g != nil && g.game != nil })
 }
 
+// quickSolo opens the lobby at 80x24 as alice and starts a quick solo game
+// with its key, as a player would.
+func quickSolo(t *testing.T, l *lobby.Lobby) *driver {
+	t.Helper()
+	d := newDriver(t, Config{Lobby: l, Player: alice, Width: 80, Height: 24})
+	d.until("the lobby", d.screenContains("OPEN ROOMS"))
+	d.keys("s")
+	d.inGame()
+	return d
+}
+
 // createRoom makes a room and returns its code.
 func createRoom(t *testing.T, l *lobby.Lobby, host lobby.Player, o lobby.CreateOptions) string {
 	t.Helper()

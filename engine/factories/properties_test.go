@@ -277,15 +277,21 @@ func FuzzApply(f *testing.F) {
 	})
 }
 
+// seededGames is how many seeded games a property test plays per number of
+// seats: full, or short under -short.
+func seededGames(full, short int) int {
+	if testing.Short() {
+		return short
+	}
+	return full
+}
+
 // TestRandomGames plays many seeded games of every size with random legal
 // moves and garbage moves mixed in, checking every property after every
 // move, and that each game ends. CI plays the long run: 100 games a size.
 func TestRandomGames(t *testing.T) {
-	games := 12
-	switch {
-	case testing.Short():
-		games = 3
-	case os.Getenv("CI") != "":
+	games := seededGames(12, 3)
+	if os.Getenv("CI") != "" && !testing.Short() {
 		games = 100
 	}
 	for players := 1; players <= MaxPlayers; players++ {
@@ -306,20 +312,27 @@ func TestRandomGames(t *testing.T) {
 // TestLegalMovesApply checks, at many points of seeded games, that every
 // legal move of every seat applies to the game read back from JSON.
 func TestLegalMovesApply(t *testing.T) {
-	games := 6
-	if testing.Short() {
-		games = 2
-	}
+	everyNthState(t, seededGames(6, 2), 77, 5, func(seed uint64) func(int, State) {
+		return func(step int, before State) {
+			if err := checkLegalAfterJSON(before); err != nil {
+				t.Fatalf("seed %d step %d: %v", seed, step, err)
+			}
+		}
+	})
+}
+
+// everyNthState plays seeded random games, games of each size seeded
+// players*mul+g, and hands every nth state before a move to the checker
+// that game makes for its seed.
+func everyNthState(t *testing.T, games int, mul uint64, n int, game func(seed uint64) func(step int, before State)) {
+	t.Helper()
 	for players := 1; players <= MaxPlayers; players++ {
 		for g := range games {
-			seed := uint64(players*77 + g)
-			step := 0
+			seed := uint64(players)*mul + uint64(g)
+			check, step := game(seed), 0
 			playRandom(t, Config{Players: players}, seed, func(before, _ State, _ int, _ Move) {
-				step++
-				if step%5 == 0 {
-					if err := checkLegalAfterJSON(before); err != nil {
-						t.Fatalf("seed %d step %d: %v", seed, step, err)
-					}
+				if step++; step%n == 0 {
+					check(step, before)
 				}
 			})
 		}
@@ -329,10 +342,7 @@ func TestLegalMovesApply(t *testing.T) {
 // TestReplay records seeded random games, stores the move list as JSON,
 // replays it from the seed and compares the final states byte for byte.
 func TestReplay(t *testing.T) {
-	games := 25
-	if testing.Short() {
-		games = 6
-	}
+	games := seededGames(25, 6)
 	for g := range games {
 		players := 1 + g%MaxPlayers
 		cfg := Config{Players: players}
@@ -378,10 +388,7 @@ func TestReplay(t *testing.T) {
 // TestReplayThroughRules replays games through the JSON Ruleset, the way a
 // room stores and replays them, and gets the same bytes.
 func TestReplayThroughRules(t *testing.T) {
-	games := 5
-	if testing.Short() {
-		games = 2
-	}
+	games := seededGames(5, 2)
 	r := Rules{}
 	for g := range games {
 		players := 1 + (g*2)%MaxPlayers
@@ -466,72 +473,48 @@ func TestFewAllocations(t *testing.T) {
 // with the seats' resources squeezed, so that paying for a move is often
 // just possible or just impossible.
 func TestLegalMatchesItsDefinition(t *testing.T) {
-	games := 3
-	if testing.Short() {
-		games = 1
-	}
-	for players := 1; players <= MaxPlayers; players++ {
-		for g := range games {
-			seed := uint64(players*53 + g)
-			r := newRandomPlayer(seed ^ 0x5ca1e)
-			step := 0
-			playRandom(t, Config{Players: players}, seed, func(before, _ State, _ int, _ Move) {
-				step++
-				if step%2 != 0 {
-					return
-				}
-				for i, s := range []State{before, squeeze(before, r)} {
-					for seat := range s.Players {
-						quick, plain := mustJSON(Legal(s, seat)), mustJSON(legal(s, seat, true))
-						if string(quick) != string(plain) {
-							t.Fatalf("seed %d step %d (squeezed: %v) seat %d: Legal\n%s\nbut by definition\n%s", seed, step, i == 1, seat, quick, plain)
-						}
+	everyNthState(t, seededGames(3, 1), 53, 2, func(seed uint64) func(int, State) {
+		r := newRandomPlayer(seed ^ 0x5ca1e)
+		return func(step int, before State) {
+			for i, s := range []State{before, squeeze(before, r)} {
+				for seat := range s.Players {
+					quick, plain := mustJSON(Legal(s, seat)), mustJSON(legal(s, seat, true))
+					if string(quick) != string(plain) {
+						t.Fatalf("seed %d step %d (squeezed: %v) seat %d: Legal\n%s\nbut by definition\n%s", seed, step, i == 1, seat, quick, plain)
 					}
 				}
-			})
+			}
 		}
-	}
+	})
 }
 
 // TestAcceptsMatchesApply checks every candidate Legal considers, one by
 // one: accepts takes exactly the ones Apply takes, in the states of seeded
 // games and in the same states with the seats' resources squeezed.
 func TestAcceptsMatchesApply(t *testing.T) {
-	games := 4
-	if testing.Short() {
-		games = 1
-	}
-	for players := 1; players <= MaxPlayers; players++ {
-		for g := range games {
-			seed := uint64(players*31 + g)
-			r := newRandomPlayer(seed ^ 0xacce97)
-			step := 0
-			playRandom(t, Config{Players: players}, seed, func(before, _ State, _ int, _ Move) {
-				step++
-				if step%3 != 0 {
-					return
-				}
-				for _, s := range []State{before, squeeze(before, r), squeeze(before, r)} {
-					raw := string(mustJSON(s))
-					for seat := range s.Players {
-						cand := candidates(s, seat, true)
-						for _, m := range cand {
-							_, _, err := Apply(s, seat, m)
-							if err != nil && strings.HasPrefix(err.Error(), "move refused:") {
-								t.Fatalf("seed %d step %d seat %d: candidate %+v panicked: %v", seed, step, seat, m, err)
-							}
-							if got := accepts(&s, seat, m); got != (err == nil) {
-								t.Fatalf("seed %d step %d seat %d %+v: accepts says %v, Apply says %v\n%s", seed, step, seat, m, got, err, raw)
-							}
+	everyNthState(t, seededGames(4, 1), 31, 3, func(seed uint64) func(int, State) {
+		r := newRandomPlayer(seed ^ 0xacce97)
+		return func(step int, before State) {
+			for _, s := range []State{before, squeeze(before, r), squeeze(before, r)} {
+				raw := string(mustJSON(s))
+				for seat := range s.Players {
+					cand := candidates(s, seat, true)
+					for _, m := range cand {
+						_, _, err := Apply(s, seat, m)
+						if err != nil && strings.HasPrefix(err.Error(), "move refused:") {
+							t.Fatalf("seed %d step %d seat %d: candidate %+v panicked: %v", seed, step, seat, m, err)
+						}
+						if got := accepts(&s, seat, m); got != (err == nil) {
+							t.Fatalf("seed %d step %d seat %d %+v: accepts says %v, Apply says %v\n%s", seed, step, seat, m, got, err, raw)
 						}
 					}
-					if string(mustJSON(s)) != raw {
-						t.Fatalf("seed %d step %d: deciding the candidates changed the state", seed, step)
-					}
 				}
-			})
+				if string(mustJSON(s)) != raw {
+					t.Fatalf("seed %d step %d: deciding the candidates changed the state", seed, step)
+				}
+			}
 		}
-	}
+	})
 }
 
 // squeeze returns a copy of s in which each seat has a few random metal
