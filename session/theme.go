@@ -84,7 +84,7 @@ func NewTheme(name string, r *lipgloss.Renderer) Theme {
 		t.Banner = t.Banner.Foreground(lipgloss.Color("0")).Background(lipgloss.Color("214"))
 		t.Bar = t.Bar.Foreground(lipgloss.Color("208"))
 	}
-	for _, tool := range factories.Tools {
+	for _, tool := range factories.Tools() {
 		st := s()
 		if c, ok := colours[tool]; ok {
 			st = st.Foreground(lipgloss.Color(c))

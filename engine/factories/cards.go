@@ -19,8 +19,9 @@ const (
 )
 
 // Tools lists the tool tokens in the order they sit over the contractor
-// slots; the rulebook says the order is free but fixed for the game.
-var Tools = [4]Tool{Gear, Wrench, Hammer, Shovel}
+// slots; the rulebook says the order is free but fixed for the game. A
+// function, not a variable, so no importer can change the rules.
+func Tools() [marketSize]Tool { return [...]Tool{Gear, Wrench, Hammer, Shovel} }
 
 // Type is a blueprint's banner colour; The Machine produces by type.
 type Type string

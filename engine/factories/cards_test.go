@@ -129,8 +129,8 @@ func TestCardLookups(t *testing.T) {
 	if Blueprints()[0].Metal == 99 || Contractors()[0].Energy == 99 {
 		t.Errorf("Blueprints or Contractors returned the tables themselves")
 	}
-	if Tools != [4]Tool{Gear, Wrench, Hammer, Shovel} {
-		t.Errorf("tools %v", Tools)
+	if Tools() != [4]Tool{Gear, Wrench, Hammer, Shovel} {
+		t.Errorf("tools %v", Tools())
 	}
 	// Which cards have a recipe to activate.
 	for _, b := range Blueprints() {

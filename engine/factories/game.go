@@ -39,7 +39,7 @@ func New(cfg Config, seed uint64) (State, error) {
 	s.RNG.Shuffle(len(s.ContractorDeck), func(i, j int) {
 		s.ContractorDeck[i], s.ContractorDeck[j] = s.ContractorDeck[j], s.ContractorDeck[i]
 	})
-	s.Market.Tools = Tools
+	s.Market.Tools = Tools()
 	s.Discard, s.ContractorDiscard = []Card{}, []Contractor{}
 	s.Players = make([]Player, cfg.Players)
 	for i := range s.Players {

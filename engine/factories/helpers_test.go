@@ -114,7 +114,7 @@ func (tb table) build(t testing.TB) State {
 			t.Fatalf("no free %s for the contractor row", n)
 		}
 	}
-	s.Market.Tools = Tools
+	s.Market.Tools = Tools()
 	for i, n := range tb.Market {
 		s.Market.Blueprints[i] = pool.take(t, n)
 	}
@@ -342,7 +342,7 @@ func invariantError(s State) error {
 			return fmt.Errorf("contractor %d (%s) is nowhere", c, Contractor(c).Name())
 		}
 	}
-	if s.Market.Tools != Tools {
+	if s.Market.Tools != Tools() {
 		return fmt.Errorf("the tool tokens moved: %v", s.Market.Tools)
 	}
 	for seat, p := range s.Players {

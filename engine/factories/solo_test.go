@@ -29,7 +29,7 @@ func TestNew(t *testing.T) {
 					t.Errorf("marketplace not full: %+v", s.Market)
 				}
 			}
-			if s.Market.Tools != Tools {
+			if s.Market.Tools != Tools() {
 				t.Errorf("tools %v", s.Market.Tools)
 			}
 			if (players == 1) != (s.Machine != nil) {
