@@ -86,15 +86,19 @@ func (s *Server) play(c *call) error {
 				continue
 			}
 			// The room pushed the update showing the move before Move
-			// returned: it is either written already or waiting here.
+			// returned: it is either written already or waiting here. It
+			// may be the game over, by this move or a move made just after
+			// it: the session then ends after the ok, as after any update
+			// showing the game over.
+			over := false
 			select {
 			case u := <-conn.Updates():
-				if _, err := send(u); err != nil {
+				if over, err = send(u); err != nil {
 					return nil
 				}
 			default:
 			}
-			if out.Encode(okLine{OK: true, Version: version}) != nil {
+			if out.Encode(okLine{OK: true, Version: version}) != nil || over {
 				return nil
 			}
 		}
