@@ -58,18 +58,38 @@ var (
 )
 
 func newJudge(v factories.View) judge {
-	j := judge{seat: v.Seat, left: roundsLeft(v), dice: v.Phase == factories.WorkPhase, w: &tune}
-	if v.Seats == 1 {
+	progress := 0.0
+	for _, p := range v.Players {
+		progress = max(progress, float64(p.Goods)/factories.GoodsToEnd, float64(len(p.Compound))/factories.BuildingsEnd)
+	}
+	return judgeAt(v.Seat, v.Seats, v.Phase, v.Round, v.FinalRound, progress, v.Machine)
+}
+
+// stateJudge is newJudge for a seat of a whole (guessed) world.
+func stateJudge(s *factories.State, seat int) judge {
+	progress := 0.0
+	for i := range s.Players {
+		p := &s.Players[i]
+		progress = max(progress, float64(p.Goods)/factories.GoodsToEnd, float64(len(p.Compound))/factories.BuildingsEnd)
+	}
+	return judgeAt(seat, len(s.Players), s.Phase, s.Round, s.FinalRound, progress, s.Machine)
+}
+
+// judgeAt makes the judge of seat at a point of the game; progress is the
+// leading seat's share of the way to 12 goods or 10 buildings.
+func judgeAt(seat, seats int, phase factories.Phase, round, finalRound int, progress float64, m *factories.Machine) judge {
+	j := judge{seat: seat, left: roundsLeft(round, finalRound, progress, m), dice: phase == factories.WorkPhase, w: &tune}
+	if seats == 1 {
 		j.w = &soloTune
 	}
 	// Resources are worth what they build or make later; in the last
 	// round only what the search converts now counts, so they drop to a
 	// tie-breaker.
 	j = j.until(j.left)
-	if v.Seats == 1 {
+	if seats == 1 {
 		j.building = j.w.soloBuilding
-		if v.Machine != nil {
-			j.rival = j.w.race * machineRate(v.Machine)
+		if m != nil {
+			j.rival = j.w.race * machineRate(m)
 		}
 	}
 	return j
@@ -103,18 +123,14 @@ func machineRate(m *factories.Machine) float64 {
 // roundsLeft estimates how many full rounds follow the current one: exact
 // once the end is triggered, otherwise from how fast the leader is racing
 // to 12 goods or 10 buildings.
-func roundsLeft(v factories.View) float64 {
-	if v.FinalRound > 0 {
-		return float64(max(v.FinalRound-v.Round, 0))
+func roundsLeft(round, finalRound int, progress float64, m *factories.Machine) float64 {
+	if finalRound > 0 {
+		return float64(max(finalRound-round, 0))
 	}
-	progress := 0.0
-	for _, p := range v.Players {
-		progress = max(progress, float64(p.Goods)/factories.GoodsToEnd, float64(len(p.Compound))/factories.BuildingsEnd)
+	if m != nil {
+		progress = max(progress, float64(m.Goods)/factories.GoodsToEnd)
 	}
-	if v.Machine != nil {
-		progress = max(progress, float64(v.Machine.Goods)/factories.GoodsToEnd)
-	}
-	played := float64(v.Round - 1)
+	played := float64(round - 1)
 	// A typical game triggers its end around round 10; early on that prior
 	// dominates, later the observed pace does.
 	const prior = 10.0

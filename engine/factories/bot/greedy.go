@@ -61,10 +61,11 @@ var (
 	beamDepth = 8
 )
 
-// node is a position reached by a plan, with the plan's first move.
+// node is a position reached by a plan, with the index in legal of the
+// plan's first move.
 type node struct {
-	state factories.State
-	first factories.Move
+	state *factories.State
+	first int
 	score float64
 }
 
@@ -73,30 +74,33 @@ type node struct {
 // the best position seen at any depth. Other seats are not modelled: in the
 // work phase they act on their own compounds and only share the deck.
 func (g *greedy) plan(s factories.State, legal []factories.Move, j judge) factories.Move {
-	return search(s, legal, j, beamWidth, beamDepth).first
+	return legal[search(s, legal, j, beamWidth, beamDepth).first]
 }
 
 // search is the beam search of plan: it returns the best position seen at
-// any depth, with the first move of the plan that reaches it.
+// any depth, with the plan's first move. Positions are held by pointer: a
+// State is large, and sorting the children would copy it over and over.
 func search(s factories.State, legal []factories.Move, j judge, beamWidth, beamDepth int) node {
-	best := node{first: legal[0], score: math.Inf(-1)}
-	beam := []node{{state: s}}
+	best := node{score: math.Inf(-1)}
+	beam := []node{{state: &s}}
+	var children []node
+	seen := map[uint64]bool{}
 	for depth := 0; depth < beamDepth && len(beam) > 0; depth++ {
-		var children []node
-		seen := map[uint64]bool{}
+		children = children[:0]
+		clear(seen)
 		for _, n := range beam {
 			moves := legal
 			if depth > 0 {
-				moves = factories.Legal(n.state, j.seat)
+				moves = factories.Legal(*n.state, j.seat)
 			}
-			for _, m := range moves {
-				next, _, err := factories.Apply(n.state, j.seat, m)
+			for i, m := range moves {
+				next, _, err := factories.Apply(*n.state, j.seat, m)
 				if err != nil {
 					continue
 				}
-				c := node{state: next, first: n.first, score: j.value(&next)}
+				c := node{state: &next, first: n.first, score: j.value(&next)}
 				if depth == 0 {
-					c.first = m
+					c.first = i
 				}
 				if c.score > best.score {
 					best = c
@@ -111,7 +115,7 @@ func search(s factories.State, legal []factories.Move, j judge, beamWidth, beamD
 			}
 		}
 		slices.SortStableFunc(children, func(a, b node) int { return compareDesc(a.score, b.score) })
-		beam = children[:min(len(children), beamWidth)]
+		beam = append(beam[:0], children[:min(len(children), beamWidth)]...)
 	}
 	return best
 }

@@ -1,7 +1,7 @@
 package bot
 
 import (
-	"math"
+	"slices"
 
 	"github.com/smokestack/smokestack/engine/factories"
 )
@@ -14,11 +14,15 @@ var (
 	lookDepth   = 8
 )
 
-// lookahead scores each market move by what the seat can make of it in the
-// work phase that follows: in a few guessed worlds (hidden cards and dice
-// drawn anew in each), the move is applied, the dice are rolled and a beam
-// search plays the work phase; the move with the best average end position
-// is chosen. Every move meets the same worlds, so the comparison is fair.
+// lookahead chooses a solo market move in two rounds. First each move is
+// scored by what the seat can make of it in the work phase that follows:
+// in a few guessed worlds (hidden cards and dice drawn anew in each), the
+// move is applied, the dice are rolled and a beam search plays the work
+// phase. Then the best rollTop moves are played to the end of the game in
+// rollWorlds other worlds (see rollout), and the one with the best final
+// margin over The Machine is chosen: the judge's score of one round cannot
+// see which card The Machine takes next or when the game will end. Every
+// move meets the same worlds, so the comparison is fair.
 func (g *greedy) lookahead(v factories.View, first factories.State, j judge) factories.Move {
 	worlds := []factories.State{first}
 	for len(worlds) < lookSamples {
@@ -26,8 +30,8 @@ func (g *greedy) lookahead(v factories.View, first factories.State, j judge) fac
 	}
 	work := j
 	work.dice = true
-	best, bestScore := v.Legal[0], math.Inf(-1)
-	for _, m := range v.Legal {
+	var cands []node
+	for i, m := range v.Legal {
 		if m.Kind == factories.Refresh {
 			continue
 		}
@@ -39,11 +43,20 @@ func (g *greedy) lookahead(v factories.View, first factories.State, j judge) fac
 			}
 			total += workValue(next, v.Seat, work)
 		}
-		if total > bestScore {
-			best, bestScore = m, total
-		}
+		cands = append(cands, node{first: i, score: total})
 	}
-	return best
+	if len(cands) == 0 {
+		return v.Legal[0]
+	}
+	slices.SortStableFunc(cands, func(a, b node) int { return compareDesc(a.score, b.score) })
+	if rollWorlds == 0 || len(cands) == 1 {
+		return v.Legal[cands[0].first]
+	}
+	rolls := make([]factories.State, rollWorlds)
+	for i := range rolls {
+		rolls[i] = guess(v, &g.rng)
+	}
+	return v.Legal[bestRollout(v.Seat, rolls, v.Legal, cands[:min(len(cands), rollTop)])]
 }
 
 // workValue is the best position a beam search reaches from s in the work

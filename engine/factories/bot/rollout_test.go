@@ -1,0 +1,111 @@
+package bot
+
+import (
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/smokestack/smokestack/engine/factories"
+)
+
+// finalRound is a solo game in its last market phase: the seat holds a
+// Golem (a hammer card to pay with) and 3 metal and 1 energy, just what an
+// Obelisk costs, and the Obelisk lies in the marketplace's third slot
+// among cards that score nothing in one round.
+func finalRound(t *testing.T) factories.State {
+	t.Helper()
+	s, err := factories.New(factories.Config{Players: 1, Difficulty: "medium"}, 11)
+	if err != nil {
+		t.Fatal(err)
+	}
+	place := func(name string) factories.Card {
+		c := factories.CardsNamed(name)[0]
+		s.Deck = slices.DeleteFunc(s.Deck, func(d factories.Card) bool { return d == c })
+		s.Players[0].Hand = slices.DeleteFunc(s.Players[0].Hand, func(d factories.Card) bool { return d == c })
+		s.Machine.Compound = slices.DeleteFunc(s.Machine.Compound, func(d factories.Card) bool { return d == c })
+		for i, d := range s.Market.Blueprints {
+			if d == c {
+				s.Market.Blueprints[i] = s.Deck[0]
+				s.Deck = s.Deck[1:]
+			}
+		}
+		return c
+	}
+	market := [4]factories.Card{place(factories.FitnessCenter), place(factories.Dojo), place(factories.Obelisk), place(factories.Gymnasium)}
+	s.Deck = append(s.Deck, s.Market.Blueprints[:]...)
+	s.Market.Blueprints = market
+	p := &s.Players[0]
+	p.Hand, p.Metal, p.Energy = []factories.Card{place(factories.Golem)}, 3, 1
+	s.Round, s.FinalRound = 9, 9
+	return s
+}
+
+func TestRolloutPlaysTheGameOut(t *testing.T) {
+	s := finalRound(t)
+	before := factories.ViewOf(s, 0)
+	a, b := rollout(s, 0), rollout(s, 0)
+	if a != b {
+		t.Errorf("two rollouts of one world gave %v and %v", a, b)
+	}
+	if !reflect.DeepEqual(factories.ViewOf(s, 0), before) {
+		t.Error("rollout changed the state it was given")
+	}
+	// The cheap policy takes and builds the Obelisk, so the margin is the
+	// scores now plus its 2 prestige, less what The Machine gains in its
+	// last turn: a card (2 points for a monument) and at most 4 goods.
+	now := factories.Scores(s)
+	base := float64(now[0].Total - now[1].Total + 2)
+	if lo, hi := base-6, base+rollWin; a < lo || a > hi {
+		t.Errorf("rollout = %v, want within [%v, %v]", a, lo, hi)
+	}
+	if m := bestByJudge(s, factories.Legal(s, 0), stateJudge(&s, 0)); m.Kind != factories.Take || m.Slot != 2 {
+		t.Errorf("the rollout policy took %+v, want the Obelisk in slot 2", m)
+	}
+}
+
+func TestRolloutOfAFinishedGameIsItsMargin(t *testing.T) {
+	s, err := factories.New(factories.Config{Players: 1, Difficulty: "medium"}, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newRandom(5)
+	for s.Phase != factories.GameOver {
+		if s, _, err = factories.Apply(s, 0, r.Choose(factories.ViewOf(s, 0))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sc := factories.Scores(s)
+	want := float64(sc[0].Total - sc[1].Total)
+	if sc[0].Winner {
+		want += rollWin
+	}
+	if got := rollout(s, 0); got != want {
+		t.Errorf("rollout of a finished game = %v, want %v (scores %+v)", got, want, sc)
+	}
+}
+
+// TestSoloMarketPlaysMovesOut checks the whole solo market decision on a
+// position the rollouts settle: every world gains the Obelisk's prestige.
+func TestSoloMarketPlaysMovesOut(t *testing.T) {
+	s := finalRound(t)
+	v := factories.ViewOf(s, 0)
+	for seed := range uint64(3) {
+		if m := newGreedy(seed).Choose(v); m.Kind != factories.Take || m.Slot != 2 {
+			t.Errorf("seed %d: greedy chose %s, want Take Obelisk", seed, m.Describe(v))
+		}
+	}
+	// Given only the three useless takes, the rollouts still choose one of
+	// them, and the same one for the same worlds.
+	var cands []node
+	for i, m := range v.Legal {
+		if m.Kind == factories.Take && m.Slot != 2 {
+			cands = append(cands, node{first: i})
+		}
+	}
+	g := newGreedy(1).(*greedy)
+	worlds := []factories.State{guess(v, &g.rng), guess(v, &g.rng)}
+	a, b := bestRollout(0, worlds, v.Legal, cands), bestRollout(0, worlds, v.Legal, cands)
+	if a != b || !slices.ContainsFunc(cands, func(n node) bool { return n.first == a }) {
+		t.Errorf("bestRollout chose %d then %d, want the same one of %v", a, b, cands)
+	}
+}
