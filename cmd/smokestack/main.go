@@ -43,7 +43,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case "serve":
 		err = serveCmd(ctx, args, stdout, stderr)
 	case "simulate":
-		err = simulateCmd(args, stdout, stderr)
+		err = simulateCmd(ctx, args, stdout, stderr)
 	case "help":
 		fmt.Fprint(stdout, usage)
 		return 0

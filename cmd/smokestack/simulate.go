@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -17,7 +18,7 @@ import (
 
 // simulateCmd runs "smokestack simulate": headless games between bots,
 // spread over every core, with a summary of who won and how.
-func simulateCmd(args []string, stdout, stderr io.Writer) error {
+func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	players := fs.Int("players", 4, "number of seats, 1 to 5; 1 plays solo against The Machine")
@@ -38,11 +39,11 @@ func simulateCmd(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("simulate: unexpected argument %q", fs.Arg(0))
+		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
 	names := strings.Split(*bots, ",")
 	if *players < 1 {
-		return fmt.Errorf("simulate: --players must be at least 1")
+		return errors.New("--players must be at least 1")
 	}
 	seats := make([]string, *players)
 	for i := range seats {
@@ -63,9 +64,9 @@ func simulateCmd(args []string, stdout, stderr io.Writer) error {
 	if os.Getenv("GOGC") == "" {
 		defer debug.SetGCPercent(debug.SetGCPercent(400))
 	}
-	res, err := bot.Simulate(cfg)
+	res, err := bot.Simulate(ctx, cfg)
 	if err != nil {
-		return fmt.Errorf("simulate: %w", err)
+		return err // main names the command
 	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)

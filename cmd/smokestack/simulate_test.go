@@ -11,7 +11,7 @@ import (
 
 func TestSimulateCmdText(t *testing.T) {
 	var out, errs bytes.Buffer
-	err := simulateCmd([]string{"--players", "3", "--bots", "random", "--games", "4", "--seed", "9"}, &out, &errs)
+	err := simulateCmd(t.Context(), []string{"--players", "3", "--bots", "random", "--games", "4", "--seed", "9"}, &out, &errs)
 	if err != nil {
 		t.Fatalf("simulate: %v (stderr %q)", err, errs.String())
 	}
@@ -27,7 +27,7 @@ func TestSimulateCmdText(t *testing.T) {
 
 func TestSimulateCmdJSON(t *testing.T) {
 	var out, errs bytes.Buffer
-	err := simulateCmd([]string{"--players", "1", "--bots", "random", "--games", "3", "--difficulty", "easy", "--json"}, &out, &errs)
+	err := simulateCmd(t.Context(), []string{"--players", "1", "--bots", "random", "--games", "3", "--difficulty", "easy", "--json"}, &out, &errs)
 	if err != nil {
 		t.Fatalf("simulate: %v", err)
 	}
@@ -51,7 +51,7 @@ func TestSimulateCmdErrors(t *testing.T) {
 		{"extra"},
 	} {
 		var out, errs bytes.Buffer
-		if err := simulateCmd(args, &out, &errs); err == nil {
+		if err := simulateCmd(t.Context(), args, &out, &errs); err == nil {
 			t.Errorf("simulate %v succeeded", args)
 		}
 	}

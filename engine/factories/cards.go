@@ -159,13 +159,23 @@ func NumContractors() int { return len(hireKind) }
 // Info returns the printed blueprint for a physical card.
 func (c Card) Info() Blueprint {
 	if c < 0 || int(c) >= len(cardKind) {
-		return Blueprint{Name: "unknown card"}
+		return Blueprint{Name: unknownCard}
 	}
 	return blueprints[cardKind[c]]
 }
 
+// unknownCard names a Card that is not in the deck.
+const unknownCard = "unknown card"
+
 // Name is the printed name of c.
-func (c Card) Name() string { return c.Info().Name }
+func (c Card) Name() string {
+	if c < 0 || int(c) >= len(cardKind) {
+		return unknownCard
+	}
+	// Not c.Info().Name: bots ask for names in their inner loops, and
+	// copying the whole Blueprint for one field showed in their profiles.
+	return blueprints[cardKind[c]].Name
+}
 
 // Info returns the printed contractor for a physical contractor card.
 func (c Contractor) Info() ContractorCard {

@@ -1,7 +1,9 @@
 package bot
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"testing"
@@ -129,7 +131,7 @@ func TestGreedyBeatsRandom(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		games = 40
 	}
-	res, err := Simulate(Config{Bots: []string{"greedy", "random"}, Games: games, Seed: 42})
+	res, err := Simulate(t.Context(), Config{Bots: []string{"greedy", "random"}, Games: games, Seed: 42})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,12 +142,12 @@ func TestGreedyBeatsRandom(t *testing.T) {
 
 func TestSimulateIsReproducible(t *testing.T) {
 	cfg := Config{Bots: []string{"random", "random", "random"}, Games: 12, Seed: 3, Workers: 1}
-	a, err := Simulate(cfg)
+	a, err := Simulate(t.Context(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg.Workers = 4
-	b, err := Simulate(cfg)
+	b, err := Simulate(t.Context(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,12 +162,32 @@ func TestSimulateIsReproducible(t *testing.T) {
 }
 
 func TestSimulateSolo(t *testing.T) {
-	res, err := Simulate(Config{Bots: []string{"random"}, Games: 4, Seed: 1})
+	res, err := Simulate(t.Context(), Config{Bots: []string{"random"}, Games: 4, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.Machine == nil || res.Difficulty != "medium" || res.Machine.Wins+res.Seats[0].Wins != 4 {
 		t.Errorf("solo result = %+v", res)
+	}
+}
+
+// TestSimulateStops checks that a cancelled batch (Ctrl-C on smokestack
+// simulate) stops after the games under way instead of playing them all.
+func TestSimulateStops(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	played := 0
+	cfg := Config{Bots: []string{"random", "random"}, Games: 1000, Seed: 1, Workers: 1, Progress: func(done, _ int) {
+		played = done
+		if done == 3 {
+			cancel()
+		}
+	}}
+	_, err := Simulate(ctx, cfg)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Simulate after cancel: %v, want context.Canceled", err)
+	}
+	if played > 5 {
+		t.Errorf("%d games played after the cancel at 3", played)
 	}
 }
 
@@ -176,7 +198,7 @@ func TestSimulateRefusesBadConfigs(t *testing.T) {
 		{Bots: []string{"random", "random"}, Games: 0},
 		{Bots: make([]string, 6), Games: 1},
 	} {
-		if _, err := Simulate(cfg); err == nil {
+		if _, err := Simulate(t.Context(), cfg); err == nil {
 			t.Errorf("Simulate(%+v) succeeded", cfg)
 		}
 	}

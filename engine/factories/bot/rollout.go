@@ -13,7 +13,7 @@ import (
 // top of the final margin.
 var (
 	rollTop    = 4
-	rollWorlds = 8
+	rollWorlds = 16
 	rollWidth  = 3
 	rollDepth  = 5
 	rollWin    = 2.0
@@ -54,10 +54,17 @@ func rollout(s factories.State, seat int) float64 {
 		if len(legal) > 1 {
 			j := stateJudge(&s, seat)
 			if s.Phase == factories.WorkPhase {
-				m = legal[search(s, legal, j, rollWidth, rollDepth).first]
-			} else {
-				m = bestByJudge(s, legal, j)
+				// The world of a rollout is fixed, so the plan's moves
+				// lead exactly where the search saw them lead: play the
+				// whole plan at once instead of searching again each move.
+				best := search(s, legal, j, rollWidth, rollDepth)
+				if best.state == nil {
+					break // no legal move applied: a rules bug, not a plan
+				}
+				s = *best.state
+				continue
 			}
+			m = bestByJudge(s, legal, j)
 		}
 		next, _, err := factories.Apply(s, seat, m)
 		if err != nil {

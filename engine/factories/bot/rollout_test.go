@@ -109,3 +109,32 @@ func TestSoloMarketPlaysMovesOut(t *testing.T) {
 		t.Errorf("bestRollout chose %d then %d, want the same one of %v", a, b, cands)
 	}
 }
+
+// TestSoloWorkPhaseBuildsTheObelisk plays greedy's solo work phase in the
+// last round after taking the Obelisk: with 3 metal and 1 energy, 2 prestige
+// for the Obelisk is the most the seat can score, whatever research draws.
+// (Playing close plans out in guessed worlds once built a Foundry here, for
+// 1: in each world the plan's search knows what research will draw.)
+func TestSoloWorkPhaseBuildsTheObelisk(t *testing.T) {
+	start := finalRound(t)
+	start, _, err := factories.Apply(start, 0, factories.Move{Kind: factories.Take, Slot: 2})
+	if err != nil || start.Phase != factories.WorkPhase {
+		t.Fatalf("taking the Obelisk: phase %s, %v", start.Phase, err)
+	}
+	for seed := range uint64(3) {
+		s, b := start, newGreedy(seed)
+		for s.Phase == factories.WorkPhase {
+			v := factories.ViewOf(s, 0)
+			m := b.Choose(v)
+			if !slices.ContainsFunc(v.Legal, func(l factories.Move) bool { return reflect.DeepEqual(l, m) }) {
+				t.Fatalf("seed %d: %s is not legal", seed, m.Describe(v))
+			}
+			if s, _, err = factories.Apply(s, 0, m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !slices.ContainsFunc(s.Players[0].Compound, func(b factories.Building) bool { return b.Card.Name() == factories.Obelisk }) {
+			t.Errorf("seed %d: the round ended without the Obelisk built", seed)
+		}
+	}
+}

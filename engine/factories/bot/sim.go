@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"runtime"
@@ -89,8 +90,9 @@ type outcome struct {
 const maxMoves = 20000
 
 // Simulate plays cfg.Games games between bots, in parallel, and sums them
-// up. It fails if a bot name is unknown or a bot makes an illegal move.
-func Simulate(cfg Config) (Result, error) {
+// up. It fails if a bot name is unknown or a bot makes an illegal move, and
+// stops, once the games being played end, when ctx is done.
+func Simulate(ctx context.Context, cfg Config) (Result, error) {
 	if len(cfg.Bots) < 1 || len(cfg.Bots) > factories.MaxPlayers {
 		return Result{}, fmt.Errorf("name 1 to %d bots, one per seat", factories.MaxPlayers)
 	}
@@ -134,11 +136,20 @@ func Simulate(cfg Config) (Result, error) {
 			}
 		})
 	}
-	for i := range cfg.Games {
-		next <- i
+	started := 0
+feed:
+	for ; started < cfg.Games; started++ {
+		select {
+		case next <- started:
+		case <-ctx.Done():
+			break feed
+		}
 	}
 	close(next)
 	wg.Wait()
+	if started < cfg.Games {
+		return Result{}, fmt.Errorf("stopped after %d of %d games: %w", started, cfg.Games, context.Cause(ctx))
+	}
 	if err := errors.Join(errs...); err != nil {
 		return Result{}, err
 	}
