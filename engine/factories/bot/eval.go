@@ -44,17 +44,22 @@ type weights struct {
 	energyStock, metalStock int
 	// output scales what buildings are expected to make per round.
 	output float64
+	// pair is the share of what building a blueprint gains that counts
+	// while the hand holds a partner of its tool to pay with (a lone card
+	// counts 0.3: it waits for a partner).
+	pair float64
 }
 
 // tune holds the weights for games between seats; soloTune those against
 // The Machine, which were tuned apart so that neither disturbs the other.
 var (
-	tune = weights{metal: 0.45, energy: 0.22, card: 0.33, soloBuilding: 0.5, plans: 2, race: 1, energyStock: 6, metalStock: factories.StoreLimit, output: 1}
+	tune = weights{metal: 0.45, energy: 0.22, card: 0.33, soloBuilding: 0.5, plans: 2, race: 1, energyStock: 6, metalStock: factories.StoreLimit, output: 1, pair: 0.6}
 	// Against The Machine, future output counts for little: its score grows
 	// every round, so points now and buildings that bring the end nearer
 	// beat an engine that pays off late, and metal past a small stock is
-	// better spent than kept.
-	soloTune = weights{metal: 0.35, energy: 0.22, card: 0.45, soloBuilding: 0.6, plans: 2, race: 1, energyStock: 6, metalStock: 5, output: 0.2}
+	// better spent than kept. Tuned by coordinate search on cheap solo games
+	// (see docs/bots.md).
+	soloTune = weights{metal: 0.35, energy: 0.22, card: 0.45, soloBuilding: 0.6, plans: 1, race: 0.5, energyStock: 6, metalStock: 5, output: 0.14, pair: 0.42}
 )
 
 func newJudge(v factories.View) judge {
@@ -241,7 +246,7 @@ func (j judge) blueprint(p *factories.Player, c factories.Card) float64 {
 	share := 0.3
 	for _, h := range p.Hand {
 		if h != c && h.Info().Tool == b.Tool {
-			share = 0.6
+			share = j.w.pair
 			break
 		}
 	}

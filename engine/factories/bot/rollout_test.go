@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"math"
 	"reflect"
 	"slices"
 	"testing"
@@ -135,6 +136,34 @@ func TestSoloWorkPhaseBuildsTheObelisk(t *testing.T) {
 		}
 		if !owned(&s.Players[0], factories.Obelisk) {
 			t.Errorf("seed %d: the round ended without the Obelisk built", seed)
+		}
+	}
+}
+
+// TestJudgeCountsPlansInHand holds the hand scoring to its design: a
+// blueprint worth building counts more with a partner of its tool to pay
+// with, and in solo play only the best one counts as a building to come.
+// It is the last round, when an Obelisk's 2 prestige outweigh its cost:
+// resources are then worth little.
+func TestJudgeCountsPlansInHand(t *testing.T) {
+	card := func(name string) factories.Card { return factories.CardsNamed(name)[0] }
+	obelisk, robot, dojo := card(factories.Obelisk), card(factories.Robot), card(factories.Dojo)
+	second := factories.CardsNamed(factories.Obelisk)[1]
+	for _, seats := range []int{1, 2} {
+		j := judgeAt(0, seats, factories.MarketPhase, 9, 9, 0.9, nil)
+		paired := &factories.Player{Hand: []factories.Card{obelisk, robot}}
+		lone := &factories.Player{Hand: []factories.Card{obelisk, dojo}}
+		if p, l := j.blueprint(paired, obelisk), j.blueprint(lone, obelisk); p <= l || l <= j.card {
+			t.Errorf("%d seats: Obelisk with a hammer partner = %v, with none = %v, a plain card = %v; want partner > none > card", seats, p, l, j.card)
+		}
+		two := &factories.Player{Hand: []factories.Card{obelisk, second, robot}}
+		plan := j.blueprint(two, obelisk)
+		want := 2*plan + j.card // both Obelisks are plans
+		if seats == 1 {
+			want = plan + 2*j.card // only the best is
+		}
+		if got := j.hand(two); math.Abs(got-want) > 1e-9 {
+			t.Errorf("%d seats: hand of two Obelisks and a Robot = %v, want %v", seats, got, want)
 		}
 	}
 }
