@@ -405,3 +405,25 @@ func TestKeysArrivingTogether(t *testing.T) {
 		t.Errorf("a bracketed paste should reach the search whole; filter %q", g.menu.filter)
 	}
 }
+
+// TestJoiningUntilTheRoomAnswers: between joining and the room's first
+// update the screen says it is joining, not "0 of 0 seats taken" of an
+// empty waiting room.
+func TestJoiningUntilTheRoomAnswers(t *testing.T) {
+	l := newTestLobby()
+	code := createRoom(t, l, alice, lobby.CreateOptions{Seats: 2})
+	c, err := l.Join(context.Background(), code, alice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	g := newConnecting(&env{theme: NewTheme("mono", nil)}, code, false)
+	g.conn = c
+	if out := ansi.Strip(g.view(80, 24)); !strings.Contains(out, "joining room "+code) || strings.Contains(out, "seats taken") {
+		t.Errorf("before the first update the screen reads:\n%s", out)
+	}
+	g.apply(<-c.Updates())
+	if out := ansi.Strip(g.view(80, 24)); !strings.Contains(out, "1 of 2 seats taken") {
+		t.Errorf("after the first update the screen reads:\n%s", out)
+	}
+}

@@ -17,7 +17,9 @@ func (g *gameScreen) view(w, h int) string {
 	bh := h - 4
 	var body string
 	switch {
-	case g.conn == nil:
+	case g.conn == nil || g.room.Code == "":
+		// Connected but no update yet: an empty waiting room would read
+		// "0 of 0 seats taken" for a frame.
 		body = "joining room " + g.code + "…"
 		if g.watch {
 			body = "opening room " + g.code + " to watch…"

@@ -112,7 +112,7 @@ func TestGolden(t *testing.T) {
 		goldenRun(t, Config{Lobby: l, Player: alice, Start: Start{Mode: "join", Code: done}}, codes, "GAME OVER")
 	})
 	t.Run("waiting", func(t *testing.T) {
-		goldenRun(t, Config{Lobby: l, Player: alice, Start: Start{Mode: "join", Code: wait}}, codes, "WAITING ROOM")
+		goldenRun(t, Config{Lobby: l, Player: alice, Start: Start{Mode: "join", Code: wait}}, codes, "1 of 2 seats taken")
 	})
 	t.Run("replay", func(t *testing.T) {
 		goldenRun(t, Config{Lobby: l, Player: alice, Start: Start{Mode: "replay", Code: done}}, codes, "move 0 of", "]", "]", "n")
