@@ -146,9 +146,9 @@ func TestSoloWorkPhaseBuildsTheObelisk(t *testing.T) {
 // It is the last round, when an Obelisk's 2 prestige outweigh its cost:
 // resources are then worth little.
 func TestJudgeCountsPlansInHand(t *testing.T) {
-	card := func(name string) factories.Card { return factories.CardsNamed(name)[0] }
-	obelisk, robot, dojo := card(factories.Obelisk), card(factories.Robot), card(factories.Dojo)
-	second := factories.CardsNamed(factories.Obelisk)[1]
+	obelisks := factories.CardsNamed(factories.Obelisk)
+	obelisk, second := obelisks[0], obelisks[1]
+	robot, dojo := factories.CardsNamed(factories.Robot)[0], factories.CardsNamed(factories.Dojo)[0]
 	for _, seats := range []int{1, 2} {
 		j := judgeAt(0, seats, factories.MarketPhase, 9, 9, 0.9, nil)
 		paired := &factories.Player{Hand: []factories.Card{obelisk, robot}}
