@@ -44,6 +44,10 @@ type weights struct {
 	energyStock, metalStock int
 	// output scales what buildings are expected to make per round.
 	output float64
+	// converters scales what the buildings that take no dice (Incinerator,
+	// Refinery, Battery Factory, Recycling Plant) make per round: it comes
+	// on top of the dice's work.
+	converters float64
 	// pair is the share of what building a blueprint gains that counts
 	// while the hand holds a partner of its tool to pay with (a lone card
 	// counts 0.3: it waits for a partner).
@@ -53,13 +57,13 @@ type weights struct {
 // tune holds the weights for games between seats; soloTune those against
 // The Machine, which were tuned apart so that neither disturbs the other.
 var (
-	tune = weights{metal: 0.45, energy: 0.22, card: 0.33, soloBuilding: 0.5, plans: 2, race: 1, energyStock: 6, metalStock: factories.StoreLimit, output: 1, pair: 0.6}
+	tune = weights{metal: 0.45, energy: 0.22, card: 0.33, soloBuilding: 0.5, plans: 2, race: 1, energyStock: 6, metalStock: factories.StoreLimit, output: 1, converters: 1, pair: 0.6}
 	// Against The Machine, future output counts for little: its score grows
 	// every round, so points now and buildings that bring the end nearer
 	// beat an engine that pays off late, and metal past a small stock is
 	// better spent than kept. Tuned by coordinate search on cheap solo games
 	// (see docs/bots.md).
-	soloTune = weights{metal: 0.35, energy: 0.22, card: 0.45, soloBuilding: 0.6, plans: 1, race: 0.5, energyStock: 6, metalStock: 5, output: 0.14, pair: 0.42}
+	soloTune = weights{metal: 0.35, energy: 0.22, card: 0.45, soloBuilding: 0.6, plans: 1, race: 0.5, energyStock: 6, metalStock: 5, output: 0.14, converters: 3, pair: 0.42}
 )
 
 func newJudge(v factories.View) judge {
@@ -236,7 +240,7 @@ func (j judge) blueprint(p *factories.Player, c factories.Card) float64 {
 	if b.Name == factories.Megalith {
 		metal = max(metal-monuments(p.Compound), 0)
 	}
-	gross := float64(buildPrestige(p.Compound, b)) + j.left*perRound(b.Name)*0.8*j.w.output
+	gross := float64(buildPrestige(p.Compound, b)) + j.left*j.made(b.Name)*0.8*j.w.output
 	net := gross - j.metal*float64(metal) - j.energy*float64(energy) - 2*j.card
 	if net <= 0 {
 		return j.card
@@ -261,7 +265,7 @@ func (j judge) future(compound []factories.Building) float64 {
 	}
 	var vals []float64
 	for _, b := range compound {
-		if r := perRound(b.Card.Name()); r > 0 {
+		if r := j.made(b.Card.Name()); r > 0 {
 			vals = append(vals, r)
 		}
 	}
@@ -282,6 +286,17 @@ func compareDesc(a, b float64) int {
 		return 1
 	}
 	return 0
+}
+
+// made is what building name is expected to make per round for j: the
+// table's figure, with the buildings that take no dice scaled by the
+// weights' converters.
+func (j judge) made(name string) float64 {
+	switch name {
+	case factories.Incinerator, factories.Refinery, factories.BatteryFactory, factories.RecyclingPlant:
+		return j.w.converters * perRound(name)
+	}
+	return perRound(name)
 }
 
 // perRound is roughly what a building adds in a round over using its dice
