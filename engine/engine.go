@@ -1,5 +1,5 @@
 // Package engine holds the game-agnostic pieces every ruleset shares: the
-// contract the rooms drive (Ruleset), seats, events and a seeded,
+// contract the rooms drive (Ruleset), seats, events, results and a seeded,
 // serialisable random source. It has no I/O, no clocks and no globals, so a
 // seed and a move list always replay the same game.
 package engine
@@ -34,25 +34,102 @@ func (e Event) For(seat int) string {
 type Status struct {
 	Round int  `json:"round"`
 	Over  bool `json:"over"`
-	// Acting lists the seats that may move now: the market-phase seat, or
-	// every seat not yet done in the work phase.
+	// Acting lists the seats that may move now: the seat whose turn it is,
+	// or every seat not yet done in a simultaneous phase.
 	Acting []int `json:"acting"`
+	// Result is how the game ended; set once Over is true.
+	Result *Result `json:"result,omitempty"`
+}
+
+// Result is the outcome of a finished game, so rooms, lists and ratings
+// need not replay a game to learn who won.
+type Result struct {
+	// Scores holds each seat's final score, by seat.
+	Scores []int `json:"scores"`
+	// Ranks holds each seat's place, by seat: 1 is first, and seats still
+	// tied after the game's tie-breaks share a place.
+	Ranks []int `json:"ranks"`
+	// Winners lists the seats that won: several on a shared win, none when
+	// no seat did (a solo game lost to the game's own opponent).
+	Winners []int `json:"winners"`
+	// Opponent is the score of the game's automated opponent in a solo
+	// game ("The Machine"), when it has one.
+	Opponent *int `json:"opponent,omitempty"`
+}
+
+// DefaultValue is the option's value when none is given.
+func (o Option) DefaultValue() string {
+	if o.Default != "" || len(o.Choices) == 0 {
+		return o.Default
+	}
+	return o.Choices[0]
+}
+
+// Won reports whether seat is among the winners.
+func (r *Result) Won(seat int) bool {
+	if r == nil {
+		return false
+	}
+	for _, w := range r.Winners {
+		if w == seat {
+			return true
+		}
+	}
+	return false
+}
+
+// Option is one setting a new room of a game may choose: `new` offers it as
+// a flag and the lobby's form as a choice. Its value travels in the room's
+// options JSON as a string under Name, and Ruleset.New validates it.
+type Option struct {
+	// Name is the flag and the JSON key: "difficulty".
+	Name string `json:"name"`
+	// About is one line of help.
+	About string `json:"about"`
+	// Choices are the allowed values, in the order menus show them.
+	Choices []string `json:"choices"`
+	// Default is the value when none is given; empty means Choices[0].
+	Default string `json:"default,omitempty"`
+	// Seats, when not zero, is the only number of seats the option
+	// applies to (a solo opponent's level applies to one seat).
+	Seats int `json:"seats,omitempty"`
 }
 
 // Ruleset is one game as the rooms, stores and bots see it. States, moves
 // and views travel as JSON so the lobby can store and route them without
 // knowing the game; each game package also offers typed functions for its UI.
 type Ruleset interface {
-	// Name identifies the game in stored rooms ("factories").
+	// Name identifies the game in stored rooms ("factories"); it never
+	// changes once rooms exist.
 	Name() string
-	// New starts a game for the given number of seats. Options are
-	// game-specific (solo difficulty) and may be empty.
+	// Title is the game's name for people ("Fantastic Factories").
+	Title() string
+	// Seats is the range of seats a game may have.
+	Seats() (min, max int)
+	// Options lists the settings a new room may choose.
+	Options() []Option
+	// New starts a game for the given number of seats. Options are the
+	// JSON object of Options' values (absent ones take their default);
+	// New refuses unknown options and values with a reason.
 	New(seats int, options json.RawMessage, seed uint64) (json.RawMessage, error)
 	// Apply plays move for seat and returns the new state. It never changes
 	// state, and refuses illegal moves with an error a player can read.
 	Apply(state json.RawMessage, seat int, move json.RawMessage) (json.RawMessage, []Event, error)
 	// View is what seat may see of state; Spectator gets the public view.
 	View(state json.RawMessage, seat int) (json.RawMessage, error)
-	// Status reports round, game over and who may act.
+	// Status reports round, game over, who may act and the result.
 	Status(state json.RawMessage) (Status, error)
+}
+
+// Bot plays one seat: given the seat's view as JSON, it returns a move. It
+// never sees the state, so it cannot read hidden information.
+type Bot func(view json.RawMessage) (json.RawMessage, error)
+
+// Bots are a game's computer players.
+type Bots struct {
+	// Names lists the bots, the strongest first.
+	Names []string
+	// New makes the bot called name, seeded so a seeded game with bots
+	// replays the same way.
+	New func(name string, seed uint64) (Bot, error)
 }

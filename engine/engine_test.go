@@ -2,7 +2,9 @@ package engine
 
 import (
 	"encoding/json"
+	"maps"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -134,5 +136,53 @@ func TestEventFor(t *testing.T) {
 	raw, _ := json.Marshal(public)
 	if string(raw) != `{"seat":1,"kind":"take","text":"took Dojo"}` {
 		t.Errorf("event JSON %s", raw)
+	}
+}
+
+func TestReadOptions(t *testing.T) {
+	opts := []Option{
+		{Name: "difficulty", Seats: 1, Choices: []string{"easy", "medium", "hard"}, Default: "medium"},
+		{Name: "rounds", Choices: []string{"4", "3"}},
+	}
+	cases := []struct {
+		seats int
+		raw   string
+		want  map[string]string
+		err   string
+	}{
+		{1, ``, map[string]string{"difficulty": "medium", "rounds": "4"}, ""},
+		{1, `null`, map[string]string{"difficulty": "medium", "rounds": "4"}, ""},
+		{1, `{"difficulty":"hard","rounds":"3"}`, map[string]string{"difficulty": "hard", "rounds": "3"}, ""},
+		{3, `{}`, map[string]string{"rounds": "4"}, ""},
+		{3, `{"difficulty":"hard"}`, nil, "--difficulty is only for games of 1 seat"},
+		{1, `{"difficulty":"brutal"}`, nil, `--difficulty "brutal": choose easy, medium or hard`},
+		{2, `{"speed":"fast","colour":"red"}`, nil, `this game has no option "colour"`},
+		{2, `{"rounds":3}`, nil, "game options must be a JSON object of strings"},
+		{2, `[1]`, nil, "game options must be a JSON object of strings"},
+	}
+	for _, tc := range cases {
+		got, err := ReadOptions(opts, tc.seats, json.RawMessage(tc.raw))
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("ReadOptions(%d, %s) error %v; want %q", tc.seats, tc.raw, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || !maps.Equal(got, tc.want) {
+			t.Errorf("ReadOptions(%d, %s) = %v, %v; want %v", tc.seats, tc.raw, got, err, tc.want)
+		}
+	}
+}
+
+func TestResultWon(t *testing.T) {
+	r := &Result{Scores: []int{10, 12, 12}, Ranks: []int{3, 1, 1}, Winners: []int{1, 2}}
+	for seat, want := range []bool{false, true, true} {
+		if r.Won(seat) != want {
+			t.Errorf("Won(%d) = %v", seat, !want)
+		}
+	}
+	var none *Result
+	if none.Won(0) {
+		t.Error("a nil result has a winner")
 	}
 }

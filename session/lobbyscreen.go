@@ -11,7 +11,6 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/smokestack/smokestack/engine/factories"
 	"github.com/smokestack/smokestack/lobby"
 )
 
@@ -393,7 +392,7 @@ func (l *lobbyScreen) listsView(w, h int) string {
 }
 
 func difficultyOf(r lobby.RoomInfo) string {
-	var o factories.Options
+	var o struct{ Difficulty string }
 	if len(r.Options) > 0 {
 		_ = json.Unmarshal(r.Options, &o) // unreadable options show as the default
 	}

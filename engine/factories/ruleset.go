@@ -3,6 +3,7 @@ package factories
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/smokestack/smokestack/engine"
 )
@@ -17,20 +18,29 @@ var _ engine.Ruleset = Rules{}
 // Name implements engine.Ruleset.
 func (Rules) Name() string { return "factories" }
 
-// Options are the game options a room may pass to New.
-type Options struct {
-	Difficulty string `json:"difficulty,omitempty"`
+// Title implements engine.Ruleset.
+func (Rules) Title() string { return "Fantastic Factories" }
+
+// Seats implements engine.Ruleset: 1 (solo against The Machine) to 5.
+func (Rules) Seats() (min, max int) { return 1, MaxPlayers }
+
+// Options implements engine.Ruleset: The Machine's level in solo games.
+func (Rules) Options() []engine.Option {
+	return []engine.Option{{Name: "difficulty", Seats: 1,
+		Choices: []string{"easy", "medium", "hard", "insane"}, Default: "medium",
+		About: "The Machine's level in a solo game: it starts with 2 (easy) to 5 (insane) blueprints built"}}
 }
 
 // New implements engine.Ruleset.
-func (Rules) New(seats int, options json.RawMessage, seed uint64) (json.RawMessage, error) {
-	var o Options
-	if len(options) > 0 {
-		if err := json.Unmarshal(options, &o); err != nil {
-			return nil, fmt.Errorf("game options: %w", err)
-		}
+func (r Rules) New(seats int, options json.RawMessage, seed uint64) (json.RawMessage, error) {
+	if seats < 1 || seats > MaxPlayers {
+		return nil, fmt.Errorf("a game of Fantastic Factories has 1 to %d seats, not %d", MaxPlayers, seats)
 	}
-	s, err := New(Config{Players: seats, Difficulty: o.Difficulty}, seed)
+	o, err := engine.ReadOptions(r.Options(), seats, options)
+	if err != nil {
+		return nil, err
+	}
+	s, err := New(Config{Players: seats, Difficulty: o["difficulty"]}, seed)
 	if err != nil {
 		return nil, err
 	}
@@ -73,10 +83,13 @@ func (Rules) Status(state json.RawMessage) (engine.Status, error) {
 	return StatusOf(s), nil
 }
 
-// StatusOf reports the round, whether the game is over and who may act.
+// StatusOf reports the round, whether the game is over, who may act and,
+// at the end, the result.
 func StatusOf(s State) engine.Status {
 	st := engine.Status{Round: s.Round, Over: s.Phase == GameOver}
 	switch s.Phase {
+	case GameOver:
+		st.Result = result(Scores(s), len(s.Players))
 	case MarketPhase:
 		st.Acting = []int{s.Turn}
 	case WorkPhase:
@@ -91,6 +104,25 @@ func StatusOf(s State) engine.Status {
 		}
 	}
 	return st
+}
+
+// result turns the final scores into the engine's Result.
+func result(scores []Score, seats int) *engine.Result {
+	r := &engine.Result{Scores: make([]int, seats), Ranks: make([]int, seats), Winners: []int{}}
+	for _, sc := range scores {
+		switch {
+		case sc.Machine:
+			total := sc.Total
+			r.Opponent = &total
+		case sc.Seat >= 0 && sc.Seat < seats:
+			r.Scores[sc.Seat], r.Ranks[sc.Seat] = sc.Total, sc.Rank
+			if sc.Winner {
+				r.Winners = append(r.Winners, sc.Seat)
+			}
+		}
+	}
+	slices.Sort(r.Winners)
+	return r
 }
 
 // Decode reads a State from JSON, refusing other format versions.

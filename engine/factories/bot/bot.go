@@ -5,10 +5,12 @@
 package bot
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/engine/factories"
 )
 
@@ -46,4 +48,24 @@ func Names() []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// JSONBots offers the bots to rooms, which speak JSON: each sees its seat's
+// view as the room sends it and answers with a move.
+func JSONBots() engine.Bots {
+	return engine.Bots{Names: []string{"greedy", "random"}, New: newJSON}
+}
+
+func newJSON(name string, seed uint64) (engine.Bot, error) {
+	b, err := New(name, seed)
+	if err != nil {
+		return nil, err
+	}
+	return func(view json.RawMessage) (json.RawMessage, error) {
+		var v factories.View
+		if err := json.Unmarshal(view, &v); err != nil {
+			return nil, fmt.Errorf("bot %s: read view: %w", name, err)
+		}
+		return json.Marshal(b.Choose(v))
+	}, nil
 }
