@@ -156,7 +156,7 @@ func TestReadOptions(t *testing.T) {
 		{3, `{}`, map[string]string{"rounds": "4"}, ""},
 		{3, `{"difficulty":"hard"}`, nil, "--difficulty is only for games of 1 seat"},
 		{1, `{"difficulty":"brutal"}`, nil, `--difficulty "brutal": choose easy, medium or hard`},
-		{2, `{"speed":"fast","colour":"red"}`, nil, `this game has no option "colour"`},
+		{2, `{"speed":"fast","colour":"red"}`, nil, `this game has no option --colour`},
 		{2, `{"rounds":3}`, nil, "game options must be a JSON object of strings"},
 		{2, `[1]`, nil, "game options must be a JSON object of strings"},
 	}

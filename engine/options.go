@@ -42,7 +42,7 @@ func ReadOptions(opts []Option, seats int, raw json.RawMessage) (map[string]stri
 			names = append(names, name)
 		}
 		slices.Sort(names)
-		return nil, fmt.Errorf("this game has no option %q", names[0])
+		return nil, fmt.Errorf("this game has no option --%s", names[0])
 	}
 	return out, nil
 }

@@ -8,8 +8,6 @@ import (
 	"slices"
 	"testing"
 	"time"
-
-	"github.com/smokestack/smokestack/engine/factories"
 )
 
 // benchGame is a solo room whose moves the benchmark plays one by one.
@@ -33,7 +31,7 @@ func newBenchGame(b *testing.B, l *Lobby, seed uint64) benchGame {
 
 // nextMove returns the move to play now, or ok=false once the game is over.
 func (g benchGame) nextMove() (json.RawMessage, bool) {
-	var v factories.View
+	var v tallyView
 	u := <-g.c.Updates()
 	for {
 		select {
@@ -43,7 +41,7 @@ func (g benchGame) nextMove() (json.RawMessage, bool) {
 		}
 		break
 	}
-	if err := json.Unmarshal(u.View, &v); err != nil || v.Phase == factories.GameOver {
+	if err := json.Unmarshal(u.View, &v); err != nil || v.Over {
 		return nil, false
 	}
 	raw, _ := json.Marshal(pick(v.Legal))

@@ -58,24 +58,15 @@ func (s *BoltStore) Create(_ context.Context, m Meta) error {
 }
 
 // Load implements Store.
-func (s *BoltStore) Load(_ context.Context, code string) (m Meta, moves []Record, err error) {
+func (s *BoltStore) Load(_ context.Context, code string, from int) (m Meta, moves []Record, err error) {
 	err = s.db.View(func(tx *bolt.Tx) error {
 		if err := getMeta(tx, code, &m); err != nil {
 			return err
 		}
-		moves, err = readMoves(tx, code, 0)
+		m.Moves, moves, err = readMoves(tx, code, from)
 		return err
 	})
 	return m, moves, err
-}
-
-// Moves implements Store.
-func (s *BoltStore) Moves(_ context.Context, code string, from int) (moves []Record, err error) {
-	err = s.db.View(func(tx *bolt.Tx) error {
-		moves, err = readMoves(tx, code, from)
-		return err
-	})
-	return moves, err
 }
 
 // Append implements Store.
@@ -89,11 +80,7 @@ func (s *BoltStore) Append(_ context.Context, code string, at int, r Record, ove
 		if b == nil {
 			return ErrNotFound
 		}
-		n := 0
-		if k, _ := b.Cursor().Last(); k != nil {
-			n = int(binary.BigEndian.Uint64(k)) + 1
-		}
-		if n != at {
+		if logLength(b) != at {
 			return ErrConflict
 		}
 		if err := putJSON(b, index(at), r); err != nil {
@@ -158,21 +145,31 @@ func getMeta(tx *bolt.Tx, code string, m *Meta) error {
 	return json.Unmarshal(v, m)
 }
 
-func readMoves(tx *bolt.Tx, code string, from int) ([]Record, error) {
+// readMoves returns the length of a room's log and its moves from from on.
+func readMoves(tx *bolt.Tx, code string, from int) (int, []Record, error) {
 	b := tx.Bucket(movesBucket).Bucket([]byte(code))
 	if b == nil {
-		return nil, ErrNotFound
+		return 0, nil, ErrNotFound
 	}
 	var out []Record
 	c := b.Cursor()
 	for k, v := c.Seek(index(from)); k != nil; k, v = c.Next() {
 		var r Record
 		if err := json.Unmarshal(v, &r); err != nil {
-			return nil, fmt.Errorf("room %s move %d: %w", code, binary.BigEndian.Uint64(k), err)
+			return 0, nil, fmt.Errorf("room %s move %d: %w", code, binary.BigEndian.Uint64(k), err)
 		}
 		out = append(out, r)
 	}
-	return out, nil
+	return logLength(b), out, nil
+}
+
+// logLength is the number of moves in a room's bucket: keys are the move
+// indexes 0, 1, 2… in order, so the last key says it.
+func logLength(b *bolt.Bucket) int {
+	if k, _ := b.Cursor().Last(); k != nil {
+		return int(binary.BigEndian.Uint64(k)) + 1
+	}
+	return 0
 }
 
 func index(i int) []byte { return binary.BigEndian.AppendUint64(nil, uint64(i)) }

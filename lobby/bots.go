@@ -2,9 +2,12 @@ package lobby
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"slices"
 	"time"
+
+	"github.com/smokestack/smokestack/engine"
 )
 
 var errSpectator = errors.New("spectators cannot play moves")
@@ -16,7 +19,7 @@ const botRetry = time.Second
 // configured pause when people are at the table so they can follow, at once
 // when only bots remain. The caller holds r.mu.
 func (r *room) scheduleBot() {
-	if r.botDue || r.state == nil || r.meta.Over || r.l.cfg.Bots == nil || r.botSeat() < 0 {
+	if r.botDue || r.state == nil || r.meta.Over || r.botSeat() < 0 {
 		return
 	}
 	delay := r.l.cfg.BotDelay
@@ -40,23 +43,46 @@ func (r *room) botSeat() int {
 	return -1
 }
 
+// botTurn plays a bot's move. The bot thinks outside the room's lock, on
+// the view taken under it, so players' moves in the room never wait for
+// its thinking; the move is then committed like any other, against the
+// state as it is by then.
 func (r *room) botTurn() {
 	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.botDue = false
 	seat := r.botSeat()
 	if seat < 0 || r.meta.Over {
+		r.botDue = false
+		r.mu.Unlock()
 		return
 	}
 	play, err := r.bot(seat)
+	var view json.RawMessage
 	if err == nil {
-		var view, move []byte
-		if view, err = r.rules.View(r.state, seat); err == nil {
-			if move, err = play(view); err == nil {
-				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-				err = r.commit(ctx, seat, move)
-				cancel()
-			}
+		view, err = r.rules.View(r.state, seat)
+	}
+	moves, code := r.moves, r.meta.Code
+	r.mu.Unlock()
+
+	var move json.RawMessage
+	if err == nil {
+		start := time.Now()
+		move, err = play(view)
+		r.l.cfg.Logger.Debug("bot move", "code", code, "seat", seat, "think", time.Since(start))
+	}
+
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.botDue = false
+	if err == nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		err = r.commit(ctx, seat, move)
+		cancel()
+		if err != nil && (r.moves != moves || r.botSeat() != seat || r.meta.Seats[seat].Bot == "") {
+			// The game moved on while the bot thought (a player's move, a
+			// player taking the seat back): whatever the bot chose was for
+			// a position that is gone. Think again if it is still its turn.
+			r.scheduleBot()
+			return
 		}
 	}
 	if err != nil {
@@ -70,16 +96,20 @@ func (r *room) botTurn() {
 
 // bot returns the player for a bot seat, made once per seat and seeded from
 // the room so a bot game replays the same way.
-func (r *room) bot(seat int) (BotFunc, error) {
+func (r *room) bot(seat int) (engine.Bot, error) {
 	if f, ok := r.bots[seat]; ok {
 		return f, nil
 	}
-	f, err := r.l.cfg.Bots(r.meta.Game, r.meta.Seats[seat].Bot, r.meta.Seed+uint64(seat)+1)
+	name := r.meta.Seats[seat].Bot
+	if err := checkBot(r.game, name); err != nil {
+		return nil, err
+	}
+	f, err := r.game.Bots.New(name, r.meta.Seed+uint64(seat)+1)
 	if err != nil {
 		return nil, err
 	}
 	if r.bots == nil {
-		r.bots = map[int]BotFunc{}
+		r.bots = map[int]engine.Bot{}
 	}
 	r.bots[seat] = f
 	return f, nil

@@ -12,8 +12,11 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"strings"
 	"sync"
 	"time"
+
+	"golang.org/x/sync/singleflight"
 
 	"github.com/smokestack/smokestack/engine"
 )
@@ -26,19 +29,26 @@ type Player struct {
 	Guest bool
 }
 
-// BotFunc plays one seat: given the seat's view, it returns a move.
-type BotFunc func(view json.RawMessage) (json.RawMessage, error)
+// Game is one game the lobby offers: its rules and its computer players.
+type Game struct {
+	Rules engine.Ruleset
+	// Bots may be zero: rooms of the game then have no bots.
+	Bots engine.Bots
+}
 
-// BotMaker makes the bot called name for a seat of game.
-type BotMaker func(game, name string, seed uint64) (BotFunc, error)
+// Name is the game's stored identifier.
+func (g Game) Name() string { return g.Rules.Name() }
+
+// HasBot reports whether the game has a bot called name.
+func (g Game) HasBot(name string) bool {
+	return g.Bots.New != nil && slices.Contains(g.Bots.Names, name)
+}
 
 // Config sets up a Lobby.
 type Config struct {
 	Store Store
-	// Games are the rulesets rooms can play, by Ruleset.Name.
-	Games []engine.Ruleset
-	// Bots makes bot players; nil means rooms have no bots.
-	Bots BotMaker
+	// Games are the games rooms can play; the first is the default.
+	Games []Game
 	// BotDelay paces bots in rooms with people, so moves can be followed.
 	BotDelay time.Duration
 	// Expire removes unfinished rooms nobody touched for this long
@@ -57,9 +67,12 @@ type Config struct {
 // Lobby is the set of rooms this server instance serves.
 type Lobby struct {
 	cfg   Config
-	games map[string]engine.Ruleset
+	games map[string]Game
 	mu    sync.Mutex
 	rooms map[string]*room
+	// loading makes one load per room code at a time, outside mu, so a
+	// slow store holds up only the joins of the room being loaded.
+	loading singleflight.Group
 	// started is when this lobby began serving: a seat not held since was
 	// left before it, by a session of an earlier process.
 	started time.Time
@@ -86,7 +99,7 @@ func New(cfg Config) *Lobby {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	l := &Lobby{cfg: cfg, games: map[string]engine.Ruleset{}, rooms: map[string]*room{},
+	l := &Lobby{cfg: cfg, games: map[string]Game{}, rooms: map[string]*room{},
 		started: cfg.Now().UTC().Truncate(time.Millisecond), presenceKick: make(chan struct{}, 1),
 		presenceDue: map[*room]bool{}}
 	l.presence, _ = cfg.Store.(Presence)
@@ -94,6 +107,18 @@ func New(cfg Config) *Lobby {
 		l.games[g.Name()] = g
 	}
 	return l
+}
+
+// Games lists the games rooms can play, the default first.
+func (l *Lobby) Games() []Game { return slices.Clone(l.cfg.Games) }
+
+// Game returns the game called name; "" is the default game.
+func (l *Lobby) Game(name string) (Game, bool) {
+	if name == "" && len(l.cfg.Games) > 0 {
+		return l.cfg.Games[0], true
+	}
+	g, ok := l.games[name]
+	return g, ok
 }
 
 // Run does the lobby's background work until ctx ends: expiring abandoned
@@ -136,27 +161,24 @@ func (l *Lobby) Run(ctx context.Context) {
 
 // CreateOptions describe a new room.
 type CreateOptions struct {
-	Game       string // default: the first configured game
-	Seats      int
-	Public     bool
-	Difficulty string // solo opponent level
-	Seed       uint64
-	HasSeed    bool     // use Seed instead of a random one
-	Bots       []string // bots for the last seats
+	Game   string // default: the first configured game
+	Seats  int
+	Public bool
+	// Options are the game's options as JSON, which its rules validate.
+	Options json.RawMessage
+	Seed    uint64
+	HasSeed bool     // use Seed instead of a random one
+	Bots    []string // bots for the last seats
 }
 
 // Create opens a room and returns its metadata; nobody is seated yet.
 func (l *Lobby) Create(ctx context.Context, host Player, o CreateOptions) (Meta, error) {
-	game := o.Game
-	if game == "" && len(l.cfg.Games) > 0 {
-		game = l.cfg.Games[0].Name()
-	}
-	rules, ok := l.games[game]
+	g, ok := l.Game(o.Game)
 	if !ok {
-		return Meta{}, fmt.Errorf("unknown game %q", game)
+		return Meta{}, fmt.Errorf("this server has no game %q", o.Game)
 	}
-	if o.Seats < 1 || o.Seats > 5 {
-		return Meta{}, errors.New("a room has 1 to 5 seats")
+	if lo, hi := g.Rules.Seats(); o.Seats < lo || o.Seats > hi {
+		return Meta{}, fmt.Errorf("a game of %s has %d to %d seats", g.Rules.Title(), lo, hi)
 	}
 	if len(o.Bots) >= o.Seats {
 		return Meta{}, errors.New("leave at least one seat for a person")
@@ -165,19 +187,15 @@ func (l *Lobby) Create(ctx context.Context, host Player, o CreateOptions) (Meta,
 	if !o.HasSeed {
 		seed = randomSeed()
 	}
-	var opts json.RawMessage
-	if o.Difficulty != "" {
-		opts, _ = json.Marshal(map[string]string{"difficulty": o.Difficulty})
-	}
-	// Check the options now, so a bad difficulty is refused at creation.
-	if _, err := rules.New(o.Seats, opts, seed); err != nil {
+	// Check the options now, so a bad one is refused at creation.
+	if _, err := g.Rules.New(o.Seats, o.Options, seed); err != nil {
 		return Meta{}, err
 	}
 	now := l.cfg.Now().UTC()
-	m := Meta{Game: game, Public: o.Public, Host: host.ID, Seats: make([]Seat, o.Seats),
-		Options: opts, Seed: seed, Created: now, Updated: now, Version: 1}
+	m := Meta{Game: g.Name(), Public: o.Public, Host: host.ID, Seats: make([]Seat, o.Seats),
+		Options: o.Options, Seed: seed, Created: now, Updated: now, Version: 1}
 	for i, b := range o.Bots {
-		if err := l.checkBot(game, b); err != nil {
+		if err := checkBot(g, b); err != nil {
 			return Meta{}, err
 		}
 		m.Seats[o.Seats-len(o.Bots)+i] = Seat{Bot: b, Name: botName(b, o.Seats-len(o.Bots)+i)}
@@ -189,20 +207,32 @@ func (l *Lobby) Create(ctx context.Context, host Player, o CreateOptions) (Meta,
 			continue
 		}
 		if err != nil {
-			return Meta{}, fmt.Errorf("create room: %w", err)
+			return Meta{}, l.unavailable("create room", err)
 		}
-		l.cfg.Logger.Info("room created", "code", m.Code, "seats", o.Seats, "public", o.Public, "seed", seed)
+		l.cfg.Logger.Info("room created", "code", m.Code, "game", m.Game, "seats", o.Seats, "public", o.Public, "seed", seed)
 		return m, nil
 	}
-	return Meta{}, errors.New("create room: no free code found, try again")
+	return Meta{}, errors.New("no free room code found: try again")
 }
 
-func (l *Lobby) checkBot(game, name string) error {
-	if l.cfg.Bots == nil {
-		return errors.New("this server has no bots")
+func checkBot(g Game, name string) error {
+	if g.Bots.New == nil {
+		return fmt.Errorf("%s has no bots on this server", g.Rules.Title())
 	}
-	_, err := l.cfg.Bots(game, name, 0)
-	return err
+	if !g.HasBot(name) {
+		return fmt.Errorf("%s has no bot %q: choose %s", g.Rules.Title(), name, strings.Join(g.Bots.Names, " or "))
+	}
+	return nil
+}
+
+// ErrUnavailable is what a player is told when the store cannot be reached
+// or fails; the cause goes to the log, not to the player's screen.
+var ErrUnavailable = errors.New("the game service is unavailable right now: try again in a moment")
+
+// unavailable logs what failed and returns ErrUnavailable for the player.
+func (l *Lobby) unavailable(what string, err error) error {
+	l.cfg.Logger.Warn(what, "err", err)
+	return ErrUnavailable
 }
 
 func botName(bot string, seat int) string { return fmt.Sprintf("%s bot %d", bot, seat+1) }
@@ -251,7 +281,7 @@ func (l *Lobby) History(ctx context.Context, player string) ([]RoomInfo, error) 
 func (l *Lobby) list(ctx context.Context, keep func(Meta) bool) ([]RoomInfo, error) {
 	metas, err := l.cfg.Store.List(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("list rooms: %w", err)
+		return nil, l.unavailable("list rooms", err)
 	}
 	var out []RoomInfo
 	for _, m := range metas {
@@ -290,8 +320,8 @@ func (l *Lobby) AddBot(ctx context.Context, code string, by Player, seat int, bo
 	if err != nil {
 		return err
 	}
-	// The ruleset, unlike r.meta, is fixed for the room's life: no lock.
-	if err := l.checkBot(r.rules.Name(), bot); err != nil {
+	// The game, unlike r.meta, is fixed for the room's life: no lock.
+	if err := checkBot(r.game, bot); err != nil {
 		return err
 	}
 	return r.addBot(ctx, by, seat, bot)
@@ -351,33 +381,76 @@ func (l *Lobby) heldElsewhere(ctx context.Context, code string) bool {
 	return err != nil || len(p.Elsewhere) > 0
 }
 
-// room returns the live room for code, loading it from the store.
+// room returns the live room for code, loading it from the store. The
+// lobby's lock is held only to look the room up and to add it: the load
+// and the replay run outside it, one per code at a time, so a slow store
+// or a long game delays only the joins of that room.
 func (l *Lobby) room(ctx context.Context, code string) (*room, error) {
 	code = NormalizeCode(code)
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if r, ok := l.rooms[code]; ok {
+	if r := l.cached(code); r != nil {
 		return r, nil
 	}
-	meta, moves, err := l.cfg.Store.Load(ctx, code)
+	ch := l.loading.DoChan(code, func() (any, error) {
+		if r := l.cached(code); r != nil {
+			return r, nil
+		}
+		// Shared by every caller waiting for this code: not bound to the
+		// first caller's context, which may end first.
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), loadTimeout)
+		defer cancel()
+		r, err := l.load(ctx, code)
+		if err != nil {
+			return nil, err
+		}
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		if old := l.rooms[code]; old != nil {
+			return old, nil
+		}
+		l.rooms[code] = r
+		return r, nil
+	})
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case res := <-ch:
+		if res.Err != nil {
+			return nil, res.Err
+		}
+		return res.Val.(*room), nil
+	}
+}
+
+// loadTimeout bounds loading a room from the store.
+const loadTimeout = 10 * time.Second
+
+func (l *Lobby) cached(code string) *room {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.rooms[code]
+}
+
+// load reads a room from the store and replays its game.
+func (l *Lobby) load(ctx context.Context, code string) (*room, error) {
+	meta, moves, err := l.cfg.Store.Load(ctx, code, 0)
 	if errors.Is(err, ErrNotFound) {
 		return nil, fmt.Errorf("no room %q: check the code", code)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("load room %s: %w", code, err)
+		return nil, l.unavailable("load room "+code, err)
 	}
-	rules, ok := l.games[meta.Game]
+	g, ok := l.games[meta.Game]
 	if !ok {
-		return nil, fmt.Errorf("room %s plays %q, which this server does not know", code, meta.Game)
+		return nil, fmt.Errorf("room %s plays %q, which this server does not offer", code, meta.Game)
 	}
-	r := &room{l: l, rules: rules, meta: meta, conns: map[*Conn]struct{}{}, away: map[int]time.Time{}}
+	r := &room{l: l, game: g, rules: g.Rules, meta: meta, conns: map[*Conn]struct{}{}, away: map[int]time.Time{}}
 	if err := r.rebuild(meta, moves); err != nil {
-		return nil, fmt.Errorf("room %s: %w", code, err)
+		l.cfg.Logger.Error("room does not replay", "code", code, "err", err)
+		return nil, fmt.Errorf("room %s cannot be opened: its game does not replay on this server", code)
 	}
 	if err := r.readPresence(ctx); err != nil {
 		// Not fatal: the next change or renewal round brings it.
 		l.cfg.Logger.Debug("seat presence", "code", code, "err", err)
 	}
-	l.rooms[code] = r
 	return r, nil
 }

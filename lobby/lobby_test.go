@@ -10,12 +10,11 @@ import (
 	"time"
 
 	"github.com/smokestack/smokestack/engine"
-	"github.com/smokestack/smokestack/engine/factories"
 )
 
 func newLobby(t testing.TB, store Store) *Lobby {
 	t.Helper()
-	return New(Config{Store: store, Games: []engine.Ruleset{factories.Rules{}}})
+	return New(Config{Store: store, Games: []Game{tallyGame}})
 }
 
 // next waits for the connection's next update.
@@ -50,9 +49,9 @@ func latest(t *testing.T, c *Conn) Update {
 	}
 }
 
-func view(t *testing.T, u Update) factories.View {
+func view(t *testing.T, u Update) tallyView {
 	t.Helper()
-	var v factories.View
+	var v tallyView
 	if err := json.Unmarshal(u.View, &v); err != nil {
 		t.Fatalf("view: %v (%s)", err, u.View)
 	}
@@ -67,19 +66,13 @@ func playOut(t *testing.T, conns map[int]*Conn) {
 		played := false
 		for seat, c := range conns {
 			v := view(t, latest(t, c))
-			if v.Phase == factories.GameOver {
+			if v.Over {
 				return
 			}
 			if len(v.Legal) == 0 {
 				continue
 			}
-			m := v.Legal[0]
-			for _, l := range v.Legal {
-				if l.Kind == factories.Done || l.Kind == factories.Take {
-					m = l
-				}
-			}
-			raw, _ := json.Marshal(m)
+			raw, _ := json.Marshal(v.Legal[0])
 			if err := c.Move(ctx, raw); err != nil {
 				t.Fatalf("seat %d move %s: %v", seat, raw, err)
 			}
@@ -129,8 +122,8 @@ func TestRoomLifecycle(t *testing.T) {
 		t.Fatalf("room after two joins and a watcher: %+v", u.Room)
 	}
 	va, vw := view(t, u), view(t, latest(t, w))
-	if len(va.Hand) != 4 || vw.Hand != nil || vw.Legal != nil {
-		t.Fatalf("hands: alice sees %d cards, spectator sees %v / %d legal", len(va.Hand), vw.Hand, len(vw.Legal))
+	if len(va.HandSizes) != 2 || vw.Hand != nil || vw.Legal != nil || vw.Seat != engine.Spectator {
+		t.Fatalf("alice sees %+v; the spectator sees %+v", va, vw)
 	}
 	if err := w.Move(ctx, json.RawMessage(`{"kind":"take"}`)); err == nil {
 		t.Fatal("spectator move accepted")
@@ -140,7 +133,7 @@ func TestRoomLifecycle(t *testing.T) {
 	if va.Turn == 0 {
 		wrong = b
 	}
-	if err := wrong.Move(ctx, json.RawMessage(`{"kind":"take","slot":0}`)); err == nil || !strings.Contains(err.Error(), "turn") {
+	if err := wrong.Move(ctx, json.RawMessage(`{"kind":"take"}`)); err == nil || !strings.Contains(err.Error(), "turn") {
 		t.Fatalf("out-of-turn move: %v", err)
 	}
 	playOut(t, map[int]*Conn{0: a, 1: b})
@@ -155,8 +148,8 @@ func TestRoomLifecycle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := view(t, Update{View: frames[len(frames)-1].View}); got.Phase != factories.GameOver || len(frames) < 10 || !info.Over {
-		t.Fatalf("replay ends in phase %s after %d frames", got.Phase, len(frames))
+	if got := view(t, Update{View: frames[len(frames)-1].View}); !got.Over || len(frames) != 1+2*2*tallyRounds || !info.Over {
+		t.Fatalf("replay ends over=%v after %d frames; want the start and %d moves", got.Over, len(frames), 2*2*tallyRounds)
 	}
 	for _, c := range []*Conn{a, b, w} {
 		c.Close()
@@ -174,7 +167,7 @@ func TestRestartResumes(t *testing.T) {
 	}
 	l := newLobby(t, store)
 	p := Player{ID: "key:solo", Name: "solo"}
-	meta, err := l.Create(ctx, p, CreateOptions{Seats: 1, Difficulty: "hard", Seed: 3, HasSeed: true})
+	meta, err := l.Create(ctx, p, CreateOptions{Seats: 1, Seed: 3, HasSeed: true})
 	if err != nil {
 		t.Fatal(err)
 	}

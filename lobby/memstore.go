@@ -32,28 +32,19 @@ func (s *MemStore) Create(_ context.Context, m Meta) error {
 }
 
 // Load implements Store.
-func (s *MemStore) Load(_ context.Context, code string) (Meta, []Record, error) {
+func (s *MemStore) Load(_ context.Context, code string, from int) (Meta, []Record, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r, ok := s.rooms[code]
 	if !ok {
 		return Meta{}, nil, ErrNotFound
 	}
-	return r.meta, slices.Clone(r.moves), nil
-}
-
-// Moves implements Store.
-func (s *MemStore) Moves(_ context.Context, code string, from int) ([]Record, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r, ok := s.rooms[code]
-	if !ok {
-		return nil, ErrNotFound
-	}
+	m := r.meta
+	m.Moves = len(r.moves)
 	if from >= len(r.moves) {
-		return nil, nil
+		return m, nil, nil
 	}
-	return slices.Clone(r.moves[from:]), nil
+	return m, slices.Clone(r.moves[max(0, from):]), nil
 }
 
 // Append implements Store.

@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/smokestack/smokestack/engine"
-	"github.com/smokestack/smokestack/engine/factories"
 	"github.com/smokestack/smokestack/internal/redistest"
 )
 
@@ -140,7 +138,7 @@ func TestRedisExpiryKeepsTablesInUseElsewhere(t *testing.T) {
 	ctx := context.Background()
 	r := redistest.Start(t)
 	b := newInstance(t, r)
-	a := New(Config{Store: openRedis(t, r), Games: []engine.Ruleset{factories.Rules{}},
+	a := New(Config{Store: openRedis(t, r), Games: []Game{tallyGame},
 		Expire: time.Millisecond, PresenceTTL: testPresenceTTL})
 	host := Player{ID: "key:pat", Name: "pat"}
 	m, err := a.Create(ctx, host, CreateOptions{Seats: 2, Public: true})
@@ -162,7 +160,7 @@ func TestRedisExpiryKeepsTablesInUseElsewhere(t *testing.T) {
 	}
 	time.Sleep(2 * time.Millisecond) // past the 1ms expiry, by the room's Updated time
 	a.ExpireRooms(ctx)
-	if _, _, err := a.cfg.Store.Load(ctx, m.Code); err != nil {
+	if _, _, err := a.cfg.Store.Load(ctx, m.Code, 0); err != nil {
 		t.Fatalf("a expired the room pat plays through b: %v", err)
 	}
 	c.Close()
@@ -172,7 +170,7 @@ func TestRedisExpiryKeepsTablesInUseElsewhere(t *testing.T) {
 		}
 	}
 	a.ExpireRooms(ctx)
-	if _, _, err := a.cfg.Store.Load(ctx, m.Code); !errors.Is(err, ErrNotFound) {
+	if _, _, err := a.cfg.Store.Load(ctx, m.Code, 0); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("the abandoned room survived expiry: %v", err)
 	}
 }

@@ -153,12 +153,14 @@ func (s *RedisStore) Create(ctx context.Context, m Meta) error {
 
 // Load implements Store. Metadata and moves are read in one transaction,
 // so they always belong together.
-func (s *RedisStore) Load(ctx context.Context, code string) (Meta, []Record, error) {
+func (s *RedisStore) Load(ctx context.Context, code string, from int) (Meta, []Record, error) {
 	var meta *redis.SliceCmd
+	var length *redis.IntCmd
 	var moves *redis.StringSliceCmd
 	_, err := s.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
 		meta = p.HMGet(ctx, metaKey(code), "json", "updated", "over")
-		moves = p.LRange(ctx, movesKey(code), 0, -1)
+		length = p.LLen(ctx, movesKey(code))
+		moves = p.LRange(ctx, movesKey(code), int64(max(0, from)), -1)
 		return nil
 	})
 	if err != nil {
@@ -168,29 +170,11 @@ func (s *RedisStore) Load(ctx context.Context, code string) (Meta, []Record, err
 	if err != nil {
 		return Meta{}, nil, err
 	}
-	recs, err := decodeMoves(code, 0, moves.Val())
+	m.Moves = int(length.Val())
+	recs, err := decodeMoves(code, from, moves.Val())
 	return m, recs, err
 }
 
-// Moves implements Store.
-func (s *RedisStore) Moves(ctx context.Context, code string, from int) ([]Record, error) {
-	var exists *redis.IntCmd
-	var moves *redis.StringSliceCmd
-	_, err := s.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
-		exists = p.Exists(ctx, metaKey(code))
-		moves = p.LRange(ctx, movesKey(code), int64(from), -1)
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("room %s moves: %w", code, err)
-	}
-	if exists.Val() == 0 {
-		return nil, ErrNotFound
-	}
-	return decodeMoves(code, from, moves.Val())
-}
-
-// Append implements Store.
 func (s *RedisStore) Append(ctx context.Context, code string, at int, r Record, over bool) error {
 	data, err := json.Marshal(r)
 	if err != nil {

@@ -11,8 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/smokestack/smokestack/engine"
-	"github.com/smokestack/smokestack/engine/factories"
 	"github.com/smokestack/smokestack/internal/redistest"
 )
 
@@ -55,7 +53,7 @@ func TestRedisRetriedWritesAreIdempotent(t *testing.T) {
 			t.Fatalf("resent save: %v", err)
 		}
 	}
-	if moves, _ := s.Moves(ctx, m.Code, 0); len(moves) != 1 {
+	if _, moves, _ := s.Load(ctx, m.Code, 0); len(moves) != 1 {
 		t.Fatalf("log holds %d moves, want 1", len(moves))
 	}
 }
@@ -133,7 +131,7 @@ func newInstance(t *testing.T, r *redistest.Server) *instance {
 	s := openRedis(t, r)
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	l := New(Config{Store: s, Games: []engine.Ruleset{factories.Rules{}}, Bots: firstLegal, PresenceTTL: testPresenceTTL})
+	l := New(Config{Store: s, Games: []Game{tallyGame}, PresenceTTL: testPresenceTTL})
 	in := &instance{store: s, lobby: l, stop: cancel, done: make(chan struct{})}
 	go func() {
 		defer close(in.done)
@@ -192,8 +190,8 @@ func (s *session) await(within time.Duration, cond func(Update) bool) (Update, e
 	return s.last, nil
 }
 
-func (s *session) view() factories.View {
-	var v factories.View
+func (s *session) view() tallyView {
+	var v tallyView
 	_ = json.Unmarshal(s.last.View, &v)
 	return v
 }
@@ -261,7 +259,7 @@ func (g *redisGame) synced(t *testing.T, n int) bool {
 			t.Fatal(err)
 		}
 	}
-	return g.watchers[0].view().Phase == factories.GameOver
+	return g.watchers[0].view().Over
 }
 
 // play makes up to n moves one at a time (all, if n < 0), each after every
@@ -297,7 +295,7 @@ func (g *redisGame) sameEverywhere(t *testing.T) {
 			t.Fatalf("instances disagree at versions %d/%d:\na %s\nb %s", wa.Version, wb.Version, wa.View, wb.View)
 		}
 	}
-	_, moves, err := g.a.store.Load(context.Background(), g.code)
+	_, moves, err := g.a.store.Load(context.Background(), g.code, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -312,7 +310,7 @@ func TestRedisTwoInstancesPlayOut(t *testing.T) {
 	g.play(t, -1)
 	g.sameEverywhere(t)
 	a, b := g.seats[0].view(), g.seats[1].view()
-	if a.Phase != factories.GameOver || a.Scores == nil || !slices.Equal(a.Scores, b.Scores) {
+	if a.Over == false || a.Scores == nil || !slices.Equal(a.Scores, b.Scores) {
 		t.Fatalf("players see different ends: %+v vs %+v", a.Scores, b.Scores)
 	}
 	if g.moves < 20 {
@@ -351,7 +349,7 @@ func TestRedisRacingInstances(t *testing.T) {
 	if err := errors.Join(errs...); err != nil {
 		t.Fatal(err)
 	}
-	_, moves, err := g.a.store.Load(ctx, g.code)
+	_, moves, err := g.a.store.Load(ctx, g.code, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -369,7 +367,7 @@ func TestRedisRacingInstances(t *testing.T) {
 	g.moves = len(moves)
 	g.synced(t, g.moves)
 	g.sameEverywhere(t)
-	if g.watchers[0].view().Phase != factories.GameOver {
+	if g.watchers[0].view().Over == false {
 		t.Fatal("racers stopped before the game ended")
 	}
 	t.Logf("%d moves accepted from 4 racing sessions on 2 instances", len(moves))
@@ -386,7 +384,7 @@ func race(ctx context.Context, s *session, accepted *atomic.Int64) error {
 		}
 		u := s.last
 		v := s.view()
-		if u.Room.Over || v.Phase == factories.GameOver {
+		if u.Room.Over || v.Over {
 			return nil
 		}
 		if len(v.Legal) == 0 {
@@ -400,7 +398,7 @@ func race(ctx context.Context, s *session, accepted *atomic.Int64) error {
 		if err := s.c.Move(ctx, raw); err == nil {
 			accepted.Add(1)
 			continue
-		} else if errors.Is(err, errUnavailable) {
+		} else if errors.Is(err, errNotPlayed) {
 			return fmt.Errorf("%s: %w", s.name, err)
 		}
 		// Refused as stale: the newer state is on its way (or here).
@@ -435,7 +433,7 @@ func TestRedisInstanceKilled(t *testing.T) {
 	}
 	g.watchers[1] = &session{name: "watcher@new", c: w}
 	g.play(t, -1)
-	if g.watchers[0].view().Phase != factories.GameOver {
+	if g.watchers[0].view().Over == false {
 		t.Fatal("game did not finish on the surviving instance")
 	}
 	g.sameEverywhere(t)
@@ -459,7 +457,7 @@ func TestRedisRestart(t *testing.T) {
 	raw, _ := json.Marshal(pick(s.view().Legal))
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := s.c.Move(ctx, raw); !errors.Is(err, errUnavailable) {
+	if err := s.c.Move(ctx, raw); !errors.Is(err, errNotPlayed) {
 		t.Fatalf("move with redis down: %v, want errUnavailable", err)
 	}
 	if u, err := s.await(5*time.Second, func(u Update) bool { return u.Notice != "" }); err != nil || u.Version != g.moves {
@@ -467,7 +465,7 @@ func TestRedisRestart(t *testing.T) {
 	}
 
 	g.r.Up()
-	_, moves, err := g.a.store.Load(ctx, g.code)
+	_, moves, err := g.a.store.Load(ctx, g.code, 0)
 	if err != nil {
 		t.Fatalf("load after restart: %v", err)
 	}
@@ -485,7 +483,7 @@ func TestRedisRestart(t *testing.T) {
 		}
 	}
 	g.play(t, -1)
-	if g.watchers[0].view().Phase != factories.GameOver {
+	if g.watchers[0].view().Over == false {
 		t.Fatal("game did not finish after the restart")
 	}
 	g.sameEverywhere(t)

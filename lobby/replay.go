@@ -23,24 +23,25 @@ type Frame struct {
 // as a spectator sees it: hands stay hidden in replays too.
 func (l *Lobby) Replay(ctx context.Context, code string) (RoomInfo, []Frame, error) {
 	code = NormalizeCode(code)
-	meta, moves, err := l.cfg.Store.Load(ctx, code)
+	meta, moves, err := l.cfg.Store.Load(ctx, code, 0)
 	if errors.Is(err, ErrNotFound) {
 		return RoomInfo{}, nil, fmt.Errorf("no room %q: check the code", code)
 	}
 	if err != nil {
-		return RoomInfo{}, nil, fmt.Errorf("load room %s: %w", code, err)
+		return RoomInfo{}, nil, l.unavailable("load room "+code, err)
 	}
 	if !meta.Over {
 		return RoomInfo{}, nil, errors.New("replays open once the game is over: watch it live instead")
 	}
-	rules, ok := l.games[meta.Game]
+	g, ok := l.games[meta.Game]
 	if !ok {
-		return RoomInfo{}, nil, fmt.Errorf("room %s plays %q, which this server does not know", code, meta.Game)
+		return RoomInfo{}, nil, fmt.Errorf("room %s plays %q, which this server does not offer", code, meta.Game)
 	}
+	rules := g.Rules
 	if !meta.Started {
 		return infoOf(meta, nil, engine.Status{}), nil, errors.New("this game ended before it started")
 	}
-	r := &room{l: l, rules: rules, meta: meta}
+	r := &room{l: l, game: g, rules: rules, meta: meta}
 	if err := r.rebuild(meta, nil); err != nil {
 		return RoomInfo{}, nil, err
 	}

@@ -20,7 +20,8 @@ const logSize = 200
 // change is stored before it is pushed.
 type room struct {
 	l     *Lobby
-	rules engine.Ruleset
+	game  Game
+	rules engine.Ruleset // game.Rules
 
 	mu     sync.Mutex
 	meta   Meta
@@ -30,7 +31,7 @@ type room struct {
 	events []engine.Event
 	conns  map[*Conn]struct{}
 	away   map[int]time.Time // seat -> when its last session here left
-	bots   map[int]BotFunc
+	bots   map[int]engine.Bot
 	botDue bool // a bot move is scheduled
 	notice string
 
@@ -90,18 +91,27 @@ func (r *room) record(events []engine.Event) {
 	}
 }
 
-// catchUp applies moves stored by others since this room last looked. A
-// store that cannot answer leaves the room as it was, with a notice.
+// catchUp applies moves stored by others since this room last looked,
+// reading only those. A store that cannot answer leaves the room as it
+// was, with a notice.
 func (r *room) catchUp(ctx context.Context) error {
-	meta, moves, err := r.l.cfg.Store.Load(ctx, r.meta.Code)
+	meta, moves, err := r.l.cfg.Store.Load(ctx, r.meta.Code, r.moves)
 	if err != nil {
 		return err
 	}
-	if meta.Started && !r.meta.Started || len(moves) < r.moves {
+	switch {
+	case meta.Moves < r.moves:
+		// The log is shorter than what this room applied (a store that
+		// lost acknowledged writes): every instance rebuilds from it.
+		if meta, moves, err = r.l.cfg.Store.Load(ctx, r.meta.Code, 0); err != nil {
+			return err
+		}
+		return r.rebuild(meta, moves)
+	case meta.Started && !r.meta.Started:
 		return r.rebuild(meta, moves)
 	}
 	r.meta = meta
-	return r.replay(moves[r.moves:])
+	return r.replay(moves)
 }
 
 // refresh is called when another instance changed the room or the seats
@@ -124,8 +134,8 @@ func (r *room) setNotice(err error) {
 	}
 }
 
-// errUnavailable is what a player sees when the store refused a write.
-var errUnavailable = errors.New("the game service is unavailable right now: nothing was played, try again in a moment")
+// errNotPlayed is what a player sees when the store refused a move.
+var errNotPlayed = errors.New("the game service is unavailable right now: nothing was played, try again in a moment")
 
 // move validates and commits one move for seat. The move is durable in the
 // store before the new state is shown to anyone.
@@ -159,14 +169,14 @@ func (r *room) commit(ctx context.Context, seat int, mv json.RawMessage) error {
 			if err := r.catchUp(ctx); err != nil {
 				r.setNotice(err)
 				r.broadcast()
-				return errUnavailable
+				return errNotPlayed
 			}
 			continue
 		}
 		if err != nil {
 			r.setNotice(err)
 			r.broadcast()
-			return errUnavailable
+			return errNotPlayed
 		}
 		r.notice = ""
 		r.state, r.status = next, st
@@ -238,12 +248,12 @@ func (r *room) saveMeta(ctx context.Context, m Meta) error {
 	err := r.l.cfg.Store.SaveMeta(ctx, m)
 	if errors.Is(err, ErrConflict) {
 		if cerr := r.catchUp(ctx); cerr != nil {
-			return cerr
+			return r.l.unavailable("room "+m.Code+" catch up", cerr)
 		}
 		return err
 	}
 	if err != nil {
-		return fmt.Errorf("save room %s: %w", m.Code, err)
+		return r.l.unavailable("save room "+m.Code, err)
 	}
 	started := m.Started && !r.meta.Started
 	r.meta = m
@@ -270,7 +280,8 @@ func (r *room) addBot(ctx context.Context, by Player, seat int, bot string) erro
 	if !s.Free() && s.Bot == "" {
 		// The player may be at the table through another instance: ask.
 		if err := r.readPresence(ctx); err != nil {
-			return fmt.Errorf("cannot tell whether %s is still playing seat %d, try again in a moment: %w", s.Name, seat+1, err)
+			r.l.cfg.Logger.Warn("seat presence", "code", r.meta.Code, "err", err)
+			return fmt.Errorf("cannot tell whether %s is still playing seat %d: try again in a moment", s.Name, seat+1)
 		}
 	}
 	if !s.Free() && r.present(seat) {

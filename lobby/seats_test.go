@@ -8,31 +8,7 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/smokestack/smokestack/engine"
-	"github.com/smokestack/smokestack/engine/factories"
 )
-
-// firstLegal is a test bot: it plays the first legal move of its view, or
-// Done/Take when it can, so games move forward.
-func firstLegal(string, string, uint64) (BotFunc, error) {
-	return func(raw json.RawMessage) (json.RawMessage, error) {
-		var v factories.View
-		if err := json.Unmarshal(raw, &v); err != nil {
-			return nil, err
-		}
-		if len(v.Legal) == 0 {
-			return nil, errors.New("no legal move")
-		}
-		m := v.Legal[0]
-		for _, l := range v.Legal {
-			if l.Kind == factories.Done || l.Kind == factories.Take {
-				m = l
-			}
-		}
-		return json.Marshal(m)
-	}, nil
-}
 
 type clock struct {
 	mu  sync.Mutex
@@ -66,7 +42,7 @@ func TestSameKeyTwoSessions(t *testing.T) {
 		t.Fatalf("same key got seats %d and %d", c1.Seat(), c2.Seat())
 	}
 	v := view(t, latest(t, c1))
-	take, _ := json.Marshal(factories.Move{Kind: factories.Take, Slot: 0})
+	take := json.RawMessage(`{"kind":"take"}`)
 	// Both sessions send the same move at once: exactly one is played.
 	var wg sync.WaitGroup
 	errs := make([]error, 2)
@@ -90,7 +66,7 @@ func TestSameKeyTwoSessions(t *testing.T) {
 func TestAwayBotStandInAndReclaim(t *testing.T) {
 	ctx := context.Background()
 	clk := &clock{now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
-	l := New(Config{Store: NewMemStore(), Games: []engine.Ruleset{factories.Rules{}}, Bots: firstLegal, Now: clk.Now})
+	l := New(Config{Store: NewMemStore(), Games: []Game{tallyGame}, Now: clk.Now})
 	host, guest := Player{ID: "key:h", Name: "hana"}, Player{ID: "key:g", Name: "gus"}
 	meta, err := l.Create(ctx, host, CreateOptions{Seats: 2, Seed: 5, HasSeed: true})
 	if err != nil {
@@ -124,7 +100,7 @@ func TestAwayBotStandInAndReclaim(t *testing.T) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("bot did not play: round %d phase %s acting %v", v.Round, v.Phase, latest(t, h).Room.Acting)
+			t.Fatalf("bot did not play: round %d turn %d acting %v", v.Round, v.Turn, latest(t, h).Room.Acting)
 		}
 		if len(v.Legal) > 0 {
 			raw, _ := json.Marshal(pick(v.Legal))
@@ -156,18 +132,11 @@ func TestAwayBotStandInAndReclaim(t *testing.T) {
 	}
 }
 
-func pick(legal []factories.Move) factories.Move {
-	for _, l := range legal {
-		if l.Kind == factories.Done || l.Kind == factories.Take {
-			return l
-		}
-	}
-	return legal[0]
-}
+func pick(legal []tallyMove) tallyMove { return legal[0] }
 
 func TestBotsOnlyFinishAtOnce(t *testing.T) {
 	ctx := context.Background()
-	l := New(Config{Store: NewMemStore(), Games: []engine.Ruleset{factories.Rules{}}, Bots: firstLegal, BotDelay: time.Hour})
+	l := New(Config{Store: NewMemStore(), Games: []Game{tallyGame}, BotDelay: time.Hour})
 	host := Player{ID: "key:h", Name: "hana"}
 	meta, err := l.Create(ctx, host, CreateOptions{Seats: 3, Seed: 9, HasSeed: true, Bots: []string{"first", "first"}})
 	if err != nil {
@@ -197,7 +166,7 @@ func TestPrivateRoomsAndExpiry(t *testing.T) {
 	ctx := context.Background()
 	clk := &clock{now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
 	store := NewMemStore()
-	l := New(Config{Store: store, Games: []engine.Ruleset{factories.Rules{}}, Expire: time.Hour, Now: clk.Now})
+	l := New(Config{Store: store, Games: []Game{tallyGame}, Expire: time.Hour, Now: clk.Now})
 	p := Player{ID: "key:p", Name: "pat"}
 	pub, _ := l.Create(ctx, p, CreateOptions{Seats: 2, Public: true})
 	priv, _ := l.Create(ctx, p, CreateOptions{Seats: 2})
@@ -232,7 +201,7 @@ func TestPrivateRoomsAndExpiry(t *testing.T) {
 	}
 	c.Close()
 	l.ExpireRooms(ctx)
-	if _, _, err := store.Load(ctx, priv.Code); !errors.Is(err, ErrNotFound) {
+	if _, _, err := store.Load(ctx, priv.Code, 0); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("abandoned private room survived: %v", err)
 	}
 }

@@ -17,10 +17,11 @@ import (
 type Store interface {
 	// Create stores a new room; ErrExists if the code is taken.
 	Create(ctx context.Context, m Meta) error
-	// Load returns a room's metadata and its whole move log.
-	Load(ctx context.Context, code string) (Meta, []Record, error)
-	// Moves returns the moves from index from on.
-	Moves(ctx context.Context, code string, from int) ([]Record, error)
+	// Load returns a room's metadata, with Moves set to the length of its
+	// move log, and the moves from index from on (none when from is at or
+	// past the end): 0 loads the whole game, a room's own move count only
+	// what others stored since.
+	Load(ctx context.Context, code string, from int) (Meta, []Record, error)
 	// Append stores r as move number at; ErrConflict if the log is not
 	// exactly at moves long. In the same transaction it sets the room's
 	// Updated time to r.At and, when over is true, marks the game over.
@@ -59,6 +60,9 @@ type Meta struct {
 	Updated time.Time `json:"updated"`
 	// Version counts metadata changes, for SaveMeta's compare-and-set.
 	Version int `json:"version"`
+	// Moves is the length of the move log when Load read it; it is not
+	// stored with the metadata.
+	Moves int `json:"-"`
 }
 
 // Seat is one place at the table: a person bound by key, or a bot.

@@ -83,14 +83,14 @@ func contractCreate(t *testing.T, s Store) {
 	if err := s.Create(ctx, other); !errors.Is(err, ErrExists) {
 		t.Fatalf("second create with code %s: %v, want ErrExists", m.Code, err)
 	}
-	got, moves, err := s.Load(ctx, m.Code)
+	got, moves, err := s.Load(ctx, m.Code, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !sameMeta(got, m) || len(moves) != 0 {
 		t.Fatalf("loaded %+v with %d moves, want %+v and none", got, len(moves), m)
 	}
-	if _, _, err := s.Load(ctx, "NOSUCH"); !errors.Is(err, ErrNotFound) {
+	if _, _, err := s.Load(ctx, "NOSUCH", 0); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("load of a missing room: %v, want ErrNotFound", err)
 	}
 }
@@ -113,7 +113,7 @@ func contractAppend(t *testing.T, s Store) {
 	if err := s.Append(ctx, m.Code, 1, last, true); err != nil {
 		t.Fatal(err)
 	}
-	got, moves, err := s.Load(ctx, m.Code)
+	got, moves, err := s.Load(ctx, m.Code, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +147,7 @@ func contractSaveMeta(t *testing.T, s Store) {
 	if err := s.SaveMeta(ctx, skip); !errors.Is(err, ErrConflict) {
 		t.Fatalf("save version 4 over 2: %v, want ErrConflict", err)
 	}
-	got, _, err := s.Load(ctx, m.Code)
+	got, _, err := s.Load(ctx, m.Code, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,17 +173,17 @@ func contractMovesSince(t *testing.T, s Store) {
 		all = append(all, r)
 	}
 	for _, from := range []int{0, 2, 4, 5, 9} {
-		got, err := s.Moves(ctx, m.Code, from)
+		meta, got, err := s.Load(ctx, m.Code, from)
 		if err != nil {
 			t.Fatal(err)
 		}
 		want := all[min(from, len(all)):]
-		if !slices.EqualFunc(got, want, sameRecord) {
-			t.Fatalf("moves from %d: %d records, want %d", from, len(got), len(want))
+		if !slices.EqualFunc(got, want, sameRecord) || meta.Moves != len(all) {
+			t.Fatalf("load from %d: %d records of a log of %d, want %d of %d", from, len(got), meta.Moves, len(want), len(all))
 		}
 	}
-	if _, err := s.Moves(ctx, "NOSUCH", 0); !errors.Is(err, ErrNotFound) {
-		t.Fatalf("moves of a missing room: %v, want ErrNotFound", err)
+	if _, _, err := s.Load(ctx, "NOSUCH", 3); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("load from 3 of a missing room: %v, want ErrNotFound", err)
 	}
 }
 
@@ -219,7 +219,7 @@ func contractDelete(t *testing.T, s Store) {
 	if err := s.Delete(ctx, m.Code); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := s.Load(ctx, m.Code); !errors.Is(err, ErrNotFound) {
+	if _, _, err := s.Load(ctx, m.Code, 0); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("load after delete: %v, want ErrNotFound", err)
 	}
 	list, err := s.List(ctx)
@@ -233,8 +233,8 @@ func contractDelete(t *testing.T, s Store) {
 	if err := s.Create(ctx, m); err != nil {
 		t.Fatalf("create after delete: %v", err)
 	}
-	if moves, err := s.Moves(ctx, m.Code, 0); err != nil || len(moves) != 0 {
-		t.Fatalf("recreated room has %d moves, %v", len(moves), err)
+	if meta, moves, err := s.Load(ctx, m.Code, 0); err != nil || len(moves) != 0 || meta.Moves != 0 {
+		t.Fatalf("recreated room has %d moves (log of %d), %v", len(moves), meta.Moves, err)
 	}
 	if err := s.Delete(ctx, "NOSUCH"); err != nil {
 		t.Fatalf("delete of a missing room: %v", err)

@@ -39,8 +39,8 @@ type command struct {
 var commands = []command{
 	{name: "help", args: "[COMMAND]", about: "show this help, or one command's"}, // run set in init: help lists commands
 	{name: "rooms", args: "[--json]", about: "list open public rooms", run: (*Server).rooms},
-	{name: "new", args: "[--players N] [--private] [--solo easy|medium|hard|insane] [--seed S] [--bots greedy,random]",
-		about: "create a room and print its code on its own line", run: (*Server).newRoom},
+	{name: "new", args: "[--game G] [--players N] [--private] [--seed S] [--bots B,B] [game options]",
+		about: "create a room and print its code on its own line (help new: games, options, bots)", run: (*Server).newRoom},
 	{name: "play", args: "CODE [--watch]", about: "play (or watch) a room as JSON lines: views out, moves in (see docs/protocol.md)", run: (*Server).play},
 	{name: "join", args: "CODE [--theme T]", about: "open the game screen in your seat of that room", terminal: true},
 	{name: "watch", args: "CODE [--theme T]", about: "watch a room live", terminal: true},
@@ -143,12 +143,15 @@ func (s *Server) help(c *call) error {
 			return fmt.Errorf("no command %q", c.args[0])
 		}
 		fmt.Fprintf(c.out, "usage: %s %s\n\n%s\n", cmd.name, cmd.args, cmd.about)
+		if cmd.name == "new" {
+			s.gamesHelp(c.out)
+		}
 		if cmd.terminal {
 			fmt.Fprintln(c.out, "\nThis opens the game screen, so it needs a terminal: ssh -t -p PORT HOST "+cmd.name+" …")
 		}
 		return nil
 	}
-	fmt.Fprint(c.out, helpIntro)
+	fmt.Fprintf(c.out, helpIntro, s.titles())
 	for _, cmd := range commands {
 		t := ""
 		if cmd.terminal {
@@ -163,7 +166,7 @@ func (s *Server) help(c *call) error {
 	return nil
 }
 
-const helpIntro = `smokestack: Fantastic Factories over SSH.
+const helpIntro = `smokestack: %s over SSH.
 
 Play:   ssh -p PORT HOST               the lobby (needs a terminal)
         ssh -t -p PORT HOST join CODE  straight into a room
@@ -231,32 +234,48 @@ func (s *Server) history(c *call) error {
 	return roomTable(c.out, rooms)
 }
 
+// newRoom creates a room. Every game's options are flags (--difficulty
+// for Fantastic Factories); the chosen game's rules refuse the others.
 func (s *Server) newRoom(c *call) error {
 	fs := flag.NewFlagSet("new", flag.ContinueOnError)
-	players := fs.Int("players", 2, "")
+	game := fs.String("game", "", "")
+	players := fs.Int("players", 0, "")
 	private := fs.Bool("private", false, "")
-	solo := fs.String("solo", "", "")
 	seed := fs.Uint64("seed", 0, "")
 	bots := fs.String("bots", "", "")
+	options := map[string]*string{}
+	for _, g := range s.cfg.Lobby.Games() {
+		for _, o := range g.Rules.Options() {
+			if options[o.Name] == nil {
+				options[o.Name] = fs.String(o.Name, "", "")
+			}
+		}
+	}
 	if _, err := c.flags(fs, 0, ""); err != nil {
 		return err
 	}
+	g, ok := s.cfg.Lobby.Game(*game)
+	if !ok {
+		return errUsage{fmt.Sprintf("--game %q: choose %s", *game, strings.Join(s.gameNames(), " or "))}
+	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	o := lobby.CreateOptions{Seats: *players, Public: !*private, Seed: *seed, HasSeed: set["seed"]}
-	if set["solo"] {
-		if set["players"] && *players != 1 {
-			return errUsage{"--solo plays alone against The Machine: leave out --players"}
+	given := map[string]string{}
+	for name, v := range options {
+		if set[name] {
+			given[name] = *v
 		}
-		switch *solo {
-		case "easy", "medium", "hard", "insane":
-		default:
-			return errUsage{fmt.Sprintf("--solo %q: choose easy, medium, hard or insane", *solo)}
-		}
-		o.Seats, o.Difficulty = 1, *solo
 	}
-	if o.Seats < 1 || o.Seats > 5 {
-		return errUsage{fmt.Sprintf("--players %d: a room has 1 to 5 seats", o.Seats)}
+	lo, hi := g.Rules.Seats()
+	o := lobby.CreateOptions{Game: g.Name(), Seats: *players, Public: !*private, Seed: *seed, HasSeed: set["seed"]}
+	if !set["players"] {
+		o.Seats = max(lo, min(2, hi))
+	}
+	if len(given) > 0 {
+		o.Options, _ = json.Marshal(given)
+	}
+	if o.Seats < lo || o.Seats > hi {
+		return errUsage{fmt.Sprintf("--players %d: a game of %s has %d to %d seats", o.Seats, g.Rules.Title(), lo, hi)}
 	}
 	for b := range strings.SplitSeq(*bots, ",") {
 		if b = strings.TrimSpace(b); b != "" {
@@ -268,8 +287,48 @@ func (s *Server) newRoom(c *call) error {
 		return err
 	}
 	fmt.Fprintln(c.out, m.Code)
-	fmt.Fprintf(c.errOut, "Room %s is ready: `ssh -t -p PORT HOST join %[1]s` to sit down, or `play %[1]s` for JSON lines.\n", m.Code)
+	fmt.Fprintf(c.errOut, "Room %s (%s) is ready: `ssh -t -p PORT HOST join %[1]s` to sit down, or `play %[1]s` for JSON lines.\n", m.Code, g.Rules.Title())
 	return nil
+}
+
+func (s *Server) gameNames() []string {
+	var names []string
+	for _, g := range s.cfg.Lobby.Games() {
+		names = append(names, g.Name())
+	}
+	return names
+}
+
+// titles words the games for the help's first line.
+func (s *Server) titles() string {
+	var titles []string
+	for _, g := range s.cfg.Lobby.Games() {
+		titles = append(titles, g.Rules.Title())
+	}
+	if len(titles) < 2 {
+		return strings.Join(titles, "")
+	}
+	return strings.Join(titles[:len(titles)-1], ", ") + " and " + titles[len(titles)-1]
+}
+
+// gamesHelp lists each game with its seats, options and bots, as `help new`
+// shows them: all of it from the games' own registration.
+func (s *Server) gamesHelp(w io.Writer) {
+	fmt.Fprintln(w, "\nGames (--game NAME; the first is the default):")
+	for _, g := range s.cfg.Lobby.Games() {
+		lo, hi := g.Rules.Seats()
+		fmt.Fprintf(w, "\n  %s: %s, %d to %d seats (--players)\n", g.Name(), g.Rules.Title(), lo, hi)
+		for _, o := range g.Rules.Options() {
+			only := ""
+			if o.Seats != 0 {
+				only = fmt.Sprintf(" (%d-seat games only)", o.Seats)
+			}
+			fmt.Fprintf(w, "    --%s %s: %s; default %s%s\n", o.Name, strings.Join(o.Choices, "|"), o.About, o.DefaultValue(), only)
+		}
+		if len(g.Bots.Names) > 0 {
+			fmt.Fprintf(w, "    --bots %s: bots for the last seats, comma-separated\n", strings.Join(g.Bots.Names, ","))
+		}
+	}
 }
 
 // openTerminal opens the TUI for join, watch, replay and lobby, or says

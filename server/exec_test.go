@@ -20,7 +20,7 @@ func TestRoomsJSON(t *testing.T) {
 	}
 	public := strings.TrimSpace(run(t, c, "new --players 3 --seed 7", "").stdout)
 	private := strings.TrimSpace(run(t, c, "new --private", "").stdout)
-	solo := strings.TrimSpace(run(t, c, "new --solo hard", "").stdout)
+	solo := strings.TrimSpace(run(t, c, "new --players 1 --difficulty hard", "").stdout)
 
 	r = run(t, c, "rooms --json", "")
 	var rooms []lobby.RoomInfo
@@ -42,7 +42,7 @@ func TestRoomsJSON(t *testing.T) {
 	}
 
 	table := run(t, c, "rooms", "").stdout
-	for _, want := range []string{"CODE", public, solo, "waiting (solo)"} {
+	for _, want := range []string{"CODE", "GAME", public, solo, "factories", "waiting for players"} {
 		if !strings.Contains(table, want) {
 			t.Errorf("rooms table lacks %q:\n%s", want, table)
 		}
@@ -62,10 +62,12 @@ func TestExecErrors(t *testing.T) {
 		{"new --players 9", "1 to 5 seats"},
 		{"new --players 0", "1 to 5 seats"},
 		{"new --players two", "invalid value"},
-		{"new --solo extreme", "choose easy, medium, hard or insane"},
-		{"new --solo easy --players 3", "leave out --players"},
+		{"new --players 1 --difficulty extreme", "choose easy, medium, hard or insane"},
+		{"new --difficulty easy --players 3", "--difficulty is only for games of 1 seat"},
+		{"new --game chess", `--game "chess": choose factories`},
 		{"new --seed -1", "invalid value"},
-		{"new --bots greedy", "no bots"},
+		{"new --players 1 --bots greedy", "leave at least one seat for a person"},
+		{"new --players 3 --bots genius", `no bot "genius": choose greedy or random`},
 		{"new --colour red", "flag provided but not defined"},
 		{"new extra", `unexpected argument "extra"`},
 		{"rooms --yaml", "flag provided but not defined"},
@@ -103,7 +105,7 @@ func TestHelp(t *testing.T) {
 		}
 	}
 	r := run(t, c, "help new", "")
-	if !strings.Contains(r.stdout, "--solo easy|medium|hard|insane") {
+	if !strings.Contains(r.stdout, "--difficulty easy|medium|hard|insane") || !strings.Contains(r.stdout, "factories: Fantastic Factories, 1 to 5 seats") {
 		t.Errorf("help new:\n%s", r.stdout)
 	}
 }
@@ -133,7 +135,7 @@ func TestGuests(t *testing.T) {
 		t.Errorf("guest history: %q", r.stdout)
 	}
 	// Guests can still play.
-	code := strings.TrimSpace(run(t, c, "new --solo easy", "").stdout)
+	code := strings.TrimSpace(run(t, c, "new --players 1 --difficulty easy", "").stdout)
 	st := startPlay(t, c, "play "+code)
 	l := <-st.lines
 	if l.Error != "" || l.Seat != 0 || len(l.View) == 0 {

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/engine/factories"
 	"github.com/smokestack/smokestack/engine/factories/bot"
 	"github.com/smokestack/smokestack/internal/redistest"
@@ -30,7 +29,7 @@ func startRedisInstance(t *testing.T, url string) *redisInstance {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lb := lobby.New(lobby.Config{Store: store, Games: []engine.Ruleset{factories.Rules{}}})
+	lb := lobby.New(lobby.Config{Store: store, Games: []lobby.Game{{Rules: factories.Rules{}, Bots: bot.JSONBots()}}})
 	ctx, stopLobby := context.WithCancel(context.Background())
 	go lb.Run(ctx)
 	srv, err := New(Config{HostKey: newKey(t), Lobby: lb})
@@ -222,7 +221,7 @@ func TestTwoInstancesOverSSH(t *testing.T) {
 	if compared < moves/2 {
 		t.Errorf("compared the seats' hands at only %d of %d versions", compared, moves)
 	}
-	_, log, err := b.store.Load(t.Context(), code)
+	_, log, err := b.store.Load(t.Context(), code, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -54,7 +54,7 @@ func TestScreensShowNoOtherHand(t *testing.T) {
 				m.drawn[i] = s.drawn()
 			}
 			// Read after the screens: whatever they drew, the store had.
-			moves, err := srv.store.Moves(t.Context(), code, 0)
+			_, moves, err := srv.store.Load(t.Context(), code, 0)
 			if err != nil {
 				t.Error(err)
 				return
@@ -157,7 +157,7 @@ type cardNames struct {
 // replayNames replays room code from the server's store with the engine.
 func replayNames(t *testing.T, srv *testServer, code string) cardNames {
 	t.Helper()
-	meta, moves, err := srv.store.Load(t.Context(), code)
+	meta, moves, err := srv.store.Load(t.Context(), code, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 // game stands.
 func roomTable(w io.Writer, rooms []lobby.RoomInfo) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "CODE\tSEATS\tPLAYERS\tSTATUS")
+	fmt.Fprintln(tw, "CODE\tGAME\tSEATS\tPLAYERS\tSTATUS")
 	for _, r := range rooms {
 		taken := 0
 		var names []string
@@ -26,7 +26,7 @@ func roomTable(w io.Writer, rooms []lobby.RoomInfo) error {
 				names = append(names, seat.Name)
 			}
 		}
-		fmt.Fprintf(tw, "%s\t%d/%d\t%s\t%s\n", r.Code, taken, len(r.Seats), strings.Join(names, ", "), roomStatus(r))
+		fmt.Fprintf(tw, "%s\t%s\t%d/%d\t%s\t%s\n", r.Code, r.Game, taken, len(r.Seats), strings.Join(names, ", "), roomStatus(r))
 	}
 	return tw.Flush()
 }
@@ -39,8 +39,6 @@ func roomStatus(r lobby.RoomInfo) string {
 		return "over"
 	case r.Started:
 		return fmt.Sprintf("round %d", r.Round)
-	case len(r.Seats) == 1:
-		return "waiting (solo)"
 	default:
 		return "waiting for players"
 	}

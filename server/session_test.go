@@ -53,7 +53,7 @@ func TestTerminalOpensLobbyAndRoom(t *testing.T) {
 	}
 	sess.Close()
 
-	code := strings.TrimSpace(run(t, c, "new --solo easy", "").stdout)
+	code := strings.TrimSpace(run(t, c, "new --players 1 --difficulty easy", "").stdout)
 	sess, scr = ptySession(t, c, "join "+code, 120, 40)
 	scr.waitFor(t, code)
 	waitUntil(t, "alice to hold the solo seat", func() bool {

@@ -18,8 +18,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	gossh "golang.org/x/crypto/ssh"
 
-	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/engine/factories"
+	"github.com/smokestack/smokestack/engine/factories/bot"
 	"github.com/smokestack/smokestack/hostkeys"
 	"github.com/smokestack/smokestack/lobby"
 )
@@ -49,7 +49,7 @@ func startServer(t *testing.T, change ...func(*Server)) *testServer {
 	if testing.Verbose() {
 		logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
-	lb := lobby.New(lobby.Config{Store: store, Games: []engine.Ruleset{factories.Rules{}}, Logger: logger})
+	lb := lobby.New(lobby.Config{Store: store, Games: []lobby.Game{{Rules: factories.Rules{}, Bots: bot.JSONBots()}}, Logger: logger})
 	srv, err := New(Config{HostKey: key.Signer, Lobby: lb, Logger: logger})
 	if err != nil {
 		t.Fatal(err)

@@ -1,7 +1,9 @@
 package session
 
 import (
+	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -10,54 +12,107 @@ import (
 	"github.com/smokestack/smokestack/lobby"
 )
 
-// roomForm is the new-room form: seats, visibility, The Machine's level
-// for solo games, and bots for the last seats.
+// roomForm is the new-room form: the game, its seats, visibility, the
+// game's own options and bots for the last seats. Everything it offers
+// comes from the games' registration, so a new game needs nothing here.
 type roomForm struct {
-	field      int
-	seats      int
-	public     bool
-	difficulty int // index into difficulties
-	bots       int // bots in the last seats
-	bot        int // index into botNames
+	games  []lobby.Game
+	game   int // index into games
+	field  int // index into fields()
+	seats  int
+	public bool
+	values map[string]int // option name -> index into its choices
+	bots   int            // bots in the last seats
+	bot    int            // index into the game's bot names
 }
 
-var difficulties = []string{"easy", "medium", "hard", "insane"}
+// formField is one row of the form.
+type formField struct {
+	label string
+	value string
+	note  string
+	// change moves the value by d (±1).
+	change func(d int)
+}
 
-const formFields = 5
+func newRoomForm(games []lobby.Game) *roomForm {
+	f := &roomForm{games: games, public: true}
+	f.setGame(0)
+	return f
+}
 
-func newRoomForm() *roomForm { return &roomForm{seats: 2, public: true, difficulty: 1} }
-
-// change moves the focused field's value by d.
-func (f *roomForm) change(d int) {
-	switch f.field {
-	case 0:
-		f.seats = min(5, max(1, f.seats+d))
-		f.bots = min(f.bots, f.seats-1)
-	case 1:
-		f.public = !f.public
-	case 2:
-		f.difficulty = (f.difficulty + d + len(difficulties)) % len(difficulties)
-	case 3:
-		f.bots = min(f.seats-1, max(0, f.bots+d))
-	case 4:
-		f.bot = (f.bot + d + len(botNames)) % len(botNames)
+// setGame switches the form to games[i] with that game's defaults.
+func (f *roomForm) setGame(i int) {
+	f.game, f.values, f.bots, f.bot = i, map[string]int{}, 0, 0
+	rules := f.games[i].Rules
+	lo, hi := rules.Seats()
+	f.seats = max(lo, min(2, hi))
+	for _, o := range rules.Options() {
+		for j, c := range o.Choices {
+			if c == o.DefaultValue() {
+				f.values[o.Name] = j
+			}
+		}
 	}
+}
+
+// fields lists the rows for the chosen game.
+func (f *roomForm) fields() []formField {
+	g := f.games[f.game]
+	lo, hi := g.Rules.Seats()
+	step := func(v, d, n int) int { return (v + d + n) % n }
+	out := []formField{
+		{label: "game", value: g.Rules.Title(), change: func(d int) { f.setGame(step(f.game, d, len(f.games))) }},
+		{label: "seats", value: strconv.Itoa(f.seats), note: fmt.Sprintf("%d to %d", lo, hi), change: func(d int) {
+			f.seats = min(hi, max(lo, f.seats+d))
+			f.bots = min(f.bots, f.seats-1)
+		}},
+		{label: "visibility", value: "private: join by code only", change: func(int) { f.public = !f.public }},
+	}
+	if f.public {
+		out[2].value = "public: listed in the lobby"
+	}
+	for _, o := range g.Rules.Options() {
+		field := formField{label: o.Name, value: o.Choices[f.values[o.Name]], change: func(d int) {
+			f.values[o.Name] = step(f.values[o.Name], d, len(o.Choices))
+		}}
+		if o.Seats != 0 && o.Seats != f.seats {
+			field.note = fmt.Sprintf("%d-seat games only", o.Seats)
+		}
+		out = append(out, field)
+	}
+	if names := g.Bots.Names; len(names) > 0 {
+		bots := formField{label: "bots", value: "none", change: func(d int) { f.bots = min(f.seats-1, max(0, f.bots+d)) }}
+		if f.bots > 0 {
+			bots.value = fmt.Sprintf("%d (seats %d–%d)", f.bots, f.seats-f.bots+1, f.seats)
+		}
+		out = append(out, bots, formField{label: "bot kind", value: names[f.bot], change: func(d int) { f.bot = step(f.bot, d, len(names)) }})
+	}
+	return out
 }
 
 // options is what the form asks the lobby for.
 func (f *roomForm) options() lobby.CreateOptions {
-	o := lobby.CreateOptions{Seats: f.seats, Public: f.public}
-	if f.seats == 1 {
-		o.Difficulty = difficulties[f.difficulty]
+	g := f.games[f.game]
+	o := lobby.CreateOptions{Game: g.Name(), Seats: f.seats, Public: f.public}
+	values := map[string]string{}
+	for _, opt := range g.Rules.Options() {
+		if opt.Seats == 0 || opt.Seats == f.seats {
+			values[opt.Name] = opt.Choices[f.values[opt.Name]]
+		}
+	}
+	if len(values) > 0 {
+		o.Options, _ = json.Marshal(values)
 	}
 	for range f.bots {
-		o.Bots = append(o.Bots, botNames[f.bot])
+		o.Bots = append(o.Bots, g.Bots.Names[f.bot])
 	}
 	return o
 }
 
 func (l *lobbyScreen) formKey(msg tea.KeyMsg) tea.Cmd {
 	k, f := formKeyMap, l.form
+	n := len(f.fields())
 	switch {
 	case key.Matches(msg, k.Cancel):
 		l.form = nil
@@ -65,40 +120,26 @@ func (l *lobbyScreen) formKey(msg tea.KeyMsg) tea.Cmd {
 		l.form = nil
 		return l.create(f.options())
 	case key.Matches(msg, k.Up):
-		f.field = (f.field + formFields - 1) % formFields
+		f.field = (f.field + n - 1) % n
 	case key.Matches(msg, k.Down):
-		f.field = (f.field + 1) % formFields
+		f.field = (f.field + 1) % n
 	case key.Matches(msg, k.Less):
-		f.change(-1)
+		f.fields()[f.field].change(-1)
 	case key.Matches(msg, k.More):
-		f.change(1)
+		f.fields()[f.field].change(1)
 	}
+	// A change of game changes the rows: keep the focus on one that exists.
+	f.field = min(f.field, len(f.fields())-1)
 	return nil
 }
 
 func (f *roomForm) view(t Theme) string {
-	vis := "private: join by code only"
-	if f.public {
-		vis = "public: listed in the lobby"
-	}
-	diff := difficulties[f.difficulty]
-	if f.seats > 1 {
-		diff += t.Dim.Render("  (solo games only)")
-	}
-	bots := "none"
-	if f.bots > 0 {
-		bots = fmt.Sprintf("%d (seats %d–%d)", f.bots, f.seats-f.bots+1, f.seats)
-	}
-	rows := [][2]string{
-		{"seats", fmt.Sprintf("%d", f.seats) + t.Dim.Render("  (1 plays solo against The Machine)")},
-		{"visibility", vis},
-		{"difficulty", diff},
-		{"bots", bots},
-		{"bot kind", botNames[f.bot]},
-	}
 	lines := []string{t.Title.Render("NEW ROOM"), ""}
-	for i, r := range rows {
-		line := fmt.Sprintf("%-11s ◂ %s ▸", r[0], r[1])
+	for i, r := range f.fields() {
+		line := fmt.Sprintf("%-11s ◂ %s ▸", r.label, r.value)
+		if r.note != "" {
+			line += "  " + t.Dim.Render("("+r.note+")")
+		}
 		if i == f.field {
 			lines = append(lines, "▸ "+t.Selected.Render(line))
 		} else {

@@ -85,10 +85,10 @@ func goldenAt(t *testing.T, cfg Config, codes []string, w, h int, wait string, k
 func TestGolden(t *testing.T) {
 	l := newTestLobby()
 	ctx := context.Background()
-	solo := createRoom(t, l, alice, lobby.CreateOptions{Seats: 1, Difficulty: "medium", HasSeed: true, Seed: 42})
-	work := createRoom(t, l, alice, lobby.CreateOptions{Seats: 1, Difficulty: "easy", HasSeed: true, Seed: 43})
+	solo := createRoom(t, l, alice, lobby.CreateOptions{Seats: 1, Options: json.RawMessage(`{"difficulty":"medium"}`), HasSeed: true, Seed: 42})
+	work := createRoom(t, l, alice, lobby.CreateOptions{Seats: 1, Options: json.RawMessage(`{"difficulty":"easy"}`), HasSeed: true, Seed: 43})
 	playSolo(t, l, work, alice, func(v *factories.View) bool { return v.Phase == factories.WorkPhase })
-	done := createRoom(t, l, alice, lobby.CreateOptions{Seats: 1, Difficulty: "hard", HasSeed: true, Seed: 44})
+	done := createRoom(t, l, alice, lobby.CreateOptions{Seats: 1, Options: json.RawMessage(`{"difficulty":"hard"}`), HasSeed: true, Seed: 44})
 	playSolo(t, l, done, alice, func(*factories.View) bool { return false })
 	open := createRoom(t, l, bob, lobby.CreateOptions{Seats: 3, Public: true, HasSeed: true, Seed: 45, Bots: []string{"greedy"}})
 	if c, err := l.Join(ctx, open, bob); err != nil {

@@ -2,7 +2,6 @@ package session
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 	"sync"
 	"testing"
@@ -10,7 +9,6 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/engine/factories"
 	"github.com/smokestack/smokestack/engine/factories/bot"
 	"github.com/smokestack/smokestack/lobby"
@@ -33,24 +31,9 @@ func (c *testClock) Now() time.Time {
 // fixedNow is the session's clock in tests: output never shows real time.
 func fixedNow() time.Time { return time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC) }
 
-func botMaker(game, name string, seed uint64) (lobby.BotFunc, error) {
-	b, err := bot.New(name, seed)
-	if err != nil {
-		return nil, err
-	}
-	return func(view json.RawMessage) (json.RawMessage, error) {
-		var v factories.View
-		if err := json.Unmarshal(view, &v); err != nil {
-			return nil, err
-		}
-		return json.Marshal(b.Choose(v))
-	}, nil
-}
-
 func newTestLobby() *lobby.Lobby {
 	clock := &testClock{t: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)}
-	return lobby.New(lobby.Config{Store: lobby.NewMemStore(), Games: []engine.Ruleset{factories.Rules{}},
-		Bots: botMaker, Now: clock.Now})
+	return lobby.New(lobby.Config{Store: lobby.NewMemStore(), Games: []lobby.Game{{Rules: factories.Rules{}, Bots: bot.JSONBots()}}, Now: clock.Now})
 }
 
 var (

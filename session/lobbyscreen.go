@@ -2,7 +2,6 @@ package session
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -11,6 +10,7 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/lobby"
 )
 
@@ -211,9 +211,9 @@ func (l *lobbyScreen) key(msg tea.KeyMsg) tea.Cmd {
 		}
 		l.prompt = newPrompt("watch", "room code to watch")
 	case key.Matches(msg, k.New):
-		l.form = newRoomForm()
+		l.form = newRoomForm(l.env.lobby.Games())
 	case key.Matches(msg, k.Solo):
-		return l.create(lobby.CreateOptions{Seats: 1, Difficulty: "medium"})
+		return l.quickSolo()
 	case key.Matches(msg, k.Join):
 		l.prompt = newPrompt("join", "room code")
 	case key.Matches(msg, k.Name):
@@ -353,15 +353,12 @@ func (l *lobbyScreen) listsView(w, h int) string {
 		case r.Started:
 			state = fmt.Sprintf("round %d", r.Round)
 		}
-		kind := fmt.Sprintf("%d-player", len(r.Seats))
-		if len(r.Seats) == 1 {
-			kind = "solo " + difficultyOf(r)
-		}
+		kind := l.kind(r)
 		vis := ""
 		if mine && !r.Public {
 			vis = " private"
 		}
-		return fmt.Sprintf("%-6s  %-13s %d/%d%s  %-22s %s", r.Code, kind, taken, len(r.Seats), vis, state, strings.Join(names, ", "))
+		return fmt.Sprintf("%-6s  %-19s %d/%d%s  %-22s %s", r.Code, kind, taken, len(r.Seats), vis, state, strings.Join(names, ", "))
 	}
 	section := func(title string, rooms []lobby.RoomInfo, focus, n int, empty string, mine bool) []string {
 		head := t.Title.Render(title)
@@ -391,13 +388,38 @@ func (l *lobbyScreen) listsView(w, h int) string {
 	return fit(strings.Join(top, "\n"), w, half) + "\n" + strings.Join(bottom, "\n")
 }
 
-func difficultyOf(r lobby.RoomInfo) string {
-	var o struct{ Difficulty string }
-	if len(r.Options) > 0 {
-		_ = json.Unmarshal(r.Options, &o) // unreadable options show as the default
+// kind words a room's game for the lists: "factories 3p", "factories
+// solo hard", "furnace 2p 3-rounds": the game, the seats and every option
+// that is not its default.
+func (l *lobbyScreen) kind(r lobby.RoomInfo) string {
+	seats := fmt.Sprintf("%dp", len(r.Seats))
+	if len(r.Seats) == 1 {
+		seats = "solo"
 	}
-	if o.Difficulty == "" {
-		return "medium"
+	parts := []string{r.Game, seats}
+	g, ok := l.env.lobby.Game(r.Game)
+	if !ok {
+		return strings.Join(parts, " ")
 	}
-	return o.Difficulty
+	values, err := engine.ReadOptions(g.Rules.Options(), len(r.Seats), r.Options)
+	if err != nil {
+		return strings.Join(parts, " ")
+	}
+	for _, o := range g.Rules.Options() {
+		if v, ok := values[o.Name]; ok && v != o.DefaultValue() {
+			parts = append(parts, v)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// quickSolo starts a one-seat game of the first game that has them.
+func (l *lobbyScreen) quickSolo() tea.Cmd {
+	for _, g := range l.env.lobby.Games() {
+		if lo, _ := g.Rules.Seats(); lo == 1 {
+			return l.create(lobby.CreateOptions{Game: g.Name(), Seats: 1})
+		}
+	}
+	l.setStatus("no game here can be played alone", true)
+	return nil
 }

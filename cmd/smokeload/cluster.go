@@ -13,8 +13,8 @@ import (
 
 	gossh "golang.org/x/crypto/ssh"
 
-	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/engine/factories"
+	"github.com/smokestack/smokestack/engine/factories/bot"
 	"github.com/smokestack/smokestack/internal/redistest"
 	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/server"
@@ -91,7 +91,7 @@ func startInstance(ctx context.Context, redisURL string, log *slog.Logger) (addr
 		store.Close()
 		return "", nil, err
 	}
-	lb := lobby.New(lobby.Config{Store: store, Games: []engine.Ruleset{factories.Rules{}}, Logger: log.With("part", "lobby")})
+	lb := lobby.New(lobby.Config{Store: store, Games: []lobby.Game{{Rules: factories.Rules{}, Bots: bot.JSONBots()}}, Logger: log.With("part", "lobby")})
 	lobbyCtx, stopLobby := context.WithCancel(context.Background())
 	go lb.Run(lobbyCtx)
 	srv, err := server.New(server.Config{HostKey: key, Lobby: lb, Logger: log.With("part", "ssh")})

@@ -14,8 +14,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/smokestack/smokestack/engine"
-	"github.com/smokestack/smokestack/engine/factories"
 	"github.com/smokestack/smokestack/hostkeys"
 	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/server"
@@ -189,8 +187,7 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 	lb := lobby.New(lobby.Config{
 		Store:    store,
-		Games:    []engine.Ruleset{factories.Rules{}},
-		Bots:     factoriesBots,
+		Games:    lobbyGames(),
 		BotDelay: c.botDelay,
 		Expire:   c.expire,
 		Logger:   log.With("part", "lobby"),

@@ -9,28 +9,41 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
-	"text/tabwriter"
 
-	"github.com/smokestack/smokestack/engine/factories/bot"
+	"github.com/smokestack/smokestack/engine"
 )
 
 // simulateCmd runs "smokestack simulate": headless games between bots,
 // spread over every core, with a summary of who won and how.
 func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	all := games()
 	fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	players := fs.Int("players", 4, "number of seats, 1 to 5; 1 plays solo against The Machine")
-	bots := fs.String("bots", "greedy,random", "comma-separated bots, one per seat, repeated to fill the seats ("+strings.Join(bot.Names(), ", ")+")")
+	name := fs.String("game", all[0].Name(), "the game to play: "+strings.Join(gameNames(all), " or "))
+	players := fs.Int("players", 0, "number of seats (default: 4, or the most the game has)")
+	bots := fs.String("bots", "", "comma-separated bots, one per seat, repeated to fill the seats (default: every bot of the game)")
 	games := fs.Int("games", 100, "number of games to play")
 	seed := fs.Uint64("seed", 1, "seed of the whole batch; the same seed replays the same games")
-	difficulty := fs.String("difficulty", "medium", "The Machine's level in solo games: easy, medium, hard or insane")
 	workers := fs.Int("workers", 0, "games played at once (0: one per core)")
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
+	options := map[string]*string{}
+	for _, g := range all {
+		for _, o := range g.Rules.Options() {
+			if options[o.Name] == nil {
+				options[o.Name] = fs.String(o.Name, "", fmt.Sprintf("%s: %s (%s)", g.Rules.Title(), o.About, strings.Join(o.Choices, ", ")))
+			}
+		}
+	}
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: smokestack simulate [flags]\n\nPlays games between bots and reports win rates, scores and card use.")
+		fmt.Fprintln(stderr, "usage: smokestack simulate [flags]\n\nPlays games between bots and reports win rates and scores.")
 		fs.PrintDefaults()
+		for _, g := range all {
+			lo, hi := g.Rules.Seats()
+			fmt.Fprintf(stderr, "\n%s (--game %s): %d to %d seats, bots %s\n", g.Rules.Title(), g.Name(), lo, hi, strings.Join(g.Bots.Names, ", "))
+		}
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -41,18 +54,46 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
-	names := strings.Split(*bots, ",")
-	if *players < 1 {
-		return errors.New("--players must be at least 1")
+	i := slices.IndexFunc(all, func(g game) bool { return g.Name() == *name })
+	if i < 0 {
+		return fmt.Errorf("--game %q: choose %s", *name, strings.Join(gameNames(all), " or "))
 	}
+	g := all[i]
+	lo, hi := g.Rules.Seats()
+	set := map[string]string{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = f.Value.String() })
+	if _, ok := set["players"]; !ok {
+		*players = max(lo, min(4, hi))
+	}
+	if *bots == "" {
+		*bots = strings.Join(g.Bots.Names, ",")
+	}
+	if *players < lo || *players > hi {
+		return fmt.Errorf("--players %d: a game of %s has %d to %d seats", *players, g.Rules.Title(), lo, hi)
+	}
+	given := map[string]string{}
+	for name := range options {
+		if v, ok := set[name]; ok {
+			given[name] = v
+		}
+	}
+	raw, _ := json.Marshal(given)
+	values, err := engine.ReadOptions(g.Rules.Options(), *players, raw)
+	if err != nil {
+		return err
+	}
+	names := strings.Split(*bots, ",")
 	seats := make([]string, *players)
 	for i := range seats {
 		seats[i] = strings.TrimSpace(names[i%len(names)])
+		if !g.HasBot(seats[i]) {
+			return fmt.Errorf("--bots: %s has no bot %q: choose %s", g.Rules.Title(), seats[i], strings.Join(g.Bots.Names, " or "))
+		}
 	}
-	cfg := bot.Config{Bots: seats, Games: *games, Seed: *seed, Workers: *workers}
-	if *players == 1 {
-		cfg.Difficulty = *difficulty
+	if *games < 1 {
+		return errors.New("--games must be at least 1")
 	}
+	cfg := simConfig{Bots: seats, Options: values, Games: *games, Seed: *seed, Workers: *workers}
 	if isTerminal(stderr) {
 		bar := &progressBar{w: stderr}
 		cfg.Progress = bar.update
@@ -64,7 +105,7 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if os.Getenv("GOGC") == "" {
 		defer debug.SetGCPercent(debug.SetGCPercent(400))
 	}
-	res, err := bot.Simulate(ctx, cfg)
+	res, err := g.simulate(ctx, cfg)
 	if err != nil {
 		return err // main names the command
 	}
@@ -73,44 +114,7 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		enc.SetIndent("", "  ")
 		return enc.Encode(res)
 	}
-	return report(stdout, res)
-}
-
-func report(w io.Writer, res bot.Result) error {
-	fmt.Fprintf(w, "%d games, %d players, seed %d", res.Games, res.Players, res.Seed)
-	if res.Difficulty != "" {
-		fmt.Fprintf(w, ", The Machine on %s", res.Difficulty)
-	}
-	fmt.Fprintf(w, "\naverage %.1f rounds, %.0f moves a game\n", res.AvgRounds, res.AvgMoves)
-	fmt.Fprintf(w, "end triggered by goods %d, buildings %d, The Machine %d\n\n",
-		res.EndCauses.Goods, res.EndCauses.Buildings, res.EndCauses.Machine)
-
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "seat\tbot\twins\twin rate\tavg score\tgoods\tprestige\t")
-	seats := res.Seats
-	if res.Machine != nil {
-		seats = append(seats, *res.Machine)
-	}
-	for _, s := range seats {
-		seat := fmt.Sprint(s.Seat + 1)
-		if s.Seat < 0 {
-			seat = "-"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%.1f%%\t%.1f\t%.1f\t%.1f\t\n",
-			seat, s.Bot, s.Wins, 100*s.WinRate, s.AvgScore, s.AvgGoods, s.AvgPrestige)
-	}
-	fmt.Fprintln(tw)
-	fmt.Fprintln(tw, "blueprint\tbuilt/game\tactivated/game\t")
-	n := float64(res.Games)
-	for _, c := range res.Cards {
-		fmt.Fprintf(tw, "%s\t%.2f\t%.2f\t\n", c.Name, float64(c.Built)/n, float64(c.Activated)/n)
-	}
-	fmt.Fprintln(tw)
-	fmt.Fprintln(tw, "contractor\thired/game\t")
-	for _, c := range res.Contractors {
-		fmt.Fprintf(tw, "%s\t%.2f\t\n", c.Name, float64(c.Hired)/n)
-	}
-	return tw.Flush()
+	return res.WriteReport(stdout)
 }
 
 // isTerminal reports whether w is a character device, such as a terminal,

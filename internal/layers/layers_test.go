@@ -1,0 +1,76 @@
+package layers
+
+import (
+	"go/build"
+	"path"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/smokestack/smokestack"
+
+// generic are the packages that must not know any game.
+var generic = []string{"lobby", "server", "session", "engine", "hostkeys"}
+
+// isGame reports whether pkg belongs to one game: its rules, its bots or
+// its screens.
+func isGame(pkg string) bool {
+	rel, ok := strings.CutPrefix(pkg, module+"/")
+	if !ok {
+		return false
+	}
+	parts := strings.Split(rel, "/")
+	return len(parts) >= 2 && (parts[0] == "engine" || parts[0] == "session")
+}
+
+// TestSharedLayersKnowNoGame walks every import, direct or not, of the
+// generic packages (not their tests, which may play a real game) and fails
+// on any game package.
+func TestSharedLayersKnowNoGame(t *testing.T) {
+	root, err := build.Import(module+"/engine", ".", build.FindOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := path.Dir(root.Dir)
+	for _, pkg := range generic {
+		seen := map[string]bool{}
+		var walk func(p string, via []string)
+		walk = func(p string, via []string) {
+			if seen[p] || !strings.HasPrefix(p, module) {
+				return
+			}
+			seen[p] = true
+			if isGame(p) {
+				t.Errorf("%s imports the game package %s (via %s)", pkg, p, strings.Join(via, " -> "))
+				return
+			}
+			bp, err := build.Import(p, dir, 0)
+			if err != nil {
+				t.Fatalf("%s: %v", p, err)
+			}
+			for _, imp := range bp.Imports {
+				walk(imp, append(via, p))
+			}
+		}
+		walk(module+"/"+pkg, nil)
+	}
+}
+
+// TestIsGame pins what counts as a game package, so the test above cannot
+// pass by recognising nothing.
+func TestIsGame(t *testing.T) {
+	for pkg, want := range map[string]bool{
+		module + "/engine/factories":     true,
+		module + "/engine/factories/bot": true,
+		module + "/engine/furnace":       true,
+		module + "/session/factories":    true,
+		module + "/engine":               false,
+		module + "/session":              false,
+		module + "/lobby":                false,
+		"github.com/redis/go-redis/v9":   false,
+	} {
+		if isGame(pkg) != want {
+			t.Errorf("isGame(%s) = %v", pkg, !want)
+		}
+	}
+}
