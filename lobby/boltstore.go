@@ -8,6 +8,8 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/smokestack/smokestack/engine"
 )
 
 // BoltStore is the embedded durable store of a single node: one bbolt file
@@ -70,7 +72,7 @@ func (s *BoltStore) Load(_ context.Context, code string, from int) (m Meta, move
 }
 
 // Append implements Store.
-func (s *BoltStore) Append(_ context.Context, code string, at int, r Record, over bool) error {
+func (s *BoltStore) Append(_ context.Context, code string, at int, r Record, result *engine.Result) error {
 	return s.db.Update(func(tx *bolt.Tx) error {
 		var m Meta
 		if err := getMeta(tx, code, &m); err != nil {
@@ -87,7 +89,9 @@ func (s *BoltStore) Append(_ context.Context, code string, at int, r Record, ove
 			return err
 		}
 		m.Updated = r.At
-		m.Over = m.Over || over
+		if result != nil {
+			m.Over, m.Result = true, result
+		}
 		return putJSON(tx.Bucket(roomsBucket), []byte(code), m)
 	})
 }

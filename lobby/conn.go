@@ -3,6 +3,7 @@ package lobby
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"time"
 
 	"github.com/smokestack/smokestack/engine"
@@ -32,13 +33,15 @@ type Update struct {
 
 // RoomInfo describes a room without anyone's key.
 type RoomInfo struct {
-	Code       string          `json:"code"`
-	Game       string          `json:"game"`
-	Public     bool            `json:"public"`
-	Seats      []SeatInfo      `json:"seats"`
-	Started    bool            `json:"started"`
-	Over       bool            `json:"over"`
-	Ended      string          `json:"ended,omitempty"`
+	Code    string     `json:"code"`
+	Game    string     `json:"game"`
+	Public  bool       `json:"public"`
+	Seats   []SeatInfo `json:"seats"`
+	Started bool       `json:"started"`
+	Over    bool       `json:"over"`
+	Ended   string     `json:"ended,omitempty"`
+	// Result is how the game ended, once it reached its end.
+	Result     *engine.Result  `json:"result,omitempty"`
 	Round      int             `json:"round,omitempty"`
 	Acting     []int           `json:"acting,omitempty"`
 	Spectators int             `json:"spectators"`
@@ -47,6 +50,7 @@ type RoomInfo struct {
 	Created    time.Time       `json:"created"`
 	Updated    time.Time       `json:"updated"`
 	host       string
+	players    []string // key fingerprints by seat, never shown
 }
 
 // SeatInfo is a seat as anyone may see it.
@@ -66,6 +70,14 @@ type SeatInfo struct {
 // IsHost reports whether player created the room.
 func (i RoomInfo) IsHost(player string) bool { return player != "" && i.host == player }
 
+// SeatOf returns the seat player holds in the room, or -1.
+func (i RoomInfo) SeatOf(player string) int {
+	if player == "" {
+		return -1
+	}
+	return slices.Index(i.players, player)
+}
+
 // Open reports whether the room still has a free seat.
 func (i RoomInfo) Open() bool {
 	for _, s := range i.Seats {
@@ -78,10 +90,11 @@ func (i RoomInfo) Open() bool {
 
 func infoOf(m Meta, conns map[*Conn]struct{}, st engine.Status) RoomInfo {
 	info := RoomInfo{Code: m.Code, Game: m.Game, Public: m.Public, Started: m.Started, Over: m.Over,
-		Ended: m.Ended, Round: st.Round, Acting: st.Acting, Seed: m.Seed, Options: m.Options,
+		Ended: m.Ended, Result: m.Result, Round: st.Round, Acting: st.Acting, Seed: m.Seed, Options: m.Options,
 		Created: m.Created, Updated: m.Updated, host: m.Host}
 	for _, s := range m.Seats {
 		info.Seats = append(info.Seats, SeatInfo{Name: s.Name, Bot: s.Bot, Free: s.Free(), Connected: s.Bot != ""})
+		info.players = append(info.players, s.Player)
 	}
 	for c := range conns {
 		if c.seat < 0 {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"slices"
 	"sync"
+
+	"github.com/smokestack/smokestack/engine"
 )
 
 // MemStore keeps rooms in memory: for tests and throwaway servers.
@@ -48,7 +50,7 @@ func (s *MemStore) Load(_ context.Context, code string, from int) (Meta, []Recor
 }
 
 // Append implements Store.
-func (s *MemStore) Append(_ context.Context, code string, at int, rec Record, over bool) error {
+func (s *MemStore) Append(_ context.Context, code string, at int, rec Record, result *engine.Result) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r, ok := s.rooms[code]
@@ -60,7 +62,9 @@ func (s *MemStore) Append(_ context.Context, code string, at int, rec Record, ov
 	}
 	r.moves = append(r.moves, rec)
 	r.meta.Updated = rec.At
-	r.meta.Over = r.meta.Over || over
+	if result != nil {
+		r.meta.Over, r.meta.Result = true, result
+	}
 	return nil
 }
 

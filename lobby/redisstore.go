@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/smokestack/smokestack/engine"
 )
 
 // RedisStore keeps rooms in Redis so that several server instances serve
@@ -22,7 +24,7 @@ import (
 // Keys (the braces are a cluster hash tag, so one room's keys share a slot
 // and its scripts stay legal on Redis Cluster):
 //
-//	smokestack:{CODE}:meta      hash: json (Meta), version, updated, over
+//	smokestack:{CODE}:meta      hash: json (Meta), version, updated, over, result
 //	smokestack:{CODE}:moves     list of Record JSON, index = move number
 //	smokestack:{CODE}:presence  hash: which instance's sessions hold which
 //	                            seats, and when each seat was last held
@@ -96,7 +98,7 @@ if n ~= at then
 end
 redis.call('RPUSH', KEYS[2], ARGV[2])
 redis.call('HSET', KEYS[1], 'updated', ARGV[3])
-if ARGV[4] == '1' then redis.call('HSET', KEYS[1], 'over', '1') end
+if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'over', '1', 'result', ARGV[4]) end
 redis.call('PUBLISH', ARGV[5], ARGV[6])
 return 1`)
 
@@ -158,7 +160,7 @@ func (s *RedisStore) Load(ctx context.Context, code string, from int) (Meta, []R
 	var length *redis.IntCmd
 	var moves *redis.StringSliceCmd
 	_, err := s.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
-		meta = p.HMGet(ctx, metaKey(code), "json", "updated", "over")
+		meta = p.HMGet(ctx, metaKey(code), metaFields...)
 		length = p.LLen(ctx, movesKey(code))
 		moves = p.LRange(ctx, movesKey(code), int64(max(0, from)), -1)
 		return nil
@@ -175,13 +177,19 @@ func (s *RedisStore) Load(ctx context.Context, code string, from int) (Meta, []R
 	return m, recs, err
 }
 
-func (s *RedisStore) Append(ctx context.Context, code string, at int, r Record, over bool) error {
+func (s *RedisStore) Append(ctx context.Context, code string, at int, r Record, result *engine.Result) error {
 	data, err := json.Marshal(r)
 	if err != nil {
 		return fmt.Errorf("append to room %s: %w", code, err)
 	}
+	var end []byte // empty while the game goes on
+	if result != nil {
+		if end, err = json.Marshal(result); err != nil {
+			return fmt.Errorf("append to room %s: %w", code, err)
+		}
+	}
 	n, err := appendScript.Run(ctx, s.rdb, []string{metaKey(code), movesKey(code)},
-		at, data, redisTime(r.At), redisBool(over), redisChannel, s.announcement(code)).Int()
+		at, data, redisTime(r.At), end, redisChannel, s.announcement(code)).Int()
 	if err != nil {
 		return fmt.Errorf("append move %d to room %s: %w", at, code, err)
 	}
@@ -228,7 +236,7 @@ func (s *RedisStore) List(ctx context.Context) ([]Meta, error) {
 		cmds := make([]*redis.SliceCmd, len(part))
 		_, err := s.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
 			for i, code := range part {
-				cmds[i] = p.HMGet(ctx, metaKey(code), "json", "updated", "over")
+				cmds[i] = p.HMGet(ctx, metaKey(code), metaFields...)
 			}
 			return nil
 		})
@@ -264,8 +272,12 @@ func (s *RedisStore) Delete(ctx context.Context, code string) error {
 // Close implements Store; it also ends every Changes subscription.
 func (s *RedisStore) Close() error { return s.rdb.Close() }
 
-// decodeMeta rebuilds Meta from the hash fields json, updated and over:
-// Append changes only the last two, so they override what json says.
+// metaFields are the hash fields Meta is read from.
+var metaFields = []string{"json", "updated", "over", "result"}
+
+// decodeMeta rebuilds Meta from the hash fields json, updated, over and
+// result: Append changes only the last three, so they override what json
+// says.
 func decodeMeta(code string, fields []any) (Meta, error) {
 	var m Meta
 	raw, ok := fields[0].(string)
@@ -284,6 +296,12 @@ func decodeMeta(code string, fields []any) (Meta, error) {
 	}
 	if over, ok := fields[2].(string); ok {
 		m.Over = over == "1"
+	}
+	if result, ok := fields[3].(string); ok && result != "" {
+		m.Result = new(engine.Result)
+		if err := json.Unmarshal([]byte(result), m.Result); err != nil {
+			return m, fmt.Errorf("room %s result: %w", code, err)
+		}
 	}
 	return m, nil
 }

@@ -161,8 +161,11 @@ func (r *room) commit(ctx context.Context, seat int, mv json.RawMessage) error {
 		if err != nil {
 			return err
 		}
+		if st.Over && st.Result == nil {
+			st.Result = &engine.Result{} // a ruleset that did not say: over all the same
+		}
 		now := r.l.cfg.Now().UTC()
-		err = r.l.cfg.Store.Append(ctx, r.meta.Code, r.moves, Record{Seat: seat, Move: mv, At: now}, st.Over)
+		err = r.l.cfg.Store.Append(ctx, r.meta.Code, r.moves, Record{Seat: seat, Move: mv, At: now}, st.Result)
 		if errors.Is(err, ErrConflict) && attempt < 5 {
 			// Someone else (another session's instance) played first: take
 			// their moves and judge this one again against the new state.
@@ -182,7 +185,9 @@ func (r *room) commit(ctx context.Context, seat int, mv json.RawMessage) error {
 		r.state, r.status = next, st
 		r.moves++
 		r.meta.Updated = now
-		r.meta.Over = r.meta.Over || st.Over
+		if st.Result != nil {
+			r.meta.Over, r.meta.Result = true, st.Result
+		}
 		r.record(events)
 		r.broadcast()
 		return nil

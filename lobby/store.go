@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"time"
+
+	"github.com/smokestack/smokestack/engine"
 )
 
 // Store keeps rooms durably: metadata plus the game as seed and ordered move
@@ -24,8 +26,9 @@ type Store interface {
 	Load(ctx context.Context, code string, from int) (Meta, []Record, error)
 	// Append stores r as move number at; ErrConflict if the log is not
 	// exactly at moves long. In the same transaction it sets the room's
-	// Updated time to r.At and, when over is true, marks the game over.
-	Append(ctx context.Context, code string, at int, r Record, over bool) error
+	// Updated time to r.At and, when the move ended the game (result is
+	// not nil), marks the game over with its result.
+	Append(ctx context.Context, code string, at int, r Record, result *engine.Result) error
 	// SaveMeta replaces the metadata if its stored Version is m.Version-1;
 	// ErrConflict otherwise.
 	SaveMeta(ctx context.Context, m Meta) error
@@ -54,6 +57,8 @@ type Meta struct {
 	Seed    uint64          `json:"seed"`
 	Started bool            `json:"started"`
 	Over    bool            `json:"over"`
+	// Result is how the game ended, when it reached its end.
+	Result *engine.Result `json:"result,omitempty"`
 	// Ended says why a game stopped before its natural end ("ended by the host").
 	Ended   string    `json:"ended,omitempty"`
 	Created time.Time `json:"created"`

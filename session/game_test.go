@@ -55,7 +55,9 @@ func TestSoloGameThroughKeys(t *testing.T) {
 	checkFits(t, d.view(), 80, 24)
 	d.keys("q")
 	d.until("the lobby again", d.screenContains("YOUR GAMES"))
-	d.until("the result in my games", d.screenContains("finished"))
+	d.until("the result in my games", func() bool {
+		return strings.Contains(d.view(), "lost ") || strings.Contains(d.view(), "you won")
+	})
 }
 
 // TestIllegalMoveShowsReason plays a move from a screen that has not yet

@@ -100,7 +100,7 @@ func TestGolden(t *testing.T) {
 	codes := []string{solo, work, done, open, wait}
 
 	t.Run("lobby", func(t *testing.T) {
-		goldenRun(t, Config{Lobby: l, Player: alice}, codes, "won ")
+		goldenRun(t, Config{Lobby: l, Player: alice}, codes, "lost ")
 	})
 	t.Run("market", func(t *testing.T) {
 		goldenRun(t, Config{Lobby: l, Player: alice, Start: Start{Mode: "join", Code: solo}}, codes, "MARKETPLACE", "right")

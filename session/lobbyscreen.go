@@ -20,8 +20,7 @@ type lobbyScreen struct {
 	env    *env
 	rooms  []lobby.RoomInfo // open public rooms
 	mine   []lobby.RoomInfo // the player's games, unfinished first
-	result map[string]string
-	focus  int // 0 rooms, 1 my games
+	focus  int              // 0 rooms, 1 my games
 	sel    [2]int
 	loaded bool
 
@@ -44,7 +43,6 @@ type (
 		rooms, mine []lobby.RoomInfo
 		err         error
 	}
-	resultMsg  struct{ results map[string]string }
 	createdMsg struct {
 		code string
 		err  error
@@ -52,7 +50,7 @@ type (
 )
 
 func newLobbyScreen(e *env, status string) *lobbyScreen {
-	return &lobbyScreen{env: e, status: status, statusBad: status != "", result: map[string]string{}}
+	return &lobbyScreen{env: e, status: status, statusBad: status != ""}
 }
 
 func (l *lobbyScreen) init() tea.Cmd { return l.refresh() }
@@ -85,56 +83,26 @@ func (l *lobbyScreen) refresh() tea.Cmd {
 	}
 }
 
-// maxResults bounds how many finished games the lobby replays to word
-// their result; older ones just say "finished".
-const maxResults = 8
-
-// results words who won each finished game, from its final replay frame.
-func (l *lobbyScreen) results(rooms []lobby.RoomInfo) tea.Cmd {
-	e, me := l.env, l.env.player.Name
-	var want []lobby.RoomInfo
-	for _, r := range rooms {
-		if r.Over && r.Started && l.result[r.Code] == "" && len(want) < maxResults {
-			want = append(want, r)
-		}
-	}
-	if len(want) == 0 {
-		return nil
-	}
-	return func() tea.Msg {
-		out := map[string]string{}
-		for _, r := range want {
-			ctx, cancel := context.WithTimeout(e.ctx, moveTimeout)
-			info, frames, err := e.lobby.Replay(ctx, r.Code)
-			cancel()
-			if err != nil || len(frames) == 0 {
-				continue
-			}
-			out[r.Code] = resultText(info, frames[len(frames)-1], me)
-		}
-		return resultMsg{results: out}
-	}
-}
-
-// resultText words a finished game's result for the lobby list.
-func resultText(info lobby.RoomInfo, f lobby.Frame, me string) string {
-	v, err := decodeView(f.View)
-	if err != nil || len(v.Scores) == 0 {
+// resultText words a finished game's result for player's list: "you won
+// with 31", "won by bob with 28", "lost 24 to 27" (to the game's own
+// opponent), or "finished" when the game stopped early.
+func resultText(r lobby.RoomInfo, player string) string {
+	res := r.Result
+	if res == nil || len(res.Scores) == 0 {
 		return "finished"
 	}
-	names := make([]string, len(info.Seats))
-	for i, s := range info.Seats {
-		names[i] = s.Name
-	}
-	for _, s := range v.Scores {
-		if !s.Winner {
-			continue
+	me := r.SeatOf(player)
+	switch {
+	case res.Won(me):
+		if len(res.Winners) > 1 {
+			return fmt.Sprintf("you shared the win with %d", res.Scores[me])
 		}
-		who := scoreName(names, s, -2)
-		if who == me {
-			return fmt.Sprintf("you won with %d", s.Total)
-		}
-		return fmt.Sprintf("won by %s with %d", who, s.Total)
+		return fmt.Sprintf("you won with %d", res.Scores[me])
+	case len(res.Winners) == 0 && res.Opponent != nil && me >= 0:
+		return fmt.Sprintf("lost %d to %d", res.Scores[me], *res.Opponent)
+	case len(res.Winners) > 0:
+		w := res.Winners[0]
+		return fmt.Sprintf("won by %s with %d", r.Seats[w].Name, res.Scores[w])
 	}
 	return "finished"
 }
@@ -149,11 +117,6 @@ func (l *lobbyScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 		l.rooms, l.mine, l.loaded = msg.rooms, msg.mine, true
 		l.sel[0] = min(l.sel[0], max(0, len(l.rooms)-1))
 		l.sel[1] = min(l.sel[1], max(0, len(l.mine)-1))
-		return l, l.results(l.mine)
-	case resultMsg:
-		for k, v := range msg.results {
-			l.result[k] = v
-		}
 	case createdMsg:
 		if msg.err != nil {
 			l.setStatus(msg.err.Error(), true)
@@ -344,8 +307,8 @@ func (l *lobbyScreen) listsView(w, h int) string {
 		}
 		state := "waiting for players"
 		switch {
-		case r.Over && l.result[r.Code] != "":
-			state = l.result[r.Code]
+		case r.Over && r.Result != nil:
+			state = resultText(r, l.env.player.ID)
 		case r.Over && r.Ended != "":
 			state = "finished · " + r.Ended
 		case r.Over:
