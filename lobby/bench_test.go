@@ -8,6 +8,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/smokestack/smokestack/internal/tally"
 )
 
 // benchGame is a solo room whose moves the benchmark plays one by one.
@@ -31,7 +33,7 @@ func newBenchGame(b *testing.B, l *Lobby, seed uint64) benchGame {
 
 // nextMove returns the move to play now, or ok=false once the game is over.
 func (g benchGame) nextMove() (json.RawMessage, bool) {
-	var v tallyView
+	var v tally.View
 	u := <-g.c.Updates()
 	for {
 		select {

@@ -10,11 +10,12 @@ import (
 	"time"
 
 	"github.com/smokestack/smokestack/engine"
+	"github.com/smokestack/smokestack/internal/tally"
 )
 
 func newLobby(t testing.TB, store Store) *Lobby {
 	t.Helper()
-	return New(Config{Store: store, Games: []Game{tallyGame}})
+	return New(Config{Store: store, Games: []Game{tallyGame()}})
 }
 
 // next waits for the connection's next update.
@@ -49,9 +50,9 @@ func latest(t *testing.T, c *Conn) Update {
 	}
 }
 
-func view(t *testing.T, u Update) tallyView {
+func view(t *testing.T, u Update) tally.View {
 	t.Helper()
-	var v tallyView
+	var v tally.View
 	if err := json.Unmarshal(u.View, &v); err != nil {
 		t.Fatalf("view: %v (%s)", err, u.View)
 	}
@@ -148,8 +149,8 @@ func TestRoomLifecycle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := view(t, Update{View: frames[len(frames)-1].View}); !got.Over || len(frames) != 1+2*2*tallyRounds || !info.Over {
-		t.Fatalf("replay ends over=%v after %d frames; want the start and %d moves", got.Over, len(frames), 2*2*tallyRounds)
+	if got := view(t, Update{View: frames[len(frames)-1].View}); !got.Over || len(frames) != 1+2*2*tally.Rounds || !info.Over {
+		t.Fatalf("replay ends over=%v after %d frames; want the start and %d moves", got.Over, len(frames), 2*2*tally.Rounds)
 	}
 	for _, c := range []*Conn{a, b, w} {
 		c.Close()
@@ -214,3 +215,7 @@ func TestRestartResumes(t *testing.T) {
 	}
 	playOut(t, map[int]*Conn{0: c2})
 }
+
+// tallyGame is the game the lobby's tests play: a tiny one that shows rooms
+// run any ruleset without knowing it.
+func tallyGame() Game { return Game{Rules: tally.Rules{}, Bots: tally.Bots()} }

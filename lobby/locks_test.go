@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/smokestack/smokestack/engine"
+	"github.com/smokestack/smokestack/internal/tally"
 )
 
 // slowStore holds Load of one room until released, as a slow disk or a
@@ -38,13 +39,13 @@ func (s *slowStore) Load(ctx context.Context, code string, from int) (Meta, []Re
 func TestSlowLoadHoldsUpOnlyItsRoom(t *testing.T) {
 	ctx := context.Background()
 	mem := NewMemStore()
-	seed := New(Config{Store: mem, Games: []Game{tallyGame}})
+	seed := New(Config{Store: mem, Games: []Game{tallyGame()}})
 	host := Player{ID: "key:h", Name: "hana"}
 	slow, _ := seed.Create(ctx, host, CreateOptions{Seats: 3})
 	fast, _ := seed.Create(ctx, host, CreateOptions{Seats: 2})
 
 	store := &slowStore{Store: mem, code: slow.Code, release: make(chan struct{})}
-	l := New(Config{Store: store, Games: []Game{tallyGame}})
+	l := New(Config{Store: store, Games: []Game{tallyGame()}})
 	var waiting sync.WaitGroup
 	joined := make(chan *Conn, 2)
 	for _, p := range []Player{{ID: "key:a", Name: "ann"}, {ID: "key:b", Name: "ben"}} {
@@ -92,9 +93,9 @@ func TestThinkingBotDoesNotHoldTheRoom(t *testing.T) {
 	ctx := context.Background()
 	thinking, release := make(chan struct{}, 10), make(chan struct{})
 	slowBot := func(name string, seed uint64) (engine.Bot, error) {
-		first, _ := firstLegal(name, seed)
+		first, _ := tally.FirstLegal(name, seed)
 		return func(view json.RawMessage) (json.RawMessage, error) {
-			var v tallyView
+			var v tally.View
 			_ = json.Unmarshal(view, &v)
 			if v.Turn < 0 { // only the part where everyone moves at once
 				thinking <- struct{}{}
@@ -103,7 +104,7 @@ func TestThinkingBotDoesNotHoldTheRoom(t *testing.T) {
 			return first(view)
 		}, nil
 	}
-	game := Game{Rules: tally{}, Bots: engine.Bots{Names: []string{"slow"}, New: slowBot}}
+	game := Game{Rules: tally.Rules{}, Bots: engine.Bots{Names: []string{"slow"}, New: slowBot}}
 	l := New(Config{Store: NewMemStore(), Games: []Game{game}})
 	host := Player{ID: "key:h", Name: "hana"}
 	meta, err := l.Create(ctx, host, CreateOptions{Seats: 2, Bots: []string{"slow"}})

@@ -138,7 +138,7 @@ func TestRedisExpiryKeepsTablesInUseElsewhere(t *testing.T) {
 	ctx := context.Background()
 	r := redistest.Start(t)
 	b := newInstance(t, r)
-	a := New(Config{Store: openRedis(t, r), Games: []Game{tallyGame},
+	a := New(Config{Store: openRedis(t, r), Games: []Game{tallyGame()},
 		Expire: time.Millisecond, PresenceTTL: testPresenceTTL})
 	host := Player{ID: "key:pat", Name: "pat"}
 	m, err := a.Create(ctx, host, CreateOptions{Seats: 2, Public: true})

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/smokestack/smokestack/internal/redistest"
+	"github.com/smokestack/smokestack/internal/tally"
 )
 
 // openRedis opens a store on r, closed when the test ends. r comes from
@@ -131,7 +132,7 @@ func newInstance(t *testing.T, r *redistest.Server) *instance {
 	s := openRedis(t, r)
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	l := New(Config{Store: s, Games: []Game{tallyGame}, PresenceTTL: testPresenceTTL})
+	l := New(Config{Store: s, Games: []Game{tallyGame()}, PresenceTTL: testPresenceTTL})
 	in := &instance{store: s, lobby: l, stop: cancel, done: make(chan struct{})}
 	go func() {
 		defer close(in.done)
@@ -190,8 +191,8 @@ func (s *session) await(within time.Duration, cond func(Update) bool) (Update, e
 	return s.last, nil
 }
 
-func (s *session) view() tallyView {
-	var v tallyView
+func (s *session) view() tally.View {
+	var v tally.View
 	_ = json.Unmarshal(s.last.View, &v)
 	return v
 }

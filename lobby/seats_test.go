@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/smokestack/smokestack/internal/tally"
 )
 
 type clock struct {
@@ -66,7 +68,7 @@ func TestSameKeyTwoSessions(t *testing.T) {
 func TestAwayBotStandInAndReclaim(t *testing.T) {
 	ctx := context.Background()
 	clk := &clock{now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
-	l := New(Config{Store: NewMemStore(), Games: []Game{tallyGame}, Now: clk.Now})
+	l := New(Config{Store: NewMemStore(), Games: []Game{tallyGame()}, Now: clk.Now})
 	host, guest := Player{ID: "key:h", Name: "hana"}, Player{ID: "key:g", Name: "gus"}
 	meta, err := l.Create(ctx, host, CreateOptions{Seats: 2, Seed: 5, HasSeed: true})
 	if err != nil {
@@ -132,11 +134,11 @@ func TestAwayBotStandInAndReclaim(t *testing.T) {
 	}
 }
 
-func pick(legal []tallyMove) tallyMove { return legal[0] }
+func pick(legal []tally.Move) tally.Move { return legal[0] }
 
 func TestBotsOnlyFinishAtOnce(t *testing.T) {
 	ctx := context.Background()
-	l := New(Config{Store: NewMemStore(), Games: []Game{tallyGame}, BotDelay: time.Hour})
+	l := New(Config{Store: NewMemStore(), Games: []Game{tallyGame()}, BotDelay: time.Hour})
 	host := Player{ID: "key:h", Name: "hana"}
 	meta, err := l.Create(ctx, host, CreateOptions{Seats: 3, Seed: 9, HasSeed: true, Bots: []string{"first", "first"}})
 	if err != nil {
@@ -166,7 +168,7 @@ func TestPrivateRoomsAndExpiry(t *testing.T) {
 	ctx := context.Background()
 	clk := &clock{now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
 	store := NewMemStore()
-	l := New(Config{Store: store, Games: []Game{tallyGame}, Expire: time.Hour, Now: clk.Now})
+	l := New(Config{Store: store, Games: []Game{tallyGame()}, Expire: time.Hour, Now: clk.Now})
 	p := Player{ID: "key:p", Name: "pat"}
 	pub, _ := l.Create(ctx, p, CreateOptions{Seats: 2, Public: true})
 	priv, _ := l.Create(ctx, p, CreateOptions{Seats: 2})
