@@ -32,7 +32,7 @@ func startRedisInstance(t *testing.T, url string) *redisInstance {
 	lb := lobby.New(lobby.Config{Store: store, Games: []lobby.Game{{Rules: factories.Rules{}, Bots: bot.JSONBots()}}})
 	ctx, stopLobby := context.WithCancel(context.Background())
 	go lb.Run(ctx)
-	srv, err := New(Config{HostKey: newKey(t), Lobby: lb})
+	srv, err := New(Config{HostKey: newKey(t), Lobby: lb, Screens: testScreens})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/session"
 )
 
 // Config is what a Server needs.
@@ -27,6 +28,8 @@ type Config struct {
 	// HostKey signs the server's side of every handshake.
 	HostKey gossh.Signer
 	Lobby   *lobby.Lobby
+	// Screens draw each game, by game name.
+	Screens map[string]session.Game
 	Logger  *slog.Logger
 	// IdleTimeout closes connections with no traffic for this long (0: never).
 	IdleTimeout time.Duration

@@ -22,6 +22,8 @@ import (
 	"github.com/smokestack/smokestack/engine/factories/bot"
 	"github.com/smokestack/smokestack/hostkeys"
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/session"
+	factoriesui "github.com/smokestack/smokestack/session/factories"
 )
 
 // testServer is a real server on 127.0.0.1:0 over a bbolt store in a
@@ -50,7 +52,7 @@ func startServer(t *testing.T, change ...func(*Server)) *testServer {
 		logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
 	lb := lobby.New(lobby.Config{Store: store, Games: []lobby.Game{{Rules: factories.Rules{}, Bots: bot.JSONBots()}}, Logger: logger})
-	srv, err := New(Config{HostKey: key.Signer, Lobby: lb, Logger: logger})
+	srv, err := New(Config{HostKey: key.Signer, Lobby: lb, Screens: testScreens, Logger: logger})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,6 +62,9 @@ func startServer(t *testing.T, change ...func(*Server)) *testServer {
 	addr := serveLoopback(t, srv, func() { store.Close() })
 	return &testServer{Server: srv, addr: addr, lobby: lb, store: store}
 }
+
+// testScreens draw the test servers' game.
+var testScreens = map[string]session.Game{"factories": factoriesui.UI{}}
 
 // serveLoopback serves srv on 127.0.0.1:0 until the test ends, then
 // closes it and runs after (to close what the server used).

@@ -28,7 +28,7 @@ func sessionStart(cmd string, pos []string) session.Start {
 func (s *Server) runTUI(c *call, start session.Start, theme string) error {
 	pty, winch, _ := c.sess.Pty()
 	model := session.New(session.Config{
-		Lobby: s.cfg.Lobby, Player: c.player, Start: start, Theme: theme,
+		Lobby: s.cfg.Lobby, Games: s.cfg.Screens, Player: c.player, Start: start, Theme: theme,
 		Width: pty.Window.Width, Height: pty.Window.Height,
 		Context:  c.ctx,
 		Renderer: renderer(c.sess, pty.Term),

@@ -2,22 +2,20 @@ package session
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/smokestack/smokestack/engine/factories"
 	"github.com/smokestack/smokestack/lobby"
 )
 
 // gameScreen is one room: the waiting room before the game starts, the
 // board while it is played (for a seat or a spectator), the scores after.
+// It knows no game: the room's Game decodes each view into a Board, which
+// draws itself and offers the seat's moves.
 type gameScreen struct {
 	env   *env
 	code  string
@@ -28,7 +26,7 @@ type gameScreen struct {
 
 	room    lobby.RoomInfo
 	seat    int
-	game    *factories.View // nil until the game starts
+	board   Board // nil until the game starts
 	log     []string
 	notice  string
 	version int
@@ -39,36 +37,9 @@ type gameScreen struct {
 	status    string
 	statusBad bool
 
-	overlay overlay
-	cards   []cardRef
-	cardSel int
-	logView viewport.Model
-	bots    []botChoice
-	botSel  int
+	overlay overlay // what covers the board, nil for none
 	ticking bool
 }
-
-// overlay is what covers the board, if anything.
-type overlay int
-
-const (
-	noOverlay overlay = iota
-	helpOverlayOn
-	cardOverlayOn
-	logOverlayOn
-	botOverlayOn
-	endOverlayOn
-)
-
-// botChoice is one entry of the host's "seat a bot" picker.
-type botChoice struct {
-	seat int
-	bot  string
-	text string
-}
-
-// Bots the host may seat; the lobby's bot maker knows them by these names.
-var botNames = []string{"greedy", "random"}
 
 // Messages of the game screen. Each carries the connection it is about, so
 // a message from a room the session already left is ignored.
@@ -94,8 +65,7 @@ type (
 )
 
 func newConnecting(e *env, code string, watch bool) *gameScreen {
-	return &gameScreen{env: e, code: lobby.NormalizeCode(code), watch: watch, seat: -1,
-		done: make(chan struct{}), logView: viewport.New(0, 0)}
+	return &gameScreen{env: e, code: lobby.NormalizeCode(code), watch: watch, seat: -1, done: make(chan struct{})}
 }
 
 // open joins (or watches) the room. The connection is closed when the
@@ -157,16 +127,19 @@ func (g *gameScreen) close() {
 
 func (g *gameScreen) spectator() bool { return g.seat < 0 }
 
-func (g *gameScreen) names() []string {
-	names := make([]string, len(g.room.Seats))
-	for i, s := range g.room.Seats {
+// seats names the table for the board, from this viewer's side.
+func (g *gameScreen) seats() Seats { return seatsOf(g.room, g.seat) }
+
+func seatsOf(r lobby.RoomInfo, viewer int) Seats {
+	names := make([]string, len(r.Seats))
+	for i, s := range r.Seats {
 		names[i] = s.Name
 	}
-	return names
+	return Seats{Names: names, Viewer: viewer}
 }
 
 func (g *gameScreen) over() bool {
-	return g.room.Over || g.game != nil && g.game.Phase == factories.GameOver
+	return g.room.Over || g.board != nil && g.board.Over()
 }
 
 func (g *gameScreen) update(msg tea.Msg) (screen, tea.Cmd) {
@@ -209,6 +182,10 @@ func (g *gameScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 			g.ticking = false
 			return g, g.tick()
 		}
+	case tea.WindowSizeMsg:
+		if g.overlay != nil {
+			g.overlay.resize(g.env.bodySize())
+		}
 	case tea.KeyMsg:
 		return g, g.key(msg)
 	}
@@ -218,25 +195,19 @@ func (g *gameScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 // apply takes in a room update: the view replaces the old one whole.
 func (g *gameScreen) apply(u lobby.Update) {
 	g.room, g.seat, g.log, g.notice, g.version = u.Room, u.Seat, u.Log, u.Notice, u.Version
-	g.game = nil
+	g.board = nil
 	if len(u.View) > 0 {
-		v, err := decodeView(u.View)
+		b, err := g.env.decode(u.Room.Game, u.View)
 		if err != nil {
 			g.setStatus(err.Error(), true)
 		}
-		g.game = v
+		g.board = b
 	}
-	if g.spectator() || g.over() {
+	if g.spectator() || g.over() || g.board == nil {
 		g.menu = menu{}
 	} else {
-		g.menu = newMenu(g.game, g.menu)
+		g.menu = newMenu(g.board.Menu(g.seats()), g.menu)
 	}
-	g.cards = visibleCards(g.game, g.names())
-	if g.cardSel >= len(g.cards) {
-		g.cardSel = 0
-	}
-	g.logView.SetContent(strings.Join(g.log, "\n"))
-	g.logView.GotoBottom()
 }
 
 // tick refreshes "disconnected 2m" while some seat is away.
@@ -253,8 +224,10 @@ func (g *gameScreen) setStatus(s string, bad bool) { g.status, g.statusBad = s, 
 
 // key is the one place where keys turn into moves and room actions.
 func (g *gameScreen) key(msg tea.KeyMsg) tea.Cmd {
-	if g.overlay != noOverlay {
-		return g.overlayKey(msg)
+	if g.overlay != nil {
+		var cmd tea.Cmd
+		g.overlay, cmd = g.overlay.update(msg)
+		return cmd
 	}
 	if g.filtering {
 		return g.filterKey(msg)
@@ -262,14 +235,16 @@ func (g *gameScreen) key(msg tea.KeyMsg) tea.Cmd {
 	k := gameKeyMap
 	switch {
 	case key.Matches(msg, k.Help):
-		g.overlay = helpOverlayOn
+		g.overlay = &helpOverlay{title: "KEYS", km: g.keys(),
+			note: "Pick a card or action with ←/→ (tab), a move for it with ↑/↓, and play it with enter.\n" +
+				"Only legal moves are listed. / searches every move by name."}
 	case key.Matches(msg, k.Leave):
 		return func() tea.Msg { return toLobby{} }
 	case key.Matches(msg, k.Card):
 		g.openCards()
 	case key.Matches(msg, k.Log):
-		g.overlay = logOverlayOn
-		g.logView.GotoBottom()
+		w, h := g.env.bodySize()
+		g.overlay = newLogOverlay(g.log, w, h)
 	case key.Matches(msg, k.AddBot):
 		g.openBots()
 	case key.Matches(msg, k.End):
@@ -279,9 +254,10 @@ func (g *gameScreen) key(msg tea.KeyMsg) tea.Cmd {
 		case g.room.Over:
 			g.setStatus("this game is already over", true)
 		default:
-			g.overlay = endOverlayOn
+			g.overlay = &confirmOverlay{title: "END THE GAME?", text: "The game stops for everyone and cannot be resumed.",
+				yesLabel: "end it", noLabel: "keep playing", yes: g.endGame()}
 		}
-	case g.conn == nil || g.spectator() || g.game == nil || g.over():
+	case g.conn == nil || g.spectator() || g.board == nil || g.over():
 		// Everything below plays moves.
 	case key.Matches(msg, k.NextGroup):
 		g.menu.stepGroup(1)
@@ -339,31 +315,27 @@ func (g *gameScreen) play() tea.Cmd {
 		g.setStatus("still sending your last move…", true)
 		return nil
 	}
-	data, err := json.Marshal(mv.move)
-	if err != nil {
-		g.setStatus(err.Error(), true)
-		return nil
-	}
 	g.pending = true
 	g.menu.setFilter("")
 	c, ctx := g.conn, g.env.ctx
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, moveTimeout)
 		defer cancel()
-		return moveDoneMsg{conn: c, label: mv.label, err: c.Move(ctx, data)}
+		return moveDoneMsg{conn: c, label: mv.Label, err: c.Move(ctx, mv.Move)}
 	}
 }
 
 // openCards shows the card reference at the card the menu is on.
 func (g *gameScreen) openCards() {
-	g.overlay = cardOverlayOn
-	if grp, ok := g.menu.selectedGroup(); ok && grp.card.ok {
-		for i, c := range g.cards {
-			if c.name() == grp.card.name() {
-				g.cardSel = i
-			}
-		}
+	if g.board == nil {
+		g.setStatus("the cards show once the game starts", true)
+		return
 	}
+	focus := ""
+	if grp, ok := g.menu.selectedGroup(); ok && grp.Card != nil {
+		focus = grp.Card.Key
+	}
+	g.overlay = newCardsOverlay(g.board, g.seats(), focus)
 }
 
 // openBots offers the host every free or away seat, once per bot.
@@ -376,7 +348,8 @@ func (g *gameScreen) openBots() {
 		g.setStatus("this game is over", true)
 		return
 	}
-	g.bots, g.botSel = nil, 0
+	game, _ := g.env.lobby.Game(g.room.Game)
+	var choices []botChoice
 	for i, s := range g.room.Seats {
 		var who string
 		switch {
@@ -387,61 +360,18 @@ func (g *gameScreen) openBots() {
 		default:
 			continue
 		}
-		for _, b := range botNames {
-			g.bots = append(g.bots, botChoice{seat: i, bot: b, text: fmt.Sprintf("seat %d, %s: play it with the %s bot", i+1, who, b)})
+		for _, b := range game.Bots.Names {
+			choices = append(choices, botChoice{seat: i, bot: b, text: fmt.Sprintf("seat %d, %s: play it with the %s bot", i+1, who, b)})
 		}
 	}
-	if len(g.bots) == 0 {
+	switch {
+	case len(game.Bots.Names) == 0:
+		g.setStatus("this game has no bots on this server", true)
+	case len(choices) == 0:
 		g.setStatus("every seat is taken by someone who is here", true)
-		return
+	default:
+		g.overlay = &botsOverlay{choices: choices, seat: g.addBot}
 	}
-	g.overlay = botOverlayOn
-}
-
-// overlayKey drives whichever overlay is open.
-func (g *gameScreen) overlayKey(msg tea.KeyMsg) tea.Cmd {
-	k := overlayKeyMap
-	switch g.overlay {
-	case helpOverlayOn:
-		g.overlay = noOverlay
-	case cardOverlayOn:
-		switch {
-		case key.Matches(msg, k.Up):
-			g.cardSel = max(0, g.cardSel-1)
-		case key.Matches(msg, k.Down):
-			g.cardSel = min(max(0, len(g.cards)-1), g.cardSel+1)
-		case key.Matches(msg, k.Close), key.Matches(msg, k.Choose):
-			g.overlay = noOverlay
-		}
-	case logOverlayOn:
-		if key.Matches(msg, k.Close) || key.Matches(msg, k.Choose) {
-			g.overlay = noOverlay
-			return nil
-		}
-		var cmd tea.Cmd
-		g.logView, cmd = g.logView.Update(msg)
-		return cmd
-	case botOverlayOn:
-		switch {
-		case key.Matches(msg, k.Up):
-			g.botSel = max(0, g.botSel-1)
-		case key.Matches(msg, k.Down):
-			g.botSel = min(len(g.bots)-1, g.botSel+1)
-		case key.Matches(msg, k.Choose):
-			g.overlay = noOverlay
-			if g.botSel < len(g.bots) {
-				return g.addBot(g.bots[g.botSel])
-			}
-		case key.Matches(msg, k.Close):
-			g.overlay = noOverlay
-		}
-	case endOverlayOn:
-		g.overlay = noOverlay
-		if msg.String() == "y" {
-			return g.endGame()
-		}
-	}
-	return nil
 }
 
 func (g *gameScreen) addBot(c botChoice) tea.Cmd {
@@ -471,7 +401,7 @@ func (g *gameScreen) awayText() string {
 		if s.AwaySince.IsZero() || s.Connected {
 			continue
 		}
-		parts = append(parts, fmt.Sprintf("%s (disconnected %s)", playerName(g.names(), i), since(g.env.now().Sub(s.AwaySince))))
+		parts = append(parts, fmt.Sprintf("%s (disconnected %s)", g.seats().Name(i), since(g.env.now().Sub(s.AwaySince))))
 	}
 	if len(parts) == 0 {
 		return ""
@@ -488,16 +418,4 @@ func since(d time.Duration) string {
 		return fmt.Sprintf("%dm", int(d.Minutes()))
 	}
 	return fmt.Sprintf("%dh%dm", int(d.Hours()), int(d.Minutes())%60)
-}
-
-// decodeView reads a seat's view as the room sent it.
-func decodeView(data []byte) (*factories.View, error) {
-	if len(data) == 0 {
-		return nil, errors.New("the game has not started")
-	}
-	var v factories.View
-	if err := json.Unmarshal(data, &v); err != nil {
-		return nil, fmt.Errorf("this game cannot be shown: %w", err)
-	}
-	return &v, nil
 }

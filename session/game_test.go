@@ -1,4 +1,4 @@
-package session
+package session_test
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 
 	"github.com/smokestack/smokestack/engine/factories"
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/session"
 )
 
 // TestSoloGameThroughKeys plays a whole solo game with keystrokes only:
@@ -25,12 +26,12 @@ func TestSoloGameThroughKeys(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	moves := 0
 	for ; moves < 5000; moves++ {
-		g := d.game()
+		g, _ := d.game()
 		d.until("my turn or the end", func() bool {
-			g = d.game()
-			return g.over() || len(g.menu.groups) > 0 && !g.pending
+			g, _ = d.game()
+			return g.Over() || g.Moves() > 0 && !g.Pending()
 		})
-		if g.over() {
+		if g.Over() {
 			break
 		}
 		// Wander the menu a little, as a player would, then play.
@@ -38,11 +39,11 @@ func TestSoloGameThroughKeys(t *testing.T) {
 			d.keys([]string{"right", "left", "down", "up", "tab"}[rng.IntN(5)])
 		}
 		checkFits(t, d.view(), 80, 24)
-		before := g.version
+		before := g.Version()
 		d.keys("enter")
-		d.until("the move's result", func() bool { return !g.pending && (g.version != before || g.statusBad) })
-		if g.statusBad {
-			t.Fatalf("a menu move was refused: %s", g.status)
+		d.until("the move's result", func() bool { _, bad := g.Status(); return !g.Pending() && (g.Version() != before || bad) })
+		if status, bad := g.Status(); bad {
+			t.Fatalf("a menu move was refused: %s", status)
 		}
 	}
 	d.until("the scores", d.screenContains("GAME OVER"))
@@ -86,8 +87,8 @@ func TestIllegalMoveShowsReason(t *testing.T) {
 	if v.Turn != ca.Seat() {
 		who, other = bob, cb
 	}
-	d := newDriver(t, Config{Lobby: l, Player: who, Start: Start{Mode: "join", Code: code}})
-	d.until("my moves", func() bool { g := d.game(); return g != nil && len(g.menu.groups) > 0 })
+	d := newDriver(t, session.Config{Lobby: l, Player: who, Start: session.Start{Mode: "join", Code: code}})
+	d.until("my moves", func() bool { g, ok := d.game(); return ok && g.Moves() > 0 })
 	// Play a Take from the other session: the turn passes on.
 	var ov factories.View
 	for len(ov.Legal) == 0 {
@@ -108,12 +109,11 @@ func TestIllegalMoveShowsReason(t *testing.T) {
 	}
 	// The stale screen still offers its old menu; enter sends a move the
 	// room now refuses.
-	g := d.game()
-	sel, _ := g.menu.selected()
+	g, _ := d.game()
+	sel, _ := g.Selected()
 	d.keys("enter")
-	d.until("the refusal", func() bool { return !g.pending && g.statusBad })
-	data, _ = json.Marshal(sel.move)
-	want := other.Move(ctx, data)
+	d.until("the refusal", func() bool { _, bad := g.Status(); return !g.Pending() && bad })
+	want := other.Move(ctx, sel)
 	if want == nil {
 		t.Fatal("the stale move was accepted")
 	}
@@ -128,10 +128,10 @@ func TestIllegalMoveShowsReason(t *testing.T) {
 func TestOtherHandsNeverShown(t *testing.T) {
 	l := newTestLobby()
 	code := createRoom(t, l, alice, lobby.CreateOptions{Seats: 2, Public: true, HasSeed: true, Seed: 11})
-	da := newDriver(t, Config{Lobby: l, Player: alice, Width: 200, Height: 60, Start: Start{Mode: "join", Code: code}})
+	da := newDriver(t, session.Config{Lobby: l, Player: alice, Width: 200, Height: 60, Start: session.Start{Mode: "join", Code: code}})
 	da.until("the waiting room", da.screenContains("WAITING ROOM"))
-	db := newDriver(t, Config{Lobby: l, Player: bob, Width: 200, Height: 60, Start: Start{Mode: "join", Code: code}})
-	dc := newDriver(t, Config{Lobby: l, Player: carol, Width: 200, Height: 60, Start: Start{Mode: "watch", Code: code}})
+	db := newDriver(t, session.Config{Lobby: l, Player: bob, Width: 200, Height: 60, Start: session.Start{Mode: "join", Code: code}})
+	dc := newDriver(t, session.Config{Lobby: l, Player: carol, Width: 200, Height: 60, Start: session.Start{Mode: "watch", Code: code}})
 	for _, d := range []*driver{db, da, dc} {
 		d.inGame()
 	}
@@ -160,9 +160,9 @@ func TestOtherHandsNeverShown(t *testing.T) {
 		}
 		return out
 	}
-	ga, gb := da.game(), db.game()
-	secretA := onlyIn(ga.game.Hand, gb.game.Hand, ga.game)
-	secretB := onlyIn(gb.game.Hand, ga.game.Hand, gb.game)
+	va, vb := seatView(t, l, code, alice), seatView(t, l, code, bob)
+	secretA := onlyIn(va.Hand, vb.Hand, &va)
+	secretB := onlyIn(vb.Hand, va.Hand, &vb)
 	if len(secretA) == 0 || len(secretB) == 0 {
 		t.Fatalf("seed gives no card private to one hand: %v %v", secretA, secretB)
 	}
@@ -197,7 +197,7 @@ func TestOtherHandsNeverShown(t *testing.T) {
 	if !strings.Contains(da.view(), secretA[0]) {
 		t.Errorf("alice does not see her own %q", secretA[0])
 	}
-	if g := dc.game(); len(g.menu.groups) != 0 || strings.Contains(dc.view(), "MOVES") {
+	if g, _ := dc.game(); g.Moves() != 0 || strings.Contains(dc.view(), "MOVES") {
 		t.Errorf("the spectator has a move menu")
 	}
 }
@@ -206,7 +206,7 @@ func TestOtherHandsNeverShown(t *testing.T) {
 // again once the window grows.
 func TestTooSmall(t *testing.T) {
 	l := newTestLobby()
-	d := newDriver(t, Config{Lobby: l, Player: alice, Width: 80, Height: 24})
+	d := newDriver(t, session.Config{Lobby: l, Player: alice, Width: 80, Height: 24})
 	d.until("the lobby", d.screenContains("OPEN ROOMS"))
 	for _, sz := range [][2]int{{79, 24}, {80, 23}, {40, 10}, {1, 1}, {0, 0}} {
 		d.send(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
@@ -247,7 +247,7 @@ func TestGarbageKeys(t *testing.T) {
 			if d.quit {
 				break
 			}
-			w, h := d.m.env.width, d.m.env.height
+			w, h := session.Size(d.m)
 			checkFits(t, d.view(), w, h)
 			if t.Failed() {
 				t.Fatalf("round %d key %d (%q)", round, i, k)
@@ -275,8 +275,8 @@ func checkFits(t *testing.T, view string, w, h int) {
 func TestThemes(t *testing.T) {
 	l := newTestLobby()
 	code := createRoom(t, l, alice, lobby.CreateOptions{Seats: 1, HasSeed: true, Seed: 9})
-	for _, theme := range themeNames {
-		d := newDriver(t, Config{Lobby: l, Player: alice, Theme: theme, Start: Start{Mode: "join", Code: code}})
+	for _, theme := range session.ThemeNames {
+		d := newDriver(t, session.Config{Lobby: l, Player: alice, Theme: theme, Start: session.Start{Mode: "join", Code: code}})
 		d.inGame()
 		checkFits(t, d.view(), 120, 40)
 		if theme == "colorblind" && !strings.Contains(d.view(), "▲ wrench") {
@@ -285,7 +285,7 @@ func TestThemes(t *testing.T) {
 		if theme == "mono" && strings.Contains(d.view(), "\x1b[") {
 			t.Errorf("mono theme has escape codes")
 		}
-		d.m.Close()
+		d.close()
 	}
 }
 
@@ -301,7 +301,7 @@ func TestLeavingClosesTheRoom(t *testing.T) {
 		}
 		return info.Seats[0].Connected
 	}
-	d := newDriver(t, Config{Lobby: l, Player: alice, Start: Start{Mode: "join", Code: code}})
+	d := newDriver(t, session.Config{Lobby: l, Player: alice, Start: session.Start{Mode: "join", Code: code}})
 	d.until("the waiting room", d.screenContains("WAITING ROOM"))
 	if !connected() {
 		t.Fatal("alice is not connected")
@@ -319,7 +319,7 @@ func TestLeavingClosesTheRoom(t *testing.T) {
 		t.Fatalf("ctrl+c: quit %v, connected %v", d.quit, connected())
 	}
 	// A session whose SSH connection drops leaves through its context.
-	d2 := newDriver(t, Config{Lobby: l, Player: alice, Start: Start{Mode: "join", Code: code}})
+	d2 := newDriver(t, session.Config{Lobby: l, Player: alice, Start: session.Start{Mode: "join", Code: code}})
 	d2.until("the waiting room", d2.screenContains("WAITING ROOM"))
 	d2.cancel()
 	deadline := time.Now().Add(5 * time.Second)
@@ -337,7 +337,7 @@ func TestFullTable(t *testing.T) {
 	l := newTestLobby()
 	code := createRoom(t, l, alice, lobby.CreateOptions{Seats: 5, HasSeed: true, Seed: 21,
 		Bots: []string{"random", "random", "random", "random"}})
-	d := newDriver(t, Config{Lobby: l, Player: alice, Width: 80, Height: 24, Start: Start{Mode: "join", Code: code}})
+	d := newDriver(t, session.Config{Lobby: l, Player: alice, Width: 80, Height: 24, Start: session.Start{Mode: "join", Code: code}})
 	d.inGame()
 	checkFits(t, d.view(), 80, 24)
 	for i := 2; i <= 5; i++ {
@@ -352,7 +352,7 @@ func TestReplayKeys(t *testing.T) {
 	l := newTestLobby()
 	code := createRoom(t, l, alice, lobby.CreateOptions{Seats: 1, HasSeed: true, Seed: 44})
 	playSolo(t, l, code, alice, func(*factories.View) bool { return false })
-	d := newDriver(t, Config{Lobby: l, Player: alice, Width: 80, Height: 24, Start: Start{Mode: "replay", Code: code}})
+	d := newDriver(t, session.Config{Lobby: l, Player: alice, Width: 80, Height: 24, Start: session.Start{Mode: "replay", Code: code}})
 	d.until("the replay", d.screenContains("move 0 of"))
 	d.keys("n", "right", " ")
 	if !strings.Contains(d.view(), "move 3 of") {
@@ -385,47 +385,41 @@ func TestReplayKeys(t *testing.T) {
 func TestKeysArrivingTogether(t *testing.T) {
 	l := newTestLobby()
 	d := quickSolo(t, l)
-	g := d.game()
-	d.until("my market turn", func() bool { return len(g.menu.groups) > 0 && !g.pending })
+	g, _ := d.game()
+	d.until("my market turn", func() bool { return g.Moves() > 0 && !g.Pending() })
 
 	d.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("/take")})
-	if !g.filtering || g.menu.filter != "take" {
-		t.Fatalf("after the burst \"/take\": filtering %v, filter %q; want the search open on \"take\"", g.filtering, g.menu.filter)
+	if on, filter := g.Filter(); !on || filter != "take" {
+		t.Fatalf("after the burst \"/take\": filtering %v, filter %q; want the search open on \"take\"", on, filter)
 	}
-	mv, ok := g.menu.selected()
-	if !ok || mv.move.Kind != factories.Take {
-		t.Fatalf("the search selects %+v, want a Take", mv)
+	var mv factories.Move
+	if raw, ok := g.Selected(); !ok || json.Unmarshal(raw, &mv) != nil || mv.Kind != factories.Take {
+		t.Fatalf("the search selects %s, want a Take", raw)
 	}
 
 	d.keys("esc", "/", "t", "h", "e", " ", "b")
 	d.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("lue")})
-	if g.menu.filter != "the blue" {
-		t.Errorf("filter %q after typing \"the blue\" with a space key, want it verbatim", g.menu.filter)
+	if _, filter := g.Filter(); filter != "the blue" {
+		t.Errorf("filter %q after typing \"the blue\" with a space key, want it verbatim", filter)
 	}
 	d.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("pasted text"), Paste: true})
-	if !strings.HasSuffix(g.menu.filter, "pasted text") {
-		t.Errorf("a bracketed paste should reach the search whole; filter %q", g.menu.filter)
+	if _, filter := g.Filter(); !strings.HasSuffix(filter, "pasted text") {
+		t.Errorf("a bracketed paste should reach the search whole; filter %q", filter)
 	}
 }
 
-// TestJoiningUntilTheRoomAnswers: between joining and the room's first
-// update the screen says it is joining, not "0 of 0 seats taken" of an
-// empty waiting room.
-func TestJoiningUntilTheRoomAnswers(t *testing.T) {
-	l := newTestLobby()
-	code := createRoom(t, l, alice, lobby.CreateOptions{Seats: 2})
-	c, err := l.Join(context.Background(), code, alice)
+// seatView is the seat's view of the room now, through a second
+// connection of the same key.
+func seatView(t *testing.T, l *lobby.Lobby, code string, p lobby.Player) factories.View {
+	t.Helper()
+	c, err := l.Join(context.Background(), code, p)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	g := newConnecting(&env{theme: NewTheme("mono", nil)}, code, false)
-	g.conn = c
-	if out := ansi.Strip(g.view(80, 24)); !strings.Contains(out, "joining room "+code) || strings.Contains(out, "seats taken") {
-		t.Errorf("before the first update the screen reads:\n%s", out)
+	var v factories.View
+	if err := json.Unmarshal((<-c.Updates()).View, &v); err != nil {
+		t.Fatal(err)
 	}
-	g.apply(<-c.Updates())
-	if out := ansi.Strip(g.view(80, 24)); !strings.Contains(out, "1 of 2 seats taken") {
-		t.Errorf("after the first update the screen reads:\n%s", out)
-	}
+	return v
 }

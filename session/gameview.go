@@ -2,13 +2,10 @@ package session
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/lipgloss"
-
-	"github.com/smokestack/smokestack/engine/factories"
 )
 
 // view draws the room: header, banner, body, status line and help bar.
@@ -24,18 +21,14 @@ func (g *gameScreen) view(w, h int) string {
 		if g.watch {
 			body = "opening room " + g.code + " to watch…"
 		}
-	case g.overlay != noOverlay:
-		body = g.overlayView(w, bh)
-	case g.game == nil && g.over():
-		body = g.waitingView(w, bh) // ended before it started
-	case g.game == nil:
-		body = g.waitingView(w, bh)
+	case g.overlay != nil:
+		body = g.overlay.view(t, w, bh)
+	case g.board == nil:
+		body = g.waitingView(w, bh) // also a room closed before it started
 	case g.over():
 		body = g.scoresBody(w, bh)
-	case g.spectator():
-		body = g.spectatorBody(w, bh)
 	default:
-		body = g.boardBody(w, bh)
+		body = g.board.Draw(g.frame(w, bh))
 	}
 	status := ""
 	switch {
@@ -46,20 +39,40 @@ func (g *gameScreen) view(w, h int) string {
 	case g.status != "":
 		status = t.Dim.Render(g.status)
 	}
-	var km help.KeyMap = gameKeyMap
-	if g.spectator() || g.game == nil || g.over() {
-		km = watchKeys{gameKeyMap}
-	}
-	if g.overlay != noOverlay {
-		km = overlayKeyMap
+	km := g.keys()
+	if g.overlay != nil {
+		km = g.overlay.keys()
 	}
 	return strings.Join([]string{
-		fit(g.header(), w, 1),
-		fit(g.banner(), w, 1),
-		fit(body, w, bh),
-		fit(status, w, 1),
-		fit(helpBar(t, km, w), w, 1),
+		Fit(g.header(), w, 1),
+		Fit(g.banner(), w, 1),
+		Fit(body, w, bh),
+		Fit(status, w, 1),
+		Fit(helpBar(t, km, w), w, 1),
 	}, "\n")
+}
+
+// keys are the screen's keys now: moves for a seat in play, the rest for
+// spectators, the waiting room and a finished game.
+func (g *gameScreen) keys() help.KeyMap {
+	if g.spectator() || g.board == nil || g.over() {
+		return watchKeys{gameKeyMap}
+	}
+	return gameKeyMap
+}
+
+// frame is what the board draws into: its size, the seats, and the menu
+// and log widgets for it to place.
+func (g *gameScreen) frame(w, h int) Frame {
+	f := Frame{Theme: g.env.theme, Seats: g.seats(), Width: w, Height: h, Ended: g.room.Ended,
+		Log: func(w, h int) string { return logTail(g.env.theme, g.log, w, h) }}
+	if !g.spectator() {
+		f.Menu = g.menuView
+		if grp, ok := g.menu.selectedGroup(); ok {
+			f.Focus = grp.Card
+		}
+	}
+	return f
 }
 
 // header names the room and says what is happening in the game.
@@ -69,47 +82,14 @@ func (g *gameScreen) header() string {
 	if g.spectator() && g.conn != nil {
 		parts = append(parts, "watching")
 	}
-	v := g.game
-	if v == nil {
-		return strings.Join(parts, " · ")
-	}
-	if v.Phase == factories.GameOver {
-		return strings.Join(append(parts, fmt.Sprintf("round %d", v.Round), "game over"), " · ")
-	}
-	round := fmt.Sprintf("round %d", v.Round)
-	if v.FinalRound > 0 {
-		round += fmt.Sprintf(" of %d", v.FinalRound)
-	}
-	parts = append(parts, round)
-	names := g.names()
-	switch v.Phase {
-	case factories.MarketPhase:
-		turn := playerName(names, v.Turn) + "'s turn"
-		if v.Turn == g.seat {
-			turn = t.Accent.Render("your turn")
-		}
-		parts = append(parts, "market phase", turn)
-	case factories.WorkPhase:
-		var waiting []string
-		for _, p := range v.Players {
-			if !p.Done && p.Seat != g.seat {
-				waiting = append(waiting, playerName(names, p.Seat))
-			}
-		}
-		s := "work phase"
-		if !g.spectator() && !v.You().Done {
-			s += " · " + t.Accent.Render("you are working")
-		}
-		if len(waiting) > 0 {
-			s += " · working: " + strings.Join(waiting, ", ")
-		}
-		parts = append(parts, s)
+	if g.board != nil {
+		parts = append(parts, g.board.Header(t, g.seats()))
 	}
 	return strings.Join(parts, " · ")
 }
 
 // banner is the notice line: trouble with the game service first, then
-// seats whose players have gone, then the end of the game coming.
+// seats whose players have gone, then the game's own news.
 func (g *gameScreen) banner() string {
 	t := g.env.theme
 	switch {
@@ -117,92 +97,23 @@ func (g *gameScreen) banner() string {
 		return t.Banner.Render("⚠ " + g.notice)
 	case g.awayText() != "":
 		return t.Bad.Render("⏸ " + g.awayText())
-	case g.game != nil && g.game.EndCause != "" && g.game.Phase != factories.GameOver:
-		return t.Accent.Render("the end is near: " + g.game.EndCause)
+	case g.board != nil:
+		return g.board.Banner(t, g.seats())
 	}
 	return ""
-}
-
-// boardBody is the seated player's board: marketplace and their own area on
-// the left, the other seats, the move menu and the log on the right (in a
-// third column on wide terminals).
-func (g *gameScreen) boardBody(w, h int) string {
-	t, v, names := g.env.theme, g.game, g.names()
-	if w >= 150 {
-		lw := w * 40 / 100
-		mw := (w - lw - 2) / 2
-		rw := w - lw - mw - 2
-		left := g.withPreview(marketView(t, v, lw)+"\n\n"+youView(t, v, names, lw), lw, h)
-		mid := othersView(t, v, names, mw, h)
-		logH := max(3, h/3)
-		right := fit(g.menuView(rw, h-logH-1), rw, h-logH-1) + "\n\n" + g.logTail(rw, logH-1)
-		return columns(h, []int{lw, mw, rw}, left, mid, right)
-	}
-	lw := w * 52 / 100
-	rw := w - lw - 1
-	left := g.withPreview(marketView(t, v, lw)+"\n"+youView(t, v, names, lw), lw, h)
-	others := othersView(t, v, names, rw, h/2)
-	oh := min(lipgloss.Height(others), h/2)
-	logH := 2
-	if h >= 30 {
-		logH = max(3, h/5)
-	}
-	menuH := max(2, h-oh-logH-2)
-	right := fit(others, rw, oh) + "\n\n" + fit(g.menuView(rw, menuH), rw, menuH) + "\n" + g.logTail(rw, logH)
-	return columns(h, []int{lw, rw}, left, right)
-}
-
-// withPreview adds the full text of the card the menu is on below block,
-// when the column has room for it.
-func (g *gameScreen) withPreview(block string, w, h int) string {
-	grp, ok := g.menu.selectedGroup()
-	if !ok || !grp.card.ok {
-		return block
-	}
-	preview := cardText(g.env.theme, grp.card, w)
-	preview = preview[:strings.LastIndex(preview, "\n")] // not "on the board"
-	if lipgloss.Height(block)+lipgloss.Height(preview)+1 > h {
-		return block
-	}
-	return block + "\n\n" + preview
-}
-
-// spectatorBody is the public board.
-func (g *gameScreen) spectatorBody(w, h int) string {
-	return publicBody(g.env.theme, g.game, g.names(), g.log, w, h)
-}
-
-// publicBody is the board as a spectator sees it: marketplace and log on
-// the left, every seat on the right. Replays draw it too.
-func publicBody(t Theme, v *factories.View, names, log []string, w, h int) string {
-	lw := w * 48 / 100
-	rw := w - lw - 1
-	market := marketView(t, v, lw)
-	left := market + "\n\n" + logTail(t, log, lw, max(2, h-lipgloss.Height(market)-2))
-	return columns(h, []int{lw, rw}, left, othersView(t, v, names, rw, h))
 }
 
 // menuView is the move menu, or why there is none.
 func (g *gameScreen) menuView(w, h int) string {
 	t := g.env.theme
-	if len(g.menu.groups) == 0 && g.game != nil {
-		why := "nothing to do right now"
-		switch {
-		case g.game.Phase == factories.MarketPhase && g.game.Turn != g.seat:
-			why = "waiting for " + playerName(g.names(), g.game.Turn) + " to choose"
-		case g.game.Phase == factories.WorkPhase && g.game.You().Done:
-			why = "you are done: waiting for the others to finish working"
-		}
-		return t.Title.Render("MOVES") + "\n" + t.Dim.Render(why)
+	if len(g.menu.groups) == 0 && g.board != nil {
+		return t.Title.Render("MOVES") + "\n" + t.Dim.Render(g.board.Idle(g.seats()))
 	}
 	if g.pending {
 		return t.Title.Render("MOVES") + "\n" + t.Dim.Render("sending…")
 	}
 	return g.menu.view(t, w, h)
 }
-
-// logTail is the last h lines of the game log.
-func (g *gameScreen) logTail(w, h int) string { return logTail(g.env.theme, g.log, w, h) }
 
 // logTail draws the last h lines of log, wrapped to w, under a title.
 func logTail(t Theme, log []string, w, h int) string {
@@ -273,119 +184,12 @@ func (g *gameScreen) waitingView(w, h int) string {
 	return strings.Join(lines, "\n")
 }
 
-// scoresBody is the end of the game: scores with a bar chart, then the log.
+// scoresBody is the end of the game: the game's scores, then the log.
 func (g *gameScreen) scoresBody(w, h int) string {
-	board := scoresView(g.env.theme, g.game, g.names(), g.seat, g.room.Ended, w)
+	board := g.board.Scores(g.frame(w, h))
 	rest := h - lipgloss.Height(board) - 1
 	if rest < 3 {
 		return board
 	}
-	return board + "\n\n" + g.logTail(w, rest-1)
-}
-
-// scoresView draws final scores as a bar chart and names the winner.
-func scoresView(t Theme, v *factories.View, names []string, viewer int, ended string, w int) string {
-	lines := []string{t.Title.Render("GAME OVER")}
-	if ended != "" {
-		lines[0] += "  " + ended
-	} else if v != nil && v.EndCause != "" {
-		lines[0] += "  " + v.EndCause
-	}
-	if v == nil || len(v.Scores) == 0 {
-		return strings.Join(append(lines, "", "no scores: the game stopped early"), "\n")
-	}
-	scores := slices.Clone(v.Scores)
-	slices.SortStableFunc(scores, func(a, b factories.Score) int { return a.Rank - b.Rank })
-	best := 1
-	nameW := 6
-	for _, s := range scores {
-		best = max(best, s.Total)
-		nameW = max(nameW, len([]rune(scoreName(names, s, viewer))))
-	}
-	nameW = min(nameW, 20)
-	var winners []string
-	for _, s := range scores {
-		if s.Winner {
-			winners = append(winners, scoreName(names, s, viewer))
-		}
-	}
-	verb := "wins"
-	if len(winners) > 1 {
-		verb = "share the win"
-	} else if len(winners) == 1 && winners[0] == "You" {
-		verb = "win"
-	}
-	lines = append(lines, t.Good.Render("★ "+strings.Join(winners, " and ")+" "+verb+"!"), "")
-	long := w >= 100 // room for the tie-breakers
-	detail := func(s factories.Score) string {
-		d := fmt.Sprintf("%3d  goods %d + prestige %d", s.Total, s.Goods, s.Prestige)
-		if !s.Machine && long {
-			d += fmt.Sprintf("  (metal %d, energy %d, hand %d)", s.Metal, s.Energy, s.Hand)
-		}
-		return d
-	}
-	detailW := 0
-	for _, s := range scores {
-		detailW = max(detailW, len(detail(s)))
-	}
-	barW := max(10, min(60, w-nameW-detailW-6))
-	for _, s := range scores {
-		n := s.Total * barW / best
-		bar := t.Bar.Render(strings.Repeat("█", n)) + strings.Repeat("·", barW-n)
-		name := scoreName(names, s, viewer)
-		lines = append(lines, fmt.Sprintf("%d. %-*s %s %s", s.Rank, nameW, trimTo(name, nameW), bar, detail(s)))
-	}
-	return strings.Join(lines, "\n")
-}
-
-func scoreName(names []string, s factories.Score, viewer int) string {
-	if s.Machine {
-		return "The Machine"
-	}
-	if s.Seat == viewer {
-		return "You"
-	}
-	return playerName(names, s.Seat)
-}
-
-func trimTo(s string, n int) string {
-	r := []rune(s)
-	if len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
-}
-
-// overlayView draws whatever covers the board.
-func (g *gameScreen) overlayView(w, h int) string {
-	t := g.env.theme
-	switch g.overlay {
-	case helpOverlayOn:
-		var km help.KeyMap = gameKeyMap
-		if g.spectator() {
-			km = watchKeys{gameKeyMap}
-		}
-		return helpOverlay(t, "KEYS", km, w) + "\n\n" + t.Dim.Render(
-			"Pick a card or action with ←/→ (tab), a move for it with ↑/↓, and play it with enter.\n"+
-				"Only legal moves are listed. / searches every move by name.")
-	case cardOverlayOn:
-		return cardOverlay(t, g.cards, g.cardSel, min(w, 100), h)
-	case logOverlayOn:
-		g.logView.Width, g.logView.Height = w, h-1
-		return t.Title.Render("GAME LOG") + t.Dim.Render("  ↑/↓ scroll · esc close") + "\n" + g.logView.View()
-	case botOverlayOn:
-		lines := []string{t.Title.Render("SEAT A BOT"), ""}
-		for i, c := range g.bots {
-			if i == g.botSel {
-				lines = append(lines, "▸ "+t.Selected.Render(c.text))
-			} else {
-				lines = append(lines, "  "+c.text)
-			}
-		}
-		return strings.Join(append(lines, "", t.Dim.Render("enter seats the bot · esc cancels")), "\n")
-	case endOverlayOn:
-		return t.Title.Render("END THE GAME?") + "\n\nThe game stops for everyone and cannot be resumed.\n\n" +
-			t.Accent.Render("y") + " end it   " + t.Accent.Render("any other key") + " keep playing"
-	}
-	return ""
+	return board + "\n\n" + logTail(g.env.theme, g.log, w, rest-1)
 }

@@ -1,4 +1,4 @@
-package session
+package session_test
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 	"github.com/smokestack/smokestack/engine/factories"
 	"github.com/smokestack/smokestack/engine/factories/bot"
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/session"
 )
 
 // The golden screens: each is drawn in the mono theme at the three sizes
@@ -53,7 +54,7 @@ func playSolo(t *testing.T, l *lobby.Lobby, code string, p lobby.Player, stop fu
 
 // goldenRun draws the session at every golden size once the output shows
 // wait and keys were pressed, and compares the final frame.
-func goldenRun(t *testing.T, cfg Config, codes []string, wait string, keys ...string) {
+func goldenRun(t *testing.T, cfg session.Config, codes []string, wait string, keys ...string) {
 	sizes := goldenSizes
 	for _, sz := range sizes {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
@@ -62,11 +63,11 @@ func goldenRun(t *testing.T, cfg Config, codes []string, wait string, keys ...st
 	}
 }
 
-func goldenAt(t *testing.T, cfg Config, codes []string, w, h int, wait string, keys ...string) {
+func goldenAt(t *testing.T, cfg session.Config, codes []string, w, h int, wait string, keys ...string) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	cfg.Context, cfg.Theme, cfg.Now, cfg.Width, cfg.Height = ctx, "mono", fixedNow, w, h
-	tm := teatest.NewTestModel(t, New(cfg), teatest.WithInitialTermSize(w, h))
+	cfg.Context, cfg.Theme, cfg.Now, cfg.Width, cfg.Height, cfg.Games = ctx, "mono", fixedNow, w, h, screens
+	tm := teatest.NewTestModel(t, session.New(cfg), teatest.WithInitialTermSize(w, h))
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(wait)) },
 		teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
 	for _, k := range keys {
@@ -100,30 +101,30 @@ func TestGolden(t *testing.T) {
 	codes := []string{solo, work, done, open, wait}
 
 	t.Run("lobby", func(t *testing.T) {
-		goldenRun(t, Config{Lobby: l, Player: alice}, codes, "lost ")
+		goldenRun(t, session.Config{Lobby: l, Player: alice}, codes, "lost ")
 	})
 	t.Run("market", func(t *testing.T) {
-		goldenRun(t, Config{Lobby: l, Player: alice, Start: Start{Mode: "join", Code: solo}}, codes, "MARKETPLACE", "right")
+		goldenRun(t, session.Config{Lobby: l, Player: alice, Start: session.Start{Mode: "join", Code: solo}}, codes, "MARKETPLACE", "right")
 	})
 	t.Run("work", func(t *testing.T) {
-		goldenRun(t, Config{Lobby: l, Player: alice, Start: Start{Mode: "join", Code: work}}, codes, "work phase", "right", "down")
+		goldenRun(t, session.Config{Lobby: l, Player: alice, Start: session.Start{Mode: "join", Code: work}}, codes, "work phase", "right", "down")
 	})
 	t.Run("scores", func(t *testing.T) {
-		goldenRun(t, Config{Lobby: l, Player: alice, Start: Start{Mode: "join", Code: done}}, codes, "GAME OVER")
+		goldenRun(t, session.Config{Lobby: l, Player: alice, Start: session.Start{Mode: "join", Code: done}}, codes, "GAME OVER")
 	})
 	t.Run("waiting", func(t *testing.T) {
-		goldenRun(t, Config{Lobby: l, Player: alice, Start: Start{Mode: "join", Code: wait}}, codes, "1 of 2 seats taken")
+		goldenRun(t, session.Config{Lobby: l, Player: alice, Start: session.Start{Mode: "join", Code: wait}}, codes, "1 of 2 seats taken")
 	})
 	t.Run("replay", func(t *testing.T) {
-		goldenRun(t, Config{Lobby: l, Player: alice, Start: Start{Mode: "replay", Code: done}}, codes, "move 0 of", "]", "]", "n")
+		goldenRun(t, session.Config{Lobby: l, Player: alice, Start: session.Start{Mode: "replay", Code: done}}, codes, "move 0 of", "]", "]", "n")
 	})
 	t.Run("cards", func(t *testing.T) {
-		goldenRun(t, Config{Lobby: l, Player: alice, Start: Start{Mode: "join", Code: solo}}, codes, "MARKETPLACE", "i", "down")
+		goldenRun(t, session.Config{Lobby: l, Player: alice, Start: session.Start{Mode: "join", Code: solo}}, codes, "MARKETPLACE", "i", "down")
 	})
 	t.Run("toosmall", func(t *testing.T) {
 		for _, sz := range [][2]int{{79, 24}, {80, 23}, {40, 12}} {
 			t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
-				goldenAt(t, Config{Lobby: l, Player: alice}, codes, sz[0], sz[1], "make the window")
+				goldenAt(t, session.Config{Lobby: l, Player: alice}, codes, sz[0], sz[1], "make the window")
 			})
 		}
 	})

@@ -1,4 +1,4 @@
-package session
+package session_test
 
 import (
 	"context"
@@ -12,7 +12,12 @@ import (
 	"github.com/smokestack/smokestack/engine/factories"
 	"github.com/smokestack/smokestack/engine/factories/bot"
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/session"
+	factoriesui "github.com/smokestack/smokestack/session/factories"
 )
+
+// screens are the games' screens the tests' sessions draw.
+var screens = map[string]session.Game{"factories": factoriesui.UI{}}
 
 // testClock is a deterministic clock: each reading is one second later, so
 // rooms sort the same way on every run.
@@ -47,16 +52,19 @@ var (
 // so a test can step the model and look at it between messages.
 type driver struct {
 	t      *testing.T
-	m      *Model
+	m      tea.Model
 	msgs   chan tea.Msg
 	cancel context.CancelFunc
 	quit   bool
 }
 
-func newDriver(t *testing.T, cfg Config) *driver {
+func newDriver(t *testing.T, cfg session.Config) *driver {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	cfg.Context = ctx
+	if cfg.Games == nil {
+		cfg.Games = screens
+	}
 	if cfg.Theme == "" {
 		cfg.Theme = "mono"
 	}
@@ -66,9 +74,9 @@ func newDriver(t *testing.T, cfg Config) *driver {
 	if cfg.Now == nil {
 		cfg.Now = fixedNow
 	}
-	d := &driver{t: t, m: New(cfg).(*Model), msgs: make(chan tea.Msg, 1024), cancel: cancel}
+	d := &driver{t: t, m: session.New(cfg), msgs: make(chan tea.Msg, 1024), cancel: cancel}
 	t.Cleanup(func() {
-		d.m.Close()
+		d.close()
 		cancel()
 	})
 	d.exec(d.m.Init())
@@ -146,10 +154,12 @@ func (d *driver) drain() {
 
 func (d *driver) view() string { return d.m.View() }
 
-func (d *driver) game() *gameScreen {
-	g, _ := d.m.cur.(*gameScreen)
-	return g
-}
+// close leaves any room the session is in, as the server does when a
+// program ends.
+func (d *driver) close() { d.m.(*session.Model).Close() }
+
+// game probes the game screen; ok is false on any other screen.
+func (d *driver) game() (session.GameProbe, bool) { return session.ProbeGame(d.m) }
 
 func (d *driver) screenContains(s string) func() bool {
 	return func() bool { return strings.Contains(d.m.View(), s) }
@@ -158,14 +168,14 @@ func (d *driver) screenContains(s string) func() bool {
 // inGame waits until the session shows a started game.
 func (d *driver) inGame() {
 	d.t.Helper()
-	d.until("the game", func() bool { g := d.game(); return g != nil && g.game != nil })
+	d.until("the game", func() bool { g, ok := d.game(); return ok && g.Started() })
 }
 
 // quickSolo opens the lobby at 80x24 as alice and starts a quick solo game
 // with its key, as a player would.
 func quickSolo(t *testing.T, l *lobby.Lobby) *driver {
 	t.Helper()
-	d := newDriver(t, Config{Lobby: l, Player: alice, Width: 80, Height: 24})
+	d := newDriver(t, session.Config{Lobby: l, Player: alice, Width: 80, Height: 24})
 	d.until("the lobby", d.screenContains("OPEN ROOMS"))
 	d.keys("s")
 	d.inGame()

@@ -183,8 +183,8 @@ func helpBar(t Theme, km help.KeyMap, w int) string {
 	return h.ShortHelpView(km.ShortHelp())
 }
 
-// helpOverlay draws the ? screen: every key of km, with a title.
-func helpOverlay(t Theme, title string, km help.KeyMap, w int) string {
+// keysHelp draws the ? screen: every key of km, with a title.
+func keysHelp(t Theme, title string, km help.KeyMap, w int) string {
 	h := help.New()
 	h.Width = w
 	h.Styles.FullKey = t.Accent

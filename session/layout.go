@@ -24,14 +24,14 @@ func tooSmall(w, h int) string {
 	if w <= 0 || h <= 0 {
 		return msg
 	}
-	return fit(lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center,
+	return Fit(lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center,
 		lipgloss.JoinVertical(lipgloss.Center, msg, sub)), w, h)
 }
 
-// fit makes block exactly w columns wide and h lines high: long lines are
+// Fit makes block exactly w columns wide and h lines high: long lines are
 // cut, short ones padded, extra lines dropped. Every widget passes through
 // it, so no widget can break the layout whatever the game state.
-func fit(block string, w, h int) string {
+func Fit(block string, w, h int) string {
 	lines := strings.Split(block, "\n")
 	if len(lines) > h {
 		lines = lines[:h]
@@ -57,22 +57,22 @@ func fitLines(lines []string, w int) string {
 	return strings.Join(out, "\n")
 }
 
-// columns puts blocks side by side with a one-space gutter; each block is
+// Columns puts blocks side by side with a one-space gutter; each block is
 // fitted to its width and to h lines.
-func columns(h int, widths []int, blocks ...string) string {
+func Columns(h int, widths []int, blocks ...string) string {
 	parts := make([]string, 0, 2*len(blocks))
 	for i, b := range blocks {
 		if i > 0 {
-			parts = append(parts, fit("", 1, h))
+			parts = append(parts, Fit("", 1, h))
 		}
-		parts = append(parts, fit(b, widths[i], h))
+		parts = append(parts, Fit(b, widths[i], h))
 	}
 	return lipgloss.JoinHorizontal(lipgloss.Top, parts...)
 }
 
-// wrapItems joins items with sep into lines no wider than w, never
+// WrapItems joins items with sep into lines no wider than w, never
 // splitting an item (a card name with a space stays whole).
-func wrapItems(prefix string, items []string, sep string, w int) []string {
+func WrapItems(prefix string, items []string, sep string, w int) []string {
 	var lines []string
 	cur := prefix
 	fresh := true

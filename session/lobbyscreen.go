@@ -276,7 +276,7 @@ func (l *lobbyScreen) view(w, h int) string {
 		title := map[string]string{"join": "JOIN A ROOM", "watch": "WATCH A ROOM", "name": "CHANGE YOUR NAME"}[l.prompt.kind]
 		body = t.Title.Render(title) + "\n\n" + l.prompt.input.View() + "\n\n" + t.Dim.Render("enter to confirm · esc to cancel")
 	case l.showHelp:
-		body = helpOverlay(t, "KEYS", lobbyKeyMap, w)
+		body = keysHelp(t, "KEYS", lobbyKeyMap, w)
 	default:
 		body = l.listsView(w, bh)
 	}
@@ -287,7 +287,7 @@ func (l *lobbyScreen) view(w, h int) string {
 			status = t.Bad.Render("✗ " + l.status)
 		}
 	}
-	return strings.Join([]string{fit(head, w, 1), fit(note, w, 1), fit(body, w, bh), fit(status, w, 1), fit(helpBar(t, km, w), w, 1)}, "\n")
+	return strings.Join([]string{Fit(head, w, 1), Fit(note, w, 1), Fit(body, w, bh), Fit(status, w, 1), Fit(helpBar(t, km, w), w, 1)}, "\n")
 }
 
 // listsView draws the open rooms above the player's own games.
@@ -348,7 +348,7 @@ func (l *lobbyScreen) listsView(w, h int) string {
 	}
 	top := section("OPEN ROOMS", l.rooms, 0, half-1, "no open public rooms: n creates one, s starts a solo game", false)
 	bottom := section("YOUR GAMES", l.mine, 1, h-half, "none yet", true)
-	return fit(strings.Join(top, "\n"), w, half) + "\n" + strings.Join(bottom, "\n")
+	return Fit(strings.Join(top, "\n"), w, half) + "\n" + strings.Join(bottom, "\n")
 }
 
 // kind words a room's game for the lists: "factories 3p", "factories

@@ -10,7 +10,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/smokestack/smokestack/engine/factories"
+	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/lobby"
 )
 
@@ -21,15 +21,13 @@ type replayScreen struct {
 	code   string
 	info   lobby.RoomInfo
 	frames []lobby.Frame
-	views  []*factories.View // decoded frames, filled as they are shown
+	boards []Board // decoded frames, filled as they are shown
 	at     int
 	loaded bool
 	err    string
 
-	round    *string // the round number being typed after r
-	showHelp bool
-	cards    bool
-	cardSel  int
+	round   *string // the round number being typed after r
+	overlay overlay // the keys or the card reference, nil for none
 }
 
 type replayMsg struct {
@@ -62,7 +60,7 @@ func (r *replayScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 			return r, func() tea.Msg { return toLobby{status: "replay " + r.code + ": " + err} }
 		}
 		r.info, r.frames, r.loaded = msg.info, msg.frames, true
-		r.views = make([]*factories.View, len(msg.frames))
+		r.boards = make([]Board, len(msg.frames))
 	case tea.KeyMsg:
 		return r, r.key(msg)
 	}
@@ -88,26 +86,16 @@ func (r *replayScreen) key(msg tea.KeyMsg) tea.Cmd {
 		}
 		return nil
 	}
-	if r.showHelp {
-		r.showHelp = false
-		return nil
-	}
-	if r.cards {
-		switch {
-		case key.Matches(msg, overlayKeyMap.Up):
-			r.cardSel = max(0, r.cardSel-1)
-		case key.Matches(msg, overlayKeyMap.Down):
-			r.cardSel++
-		default:
-			r.cards = false
-		}
-		return nil
+	if r.overlay != nil {
+		var cmd tea.Cmd
+		r.overlay, cmd = r.overlay.update(msg)
+		return cmd
 	}
 	switch {
 	case key.Matches(msg, k.Leave):
 		return func() tea.Msg { return toLobby{} }
 	case key.Matches(msg, k.Help):
-		r.showHelp = true
+		r.overlay = &helpOverlay{title: "REPLAY KEYS", km: replayKeyMap}
 	case !r.loaded || len(r.frames) == 0:
 	case key.Matches(msg, k.Next):
 		r.at = min(len(r.frames)-1, r.at+1)
@@ -125,10 +113,15 @@ func (r *replayScreen) key(msg tea.KeyMsg) tea.Cmd {
 		s := ""
 		r.round = &s
 	case key.Matches(msg, k.Card):
-		r.cards, r.cardSel = true, 0
+		if b := r.current(); b != nil {
+			r.overlay = newCardsOverlay(b, r.seats(), "")
+		}
 	}
 	return nil
 }
+
+// seats names the table for the boards: a replay is watched, never played.
+func (r *replayScreen) seats() Seats { return seatsOf(r.info, engine.Spectator) }
 
 // jumpToRound goes to the first frame of round n (clamped to the game).
 func (r *replayScreen) jumpToRound(n int) {
@@ -142,19 +135,21 @@ func (r *replayScreen) jumpToRound(n int) {
 	}
 }
 
-func (r *replayScreen) current() *factories.View {
+// current is the board at the frame shown. Frames are decoded when first
+// shown: a long game's replay opens at once.
+func (r *replayScreen) current() Board {
 	if r.at < 0 || r.at >= len(r.frames) {
 		return nil
 	}
-	if r.views[r.at] == nil {
-		v, err := decodeView(r.frames[r.at].View)
+	if r.boards[r.at] == nil {
+		b, err := r.env.decode(r.info.Game, r.frames[r.at].View)
 		if err != nil {
 			r.err = err.Error()
 			return nil
 		}
-		r.views[r.at] = v
+		r.boards[r.at] = b
 	}
-	return r.views[r.at]
+	return r.boards[r.at]
 }
 
 func (r *replayScreen) view(w, h int) string {
@@ -162,37 +157,32 @@ func (r *replayScreen) view(w, h int) string {
 	head := t.Title.Render("smokestack") + " · replay " + r.code
 	bh := h - 4
 	body := "loading the replay…"
-	names := make([]string, len(r.info.Seats))
-	for i, s := range r.info.Seats {
-		names[i] = s.Name
-	}
 	banner := ""
 	var km help.KeyMap = replayKeyMap
-	if v := r.current(); v != nil {
+	if b := r.current(); b != nil {
 		f := r.frames[r.at]
+		seats := r.seats()
 		head += fmt.Sprintf(" · move %d of %d · round %d", r.at, len(r.frames)-1, f.Round)
 		if f.Seat >= 0 {
-			banner = "after a move by " + playerName(names, f.Seat)
+			banner = "after a move by " + seats.Name(f.Seat)
 		} else if r.at == 0 {
 			banner = "the starting position"
 		}
+		frame := Frame{Theme: t, Seats: seats, Width: w, Height: bh, Ended: r.info.Ended,
+			Log: func(w, h int) string { return logTail(t, f.Log, w, h) }}
 		switch {
-		case r.showHelp:
-			body = helpOverlay(t, "REPLAY KEYS", replayKeyMap, w)
-		case r.cards:
-			cards := visibleCards(v, names)
-			r.cardSel = min(r.cardSel, max(0, len(cards)-1))
-			body = cardOverlay(t, cards, r.cardSel, min(w, 100), bh)
-			km = overlayKeyMap
-		case v.Phase == factories.GameOver:
-			body = scoresView(t, v, names, -2, r.info.Ended, w) + "\n\n" + othersView(t, v, names, w, bh)
+		case r.overlay != nil:
+			body = r.overlay.view(t, w, bh)
+			km = r.overlay.keys()
+		case b.Over():
+			body = b.Scores(frame)
 		default:
-			body = publicBody(t, v, names, f.Log, w, bh)
+			body = b.Draw(frame)
 		}
 	}
 	status := t.Dim.Render(r.err)
 	if r.round != nil {
 		status = "jump to round: " + *r.round + "▏" + t.Dim.Render("  (enter jumps, esc cancels)")
 	}
-	return strings.Join([]string{fit(head, w, 1), fit(banner, w, 1), fit(body, w, bh), fit(status, w, 1), fit(helpBar(t, km, w), w, 1)}, "\n")
+	return strings.Join([]string{Fit(head, w, 1), Fit(banner, w, 1), Fit(body, w, bh), Fit(status, w, 1), Fit(helpBar(t, km, w), w, 1)}, "\n")
 }

@@ -5,6 +5,8 @@ package session
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -22,7 +24,10 @@ type Start struct {
 
 // Config is everything a session needs from the server.
 type Config struct {
-	Lobby  *lobby.Lobby
+	Lobby *lobby.Lobby
+	// Games are the games' screens by game name (lobby.Game.Name); a room
+	// of a game not here can be joined but not drawn.
+	Games  map[string]Game
 	Player lobby.Player
 	Start  Start
 	// Theme is "default", "colorblind" or "mono".
@@ -48,6 +53,7 @@ const moveTimeout = 10 * time.Second
 // is seen by all of them.
 type env struct {
 	lobby  *lobby.Lobby
+	games  map[string]Game
 	player lobby.Player
 	theme  Theme
 	ctx    context.Context
@@ -55,6 +61,19 @@ type env struct {
 	width  int
 	height int
 }
+
+// decode reads a view of a room of game through that game's screens.
+func (e *env) decode(game string, view json.RawMessage) (Board, error) {
+	g, ok := e.games[game]
+	if !ok {
+		return nil, fmt.Errorf("this server cannot show games of %q", game)
+	}
+	return g.Decode(view)
+}
+
+// bodySize is the size of a screen's body at the terminal's size: the
+// width capped at maxWidth, less the two lines above and two below.
+func (e *env) bodySize() (w, h int) { return min(e.width, maxWidth), e.height - 4 }
 
 // screen is one of the session's screens: lobby, game, replay.
 type screen interface {
@@ -97,7 +116,7 @@ func New(cfg Config) tea.Model {
 	if now == nil {
 		now = time.Now
 	}
-	e := &env{lobby: cfg.Lobby, player: cfg.Player, theme: NewTheme(cfg.Theme, cfg.Renderer),
+	e := &env{lobby: cfg.Lobby, games: cfg.Games, player: cfg.Player, theme: NewTheme(cfg.Theme, cfg.Renderer),
 		ctx: ctx, now: now, width: cfg.Width, height: cfg.Height}
 	m := &Model{env: e, start: cfg.Start}
 	m.cur = newLobbyScreen(e, "")

@@ -5,16 +5,16 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
-
-	"github.com/smokestack/smokestack/engine/factories"
 )
 
 // Theme is every style the screens use. Views take their styles from one
 // Theme value, so the mono and colour-blind themes are a swap of this value
 // and nothing else. Information never rests on colour alone: selections
-// carry a marker, tools carry their name (and in the colour-blind theme a
-// shape), done seats say "done".
+// carry a marker, done seats say "done", and a game's own colours (tools,
+// seats) come with a word or a shape.
 type Theme struct {
+	// Name is "default", "colorblind" or "mono": games pick their own
+	// colours by it.
 	Name     string
 	Title    lipgloss.Style // screen titles and section heads
 	Dim      lipgloss.Style // secondary text
@@ -24,15 +24,12 @@ type Theme struct {
 	Bad      lipgloss.Style // errors, warnings, away seats
 	Banner   lipgloss.Style // notices across the top
 	Bar      lipgloss.Style // score bars
-	tools    map[factories.Tool]lipgloss.Style
-	marks    map[factories.Tool]string
+	renderer *lipgloss.Renderer
 }
 
-// Tool words a tool token for the board: its name, styled, with a shape in
-// the colour-blind theme.
-func (t Theme) Tool(tool factories.Tool) string {
-	return t.tools[tool].Render(t.marks[tool] + string(tool))
-}
+// Style is a new, plain style for this theme's terminal, for a game's own
+// colours. In the mono theme colours render as plain text.
+func (t Theme) Style() lipgloss.Style { return t.renderer.NewStyle() }
 
 // themeNames are the themes Config.Theme accepts.
 var themeNames = []string{"default", "colorblind", "mono"}
@@ -54,17 +51,11 @@ func NewTheme(name string, r *lipgloss.Renderer) Theme {
 	s := r.NewStyle
 	t := Theme{Name: name, Title: s().Bold(true), Dim: s().Faint(true), Accent: s().Bold(true),
 		Selected: s().Reverse(true), Good: s().Bold(true), Bad: s().Bold(true),
-		Banner: s().Bold(true), Bar: s(),
-		tools: map[factories.Tool]lipgloss.Style{}, marks: map[factories.Tool]string{}}
-	var colours map[factories.Tool]string
+		Banner: s().Bold(true), Bar: s(), renderer: r}
 	switch name {
 	case "colorblind":
 		// Okabe–Ito: distinguishable with every common colour-vision
-		// deficiency; shapes repeat what the colour says.
-		colours = map[factories.Tool]string{factories.Gear: "#E69F00", factories.Wrench: "#56B4E9",
-			factories.Hammer: "#CC79A7", factories.Shovel: "#F0E442"}
-		t.marks = map[factories.Tool]string{factories.Gear: "● ", factories.Wrench: "▲ ",
-			factories.Hammer: "■ ", factories.Shovel: "◆ "}
+		// deficiency.
 		t.Title = t.Title.Foreground(lipgloss.Color("#56B4E9"))
 		t.Accent = t.Accent.Foreground(lipgloss.Color("#009E73"))
 		t.Good = t.Good.Foreground(lipgloss.Color("#009E73"))
@@ -75,21 +66,12 @@ func NewTheme(name string, r *lipgloss.Renderer) Theme {
 		t.Dim, t.Selected, t.Bad, t.Good, t.Accent = s(), s(), s(), s(), s()
 	default:
 		t.Name = "default"
-		colours = map[factories.Tool]string{factories.Gear: "214", factories.Wrench: "39",
-			factories.Hammer: "196", factories.Shovel: "142"}
 		t.Title = t.Title.Foreground(lipgloss.Color("208"))
 		t.Accent = t.Accent.Foreground(lipgloss.Color("42"))
 		t.Good = t.Good.Foreground(lipgloss.Color("42"))
 		t.Bad = t.Bad.Foreground(lipgloss.Color("203"))
 		t.Banner = t.Banner.Foreground(lipgloss.Color("0")).Background(lipgloss.Color("214"))
 		t.Bar = t.Bar.Foreground(lipgloss.Color("208"))
-	}
-	for _, tool := range factories.Tools() {
-		st := s()
-		if c, ok := colours[tool]; ok {
-			st = st.Foreground(lipgloss.Color(c))
-		}
-		t.tools[tool] = st
 	}
 	return t
 }

@@ -18,6 +18,8 @@ import (
 	"github.com/smokestack/smokestack/internal/redistest"
 	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/server"
+	"github.com/smokestack/smokestack/session"
+	factoriesui "github.com/smokestack/smokestack/session/factories"
 )
 
 // cluster is two smokestack instances of our own in this process, sharing
@@ -94,7 +96,7 @@ func startInstance(ctx context.Context, redisURL string, log *slog.Logger) (addr
 	lb := lobby.New(lobby.Config{Store: store, Games: []lobby.Game{{Rules: factories.Rules{}, Bots: bot.JSONBots()}}, Logger: log.With("part", "lobby")})
 	lobbyCtx, stopLobby := context.WithCancel(context.Background())
 	go lb.Run(lobbyCtx)
-	srv, err := server.New(server.Config{HostKey: key, Lobby: lb, Logger: log.With("part", "ssh")})
+	srv, err := server.New(server.Config{HostKey: key, Lobby: lb, Screens: map[string]session.Game{"factories": factoriesui.UI{}}, Logger: log.With("part", "ssh")})
 	if err != nil {
 		stopLobby()
 		store.Close()

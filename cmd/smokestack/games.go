@@ -7,12 +7,15 @@ import (
 	"github.com/smokestack/smokestack/engine/factories"
 	factoriesbot "github.com/smokestack/smokestack/engine/factories/bot"
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/session"
+	factoriesui "github.com/smokestack/smokestack/session/factories"
 )
 
 // game is one game this binary offers: what rooms run, and how
 // `simulate` plays it headless with its bots' own simulator.
 type game struct {
 	lobby.Game
+	screen   session.Game
 	simulate func(ctx context.Context, c simConfig) (report, error)
 }
 
@@ -37,7 +40,7 @@ type report interface {
 // else from them.
 func games() []game {
 	return []game{
-		{lobby.Game{Rules: factories.Rules{}, Bots: factoriesbot.JSONBots()}, func(ctx context.Context, c simConfig) (report, error) {
+		{lobby.Game{Rules: factories.Rules{}, Bots: factoriesbot.JSONBots()}, factoriesui.UI{}, func(ctx context.Context, c simConfig) (report, error) {
 			return factoriesbot.Simulate(ctx, factoriesbot.Config{Bots: c.Bots, Difficulty: c.Options["difficulty"],
 				Games: c.Games, Seed: c.Seed, Workers: c.Workers, Progress: c.Progress})
 		}},
@@ -49,6 +52,15 @@ func lobbyGames() []lobby.Game {
 	var out []lobby.Game
 	for _, g := range games() {
 		out = append(out, g.Game)
+	}
+	return out
+}
+
+// screens is games() as the sessions take them.
+func screens() map[string]session.Game {
+	out := map[string]session.Game{}
+	for _, g := range games() {
+		out[g.Name()] = g.screen
 	}
 	return out
 }

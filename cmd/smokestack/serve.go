@@ -207,7 +207,7 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}()
 
 	srv, err := server.New(server.Config{
-		Addr: c.listen, HostKey: key.Signer, Lobby: lb,
+		Addr: c.listen, HostKey: key.Signer, Lobby: lb, Screens: screens(),
 		Logger: log.With("part", "ssh"), IdleTimeout: c.idleTimeout,
 	})
 	if err != nil {

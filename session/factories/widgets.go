@@ -1,4 +1,4 @@
-package session
+package factories
 
 import (
 	"fmt"
@@ -6,36 +6,15 @@ import (
 	"strings"
 
 	"github.com/smokestack/smokestack/engine/factories"
+	"github.com/smokestack/smokestack/session"
 )
 
 // The board's widgets: each draws one part of the game from the seat's view
 // and returns lines no wider than asked (fit cuts anything longer).
 
-// seatName names a seat for the board: "You" for the viewer.
-func seatName(names []string, seat, viewer int) string {
-	switch {
-	case seat == viewer && viewer >= 0:
-		return "Your"
-	case seat >= 0 && seat < len(names) && names[seat] != "":
-		return names[seat] + "'s"
-	}
-	return fmt.Sprintf("Seat %d's", seat+1)
-}
-
-// playerName is a seat's display name.
-func playerName(names []string, seat int) string {
-	if seat >= 0 && seat < len(names) && names[seat] != "" {
-		return names[seat]
-	}
-	if seat < 0 {
-		return "The Machine"
-	}
-	return fmt.Sprintf("seat %d", seat+1)
-}
-
 // marketView draws the marketplace: four blueprints with tool, cost and
 // prestige, and the four contractors under their tool tokens.
-func marketView(t Theme, v *factories.View, w int) string {
+func marketView(t session.Theme, v *factories.View, w int) string {
 	lines := []string{t.Title.Render("MARKETPLACE") + t.Dim.Render(fmt.Sprintf("  deck %d · discard %d", v.DeckSize, v.DiscardSize))}
 	nameW := max(10, min(18, w-23))
 	for i, c := range v.Market.Blueprints {
@@ -62,12 +41,13 @@ func marketView(t Theme, v *factories.View, w int) string {
 }
 
 // padTool draws a tool token padded to a fixed width so columns line up.
-func padTool(t Theme, tool factories.Tool) string {
+func padTool(t session.Theme, tool factories.Tool) string {
+	mark := toolMarks[t.Name][tool]
 	width := 6
-	if t.marks[tool] != "" {
+	if mark != "" {
 		width = 8
 	}
-	return t.Tool(tool) + strings.Repeat(" ", max(0, width-len([]rune(t.marks[tool]+string(tool)))))
+	return toolText(t, tool) + strings.Repeat(" ", max(0, width-len([]rune(mark+string(tool)))))
 }
 
 // costShort is a cost for a table cell: "2m 1e", "free".
@@ -176,11 +156,11 @@ func compoundView(prefix string, compound []factories.Building, w int) []string 
 	for _, b := range compound {
 		items = append(items, buildingLabel(b))
 	}
-	return wrapItems(prefix, items, " · ", w)
+	return session.WrapItems(prefix, items, " · ", w)
 }
 
 // handView lists the seat's own hand with each card's tool, wrapped to w.
-func handView(t Theme, hand []factories.Card, w int) []string {
+func handView(t session.Theme, hand []factories.Card, w int) []string {
 	if len(hand) == 0 {
 		return []string{"hand: empty"}
 	}
@@ -190,14 +170,14 @@ func handView(t Theme, hand []factories.Card, w int) []string {
 	for _, c := range cards {
 		items = append(items, c.Name()+t.Dim.Render(" ("+string(c.Info().Tool)+")"))
 	}
-	return wrapItems(fmt.Sprintf("hand (%d): ", len(hand)), items, " · ", w)
+	return session.WrapItems(fmt.Sprintf("hand (%d): ", len(hand)), items, " · ", w)
 }
 
 // youView draws the seat's own area: resources, dice, Headquarters,
 // compound and hand.
-func youView(t Theme, v *factories.View, names []string, w int) string {
+func youView(t session.Theme, v *factories.View, s session.Seats, w int) string {
 	p := v.You()
-	lines := []string{t.Title.Render("YOU (" + playerName(names, v.Seat) + ")"), resources(p), diceView(p), hqView(p.HQ)}
+	lines := []string{t.Title.Render("YOU (" + s.Name(v.Seat) + ")"), resources(p), diceView(p), hqView(p.HQ)}
 	lines = append(lines, compoundView("compound: ", p.Compound, w)...)
 	lines = append(lines, handView(t, v.Hand, w)...)
 	return strings.Join(lines, "\n")
@@ -206,7 +186,7 @@ func youView(t Theme, v *factories.View, names []string, w int) string {
 // opponentView draws another seat: name and state, hand size, resources,
 // dice in the work phase, then its compound. Only the hand size is shown,
 // never a hand. Compact drawing keeps to two lines, for full tables.
-func opponentView(t Theme, v *factories.View, p factories.PlayerView, names []string, w int, compact bool) string {
+func opponentView(t session.Theme, v *factories.View, p factories.PlayerView, s session.Seats, w int, compact bool) string {
 	state := ""
 	switch {
 	case v.Phase == factories.GameOver:
@@ -217,7 +197,7 @@ func opponentView(t Theme, v *factories.View, p factories.PlayerView, names []st
 	case v.Phase == factories.WorkPhase:
 		state = t.Accent.Render(" … working")
 	}
-	name := t.Title.Render(playerName(names, p.Seat)) + state
+	name := t.Title.Render(s.Name(p.Seat)) + state
 	if compact {
 		head := name + fmt.Sprintf("  hand %d · goods %d · ★%d · m%d e%d", p.HandSize, p.Goods, p.Prestige, p.Metal, p.Energy)
 		var items []string
@@ -238,7 +218,7 @@ func opponentView(t Theme, v *factories.View, p factories.PlayerView, names []st
 }
 
 // machineView draws The Machine, the solo opponent.
-func machineView(t Theme, m *factories.Machine, w int) string {
+func machineView(t session.Theme, m *factories.Machine, w int) string {
 	var names []string
 	for _, c := range m.Compound {
 		names = append(names, c.Name())
@@ -251,18 +231,18 @@ func machineView(t Theme, m *factories.Machine, w int) string {
 	if len(names) == 0 {
 		return lines[0]
 	}
-	return strings.Join(append(lines, wrapItems("  ", names, " · ", w)...), "\n")
+	return strings.Join(append(lines, session.WrapItems("  ", names, " · ", w)...), "\n")
 }
 
 // othersView draws every seat but the viewer's (all seats for a
 // spectator), and The Machine in solo play, compactly when the full
 // drawing would not fit in h lines.
-func othersView(t Theme, v *factories.View, names []string, w, h int) string {
+func othersView(t session.Theme, v *factories.View, s session.Seats, w, h int) string {
 	draw := func(compact bool) string {
 		var blocks []string
 		for _, p := range v.Players {
 			if p.Seat != v.Seat {
-				blocks = append(blocks, opponentView(t, v, p, names, w, compact))
+				blocks = append(blocks, opponentView(t, v, p, s, w, compact))
 			}
 		}
 		if v.Machine != nil {

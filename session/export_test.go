@@ -1,0 +1,62 @@
+package session
+
+import (
+	"encoding/json"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// Hooks for the tests in package session_test, which play real games
+// through the screens (a game's screens import this package, so those
+// tests cannot live inside it).
+
+// ThemeNames are the themes Config.Theme accepts.
+var ThemeNames = themeNames
+
+// Size is the terminal size the model draws for.
+func Size(m tea.Model) (w, h int) {
+	e := m.(*Model).env
+	return e.width, e.height
+}
+
+// GameProbe reads the game screen's state.
+type GameProbe struct{ g *gameScreen }
+
+// ProbeGame returns the model's game screen, if it shows one.
+func ProbeGame(m tea.Model) (GameProbe, bool) {
+	g, ok := m.(*Model).cur.(*gameScreen)
+	return GameProbe{g}, ok
+}
+
+// Started reports whether the game has begun (a board is shown).
+func (p GameProbe) Started() bool { return p.g.board != nil }
+
+// Over reports whether the game has ended.
+func (p GameProbe) Over() bool { return p.g.over() }
+
+// Moves counts the moves the menu offers.
+func (p GameProbe) Moves() int {
+	n := 0
+	for _, grp := range p.g.menu.groups {
+		n += len(grp.Moves)
+	}
+	return n
+}
+
+// Pending reports whether a move is on its way to the room.
+func (p GameProbe) Pending() bool { return p.g.pending }
+
+// Status is the status line and whether it reports a failure.
+func (p GameProbe) Status() (string, bool) { return p.g.status, p.g.statusBad }
+
+// Version counts the moves the screen has seen played.
+func (p GameProbe) Version() int { return p.g.version }
+
+// Filter is the move search, while one is typed.
+func (p GameProbe) Filter() (bool, string) { return p.g.filtering, p.g.menu.filter }
+
+// Selected is the move the menu is on, as the room would receive it.
+func (p GameProbe) Selected() (json.RawMessage, bool) {
+	mv, ok := p.g.menu.selected()
+	return mv.Move, ok
+}

@@ -1,0 +1,109 @@
+package factories
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/smokestack/smokestack/engine/factories"
+	"github.com/smokestack/smokestack/session"
+)
+
+// Card keys tell blueprints from contractors: "blueprint:Foundry",
+// "contractor:Architect".
+func blueprintRef(c factories.Card, where string) session.CardRef {
+	return session.CardRef{Key: "blueprint:" + c.Name(), Name: c.Name(), Where: where}
+}
+
+func contractorRef(c factories.Contractor, where string) session.CardRef {
+	return session.CardRef{Key: "contractor:" + c.Name(), Name: c.Name(), Where: where}
+}
+
+// Cards implements session.Board: every card the view shows, once per
+// name, in board order: marketplace, hand, then each compound. It reads
+// only the view, so it can list nothing the seat may not see.
+func (b *board) Cards(s session.Seats) []session.CardRef {
+	v := b.v
+	var out []session.CardRef
+	seen := map[string]bool{}
+	add := func(c session.CardRef) {
+		if !seen[c.Key] {
+			seen[c.Key] = true
+			out = append(out, c)
+		}
+	}
+	for i, c := range v.Market.Blueprints {
+		if c != factories.None {
+			add(blueprintRef(c, fmt.Sprintf("marketplace blueprint %d", i+1)))
+		}
+	}
+	for i, c := range v.Market.Contractors {
+		if c != factories.None {
+			add(contractorRef(c, fmt.Sprintf("marketplace contractor %d (%s token)", i+1, v.Market.Tools[i])))
+		}
+	}
+	for _, c := range v.Hand {
+		add(blueprintRef(c, "your hand"))
+	}
+	for _, p := range v.Players {
+		for _, bl := range p.Compound {
+			add(blueprintRef(bl.Card, s.Whose(p.Seat)+" compound"))
+		}
+	}
+	if v.Machine != nil {
+		for _, c := range v.Machine.Compound {
+			add(blueprintRef(c, "The Machine's compound"))
+		}
+	}
+	return out
+}
+
+// CardText implements session.Board: the full printed card.
+func (b *board) CardText(t session.Theme, c session.CardRef, w int) string {
+	wrap := lipgloss.NewStyle().Width(w)
+	kind, name, _ := strings.Cut(c.Key, ":")
+	if kind == "contractor" {
+		found := factories.ContractorsNamed(name)
+		if len(found) == 0 {
+			return t.Title.Render(c.Name) + "\n" + t.Dim.Render("not a card of this game")
+		}
+		info := found[0].Info()
+		cost := "discard a blueprint with the slot's tool"
+		if info.Energy > 0 {
+			cost += fmt.Sprintf(" and pay %d energy", info.Energy)
+		}
+		return strings.Join([]string{
+			t.Title.Render(info.Name) + t.Dim.Render("  contractor"),
+			"To hire: " + cost,
+			wrap.Render(info.Text),
+			t.Dim.Render("on the board: " + c.Where),
+		}, "\n")
+	}
+	found := factories.CardsNamed(name)
+	if len(found) == 0 {
+		return t.Title.Render(c.Name) + "\n" + t.Dim.Render("not a card of this game")
+	}
+	info := found[0].Info()
+	return strings.Join([]string{
+		t.Title.Render(info.Name) + t.Dim.Render("  "+string(info.Type)+" blueprint · ") + toolText(t, info.Tool),
+		fmt.Sprintf("To build: %s · Prestige %d", costText(info.Metal, info.Energy), info.Prestige),
+		wrap.Render(info.Text),
+		t.Dim.Render("on the board: " + c.Where),
+	}, "\n")
+}
+
+// costText words a build cost: "2 metal 1 energy", "free".
+func costText(metal, energy int) string {
+	var parts []string
+	if metal > 0 {
+		parts = append(parts, fmt.Sprintf("%d metal", metal))
+	}
+	if energy > 0 {
+		parts = append(parts, fmt.Sprintf("%d energy", energy))
+	}
+	if len(parts) == 0 {
+		return "free"
+	}
+	return strings.Join(parts, " ")
+}

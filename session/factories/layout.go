@@ -1,0 +1,150 @@
+package factories
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/smokestack/smokestack/engine/factories"
+	"github.com/smokestack/smokestack/session"
+)
+
+// Draw implements session.Board: the seated board with its menu, or the
+// public board.
+func (b *board) Draw(f session.Frame) string {
+	if f.Menu == nil {
+		return b.public(f)
+	}
+	return b.seated(f)
+}
+
+// seated is the seated player's board: marketplace and their own area on
+// the left, the other seats, the move menu and the log on the right (in a
+// third column on wide terminals).
+func (b *board) seated(f session.Frame) string {
+	t, v, w, h := f.Theme, b.v, f.Width, f.Height
+	if w >= 150 {
+		lw := w * 40 / 100
+		mw := (w - lw - 2) / 2
+		rw := w - lw - mw - 2
+		left := b.withPreview(f, marketView(t, v, lw)+"\n\n"+youView(t, v, f.Seats, lw), lw, h)
+		mid := othersView(t, v, f.Seats, mw, h)
+		logH := max(3, h/3)
+		right := session.Fit(f.Menu(rw, h-logH-1), rw, h-logH-1) + "\n\n" + f.Log(rw, logH-1)
+		return session.Columns(h, []int{lw, mw, rw}, left, mid, right)
+	}
+	lw := w * 52 / 100
+	rw := w - lw - 1
+	left := b.withPreview(f, marketView(t, v, lw)+"\n"+youView(t, v, f.Seats, lw), lw, h)
+	others := othersView(t, v, f.Seats, rw, h/2)
+	oh := min(lipgloss.Height(others), h/2)
+	logH := 2
+	if h >= 30 {
+		logH = max(3, h/5)
+	}
+	menuH := max(2, h-oh-logH-2)
+	right := session.Fit(others, rw, oh) + "\n\n" + session.Fit(f.Menu(rw, menuH), rw, menuH) + "\n" + f.Log(rw, logH)
+	return session.Columns(h, []int{lw, rw}, left, right)
+}
+
+// withPreview adds the full text of the card the menu is on below block,
+// when the column has room for it.
+func (b *board) withPreview(f session.Frame, block string, w, h int) string {
+	if f.Focus == nil {
+		return block
+	}
+	preview := b.CardText(f.Theme, *f.Focus, w)
+	preview = preview[:strings.LastIndex(preview, "\n")] // not "on the board"
+	if lipgloss.Height(block)+lipgloss.Height(preview)+1 > h {
+		return block
+	}
+	return block + "\n\n" + preview
+}
+
+// public is the board as a spectator sees it: marketplace and log on the
+// left, every seat on the right. Replays draw it too.
+func (b *board) public(f session.Frame) string {
+	t, w, h := f.Theme, f.Width, f.Height
+	lw := w * 48 / 100
+	rw := w - lw - 1
+	market := marketView(t, b.v, lw)
+	left := market + "\n\n" + f.Log(lw, max(2, h-lipgloss.Height(market)-2))
+	return session.Columns(h, []int{lw, rw}, left, othersView(t, b.v, f.Seats, rw, h))
+}
+
+// Scores implements session.Board: the final scores as a bar chart, the
+// winner named, and in a replay every seat's final compound below.
+func (b *board) Scores(f session.Frame) string {
+	t, v, w := f.Theme, b.v, f.Width
+	lines := []string{t.Title.Render("GAME OVER")}
+	if f.Ended != "" {
+		lines[0] += "  " + f.Ended
+	} else if v.EndCause != "" {
+		lines[0] += "  " + v.EndCause
+	}
+	if len(v.Scores) == 0 {
+		return strings.Join(append(lines, "", "no scores: the game stopped early"), "\n")
+	}
+	scores := slices.Clone(v.Scores)
+	slices.SortStableFunc(scores, func(a, b factories.Score) int { return a.Rank - b.Rank })
+	best := 1
+	nameW := 6
+	for _, s := range scores {
+		best = max(best, s.Total)
+		nameW = max(nameW, len([]rune(scoreName(f.Seats, s))))
+	}
+	nameW = min(nameW, 20)
+	var winners []string
+	for _, s := range scores {
+		if s.Winner {
+			winners = append(winners, scoreName(f.Seats, s))
+		}
+	}
+	verb := "wins"
+	if len(winners) > 1 {
+		verb = "share the win"
+	} else if len(winners) == 1 && winners[0] == "You" {
+		verb = "win"
+	}
+	lines = append(lines, t.Good.Render("★ "+strings.Join(winners, " and ")+" "+verb+"!"), "")
+	long := w >= 100 // room for the tie-breakers
+	detail := func(s factories.Score) string {
+		d := fmt.Sprintf("%3d  goods %d + prestige %d", s.Total, s.Goods, s.Prestige)
+		if !s.Machine && long {
+			d += fmt.Sprintf("  (metal %d, energy %d, hand %d)", s.Metal, s.Energy, s.Hand)
+		}
+		return d
+	}
+	detailW := 0
+	for _, s := range scores {
+		detailW = max(detailW, len(detail(s)))
+	}
+	barW := max(10, min(60, w-nameW-detailW-6))
+	for _, s := range scores {
+		n := s.Total * barW / best
+		bar := t.Bar.Render(strings.Repeat("█", n)) + strings.Repeat("·", barW-n)
+		name := scoreName(f.Seats, s)
+		lines = append(lines, fmt.Sprintf("%d. %-*s %s %s", s.Rank, nameW, trimTo(name, nameW), bar, detail(s)))
+	}
+	return strings.Join(lines, "\n")
+}
+
+func scoreName(s session.Seats, sc factories.Score) string {
+	switch {
+	case sc.Machine:
+		return "The Machine"
+	case s.Me(sc.Seat):
+		return "You"
+	}
+	return s.Name(sc.Seat)
+}
+
+func trimTo(s string, n int) string {
+	r := []rune(s)
+	if len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}

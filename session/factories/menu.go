@@ -1,0 +1,104 @@
+package factories
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/smokestack/smokestack/engine/factories"
+	"github.com/smokestack/smokestack/session"
+)
+
+// Menu implements session.Board: the legal moves grouped by what they act
+// on (a marketplace slot, a card in hand, a building, the Headquarters),
+// in the engine's order within a group. The groups open on what a player
+// most likely wants, and keep the paid refresh and Done, which end or cost
+// something, last, where a careless enter cannot reach them.
+func (b *board) Menu(session.Seats) []session.MoveGroup {
+	v := b.v
+	var groups []session.MoveGroup
+	kinds := map[string]factories.MoveKind{}
+	index := map[string]int{}
+	for _, mv := range v.Legal {
+		key, title, card := groupOf(v, mv)
+		i, ok := index[key]
+		if !ok {
+			i = len(groups)
+			index[key] = i
+			groups = append(groups, session.MoveGroup{Key: key, Title: title, Card: card})
+			kinds[key] = mv.Kind
+		}
+		data, err := json.Marshal(mv)
+		if err != nil {
+			continue // a Move always encodes; nothing to offer if not
+		}
+		groups[i].Moves = append(groups[i].Moves, session.MenuMove{Label: mv.Describe(*v), Move: data})
+	}
+	slices.SortStableFunc(groups, func(a, b session.MoveGroup) int {
+		return cmp.Compare(kindRank[kinds[a.Key]], kindRank[kinds[b.Key]])
+	})
+	return groups
+}
+
+// kindRank orders the menu's groups: dice to set first, then the market,
+// then building and working, then the moves that cost or end something.
+var kindRank = map[factories.MoveKind]int{
+	factories.SetDice: 0, factories.Choose: 1,
+	factories.Take: 2, factories.Hire: 3,
+	factories.Build: 4, factories.Activate: 5, factories.Place: 6,
+	factories.DiscardDown: 7, factories.Refresh: 8, factories.Pass: 9, factories.Done: 10,
+}
+
+// groupOf says which group a move belongs to, what the group is called and
+// which card it is about.
+func groupOf(v *factories.View, mv factories.Move) (key, title string, card *session.CardRef) {
+	ref := func(c session.CardRef) *session.CardRef { return &c }
+	switch mv.Kind {
+	case factories.Take:
+		c := blueprintAt(v, mv.Slot)
+		if c != factories.None {
+			card = ref(blueprintRef(c, fmt.Sprintf("marketplace blueprint %d", mv.Slot+1)))
+		}
+		return fmt.Sprintf("take:%d", mv.Slot), fmt.Sprintf("Blueprint %d: %s", mv.Slot+1, c.Name()), card
+	case factories.Hire:
+		c := contractorAt(v, mv.Slot)
+		if c != factories.None {
+			card = ref(contractorRef(c, fmt.Sprintf("marketplace contractor %d", mv.Slot+1)))
+		}
+		return fmt.Sprintf("hire:%d", mv.Slot), fmt.Sprintf("Contractor %d: %s", mv.Slot+1, c.Name()), card
+	case factories.Refresh:
+		return "refresh", "Refresh a row", nil
+	case factories.Pass:
+		return "pass", "Pass", nil
+	case factories.SetDice:
+		return "setdice", "Foreman dice", nil
+	case factories.Choose:
+		return fmt.Sprintf("choose:%v", mv.Dice), "Specialist die", nil
+	case factories.Build:
+		return "build:" + mv.Card.Name(), "Build " + mv.Card.Name(), ref(blueprintRef(mv.Card, "your hand"))
+	case factories.Place:
+		return "place", "Headquarters", nil
+	case factories.Activate:
+		return "activate:" + mv.Card.Name(), "Activate " + mv.Card.Name(), ref(blueprintRef(mv.Card, "your compound"))
+	case factories.DiscardDown:
+		return "discard", "Discard down to the limits", nil
+	case factories.Done:
+		return "done", "Done", nil
+	}
+	return string(mv.Kind), string(mv.Kind), nil
+}
+
+func blueprintAt(v *factories.View, slot int) factories.Card {
+	if slot < 0 || slot >= len(v.Market.Blueprints) {
+		return factories.None
+	}
+	return v.Market.Blueprints[slot]
+}
+
+func contractorAt(v *factories.View, slot int) factories.Contractor {
+	if slot < 0 || slot >= len(v.Market.Contractors) {
+		return factories.None
+	}
+	return v.Market.Contractors[slot]
+}

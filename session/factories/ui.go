@@ -1,0 +1,97 @@
+// Package factories draws Fantastic Factories for the generic game and
+// replay screens of package session: the marketplace, every seat's
+// compound, the move menu's groups and the card reference, all from a
+// seat's view alone.
+package factories
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/smokestack/smokestack/engine/factories"
+	"github.com/smokestack/smokestack/session"
+)
+
+// UI is Fantastic Factories' screens, registered for rooms whose game is
+// "factories".
+type UI struct{}
+
+var _ session.Game = UI{}
+
+// Decode implements session.Game.
+func (UI) Decode(data json.RawMessage) (session.Board, error) {
+	if len(data) == 0 {
+		return nil, errors.New("the game has not started")
+	}
+	var v factories.View
+	if err := json.Unmarshal(data, &v); err != nil {
+		return nil, fmt.Errorf("this game cannot be shown: %w", err)
+	}
+	return &board{v: &v}, nil
+}
+
+// board is one seat's (or a spectator's) view, drawn.
+type board struct {
+	v *factories.View
+}
+
+// Over implements session.Board.
+func (b *board) Over() bool { return b.v.Phase == factories.GameOver }
+
+// Header implements session.Board: the round, the phase and who acts.
+func (b *board) Header(t session.Theme, s session.Seats) string {
+	v := b.v
+	if v.Phase == factories.GameOver {
+		return fmt.Sprintf("round %d · game over", v.Round)
+	}
+	round := fmt.Sprintf("round %d", v.Round)
+	if v.FinalRound > 0 {
+		round += fmt.Sprintf(" of %d", v.FinalRound)
+	}
+	parts := []string{round}
+	switch v.Phase {
+	case factories.MarketPhase:
+		turn := s.Name(v.Turn) + "'s turn"
+		if s.Me(v.Turn) {
+			turn = t.Accent.Render("your turn")
+		}
+		parts = append(parts, "market phase", turn)
+	case factories.WorkPhase:
+		var waiting []string
+		for _, p := range v.Players {
+			if !p.Done && !s.Me(p.Seat) {
+				waiting = append(waiting, s.Name(p.Seat))
+			}
+		}
+		w := "work phase"
+		if v.Seat >= 0 && !v.You().Done {
+			w += " · " + t.Accent.Render("you are working")
+		}
+		if len(waiting) > 0 {
+			w += " · working: " + strings.Join(waiting, ", ")
+		}
+		parts = append(parts, w)
+	}
+	return strings.Join(parts, " · ")
+}
+
+// Banner implements session.Board: the end of the game coming.
+func (b *board) Banner(t session.Theme, _ session.Seats) string {
+	if b.v.EndCause != "" && b.v.Phase != factories.GameOver {
+		return t.Accent.Render("the end is near: " + b.v.EndCause)
+	}
+	return ""
+}
+
+// Idle implements session.Board.
+func (b *board) Idle(s session.Seats) string {
+	switch {
+	case b.v.Phase == factories.MarketPhase && !s.Me(b.v.Turn):
+		return "waiting for " + s.Name(b.v.Turn) + " to choose"
+	case b.v.Phase == factories.WorkPhase && b.v.You().Done:
+		return "you are done: waiting for the others to finish working"
+	}
+	return "nothing to do right now"
+}

@@ -1,0 +1,122 @@
+package session
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/smokestack/smokestack/engine"
+)
+
+// Game is one game's screens. The game and replay screens know no game:
+// they decode every view the room sends through the room's Game and ask
+// the Board it returns what to draw. Each game's package under session/
+// implements it, and the server picks one by lobby.RoomInfo.Game.
+type Game interface {
+	// Decode reads a view as the room sent it, a seat's or a spectator's.
+	Decode(view json.RawMessage) (Board, error)
+}
+
+// Board is one decoded view of a game: what the generic screens draw. It
+// holds only what the view holds, so it can show nothing the seat may not
+// see, and every move it offers comes from the view's legal moves, so the
+// engine stays the only judge of what may be played.
+type Board interface {
+	// Over reports whether the game has ended.
+	Over() bool
+	// Header says where the game stands, for the screen's top line:
+	// "round 3 of 9 · market phase · your turn".
+	Header(t Theme, s Seats) string
+	// Banner is news about the game for the second line ("the end is
+	// near: …"), or "".
+	Banner(t Theme, s Seats) string
+	// Draw draws the board in f.Width×f.Height: the seat's own board with
+	// the menu where f.Menu is set, the public board otherwise.
+	Draw(f Frame) string
+	// Scores draws the end of the game.
+	Scores(f Frame) string
+	// Menu groups the seat's legal moves, in the order the menu offers
+	// them; none for a spectator or a seat that may not act.
+	Menu(s Seats) []MoveGroup
+	// Idle says why the seat has nothing to play now: "waiting for bob to
+	// choose".
+	Idle(s Seats) string
+	// Cards lists every card the view shows, in board order, for the card
+	// reference.
+	Cards(s Seats) []CardRef
+	// CardText is a card's full text in lines no wider than w.
+	CardText(t Theme, c CardRef, w int) string
+}
+
+// Frame is what a Board draws into: its size, who is looking, and the
+// generic widgets it places where its layout has room.
+type Frame struct {
+	Theme  Theme
+	Seats  Seats
+	Width  int
+	Height int
+	// Menu draws the move menu in w×h; nil on a board without moves
+	// (a spectator, a replay).
+	Menu func(w, h int) string
+	// Log draws the newest entries of the game log in w×h.
+	Log func(w, h int) string
+	// Focus is the card the menu is on, for a preview; nil when none.
+	Focus *CardRef
+	// Ended says why the game stopped early ("ended by the host"), for
+	// the scores.
+	Ended string
+}
+
+// MoveGroup is the menu's moves about one thing: a card, an action.
+type MoveGroup struct {
+	// Key identifies the group across updates, so the menu keeps its place.
+	Key   string
+	Title string
+	// Card is the card the group is about, for i and the preview; nil
+	// when none.
+	Card  *CardRef
+	Moves []MenuMove
+}
+
+// MenuMove is one legal move with its menu label and the JSON the room
+// takes.
+type MenuMove struct {
+	Label string
+	Move  json.RawMessage
+}
+
+// CardRef points at a printed card the view shows, and where it lies.
+type CardRef struct {
+	// Key identifies the card for its game (its name); equal keys are the
+	// same printed card.
+	Key   string
+	Name  string
+	Where string
+}
+
+// Seats names the people at the table for a board, and who is looking.
+type Seats struct {
+	Names []string
+	// Viewer is the viewer's seat, or engine.Spectator.
+	Viewer int
+}
+
+// Name is a seat's display name.
+func (s Seats) Name(seat int) string {
+	if seat >= 0 && seat < len(s.Names) && s.Names[seat] != "" {
+		return s.Names[seat]
+	}
+	return fmt.Sprintf("seat %d", seat+1)
+}
+
+// Whose names a seat's belongings: "Your" for the viewer, "bob's".
+func (s Seats) Whose(seat int) string {
+	if s.Me(seat) {
+		return "Your"
+	}
+	return s.Name(seat) + "'s"
+}
+
+// Me reports whether seat is the viewer's.
+func (s Seats) Me(seat int) bool {
+	return seat >= 0 && seat == s.Viewer && s.Viewer != engine.Spectator
+}

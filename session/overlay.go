@@ -1,0 +1,238 @@
+package session
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/viewport"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+)
+
+// overlay is what covers the board for a while: the keys, the card
+// reference, the whole log, the bot picker, the end-of-game question. Each
+// is a small model with its own keys; a screen holds at most one, nil
+// while the board shows. Drawing one never changes it.
+type overlay interface {
+	// update takes a key and returns the overlay to show next (nil
+	// closes it) and what to do.
+	update(k tea.KeyMsg) (overlay, tea.Cmd)
+	// resize tells the overlay the size it will be drawn at.
+	resize(w, h int)
+	view(t Theme, w, h int) string
+	// keys are the overlay's keys for the help bar.
+	keys() help.KeyMap
+}
+
+// helpOverlay lists every key of a screen; any key closes it.
+type helpOverlay struct {
+	title string
+	km    help.KeyMap
+	note  string
+}
+
+func (o *helpOverlay) update(tea.KeyMsg) (overlay, tea.Cmd) { return nil, nil }
+func (o *helpOverlay) resize(int, int)                      {}
+func (o *helpOverlay) keys() help.KeyMap                    { return anyKey{} }
+
+func (o *helpOverlay) view(t Theme, w, _ int) string {
+	s := keysHelp(t, o.title, o.km, w)
+	if o.note != "" {
+		s += "\n\n" + t.Dim.Render(o.note)
+	}
+	return s
+}
+
+// anyKey is the help bar of an overlay that any key closes.
+type anyKey struct{}
+
+var anyKeyBinding = key.NewBinding(key.WithKeys(), key.WithHelp("any key", "close"))
+
+func (anyKey) ShortHelp() []key.Binding  { return []key.Binding{anyKeyBinding} }
+func (anyKey) FullHelp() [][]key.Binding { return [][]key.Binding{{anyKeyBinding}} }
+
+// cardsOverlay is the card reference: the selected card's full text above
+// the list of every card on the board. The game and replay screens share it.
+type cardsOverlay struct {
+	cards []CardRef
+	sel   int
+	text  func(t Theme, c CardRef, w int) string
+}
+
+// newCardsOverlay opens the reference at the card with key focus, if any.
+func newCardsOverlay(b Board, s Seats, focus string) *cardsOverlay {
+	o := &cardsOverlay{cards: b.Cards(s), text: b.CardText}
+	for i, c := range o.cards {
+		if c.Key == focus {
+			o.sel = i
+		}
+	}
+	return o
+}
+
+func (o *cardsOverlay) update(k tea.KeyMsg) (overlay, tea.Cmd) {
+	km := overlayKeyMap
+	switch {
+	case key.Matches(k, km.Up):
+		o.sel = max(0, o.sel-1)
+	case key.Matches(k, km.Down):
+		o.sel = min(max(0, len(o.cards)-1), o.sel+1)
+	case key.Matches(k, km.Close), key.Matches(k, km.Choose):
+		return nil, nil
+	}
+	return o, nil
+}
+
+func (o *cardsOverlay) resize(int, int)   {}
+func (o *cardsOverlay) keys() help.KeyMap { return overlayKeyMap }
+
+func (o *cardsOverlay) view(t Theme, w, h int) string {
+	w = min(w, 100)
+	if len(o.cards) == 0 {
+		return t.Title.Render("CARD REFERENCE") + "\n\nno cards on the board yet"
+	}
+	sel := min(max(o.sel, 0), len(o.cards)-1)
+	top := t.Title.Render("CARD REFERENCE") + t.Dim.Render(fmt.Sprintf("  %d/%d  ↑/↓ browse · esc close", sel+1, len(o.cards))) +
+		"\n\n" + o.text(t, o.cards[sel], w) + "\n"
+	rows := h - lipgloss.Height(top) - 1
+	if rows < 1 {
+		return top
+	}
+	start := max(0, sel-rows/2)
+	if start+rows > len(o.cards) {
+		start = max(0, len(o.cards)-rows)
+	}
+	lines := []string{}
+	for i := start; i < len(o.cards) && len(lines) < rows; i++ {
+		c := o.cards[i]
+		if i == sel {
+			lines = append(lines, "▸ "+t.Selected.Render(c.Name)+t.Dim.Render("  "+c.Where))
+		} else {
+			lines = append(lines, "  "+c.Name+t.Dim.Render("  "+c.Where))
+		}
+	}
+	return top + "\n" + strings.Join(lines, "\n")
+}
+
+// logOverlay is the whole game log, newest at the bottom, scrollable.
+type logOverlay struct {
+	log []string
+	vp  viewport.Model
+}
+
+func newLogOverlay(log []string, w, h int) *logOverlay {
+	o := &logOverlay{log: log, vp: viewport.New(0, 0)}
+	o.resize(w, h)
+	return o
+}
+
+// resize wraps the log to the new width and opens it at the newest entry.
+func (o *logOverlay) resize(w, h int) {
+	o.vp.Width, o.vp.Height = w, max(1, h-1)
+	wrap := lipgloss.NewStyle().Width(w)
+	lines := make([]string, len(o.log))
+	for i, l := range o.log {
+		lines[i] = wrap.Render(l)
+	}
+	o.vp.SetContent(strings.Join(lines, "\n"))
+	o.vp.GotoBottom()
+}
+
+func (o *logOverlay) update(k tea.KeyMsg) (overlay, tea.Cmd) {
+	if key.Matches(k, overlayKeyMap.Close) || key.Matches(k, overlayKeyMap.Choose) {
+		return nil, nil
+	}
+	var cmd tea.Cmd
+	o.vp, cmd = o.vp.Update(k)
+	return o, cmd
+}
+
+func (o *logOverlay) keys() help.KeyMap { return overlayKeyMap }
+
+func (o *logOverlay) view(t Theme, _, _ int) string {
+	body := o.vp.View()
+	if len(o.log) == 0 {
+		body = t.Dim.Render("nothing has happened yet")
+	}
+	return t.Title.Render("GAME LOG") + t.Dim.Render("  ↑/↓ scroll · esc close") + "\n" + body
+}
+
+// botChoice is one entry of the host's "seat a bot" picker.
+type botChoice struct {
+	seat int
+	bot  string
+	text string
+}
+
+// botsOverlay is the host's bot picker; enter seats the chosen bot.
+type botsOverlay struct {
+	choices []botChoice
+	sel     int
+	seat    func(botChoice) tea.Cmd
+}
+
+func (o *botsOverlay) update(k tea.KeyMsg) (overlay, tea.Cmd) {
+	km := overlayKeyMap
+	switch {
+	case key.Matches(k, km.Up):
+		o.sel = max(0, o.sel-1)
+	case key.Matches(k, km.Down):
+		o.sel = min(len(o.choices)-1, o.sel+1)
+	case key.Matches(k, km.Choose):
+		return nil, o.seat(o.choices[o.sel])
+	case key.Matches(k, km.Close):
+		return nil, nil
+	}
+	return o, nil
+}
+
+func (o *botsOverlay) resize(int, int)   {}
+func (o *botsOverlay) keys() help.KeyMap { return overlayKeyMap }
+
+func (o *botsOverlay) view(t Theme, _, _ int) string {
+	lines := []string{t.Title.Render("SEAT A BOT"), ""}
+	for i, c := range o.choices {
+		if i == o.sel {
+			lines = append(lines, "▸ "+t.Selected.Render(c.text))
+		} else {
+			lines = append(lines, "  "+c.text)
+		}
+	}
+	return strings.Join(append(lines, "", t.Dim.Render("enter seats the bot · esc cancels")), "\n")
+}
+
+// confirmOverlay asks a yes-or-no question; y does it, any other key not.
+type confirmOverlay struct {
+	title, text string
+	yesLabel    string // "end it"
+	noLabel     string // "keep playing"
+	yes         tea.Cmd
+}
+
+func (o *confirmOverlay) update(k tea.KeyMsg) (overlay, tea.Cmd) {
+	if k.String() == "y" {
+		return nil, o.yes
+	}
+	return nil, nil
+}
+
+func (o *confirmOverlay) resize(int, int)   {}
+func (o *confirmOverlay) keys() help.KeyMap { return confirmKeys{} }
+
+func (o *confirmOverlay) view(t Theme, _, _ int) string {
+	return t.Title.Render(o.title) + "\n\n" + o.text + "\n\n" +
+		t.Accent.Render("y") + " " + o.yesLabel + "   " + t.Accent.Render("any other key") + " " + o.noLabel
+}
+
+// confirmKeys is the help bar of a yes-or-no question.
+type confirmKeys struct{}
+
+var (
+	yesBinding = key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "yes"))
+	noBinding  = key.NewBinding(key.WithKeys(), key.WithHelp("any other key", "no"))
+)
+
+func (confirmKeys) ShortHelp() []key.Binding  { return []key.Binding{yesBinding, noBinding} }
+func (confirmKeys) FullHelp() [][]key.Binding { return [][]key.Binding{{yesBinding, noBinding}} }
