@@ -3,6 +3,7 @@ package session
 import (
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/lipgloss"
 )
 
 // This file is the one place that says which key does what. Screens match
@@ -40,9 +41,17 @@ var gameKeyMap = gameKeys{
 	Leave:     key.NewBinding(key.WithKeys("q", "esc"), key.WithHelp("q", "leave room")),
 }
 
-// ShortHelp implements help.KeyMap.
+// Pairs of keys the help bar shows as one, to keep it short. Screens
+// match the bindings above, which do the work; these only name them.
+var (
+	moveKeysHelp  = key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "move"))
+	groupKeysHelp = key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "card"))
+)
+
+// ShortHelp implements help.KeyMap: most needed first, as the bar gives
+// way from the end (keeping ? and q).
 func (k gameKeys) ShortHelp() []key.Binding {
-	return []key.Binding{k.PrevGroup, k.NextGroup, k.Up, k.Down, k.Play, k.Card, k.Help, k.Leave}
+	return []key.Binding{k.Play, moveKeysHelp, groupKeysHelp, k.Card, k.Log, k.Help, k.Leave}
 }
 
 // FullHelp implements help.KeyMap.
@@ -171,16 +180,23 @@ func (k replayKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{k.Next, k.Prev, k.NextRound, k.PrevRound}, {k.Round, k.First, k.Last}, {k.Card, k.Help, k.Leave}}
 }
 
-// helpBar draws a key map's short help in one line of width w.
+// helpBar draws a key map's short help in one line of width w. Every
+// short help ends with its way out (? for all keys, then q or esc), so
+// when the line is too narrow the keys before those two give way, last
+// first: the way to every key and the way out always show.
 func helpBar(t Theme, km help.KeyMap, w int) string {
 	h := help.New()
-	h.Width = w
 	h.ShortSeparator = " · "
 	h.Styles.ShortKey = t.Accent
 	h.Styles.ShortDesc = t.Dim
 	h.Styles.ShortSeparator = t.Dim
 	h.Styles.Ellipsis = t.Dim
-	return h.ShortHelpView(km.ShortHelp())
+	keys := km.ShortHelp()
+	for len(keys) > 2 && lipgloss.Width(h.ShortHelpView(keys)) > w {
+		keys = append(keys[:len(keys)-3:len(keys)-3], keys[len(keys)-2:]...)
+	}
+	h.Width = w // past the last two keys, the library's ellipsis
+	return h.ShortHelpView(keys)
 }
 
 // keysHelp draws the ? screen: every key of km, with a title.
