@@ -28,9 +28,10 @@ func card(t testing.TB, id string) Card {
 // seatSetup describes one seat of a hand-built table.
 type seatSetup struct {
 	Capitalist Capitalist
-	Start      string   // start card id; start-1 when empty
+	Start      string   // start card id; the first one not named when empty
 	Cards      []string // companies, basic side up
 	Upgraded   []string // companies, upgraded side up
+	New        []string // chain variant: won this round, not placed yet
 	Goods      Goods
 }
 
@@ -80,23 +81,35 @@ func (tb table) build(t testing.TB) State {
 			set = tb.Seats[i]
 		}
 		p := &s.Players[i]
-		start := set.Start
-		if start == "" {
-			start = "start-1"
+		start := NoCard
+		if set.Start != "" {
+			start = take(set.Start)
 		}
 		p.Capitalist, p.Goods = set.Capitalist, set.Goods
-		p.Cards = []Owned{{Card: take(start)}}
+		p.Cards = []Owned{{Card: start}}
 		for _, id := range set.Cards {
 			p.Cards = append(p.Cards, Owned{Card: take(id)})
 		}
 		for _, id := range set.Upgraded {
 			p.Cards = append(p.Cards, Owned{Card: take(id), Upgraded: true})
 		}
+		for _, id := range set.New {
+			p.New = append(p.New, take(id))
+		}
 		p.Bidder = Bidder{Discs: allDiscs}
 		p.Neutral = p.Capitalist == Arthur
 	}
 	for _, id := range tb.Market {
 		s.Market = append(s.Market, Lot{Card: take(id)})
+	}
+	// Seats without a start card named get the first ones left.
+	for i := range s.Players {
+		for k := 1; s.Players[i].Cards[0].Card == NoCard; k++ {
+			if c := card(t, fmt.Sprintf("start-%d", k)); !used[c] {
+				used[c] = true
+				s.Players[i].Cards[0].Card = c
+			}
+		}
 	}
 	for c := Card(1); int(c) <= NumCompanies(); c++ {
 		if !used[c] {
