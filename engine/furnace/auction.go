@@ -14,9 +14,12 @@ func (g *game) startAuction() {
 	g.Phase, g.Placed = AuctionPhase, 0
 	g.shuffle()
 	n := min(len(g.Players)+extraLots, len(g.Deck))
-	g.Market = g.Market[:0]
-	for _, c := range g.Deck[:n] {
-		g.Market = append(g.Market, Lot{Card: c})
+	g.Market = make([]Lot, n)
+	// One array holds every card's discs, room for the most a card can
+	// take (4 values, and Monica's 4 on top), so placing never allocates.
+	room := make([]Disc, n*maxDiscs)
+	for i, c := range g.Deck[:n] {
+		g.Market[i] = Lot{Card: c, Discs: room[i*maxDiscs : i*maxDiscs : (i+1)*maxDiscs]}
 	}
 	g.Deck = g.Deck[n:]
 	for i := range g.Players {

@@ -1,10 +1,21 @@
 package furnace
 
+import "slices"
+
 // Legal lists the moves seat can make now: every move Apply accepts, and
 // nothing else. A seat that may act always has one (an auction seat with
 // no legal placement is passed over; compensate 0 and done are always
 // there). A seat that may not act, or a finished game, gives nil.
-func Legal(s State, seat int) []Move { return AppendLegal(nil, &s, seat) }
+func Legal(s State, seat int) []Move {
+	// Built on the stack and copied out at its final length: one
+	// allocation instead of one per doubling.
+	var space [64]Move
+	out := AppendLegal(space[:0], &s, seat)
+	if len(out) == 0 {
+		return nil
+	}
+	return slices.Clone(out)
+}
 
 // AppendLegal appends seat's legal moves to dst and returns it, for bots
 // that reuse one list. Each move is made only once it is known to be

@@ -22,6 +22,9 @@ const (
 	extraLots = 4
 	// neutralValue is the value of the neutral disc, Arthur's extra disc.
 	neutralValue = 2
+	// maxDiscs is the most discs a card can hold: one of each value, and
+	// Monica's four again.
+	maxDiscs = 8
 	// repeatCoal is what Évariste pays to use a card again.
 	repeatCoal = 2
 )
