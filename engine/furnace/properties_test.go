@@ -250,7 +250,7 @@ func FuzzApply(f *testing.F) {
 // seededGames is how many seeded games a property test plays per setting:
 // full, or short under -short.
 func seededGames(full, short int) int {
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		return short
 	}
 	return full
@@ -314,31 +314,40 @@ func everyNthState(t *testing.T, games, n int, check func(seed uint64, step int,
 // is the candidates Apply accepts.
 func candidates(s State, seat int) []Move {
 	p := s.Players[seat]
-	cards := []Card{NoCard, Card(NumCompanies() + len(starts) + 1)}
+	absent := Card(NumCompanies() + len(starts) + 1)
+	// Cards a bid may name: the market's, and some that are not there.
+	bidding := []Card{NoCard, absent, p.Cards[0].Card}
 	for _, l := range s.Market {
-		cards = append(cards, l.Card)
+		bidding = append(bidding, l.Card)
 	}
-	for _, o := range p.Cards {
-		cards = append(cards, o.Card)
-	}
-	cards = append(cards, p.New...)
 	if len(s.Deck) > 0 {
-		cards = append(cards, s.Deck[0])
+		bidding = append(bidding, s.Deck[0])
+	}
+	// Cards a production move may name: the seat's own, and others.
+	producing := []Card{NoCard, absent}
+	for _, o := range p.Cards {
+		producing = append(producing, o.Card)
+	}
+	producing = append(producing, p.New...)
+	if len(s.Market) > 0 {
+		producing = append(producing, s.Market[0].Card)
 	}
 	var out []Move
-	for _, c := range cards {
-		for d := -1; d <= 5; d++ {
-			for _, neutral := range []bool{false, true} {
-				for _, x := range cards {
-					out = append(out, Move{Kind: Bid, Card: c, Disc: d, Neutral: neutral, Extra: x})
-				}
+	for _, c := range bidding {
+		for d := 0; d <= 5; d++ {
+			for _, x := range bidding {
+				out = append(out, Move{Kind: Bid, Card: c, Disc: d, Extra: x})
 			}
+			out = append(out, Move{Kind: Bid, Card: c, Disc: d, Neutral: true},
+				Move{Kind: Bid, Card: c, Disc: d, Neutral: true, Extra: bidding[len(bidding)-1]})
 		}
+	}
+	for _, c := range producing {
 		for a := -1; a <= len(p.Cards)+1; a++ {
 			out = append(out, Move{Kind: Place, Card: c, At: a})
 		}
 		for t0 := -1; t0 <= 5; t0++ {
-			for t1 := -1; t1 <= 5; t1++ {
+			for t1 := -1; t1 <= 4; t1++ {
 				for _, again := range []bool{false, true} {
 					out = append(out, Move{Kind: Produce, Card: c, Times: Times{t0, t1}, Again: again})
 				}
@@ -368,7 +377,11 @@ func squeeze(s State, r randomPlayer) State {
 // accepts, no more, no fewer, listed once. Every state is also tried with
 // the seats' goods squeezed.
 func TestLegalMatchesItsDefinition(t *testing.T) {
-	everyNthState(t, seededGames(1, 1), 7, func(seed uint64, step int, before State) {
+	every := 7
+	if testing.Short() || raceEnabled {
+		every = 29
+	}
+	everyNthState(t, seededGames(1, 1), every, func(seed uint64, step int, before State) {
 		r := newRandomPlayer(seed ^ uint64(step))
 		for _, s := range []State{before, squeeze(before, r)} {
 			for seat := range s.Players {
