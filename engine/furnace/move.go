@@ -85,38 +85,50 @@ func (t *Times) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Describe words m for a menu.
-func (m Move) Describe() string {
+// Describe words m for a menu, naming what it does with the cards and
+// goods of the seat whose view v is.
+func (m Move) Describe(v View) string {
+	me := v.You()
 	switch m.Kind {
 	case Bid:
 		switch {
 		case m.Neutral:
-			return fmt.Sprintf("Place the neutral 2 on %s", m.Card)
+			return "Place the neutral 2 on " + cardName(m.Card)
 		case m.Extra != NoCard:
-			return fmt.Sprintf("Place your %d on %s and the neutral 2 on %s", m.Disc, m.Card, m.Extra)
+			return fmt.Sprintf("Place your %d on %s and the neutral 2 on %s", m.Disc, cardName(m.Card), cardName(m.Extra))
 		}
-		return fmt.Sprintf("Place your %d on %s", m.Disc, m.Card)
+		return fmt.Sprintf("Place your %d on %s", m.Disc, cardName(m.Card))
 	case Compensate:
+		if len(v.Market) == 0 {
+			return "Process the compensation " + timesWord(m.Times[0])
+		}
+		c := v.Market[0].Card
+		line := c.compensation()
 		if m.Times[0] == 0 {
-			return "Take no compensation"
+			return "Take no compensation for " + c.ID()
 		}
-		return "Process the compensation " + timesWord(m.Times[0])
+		return fmt.Sprintf("Turn %s into %s (compensation for %s)", line.Pay.Times(m.Times[0]), line.Gain.Times(m.Times[0]), c)
 	case Place:
-		return fmt.Sprintf("Put %s at position %d of your chain", m.Card, m.At+1)
+		return fmt.Sprintf("Put %s at position %d of your chain", cardName(m.Card), m.At+1)
 	case Produce:
-		s := "Resolve " + m.Card.String()
-		if m.Again {
-			s = "Pay 2 coal to resolve " + m.Card.String() + " again"
-		}
-		if m.Times != (Times{}) {
-			s += ", processing " + strconv.Itoa(m.Times[0]) + "×"
-			if m.Times[1] != 0 {
-				s += " then " + strconv.Itoa(m.Times[1]) + "×"
+		o := Owned{Card: m.Card}
+		if me != nil {
+			if j := me.owned(m.Card); j >= 0 {
+				o = me.Cards[j]
 			}
 		}
-		return s
+		text := "Resolve "
+		if m.Again {
+			text = "Pay 2 coal to resolve again "
+		}
+		return text + cardName(m.Card) + lineText(o, m.Times, "skip")
 	case Upgrade:
-		return "Upgrade " + m.Card.String()
+		if me != nil {
+			if cost, ok := me.upgradeCost(); ok {
+				return fmt.Sprintf("Upgrade %s for %s", cardName(m.Card), cost)
+			}
+		}
+		return "Upgrade " + cardName(m.Card)
 	case Done:
 		return "Done with production"
 	}

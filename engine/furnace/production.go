@@ -103,7 +103,14 @@ func produced(o Owned, again bool, t Times) string {
 	if again {
 		text = "paid 2 coal to resolve " + o.Card.ID() + " again"
 	}
-	sep, k := ": ", 0
+	return text + lineText(o, t, "skipped")
+}
+
+// lineText words what resolving o with counts t does, line by line, for
+// the log and the menu: ": +1 iron; 1 coal and 1 oil into 6 money". A
+// processing done 0 times is "skipped" (skip says how).
+func lineText(o Owned, t Times, skip string) string {
+	text, sep, k := "", ": ", 0
 	for _, l := range o.Card.lines(o.Upgraded) {
 		switch {
 		case l.Upgrade:
@@ -111,7 +118,7 @@ func produced(o Owned, again bool, t Times) string {
 		case !l.Processing():
 			text += sep + "+" + l.Gain.String()
 		case t[k] == 0:
-			text += sep + "skipped " + Line{Pay: l.Pay, Gain: l.Gain}.String()
+			text += sep + skip + " " + Line{Pay: l.Pay, Gain: l.Gain}.String()
 			k++
 		default:
 			text += sep + l.Pay.Times(t[k]).String() + " into " + l.Gain.Times(t[k]).String()

@@ -190,9 +190,6 @@ func TestMoveJSON(t *testing.T) {
 		if err := json.Unmarshal([]byte(tc.json), &back); err != nil || back != tc.m {
 			t.Errorf("%s reads back as %+v, %v", tc.json, back, err)
 		}
-		if tc.m.Describe() == "" || tc.m.Describe() == string(tc.m.Kind) {
-			t.Errorf("%s has no description", tc.json)
-		}
 	}
 }
 
@@ -228,5 +225,33 @@ func TestViewSharesNothing(t *testing.T) {
 	}
 	if w := ViewOf(s, engine.Spectator); w.Seat != engine.Spectator || w.Legal != nil || w.You() != nil {
 		t.Errorf("spectator view: seat %d, legal %v", w.Seat, w.Legal)
+	}
+}
+
+// TestDescribe pins how menus word moves, from the seat's view.
+func TestDescribe(t *testing.T) {
+	s := table{Phase: ResolvePhase, Config: Config{Capitalists: true}, Market: []string{"oil-09"},
+		Seats: []seatSetup{{Capitalist: Timur, Start: "start-1", Cards: []string{"mine-04"}, Upgraded: []string{"oil-02"}, Goods: Goods{Coal: 2, Iron: 1}}}}.build(t)
+	v := ViewOf(s, 0)
+	for _, tc := range []struct {
+		m    Move
+		want string
+	}{
+		{bid(t, "oil-03", 3), "Place your 3 on oil-03"},
+		{Move{Kind: Bid, Card: card(t, "oil-03"), Disc: 2, Neutral: true}, "Place the neutral 2 on oil-03"},
+		{Move{Kind: Bid, Card: card(t, "oil-03"), Disc: 4, Extra: card(t, "mine-02")}, "Place your 4 on oil-03 and the neutral 2 on mine-02"},
+		{Move{Kind: Compensate, Times: Times{2}}, "Turn 2 oil into 6 iron (compensation for oil-09)"},
+		{Move{Kind: Compensate}, "Take no compensation for oil-09"},
+		{Move{Kind: Place, Card: card(t, "mine-04"), At: 1}, "Put mine-04 at position 2 of your chain"},
+		{produce(t, "oil-02", 1, 0), "Resolve oil-02: 2 coal into 1 oil; skip 1 coal + 1 iron → 4 money"},
+		{produce(t, "mine-04"), "Resolve mine-04: +2 coal"},
+		{produce(t, "start-1", 1), "Resolve start-1: +1 upgrade token; 2 coal into 2 money"},
+		{Move{Kind: Produce, Card: card(t, "mine-04"), Again: true}, "Pay 2 coal to resolve again mine-04: +2 coal"},
+		{upgrade(t, "mine-04"), "Upgrade mine-04 for 1 coal and 1 iron"},
+		{Move{Kind: Done}, "Done with production"},
+	} {
+		if got := tc.m.Describe(v); got != tc.want {
+			t.Errorf("%s: %q, want %q", mustJSON(tc.m), got, tc.want)
+		}
 	}
 }

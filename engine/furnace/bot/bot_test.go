@@ -187,9 +187,9 @@ func TestGreedyPlansProduction(t *testing.T) {
 	for !s.Players[0].Done {
 		m := b.Choose(furnace.ViewOf(s, 0))
 		if err := s.Play(0, m); err != nil {
-			t.Fatalf("greedy chose %s: %v", m.Describe(), err)
+			t.Fatalf("greedy chose %s: %v", m.Describe(furnace.ViewOf(s, 0)), err)
 		}
-		plan = append(plan, m.Describe())
+		plan = append(plan, m.Describe(furnace.ViewOf(s, 0)))
 	}
 	if got := s.Players[0].Goods.Money; got != 9 {
 		t.Errorf("greedy made %d money (%+v) by %v; want 9", got, s.Players[0].Goods, plan)

@@ -176,7 +176,8 @@ func play(bots []string, cfg furnace.Config, seed uint64) (outcome, error) {
 			phase, round := s.Phase, s.Round
 			m := seats[seat].Choose(furnace.ViewOf(s, seat))
 			if err := s.Play(seat, m); err != nil {
-				return o, fmt.Errorf("game %d: %s bot in seat %d chose %s: %w", seed, bots[seat], seat+1, m.Describe(), err)
+				move, _ := json.Marshal(m)
+				return o, fmt.Errorf("game %d: %s bot in seat %d chose %s: %w", seed, bots[seat], seat+1, move, err)
 			}
 			if s.Phase != phase || s.Round != round {
 				break // a new phase: ask who acts now
