@@ -105,7 +105,7 @@ func TestRulesOptions(t *testing.T) {
 		{4, `{"arthur":"paired"}`, `{"players":4,"rounds":4}`},
 		{3, `{"rounds":"5"}`, `choose 4 or 3`},
 		{3, `{"chain":"yes"}`, `choose off or on`},
-		{3, `{"solo":"on"}`, `no option "solo"`},
+		{3, `{"solo":"on"}`, `has no option`},
 		{1, ``, `2 to 4 seats`},
 		{5, ``, `2 to 4 seats`},
 	} {

@@ -274,7 +274,7 @@ func TestSimulateRefusesBadConfigs(t *testing.T) {
 		{Config{Bots: []string{"random", "nobody"}, Games: 1}, `unknown bot "nobody"`},
 		{Config{Bots: []string{"random", "random"}, Games: 0}, "at least one game"},
 		{Config{Bots: []string{"random", "random"}, Games: 1, Options: map[string]string{"rounds": "9"}}, "choose 4 or 3"},
-		{Config{Bots: []string{"random", "random"}, Games: 1, Options: map[string]string{"speed": "fast"}}, `no option "speed"`},
+		{Config{Bots: []string{"random", "random"}, Games: 1, Options: map[string]string{"speed": "fast"}}, `has no option`},
 	} {
 		if _, err := Simulate(t.Context(), tc.cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("Simulate(%+v): %v; want %q", tc.cfg, err, tc.want)
