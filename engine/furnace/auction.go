@@ -1,0 +1,284 @@
+package furnace
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// startAuction begins a round: the deck is shuffled, players + 4 cards are
+// dealt to the market, everyone takes their discs back, and the first
+// player places first.
+func (g *game) startAuction() {
+	g.Phase, g.Placed = AuctionPhase, 0
+	g.shuffle()
+	n := min(len(g.Players)+extraLots, len(g.Deck))
+	g.Market = make([]Lot, n)
+	// One array holds every card's discs, room for the most a card can
+	// take (4 values, and Monica's 4 on top), so placing never allocates.
+	room := make([]Disc, n*maxDiscs)
+	for i, c := range g.Deck[:n] {
+		g.Market[i] = Lot{Card: c, Discs: room[i*maxDiscs : i*maxDiscs : (i+1)*maxDiscs]}
+	}
+	g.Deck = g.Deck[n:]
+	for i := range g.Players {
+		p := &g.Players[i]
+		p.Bidder = Bidder{Discs: allDiscs}
+		p.Neutral = p.Capitalist == Arthur
+	}
+	if g.Agent != nil {
+		*g.Agent = Agent{Bidder: Bidder{Discs: allDiscs}}
+	}
+	if g.log {
+		ids := make([]string, len(g.Market))
+		for i, l := range g.Market {
+			ids[i] = l.Card.ID()
+		}
+		g.emit(-1, "round", fmt.Sprintf("round %d: %s up for auction", g.Round, strings.Join(ids, ", ")))
+	}
+	g.nextBidder(g.First)
+}
+
+// lot returns the market position of c, or -1.
+func (s *State) lot(c Card) int {
+	for i := range s.Market {
+		if s.Market[i].Card == c {
+			return i
+		}
+	}
+	return -1
+}
+
+// bid places a disc for the seat whose turn it is.
+func (g *game) bid(m Move) error {
+	if g.seat != g.Turn {
+		return errors.New("it is not your turn to place a disc")
+	}
+	p := g.me()
+	i := g.lot(m.Card)
+	if i < 0 {
+		return fmt.Errorf("%s is not up for auction", cardName(m.Card))
+	}
+	paired := g.Config.Arthur == ArthurPaired
+	switch {
+	case m.Neutral && (!p.Neutral || paired):
+		if p.Capitalist != Arthur {
+			return errors.New("only Arthur has the neutral disc")
+		}
+		if paired {
+			return errors.New("the neutral disc goes with another of your discs: name its card as extra")
+		}
+		return errors.New("you have placed the neutral disc already")
+	case m.Neutral && m.Extra != NoCard:
+		return errors.New("the neutral disc goes on one card")
+	case m.Neutral && m.Disc != neutralValue:
+		return fmt.Errorf("the neutral disc is a %d", neutralValue)
+	case m.Neutral:
+		if err := g.canPlace(g.seat, i, neutralValue); err != nil {
+			return err
+		}
+		g.put(i, Disc{Seat: g.seat, Value: neutralValue, Neutral: true})
+		p.Neutral = false
+		if g.log {
+			g.emit(g.seat, "bid", "placed the neutral 2 on "+m.Card.ID())
+		}
+		g.placed()
+		return nil
+	}
+	if !p.Discs.Has(m.Disc) {
+		if m.Disc < 1 || m.Disc > 4 {
+			return fmt.Errorf("discs are 1 to 4, not %d", m.Disc)
+		}
+		return fmt.Errorf("you have no %d left", m.Disc)
+	}
+	if err := g.canPlace(g.seat, i, m.Disc); err != nil {
+		return err
+	}
+	extra := -1
+	if m.Extra != NoCard {
+		switch {
+		case !paired || !p.Neutral:
+			if p.Capitalist != Arthur {
+				return errors.New("only Arthur has the neutral disc")
+			}
+			if !paired {
+				return errors.New("the neutral disc is placed on a turn of its own: bid it with neutral")
+			}
+			return errors.New("you have placed the neutral disc already")
+		case m.Extra == m.Card:
+			return errors.New("the neutral disc goes on a different card from your other disc")
+		}
+		if extra = g.lot(m.Extra); extra < 0 {
+			return fmt.Errorf("%s is not up for auction", cardName(m.Extra))
+		}
+		if err := g.canPlace(g.seat, extra, neutralValue); err != nil {
+			return err
+		}
+	}
+	p.Discs &^= 1 << m.Disc
+	g.put(i, Disc{Seat: g.seat, Value: m.Disc})
+	if extra >= 0 {
+		p.Neutral = false
+		g.put(extra, Disc{Seat: g.seat, Value: neutralValue, Neutral: true})
+	}
+	if g.log {
+		text := "placed a " + strconv.Itoa(m.Disc) + " on " + m.Card.ID()
+		if extra >= 0 {
+			text += " and the neutral 2 on " + m.Extra.ID()
+		}
+		g.emit(g.seat, "bid", text)
+	}
+	g.placed()
+	return nil
+}
+
+// cardName names a card in a refusal, even one that does not exist.
+func cardName(c Card) string {
+	if c == NoCard {
+		return "no card"
+	}
+	return c.ID()
+}
+
+// canPlace says why seat may not put a disc of value v on the market card
+// at i: no two discs of one value on a card, and never two of one seat's
+// (Arthur's neutral disc counts as his). Monica ignores both.
+func (g *game) canPlace(seat, i, v int) error {
+	if seat >= 0 && g.Players[seat].Capitalist == Monica {
+		return nil
+	}
+	for _, d := range g.Market[i].Discs {
+		if d.Value == v {
+			return fmt.Errorf("%s already has a %d on it", g.Market[i].Card, v)
+		}
+		if d.Seat == seat {
+			if seat == AgentSeat {
+				return fmt.Errorf("the Agent already has a disc on %s", g.Market[i].Card)
+			}
+			return fmt.Errorf("you already have a disc on %s", g.Market[i].Card)
+		}
+	}
+	return nil
+}
+
+// fits is canPlace without the reason, for the searches that call it often.
+func (s *State) fits(seat, i, v int) bool {
+	if seat >= 0 && s.Players[seat].Capitalist == Monica {
+		return true
+	}
+	for _, d := range s.Market[i].Discs {
+		if d.Value == v || d.Seat == seat {
+			return false
+		}
+	}
+	return true
+}
+
+// put adds a disc to the market card at i.
+func (g *game) put(i int, d Disc) {
+	g.Market[i].Discs = append(g.Market[i].Discs, d)
+}
+
+// hasBid reports whether seat has any legal placement: one of its discs
+// (Arthur's neutral disc alone only with the alone timing) fits a card.
+func (s *State) hasBid(seat int) bool {
+	p := &s.Players[seat]
+	alone := p.Neutral && s.Config.Arthur == ArthurAlone
+	if p.Discs == 0 && !alone {
+		return false
+	}
+	for i := range s.Market {
+		for v := 1; v <= 4; v++ {
+			if p.Discs.Has(v) && s.fits(seat, i, v) {
+				return true
+			}
+		}
+		if alone && s.fits(seat, i, neutralValue) {
+			return true
+		}
+	}
+	return false
+}
+
+// placed follows a player's placement: the Agent's after every second
+// one, then the next seat with a legal placement, or the end of the
+// auction when there is none.
+func (g *game) placed() {
+	g.Placed++
+	if g.Agent != nil && g.Placed%2 == 0 {
+		g.agentBids()
+	}
+	g.nextBidder(g.Turn + 1)
+}
+
+// nextBidder gives the turn to the first seat from seat on, clockwise,
+// that may still place a disc. A seat with discs but no legal place for
+// them is out for the rest of the auction.
+func (g *game) nextBidder(seat int) {
+	n := len(g.Players)
+	for k := range n {
+		s := (seat + k) % n
+		p := &g.Players[s]
+		if p.Out {
+			continue
+		}
+		if !g.hasBid(s) {
+			p.Out = true
+			if p.Discs != 0 && g.log {
+				g.emit(s, "out", "has no legal place for a disc and places no more this auction")
+			}
+			continue
+		}
+		g.Turn = s
+		return
+	}
+	g.endAuction()
+}
+
+// agentBids places a disc for the Agent: a die picks the card position
+// from the left, and it puts its smallest disc that fits there, trying
+// the next card to the right (wrapping round) while none fits. With no
+// legal place anywhere it stops for the rest of the auction.
+func (g *game) agentBids() {
+	a := g.Agent
+	if a.Out || a.Discs == 0 {
+		a.Out = true
+		return
+	}
+	a.Roll = g.RNG.Die()
+	n := len(g.Market)
+	for k := range n {
+		i := (a.Roll - 1 + k) % n
+		v := g.agentDisc(i)
+		if v == 0 {
+			continue
+		}
+		a.Discs &^= 1 << v
+		g.put(i, Disc{Seat: AgentSeat, Value: v})
+		if g.log {
+			g.emit(-1, "agent", fmt.Sprintf("the Agent rolled %d and placed a %d on %s (card %d)", a.Roll, v, g.Market[i].Card, i+1))
+		}
+		return
+	}
+	a.Out = true
+	if g.log {
+		g.emit(-1, "agent", fmt.Sprintf("the Agent rolled %d but has no legal place for a disc: it places no more this auction", a.Roll))
+	}
+}
+
+// agentDisc is the Agent's smallest disc that fits the card at i, or 0.
+func (s *State) agentDisc(i int) int {
+	for v := 1; v <= 4; v++ {
+		if s.Agent.Discs.Has(v) && s.fits(AgentSeat, i, v) {
+			return v
+		}
+	}
+	return 0
+}
+
+// endAuction moves on to resolving the cards.
+func (g *game) endAuction() {
+	g.Phase = ResolvePhase
+	g.resolve()
+}

@@ -1,0 +1,62 @@
+// Package bot holds computer players for Furnace. A bot sees exactly what
+// a seated player sees, a furnace.View with its legal moves, and never the
+// State: the only hidden thing, the order of the deck, stays hidden.
+package bot
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/smokestack/smokestack/engine"
+	"github.com/smokestack/smokestack/engine/furnace"
+)
+
+// Bot chooses moves for one seat.
+type Bot interface {
+	// Name is the registry name the bot was made with ("greedy").
+	Name() string
+	// Choose returns one of v.Legal. It is called only when the seat may
+	// act, so v.Legal is never empty; a bot given no legal move returns
+	// the zero Move.
+	Choose(v furnace.View) furnace.Move
+}
+
+// names lists the bots, the strongest first.
+var names = []string{"greedy", "random"}
+
+// New makes the bot registered under name, seeded with seed, so a seeded
+// game with seeded bots always plays out the same way.
+func New(name string, seed uint64) (Bot, error) {
+	switch name {
+	case "greedy":
+		return newGreedy(seed), nil
+	case "random":
+		return newRandom(seed), nil
+	}
+	return nil, fmt.Errorf("unknown bot %q: choose %s", name, strings.Join(names, " or "))
+}
+
+// Names lists the bots, the strongest first.
+func Names() []string { return slices.Clone(names) }
+
+// JSONBots offers the bots to rooms, which speak JSON: each sees its
+// seat's view as the room sends it and answers with a move.
+func JSONBots() engine.Bots {
+	return engine.Bots{Names: Names(), New: newJSON}
+}
+
+func newJSON(name string, seed uint64) (engine.Bot, error) {
+	b, err := New(name, seed)
+	if err != nil {
+		return nil, err
+	}
+	return func(view json.RawMessage) (json.RawMessage, error) {
+		var v furnace.View
+		if err := json.Unmarshal(view, &v); err != nil {
+			return nil, fmt.Errorf("bot %s: read view: %w", name, err)
+		}
+		return json.Marshal(b.Choose(v))
+	}, nil
+}

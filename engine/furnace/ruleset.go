@@ -1,0 +1,202 @@
+package furnace
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/smokestack/smokestack/engine"
+)
+
+// Rules is Furnace as an engine.Ruleset: the same functions as New, Apply,
+// ViewOf and StatusOf, speaking JSON so rooms and stores need not know the
+// game.
+type Rules struct{}
+
+var _ engine.Ruleset = Rules{}
+
+// Name implements engine.Ruleset.
+func (Rules) Name() string { return "furnace" }
+
+// Title implements engine.Ruleset.
+func (Rules) Title() string { return "Furnace" }
+
+// Seats implements engine.Ruleset: 2 (with the Agent) to 4.
+func (Rules) Seats() (min, max int) { return MinPlayers, MaxPlayers }
+
+// Options implements engine.Ruleset.
+func (Rules) Options() []engine.Option {
+	return []engine.Option{
+		{Name: "rounds", Choices: []string{"4", "3"}, Default: "4",
+			About: "the number of rounds: 4, or 3 for a shorter game"},
+		{Name: "capitalists", Choices: []string{"off", "on"}, Default: "off",
+			About: "deal each player a capitalist with a power of their own (Évariste, Henry, Monica, Arthur, Timur)"},
+		{Name: "chain", Choices: []string{"off", "on"}, Default: "off",
+			About: "the production-chain variant: your cards form a row, new ones go where you choose, and they produce left to right"},
+		{Name: "arthur", Choices: []string{string(ArthurAlone), string(ArthurPaired)}, Default: string(ArthurAlone),
+			About: "with capitalists, when Arthur places his extra 2 disc: on a turn of its own (alone) or with another of his discs, on another card (paired)"},
+	}
+}
+
+// New implements engine.Ruleset.
+func (r Rules) New(seats int, options json.RawMessage, seed uint64) (json.RawMessage, error) {
+	if seats < MinPlayers || seats > MaxPlayers {
+		return nil, fmt.Errorf("a game of Furnace has %d to %d seats, not %d", MinPlayers, MaxPlayers, seats)
+	}
+	o, err := engine.ReadOptions(r.Options(), seats, options)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := ConfigOf(seats, o)
+	if err != nil {
+		return nil, err
+	}
+	s, err := New(cfg, seed)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(s)
+}
+
+// ConfigOf reads a game's Config from option values as engine.ReadOptions
+// returns them (absent ones take their default).
+func ConfigOf(seats int, o map[string]string) (Config, error) {
+	cfg := Config{Players: seats, Rounds: Rounds, Arthur: ArthurTiming(o["arthur"])}
+	switch o["rounds"] {
+	case "", "4":
+	case "3":
+		cfg.Rounds = ShortRounds
+	default:
+		return Config{}, fmt.Errorf("--rounds %q: choose 4 or 3", o["rounds"])
+	}
+	for _, f := range []struct {
+		name string
+		on   *bool
+	}{{"capitalists", &cfg.Capitalists}, {"chain", &cfg.Chain}} {
+		switch o[f.name] {
+		case "", "off":
+		case "on":
+			*f.on = true
+		default:
+			return Config{}, fmt.Errorf("--%s %q: choose off or on", f.name, o[f.name])
+		}
+	}
+	return cfg, nil
+}
+
+// Apply implements engine.Ruleset.
+func (Rules) Apply(state json.RawMessage, seat int, move json.RawMessage) (json.RawMessage, []engine.Event, error) {
+	s, err := Decode(state)
+	if err != nil {
+		return nil, nil, err
+	}
+	var m Move
+	if err := json.Unmarshal(move, &m); err != nil {
+		return nil, nil, fmt.Errorf("that move is not valid JSON: %w", err)
+	}
+	next, events, err := Apply(s, seat, m)
+	if err != nil {
+		return nil, nil, err
+	}
+	out, err := json.Marshal(next)
+	return out, events, err
+}
+
+// View implements engine.Ruleset.
+func (Rules) View(state json.RawMessage, seat int) (json.RawMessage, error) {
+	s, err := Decode(state)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(ViewOf(s, seat))
+}
+
+// Status implements engine.Ruleset.
+func (Rules) Status(state json.RawMessage) (engine.Status, error) {
+	s, err := Decode(state)
+	if err != nil {
+		return engine.Status{}, err
+	}
+	return StatusOf(s), nil
+}
+
+// Decode reads a State from JSON, refusing other format versions.
+func Decode(data []byte) (State, error) {
+	var s State
+	if err := json.Unmarshal(data, &s); err != nil {
+		return State{}, fmt.Errorf("game state: %w", err)
+	}
+	if s.Format != Format {
+		return State{}, fmt.Errorf("game state format %d; this server reads %d", s.Format, Format)
+	}
+	return s, nil
+}
+
+// StatusOf reports the round, whether the game is over, who may act and,
+// at the end, the result. Acting is the seat to place a disc in the
+// auction, the seats with a compensation to choose while it is resolved,
+// and every seat not yet done in production.
+func StatusOf(s State) engine.Status {
+	st := engine.Status{Round: s.Round, Over: s.Phase == GameOver}
+	switch s.Phase {
+	case GameOver:
+		st.Result = result(Scores(s), len(s.Players))
+	case AuctionPhase:
+		st.Acting = []int{s.Turn}
+	case ResolvePhase, ProductionPhase:
+		for seat, p := range s.Players {
+			if (s.Phase == ResolvePhase && p.Owed > 0) || (s.Phase == ProductionPhase && !p.Done) {
+				st.Acting = append(st.Acting, seat)
+			}
+		}
+	}
+	return st
+}
+
+// Score is one seat's final standing.
+type Score struct {
+	Seat  int `json:"seat"`
+	Money int `json:"money"`
+	// Cards counts the seat's cards, start card included: the first
+	// tie-break. Resources (coal, iron, oil and upgrade tokens) the second.
+	Cards     int  `json:"cards"`
+	Resources int  `json:"resources"`
+	Rank      int  `json:"rank"` // 1 for the winners
+	Winner    bool `json:"winner"`
+}
+
+// Scores ranks the seats, best first: the most money wins; ties go to the
+// most cards, then the most resources; seats still tied share the place
+// (and the win).
+func Scores(s State) []Score {
+	out := make([]Score, len(s.Players))
+	for seat, p := range s.Players {
+		out[seat] = Score{Seat: seat, Money: p.Goods.Money, Cards: len(p.Cards) + len(p.New), Resources: p.Goods.Resources()}
+	}
+	order := func(a, b Score) int {
+		return cmp.Or(cmp.Compare(b.Money, a.Money), cmp.Compare(b.Cards, a.Cards), cmp.Compare(b.Resources, a.Resources))
+	}
+	slices.SortStableFunc(out, order)
+	for i := range out {
+		out[i].Rank = i + 1
+		if i > 0 && order(out[i-1], out[i]) == 0 {
+			out[i].Rank = out[i-1].Rank
+		}
+		out[i].Winner = out[i].Rank == 1
+	}
+	return out
+}
+
+// result turns the final scores into the engine's Result.
+func result(scores []Score, seats int) *engine.Result {
+	r := &engine.Result{Scores: make([]int, seats), Ranks: make([]int, seats), Winners: []int{}}
+	for _, sc := range scores {
+		r.Scores[sc.Seat], r.Ranks[sc.Seat] = sc.Money, sc.Rank
+		if sc.Winner {
+			r.Winners = append(r.Winners, sc.Seat)
+		}
+	}
+	slices.Sort(r.Winners)
+	return r
+}
