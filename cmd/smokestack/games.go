@@ -6,6 +6,8 @@ import (
 
 	"github.com/smokestack/smokestack/engine/factories"
 	factoriesbot "github.com/smokestack/smokestack/engine/factories/bot"
+	"github.com/smokestack/smokestack/engine/furnace"
+	furnacebot "github.com/smokestack/smokestack/engine/furnace/bot"
 	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/session"
 	factoriesui "github.com/smokestack/smokestack/session/factories"
@@ -44,6 +46,10 @@ func games() []game {
 			return factoriesbot.Simulate(ctx, factoriesbot.Config{Bots: c.Bots, Difficulty: c.Options["difficulty"],
 				Games: c.Games, Seed: c.Seed, Workers: c.Workers, Progress: c.Progress})
 		}},
+		{lobby.Game{Rules: furnace.Rules{}, Bots: furnacebot.JSONBots()}, nil, func(ctx context.Context, c simConfig) (report, error) {
+			return furnacebot.Simulate(ctx, furnacebot.Config{Bots: c.Bots, Options: c.Options,
+				Games: c.Games, Seed: c.Seed, Workers: c.Workers, Progress: c.Progress})
+		}},
 	}
 }
 
@@ -60,7 +66,9 @@ func lobbyGames() []lobby.Game {
 func screens() map[string]session.Game {
 	out := map[string]session.Game{}
 	for _, g := range games() {
-		out[g.Name()] = g.screen
+		if g.screen != nil {
+			out[g.Name()] = g.screen
+		}
 	}
 	return out
 }

@@ -56,3 +56,28 @@ func TestSimulateCmdErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestSimulateFurnace: --game picks the game, and its own options are
+// flags; another game's options are refused.
+func TestSimulateFurnace(t *testing.T) {
+	var out, errs bytes.Buffer
+	err := simulateCmd(t.Context(), []string{"--game", "furnace", "--players", "2", "--games", "3", "--rounds", "3", "--capitalists", "on"}, &out, &errs)
+	if err != nil {
+		t.Fatalf("simulate: %v (stderr %q)", err, errs.String())
+	}
+	for _, want := range []string{"3 games of Furnace, 2 players", "rounds 3, capitalists on", "greedy", "random"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	for _, args := range [][]string{
+		{"--game", "furnace", "--players", "1"},
+		{"--game", "furnace", "--difficulty", "hard"},
+		{"--game", "furnace", "--rounds", "5"},
+		{"--game", "chess"},
+	} {
+		if err := simulateCmd(t.Context(), args, &out, &errs); err == nil {
+			t.Errorf("simulate %v succeeded", args)
+		}
+	}
+}
