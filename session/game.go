@@ -235,9 +235,11 @@ func (g *gameScreen) key(msg tea.KeyMsg) tea.Cmd {
 	k := gameKeyMap
 	switch {
 	case key.Matches(msg, k.Help):
-		g.overlay = &helpOverlay{title: "KEYS", km: g.keys(),
+		g.overlay = &helpOverlay{title: "KEYS", km: g.keys(), rules: g.rules,
 			note: "Pick a card or action with ←/→ (tab), a move for it with ↑/↓, and play it with enter.\n" +
-				"Only legal moves are listed. / searches every move by name."}
+				"Only legal moves are listed. / searches every move by name. r: the rules of the game."}
+	case key.Matches(msg, k.Rules):
+		g.overlay = g.rules()
 	case key.Matches(msg, k.Leave):
 		return func() tea.Msg { return toLobby{} }
 	case key.Matches(msg, k.Card):
@@ -323,6 +325,13 @@ func (g *gameScreen) play() tea.Cmd {
 		defer cancel()
 		return moveDoneMsg{conn: c, label: mv.Label, err: c.Move(ctx, mv.Move)}
 	}
+}
+
+// rules is the rules screen of the room's game.
+func (g *gameScreen) rules() overlay {
+	w, h := g.env.bodySize()
+	title, pages := g.env.rules(g.room.Game)
+	return newRulesOverlay(title, pages, w, h)
 }
 
 // openCards shows the card reference at the card the menu is on.

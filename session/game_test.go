@@ -423,3 +423,44 @@ func seatView(t *testing.T, l *lobby.Lobby, code string, p lobby.Player) factori
 	}
 	return v
 }
+
+// TestRulesScreens: r in a game and R in the lobby open the rules, pages
+// turn with the arrows, every page fits at 80x24, and esc goes back.
+func TestRulesScreens(t *testing.T) {
+	l := newTestLobby()
+	d := quickSolo(t, l)
+	d.keys("r")
+	if !strings.Contains(d.view(), "RULES  Fantastic Factories · page 1 of 5 · The goal") {
+		t.Fatalf("r in the game:\n%s", d.view())
+	}
+	pages := []string{"The goal", "The market phase", "Headquarters", "Building and using cards", "Solo: The Machine"}
+	for i, want := range pages {
+		if !strings.Contains(d.view(), want) {
+			t.Errorf("page %d lacks %q:\n%s", i+1, want, d.view())
+		}
+		checkFits(t, d.view(), 80, 24)
+		d.keys("right")
+	}
+	d.keys("left", "left")
+	if !strings.Contains(d.view(), "page 3 of 5") {
+		t.Errorf("back two pages from the last:\n%s", d.view())
+	}
+	d.keys("esc")
+	if strings.Contains(d.view(), "RULES") || !strings.Contains(d.view(), "MARKETPLACE") {
+		t.Errorf("esc did not close the rules:\n%s", d.view())
+	}
+	d.keys("?", "r")
+	if !strings.Contains(d.view(), "page 1 of 5") {
+		t.Errorf("r from the keys screen:\n%s", d.view())
+	}
+	d.keys("esc", "q")
+	d.until("the lobby", d.screenContains("YOUR GAMES"))
+	d.keys("R")
+	if !strings.Contains(d.view(), "Fantastic Factories: The goal") {
+		t.Errorf("R in the lobby:\n%s", d.view())
+	}
+	d.keys("esc")
+	if !strings.Contains(d.view(), "OPEN ROOMS") {
+		t.Errorf("esc in the lobby's rules:\n%s", d.view())
+	}
+}

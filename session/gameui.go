@@ -14,6 +14,17 @@ import (
 type Game interface {
 	// Decode reads a view as the room sent it, a seat's or a spectator's.
 	Decode(view json.RawMessage) (Board, error)
+	// Rules are a few short pages that teach the game to a first-time
+	// player, as the rules screen shows them.
+	Rules() []RulesPage
+}
+
+// RulesPage is one page of a game's rules.
+type RulesPage struct {
+	Title string
+	// Text is the page in short paragraphs separated by blank lines; the
+	// screen wraps it to its width.
+	Text string
 }
 
 // Board is one decoded view of a game: what the generic screens draw. It

@@ -22,6 +22,7 @@ type gameKeys struct {
 	Card                 key.Binding
 	Log                  key.Binding
 	AddBot, End          key.Binding
+	Rules                key.Binding
 	Help                 key.Binding
 	Leave                key.Binding
 }
@@ -37,6 +38,7 @@ var gameKeyMap = gameKeys{
 	Log:       key.NewBinding(key.WithKeys("L", "g"), key.WithHelp("g", "game log")),
 	AddBot:    key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "seat a bot (host)")),
 	End:       key.NewBinding(key.WithKeys("E"), key.WithHelp("E", "end game (host)")),
+	Rules:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "rules of the game")),
 	Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "all keys")),
 	Leave:     key.NewBinding(key.WithKeys("q", "esc"), key.WithHelp("q", "leave room")),
 }
@@ -58,7 +60,7 @@ func (k gameKeys) ShortHelp() []key.Binding {
 func (k gameKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.NextGroup, k.PrevGroup, k.Up, k.Down, k.Play, k.Filter},
-		{k.Card, k.Log, k.Help, k.Leave},
+		{k.Card, k.Log, k.Rules, k.Help, k.Leave},
 		{k.AddBot, k.End},
 	}
 }
@@ -73,7 +75,7 @@ func (k watchKeys) ShortHelp() []key.Binding {
 
 // FullHelp implements help.KeyMap.
 func (k watchKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Card, k.Log, k.Help, k.Leave}, {k.AddBot, k.End}}
+	return [][]key.Binding{{k.Card, k.Log, k.Rules, k.Help, k.Leave}, {k.AddBot, k.End}}
 }
 
 // overlayKeys move through an overlay list (card reference, log, bot
@@ -95,13 +97,32 @@ func (k overlayKeys) ShortHelp() []key.Binding { return []key.Binding{k.Up, k.Do
 // FullHelp implements help.KeyMap.
 func (k overlayKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
 
+// rulesKeys page through the rules.
+type rulesKeys struct {
+	Next, Prev, Up, Down, Close key.Binding
+}
+
+var rulesKeyMap = rulesKeys{
+	Next:  key.NewBinding(key.WithKeys("right", "l", "n", " ", "tab"), key.WithHelp("→", "next page")),
+	Prev:  key.NewBinding(key.WithKeys("left", "h", "p", "shift+tab"), key.WithHelp("←", "previous page")),
+	Up:    key.NewBinding(key.WithKeys("up", "k", "pgup"), key.WithHelp("↑", "scroll up")),
+	Down:  key.NewBinding(key.WithKeys("down", "j", "pgdown"), key.WithHelp("↓", "scroll down")),
+	Close: key.NewBinding(key.WithKeys("esc", "q", "r", "R", "?"), key.WithHelp("esc", "close")),
+}
+
+// ShortHelp implements help.KeyMap.
+func (k rulesKeys) ShortHelp() []key.Binding { return []key.Binding{k.Next, k.Prev, k.Down, k.Close} }
+
+// FullHelp implements help.KeyMap.
+func (k rulesKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
+
 // lobbyKeys are the lobby screen's keys.
 type lobbyKeys struct {
 	Up, Down, Switch key.Binding
 	Open, Watch      key.Binding
 	New, Solo        key.Binding
 	Join, Name       key.Binding
-	Refresh          key.Binding
+	Refresh, Rules   key.Binding
 	Help, Quit       key.Binding
 }
 
@@ -116,6 +137,7 @@ var lobbyKeyMap = lobbyKeys{
 	Join:    key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "join by code")),
 	Name:    key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "change name")),
 	Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
+	Rules:   key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "rules of the games")),
 	Help:    key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "all keys")),
 	Quit:    key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
 }
@@ -127,7 +149,7 @@ func (k lobbyKeys) ShortHelp() []key.Binding {
 
 // FullHelp implements help.KeyMap.
 func (k lobbyKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down, k.Switch, k.Open, k.Watch}, {k.New, k.Solo, k.Join, k.Name}, {k.Refresh, k.Help, k.Quit}}
+	return [][]key.Binding{{k.Up, k.Down, k.Switch, k.Open, k.Watch}, {k.New, k.Solo, k.Join, k.Name}, {k.Refresh, k.Rules, k.Help, k.Quit}}
 }
 
 // formKeys drive the new-room form.

@@ -30,6 +30,7 @@ type lobbyScreen struct {
 
 	form   *roomForm
 	prompt *prompt
+	rules  *rulesOverlay // the games' rules, while open
 }
 
 // prompt is a one-line question: a room code or a new name.
@@ -124,6 +125,10 @@ func (l *lobbyScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 		}
 		code := msg.code
 		return l, func() tea.Msg { return toRoom{code: code} }
+	case tea.WindowSizeMsg:
+		if l.rules != nil {
+			l.rules.resize(l.env.bodySize())
+		}
 	case tea.KeyMsg:
 		return l, l.key(msg)
 	}
@@ -139,8 +144,18 @@ func (l *lobbyScreen) key(msg tea.KeyMsg) tea.Cmd {
 	if l.prompt != nil {
 		return l.promptKey(msg)
 	}
+	if l.rules != nil {
+		o, cmd := l.rules.update(msg)
+		if o == nil {
+			l.rules = nil
+		}
+		return cmd
+	}
 	if l.showHelp {
 		l.showHelp = false
+		if key.Matches(msg, lobbyKeyMap.Rules) {
+			l.openRules()
+		}
 		return nil
 	}
 	k := lobbyKeyMap
@@ -149,6 +164,8 @@ func (l *lobbyScreen) key(msg tea.KeyMsg) tea.Cmd {
 		return func() tea.Msg { return quitMsg{} }
 	case key.Matches(msg, k.Help):
 		l.showHelp = true
+	case key.Matches(msg, k.Rules):
+		l.openRules()
 	case key.Matches(msg, k.Up):
 		l.sel[l.focus] = max(0, l.sel[l.focus]-1)
 	case key.Matches(msg, k.Down):
@@ -275,8 +292,11 @@ func (l *lobbyScreen) view(w, h int) string {
 	case l.prompt != nil:
 		title := map[string]string{"join": "JOIN A ROOM", "watch": "WATCH A ROOM", "name": "CHANGE YOUR NAME"}[l.prompt.kind]
 		body = t.Title.Render(title) + "\n\n" + l.prompt.input.View() + "\n\n" + t.Dim.Render("enter to confirm · esc to cancel")
+	case l.rules != nil:
+		body = l.rules.view(t, w, bh)
+		km = rulesKeyMap
 	case l.showHelp:
-		body = keysHelp(t, "KEYS", lobbyKeyMap, w)
+		body = keysHelp(t, "KEYS", lobbyKeyMap, w) + "\n" + t.Dim.Render("R: the rules of every game here")
 	default:
 		body = l.listsView(w, bh)
 	}
@@ -374,6 +394,21 @@ func (l *lobbyScreen) kind(r lobby.RoomInfo) string {
 		}
 	}
 	return strings.Join(parts, " ")
+}
+
+// openRules shows every game's rules, one game after the other.
+func (l *lobbyScreen) openRules() {
+	var pages []RulesPage
+	var titles []string
+	for _, g := range l.env.lobby.Games() {
+		title, ps := l.env.rules(g.Name())
+		titles = append(titles, title)
+		for _, p := range ps {
+			pages = append(pages, RulesPage{Title: title + ": " + p.Title, Text: p.Text})
+		}
+	}
+	w, h := l.env.bodySize()
+	l.rules = newRulesOverlay(strings.Join(titles, " · "), pages, w, h)
 }
 
 // quickSolo starts a one-seat game of the first game that has them.

@@ -26,14 +26,21 @@ type overlay interface {
 	keys() help.KeyMap
 }
 
-// helpOverlay lists every key of a screen; any key closes it.
+// helpOverlay lists every key of a screen; any key closes it, but r
+// opens the rules when the screen has them.
 type helpOverlay struct {
 	title string
 	km    help.KeyMap
 	note  string
+	rules func() overlay // nil where the screen has no rules
 }
 
-func (o *helpOverlay) update(tea.KeyMsg) (overlay, tea.Cmd) { return nil, nil }
+func (o *helpOverlay) update(k tea.KeyMsg) (overlay, tea.Cmd) {
+	if o.rules != nil && key.Matches(k, gameKeyMap.Rules) {
+		return o.rules(), nil
+	}
+	return nil, nil
+}
 func (o *helpOverlay) resize(int, int)                      {}
 func (o *helpOverlay) keys() help.KeyMap                    { return anyKey{} }
 
@@ -236,3 +243,66 @@ var (
 
 func (confirmKeys) ShortHelp() []key.Binding  { return []key.Binding{yesBinding, noBinding} }
 func (confirmKeys) FullHelp() [][]key.Binding { return [][]key.Binding{{yesBinding, noBinding}} }
+
+// rulesOverlay pages through a game's rules: ←/→ turn the page, ↑/↓
+// scroll a page taller than the screen.
+type rulesOverlay struct {
+	title string // the game's title
+	pages []RulesPage
+	page  int
+	vp    viewport.Model
+}
+
+func newRulesOverlay(title string, pages []RulesPage, w, h int) *rulesOverlay {
+	o := &rulesOverlay{title: title, pages: pages, vp: viewport.New(0, 0)}
+	o.resize(w, h)
+	return o
+}
+
+func (o *rulesOverlay) resize(w, h int) {
+	o.vp.Width, o.vp.Height = w, max(1, h-2)
+	o.show()
+}
+
+// show puts the current page in the viewport, wrapped, from its top.
+func (o *rulesOverlay) show() {
+	text := "no rules here"
+	if o.page < len(o.pages) {
+		text = o.pages[o.page].Text
+	}
+	o.vp.SetContent(lipgloss.NewStyle().Width(o.vp.Width).Render(text))
+	o.vp.GotoTop()
+}
+
+func (o *rulesOverlay) update(k tea.KeyMsg) (overlay, tea.Cmd) {
+	km := rulesKeyMap
+	switch {
+	case key.Matches(k, km.Next):
+		o.page = min(len(o.pages)-1, o.page+1)
+		o.show()
+	case key.Matches(k, km.Prev):
+		o.page = max(0, o.page-1)
+		o.show()
+	case key.Matches(k, km.Close):
+		return nil, nil
+	default:
+		var cmd tea.Cmd
+		o.vp, cmd = o.vp.Update(k)
+		return o, cmd
+	}
+	return o, nil
+}
+
+func (o *rulesOverlay) keys() help.KeyMap { return rulesKeyMap }
+
+func (o *rulesOverlay) view(t Theme, _, _ int) string {
+	head := t.Title.Render("RULES") + "  " + o.title
+	if o.page < len(o.pages) {
+		head += t.Dim.Render(fmt.Sprintf(" · page %d of %d · ", o.page+1, len(o.pages))) + t.Accent.Render(o.pages[o.page].Title)
+	}
+	more := ""
+	if !o.vp.AtBottom() {
+		more = t.Dim.Render("↓ more on this page")
+	}
+	return head + "\n" + o.vp.View() + "\n" + more
+}

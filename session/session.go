@@ -71,6 +71,18 @@ func (e *env) decode(game string, view json.RawMessage) (Board, error) {
 	return g.Decode(view)
 }
 
+// rules are the rules pages of game and its title.
+func (e *env) rules(game string) (string, []RulesPage) {
+	title := game
+	if g, ok := e.lobby.Game(game); ok {
+		title = g.Rules.Title()
+	}
+	if g, ok := e.games[game]; ok {
+		return title, g.Rules()
+	}
+	return title, nil
+}
+
 // bodySize is the size of a screen's body at the terminal's size: the
 // width capped at maxWidth, less the two lines above and two below.
 func (e *env) bodySize() (w, h int) { return min(e.width, maxWidth), e.height - 4 }
