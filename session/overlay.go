@@ -41,8 +41,8 @@ func (o *helpOverlay) update(k tea.KeyMsg) (overlay, tea.Cmd) {
 	}
 	return nil, nil
 }
-func (o *helpOverlay) resize(int, int)                      {}
-func (o *helpOverlay) keys() help.KeyMap                    { return anyKey{} }
+func (o *helpOverlay) resize(int, int)   {}
+func (o *helpOverlay) keys() help.KeyMap { return anyKey{} }
 
 func (o *helpOverlay) view(t Theme, w, _ int) string {
 	s := keysHelp(t, o.title, o.km, w)
