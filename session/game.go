@@ -131,11 +131,11 @@ func (g *gameScreen) spectator() bool { return g.seat < 0 }
 func (g *gameScreen) seats() Seats { return seatsOf(g.room, g.seat) }
 
 func seatsOf(r lobby.RoomInfo, viewer int) Seats {
-	names := make([]string, len(r.Seats))
-	for i, s := range r.Seats {
-		names[i] = s.Name
+	s := Seats{Names: make([]string, len(r.Seats)), Bots: make([]string, len(r.Seats)), Viewer: viewer}
+	for i, seat := range r.Seats {
+		s.Names[i], s.Bots[i] = seat.Name, seat.Bot
 	}
-	return Seats{Names: names, Viewer: viewer}
+	return s
 }
 
 func (g *gameScreen) over() bool {
@@ -246,7 +246,7 @@ func (g *gameScreen) key(msg tea.KeyMsg) tea.Cmd {
 		g.openCards()
 	case key.Matches(msg, k.Log):
 		w, h := g.env.bodySize()
-		g.overlay = newLogOverlay(g.log, w, h)
+		g.overlay = newLogOverlay(g.env.theme, g.seats(), g.log, w, h)
 	case key.Matches(msg, k.AddBot):
 		g.openBots()
 	case key.Matches(msg, k.End):

@@ -331,18 +331,27 @@ func TestLeavingClosesTheRoom(t *testing.T) {
 	}
 }
 
-// TestFullTable draws a five-seat game at the minimum size: every seat is
-// on the screen and the board still fits.
+// TestFullTable draws three- and five-seat games at the minimum size and
+// two larger ones: every seat is on the screen by name, and the board
+// fits.
 func TestFullTable(t *testing.T) {
-	l := newTestLobby()
-	code := createRoom(t, l, alice, lobby.CreateOptions{Seats: 5, HasSeed: true, Seed: 21,
-		Bots: []string{"random", "random", "random", "random"}})
-	d := newDriver(t, session.Config{Lobby: l, Player: alice, Width: 80, Height: 24, Start: session.Start{Mode: "join", Code: code}})
-	d.inGame()
-	checkFits(t, d.view(), 80, 24)
-	for i := 2; i <= 5; i++ {
-		if name := fmt.Sprintf("random bot %d", i); !strings.Contains(d.view(), name) {
-			t.Errorf("%s is not on the screen:\n%s", name, d.view())
+	for _, seats := range []int{3, 5} {
+		l := newTestLobby()
+		bots := make([]string, seats-1)
+		for i := range bots {
+			bots[i] = "random"
+		}
+		code := createRoom(t, l, alice, lobby.CreateOptions{Seats: seats, HasSeed: true, Seed: 21, Bots: bots})
+		for _, sz := range [][2]int{{80, 24}, {100, 30}, {200, 60}} {
+			d := newDriver(t, session.Config{Lobby: l, Player: alice, Width: sz[0], Height: sz[1], Start: session.Start{Mode: "join", Code: code}})
+			d.inGame()
+			checkFits(t, d.view(), sz[0], sz[1])
+			for i := 2; i <= seats; i++ {
+				if name := fmt.Sprintf("random bot %d", i); !strings.Contains(d.view(), name) {
+					t.Errorf("%d seats at %dx%d: %s is not on the screen:\n%s", seats, sz[0], sz[1], name, d.view())
+				}
+			}
+			d.close()
 		}
 	}
 }

@@ -65,7 +65,7 @@ func (g *gameScreen) keys() help.KeyMap {
 // and log widgets for it to place.
 func (g *gameScreen) frame(w, h int) Frame {
 	f := Frame{Theme: g.env.theme, Seats: g.seats(), Width: w, Height: h, Ended: g.room.Ended,
-		Log: func(w, h int) string { return logTail(g.env.theme, g.log, w, h) }}
+		Log: func(w, h int) string { return logTail(g.env.theme, g.seats(), g.log, w, h) }}
 	if !g.spectator() {
 		f.Menu = g.menuView
 		if grp, ok := g.menu.selectedGroup(); ok {
@@ -115,8 +115,9 @@ func (g *gameScreen) menuView(w, h int) string {
 	return g.menu.view(t, w, h)
 }
 
-// logTail draws the last h lines of log, wrapped to w, under a title.
-func logTail(t Theme, log []string, w, h int) string {
+// logTail draws the last h lines of log, wrapped to w, under a title,
+// each line's speaker in their colour.
+func logTail(t Theme, s Seats, log []string, w, h int) string {
 	if h < 1 {
 		return ""
 	}
@@ -125,7 +126,7 @@ func logTail(t Theme, log []string, w, h int) string {
 	// dropped rather than shown from its middle.
 	var entries []string
 	for i := len(log) - 1; i >= 0; i-- {
-		wrapped := strings.Split(lipgloss.NewStyle().Width(w).Render(log[i]), "\n")
+		wrapped := strings.Split(lipgloss.NewStyle().Width(w).Render(s.Speaker(t, log[i])), "\n")
 		if len(entries)+len(wrapped) > h-1 {
 			if len(entries) == 0 {
 				entries = wrapped[:max(0, h-1)]
@@ -191,5 +192,5 @@ func (g *gameScreen) scoresBody(w, h int) string {
 	if rest < 3 {
 		return board
 	}
-	return board + "\n\n" + logTail(g.env.theme, g.log, w, rest-1)
+	return board + "\n\n" + logTail(g.env.theme, g.seats(), g.log, w, rest-1)
 }

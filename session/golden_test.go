@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -25,8 +26,8 @@ import (
 
 var goldenSizes = [][2]int{{80, 24}, {120, 40}, {200, 60}}
 
-// playSolo plays a solo room for player with the seeded random bot until
-// stop says so or the game ends.
+// playSolo plays player's seat with the seated random bot until stop
+// says so or the game ends; a room's bots play the other seats.
 func playSolo(t *testing.T, l *lobby.Lobby, code string, p lobby.Player, stop func(*factories.View) bool) {
 	t.Helper()
 	ctx := context.Background()
@@ -44,12 +45,59 @@ func playSolo(t *testing.T, l *lobby.Lobby, code string, p lobby.Player, stop fu
 		if v.Phase == factories.GameOver || stop(&v) {
 			return
 		}
+		if len(v.Legal) == 0 {
+			continue // the others' turn
+		}
 		data, _ := json.Marshal(b.Choose(v))
 		if err := c.Move(ctx, data); err != nil {
 			t.Fatal(err)
 		}
 	}
 	t.Fatal("the game did not end")
+}
+
+// tableAt makes a room of seats with alice in the first seat and random
+// bots in the others, and plays alice's moves with a seeded bot until she
+// may act in phase of round 3. She works only after every bot is done:
+// research draws from the shared deck, so the order of the seats' work
+// must be the same on every run for the position to be.
+func tableAt(t *testing.T, l *lobby.Lobby, seats int, phase factories.Phase) string {
+	t.Helper()
+	bots := make([]string, seats-1)
+	for i := range bots {
+		bots[i] = "random"
+	}
+	code := createRoom(t, l, alice, lobby.CreateOptions{Seats: seats, HasSeed: true, Seed: uint64(70 + seats), Bots: bots})
+	ctx := context.Background()
+	c, err := l.Join(ctx, code, alice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	b, _ := bot.New("random", 5)
+	for range 5000 {
+		var v factories.View
+		if err := json.Unmarshal((<-c.Updates()).View, &v); err != nil {
+			t.Fatal(err)
+		}
+		if len(v.Legal) == 0 {
+			continue // the others' turn
+		}
+		if v.Phase == factories.WorkPhase && slices.ContainsFunc(v.Players, func(p factories.PlayerView) bool {
+			return p.Seat != v.Seat && !p.Done
+		}) {
+			continue // the bots work first
+		}
+		if v.Round >= 3 && v.Phase == phase {
+			return code
+		}
+		data, _ := json.Marshal(b.Choose(v))
+		if err := c.Move(ctx, data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Fatal("never reached the position")
+	return ""
 }
 
 // goldenRun draws the session at every golden size once the output shows
@@ -121,6 +169,17 @@ func TestGolden(t *testing.T) {
 	t.Run("cards", func(t *testing.T) {
 		goldenRun(t, session.Config{Lobby: l, Player: alice, Start: session.Start{Mode: "join", Code: solo}}, codes, "MARKETPLACE", "i", "down")
 	})
+	// Full tables at the minimum size, in both phases: every seat shown,
+	// nothing cut without a mark.
+	for _, seats := range []int{3, 5} {
+		for _, phase := range []factories.Phase{factories.MarketPhase, factories.WorkPhase} {
+			code := tableAt(t, l, seats, phase)
+			t.Run(fmt.Sprintf("%s%d", phase, seats), func(t *testing.T) {
+				goldenAt(t, session.Config{Lobby: l, Player: alice, Start: session.Start{Mode: "join", Code: code}},
+					[]string{code}, 80, 24, "MOVES")
+			})
+		}
+	}
 	t.Run("toosmall", func(t *testing.T) {
 		for _, sz := range [][2]int{{79, 24}, {80, 23}, {40, 12}} {
 			t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {

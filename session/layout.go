@@ -73,10 +73,14 @@ func Columns(h int, widths []int, blocks ...string) string {
 // WrapItems joins items with sep into lines no wider than w, never
 // splitting an item (a card name with a space stays whole).
 func WrapItems(prefix string, items []string, sep string, w int) []string {
+	return WrapHanging(prefix, strings.Repeat(" ", min(ansi.StringWidth(prefix), 12)), items, sep, w)
+}
+
+// WrapHanging is WrapItems with the continuation lines' indent given.
+func WrapHanging(prefix, indent string, items []string, sep string, w int) []string {
 	var lines []string
 	cur := prefix
 	fresh := true
-	indent := strings.Repeat(" ", min(ansi.StringWidth(prefix), 12))
 	for _, it := range items {
 		add := it
 		if !fresh {

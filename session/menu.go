@@ -3,6 +3,8 @@ package session
 import (
 	"fmt"
 	"strings"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // menu is the move menu: the seat's legal moves grouped by what they act on
@@ -118,10 +120,16 @@ func (m menu) view(t Theme, w, h int) string {
 		return t.Title.Render("MOVES") + "\n" + t.Dim.Render("nothing to do right now")
 	}
 	g := gs[min(m.group, len(gs)-1)]
-	lines := []string{t.Title.Render(fmt.Sprintf("MOVES %d/%d", m.group+1, len(gs))) + " ◂ " + t.Accent.Render(g.Title) + " ▸"}
-	rows := h - 1
+	head := t.Title.Render(fmt.Sprintf("MOVES %d/%d", m.group+1, len(gs)))
+	title := "◂ " + t.Accent.Render(g.Title) + " ▸"
+	lines := []string{head + " " + title}
+	if ansi.StringWidth(lines[0]) > w && h > 2 {
+		// A long title gets a line of its own rather than being cut.
+		lines = []string{head, title}
+	}
+	rows := h - len(lines)
 	if len(g.Moves) > rows {
-		rows = max(1, h-2) // keep a line for "… more"
+		rows = max(1, rows-1) // keep a line for "… more"
 	}
 	start := 0
 	if m.item >= rows {

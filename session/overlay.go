@@ -125,12 +125,15 @@ func (o *cardsOverlay) view(t Theme, w, h int) string {
 
 // logOverlay is the whole game log, newest at the bottom, scrollable.
 type logOverlay struct {
-	log []string
+	log []string // each line with its speaker coloured
 	vp  viewport.Model
 }
 
-func newLogOverlay(log []string, w, h int) *logOverlay {
-	o := &logOverlay{log: log, vp: viewport.New(0, 0)}
+func newLogOverlay(t Theme, s Seats, log []string, w, h int) *logOverlay {
+	o := &logOverlay{vp: viewport.New(0, 0)}
+	for _, l := range log {
+		o.log = append(o.log, s.Speaker(t, l))
+	}
 	o.resize(w, h)
 	return o
 }

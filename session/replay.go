@@ -169,7 +169,7 @@ func (r *replayScreen) view(w, h int) string {
 			banner = "the starting position"
 		}
 		frame := Frame{Theme: t, Seats: seats, Width: w, Height: bh, Ended: r.info.Ended,
-			Log: func(w, h int) string { return logTail(t, f.Log, w, h) }}
+			Log: func(w, h int) string { return logTail(t, seats, f.Log, w, h) }}
 		switch {
 		case r.overlay != nil:
 			body = r.overlay.view(t, w, bh)

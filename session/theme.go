@@ -24,7 +24,16 @@ type Theme struct {
 	Bad      lipgloss.Style // errors, warnings, away seats
 	Banner   lipgloss.Style // notices across the top
 	Bar      lipgloss.Style // score bars
+	seats    []lipgloss.Style
 	renderer *lipgloss.Renderer
+}
+
+// SeatStyle is the seat's colour, for its glyph and name.
+func (t Theme) SeatStyle(seat int) lipgloss.Style {
+	if seat < 0 || len(t.seats) == 0 {
+		return t.Style()
+	}
+	return t.seats[seat%len(t.seats)]
 }
 
 // Style is a new, plain style for this theme's terminal, for a game's own
@@ -73,5 +82,16 @@ func NewTheme(name string, r *lipgloss.Renderer) Theme {
 		t.Banner = t.Banner.Foreground(lipgloss.Color("0")).Background(lipgloss.Color("214"))
 		t.Bar = t.Bar.Foreground(lipgloss.Color("208"))
 	}
+	for _, c := range seatColours[t.Name] {
+		t.seats = append(t.seats, s().Foreground(lipgloss.Color(c)))
+	}
 	return t
+}
+
+// seatColours are each theme's seat colours, in seat order; the mono
+// theme has none (the seats' glyphs tell them apart).
+var seatColours = map[string][]string{
+	"default": {"81", "213", "220", "114", "209", "141", "45", "229"},
+	// Okabe–Ito again, in an order that keeps neighbours apart.
+	"colorblind": {"#56B4E9", "#E69F00", "#009E73", "#CC79A7", "#F0E442", "#0072B2", "#D55E00", "#FFFFFF"},
 }

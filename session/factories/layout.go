@@ -22,14 +22,16 @@ func (b *board) Draw(f session.Frame) string {
 
 // seated is the seated player's board: marketplace and their own area on
 // the left, the other seats, the move menu and the log on the right (in a
-// third column on wide terminals).
+// third column on wide terminals). Every part gets a share of the height
+// and shortens itself, with a mark, to stay in it.
 func (b *board) seated(f session.Frame) string {
 	t, v, w, h := f.Theme, b.v, f.Width, f.Height
 	if w >= 150 {
 		lw := w * 40 / 100
 		mw := (w - lw - 2) / 2
 		rw := w - lw - mw - 2
-		left := b.withPreview(f, marketView(t, v, lw)+"\n\n"+youView(t, v, f.Seats, lw), lw, h)
+		market := marketView(t, v, lw)
+		left := b.withPreview(f, market+"\n\n"+youView(t, v, f.Seats, lw, h-lipgloss.Height(market)-1), lw, h)
 		mid := othersView(t, v, f.Seats, mw, h)
 		logH := max(3, h/3)
 		right := session.Fit(f.Menu(rw, h-logH-1), rw, h-logH-1) + "\n\n" + f.Log(rw, logH-1)
@@ -37,14 +39,15 @@ func (b *board) seated(f session.Frame) string {
 	}
 	lw := w * 52 / 100
 	rw := w - lw - 1
-	left := b.withPreview(f, marketView(t, v, lw)+"\n"+youView(t, v, f.Seats, lw), lw, h)
-	others := othersView(t, v, f.Seats, rw, h/2)
-	oh := min(lipgloss.Height(others), h/2)
-	logH := 2
-	if h >= 30 {
-		logH = max(3, h/5)
-	}
-	menuH := max(2, h-oh-logH-2)
+	market := marketView(t, v, lw)
+	left := b.withPreview(f, market+"\n"+youView(t, v, f.Seats, lw, h-lipgloss.Height(market)), lw, h)
+	// The others take what a short menu (a title and two moves) and a
+	// short log leave; the menu takes the lines its moves need, up to all
+	// that is left but the log's; the log takes the rest.
+	others := othersView(t, v, f.Seats, rw, h-8)
+	oh := lipgloss.Height(others)
+	menuH := min(lipgloss.Height(f.Menu(rw, h)), h-oh-4)
+	logH := h - oh - menuH - 1
 	right := session.Fit(others, rw, oh) + "\n\n" + session.Fit(f.Menu(rw, menuH), rw, menuH) + "\n" + f.Log(rw, logH)
 	return session.Columns(h, []int{lw, rw}, left, right)
 }
@@ -78,11 +81,16 @@ func (b *board) public(f session.Frame) string {
 // winner named, and in a replay every seat's final compound below.
 func (b *board) Scores(f session.Frame) string {
 	t, v, w := f.Theme, b.v, f.Width
-	lines := []string{t.Title.Render("GAME OVER")}
-	if f.Ended != "" {
-		lines[0] += "  " + f.Ended
-	} else if v.EndCause != "" {
-		lines[0] += "  " + v.EndCause
+	lines := []string{t.Title.Render("GAME OVER") + fmt.Sprintf("  after round %d", v.Round)}
+	switch {
+	case f.Ended != "":
+		lines[0] += " · " + f.Ended
+	case v.EndCause != "" && v.FinalRound > 1:
+		// The cause is worded as it stood when it ended the game, a round
+		// before the scores: say when, so its numbers match.
+		lines[0] += fmt.Sprintf(" · the end was triggered in round %d: %s", v.FinalRound-1, v.EndCause)
+	case v.EndCause != "":
+		lines[0] += " · " + v.EndCause
 	}
 	if len(v.Scores) == 0 {
 		return strings.Join(append(lines, "", "no scores: the game stopped early"), "\n")

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/smokestack/smokestack/engine/factories"
 	"github.com/smokestack/smokestack/session"
 )
@@ -68,34 +70,11 @@ func resources(p factories.PlayerView) string {
 	return fmt.Sprintf("metal %d · energy %d · goods %d · ★%d", p.Metal, p.Energy, p.Goods, p.Prestige)
 }
 
-// diceView draws a player's dice: unplaced as "4", placed as "(4)", extra
-// dice that leave at round end with a "+", unset dice as "?".
-func diceView(p factories.PlayerView) string {
-	if len(p.Dice) == 0 {
-		return "dice: none"
-	}
-	var free, placed []string
-	for _, d := range p.Dice {
-		s := "?"
-		if d.Value > 0 {
-			s = fmt.Sprint(d.Value)
-		}
-		if d.Extra {
-			s = "+" + s
-		}
-		if d.Placed {
-			placed = append(placed, "("+s+")")
-		} else {
-			free = append(free, s)
-		}
-	}
-	out := "dice: " + strings.Join(free, " ")
-	if len(free) == 0 {
-		out = "dice: all placed"
-	}
-	if len(placed) > 0 {
-		out += "   placed: " + strings.Join(placed, " ")
-	}
+// diceView draws a player's dice in the work phase: the free ones' values,
+// extra dice that leave at round end with a "+", unset dice as "?", and
+// how many are placed. In the market phase the dice wait for the next roll, so the
+// last round's faces are not shown as if they were this round's.
+func diceView(v *factories.View, p factories.PlayerView) string {
 	var hired []string
 	if p.Foreman {
 		hired = append(hired, "Foreman")
@@ -106,8 +85,41 @@ func diceView(p factories.PlayerView) string {
 	if p.Specialists > 0 {
 		hired = append(hired, fmt.Sprintf("Specialist×%d", p.Specialists))
 	}
+	out := ""
+	switch {
+	case v.Phase == factories.MarketPhase:
+		out = "dice: rolled when the work phase begins"
+	case len(p.Dice) == 0:
+		out = "dice: none"
+	default:
+		// Placed dice show where they were placed (the Headquarters, a
+		// building's [3,4]): here only the free ones and how many are out.
+		var free []string
+		placed := 0
+		for _, d := range p.Dice {
+			s := "?"
+			if d.Value > 0 {
+				s = fmt.Sprint(d.Value)
+			}
+			if d.Extra {
+				s = "+" + s
+			}
+			if d.Placed {
+				placed++
+			} else {
+				free = append(free, s)
+			}
+		}
+		out = "dice: " + strings.Join(free, " ")
+		switch {
+		case len(free) == 0:
+			out = "dice: all placed"
+		case placed > 0:
+			out += fmt.Sprintf(" · %d placed", placed)
+		}
+	}
 	if len(hired) > 0 {
-		out += "   hired: " + strings.Join(hired, ", ")
+		out += " · hired " + strings.Join(hired, ", ")
 	}
 	return out
 }
@@ -147,111 +159,195 @@ func buildingLabel(b factories.Building) string {
 	return s
 }
 
-// compoundView lists a compound's buildings, wrapped to w.
-func compoundView(prefix string, compound []factories.Building, w int) []string {
-	if len(compound) == 0 {
-		return []string{prefix + "(no buildings yet)"}
-	}
-	var items []string
-	for _, b := range compound {
-		items = append(items, buildingLabel(b))
-	}
-	return session.WrapItems(prefix, items, " · ", w)
+// moreMark ends a list cut short to fit: how many items it leaves out and
+// the key that shows every card.
+func moreMark(t session.Theme, n int) string {
+	return t.Dim.Render(fmt.Sprintf("+%d more (i)", n))
 }
 
-// handView lists the seat's own hand with each card's tool, wrapped to w.
-func handView(t session.Theme, hand []factories.Card, w int) []string {
+// listLines wraps items after prefix into at most max lines of width w.
+// When they need more, the last line ends with a "+N more (i)" mark
+// instead: a list is shortened, never cut silently.
+func listLines(t session.Theme, prefix string, items []string, w, max int) []string {
+	lines := session.WrapItems(prefix, items, " · ", w)
+	if len(lines) <= max || max < 1 {
+		return lines
+	}
+	for n := len(items) - 1; n >= 0; n-- {
+		kept := append(append([]string{}, items[:n]...), moreMark(t, len(items)-n))
+		if lines := session.WrapItems(prefix, kept, " · ", w); len(lines) <= max {
+			return lines
+		}
+	}
+	return []string{prefix + moreMark(t, len(items))}
+}
+
+// compoundLines lists a compound's buildings in at most max lines of w.
+func compoundLines(t session.Theme, prefix string, compound []factories.Building, w, max int) []string {
+	if len(compound) == 0 {
+		return []string{prefix + t.Dim.Render("no buildings yet")}
+	}
+	items := make([]string, len(compound))
+	for i, b := range compound {
+		items[i] = buildingLabel(b)
+	}
+	return listLines(t, prefix, items, w, max)
+}
+
+// handLines lists the seat's own hand grouped by tool, one line a tool,
+// since building takes a discard of the same tool: what the seat can pay
+// with shows at a glance. At most max lines of w.
+func handLines(t session.Theme, hand []factories.Card, w, max int) []string {
 	if len(hand) == 0 {
 		return []string{"hand: empty"}
 	}
-	cards := slices.Clone(hand)
-	slices.SortStableFunc(cards, func(a, b factories.Card) int { return strings.Compare(a.Name(), b.Name()) })
-	var items []string
-	for _, c := range cards {
-		items = append(items, c.Name()+t.Dim.Render(" ("+string(c.Info().Tool)+")"))
+	byTool := map[factories.Tool][]string{}
+	for _, c := range hand {
+		tool := c.Info().Tool
+		byTool[tool] = append(byTool[tool], c.Name())
 	}
-	return session.WrapItems(fmt.Sprintf("hand (%d): ", len(hand)), items, " · ", w)
+	head := fmt.Sprintf("hand (%d) ", len(hand))
+	indent := strings.Repeat(" ", len(head))
+	var lines []string
+	for _, tool := range factories.Tools() {
+		names := byTool[tool]
+		if len(names) == 0 {
+			continue
+		}
+		slices.Sort(names)
+		prefix := indent
+		if len(lines) == 0 {
+			prefix = head
+		}
+		label := toolText(t, tool) + ": "
+		hang := indent + strings.Repeat(" ", ansi.StringWidth(label))
+		lines = append(lines, session.WrapHanging(prefix+label, hang, names, " · ", w)...)
+	}
+	if len(lines) <= max {
+		return lines
+	}
+	// Too many to list by tool: the names alone, shortened with a mark.
+	var names []string
+	for _, c := range hand {
+		names = append(names, c.Name())
+	}
+	slices.Sort(names)
+	return listLines(t, head, names, w, max)
 }
 
-// youView draws the seat's own area: resources, dice, Headquarters,
-// compound and hand.
-func youView(t session.Theme, v *factories.View, s session.Seats, w int) string {
+// score is a seat's points so far: goods and prestige.
+func score(p factories.PlayerView) int { return p.Goods + p.Prestige }
+
+// machineScore is The Machine's points: a point a good, a building, and
+// one more a Monument.
+func machineScore(m *factories.Machine) int {
+	n := m.Goods + len(m.Compound)
+	for _, c := range m.Compound {
+		if c.Info().Type == factories.Monument {
+			n++
+		}
+	}
+	return n
+}
+
+// youView draws the seat's own area in at most h lines: resources, dice,
+// Headquarters, compound and hand, shortened (with marks) to fit.
+func youView(t session.Theme, v *factories.View, s session.Seats, w, h int) string {
 	p := v.You()
-	lines := []string{t.Title.Render("YOU (" + s.Name(v.Seat) + ")"), resources(p), diceView(p), hqView(p.HQ)}
-	lines = append(lines, compoundView("compound: ", p.Compound, w)...)
-	lines = append(lines, handView(t, v.Hand, w)...)
+	title := t.Title.Render("YOU") + " " + s.Label(t, v.Seat)
+	if v.Machine != nil {
+		title += fmt.Sprintf(" · %d vs The Machine %d", score(p), machineScore(v.Machine))
+	}
+	lines := []string{title, resources(p), diceView(v, p), hqView(p.HQ)}
+	room := h - len(lines)
+	hand := handLines(t, v.Hand, w, max(1, room-1))
+	compound := compoundLines(t, "compound: ", p.Compound, w, max(1, room-len(hand)))
+	lines = append(lines, compound...)
+	lines = append(lines, hand...)
 	return strings.Join(lines, "\n")
 }
 
-// opponentView draws another seat: name and state, hand size, resources,
-// dice in the work phase, then its compound. Only the hand size is shown,
-// never a hand. Compact drawing keeps to two lines, for full tables.
-func opponentView(t session.Theme, v *factories.View, p factories.PlayerView, s session.Seats, w int, compact bool) string {
-	state := ""
+// seatState is a seat's state mark: choosing in the market, working or
+// done in the work phase.
+func seatState(t session.Theme, v *factories.View, seat int, done bool) string {
 	switch {
-	case v.Phase == factories.GameOver:
-	case v.Phase == factories.MarketPhase && v.Turn == p.Seat:
-		state = t.Accent.Render(" ▶ choosing")
-	case v.Phase == factories.WorkPhase && p.Done:
-		state = t.Dim.Render(" ✓ done")
+	case v.Phase == factories.MarketPhase && v.Turn == seat:
+		return t.Accent.Render("▶ choosing")
+	case v.Phase == factories.WorkPhase && done:
+		return t.Dim.Render("✓ done")
 	case v.Phase == factories.WorkPhase:
-		state = t.Accent.Render(" … working")
+		return t.Accent.Render("… working")
 	}
-	name := t.Title.Render(s.Name(p.Seat)) + state
-	if compact {
-		head := name + fmt.Sprintf("  hand %d · goods %d · ★%d · m%d e%d", p.HandSize, p.Goods, p.Prestige, p.Metal, p.Energy)
-		var items []string
-		for _, b := range p.Compound {
-			items = append(items, buildingLabel(b))
+	return ""
+}
+
+// othersView draws every seat but the viewer's (all seats for a
+// spectator), and The Machine in solo play, in at most h lines of w. Each
+// seat gets its name and state, a line of numbers and its compound; when
+// lines are short, the compound is shortened with a mark and then the
+// numbers share the name's line. Only hand sizes are shown, never a hand.
+func othersView(t session.Theme, v *factories.View, s session.Seats, w, h int) string {
+	var others []factories.PlayerView
+	for _, p := range v.Players {
+		if p.Seat != v.Seat {
+			others = append(others, p)
 		}
-		if len(items) == 0 {
-			items = []string{"(no buildings)"}
-		}
-		return head + "\n  " + strings.Join(items, " · ")
 	}
-	lines := []string{name, fmt.Sprintf("  hand %d · ", p.HandSize) + resources(p)}
-	if v.Phase == factories.WorkPhase && len(p.Dice) > 0 {
-		lines = append(lines, "  "+diceView(p))
+	var lines []string
+	if v.Machine != nil {
+		lines = machineView(t, v.Machine, w, max(1, h-3*len(others)-1))
 	}
-	lines = append(lines, compoundView("  ", p.Compound, w)...)
+	room := h - len(lines)
+	for i, p := range others {
+		budget := room / (len(others) - i) // an even share of what is left
+		seat := seatLines(t, v, s, p, w, budget)
+		room -= len(seat)
+		lines = append(lines, seat...)
+	}
 	return strings.Join(lines, "\n")
 }
 
-// machineView draws The Machine, the solo opponent.
-func machineView(t session.Theme, m *factories.Machine, w int) string {
+// seatLines draws one other seat in about budget lines (at least one).
+func seatLines(t session.Theme, v *factories.View, s session.Seats, p factories.PlayerView, w, budget int) []string {
+	name := s.Label(t, p.Seat)
+	if s.Bot(p.Seat) {
+		name += t.Dim.Render(" (bot)")
+	}
+	if st := seatState(t, v, p.Seat, p.Done); st != "" {
+		name += " " + st
+	}
+	numbers := fmt.Sprintf("goods %d ★%d · hand %d · %dm %de", p.Goods, p.Prestige, p.HandSize, p.Metal, p.Energy)
+	dice := v.Phase == factories.WorkPhase && len(p.Dice) > 0
+	switch {
+	case budget >= 4 && dice:
+		return append([]string{name, "  " + numbers, "  " + diceView(v, p)}, compoundLines(t, "  ", p.Compound, w, budget-3)...)
+	case budget >= 3:
+		return append([]string{name, "  " + numbers}, compoundLines(t, "  ", p.Compound, w, budget-2)...)
+	case budget == 2 && ansi.StringWidth(name+"  "+numbers) <= w:
+		return append([]string{name + "  " + numbers}, compoundLines(t, "  ", p.Compound, w, 1)...)
+	case budget == 2:
+		return []string{name, "  " + numbers + fmt.Sprintf(" · %d bldg (i)", len(p.Compound))}
+	}
+	return []string{name + "  " + numbers}
+}
+
+// machineView draws The Machine, the solo opponent: its score, goods and
+// last roll, then its compound in at most h more lines.
+func machineView(t session.Theme, m *factories.Machine, w, h int) []string {
+	lines := []string{t.Title.Render("THE MACHINE") + fmt.Sprintf("  %d points · %d goods", machineScore(m), m.Goods)}
+	if m.Roll != [5]int{} {
+		roll := fmt.Sprintf("  last roll %d %d %d %d %d", m.Roll[0], m.Roll[1], m.Roll[2], m.Roll[3], m.Roll[4])
+		if legend := " (green red blue purple yellow)"; ansi.StringWidth(roll+legend) <= w {
+			roll += t.Dim.Render(legend)
+		}
+		lines = append(lines, roll)
+	}
 	var names []string
 	for _, c := range m.Compound {
 		names = append(names, c.Name())
 	}
-	head := t.Title.Render("THE MACHINE") + fmt.Sprintf("  goods %d", m.Goods)
-	if m.Roll != [5]int{} {
-		head += fmt.Sprintf(" · last roll %v", m.Roll)
-	}
-	lines := []string{head}
 	if len(names) == 0 {
-		return lines[0]
+		return lines
 	}
-	return strings.Join(append(lines, session.WrapItems("  ", names, " · ", w)...), "\n")
-}
-
-// othersView draws every seat but the viewer's (all seats for a
-// spectator), and The Machine in solo play, compactly when the full
-// drawing would not fit in h lines.
-func othersView(t session.Theme, v *factories.View, s session.Seats, w, h int) string {
-	draw := func(compact bool) string {
-		var blocks []string
-		for _, p := range v.Players {
-			if p.Seat != v.Seat {
-				blocks = append(blocks, opponentView(t, v, p, s, w, compact))
-			}
-		}
-		if v.Machine != nil {
-			blocks = append(blocks, machineView(t, v.Machine, w))
-		}
-		return strings.Join(blocks, "\n")
-	}
-	if full := draw(false); strings.Count(full, "\n") < h {
-		return full
-	}
-	return draw(true)
+	return append(lines, listLines(t, "  ", names, w, max(1, h-len(lines)))...)
 }
