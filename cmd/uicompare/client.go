@@ -26,12 +26,14 @@ type term struct {
 	first   time.Time // arrival of the first output at or after mark
 	bytes   int64     // output since mark
 	total   int64
+	head    []byte // the first output, for tests to read
 	changed chan struct{}
 }
 
 const (
 	termWidth  = 120
 	termHeight = 40
+	maxHead    = 64 << 10
 )
 
 // openTerm connects to addr and starts cmd on a 120x40 xterm-256color PTY.
@@ -66,7 +68,7 @@ func openTerm(ctx context.Context, addr, cmd string) (*term, error) {
 		c.Close()
 		return nil, err
 	}
-	t.sess.Stdout = t
+	t.sess.Stdout, t.sess.Stderr = t, t // a terminal shows both
 	if err := t.sess.RequestPty("xterm-256color", termHeight, termWidth, gossh.TerminalModes{gossh.ECHO: 0}); err != nil {
 		c.Close()
 		return nil, fmt.Errorf("%s: pty: %w", cmd, err)
@@ -84,6 +86,9 @@ func (t *term) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	t.last = now
 	t.total += int64(len(p))
+	if len(t.head) < maxHead {
+		t.head = append(t.head, p[:min(len(p), maxHead-len(t.head))]...)
+	}
 	if !t.mark.IsZero() && !now.Before(t.mark) {
 		t.bytes += int64(len(p))
 		if t.first.IsZero() {

@@ -9,7 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
-	_ "net/http/pprof" // the driver reads heap profiles from a server process
+	"net/http/pprof"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -107,7 +107,10 @@ func serve(name string, stdin io.Reader, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	http.HandleFunc("/stats", func(w http.ResponseWriter, r *http.Request) {
+	defer statsL.Close()
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index) // the driver reads the heap profile
+	mux.HandleFunc("/stats", func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Query().Has("gc") {
 			runtime.GC()
 			debug.FreeOSMemory()
@@ -120,7 +123,7 @@ func serve(name string, stdin io.Reader, stdout io.Writer) error {
 		_ = json.NewEncoder(w).Encode(s)
 	})
 	go func() { _ = srv.Serve(sshL) }()
-	go func() { _ = http.Serve(statsL, nil) }()
+	go func() { _ = http.Serve(statsL, mux) }()
 	if err := json.NewEncoder(stdout).Encode(serverAddrs{sshL.Addr().String(), statsL.Addr().String()}); err != nil {
 		return err
 	}
