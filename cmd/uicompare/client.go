@@ -6,9 +6,11 @@ import (
 	"crypto/rand"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
 	gossh "golang.org/x/crypto/ssh"
 )
 
@@ -26,7 +28,7 @@ type term struct {
 	first   time.Time // arrival of the first output at or after mark
 	bytes   int64     // output since mark
 	total   int64
-	head    []byte // the first output, for tests to read
+	head    []byte // the first output, to see the first frame
 	changed chan struct{}
 }
 
@@ -151,9 +153,12 @@ func (t *term) firstOutput(ctx context.Context) (time.Time, error) {
 	return at, err
 }
 
-// ready waits for the first frame.
+// ready waits for the first frame: text, not only the escape sequences
+// that set the terminal up, which come a frame earlier.
 func (t *term) ready(ctx context.Context) error {
-	return t.until(ctx, "no first frame", func() (bool, time.Duration) { return t.total > 0, 0 })
+	return t.until(ctx, "no first frame", func() (bool, time.Duration) {
+		return strings.TrimSpace(ansi.Strip(string(t.head))) != "", 0
+	})
 }
 
 // quiet waits until nothing has arrived for d, so that whatever arrives
@@ -179,8 +184,8 @@ func (t *term) close() {
 }
 
 // openTerms opens n terminals running cmd(i), a few at a time, and waits
-// for every first frame.
-func openTerms(ctx context.Context, addr string, n int, cmd func(int) string) ([]*term, error) {
+// for every first frame and then until all have been quiet for settle.
+func openTerms(ctx context.Context, addr string, n int, cmd func(int) string, settle time.Duration) ([]*term, error) {
 	terms := make([]*term, n)
 	errs := make(chan error, n)
 	sem := make(chan struct{}, 8)
@@ -201,6 +206,9 @@ func openTerms(ctx context.Context, addr string, n int, cmd func(int) string) ([
 		if err := <-errs; err != nil && first == nil {
 			first = err
 		}
+	}
+	if first == nil {
+		first = allQuiet(ctx, terms, settle)
 	}
 	if first != nil {
 		closeTerms(terms)

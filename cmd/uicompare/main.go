@@ -4,7 +4,7 @@
 // at 120 fps, and Bubble Tea v2 at both. See README.md beside this file
 // and docs/performance.md, "Frames: which Bubble Tea line".
 //
-//	go run . --json out.json          # every variant, the full run (about 10 minutes)
+//	go run . --json out.json          # every variant, the full run (about 4 minutes)
 //	go run . --variants v1-60,v2-60 --sessions 200 --moves 100
 //
 // Each variant's server runs in a process of its own (this binary, as

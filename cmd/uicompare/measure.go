@@ -93,14 +93,11 @@ func roomTerms(terms []*term, i int) []*term { return terms[4*i : 4*i+4] }
 // key on the mover, then the first output at each terminal.
 func measureRooms(ctx context.Context, c config, srv *server) (roomsResult, error) {
 	res := roomsResult{Rooms: c.rooms}
-	terms, err := openTerms(ctx, srv.addrs.SSH, 4*c.rooms, func(i int) string { return fmt.Sprintf("table r%d", i/4) })
+	terms, err := openTerms(ctx, srv.addrs.SSH, 4*c.rooms, func(i int) string { return fmt.Sprintf("table r%d", i/4) }, c.settle)
 	if err != nil {
 		return res, err
 	}
 	defer closeTerms(terms)
-	if err := allQuiet(ctx, terms, c.settle); err != nil {
-		return res, err
-	}
 	s0, err := srv.stats(false)
 	if err != nil {
 		return res, err
@@ -193,14 +190,11 @@ func measureCrowd(ctx context.Context, c config, srv *server, app string) (crowd
 	if app == "table" {
 		cmd = func(i int) string { return fmt.Sprintf("table g%d", i/4) }
 	}
-	terms, err := openTerms(ctx, srv.addrs.SSH, c.sessions, cmd)
+	terms, err := openTerms(ctx, srv.addrs.SSH, c.sessions, cmd, c.settle)
 	if err != nil {
 		return res, err
 	}
 	defer closeTerms(terms)
-	if err := allQuiet(ctx, terms, c.settle); err != nil {
-		return res, err
-	}
 	full, err := srv.stats(true)
 	if err != nil {
 		return res, err

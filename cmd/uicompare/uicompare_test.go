@@ -85,14 +85,11 @@ func TestVariantsServeBothApps(t *testing.T) {
 					return "counter"
 				}
 				return "table t"
-			})
+			}, 50*time.Millisecond)
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer closeTerms(terms)
-			if err := allQuiet(ctx, terms, 50*time.Millisecond); err != nil {
-				t.Fatal(err)
-			}
 			for _, w := range terms[:4] {
 				w.mu.Lock()
 				shown := ansi.Strip(string(w.head))
