@@ -28,12 +28,12 @@ type result struct {
 }
 
 type roomsResult struct {
-	Rooms    int          `json:"rooms"`
-	Moves    int          `json:"moves"`
-	KeyOwn   latency      `json:"key_own"`     // mover's key to the mover's own redraw
-	Others   latency      `json:"move_others"` // mover's key to each other seat's redraw
-	Bytes    bytesPerMove `json:"bytes"`
-	CPUPerMv float64      `json:"cpu_per_move_us"` // server CPU for a move and its four redraws
+	Rooms      int          `json:"rooms"`
+	Moves      int          `json:"moves"`
+	KeyOwn     latency      `json:"key_own"`     // mover's key to the mover's own redraw
+	Others     latency      `json:"move_others"` // mover's key to each other seat's redraw
+	Bytes      bytesPerMove `json:"bytes"`
+	CPUPerMove float64      `json:"cpu_per_move_us"` // server CPU for a move and its four redraws
 }
 
 type crowdResult struct {
@@ -47,12 +47,12 @@ type crowdResult struct {
 	// Lobby only: a key on one session at a time to that session's redraw.
 	KeyOwn *latency `json:"key_own,omitempty"`
 	// Game only: every room moving once per pace.
-	PlayCPU  float64       `json:"play_cpu_us_per_s,omitempty"`
-	CPUPerMv float64       `json:"cpu_per_move_us,omitempty"` // above idle
-	Others   *latency      `json:"move_others,omitempty"`
-	Bytes    *bytesPerMove `json:"bytes,omitempty"`
-	Moves    int           `json:"moves,omitempty"`
-	Missed   int           `json:"missed,omitempty"` // watchers that drew nothing within --timeout
+	PlayCPU    float64       `json:"play_cpu_us_per_s,omitempty"`
+	CPUPerMove float64       `json:"cpu_per_move_us,omitempty"` // above idle
+	Others     *latency      `json:"move_others,omitempty"`
+	Bytes      *bytesPerMove `json:"bytes,omitempty"`
+	Moves      int           `json:"moves,omitempty"`
+	Missed     int           `json:"missed,omitempty"` // watchers that drew nothing within --timeout
 }
 
 // bytesPerMove is what each watcher received for one move.
@@ -85,7 +85,7 @@ func measure(ctx context.Context, c config, v variant, log *slog.Logger) (result
 	return res, nil
 }
 
-// room is one room's four terminals.
+// roomTerms is room i's four terminals: they are opened four to a room.
 func roomTerms(terms []*term, i int) []*term { return terms[4*i : 4*i+4] }
 
 // measureRooms plays c.moves moves over c.rooms rooms at once, each room
@@ -131,7 +131,7 @@ func measureRooms(ctx context.Context, c config, srv *server) (roomsResult, erro
 	}
 	res.Moves = rec.moves
 	res.KeyOwn, res.Others, res.Bytes = summarise(rec.own), summarise(rec.others), rec.bytesPerMove()
-	res.CPUPerMv = micros(s1.CPU-s0.CPU) / float64(rec.moves)
+	res.CPUPerMove = micros(s1.CPU-s0.CPU) / float64(rec.moves)
 	return res, nil
 }
 
@@ -228,7 +228,7 @@ func measureCrowd(ctx context.Context, c config, srv *server, app string) (crowd
 	res.PlayCPU = micros(play) / c.window.Seconds() / float64(n)
 	res.Moves = rec.moves
 	if rec.moves > 0 {
-		res.CPUPerMv = micros(play-idle) / float64(rec.moves)
+		res.CPUPerMove = micros(play-idle) / float64(rec.moves)
 	}
 	others, bytes := summarise(rec.others), rec.bytesPerMove()
 	res.Others, res.Bytes, res.Missed = &others, &bytes, rec.missed

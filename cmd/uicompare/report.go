@@ -88,7 +88,7 @@ func (r report) writeTables(w io.Writer) error {
 		row(res.Variant.Name, kb(res.Lobby.RSS), kb(res.Game.RSS), kb(res.Lobby.Heap), kb(res.Game.Heap),
 			fmt.Sprintf("%.1f / %.1f", res.Lobby.Goroutines, res.Game.Goroutines),
 			us(res.Lobby.IdleCPU), us(res.Game.IdleCPU), us(res.Game.PlayCPU),
-			fmt.Sprintf("%.0f µs (rooms) / %.0f µs (game)", res.Rooms.CPUPerMv, res.Game.CPUPerMv))
+			fmt.Sprintf("%.0f µs (rooms) / %.0f µs (game)", res.Rooms.CPUPerMove, res.Game.CPUPerMove))
 	}
 
 	b.WriteString("\nHeap in use per session, by allocating function (game screen)\n")
