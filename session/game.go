@@ -1,7 +1,9 @@
 package session
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -33,7 +35,8 @@ type gameScreen struct {
 
 	menu      menu
 	filtering bool
-	pending   bool // a move is on its way to the room
+	pending   bool            // a move is on its way to the room
+	armed     json.RawMessage // a costly move waiting for its second enter
 	status    string
 	statusBad bool
 
@@ -208,6 +211,12 @@ func (g *gameScreen) apply(u lobby.Update) {
 	} else {
 		g.menu = newMenu(g.board.Menu(g.seats()), g.menu)
 	}
+	if g.armed != nil {
+		// The table changed under a move waiting for its second enter:
+		// ask again rather than play it on a board the player has not seen.
+		g.armed = nil
+		g.setStatus("the table changed: press enter again to play", false)
+	}
 }
 
 // tick refreshes "disconnected 2m" while some seat is away.
@@ -224,6 +233,11 @@ func (g *gameScreen) setStatus(s string, bad bool) { g.status, g.statusBad = s, 
 
 // key is the one place where keys turn into moves and room actions.
 func (g *gameScreen) key(msg tea.KeyMsg) tea.Cmd {
+	if g.armed != nil && !key.Matches(msg, gameKeyMap.Play) {
+		// Anything but a second enter takes a costly move back.
+		g.armed = nil
+		g.setStatus("", false)
+	}
 	if g.overlay != nil {
 		var cmd tea.Cmd
 		g.overlay, cmd = g.overlay.update(msg)
@@ -317,6 +331,12 @@ func (g *gameScreen) play() tea.Cmd {
 		g.setStatus("still sending your last move…", true)
 		return nil
 	}
+	if mv.Confirm && !bytes.Equal(g.armed, mv.Move) {
+		g.armed = mv.Move
+		g.setStatus("press enter again to play “"+mv.Label+"” (any other key cancels)", false)
+		return nil
+	}
+	g.armed = nil
 	g.pending = true
 	g.menu.setFilter("")
 	c, ctx := g.conn, g.env.ctx

@@ -41,6 +41,9 @@ func TestSoloGameThroughKeys(t *testing.T) {
 		checkFits(t, d.view(), 80, 24)
 		before := g.Version()
 		d.keys("enter")
+		if status, _ := g.Status(); strings.HasPrefix(status, "press enter again") {
+			d.keys("enter") // a costly move: confirmed
+		}
 		d.until("the move's result", func() bool { _, bad := g.Status(); return !g.Pending() && (g.Version() != before || bad) })
 		if status, bad := g.Status(); bad {
 			t.Fatalf("a menu move was refused: %s", status)
@@ -471,5 +474,40 @@ func TestRulesScreens(t *testing.T) {
 	d.keys("esc")
 	if !strings.Contains(d.view(), "OPEN ROOMS") {
 		t.Errorf("esc in the lobby's rules:\n%s", d.view())
+	}
+}
+
+// TestCostlyMovesNeedASecondEnter: Done (which ends the work phase) is
+// played only on a second enter; any other key in between takes it back,
+// and a change at the table asks again.
+func TestCostlyMovesNeedASecondEnter(t *testing.T) {
+	l := newTestLobby()
+	code := createRoom(t, l, alice, lobby.CreateOptions{Seats: 1, HasSeed: true, Seed: 43})
+	playSolo(t, l, code, alice, func(v *factories.View) bool { return v.Phase == factories.WorkPhase })
+	d := newDriver(t, session.Config{Lobby: l, Player: alice, Width: 80, Height: 24, Start: session.Start{Mode: "join", Code: code}})
+	d.until("the work phase", func() bool { g, ok := d.game(); return ok && g.Moves() > 0 })
+	g, _ := d.game()
+	// Find Done: the last group.
+	d.keys("/", "d", "o", "n", "e")
+	var mv factories.Move
+	if raw, ok := g.Selected(); !ok || json.Unmarshal(raw, &mv) != nil || mv.Kind != factories.Done {
+		t.Fatalf("the search did not find Done: %s", raw)
+	}
+	before := g.Version()
+	d.keys("enter")
+	if status, _ := g.Status(); !strings.Contains(status, "press enter again to play “Done with the work phase”") || g.Version() != before || g.Pending() {
+		t.Fatalf("one enter on Done: status %q, version %d", status, g.Version())
+	}
+	if !strings.Contains(d.view(), "⏎ Done with the work phase") {
+		t.Errorf("the waiting move is not marked:\n%s", d.view())
+	}
+	d.keys("down", "/", "d", "o", "n", "e", "enter")
+	if status, _ := g.Status(); !strings.HasPrefix(status, "press enter again") {
+		t.Fatalf("after another key, enter asks again: %q", status)
+	}
+	d.keys("enter")
+	d.until("Done played", func() bool { return !g.Pending() && g.Version() > before })
+	if status, bad := g.Status(); bad || !strings.Contains(status, "played") {
+		t.Errorf("after the second enter: %q", status)
 	}
 }

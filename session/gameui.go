@@ -94,6 +94,10 @@ type MoveGroup struct {
 type MenuMove struct {
 	Label string
 	Move  json.RawMessage
+	// Confirm marks a move a stray enter must not play: one that ends the
+	// seat's part of a phase or spends what cannot be had back. It plays on
+	// a second enter.
+	Confirm bool
 }
 
 // CardRef points at a printed card the view shows, and where it lies.

@@ -112,7 +112,7 @@ func (g *gameScreen) menuView(w, h int) string {
 	if g.pending {
 		return t.Title.Render("MOVES") + "\n" + t.Dim.Render("sending…")
 	}
-	return g.menu.view(t, w, h)
+	return g.menu.view(t, w, h, g.armed != nil)
 }
 
 // logTail draws the last h lines of log, wrapped to w, under a title,

@@ -110,8 +110,9 @@ func (m *menu) setFilter(f string) {
 }
 
 // view draws the menu in w×h: the group title with its position, then the
-// group's moves scrolled to keep the selection in sight.
-func (m menu) view(t Theme, w, h int) string {
+// group's moves scrolled to keep the selection in sight. An armed
+// selection (a costly move waiting for its second enter) is marked ⏎.
+func (m menu) view(t Theme, w, h int, armed bool) string {
 	gs := m.visible()
 	if len(gs) == 0 || h < 2 {
 		if m.filter != "" {
@@ -140,11 +141,15 @@ func (m menu) view(t Theme, w, h int) string {
 		if i == m.item {
 			// The selected move is shown whole, wrapped if need be, so a
 			// long label is never cut where it matters.
+			mark, style := "▸ ", t.Selected
+			if armed {
+				mark, style = "⏎ ", t.Accent
+			}
 			for j, part := range WrapItems("", strings.Fields(label), " ", max(10, w-2)) {
 				if j == 0 {
-					lines = append(lines, "▸ "+t.Selected.Render(part))
+					lines = append(lines, mark+style.Render(part))
 				} else {
-					lines = append(lines, "  "+t.Selected.Render(part))
+					lines = append(lines, "  "+style.Render(part))
 				}
 			}
 		} else {

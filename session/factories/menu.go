@@ -33,12 +33,19 @@ func (b *board) Menu(session.Seats) []session.MoveGroup {
 		if err != nil {
 			continue // a Move always encodes; nothing to offer if not
 		}
-		groups[i].Moves = append(groups[i].Moves, session.MenuMove{Label: mv.Describe(*v), Move: data})
+		groups[i].Moves = append(groups[i].Moves, session.MenuMove{Label: mv.Describe(*v), Move: data, Confirm: costly[mv.Kind]})
 	}
 	slices.SortStableFunc(groups, func(a, b session.MoveGroup) int {
 		return cmp.Compare(kindRank[kinds[a.Key]], kindRank[kinds[b.Key]])
 	})
 	return groups
+}
+
+// costly are the moves a stray enter must not play: they end the seat's
+// turn or phase, or spend resources and cards for good.
+var costly = map[factories.MoveKind]bool{
+	factories.Build: true, factories.Hire: true, factories.Refresh: true,
+	factories.DiscardDown: true, factories.Pass: true, factories.Done: true,
 }
 
 // kindRank orders the menu's groups: dice to set first, then the market,
