@@ -250,7 +250,7 @@ func (g *game) done() {
 	p.Goods = p.Goods.Plus(gained)
 	p.Done, p.Open = true, NoCard
 	if g.log {
-		text := "is done with production"
+		text := "finished production"
 		if !gained.IsZero() {
 			text += "; the cards not resolved gave " + gained.String()
 		}

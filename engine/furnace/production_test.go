@@ -57,7 +57,7 @@ func TestDoneGivesExtractions(t *testing.T) {
 	if got := s.Players[0].Goods; got != (Goods{Coal: 6, Iron: 1, Oil: 1, Tokens: 1}) {
 		t.Errorf("after done: %+v", got)
 	}
-	if events[0].Text != "is done with production; the cards not resolved gave 4 coal, 1 iron and 1 upgrade token" {
+	if events[0].Text != "finished production; the cards not resolved gave 4 coal, 1 iron and 1 upgrade token" {
 		t.Errorf("event %q", events[0].Text)
 	}
 	if got := StatusOf(s).Acting; !slices.Equal(got, []int{1}) {
