@@ -276,7 +276,11 @@ func (l *lobbyScreen) create(o lobby.CreateOptions) tea.Cmd {
 
 func (l *lobbyScreen) view(w, h int) string {
 	t := l.env.theme
-	head := t.Title.Render("smokestack") + t.Dim.Render("  Fantastic Factories over SSH") +
+	var titles []string
+	for _, g := range l.env.lobby.Games() {
+		titles = append(titles, g.Rules.Title())
+	}
+	head := t.Title.Render("smokestack") + t.Dim.Render("  "+strings.Join(titles, " and ")+" over SSH") +
 		"   signed in as " + t.Accent.Render(l.env.player.Name)
 	var note string
 	if l.env.player.Guest {
