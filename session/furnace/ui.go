@@ -57,22 +57,28 @@ func (b *board) Header(t session.Theme, s session.Seats) string {
 		if len(v.Market) > 0 {
 			parts = append(parts, "resolving "+v.Market[0].Card.ID())
 		}
-		if me := v.You(); me != nil && me.Owed > 0 {
-			parts = append(parts, t.Accent.Render("you choose"))
-		}
-		if others := b.waiting(s, func(p furnace.Player) bool { return p.Owed > 0 }); others != "" {
-			parts = append(parts, "choosing: "+others)
+		if who := b.busy(t, s, func(p furnace.Player) bool { return p.Owed > 0 }); who != "" {
+			parts = append(parts, "choosing: "+who)
 		}
 	case furnace.ProductionPhase:
 		parts = append(parts, "production")
-		if me := v.You(); me != nil && !me.Done {
-			parts = append(parts, t.Accent.Render("you are producing"))
-		}
-		if others := b.waiting(s, func(p furnace.Player) bool { return !p.Done }); others != "" {
-			parts = append(parts, "producing: "+others)
+		if who := b.busy(t, s, func(p furnace.Player) bool { return !p.Done }); who != "" {
+			parts = append(parts, "producing: "+who)
 		}
 	}
 	return strings.Join(parts, " · ")
+}
+
+// busy names the seats for which is holds, "you" first.
+func (b *board) busy(t session.Theme, s session.Seats, is func(furnace.Player) bool) string {
+	var names []string
+	if me := b.v.You(); me != nil && is(*me) {
+		names = append(names, t.Accent.Render("you"))
+	}
+	if others := b.waiting(s, is); others != "" {
+		names = append(names, others)
+	}
+	return strings.Join(names, ", ")
 }
 
 // waiting names the seats other than the viewer's for which busy holds.
