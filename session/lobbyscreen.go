@@ -394,10 +394,25 @@ func (l *lobbyScreen) kind(r lobby.RoomInfo) string {
 	}
 	for _, o := range g.Rules.Options() {
 		if v, ok := values[o.Name]; ok && v != o.DefaultValue() {
-			parts = append(parts, v)
+			parts = append(parts, optionWord(o.Name, v))
 		}
 	}
 	return strings.Join(parts, " ")
+}
+
+// optionWord words an option's value for the lists: a switch by its name
+// ("capitalists", "no capitalists"), a number with its name ("3-rounds"),
+// any other value as it is ("hard").
+func optionWord(name, value string) string {
+	switch {
+	case value == "on":
+		return name
+	case value == "off":
+		return "no-" + name
+	case strings.Trim(value, "0123456789") == "":
+		return value + "-" + name
+	}
+	return value
 }
 
 // openRules shows every game's rules, one game after the other.
