@@ -62,19 +62,24 @@ func (b *board) seatedNarrow(f session.Frame) string {
 	v, t, w, h := b.v, f.Theme, f.Width, f.Height
 	const minBottom = 5
 	skip := v.Phase == furnace.ProductionPhase
-	// The market, or the seat's own cards, come first: they take what
-	// they need, leaving the players' table a line a seat and the menu
+	// The market, or the seat's own cards, come first, leaving the
+	// players' table two lines a seat (a row and a line of its cards)
+	// when they can do with the rest, one when they cannot, and the menu
 	// its room. The table then shows each seat's cards under its row
 	// (with their lines if they fit), else beside it on two lines, else
 	// on one.
-	least := len(v.Players) + 1
+	seats := len(v.Players)
 	if skip {
-		least--
+		seats--
 	}
 	if v.Agent != nil && v.Phase == furnace.AuctionPhase {
-		least++
+		seats++
 	}
-	top := b.top(f, w, h-minBottom-least)
+	room := h - minBottom - 1 - 2*seats
+	top := b.top(f, w, room)
+	if len(top) > room {
+		top = b.top(f, w, h-minBottom-1-seats)
+	}
 	var players []string
 	for _, o := range []playersOptions{{below: true, withLines: true}, {below: true}, {below: true, perPlayer: 1}, {perPlayer: 2}, {perPlayer: 1}} {
 		o.skipViewer = skip

@@ -146,7 +146,6 @@ func produced(o furnace.Owned, t furnace.Times) string {
 	for _, l := range o.Card.Lines(o.Upgraded) {
 		switch {
 		case l.Upgrade:
-			parts = append(parts, "then upgrades open")
 		case !l.Processing():
 			parts = append(parts, long.line(l))
 		case t[k] == 0:

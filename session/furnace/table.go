@@ -134,8 +134,13 @@ func joinWrapped(items []string, sep string, w int) []string {
 		case cur == "":
 			cur = it
 		case ansi.StringWidth(cur+sep+it) > w:
+			// A chain's arrow carries over to the next line, so the row
+			// still reads as one chain.
 			lines = append(lines, cur)
 			cur = it
+			if arrow := strings.TrimLeft(sep, " "); strings.HasPrefix(arrow, "→") {
+				cur = arrow + it
+			}
 		default:
 			cur += sep + it
 		}

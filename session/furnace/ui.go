@@ -61,9 +61,10 @@ func (b *board) Header(t session.Theme, s session.Seats) string {
 			parts = append(parts, "choosing: "+who)
 		}
 	case furnace.ProductionPhase:
-		parts = append(parts, "production")
 		if who := b.busy(t, s, func(p furnace.Player) bool { return !p.Done }); who != "" {
 			parts = append(parts, "producing: "+who)
+		} else {
+			parts = append(parts, "production")
 		}
 	}
 	return strings.Join(parts, " · ")
@@ -101,8 +102,11 @@ func (b *board) Banner(t session.Theme, _ session.Seats) string {
 	return ""
 }
 
-// Idle implements session.Board.
-func (b *board) Idle(s session.Seats) string {
+// Idle implements session.Board. The menu shows it as it is, so it comes
+// wrapped to the narrowest menu (44 columns at 80x24).
+func (b *board) Idle(s session.Seats) string { return strings.Join(wrap(b.idle(s), 42), "\n") }
+
+func (b *board) idle(s session.Seats) string {
 	v := b.v
 	me := v.You()
 	switch {

@@ -232,8 +232,12 @@ func playersBlock(t session.Theme, v *furnace.View, s session.Seats, w int, n no
 		for _, c := range p.Cards {
 			items = append(items, cardItem(v, c, n, o.withLines))
 		}
-		for _, c := range p.New {
-			items = append(items, "new: "+c.ID())
+		if len(p.New) > 0 {
+			var ids []string
+			for _, c := range p.New {
+				ids = append(ids, c.ID())
+			}
+			items = append(items, "(won, to place: "+strings.Join(ids, ", ")+")")
 		}
 		g.rows = append(g.rows, gridRow{cells: cells, items: items})
 	}
@@ -293,7 +297,7 @@ func yourCardsBlock(t session.Theme, v *furnace.View, w, maxLines int) []string 
 				hint += " · " + legend
 			}
 			room := func(extra []string) bool { return maxLines <= 0 || len(lines)+len(extra) <= maxLines }
-			if open := wrap("Upgrades are open: upgrade now, before you resolve another card or say Done.", w); me.Open.IsStart() && room(open) {
+			if open := wrap("Upgrades are open: upgrade now, before you resolve another card or say Done.", w); canUpgrade(v) && room(open) {
 				for _, l := range open {
 					lines = append(lines, t.Accent.Render(l))
 				}
@@ -307,6 +311,12 @@ func yourCardsBlock(t session.Theme, v *furnace.View, w, maxLines int) []string 
 		}
 	}
 	return lines
+}
+
+// canUpgrade reports whether the seat may upgrade a company now: its start
+// card's line is open and it can pay.
+func canUpgrade(v *furnace.View) bool {
+	return slices.ContainsFunc(v.Legal, func(m furnace.Move) bool { return m.Kind == furnace.Upgrade })
 }
 
 // cardRows draws the viewer's cards in the notation n: a row a card
@@ -323,7 +333,7 @@ func cardRows(t session.Theme, v *furnace.View, n notation, fold, w, maxLines in
 	for j, o := range me.Cards {
 		state := "to resolve"
 		switch {
-		case o.Used && me.Open == o.Card && o.Card.IsStart():
+		case o.Used && me.Open == o.Card && canUpgrade(v):
 			state = t.Accent.Render("upgrades open")
 		case o.Used:
 			state = "resolved ✓"
