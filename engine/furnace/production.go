@@ -221,7 +221,10 @@ func (g *game) upgrade(c Card) error {
 	p.Cards[j].Upgraded = true
 	if g.log {
 		text := "upgraded " + c.ID() + " for " + cost.String()
-		if p.Cards[j].Used {
+		switch {
+		case p.Cards[j].Used && g.Round >= g.Config.Rounds:
+			text += " (resolved already, and this is the last round: its new line will not work)"
+		case p.Cards[j].Used:
 			text += " (its new line works from next round)"
 		}
 		g.emit(g.seat, "upgrade", text)
