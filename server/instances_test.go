@@ -29,7 +29,7 @@ func startRedisInstance(t *testing.T, url string) *redisInstance {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lb := lobby.New(lobby.Config{Store: store, Games: []lobby.Game{{Rules: factories.Rules{}, Bots: bot.JSONBots()}}})
+	lb := lobby.New(lobby.Config{Store: store, Games: testGames})
 	ctx, stopLobby := context.WithCancel(context.Background())
 	go lb.Run(ctx)
 	srv, err := New(Config{HostKey: newKey(t), Lobby: lb, Screens: testScreens})
@@ -52,10 +52,15 @@ type follower struct {
 	last line // the newest update
 	// hands[version] is the seat's own hand at each version it saw.
 	hands map[int][]factories.Card
+	// checkView checks each view the stream shows, in its game's terms.
+	checkView func(t *testing.T, l line)
 }
 
+// follow follows a stream of Fantastic Factories.
 func follow(name string, s *stream) *follower {
-	return &follower{name: name, s: s, hands: map[int][]factories.Card{}}
+	f := &follower{name: name, s: s, hands: map[int][]factories.Card{}}
+	f.checkView = f.checkHands
+	return f
 }
 
 // await reads lines until done holds for one, and returns it.
@@ -101,9 +106,15 @@ func (f *follower) check(t *testing.T, l line) {
 		t.Fatalf("%s: version went back from %d to %d", f.name, f.last.Version, l.Version)
 	}
 	f.last = l
-	if len(l.View) == 0 {
-		return
+	if len(l.View) > 0 {
+		f.checkView(t, l)
 	}
+}
+
+// checkHands checks a view of Fantastic Factories: the stream's own seat,
+// its own hand.
+func (f *follower) checkHands(t *testing.T, l line) {
+	t.Helper()
 	v := f.view()
 	if v.Seat != l.Seat {
 		t.Fatalf("%s: update for seat %d carries the view of seat %d", f.name, l.Seat, v.Seat)
