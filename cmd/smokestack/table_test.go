@@ -73,7 +73,17 @@ func newTable(t *testing.T, addr string, seed uint64, names ...string) *table {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tb := &table{t: t, addr: addr, ref: ref, worked: map[int]bool{}}
+	tb := openTable(t, addr, fmt.Sprintf("new --players %d --seed %d", len(names), seed), names...)
+	tb.ref = ref
+	tb.sync()
+	return tb
+}
+
+// openTable creates a room with the exec command create (`new …`) and
+// seats each name in order through `play`, one seat each.
+func openTable(t *testing.T, addr, create string, names ...string) *table {
+	t.Helper()
+	tb := &table{t: t, addr: addr, worked: map[int]bool{}}
 	var people []*player
 	for _, name := range names {
 		people = append(people, &player{name: name, key: newClientKey(t), seat: -1})
@@ -83,9 +93,9 @@ func newTable(t *testing.T, addr string, seed uint64, names ...string) *table {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := sess.Output(fmt.Sprintf("new --players %d --seed %d", len(names), seed))
+	out, err := sess.Output(create)
 	if err != nil {
-		t.Fatalf("new: %v", err)
+		t.Fatalf("%s: %v", create, err)
 	}
 	tb.code = strings.TrimSpace(string(out))
 	tb.seats = make([]*player, len(names))
@@ -96,7 +106,6 @@ func newTable(t *testing.T, addr string, seed uint64, names ...string) *table {
 		}
 		tb.seats[p.seat] = p
 	}
-	tb.sync()
 	return tb
 }
 
