@@ -119,31 +119,41 @@ func (m menu) view(t Theme, w, h int) string {
 	}
 	g := gs[min(m.group, len(gs)-1)]
 	lines := []string{t.Title.Render(fmt.Sprintf("MOVES %d/%d", m.group+1, len(gs))) + " ◂ " + t.Accent.Render(g.Title) + " ▸"}
+	// The selected move is shown whole, wrapped if need be, so a long
+	// label is never cut where it matters; its extra lines come out of
+	// the rows, so the "… more" line is never cut instead.
+	var selected []string
+	if m.item >= 0 && m.item < len(g.Moves) {
+		selected = WrapItems("", strings.Fields(g.Moves[m.item].Label), " ", max(10, w-2))
+	}
 	rows := h - 1
-	if len(g.Moves) > rows {
+	if len(g.Moves)+max(0, len(selected)-1) > rows {
 		rows = max(1, h-2) // keep a line for "… more"
 	}
-	start := 0
-	if m.item >= rows {
-		start = m.item - rows + 1
+	if len(selected) > rows { // a tiny menu: the label ends in a marker
+		selected = selected[:rows]
+		selected[rows-1] += "…"
 	}
-	for i := start; i < len(g.Moves) && i < start+rows; i++ {
-		label := g.Moves[i].Label
-		if i == m.item {
-			// The selected move is shown whole, wrapped if need be, so a
-			// long label is never cut where it matters.
-			for j, part := range WrapItems("", strings.Fields(label), " ", max(10, w-2)) {
-				if j == 0 {
-					lines = append(lines, "▸ "+t.Selected.Render(part))
-				} else {
-					lines = append(lines, "  "+t.Selected.Render(part))
-				}
+	extra := max(0, len(selected)-1)
+	shown := max(1, rows-extra)
+	start := 0
+	if m.item >= shown {
+		start = m.item - shown + 1
+	}
+	for i := start; i < len(g.Moves) && i < start+shown; i++ {
+		if i != m.item {
+			lines = append(lines, "  "+g.Moves[i].Label)
+			continue
+		}
+		for j, part := range selected {
+			if j == 0 {
+				lines = append(lines, "▸ "+t.Selected.Render(part))
+			} else {
+				lines = append(lines, "  "+t.Selected.Render(part))
 			}
-		} else {
-			lines = append(lines, "  "+label)
 		}
 	}
-	if more := len(g.Moves) - (start + rows); more > 0 {
+	if more := len(g.Moves) - (start + shown); more > 0 {
 		lines = append(lines, t.Dim.Render(fmt.Sprintf("  … %d more (↓)", more)))
 	}
 	return strings.Join(lines, "\n")
