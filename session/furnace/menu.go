@@ -101,6 +101,10 @@ func (b *board) label(mv furnace.Move) string {
 		return mv.Describe(*v)
 	}
 	switch mv.Kind {
+	case furnace.Bid:
+		if mv.Extra != furnace.NoCard {
+			return fmt.Sprintf("Place your %d on %s, neutral 2 on %s", mv.Disc, mv.Card, mv.Extra)
+		}
 	case furnace.Compensate:
 		if len(v.Market) == 0 || mv.Times[0] == 0 {
 			return "Take no compensation"
