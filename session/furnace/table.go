@@ -134,12 +134,12 @@ func joinWrapped(items []string, sep string, w int) []string {
 		case cur == "":
 			cur = it
 		case ansi.StringWidth(cur+sep+it) > w:
-			// A chain's arrow carries over to the next line, so the row
-			// still reads as one chain.
+			// A chain's arrow, or the > between discs, carries over to
+			// the next line, so the row still reads as one list in order.
 			lines = append(lines, cur)
 			cur = it
-			if arrow := strings.TrimLeft(sep, " "); strings.HasPrefix(arrow, "→") {
-				cur = arrow + it
+			if mark := strings.TrimSpace(sep); mark == "→" || mark == ">" {
+				cur = mark + " " + it
 			}
 		default:
 			cur += sep + it
