@@ -197,33 +197,12 @@ func (b *board) Scores(f session.Frame) string {
 	if len(v.Scores) == 0 {
 		return strings.Join(append(lines, "", "no scores: the game stopped early"), "\n")
 	}
-	nameW := 6
-	best := 1
-	var winners []string
+	var rows []session.ScoreRow
 	for _, sc := range v.Scores {
-		best = max(best, sc.Money)
-		nameW = max(nameW, len([]rune(scoreName(f.Seats, sc.Seat))))
-		if sc.Winner {
-			winners = append(winners, scoreName(f.Seats, sc.Seat))
-		}
+		rows = append(rows, session.ScoreRow{Rank: sc.Rank, Name: scoreName(f.Seats, sc.Seat), Score: sc.Money, Winner: sc.Winner,
+			Detail: fmt.Sprintf("%3d money · %d cards · %d resources", sc.Money, sc.Cards, sc.Resources)})
 	}
-	nameW = min(nameW, 16)
-	verb := "wins"
-	if len(winners) > 1 {
-		verb = "share the win"
-	} else if len(winners) == 1 && winners[0] == "You" {
-		verb = "win"
-	}
-	lines = append(lines, t.Good.Render("★ "+strings.Join(winners, " and ")+" "+verb+"!"), "")
-	detail := func(sc furnace.Score) string {
-		return fmt.Sprintf("%3d money · %d cards · %d resources", sc.Money, sc.Cards, sc.Resources)
-	}
-	barW := max(10, min(50, w-nameW-len(detail(furnace.Score{Money: 100, Cards: 10, Resources: 100}))-6))
-	for _, sc := range v.Scores {
-		n := sc.Money * barW / best
-		bar := t.Bar.Render(strings.Repeat("█", n)) + strings.Repeat("·", barW-n)
-		lines = append(lines, fmt.Sprintf("%d. %-*s %s %s", sc.Rank, nameW, trimTo(scoreName(f.Seats, sc.Seat), nameW), bar, detail(sc)))
-	}
+	lines = append(lines, session.ScoreChart(t, rows, w)...)
 	lines = append(lines, t.Dim.Render(lipgloss.NewStyle().Width(w).Render(
 		"The most money wins; ties go to the most cards, then the most coal, iron, oil and upgrade tokens together.")), "")
 	// The final cards come before the log, which g opens whole.
