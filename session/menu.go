@@ -1,7 +1,10 @@
 package session
 
 import (
+	"cmp"
+	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -157,4 +160,40 @@ func (m menu) view(t Theme, w, h int) string {
 		lines = append(lines, t.Dim.Render(fmt.Sprintf("  … %d more (↓)", more)))
 	}
 	return strings.Join(lines, "\n")
+}
+
+// MenuOf builds a Board's menu from its legal moves: each move joins the
+// group group gives it (the first move of a key makes the group, with its
+// title, card and rank), labelled by label and carried as its JSON. Groups
+// come by rank, and in the order of their first move within a rank.
+func MenuOf[M any](moves []M, group func(M) (MoveGroup, int), label func(M) string) []MoveGroup {
+	var groups []MoveGroup
+	var ranks []int
+	index := map[string]int{}
+	for _, mv := range moves {
+		g, rank := group(mv)
+		i, ok := index[g.Key]
+		if !ok {
+			i = len(groups)
+			index[g.Key] = i
+			g.Moves = nil
+			groups = append(groups, g)
+			ranks = append(ranks, rank)
+		}
+		data, err := json.Marshal(mv)
+		if err != nil {
+			continue // a game's move always encodes; nothing to offer if not
+		}
+		groups[i].Moves = append(groups[i].Moves, MenuMove{Label: label(mv), Move: data})
+	}
+	order := make([]int, len(groups))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(ranks[a], ranks[b]) })
+	out := make([]MoveGroup, len(groups))
+	for i, j := range order {
+		out[i] = groups[j]
+	}
+	return out
 }

@@ -1,8 +1,6 @@
 package furnace
 
 import (
-	"cmp"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -19,33 +17,14 @@ import (
 // repeat, and Done last, where a careless enter cannot reach it while
 // anything else can be played.
 func (b *board) Menu(session.Seats) []session.MoveGroup {
-	v := b.v
-	var groups []session.MoveGroup
-	rank := map[string]int{}
-	index := map[string]int{}
-	for _, mv := range v.Legal {
-		key, title, card, r := b.groupOf(mv)
-		i, ok := index[key]
-		if !ok {
-			i = len(groups)
-			index[key] = i
-			groups = append(groups, session.MoveGroup{Key: key, Title: title, Card: card})
-			rank[key] = r
-		}
-		data, err := json.Marshal(mv)
-		if err != nil {
-			continue // a Move always encodes; nothing to offer if not
-		}
-		groups[i].Moves = append(groups[i].Moves, session.MenuMove{Label: b.label(mv), Move: data})
-	}
+	groups := session.MenuOf(b.v.Legal, b.groupOf, b.label)
 	for i, g := range groups {
 		// The engine lists counts from 0 up; the menu opens on the most a
 		// card or a compensation can do, and keeps "none" last.
-		if k := g.Key; k == "compensate" || rank[k] == rankProduce || rank[k] == rankAgain {
+		if k, _, _ := strings.Cut(g.Key, ":"); k == "compensate" || k == "produce" || k == "again" {
 			slices.Reverse(groups[i].Moves)
 		}
 	}
-	slices.SortStableFunc(groups, func(a, b session.MoveGroup) int { return cmp.Compare(rank[a.Key], rank[b.Key]) })
 	return groups
 }
 
@@ -60,35 +39,37 @@ const (
 	rankDone
 )
 
-// groupOf says which group a move belongs to, its title, the card it is
-// about and its rank.
-func (b *board) groupOf(mv furnace.Move) (key, title string, card *session.CardRef, rank int) {
+// groupOf says which group a move belongs to, with its title and the
+// card it is about, and the group's rank.
+func (b *board) groupOf(mv furnace.Move) (session.MoveGroup, int) {
 	v := b.v
 	ref := func(c furnace.Card, where string) *session.CardRef { r := cardRef(c, where); return &r }
+	group := func(key, title string, card *session.CardRef) session.MoveGroup {
+		return session.MoveGroup{Key: key, Title: title, Card: card}
+	}
 	switch mv.Kind {
 	case furnace.Bid:
 		i := slices.IndexFunc(v.Market, func(l furnace.Lot) bool { return l.Card == mv.Card })
-		where := fmt.Sprintf("market card %d", i+1)
-		return "bid:" + mv.Card.ID(), fmt.Sprintf("card %d: %s", i+1, mv.Card), ref(mv.Card, where), rankBid
+		return group("bid:"+mv.Card.ID(), fmt.Sprintf("card %d: %s", i+1, mv.Card), ref(mv.Card, fmt.Sprintf("market card %d", i+1))), rankBid
 	case furnace.Compensate:
 		if len(v.Market) == 0 {
-			return "compensate", "Compensation", nil, rankCompensate
+			return group("compensate", "Compensation", nil), rankCompensate
 		}
 		c := v.Market[0].Card
-		return "compensate", "Compensation for " + c.ID(), ref(c, "being resolved"), rankCompensate
+		return group("compensate", "Compensation for "+c.ID(), ref(c, "being resolved")), rankCompensate
 	case furnace.Place:
-		return "place:" + mv.Card.ID(), "Place " + mv.Card.ID() + " in your chain", ref(mv.Card, "won this round"), rankPlace
+		return group("place:"+mv.Card.ID(), "Place "+mv.Card.ID()+" in your chain", ref(mv.Card, "won this round")), rankPlace
 	case furnace.Upgrade:
-		return "upgrade", "Upgrade now", nil, rankUpgrade
+		return group("upgrade", "Upgrade now", nil), rankUpgrade
 	case furnace.Produce:
 		if mv.Again {
-			return "again:" + mv.Card.ID(), "Évariste: " + mv.Card.ID() + " again for 2 coal", ref(mv.Card, "your cards"), rankAgain
+			return group("again:"+mv.Card.ID(), "Évariste: "+mv.Card.ID()+" again for 2 coal", ref(mv.Card, "your cards")), rankAgain
 		}
-		return "produce:" + mv.Card.ID(), "Resolve " + mv.Card.ID(), ref(mv.Card, "your cards"), rankProduce
+		return group("produce:"+mv.Card.ID(), "Resolve "+mv.Card.ID(), ref(mv.Card, "your cards")), rankProduce
 	case furnace.Done:
-		return "done", "Done with production", nil, rankDone
+		return group("done", "Done with production", nil), rankDone
 	}
-	return string(mv.Kind), string(mv.Kind), nil, rankDone
+	return group(string(mv.Kind), string(mv.Kind), nil), rankDone
 }
 
 // label words a move for the menu, and for the status line once played.
