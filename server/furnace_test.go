@@ -13,7 +13,6 @@ import (
 
 	"github.com/smokestack/smokestack/engine/furnace"
 	furnacebot "github.com/smokestack/smokestack/engine/furnace/bot"
-	"github.com/smokestack/smokestack/internal/redistest"
 	"github.com/smokestack/smokestack/session"
 	furnaceui "github.com/smokestack/smokestack/session/furnace"
 )
@@ -267,33 +266,16 @@ func TestFurnaceScreenOverSSH(t *testing.T) {
 // move each stream on both instances shows exactly what the engine, given
 // the same seed and moves with no server in between, shows that seat.
 func TestFurnaceTwoInstances(t *testing.T) {
-	r := redistest.Start(t)
-	a, b := startRedisInstance(t, r.URL), startRedisInstance(t, r.URL)
-	alice := dialKey(t, a.addr, "alice", newKey(t))
-	bob := dialKey(t, b.addr, "bob", newKey(t))
-	carolKey := newKey(t)
-	carolA, carolB := dialKey(t, a.addr, "carol", carolKey), dialKey(t, b.addr, "carol", carolKey)
-
-	res := run(t, alice, "new --game furnace --players 2 --seed 33 --capitalists on", "")
-	if res.status != 0 {
-		t.Fatalf("new on A: status %d, stderr %q", res.status, res.stderr)
-	}
-	code := strings.TrimSpace(res.stdout)
+	c := newCluster(t, "new --game furnace --players 2 --seed 33 --capitalists on")
 	ref, err := furnace.New(furnace.Config{Players: 2, Capitalists: true}, 33)
 	if err != nil {
 		t.Fatal(err)
 	}
-	furnaceFollow := func(name string, s *stream) *follower {
+	seats, watchA, _, all := c.sitDown(t, func(name string, s *stream) *follower {
 		f := follow(name, s)
 		f.checkView = func(t *testing.T, l line) { checkFurnaceView(t, name, l) }
 		return f
-	}
-	watchA := furnaceFollow("spectator@A", startPlay(t, carolA, "play "+code+" --watch"))
-	watchB := furnaceFollow("spectator@B", startPlay(t, carolB, "play "+code+" --watch"))
-	seats := []*follower{furnaceFollow("alice@A", startPlay(t, alice, "play "+code))}
-	seats[0].await(t, "alice's seat", func(l line) bool { return !l.OK && l.Seat == 0 })
-	seats = append(seats, furnaceFollow("bob@B", startPlay(t, bob, "play "+code)))
-	all := []*follower{seats[0], seats[1], watchA, watchB}
+	})
 
 	bots := make([]furnacebot.Bot, 2)
 	for i := range bots {
@@ -345,5 +327,5 @@ func TestFurnaceTwoInstances(t *testing.T) {
 	if ref.Phase != furnace.GameOver {
 		t.Fatalf("the reference game is in phase %s", ref.Phase)
 	}
-	t.Logf("room %s over across two instances; moves %v; scores %+v", code, moved, furnace.Scores(ref))
+	t.Logf("room %s over across two instances; moves %v; scores %+v", c.code, moved, furnace.Scores(ref))
 }
