@@ -1,22 +1,17 @@
 package furnace_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/exp/golden"
-	"github.com/charmbracelet/x/exp/teatest"
-
 	"github.com/smokestack/smokestack/engine/furnace"
 	"github.com/smokestack/smokestack/engine/furnace/bot"
+	"github.com/smokestack/smokestack/internal/screentest"
 	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/session"
 	furnaceui "github.com/smokestack/smokestack/session/furnace"
@@ -34,23 +29,8 @@ var screens = map[string]session.Game{"furnace": furnaceui.UI{}}
 
 var alice = lobby.Player{ID: "SHA256:alice", Name: "alice"}
 
-// testClock is a deterministic clock: each reading is one second later.
-type testClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *testClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(time.Second)
-	return c.t
-}
-
-func fixedNow() time.Time { return time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC) }
-
 func newTestLobby() *lobby.Lobby {
-	clock := &testClock{t: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)}
+	clock := screentest.NewClock(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))
 	return lobby.New(lobby.Config{Store: lobby.NewMemStore(), Games: []lobby.Game{{Rules: furnace.Rules{}, Bots: bot.JSONBots()}}, Now: clock.Now})
 }
 
@@ -123,35 +103,10 @@ func (tb table) play(t *testing.T, l *lobby.Lobby, stop func(v *furnace.View) bo
 func goldenRun(t *testing.T, l *lobby.Lobby, start session.Start, codes []string, wait string, keys ...string) {
 	for _, sz := range goldenSizes {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			cfg := session.Config{Lobby: l, Player: alice, Start: start, Games: screens, Context: ctx,
-				Theme: "mono", Now: fixedNow, Width: sz[0], Height: sz[1]}
-			tm := teatest.NewTestModel(t, session.New(cfg), teatest.WithInitialTermSize(sz[0], sz[1]))
-			teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(wait)) },
-				teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
-			for _, k := range keys {
-				tm.Send(keyMsg(k))
-			}
-			if err := tm.Quit(); err != nil {
-				t.Fatal(err)
-			}
-			out := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).View()
-			for i, c := range codes {
-				out = strings.ReplaceAll(out, c, fmt.Sprintf("ROOM%02d", i+1))
-			}
-			golden.RequireEqual(t, []byte(out))
+			cfg := session.Config{Lobby: l, Player: alice, Start: start, Games: screens}
+			screentest.Golden(t, cfg, sz[0], sz[1], codes, wait, keys...)
 		})
 	}
-}
-
-func keyMsg(k string) tea.KeyMsg {
-	special := map[string]tea.KeyType{"enter": tea.KeyEnter, "up": tea.KeyUp, "down": tea.KeyDown,
-		"left": tea.KeyLeft, "right": tea.KeyRight, "esc": tea.KeyEsc}
-	if t, ok := special[k]; ok {
-		return tea.KeyMsg{Type: t}
-	}
-	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
 }
 
 func repeat(k string, n int) []string { return slices.Repeat([]string{k}, n) }
