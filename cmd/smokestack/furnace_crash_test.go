@@ -32,22 +32,9 @@ func newRulesTable(t *testing.T, addr string, rules engine.Ruleset, seed uint64,
 	}
 	create := fmt.Sprintf("new --game %s --players %d --seed %d %s", rules.Name(), len(names), seed, flags)
 	rt := &rulesTable{table: openTable(t, addr, create, names...), rules: rules, state: state}
+	rt.check = rt.checkView
 	rt.sync()
 	return rt
-}
-
-// sync waits until every present player has seen the current version and
-// checks that each sees exactly what the reference shows its seat.
-func (rt *rulesTable) sync() {
-	rt.t.Helper()
-	for _, p := range rt.present() {
-		if p.last.Version != rt.moves || len(p.last.View) == 0 {
-			rt.await(p, fmt.Sprintf("version %d", rt.moves), func(l playLine) bool {
-				return !l.OK && l.Version == rt.moves && len(l.View) > 0
-			})
-		}
-		rt.checkView(p)
-	}
 }
 
 // checkView compares p's newest view with the reference's view of p's
@@ -171,21 +158,7 @@ func TestSIGKILLMidFurnaceAuction(t *testing.T) {
 		return s.Phase == furnace.AuctionPhase && s.Round == 2 && agent && s.Placed%2 == 1
 	}
 	rt.playUntil("the middle of the second auction", midAuction)
-	before := rt.moves
-
-	srv.kill(t)
-	for _, p := range rt.seats {
-		rt.leave(p)
-	}
-	srv = startServeProcess(t, dir)
-	rt.addr = srv.addr
-	for _, p := range rt.seats {
-		rt.sitDown(p) // fails unless p lands in their own seat
-		if p.last.Version != before {
-			t.Fatalf("%s is back at version %d; %d moves were acknowledged before the kill", p.name, p.last.Version, before)
-		}
-	}
-	rt.sync()
+	rt.restart(srv, dir)
 	if !midAuction() {
 		t.Fatal("the restarted game is no longer mid-auction")
 	}

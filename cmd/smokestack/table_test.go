@@ -59,7 +59,9 @@ type table struct {
 	// against; computing it in-process rather than by a second server run
 	// keeps the comparison independent of the code under test, deterministic
 	// and cheap.
-	ref    factories.State
+	ref factories.State
+	// check compares a player's newest view with the reference's.
+	check  func(p *player)
 	moves  int
 	next   int          // the seat asked first for the next move
 	worked map[int]bool // seats that did more than "done" in this work phase
@@ -74,7 +76,7 @@ func newTable(t *testing.T, addr string, seed uint64, names ...string) *table {
 		t.Fatal(err)
 	}
 	tb := openTable(t, addr, fmt.Sprintf("new --players %d --seed %d", len(names), seed), names...)
-	tb.ref = ref
+	tb.ref, tb.check = ref, tb.checkView
 	tb.sync()
 	return tb
 }
@@ -181,6 +183,27 @@ func (tb *table) sitDown(p *player) {
 	p.seat = first.Seat
 }
 
+// restart kills srv with SIGKILL, lets every session end, starts the
+// server again on dir and sits everyone back down: each must land in their
+// own seat at the version acknowledged before the kill, seeing the view
+// the reference shows it.
+func (tb *table) restart(srv *serveProcess, dir string) {
+	t := tb.t
+	t.Helper()
+	srv.kill(t)
+	for _, p := range tb.seats {
+		tb.leave(p) // the server is gone: every session ends
+	}
+	tb.addr = startServeProcess(t, dir).addr
+	for _, p := range tb.seats {
+		tb.sitDown(p) // fails unless p lands in their own seat
+		if p.last.Version != tb.moves {
+			t.Fatalf("%s is back at version %d; %d moves were acknowledged before the kill", p.name, p.last.Version, tb.moves)
+		}
+	}
+	tb.sync()
+}
+
 // leave waits for p's session to end, its connection cut by the test or
 // the server, and leaves p away, to sit down again with a new connection.
 func (tb *table) leave(p *player) {
@@ -229,7 +252,8 @@ func (tb *table) present() []*player {
 }
 
 // sync waits until every present player has seen the current version and
-// checks that each sees exactly what its seat sees of the reference game.
+// checks (check) that each sees exactly what its seat sees of the
+// reference game.
 func (tb *table) sync() {
 	tb.t.Helper()
 	for _, p := range tb.present() {
@@ -238,7 +262,7 @@ func (tb *table) sync() {
 				return !l.OK && l.Version == tb.moves && len(l.View) > 0
 			})
 		}
-		tb.checkView(p)
+		tb.check(p)
 	}
 }
 
