@@ -6,7 +6,6 @@ package furnace
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -21,14 +20,11 @@ var _ session.Game = UI{}
 
 // Decode implements session.Game.
 func (UI) Decode(data json.RawMessage) (session.Board, error) {
-	if len(data) == 0 {
-		return nil, errors.New("the game has not started")
+	v, err := session.DecodeView[furnace.View](data)
+	if err != nil {
+		return nil, err
 	}
-	var v furnace.View
-	if err := json.Unmarshal(data, &v); err != nil {
-		return nil, fmt.Errorf("this game cannot be shown: %w", err)
-	}
-	return &board{v: &v}, nil
+	return &board{v: v}, nil
 }
 
 // board is one seat's (or a spectator's) view, drawn.
