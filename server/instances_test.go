@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	gossh "golang.org/x/crypto/ssh"
+
 	"github.com/smokestack/smokestack/engine/factories"
 	"github.com/smokestack/smokestack/engine/factories/bot"
 	"github.com/smokestack/smokestack/internal/redistest"
@@ -29,7 +31,7 @@ func startRedisInstance(t *testing.T, url string) *redisInstance {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lb := lobby.New(lobby.Config{Store: store, Games: []lobby.Game{{Rules: factories.Rules{}, Bots: bot.JSONBots()}}})
+	lb := lobby.New(lobby.Config{Store: store, Games: testGames})
 	ctx, stopLobby := context.WithCancel(context.Background())
 	go lb.Run(ctx)
 	srv, err := New(Config{HostKey: newKey(t), Lobby: lb, Screens: testScreens})
@@ -52,10 +54,15 @@ type follower struct {
 	last line // the newest update
 	// hands[version] is the seat's own hand at each version it saw.
 	hands map[int][]factories.Card
+	// checkView checks each view the stream shows, in its game's terms.
+	checkView func(t *testing.T, l line)
 }
 
+// follow follows a stream of Fantastic Factories.
 func follow(name string, s *stream) *follower {
-	return &follower{name: name, s: s, hands: map[int][]factories.Card{}}
+	f := &follower{name: name, s: s, hands: map[int][]factories.Card{}}
+	f.checkView = f.checkHands
+	return f
 }
 
 // await reads lines until done holds for one, and returns it.
@@ -101,9 +108,15 @@ func (f *follower) check(t *testing.T, l line) {
 		t.Fatalf("%s: version went back from %d to %d", f.name, f.last.Version, l.Version)
 	}
 	f.last = l
-	if len(l.View) == 0 {
-		return
+	if len(l.View) > 0 {
+		f.checkView(t, l)
 	}
+}
+
+// checkHands checks a view of Fantastic Factories: the stream's own seat,
+// its own hand.
+func (f *follower) checkHands(t *testing.T, l line) {
+	t.Helper()
 	v := f.view()
 	if v.Seat != l.Seat {
 		t.Fatalf("%s: update for seat %d carries the view of seat %d", f.name, l.Seat, v.Seat)
@@ -126,6 +139,45 @@ func (f *follower) view() factories.View {
 	return v
 }
 
+// cluster is two instances over one real redis-server and a room made on
+// instance A: alice plays on A, bob on B, and carol, with one key,
+// watches on both.
+type cluster struct {
+	a, b                       *redisInstance
+	alice, bob, carolA, carolB *gossh.Client
+	code                       string
+}
+
+// newCluster starts the instances and creates the room with create, a
+// `new` command run by alice on A.
+func newCluster(t *testing.T, create string) *cluster {
+	t.Helper()
+	r := redistest.Start(t)
+	c := &cluster{a: startRedisInstance(t, r.URL), b: startRedisInstance(t, r.URL)}
+	c.alice = dialKey(t, c.a.addr, "alice", newKey(t))
+	c.bob = dialKey(t, c.b.addr, "bob", newKey(t))
+	carolKey := newKey(t)
+	c.carolA, c.carolB = dialKey(t, c.a.addr, "carol", carolKey), dialKey(t, c.b.addr, "carol", carolKey)
+	res := run(t, c.alice, create, "")
+	if res.status != 0 {
+		t.Fatalf("%s on A: status %d, stderr %q", create, res.status, res.stderr)
+	}
+	c.code = strings.TrimSpace(res.stdout)
+	return c
+}
+
+// sitDown opens every stream, each followed with follow: carol watching
+// on A and B, then alice in seat 0 on A and, once she has it, bob on B.
+func (c *cluster) sitDown(t *testing.T, follow func(name string, s *stream) *follower) (seats []*follower, watchA, watchB *follower, all []*follower) {
+	t.Helper()
+	watchA = follow("spectator@A", startPlay(t, c.carolA, "play "+c.code+" --watch"))
+	watchB = follow("spectator@B", startPlay(t, c.carolB, "play "+c.code+" --watch"))
+	seats = []*follower{follow("alice@A", startPlay(t, c.alice, "play "+c.code))}
+	seats[0].await(t, "alice's seat", func(l line) bool { return !l.OK && l.Seat == 0 })
+	seats = append(seats, follow("bob@B", startPlay(t, c.bob, "play "+c.code)))
+	return seats, watchA, watchB, []*follower{seats[0], seats[1], watchA, watchB}
+}
+
 // TestTwoInstancesOverSSH is the many-instance setup end to end: two
 // servers over one real redis-server, alice on instance A and bob on B in
 // one room, a spectator on each, a seeded game played to its final scores
@@ -134,31 +186,14 @@ func (f *follower) view() factories.View {
 // is the same every run. Both instances end on the same final view, and no
 // stream ever carries another seat's hand.
 func TestTwoInstancesOverSSH(t *testing.T) {
-	r := redistest.Start(t)
-	a, b := startRedisInstance(t, r.URL), startRedisInstance(t, r.URL)
-	alice := dialKey(t, a.addr, "alice", newKey(t))
-	bob := dialKey(t, b.addr, "bob", newKey(t))
-	carolKey := newKey(t)
-	carolA, carolB := dialKey(t, a.addr, "carol", carolKey), dialKey(t, b.addr, "carol", carolKey)
-
-	res := run(t, alice, "new --players 2 --seed 42", "")
-	if res.status != 0 {
-		t.Fatalf("new on A: status %d, stderr %q", res.status, res.stderr)
-	}
-	code := strings.TrimSpace(res.stdout)
+	c := newCluster(t, "new --players 2 --seed 42")
+	code := c.code
 	var listed []lobby.RoomInfo
-	out := run(t, bob, "rooms --json", "").stdout
+	out := run(t, c.bob, "rooms --json", "").stdout
 	if err := json.Unmarshal([]byte(out), &listed); err != nil || !slices.ContainsFunc(listed, func(i lobby.RoomInfo) bool { return i.Code == code }) {
 		t.Fatalf("instance B does not list room %s made on A (%v): %s", code, err, out)
 	}
-
-	watchA := follow("spectator@A", startPlay(t, carolA, "play "+code+" --watch"))
-	watchB := follow("spectator@B", startPlay(t, carolB, "play "+code+" --watch"))
-	seats := []*follower{follow("alice@A", startPlay(t, alice, "play "+code))}
-	// bob sits down once alice has her seat, so the seats are known.
-	seats[0].await(t, "alice's seat", func(l line) bool { return !l.OK && l.Seat == 0 })
-	seats = append(seats, follow("bob@B", startPlay(t, bob, "play "+code)))
-	all := []*follower{seats[0], seats[1], watchA, watchB}
+	seats, watchA, watchB, all := c.sitDown(t, follow)
 
 	bots := make([]bot.Bot, 2)
 	for i := range bots {
@@ -221,7 +256,7 @@ func TestTwoInstancesOverSSH(t *testing.T) {
 	if compared < moves/2 {
 		t.Errorf("compared the seats' hands at only %d of %d versions", compared, moves)
 	}
-	_, log, err := b.store.Load(t.Context(), code, 0)
+	_, log, err := c.b.store.Load(t.Context(), code, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"errors"
+	"io"
 	"log/slog"
 	"net"
 	"os"
@@ -20,10 +21,13 @@ import (
 
 	"github.com/smokestack/smokestack/engine/factories"
 	"github.com/smokestack/smokestack/engine/factories/bot"
+	"github.com/smokestack/smokestack/engine/furnace"
+	furnacebot "github.com/smokestack/smokestack/engine/furnace/bot"
 	"github.com/smokestack/smokestack/hostkeys"
 	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/session"
 	factoriesui "github.com/smokestack/smokestack/session/factories"
+	furnaceui "github.com/smokestack/smokestack/session/furnace"
 )
 
 // testServer is a real server on 127.0.0.1:0 over a bbolt store in a
@@ -51,7 +55,7 @@ func startServer(t *testing.T, change ...func(*Server)) *testServer {
 	if testing.Verbose() {
 		logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
-	lb := lobby.New(lobby.Config{Store: store, Games: []lobby.Game{{Rules: factories.Rules{}, Bots: bot.JSONBots()}}, Logger: logger})
+	lb := lobby.New(lobby.Config{Store: store, Games: testGames, Logger: logger})
 	srv, err := New(Config{HostKey: key.Signer, Lobby: lb, Screens: testScreens, Logger: logger})
 	if err != nil {
 		t.Fatal(err)
@@ -63,8 +67,14 @@ func startServer(t *testing.T, change ...func(*Server)) *testServer {
 	return &testServer{Server: srv, addr: addr, lobby: lb, store: store}
 }
 
-// testScreens draw the test servers' game.
-var testScreens = map[string]session.Game{"factories": factoriesui.UI{}}
+// testGames are the test servers' games, as cmd/smokestack registers them.
+var testGames = []lobby.Game{
+	{Rules: factories.Rules{}, Bots: bot.JSONBots()},
+	{Rules: furnace.Rules{}, Bots: furnacebot.JSONBots()},
+}
+
+// testScreens draw the test servers' games.
+var testScreens = map[string]session.Game{"factories": factoriesui.UI{}, "furnace": furnaceui.UI{}}
 
 // serveLoopback serves srv on 127.0.0.1:0 until the test ends, then
 // closes it and runs after (to close what the server used).
@@ -144,10 +154,11 @@ func run(t *testing.T, c *gossh.Client, cmd, stdin string) result {
 	return r
 }
 
-// screen collects what a PTY session draws.
+// screen collects what a PTY session draws; in types keys into it.
 type screen struct {
 	mu  sync.Mutex
 	buf bytes.Buffer
+	in  io.Writer
 }
 
 func (s *screen) Write(p []byte) (int, error) {

@@ -2,6 +2,7 @@ package session
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -18,6 +19,20 @@ type Game interface {
 	// Rules are a few short pages that teach the game to a first-time
 	// player, as the rules screen shows them.
 	Rules() []RulesPage
+}
+
+// DecodeView reads a view as the room sent it into the game's own view
+// type, for Game.Decode: no view is a game not started yet, and one that
+// does not decode cannot be shown.
+func DecodeView[V any](data json.RawMessage) (*V, error) {
+	if len(data) == 0 {
+		return nil, errors.New("the game has not started")
+	}
+	var v V
+	if err := json.Unmarshal(data, &v); err != nil {
+		return nil, fmt.Errorf("this game cannot be shown: %w", err)
+	}
+	return &v, nil
 }
 
 // RulesPage is one page of a game's rules.

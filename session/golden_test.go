@@ -1,20 +1,15 @@
 package session_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
 	"testing"
-	"time"
-
-	"github.com/charmbracelet/x/exp/golden"
-	"github.com/charmbracelet/x/exp/teatest"
 
 	"github.com/smokestack/smokestack/engine/factories"
 	"github.com/smokestack/smokestack/engine/factories/bot"
+	"github.com/smokestack/smokestack/internal/screentest"
 	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/session"
 )
@@ -112,23 +107,8 @@ func goldenRun(t *testing.T, cfg session.Config, codes []string, wait string, ke
 }
 
 func goldenAt(t *testing.T, cfg session.Config, codes []string, w, h int, wait string, keys ...string) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	cfg.Context, cfg.Theme, cfg.Now, cfg.Width, cfg.Height, cfg.Games = ctx, "mono", fixedNow, w, h, screens
-	tm := teatest.NewTestModel(t, session.New(cfg), teatest.WithInitialTermSize(w, h))
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(wait)) },
-		teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
-	for _, k := range keys {
-		tm.Send(keyMsg(k))
-	}
-	if err := tm.Quit(); err != nil {
-		t.Fatal(err)
-	}
-	out := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).View()
-	for i, c := range codes {
-		out = strings.ReplaceAll(out, c, fmt.Sprintf("ROOM%02d", i+1))
-	}
-	golden.RequireEqual(t, []byte(out))
+	cfg.Games = screens
+	screentest.Golden(t, cfg, w, h, codes, wait, keys...)
 }
 
 func TestGolden(t *testing.T) {

@@ -3,7 +3,6 @@ package session_test
 import (
 	"context"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -11,6 +10,7 @@ import (
 
 	"github.com/smokestack/smokestack/engine/factories"
 	"github.com/smokestack/smokestack/engine/factories/bot"
+	"github.com/smokestack/smokestack/internal/screentest"
 	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/session"
 	factoriesui "github.com/smokestack/smokestack/session/factories"
@@ -19,25 +19,11 @@ import (
 // screens are the games' screens the tests' sessions draw.
 var screens = map[string]session.Game{"factories": factoriesui.UI{}}
 
-// testClock is a deterministic clock: each reading is one second later, so
-// rooms sort the same way on every run.
-type testClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *testClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(time.Second)
-	return c.t
-}
-
 // fixedNow is the session's clock in tests: output never shows real time.
-func fixedNow() time.Time { return time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC) }
+var fixedNow = screentest.FixedNow
 
 func newTestLobby() *lobby.Lobby {
-	clock := &testClock{t: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)}
+	clock := screentest.NewClock(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))
 	return lobby.New(lobby.Config{Store: lobby.NewMemStore(), Games: []lobby.Game{{Rules: factories.Rules{}, Bots: bot.JSONBots()}}, Now: clock.Now})
 }
 
@@ -109,16 +95,7 @@ func (d *driver) send(msg tea.Msg) {
 }
 
 // keyMsg turns a key name as bubbletea prints it into a key message.
-func keyMsg(k string) tea.KeyMsg {
-	special := map[string]tea.KeyType{"enter": tea.KeyEnter, "up": tea.KeyUp, "down": tea.KeyDown,
-		"left": tea.KeyLeft, "right": tea.KeyRight, "tab": tea.KeyTab, "shift+tab": tea.KeyShiftTab,
-		"esc": tea.KeyEsc, "backspace": tea.KeyBackspace, "ctrl+c": tea.KeyCtrlC, " ": tea.KeySpace,
-		"home": tea.KeyHome, "end": tea.KeyEnd, "pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown}
-	if t, ok := special[k]; ok {
-		return tea.KeyMsg{Type: t}
-	}
-	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
-}
+var keyMsg = screentest.KeyMsg
 
 func (d *driver) keys(keys ...string) {
 	for _, k := range keys {

@@ -276,7 +276,11 @@ func (l *lobbyScreen) create(o lobby.CreateOptions) tea.Cmd {
 
 func (l *lobbyScreen) view(w, h int) string {
 	t := l.env.theme
-	head := t.Title.Render("smokestack") + t.Dim.Render("  Fantastic Factories over SSH") +
+	var titles []string
+	for _, g := range l.env.lobby.Games() {
+		titles = append(titles, g.Rules.Title())
+	}
+	head := t.Title.Render("smokestack") + t.Dim.Render("  "+strings.Join(titles, " and ")+" over SSH") +
 		"   signed in as " + t.Accent.Render(l.env.player.Name)
 	var note string
 	if l.env.player.Guest {
@@ -390,10 +394,25 @@ func (l *lobbyScreen) kind(r lobby.RoomInfo) string {
 	}
 	for _, o := range g.Rules.Options() {
 		if v, ok := values[o.Name]; ok && v != o.DefaultValue() {
-			parts = append(parts, v)
+			parts = append(parts, optionWord(o.Name, v))
 		}
 	}
 	return strings.Join(parts, " ")
+}
+
+// optionWord words an option's value for the lists: a switch by its name
+// ("capitalists", "no capitalists"), a number with its name ("3-rounds"),
+// any other value as it is ("hard").
+func optionWord(name, value string) string {
+	switch {
+	case value == "on":
+		return name
+	case value == "off":
+		return "no-" + name
+	case strings.Trim(value, "0123456789") == "":
+		return value + "-" + name
+	}
+	return value
 }
 
 // openRules shows every game's rules, one game after the other.

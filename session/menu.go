@@ -1,7 +1,10 @@
 package session
 
 import (
+	"cmp"
+	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -128,36 +131,85 @@ func (m menu) view(t Theme, w, h int, armed bool) string {
 		// A long title gets a line of its own rather than being cut.
 		lines = []string{head, title}
 	}
+	// The selected move is shown whole, wrapped if need be, so a long
+	// label is never cut where it matters; its extra lines come out of
+	// the rows, so the "… more" line is never cut instead.
+	var selected []string
+	if m.item >= 0 && m.item < len(g.Moves) {
+		selected = WrapItems("", strings.Fields(g.Moves[m.item].Label), " ", max(10, w-2))
+	}
 	rows := h - len(lines)
-	if len(g.Moves) > rows {
+	if len(g.Moves)+max(0, len(selected)-1) > rows {
 		rows = max(1, rows-1) // keep a line for "… more"
 	}
-	start := 0
-	if m.item >= rows {
-		start = m.item - rows + 1
+	if len(selected) > rows { // a tiny menu: the label ends in a marker
+		selected = selected[:rows]
+		selected[rows-1] += "…"
 	}
-	for i := start; i < len(g.Moves) && i < start+rows; i++ {
-		label := g.Moves[i].Label
-		if i == m.item {
-			// The selected move is shown whole, wrapped if need be, so a
-			// long label is never cut where it matters.
-			mark, style := "▸ ", t.Selected
-			if armed {
-				mark, style = "⏎ ", t.Accent
+	extra := max(0, len(selected)-1)
+	shown := max(1, rows-extra)
+	start := 0
+	if m.item >= shown {
+		start = m.item - shown + 1
+	}
+	mark, style := "▸ ", t.Selected
+	if armed {
+		mark, style = "⏎ ", t.Accent
+	}
+	for i := start; i < len(g.Moves) && i < start+shown; i++ {
+		if i != m.item {
+			lines = append(lines, "  "+g.Moves[i].Label)
+			continue
+		}
+		for j, part := range selected {
+			if j == 0 {
+				lines = append(lines, mark+style.Render(part))
+			} else {
+				lines = append(lines, "  "+style.Render(part))
 			}
-			for j, part := range WrapItems("", strings.Fields(label), " ", max(10, w-2)) {
-				if j == 0 {
-					lines = append(lines, mark+style.Render(part))
-				} else {
-					lines = append(lines, "  "+style.Render(part))
-				}
-			}
-		} else {
-			lines = append(lines, "  "+label)
 		}
 	}
-	if more := len(g.Moves) - (start + rows); more > 0 {
+	if more := len(g.Moves) - (start + shown); more > 0 {
 		lines = append(lines, t.Dim.Render(fmt.Sprintf("  … %d more (↓)", more)))
 	}
 	return strings.Join(lines, "\n")
+}
+
+// MenuOf builds a Board's menu from its legal moves: each move joins the
+// group group gives it (the first move of a key makes the group, with its
+// title, card and rank), is worded by item (its label, and whether it
+// needs confirming) and carried as its JSON. Groups come by rank, and in
+// the order of their first move within a rank.
+func MenuOf[M any](moves []M, group func(M) (MoveGroup, int), item func(M) MenuMove) []MoveGroup {
+	var groups []MoveGroup
+	var ranks []int
+	index := map[string]int{}
+	for _, mv := range moves {
+		g, rank := group(mv)
+		i, ok := index[g.Key]
+		if !ok {
+			i = len(groups)
+			index[g.Key] = i
+			g.Moves = nil
+			groups = append(groups, g)
+			ranks = append(ranks, rank)
+		}
+		data, err := json.Marshal(mv)
+		if err != nil {
+			continue // a game's move always encodes; nothing to offer if not
+		}
+		it := item(mv)
+		it.Move = data
+		groups[i].Moves = append(groups[i].Moves, it)
+	}
+	order := make([]int, len(groups))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(ranks[a], ranks[b]) })
+	out := make([]MoveGroup, len(groups))
+	for i, j := range order {
+		out[i] = groups[j]
+	}
+	return out
 }

@@ -116,21 +116,7 @@ func TestSIGKILLMidWorkPhase(t *testing.T) {
 	srv := startServeProcess(t, dir)
 	tb := newTable(t, srv.addr, 6, "alice", "bob", "carol")
 	tb.playUntil("the middle of a work phase", tb.midWork)
-	before := tb.moves
-
-	srv.kill(t)
-	for _, p := range tb.seats {
-		tb.leave(p) // the server is gone: every session ends
-	}
-	srv = startServeProcess(t, dir)
-	tb.addr = srv.addr
-	for _, p := range tb.seats {
-		tb.sitDown(p) // fails unless p lands in their own seat
-		if p.last.Version != before {
-			t.Fatalf("%s is back at version %d; %d moves were acknowledged before the kill", p.name, p.last.Version, before)
-		}
-	}
-	tb.sync()
+	tb.restart(srv, dir)
 	if !tb.midWork() {
 		t.Fatal("the restarted game is no longer mid-work-phase")
 	}

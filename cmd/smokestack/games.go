@@ -11,6 +11,7 @@ import (
 	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/session"
 	factoriesui "github.com/smokestack/smokestack/session/factories"
+	furnaceui "github.com/smokestack/smokestack/session/furnace"
 )
 
 // game is one game this binary offers: what rooms run, and how
@@ -46,7 +47,7 @@ func games() []game {
 			return factoriesbot.Simulate(ctx, factoriesbot.Config{Bots: c.Bots, Difficulty: c.Options["difficulty"],
 				Games: c.Games, Seed: c.Seed, Workers: c.Workers, Progress: c.Progress})
 		}},
-		{lobby.Game{Rules: furnace.Rules{}, Bots: furnacebot.JSONBots()}, nil, func(ctx context.Context, c simConfig) (report, error) {
+		{lobby.Game{Rules: furnace.Rules{}, Bots: furnacebot.JSONBots()}, furnaceui.UI{}, func(ctx context.Context, c simConfig) (report, error) {
 			return furnacebot.Simulate(ctx, furnacebot.Config{Bots: c.Bots, Options: c.Options,
 				Games: c.Games, Seed: c.Seed, Workers: c.Workers, Progress: c.Progress})
 		}},

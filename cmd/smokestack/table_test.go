@@ -59,7 +59,9 @@ type table struct {
 	// against; computing it in-process rather than by a second server run
 	// keeps the comparison independent of the code under test, deterministic
 	// and cheap.
-	ref    factories.State
+	ref factories.State
+	// check compares a player's newest view with the reference's.
+	check  func(p *player)
 	moves  int
 	next   int          // the seat asked first for the next move
 	worked map[int]bool // seats that did more than "done" in this work phase
@@ -73,7 +75,17 @@ func newTable(t *testing.T, addr string, seed uint64, names ...string) *table {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tb := &table{t: t, addr: addr, ref: ref, worked: map[int]bool{}}
+	tb := openTable(t, addr, fmt.Sprintf("new --players %d --seed %d", len(names), seed), names...)
+	tb.ref, tb.check = ref, tb.checkView
+	tb.sync()
+	return tb
+}
+
+// openTable creates a room with the exec command create (`new …`) and
+// seats each name in order through `play`, one seat each.
+func openTable(t *testing.T, addr, create string, names ...string) *table {
+	t.Helper()
+	tb := &table{t: t, addr: addr, worked: map[int]bool{}}
 	var people []*player
 	for _, name := range names {
 		people = append(people, &player{name: name, key: newClientKey(t), seat: -1})
@@ -83,9 +95,9 @@ func newTable(t *testing.T, addr string, seed uint64, names ...string) *table {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := sess.Output(fmt.Sprintf("new --players %d --seed %d", len(names), seed))
+	out, err := sess.Output(create)
 	if err != nil {
-		t.Fatalf("new: %v", err)
+		t.Fatalf("%s: %v", create, err)
 	}
 	tb.code = strings.TrimSpace(string(out))
 	tb.seats = make([]*player, len(names))
@@ -96,7 +108,6 @@ func newTable(t *testing.T, addr string, seed uint64, names ...string) *table {
 		}
 		tb.seats[p.seat] = p
 	}
-	tb.sync()
 	return tb
 }
 
@@ -172,6 +183,27 @@ func (tb *table) sitDown(p *player) {
 	p.seat = first.Seat
 }
 
+// restart kills srv with SIGKILL, lets every session end, starts the
+// server again on dir and sits everyone back down: each must land in their
+// own seat at the version acknowledged before the kill, seeing the view
+// the reference shows it.
+func (tb *table) restart(srv *serveProcess, dir string) {
+	t := tb.t
+	t.Helper()
+	srv.kill(t)
+	for _, p := range tb.seats {
+		tb.leave(p) // the server is gone: every session ends
+	}
+	tb.addr = startServeProcess(t, dir).addr
+	for _, p := range tb.seats {
+		tb.sitDown(p) // fails unless p lands in their own seat
+		if p.last.Version != tb.moves {
+			t.Fatalf("%s is back at version %d; %d moves were acknowledged before the kill", p.name, p.last.Version, tb.moves)
+		}
+	}
+	tb.sync()
+}
+
 // leave waits for p's session to end, its connection cut by the test or
 // the server, and leaves p away, to sit down again with a new connection.
 func (tb *table) leave(p *player) {
@@ -220,7 +252,8 @@ func (tb *table) present() []*player {
 }
 
 // sync waits until every present player has seen the current version and
-// checks that each sees exactly what its seat sees of the reference game.
+// checks (check) that each sees exactly what its seat sees of the
+// reference game.
 func (tb *table) sync() {
 	tb.t.Helper()
 	for _, p := range tb.present() {
@@ -229,7 +262,7 @@ func (tb *table) sync() {
 				return !l.OK && l.Version == tb.moves && len(l.View) > 0
 			})
 		}
-		tb.checkView(p)
+		tb.check(p)
 	}
 }
 

@@ -226,7 +226,7 @@ func (g *game) nextBidder(seat int) {
 		if !g.hasBid(s) {
 			p.Out = true
 			if p.Discs != 0 && g.log {
-				g.emit(s, "out", "has no legal place for a disc and places no more this auction")
+				g.emit(s, "out", "can place no more discs this auction: none fits anywhere")
 			}
 			continue
 		}

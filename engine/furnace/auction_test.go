@@ -127,7 +127,7 @@ func TestNoLegalPlacement(t *testing.T) {
 	for _, e := range events {
 		if e.Kind == "out" {
 			out = append(out, e.Seat)
-			if e.Text != "has no legal place for a disc and places no more this auction" {
+			if e.Text != "can place no more discs this auction: none fits anywhere" {
 				t.Errorf("event %q", e.Text)
 			}
 		}

@@ -221,7 +221,10 @@ func (g *game) upgrade(c Card) error {
 	p.Cards[j].Upgraded = true
 	if g.log {
 		text := "upgraded " + c.ID() + " for " + cost.String()
-		if p.Cards[j].Used {
+		switch {
+		case p.Cards[j].Used && g.Round >= g.Config.Rounds:
+			text += " (resolved already, and this is the last round: its new line will not work)"
+		case p.Cards[j].Used:
 			text += " (its new line works from next round)"
 		}
 		g.emit(g.seat, "upgrade", text)
@@ -250,7 +253,7 @@ func (g *game) done() {
 	p.Goods = p.Goods.Plus(gained)
 	p.Done, p.Open = true, NoCard
 	if g.log {
-		text := "is done with production"
+		text := "finished production"
 		if !gained.IsZero() {
 			text += "; the cards not resolved gave " + gained.String()
 		}

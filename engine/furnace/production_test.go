@@ -57,7 +57,7 @@ func TestDoneGivesExtractions(t *testing.T) {
 	if got := s.Players[0].Goods; got != (Goods{Coal: 6, Iron: 1, Oil: 1, Tokens: 1}) {
 		t.Errorf("after done: %+v", got)
 	}
-	if events[0].Text != "is done with production; the cards not resolved gave 4 coal, 1 iron and 1 upgrade token" {
+	if events[0].Text != "finished production; the cards not resolved gave 4 coal, 1 iron and 1 upgrade token" {
 		t.Errorf("event %q", events[0].Text)
 	}
 	if got := StatusOf(s).Acting; !slices.Equal(got, []int{1}) {
@@ -91,6 +91,17 @@ func TestUpgrades(t *testing.T) {
 		t.Errorf("event %q", events[0].Text)
 	}
 	mustRefuse(t, s, 0, upgrade(t, "mine-09"), "mine-09 is upgraded already")
+	// In the last round the log says the new line comes too late.
+	last := s.Clone()
+	last.Round = last.Config.Rounds
+	last.Players[0].Goods.Tokens = 1
+	if _, events := mustApply(t, last, 0, upgrade(t, "metal-03")); events[0].Text != "upgraded metal-03 for 1 coal and 1 upgrade token" {
+		t.Errorf("last round, upgrade before use: event %q", events[0].Text)
+	}
+	last.Players[0].Cards[3].Used = true // metal-03 resolved
+	if _, events := mustApply(t, last, 0, upgrade(t, "metal-03")); events[0].Text != "upgraded metal-03 for 1 coal and 1 upgrade token (resolved already, and this is the last round: its new line will not work)" {
+		t.Errorf("last round, upgrade after use: event %q", events[0].Text)
+	}
 	// No token left: the next upgrade is refused.
 	mustRefuse(t, s, 0, upgrade(t, "mine-04"), "an upgrade costs 1 coal and 1 upgrade token; you have 1 coal")
 	s.Players[0].Goods.Tokens = 1

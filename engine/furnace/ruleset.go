@@ -3,7 +3,9 @@ package furnace
 import (
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"slices"
 
 	"github.com/smokestack/smokestack/engine"
@@ -93,7 +95,13 @@ func (Rules) Apply(state json.RawMessage, seat int, move json.RawMessage) (json.
 	}
 	var m Move
 	if err := json.Unmarshal(move, &m); err != nil {
-		return nil, nil, fmt.Errorf("that move is not valid JSON: %w", err)
+		// A move that is JSON but names no card or too many counts is
+		// not a JSON problem: say what is wrong with it.
+		var syntax *json.SyntaxError
+		if errors.As(err, &syntax) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return nil, nil, fmt.Errorf("that move is not valid JSON: %w", err)
+		}
+		return nil, nil, fmt.Errorf("that move cannot be read: %w", err)
 	}
 	next, events, err := Apply(s, seat, m)
 	if err != nil {

@@ -137,7 +137,8 @@ func TestRulesJSON(t *testing.T) {
 	seat := st.Acting[0]
 	for _, tc := range []struct{ move, want string }{
 		{`{"kind":"bid"`, "not valid JSON"},
-		{`{"kind":"bid","card":"oil-99","disc":1}`, `no card is called "oil-99"`},
+		{`{"kind":"bid","card":"oil-99","disc":1}`, `that move cannot be read: no card is called "oil-99"`},
+		{`{"kind":"bid","card":3}`, "that move cannot be read"},
 		{`{"kind":"produce","card":"oil-01","times":[1,2,3]}`, "at most 2 counts"},
 		{`{"kind":"bid","card":"oil-01","disc":9}`, ""},
 	} {

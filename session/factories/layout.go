@@ -97,45 +97,16 @@ func (b *board) Scores(f session.Frame) string {
 	}
 	scores := slices.Clone(v.Scores)
 	slices.SortStableFunc(scores, func(a, b factories.Score) int { return a.Rank - b.Rank })
-	best := 1
-	nameW := 6
-	for _, s := range scores {
-		best = max(best, s.Total)
-		nameW = max(nameW, len([]rune(scoreName(f.Seats, s))))
-	}
-	nameW = min(nameW, 20)
-	var winners []string
-	for _, s := range scores {
-		if s.Winner {
-			winners = append(winners, scoreName(f.Seats, s))
-		}
-	}
-	verb := "wins"
-	if len(winners) > 1 {
-		verb = "share the win"
-	} else if len(winners) == 1 && winners[0] == "You" {
-		verb = "win"
-	}
-	lines = append(lines, t.Good.Render("★ "+strings.Join(winners, " and ")+" "+verb+"!"), "")
 	long := w >= 100 // room for the tie-breakers
-	detail := func(s factories.Score) string {
+	var rows []session.ScoreRow
+	for _, s := range scores {
 		d := fmt.Sprintf("%3d  goods %d + prestige %d", s.Total, s.Goods, s.Prestige)
 		if !s.Machine && long {
 			d += fmt.Sprintf("  (metal %d, energy %d, hand %d)", s.Metal, s.Energy, s.Hand)
 		}
-		return d
+		rows = append(rows, session.ScoreRow{Rank: s.Rank, Name: scoreName(f.Seats, s), Score: s.Total, Detail: d, Winner: s.Winner})
 	}
-	detailW := 0
-	for _, s := range scores {
-		detailW = max(detailW, len(detail(s)))
-	}
-	barW := max(10, min(60, w-nameW-detailW-6))
-	for _, s := range scores {
-		n := s.Total * barW / best
-		bar := t.Bar.Render(strings.Repeat("█", n)) + strings.Repeat("·", barW-n)
-		name := scoreName(f.Seats, s)
-		lines = append(lines, fmt.Sprintf("%d. %-*s %s %s", s.Rank, nameW, trimTo(name, nameW), bar, detail(s)))
-	}
+	lines = append(lines, session.ScoreChart(t, rows, w)...)
 	return strings.Join(lines, "\n")
 }
 
@@ -147,12 +118,4 @@ func scoreName(s session.Seats, sc factories.Score) string {
 		return "You"
 	}
 	return s.Name(sc.Seat)
-}
-
-func trimTo(s string, n int) string {
-	r := []rune(s)
-	if len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
 }

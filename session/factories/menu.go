@@ -1,10 +1,7 @@
 package factories
 
 import (
-	"cmp"
-	"encoding/json"
 	"fmt"
-	"slices"
 
 	"github.com/smokestack/smokestack/engine/factories"
 	"github.com/smokestack/smokestack/session"
@@ -17,28 +14,12 @@ import (
 // something, last, where a careless enter cannot reach them.
 func (b *board) Menu(session.Seats) []session.MoveGroup {
 	v := b.v
-	var groups []session.MoveGroup
-	kinds := map[string]factories.MoveKind{}
-	index := map[string]int{}
-	for _, mv := range v.Legal {
+	return session.MenuOf(v.Legal, func(mv factories.Move) (session.MoveGroup, int) {
 		key, title, card := groupOf(v, mv)
-		i, ok := index[key]
-		if !ok {
-			i = len(groups)
-			index[key] = i
-			groups = append(groups, session.MoveGroup{Key: key, Title: title, Card: card})
-			kinds[key] = mv.Kind
-		}
-		data, err := json.Marshal(mv)
-		if err != nil {
-			continue // a Move always encodes; nothing to offer if not
-		}
-		groups[i].Moves = append(groups[i].Moves, session.MenuMove{Label: mv.Describe(*v), Move: data, Confirm: costly[mv.Kind]})
-	}
-	slices.SortStableFunc(groups, func(a, b session.MoveGroup) int {
-		return cmp.Compare(kindRank[kinds[a.Key]], kindRank[kinds[b.Key]])
+		return session.MoveGroup{Key: key, Title: title, Card: card}, kindRank[mv.Kind]
+	}, func(mv factories.Move) session.MenuMove {
+		return session.MenuMove{Label: mv.Describe(*v), Confirm: costly[mv.Kind]}
 	})
-	return groups
 }
 
 // costly are the moves a stray enter must not play: they end the seat's

@@ -6,7 +6,6 @@ package factories
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -22,14 +21,11 @@ var _ session.Game = UI{}
 
 // Decode implements session.Game.
 func (UI) Decode(data json.RawMessage) (session.Board, error) {
-	if len(data) == 0 {
-		return nil, errors.New("the game has not started")
+	v, err := session.DecodeView[factories.View](data)
+	if err != nil {
+		return nil, err
 	}
-	var v factories.View
-	if err := json.Unmarshal(data, &v); err != nil {
-		return nil, fmt.Errorf("this game cannot be shown: %w", err)
-	}
-	return &board{v: &v}, nil
+	return &board{v: v}, nil
 }
 
 // board is one seat's (or a spectator's) view, drawn.

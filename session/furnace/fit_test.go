@@ -1,0 +1,101 @@
+package furnace
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/smokestack/smokestack/engine"
+	"github.com/smokestack/smokestack/engine/furnace"
+	"github.com/smokestack/smokestack/session"
+)
+
+// TestBoardFits draws every position of seeded games, in every size and
+// setting, at 80x24, 120x40 and 200x60 (the body the game screen gives a
+// board), for a seat that may act, a spectator and, in turn, each other
+// seat, and fails on any line wider than the screen or any line past its
+// bottom: the generic screen would cut them without a word. Long names are
+// used on purpose.
+func TestBoardFits(t *testing.T) {
+	configs := []furnace.Config{
+		{Players: 2}, {Players: 4, Capitalists: true}, {Players: 3, Capitalists: true, Chain: true},
+		{Players: 4, Capitalists: true, Chain: true, Arthur: furnace.ArthurPaired},
+	}
+	names := []string{"alexandrina", "greedy bot 2", "bartholomew", "random bot 4"}
+	sizes := [][2]int{{80, 20}, {120, 36}, {160, 56}} // the bodies of 80x24, 120x40 and 200x60
+	stride := 1
+	if raceEnabled || testing.Short() {
+		stride = 4 // every fourth position; the full run is the default
+	}
+	for _, cfg := range configs {
+		for seed := uint64(1); seed <= 2; seed++ {
+			s, err := furnace.New(cfg, seed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rng := engine.NewRNG(seed)
+			seats := session.Seats{Names: names[:cfg.Players]}
+			for step := 0; ; step++ {
+				if step%stride == 0 || s.Phase == furnace.GameOver {
+					checkPosition(t, s, cfg, seed, step, seats, sizes)
+				}
+				if s.Phase == furnace.GameOver {
+					break
+				}
+				acting := furnace.StatusOf(s).Acting
+				seat := acting[rng.Intn(len(acting))]
+				legal := furnace.Legal(s, seat)
+				if err := s.Play(seat, legal[rng.Intn(len(legal))]); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+}
+
+// checkPosition draws s for a spectator, the seat of the step's turn and
+// the first seat that may act.
+func checkPosition(t *testing.T, s furnace.State, cfg furnace.Config, seed uint64, step int, seats session.Seats, sizes [][2]int) {
+	t.Helper()
+	viewers := []int{engine.Spectator, step % cfg.Players}
+	if st := furnace.StatusOf(s); len(st.Acting) > 0 {
+		viewers = append(viewers, st.Acting[0])
+	}
+	for _, viewer := range viewers {
+		v := furnace.ViewOf(s, viewer)
+		b := &board{v: &v}
+		seats.Viewer = viewer
+		for _, sz := range sizes {
+			where := fmt.Sprintf("%+v seed %d step %d viewer %d %dx%d", cfg, seed, step, viewer, sz[0], sz[1])
+			checkFits(t, where, b, seats, sz[0], sz[1])
+		}
+	}
+}
+
+func checkFits(t *testing.T, where string, b *board, s session.Seats, w, h int) {
+	t.Helper()
+	th := session.NewTheme("mono", nil)
+	f := session.Frame{Theme: th, Seats: s, Width: w, Height: h,
+		Log: func(w, h int) string { return session.Fit("LOG", w, h) }}
+	if s.Viewer >= 0 {
+		f.Menu = func(w, h int) string { return session.Fit("MOVES", w, h) }
+		if g := b.Menu(s); len(g) > 0 {
+			f.Focus = g[0].Card
+		}
+	}
+	out := b.Draw(f)
+	if b.Over() {
+		out = b.Scores(f)
+	}
+	lines := strings.Split(out, "\n")
+	if len(lines) > h {
+		t.Fatalf("%s: %d lines:\n%s", where, len(lines), out)
+	}
+	for _, l := range lines {
+		if ansi.StringWidth(l) > w {
+			t.Fatalf("%s: a line of %d columns:\n%s\n\n%s", where, ansi.StringWidth(l), l, out)
+		}
+	}
+}

@@ -1,0 +1,220 @@
+package furnace
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/smokestack/smokestack/engine/furnace"
+	"github.com/smokestack/smokestack/session"
+)
+
+// wide is the width from which the board has room for every card's lines
+// and a column of its own for the menu and the log.
+const wide = 120
+
+// Draw implements session.Board: the seated board with its menu, or the
+// public board.
+func (b *board) Draw(f session.Frame) string {
+	switch {
+	case f.Menu == nil:
+		return b.public(f)
+	case f.Width >= wide:
+		return b.seatedWide(f)
+	}
+	return b.seatedNarrow(f)
+}
+
+// top is what the board opens with: the market in the auction and the
+// resolution; the seat's own cards in production (none for a spectator,
+// whose players' table shows every seat's cards).
+func (b *board) top(f session.Frame, w, maxLines int) []string {
+	v := b.v
+	switch {
+	case v.Phase == furnace.AuctionPhase || v.Phase == furnace.ResolvePhase:
+		return fitMarket(f.Theme, v, f.Seats, w, maxLines)
+	case v.Phase == furnace.ProductionPhase && v.You() != nil && f.Menu != nil:
+		return yourCardsBlock(f.Theme, v, w, maxLines)
+	}
+	return nil
+}
+
+// fitMarket draws the market in words where its rows fit w, in the short
+// notation where they do not.
+func fitMarket(t session.Theme, v *furnace.View, s session.Seats, w, maxLines int) []string {
+	lines := marketBlock(t, v, s, w, long, maxLines)
+	for _, l := range lines {
+		if ansi.StringWidth(l) > w {
+			return marketBlock(t, v, s, w, short, maxLines)
+		}
+	}
+	return lines
+}
+
+// seatedNarrow is the 80-column board: the market (or the seat's cards
+// in production) across the top, the players' table under it, and the
+// move menu beside the log at the bottom. Rows shorten before anything is
+// dropped, and what is shortened says so and is listed whole by i.
+func (b *board) seatedNarrow(f session.Frame) string {
+	v, t, w, h := b.v, f.Theme, f.Width, f.Height
+	const minBottom = 5
+	skip := v.Phase == furnace.ProductionPhase
+	// The market, or the seat's own cards, come first, leaving the
+	// players' table two lines a seat (a row and a line of its cards)
+	// when they can do with the rest, one when they cannot, and the menu
+	// its room. The table then shows each seat's cards under its row
+	// (with their lines if they fit), else beside it on two lines, else
+	// on one.
+	seats := len(v.Players)
+	if skip {
+		seats--
+	}
+	if v.Agent != nil && v.Phase == furnace.AuctionPhase {
+		seats++
+	}
+	room := h - minBottom - 1 - 2*seats
+	top := b.top(f, w, room)
+	if len(top) > room {
+		top = b.top(f, w, h-minBottom-1-seats)
+	}
+	var players []string
+	for _, o := range []playersOptions{{below: true, withLines: true}, {below: true}, {below: true, perPlayer: 1}, {perPlayer: 2}, {perPlayer: 1}} {
+		o.skipViewer = skip
+		players = playersBlock(t, v, f.Seats, w, short, o)
+		if widest(players) <= w && len(top)+len(players)+minBottom <= h {
+			break
+		}
+	}
+	used := len(top) + len(players)
+	gap := "\n"
+	if h-used-minBottom >= 2 {
+		gap = "\n\n"
+		used += 2
+	}
+	bottomH := max(minBottom, h-used)
+	menuW := w * 56 / 100
+	logW := w - menuW - 1
+	bottom := session.Columns(bottomH, []int{menuW, logW}, f.Menu(menuW, bottomH), f.Log(logW, bottomH))
+	blocks := slices.DeleteFunc([]string{strings.Join(top, "\n"), strings.Join(players, "\n")}, func(s string) bool { return s == "" })
+	return strings.Join(append(blocks, bottom), gap)
+}
+
+// seatedWide has room for every card's lines: the market across the top
+// (in production the seat's own cards, left), every seat's cards with
+// their lines on the left, and the focused card, the menu and the log on
+// the right.
+func (b *board) seatedWide(f session.Frame) string {
+	v, w, h := b.v, f.Width, f.Height
+	var head []string
+	lw := w * 58 / 100
+	rw := w - lw - 1
+	var left []string
+	if v.Phase == furnace.ProductionPhase {
+		left = append(b.top(f, lw, 0), "")
+	} else {
+		head = append(b.top(f, w, h/2), "")
+	}
+	bodyH := h - len(head)
+	left = append(left, b.playersWithTitle(f, lw, bodyH-len(left), v.Phase == furnace.ProductionPhase)...)
+	right := b.preview(f, rw, bodyH/2)
+	logH := max(4, bodyH/3)
+	menuH := max(4, bodyH-logH-len(right)-1)
+	right = append(right, session.Fit(f.Menu(rw, menuH), rw, menuH), "", f.Log(rw, bodyH-menuH-len(right)-1))
+	cols := session.Columns(bodyH, []int{lw, rw}, strings.Join(left, "\n"), strings.Join(right, "\n"))
+	if len(head) == 0 {
+		return cols
+	}
+	return strings.Join(head, "\n") + "\n" + cols
+}
+
+// playersWithTitle draws every seat (but the viewer's, when its cards are
+// drawn apart) with each card's lines, in at most h lines: the lines go
+// first, then rows are cut with a marker, if the table does not fit.
+func (b *board) playersWithTitle(f session.Frame, w, h int, skipViewer bool) []string {
+	t := f.Theme
+	title := t.Title.Render("PLAYERS") + t.Dim.Render("  "+legend)
+	// Every card with its lines under each seat's row if they fit whole,
+	// else beside it, else every card's id, else as many ids as fit with a
+	// marker for the rest.
+	var lines []string
+	for _, o := range []playersOptions{
+		{withLines: true, below: true}, {withLines: true}, {below: true}, {}, {perPlayer: 3}, {perPlayer: 2}, {perPlayer: 1},
+	} {
+		o.skipViewer = skipViewer
+		lines = append([]string{title}, playersBlock(t, b.v, f.Seats, w, short, o)...)
+		if len(lines) <= h && widest(lines) <= w {
+			break
+		}
+	}
+	return lines
+}
+
+// preview is the full text of the card the menu is on, with a blank line
+// under it, when it fits in h lines.
+func (b *board) preview(f session.Frame, w, h int) []string {
+	if f.Focus == nil {
+		return nil
+	}
+	text := b.CardText(f.Theme, *f.Focus, w)
+	lines := strings.Split(text, "\n")
+	lines = lines[:len(lines)-1] // not "on the board": the menu says where
+	if len(lines)+1 > h {
+		return nil
+	}
+	return append(lines, "")
+}
+
+// public is the board as a spectator sees it, and replays draw it: the
+// market, every seat with its cards (their lines where there is room),
+// and the log.
+func (b *board) public(f session.Frame) string {
+	w, h := f.Width, f.Height
+	top := b.top(f, w, h/2)
+	var lines []string
+	if len(top) > 0 {
+		lines = append(top, "")
+	}
+	rest := h - len(lines) - 4 // keep room for a few log lines
+	lines = append(lines, b.playersWithTitle(f, w, rest, false)...)
+	logH := h - len(lines) - 1
+	if logH < 2 {
+		return strings.Join(lines, "\n")
+	}
+	return strings.Join(lines, "\n") + "\n\n" + f.Log(w, logH)
+}
+
+// Scores implements session.Board: the final money as a bar chart, the
+// winners named, the tie-breaks, and every seat's final cards.
+func (b *board) Scores(f session.Frame) string {
+	t, v, w := f.Theme, b.v, f.Width
+	lines := []string{t.Title.Render("GAME OVER")}
+	if f.Ended != "" {
+		lines[0] += "  " + f.Ended
+	}
+	if len(v.Scores) == 0 {
+		return strings.Join(append(lines, "", "no scores: the game stopped early"), "\n")
+	}
+	var rows []session.ScoreRow
+	for _, sc := range v.Scores {
+		rows = append(rows, session.ScoreRow{Rank: sc.Rank, Name: scoreName(f.Seats, sc.Seat), Score: sc.Money, Winner: sc.Winner,
+			Detail: fmt.Sprintf("%3d money · %d cards · %d resources", sc.Money, sc.Cards, sc.Resources)})
+	}
+	lines = append(lines, session.ScoreChart(t, rows, w)...)
+	lines = append(lines, t.Dim.Render(lipgloss.NewStyle().Width(w).Render(
+		"The most money wins; ties go to the most cards, then the most coal, iron, oil and upgrade tokens together.")), "")
+	// The final cards come before the log, which g opens whole.
+	if rest := f.Height - len(lines); rest >= 3 {
+		lines = append(lines, b.playersWithTitle(f, w, rest, false)...)
+	}
+	return strings.Join(lines, "\n")
+}
+
+func scoreName(s session.Seats, seat int) string {
+	if s.Me(seat) {
+		return "You"
+	}
+	return s.Name(seat)
+}

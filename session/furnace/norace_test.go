@@ -1,0 +1,5 @@
+//go:build !race
+
+package furnace
+
+const raceEnabled = false

@@ -1,0 +1,152 @@
+package furnace
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// grid lays out rows of cells in columns one space apart. Every column but
+// the last is as wide as its widest cell; the last takes what is left of
+// the width and wraps its items (never splitting one) onto lines of their
+// own, indented to the column.
+type grid struct {
+	head []string // column titles; nil for none
+	rows []gridRow
+	sep  string // between the last column's items
+	// below draws the last column's items under their row, indented,
+	// across the whole width, instead of in a column.
+	below bool
+}
+
+type gridRow struct {
+	cells []string // every column but the last
+	items []string // the last column
+}
+
+// lines draws the grid in width w. A row's last column takes at most
+// maxLines lines (0: no limit); items that do not fit are counted in a
+// "+N more (i)" marker, so nothing is cut silently.
+func (g grid) lines(w, maxLines int) []string {
+	n := len(g.head)
+	for _, r := range g.rows {
+		n = max(n, len(r.cells)+1)
+	}
+	if n == 0 {
+		return nil
+	}
+	widths := make([]int, n-1)
+	measure := func(cells []string) {
+		for i, c := range cells {
+			if i < len(widths) {
+				widths[i] = max(widths[i], ansi.StringWidth(c))
+			}
+		}
+	}
+	if g.head != nil {
+		measure(g.head[:len(g.head)-1])
+	}
+	for _, r := range g.rows {
+		measure(r.cells)
+	}
+	indent := 0
+	for _, wd := range widths {
+		indent += wd + 1
+	}
+	if g.below {
+		indent = 4
+	}
+	lastW := max(8, w-indent)
+	pad := func(cells []string) string {
+		var b strings.Builder
+		for i := range widths {
+			c := ""
+			if i < len(cells) {
+				c = cells[i]
+			}
+			b.WriteString(c + strings.Repeat(" ", widths[i]-ansi.StringWidth(c)+1))
+		}
+		return b.String()
+	}
+	var out []string
+	if g.head != nil {
+		// A last title too wide for its column keeps its first words:
+		// "cards (⇧ upgraded)" becomes "cards".
+		last := g.head[len(g.head)-1]
+		for _, cut := range []string{" (", ",", " "} {
+			if before, _, ok := strings.Cut(last, cut); ok && ansi.StringWidth(last) > lastW {
+				last = before
+			}
+		}
+		if g.below {
+			last = ""
+		}
+		out = append(out, strings.TrimRight(pad(g.head)+last, " "))
+	}
+	for _, r := range g.rows {
+		wrapped := wrapItems(r.items, g.sep, lastW, maxLines)
+		if g.below {
+			out = append(out, strings.TrimRight(pad(r.cells), " "))
+		} else {
+			out = append(out, strings.TrimRight(pad(r.cells)+wrapped[0], " "))
+			wrapped = wrapped[1:]
+		}
+		for _, l := range wrapped {
+			out = append(out, strings.Repeat(" ", indent)+l)
+		}
+	}
+	return out
+}
+
+// wrapItems wraps items joined by sep into lines of width w, never
+// splitting an item unless it is wider than w alone (then it is wrapped at
+// its spaces on lines of its own). At most maxLines lines (0: no limit):
+// when some items do not fit, the last line ends with "+N more (i)", i
+// being the key of the card reference, which lists them all.
+func wrapItems(items []string, sep string, w, maxLines int) []string {
+	lines := joinWrapped(items, sep, w)
+	if maxLines <= 0 || len(lines) <= maxLines {
+		return lines
+	}
+	// Drop items from the end until the marker fits.
+	for k := len(items) - 1; k >= 0; k-- {
+		more := "+" + strconv.Itoa(len(items)-k) + " more (i)"
+		if ls := joinWrapped(append(slices.Clone(items[:k]), more), sep, w); len(ls) <= maxLines {
+			return ls
+		}
+	}
+	return []string{"+" + strconv.Itoa(len(items)) + " (i)"}
+}
+
+func joinWrapped(items []string, sep string, w int) []string {
+	var lines []string
+	cur := ""
+	for _, it := range items {
+		switch {
+		case ansi.StringWidth(it) > w:
+			if cur != "" {
+				lines = append(lines, cur)
+			}
+			lines = append(lines, wrap(it, w)...)
+			cur = ""
+		case cur == "":
+			cur = it
+		case ansi.StringWidth(cur+sep+it) > w:
+			// A chain's arrow, or the > between discs, carries over to
+			// the next line, so the row still reads as one list in order.
+			lines = append(lines, cur)
+			cur = it
+			if mark := strings.TrimSpace(sep); mark == "→" || mark == ">" {
+				cur = mark + " " + it
+			}
+		default:
+			cur += sep + it
+		}
+	}
+	if cur != "" || len(lines) == 0 {
+		lines = append(lines, cur)
+	}
+	return lines
+}

@@ -1,0 +1,122 @@
+// Package furnace draws Furnace for the generic game and replay screens of
+// package session: the market with the discs on it, every seat's companies
+// and goods, the move menu's groups, the card reference and the rules, all
+// from a seat's view alone.
+package furnace
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/smokestack/smokestack/engine/furnace"
+	"github.com/smokestack/smokestack/session"
+)
+
+// UI is Furnace's screens, registered for rooms whose game is "furnace".
+type UI struct{}
+
+var _ session.Game = UI{}
+
+// Decode implements session.Game.
+func (UI) Decode(data json.RawMessage) (session.Board, error) {
+	v, err := session.DecodeView[furnace.View](data)
+	if err != nil {
+		return nil, err
+	}
+	return &board{v: v}, nil
+}
+
+// board is one seat's (or a spectator's) view, drawn.
+type board struct {
+	v *furnace.View
+}
+
+// Over implements session.Board.
+func (b *board) Over() bool { return b.v.Phase == furnace.GameOver }
+
+// Header implements session.Board: the round, the phase and who acts.
+func (b *board) Header(t session.Theme, s session.Seats) string {
+	v := b.v
+	if v.Phase == furnace.GameOver {
+		return fmt.Sprintf("round %d · game over", v.Round)
+	}
+	parts := []string{fmt.Sprintf("round %d of %d", v.Round, v.Config.Rounds)}
+	switch v.Phase {
+	case furnace.AuctionPhase:
+		turn := s.Name(v.Turn) + "'s turn"
+		if s.Me(v.Turn) {
+			turn = t.Accent.Render("your turn")
+		}
+		parts = append(parts, "auction", turn)
+	case furnace.ResolvePhase:
+		if len(v.Market) > 0 {
+			parts = append(parts, "resolving "+v.Market[0].Card.ID())
+		}
+		if who := b.busy(t, s, func(p furnace.Player) bool { return p.Owed > 0 }); who != "" {
+			parts = append(parts, "choosing: "+who)
+		}
+	case furnace.ProductionPhase:
+		if who := b.busy(t, s, func(p furnace.Player) bool { return !p.Done }); who != "" {
+			parts = append(parts, "producing: "+who)
+		} else {
+			parts = append(parts, "production")
+		}
+	}
+	return strings.Join(parts, " · ")
+}
+
+// busy names the seats for which is holds, "you" first.
+func (b *board) busy(t session.Theme, s session.Seats, is func(furnace.Player) bool) string {
+	var names []string
+	if me := b.v.You(); me != nil && is(*me) {
+		names = append(names, t.Accent.Render("you"))
+	}
+	if others := b.waiting(s, is); others != "" {
+		names = append(names, others)
+	}
+	return strings.Join(names, ", ")
+}
+
+// waiting names the seats other than the viewer's for which busy holds.
+func (b *board) waiting(s session.Seats, busy func(furnace.Player) bool) string {
+	var names []string
+	for seat, p := range b.v.Players {
+		if busy(p) && !s.Me(seat) {
+			names = append(names, s.Name(seat))
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// Banner implements session.Board: the last round coming to its end.
+func (b *board) Banner(t session.Theme, _ session.Seats) string {
+	v := b.v
+	if v.Phase != furnace.GameOver && v.Round == v.Config.Rounds {
+		return t.Accent.Render("last round: the most money after this production wins")
+	}
+	return ""
+}
+
+// Idle implements session.Board. The menu shows it as it is, so it comes
+// wrapped to the narrowest menu (44 columns at 80x24).
+func (b *board) Idle(s session.Seats) string { return strings.Join(wrap(b.idle(s), 42), "\n") }
+
+func (b *board) idle(s session.Seats) string {
+	v := b.v
+	me := v.You()
+	switch {
+	case me == nil:
+		return "you are watching"
+	case v.Phase == furnace.AuctionPhase && me.Out:
+		return "none of your discs fits anywhere: you place no more this auction; waiting for " + s.Name(v.Turn)
+	case v.Phase == furnace.AuctionPhase:
+		return "waiting for " + s.Name(v.Turn) + " to place a disc"
+	case v.Phase == furnace.ResolvePhase && len(v.Market) > 0:
+		return "waiting for " + b.waiting(s, func(p furnace.Player) bool { return p.Owed > 0 }) +
+			" to choose compensation for " + v.Market[0].Card.ID()
+	case v.Phase == furnace.ProductionPhase && me.Done:
+		return "you are done: waiting for " + b.waiting(s, func(p furnace.Player) bool { return !p.Done }) + " to finish production"
+	}
+	return "nothing to do right now"
+}

@@ -1,0 +1,412 @@
+package furnace
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/smokestack/smokestack/engine/furnace"
+	"github.com/smokestack/smokestack/session"
+)
+
+// The board's widgets: each draws one part of the game from the seat's
+// view as lines no wider than asked.
+
+// discText words one disc: "alice's 3", "your 2", "the Agent's 1",
+// "bob's neutral 2", or in the short notation "alice:3", "you:2",
+// "Agent:1", "bob:2n" (names shortened).
+func discText(t session.Theme, s session.Seats, d furnace.Disc, n notation) string {
+	var name string
+	switch {
+	case d.Seat == furnace.AgentSeat && n.short:
+		name = "Agent"
+	case d.Seat == furnace.AgentSeat:
+		name = "the Agent's"
+	case s.Me(d.Seat) && n.short:
+		name = t.Accent.Render("you")
+	case s.Me(d.Seat):
+		name = t.Accent.Render("your")
+	case n.short:
+		name = seatStyle(t, d.Seat).Render(shortName(s.Name(d.Seat), 8))
+	default:
+		name = seatStyle(t, d.Seat).Render(s.Name(d.Seat)) + "'s"
+	}
+	value := strconv.Itoa(d.Value)
+	switch {
+	case n.short && d.Neutral:
+		return name + ":" + value + "n"
+	case n.short:
+		return name + ":" + value
+	case d.Neutral:
+		return name + " neutral " + value
+	}
+	return name + " " + value
+}
+
+// discItems lists a card's discs, the one winning it now first and the
+// rest from the highest down, for a " > " list: "alice:3 > Agent:2 > you:1".
+func discItems(t session.Theme, v *furnace.View, l furnace.Lot, s session.Seats, n notation) []string {
+	if len(l.Discs) == 0 {
+		return nil
+	}
+	// Only the players' capitalists decide a tie (Monica loses them):
+	// the engine's rule, asked on a state that holds just those.
+	lead := (&furnace.State{Players: v.Players}).Winner(l)
+	discs := slices.Clone(l.Discs)
+	first := discs[lead]
+	discs = slices.Delete(discs, lead, lead+1)
+	slices.SortStableFunc(discs, func(a, b furnace.Disc) int { return cmp.Compare(b.Value, a.Value) })
+	out := []string{discText(t, s, first, n)}
+	for _, d := range discs {
+		out = append(out, discText(t, s, d, n))
+	}
+	return out
+}
+
+// discsText is discItems on one line, for the card reference.
+func discsText(v *furnace.View, l furnace.Lot, s session.Seats, n notation) string {
+	return strings.Join(discItems(session.NewTheme("mono", nil), v, l, s, n), " > ")
+}
+
+// hasNeutral reports whether Arthur is at the table, so the board explains
+// his neutral disc's "n".
+func hasNeutral(v *furnace.View) bool {
+	return slices.ContainsFunc(v.Players, func(p furnace.Player) bool { return p.Capitalist == furnace.Arthur })
+}
+
+// marketBlock draws the market: each card with its lines, its
+// compensation and the discs on it. While the cards are resolved it holds
+// the cards still to resolve, the one being resolved first.
+func marketBlock(t session.Theme, v *furnace.View, s session.Seats, w int, n notation, maxLines int) []string {
+	title := t.Title.Render("MARKET") + t.Dim.Render(fmt.Sprintf("  %d in the deck", v.DeckSize))
+	if v.Phase == furnace.ResolvePhase {
+		title = t.Title.Render("RESOLVING") + t.Dim.Render("  left to right")
+	}
+	if n.short {
+		title += t.Dim.Render(" · " + legend)
+	}
+	lines := []string{title}
+	g := grid{sep: " > ", head: []string{"", "card", "basic side", "upgrade adds", "compensation ×disc", "discs, leader first"}}
+	if n.short {
+		g.head[4] = "comp. ×disc"
+	}
+	if hasNeutral(v) {
+		g.head[5] = "discs, leader first (n neutral)"
+	}
+	for i, l := range v.Market {
+		pos := strconv.Itoa(i + 1)
+		if v.Phase == furnace.ResolvePhase {
+			pos = " "
+			if i == 0 {
+				pos = "▶"
+			}
+		}
+		co := l.Card.Company()
+		items := discItems(t, v, l, s, n)
+		if len(items) == 0 {
+			items = []string{t.Dim.Render("no disc")}
+		}
+		g.rows = append(g.rows, gridRow{
+			cells: []string{pos, l.Card.ID(), n.line(co.Basic), n.line(co.Upgraded), n.line(co.Compensation)},
+			items: items,
+		})
+	}
+	rows := g.lines(w, 2)
+	if maxLines > 0 && len(lines)+len(rows) > maxLines {
+		// Discs that wrapped are cut to one line with a marker; the
+		// reference (i) lists every card's discs.
+		rows = g.lines(w, 1)
+	}
+	rows[0] = t.Dim.Render(rows[0])
+	lines = append(lines, rows...)
+	return lines
+}
+
+// playerState is a seat's part in the phase, for the players' table:
+// its discs in hand in the auction, its choice in the resolution, its
+// progress in production.
+func playerState(v *furnace.View, p furnace.Player) string {
+	switch v.Phase {
+	case furnace.AuctionPhase:
+		var d []string
+		for k := 1; k <= 4; k++ {
+			if p.Discs.Has(k) {
+				d = append(d, strconv.Itoa(k))
+			}
+		}
+		if p.Neutral {
+			d = append(d, "2n")
+		}
+		text := strings.Join(d, " ")
+		switch {
+		case p.Out && text != "":
+			text = "out (" + text + ")"
+		case p.Out || text == "":
+			text = "out"
+		}
+		return text
+	case furnace.ResolvePhase:
+		if p.Owed > 0 {
+			return fmt.Sprintf("choosing ≤%d", p.Owed)
+		}
+	case furnace.ProductionPhase:
+		if p.Done {
+			return "done"
+		}
+		return "producing"
+	}
+	return ""
+}
+
+// cardItem words one of a seat's cards for a list: its id, ⇧ when
+// upgraded, ✓ once resolved this production, and with withLines its lines
+// in brackets.
+func cardItem(v *furnace.View, o furnace.Owned, n notation, withLines bool) string {
+	text := o.Card.ID()
+	if o.Upgraded {
+		text += "⇧"
+	}
+	if withLines {
+		text += " [" + n.lines(o.Card.Lines(o.Upgraded), "; ") + "]"
+	}
+	if o.Used && v.Phase == furnace.ProductionPhase {
+		text += "✓"
+	}
+	return text
+}
+
+// playersOptions say how the players' table is drawn.
+type playersOptions struct {
+	skipViewer bool // the viewer's own cards are drawn apart
+	withLines  bool // each card with its lines
+	below      bool // the cards under each row, across the width
+	perPlayer  int  // lines a seat's cards may take (0: any)
+}
+
+// playersBlock draws every seat as a row of a table: capitalist, goods,
+// its part in the phase and its cards; in the 2-player game the Agent too.
+func playersBlock(t session.Theme, v *furnace.View, s session.Seats, w int, n notation, o playersOptions) []string {
+	stateHead := map[furnace.Phase]string{furnace.AuctionPhase: "discs", furnace.ResolvePhase: "compensation",
+		furnace.ProductionPhase: "production"}[v.Phase]
+	cards := "cards (⇧ upgraded)"
+	if v.Phase == furnace.ProductionPhase {
+		cards = "cards (⇧ upgraded, ✓ resolved)"
+	}
+	if v.Config.Chain {
+		cards = "chain, left to right" + strings.TrimPrefix(cards, "cards")
+	}
+	head := []string{"", "player", "money", "coal", "iron", "oil", "tokens", stateHead, cards}
+	capitalists := v.Config.Capitalists
+	if capitalists {
+		head = slices.Insert(head, 2, "capitalist")
+	}
+	g := grid{head: head, sep: " · ", below: o.below}
+	if v.Config.Chain {
+		g.sep = " → "
+	}
+	num := func(k int) string { return fmt.Sprintf("%*d", 3, k) }
+	for seat, p := range v.Players {
+		if o.skipViewer && s.Me(seat) {
+			continue
+		}
+		mark := " "
+		if v.Phase == furnace.AuctionPhase && v.Turn == seat {
+			mark = "▶"
+		}
+		name := s.Name(seat)
+		if s.Me(seat) {
+			name = t.Accent.Render(shortName(name, 10) + " (you)")
+		} else {
+			name = seatStyle(t, seat).Render(shortName(name, 14))
+		}
+		cells := []string{mark, name, num(p.Goods.Money), num(p.Goods.Coal), num(p.Goods.Iron), num(p.Goods.Oil), num(p.Goods.Tokens), playerState(v, p)}
+		if capitalists {
+			cells = slices.Insert(cells, 2, p.Capitalist.Name())
+		}
+		var items []string
+		for _, c := range p.Cards {
+			items = append(items, cardItem(v, c, n, o.withLines))
+		}
+		if len(p.New) > 0 {
+			var ids []string
+			for _, c := range p.New {
+				ids = append(ids, c.ID())
+			}
+			items = append(items, "(won, to place: "+strings.Join(ids, ", ")+")")
+		}
+		g.rows = append(g.rows, gridRow{cells: cells, items: items})
+	}
+	if a := v.Agent; a != nil && v.Phase == furnace.AuctionPhase {
+		var d []string
+		for k := 1; k <= 4; k++ {
+			if a.Discs.Has(k) {
+				d = append(d, strconv.Itoa(k))
+			}
+		}
+		state := strings.Join(d, " ")
+		if a.Out || state == "" {
+			state = "out"
+		}
+		items := []string{"places after every 2 discs"}
+		if a.Roll > 0 {
+			items = append(items, fmt.Sprintf("last roll %d", a.Roll))
+		}
+		cells := []string{" ", "Agent", "", "", "", "", "", state}
+		if capitalists {
+			cells = slices.Insert(cells, 2, "")
+		}
+		g.rows = append(g.rows, gridRow{cells: cells, items: items})
+	}
+	lines := g.lines(w, o.perPlayer)
+	lines[0] = t.Dim.Render(lines[0])
+	return lines
+}
+
+// yourCardsBlock draws the viewer's cards in production under the goods
+// that pay for them, in the first way that fits w×maxLines: a row a card
+// with its lines in words; the same in the short notation; the resolved
+// cards folded into one list; then the cards to resolve in a list too,
+// cut with a marker (the menu lists each of them, and i every card). A
+// hint on reading the lines, and a reminder that upgrades are open, come
+// where there is room.
+func yourCardsBlock(t session.Theme, v *furnace.View, w, maxLines int) []string {
+	me := v.You()
+	how := "each card once, in any order · + always · ×N: 0 to N times · ⇧ upgraded"
+	if v.Config.Chain {
+		how = "your chain resolves left to right · + always · ×N: 0 to N times · ⇧ upgraded"
+	}
+	title := t.Title.Render("YOUR CARDS") + "  " + goodsLine(me.Goods)
+	var lines []string
+	for fold := range 3 {
+		for _, n := range []notation{long, short} {
+			rows := cardRows(t, v, n, fold, w, maxLines-2)
+			if widest(rows) > w {
+				continue
+			}
+			lines = append([]string{title}, rows...)
+			for _, c := range me.New {
+				lines = append(lines, t.Accent.Render("+ "+c.ID()+": won this round; choose its place in your chain first"))
+			}
+			hint := how
+			if n.short {
+				hint += " · " + legend
+			}
+			room := func(extra []string) bool { return maxLines <= 0 || len(lines)+len(extra) <= maxLines }
+			if open := wrap("Upgrades are open: upgrade now, before you resolve another card or say Done.", w); canUpgrade(v) && room(open) {
+				for _, l := range open {
+					lines = append(lines, t.Accent.Render(l))
+				}
+			}
+			if hint := wrap(hint, w); room(hint) {
+				lines = slices.Insert(lines, 1, t.Dim.Render(strings.Join(hint, "\n")))
+			}
+			if room(nil) {
+				return lines
+			}
+		}
+	}
+	return lines
+}
+
+// canUpgrade reports whether the seat may upgrade a company now: its start
+// card's line is open and it can pay.
+func canUpgrade(v *furnace.View) bool {
+	return slices.ContainsFunc(v.Legal, func(m furnace.Move) bool { return m.Kind == furnace.Upgrade })
+}
+
+// cardRows draws the viewer's cards in the notation n: a row a card
+// (fold 0); the resolved ones folded into a list (fold 1); or the cards to
+// resolve in a list as well, in at most maxLines lines (fold 2).
+func cardRows(t session.Theme, v *furnace.View, n notation, fold, w, maxLines int) []string {
+	me := v.You()
+	g := grid{sep: "; "}
+	next := -1
+	if v.Config.Chain {
+		next = slices.IndexFunc(me.Cards, func(o furnace.Owned) bool { return !o.Used })
+	}
+	var resolved, toResolve []string
+	for j, o := range me.Cards {
+		state := "to resolve"
+		switch {
+		case o.Used && me.Open == o.Card && canUpgrade(v):
+			state = t.Accent.Render("upgrades open")
+		case o.Used:
+			state = "resolved ✓"
+		case j == next:
+			state = t.Accent.Render("next ▶")
+		case next >= 0:
+			state = "waits"
+		}
+		id := o.Card.ID()
+		if o.Upgraded {
+			id += "⇧"
+		}
+		if fold > 0 && o.Used && state == "resolved ✓" {
+			resolved = append(resolved, id)
+			continue
+		}
+		var items []string
+		for _, l := range o.Card.Lines(o.Upgraded) {
+			items = append(items, n.line(l))
+		}
+		toResolve = append(toResolve, id+" ["+strings.Join(items, "; ")+"]")
+		g.rows = append(g.rows, gridRow{cells: []string{strconv.Itoa(j + 1), id, state}, items: items})
+	}
+	var lines []string
+	if fold < 2 {
+		lines = g.lines(w, 0)
+	} else if len(toResolve) > 0 {
+		lines = wrapItems(toResolve, " · ", w, max(1, maxLines-1))
+	}
+	if len(resolved) > 0 {
+		lines = append(lines, wrapItems(resolved, " · ", w-12, 1)[0])
+		lines[len(lines)-1] = "resolved ✓: " + lines[len(lines)-1]
+	}
+	return lines
+}
+
+// wrap breaks text into lines of width w at spaces.
+func wrap(text string, w int) []string {
+	return strings.Split(lipgloss.NewStyle().Width(w).Render(text), "\n")
+}
+
+// widest is the width of the widest line.
+func widest(lines []string) int {
+	n := 0
+	for _, l := range lines {
+		n = max(n, ansi.StringWidth(l))
+	}
+	return n
+}
+
+// goodsLine is a seat's goods in words.
+func goodsLine(g furnace.Goods) string {
+	return fmt.Sprintf("money %d · coal %d · iron %d · oil %d · upgrade tokens %d", g.Money, g.Coal, g.Iron, g.Oil, g.Tokens)
+}
+
+// shortName shortens a name to n runes, keeping the end of a name of
+// several words, where names differ: "greedy bot 2" is "greedy…2".
+func shortName(name string, n int) string {
+	r := []rune(name)
+	if len(r) <= n {
+		return name
+	}
+	words := strings.Fields(name)
+	if last := []rune(words[len(words)-1]); len(words) > 1 && len(last) <= n/2 {
+		return string(r[:n-1-len(last)]) + "…" + string(last)
+	}
+	return trimTo(name, n)
+}
+
+func trimTo(s string, n int) string {
+	r := []rune(s)
+	if len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
