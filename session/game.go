@@ -211,11 +211,11 @@ func (g *gameScreen) apply(u lobby.Update) {
 	} else {
 		g.menu = newMenu(g.board.Menu(g.seats()), g.menu)
 	}
-	if g.armed != nil {
-		// The table changed under a move waiting for its second enter:
-		// ask again rather than play it on a board the player has not seen.
+	if sel, ok := g.menu.selected(); g.armed != nil && (!ok || !bytes.Equal(sel.Move, g.armed)) {
+		// The move waiting for its second enter is gone (the table
+		// changed under it): ask again rather than play something else.
 		g.armed = nil
-		g.setStatus("the table changed: press enter again to play", false)
+		g.setStatus("the table changed: choose your move again", false)
 	}
 }
 

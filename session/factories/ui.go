@@ -55,20 +55,17 @@ func (b *board) Header(t session.Theme, s session.Seats) string {
 		}
 		parts = append(parts, "market phase", turn)
 	case factories.WorkPhase:
-		var waiting []string
+		// Who is still working, you first: short enough for 80 columns.
+		var working []string
+		if v.Seat >= 0 && !v.You().Done {
+			working = append(working, t.Accent.Render("you"))
+		}
 		for _, p := range v.Players {
 			if !p.Done && !s.Me(p.Seat) {
-				waiting = append(waiting, s.Name(p.Seat))
+				working = append(working, s.Name(p.Seat))
 			}
 		}
-		w := "work phase"
-		if v.Seat >= 0 && !v.You().Done {
-			w += " · " + t.Accent.Render("you are working")
-		}
-		if len(waiting) > 0 {
-			w += " · working: " + strings.Join(waiting, ", ")
-		}
-		parts = append(parts, w)
+		parts = append(parts, "work phase · working: "+strings.Join(working, ", "))
 	}
 	return strings.Join(parts, " · ")
 }
