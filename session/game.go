@@ -333,7 +333,7 @@ func (g *gameScreen) play() tea.Cmd {
 	}
 	if mv.Confirm && !bytes.Equal(g.armed, mv.Move) {
 		g.armed = mv.Move
-		g.setStatus("press enter again to play “"+mv.Label+"” (any other key cancels)", false)
+		g.setStatus("press enter again to play the move marked ⏎; any other key cancels", false)
 		return nil
 	}
 	g.armed = nil

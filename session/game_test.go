@@ -495,7 +495,7 @@ func TestCostlyMovesNeedASecondEnter(t *testing.T) {
 	}
 	before := g.Version()
 	d.keys("enter")
-	if status, _ := g.Status(); !strings.Contains(status, "press enter again to play “Done with the work phase”") || g.Version() != before || g.Pending() {
+	if status, _ := g.Status(); !strings.Contains(status, "press enter again to play the move marked ⏎") || g.Version() != before || g.Pending() {
 		t.Fatalf("one enter on Done: status %q, version %d", status, g.Version())
 	}
 	if !strings.Contains(d.view(), "⏎ Done with the work phase") {
