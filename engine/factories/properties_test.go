@@ -414,20 +414,6 @@ func TestReplayThroughRules(t *testing.T) {
 	}
 }
 
-// BenchmarkRandomPlayout4P plays whole 4-player games with random legal
-// moves, as a bot or a fuzzer would: one game per op.
-func BenchmarkRandomPlayout4P(b *testing.B) {
-	moves := 0
-	seed := uint64(0)
-	for b.Loop() {
-		_, log := playRandom(b, Config{Players: 4}, seed, nil)
-		moves += len(log)
-		seed++
-	}
-	b.ReportMetric(float64(moves)/float64(b.N), "moves/game")
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "games/s")
-}
-
 // BenchmarkLegal measures Legal on mid-game 4-player states.
 func BenchmarkLegal(b *testing.B) {
 	var states []State
@@ -461,7 +447,7 @@ func TestFewAllocations(t *testing.T) {
 			}
 		}
 		// Players, cards, contractors, ints, dice, buildings, The Machine.
-		if n := testing.AllocsPerRun(10, func() { s.clone() }); n > 7 {
+		if n := testing.AllocsPerRun(10, func() { s.Clone() }); n > 7 {
 			t.Errorf("seed %d: clone makes %v allocations", seed, n)
 		}
 	}
@@ -478,7 +464,7 @@ func TestLegalMatchesItsDefinition(t *testing.T) {
 		return func(step int, before State) {
 			for i, s := range []State{before, squeeze(before, r)} {
 				for seat := range s.Players {
-					quick, plain := mustJSON(Legal(s, seat)), mustJSON(legal(s, seat, true))
+					quick, plain := mustJSON(Legal(s, seat)), mustJSON(legalByDefinition(s, seat))
 					if string(quick) != string(plain) {
 						t.Fatalf("seed %d step %d (squeezed: %v) seat %d: Legal\n%s\nbut by definition\n%s", seed, step, i == 1, seat, quick, plain)
 					}
@@ -486,6 +472,26 @@ func TestLegalMatchesItsDefinition(t *testing.T) {
 			}
 		}
 	})
+}
+
+// legalByDefinition is Legal's plain definition, which the tests hold the
+// quick way to: every candidate played by Apply itself on a whole copy of
+// the game, and kept if accepted.
+func legalByDefinition(s State, seat int) []Move {
+	var kept []Move
+	for _, m := range allCandidates(s, seat) {
+		if _, _, err := Apply(s, seat, m); err == nil {
+			kept = append(kept, m)
+		}
+	}
+	return kept
+}
+
+// allCandidates lists every candidate Legal considers for seat, kept or
+// not.
+func allCandidates(s State, seat int) []Move {
+	var arena moveArena
+	return candidates(&s, seat, true, &arena, nil)
 }
 
 // TestAcceptsMatchesApply checks every candidate Legal considers, one by
@@ -498,7 +504,7 @@ func TestAcceptsMatchesApply(t *testing.T) {
 			for _, s := range []State{before, squeeze(before, r), squeeze(before, r)} {
 				raw := string(mustJSON(s))
 				for seat := range s.Players {
-					cand := candidates(s, seat, true)
+					cand := allCandidates(s, seat)
 					for _, m := range cand {
 						_, _, err := Apply(s, seat, m)
 						if err != nil && strings.HasPrefix(err.Error(), "move refused:") {
@@ -520,7 +526,7 @@ func TestAcceptsMatchesApply(t *testing.T) {
 // squeeze returns a copy of s in which each seat has a few random metal
 // and energy, sometimes over the end-of-round limit.
 func squeeze(s State, r randomPlayer) State {
-	s = s.clone()
+	s = s.Clone()
 	for i := range s.Players {
 		p := &s.Players[i]
 		p.Metal, p.Energy = r.rng.IntN(7), r.rng.IntN(7)
