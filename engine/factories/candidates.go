@@ -31,7 +31,7 @@ func marketCandidates(l *moveList, out []Move) []Move {
 			continue
 		}
 		for _, d := range designs {
-			if d.Info().Tool != s.Market.Tools[i] {
+			if d.info().Tool != s.Market.Tools[i] {
 				continue
 			}
 			if !gift(s.Market.Contractors, i) || s.Solo() {
@@ -78,13 +78,12 @@ func workCandidates(l *moveList, out []Move) []Move {
 			continue // whatever the discard: not worth making the moves
 		}
 		for _, d := range distinctCards(others[:0], p.Hand, indexOf(p.Hand, c)) {
-			if d.Info().Tool == c.Info().Tool {
+			if d.info().Tool == c.info().Tool {
 				out = l.add(out, Move{Kind: Build, Card: c, Discard: l.cards(d)})
 			}
 		}
 	}
-	var combos [16]int
-	for _, i := range diceCombos(combos[:0], p.Dice, 1) {
+	for _, i := range l.diceCombos(1) {
 		for _, a := range [...]string{Research, Generate, Mine} {
 			if l.all || canPlace(p, p.Dice[i].Value, a) {
 				out = l.add(out, Move{Kind: Place, Dice: l.ints(i), Action: a})
@@ -92,7 +91,7 @@ func workCandidates(l *moveList, out []Move) []Move {
 		}
 	}
 	for _, b := range p.Compound {
-		if b.Used || !activatable(b.Card.Info()) {
+		if b.Used || !activatable(b.Card.info()) {
 			continue
 		}
 		if b.Card.Name() != Replicator {
@@ -139,8 +138,7 @@ func foremanValues(l *moveList, out []Move, values []int, n, from int) []Move {
 func recipeCandidates(l *moveList, out []Move, name string, base Move) []Move {
 	p := &l.s.Players[l.seat]
 	withDice := func(n int, m Move) {
-		var space [64]int
-		combos := diceCombos(space[:0], p.Dice, n)
+		combos := l.diceCombos(n)
 		for i := 0; i < len(combos); i += n {
 			d := combos[i : i+n]
 			// Apply refuses dice that break the card's pattern with this same
@@ -153,8 +151,13 @@ func recipeCandidates(l *moveList, out []Move, name string, base Move) []Move {
 			if !workersFit(name, vals) {
 				continue
 			}
-			m.Dice = l.ints(d...)
-			out = l.add(out, m)
+			// Decided on the combination itself; only a kept move gets
+			// a copy of its own.
+			m.Dice = d
+			if l.all || accepts(l.s, l.seat, m) {
+				m.Dice = l.ints(d...)
+				out = append(out, m)
+			}
 		}
 	}
 	var space [16]Card
@@ -186,7 +189,7 @@ func recipeCandidates(l *moveList, out []Move, name string, base Move) []Move {
 		for _, c := range distinctCards(space[:0], p.Hand, -1) {
 			m := base
 			m.Discard = l.cards(c)
-			b := c.Info()
+			b := c.info()
 			if b.Metal+b.Energy <= 4 {
 				withDice(1, m)
 				continue

@@ -302,7 +302,7 @@ func prestige(compound []Building) int {
 			total += beacons + 1
 			continue
 		}
-		total += b.Card.Info().Prestige
+		total += b.Card.info().Prestige
 	}
 	return total
 }

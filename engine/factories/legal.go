@@ -11,7 +11,7 @@ func Legal(s State, seat int) []Move {
 	// a Move is large, and growing lists of them on the heap made half of
 	// the bytes Legal allocated.
 	var space [32]Move
-	var arena moveArena
+	arena := moveArena{ints: make([]int, 0, 64), combos: make([]int, 0, 256)}
 	out := candidates(&s, seat, false, &arena, space[:0])
 	if len(out) == 0 {
 		return nil
@@ -31,7 +31,7 @@ type MoveBuffer struct {
 // dice and discards they name, are b's and stay valid only until b's next
 // call.
 func (b *MoveBuffer) Legal(s *State, seat int) []Move {
-	b.arena.ints, b.arena.cards = b.arena.ints[:0], b.arena.cards[:0]
+	b.arena.ints, b.arena.cards, b.arena.combos = b.arena.ints[:0], b.arena.cards[:0], b.arena.combos[:0]
 	b.moves = candidates(s, seat, false, &b.arena, b.moves[:0])
 	return b.moves
 }
@@ -65,6 +65,26 @@ type moveList struct {
 	seat  int
 	all   bool
 	arena *moveArena
+	// combos[n] caches diceCombos for n dice (1 to 3): every recipe of
+	// that many dice, and each of its options, picks from the same ones.
+	combos [4][]int
+	have   [4]bool
+}
+
+// diceCombos returns the ways to pick n of the seat's free dice (see
+// diceCombos), worked out once per list for the usual 1 to 3.
+func (l *moveList) diceCombos(n int) []int {
+	if n >= len(l.combos) {
+		start := len(l.arena.combos)
+		l.arena.combos = diceCombos(l.arena.combos, l.s.Players[l.seat].Dice, n)
+		return l.arena.combos[start:len(l.arena.combos):len(l.arena.combos)]
+	}
+	if !l.have[n] {
+		start := len(l.arena.combos)
+		l.arena.combos = diceCombos(l.arena.combos, l.s.Players[l.seat].Dice, n)
+		l.combos[n], l.have[n] = l.arena.combos[start:len(l.arena.combos):len(l.arena.combos)], true
+	}
+	return l.combos[n]
 }
 
 // moveArena holds the arrays the moves' dice and discards are carved from
@@ -72,8 +92,9 @@ type moveList struct {
 // two per move. It is apart from moveList so that the compiler can keep the
 // list, and the state it points to, on the stack.
 type moveArena struct {
-	ints  []int  // for Dice and Values
-	cards []Card // for Discard
+	ints   []int  // for Dice and Values
+	cards  []Card // for Discard
+	combos []int  // for moveList.combos
 }
 
 // add appends m to out unless Apply would refuse it.
@@ -125,7 +146,7 @@ func accepts(s *State, seat int, m Move) bool {
 	case Take, SetDice, Choose:
 		return true
 	case Hire:
-		return p.Energy >= s.Market.Contractors[m.Slot].Info().Energy
+		return p.Energy >= s.Market.Contractors[m.Slot].info().Energy
 	case Pass:
 		return !canDraft(s, seat)
 	case Build:

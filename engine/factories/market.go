@@ -207,11 +207,11 @@ func canDraft(s *State, seat int) bool {
 	}
 	p := &s.Players[seat]
 	for i, c := range s.Market.Contractors {
-		if c == None || p.Energy < c.Info().Energy {
+		if c == None || p.Energy < c.info().Energy {
 			continue
 		}
 		for _, h := range p.Hand {
-			if h.Info().Tool == s.Market.Tools[i] {
+			if h.info().Tool == s.Market.Tools[i] {
 				return true
 			}
 		}

@@ -17,7 +17,7 @@ func (g *game) activate(m Move) error {
 	}
 	host := &p.Compound[at]
 	b := host.Card.Info()
-	if !activatable(b) {
+	if !activatable(&b) {
 		return fmt.Errorf("%s has no recipe to activate", b.Name)
 	}
 	if host.Used {
@@ -32,7 +32,7 @@ func (g *game) activate(m Move) error {
 			return errors.New("Replicator needs a blueprint in that marketplace slot")
 		}
 		copied := target.Info()
-		if !activatable(copied) || copied.Name == Replicator {
+		if !activatable(&copied) || copied.Name == Replicator {
 			return fmt.Errorf("Replicator cannot copy %s: it has no recipe to activate", copied.Name)
 		}
 		if p.Energy < 1 {

@@ -87,11 +87,11 @@ func (g *game) choose(m Move) error {
 // buildCost is what c costs seat now: Megalith is 1 metal cheaper for each
 // Monument already in the compound, down to 0.
 func buildCost(p *Player, c Card) (metal, energy int) {
-	b := c.Info()
+	b := c.info()
 	metal, energy = b.Metal, b.Energy
 	if b.Name == Megalith {
 		for _, have := range p.Compound {
-			if have.Card.Info().Type == Monument {
+			if have.Card.info().Type == Monument {
 				metal--
 			}
 		}
