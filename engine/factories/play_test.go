@@ -270,3 +270,29 @@ func BenchmarkPlay(b *testing.B) {
 		i++
 	}
 }
+
+// TestPlayOnRecycledCopiesIsApply plays every legal move of the positions
+// of seeded games on one recycled state, as a search does, and checks each
+// result is Apply's.
+func TestPlayOnRecycledCopiesIsApply(t *testing.T) {
+	var scratch State
+	everyNthState(t, seededGames(3, 1), 41, 3, func(seed uint64) func(int, State) {
+		return func(step int, s State) {
+			for _, seat := range StatusOf(s).Acting {
+				for _, m := range Legal(s, seat) {
+					want, _, err := Apply(s, seat, m)
+					if err != nil {
+						t.Fatal(err)
+					}
+					s.CopyTo(&scratch)
+					if err := scratch.Play(seat, m, nil); err != nil {
+						t.Fatal(err)
+					}
+					if got := mustJSON(scratch); string(got) != string(mustJSON(want)) {
+						t.Fatalf("seed %d step %d seat %d %+v: on a recycled copy\n%s\nApply\n%s", seed, step, seat, m, got, mustJSON(want))
+					}
+				}
+			}
+		}
+	})
+}
