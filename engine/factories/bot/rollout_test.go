@@ -182,15 +182,18 @@ func TestJudgeCountsPlansInHand(t *testing.T) {
 func TestJudgeValuesConvertersInSolo(t *testing.T) {
 	solo := judgeAt(0, 1, factories.MarketPhase, 3, 0, 0.2, nil)
 	seats := judgeAt(0, 2, factories.MarketPhase, 3, 0, 0.2, nil)
-	if s, m := solo.made(factories.Incinerator), solo.made(factories.Manufactory); s <= m {
+	if s, m := solo.made(named(factories.Incinerator)), solo.made(named(factories.Manufactory)); s <= m {
 		t.Errorf("solo: Incinerator makes %v a round, Manufactory %v; want the Incinerator ahead", s, m)
 	}
-	if s, m := seats.made(factories.Incinerator), seats.made(factories.Manufactory); s >= m {
+	if s, m := seats.made(named(factories.Incinerator)), seats.made(named(factories.Manufactory)); s >= m {
 		t.Errorf("2 seats: Incinerator makes %v a round, Manufactory %v; want the table's order", s, m)
 	}
 	for _, name := range []string{factories.Refinery, factories.BatteryFactory, factories.RecyclingPlant} {
-		if solo.made(name) <= seats.made(name) {
-			t.Errorf("%s makes %v a round in solo, %v between seats; want more in solo", name, solo.made(name), seats.made(name))
+		if solo.made(named(name)) <= seats.made(named(name)) {
+			t.Errorf("%s makes %v a round in solo, %v between seats; want more in solo", name, solo.made(named(name)), seats.made(named(name)))
 		}
 	}
 }
+
+// named is the fact of the first card of a design.
+func named(name string) *fact { return factOf(factories.CardsNamed(name)[0]) }
