@@ -332,7 +332,7 @@ var facts = func() []fact {
 		for range b.Copies {
 			out = append(out, fact{design: d, tool: b.Tool, typ: b.Type, metal: b.Metal, energy: b.Energy,
 				prestige: b.Prestige, perRound: perRound(b.Name), converter: converter(b.Name),
-				many: b.Name == factories.Obelisk || b.Name == factories.Beacon,
+				many:   b.Name == factories.Obelisk || b.Name == factories.Beacon,
 				beacon: b.Name == factories.Beacon, megalith: b.Name == factories.Megalith})
 		}
 	}

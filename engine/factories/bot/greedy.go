@@ -31,6 +31,7 @@ func (g *greedy) Choose(v factories.View) factories.Move {
 	case 1:
 		return v.Legal[0]
 	}
+	g.x.played = 0
 	s := g.guess(v)
 	defer g.x.put(s)
 	j := newJudge(v)

@@ -19,7 +19,8 @@ var (
 // in a few guessed worlds (hidden cards and dice drawn anew in each), the
 // move is applied, the dice are rolled and a beam search plays the work
 // phase. Then the best rollTop moves are played to the end of the game in
-// rollWorlds other worlds (see rollout), and the one with the best final
+// other worlds, as many as the budget buys (see rollBudget), and the one
+// with the best final
 // margin over The Machine is chosen: the judge's score of one round cannot
 // see which card The Machine takes next or when the game will end. Every
 // move meets the same worlds, so the comparison is fair.
@@ -52,19 +53,11 @@ func (g *greedy) lookahead(v factories.View, first *factories.State, j judge) fa
 		return v.Legal[0]
 	}
 	slices.SortStableFunc(cands, func(a, b node) int { return compareDesc(a.score, b.score) })
-	if rollWorlds == 0 || len(cands) == 1 {
+	if rollMaxWorlds == 0 || len(cands) == 1 {
 		return v.Legal[cands[0].first]
 	}
-	rolls := make([]*factories.State, rollWorlds)
-	for i := range rolls {
-		rolls[i] = g.guess(v)
-	}
-	defer func() {
-		for _, w := range rolls {
-			g.x.put(w)
-		}
-	}()
-	return v.Legal[g.x.bestRollout(v.Seat, rolls, v.Legal, cands[:min(len(cands), rollTop)])]
+	world := func() *factories.State { return g.guess(v) }
+	return v.Legal[g.x.bestRollout(v.Seat, world, v.Legal, cands[:min(len(cands), rollTop)])]
 }
 
 // workValue is the best position a beam search reaches from s in the work

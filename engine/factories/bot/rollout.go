@@ -7,38 +7,49 @@ import (
 )
 
 // Rollout limits. In solo play the best rollTop market moves of the
-// lookahead are each played to the end of the game in rollWorlds guessed
-// worlds by a cheap policy: a rollWidth x rollDepth beam in the work phase,
-// the judge alone in the market phase. rollWin is what a win is worth on
-// top of the final margin.
+// lookahead are each played to the end of the game in guessed worlds by a
+// cheap policy: a rollWidth x rollDepth beam in the work phase, the judge
+// alone in the market phase. A decision gets world after world until the
+// moves it has played (the lookahead's too) reach rollBudget, with at
+// least rollMinWorlds and at most rollMaxWorlds worlds: a budget in moves,
+// not in time, so a seeded game replays the same way on any machine. Early
+// in the game a rollout is long and the budget buys few worlds; late, many.
+// rollWin is what a win is worth on top of the final margin.
 var (
-	rollTop    = 4
-	rollWorlds = 16
-	rollWidth  = 3
-	rollDepth  = 5
-	rollWin    = 2.0
+	rollTop       = 4
+	rollBudget    = 50000
+	rollMinWorlds = 2
+	rollMaxWorlds = 64
+	rollWidth     = 3
+	rollDepth     = 5
+	rollWin       = 2.0
 )
 
 // bestRollout returns the index in legal of the candidate (cands index
-// legal through first) whose rollouts over worlds total best. Every
-// candidate meets the same worlds, dice and The Machine's rolls included,
-// so luck mostly cancels out of the comparison.
-func (x *searcher) bestRollout(seat int, worlds []*factories.State, legal []factories.Move, cands []node) int {
-	best, bestScore := cands[0].first, math.Inf(-1)
-	for _, c := range cands {
-		total := 0.0
-		for _, w := range worlds {
+// legal through first) whose rollouts total best, world by world until the
+// budget is spent (see rollBudget). world makes the next guessed world;
+// every candidate meets the same worlds, dice and The Machine's rolls
+// included, so luck mostly cancels out of the comparison.
+func (x *searcher) bestRollout(seat int, world func() *factories.State, legal []factories.Move, cands []node) int {
+	totals := make([]float64, len(cands))
+	for n := 0; n < rollMaxWorlds && (n < rollMinWorlds || x.played < rollBudget); n++ {
+		w := world()
+		for i, c := range cands {
 			// A move of the view the guessed world refuses is played as
 			// if passed: the world differs, the move is legal anyway.
 			next := x.playOrStay(w, seat, legal[c.first])
-			total += x.rollout(next, seat)
+			totals[i] += x.rollout(next, seat)
 			x.put(next)
 		}
-		if total > bestScore {
-			best, bestScore = c.first, total
+		x.put(w)
+	}
+	best := 0
+	for i := range cands {
+		if totals[i] > totals[best] {
+			best = i
 		}
 	}
-	return best
+	return cands[best].first
 }
 
 // rollout plays the solo game s to its end in place with the cheap policy

@@ -112,7 +112,16 @@ func TestSoloMarketPlaysMovesOut(t *testing.T) {
 	}
 	g := newGreedy(1).(*greedy)
 	worlds := []*factories.State{g.guess(v), g.guess(v)}
-	a, b := g.x.bestRollout(0, worlds, v.Legal, cands), g.x.bestRollout(0, worlds, v.Legal, cands)
+	choose := func() int {
+		n := 0
+		world := func() *factories.State {
+			n++
+			return g.x.copyOf(worlds[n%2])
+		}
+		g.x.played = 0
+		return g.x.bestRollout(0, world, v.Legal, cands)
+	}
+	a, b := choose(), choose()
 	if a != b || !slices.ContainsFunc(cands, func(n node) bool { return n.first == a }) {
 		t.Errorf("bestRollout chose %d then %d, want the same one of %v", a, b, cands)
 	}

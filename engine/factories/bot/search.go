@@ -20,6 +20,8 @@ type searcher struct {
 	moves, root    factories.MoveBuffer
 	beam, children []node
 	seen           map[uint64]bool
+	// played counts the moves played, the measure of a decision's budget.
+	played int
 }
 
 // get returns a position from the pool, to be overwritten with CopyTo.
@@ -50,6 +52,7 @@ func (x *searcher) copyOf(s *factories.State) *factories.State {
 // the move is refused (in a guessed world a move of the view can be).
 func (x *searcher) play(s *factories.State, seat int, m factories.Move) *factories.State {
 	next := x.copyOf(s)
+	x.played++
 	if err := next.Play(seat, m, nil); err != nil {
 		x.put(next)
 		return nil
