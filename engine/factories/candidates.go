@@ -3,7 +3,9 @@ package factories
 import "slices"
 
 // The candidate makers list what a seat could play, in Legal's order, each
-// move through l.add, which appends it to out if it is to be kept. They
+// move through l.add, which appends it to out if it is to be kept, or
+// straight to out when it is known to be (accepts would say so: a take, a
+// build or placement already checked, a Foreman's or Specialist's values). They
 // build out by value rather than through l so that the list can stay on
 // candidates' stack (see candidates).
 
@@ -21,7 +23,7 @@ func marketCandidates(l *moveList, out []Move) []Move {
 	}
 	for i := range marketSize {
 		if s.Market.Blueprints[i] != None {
-			out = l.add(out, Move{Kind: Take, Slot: i})
+			out = append(out, Move{Kind: Take, Slot: i}) // always accepted
 		}
 	}
 	var space [16]Card
@@ -67,7 +69,7 @@ func workCandidates(l *moveList, out []Move) []Move {
 	for i, d := range p.Dice {
 		if d.Chosen && d.Value == 0 {
 			for v := 1; v <= 6; v++ {
-				out = l.add(out, Move{Kind: Choose, Dice: l.ints(i), Value: v})
+				out = append(out, Move{Kind: Choose, Dice: l.ints(i), Value: v}) // always accepted
 			}
 		}
 	}
@@ -79,14 +81,14 @@ func workCandidates(l *moveList, out []Move) []Move {
 		}
 		for _, d := range distinctCards(others[:0], p.Hand, indexOf(p.Hand, c)) {
 			if d.info().Tool == c.info().Tool {
-				out = l.add(out, Move{Kind: Build, Card: c, Discard: l.cards(d)})
+				out = append(out, Move{Kind: Build, Card: c, Discard: l.cards(d)}) // canBuild above
 			}
 		}
 	}
 	for _, i := range l.diceCombos(1) {
 		for _, a := range [...]string{Research, Generate, Mine} {
 			if l.all || canPlace(p, p.Dice[i].Value, a) {
-				out = l.add(out, Move{Kind: Place, Dice: l.ints(i), Action: a})
+				out = append(out, Move{Kind: Place, Dice: l.ints(i), Action: a})
 			}
 		}
 	}
@@ -125,7 +127,7 @@ func workCandidates(l *moveList, out []Move) []Move {
 // values that extends values with values of at least from.
 func foremanValues(l *moveList, out []Move, values []int, n, from int) []Move {
 	if len(values) == n {
-		return l.add(out, Move{Kind: SetDice, Values: l.ints(values...)})
+		return append(out, Move{Kind: SetDice, Values: l.ints(values...)}) // always accepted
 	}
 	for v := from; v <= 6; v++ {
 		out = foremanValues(l, out, append(values, v), n, v)
