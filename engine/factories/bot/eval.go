@@ -48,6 +48,13 @@ type weights struct {
 	// Refinery, Battery Factory, Recycling Plant) make per round: it comes
 	// on top of the dice's work.
 	converters float64
+	// scale multiplies, by building name, the per-round table (see
+	// perRound); a name not in it counts as 1.
+	scale map[string]float64
+	// made is what each printed design makes per round under these
+	// weights: the table times scale, and times converters for the
+	// buildings that take no dice. index fills it in.
+	made []float64
 	// pair is the share of what building a blueprint gains that counts
 	// while the hand holds a partner of its tool to pay with (a lone card
 	// counts 0.3: it waits for a partner).
@@ -65,6 +72,26 @@ var (
 	// (see docs/bots.md).
 	soloTune = weights{metal: 0.35, energy: 0.22, card: 0.45, soloBuilding: 0.6, plans: 1, race: 0.5, energyStock: 6, metalStock: 5, output: 0.14, converters: 3, pair: 0.42}
 )
+
+func init() {
+	tune.index()
+	soloTune.index()
+}
+
+// index works out w.made from the table, scale and converters.
+func (w *weights) index() {
+	w.made = w.made[:0]
+	for _, b := range factories.Blueprints() {
+		m := perRound(b.Name)
+		if f, ok := w.scale[b.Name]; ok {
+			m *= f
+		}
+		if converter(b.Name) {
+			m *= w.converters
+		}
+		w.made = append(w.made, m)
+	}
+}
 
 func newJudge(v factories.View) judge {
 	progress := 0.0
@@ -290,14 +317,13 @@ func compareDesc(a, b float64) int {
 	return 0
 }
 
-// made is what building b is expected to make per round for j: the
-// table's figure, with the buildings that take no dice scaled by the
-// weights' converters.
+// made is what building b is expected to make per round for j (see
+// weights.made).
 func (j judge) made(b *fact) float64 {
-	if b.converter {
-		return j.w.converters * b.perRound
+	if b.design < 0 {
+		return 0
 	}
-	return b.perRound
+	return j.w.made[b.design]
 }
 
 // converter reports whether building name makes something without dice:
@@ -319,8 +345,6 @@ type fact struct {
 	tool                    factories.Tool
 	typ                     factories.Type
 	metal, energy, prestige int
-	perRound                float64
-	converter               bool
 	many                    bool // Obelisk and Beacon may be built again
 	beacon, megalith        bool
 }
@@ -331,9 +355,9 @@ var facts = func() []fact {
 	for d, b := range factories.Blueprints() {
 		for range b.Copies {
 			out = append(out, fact{design: d, tool: b.Tool, typ: b.Type, metal: b.Metal, energy: b.Energy,
-				prestige: b.Prestige, perRound: perRound(b.Name), converter: converter(b.Name),
-				many:   b.Name == factories.Obelisk || b.Name == factories.Beacon,
-				beacon: b.Name == factories.Beacon, megalith: b.Name == factories.Megalith})
+				prestige: b.Prestige,
+				many:     b.Name == factories.Obelisk || b.Name == factories.Beacon,
+				beacon:   b.Name == factories.Beacon, megalith: b.Name == factories.Megalith})
 		}
 	}
 	return out
