@@ -11,7 +11,8 @@ func Legal(s State, seat int) []Move {
 	// a Move is large, and growing lists of them on the heap made half of
 	// the bytes Legal allocated.
 	var space [32]Move
-	arena := moveArena{ints: make([]int, 0, 64), combos: make([]int, 0, 256)}
+	var combos [96]int
+	arena := moveArena{combos: combos[:0]}
 	out := candidates(&s, seat, false, &arena, space[:0])
 	if len(out) == 0 {
 		return nil
@@ -65,26 +66,26 @@ type moveList struct {
 	seat  int
 	all   bool
 	arena *moveArena
-	// combos[n] caches diceCombos for n dice (1 to 3): every recipe of
-	// that many dice, and each of its options, picks from the same ones.
-	combos [4][]int
-	have   [4]bool
+	// combos[n] is where the arena holds diceCombos for n dice (1 to 3),
+	// once worked out: every recipe of that many dice, and each of its
+	// options, picks from the same ones. Offsets, not slices, so that
+	// nothing the list points to escapes through it.
+	combos [4]struct{ start, end int }
 }
 
 // diceCombos returns the ways to pick n of the seat's free dice (see
 // diceCombos), worked out once per list for the usual 1 to 3.
 func (l *moveList) diceCombos(n int) []int {
-	if n >= len(l.combos) {
-		start := len(l.arena.combos)
-		l.arena.combos = diceCombos(l.arena.combos, l.s.Players[l.seat].Dice, n)
-		return l.arena.combos[start:len(l.arena.combos):len(l.arena.combos)]
+	if n < len(l.combos) && l.combos[n].end > 0 {
+		return l.arena.combos[l.combos[n].start:l.combos[n].end:l.combos[n].end]
 	}
-	if !l.have[n] {
-		start := len(l.arena.combos)
-		l.arena.combos = diceCombos(l.arena.combos, l.s.Players[l.seat].Dice, n)
-		l.combos[n], l.have[n] = l.arena.combos[start:len(l.arena.combos):len(l.arena.combos)], true
+	start := len(l.arena.combos)
+	l.arena.combos = diceCombos(l.arena.combos, l.s.Players[l.seat].Dice, n)
+	end := len(l.arena.combos)
+	if n < len(l.combos) && end > start {
+		l.combos[n].start, l.combos[n].end = start, end
 	}
-	return l.combos[n]
+	return l.arena.combos[start:end:end]
 }
 
 // moveArena holds the arrays the moves' dice and discards are carved from

@@ -440,10 +440,10 @@ func TestFewAllocations(t *testing.T) {
 	for seed := range uint64(6) {
 		s := midGame(t, Config{Players: 4}, seed, 40+int(seed)*13)
 		for _, seat := range StatusOf(s).Acting {
-			// The list; the state's copy and the arena the candidate
-			// makers share; the arena's arrays for dice, discards and dice
-			// combinations. (A MoveBuffer reuses all but the first two.)
-			if n := testing.AllocsPerRun(10, func() { Legal(s, seat) }); n > 6 {
+			// The list, the dice combinations, the arrays for the moves'
+			// dice and discards, and one more should one fill up. (A
+			// MoveBuffer reuses them all.)
+			if n := testing.AllocsPerRun(10, func() { Legal(s, seat) }); n > 5 {
 				t.Errorf("seed %d seat %d: Legal makes %v allocations", seed, seat, n)
 			}
 		}
