@@ -13,8 +13,9 @@ import (
 // lookahead), in the work phase the first move of the best plan a beam
 // search finds, so that multi-step plays, such as generating energy to pay
 // for a recipe, are seen.
-// It tries moves with factories.Apply on a world rebuilt from the view
-// (see guess), so it knows every recipe exactly without seeing hidden cards.
+// It plays moves with the engine's rules on a world rebuilt from the view
+// (see guess), so it knows every recipe exactly without seeing hidden
+// cards, in place on copies from its searcher's pool.
 type greedy struct {
 	rng engine.RNG
 	x   searcher
