@@ -56,7 +56,7 @@ func workCandidates(l *moveList, out []Move) []Move {
 	s := l.s
 	p := &s.Players[l.seat]
 	if p.SettingDice {
-		// 1+6+21+56+126 multisets of 0 to 4 values, all legal: room for
+		// 1+6+21+56+126 multisets of 0 to 4 values, all legal: space for
 		// them at once rather than by doubling.
 		out = slices.Grow(out, 210)
 		var values [4]int
