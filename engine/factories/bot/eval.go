@@ -70,7 +70,7 @@ var (
 	// beat an engine that pays off late, and metal past a small stock is
 	// better spent than kept. Tuned by coordinate search on cheap solo games
 	// (see docs/bots.md).
-	soloTune = weights{metal: 0.35, energy: 0.22, card: 0.45, soloBuilding: 0.45, plans: 1, race: 0.5, energyStock: 6, metalStock: 5, output: 0.18, converters: 3.6, pair: 0.42,
+	soloTune = weights{metal: 0.35, energy: 0.22, card: 0.45, soloBuilding: 0.45, plans: 1, race: 0.5, energyStock: 6, metalStock: 5, output: 0.23, converters: 3.6, pair: 0.42,
 		scale: map[string]float64{
 			factories.RecyclingPlant: 1.4, factories.BatteryFactory: 1.4, factories.Refinery: 0.6,
 			factories.Motherlode: 1.4, factories.Manufactory: 1.4, factories.TrashCompactor: 0.6,
