@@ -97,12 +97,12 @@ func workCandidates(l *moveList, out []Move) []Move {
 			continue
 		}
 		if b.Card.Name() != Replicator {
-			out = recipeCandidates(l, out, b.Card.Name(), Move{Kind: Activate, Card: b.Card})
+			out = recipeCandidates(l, out, hand, b.Card.Name(), Move{Kind: Activate, Card: b.Card})
 			continue
 		}
 		for slot, target := range s.Market.Blueprints {
 			if target != None {
-				out = recipeCandidates(l, out, target.Name(), Move{Kind: Activate, Card: b.Card, Slot: slot})
+				out = recipeCandidates(l, out, hand, target.Name(), Move{Kind: Activate, Card: b.Card, Slot: slot})
 			}
 		}
 	}
@@ -136,8 +136,9 @@ func foremanValues(l *moveList, out []Move, values []int, n, from int) []Move {
 }
 
 // recipeCandidates lists base with each choice of dice, discards and
-// options recipe name could take; the list decides which are affordable.
-func recipeCandidates(l *moveList, out []Move, name string, base Move) []Move {
+// options recipe name could take (hand is one card of each design in the
+// hand); the list decides which are affordable.
+func recipeCandidates(l *moveList, out []Move, hand []Card, name string, base Move) []Move {
 	p := &l.s.Players[l.seat]
 	withDice := func(n int, m Move) {
 		combos := l.diceCombos(n)
@@ -162,7 +163,6 @@ func recipeCandidates(l *moveList, out []Move, name string, base Move) []Move {
 			}
 		}
 	}
-	var space [16]Card
 	switch name {
 	case BatteryFactory, Robot:
 		out = l.add(out, base)
@@ -173,7 +173,7 @@ func recipeCandidates(l *moveList, out []Move, name string, base Move) []Move {
 			out = l.add(out, m)
 		}
 	case Incinerator, Refinery:
-		for _, c := range distinctCards(space[:0], p.Hand, -1) {
+		for _, c := range hand {
 			m := base
 			m.Discard = l.cards(c)
 			out = l.add(out, m)
@@ -188,7 +188,7 @@ func recipeCandidates(l *moveList, out []Move, name string, base Move) []Move {
 	case Biolab, FulfillmentCenter, NuclearPlant, Foundry, Motherlode, PowerPlant, Dojo, FitnessCenter, Gymnasium:
 		withDice(1, base)
 	case BlackMarket:
-		for _, c := range distinctCards(space[:0], p.Hand, -1) {
+		for _, c := range hand {
 			m := base
 			m.Discard = l.cards(c)
 			b := c.info()
