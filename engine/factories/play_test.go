@@ -30,11 +30,7 @@ func TestPlayAgreesWithApply(t *testing.T) {
 }
 
 func playThreeWays(seed uint64, players int) error {
-	cfg := Config{Players: players}
-	if players == 1 {
-		cfg.Difficulty = []string{"easy", "medium", "hard", "insane"}[seed%4]
-	}
-	pure, err := New(cfg, seed)
+	pure, err := seededGame(seed, players)
 	if err != nil {
 		return err
 	}

@@ -196,16 +196,22 @@ func garbageMove(r *byteReader, s State, seat int) Move {
 	return m
 }
 
+// seededGame starts a game of players seats from seed; a solo game's
+// difficulty comes from the seed too.
+func seededGame(seed uint64, players int) (State, error) {
+	cfg := Config{Players: players}
+	if players == 1 {
+		cfg.Difficulty = []string{"easy", "medium", "hard", "insane"}[seed%4]
+	}
+	return New(cfg, seed)
+}
+
 // fuzzGame plays the game the fuzz input describes and returns the first
 // broken property. Each step takes a byte to pick the seat and one to pick
 // between a legal move and a garbage move; once the bytes run out the game
 // is finished with legal moves.
 func fuzzGame(seed uint64, players int, data []byte) error {
-	cfg := Config{Players: players}
-	if players == 1 {
-		cfg.Difficulty = []string{"easy", "medium", "hard", "insane"}[seed%4]
-	}
-	s, err := New(cfg, seed)
+	s, err := seededGame(seed, players)
 	if err != nil {
 		return err
 	}
