@@ -646,7 +646,7 @@ func TestReplicatorIsItsOwnActivation(t *testing.T) {
 	// The copy is cleared at the end of the round.
 	s.Players[1].Done = true
 	s, _ = mustApply(t, s, 0, Move{Kind: Done})
-	if rep := building(t, s, 0, one(Replicator)); rep.Used || rep.Copied != "" || rep.Dice != nil {
+	if rep := building(t, s, 0, one(Replicator)); rep.Used || rep.Copied != "" || len(rep.Dice) != 0 {
 		t.Errorf("Replicator after the round: %+v; want reset", rep)
 	}
 }

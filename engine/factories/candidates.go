@@ -3,7 +3,9 @@ package factories
 import "slices"
 
 // The candidate makers list what a seat could play, in Legal's order, each
-// move through l.add, which appends it to out if it is to be kept. They
+// move through l.add, which appends it to out if it is to be kept, or
+// straight to out when it is known to be (accepts would say so: a take, a
+// build or placement already checked, a Foreman's or Specialist's values). They
 // build out by value rather than through l so that the list can stay on
 // candidates' stack (see candidates).
 
@@ -21,7 +23,7 @@ func marketCandidates(l *moveList, out []Move) []Move {
 	}
 	for i := range marketSize {
 		if s.Market.Blueprints[i] != None {
-			out = l.add(out, Move{Kind: Take, Slot: i})
+			out = append(out, Move{Kind: Take, Slot: i}) // always accepted
 		}
 	}
 	var space [16]Card
@@ -31,7 +33,7 @@ func marketCandidates(l *moveList, out []Move) []Move {
 			continue
 		}
 		for _, d := range designs {
-			if d.Info().Tool != s.Market.Tools[i] {
+			if d.info().Tool != s.Market.Tools[i] {
 				continue
 			}
 			if !gift(s.Market.Contractors, i) || s.Solo() {
@@ -54,7 +56,7 @@ func workCandidates(l *moveList, out []Move) []Move {
 	s := l.s
 	p := &s.Players[l.seat]
 	if p.SettingDice {
-		// 1+6+21+56+126 multisets of 0 to 4 values, all legal: room for
+		// 1+6+21+56+126 multisets of 0 to 4 values, all legal: space for
 		// them at once rather than by doubling.
 		out = slices.Grow(out, 210)
 		var values [4]int
@@ -67,7 +69,7 @@ func workCandidates(l *moveList, out []Move) []Move {
 	for i, d := range p.Dice {
 		if d.Chosen && d.Value == 0 {
 			for v := 1; v <= 6; v++ {
-				out = l.add(out, Move{Kind: Choose, Dice: l.ints(i), Value: v})
+				out = append(out, Move{Kind: Choose, Dice: l.ints(i), Value: v}) // always accepted
 			}
 		}
 	}
@@ -78,30 +80,29 @@ func workCandidates(l *moveList, out []Move) []Move {
 			continue // whatever the discard: not worth making the moves
 		}
 		for _, d := range distinctCards(others[:0], p.Hand, indexOf(p.Hand, c)) {
-			if d.Info().Tool == c.Info().Tool {
-				out = l.add(out, Move{Kind: Build, Card: c, Discard: l.cards(d)})
+			if d.info().Tool == c.info().Tool {
+				out = append(out, Move{Kind: Build, Card: c, Discard: l.cards(d)}) // canBuild above
 			}
 		}
 	}
-	var combos [16]int
-	for _, i := range diceCombos(combos[:0], p.Dice, 1) {
+	for _, i := range l.diceCombos(1) {
 		for _, a := range [...]string{Research, Generate, Mine} {
 			if l.all || canPlace(p, p.Dice[i].Value, a) {
-				out = l.add(out, Move{Kind: Place, Dice: l.ints(i), Action: a})
+				out = append(out, Move{Kind: Place, Dice: l.ints(i), Action: a})
 			}
 		}
 	}
 	for _, b := range p.Compound {
-		if b.Used || !activatable(b.Card.Info()) {
+		if b.Used || !activatable(b.Card.info()) {
 			continue
 		}
 		if b.Card.Name() != Replicator {
-			out = recipeCandidates(l, out, b.Card.Name(), Move{Kind: Activate, Card: b.Card})
+			out = recipeCandidates(l, out, hand, b.Card.Name(), Move{Kind: Activate, Card: b.Card})
 			continue
 		}
 		for slot, target := range s.Market.Blueprints {
 			if target != None {
-				out = recipeCandidates(l, out, target.Name(), Move{Kind: Activate, Card: b.Card, Slot: slot})
+				out = recipeCandidates(l, out, hand, target.Name(), Move{Kind: Activate, Card: b.Card, Slot: slot})
 			}
 		}
 	}
@@ -126,7 +127,7 @@ func workCandidates(l *moveList, out []Move) []Move {
 // values that extends values with values of at least from.
 func foremanValues(l *moveList, out []Move, values []int, n, from int) []Move {
 	if len(values) == n {
-		return l.add(out, Move{Kind: SetDice, Values: l.ints(values...)})
+		return append(out, Move{Kind: SetDice, Values: l.ints(values...)}) // always accepted
 	}
 	for v := from; v <= 6; v++ {
 		out = foremanValues(l, out, append(values, v), n, v)
@@ -135,12 +136,12 @@ func foremanValues(l *moveList, out []Move, values []int, n, from int) []Move {
 }
 
 // recipeCandidates lists base with each choice of dice, discards and
-// options recipe name could take; the list decides which are affordable.
-func recipeCandidates(l *moveList, out []Move, name string, base Move) []Move {
+// options recipe name could take (hand is one card of each design in the
+// hand); the list decides which are affordable.
+func recipeCandidates(l *moveList, out []Move, hand []Card, name string, base Move) []Move {
 	p := &l.s.Players[l.seat]
 	withDice := func(n int, m Move) {
-		var space [64]int
-		combos := diceCombos(space[:0], p.Dice, n)
+		combos := l.diceCombos(n)
 		for i := 0; i < len(combos); i += n {
 			d := combos[i : i+n]
 			// Apply refuses dice that break the card's pattern with this same
@@ -153,11 +154,15 @@ func recipeCandidates(l *moveList, out []Move, name string, base Move) []Move {
 			if !workersFit(name, vals) {
 				continue
 			}
-			m.Dice = l.ints(d...)
-			out = l.add(out, m)
+			// Decided on the combination itself; only a kept move gets
+			// a copy of its own.
+			m.Dice = d
+			if l.all || accepts(l.s, l.seat, m) {
+				m.Dice = l.ints(d...)
+				out = append(out, m)
+			}
 		}
 	}
-	var space [16]Card
 	switch name {
 	case BatteryFactory, Robot:
 		out = l.add(out, base)
@@ -168,7 +173,7 @@ func recipeCandidates(l *moveList, out []Move, name string, base Move) []Move {
 			out = l.add(out, m)
 		}
 	case Incinerator, Refinery:
-		for _, c := range distinctCards(space[:0], p.Hand, -1) {
+		for _, c := range hand {
 			m := base
 			m.Discard = l.cards(c)
 			out = l.add(out, m)
@@ -183,10 +188,10 @@ func recipeCandidates(l *moveList, out []Move, name string, base Move) []Move {
 	case Biolab, FulfillmentCenter, NuclearPlant, Foundry, Motherlode, PowerPlant, Dojo, FitnessCenter, Gymnasium:
 		withDice(1, base)
 	case BlackMarket:
-		for _, c := range distinctCards(space[:0], p.Hand, -1) {
+		for _, c := range hand {
 			m := base
 			m.Discard = l.cards(c)
-			b := c.Info()
+			b := c.info()
 			if b.Metal+b.Energy <= 4 {
 				withDice(1, m)
 				continue

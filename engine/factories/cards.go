@@ -167,6 +167,29 @@ func (c Card) Info() Blueprint {
 // unknownCard names a Card that is not in the deck.
 const unknownCard = "unknown card"
 
+// Read-only stand-ins for cards outside the tables, for info.
+var (
+	unknownBlueprint  = Blueprint{Name: unknownCard}
+	unknownContractor = ContractorCard{Name: "unknown contractor"}
+)
+
+// info is Info without the copy, for the rules' inner loops: the printed
+// card in the read-only table, which callers must not change.
+func (c Card) info() *Blueprint {
+	if c < 0 || int(c) >= len(cardKind) {
+		return &unknownBlueprint
+	}
+	return &blueprints[cardKind[c]]
+}
+
+// info is Contractor.Info without the copy (see Card.info).
+func (c Contractor) info() *ContractorCard {
+	if c < 0 || int(c) >= len(hireKind) {
+		return &unknownContractor
+	}
+	return &contractors[hireKind[c]]
+}
+
 // Name is the printed name of c.
 func (c Card) Name() string {
 	if c < 0 || int(c) >= len(cardKind) {
@@ -186,7 +209,7 @@ func (c Contractor) Info() ContractorCard {
 }
 
 // Name is the printed name of c.
-func (c Contractor) Name() string { return c.Info().Name }
+func (c Contractor) Name() string { return c.info().Name }
 
 // CardsNamed returns every physical card with the given printed name, so
 // tests and tools can find the copies of a design.
@@ -215,7 +238,7 @@ func ContractorsNamed(name string) []Contractor {
 func multipleAllowed(name string) bool { return name == Obelisk || name == Beacon }
 
 // activatable reports whether a building has a recipe to activate.
-func activatable(b Blueprint) bool {
+func activatable(b *Blueprint) bool {
 	switch b.Name {
 	case Laboratory, ScrapYard, SolarArray:
 		return false

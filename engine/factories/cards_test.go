@@ -135,8 +135,8 @@ func TestCardLookups(t *testing.T) {
 	// Which cards have a recipe to activate.
 	for _, b := range Blueprints() {
 		passive := b.Type == Monument || b.Name == Laboratory || b.Name == ScrapYard || b.Name == SolarArray
-		if activatable(b) == passive {
-			t.Errorf("%s activatable = %v", b.Name, activatable(b))
+		if activatable(&b) == passive {
+			t.Errorf("%s activatable = %v", b.Name, activatable(&b))
 		}
 		if multipleAllowed(b.Name) != (b.Name == Obelisk || b.Name == Beacon) {
 			t.Errorf("%s multiple = %v", b.Name, multipleAllowed(b.Name))

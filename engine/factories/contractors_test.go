@@ -312,7 +312,7 @@ func TestForemanWithMoreThanFourDice(t *testing.T) {
 
 func TestHiredHands(t *testing.T) {
 	s := hireTable(2, []string{Architect, Electrician, HiredHands}, seatSetup{Hand: []string{hammerCard}, Energy: 3}).build(t)
-	mustRefuse(t, func() State { s := s.clone(); s.Players[0].Energy = 2; return s }(), 0,
+	mustRefuse(t, func() State { s := s.Clone(); s.Players[0].Energy = 2; return s }(), 0,
 		Move{Kind: Hire, Slot: 2, Discard: inHand(t, s, 0, hammerCard)}, "costs 3 energy")
 	s, _ = mustApply(t, s, 0, Move{Kind: Hire, Slot: 2, Discard: inHand(t, s, 0, hammerCard)})
 	if p := s.Players[0]; p.HiredHands != 1 || p.Energy != 0 {

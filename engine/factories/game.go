@@ -6,7 +6,9 @@ package factories
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/smokestack/smokestack/engine"
 )
@@ -81,28 +83,43 @@ func New(cfg Config, seed uint64) (State, error) {
 }
 
 // Apply plays move for seat. It returns the new state and what happened, or
-// the unchanged state and an error a player can read. It never changes s.
+// the unchanged state and an error a player can read. It never changes s:
+// it plays the move on a copy (see Play).
 func Apply(s State, seat int, m Move) (next State, events []Event, err error) {
-	if err := canAct(s, seat); err != nil {
+	if err := canAct(&s, seat); err != nil {
 		return s, nil, err
+	}
+	next = s.Clone()
+	if err := next.Play(seat, m, &events); err != nil {
+		return s, nil, err
+	}
+	return next, events, nil
+}
+
+// Play is Apply in place, for a caller that owns s (a bot's search, a
+// simulation): it plays move for seat on s itself and appends what
+// happened to *events, or words no event at all when events is nil, which
+// is most of what a move costs a search that never reads them. A refused
+// move leaves s as it was, with the same error Apply gives. s must share no
+// array with a state the caller wants kept (see Clone and CopyTo).
+func (s *State) Play(seat int, m Move, events *[]Event) (err error) {
+	if err := canAct(s, seat); err != nil {
+		return err
 	}
 	// Rules code reads slices and indexes that a crafted move could push out
-	// of range; the checks below refuse those, and this is the backstop that
-	// keeps a bug from taking a room down.
+	// of range; the checks refuse those, and this is the backstop that keeps
+	// a bug from taking a room down (the fuzz tests hold it never fires).
 	defer func() {
 		if r := recover(); r != nil {
-			next, events, err = s, nil, fmt.Errorf("move refused: %v", r)
+			err = fmt.Errorf("move refused: %v", r)
 		}
 	}()
-	g := &game{State: s.clone(), seat: seat}
-	if err := g.play(m); err != nil {
-		return s, nil, err
-	}
-	return g.State, g.events, nil
+	g := game{State: s, seat: seat, events: events}
+	return g.play(m)
 }
 
 // canAct refuses moves from outside the game or after it.
-func canAct(s State, seat int) error {
+func canAct(s *State, seat int) error {
 	if seat < 0 || seat >= len(s.Players) {
 		return fmt.Errorf("seat %d is not in this game", seat)
 	}
@@ -112,7 +129,8 @@ func canAct(s State, seat int) error {
 	return nil
 }
 
-// play applies m to the working copy g.
+// play applies m to the game. Every refusal comes before the first
+// change, so a refused move leaves the state as it was.
 func (g *game) play(m Move) error {
 	var err error
 	switch g.Phase {
@@ -133,22 +151,34 @@ func (g *game) play(m Move) error {
 // Event is an engine event; see engine.Event.
 type Event = engine.Event
 
-// game is the working copy a move is applied to, with the events it emits.
+// game is a state a move is being played on, with the log its events go
+// to: none when events is nil.
 type game struct {
-	State
+	*State
 	seat   int
-	events []Event
+	events *[]Event
 }
 
 func (g *game) me() *Player { return &g.Players[g.seat] }
 
-func (g *game) emit(seat int, kind, text string) {
-	g.events = append(g.events, Event{Seat: seat, Kind: kind, Text: text})
+// wording reports whether events are wanted, for the texts that take
+// work to make; emit's parts cost nothing when they are not.
+func (g *game) wording() bool { return g.events != nil }
+
+// emit records an event whose text is parts joined. Parts are names,
+// constants and small numbers (strconv.Itoa makes those without
+// allocating), so a game that words no events pays nothing for them.
+func (g *game) emit(seat int, kind string, parts ...string) {
+	if g.events != nil {
+		*g.events = append(*g.events, Event{Seat: seat, Kind: kind, Text: strings.Join(parts, "")})
+	}
 }
 
 // emitPrivate records an event whose details only seat may read.
 func (g *game) emitPrivate(seat int, kind, public, private string) {
-	g.events = append(g.events, Event{Seat: seat, Kind: kind, Text: public, Private: private})
+	if g.events != nil {
+		*g.events = append(*g.events, Event{Seat: seat, Kind: kind, Text: public, Private: private})
+	}
 }
 
 // draw takes the top blueprint, reshuffling the discard pile into a new deck
@@ -213,10 +243,11 @@ func (g *game) drawTo(seat, n int, why string) {
 	if len(names) == 0 {
 		return
 	}
-	// Research draws on most turns: concatenation, not fmt, words it.
-	g.emitPrivate(seat, "draw",
-		"drew "+plural(len(names), "blueprint")+" ("+why+")",
-		"drew "+joinNames(names)+" ("+why+")")
+	if g.wording() {
+		g.emitPrivate(seat, "draw",
+			"drew "+plural(len(names), "blueprint")+" ("+why+")",
+			"drew "+joinNames(names)+" ("+why+")")
+	}
 }
 
 // gainGoods adds goods and fires Laboratory's draw, at most once a round.
@@ -230,17 +261,17 @@ func (g *game) gainGoods(n int) {
 }
 
 // takeFromHand removes the given cards from seat's hand, refusing cards
-// that are not there or named twice.
+// that are not there or named twice before it removes any.
 func takeFromHand(p *Player, cards ...Card) error {
-	hand := cloneSlice(p.Hand)
-	for _, c := range cards {
-		i := indexOf(hand, c)
-		if i < 0 {
+	for i, c := range cards {
+		if indexOf(p.Hand, c) < 0 || slices.Contains(cards[:i], c) {
 			return fmt.Errorf("%s is not in your hand", c.Name())
 		}
-		hand = append(hand[:i], hand[i+1:]...)
 	}
-	p.Hand = hand
+	for _, c := range cards {
+		i := indexOf(p.Hand, c)
+		p.Hand = slices.Delete(p.Hand, i, i+1)
+	}
 	return nil
 }
 
@@ -271,7 +302,7 @@ func prestige(compound []Building) int {
 			total += beacons + 1
 			continue
 		}
-		total += b.Card.Info().Prestige
+		total += b.Card.info().Prestige
 	}
 	return total
 }

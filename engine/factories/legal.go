@@ -6,37 +6,45 @@ import "slices"
 // of two equal dice or two copies of a card they use are listed once.
 // Candidates come from the state (the hand, the free dice, the card's
 // recipe) and are kept when Apply would accept them (see accepts).
-func Legal(s State, seat int) []Move { return legal(s, seat, false) }
-
-// legal is Legal. With plain set it is Legal's plain definition, which the
-// tests hold the quick way to: every candidate played by Apply itself on a
-// whole copy of the game, and kept if accepted.
-func legal(s State, seat int, plain bool) []Move {
-	if !plain {
-		return candidates(s, seat, false)
-	}
-	var kept []Move
-	for _, m := range candidates(s, seat, true) {
-		if _, _, err := Apply(s, seat, m); err == nil {
-			kept = append(kept, m)
-		}
-	}
-	return kept
-}
-
-// candidates lists seat's candidate moves in Legal's order: all of them,
-// or those accepts takes.
-func candidates(s State, seat int, all bool) []Move {
-	if seat < 0 || seat >= len(s.Players) {
-		return nil
-	}
+func Legal(s State, seat int) []Move {
 	// The list is built on the stack and copied out at its final length:
 	// a Move is large, and growing lists of them on the heap made half of
 	// the bytes Legal allocated.
 	var space [32]Move
-	var room moveRoom
-	l := moveList{s: &s, seat: seat, all: all, room: &room}
-	out := space[:0]
+	var combos [96]int
+	arena := moveArena{combos: combos[:0]}
+	out := candidates(&s, seat, false, &arena, space[:0])
+	if len(out) == 0 {
+		return nil
+	}
+	return slices.Clone(out)
+}
+
+// MoveBuffer holds a seat's legal moves for a caller that asks for them
+// over and over, as a search does at every position: its Legal reuses the
+// buffer's arrays, so once they have grown it allocates nothing.
+type MoveBuffer struct {
+	moves []Move
+	arena moveArena
+}
+
+// Legal is Legal for s without copying s or the list: the moves, and the
+// dice and discards they name, are b's and stay valid only until b's next
+// call.
+func (b *MoveBuffer) Legal(s *State, seat int) []Move {
+	b.arena.ints, b.arena.cards, b.arena.combos = b.arena.ints[:0], b.arena.cards[:0], b.arena.combos[:0]
+	b.moves = candidates(s, seat, false, &b.arena, b.moves[:0])
+	return b.moves
+}
+
+// candidates appends seat's candidate moves to out in Legal's order: all
+// of them, or those accepts takes; their dice and discards are carved
+// from arena.
+func candidates(s *State, seat int, all bool, arena *moveArena, out []Move) []Move {
+	if seat < 0 || seat >= len(s.Players) {
+		return out
+	}
+	l := moveList{s: s, seat: seat, all: all, arena: arena}
 	switch s.Phase {
 	case MarketPhase:
 		if seat == s.Turn {
@@ -47,29 +55,47 @@ func candidates(s State, seat int, all bool) []Move {
 			out = workCandidates(&l, out)
 		}
 	}
-	if len(out) == 0 {
-		return nil
-	}
-	return slices.Clone(out)
+	return out
 }
 
 // moveList is what the candidate makers share for one seat: the state,
-// whether to keep every candidate or those accepts takes, and the room
+// whether to keep every candidate or those accepts takes, and the arena
 // their dice and discards are carved from.
 type moveList struct {
-	s    *State
-	seat int
-	all  bool
-	room *moveRoom
+	s     *State
+	seat  int
+	all   bool
+	arena *moveArena
+	// combos[n] is where the arena holds diceCombos for n dice (1 to 3),
+	// once worked out: every recipe of that many dice, and each of its
+	// options, picks from the same ones. Offsets, not slices, so that
+	// nothing the list points to escapes through it.
+	combos [4]struct{ start, end int }
 }
 
-// moveRoom holds the arrays the moves' dice and discards are carved from
+// diceCombos returns the ways to pick n of the seat's free dice (see
+// diceCombos), worked out once per list for the usual 1 to 3.
+func (l *moveList) diceCombos(n int) []int {
+	if n < len(l.combos) && l.combos[n].end > 0 {
+		return l.arena.combos[l.combos[n].start:l.combos[n].end:l.combos[n].end]
+	}
+	start := len(l.arena.combos)
+	l.arena.combos = diceCombos(l.arena.combos, l.s.Players[l.seat].Dice, n)
+	end := len(l.arena.combos)
+	if n < len(l.combos) && end > start {
+		l.combos[n].start, l.combos[n].end = start, end
+	}
+	return l.arena.combos[start:end:end]
+}
+
+// moveArena holds the arrays the moves' dice and discards are carved from
 // (see ints and cards), so a Legal call makes a few allocations, not one or
 // two per move. It is apart from moveList so that the compiler can keep the
 // list, and the state it points to, on the stack.
-type moveRoom struct {
-	ints  []int  // for Dice and Values
-	cards []Card // for Discard
+type moveArena struct {
+	ints   []int  // for Dice and Values
+	cards  []Card // for Discard
+	combos []int  // for moveList.combos
 }
 
 // add appends m to out unless Apply would refuse it.
@@ -81,12 +107,12 @@ func (l *moveList) add(out []Move, m Move) []Move {
 }
 
 // ints returns a copy of v for a move's Dice or Values, carved from the
-// list's shared room; nil when v is empty, as a move without dice has it.
+// list's shared arena; nil when v is empty, as a move without dice has it.
 func (l *moveList) ints(v ...int) []int {
 	if len(v) == 0 {
 		return nil
 	}
-	return carve(&l.room.ints, v)
+	return carve(&l.arena.ints, v)
 }
 
 // cards returns a copy of v for a move's Discard (see ints).
@@ -94,7 +120,7 @@ func (l *moveList) cards(v ...Card) []Card {
 	if len(v) == 0 {
 		return nil
 	}
-	return carve(&l.room.cards, v)
+	return carve(&l.arena.cards, v)
 }
 
 // accepts reports whether Apply would accept m, a candidate that
@@ -121,7 +147,7 @@ func accepts(s *State, seat int, m Move) bool {
 	case Take, SetDice, Choose:
 		return true
 	case Hire:
-		return p.Energy >= s.Market.Contractors[m.Slot].Info().Energy
+		return p.Energy >= s.Market.Contractors[m.Slot].info().Energy
 	case Pass:
 		return !canDraft(s, seat)
 	case Build:

@@ -26,13 +26,13 @@ func (g *game) market(m Move) error {
 		}
 		p.Hand = append(p.Hand, c)
 		g.Market.Blueprints[m.Slot] = None
-		g.emit(g.seat, "take", "took "+c.Name()+" from the marketplace")
+		g.emit(g.seat, "take", "took ", c.Name(), " from the marketplace")
 	case Hire:
 		if err := g.hire(m); err != nil {
 			return err
 		}
 	case Pass:
-		if canDraft(&g.State, g.seat) {
+		if canDraft(g.State, g.seat) {
 			return errors.New("you can take a blueprint or hire a contractor, so you cannot pass")
 		}
 		g.emit(g.seat, "pass", "passed: nothing to take or hire")
@@ -61,14 +61,20 @@ func (g *game) refresh(m Move) error {
 		if p.Metal < 1 {
 			return errors.New("refreshing costs 1 metal and you have none")
 		}
-		p.Metal--
 	case "energy":
 		if p.Energy < 1 {
 			return errors.New("refreshing costs 1 energy and you have none")
 		}
-		p.Energy--
 	default:
 		return errors.New("pay for a refresh with metal or energy")
+	}
+	if m.Row != BlueprintRow && m.Row != ContractorRow {
+		return errors.New("refresh either the blueprints or the contractors row")
+	}
+	if m.Pay == "metal" {
+		p.Metal--
+	} else {
+		p.Energy--
 	}
 	switch m.Row {
 	case BlueprintRow:
@@ -85,12 +91,10 @@ func (g *game) refresh(m Move) error {
 			}
 			g.Market.Contractors[i] = None
 		}
-	default:
-		return errors.New("refresh either the blueprints or the contractors row")
 	}
 	g.Refreshed = true
 	g.refill()
-	g.emit(g.seat, "refresh", fmt.Sprintf("paid 1 %s to refresh the %s", m.Pay, m.Row))
+	g.emit(g.seat, "refresh", "paid 1 ", m.Pay, " to refresh the ", m.Row)
 	return nil
 }
 
@@ -124,7 +128,7 @@ func (g *game) hire(m Move) error {
 	g.Discard = append(g.Discard, m.Discard[0])
 	g.Market.Contractors[m.Slot] = None
 	g.ContractorDiscard = append(g.ContractorDiscard, c)
-	g.emit(g.seat, "hire", "hired the "+info.Name)
+	g.emit(g.seat, "hire", "hired the ", info.Name)
 	// Gifts to opponents are ignored in solo play.
 	giveTo := func(f func(q *Player)) {
 		if !g.Solo() {
@@ -163,14 +167,14 @@ func (g *game) hire(m Move) error {
 		p.Metal += b.Metal
 		p.Energy += b.Energy
 		g.Discard = append(g.Discard, card)
-		g.emit(g.seat, "invest", fmt.Sprintf("revealed %s and gained %d metal and %d energy", b.Name, b.Metal, b.Energy))
+		g.emit(g.seat, "invest", "revealed ", b.Name, " and gained ", strconv.Itoa(b.Metal), " metal and ", strconv.Itoa(b.Energy), " energy")
 	}
 	return nil
 }
 
 func (g *game) giftEvent(opp int, what string) {
 	if !g.Solo() {
-		g.emit(opp, "gift", "received "+what)
+		g.emit(opp, "gift", "received ", what)
 	}
 }
 
@@ -185,10 +189,10 @@ func (g *game) engineer() {
 		}
 		if err := canOwn(g.me(), c); err != nil {
 			g.Discard = append(g.Discard, c)
-			g.emit(g.seat, "reveal", "revealed "+c.Name()+" but cannot build it")
+			g.emit(g.seat, "reveal", "revealed ", c.Name(), " but cannot build it")
 			continue
 		}
-		g.addBuilding(c, "built "+c.Name()+" for free (Engineer)")
+		g.addBuilding(c, " for free (Engineer)")
 		return
 	}
 	g.emit(g.seat, "deck", "the Engineer found nothing to build")
@@ -203,11 +207,11 @@ func canDraft(s *State, seat int) bool {
 	}
 	p := &s.Players[seat]
 	for i, c := range s.Market.Contractors {
-		if c == None || p.Energy < c.Info().Energy {
+		if c == None || p.Energy < c.info().Energy {
 			continue
 		}
 		for _, h := range p.Hand {
-			if h.Info().Tool == s.Market.Tools[i] {
+			if h.info().Tool == s.Market.Tools[i] {
 				return true
 			}
 		}
@@ -244,7 +248,9 @@ func (g *game) startWork() {
 			g.emit(seat, "foreman", "chooses dice values (Foreman)")
 		} else {
 			g.rollUnset(p)
-			g.emit(seat, "roll", "rolled "+diceText(p.Dice))
+			if g.wording() {
+				g.emit(seat, "roll", "rolled ", diceText(p.Dice))
+			}
 		}
 		for range p.Specialists {
 			p.Dice = append(p.Dice, Die{Extra: true, Chosen: true})

@@ -257,11 +257,11 @@ func TestRoundEnd(t *testing.T) {
 		t.Errorf("first %d turn %d turns %d; want the token passed clockwise to seat 0", s.First, s.Turn, s.Turns)
 	}
 	for seat, p := range s.Players {
-		if p.Done || p.HQ.Research != nil || p.HQ.Generate != nil || p.HQ.Mine != nil || p.ScrapUsed || p.SolarUsed || p.LabDrew {
+		if p.Done || len(p.HQ.Research)+len(p.HQ.Generate)+len(p.HQ.Mine) != 0 || p.ScrapUsed || p.SolarUsed || p.LabDrew {
 			t.Errorf("seat %d not cleaned up: %+v", seat, p)
 		}
 		for _, b := range p.Compound {
-			if b.Used || b.Dice != nil {
+			if b.Used || len(b.Dice) != 0 {
 				t.Errorf("seat %d's %s still used: %+v", seat, b.Card.Name(), b)
 			}
 		}

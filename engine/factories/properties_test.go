@@ -196,16 +196,22 @@ func garbageMove(r *byteReader, s State, seat int) Move {
 	return m
 }
 
+// seededGame starts a game of players seats from seed; a solo game's
+// difficulty comes from the seed too.
+func seededGame(seed uint64, players int) (State, error) {
+	cfg := Config{Players: players}
+	if players == 1 {
+		cfg.Difficulty = []string{"easy", "medium", "hard", "insane"}[seed%4]
+	}
+	return New(cfg, seed)
+}
+
 // fuzzGame plays the game the fuzz input describes and returns the first
 // broken property. Each step takes a byte to pick the seat and one to pick
 // between a legal move and a garbage move; once the bytes run out the game
 // is finished with legal moves.
 func fuzzGame(seed uint64, players int, data []byte) error {
-	cfg := Config{Players: players}
-	if players == 1 {
-		cfg.Difficulty = []string{"easy", "medium", "hard", "insane"}[seed%4]
-	}
-	s, err := New(cfg, seed)
+	s, err := seededGame(seed, players)
 	if err != nil {
 		return err
 	}
@@ -414,20 +420,6 @@ func TestReplayThroughRules(t *testing.T) {
 	}
 }
 
-// BenchmarkRandomPlayout4P plays whole 4-player games with random legal
-// moves, as a bot or a fuzzer would: one game per op.
-func BenchmarkRandomPlayout4P(b *testing.B) {
-	moves := 0
-	seed := uint64(0)
-	for b.Loop() {
-		_, log := playRandom(b, Config{Players: 4}, seed, nil)
-		moves += len(log)
-		seed++
-	}
-	b.ReportMetric(float64(moves)/float64(b.N), "moves/game")
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "games/s")
-}
-
 // BenchmarkLegal measures Legal on mid-game 4-player states.
 func BenchmarkLegal(b *testing.B) {
 	var states []State
@@ -445,23 +437,24 @@ func BenchmarkLegal(b *testing.B) {
 	}
 }
 
-// TestFewAllocations guards what keeps random playouts fast: Legal builds
+// TestFewAllocations guards what keeps Legal and Apply cheap: Legal builds
 // its list on the stack and carves the moves' dice and discards from two
-// shared arrays, and clone carves a state from one array per type. A
+// shared arrays, and Clone carves a state from one array per type. A
 // change that sends Legal's list to the heap, or gives each slice its own
 // allocation again, fails here before it shows in a benchmark.
 func TestFewAllocations(t *testing.T) {
 	for seed := range uint64(6) {
 		s := midGame(t, Config{Players: 4}, seed, 40+int(seed)*13)
 		for _, seat := range StatusOf(s).Acting {
-			// The list, the room for dice, the room for discards, and one
-			// more room should either fill up.
-			if n := testing.AllocsPerRun(10, func() { Legal(s, seat) }); n > 4 {
+			// The list, the dice combinations, the arrays for the moves'
+			// dice and discards, and one more should one fill up. (A
+			// MoveBuffer reuses them all.)
+			if n := testing.AllocsPerRun(10, func() { Legal(s, seat) }); n > 5 {
 				t.Errorf("seed %d seat %d: Legal makes %v allocations", seed, seat, n)
 			}
 		}
 		// Players, cards, contractors, ints, dice, buildings, The Machine.
-		if n := testing.AllocsPerRun(10, func() { s.clone() }); n > 7 {
+		if n := testing.AllocsPerRun(10, func() { s.Clone() }); n > 7 {
 			t.Errorf("seed %d: clone makes %v allocations", seed, n)
 		}
 	}
@@ -478,7 +471,7 @@ func TestLegalMatchesItsDefinition(t *testing.T) {
 		return func(step int, before State) {
 			for i, s := range []State{before, squeeze(before, r)} {
 				for seat := range s.Players {
-					quick, plain := mustJSON(Legal(s, seat)), mustJSON(legal(s, seat, true))
+					quick, plain := mustJSON(Legal(s, seat)), mustJSON(legalByDefinition(s, seat))
 					if string(quick) != string(plain) {
 						t.Fatalf("seed %d step %d (squeezed: %v) seat %d: Legal\n%s\nbut by definition\n%s", seed, step, i == 1, seat, quick, plain)
 					}
@@ -486,6 +479,26 @@ func TestLegalMatchesItsDefinition(t *testing.T) {
 			}
 		}
 	})
+}
+
+// legalByDefinition is Legal's plain definition, which the tests hold the
+// quick way to: every candidate played by Apply itself on a whole copy of
+// the game, and kept if accepted.
+func legalByDefinition(s State, seat int) []Move {
+	var kept []Move
+	for _, m := range allCandidates(s, seat) {
+		if _, _, err := Apply(s, seat, m); err == nil {
+			kept = append(kept, m)
+		}
+	}
+	return kept
+}
+
+// allCandidates lists every candidate Legal considers for seat, kept or
+// not.
+func allCandidates(s State, seat int) []Move {
+	var arena moveArena
+	return candidates(&s, seat, true, &arena, nil)
 }
 
 // TestAcceptsMatchesApply checks every candidate Legal considers, one by
@@ -498,7 +511,7 @@ func TestAcceptsMatchesApply(t *testing.T) {
 			for _, s := range []State{before, squeeze(before, r), squeeze(before, r)} {
 				raw := string(mustJSON(s))
 				for seat := range s.Players {
-					cand := candidates(s, seat, true)
+					cand := allCandidates(s, seat)
 					for _, m := range cand {
 						_, _, err := Apply(s, seat, m)
 						if err != nil && strings.HasPrefix(err.Error(), "move refused:") {
@@ -520,7 +533,7 @@ func TestAcceptsMatchesApply(t *testing.T) {
 // squeeze returns a copy of s in which each seat has a few random metal
 // and energy, sometimes over the end-of-round limit.
 func squeeze(s State, r randomPlayer) State {
-	s = s.clone()
+	s = s.Clone()
 	for i := range s.Players {
 		p := &s.Players[i]
 		p.Metal, p.Energy = r.rng.IntN(7), r.rng.IntN(7)

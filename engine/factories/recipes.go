@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 )
 
 // activate runs the recipe of a building in the seat's compound.
@@ -15,7 +17,7 @@ func (g *game) activate(m Move) error {
 	}
 	host := &p.Compound[at]
 	b := host.Card.Info()
-	if !activatable(b) {
+	if !activatable(&b) {
 		return fmt.Errorf("%s has no recipe to activate", b.Name)
 	}
 	if host.Used {
@@ -30,7 +32,7 @@ func (g *game) activate(m Move) error {
 			return errors.New("Replicator needs a blueprint in that marketplace slot")
 		}
 		copied := target.Info()
-		if !activatable(copied) || copied.Name == Replicator {
+		if !activatable(&copied) || copied.Name == Replicator {
 			return fmt.Errorf("Replicator cannot copy %s: it has no recipe to activate", copied.Name)
 		}
 		if p.Energy < 1 {
@@ -38,6 +40,7 @@ func (g *game) activate(m Move) error {
 		}
 		p.Energy--
 		if err := g.recipe(copied, m, at); err != nil {
+			p.Energy++ // the recipe refused before any change of its own
 			return fmt.Errorf("Replicator as %s: %w", copied.Name, err)
 		}
 		host = &g.me().Compound[at]
@@ -56,18 +59,31 @@ func (g *game) activate(m Move) error {
 // compound building at index host (the Replicator when copying).
 func (g *game) recipe(b Blueprint, m Move, host int) error {
 	p := g.me()
-	dice, err := workers(p, m.Dice)
+	var space [8]int
+	dice, err := workers(p, m.Dice, space[:0])
 	if err != nil {
 		return err
 	}
 	// pay charges the recipe's cost, which Legal checks the seat can meet.
-	pay := func() error {
+	// A recipe that also discards checks it can pay (afford) before the
+	// discard and charges after, so that a refusal comes before any change.
+	afford := func() error {
 		metal, energy := recipeCost(b.Name, m, dice)
 		if p.Metal < metal || p.Energy < energy {
 			return fmt.Errorf("%s needs %s; you have %d metal and %d energy", b.Name, costText(metal, energy), p.Metal, p.Energy)
 		}
+		return nil
+	}
+	charge := func() {
+		metal, energy := recipeCost(b.Name, m, dice)
 		p.Metal -= metal
 		p.Energy -= energy
+	}
+	pay := func() error {
+		if err := afford(); err != nil {
+			return err
+		}
+		charge()
 		return nil
 	}
 	discard := func(n int) error {
@@ -82,9 +98,13 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 	}
 	work := func() { // the dice become workers on the card
 		placeDice(p, m.Dice)
-		p.Compound[host].Dice = dice
+		p.Compound[host].Dice = append(p.Compound[host].Dice[:0], dice...)
 	}
-	say := func(text string) { g.emit(g.seat, "activate", "used "+b.Name+": "+text) }
+	say := func(text ...string) {
+		if g.wording() {
+			g.emit(g.seat, "activate", "used ", b.Name, ": ", strings.Join(text, ""))
+		}
+	}
 
 	if err := checkWorkers(b.Name, dice); err != nil {
 		return err
@@ -138,13 +158,13 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 		work()
 		p.Metal += metal
 		p.Energy += energy
-		say(fmt.Sprintf("sold %s for %d metal and %d energy", cost.Name, metal, energy))
+		say("sold ", cost.Name, " for ", strconv.Itoa(metal), " metal and ", strconv.Itoa(energy), " energy")
 	case ConcretePlant:
 		if err := pay(); err != nil {
 			return err
 		}
 		work()
-		say(fmt.Sprintf("paid %d metal for 2 goods", dice[0]))
+		say("paid ", strconv.Itoa(dice[0]), " metal for 2 goods")
 		g.gainGoods(2)
 	case Dojo, FitnessCenter, Gymnasium:
 		if err := pay(); err != nil {
@@ -160,14 +180,14 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 		case Gymnasium:
 			d.Value++
 		}
-		say(fmt.Sprintf("turned a %d into a %d", from, d.Value))
+		say("turned a ", strconv.Itoa(from), " into a ", strconv.Itoa(d.Value))
 	case Foundry:
 		if err := pay(); err != nil {
 			return err
 		}
 		work()
 		p.Metal += dice[0]
-		say(fmt.Sprintf("turned %d energy into %d metal", dice[0], dice[0]))
+		say("turned ", strconv.Itoa(dice[0]), " energy into ", strconv.Itoa(dice[0]), " metal")
 	case FulfillmentCenter:
 		if err := pay(); err != nil {
 			return err
@@ -184,7 +204,7 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 			return err
 		}
 		p.Dice = append(p.Dice, Die{Value: m.Value, Extra: true})
-		say(fmt.Sprintf("paid %d energy for an extra %d", m.Value, m.Value))
+		say("paid ", strconv.Itoa(m.Value), " energy for an extra ", strconv.Itoa(m.Value))
 	case Harvester:
 		if err := choice(b.Name, m.Choice, "metal", "energy"); err != nil {
 			return err
@@ -198,12 +218,13 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 			say("gained 7 energy")
 		}
 	case Incinerator:
-		if err := pay(); err != nil {
+		if err := afford(); err != nil {
 			return err
 		}
 		if err := discard(1); err != nil {
 			return err
 		}
+		charge()
 		p.Energy += 6
 		say("burned a blueprint for 6 energy")
 	case Manufactory:
@@ -229,7 +250,7 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 		}
 		work()
 		p.Dice = append(p.Dice, Die{Value: m.Value, Extra: true})
-		say(fmt.Sprintf("gained 2 goods and an extra %d", m.Value))
+		say("gained 2 goods and an extra ", strconv.Itoa(m.Value))
 		g.gainGoods(2)
 	case Motherlode:
 		work()
@@ -238,7 +259,7 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 			gain = 2
 		}
 		p.Metal += gain
-		say(fmt.Sprintf("gained %d metal", gain))
+		say("gained ", strconv.Itoa(gain), " metal")
 	case NuclearPlant:
 		work()
 		p.Energy++
@@ -247,24 +268,26 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 	case PowerPlant:
 		work()
 		p.Energy += dice[0]
-		say(fmt.Sprintf("gained %d energy", dice[0]))
+		say("gained ", strconv.Itoa(dice[0]), " energy")
 	case RecyclingPlant:
-		if err := pay(); err != nil {
+		if err := afford(); err != nil {
 			return err
 		}
 		if err := discard(2); err != nil {
 			return err
 		}
+		charge()
 		say("recycled 2 blueprints for 1 good")
 		g.gainGoods(1)
 		g.drawTo(g.seat, 1, RecyclingPlant)
 	case Refinery:
-		if err := pay(); err != nil {
+		if err := afford(); err != nil {
 			return err
 		}
 		if err := discard(1); err != nil {
 			return err
 		}
+		charge()
 		p.Metal += 3
 		say("refined a blueprint and 3 energy into 3 metal")
 	case Robot:
@@ -273,7 +296,7 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 		}
 		d := Die{Value: g.RNG.Die(), Extra: true}
 		p.Dice = append(p.Dice, d)
-		say(fmt.Sprintf("paid 1 metal and rolled an extra %d", d.Value))
+		say("paid 1 metal and rolled an extra ", strconv.Itoa(d.Value))
 	case TempAgency:
 		if err := pay(); err != nil {
 			return err
@@ -281,7 +304,9 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 		for _, i := range m.Dice {
 			p.Dice[i].Value = g.RNG.Die()
 		}
-		say("rerolled " + plural(len(m.Dice), "die") + ": dice now " + diceText(p.Dice))
+		if g.wording() {
+			say("rerolled ", plural(len(m.Dice), "die"), ": dice now ", diceText(p.Dice))
+		}
 	case TrashCompactor:
 		if err := discard(2); err != nil {
 			return err

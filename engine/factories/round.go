@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 )
 
 // checkEnd triggers the end of the game once a seat has 12 goods or 10
@@ -33,7 +34,7 @@ func (g *game) checkEnd() {
 	}
 	g.FinalRound = g.Round + 1
 	g.EndCause = cause
-	g.emit(-1, "end", fmt.Sprintf("the end is triggered: %s; round %d is the last", cause, g.FinalRound))
+	g.emit(-1, "end", "the end is triggered: ", cause, "; round ", strconv.Itoa(g.FinalRound), " is the last")
 }
 
 // endRound runs once every seat is done: The Machine's turn in solo play,
@@ -47,9 +48,10 @@ func (g *game) endRound() {
 		// Extra dice leave; the four own dice stay in front of the player
 		// until the next roll, so everyone can see how the round was played.
 		p.Dice = slices.DeleteFunc(p.Dice, func(d Die) bool { return d.Extra })
-		p.HQ = Headquarters{}
+		// Emptied, not dropped: the next round's workers reuse the arrays.
+		p.HQ = Headquarters{p.HQ.Research[:0], p.HQ.Generate[:0], p.HQ.Mine[:0]}
 		for j := range p.Compound {
-			p.Compound[j].Used, p.Compound[j].Dice, p.Compound[j].Copied = false, nil, ""
+			p.Compound[j].Used, p.Compound[j].Dice, p.Compound[j].Copied = false, p.Compound[j].Dice[:0], ""
 		}
 		p.LabDrew, p.ScrapUsed, p.SolarUsed = false, false, false
 		p.Done = false
@@ -64,7 +66,7 @@ func (g *game) endRound() {
 	g.First = (g.First + 1) % len(g.Players)
 	g.Turn, g.Turns, g.Refreshed = g.First, 0, false
 	g.Phase = MarketPhase
-	g.emit(-1, "round", fmt.Sprintf("round %d begins", g.Round))
+	g.emit(-1, "round", "round ", strconv.Itoa(g.Round), " begins")
 }
 
 // Machine dice colours, in the order of Machine.Roll.
@@ -86,7 +88,7 @@ func (g *game) machineTurn() {
 	}
 	take := func(c Card) {
 		m.Compound = append(m.Compound, c)
-		g.emit(-1, "machine", "The Machine added "+c.Name()+" to its compound")
+		g.emit(-1, "machine", "The Machine added ", c.Name(), " to its compound")
 	}
 	reveal := func() {
 		if c, ok := g.draw(); ok {
@@ -134,7 +136,9 @@ func (g *game) machineTurn() {
 		}
 	}
 	m.Goods += made
-	g.emit(-1, "machine", fmt.Sprintf("The Machine rolled %v and made %s", m.Roll, plural(made, "good")))
+	if g.wording() {
+		g.emit(-1, "machine", fmt.Sprintf("The Machine rolled %v and made %s", m.Roll, plural(made, "good")))
+	}
 }
 
 // Score is one final result. The Machine's score has Seat -1 and Machine set.

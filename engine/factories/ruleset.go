@@ -97,7 +97,7 @@ func StatusOf(s State) engine.Status {
 			if p.Done {
 				continue
 			}
-			if st.Acting == nil { // room for every seat still to come
+			if st.Acting == nil { // space for every seat still to come
 				st.Acting = make([]int, 0, len(s.Players)-seat)
 			}
 			st.Acting = append(st.Acting, seat)

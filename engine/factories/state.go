@@ -151,31 +151,116 @@ func (s *State) Solo() bool { return s.Config.Players == 1 }
 // Buildings counts the cards in p's compound.
 func (p *Player) Buildings() int { return len(p.Compound) }
 
-// clone deep-copies s so Apply can work on its own copy. The copy's
-// slices are carved from one array per element type (see copyRoom)
-// instead of being allocated one by one: a 4-seat state has some thirty
-// of them, and Apply clones once per move.
-func (s State) clone() State {
-	var r copyRoom
-	r.reserve(&s, true, -1)
-	c := s
-	c.Deck = carve(&r.cards, s.Deck)
-	c.Discard = carve(&r.cards, s.Discard)
-	c.ContractorDeck = carve(&r.contractors, s.ContractorDeck)
-	c.ContractorDiscard = carve(&r.contractors, s.ContractorDiscard)
+// Clone returns a deep copy of s that shares nothing with it, for a
+// caller that will Play moves on one of the two. The copy's slices are
+// carved from one array per element type (see copyArena) instead of being
+// allocated one by one: a 4-seat state has some thirty of them.
+func (s *State) Clone() State {
+	var a copyArena
+	a.reserve(s, true, -1)
+	c := *s
+	c.Deck = carve(&a.cards, s.Deck)
+	c.Discard = carve(&a.cards, s.Discard)
+	c.ContractorDeck = carve(&a.contractors, s.ContractorDeck)
+	c.ContractorDiscard = carve(&a.contractors, s.ContractorDiscard)
 	c.Players = make([]Player, len(s.Players))
 	for i := range s.Players {
-		c.Players[i] = r.player(&s.Players[i], true)
+		c.Players[i] = a.player(&s.Players[i], true)
 	}
-	c.Machine = r.machine(s.Machine)
+	c.Machine = a.machine(s.Machine)
 	return c
 }
 
-// copyRoom holds the arrays that the slices of a copied state, or of a
+// CopyTo makes *dst a deep copy of s, reusing the arrays of dst's slices
+// where they are large enough, so a search that recycles its positions
+// copies one into another without allocating. dst must share no array with
+// s or with any other state (a state from Clone or CopyTo shares none).
+// The copy is s in JSON; the workers on the Headquarters and on buildings,
+// which JSON leaves out when there are none, may be empty where s has nil,
+// so that their arrays are kept for the next copy.
+func (s *State) CopyTo(dst *State) {
+	old := *dst
+	*dst = *s
+	dst.Deck = reuse(old.Deck, s.Deck)
+	dst.Discard = reuse(old.Discard, s.Discard)
+	dst.ContractorDeck = reuse(old.ContractorDeck, s.ContractorDeck)
+	dst.ContractorDiscard = reuse(old.ContractorDiscard, s.ContractorDiscard)
+	players, machine := old.Players, old.Machine
+	if s.Players == nil {
+		dst.Players = nil
+	} else {
+		dst.Players = reusePlayers(players, len(s.Players))
+	}
+	for i := range s.Players {
+		s.Players[i].copyTo(&dst.Players[i])
+	}
+	if s.Machine == nil {
+		dst.Machine = nil
+	} else {
+		if machine == nil || machine == s.Machine {
+			machine = new(Machine)
+		}
+		c := machine.Compound
+		*machine = *s.Machine
+		machine.Compound = reuse(c, s.Machine.Compound)
+		dst.Machine = machine
+	}
+}
+
+// copyTo makes *dst a deep copy of p, reusing dst's arrays (see CopyTo).
+func (p *Player) copyTo(dst *Player) {
+	hand, compound, dice, hq := dst.Hand, dst.Compound, dst.Dice, dst.HQ
+	*dst = *p
+	dst.Hand = reuse(hand, p.Hand)
+	dst.Dice = reuse(dice, p.Dice)
+	dst.HQ = Headquarters{append(hq.Research[:0], p.HQ.Research...),
+		append(hq.Generate[:0], p.HQ.Generate...), append(hq.Mine[:0], p.HQ.Mine...)}
+	if p.Compound == nil {
+		dst.Compound = nil
+		return
+	}
+	// Keep the old buildings' dice arrays for the new buildings in their
+	// places: append would copy the old slices' headers over them.
+	old := compound[:cap(compound)]
+	if old == nil || len(old) < len(p.Compound) {
+		old = make([]Building, max(len(p.Compound), 2*cap(compound)))
+		copy(old, compound[:cap(compound)])
+	}
+	dst.Compound = old[:len(p.Compound)]
+	for j, b := range p.Compound {
+		d := dst.Compound[j].Dice
+		dst.Compound[j] = b
+		dst.Compound[j].Dice = append(d[:0], b.Dice...)
+	}
+}
+
+// reusePlayers returns n players, those of old first with their arrays.
+func reusePlayers(old []Player, n int) []Player {
+	if cap(old) >= n {
+		return old[:n]
+	}
+	grown := make([]Player, n)
+	copy(grown, old[:cap(old)])
+	return grown
+}
+
+// reuse returns a copy of v in the array of old when it is large enough:
+// nil stays nil and empty stays empty, as Clone keeps them.
+func reuse[T any](old, v []T) []T {
+	if v == nil {
+		return nil
+	}
+	if old == nil {
+		old = []T{} // empty stays empty: appending nothing to nil is nil
+	}
+	return append(old[:0], v...)
+}
+
+// copyArena holds the arrays that the slices of a copied state, or of a
 // view, are carved from. Each carved slice ends its capacity with its
 // length, so code that appends to one reallocates it instead of writing
 // into its neighbour.
-type copyRoom struct {
+type copyArena struct {
 	cards       []Card
 	contractors []Contractor
 	ints        []int
@@ -183,10 +268,10 @@ type copyRoom struct {
 	buildings   []Building
 }
 
-// reserve makes r exactly large enough to copy every seat's dice,
+// reserve makes a exactly large enough to copy every seat's dice,
 // Headquarters and compound, The Machine, and either everything else in
 // s (whole) or only the hand of seat.
-func (r *copyRoom) reserve(s *State, whole bool, seat int) {
+func (a *copyArena) reserve(s *State, whole bool, seat int) {
 	var cards, contractors, ints, dice, buildings int
 	if whole {
 		cards += len(s.Deck) + len(s.Discard)
@@ -206,62 +291,55 @@ func (r *copyRoom) reserve(s *State, whole bool, seat int) {
 	if s.Machine != nil {
 		cards += len(s.Machine.Compound)
 	}
-	r.cards = make([]Card, 0, cards)
-	r.contractors = make([]Contractor, 0, contractors)
-	r.ints = make([]int, 0, ints)
-	r.dice = make([]Die, 0, dice)
-	r.buildings = make([]Building, 0, buildings)
+	a.cards = make([]Card, 0, cards)
+	a.contractors = make([]Contractor, 0, contractors)
+	a.ints = make([]int, 0, ints)
+	a.dice = make([]Die, 0, dice)
+	a.buildings = make([]Building, 0, buildings)
 }
 
-// player returns a deep copy of p carved from r, with its hand only if
+// player returns a deep copy of p carved from a, with its hand only if
 // hand is set.
-func (r *copyRoom) player(p *Player, hand bool) Player {
+func (a *copyArena) player(p *Player, hand bool) Player {
 	q := *p
 	q.Hand = nil
 	if hand {
-		q.Hand = carve(&r.cards, p.Hand)
+		q.Hand = carve(&a.cards, p.Hand)
 	}
-	q.Dice = carve(&r.dice, p.Dice)
-	q.HQ = Headquarters{carve(&r.ints, p.HQ.Research), carve(&r.ints, p.HQ.Generate), carve(&r.ints, p.HQ.Mine)}
-	q.Compound = carve(&r.buildings, p.Compound)
+	q.Dice = carve(&a.dice, p.Dice)
+	q.HQ = Headquarters{carve(&a.ints, p.HQ.Research), carve(&a.ints, p.HQ.Generate), carve(&a.ints, p.HQ.Mine)}
+	q.Compound = carve(&a.buildings, p.Compound)
 	if q.Compound == nil {
 		q.Compound = []Building{} // a copied compound is never null in JSON
 	}
 	for j, b := range p.Compound {
-		q.Compound[j].Dice = carve(&r.ints, b.Dice)
+		q.Compound[j].Dice = carve(&a.ints, b.Dice)
 	}
 	return q
 }
 
-// machine returns a deep copy of m carved from r, or nil for no machine.
-func (r *copyRoom) machine(m *Machine) *Machine {
+// machine returns a deep copy of m carved from a, or nil for no machine.
+func (a *copyArena) machine(m *Machine) *Machine {
 	if m == nil {
 		return nil
 	}
 	c := *m
-	c.Compound = carve(&r.cards, m.Compound)
+	c.Compound = carve(&a.cards, m.Compound)
 	return &c
 }
 
-// carve copies v to the free room of *room, making more room when there is
-// too little, and returns the copy; nil stays nil and empty stays empty.
-// The copy's capacity ends with it, so appending to it reallocates instead
-// of overwriting whatever is carved next.
-func carve[T any](room *[]T, v []T) []T {
+// carve copies v to the free end of *arena, making a new arena when too
+// little is free, and returns the copy; nil stays nil and empty stays
+// empty. The copy's capacity ends with it, so appending to it reallocates
+// instead of overwriting whatever is carved next.
+func carve[T any](arena *[]T, v []T) []T {
 	if v == nil {
 		return nil
 	}
-	if cap(*room)-len(*room) < len(v) {
-		*room = make([]T, 0, max(2*cap(*room), 16, len(v)))
+	if cap(*arena)-len(*arena) < len(v) {
+		*arena = make([]T, 0, max(2*cap(*arena), 16, len(v)))
 	}
-	start := len(*room)
-	*room = append(*room, v...)
-	return (*room)[start:len(*room):len(*room)]
-}
-
-func cloneSlice[T any](s []T) []T {
-	if s == nil {
-		return nil
-	}
-	return append(make([]T, 0, len(s)), s...)
+	start := len(*arena)
+	*arena = append(*arena, v...)
+	return (*arena)[start:len(*arena):len(*arena)]
 }

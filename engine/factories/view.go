@@ -71,13 +71,13 @@ func ViewOf(s State, seat int) View {
 	}
 	// The view must share no slice with the state: it is the caller's to
 	// change. It copies only what it shows, carved as clone does.
-	var r copyRoom
-	r.reserve(&s, false, seat)
+	var a copyArena
+	a.reserve(&s, false, seat)
 	if len(s.Players) > 0 {
 		v.Players = make([]PlayerView, len(s.Players))
 	}
 	for i := range s.Players {
-		p := r.player(&s.Players[i], i == seat)
+		p := a.player(&s.Players[i], i == seat)
 		v.Players[i] = PlayerView{
 			Seat: i, HandSize: len(s.Players[i].Hand), Compound: p.Compound,
 			Metal: p.Metal, Energy: p.Energy, Goods: p.Goods, Prestige: prestige(p.Compound),
@@ -91,7 +91,7 @@ func ViewOf(s State, seat int) View {
 	if seat != engine.Spectator {
 		v.Legal = Legal(s, seat)
 	}
-	v.Machine = r.machine(s.Machine)
+	v.Machine = a.machine(s.Machine)
 	if s.Phase == GameOver {
 		v.Scores = Scores(s)
 	}

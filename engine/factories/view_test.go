@@ -34,7 +34,7 @@ func TestViewHidesHandsAndDeckOrder(t *testing.T) {
 	}
 	// Another state that differs only in what seat 0 may not know: seat 1's
 	// hand holds other cards, and the deck is in another order.
-	other := s.clone()
+	other := s.Clone()
 	h := other.Players[1].Hand
 	h[0], other.Deck[0] = other.Deck[0], h[0]
 	h[1], other.Deck[1] = other.Deck[1], h[1]
@@ -150,7 +150,7 @@ func TestCloneSharesNothing(t *testing.T) {
 	for _, players := range []int{1, 3, 5} {
 		s := midGame(t, Config{Players: players}, 7, 150)
 		before := marshal(t, s)
-		c := s.clone()
+		c := s.Clone()
 		if marshal(t, c) != before {
 			t.Fatalf("%d players: the clone differs from the state", players)
 		}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 )
 
 // work applies a work-phase move. Seats act simultaneously: moves of
@@ -60,7 +61,9 @@ func (g *game) setDice(m Move) error {
 	}
 	g.rollUnset(p)
 	p.SettingDice = false
-	g.emit(g.seat, "roll", fmt.Sprintf("set %v with the Foreman; dice now %s", m.Values, diceText(p.Dice)))
+	if g.wording() {
+		g.emit(g.seat, "roll", fmt.Sprintf("set %v with the Foreman; dice now %s", m.Values, diceText(p.Dice)))
+	}
 	return nil
 }
 
@@ -77,18 +80,18 @@ func (g *game) choose(m Move) error {
 		return fmt.Errorf("a die shows 1 to 6, not %d", m.Value)
 	}
 	d.Value = m.Value
-	g.emit(g.seat, "choose", fmt.Sprintf("set the Specialist die to %d", m.Value))
+	g.emit(g.seat, "choose", "set the Specialist die to ", strconv.Itoa(m.Value))
 	return nil
 }
 
 // buildCost is what c costs seat now: Megalith is 1 metal cheaper for each
 // Monument already in the compound, down to 0.
 func buildCost(p *Player, c Card) (metal, energy int) {
-	b := c.Info()
+	b := c.info()
 	metal, energy = b.Metal, b.Energy
 	if b.Name == Megalith {
 		for _, have := range p.Compound {
-			if have.Card.Info().Type == Monument {
+			if have.Card.info().Type == Monument {
 				metal--
 			}
 		}
@@ -135,16 +138,17 @@ func (g *game) build(m Move) error {
 	p.Metal -= metal
 	p.Energy -= energy
 	g.Discard = append(g.Discard, m.Discard[0])
-	g.addBuilding(m.Card, "built "+m.Card.Name())
+	g.addBuilding(m.Card, "")
 	return nil
 }
 
 // addBuilding puts c into the seat's compound and fires Scrap Yard and
-// Solar Array, each once a round and never for its own building.
-func (g *game) addBuilding(c Card, text string) {
+// Solar Array, each once a round and never for its own building; how ends
+// the event's text ("built Biolab" and how).
+func (g *game) addBuilding(c Card, how string) {
 	p := g.me()
 	p.Compound = append(p.Compound, Building{Card: c})
-	g.emit(g.seat, "build", text)
+	g.emit(g.seat, "build", "built ", c.Name(), how)
 	name := c.Name()
 	if name != ScrapYard && !p.ScrapUsed && hasBuilding(p, ScrapYard) {
 		p.ScrapUsed = true
@@ -159,9 +163,8 @@ func (g *game) addBuilding(c Card, text string) {
 }
 
 // workers checks that the dice named by idx are the seat's own, distinct,
-// unplaced and showing a value, and returns their values.
-func workers(p *Player, idx []int) ([]int, error) {
-	var vals []int
+// unplaced and showing a value, and returns their values appended to vals.
+func workers(p *Player, idx []int, vals []int) ([]int, error) {
 	for i, d := range idx {
 		if d < 0 || d >= len(p.Dice) {
 			return nil, fmt.Errorf("you have no die number %d", d+1)
@@ -217,7 +220,8 @@ func (g *game) place(m Move) error {
 	if len(m.Dice) != 1 {
 		return errors.New("place one die at a time on your Headquarters")
 	}
-	vals, err := workers(p, m.Dice)
+	var space [1]int
+	vals, err := workers(p, m.Dice, space[:0])
 	if err != nil {
 		return err
 	}
@@ -246,10 +250,10 @@ func (g *game) place(m Move) error {
 		g.drawTo(g.seat, 1+bonus, "research")
 	case Generate:
 		p.Energy += v + bonus
-		g.emit(g.seat, "generate", fmt.Sprintf("generated %d energy with a %d", v+bonus, v))
+		g.emit(g.seat, "generate", "generated ", strconv.Itoa(v+bonus), " energy with a ", strconv.Itoa(v))
 	case Mine:
 		p.Metal += 1 + bonus
-		g.emit(g.seat, "mine", fmt.Sprintf("mined %d metal with a %d", 1+bonus, v))
+		g.emit(g.seat, "mine", "mined ", strconv.Itoa(1+bonus), " metal with a ", strconv.Itoa(v))
 	}
 	return nil
 }
@@ -274,6 +278,9 @@ func (g *game) discardDown(m Move) error {
 	g.Discard = append(g.Discard, m.Discard...)
 	p.Metal -= m.Metal
 	p.Energy -= m.Energy
+	if !g.wording() {
+		return nil
+	}
 	var gave []string
 	if len(m.Discard) > 0 {
 		gave = append(gave, plural(len(m.Discard), "blueprint"))
@@ -284,7 +291,7 @@ func (g *game) discardDown(m Move) error {
 	if m.Energy > 0 {
 		gave = append(gave, fmt.Sprintf("%d energy", m.Energy))
 	}
-	g.emit(g.seat, "discard", "discarded "+joinNames(gave)+" to meet the limits")
+	g.emit(g.seat, "discard", "discarded ", joinNames(gave), " to meet the limits")
 	return nil
 }
 

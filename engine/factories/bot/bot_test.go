@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/smokestack/smokestack/engine/factories"
 )
@@ -213,33 +214,61 @@ func BenchmarkRandomPlayout(b *testing.B) {
 	}
 }
 
+// The greedy benchmarks time one decision per op, cycling through the
+// positions of a few greedy games, and report the distribution of a
+// decision's time (p50, p99 and the slowest, in ms) besides the mean: a
+// decision must stay within its budget in the slow positions too. Run
+// them with -benchtime Nx for N of several times the positions.
+
+// BenchmarkGreedyMove times greedy's decisions of every kind in 3-player
+// games.
 func BenchmarkGreedyMove(b *testing.B) { benchmarkGreedy(b, 3, "") }
 
+// BenchmarkGreedyMarket times greedy's market decisions in 3-player
+// games: each move applied and judged.
+func BenchmarkGreedyMarket(b *testing.B) { benchmarkGreedy(b, 3, factories.MarketPhase) }
+
 // BenchmarkGreedySoloMarket times greedy's solo market decisions, each
-// of which plays the work phase out in a few guessed worlds (lookahead).
+// of which plays the work phase out in a few guessed worlds (lookahead)
+// and the best moves to the end of the game (rollout).
 func BenchmarkGreedySoloMarket(b *testing.B) { benchmarkGreedy(b, 1, factories.MarketPhase) }
+
+// BenchmarkGreedyWork times greedy's work-phase decisions in solo games,
+// a beam search each.
+func BenchmarkGreedyWork(b *testing.B) { benchmarkGreedy(b, 1, factories.WorkPhase) }
 
 // benchmarkGreedy times greedy's moves in the positions of a few greedy
 // games of players seats (only those of phase, if set), so it times
 // typical positions rather than one.
 func benchmarkGreedy(b *testing.B, players int, phase factories.Phase) {
 	var views []factories.View
-	for seed := range uint64(3) {
+	for seed := range uint64(4) {
 		s, _ := factories.New(factories.Config{Players: players}, seed)
 		bots := []Bot{newGreedy(1), newGreedy(2), newGreedy(3)}
 		for s.Phase != factories.GameOver {
 			seat := factories.StatusOf(s).Acting[0]
 			v := factories.ViewOf(s, seat)
-			if phase == "" || v.Phase == phase {
+			if (phase == "" || v.Phase == phase) && len(v.Legal) > 1 {
 				views = append(views, v)
 			}
 			s, _, _ = factories.Apply(s, seat, bots[seat].Choose(v))
 		}
 	}
 	g := newGreedy(9)
+	took := make([]time.Duration, 0, b.N)
 	i := 0
 	for b.Loop() {
+		start := time.Now()
 		g.Choose(views[i%len(views)])
+		took = append(took, time.Since(start))
 		i++
 	}
+	slices.Sort(took)
+	ms := func(q float64) float64 {
+		return float64(took[min(len(took)-1, int(q*float64(len(took))))]) / float64(time.Millisecond)
+	}
+	b.ReportMetric(ms(0.5), "p50-ms")
+	b.ReportMetric(ms(0.99), "p99-ms")
+	b.ReportMetric(ms(1), "max-ms")
+	b.ReportMetric(float64(len(views)), "positions")
 }

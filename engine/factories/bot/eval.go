@@ -48,6 +48,13 @@ type weights struct {
 	// Refinery, Battery Factory, Recycling Plant) make per round: it comes
 	// on top of the dice's work.
 	converters float64
+	// scale multiplies, by building name, the per-round table (see
+	// perRound); a name not in it counts as 1.
+	scale map[string]float64
+	// made is what each printed design makes per round under these
+	// weights: the table times scale, and times converters for the
+	// buildings that take no dice. index fills it in.
+	made []float64
 	// pair is the share of what building a blueprint gains that counts
 	// while the hand holds a partner of its tool to pay with (a lone card
 	// counts 0.3: it waits for a partner).
@@ -63,8 +70,34 @@ var (
 	// beat an engine that pays off late, and metal past a small stock is
 	// better spent than kept. Tuned by coordinate search on cheap solo games
 	// (see docs/bots.md).
-	soloTune = weights{metal: 0.35, energy: 0.22, card: 0.45, soloBuilding: 0.6, plans: 1, race: 0.5, energyStock: 6, metalStock: 5, output: 0.14, converters: 3, pair: 0.42}
+	soloTune = weights{metal: 0.35, energy: 0.22, card: 0.45, soloBuilding: 0.45, plans: 1, race: 0.5, energyStock: 6, metalStock: 5, output: 0.23, converters: 3.6, pair: 0.42,
+		scale: map[string]float64{
+			factories.RecyclingPlant: 1.4, factories.BatteryFactory: 1.4, factories.Refinery: 0.6,
+			factories.Motherlode: 1.4, factories.Manufactory: 1.4, factories.TrashCompactor: 0.6,
+			factories.NuclearPlant: 1.4, factories.FulfillmentCenter: 1.4, factories.PowerPlant: 1.4,
+			factories.AssemblyLine: 0.6, factories.Golem: 1.4,
+		}}
 )
+
+func init() {
+	tune.index()
+	soloTune.index()
+}
+
+// index works out w.made from the table, scale and converters.
+func (w *weights) index() {
+	w.made = w.made[:0]
+	for _, b := range factories.Blueprints() {
+		m := perRound(b.Name)
+		if f, ok := w.scale[b.Name]; ok {
+			m *= f
+		}
+		if converter(b.Name) {
+			m *= w.converters
+		}
+		w.made = append(w.made, m)
+	}
+}
 
 func newJudge(v factories.View) judge {
 	progress := 0.0
@@ -211,7 +244,8 @@ func (j judge) die(d factories.Die) float64 {
 // building them gains; the rest wait for metal that is not coming soon.
 // Past the hand limit cards are worth little: they will be discarded.
 func (j judge) hand(p *factories.Player) float64 {
-	vals := make([]float64, 0, len(p.Hand))
+	var space [16]float64 // a hand rarely holds more: no allocation
+	vals := space[:0]
 	for _, c := range p.Hand {
 		vals = append(vals, j.blueprint(p, c))
 	}
@@ -232,15 +266,15 @@ func (j judge) hand(p *factories.Player) float64 {
 
 // blueprint is what card c in p's hand is worth.
 func (j judge) blueprint(p *factories.Player, c factories.Card) float64 {
-	b := c.Info()
-	if owned(p, b.Name) && b.Name != factories.Obelisk && b.Name != factories.Beacon {
+	b := factOf(c)
+	if !b.many && ownsDesign(p.Compound, b.design) {
 		return j.card
 	}
-	metal, energy := b.Metal, b.Energy
-	if b.Name == factories.Megalith {
+	metal, energy := b.metal, b.energy
+	if b.megalith {
 		metal = max(metal-monuments(p.Compound), 0)
 	}
-	gross := float64(buildPrestige(p.Compound, b)) + j.left*j.made(b.Name)*0.8*j.w.output
+	gross := float64(buildPrestige(p.Compound, b)) + j.left*j.made(b)*0.8*j.w.output
 	net := gross - j.metal*float64(metal) - j.energy*float64(energy) - 2*j.card
 	if net <= 0 {
 		return j.card
@@ -249,7 +283,7 @@ func (j judge) blueprint(p *factories.Player, c factories.Card) float64 {
 	// for a second card of that tool.
 	share := 0.3
 	for _, h := range p.Hand {
-		if h != c && h.Info().Tool == b.Tool {
+		if h != c && factOf(h).tool == b.tool {
 			share = j.w.pair
 			break
 		}
@@ -263,9 +297,10 @@ func (j judge) future(compound []factories.Building) float64 {
 	if j.left == 0 {
 		return 0
 	}
-	var vals []float64
+	var space [16]float64
+	vals := space[:0]
 	for _, b := range compound {
-		if r := j.made(b.Card.Name()); r > 0 {
+		if r := j.made(factOf(b.Card)); r > 0 {
 			vals = append(vals, r)
 		}
 	}
@@ -288,15 +323,70 @@ func compareDesc(a, b float64) int {
 	return 0
 }
 
-// made is what building name is expected to make per round for j: the
-// table's figure, with the buildings that take no dice scaled by the
-// weights' converters.
-func (j judge) made(name string) float64 {
+// made is what building b is expected to make per round for j (see
+// weights.made).
+func (j judge) made(b *fact) float64 {
+	if b.design < 0 {
+		return 0
+	}
+	return j.w.made[b.design]
+}
+
+// converter reports whether building name makes something without dice:
+// what it makes comes on top of the dice's work.
+func converter(name string) bool {
 	switch name {
 	case factories.Incinerator, factories.Refinery, factories.BatteryFactory, factories.RecyclingPlant:
-		return j.w.converters * perRound(name)
+		return true
 	}
-	return perRound(name)
+	return false
+}
+
+// fact is what the judge asks of a physical card, looked up once from the
+// printed tables: a decision scores hundreds of thousands of positions, and
+// looking cards up by name and copying their printed records showed in
+// its profile.
+type fact struct {
+	design                  int // index of the printed design
+	tool                    factories.Tool
+	typ                     factories.Type
+	metal, energy, prestige int
+	many                    bool // Obelisk and Beacon may be built again
+	beacon, megalith        bool
+}
+
+// facts holds the fact of every physical card, by Card; read-only.
+var facts = func() []fact {
+	var out []fact
+	for d, b := range factories.Blueprints() {
+		for range b.Copies {
+			out = append(out, fact{design: d, tool: b.Tool, typ: b.Type, metal: b.Metal, energy: b.Energy,
+				prestige: b.Prestige,
+				many:     b.Name == factories.Obelisk || b.Name == factories.Beacon,
+				beacon:   b.Name == factories.Beacon, megalith: b.Name == factories.Megalith})
+		}
+	}
+	return out
+}()
+
+// noFact stands for a card outside the tables, which no state holds.
+var noFact = fact{design: -1}
+
+func factOf(c factories.Card) *fact {
+	if c < 0 || int(c) >= len(facts) {
+		return &noFact
+	}
+	return &facts[c]
+}
+
+// ownsDesign reports whether compound holds a card of design d.
+func ownsDesign(compound []factories.Building, d int) bool {
+	for _, b := range compound {
+		if factOf(b.Card).design == d {
+			return true
+		}
+	}
+	return false
 }
 
 // perRound is roughly what a building adds in a round over using its dice
@@ -344,7 +434,7 @@ func owned(p *factories.Player, name string) bool {
 func monuments(compound []factories.Building) int {
 	n := 0
 	for _, b := range compound {
-		if b.Card.Info().Type == factories.Monument {
+		if factOf(b.Card).typ == factories.Monument {
 			n++
 		}
 	}
@@ -355,24 +445,25 @@ func monuments(compound []factories.Building) int {
 func prestige(compound []factories.Building) int {
 	total, beacons := 0, 0
 	for _, b := range compound {
-		if b.Card.Name() == factories.Beacon {
+		f := factOf(b.Card)
+		if f.beacon {
 			beacons++
 			total += beacons + 1
 			continue
 		}
-		total += b.Card.Info().Prestige
+		total += f.prestige
 	}
 	return total
 }
 
 // buildPrestige is the prestige b would add to compound.
-func buildPrestige(compound []factories.Building, b factories.Blueprint) int {
-	if b.Name != factories.Beacon {
-		return b.Prestige
+func buildPrestige(compound []factories.Building, b *fact) int {
+	if !b.beacon {
+		return b.prestige
 	}
 	n := 0
 	for _, c := range compound {
-		if c.Card.Name() == factories.Beacon {
+		if factOf(c.Card).beacon {
 			n++
 		}
 	}

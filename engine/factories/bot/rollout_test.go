@@ -44,7 +44,13 @@ func finalRound(t *testing.T) factories.State {
 func TestRolloutPlaysTheGameOut(t *testing.T) {
 	s := finalRound(t)
 	before := factories.ViewOf(s, 0)
-	a, b := rollout(s, 0), rollout(s, 0)
+	// rollout plays in place: each plays its own copy.
+	var x searcher
+	rolloutOf := func(s factories.State) float64 {
+		c := s.Clone()
+		return x.rollout(&c, 0)
+	}
+	a, b := rolloutOf(s), rolloutOf(s)
 	if a != b {
 		t.Errorf("two rollouts of one world gave %v and %v", a, b)
 	}
@@ -59,7 +65,7 @@ func TestRolloutPlaysTheGameOut(t *testing.T) {
 	if lo, hi := base-6, base+rollWin; a < lo || a > hi {
 		t.Errorf("rollout = %v, want within [%v, %v]", a, lo, hi)
 	}
-	if m := bestByJudge(s, factories.Legal(s, 0), stateJudge(&s, 0)); m.Kind != factories.Take || m.Slot != 2 {
+	if m := x.bestByJudge(&s, factories.Legal(s, 0), stateJudge(&s, 0)); m.Kind != factories.Take || m.Slot != 2 {
 		t.Errorf("the rollout policy took %+v, want the Obelisk in slot 2", m)
 	}
 }
@@ -80,7 +86,8 @@ func TestRolloutOfAFinishedGameIsItsMargin(t *testing.T) {
 	if sc[0].Winner {
 		want += rollWin
 	}
-	if got := rollout(s, 0); got != want {
+	var x searcher
+	if got := x.rollout(&s, 0); got != want {
 		t.Errorf("rollout of a finished game = %v, want %v (scores %+v)", got, want, sc)
 	}
 }
@@ -104,8 +111,17 @@ func TestSoloMarketPlaysMovesOut(t *testing.T) {
 		}
 	}
 	g := newGreedy(1).(*greedy)
-	worlds := []factories.State{guess(v, &g.rng), guess(v, &g.rng)}
-	a, b := bestRollout(0, worlds, v.Legal, cands), bestRollout(0, worlds, v.Legal, cands)
+	worlds := []*factories.State{g.guess(v), g.guess(v)}
+	choose := func() int {
+		n := 0
+		world := func() *factories.State {
+			n++
+			return g.x.copyOf(worlds[n%2])
+		}
+		g.x.played = 0
+		return g.x.bestRollout(0, world, v.Legal, cands)
+	}
+	a, b := choose(), choose()
 	if a != b || !slices.ContainsFunc(cands, func(n node) bool { return n.first == a }) {
 		t.Errorf("bestRollout chose %d then %d, want the same one of %v", a, b, cands)
 	}
@@ -175,15 +191,18 @@ func TestJudgeCountsPlansInHand(t *testing.T) {
 func TestJudgeValuesConvertersInSolo(t *testing.T) {
 	solo := judgeAt(0, 1, factories.MarketPhase, 3, 0, 0.2, nil)
 	seats := judgeAt(0, 2, factories.MarketPhase, 3, 0, 0.2, nil)
-	if s, m := solo.made(factories.Incinerator), solo.made(factories.Manufactory); s <= m {
+	if s, m := solo.made(named(factories.Incinerator)), solo.made(named(factories.Manufactory)); s <= m {
 		t.Errorf("solo: Incinerator makes %v a round, Manufactory %v; want the Incinerator ahead", s, m)
 	}
-	if s, m := seats.made(factories.Incinerator), seats.made(factories.Manufactory); s >= m {
+	if s, m := seats.made(named(factories.Incinerator)), seats.made(named(factories.Manufactory)); s >= m {
 		t.Errorf("2 seats: Incinerator makes %v a round, Manufactory %v; want the table's order", s, m)
 	}
 	for _, name := range []string{factories.Refinery, factories.BatteryFactory, factories.RecyclingPlant} {
-		if solo.made(name) <= seats.made(name) {
-			t.Errorf("%s makes %v a round in solo, %v between seats; want more in solo", name, solo.made(name), seats.made(name))
+		if solo.made(named(name)) <= seats.made(named(name)) {
+			t.Errorf("%s makes %v a round in solo, %v between seats; want more in solo", name, solo.made(named(name)), seats.made(named(name)))
 		}
 	}
 }
+
+// named is the fact of the first card of a design.
+func named(name string) *fact { return factOf(factories.CardsNamed(name)[0]) }

@@ -194,11 +194,11 @@ func play(bots []string, difficulty string, seed uint64) (outcome, error) {
 			case factories.Hire:
 				o.hired[v.Market.Contractors[m.Slot].Name()]++
 			}
-			next, _, err := factories.Apply(s, seat, m)
-			if err != nil {
+			// The game is this loop's own: the move is played in place,
+			// without wording events no one reads.
+			if err := s.Play(seat, m, nil); err != nil {
 				return o, fmt.Errorf("game %d: %s bot in seat %d chose %+v: %w", seed, bots[seat], seat+1, m, err)
 			}
-			s = next
 			if s.Phase != factories.WorkPhase && s.Phase != v.Phase {
 				break // the market phase begins, or the game ended
 			}

@@ -80,9 +80,13 @@ func guess(v factories.View, rng *engine.RNG) factories.State {
 	for _, pv := range v.Players {
 		p := factories.Player{
 			Compound: slices.Clone(pv.Compound), Metal: pv.Metal, Energy: pv.Energy, Goods: pv.Goods,
-			Dice: slices.Clone(pv.Dice), HQ: pv.HQ, Done: pv.Done, Foreman: pv.Foreman,
+			Dice: slices.Clone(pv.Dice), Done: pv.Done, Foreman: pv.Foreman,
 			HiredHands: pv.HiredHands, Specialists: pv.Specialists, SettingDice: pv.SettingDice,
 		}
+		// Nothing is shared with the view: bots play on guessed worlds in
+		// place, and two worlds of one view must not write to one array.
+		p.HQ = factories.Headquarters{Research: slices.Clone(pv.HQ.Research),
+			Generate: slices.Clone(pv.HQ.Generate), Mine: slices.Clone(pv.HQ.Mine)}
 		if p.Compound == nil {
 			p.Compound = []factories.Building{}
 		}
