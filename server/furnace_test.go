@@ -242,7 +242,9 @@ func TestFurnaceScreenOverSSH(t *testing.T) {
 			}
 			return av.Phase != furnace.AuctionPhase
 		})
-		scr.waitFor(t, fmt.Sprintf("You placed a %d on %s", want.Disc, want.Card))
+		// The screen says it was played (the log may have moved on: the
+		// bot and the Agent place right after).
+		scr.waitFor(t, fmt.Sprintf("played: Place your %d on %s", want.Disc, want.Card))
 	}
 	place("\r")
 	place("\x1b[C", "\r")

@@ -911,6 +911,7 @@ func TestBuild(t *testing.T) {
 		{"discarding the card itself", Move{Kind: Build, Card: pp[0], Discard: []Card{pp[0]}}, "another gear blueprint"},
 		{"wrong tool", Move{Kind: Build, Card: pp[0], Discard: []Card{robot}}, "has a hammer"},
 		{"discard not in hand", Move{Kind: Build, Card: pp[0], Discard: []Card{one(Biolab)}}, "not in your hand"},
+		{"an unknown discard", Move{Kind: Build, Card: pp[0], Discard: []Card{Card(999)}}, "not in your hand"},
 	}
 	for _, r := range refusals {
 		t.Run(r.name, func(t *testing.T) { mustRefuse(t, s, 0, r.m, r.want) })

@@ -227,6 +227,29 @@ func (s *State) refill() {
 	}
 }
 
+// restock refills the marketplace's empty slots and logs the cards that
+// came out, so no card appears or vanishes on a screen without a line
+// saying so.
+func (g *game) restock() {
+	before := g.Market
+	g.refill()
+	if !g.wording() {
+		return
+	}
+	var fresh []string
+	for i := range marketSize {
+		if before.Blueprints[i] == None && g.Market.Blueprints[i] != None {
+			fresh = append(fresh, g.Market.Blueprints[i].Name())
+		}
+		if before.Contractors[i] == None && g.Market.Contractors[i] != None {
+			fresh = append(fresh, "the "+g.Market.Contractors[i].Name())
+		}
+	}
+	if len(fresh) > 0 {
+		g.emit(-1, "market", "new in the marketplace: ", strings.Join(fresh, ", "))
+	}
+}
+
 // drawTo draws n blueprints into seat's hand and logs it privately.
 func (g *game) drawTo(seat, n int, why string) {
 	var space [4]string // draws are of 1 to 3 cards

@@ -2,6 +2,7 @@ package factories
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -82,5 +83,41 @@ func TestHeadquartersRefusals(t *testing.T) {
 		if m.Kind == Place {
 			t.Errorf("%+v is legal with every action full", m)
 		}
+	}
+}
+
+// TestHeadquartersLogSaysWhy: a log line of the Headquarters gives the
+// matching bonus as its reason, and only when it was earned.
+func TestHeadquartersLogSaysWhy(t *testing.T) {
+	s := table{Seats: []seatSetup{{Dice: []int{3, 3, 5, 5, 2, 2}}}}.build(t)
+	for _, c := range []struct {
+		die    int
+		action string
+		want   string
+	}{
+		{0, Generate, "generated 3 energy with a 3"},
+		{1, Generate, "generated 4 energy with a 3 (+1 for matching a die already there)"},
+		{2, Mine, "mined 1 metal with a 5"},
+		{3, Mine, "mined 2 metal with a 5 (+1 for matching a die already there)"},
+		{4, Research, "drew 1 blueprint (research)"},
+		{5, Research, "drew 2 blueprints (research, +1 for matching a die already there)"},
+	} {
+		var events []Event
+		s, events = mustApply(t, s, 0, Move{Kind: Place, Dice: []int{c.die}, Action: c.action})
+		if len(events) != 1 || events[0].Text != c.want {
+			t.Errorf("die %d on %s: %+v; want %q", c.die, c.action, events, c.want)
+		}
+	}
+}
+
+// TestMarketplaceChangesAreLogged: a card taken from the marketplace is
+// replaced in view of everyone, and the log says with what.
+func TestMarketplaceChangesAreLogged(t *testing.T) {
+	s := mustNew(t, 2)
+	seat := s.Turn
+	_, events := mustApply(t, s, seat, Move{Kind: Take, Slot: 1})
+	last := events[len(events)-1]
+	if last.Seat != -1 || last.Kind != "market" || !strings.Contains(last.Text, "new in the marketplace: ") {
+		t.Fatalf("after a take: %+v", events)
 	}
 }

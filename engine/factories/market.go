@@ -10,7 +10,7 @@ import (
 // takes a blueprint or hires a contractor.
 func (g *game) market(m Move) error {
 	if g.seat != g.Turn {
-		return fmt.Errorf("it is seat %d's turn in the market phase; wait for yours", g.Turn+1)
+		return errors.New("it is not your turn in the market phase: wait for yours")
 	}
 	p := g.me()
 	switch m.Kind {
@@ -39,7 +39,7 @@ func (g *game) market(m Move) error {
 	default:
 		return fmt.Errorf("%q is not a market phase move: take a blueprint, hire a contractor or refresh a row", m.Kind)
 	}
-	g.refill()
+	g.restock()
 	g.endMarketTurn()
 	return nil
 }
@@ -93,8 +93,8 @@ func (g *game) refresh(m Move) error {
 		}
 	}
 	g.Refreshed = true
-	g.refill()
 	g.emit(g.seat, "refresh", "paid 1 ", m.Pay, " to refresh the ", m.Row)
+	g.restock()
 	return nil
 }
 
@@ -110,6 +110,9 @@ func (g *game) hire(m Move) error {
 	p := g.me()
 	if len(m.Discard) != 1 {
 		return fmt.Errorf("hiring the %s needs one %s blueprint from your hand to discard", info.Name, tool)
+	}
+	if indexOf(p.Hand, m.Discard[0]) < 0 {
+		return fmt.Errorf("the blueprint to discard for the %s is not in your hand", info.Name)
 	}
 	if d := m.Discard[0]; d.Info().Tool != tool {
 		return fmt.Errorf("the %s slot needs a %s blueprint; %s has a %s", info.Name, tool, d.Name(), d.Info().Tool)

@@ -2,6 +2,7 @@ package factories
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -77,8 +78,15 @@ const (
 	ContractorRow = "contractors"
 )
 
-// Describe words m for a menu, naming cards from the state the seat sees.
+// Describe words m for a menu, naming cards from the state the seat sees
+// and other seats by number.
 func (m Move) Describe(v View) string {
+	return m.DescribeFor(v, func(seat int) string { return fmt.Sprintf("seat %d", seat+1) })
+}
+
+// DescribeFor words m for a menu as Describe does, naming other seats
+// with name: screens know the people at the table, the engine does not.
+func (m Move) DescribeFor(v View, name func(seat int) string) string {
 	dice := func() string {
 		var vals []string
 		for _, i := range m.Dice {
@@ -113,7 +121,7 @@ func (m Move) Describe(v View) string {
 		}
 		s += discards()
 		if gift(v.Market.Contractors, m.Slot) && v.Seats > 1 {
-			s += fmt.Sprintf(" (gift to seat %d)", m.Opponent+1)
+			s += " (gift to " + name(m.Opponent) + ")"
 		}
 		return s
 	case Pass:
@@ -125,7 +133,8 @@ func (m Move) Describe(v View) string {
 	case Build:
 		return "Build " + m.Card.Name() + discards()
 	case Place:
-		return "Place" + dice() + " on " + m.Action
+		// Short, for a narrow menu under the "Headquarters" title.
+		return strings.TrimPrefix(dice(), " with ") + " on " + m.Action + placeGain(v, m)
 	case Activate:
 		s := "Activate " + m.Card.Name()
 		if m.Card.Name() == Replicator {
@@ -157,6 +166,38 @@ func (m Move) Describe(v View) string {
 		return "Done with the work phase"
 	}
 	return string(m.Kind)
+}
+
+// placeGain says what a worker on the Headquarters brings, and why when
+// the matching bonus adds to it: ": 4 energy (+1 matching)".
+func placeGain(v View, m Move) string {
+	you := v.You()
+	if len(m.Dice) != 1 || m.Dice[0] < 0 || m.Dice[0] >= len(you.Dice) {
+		return ""
+	}
+	d := you.Dice[m.Dice[0]].Value
+	var there []int
+	switch m.Action {
+	case Research:
+		there = you.HQ.Research
+	case Generate:
+		there = you.HQ.Generate
+	case Mine:
+		there = you.HQ.Mine
+	}
+	bonus, note := 0, ""
+	if slices.Contains(there, d) {
+		bonus, note = 1, " (+1 matching)"
+	}
+	switch m.Action {
+	case Research:
+		return fmt.Sprintf(": draw %d%s", 1+bonus, note)
+	case Generate:
+		return fmt.Sprintf(": %d energy%s", d+bonus, note)
+	case Mine:
+		return fmt.Sprintf(": %d metal%s", 1+bonus, note)
+	}
+	return ""
 }
 
 func marketName(row [marketSize]Card, slot int) string {

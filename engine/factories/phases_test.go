@@ -12,8 +12,8 @@ func TestMarketTurnOrderAndWorkPhaseStart(t *testing.T) {
 	if got := StatusOf(s).Acting; !slices.Equal(got, []int{1}) {
 		t.Fatalf("acting %v; want the first player, seat 1", got)
 	}
-	mustRefuse(t, s, 0, Move{Kind: Take, Slot: 0}, "it is seat 2's turn")
-	mustRefuse(t, s, 2, Move{Kind: Take, Slot: 0}, "it is seat 2's turn")
+	mustRefuse(t, s, 0, Move{Kind: Take, Slot: 0}, "it is not your turn in the market phase")
+	mustRefuse(t, s, 2, Move{Kind: Take, Slot: 0}, "it is not your turn in the market phase")
 	if Legal(s, 0) != nil || Legal(s, 2) != nil {
 		t.Errorf("seats out of turn have legal moves")
 	}
@@ -318,7 +318,7 @@ func TestGameEndByGoods(t *testing.T) {
 		Market: []string{Dojo, Dojo, Robot, Robot},
 	}.build(t)
 	s, events := mustApply(t, s, 0, act{name: Biolab, dice: []int{0}}.on(t, s))
-	if s.FinalRound != 2 || !strings.Contains(s.EndCause, "seat 1 made 12 goods") {
+	if s.FinalRound != 2 || s.EndCause != "made 12 goods" || s.EndSeat != 0 {
 		t.Fatalf("final round %d cause %q; want round 2 to be the last", s.FinalRound, s.EndCause)
 	}
 	if last := events[len(events)-1]; last.Kind != "end" {
@@ -356,7 +356,7 @@ func TestGameEndByBuildings(t *testing.T) {
 	}.build(t)
 	s.Round = 4
 	s, _ = mustApply(t, s, 1, Move{Kind: Build, Card: inHand(t, s, 1, Obelisk)[0], Discard: inHand(t, s, 1, TempAgency)})
-	if s.FinalRound != 5 || !strings.Contains(s.EndCause, "seat 2 has 10 buildings") {
+	if s.FinalRound != 5 || s.EndCause != "has 10 buildings" || s.EndSeat != 1 {
 		t.Fatalf("final round %d cause %q", s.FinalRound, s.EndCause)
 	}
 	s = playOutRound(t, s)

@@ -14,27 +14,32 @@ func (g *game) checkEnd() {
 	if g.FinalRound != 0 || g.Phase == GameOver {
 		return
 	}
-	cause := ""
+	cause, by := "", -1
 	for seat, p := range g.Players {
 		switch {
 		case p.Goods >= GoodsToEnd:
-			cause = fmt.Sprintf("seat %d made %d goods", seat+1, p.Goods)
+			cause, by = fmt.Sprintf("made %d goods", p.Goods), seat
 		case p.Buildings() >= BuildingsEnd:
-			cause = fmt.Sprintf("seat %d has %d buildings", seat+1, p.Buildings())
+			cause, by = fmt.Sprintf("has %d buildings", p.Buildings()), seat
 		}
 		if cause != "" {
 			break
 		}
 	}
 	if cause == "" && g.Machine != nil && g.Machine.Goods >= GoodsToEnd {
-		cause = fmt.Sprintf("The Machine made %d goods", g.Machine.Goods)
+		cause = fmt.Sprintf("made %d goods", g.Machine.Goods)
 	}
 	if cause == "" {
 		return
 	}
 	g.FinalRound = g.Round + 1
-	g.EndCause = cause
-	g.emit(-1, "end", "the end is triggered: ", cause, "; round ", strconv.Itoa(g.FinalRound), " is the last")
+	g.EndCause, g.EndSeat = cause, by
+	// The room names the seat that triggered it; The Machine names itself.
+	who := ""
+	if by < 0 {
+		who = "The Machine "
+	}
+	g.emit(by, "end", who, cause, ": the end is triggered, round ", strconv.Itoa(g.FinalRound), " is the last")
 }
 
 // endRound runs once every seat is done: The Machine's turn in solo play,
@@ -105,6 +110,7 @@ func (g *game) machineTurn() {
 		}
 	case green == 5:
 		reveal()
+		g.emit(-1, "machine", "The Machine cleared the blueprint row")
 		for i, c := range g.Market.Blueprints {
 			if c != None {
 				g.Discard = append(g.Discard, c)
@@ -113,6 +119,7 @@ func (g *game) machineTurn() {
 		}
 	default:
 		reveal()
+		g.emit(-1, "machine", "The Machine cleared the contractor row")
 		for i, c := range g.Market.Contractors {
 			if c != None {
 				g.ContractorDiscard = append(g.ContractorDiscard, c)
@@ -120,7 +127,7 @@ func (g *game) machineTurn() {
 			g.Market.Contractors[i] = None
 		}
 	}
-	g.refill()
+	g.restock()
 	count := map[Type]int{}
 	for _, c := range m.Compound {
 		count[c.Info().Type]++

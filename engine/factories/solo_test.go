@@ -162,9 +162,14 @@ func TestMachineTurn(t *testing.T) {
 	})
 	t.Run("green 5 reveals a blueprint and clears the blueprint row", func(t *testing.T) {
 		s := soloTable(t, [5]int{5, 6, 6, 6, 6})
-		after, _ := mustApply(t, s, 0, Move{Kind: Done})
+		after, events := mustApply(t, s, 0, Move{Kind: Done})
 		if got := after.Machine.Compound[4]; got != s.Deck[0] {
 			t.Errorf("The Machine got %s; want the deck's top", got.Name())
+		}
+		// The log says the row went and what came instead: no card
+		// vanishes from a screen without a word.
+		if !hasEvent(events, "The Machine cleared the blueprint row") || !hasEvent(events, "new in the marketplace: "+after.Market.Blueprints[0].Name()) {
+			t.Errorf("events %+v", events)
 		}
 		if !sameCards(after.Discard, s.Market.Blueprints[:]) {
 			t.Errorf("discard pile %v; want the old blueprint row", names(after.Discard))
@@ -178,7 +183,10 @@ func TestMachineTurn(t *testing.T) {
 	})
 	t.Run("green 6 reveals a blueprint and clears the contractor row", func(t *testing.T) {
 		s := soloTable(t, [5]int{6, 6, 6, 6, 6})
-		after, _ := mustApply(t, s, 0, Move{Kind: Done})
+		after, events := mustApply(t, s, 0, Move{Kind: Done})
+		if !hasEvent(events, "The Machine cleared the contractor row") || !hasEvent(events, "new in the marketplace: the "+after.Market.Contractors[0].Name()) {
+			t.Errorf("events %+v", events)
+		}
 		if got := after.Machine.Compound[4]; got != s.Deck[0] {
 			t.Errorf("The Machine got %s; want the deck's top", got.Name())
 		}
@@ -235,7 +243,7 @@ func TestSoloGameEnd(t *testing.T) {
 		s := soloTable(t, [5]int{1, 1, 6, 6, 6})
 		s.Machine.Goods = 11
 		after, _ := mustApply(t, s, 0, Move{Kind: Done})
-		if after.FinalRound != 2 || !strings.Contains(after.EndCause, "The Machine made 12 goods") {
+		if after.FinalRound != 2 || after.EndCause != "made 12 goods" || after.EndSeat != -1 {
 			t.Errorf("final round %d cause %q", after.FinalRound, after.EndCause)
 		}
 		after = playOutRound(t, after)
@@ -328,4 +336,9 @@ func TestSoloGamesEnd(t *testing.T) {
 			}
 		}
 	}
+}
+
+// hasEvent reports whether an event's text starts with prefix.
+func hasEvent(events []Event, prefix string) bool {
+	return slices.ContainsFunc(events, func(e Event) bool { return strings.HasPrefix(e.Text, prefix) })
 }

@@ -67,7 +67,10 @@ type State struct {
 	Turns      int        `json:"turns"`      // market turns taken this round
 	Refreshed  bool       `json:"refreshed"`  // the acting seat paid for a refresh
 	FinalRound int        `json:"finalRound"` // last round once the end is triggered
-	EndCause   string     `json:"endCause,omitempty"`
+	// EndCause says what triggered the end ("made 12 goods"), and EndSeat
+	// who did (-1 for The Machine), so screens can name them.
+	EndCause string `json:"endCause,omitempty"`
+	EndSeat  int    `json:"endSeat,omitempty"`
 
 	Deck              []Card       `json:"deck"`
 	Discard           []Card       `json:"discard"`

@@ -16,6 +16,7 @@ type View struct {
 	Refreshed  bool   `json:"refreshed,omitempty"`
 	FinalRound int    `json:"finalRound,omitempty"`
 	EndCause   string `json:"endCause,omitempty"`
+	EndSeat    int    `json:"endSeat,omitempty"` // who triggered the end; -1 The Machine
 
 	Market         Market `json:"market"`
 	DeckSize       int    `json:"deckSize"`
@@ -65,7 +66,7 @@ func ViewOf(s State, seat int) View {
 	v := View{
 		Format: Format, Seat: seat, Seats: len(s.Players), Difficulty: s.Config.Difficulty,
 		Round: s.Round, Phase: s.Phase, First: s.First, Turn: s.Turn, Refreshed: s.Refreshed,
-		FinalRound: s.FinalRound, EndCause: s.EndCause,
+		FinalRound: s.FinalRound, EndCause: s.EndCause, EndSeat: s.EndSeat,
 		Market: s.Market, DeckSize: len(s.Deck), DiscardSize: len(s.Discard),
 		ContractorDeck: len(s.ContractorDeck),
 	}

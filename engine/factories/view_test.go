@@ -243,15 +243,20 @@ func TestDescribe(t *testing.T) {
 			t.Errorf("no %s move was described in the sample games", k)
 		}
 	}
-	v := View{Seats: 2, Players: []PlayerView{{Dice: []Die{{Value: 3}}}}}
+	v := View{Seats: 2, Players: []PlayerView{{Dice: []Die{{Value: 3}, {Value: 5}, {Value: 2}},
+		HQ: Headquarters{Generate: []int{3}, Mine: []int{6}, Research: []int{2}}}}}
 	v.Market.Blueprints = [marketSize]Card{None, None, None, None}
+	v.Market.Contractors = [marketSize]Contractor{hireable(Miner), None, None, None}
 	for _, tc := range []struct {
 		m    Move
 		want string
 	}{
 		{Move{Kind: Pass}, "Pass (nothing to take or hire)"},
 		{Move{Kind: Refresh, Pay: "metal", Row: BlueprintRow}, "Pay 1 metal to refresh the blueprints"},
-		{Move{Kind: Place, Dice: []int{0}, Action: Mine}, "Place with 3 on mine"},
+		{Move{Kind: Place, Dice: []int{0}, Action: Mine}, "3 on mine: 1 metal"},
+		{Move{Kind: Place, Dice: []int{0}, Action: Generate}, "3 on generate: 4 energy (+1 matching)"},
+		{Move{Kind: Place, Dice: []int{1}, Action: Mine}, "5 on mine: 1 metal"},
+		{Move{Kind: Place, Dice: []int{2}, Action: Research}, "2 on research: draw 2 (+1 matching)"},
 		{Move{Kind: SetDice, Values: []int{6, 6}}, "Set Foreman dice to [6 6]"},
 		{Move{Kind: Choose, Value: 4}, "Set Specialist die to 4"},
 		{Move{Kind: DiscardDown, Metal: 2}, "Discard 2 metal"},
@@ -264,6 +269,14 @@ func TestDescribe(t *testing.T) {
 		if got := tc.m.Describe(v); got != tc.want {
 			t.Errorf("%+v described as %q; want %q", tc.m, got, tc.want)
 		}
+	}
+	// Screens name the people: the gift goes to bob, not to seat 2.
+	hire := Move{Kind: Hire, Slot: 0, Discard: []Card{one(Robot)}, Opponent: 1}
+	if got := hire.DescribeFor(v, func(seat int) string { return []string{"alice", "bob"}[seat] }); got != "Hire Miner, discarding Robot (gift to bob)" {
+		t.Errorf("a gift named: %q", got)
+	}
+	if got := hire.Describe(v); !strings.HasSuffix(got, "(gift to seat 2)") {
+		t.Errorf("a gift by number: %q", got)
 	}
 }
 

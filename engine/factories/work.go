@@ -122,6 +122,9 @@ func (g *game) build(m Move) error {
 	if len(m.Discard) != 1 || m.Discard[0] == m.Card {
 		return fmt.Errorf("building %s needs another %s blueprint from your hand to discard", m.Card.Name(), m.Card.Info().Tool)
 	}
+	if indexOf(p.Hand, m.Discard[0]) < 0 {
+		return errors.New("the blueprint to discard is not in your hand")
+	}
 	if d := m.Discard[0]; d.Info().Tool != m.Card.Info().Tool {
 		return fmt.Errorf("%s needs a %s blueprint to discard; %s has a %s", m.Card.Name(), m.Card.Info().Tool, d.Name(), d.Info().Tool)
 	}
@@ -245,15 +248,23 @@ func (g *game) place(m Move) error {
 	}
 	*slot = append(*slot, v)
 	placeDice(p, m.Dice)
+	why := ""
+	if bonus > 0 {
+		why = " (+1 for matching a die already there)"
+	}
 	switch m.Action {
 	case Research:
-		g.drawTo(g.seat, 1+bonus, "research")
+		research := "research"
+		if bonus > 0 {
+			research += ", +1 for matching a die already there"
+		}
+		g.drawTo(g.seat, 1+bonus, research)
 	case Generate:
 		p.Energy += v + bonus
-		g.emit(g.seat, "generate", "generated ", strconv.Itoa(v+bonus), " energy with a ", strconv.Itoa(v))
+		g.emit(g.seat, "generate", "generated ", strconv.Itoa(v+bonus), " energy with a ", strconv.Itoa(v), why)
 	case Mine:
 		p.Metal += 1 + bonus
-		g.emit(g.seat, "mine", "mined ", strconv.Itoa(1+bonus), " metal with a ", strconv.Itoa(v))
+		g.emit(g.seat, "mine", "mined ", strconv.Itoa(1+bonus), " metal with a ", strconv.Itoa(v), why)
 	}
 	return nil
 }

@@ -88,9 +88,9 @@ func (b *board) Scores(f session.Frame) string {
 	case v.EndCause != "" && v.FinalRound > 1:
 		// The cause is worded as it stood when it ended the game, a round
 		// before the scores: say when, so its numbers match.
-		lines[0] += fmt.Sprintf(" · the end was triggered in round %d: %s", v.FinalRound-1, v.EndCause)
+		lines[0] += fmt.Sprintf(" · the end was triggered in round %d: %s", v.FinalRound-1, endCause(v, f.Seats))
 	case v.EndCause != "":
-		lines[0] += " · " + v.EndCause
+		lines[0] += " · " + endCause(v, f.Seats)
 	}
 	if len(v.Scores) == 0 {
 		return strings.Join(append(lines, "", "no scores: the game stopped early"), "\n")

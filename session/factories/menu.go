@@ -12,13 +12,13 @@ import (
 // in the engine's order within a group. The groups open on what a player
 // most likely wants, and keep the paid refresh and Done, which end or cost
 // something, last, where a careless enter cannot reach them.
-func (b *board) Menu(session.Seats) []session.MoveGroup {
+func (b *board) Menu(s session.Seats) []session.MoveGroup {
 	v := b.v
 	return session.MenuOf(v.Legal, func(mv factories.Move) (session.MoveGroup, int) {
 		key, title, card := groupOf(v, mv)
 		return session.MoveGroup{Key: key, Title: title, Card: card}, kindRank[mv.Kind]
 	}, func(mv factories.Move) session.MenuMove {
-		return session.MenuMove{Label: mv.Describe(*v), Confirm: costly[mv.Kind]}
+		return session.MenuMove{Label: mv.DescribeFor(*v, s.Name), Confirm: costly[mv.Kind]}
 	})
 }
 

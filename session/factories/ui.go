@@ -71,11 +71,22 @@ func (b *board) Header(t session.Theme, s session.Seats) string {
 }
 
 // Banner implements session.Board: the end of the game coming.
-func (b *board) Banner(t session.Theme, _ session.Seats) string {
+func (b *board) Banner(t session.Theme, s session.Seats) string {
 	if b.v.EndCause != "" && b.v.Phase != factories.GameOver {
-		return t.Accent.Render("the end is near: " + b.v.EndCause)
+		return t.Accent.Render(fmt.Sprintf("the end is near: %s; round %d is the last", endCause(b.v, s), b.v.FinalRound))
 	}
 	return ""
+}
+
+// endCause words what triggered the end, naming who: "bob made 12 goods".
+func endCause(v *factories.View, s session.Seats) string {
+	switch {
+	case v.EndSeat < 0:
+		return "The Machine " + v.EndCause
+	case s.Me(v.EndSeat):
+		return "you " + strings.Replace(v.EndCause, "has ", "have ", 1)
+	}
+	return s.Name(v.EndSeat) + " " + v.EndCause
 }
 
 // Idle implements session.Board.
