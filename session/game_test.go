@@ -511,3 +511,25 @@ func TestCostlyMovesNeedASecondEnter(t *testing.T) {
 		t.Errorf("after the second enter: %q", status)
 	}
 }
+
+// TestInfoOnTheHeadquarters: i on the Headquarters (or any part of the
+// board that is not a card) explains it, not some unrelated card.
+func TestInfoOnTheHeadquarters(t *testing.T) {
+	l := newTestLobby()
+	code := createRoom(t, l, alice, lobby.CreateOptions{Seats: 1, HasSeed: true, Seed: 43})
+	playSolo(t, l, code, alice, func(v *factories.View) bool { return v.Phase == factories.WorkPhase })
+	d := newDriver(t, session.Config{Lobby: l, Player: alice, Start: session.Start{Mode: "join", Code: code}})
+	d.until("the work phase", func() bool { g, ok := d.game(); return ok && g.Moves() > 0 })
+	for range 5 {
+		if strings.Contains(d.view(), "◂ Headquarters ▸") {
+			break
+		}
+		d.keys("right")
+	}
+	d.keys("i")
+	for _, want := range []string{"CARD REFERENCE", "Headquarters  how it works", "Matching bonus", "more in the rules: press r", "▸ Headquarters  your board"} {
+		if !strings.Contains(d.view(), want) {
+			t.Errorf("i on the Headquarters lacks %q:\n%s", want, d.view())
+		}
+	}
+}

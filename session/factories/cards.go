@@ -20,9 +20,32 @@ func contractorRef(c factories.Contractor, where string) session.CardRef {
 	return session.CardRef{Key: "contractor:" + c.Name(), Name: c.Name(), Where: where}
 }
 
+// boardRules are the parts of the board that are not cards, as the card
+// reference explains them: i on the Headquarters, a refresh or Done
+// explains that, not some card.
+var boardRules = map[string]struct{ name, text string }{
+	"headquarters": {"Headquarters", "Three actions, each with 3 places for dice. Research takes any die: draw 1 blueprint. " +
+		"Generate takes a 1, 2 or 3: gain that much energy. Mine takes a 4, 5 or 6: gain 1 metal. " +
+		"Matching bonus: a die showing the same number as one already on that action gives 1 more " +
+		"(a blueprint, energy or metal); three alike give 2 more in all."},
+	"refresh": {"Refreshing a row", "Once in your market turn, before you take or hire, you may pay 1 metal or 1 energy " +
+		"to replace all 4 blueprints or all 4 contractors in the marketplace with new ones."},
+	"pass": {"Passing", "You may pass your market turn only when you can neither take a blueprint nor hire a contractor."},
+	"limits": {"Limits at the end of the work phase", "When you are done working you keep at most 12 resources " +
+		"(metal and energy together) and 10 cards in hand; you choose what to discard."},
+	"done": {"Done", "Say you have finished the work phase: you can do nothing more this round. When every seat is done " +
+		"the round ends (in solo play The Machine takes its turn first) and the next market phase begins."},
+}
+
+func ruleRef(key, where string) *session.CardRef {
+	r := boardRules[key]
+	return &session.CardRef{Key: "rule:" + key, Name: r.name, Where: where}
+}
+
 // Cards implements session.Board: every card the view shows, once per
-// name, in board order: marketplace, hand, then each compound. It reads
-// only the view, so it can list nothing the seat may not see.
+// name, in board order: marketplace, hand, then each compound, and the
+// Headquarters. It reads only the view, so it can list nothing the seat
+// may not see.
 func (b *board) Cards(s session.Seats) []session.CardRef {
 	v := b.v
 	var out []session.CardRef
@@ -56,6 +79,10 @@ func (b *board) Cards(s session.Seats) []session.CardRef {
 			add(blueprintRef(c, "The Machine's compound"))
 		}
 	}
+	add(*ruleRef("headquarters", "your board"))
+	for _, key := range []string{"refresh", "limits", "done"} {
+		add(*ruleRef(key, "how to play"))
+	}
 	return out
 }
 
@@ -63,6 +90,11 @@ func (b *board) Cards(s session.Seats) []session.CardRef {
 func (b *board) CardText(t session.Theme, c session.CardRef, w int) string {
 	wrap := lipgloss.NewStyle().Width(w)
 	kind, name, _ := strings.Cut(c.Key, ":")
+	if r, ok := boardRules[name]; ok && kind == "rule" {
+		// The last line, which a preview leaves out, points to the rules.
+		return strings.Join([]string{t.Title.Render(r.name) + t.Dim.Render("  how it works"), wrap.Render(r.text),
+			t.Dim.Render("more in the rules: press r")}, "\n")
+	}
 	if kind == "contractor" {
 		found := factories.ContractorsNamed(name)
 		if len(found) == 0 {

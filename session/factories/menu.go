@@ -56,25 +56,33 @@ func groupOf(v *factories.View, mv factories.Move) (key, title string, card *ses
 		}
 		return fmt.Sprintf("hire:%d", mv.Slot), fmt.Sprintf("Contractor %d: %s", mv.Slot+1, c.Name()), card
 	case factories.Refresh:
-		return "refresh", "Refresh a row", nil
+		return "refresh", "Refresh a row", ruleRef("refresh", "the marketplace")
 	case factories.Pass:
-		return "pass", "Pass", nil
+		return "pass", "Pass", ruleRef("pass", "the market phase")
 	case factories.SetDice:
-		return "setdice", "Foreman dice", nil
+		return "setdice", "Foreman dice", ref(contractorRef(contractorNamed(factories.Foreman), "hired this round"))
 	case factories.Choose:
-		return fmt.Sprintf("choose:%v", mv.Dice), "Specialist die", nil
+		return fmt.Sprintf("choose:%v", mv.Dice), "Specialist die", ref(contractorRef(contractorNamed(factories.Specialist), "hired this round"))
 	case factories.Build:
 		return "build:" + mv.Card.Name(), "Build " + mv.Card.Name(), ref(blueprintRef(mv.Card, "your hand"))
 	case factories.Place:
-		return "place", "Headquarters", nil
+		return "place", "Headquarters", ruleRef("headquarters", "your board")
 	case factories.Activate:
 		return "activate:" + mv.Card.Name(), "Activate " + mv.Card.Name(), ref(blueprintRef(mv.Card, "your compound"))
 	case factories.DiscardDown:
-		return "discard", "Discard down to the limits", nil
+		return "discard", "Discard down to the limits", ruleRef("limits", "the work phase")
 	case factories.Done:
-		return "done", "Done", nil
+		return "done", "Done", ruleRef("done", "the work phase")
 	}
 	return string(mv.Kind), string(mv.Kind), nil
+}
+
+// contractorNamed is the first printed contractor of a name.
+func contractorNamed(name string) factories.Contractor {
+	if cs := factories.ContractorsNamed(name); len(cs) > 0 {
+		return cs[0]
+	}
+	return factories.None
 }
 
 func blueprintAt(v *factories.View, slot int) factories.Card {
