@@ -19,7 +19,6 @@ import (
 	"github.com/smokestack/smokestack/hostkeys"
 	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/server"
-	"github.com/smokestack/smokestack/server/proxyproto"
 )
 
 // errFlags reports bad flags, which the flag package has already printed.
@@ -39,6 +38,8 @@ type serveConfig struct {
 	logFormat   string
 	metrics     string
 	proxyProto  bool
+	// proxyTrusted lists the balancers allowed to send PROXY headers.
+	proxyTrusted []string
 }
 
 // envFlag ties a flag to the environment variable that sets it when the
@@ -221,7 +222,9 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("listen on %s: %w", c.listen, err)
 	}
 	if c.proxyProto {
-		l = &proxyproto.Listener{Listener: l}
+		if l, err = server.ProxyListener(l, c.proxyTrusted, 5*time.Second); err != nil {
+			return err
+		}
 	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(l) }()
