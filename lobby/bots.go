@@ -52,7 +52,10 @@ func (r *room) botTurn() {
 	if err == nil {
 		var view, move []byte
 		if view, err = r.rules.View(r.state, seat); err == nil {
-			if move, err = play(view); err == nil {
+			began := time.Now()
+			move, err = play(view)
+			r.l.observer().BotThought(time.Since(began))
+			if err == nil {
 				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 				err = r.commit(ctx, seat, move)
 				cancel()

@@ -3,7 +3,10 @@ package lobby
 import (
 	"context"
 	"encoding/json"
+	"sync"
 	"time"
+
+	"golang.org/x/time/rate"
 
 	"github.com/smokestack/smokestack/engine"
 )
@@ -14,6 +17,9 @@ type Conn struct {
 	player  Player
 	seat    int
 	updates chan Update
+	// moveRate paces the session's moves (limits.go).
+	rateOnce sync.Once
+	moveRate *rate.Limiter
 }
 
 // Update is everything a session shows of its room at one moment. Each
@@ -124,7 +130,15 @@ func (c *Conn) Move(ctx context.Context, move json.RawMessage) error {
 	if c.seat == engine.Spectator {
 		return errSpectator
 	}
-	return c.room.move(ctx, c.seat, move)
+	if err := c.allowMove(); err != nil {
+		return err
+	}
+	start := time.Now()
+	err := c.room.move(ctx, c.seat, move)
+	if err == nil {
+		c.room.l.observer().MoveShown(time.Since(start))
+	}
+	return err
 }
 
 // Close leaves the room; the seat stays bound to the player's key.

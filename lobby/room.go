@@ -120,6 +120,7 @@ func (r *room) setNotice(err error) {
 	r.notice = ""
 	if err != nil {
 		r.notice = "reconnecting to the game service…"
+		r.l.observer().StoreFailed(err)
 		r.l.cfg.Logger.Warn("room store", "code", r.meta.Code, "err", err)
 	}
 }
@@ -152,6 +153,7 @@ func (r *room) commit(ctx context.Context, seat int, mv json.RawMessage) error {
 			return err
 		}
 		now := r.l.cfg.Now().UTC()
+		began := time.Now()
 		err = r.l.cfg.Store.Append(ctx, r.meta.Code, r.moves, Record{Seat: seat, Move: mv, At: now}, st.Over)
 		if errors.Is(err, ErrConflict) && attempt < 5 {
 			// Someone else (another session's instance) played first: take
@@ -168,6 +170,7 @@ func (r *room) commit(ctx context.Context, seat int, mv json.RawMessage) error {
 			r.broadcast()
 			return errUnavailable
 		}
+		r.l.observer().MoveStored(time.Since(began))
 		r.notice = ""
 		r.state, r.status = next, st
 		r.moves++
