@@ -130,7 +130,7 @@ func (c *Conn) Move(ctx context.Context, move json.RawMessage) error {
 	if c.seat == engine.Spectator {
 		return errSpectator
 	}
-	if err := c.allowMove(); err != nil {
+	if err := c.allowMove(ctx); err != nil {
 		return err
 	}
 	start := time.Now()

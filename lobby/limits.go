@@ -15,8 +15,9 @@ type Limits struct {
 	RoomsPerHour int
 	// OpenRooms bounds a player's unfinished rooms.
 	OpenRooms int
-	// MovesPerSecond bounds the moves one session may play for its seat;
-	// bursts of twice as many pass, a faster stream is refused move by move.
+	// MovesPerSecond bounds the moves one session may play for its seat:
+	// bursts of twice as many pass, a faster stream is slowed to it, and
+	// one that would wait over a second is refused move by move.
 	MovesPerSecond float64
 }
 
@@ -64,15 +65,35 @@ func (l *Lobby) checkRoomQuota(ctx context.Context, host Player) error {
 	return nil
 }
 
-// allowMove takes one move from the connection's allowance.
-func (c *Conn) allowMove() error {
+// moveWait is the longest a move waits for its session's allowance; a
+// stream that would wait longer is refused move by move.
+const moveWait = time.Second
+
+// allowMove takes one move from the connection's allowance, waiting for
+// it briefly: a script playing fast is slowed, a flood refused, and
+// neither holds the room, whose lock is taken only after.
+func (c *Conn) allowMove(ctx context.Context) error {
 	per := c.room.l.cfg.Limits.MovesPerSecond
 	if per <= 0 {
 		return nil
 	}
 	c.rateOnce.Do(func() { c.moveRate = rate.NewLimiter(rate.Limit(per), max(1, int(2*per))) })
-	if c.moveRate.Allow() {
+	r := c.moveRate.Reserve()
+	d := r.Delay()
+	if d == 0 {
 		return nil
 	}
-	return &LimitError{"move_rate", fmt.Sprintf("too many moves: at most %g a second; that one was not played", per)}
+	if d > moveWait {
+		r.Cancel()
+		return &LimitError{"move_rate", fmt.Sprintf("too many moves: at most %g a second; that one was not played", per)}
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		r.Cancel()
+		return ctx.Err()
+	}
 }

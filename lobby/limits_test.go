@@ -58,8 +58,9 @@ func TestRoomQuota(t *testing.T) {
 	}
 }
 
-// A stream of moves faster than the limit is refused move by move, and the
-// room goes on: the refused moves were never played.
+// Moves faster than the limit are slowed to it, and refused move by move
+// once one would wait over a second; the room goes on, and the refused
+// moves were never played.
 func TestMoveRate(t *testing.T) {
 	ctx := context.Background()
 	l := New(Config{Store: NewMemStore(), Games: []engine.Ruleset{factories.Rules{}}, Limits: Limits{MovesPerSecond: 2}})
@@ -73,20 +74,38 @@ func TestMoveRate(t *testing.T) {
 	}
 	defer c.Close()
 	bogus := json.RawMessage(`{"kind":"nonsense"}`)
-	var limited, refused int
-	for range 10 {
+	// Judged, refused by the limit, or played (which must never happen).
+	outcome := func(err error) string {
 		var lim *LimitError
-		switch err := c.Move(ctx, bogus); {
+		switch {
 		case errors.As(err, &lim):
-			limited++
+			return "limited"
 		case err != nil:
-			refused++ // by the rules: it was judged, not played
-		default:
-			t.Fatal("a nonsense move was played")
+			return "judged"
+		}
+		return "played"
+	}
+	for i := range 4 { // the burst passes at once
+		if got := outcome(c.Move(ctx, bogus)); got != "judged" {
+			t.Fatalf("move %d of the burst %s", i, got)
 		}
 	}
-	if refused != 4 || limited != 6 {
-		t.Errorf("10 moves at once with 2 a second (bursts of 4): %d judged, %d refused by the limit", refused, limited)
+	// Six more at once (a key-repeat storm in the terminal): two wait half
+	// a second and a second, the rest would wait longer and are refused.
+	start := time.Now()
+	results := make(chan string)
+	for range 6 {
+		go func() { results <- outcome(c.Move(ctx, bogus)) }()
+	}
+	got := map[string]int{}
+	for range 6 {
+		got[<-results]++
+	}
+	if got["judged"] != 2 || got["limited"] != 4 {
+		t.Errorf("six moves past the burst of a 2-a-second limit: %v", got)
+	}
+	if took := time.Since(start); took < 900*time.Millisecond {
+		t.Errorf("the moves past the burst did not wait: all took %s", took)
 	}
 	if u := latest(t, c); u.Version != 0 {
 		t.Errorf("version %d after refused moves", u.Version)

@@ -117,7 +117,7 @@ func TestClientDropMidSession(t *testing.T) {
 // server goes on serving others.
 func TestPanicStaysInItsSession(t *testing.T) {
 	srv := startServer(t, func(s *Server) {
-		s.srv.Handler = chain(s.recoverPanics, s.checkIdentity, func(next ssh.Handler) ssh.Handler {
+		s.srv.Handler = chain(s.recoverPanics, s.checkIdentity, s.admitSession, func(next ssh.Handler) ssh.Handler {
 			return func(sess ssh.Session) {
 				if sess.RawCommand() == "boom" {
 					var m map[string]int
