@@ -127,7 +127,7 @@ func (s *Server) readMoves(ctx context.Context, c *call, conn *lobby.Conn, resul
 	if maxLine <= 0 {
 		maxLine = unboundedLine
 	}
-	in.Buffer(make([]byte, 0, 4096), maxLine)
+	in.Buffer(make([]byte, 0, min(4096, maxLine)), maxLine)
 	for in.Scan() {
 		line := bytes.TrimSpace(in.Bytes())
 		if len(line) == 0 {
