@@ -82,6 +82,9 @@ type liveSession struct {
 	done    chan struct{} // closed when the session is over
 	// lastInput is when the client last typed (Unix nanoseconds).
 	lastInput atomic.Int64
+	// resized holds the newest window size the client sent, for the
+	// terminal's program; closed when the session's requests end.
+	resized chan ssh.Window
 
 	mu     sync.Mutex
 	kind   string               // terminal, play or command, once known
@@ -138,13 +141,31 @@ func (ls *liveSession) show(n session.Notice) bool {
 
 func (s *Server) register(sess ssh.Session, p lobby.Player) *liveSession {
 	ls := &liveSession{id: randomID()[:8], player: p, remote: sess.RemoteAddr().String(), cmd: sess.RawCommand(),
-		started: time.Now(), sess: sess, done: make(chan struct{})}
+		started: time.Now(), sess: sess, done: make(chan struct{}), resized: make(chan ssh.Window, 1)}
 	ls.touch()
+	if _, winch, ok := sess.Pty(); ok {
+		go ls.followWindow(winch)
+	}
 	ls.ctx, ls.cancel = s.sessionContext(sess)
 	s.mu.Lock()
 	s.live[ls.id] = ls
 	s.mu.Unlock()
 	return ls
+}
+
+// followWindow takes every window size the client sends for as long as
+// the session's requests last, keeping only the newest for the program.
+// Nobody reading them would wedge the whole connection: the SSH library
+// hands each size over before it reads the connection's next packet.
+func (ls *liveSession) followWindow(winch <-chan ssh.Window) {
+	defer close(ls.resized)
+	for win := range winch {
+		select { // the newest wins: drop an unread one
+		case <-ls.resized:
+		default:
+		}
+		ls.resized <- win
+	}
 }
 
 func (s *Server) unregister(ls *liveSession) {

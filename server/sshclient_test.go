@@ -158,6 +158,13 @@ func (s *screen) text() string {
 	return ansi.Strip(s.buf.String())
 }
 
+// raw is the output so far, escape sequences and all.
+func (s *screen) raw() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.buf.String()
+}
+
 // waitFor waits until the screen shows want.
 func (s *screen) waitFor(t *testing.T, want string) {
 	t.Helper()

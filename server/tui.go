@@ -44,7 +44,7 @@ const idleWarning = time.Minute
 // cleanly, which restores the client's terminal, and the player is told
 // why on a line of its own.
 func (s *Server) runTUI(c *call, start session.Start, theme string) error {
-	pty, winch, _ := c.sess.Pty()
+	pty, _, _ := c.sess.Pty()
 	w, h := clampSize(pty.Window.Width, pty.Window.Height)
 	model := session.New(session.Config{
 		Lobby: s.cfg.Lobby, Player: c.player, Start: start, Theme: theme,
@@ -70,7 +70,7 @@ func (s *Server) runTUI(c *call, start session.Start, theme string) error {
 	defer c.live.setNotify(nil)
 	done := make(chan struct{})
 	defer close(done)
-	go s.steer(c, prog, winch, inputEnded, done)
+	go s.steer(c, prog, inputEnded, done)
 	final, err := prog.Run()
 	// A session holding rooms open lets go of them here, however it ended.
 	if closer, ok := final.(interface{ Close() }); ok {
@@ -82,7 +82,9 @@ func (s *Server) runTUI(c *call, start session.Start, theme string) error {
 		s.log.Error("session screen panic", "user", c.sess.User(), "start", start.Mode, "code", start.Code)
 		return errors.New("the game screen hit an internal error; it has been logged. Your seat is kept: reconnect to carry on")
 	case ended:
-		fmt.Fprint(c.errOut, "\r\n"+string(note)+"\r\n")
+		// After the restored terminal, on the same stream, so it cannot
+		// overtake it.
+		fmt.Fprint(c.out, "\n"+string(note)+"\n") // made \r\n by the emulated PTY
 		return nil
 	case errors.Is(err, tea.ErrProgramKilled):
 		return nil // the connection went away
@@ -92,7 +94,8 @@ func (s *Server) runTUI(c *call, start session.Start, theme string) error {
 
 // steer drives a terminal's program from outside until done: window
 // sizes, the end of input, the end of the session and inactivity.
-func (s *Server) steer(c *call, prog *tea.Program, winch <-chan ssh.Window, inputEnded, done <-chan struct{}) {
+func (s *Server) steer(c *call, prog *tea.Program, inputEnded, done <-chan struct{}) {
+	resized := c.live.resized
 	limit := s.cfg.Limits.Inactivity
 	warnAt := limit - min(idleWarning, limit/2)
 	tick := time.NewTicker(min(max(limit/20, 10*time.Millisecond), 5*time.Second))
@@ -117,12 +120,11 @@ func (s *Server) steer(c *call, prog *tea.Program, winch <-chan ssh.Window, inpu
 			// on, multiplexed): nothing more can be typed.
 			prog.Quit()
 			return
-		case win, ok := <-winch:
+		case win, ok := <-resized: // the newest size only: a storm draws once
 			if !ok {
-				winch = nil // the session is ending
+				resized = nil // the session is ending
 				continue
 			}
-			win = newest(winch, win) // a resize storm draws once
 			c.live.touch()
 			w, h := clampSize(win.Width, win.Height)
 			prog.Send(tea.WindowSizeMsg{Width: w, Height: h})
@@ -139,21 +141,6 @@ func (s *Server) steer(c *call, prog *tea.Program, winch <-chan ssh.Window, inpu
 				warned = false
 				go prog.Send(session.Notice{})
 			}
-		}
-	}
-}
-
-// newest drains the sizes waiting in winch and returns the last one.
-func newest(winch <-chan ssh.Window, win ssh.Window) ssh.Window {
-	for {
-		select {
-		case next, ok := <-winch:
-			if !ok {
-				return win
-			}
-			win = next
-		default:
-			return win
 		}
 	}
 }
