@@ -64,7 +64,8 @@ func (s *Server) checkIdentity(next ssh.Handler) ssh.Handler {
 	}
 }
 
-// admitSession lets a session in unless its key or address is banned,
+// admitSession lets a session in unless its key or address is banned (an
+// operator's key never is, so a mistaken ban can be lifted),
 // its key holds too many connections or the instance is full, and
 // registers it for operators and for shutdown.
 func (s *Server) admitSession(next ssh.Handler) ssh.Handler {
@@ -73,7 +74,7 @@ func (s *Server) admitSession(next ssh.Handler) ssh.Handler {
 		cs := connOf(sess.Context())
 		reason := ""
 		switch {
-		case s.bans.covers(sess.Context(), p.ID, remoteAddr(sess.RemoteAddr())):
+		case !s.isOperator(p) && s.bans.covers(sess.Context(), p.ID, remoteAddr(sess.RemoteAddr())):
 			reason = "banned"
 		case cs != nil && !p.Guest && !cs.bindKey(p.ID):
 			reason = "conns_per_key"
