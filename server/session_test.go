@@ -25,7 +25,7 @@ func ptySession(t *testing.T, c *gossh.Client, cmd string, w, h int) (*gossh.Ses
 	}
 	scr := &screen{}
 	s.Stdout, s.Stderr = scr, scr
-	if _, err := s.StdinPipe(); err != nil {
+	if scr.in, err = s.StdinPipe(); err != nil {
 		t.Fatal(err)
 	}
 	if cmd == "" {

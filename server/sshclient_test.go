@@ -6,6 +6,7 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"errors"
+	"io"
 	"log/slog"
 	"net"
 	"os"
@@ -141,6 +142,7 @@ func run(t *testing.T, c *gossh.Client, cmd, stdin string) result {
 
 // screen collects what a PTY session draws.
 type screen struct {
+	in  io.Writer // the keyboard
 	mu  sync.Mutex
 	buf bytes.Buffer
 }
