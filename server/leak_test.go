@@ -55,7 +55,10 @@ func TestNoLeaks(t *testing.T) {
 		n = 200
 	}
 	lim := DefaultLimits()
-	lim.HandshakeTimeout = 300 * time.Millisecond
+	lim.HandshakeTimeout = time.Second // long enough for 40 handshakes at once
+	if raceEnabled {
+		lim.HandshakeTimeout = 5 * time.Second
+	}
 	srv := startServer(t, withLimits(lim))
 	warm := dialKey(t, srv.addr, "warm", newKey(t))
 	run(t, warm, "rooms", "")
@@ -130,7 +133,7 @@ func oneSession(addr string, i int, code string) error {
 			return err
 		}
 		defer nc.Close()
-		nc.SetReadDeadline(time.Now().Add(5 * time.Second))
+		nc.SetReadDeadline(time.Now().Add(10 * time.Second))
 		_, err = nc.Read(make([]byte, 256)) // the server's version line
 		for err == nil {
 			_, err = nc.Read(make([]byte, 256))
