@@ -21,6 +21,11 @@ type Limits struct {
 	MovesPerSecond float64
 }
 
+// DefaultLimits are the limits `smokestack serve` starts with.
+func DefaultLimits() Limits {
+	return Limits{RoomsPerHour: 20, OpenRooms: 10, MovesPerSecond: 20}
+}
+
 // LimitError refuses something a player asked for because it goes past a
 // limit. Its message is for the player; Reason names the limit for logs
 // and metrics.

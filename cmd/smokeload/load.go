@@ -30,6 +30,21 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if c.verbose {
 		log = slog.New(slog.NewTextHandler(stderr, nil))
 	}
+	if c.sessions > 0 {
+		res, err := capacity(ctx, c, log)
+		write := res.writeTable
+		if c.json {
+			write = res.writeJSON
+		}
+		if werr := write(stdout); werr != nil && err == nil {
+			err = werr
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "smokeload: %v\n", err)
+			return 1
+		}
+		return 0
+	}
 	rep, err := load(ctx, c, log)
 	if err == nil && rep.Moves == 0 {
 		err = errors.New("stopped before any move was measured")

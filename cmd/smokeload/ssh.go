@@ -189,6 +189,7 @@ type screen struct {
 	mark    time.Time // look for output from here on
 	first   time.Time // arrival of the first output at or after mark
 	text    []byte    // the output while it is small, for waitText
+	maxText int       // how much of it to keep; 0 means maxScreenText
 	changed chan struct{}
 }
 
@@ -227,7 +228,11 @@ func (s *screen) Write(p []byte) (int, error) {
 	if !s.mark.IsZero() && s.first.IsZero() && !now.Before(s.mark) {
 		s.first = now
 	}
-	if len(s.text)+len(p) <= maxScreenText {
+	keep := s.maxText
+	if keep == 0 {
+		keep = maxScreenText
+	}
+	if len(s.text)+len(p) <= keep {
 		s.text = append(s.text, p...)
 	}
 	s.mu.Unlock()

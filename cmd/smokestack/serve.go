@@ -97,7 +97,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	fs.DurationVar(&c.expire, "expire", 24*time.Hour, "remove unfinished rooms untouched for this long (0 keeps them forever)")
 	fs.DurationVar(&c.idleTimeout, "idle-timeout", time.Hour, "close connections with no traffic either way for this long (0: never)")
 	d := server.DefaultLimits()
-	dl := defaultLobbyLimits
+	dl := lobby.DefaultLimits()
 	l := &c.limits
 	fs.DurationVar(&l.HandshakeTimeout, "handshake-timeout", d.HandshakeTimeout, "drop a connection whose SSH handshake (key exchange and login) has not finished after this long (0: never)")
 	fs.IntVar(&l.ConnsPerAddr, "max-conns-per-addr", d.ConnsPerAddr, "open connections allowed from one address, or one IPv6 /64 (0: no limit)")
@@ -342,9 +342,6 @@ func splitList(s string) []string {
 	}
 	return out
 }
-
-// defaultLobbyLimits are the room and move limits serve starts with.
-var defaultLobbyLimits = lobby.Limits{RoomsPerHour: 20, OpenRooms: 10, MovesPerSecond: 20}
 
 func loadHostKey(c serveConfig) (hostkeys.Key, error) {
 	if c.hostKey != "" {
