@@ -294,6 +294,10 @@ func refusalIn(s *screen) string {
 	return ""
 }
 
+// moveWindow is how long the others' screens have to show a move; enter
+// off the player's turn plays nothing, and nothing shows.
+const moveWindow = 2 * time.Second
+
 // navKeys move through the move menu: next/previous card, next/previous
 // move.
 var navKeys = []string{"\t", "l", "h", "j", "k", "\x1b[B", "\x1b[A"}
@@ -351,8 +355,8 @@ func playRoom(ctx context.Context, c config, ps []*capPlayer, seed uint64, rec *
 			if o == p {
 				continue
 			}
-			// Half a second in all: enter off the player's turn plays nothing.
-			if at, err := waitFirst(ctx, o.screen, time.Until(sent.Add(500*time.Millisecond))); err == nil {
+			// Two seconds in all: enter off the player's turn plays nothing.
+			if at, err := waitFirst(ctx, o.screen, time.Until(sent.Add(moveWindow))); err == nil {
 				got = append(got, at.Sub(sent))
 			}
 		}
