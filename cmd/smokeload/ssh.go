@@ -191,6 +191,7 @@ type screen struct {
 	text    []byte    // the output while it is small, for waitText
 	maxText int       // how much of it to keep; 0 means maxScreenText
 	changed chan struct{}
+	ended   chan struct{} // closed when the session is over
 }
 
 // maxScreenText bounds what a screen keeps for waitText; only the first
@@ -202,13 +203,13 @@ func startScreen(c *gossh.Client, name, cmd string, width, height int) (*screen,
 	if err != nil {
 		return nil, err
 	}
-	s := &screen{name: name, sess: sess, changed: make(chan struct{}, 1)}
+	s := &screen{name: name, sess: sess, changed: make(chan struct{}, 1), ended: make(chan struct{})}
 	// Input stays open: the server ends a terminal session whose input ends.
 	if s.in, err = sess.StdinPipe(); err != nil {
 		sess.Close()
 		return nil, err
 	}
-	sess.Stdout = s
+	sess.Stdout, sess.Stderr = s, s // one terminal shows both
 	if err := sess.RequestPty("xterm-256color", height, width, gossh.TerminalModes{gossh.ECHO: 0}); err != nil {
 		sess.Close()
 		return nil, fmt.Errorf("%s: pty: %w", name, err)
@@ -217,6 +218,10 @@ func startScreen(c *gossh.Client, name, cmd string, width, height int) (*screen,
 		sess.Close()
 		return nil, fmt.Errorf("%s: %s: %w", name, cmd, err)
 	}
+	go func() {
+		sess.Wait()
+		close(s.ended)
+	}()
 	return s, nil
 }
 
@@ -254,6 +259,8 @@ func (s *screen) waitText(ctx context.Context, want string) error {
 		}
 		select {
 		case <-s.changed:
+		case <-s.ended:
+			return fmt.Errorf("%s: the session ended without showing %q", s.name, want)
 		case <-ctx.Done():
 			return fmt.Errorf("%s: screen never showed %q: %w", s.name, want, context.Cause(ctx))
 		}
