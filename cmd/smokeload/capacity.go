@@ -110,7 +110,7 @@ func capacity(ctx context.Context, c config, log *slog.Logger) (capResult, error
 	}
 	var connected atomic.Int64
 	for i := range c.sessions {
-		room, seat := i%c.rooms, i/c.rooms
+		room, seat := i/perRoom, i%perRoom // rooms fill one after another
 		if ctx.Err() != nil {
 			break
 		}
