@@ -149,6 +149,7 @@ func (s *Server) register(sess ssh.Session, p lobby.Player) *liveSession {
 	ls.ctx, ls.cancel = s.sessionContext(sess)
 	s.mu.Lock()
 	s.live[ls.id] = ls
+	s.bySession[sess] = ls
 	s.mu.Unlock()
 	return ls
 }
@@ -171,6 +172,7 @@ func (ls *liveSession) followWindow(winch <-chan ssh.Window) {
 func (s *Server) unregister(ls *liveSession) {
 	s.mu.Lock()
 	delete(s.live, ls.id)
+	delete(s.bySession, ls.sess)
 	s.mu.Unlock()
 	close(ls.done)
 	ls.cancel(nil)
@@ -180,12 +182,7 @@ func (s *Server) unregister(ls *liveSession) {
 func (s *Server) liveOf(sess ssh.Session) *liveSession {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, ls := range s.live {
-		if ls.sess == sess {
-			return ls
-		}
-	}
-	return nil
+	return s.bySession[sess]
 }
 
 // sessions returns the open sessions, oldest first.

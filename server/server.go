@@ -56,8 +56,9 @@ type Server struct {
 	stopping context.Context
 	stop     context.CancelFunc
 
-	mu   sync.Mutex
-	live map[string]*liveSession // by ID
+	mu        sync.Mutex
+	live      map[string]*liveSession // by ID
+	bySession map[ssh.Session]*liveSession
 }
 
 // New builds a server; it does not listen yet.
@@ -75,7 +76,8 @@ func New(cfg Config) (*Server, error) {
 		cfg.Metrics = NewMetrics("")
 	}
 	s := &Server{cfg: cfg, log: cfg.Logger, refusal: ratelog.New(cfg.Logger, 10*time.Second),
-		metrics: cfg.Metrics, gate: newGate(cfg.Limits), live: map[string]*liveSession{}}
+		metrics: cfg.Metrics, gate: newGate(cfg.Limits), live: map[string]*liveSession{},
+		bySession: map[ssh.Session]*liveSession{}}
 	s.bans.lobby = cfg.Lobby
 	s.bans.fail = func(err error) {
 		s.metrics.StoreFailed(err)

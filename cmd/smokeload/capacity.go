@@ -244,7 +244,10 @@ func connectPlayer(ctx context.Context, server string, i int, c config, room, se
 		out, err := runCommand(client, fmt.Sprintf("new --players %d --private", min(perRoom, 5)))
 		if err != nil {
 			close(ready[room])
-			return fail(refusalOf(err))
+			if err = refusalOf(err); errors.As(err, new(refusedErr)) {
+				return fail(err)
+			}
+			return fail(errors.New("new failed: " + strings.TrimPrefix(err.Error(), "new --players")))
 		}
 		codes[room] = strings.TrimSpace(out)
 		close(ready[room])
@@ -270,7 +273,8 @@ func connectPlayer(ctx context.Context, server string, i int, c config, room, se
 		if r := refusalIn(sc); r != "" {
 			return fail(refusedErr(r))
 		}
-		return fail(err)
+		// One message for all, so the report counts them together.
+		return fail(errors.New("the game screen did not open within 30s"))
 	}
 	return &capPlayer{name: name, client: client, screen: sc}, nil
 }
