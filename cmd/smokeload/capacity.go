@@ -3,8 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"crypto/ed25519"
-	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -52,6 +50,9 @@ type capResult struct {
 	KeyMisses int `json:"key_misses"`
 	// Refused counts the sessions refused, by what the server said.
 	Refused map[string]int `json:"refused,omitempty"`
+	// Skipped counts players who never sat down because their room's
+	// first player, who creates it, was refused.
+	Skipped int `json:"skipped"`
 	// Errors counts the other failures, by message.
 	Errors map[string]int `json:"errors,omitempty"`
 	// From the server's own metrics, when it serves them:
@@ -121,9 +122,14 @@ func capacity(ctx context.Context, c config, log *slog.Logger) (capResult, error
 			p, err := connectPlayer(ctx, server, i, c, room, seat, perRoom, codes, codeReady)
 			if err != nil {
 				var refusal refusedErr
-				if errors.As(err, &refusal) {
+				switch {
+				case errors.As(err, &refusal):
 					count(res.Refused, string(refusal))
-				} else {
+				case errors.Is(err, errNoRoom):
+					mu.Lock()
+					res.Skipped++
+					mu.Unlock()
+				default:
 					count(res.Errors, firstLine(err.Error()))
 				}
 				log.Debug("player not seated", "player", i, "err", err)
@@ -198,6 +204,9 @@ func capacity(ctx context.Context, c config, log *slog.Logger) (capResult, error
 	return res, nil
 }
 
+// errNoRoom is a player whose room was never created.
+var errNoRoom = errors.New("its room was never created")
+
 // refusedErr is a session the server turned away, with what it said.
 type refusedErr string
 
@@ -206,11 +215,12 @@ func (r refusedErr) Error() string { return string(r) }
 // connectPlayer connects player i, creating its room if it is the room's
 // first, and opens its game screen.
 func connectPlayer(ctx context.Context, server string, i int, c config, room, seat, perRoom int, codes []string, ready []chan struct{}) (*capPlayer, error) {
-	_, priv, err := ed25519.GenerateKey(rand.Reader)
-	if err != nil {
-		return nil, err
+	if seat == 0 {
+		// However it goes, the room's other players stop waiting: with a
+		// code, or without one if this player never made the room.
+		defer close(ready[room])
 	}
-	key, err := gossh.NewSignerFromKey(priv)
+	key, err := newKey()
 	if err != nil {
 		return nil, err
 	}
@@ -243,14 +253,12 @@ func connectPlayer(ctx context.Context, server string, i int, c config, room, se
 	if seat == 0 {
 		out, err := runCommand(client, fmt.Sprintf("new --players %d --private", min(perRoom, 5)))
 		if err != nil {
-			close(ready[room])
 			if err = refusalOf(err); errors.As(err, new(refusedErr)) {
 				return fail(err)
 			}
 			return fail(errors.New("new failed: " + strings.TrimPrefix(err.Error(), "new --players")))
 		}
 		codes[room] = strings.TrimSpace(out)
-		close(ready[room])
 	} else {
 		select {
 		case <-ready[room]:
@@ -258,7 +266,7 @@ func connectPlayer(ctx context.Context, server string, i int, c config, room, se
 			return fail(ctx.Err())
 		}
 		if codes[room] == "" {
-			return fail(errors.New("its room was never created"))
+			return fail(errNoRoom)
 		}
 	}
 	sc, err := startScreen(client, name, "join "+codes[room], c.width, c.height)
@@ -538,6 +546,9 @@ func (r capResult) writeTable(w io.Writer) error {
 	}
 	for msg, n := range r.Refused {
 		fmt.Fprintf(w, "refused %d: %s\n", n, msg)
+	}
+	if r.Skipped > 0 {
+		fmt.Fprintf(w, "skipped %d: their room's first player was refused, so it was never created\n", r.Skipped)
 	}
 	for msg, n := range r.Errors {
 		fmt.Fprintf(w, "error %d: %s\n", n, msg)

@@ -21,16 +21,20 @@ func TestMain(m *testing.M) {
 // the server clean.
 func TestCapacityMode(t *testing.T) {
 	var res capResult
-	runCapacity(t, &res, "--sessions", "8", "--rooms", "2", "--duration", "3s", "--think", "200ms")
+	runCapacity(t, &res, "--sessions", "8", "--rooms", "2", "--duration", "8s", "--think", "200ms")
 	if res.Connected != 8 || len(res.Errors) > 0 || len(res.Refused) > 0 {
 		t.Fatalf("seated %d of 8; errors %v, refused %v", res.Connected, res.Errors, res.Refused)
 	}
-	for name, s := range map[string]stats{"connect": res.Connect, "key to own frame": res.KeyToOwn, "move to others' frame": res.MoveToRest} {
+	figures := map[string]stats{"connect": res.Connect, "key to own frame": res.KeyToOwn}
+	if res.Moves > 0 { // enter off a player's turn plays nothing
+		figures["move to others' frame"] = res.MoveToRest
+	}
+	for name, s := range figures {
 		if s.Count == 0 || !(0 < s.P50 && s.P50 <= s.P99 && s.P99 <= s.Max) {
 			t.Errorf("%s: %+v", name, s)
 		}
 	}
-	if res.Moves == 0 || res.ServerMoves < res.Moves || res.RSSPerSessionKB <= 0 || res.GoroutinesPerSess <= 0 || res.Panics != 0 {
+	if res.ServerMoves == 0 || res.ServerMoves < res.Moves || res.RSSPerSessionKB <= 0 || res.GoroutinesPerSess <= 0 || res.Panics != 0 {
 		t.Errorf("report %+v", res)
 	}
 }
@@ -41,8 +45,10 @@ func TestCapacityRefusals(t *testing.T) {
 	// Thirty players from one address, which the server allows 20
 	// connections: the rest are refused with the server's own words.
 	runCapacity(t, &res, "--sessions", "30", "--rooms", "10", "--per-addr", "30", "--duration", "1s")
-	if res.Connected != 20 || res.Refused["smokestack: too many connections from your address; try again in a minute"] != 10 || len(res.Errors) > 0 || res.Panics != 0 {
-		t.Errorf("connected %d, refused %v, errors %v, panics %d", res.Connected, res.Refused, res.Errors, res.Panics)
+	// A player whose room's creator was refused connects but never sits.
+	if res.Connected+res.Skipped != 20 || res.Refused["smokestack: too many connections from your address; try again in a minute"] != 10 ||
+		len(res.Errors) > 0 || res.Panics != 0 {
+		t.Errorf("connected %d, skipped %d, refused %v, errors %v, panics %d", res.Connected, res.Skipped, res.Refused, res.Errors, res.Panics)
 	}
 }
 

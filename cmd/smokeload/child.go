@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/ed25519"
-	"crypto/rand"
 	"fmt"
 	"io"
 	"log/slog"
@@ -12,8 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"time"
-
-	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/engine/factories"
@@ -45,11 +41,7 @@ func serveChild() error {
 		return err
 	}
 	defer store.Close()
-	_, priv, err := ed25519.GenerateKey(rand.Reader)
-	if err != nil {
-		return err
-	}
-	key, err := gossh.NewSignerFromKey(priv)
+	key, err := newKey() // the host key
 	if err != nil {
 		return err
 	}

@@ -25,11 +25,7 @@ import (
 // talks to instances it started, or to ones on this machine the operator
 // named (see --allow-remote).
 func dial(ctx context.Context, addr, user string) (*gossh.Client, error) {
-	_, priv, err := ed25519.GenerateKey(rand.Reader)
-	if err != nil {
-		return nil, err
-	}
-	key, err := gossh.NewSignerFromKey(priv)
+	key, err := newKey()
 	if err != nil {
 		return nil, err
 	}
@@ -47,6 +43,15 @@ func dial(ctx context.Context, addr, user string) (*gossh.Client, error) {
 		return nil, fmt.Errorf("ssh %s@%s: %w", user, addr, err)
 	}
 	return c, nil
+}
+
+// newKey makes a player's key: a fresh ed25519 one.
+func newKey() (gossh.Signer, error) {
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		return nil, err
+	}
+	return gossh.NewSignerFromKey(priv)
 }
 
 // runCommand runs an exec command and returns what it printed on stdout.

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -17,27 +15,14 @@ import (
 type terminal struct {
 	conn *gossh.Client
 	sess *gossh.Session
-	mu   sync.Mutex
-	out  bytes.Buffer
-}
-
-func (s *terminal) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.out.Write(p)
-}
-
-func (s *terminal) raw() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.out.String()
+	syncBuffer
 }
 
 func (s *terminal) waitFor(t *testing.T, name, want string) {
 	t.Helper()
-	for deadline := time.Now().Add(15 * time.Second); !strings.Contains(ansi.Strip(s.raw()), want); {
+	for deadline := time.Now().Add(15 * time.Second); !strings.Contains(ansi.Strip(s.String()), want); {
 		if time.Now().After(deadline) {
-			t.Fatalf("%s never showed %q; it shows %q", name, want, ansi.Strip(s.raw()))
+			t.Fatalf("%s never showed %q; it shows %q", name, want, ansi.Strip(s.String()))
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -61,7 +46,7 @@ func openTerminal(t *testing.T, addr, user, cmd string) *terminal {
 		t.Fatal(err)
 	}
 	term := &terminal{conn: c, sess: sess}
-	sess.Stdout, sess.Stderr = term, term
+	sess.Stdout, sess.Stderr = &term.syncBuffer, &term.syncBuffer
 	if _, err := sess.StdinPipe(); err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +88,7 @@ func TestSIGTERMTellsEverySession(t *testing.T) {
 	const note = "the server is restarting: your seat is kept"
 	for i, term := range terms {
 		term.waitFor(t, users[i], note)
-		raw := term.raw()
+		raw := term.String()
 		if leave := strings.LastIndex(raw, "\x1b[?1049l"); leave < 0 || leave > strings.LastIndex(raw, note) {
 			t.Errorf("%s: the note is not below a restored terminal: %q", users[i], raw[max(0, len(raw)-1500):])
 		}
