@@ -50,8 +50,9 @@ func startServer(t *testing.T, change ...func(*Server)) *testServer {
 	if testing.Verbose() {
 		logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
-	lb := lobby.New(lobby.Config{Store: store, Games: []engine.Ruleset{factories.Rules{}}, Logger: logger})
-	srv, err := New(Config{HostKey: key.Signer, Lobby: lb, Logger: logger})
+	metrics := NewMetrics("bolt") // the lobby reports to the server's metrics, as in serve
+	lb := lobby.New(lobby.Config{Store: store, Games: []engine.Ruleset{factories.Rules{}}, Logger: logger, Observer: metrics})
+	srv, err := New(Config{HostKey: key.Signer, Lobby: lb, Logger: logger, Metrics: metrics})
 	if err != nil {
 		t.Fatal(err)
 	}
