@@ -126,8 +126,15 @@ func TestSilentClientDelaysNobody(t *testing.T) {
 	// From well after the silent windows filled (see moveLatencies).
 	q, s := median(quiet[2*silentFrom:]), median(silent[2*silentFrom:])
 	t.Logf("%d moves; median move-to-other-seat %s alone, %s beside a silent spectator", len(quiet), q, s)
-	if s > q+time.Second/60 {
-		t.Errorf("a silent spectator slowed the other seat's updates by %s, more than a frame", s-q)
+	// A blocked broadcast would cost seconds. The race detector slows
+	// the spectator's own rendering tenfold on the same cores, so there
+	// the bound is ten frames.
+	frames := time.Duration(1)
+	if raceEnabled {
+		frames = 10
+	}
+	if s > q+frames*time.Second/60 {
+		t.Errorf("a silent spectator slowed the other seat's updates by %s, more than %d frame(s)", s-q, frames)
 	}
 }
 
