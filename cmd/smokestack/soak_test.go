@@ -263,29 +263,36 @@ func (c *soakClient) visit(ctx context.Context) {
 			lines <- l
 		}
 	}()
+	var l playLine  // the newest update
+	pending := false // a line is out, until its ok or error comes
 	for {
-		var l playLine
+		var next playLine
 		var ok bool
 		select {
-		case l, ok = <-lines:
+		case next, ok = <-lines:
 		case <-ctx.Done():
 			return
 		}
 		if !ok {
 			return
 		}
-		if l.OK || l.Error != "" {
-			if l.Error != "" {
-				c.stats.refused.Add(1)
-			}
-			continue
+		switch {
+		case next.OK:
+			pending = false
+		case next.Error != "":
+			// A stale or illegal move, or garbage: choose again from the
+			// newest view, or the table could wait on this seat forever.
+			pending = false
+			c.stats.refused.Add(1)
+		default:
+			l = next
+			c.slot.saw(code, c.name, l)
 		}
-		c.slot.saw(code, c.name, l)
 		if l.Room.Over {
 			return
 		}
-		if len(lines) > 0 {
-			continue // act on the newest
+		if pending || len(lines) > 0 {
+			continue // act once the answer is in, on the newest view
 		}
 		var v factories.View
 		json.Unmarshal(l.View, &v)
@@ -300,10 +307,12 @@ func (c *soakClient) visit(ctx context.Context) {
 			c.stats.garbage.Add(1)
 			junk := []string{`{"kind":`, "\xff\xfe\x00", `{"kind":"build","card":999}`, `{"kind":"pass","seat":3}`, `[]`, strings.Repeat("z", 200)}
 			in.Write([]byte(junk[c.rnd.IntN(len(junk))] + "\n"))
+			pending = true
 		case len(v.Legal) > 0:
 			b, _ := json.Marshal(v.Legal[c.rnd.IntN(len(v.Legal))])
 			in.Write(append(b, '\n'))
 			c.stats.moves.Add(1)
+			pending = true
 		}
 	}
 }
