@@ -263,7 +263,7 @@ func (c *soakClient) visit(ctx context.Context) {
 			lines <- l
 		}
 	}()
-	var l playLine  // the newest update
+	var l playLine   // the newest update
 	pending := false // a line is out, until its ok or error comes
 	for {
 		var next playLine
