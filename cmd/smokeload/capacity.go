@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -519,11 +518,7 @@ func (ch *serverChild) lines() int {
 	return len(ch.log)
 }
 
-func (r capResult) writeJSON(w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(r)
-}
+func (r capResult) writeJSON(w io.Writer) error { return printJSON(w, r) }
 
 func (r capResult) writeTable(w io.Writer) error {
 	where := "a server process started here (serve's default limits, bbolt)"
