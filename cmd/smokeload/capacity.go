@@ -63,7 +63,6 @@ type capResult struct {
 	ServerRSSMB        float64 `json:"server_rss_mb,omitempty"`
 	Panics             int     `json:"panics"`
 	ServerLogLines     int     `json:"server_log_lines,omitempty"`
-	serverLogTailLines []string
 }
 
 // capPlayer is one person at one screen.
