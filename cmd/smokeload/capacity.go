@@ -55,14 +55,14 @@ type capResult struct {
 	// Errors counts the other failures, by message.
 	Errors map[string]int `json:"errors,omitempty"`
 	// From the server's own metrics, when it serves them:
-	RSSPerSessionKB    float64 `json:"rss_per_session_kb,omitempty"`
-	GoroutinesPerSess  float64 `json:"goroutines_per_session,omitempty"`
-	CPUPerMoveMs       float64 `json:"cpu_per_move_ms,omitempty"`
-	ServerMoves        int     `json:"server_moves,omitempty"`
-	ServerRefusals     int     `json:"server_refusals,omitempty"`
-	ServerRSSMB        float64 `json:"server_rss_mb,omitempty"`
-	Panics             int     `json:"panics"`
-	ServerLogLines     int     `json:"server_log_lines,omitempty"`
+	RSSPerSessionKB   float64 `json:"rss_per_session_kb,omitempty"`
+	GoroutinesPerSess float64 `json:"goroutines_per_session,omitempty"`
+	CPUPerMoveMs      float64 `json:"cpu_per_move_ms,omitempty"`
+	ServerMoves       int     `json:"server_moves,omitempty"`
+	ServerRefusals    int     `json:"server_refusals,omitempty"`
+	ServerRSSMB       float64 `json:"server_rss_mb,omitempty"`
+	Panics            int     `json:"panics"`
+	ServerLogLines    int     `json:"server_log_lines,omitempty"`
 }
 
 // capPlayer is one person at one screen.
