@@ -271,7 +271,9 @@ func connectPlayer(ctx context.Context, server string, i int, c config, room, se
 	if err != nil {
 		return fail(err)
 	}
-	sc.maxText = 64 << 10
+	sc.mu.Lock()
+	sc.maxText = 64 << 10 // thousands of screens: keep only their first frames
+	sc.mu.Unlock()
 	wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	if err := sc.waitText(wctx, codes[room]); err != nil {
