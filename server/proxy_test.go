@@ -72,8 +72,13 @@ func TestProxyListener(t *testing.T) {
 					t.Errorf("server saw %q, want %q", got, tt.want)
 				}
 			case <-dropped:
-				if tt.want != "" {
-					t.Errorf("connection dropped, want it served as %s", tt.want)
+				got := ""
+				select { // served, then closed: both may be ready
+				case got = <-seen:
+				case <-time.After(100 * time.Millisecond):
+				}
+				if got != tt.want {
+					t.Errorf("connection dropped, server saw %q; want %q", got, tt.want)
 				}
 			case <-time.After(5 * time.Second):
 				t.Errorf("connection neither served nor dropped")
