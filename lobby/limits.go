@@ -61,13 +61,17 @@ func (l *Lobby) checkRoomQuota(ctx context.Context, host Player) error {
 			open++
 		}
 	}
+	var refusal *LimitError
 	switch {
 	case lim.RoomsPerHour > 0 && recent >= lim.RoomsPerHour:
-		return &LimitError{"rooms_per_hour", fmt.Sprintf("you created %d rooms in the last hour, the most allowed: try again later", recent)}
+		refusal = &LimitError{"rooms_per_hour", fmt.Sprintf("you created %d rooms in the last hour, the most allowed: try again later", recent)}
 	case lim.OpenRooms > 0 && open >= lim.OpenRooms:
-		return &LimitError{"open_rooms", fmt.Sprintf("you have %d unfinished rooms, the most allowed: finish or end one first (`ssh -p PORT HOST history`)", open)}
+		refusal = &LimitError{"open_rooms", fmt.Sprintf("you have %d unfinished rooms, the most allowed: finish or end one first (`ssh -p PORT HOST history`)", open)}
+	default:
+		return nil
 	}
-	return nil
+	l.observer().Refused(refusal.Reason, host)
+	return refusal
 }
 
 // moveWait is the longest a move waits for its session's allowance; a
@@ -90,6 +94,7 @@ func (c *Conn) allowMove(ctx context.Context) error {
 	}
 	if d > moveWait {
 		r.Cancel()
+		c.room.l.observer().Refused("move_rate", c.player)
 		return &LimitError{"move_rate", fmt.Sprintf("too many moves: at most %g a second; that one was not played", per)}
 	}
 	t := time.NewTimer(d)

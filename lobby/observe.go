@@ -14,6 +14,8 @@ type Observer interface {
 	StoreFailed(err error)
 	// BotThought reports how long a bot took to choose a move.
 	BotThought(d time.Duration)
+	// Refused reports a LimitError given to who.
+	Refused(reason string, who Player)
 }
 
 type noObserver struct{}
@@ -22,6 +24,7 @@ func (noObserver) MoveStored(time.Duration) {}
 func (noObserver) MoveShown(time.Duration)  {}
 func (noObserver) StoreFailed(error)        {}
 func (noObserver) BotThought(time.Duration) {}
+func (noObserver) Refused(string, Player)   {}
 
 // observer is the configured Observer, or one that ignores everything.
 func (l *Lobby) observer() Observer {

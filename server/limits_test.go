@@ -12,6 +12,8 @@ import (
 
 	dto "github.com/prometheus/client_model/go"
 	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/smokestack/smokestack/lobby"
 )
 
 // withLimits starts a server with lim instead of no limits.
@@ -220,5 +222,70 @@ func TestInputRate(t *testing.T) {
 	bob := dialKey(t, srv.addr, "bob", newKey(t))
 	if r := run(t, bob, "rooms", ""); r.status != 0 || !strings.Contains(r.stdout, code) {
 		t.Errorf("rooms during the flood: %+v", r)
+	}
+}
+
+// Rooms per key per hour and open rooms per key, as `new` meets them.
+func TestRoomLimits(t *testing.T) {
+	srv := startServerLimited(t, lobby.Limits{RoomsPerHour: 3, OpenRooms: 2})
+	key := newKey(t)
+	alice := lobby.Player{ID: gossh.FingerprintSHA256(key.PublicKey())}
+	c := dialKey(t, srv.addr, "alice", key)
+	var codes []string
+	for range 2 {
+		codes = append(codes, strings.TrimSpace(run(t, c, "new --private", "").stdout))
+	}
+	r := run(t, c, "new", "")
+	if r.status != 1 || !strings.Contains(r.stderr, "you have 2 unfinished rooms, the most allowed") {
+		t.Errorf("a third open room: %+v", r)
+	}
+	if err := srv.lobby.End(t.Context(), codes[0], alice); err != nil {
+		t.Fatal(err)
+	}
+	if r := run(t, c, "new", ""); r.status != 0 {
+		t.Fatalf("after ending one: %+v", r)
+	}
+	if err := srv.lobby.End(t.Context(), codes[1], alice); err != nil {
+		t.Fatal(err)
+	}
+	r = run(t, c, "new", "")
+	if r.status != 1 || !strings.Contains(r.stderr, "you created 3 rooms in the last hour") {
+		t.Errorf("a fourth room in the hour: %+v", r)
+	}
+	if srv.refusals("open_rooms") != 1 || srv.refusals("rooms_per_hour") != 1 {
+		t.Errorf("refusals counted: open %d, per hour %d", srv.refusals("open_rooms"), srv.refusals("rooms_per_hour"))
+	}
+}
+
+// Moves over the rate wait: ten lines past a burst of twenty at ten a
+// second take a second to be answered, and every one is.
+func TestMoveRateOverSSH(t *testing.T) {
+	srv := startServerLimited(t, lobby.Limits{MovesPerSecond: 10})
+	c := dialKey(t, srv.addr, "alice", newKey(t))
+	code := strings.TrimSpace(run(t, c, "new --players 2", "").stdout)
+	st := startPlay(t, c, "play "+code)
+	<-st.lines
+	start := time.Now()
+	st.in.Write([]byte(strings.Repeat(`{"kind":"pass"}`+"\n", 30)))
+	for i := range 30 { // refused by the rules: the game has not started
+		if l := <-st.lines; l.Error == "" {
+			t.Fatalf("line %d: %+v", i, l)
+		}
+	}
+	if took := time.Since(start); took < 950*time.Millisecond {
+		t.Errorf("thirty moves at ten a second, bursts of twenty, answered in %s", took)
+	}
+}
+
+// A connection with no traffic either way is closed after IdleTimeout.
+func TestIdleTimeout(t *testing.T) {
+	srv := startServer(t, func(s *Server) { s.srv.IdleTimeout = 300 * time.Millisecond })
+	c := dialKey(t, srv.addr, "alice", newKey(t))
+	done := make(chan error, 1)
+	go func() { done <- c.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("an idle connection still open after 5s")
 	}
 }

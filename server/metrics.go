@@ -2,13 +2,16 @@ package server
 
 import (
 	"context"
+	"log/slog"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/smokestack/smokestack/internal/ratelog"
 	"github.com/smokestack/smokestack/lobby"
 )
 
@@ -24,6 +27,8 @@ type Metrics struct {
 	storeErrors    *prometheus.CounterVec
 	botThink       prometheus.Histogram
 	store          string
+	// log, once a server is set up, logs refusals once per burst.
+	log atomic.Pointer[ratelog.Logger]
 }
 
 // latencyBuckets span a fast local commit to a struggling remote store.
@@ -82,6 +87,17 @@ func (m *Metrics) StoreFailed(error) { m.storeErrors.WithLabelValues(m.store).In
 
 // BotThought implements lobby.Observer.
 func (m *Metrics) BotThought(d time.Duration) { m.botThink.Observe(d.Seconds()) }
+
+// Refused implements lobby.Observer.
+func (m *Metrics) Refused(reason string, who lobby.Player) { m.refuse(reason, "key", who.ID) }
+
+// refuse counts a refusal and logs it, once per burst of its kind.
+func (m *Metrics) refuse(reason string, attrs ...any) {
+	m.refusals.WithLabelValues(reason).Inc()
+	if l := m.log.Load(); l != nil {
+		l.Log(slog.LevelWarn, reason, "refused", append([]any{"reason", reason}, attrs...)...)
+	}
+}
 
 var _ lobby.Observer = (*Metrics)(nil)
 

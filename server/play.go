@@ -140,10 +140,6 @@ func (s *Server) readMoves(ctx context.Context, c *call, conn *lobby.Conn, resul
 		if json.Valid(line) {
 			err = conn.Move(ctx, json.RawMessage(bytes.Clone(line)))
 		}
-		var lim *lobby.LimitError
-		if errors.As(err, &lim) {
-			s.refuse(lim.Reason, "key", c.player.ID, "code", conn.Code())
-		}
 		if !report(err) {
 			return
 		}

@@ -78,6 +78,7 @@ func New(cfg Config) (*Server, error) {
 	s := &Server{cfg: cfg, log: cfg.Logger, refusal: ratelog.New(cfg.Logger, 10*time.Second),
 		metrics: cfg.Metrics, gate: newGate(cfg.Limits), live: map[string]*liveSession{},
 		bySession: map[ssh.Session]*liveSession{}}
+	s.metrics.log.Store(s.refusal)
 	s.bans.lobby = cfg.Lobby
 	s.bans.fail = func(err error) {
 		s.metrics.StoreFailed(err)
@@ -184,7 +185,4 @@ func noteFor(ctx context.Context) (endNote, bool) {
 }
 
 // refuse counts and logs a refusal, once per burst of its kind.
-func (s *Server) refuse(reason string, attrs ...any) {
-	s.metrics.refusals.WithLabelValues(reason).Inc()
-	s.refusal.Log(slog.LevelWarn, reason, "refused", append([]any{"reason", reason}, attrs...)...)
-}
+func (s *Server) refuse(reason string, attrs ...any) { s.metrics.refuse(reason, attrs...) }

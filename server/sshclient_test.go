@@ -37,6 +37,12 @@ type testServer struct {
 // startServer starts a server; change, when given, adjusts it first.
 func startServer(t *testing.T, change ...func(*Server)) *testServer {
 	t.Helper()
+	return startServerLimited(t, lobby.Limits{}, change...)
+}
+
+// startServerLimited starts a server whose lobby has limits.
+func startServerLimited(t *testing.T, limits lobby.Limits, change ...func(*Server)) *testServer {
+	t.Helper()
 	dir := t.TempDir()
 	key, err := hostkeys.Ensure(filepath.Join(dir, hostkeys.FileName))
 	if err != nil {
@@ -51,7 +57,7 @@ func startServer(t *testing.T, change ...func(*Server)) *testServer {
 		logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
 	metrics := NewMetrics("bolt") // the lobby reports to the server's metrics, as in serve
-	lb := lobby.New(lobby.Config{Store: store, Games: []engine.Ruleset{factories.Rules{}}, Logger: logger, Observer: metrics})
+	lb := lobby.New(lobby.Config{Store: store, Games: []engine.Ruleset{factories.Rules{}}, Logger: logger, Observer: metrics, Limits: limits})
 	srv, err := New(Config{HostKey: key.Signer, Lobby: lb, Logger: logger, Metrics: metrics})
 	if err != nil {
 		t.Fatal(err)
