@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # local-cluster.sh: a two-instance smokestack cluster on this machine,
 # without Docker: redis-server, two `smokestack serve` on their own ports
-# sharing one host key and one Redis, and smokeproxy balancing players
-# over them.
+# sharing one host key and one Redis, and HAProxy balancing players over
+# them (apt install haproxy) -- or, where HAProxy is not installed,
+# cmd/smokeproxy, a small Go balancer that needs no install.
 #
 #   deploy/local-cluster.sh start    # build, start everything, print how to connect
 #   deploy/local-cluster.sh status
@@ -12,7 +13,8 @@
 # in $CLUSTER_DIR (default: $TMPDIR/smokestack-cluster). Ports and options
 # come from the environment:
 #   PROXY_PORT=2222 NODE1_PORT=2301 NODE2_PORT=2302 REDIS_PORT=6390
-#   PROXY_PROTOCOL=1   send PROXY v2 from the balancer (instances need --proxy-protocol)
+#   PROXY_PROTOCOL=1   send PROXY v2 from the balancer (instances get --proxy-protocol)
+#   BALANCER=smokeproxy  use smokeproxy even where HAProxy is installed
 #   SMOKESTACK_FLAGS   extra flags for both instances
 set -euo pipefail
 
@@ -58,7 +60,15 @@ start() {
 	done
 	mkdir -p "$dir/bin" "$dir/redis"
 	say "building into $dir/bin"
-	(cd "$repo" && go build -o "$dir/bin/" ./cmd/smokestack ./cmd/smokeproxy)
+	local balancer=haproxy
+	if [[ "${BALANCER:-}" == smokeproxy ]] || ! command -v haproxy >/dev/null; then
+		balancer=smokeproxy
+	fi
+	if [[ $balancer == haproxy ]]; then
+		(cd "$repo" && go build -o "$dir/bin/" ./cmd/smokestack)
+	else
+		(cd "$repo" && go build -o "$dir/bin/" ./cmd/smokestack ./cmd/smokeproxy)
+	fi
 
 	# One host key for every instance, so players' known_hosts accept
 	# whichever instance the balancer picks.
@@ -84,17 +94,65 @@ start() {
 	done
 	for i in 0 1; do wait_port "${node_ports[$i]}" "node$((i + 1))" || { stop; exit 1; }; done
 
-	local send=()
-	[[ "${PROXY_PROTOCOL:-}" == 1 ]] && send=(--send-proxy v2)
-	launch proxy "$dir/bin/smokeproxy" --listen "127.0.0.1:$proxy_port" \
-		--backends "$(IFS=,; echo "${backends[*]}")" "${send[@]}"
+	if [[ $balancer == haproxy ]]; then
+		haproxy_cfg "${backends[@]}" >"$dir/haproxy.cfg"
+		haproxy -c -q -f "$dir/haproxy.cfg" || { stop; die "haproxy refused $dir/haproxy.cfg"; }
+		# -db: stay in the foreground, so the pid is HAProxy's own.
+		launch proxy haproxy -db -f "$dir/haproxy.cfg"
+	else
+		local send=()
+		[[ "${PROXY_PROTOCOL:-}" == 1 ]] && send=(--send-proxy v2)
+		launch proxy "$dir/bin/smokeproxy" --listen "127.0.0.1:$proxy_port" \
+			--backends "$(IFS=,; echo "${backends[*]}")" "${send[@]}"
+	fi
 	wait_port "$proxy_port" proxy || { stop; exit 1; }
 
 	say "cluster up:"
-	say "  players:   ssh -p $proxy_port 127.0.0.1        (balanced over both instances)"
+	say "  players:   ssh -p $proxy_port 127.0.0.1        (balanced by $balancer over both instances)"
 	say "  instances: ssh -p ${node_ports[0]} 127.0.0.1 / ssh -p ${node_ports[1]} 127.0.0.1"
 	say "  redis:     $redis_url   logs and pids: $dir"
 	say "  kill one instance to watch failover: kill \$(cat $dir/node1.pid)"
+}
+
+# haproxy_cfg BACKEND...: deploy/haproxy.cfg's shape for this machine: TCP,
+# leastconn, a health check expecting the SSH banner, and PROXY v2 to the
+# instances when PROXY_PROTOCOL=1.
+haproxy_cfg() {
+	local send="" check=""
+	if [[ "${PROXY_PROTOCOL:-}" == 1 ]]; then
+		send=" send-proxy-v2"
+		check=" check-send-proxy"
+	fi
+	cat <<EOF
+global
+    log stdout format raw local0
+    maxconn 4000
+
+defaults
+    mode tcp
+    log global
+    option tcplog
+    timeout connect 5s
+    timeout client 2h
+    timeout server 2h
+    timeout client-fin 30s
+    timeout server-fin 30s
+
+frontend ssh
+    bind 127.0.0.1:$proxy_port
+    default_backend smokestack
+
+backend smokestack
+    balance leastconn
+    option tcp-check
+    tcp-check expect rstring ^SSH-2\\.0-
+    default-server check$check$send inter 2s fall 2 rise 2
+EOF
+	local i=1 b
+	for b in "$@"; do
+		echo "    server node$i $b"
+		i=$((i + 1))
+	done
 }
 
 stop() {

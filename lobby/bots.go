@@ -67,6 +67,7 @@ func (r *room) botTurn() {
 	if err == nil {
 		start := time.Now()
 		move, err = play(view)
+		r.l.observer().BotThought(time.Since(start))
 		r.l.cfg.Logger.Debug("bot move", "code", code, "seat", seat, "think", time.Since(start))
 	}
 

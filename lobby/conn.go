@@ -4,7 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"sync"
 	"time"
+
+	"golang.org/x/time/rate"
 
 	"github.com/smokestack/smokestack/engine"
 )
@@ -15,6 +18,9 @@ type Conn struct {
 	player  Player
 	seat    int
 	updates chan Update
+	// moveRate paces the session's moves (limits.go).
+	rateOnce sync.Once
+	moveRate *rate.Limiter
 }
 
 // Update is everything a session shows of its room at one moment. Each
@@ -137,7 +143,15 @@ func (c *Conn) Move(ctx context.Context, move json.RawMessage) error {
 	if c.seat == engine.Spectator {
 		return errSpectator
 	}
-	return c.room.move(ctx, c.seat, move)
+	if err := c.allowMove(ctx); err != nil {
+		return err
+	}
+	start := time.Now()
+	err := c.room.move(ctx, c.seat, move)
+	if err == nil {
+		c.room.l.observer().MoveShown(time.Since(start))
+	}
+	return err
 }
 
 // Close leaves the room; the seat stays bound to the player's key.

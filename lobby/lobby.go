@@ -57,6 +57,11 @@ type Config struct {
 	Logger *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Limits bound what one player can make the lobby do (limits.go).
+	Limits Limits
+	// Observer hears about moves, store errors and bots, for metrics; nil
+	// means nobody (observe.go).
+	Observer Observer
 	// PresenceTTL is, with a store shared between instances, how long the
 	// others believe this instance's sessions hold their seats without
 	// hearing from it again; it renews its claim every third of that.
@@ -182,6 +187,9 @@ func (l *Lobby) Create(ctx context.Context, host Player, o CreateOptions) (Meta,
 	}
 	if len(o.Bots) >= o.Seats {
 		return Meta{}, errors.New("leave at least one seat for a person")
+	}
+	if err := l.checkRoomQuota(ctx, host); err != nil {
+		return Meta{}, err
 	}
 	seed := o.Seed
 	if !o.HasSeed {

@@ -12,6 +12,7 @@ import (
 type MemStore struct {
 	mu    sync.Mutex
 	rooms map[string]*memRoom
+	bans  map[string]Ban // by target; see bans.go
 }
 
 type memRoom struct {

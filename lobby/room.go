@@ -130,6 +130,7 @@ func (r *room) setNotice(err error) {
 	r.notice = ""
 	if err != nil {
 		r.notice = "reconnecting to the game service…"
+		r.l.observer().StoreFailed(err)
 		r.l.cfg.Logger.Warn("room store", "code", r.meta.Code, "err", err)
 	}
 }
@@ -165,6 +166,7 @@ func (r *room) commit(ctx context.Context, seat int, mv json.RawMessage) error {
 			st.Result = &engine.Result{} // a ruleset that did not say: over all the same
 		}
 		now := r.l.cfg.Now().UTC()
+		began := time.Now()
 		err = r.l.cfg.Store.Append(ctx, r.meta.Code, r.moves, Record{Seat: seat, Move: mv, At: now}, st.Result)
 		if errors.Is(err, ErrConflict) && attempt < 5 {
 			// Someone else (another session's instance) played first: take
@@ -181,6 +183,7 @@ func (r *room) commit(ctx context.Context, seat int, mv json.RawMessage) error {
 			r.broadcast()
 			return errNotPlayed
 		}
+		r.l.observer().MoveStored(time.Since(began))
 		r.notice = ""
 		r.state, r.status = next, st
 		r.moves++

@@ -29,6 +29,9 @@ const GuestNote = "You are playing as a guest because no SSH key was offered. " 
 // It records the fingerprint of the key it accepted, which checkIdentity
 // compares with the key the session ends up with.
 func (s *Server) publicKeyAuth(ctx ssh.Context, key ssh.PublicKey) bool {
+	if refused(ctx) {
+		return false
+	}
 	perms := ctx.Permissions()
 	if perms.Extensions == nil {
 		perms.Extensions = map[string]string{}
@@ -40,6 +43,9 @@ func (s *Server) publicKeyAuth(ctx ssh.Context, key ssh.PublicKey) bool {
 // guestAuth lets people without a key in as guests, with a fresh identity
 // for this connection only.
 func (s *Server) guestAuth(ctx ssh.Context, challenge gossh.KeyboardInteractiveChallenge) bool {
+	if refused(ctx) {
+		return false
+	}
 	// No questions: the instruction is shown and the client answers nothing.
 	if _, err := challenge("smokestack", GuestNote, nil, nil); err != nil {
 		return false

@@ -21,6 +21,7 @@ type call struct {
 	sess   ssh.Session
 	player lobby.Player
 	args   []string // after the command name
+	live   *liveSession
 	out    io.Writer
 	errOut io.Writer
 }
@@ -32,6 +33,8 @@ type command struct {
 	about string
 	// terminal marks commands that open the TUI and so need ssh -t.
 	terminal bool
+	// operator marks commands only operators have (admin.go).
+	operator bool
 	run      func(s *Server, c *call) error
 }
 
@@ -48,6 +51,7 @@ var commands = []command{
 	{name: "lobby", args: "[--theme T]", about: "open the lobby (what plain `ssh -p 2222 host` does)", terminal: true},
 	{name: "history", args: "[--json]", about: "list the games you hold a seat in", run: (*Server).history},
 	{name: "whoami", about: "show the identity your seats are bound to", run: (*Server).whoami},
+	{name: "admin", args: "sessions|rooms|kick|ban|unban|end|announce …", about: "operators: see and steer this server", operator: true, run: (*Server).admin},
 }
 
 func init() { commands[0].run = (*Server).help }
@@ -67,9 +71,12 @@ func (e errUsage) Error() string { return e.msg }
 
 // run runs the session's command and returns its exit status.
 func (s *Server) run(sess ssh.Session) int {
-	ctx, cancel := s.sessionContext(sess)
-	defer cancel()
+	live := s.liveOf(sess)
 	args := sess.Command()
+	if len(sess.RawCommand()) > maxCommand {
+		fmt.Fprintf(sess.Stderr(), "smokestack: that command is %d bytes long; commands are short (run help)\n", len(sess.RawCommand()))
+		return 1
+	}
 	_, _, isPty := sess.Pty()
 	switch {
 	case len(args) == 0 && isPty:
@@ -81,13 +88,16 @@ func (s *Server) run(sess ssh.Session) int {
 	case strings.HasPrefix(args[0], "-"):
 		args = append([]string{"lobby"}, args...) // ssh -t host --theme mono
 	}
-	c := &call{ctx: ctx, sess: sess, player: playerFrom(sess.Context()), args: args[1:], out: sess, errOut: sess.Stderr()}
-	cmd, ok := findCommand(args[0])
+	c := &call{ctx: live.ctx, sess: sess, player: playerFrom(sess.Context()), args: args[1:], out: sess, errOut: sess.Stderr(), live: live}
+	cmd, ok := s.command(args[0], c.player)
 	if !ok {
-		fmt.Fprintf(c.errOut, "smokestack: unknown command %q\nRun `ssh -p PORT HOST help` for the list of commands.\n", args[0])
+		fmt.Fprintf(c.errOut, "smokestack: unknown command %.40q\nRun `ssh -p PORT HOST help` for the list of commands.\n", args[0])
 		return 1
 	}
-	metrics.Add("command_"+cmd.name, 1)
+	kind := sessionKind(cmd)
+	live.setKind(kind)
+	s.metrics.sessions.WithLabelValues(kind).Inc()
+	defer s.metrics.sessions.WithLabelValues(kind).Dec()
 	var err error
 	if cmd.terminal {
 		err = s.openTerminal(c, cmd, isPty)
@@ -138,13 +148,16 @@ func (c *call) flags(fs *flag.FlagSet, want int, names string) ([]string, error)
 
 func (s *Server) help(c *call) error {
 	if len(c.args) > 0 {
-		cmd, ok := findCommand(c.args[0])
+		cmd, ok := s.command(c.args[0], c.player)
 		if !ok {
 			return fmt.Errorf("no command %q", c.args[0])
 		}
 		fmt.Fprintf(c.out, "usage: %s %s\n\n%s\n", cmd.name, cmd.args, cmd.about)
 		if cmd.name == "new" {
 			s.gamesHelp(c.out)
+		}
+		if cmd.operator {
+			fmt.Fprintln(c.out, "\n"+adminUsage)
 		}
 		if cmd.terminal {
 			fmt.Fprintln(c.out, "\nThis opens the game screen, so it needs a terminal: ssh -t -p PORT HOST "+cmd.name+" …")
@@ -153,6 +166,9 @@ func (s *Server) help(c *call) error {
 	}
 	fmt.Fprintf(c.out, helpIntro, s.titles())
 	for _, cmd := range commands {
+		if cmd.operator && !s.isOperator(c.player) {
+			continue
+		}
 		t := ""
 		if cmd.terminal {
 			t = " (ssh -t)"

@@ -1,7 +1,143 @@
 package server
 
-import "expvar"
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"sync/atomic"
+	"time"
 
-// metrics are the server's counters, published with the process's other
-// expvar variables (serve them with the binary's --metrics address).
-var metrics = expvar.NewMap("smokestack")
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/smokestack/smokestack/internal/ratelog"
+	"github.com/smokestack/smokestack/lobby"
+)
+
+// Metrics are what an instance reports to Prometheus. It is a
+// lobby.Observer too: pass it as the lobby's Config.Observer.
+type Metrics struct {
+	reg            *prometheus.Registry
+	sessions       *prometheus.GaugeVec
+	refusals       *prometheus.CounterVec
+	moves          prometheus.Counter
+	moveCommit     prometheus.Histogram
+	keyToBroadcast prometheus.Histogram
+	storeErrors    *prometheus.CounterVec
+	botThink       prometheus.Histogram
+	store          string
+	// log, once a server is set up, logs refusals once per burst.
+	log atomic.Pointer[ratelog.Logger]
+}
+
+// latencyBuckets span a fast local commit to a struggling remote store.
+var latencyBuckets = []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5}
+
+// NewMetrics registers the instance's metrics, and the Go runtime's and
+// the process's, in a registry of their own. store names the room store
+// ("bolt", "memory", "redis") in the store errors metric.
+func NewMetrics(store string) *Metrics {
+	m := &Metrics{reg: prometheus.NewRegistry(), store: store}
+	f := func(c prometheus.Collector) { m.reg.MustRegister(c) }
+	m.sessions = prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "smokestack_sessions",
+		Help: "Open SSH sessions by kind: terminal (the game screens), play (JSON lines), command (the other exec commands)."}, []string{"kind"})
+	m.refusals = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "smokestack_refusals_total",
+		Help: "Connections, sessions, moves and input refused or cut short past a limit, by reason."}, []string{"reason"})
+	m.moves = prometheus.NewCounter(prometheus.CounterOpts{Name: "smokestack_moves_committed_total",
+		Help: "Moves stored, by players and bots."})
+	m.moveCommit = prometheus.NewHistogram(prometheus.HistogramOpts{Name: "smokestack_move_commit_seconds",
+		Help: "Time the store took to append one move.", Buckets: latencyBuckets})
+	m.keyToBroadcast = prometheus.NewHistogram(prometheus.HistogramOpts{Name: "smokestack_key_to_broadcast_seconds",
+		Help: "Time from a player's move reaching the lobby to its update being pushed to every session here.", Buckets: latencyBuckets})
+	m.storeErrors = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "smokestack_store_errors_total",
+		Help: "Errors from the room store (Redis or bbolt) that reached a room or a server check."}, []string{"store"})
+	m.botThink = prometheus.NewHistogram(prometheus.HistogramOpts{Name: "smokestack_bot_think_seconds",
+		Help: "Time a bot took to choose a move.", Buckets: latencyBuckets})
+	f(m.sessions)
+	f(m.refusals)
+	f(m.moves)
+	f(m.moveCommit)
+	f(m.keyToBroadcast)
+	f(m.storeErrors)
+	f(m.botThink)
+	f(collectors.NewGoCollector())
+	f(collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	for _, k := range []string{"terminal", "play", "command"} {
+		m.sessions.WithLabelValues(k)
+	}
+	for r := range refusalLines {
+		m.refusals.WithLabelValues(r)
+	}
+	m.storeErrors.WithLabelValues(store)
+	return m
+}
+
+// MoveStored implements lobby.Observer.
+func (m *Metrics) MoveStored(d time.Duration) {
+	m.moves.Inc()
+	m.moveCommit.Observe(d.Seconds())
+}
+
+// MoveShown implements lobby.Observer.
+func (m *Metrics) MoveShown(d time.Duration) { m.keyToBroadcast.Observe(d.Seconds()) }
+
+// StoreFailed implements lobby.Observer.
+func (m *Metrics) StoreFailed(error) { m.storeErrors.WithLabelValues(m.store).Inc() }
+
+// BotThought implements lobby.Observer.
+func (m *Metrics) BotThought(d time.Duration) { m.botThink.Observe(d.Seconds()) }
+
+// Refused implements lobby.Observer.
+func (m *Metrics) Refused(reason string, who lobby.Player) { m.refuse(reason, "key", who.ID) }
+
+// refuse counts a refusal and logs it, once per burst of its kind.
+func (m *Metrics) refuse(reason string, attrs ...any) {
+	m.refusals.WithLabelValues(reason).Inc()
+	if l := m.log.Load(); l != nil {
+		l.Log(slog.LevelWarn, reason, "refused", append([]any{"reason", reason}, attrs...)...)
+	}
+}
+
+var _ lobby.Observer = (*Metrics)(nil)
+
+// roomGauge reports the rooms a lobby has loaded by state, read when
+// Prometheus scrapes.
+type roomGauge struct {
+	lobby *lobby.Lobby
+	desc  *prometheus.Desc
+}
+
+func (g roomGauge) Describe(ch chan<- *prometheus.Desc) { ch <- g.desc }
+
+func (g roomGauge) Collect(ch chan<- prometheus.Metric) {
+	s := g.lobby.Stats()
+	for state, n := range map[string]int{"waiting": s.Waiting, "playing": s.Playing, "over": s.Over} {
+		ch <- prometheus.MustNewConstMetric(g.desc, prometheus.GaugeValue, float64(n), state)
+	}
+}
+
+// watchRooms adds the rooms of lb to the metrics.
+func (m *Metrics) watchRooms(lb *lobby.Lobby) {
+	m.reg.MustRegister(roomGauge{lobby: lb, desc: prometheus.NewDesc("smokestack_rooms",
+		"Rooms loaded on this instance, by state: waiting for players, playing, over.", []string{"state"}, nil)})
+}
+
+// Handler serves /metrics (Prometheus text), /healthz (the process is up)
+// and /readyz (the room store answers).
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{}))
+	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte("ok\n")) })
+	mux.HandleFunc("/readyz", func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+		defer cancel()
+		if err := s.cfg.Lobby.Ping(ctx); err != nil {
+			s.metrics.StoreFailed(err)
+			http.Error(w, "room store unreachable: "+err.Error(), http.StatusServiceUnavailable)
+			return
+		}
+		w.Write([]byte("ok\n"))
+	})
+	return mux
+}

@@ -35,10 +35,7 @@ func (s *Server) logSessions(next ssh.Handler) ssh.Handler {
 			attrs = append(attrs, "term", pty.Term, "width", pty.Window.Width, "height", pty.Window.Height)
 		}
 		s.log.Info("session start", attrs...)
-		metrics.Add("sessions_total", 1)
-		metrics.Add("sessions_active", 1)
 		defer func() {
-			metrics.Add("sessions_active", -1)
 			s.log.Info("session end", "user", sess.User(), "remote", sess.RemoteAddr().String(),
 				"duration", time.Since(start).Round(time.Millisecond))
 		}()
@@ -57,13 +54,42 @@ func (s *Server) checkIdentity(next ssh.Handler) ssh.Handler {
 		}
 		p, err := identify(ext, sess.PublicKey(), sess.User())
 		if err != nil {
-			s.log.Warn("identity check failed", "user", sess.User(), "remote", sess.RemoteAddr().String())
-			metrics.Add("auth_rejected", 1)
+			s.refuse("identity", "user", sess.User(), "remote", sess.RemoteAddr().String())
 			fmt.Fprintln(sess.Stderr(), err)
 			_ = sess.Exit(1)
 			return
 		}
 		withPlayer(sess.Context(), p)
+		next(sess)
+	}
+}
+
+// admitSession lets a session in unless its key or address is banned (an
+// operator's key never is, so a mistaken ban can be lifted),
+// its key holds too many connections or the instance is full, and
+// registers it for operators and for shutdown.
+func (s *Server) admitSession(next ssh.Handler) ssh.Handler {
+	return func(sess ssh.Session) {
+		p := playerFrom(sess.Context())
+		cs := connOf(sess.Context())
+		reason := ""
+		switch {
+		case !s.isOperator(p) && s.bans.covers(sess.Context(), p.ID, remoteAddr(sess.RemoteAddr())):
+			reason = "banned"
+		case cs != nil && !p.Guest && !cs.bindKey(p.ID):
+			reason = "conns_per_key"
+		case !s.gate.openSession():
+			reason = "sessions"
+		}
+		if reason != "" {
+			s.refuse(reason, "remote", sess.RemoteAddr().String(), "key", p.ID)
+			fmt.Fprintln(sess.Stderr(), "smokestack: "+refusalLines[reason])
+			_ = sess.Exit(1)
+			return
+		}
+		defer s.gate.closeSession()
+		ls := s.register(sess, p)
+		defer s.unregister(ls)
 		next(sess)
 	}
 }

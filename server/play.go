@@ -7,12 +7,13 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 
 	"github.com/smokestack/smokestack/lobby"
 )
 
-// maxMoveLine bounds one line of input to play; real moves are tiny.
-const maxMoveLine = 64 << 10
+// unboundedLine is the longest line play reads with Limits.MaxLine off.
+const unboundedLine = 16 << 20
 
 // errorLine answers a refused move, or reports a failure.
 type errorLine struct {
@@ -70,8 +71,8 @@ func (s *Server) play(c *call) error {
 	for {
 		select {
 		case <-ctx.Done():
-			if s.stopping.Err() != nil {
-				_ = out.Encode(errorLine{restartNote})
+			if note, ok := noteFor(c.ctx); ok {
+				_ = out.Encode(errorLine{string(note)})
 			}
 			return nil
 		case u := <-conn.Updates():
@@ -79,6 +80,11 @@ func (s *Server) play(c *call) error {
 				return nil // game over, or the client went away
 			}
 		case err := <-results:
+			var bad badInput
+			if errors.As(err, &bad) {
+				_ = out.Encode(errorLine{err.Error()})
+				return err
+			}
 			if err != nil {
 				if out.Encode(errorLine{err.Error()}) != nil {
 					return nil
@@ -116,8 +122,12 @@ func (s *Server) readMoves(ctx context.Context, c *call, conn *lobby.Conn, resul
 			return false
 		}
 	}
-	in := bufio.NewScanner(c.sess)
-	in.Buffer(make([]byte, 0, 4096), maxMoveLine)
+	in := bufio.NewScanner(s.input(ctx, c))
+	maxLine := s.cfg.Limits.MaxLine
+	if maxLine <= 0 {
+		maxLine = unboundedLine
+	}
+	in.Buffer(make([]byte, 0, min(4096, maxLine)), maxLine)
 	for in.Scan() {
 		line := bytes.TrimSpace(in.Bytes())
 		if len(line) == 0 {
@@ -135,8 +145,14 @@ func (s *Server) readMoves(ctx context.Context, c *call, conn *lobby.Conn, resul
 		}
 	}
 	if errors.Is(in.Err(), bufio.ErrTooLong) {
-		report(errors.New("line too long: send one move per line"))
+		s.refuse("line_too_long", "key", c.player.ID, "remote", c.sess.RemoteAddr().String())
+		report(badInput(fmt.Sprintf("a line longer than %d bytes: send one move per line; this session ends here (the room goes on)", maxLine)))
 	}
 }
+
+// badInput ends a play session: the input cannot be read as moves.
+type badInput string
+
+func (b badInput) Error() string { return string(b) }
 
 var errNotJSON = errors.New(`that line is not JSON: send one move object per line, like {"kind":"pass"}`)

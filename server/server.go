@@ -11,12 +11,14 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"sync"
 	"time"
 
 	"github.com/charmbracelet/ssh"
 	"github.com/charmbracelet/wish"
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/smokestack/smokestack/internal/ratelog"
 	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/session"
 )
@@ -33,16 +35,33 @@ type Config struct {
 	Logger  *slog.Logger
 	// IdleTimeout closes connections with no traffic for this long (0: never).
 	IdleTimeout time.Duration
+	// Limits bound what one address, key or session may take; the zero
+	// value has none (see DefaultLimits).
+	Limits Limits
+	// Operators are the key fingerprints allowed the admin commands.
+	Operators Operators
+	// Metrics receives the server's figures; nil makes a fresh set. Pass
+	// the one given to the lobby as its Observer.
+	Metrics *Metrics
 }
 
 // Server is the SSH front door.
 type Server struct {
-	cfg Config
-	srv *ssh.Server
-	log *slog.Logger
+	cfg     Config
+	srv     *ssh.Server
+	log     *slog.Logger
+	refusal *ratelog.Logger // refusals, once per burst
+	metrics *Metrics
+	gate    *gate
+	bans    banCache
+
 	// stopping ends when Shutdown starts, so open sessions can say goodbye.
 	stopping context.Context
 	stop     context.CancelFunc
+
+	mu        sync.Mutex
+	live      map[string]*liveSession // by ID
+	bySession map[ssh.Session]*liveSession
 }
 
 // New builds a server; it does not listen yet.
@@ -56,7 +75,19 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger}
+	if cfg.Metrics == nil {
+		cfg.Metrics = NewMetrics("")
+	}
+	s := &Server{cfg: cfg, log: cfg.Logger, refusal: ratelog.New(cfg.Logger, 10*time.Second),
+		metrics: cfg.Metrics, gate: newGate(cfg.Limits), live: map[string]*liveSession{},
+		bySession: map[ssh.Session]*liveSession{}}
+	s.metrics.log.Store(s.refusal)
+	s.bans.lobby = cfg.Lobby
+	s.bans.fail = func(err error) {
+		s.metrics.StoreFailed(err)
+		s.refusal.Log(slog.LevelWarn, "bans", "cannot read bans; using the last ones read", "err", err)
+	}
+	s.metrics.watchRooms(cfg.Lobby)
 	s.stopping, s.stop = context.WithCancel(context.Background())
 	srv, err := wish.NewServer(
 		wish.WithAddress(cfg.Addr),
@@ -71,11 +102,15 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("server: %w", err)
 	}
+	// Every connection passes the gate before its handshake (conn.go).
+	srv.ConnCallback = s.admitConn
+	srv.ServerConfigCallback = s.handshakeConfig
 	// Read top to bottom: each step runs inside the one above it.
 	srv.Handler = chain(
 		s.recoverPanics,
 		s.logSessions,
 		s.checkIdentity,
+		s.admitSession,
 		s.route,
 	)
 	s.srv = srv
@@ -111,8 +146,8 @@ func (s *Server) Serve(l net.Listener) error {
 }
 
 // Shutdown stops accepting connections, tells every open session that the
-// server is restarting (seats are kept), and waits for the connections to
-// end until ctx is done.
+// server is restarting (seats are kept) and restores its terminal, and
+// waits for the connections to end until ctx is done.
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.stop()
 	return s.srv.Shutdown(ctx)
@@ -124,13 +159,33 @@ func (s *Server) Close() error {
 	return s.srv.Close()
 }
 
-// sessionContext ends when the session's connection closes or the server
-// shuts down.
-func (s *Server) sessionContext(sess ssh.Session) (context.Context, context.CancelFunc) {
-	ctx, cancel := context.WithCancel(sess.Context())
-	stop := context.AfterFunc(s.stopping, cancel)
-	return ctx, func() { stop(); cancel() }
-}
+// endNote is why the server ended a session, as its player is told.
+type endNote string
+
+func (n endNote) Error() string { return string(n) }
 
 // restartNote is what open sessions see when the server shuts down.
-const restartNote = "the server is restarting: your seat is kept, reconnect in a moment"
+const restartNote endNote = "the server is restarting: your seat is kept, reconnect in a moment"
+
+// kickNote is what a session an operator closed sees.
+const kickNote endNote = "an operator closed this session"
+
+// sessionContext ends when the session's connection closes, the server
+// shuts down or the session is ended (see liveSession.end); its cause is
+// then the endNote to tell the player, if any.
+func (s *Server) sessionContext(sess ssh.Session) (context.Context, context.CancelCauseFunc) {
+	ctx, cancel := context.WithCancelCause(sess.Context())
+	stop := context.AfterFunc(s.stopping, func() { cancel(restartNote) })
+	return ctx, func(cause error) { stop(); cancel(cause) }
+}
+
+// noteFor returns the note to tell the player of a session whose context
+// is ctx, if the server ended it.
+func noteFor(ctx context.Context) (endNote, bool) {
+	var n endNote
+	ok := errors.As(context.Cause(ctx), &n)
+	return n, ok
+}
+
+// refuse counts and logs a refusal, once per burst of its kind.
+func (s *Server) refuse(reason string, attrs ...any) { s.metrics.refuse(reason, attrs...) }

@@ -117,7 +117,7 @@ func TestClientDropMidSession(t *testing.T) {
 // server goes on serving others.
 func TestPanicStaysInItsSession(t *testing.T) {
 	srv := startServer(t, func(s *Server) {
-		s.srv.Handler = chain(s.recoverPanics, s.checkIdentity, func(next ssh.Handler) ssh.Handler {
+		s.srv.Handler = chain(s.recoverPanics, s.checkIdentity, s.admitSession, func(next ssh.Handler) ssh.Handler {
 			return func(sess ssh.Session) {
 				if sess.RawCommand() == "boom" {
 					var m map[string]int
@@ -137,16 +137,47 @@ func TestPanicStaysInItsSession(t *testing.T) {
 	}
 }
 
-// Shutdown tells open play sessions the server is restarting.
+// Shutdown tells every open session the server is restarting: terminals
+// on every screen (lobby, a seat, watching, mid-redraw) get their screen
+// back and the note below it, play streams an error line.
 func TestShutdownTellsSessions(t *testing.T) {
 	srv := startServer(t)
-	c := dialKey(t, srv.addr, "alice", newKey(t))
-	code := strings.TrimSpace(run(t, c, "new --players 2", "").stdout)
-	st := startPlay(t, c, "play "+code)
+	alice := dialKey(t, srv.addr, "alice", newKey(t))
+	bob := dialKey(t, srv.addr, "bob", newKey(t))
+	code := strings.TrimSpace(run(t, alice, "new --players 2", "").stdout)
+	st := startPlay(t, bob, "play "+code)
 	<-st.lines
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	var screens []*screen
+	for _, open := range []struct {
+		c    *gossh.Client
+		cmd  string
+		want string
+	}{{alice, "", "smokestack"}, {alice, "join " + code, code}, {bob, "watch " + code, code}} {
+		sess, scr := ptySession(t, open.c, open.cmd, 100, 30)
+		scr.waitFor(t, open.want)
+		screens = append(screens, scr)
+		if open.cmd == "" {
+			// Keep this one redrawing as the shutdown comes.
+			go func() {
+				for range 200 {
+					if sess.WindowChange(24+len(screens)%7, 80) != nil {
+						return
+					}
+				}
+			}()
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	go srv.Shutdown(ctx)
+	for i, scr := range screens {
+		scr.waitFor(t, string(restartNote))
+		raw := scr.raw()
+		leave := strings.LastIndex(raw, "\x1b[?1049l") // the alt screen left, the terminal restored
+		if leave < 0 || leave > strings.LastIndex(raw, string(restartNote)) {
+			t.Errorf("screen %d: the note is not below a restored terminal: %q", i, raw[max(0, len(raw)-300):])
+		}
+	}
 	var last line
 	for l := range st.lines {
 		last = l

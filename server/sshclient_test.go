@@ -42,6 +42,12 @@ type testServer struct {
 // startServer starts a server; change, when given, adjusts it first.
 func startServer(t *testing.T, change ...func(*Server)) *testServer {
 	t.Helper()
+	return startServerLimited(t, lobby.Limits{}, change...)
+}
+
+// startServerLimited starts a server whose lobby has limits.
+func startServerLimited(t *testing.T, limits lobby.Limits, change ...func(*Server)) *testServer {
+	t.Helper()
 	dir := t.TempDir()
 	key, err := hostkeys.Ensure(filepath.Join(dir, hostkeys.FileName))
 	if err != nil {
@@ -55,8 +61,9 @@ func startServer(t *testing.T, change ...func(*Server)) *testServer {
 	if testing.Verbose() {
 		logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
-	lb := lobby.New(lobby.Config{Store: store, Games: testGames, Logger: logger})
-	srv, err := New(Config{HostKey: key.Signer, Lobby: lb, Screens: testScreens, Logger: logger})
+	metrics := NewMetrics("bolt") // the lobby reports to the server's metrics, as in serve
+	lb := lobby.New(lobby.Config{Store: store, Games: testGames, Logger: logger, Observer: metrics, Limits: limits})
+	srv, err := New(Config{HostKey: key.Signer, Lobby: lb, Screens: testScreens, Logger: logger, Metrics: metrics})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,9 +163,9 @@ func run(t *testing.T, c *gossh.Client, cmd, stdin string) result {
 
 // screen collects what a PTY session draws; in types keys into it.
 type screen struct {
+	in  io.Writer // the keyboard
 	mu  sync.Mutex
 	buf bytes.Buffer
-	in  io.Writer
 }
 
 func (s *screen) Write(p []byte) (int, error) {
@@ -172,6 +179,13 @@ func (s *screen) text() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return ansi.Strip(s.buf.String())
+}
+
+// raw is the output so far, escape sequences and all.
+func (s *screen) raw() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.buf.String()
 }
 
 // waitFor waits until the screen shows want.

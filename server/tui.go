@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -23,20 +24,38 @@ func sessionStart(cmd string, pos []string) session.Start {
 	return session.Start{Mode: cmd, Code: pos[0]}
 }
 
+// Window sizes past these are taken as these: a client claiming
+// 10000x10000 would otherwise have every frame drawn at that size.
+const (
+	maxCols = 512
+	maxRows = 256
+)
+
+func clampSize(w, h int) (int, int) {
+	return min(max(w, 0), maxCols), min(max(h, 0), maxRows)
+}
+
+// idleWarning is how long before an inactivity close the player is warned.
+const idleWarning = time.Minute
+
 // runTUI runs the Bubble Tea program for a terminal session until the
-// player quits, the connection drops or the server shuts down.
+// player quits, the connection drops or the server ends the session. When
+// the server ends it (shutdown, an operator, inactivity) the program quits
+// cleanly, which restores the client's terminal, and the player is told
+// why on a line of its own.
 func (s *Server) runTUI(c *call, start session.Start, theme string) error {
-	pty, winch, _ := c.sess.Pty()
+	pty, _, _ := c.sess.Pty()
+	w, h := clampSize(pty.Window.Width, pty.Window.Height)
 	model := session.New(session.Config{
 		Lobby: s.cfg.Lobby, Games: s.cfg.Screens, Player: c.player, Start: start, Theme: theme,
-		Width: pty.Window.Width, Height: pty.Window.Height,
+		Width: w, Height: h,
 		Context:  c.ctx,
 		Renderer: renderer(c.sess, pty.Term),
 	})
 	inputEnded := make(chan struct{})
 	var endOnce sync.Once
 	opts := []tea.ProgramOption{
-		tea.WithInput(inputEnd{c.sess, func() { endOnce.Do(func() { close(inputEnded) }) }}),
+		tea.WithInput(inputEnd{s.input(c.ctx, c), func() { endOnce.Do(func() { close(inputEnded) }) }}),
 		tea.WithOutput(c.sess),
 		tea.WithAltScreen(),
 		tea.WithMouseCellMotion(),
@@ -45,47 +64,89 @@ func (s *Server) runTUI(c *call, start session.Start, theme string) error {
 		// See docs/performance.md.
 		tea.WithFPS(120),
 		tea.WithEnvironment(append(c.sess.Environ(), "TERM="+pty.Term)),
+		// The server, not each program, decides what a signal means:
+		// otherwise every program quits on SIGTERM by itself, racing the
+		// shutdown that tells its player why.
+		tea.WithoutSignalHandler(),
 	}
 	prog := tea.NewProgram(model, opts...)
+	c.live.setNotify(func(n session.Notice) { go prog.Send(n) })
+	defer c.live.setNotify(nil)
 	done := make(chan struct{})
 	defer close(done)
-	go func() {
-		for {
-			select {
-			case <-done:
-				return
-			case <-c.sess.Context().Done():
-				prog.Kill() // nobody is left to see a goodbye
-				return
-			case <-inputEnded:
-				// The client closed the session (the connection may live
-				// on, multiplexed): nothing more can be typed.
-				prog.Quit()
-				return
-			case <-s.stopping.Done():
-				prog.Quit() // leave the alt screen so the note below shows
-				return
-			case w := <-winch:
-				prog.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
-			}
-		}
-	}()
+	go s.steer(c, prog, inputEnded, done)
 	final, err := prog.Run()
 	// A session holding rooms open lets go of them here, however it ended.
 	if closer, ok := final.(interface{ Close() }); ok {
 		closer.Close()
 	}
+	note, ended := noteFor(c.ctx)
 	switch {
 	case errors.Is(err, tea.ErrProgramPanic):
 		s.log.Error("session screen panic", "user", c.sess.User(), "start", start.Mode, "code", start.Code)
 		return errors.New("the game screen hit an internal error; it has been logged. Your seat is kept: reconnect to carry on")
-	case s.stopping.Err() != nil:
-		fmt.Fprintln(c.errOut, restartNote)
+	case ended:
+		// After the restored terminal, on the same stream, so it cannot
+		// overtake it.
+		fmt.Fprint(c.out, "\n"+string(note)+"\n") // made \r\n by the emulated PTY
 		return nil
 	case errors.Is(err, tea.ErrProgramKilled):
 		return nil // the connection went away
 	}
 	return err
+}
+
+// steer drives a terminal's program from outside until done: window
+// sizes, the end of input, the end of the session and inactivity.
+func (s *Server) steer(c *call, prog *tea.Program, inputEnded, done <-chan struct{}) {
+	resized := c.live.resized
+	limit := s.cfg.Limits.Inactivity
+	warnAt := limit - min(idleWarning, limit/2)
+	tick := time.NewTicker(min(max(limit/20, 10*time.Millisecond), 5*time.Second))
+	if limit <= 0 {
+		tick.Stop()
+	}
+	defer tick.Stop()
+	warned := false
+	for {
+		select {
+		case <-done:
+			return
+		case <-c.ctx.Done():
+			if _, ok := noteFor(c.ctx); ok {
+				prog.Quit() // leaves the alt screen, so the note shows
+			} else {
+				prog.Kill() // the connection is gone: nobody to restore
+			}
+			return
+		case <-inputEnded:
+			// The client closed the session (the connection may live
+			// on, multiplexed): nothing more can be typed.
+			prog.Quit()
+			return
+		case win, ok := <-resized: // the newest size only: a storm draws once
+			if !ok {
+				resized = nil // the session is ending
+				continue
+			}
+			c.live.touch()
+			w, h := clampSize(win.Width, win.Height)
+			prog.Send(tea.WindowSizeMsg{Width: w, Height: h})
+		case now := <-tick.C:
+			idle := c.live.idle(now)
+			switch {
+			case idle >= limit:
+				s.refuse("inactivity", "key", c.player.ID, "idle", idle.Round(time.Second))
+				c.live.end(endNote(fmt.Sprintf("closed after %s without input; your seat is kept", limit)))
+			case idle >= warnAt && !warned:
+				warned = true
+				go prog.Send(session.Notice{Text: fmt.Sprintf("no input for a while: this session closes in %s unless you press a key", (limit - idle).Round(time.Second))})
+			case idle < warnAt && warned:
+				warned = false
+				go prog.Send(session.Notice{})
+			}
+		}
+	}
 }
 
 // inputEnd reports when the client's input ends. Bubble Tea ignores the

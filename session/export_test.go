@@ -13,6 +13,9 @@ import (
 // ThemeNames are the themes Config.Theme accepts.
 var ThemeNames = themeNames
 
+// NoticeHold is how long a notice stays before a key takes it down.
+const NoticeHold = noticeHold
+
 // Size is the terminal size the model draws for.
 func Size(m tea.Model) (w, h int) {
 	e := m.(*Model).env

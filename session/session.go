@@ -116,6 +116,7 @@ type Model struct {
 	env   *env
 	cur   screen
 	start Start
+	note  notice // the server's notice across the top (notice.go)
 }
 
 // New returns the model for one connection.
@@ -159,7 +160,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.env.width, m.env.height = msg.Width, msg.Height
+	case Notice:
+		m.note.set(msg, m.env.now())
+		return m, nil
 	case tea.KeyMsg:
+		m.note.keyPressed(m.env.now())
 		if msg.String() == "ctrl+c" {
 			m.Close()
 			return m, tea.Quit
@@ -200,14 +205,14 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *Model) View() string {
 	w, h := m.env.width, m.env.height
 	if w < MinWidth || h < MinHeight {
-		return tooSmall(w, h)
+		return m.note.over(tooSmall(w, h), w, m.env.theme)
 	}
 	cw := min(w, maxWidth)
 	v := m.cur.view(cw, h)
 	if cw < w {
 		v = center(v, w, h)
 	}
-	return v
+	return m.note.over(v, w, m.env.theme)
 }
 
 // Close leaves any room the session is in. Call it when the program ends

@@ -13,13 +13,9 @@ import (
 
 	gossh "golang.org/x/crypto/ssh"
 
-	"github.com/smokestack/smokestack/engine/factories"
-	"github.com/smokestack/smokestack/engine/factories/bot"
 	"github.com/smokestack/smokestack/internal/redistest"
 	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/server"
-	"github.com/smokestack/smokestack/session"
-	factoriesui "github.com/smokestack/smokestack/session/factories"
 )
 
 // cluster is two smokestack instances of our own in this process, sharing
@@ -93,10 +89,10 @@ func startInstance(ctx context.Context, redisURL string, log *slog.Logger) (addr
 		store.Close()
 		return "", nil, err
 	}
-	lb := lobby.New(lobby.Config{Store: store, Games: []lobby.Game{{Rules: factories.Rules{}, Bots: bot.JSONBots()}}, Logger: log.With("part", "lobby")})
+	lb := lobby.New(lobby.Config{Store: store, Games: loadGames, Logger: log.With("part", "lobby")})
 	lobbyCtx, stopLobby := context.WithCancel(context.Background())
 	go lb.Run(lobbyCtx)
-	srv, err := server.New(server.Config{HostKey: key, Lobby: lb, Screens: map[string]session.Game{"factories": factoriesui.UI{}}, Logger: log.With("part", "ssh")})
+	srv, err := server.New(server.Config{HostKey: key, Lobby: lb, Screens: loadScreens, Logger: log.With("part", "ssh")})
 	if err != nil {
 		stopLobby()
 		store.Close()

@@ -35,6 +35,15 @@ type config struct {
 	allowRemote bool
 	json        bool
 	verbose     bool
+
+	// Capacity mode (capacity.go):
+	sessions    int
+	perAddr     int
+	think       time.Duration
+	connectConc int
+	target      string
+	metricsURL  string
+	movesGiven  bool // --moves was given; capacity mode otherwise runs for --duration
 }
 
 const usageHead = `usage: smokeload [flags]
@@ -45,6 +54,10 @@ bytes of the redraw arrive at a terminal watching on instance B (cross
 instance), and at one watching on A itself (same instance), with the
 play protocol's updates and the mover's ok alongside. See
 docs/operations.md, "Measuring latency".
+
+With --sessions N it measures capacity instead: N players on game screens
+(SSH sessions with PTYs) across --rooms rooms, pressing keys and playing
+moves; see docs/operations.md, "Measuring capacity".
 
 By default it starts everything itself: a redis-server from PATH on a free
 loopback port, and two smokestack instances in this process sharing it.
@@ -61,7 +74,13 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.redis, "redis", "", "for our own instances, use this Redis `URL` instead of starting redis-server")
 	fs.IntVar(&c.moves, "moves", 200, "stop after measuring this many moves, over all rooms")
 	fs.DurationVar(&c.duration, "duration", 2*time.Minute, "stop after this long at the latest, whatever --moves says")
-	fs.IntVar(&c.rooms, "rooms", 1, "rooms played at once, each with its own players and watchers (1 to 50)")
+	fs.IntVar(&c.rooms, "rooms", 1, "rooms played at once, each with its own players and watchers (1 to 50; with --sessions, up to --sessions)")
+	fs.IntVar(&c.sessions, "sessions", 0, "capacity mode: this many players, each an SSH session with a PTY on the game screen of one of --rooms rooms")
+	fs.IntVar(&c.perAddr, "per-addr", 10, "capacity mode: players per loopback source address (127.0.1.2 on), as people come from many addresses")
+	fs.DurationVar(&c.think, "think", 2*time.Second, "capacity mode: a room's players act one after another, one action per think time (±50%)")
+	fs.IntVar(&c.connectConc, "connect-concurrency", 64, "capacity mode: connections opened at once while seating the players")
+	fs.StringVar(&c.target, "target", "", "capacity mode: drive this running instance (host:port) instead of starting a server process")
+	fs.StringVar(&c.metricsURL, "metrics", "", "capacity mode with --target: the instance's metrics URL (http://host:port/metrics), for its memory, goroutines and CPU")
 	fs.Uint64Var(&c.seed, "seed", 1, "seed of the first game; each further game adds one")
 	fs.StringVar(&c.bot, "bot", "greedy", "how the players choose their moves: "+strings.Join(bot.Names(), " or "))
 	fs.DurationVar(&c.settle, "settle", 50*time.Millisecond, "before each move, wait until every watching terminal has been quiet this long, so the next bytes are the move's redraw")
@@ -85,6 +104,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		fmt.Fprintf(stderr, "smokeload: unexpected argument %q\n", fs.Arg(0))
 		return c, errFlags
 	}
+	fs.Visit(func(f *flag.Flag) { c.movesGiven = c.movesGiven || f.Name == "moves" })
 	for _, t := range strings.Split(*targets, ",") {
 		if t = strings.TrimSpace(t); t != "" {
 			c.targets = append(c.targets, t)
@@ -105,7 +125,15 @@ func (c config) check() error {
 		return errors.New("--moves must be at least 1")
 	case c.duration <= 0 || c.timeout <= 0 || c.settle < 0:
 		return errors.New("--duration and --timeout must be positive, --settle not negative")
-	case c.rooms < 1 || c.rooms > 50:
+	case c.sessions < 0:
+		return errors.New("--sessions cannot be negative")
+	case c.sessions > 0 && (c.rooms < 1 || c.rooms > c.sessions):
+		return errors.New("--rooms must be 1 to --sessions")
+	case c.sessions > 0 && (c.sessions+c.rooms-1)/c.rooms > 5:
+		return fmt.Errorf("--sessions %d over --rooms %d is more than 5 players a room", c.sessions, c.rooms)
+	case c.sessions > 0 && (c.perAddr < 1 || c.think <= 0 || c.connectConc < 1):
+		return errors.New("--per-addr, --think and --connect-concurrency must be positive")
+	case c.sessions == 0 && (c.rooms < 1 || c.rooms > 50):
 		return errors.New("--rooms must be 1 to 50")
 	case c.width < 80 || c.height < 24:
 		return errors.New("--width and --height must be at least 80x24, the game screen's minimum")
@@ -116,7 +144,10 @@ func (c config) check() error {
 	if c.allowRemote {
 		return nil
 	}
-	for _, t := range c.targets {
+	for _, t := range append(c.targets, c.target) {
+		if t == "" {
+			continue
+		}
 		host, _, err := net.SplitHostPort(t)
 		if err != nil {
 			return fmt.Errorf("--targets %q: %w", t, err)

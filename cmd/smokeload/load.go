@@ -30,14 +30,23 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if c.verbose {
 		log = slog.New(slog.NewTextHandler(stderr, nil))
 	}
-	rep, err := load(ctx, c, log)
-	if err == nil && rep.Moves == 0 {
-		err = errors.New("stopped before any move was measured")
+	var out printable
+	if c.sessions > 0 {
+		out, err = capacity(ctx, c, log)
+	} else {
+		var rep report
+		rep, err = load(ctx, c, log)
+		if err == nil && rep.Moves == 0 {
+			err = errors.New("stopped before any move was measured")
+		}
+		if rep.Moves > 0 {
+			out = rep
+		}
 	}
-	if rep.Moves > 0 {
-		write := rep.writeTable
+	if out != nil {
+		write := out.writeTable
 		if c.json {
-			write = rep.writeJSON
+			write = out.writeJSON
 		}
 		if werr := write(stdout); werr != nil && err == nil {
 			err = werr
@@ -48,6 +57,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// printable is a result smokeload prints: a table, or JSON with --json.
+type printable interface {
+	writeTable(io.Writer) error
+	writeJSON(io.Writer) error
 }
 
 // load runs the measurement: --rooms games at once, one after another in

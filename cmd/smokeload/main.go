@@ -20,6 +20,9 @@ import (
 )
 
 func main() {
+	if os.Getenv(childEnv) == "1" {
+		os.Exit(serveChildMain())
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))

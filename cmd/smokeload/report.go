@@ -141,10 +141,13 @@ func (r *recorder) report(c config, instances []string, redis string, elapsed ti
 	return rep
 }
 
-func (rep report) writeJSON(w io.Writer) error {
+func (rep report) writeJSON(w io.Writer) error { return printJSON(w, rep) }
+
+// printJSON writes v as indented JSON, as every smokeload report is.
+func printJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(rep)
+	return enc.Encode(v)
 }
 
 func (rep report) writeTable(w io.Writer) error {

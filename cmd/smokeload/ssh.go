@@ -25,11 +25,7 @@ import (
 // talks to instances it started, or to ones on this machine the operator
 // named (see --allow-remote).
 func dial(ctx context.Context, addr, user string) (*gossh.Client, error) {
-	_, priv, err := ed25519.GenerateKey(rand.Reader)
-	if err != nil {
-		return nil, err
-	}
-	key, err := gossh.NewSignerFromKey(priv)
+	key, err := newKey()
 	if err != nil {
 		return nil, err
 	}
@@ -47,6 +43,15 @@ func dial(ctx context.Context, addr, user string) (*gossh.Client, error) {
 		return nil, fmt.Errorf("ssh %s@%s: %w", user, addr, err)
 	}
 	return c, nil
+}
+
+// newKey makes a player's key: a fresh ed25519 one.
+func newKey() (gossh.Signer, error) {
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		return nil, err
+	}
+	return gossh.NewSignerFromKey(priv)
 }
 
 // runCommand runs an exec command and returns what it printed on stdout.
@@ -189,7 +194,9 @@ type screen struct {
 	mark    time.Time // look for output from here on
 	first   time.Time // arrival of the first output at or after mark
 	text    []byte    // the output while it is small, for waitText
+	maxText int       // how much of it to keep; 0 means maxScreenText
 	changed chan struct{}
+	ended   chan struct{} // closed when the session is over
 }
 
 // maxScreenText bounds what a screen keeps for waitText; only the first
@@ -201,13 +208,13 @@ func startScreen(c *gossh.Client, name, cmd string, width, height int) (*screen,
 	if err != nil {
 		return nil, err
 	}
-	s := &screen{name: name, sess: sess, changed: make(chan struct{}, 1)}
+	s := &screen{name: name, sess: sess, changed: make(chan struct{}, 1), ended: make(chan struct{})}
 	// Input stays open: the server ends a terminal session whose input ends.
 	if s.in, err = sess.StdinPipe(); err != nil {
 		sess.Close()
 		return nil, err
 	}
-	sess.Stdout = s
+	sess.Stdout, sess.Stderr = s, s // one terminal shows both
 	if err := sess.RequestPty("xterm-256color", height, width, gossh.TerminalModes{gossh.ECHO: 0}); err != nil {
 		sess.Close()
 		return nil, fmt.Errorf("%s: pty: %w", name, err)
@@ -216,6 +223,10 @@ func startScreen(c *gossh.Client, name, cmd string, width, height int) (*screen,
 		sess.Close()
 		return nil, fmt.Errorf("%s: %s: %w", name, cmd, err)
 	}
+	go func() {
+		sess.Wait()
+		close(s.ended)
+	}()
 	return s, nil
 }
 
@@ -227,7 +238,11 @@ func (s *screen) Write(p []byte) (int, error) {
 	if !s.mark.IsZero() && s.first.IsZero() && !now.Before(s.mark) {
 		s.first = now
 	}
-	if len(s.text)+len(p) <= maxScreenText {
+	keep := s.maxText
+	if keep == 0 {
+		keep = maxScreenText
+	}
+	if len(s.text)+len(p) <= keep {
 		s.text = append(s.text, p...)
 	}
 	s.mu.Unlock()
@@ -249,6 +264,8 @@ func (s *screen) waitText(ctx context.Context, want string) error {
 		}
 		select {
 		case <-s.changed:
+		case <-s.ended:
+			return fmt.Errorf("%s: the session ended without showing %q", s.name, want)
 		case <-ctx.Done():
 			return fmt.Errorf("%s: screen never showed %q: %w", s.name, want, context.Cause(ctx))
 		}

@@ -11,7 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/smokestack/smokestack/server/proxyproto"
+	"github.com/pires/go-proxyproto"
 )
 
 // Proxy forwards each accepted connection to one of Backends.
@@ -91,16 +91,15 @@ func (p *Proxy) forward(ctx context.Context, c net.Conn) {
 		return
 	}
 	defer up.Close()
-	h := proxyproto.HeaderFor(c)
-	var header []byte
-	switch p.SendProxy {
-	case "v1":
-		header = proxyproto.AppendV1(nil, h)
-	case "v2":
-		header = proxyproto.AppendV2(nil, h)
-	}
-	if _, err := up.Write(header); err != nil {
-		return
+	if p.SendProxy != "" {
+		version := byte(2)
+		if p.SendProxy == "v1" {
+			version = 1
+		}
+		h := proxyproto.HeaderProxyFromAddrs(version, c.RemoteAddr(), c.LocalAddr())
+		if _, err := h.WriteTo(up); err != nil {
+			return
+		}
 	}
 	done := make(chan struct{}, 2)
 	pipe := func(dst, src net.Conn) {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/smokestack/smokestack/server/proxyproto"
+	"github.com/pires/go-proxyproto"
 )
 
 // backend answers each connection with its name and the client address it

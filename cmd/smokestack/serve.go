@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"expvar"
 	"flag"
 	"fmt"
 	"io"
@@ -12,12 +11,12 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/smokestack/smokestack/hostkeys"
 	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/server"
-	"github.com/smokestack/smokestack/server/proxyproto"
 )
 
 // errFlags reports bad flags, which the flag package has already printed.
@@ -35,8 +34,15 @@ type serveConfig struct {
 	idleTimeout time.Duration
 	logLevel    string
 	logFormat   string
-	metrics     string
+	metrics     string // the old name of metricsListen
 	proxyProto  bool
+	// proxyTrusted lists the balancers allowed to send PROXY headers.
+	proxyTrusted  string
+	metricsListen string
+	operators     string
+	shutdownGrace time.Duration
+	limits        server.Limits
+	lobbyLimits   lobby.Limits
 }
 
 // envFlag ties a flag to the environment variable that sets it when the
@@ -50,11 +56,26 @@ var serveEnv = []envFlag{
 	{"store", "SMOKESTACK_STORE"},
 	{"redis", "SMOKESTACK_REDIS"},
 	{"proxy-protocol", "SMOKESTACK_PROXY_PROTOCOL"},
+	{"proxy-trusted", "SMOKESTACK_PROXY_TRUSTED"},
 	{"bot-delay", "SMOKESTACK_BOT_DELAY"},
 	{"expire", "SMOKESTACK_EXPIRE"},
 	{"idle-timeout", "SMOKESTACK_IDLE_TIMEOUT"},
+	{"handshake-timeout", "SMOKESTACK_HANDSHAKE_TIMEOUT"},
+	{"max-conns-per-addr", "SMOKESTACK_MAX_CONNS_PER_ADDR"},
+	{"max-conns-per-key", "SMOKESTACK_MAX_CONNS_PER_KEY"},
+	{"conn-rate", "SMOKESTACK_CONN_RATE"},
+	{"max-sessions", "SMOKESTACK_MAX_SESSIONS"},
+	{"max-rooms-per-hour", "SMOKESTACK_MAX_ROOMS_PER_HOUR"},
+	{"max-open-rooms", "SMOKESTACK_MAX_OPEN_ROOMS"},
+	{"input-rate", "SMOKESTACK_INPUT_RATE"},
+	{"move-rate", "SMOKESTACK_MOVE_RATE"},
+	{"inactivity-timeout", "SMOKESTACK_INACTIVITY_TIMEOUT"},
+	{"max-line", "SMOKESTACK_MAX_LINE"},
+	{"operators", "SMOKESTACK_OPERATORS"},
+	{"shutdown-grace", "SMOKESTACK_SHUTDOWN_GRACE"},
 	{"log-level", "SMOKESTACK_LOG_LEVEL"},
 	{"log-format", "SMOKESTACK_LOG_FORMAT"},
+	{"metrics-listen", "SMOKESTACK_METRICS_LISTEN"},
 	{"metrics", "SMOKESTACK_METRICS"},
 }
 
@@ -69,12 +90,30 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	fs.StringVar(&c.store, "store", "bolt", "where rooms live: bolt (rooms.db in the data directory, durable) or memory (lost on exit)")
 	fs.StringVar(&c.redis, "redis", "", "Redis URL for a room store shared by several instances (redis://host:6379/0)")
 	fs.BoolVar(&c.proxyProto, "proxy-protocol", false, "expect a PROXY protocol v1/v2 header on every connection, as a load balancer sends; connections without one are refused")
+	fs.StringVar(&c.proxyTrusted, "proxy-trusted", "", "with --proxy-protocol, the balancers' addresses or CIDR ranges, comma-separated; connections from anywhere else are dropped (empty: any source, so firewall the port)")
 	fs.DurationVar(&c.botDelay, "bot-delay", 800*time.Millisecond, "pause before a bot moves while people are at the table")
 	fs.DurationVar(&c.expire, "expire", 24*time.Hour, "remove unfinished rooms untouched for this long (0 keeps them forever)")
-	fs.DurationVar(&c.idleTimeout, "idle-timeout", 0, "close connections with no traffic for this long (0: never)")
+	fs.DurationVar(&c.idleTimeout, "idle-timeout", time.Hour, "close connections with no traffic either way for this long (0: never)")
+	d := server.DefaultLimits()
+	dl := lobby.DefaultLimits()
+	l := &c.limits
+	fs.DurationVar(&l.HandshakeTimeout, "handshake-timeout", d.HandshakeTimeout, "drop a connection whose SSH handshake (key exchange and login) has not finished after this long (0: never)")
+	fs.IntVar(&l.ConnsPerAddr, "max-conns-per-addr", d.ConnsPerAddr, "open connections allowed from one address, or one IPv6 /64 (0: no limit)")
+	fs.IntVar(&l.ConnsPerKey, "max-conns-per-key", d.ConnsPerKey, "open connections allowed with one SSH key (0: no limit)")
+	fs.IntVar(&l.ConnRate, "conn-rate", d.ConnRate, "new connections allowed from one address per minute, a token bucket holding a minute's worth (0: no limit)")
+	fs.IntVar(&l.Sessions, "max-sessions", d.Sessions, "open sessions allowed on this instance (0: no limit)")
+	fs.IntVar(&c.lobbyLimits.RoomsPerHour, "max-rooms-per-hour", dl.RoomsPerHour, "rooms one key may create per hour (0: no limit)")
+	fs.IntVar(&c.lobbyLimits.OpenRooms, "max-open-rooms", dl.OpenRooms, "unfinished rooms one key may hold (0: no limit)")
+	fs.IntVar(&l.InputRate, "input-rate", d.InputRate, "bytes per second read from one session's input; faster input waits (0: no limit)")
+	fs.Float64Var(&c.lobbyLimits.MovesPerSecond, "move-rate", dl.MovesPerSecond, "moves per second one session may play: bursts of twice as many pass, faster ones wait, and ones that would wait over a second are refused (0: no limit)")
+	fs.DurationVar(&l.Inactivity, "inactivity-timeout", d.Inactivity, "close a terminal session after this long without input, warning a minute before (0: never)")
+	fs.IntVar(&l.MaxLine, "max-line", d.MaxLine, "longest line `play` reads, in bytes; a longer one ends the session (0: 16 MiB)")
+	fs.StringVar(&c.operators, "operators", "", "authorized_keys `FILE` of the operators' keys, who may run `admin` (empty: nobody)")
+	fs.DurationVar(&c.shutdownGrace, "shutdown-grace", 10*time.Second, "on SIGTERM, how long sessions have to close after being told before they are cut")
 	fs.StringVar(&c.logLevel, "log-level", "info", "debug, info, warn or error")
 	fs.StringVar(&c.logFormat, "log-format", "text", "text or json")
-	fs.StringVar(&c.metrics, "metrics", "", "serve expvar counters at http://ADDR/debug/vars (off when empty)")
+	fs.StringVar(&c.metricsListen, "metrics-listen", "", "serve Prometheus metrics at http://ADDR/metrics, and /healthz and /readyz (off when empty)")
+	fs.StringVar(&c.metrics, "metrics", "", "the old name of --metrics-listen (it serves Prometheus text at /metrics now, not expvar)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, "usage: smokestack serve [flags]\n\nRuns the SSH server: players connect with `ssh -p 2222 HOST`.\nEvery flag can also be set by its environment variable; a flag given on\nthe command line wins.\n\n")
 		for _, e := range serveEnv {
@@ -119,8 +158,19 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	if c.redis != "" && (given["store"] || getenv("SMOKESTACK_STORE") != "") {
 		return c, fmt.Errorf("--store %s and --redis both given: rooms live either in Redis or in the %s store; drop one (check SMOKESTACK_STORE and SMOKESTACK_REDIS)", c.store, c.store)
 	}
-	if c.botDelay < 0 || c.expire < 0 || c.idleTimeout < 0 {
-		return c, errors.New("--bot-delay, --expire and --idle-timeout cannot be negative")
+	if c.botDelay < 0 || c.expire < 0 || c.idleTimeout < 0 || c.shutdownGrace < 0 {
+		return c, errors.New("--bot-delay, --expire, --idle-timeout and --shutdown-grace cannot be negative")
+	}
+	if l := c.limits; l.HandshakeTimeout < 0 || l.ConnsPerAddr < 0 || l.ConnsPerKey < 0 || l.ConnRate < 0 ||
+		l.Sessions < 0 || l.InputRate < 0 || l.Inactivity < 0 || l.MaxLine < 0 ||
+		c.lobbyLimits.RoomsPerHour < 0 || c.lobbyLimits.OpenRooms < 0 || c.lobbyLimits.MovesPerSecond < 0 {
+		return c, errors.New("limits cannot be negative: 0 turns one off")
+	}
+	if c.metrics != "" {
+		if c.metricsListen != "" && c.metricsListen != c.metrics {
+			return c, errors.New("--metrics is the old name of --metrics-listen: give only --metrics-listen")
+		}
+		c.metricsListen = c.metrics
 	}
 	if c.dataDir == "" {
 		dir, err := defaultDataDir(getenv)
@@ -185,12 +235,21 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	defer store.Close()
 
+	var ops server.Operators
+	if c.operators != "" {
+		if ops, err = server.LoadOperators(c.operators); err != nil {
+			return err
+		}
+	}
+	metrics := server.NewMetrics(storeName(c))
 	lb := lobby.New(lobby.Config{
 		Store:    store,
 		Games:    lobbyGames(),
 		BotDelay: c.botDelay,
 		Expire:   c.expire,
 		Logger:   log.With("part", "lobby"),
+		Limits:   c.lobbyLimits,
+		Observer: metrics,
 	})
 	lobbyCtx, stopLobby := context.WithCancel(context.Background())
 	lobbyDone := make(chan struct{})
@@ -200,15 +259,20 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}()
 	// With Redis, Run withdraws this instance's seat claims on its way
 	// out, so the store (closed by an earlier defer) stays open until Run
-	// has returned.
+	// has returned, or for as long as shutting down may take.
 	defer func() {
 		stopLobby()
-		<-lobbyDone
+		select {
+		case <-lobbyDone:
+		case <-time.After(c.shutdownGrace + 5*time.Second):
+			log.Warn("the lobby did not stop in time; closing the store under it")
+		}
 	}()
 
 	srv, err := server.New(server.Config{
 		Addr: c.listen, HostKey: key.Signer, Lobby: lb, Screens: screens(),
 		Logger: log.With("part", "ssh"), IdleTimeout: c.idleTimeout,
+		Limits: c.limits, Operators: ops, Metrics: metrics,
 	})
 	if err != nil {
 		return err
@@ -218,25 +282,29 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("listen on %s: %w", c.listen, err)
 	}
 	if c.proxyProto {
-		l = &proxyproto.Listener{Listener: l}
+		if l, err = server.ProxyListener(l, splitList(c.proxyTrusted), c.limits.HandshakeTimeout); err != nil {
+			return fmt.Errorf("--proxy-trusted: %w", err)
+		}
 	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(l) }()
 	log.Info("listening", "addr", l.Addr().String(), "data_dir", c.dataDir, "store", storeName(c),
-		"proxy_protocol", c.proxyProto, "host_key", key.Path, "host_key_fingerprint", key.Fingerprint())
+		"proxy_protocol", c.proxyProto, "host_key", key.Path, "host_key_fingerprint", key.Fingerprint(),
+		"operators", len(ops))
 
-	if c.metrics != "" {
-		ml, err := net.Listen("tcp", c.metrics)
+	if c.metricsListen != "" {
+		if c.metrics != "" {
+			log.Warn("--metrics (SMOKESTACK_METRICS) is now --metrics-listen (SMOKESTACK_METRICS_LISTEN), and serves Prometheus text at /metrics instead of expvar at /debug/vars")
+		}
+		ml, err := net.Listen("tcp", c.metricsListen)
 		if err != nil {
 			srv.Close()
-			return fmt.Errorf("--metrics: %w", err)
+			return fmt.Errorf("--metrics-listen: %w", err)
 		}
-		mux := http.NewServeMux()
-		mux.Handle("/debug/vars", expvar.Handler())
-		ms := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+		ms := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 5 * time.Second}
 		go ms.Serve(ml)
 		defer ms.Close()
-		log.Info("metrics", "url", "http://"+ml.Addr().String()+"/debug/vars")
+		log.Info("metrics", "url", "http://"+ml.Addr().String()+"/metrics")
 	}
 
 	select {
@@ -244,8 +312,8 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("ssh server stopped: %w", err)
 	case <-ctx.Done():
 	}
-	log.Info("shutting down: telling open sessions, waiting up to 10s for them to close")
-	shutCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	log.Info("shutting down: telling open sessions, waiting for them to close", "grace", c.shutdownGrace)
+	shutCtx, cancel := context.WithTimeout(context.Background(), c.shutdownGrace)
 	defer cancel()
 	if err := srv.Shutdown(shutCtx); err != nil {
 		log.Warn("sessions still open at shutdown; closing them", "err", err)
@@ -253,9 +321,23 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	<-served
 	stopLobby()
-	<-lobbyDone
+	select {
+	case <-lobbyDone:
+	case <-time.After(5 * time.Second):
+	}
 	log.Info("stopped")
 	return nil
+}
+
+// splitList splits a comma-separated flag value, dropping blanks.
+func splitList(s string) []string {
+	var out []string
+	for f := range strings.SplitSeq(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 func loadHostKey(c serveConfig) (hostkeys.Key, error) {

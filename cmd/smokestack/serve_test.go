@@ -29,6 +29,20 @@ func TestParseServe(t *testing.T) {
 		t.Errorf("parsed %+v: want env for --listen and --proxy-protocol, the flag for --expire, data dir from XDG_STATE_HOME", c)
 	}
 
+	// Each limit has its flag and variable, and the old --metrics still
+	// names the metrics address.
+	c, err = parseServe([]string{"--max-sessions", "50", "--metrics", "127.0.0.1:9222"},
+		func(k string) string {
+			return map[string]string{"SMOKESTACK_CONN_RATE": "7", "SMOKESTACK_MOVE_RATE": "2.5", "XDG_STATE_HOME": "/s"}[k]
+		}, &stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.limits.Sessions != 50 || c.limits.ConnRate != 7 || c.lobbyLimits.MovesPerSecond != 2.5 ||
+		c.limits.HandshakeTimeout != 20*time.Second || c.metricsListen != "127.0.0.1:9222" {
+		t.Errorf("parsed %+v", c)
+	}
+
 	for _, tt := range []struct {
 		args []string
 		env  map[string]string
@@ -40,6 +54,9 @@ func TestParseServe(t *testing.T) {
 		{[]string{"--bot-delay", "-1s"}, nil, "cannot be negative"},
 		{nil, map[string]string{"SMOKESTACK_EXPIRE": "soon"}, `SMOKESTACK_EXPIRE="soon"`},
 		{[]string{"--listen"}, nil, "bad flags"},
+		{[]string{"--max-sessions", "-1"}, nil, "limits cannot be negative"},
+		{nil, map[string]string{"SMOKESTACK_INACTIVITY_TIMEOUT": "-5m"}, "limits cannot be negative"},
+		{[]string{"--metrics", ":1", "--metrics-listen", ":2"}, nil, "only --metrics-listen"},
 		{[]string{"extra"}, nil, "bad flags"},
 	} {
 		_, err := parseServe(tt.args, func(k string) string { return tt.env[k] }, &stderr)

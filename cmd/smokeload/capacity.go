@@ -1,0 +1,554 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	mrand "math/rand/v2"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// Capacity mode: --sessions N real SSH sessions with PTYs, each a player
+// on the game screen (`join CODE`) of one of --rooms rooms, pressing keys
+// that move through the move menu and play the move it lands on. It
+// measures what those players feel and what the server pays for them.
+//
+// Each room acts one player at a time, so a redraw can be told apart: a
+// player opens and closes the key help (key to own frame: the first bytes
+// of its own redraw), moves through the menu, then presses enter; if the
+// others' screens then redraw, a move was played (move to others' frame). Players connect from loopback
+// addresses of their own, --per-addr to each, so the server's
+// per-address limits stay at their defaults.
+
+// capResult is what one capacity run measured.
+type capResult struct {
+	Mode       string  `json:"mode"` // "own" (a server process started here) or "target"
+	Server     string  `json:"server"`
+	Sessions   int     `json:"sessions"`
+	Rooms      int     `json:"rooms"`
+	Connected  int     `json:"connected"`
+	Seconds    float64 `json:"seconds"`
+	Think      string  `json:"think"`
+	Connect    stats   `json:"connect"`
+	KeyToOwn   stats   `json:"key_to_own_frame"`
+	MoveToRest stats   `json:"move_to_others_frame"`
+	Moves      int     `json:"moves"`
+	// KeyMisses counts keys whose redraw never came within a second.
+	KeyMisses int `json:"key_misses"`
+	// Refused counts the sessions refused, by what the server said.
+	Refused map[string]int `json:"refused,omitempty"`
+	// Skipped counts players who never sat down because their room's
+	// first player, who creates it, was refused.
+	Skipped int `json:"skipped"`
+	// Errors counts the other failures, by message.
+	Errors map[string]int `json:"errors,omitempty"`
+	// From the server's own metrics, when it serves them:
+	RSSPerSessionKB   float64 `json:"rss_per_session_kb,omitempty"`
+	GoroutinesPerSess float64 `json:"goroutines_per_session,omitempty"`
+	CPUPerMoveMs      float64 `json:"cpu_per_move_ms,omitempty"`
+	ServerMoves       int     `json:"server_moves,omitempty"`
+	ServerRefusals    int     `json:"server_refusals,omitempty"`
+	ServerRSSMB       float64 `json:"server_rss_mb,omitempty"`
+	Panics            int     `json:"panics"`
+	ServerLogLines    int     `json:"server_log_lines,omitempty"`
+}
+
+// capPlayer is one person at one screen.
+type capPlayer struct {
+	name   string
+	client *gossh.Client
+	screen *screen
+}
+
+// capacity runs capacity mode.
+func capacity(ctx context.Context, c config, log *slog.Logger) (capResult, error) {
+	res := capResult{Mode: "target", Sessions: c.sessions, Rooms: c.rooms, Think: c.think.String(),
+		Refused: map[string]int{}, Errors: map[string]int{}}
+	server, metricsURL := c.target, c.metricsURL
+	var child *serverChild
+	if server == "" {
+		var err error
+		if child, err = startServerChild(ctx); err != nil {
+			return res, fmt.Errorf("start a server: %w", err)
+		}
+		defer child.stop() // when the run fails; stopping twice is harmless
+		res.Mode, server, metricsURL = "own", child.addr, "http://"+child.metrics+"/metrics"
+	}
+	res.Server = server
+	before, _ := scrape(metricsURL)
+
+	rec := newRecorder()
+	var mu sync.Mutex
+	count := func(m map[string]int, msg string) {
+		mu.Lock()
+		m[msg]++
+		mu.Unlock()
+	}
+	// Seat players room by room: the first of each room creates it.
+	perRoom := (c.sessions + c.rooms - 1) / c.rooms
+	rooms := make([][]*capPlayer, c.rooms)
+	start := time.Now()
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, c.connectConc)
+	codes := make([]string, c.rooms)
+	codeReady := make([]chan struct{}, c.rooms)
+	for i := range codeReady {
+		codeReady[i] = make(chan struct{})
+	}
+	var connected atomic.Int64
+	for i := range c.sessions {
+		room, seat := i/perRoom, i%perRoom // rooms fill one after another
+		if ctx.Err() != nil {
+			break
+		}
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			began := time.Now()
+			p, err := connectPlayer(ctx, server, i, c, room, seat, perRoom, codes, codeReady)
+			if err != nil {
+				var refusal refusedErr
+				switch {
+				case errors.As(err, &refusal):
+					count(res.Refused, string(refusal))
+				case errors.Is(err, errNoRoom):
+					mu.Lock()
+					res.Skipped++
+					mu.Unlock()
+				default:
+					count(res.Errors, firstLine(err.Error()))
+				}
+				log.Debug("player not seated", "player", i, "err", err)
+				return
+			}
+			rec.mu.Lock()
+			rec.samples["connect"] = append(rec.samples["connect"], time.Since(began))
+			rec.mu.Unlock()
+			connected.Add(1)
+			mu.Lock()
+			rooms[room] = append(rooms[room], p)
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	res.Connected = int(connected.Load())
+	log.Info("players connected", "connected", res.Connected, "took", time.Since(start).Round(time.Millisecond))
+	defer func() {
+		for _, ps := range rooms {
+			for _, p := range ps {
+				p.screen.close()
+				p.client.Close()
+			}
+		}
+	}()
+	connectedAt, _ := scrape(metricsURL)
+
+	// Play until --duration (or --moves moves) is up.
+	playCtx, cancel := context.WithTimeout(ctx, c.duration)
+	defer cancel()
+	var moves budget
+	moves.left.Store(1 << 62)
+	if c.movesGiven {
+		moves.left.Store(int64(c.moves))
+	}
+	for r, ps := range rooms {
+		if len(ps) < 2 {
+			continue
+		}
+		wg.Go(func() { playRoom(playCtx, c, ps, uint64(r), rec, &moves) })
+	}
+	wg.Wait()
+	after, _ := scrape(metricsURL)
+	for _, ps := range rooms {
+		for _, p := range ps {
+			p.screen.close()
+			p.client.Close()
+		}
+	}
+	rooms = nil
+	if child != nil {
+		child.stop()
+		res.Panics, res.ServerLogLines = child.panics(), child.lines()
+	}
+
+	res.Seconds = roundTenth(time.Since(start).Seconds())
+	res.Connect = summarise(rec.samples["connect"])
+	res.KeyToOwn = summarise(rec.samples["key"])
+	res.MoveToRest = summarise(rec.samples["move"])
+	res.Moves, res.KeyMisses = rec.moves, rec.missed
+	if before != nil && connectedAt != nil && after != nil && res.Connected > 0 {
+		n := float64(res.Connected)
+		res.RSSPerSessionKB = roundTenth((connectedAt["process_resident_memory_bytes"] - before["process_resident_memory_bytes"]) / n / 1024)
+		res.GoroutinesPerSess = roundTenth((connectedAt["go_goroutines"] - before["go_goroutines"]) / n)
+		res.ServerMoves = int(after["smokestack_moves_committed_total"] - connectedAt["smokestack_moves_committed_total"])
+		if res.ServerMoves > 0 {
+			res.CPUPerMoveMs = roundTenth((after["process_cpu_seconds_total"] - connectedAt["process_cpu_seconds_total"]) * 1000 / float64(res.ServerMoves))
+		}
+		res.ServerRSSMB = roundTenth(after["process_resident_memory_bytes"] / (1 << 20))
+		res.ServerRefusals = int(after["smokestack_refusals_total"] - before["smokestack_refusals_total"])
+	}
+	return res, nil
+}
+
+// errNoRoom is a player whose room was never created.
+var errNoRoom = errors.New("its room was never created")
+
+// refusedErr is a session the server turned away, with what it said.
+type refusedErr string
+
+func (r refusedErr) Error() string { return string(r) }
+
+// connectPlayer connects player i, creating its room if it is the room's
+// first, and opens its game screen.
+func connectPlayer(ctx context.Context, server string, i int, c config, room, seat, perRoom int, codes []string, ready []chan struct{}) (*capPlayer, error) {
+	if seat == 0 {
+		// However it goes, the room's other players stop waiting: with a
+		// code, or without one if this player never made the room.
+		defer close(ready[room])
+	}
+	key, err := newKey()
+	if err != nil {
+		return nil, err
+	}
+	var banner strings.Builder
+	from := &net.TCPAddr{IP: net.IPv4(127, 0, byte(1+i/c.perAddr/250), byte(2+i/c.perAddr%250))}
+	d := net.Dialer{LocalAddr: from, Timeout: 20 * time.Second}
+	nc, err := d.DialContext(ctx, "tcp", server)
+	if err != nil {
+		return nil, err
+	}
+	name := fmt.Sprintf("load-%d", i)
+	cc, chans, reqs, err := gossh.NewClientConn(nc, server, &gossh.ClientConfig{User: name,
+		Auth: []gossh.AuthMethod{gossh.PublicKeys(key)}, HostKeyCallback: gossh.InsecureIgnoreHostKey(),
+		BannerCallback: func(m string) error { banner.WriteString(m); return nil }})
+	if err != nil {
+		nc.Close()
+		if b := strings.TrimSpace(banner.String()); b != "" {
+			return nil, refusedErr(b)
+		}
+		return nil, err
+	}
+	client := gossh.NewClient(cc, chans, reqs)
+	fail := func(err error) (*capPlayer, error) {
+		client.Close()
+		if msg, ok := strings.CutPrefix(err.Error(), "refused: "); ok {
+			return nil, refusedErr(msg)
+		}
+		return nil, err
+	}
+	if seat == 0 {
+		out, err := runCommand(client, fmt.Sprintf("new --players %d --private", min(perRoom, 5)))
+		if err != nil {
+			if err = refusalOf(err); errors.As(err, new(refusedErr)) {
+				return fail(err)
+			}
+			return fail(errors.New("new failed: " + strings.TrimPrefix(err.Error(), "new --players")))
+		}
+		codes[room] = strings.TrimSpace(out)
+	} else {
+		select {
+		case <-ready[room]:
+		case <-ctx.Done():
+			return fail(ctx.Err())
+		}
+		if codes[room] == "" {
+			return fail(errNoRoom)
+		}
+	}
+	sc, err := startScreen(client, name, "join "+codes[room], c.width, c.height)
+	if err != nil {
+		return fail(err)
+	}
+	sc.mu.Lock()
+	sc.maxText = 64 << 10 // thousands of screens: keep only their first frames
+	sc.mu.Unlock()
+	wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := sc.waitText(wctx, codes[room]); err != nil {
+		sc.close()
+		if r := refusalIn(sc); r != "" {
+			return fail(refusedErr(r))
+		}
+		// One message for all, so the report counts them together.
+		return fail(errors.New("the game screen did not open within 30s"))
+	}
+	return &capPlayer{name: name, client: client, screen: sc}, nil
+}
+
+// refusalOf turns a command's failure that carries a server refusal into
+// a refusedErr.
+func refusalOf(err error) error {
+	if i := strings.Index(err.Error(), "smokestack: "); i >= 0 {
+		return refusedErr(strings.TrimSpace(err.Error()[i+len("smokestack: "):]))
+	}
+	return err
+}
+
+// refusalIn returns the refusal a screen shows instead of the game, if any.
+func refusalIn(s *screen) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, r, ok := strings.Cut(string(s.text), "smokestack: "); ok {
+		return strings.TrimSpace(firstLine(r))
+	}
+	return ""
+}
+
+// moveWindow is how long the others' screens have to show a move; enter
+// off the player's turn plays nothing, and nothing shows.
+const moveWindow = 2 * time.Second
+
+// navKeys move through the move menu: next/previous card, next/previous
+// move.
+var navKeys = []string{"\t", "l", "h", "j", "k", "\x1b[B", "\x1b[A"}
+
+// playRoom takes turns at the room's players until ctx ends.
+func playRoom(ctx context.Context, c config, ps []*capPlayer, seed uint64, rec *recorder, moves *budget) {
+	rnd := mrand.New(mrand.NewPCG(seed, 0xcafe))
+	for turn := 0; ctx.Err() == nil; turn++ {
+		think := c.think/2 + time.Duration(rnd.Int64N(int64(c.think)+1))
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(think):
+		}
+		p := ps[turn%len(ps)]
+		// A key that always redraws (? opens the key help), and its redraw
+		// on the player's own screen; ? again closes it.
+		p.screen.watch(time.Now())
+		sent := time.Now()
+		if _, err := io.WriteString(p.screen.in, "?"); err != nil {
+			return
+		}
+		at, err := waitFirst(ctx, p.screen, time.Second)
+		rec.mu.Lock()
+		if err == nil {
+			rec.samples["key"] = append(rec.samples["key"], at.Sub(sent))
+		} else {
+			rec.missed++
+		}
+		rec.mu.Unlock()
+		time.Sleep(20 * time.Millisecond)
+		keys := "?"
+		for range 1 + rnd.IntN(3) { // then somewhere in the move menu
+			keys += navKeys[rnd.IntN(len(navKeys))]
+		}
+		if _, err := io.WriteString(p.screen.in, keys); err != nil {
+			return
+		}
+		if !moves.take() {
+			return
+		}
+		// Play the move the menu is on: the others' screens show it.
+		time.Sleep(40 * time.Millisecond) // the navigation's redraws end
+		sent = time.Now()
+		for _, o := range ps {
+			if o != p {
+				o.screen.watch(sent)
+			}
+		}
+		if _, err := io.WriteString(p.screen.in, "\r"); err != nil {
+			return
+		}
+		var got []time.Duration
+		for _, o := range ps {
+			if o == p {
+				continue
+			}
+			// Two seconds in all: enter off the player's turn plays nothing.
+			if at, err := waitFirst(ctx, o.screen, time.Until(sent.Add(moveWindow))); err == nil {
+				got = append(got, at.Sub(sent))
+			}
+		}
+		if len(got) > 0 {
+			rec.mu.Lock()
+			rec.moves++
+			rec.samples["move"] = append(rec.samples["move"], got...)
+			rec.mu.Unlock()
+		} else {
+			moves.left.Add(1) // not this player's turn: no move was made
+		}
+	}
+}
+
+// waitFirst waits up to d for the screen's first output since watch.
+func waitFirst(ctx context.Context, s *screen, d time.Duration) (time.Time, error) {
+	ctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	return s.firstOutput(ctx)
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
+}
+
+func roundTenth(f float64) float64 { return float64(int64(f*10+0.5)) / 10 }
+
+// scrape reads a Prometheus text endpoint into name → value, summing a
+// metric's labelled series.
+func scrape(url string) (map[string]float64, error) {
+	if url == "" {
+		return nil, errors.New("no metrics URL")
+	}
+	resp, err := http.Get(url)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	out := map[string]float64{}
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		name, value, ok := strings.Cut(line, " ")
+		if !ok {
+			continue
+		}
+		name, _, _ = strings.Cut(name, "{")
+		var v float64
+		if _, err := fmt.Sscan(value, &v); err == nil {
+			out[name] += v
+		}
+	}
+	return out, sc.Err()
+}
+
+// serverChild is `smokestack serve` as this binary runs it in a child
+// process (see serveChildMain), so the server's memory, goroutines and CPU
+// are its own.
+type serverChild struct {
+	cmd      *exec.Cmd
+	stdin    io.WriteCloser
+	addr     string
+	metrics  string
+	mu       sync.Mutex
+	log      []string
+	panicN   int
+	done     chan struct{}
+	stopOnce sync.Once
+}
+
+const childEnv = "SMOKELOAD_SERVER_CHILD"
+
+func startServerChild(ctx context.Context) (*serverChild, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	ch := &serverChild{done: make(chan struct{})}
+	ch.cmd = exec.Command(exe)
+	ch.cmd.Env = append(os.Environ(), childEnv+"=1")
+	if ch.stdin, err = ch.cmd.StdinPipe(); err != nil {
+		return nil, err
+	}
+	out, err := ch.cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	errs, err := ch.cmd.StderrPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := ch.cmd.Start(); err != nil {
+		return nil, err
+	}
+	go func() {
+		defer close(ch.done)
+		sc := bufio.NewScanner(errs)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			ch.mu.Lock()
+			if strings.Contains(sc.Text(), "panic") {
+				ch.panicN++
+			}
+			ch.log = append(ch.log, sc.Text())
+			ch.mu.Unlock()
+		}
+	}()
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		ch.stop()
+		return nil, fmt.Errorf("the server process said nothing: %w", err)
+	}
+	f := strings.Fields(line)
+	if len(f) != 2 {
+		ch.stop()
+		return nil, fmt.Errorf("the server process said %q", line)
+	}
+	ch.addr, ch.metrics = f[0], f[1]
+	return ch, nil
+}
+
+// stop closes the child's input, which ends it, and waits; once.
+func (ch *serverChild) stop() {
+	ch.stopOnce.Do(func() {
+		ch.stdin.Close()
+		select {
+		case <-ch.done:
+		case <-time.After(20 * time.Second):
+			ch.cmd.Process.Kill()
+		}
+		ch.cmd.Wait()
+	})
+}
+
+func (ch *serverChild) panics() int {
+	ch.mu.Lock()
+	defer ch.mu.Unlock()
+	return ch.panicN
+}
+
+func (ch *serverChild) lines() int {
+	ch.mu.Lock()
+	defer ch.mu.Unlock()
+	return len(ch.log)
+}
+
+func (r capResult) writeJSON(w io.Writer) error { return printJSON(w, r) }
+
+func (r capResult) writeTable(w io.Writer) error {
+	where := "a server process started here (serve's default limits, bbolt)"
+	if r.Mode == "target" {
+		where = "the instance at " + r.Server
+	}
+	fmt.Fprintf(w, "smokeload capacity: %d of %d players seated in %d rooms on %s, %.1fs, think %s\n\n",
+		r.Connected, r.Sessions, r.Rooms, where, r.Seconds, r.Think)
+	fmt.Fprintf(w, "                          count      p50      p99      max\n")
+	for _, m := range []struct {
+		label string
+		s     stats
+	}{{"connect to first frame", r.Connect}, {"key to own frame", r.KeyToOwn}, {"move to others' frame", r.MoveToRest}} {
+		fmt.Fprintf(w, "  %-22s %7d %6.1fms %6.1fms %6.1fms\n", m.label, m.s.Count, m.s.P50, m.s.P99, m.s.Max)
+	}
+	fmt.Fprintf(w, "\nmoves played %d (server counted %d); keys never redrawn %d\n", r.Moves, r.ServerMoves, r.KeyMisses)
+	if r.ServerRSSMB > 0 {
+		fmt.Fprintf(w, "server: %.1f KB RSS and %.1f goroutines per session, %.1f ms CPU per move, %.1f MB RSS at the end\n",
+			r.RSSPerSessionKB, r.GoroutinesPerSess, r.CPUPerMoveMs, r.ServerRSSMB)
+	}
+	for msg, n := range r.Refused {
+		fmt.Fprintf(w, "refused %d: %s\n", n, msg)
+	}
+	if r.Skipped > 0 {
+		fmt.Fprintf(w, "skipped %d: their room's first player was refused, so it was never created\n", r.Skipped)
+	}
+	for msg, n := range r.Errors {
+		fmt.Fprintf(w, "error %d: %s\n", n, msg)
+	}
+	_, err := fmt.Fprintf(w, "server refusals counted %d, panics in its log %d\n", r.ServerRefusals, r.Panics)
+	return err
+}

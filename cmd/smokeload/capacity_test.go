@@ -1,0 +1,64 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestMain lets this test binary be capacity mode's server process, as
+// the smokeload binary is: startServerChild runs os.Executable.
+func TestMain(m *testing.M) {
+	if os.Getenv(childEnv) == "1" {
+		os.Exit(serveChildMain())
+	}
+	os.Exit(m.Run())
+}
+
+// A small capacity run seats everyone, measures every figure, and finds
+// the server clean.
+func TestCapacityMode(t *testing.T) {
+	var res capResult
+	runCapacity(t, &res, "--sessions", "8", "--rooms", "2", "--duration", "8s", "--think", "200ms")
+	if res.Connected != 8 || len(res.Errors) > 0 || len(res.Refused) > 0 {
+		t.Fatalf("seated %d of 8; errors %v, refused %v", res.Connected, res.Errors, res.Refused)
+	}
+	figures := map[string]stats{"connect": res.Connect, "key to own frame": res.KeyToOwn}
+	if res.Moves > 0 { // enter off a player's turn plays nothing
+		figures["move to others' frame"] = res.MoveToRest
+	}
+	for name, s := range figures {
+		if s.Count == 0 || !(0 < s.P50 && s.P50 <= s.P99 && s.P99 <= s.Max) {
+			t.Errorf("%s: %+v", name, s)
+		}
+	}
+	if res.ServerMoves == 0 || res.ServerMoves < res.Moves || res.RSSPerSessionKB <= 0 || res.GoroutinesPerSess <= 0 || res.Panics != 0 {
+		t.Errorf("report %+v", res)
+	}
+}
+
+// Past the server's limits players are refused with its line, not errors.
+func TestCapacityRefusals(t *testing.T) {
+	var res capResult
+	// Thirty players from one address, which the server allows 20
+	// connections: the rest are refused with the server's own words.
+	runCapacity(t, &res, "--sessions", "30", "--rooms", "10", "--per-addr", "30", "--duration", "1s")
+	// A player whose room's creator was refused connects but never sits.
+	if res.Connected+res.Skipped != 20 || res.Refused["smokestack: too many connections from your address; try again in a minute"] != 10 ||
+		len(res.Errors) > 0 || res.Panics != 0 {
+		t.Errorf("connected %d, skipped %d, refused %v, errors %v, panics %d", res.Connected, res.Skipped, res.Refused, res.Errors, res.Panics)
+	}
+}
+
+func runCapacity(t *testing.T, res *capResult, args ...string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	if status := run(t.Context(), append(args, "--json"), &out, &errOut); status != 0 {
+		t.Fatalf("smokeload %s: exit status %d\nstderr: %s", strings.Join(args, " "), status, errOut.String())
+	}
+	if err := json.Unmarshal(out.Bytes(), res); err != nil {
+		t.Fatalf("report is not JSON: %v\n%s", err, out.String())
+	}
+}

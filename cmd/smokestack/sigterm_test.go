@@ -1,0 +1,106 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// terminal is a PTY session as its client sees it.
+type terminal struct {
+	conn *gossh.Client
+	sess *gossh.Session
+	syncBuffer
+}
+
+func (s *terminal) waitFor(t *testing.T, name, want string) {
+	t.Helper()
+	for deadline := time.Now().Add(15 * time.Second); !strings.Contains(ansi.Strip(s.String()), want); {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s never showed %q; it shows %q", name, want, ansi.Strip(s.String()))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// openTerminal starts cmd (the lobby when empty) on a PTY of its own
+// connection, as a person's ssh -t would.
+func openTerminal(t *testing.T, addr, user, cmd string) *terminal {
+	t.Helper()
+	c, err := gossh.Dial("tcp", addr, &gossh.ClientConfig{User: user, Auth: []gossh.AuthMethod{gossh.PublicKeys(newClientKey(t))},
+		HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	sess, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sess.RequestPty("xterm-256color", 30, 100, gossh.TerminalModes{}); err != nil {
+		t.Fatal(err)
+	}
+	term := &terminal{conn: c, sess: sess}
+	sess.Stdout, sess.Stderr = &term.syncBuffer, &term.syncBuffer
+	if _, err := sess.StdinPipe(); err != nil {
+		t.Fatal(err)
+	}
+	if cmd == "" {
+		err = sess.Shell()
+	} else {
+		err = sess.Start(cmd)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return term
+}
+
+// SIGTERM tells every connected session that the server restarts, each
+// on a restored terminal, and the server exits cleanly within its grace.
+// (Each Bubble Tea program used to catch SIGTERM itself and quit before
+// the server could say why, so some sessions were left untold.)
+func TestSIGTERMTellsEverySession(t *testing.T) {
+	srv := startServeProcess(t, filepath.Join(t.TempDir(), "data"))
+	users := []string{"alice", "bob", "carol", "dave"}
+	var terms []*terminal
+	for _, user := range users {
+		term := openTerminal(t, srv.addr, user, "")
+		term.waitFor(t, user, "smokestack")
+		terms = append(terms, term)
+	}
+	// Keep every screen redrawing as the signal comes: resize storms.
+	for _, term := range terms {
+		go func() {
+			for i := 0; term.sess.WindowChange(24+i%20, 80+i%40) == nil; i++ {
+			}
+		}()
+	}
+	time.Sleep(100 * time.Millisecond)
+	if err := srv.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	const note = "the server is restarting: your seat is kept"
+	for i, term := range terms {
+		term.waitFor(t, users[i], note)
+		raw := term.String()
+		if leave := strings.LastIndex(raw, "\x1b[?1049l"); leave < 0 || leave > strings.LastIndex(raw, note) {
+			t.Errorf("%s: the note is not below a restored terminal: %q", users[i], raw[max(0, len(raw)-1500):])
+		}
+		term.conn.Close() // as ssh does once its session ends
+	}
+	select {
+	case <-srv.exited:
+	case <-time.After(15 * time.Second):
+		t.Fatal("the server did not exit within its grace")
+	}
+
+	if !srv.cmd.ProcessState.Success() || !strings.Contains(srv.logs.String(), "msg=stopped") {
+		t.Errorf("unclean exit %v", srv.cmd.ProcessState)
+	}
+}

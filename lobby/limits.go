@@ -1,0 +1,109 @@
+package lobby
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"golang.org/x/time/rate"
+)
+
+// Limits bound what one player can make the lobby do, so that one client
+// cannot fill the store or stall a room. Zero fields mean no limit.
+type Limits struct {
+	// RoomsPerHour bounds the rooms one player may create in any hour.
+	RoomsPerHour int
+	// OpenRooms bounds a player's unfinished rooms.
+	OpenRooms int
+	// MovesPerSecond bounds the moves one session may play for its seat:
+	// bursts of twice as many pass, a faster stream is slowed to it, and
+	// one that would wait over a second is refused move by move.
+	MovesPerSecond float64
+}
+
+// DefaultLimits are the limits `smokestack serve` starts with.
+func DefaultLimits() Limits {
+	return Limits{RoomsPerHour: 20, OpenRooms: 10, MovesPerSecond: 20}
+}
+
+// LimitError refuses something a player asked for because it goes past a
+// limit. Its message is for the player; Reason names the limit for logs
+// and metrics.
+type LimitError struct {
+	Reason string
+	Msg    string
+}
+
+func (e *LimitError) Error() string { return e.Msg }
+
+// checkRoomQuota refuses a new room to a host who made too many lately or
+// holds too many unfinished ones. It counts the rooms in the store, so
+// every instance sharing it counts the same.
+func (l *Lobby) checkRoomQuota(ctx context.Context, host Player) error {
+	lim := l.cfg.Limits
+	if lim.RoomsPerHour <= 0 && lim.OpenRooms <= 0 {
+		return nil
+	}
+	metas, err := l.cfg.Store.List(ctx)
+	if err != nil {
+		return fmt.Errorf("create room: %w", err)
+	}
+	hourAgo := l.cfg.Now().Add(-time.Hour)
+	recent, open := 0, 0
+	for _, m := range metas {
+		if m.Host != host.ID {
+			continue
+		}
+		if m.Created.After(hourAgo) {
+			recent++
+		}
+		if !m.Over {
+			open++
+		}
+	}
+	var refusal *LimitError
+	switch {
+	case lim.RoomsPerHour > 0 && recent >= lim.RoomsPerHour:
+		refusal = &LimitError{"rooms_per_hour", fmt.Sprintf("you created %d rooms in the last hour, the most allowed: try again later", recent)}
+	case lim.OpenRooms > 0 && open >= lim.OpenRooms:
+		refusal = &LimitError{"open_rooms", fmt.Sprintf("you have %d unfinished rooms, the most allowed: finish or end one first (`ssh -p PORT HOST history`)", open)}
+	default:
+		return nil
+	}
+	l.observer().Refused(refusal.Reason, host)
+	return refusal
+}
+
+// moveWait is the longest a move waits for its session's allowance; a
+// stream that would wait longer is refused move by move.
+const moveWait = time.Second
+
+// allowMove takes one move from the connection's allowance, waiting for
+// it briefly: a script playing fast is slowed, a flood refused, and
+// neither holds the room, whose lock is taken only after.
+func (c *Conn) allowMove(ctx context.Context) error {
+	per := c.room.l.cfg.Limits.MovesPerSecond
+	if per <= 0 {
+		return nil
+	}
+	c.rateOnce.Do(func() { c.moveRate = rate.NewLimiter(rate.Limit(per), max(1, int(2*per))) })
+	r := c.moveRate.Reserve()
+	d := r.Delay()
+	if d == 0 {
+		return nil
+	}
+	if d > moveWait {
+		r.Cancel()
+		c.room.l.observer().Refused("move_rate", c.player)
+		return &LimitError{"move_rate", fmt.Sprintf("too many moves: at most %g a second; that one was not played", per)}
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		r.Cancel()
+		return ctx.Err()
+	}
+}

@@ -1,0 +1,78 @@
+package lobby
+
+import (
+	"context"
+	"errors"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// RoomStats counts the rooms loaded on this instance by state.
+type RoomStats struct {
+	Waiting, Playing, Over int
+}
+
+// Stats counts the rooms this instance has loaded, for metrics.
+func (l *Lobby) Stats() RoomStats {
+	l.mu.Lock()
+	rooms := make([]*room, 0, len(l.rooms))
+	for _, r := range l.rooms {
+		rooms = append(rooms, r)
+	}
+	l.mu.Unlock()
+	var s RoomStats
+	for _, r := range rooms {
+		r.mu.Lock()
+		switch {
+		case r.meta.Over:
+			s.Over++
+		case r.meta.Started:
+			s.Playing++
+		default:
+			s.Waiting++
+		}
+		r.mu.Unlock()
+	}
+	return s
+}
+
+// AllRooms lists every room in the store, private and finished ones too,
+// most recently played first: for operators.
+func (l *Lobby) AllRooms(ctx context.Context) ([]RoomInfo, error) {
+	return l.list(ctx, func(Meta) bool { return true })
+}
+
+// Ping checks that the store answers: for a readiness probe.
+func (l *Lobby) Ping(ctx context.Context) error {
+	if p, ok := l.cfg.Store.(interface{ Ping(context.Context) error }); ok {
+		return p.Ping(ctx)
+	}
+	_, err := l.cfg.Store.List(ctx)
+	return err
+}
+
+// Ping reports whether the bbolt file is open.
+func (s *BoltStore) Ping(context.Context) error {
+	return s.db.View(func(*bolt.Tx) error { return nil })
+}
+
+// Ping asks Redis for a PONG.
+func (s *RedisStore) Ping(ctx context.Context) error { return s.rdb.Ping(ctx).Err() }
+
+// EndByOperator stops an unfinished game for good on an operator's word;
+// reason is shown to its players.
+func (l *Lobby) EndByOperator(ctx context.Context, code, reason string) error {
+	r, err := l.room(ctx, code)
+	if err != nil {
+		return err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.meta.Over {
+		return errors.New("this game is already over")
+	}
+	m := r.meta
+	m.Over, m.Ended = true, reason
+	l.cfg.Logger.Info("game ended by an operator", "code", m.Code)
+	return r.saveMeta(ctx, m)
+}

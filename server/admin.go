@@ -1,0 +1,430 @@
+package server
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net/netip"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"text/tabwriter"
+	"time"
+
+	"github.com/charmbracelet/ssh"
+	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/session"
+)
+
+// Operators are the keys allowed the admin commands: fingerprint to the
+// name the operators file gives (its comment).
+type Operators map[string]string
+
+// LoadOperators reads an authorized_keys file: one key a line, options
+// ignored, # comments and blank lines skipped.
+func LoadOperators(path string) (Operators, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("operators: %w", err)
+	}
+	ops := Operators{}
+	sc := bufio.NewScanner(strings.NewReader(string(data)))
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		key, comment, _, _, err := gossh.ParseAuthorizedKey([]byte(line))
+		if err != nil {
+			return nil, fmt.Errorf("operators %s line %d: %w", path, n, err)
+		}
+		if comment == "" {
+			comment = "operator"
+		}
+		ops[gossh.FingerprintSHA256(key)] = comment
+	}
+	return ops, nil
+}
+
+// isOperator reports whether p is an operator. p comes from checkIdentity,
+// so p.ID is the fingerprint of the key that signed the handshake: a key
+// only offered never counts.
+func (s *Server) isOperator(p lobby.Player) bool {
+	return !p.Guest && p.ID != "" && s.cfg.Operators[p.ID] != ""
+}
+
+// command finds the command called name, as p may see it: the operators'
+// commands do not exist for anyone else.
+func (s *Server) command(name string, p lobby.Player) (command, bool) {
+	cmd, ok := findCommand(name)
+	if !ok || cmd.operator && !s.isOperator(p) {
+		return command{}, false
+	}
+	return cmd, true
+}
+
+// liveSession is one open session, as operators and shutdown see it.
+type liveSession struct {
+	id      string
+	player  lobby.Player
+	remote  string
+	cmd     string
+	started time.Time
+	sess    ssh.Session
+	ctx     context.Context // ends with the session; see Server.sessionContext
+	cancel  context.CancelCauseFunc
+	done    chan struct{} // closed when the session is over
+	// lastInput is when the client last typed (Unix nanoseconds).
+	lastInput atomic.Int64
+	// resized holds the newest window size the client sent, for the
+	// terminal's program; closed when the session's requests end.
+	resized chan ssh.Window
+
+	mu     sync.Mutex
+	kind   string               // terminal, play or command, once known
+	notify func(session.Notice) // shows a notice, while a terminal runs
+}
+
+// endGrace is how long an ended session has to say goodbye before its
+// connection is closed under it (a client that stopped reading would
+// otherwise keep it forever).
+const endGrace = 5 * time.Second
+
+// end ends the session, telling its player note.
+func (ls *liveSession) end(note endNote) {
+	ls.cancel(note)
+	time.AfterFunc(endGrace, func() {
+		select {
+		case <-ls.done:
+		default:
+			if c, ok := ls.sess.Context().Value(ssh.ContextKeyConn).(gossh.Conn); ok {
+				c.Close()
+			}
+		}
+	})
+}
+
+func (ls *liveSession) touch() { ls.lastInput.Store(time.Now().UnixNano()) }
+
+func (ls *liveSession) idle(now time.Time) time.Duration {
+	return now.Sub(time.Unix(0, ls.lastInput.Load()))
+}
+
+func (ls *liveSession) setKind(kind string) {
+	ls.mu.Lock()
+	ls.kind = kind
+	ls.mu.Unlock()
+}
+
+func (ls *liveSession) setNotify(f func(session.Notice)) {
+	ls.mu.Lock()
+	ls.notify = f
+	ls.mu.Unlock()
+}
+
+// show shows n on the session's screen, if it has one.
+func (ls *liveSession) show(n session.Notice) bool {
+	ls.mu.Lock()
+	f := ls.notify
+	ls.mu.Unlock()
+	if f != nil {
+		f(n)
+	}
+	return f != nil
+}
+
+func (s *Server) register(sess ssh.Session, p lobby.Player) *liveSession {
+	ls := &liveSession{id: randomID()[:8], player: p, remote: sess.RemoteAddr().String(), cmd: sess.RawCommand(),
+		started: time.Now(), sess: sess, done: make(chan struct{}), resized: make(chan ssh.Window, 1)}
+	ls.touch()
+	if _, winch, ok := sess.Pty(); ok {
+		go ls.followWindow(winch)
+	}
+	ls.ctx, ls.cancel = s.sessionContext(sess)
+	s.mu.Lock()
+	s.live[ls.id] = ls
+	s.bySession[sess] = ls
+	s.mu.Unlock()
+	return ls
+}
+
+// followWindow takes every window size the client sends for as long as
+// the session's requests last, keeping only the newest for the program.
+// Nobody reading them would wedge the whole connection: the SSH library
+// hands each size over before it reads the connection's next packet.
+func (ls *liveSession) followWindow(winch <-chan ssh.Window) {
+	defer close(ls.resized)
+	for win := range winch {
+		select { // the newest wins: drop an unread one
+		case <-ls.resized:
+		default:
+		}
+		ls.resized <- win
+	}
+}
+
+func (s *Server) unregister(ls *liveSession) {
+	s.mu.Lock()
+	delete(s.live, ls.id)
+	delete(s.bySession, ls.sess)
+	s.mu.Unlock()
+	close(ls.done)
+	ls.cancel(nil)
+}
+
+// liveOf returns the registered session for sess.
+func (s *Server) liveOf(sess ssh.Session) *liveSession {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.bySession[sess]
+}
+
+// sessions returns the open sessions, oldest first.
+func (s *Server) sessions() []*liveSession {
+	s.mu.Lock()
+	out := make([]*liveSession, 0, len(s.live))
+	for _, ls := range s.live {
+		out = append(out, ls)
+	}
+	s.mu.Unlock()
+	sort.Slice(out, func(i, j int) bool { return out[i].started.Before(out[j].started) })
+	return out
+}
+
+// banCache is the bans in force, read from the store at most every
+// banRefresh, so a flood of connections does not become a flood of store
+// reads; a ban set here takes effect at once, one set on another instance
+// within banRefresh.
+type banCache struct {
+	lobby *lobby.Lobby
+	fail  func(error)
+
+	mu   sync.Mutex
+	list []lobby.Ban
+	read time.Time
+}
+
+const banRefresh = 5 * time.Second
+
+// covers reports whether a ban in force covers key or addr.
+func (b *banCache) covers(ctx context.Context, key string, addr netip.Addr) bool {
+	now := time.Now()
+	for _, ban := range b.current(ctx, now) {
+		if ban.Active(now) && ban.Covers(key, addr) {
+			return true
+		}
+	}
+	return false
+}
+
+func (b *banCache) current(ctx context.Context, now time.Time) []lobby.Ban {
+	b.mu.Lock()
+	list, fresh := b.list, now.Sub(b.read) < banRefresh
+	if !fresh {
+		b.read = now // one reader at a time; the others use what there is
+	}
+	b.mu.Unlock()
+	store, ok := b.lobby.Bans()
+	if fresh || !ok {
+		return list
+	}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	bans, err := store.Bans(ctx, now)
+	if err != nil {
+		b.fail(err)
+		return list
+	}
+	b.mu.Lock()
+	b.list = bans
+	b.mu.Unlock()
+	return bans
+}
+
+// forget makes the next check read the store.
+func (b *banCache) forget() {
+	b.mu.Lock()
+	b.read = time.Time{}
+	b.mu.Unlock()
+}
+
+const adminUsage = `admin sessions                      the sessions open on this instance
+admin rooms                         every room, private and finished ones too
+admin kick SESSION                  close a session (its seat is kept)
+admin ban KEY-FINGERPRINT|ADDRESS[/BITS] [--for 24h]
+                                    keep a key or an address out, on every instance
+admin unban KEY-FINGERPRINT|ADDRESS[/BITS]
+admin end CODE                      end a room's game for good
+admin announce TEXT                 show TEXT on every terminal on this instance`
+
+// admin runs an operator's command. Every action is logged with who did it.
+func (s *Server) admin(c *call) error {
+	if len(c.args) == 0 {
+		return errUsage{"missing what to do"}
+	}
+	sub, args := c.args[0], c.args[1:]
+	op := s.cfg.Operators[c.player.ID]
+	s.log.Info("admin", "by", op, "key", c.player.ID, "remote", c.sess.RemoteAddr().String(),
+		"action", sub, "args", strings.Join(args, " "))
+	one := func() (string, error) {
+		if len(args) != 1 {
+			return "", errUsage{fmt.Sprintf("admin %s takes one argument", sub)}
+		}
+		return args[0], nil
+	}
+	switch sub {
+	case "sessions":
+		return s.adminSessions(c)
+	case "rooms":
+		rooms, err := s.cfg.Lobby.AllRooms(c.ctx)
+		if err != nil {
+			return err
+		}
+		return roomTable(c.out, rooms)
+	case "kick":
+		id, err := one()
+		if err != nil {
+			return err
+		}
+		s.mu.Lock()
+		ls := s.live[id]
+		s.mu.Unlock()
+		if ls == nil {
+			return fmt.Errorf("no session %q here: see admin sessions", id)
+		}
+		ls.end(kickNote)
+		fmt.Fprintf(c.out, "closed session %s (%s)\n", id, ls.player.Name)
+		return nil
+	case "ban":
+		return s.adminBan(c, args, op)
+	case "unban":
+		arg, err := one()
+		if err != nil {
+			return err
+		}
+		return s.adminUnban(c, arg)
+	case "end":
+		code, err := one()
+		if err != nil {
+			return err
+		}
+		if err := s.cfg.Lobby.EndByOperator(c.ctx, code, "ended by an operator"); err != nil {
+			return err
+		}
+		fmt.Fprintf(c.out, "room %s ended\n", lobby.NormalizeCode(code))
+		return nil
+	case "announce":
+		text := strings.TrimSpace(strings.Join(args, " "))
+		if text == "" {
+			return errUsage{"missing the TEXT to announce"}
+		}
+		n := 0
+		for _, ls := range s.sessions() {
+			if ls.show(session.Notice{Text: "announcement: " + text}) {
+				n++
+			}
+		}
+		fmt.Fprintf(c.out, "shown on %d terminal(s)\n", n)
+		return nil
+	}
+	return errUsage{fmt.Sprintf("no admin command %q", sub)}
+}
+
+func (s *Server) adminSessions(c *call) error {
+	now := time.Now()
+	tw := tabwriter.NewWriter(c.out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "SESSION\tNAME\tKEY\tREMOTE\tKIND\tCOMMAND\tAGE\tIDLE")
+	for _, ls := range s.sessions() {
+		ls.mu.Lock()
+		kind := ls.kind
+		ls.mu.Unlock()
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.40q\t%s\t%s\n", ls.id, ls.player.Name, ls.player.ID, ls.remote,
+			kind, ls.cmd, now.Sub(ls.started).Round(time.Second), ls.idle(now).Round(time.Second))
+	}
+	return tw.Flush()
+}
+
+func (s *Server) adminBan(c *call, args []string, op string) error {
+	fs := flag.NewFlagSet("admin ban", flag.ContinueOnError)
+	lasts := fs.Duration("for", 0, "")
+	sub := *c
+	sub.args = args
+	pos, err := sub.flags(fs, 1, "KEY-FINGERPRINT or ADDRESS")
+	if err != nil {
+		return err
+	}
+	target, err := lobby.BanTarget(pos[0])
+	if err != nil {
+		return errUsage{err.Error()}
+	}
+	if *lasts < 0 {
+		return errUsage{"--for cannot be negative"}
+	}
+	store, ok := s.cfg.Lobby.Bans()
+	if !ok {
+		return errors.New("this server's store keeps no bans")
+	}
+	now := time.Now().UTC()
+	b := lobby.Ban{Target: target, By: op + " (" + c.player.ID + ")", At: now}
+	if *lasts > 0 {
+		b.Until = now.Add(*lasts)
+	}
+	if err := store.Ban(c.ctx, b); err != nil {
+		return err
+	}
+	s.bans.forget()
+	kicked := 0
+	for _, ls := range s.sessions() {
+		if ls != c.live && b.Covers(ls.player.ID, remoteAddr(ls.sess.RemoteAddr())) {
+			ls.end(endNote(refusalLines["banned"]))
+			kicked++
+		}
+	}
+	until := "until lifted"
+	if !b.Until.IsZero() {
+		until = "until " + b.Until.Format(time.RFC3339)
+	}
+	fmt.Fprintf(c.out, "banned %s %s; closed %d session(s) here\n", target, until, kicked)
+	return nil
+}
+
+func (s *Server) adminUnban(c *call, arg string) error {
+	target, err := lobby.BanTarget(arg)
+	if err != nil {
+		return errUsage{err.Error()}
+	}
+	store, ok := s.cfg.Lobby.Bans()
+	if !ok {
+		return errors.New("this server's store keeps no bans")
+	}
+	found, err := store.Unban(c.ctx, target)
+	if err != nil {
+		return err
+	}
+	s.bans.forget()
+	if !found {
+		return fmt.Errorf("%s was not banned", target)
+	}
+	fmt.Fprintf(c.out, "unbanned %s\n", target)
+	return nil
+}
+
+// maxCommand bounds an exec command line; real ones are short.
+const maxCommand = 1024
+
+// sessionKind names a session's kind in the sessions metric.
+func sessionKind(cmd command) string {
+	switch {
+	case cmd.terminal:
+		return "terminal"
+	case cmd.name == "play":
+		return "play"
+	}
+	return "command"
+}

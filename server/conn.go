@@ -1,0 +1,127 @@
+package server
+
+import (
+	"net"
+	"net/netip"
+	"sync"
+	"time"
+
+	"github.com/charmbracelet/ssh"
+	gossh "golang.org/x/crypto/ssh"
+)
+
+type connKey struct{}
+
+// connState is one TCP connection as the gate counts it: from before its
+// handshake to its close.
+type connState struct {
+	net.Conn
+	s    *Server
+	addr netip.Addr // the client's, after any PROXY header
+	// refusal, when set, is why every login on this connection is refused
+	// (with its line from refusalLines shown to the client).
+	refusal   string
+	handshake *time.Timer // drops the connection if the handshake lingers
+	closeOnce sync.Once
+
+	mu  sync.Mutex
+	key string // the key counted against Limits.ConnsPerKey
+}
+
+// admitConn counts a new connection against its address's limits and
+// bans, and starts its handshake deadline. A refused connection goes on
+// to the handshake only to be told why; one from an address flooding the
+// server is dropped at once.
+func (s *Server) admitConn(ctx ssh.Context, c net.Conn) net.Conn {
+	cs := &connState{Conn: c, s: s}
+	if d := s.cfg.Limits.HandshakeTimeout; d > 0 {
+		cs.handshake = time.AfterFunc(d, func() {
+			c.Close()
+			s.refuse("handshake_timeout", "remote", c.RemoteAddr().String())
+		})
+	}
+	// Reading the address may wait for a PROXY header: the deadline
+	// above bounds that too.
+	cs.addr = remoteAddr(c.RemoteAddr())
+	reason, drop := s.gate.openConn(addrKey(cs.addr), time.Now())
+	if reason == "" && s.bans.covers(ctx, "", cs.addr) {
+		reason = "banned"
+	}
+	if reason != "" {
+		s.refuse(reason, "remote", cs.addr.String(), "dropped", drop)
+	}
+	if drop {
+		cs.Close()
+		return nil
+	}
+	cs.refusal = reason
+	ctx.SetValue(connKey{}, cs)
+	return cs
+}
+
+// Close releases what the connection held in the gate, once.
+func (cs *connState) Close() error {
+	cs.closeOnce.Do(func() {
+		if cs.handshake != nil {
+			cs.handshake.Stop()
+		}
+		cs.s.gate.closeConn(addrKey(cs.addr))
+		cs.mu.Lock()
+		if cs.key != "" {
+			cs.s.gate.closeKey(cs.key)
+		}
+		cs.mu.Unlock()
+	})
+	return cs.Conn.Close()
+}
+
+// bindKey counts the connection against key's limit the first time a
+// session on it is admitted; a connection speaks for one key.
+func (cs *connState) bindKey(key string) bool {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	switch {
+	case cs.key == key:
+		return true
+	case cs.key != "":
+		return false
+	case !cs.s.gate.openKey(key):
+		return false
+	}
+	cs.key = key
+	return true
+}
+
+// connOf returns the state admitConn attached to a connection's context.
+func connOf(ctx ssh.Context) *connState {
+	cs, _ := ctx.Value(connKey{}).(*connState)
+	return cs
+}
+
+// refused reports whether logins on the connection are refused.
+func refused(ctx ssh.Context) bool {
+	cs := connOf(ctx)
+	return cs != nil && cs.refusal != ""
+}
+
+// handshakeConfig gives each connection's handshake its hooks: a refused
+// connection is told why before its logins fail, and a finished
+// authentication stops the handshake deadline.
+func (s *Server) handshakeConfig(ctx ssh.Context) *gossh.ServerConfig {
+	cfg := &gossh.ServerConfig{}
+	cs := connOf(ctx)
+	if cs == nil {
+		return cfg
+	}
+	cfg.PreAuthConnCallback = func(pc gossh.ServerPreAuthConn) {
+		if cs.refusal != "" {
+			_ = pc.SendAuthBanner("smokestack: " + refusalLines[cs.refusal] + "\r\n")
+		}
+	}
+	cfg.AuthLogCallback = func(_ gossh.ConnMetadata, _ string, err error) {
+		if err == nil && cs.handshake != nil {
+			cs.handshake.Stop()
+		}
+	}
+	return cfg
+}

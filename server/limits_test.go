@@ -1,0 +1,291 @@
+package server
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"net"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	dto "github.com/prometheus/client_model/go"
+	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/smokestack/smokestack/lobby"
+)
+
+// withLimits starts a server with lim instead of no limits.
+func withLimits(lim Limits) func(*Server) {
+	return func(s *Server) {
+		s.cfg.Limits = lim
+		s.gate = newGate(lim)
+	}
+}
+
+// refusals is how many times the server refused for reason.
+func (s *Server) refusals(reason string) int {
+	var m dto.Metric
+	if err := s.metrics.refusals.WithLabelValues(reason).Write(&m); err != nil {
+		panic(err)
+	}
+	return int(m.GetCounter().GetValue())
+}
+
+// tryDial connects with key and returns the client, or the error and the
+// banner the server sent before refusing.
+func tryDial(addr string, key gossh.Signer) (*gossh.Client, string, error) {
+	var mu sync.Mutex
+	var banner strings.Builder
+	c, err := gossh.Dial("tcp", addr, &gossh.ClientConfig{
+		User: "alice", Auth: []gossh.AuthMethod{gossh.PublicKeys(key)},
+		HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: 10 * time.Second,
+		BannerCallback: func(msg string) error {
+			mu.Lock()
+			defer mu.Unlock()
+			banner.WriteString(msg)
+			return nil
+		},
+	})
+	mu.Lock()
+	defer mu.Unlock()
+	return c, banner.String(), err
+}
+
+// mustRefuse dials and expects a refusal that says want.
+func mustRefuse(t *testing.T, addr string, key gossh.Signer, want string) {
+	t.Helper()
+	c, banner, err := tryDial(addr, key)
+	if err == nil {
+		c.Close()
+		t.Fatalf("connected; want a refusal saying %q", want)
+	}
+	if !strings.Contains(banner, want) {
+		t.Fatalf("refused (%v) with banner %q; want it to say %q", err, banner, want)
+	}
+}
+
+// TCP connections that never start the handshake, or stop halfway, are
+// dropped at the deadline, and the slots they held are free again.
+func TestHandshakeDeadline(t *testing.T) {
+	srv := startServer(t, withLimits(Limits{HandshakeTimeout: 300 * time.Millisecond, ConnsPerAddr: 3}))
+	var conns []net.Conn
+	for i := range 6 {
+		c, err := net.Dial("tcp", srv.addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		if i%2 == 1 { // these stop after the version line
+			io.WriteString(c, "SSH-2.0-stalling\r\n")
+		}
+		conns = append(conns, c)
+	}
+	for i, c := range conns {
+		c.SetReadDeadline(time.Now().Add(5 * time.Second))
+		_, err := io.Copy(io.Discard, c) // ends when the server closes
+		var ne net.Error
+		if errors.As(err, &ne) && ne.Timeout() {
+			t.Fatalf("connection %d still open after 5s", i)
+		}
+	}
+	waitUntil(t, "the dropped connections' slots to be freed", func() bool {
+		srv.gate.mu.Lock()
+		defer srv.gate.mu.Unlock()
+		return srv.gate.addrs["127.0.0.1"].conns == 0
+	})
+	// The deadline counts the connections that were not refused first:
+	// three of six were over the address's limit.
+	waitUntil(t, "six handshake timeouts counted", func() bool { return srv.refusals("handshake_timeout") == 6 })
+	// A real client finishes in time and is not cut afterwards.
+	c := dialKey(t, srv.addr, "alice", newKey(t))
+	time.Sleep(500 * time.Millisecond)
+	if r := run(t, c, "whoami", ""); r.status != 0 {
+		t.Errorf("whoami after the deadline passed: %+v", r)
+	}
+}
+
+func TestConnectionsPerAddress(t *testing.T) {
+	srv := startServer(t, withLimits(Limits{ConnsPerAddr: 2}))
+	key := newKey(t)
+	a := dialKey(t, srv.addr, "alice", key)
+	dialKey(t, srv.addr, "alice", newKey(t))
+	mustRefuse(t, srv.addr, newKey(t), "too many connections from your address; try again in a minute")
+	a.Close()
+	waitUntil(t, "a slot to free up", func() bool {
+		c, _, err := tryDial(srv.addr, key)
+		if err == nil {
+			c.Close()
+		}
+		return err == nil
+	})
+	if srv.refusals("conns_per_addr") == 0 {
+		t.Error("the refusal was not counted")
+	}
+}
+
+func TestConnectionRate(t *testing.T) {
+	srv := startServer(t, withLimits(Limits{ConnRate: 3}))
+	key := newKey(t)
+	for range 3 {
+		c, _, err := tryDial(srv.addr, key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Close()
+	}
+	mustRefuse(t, srv.addr, key, "too many new connections from your address; try again in a minute")
+	if n := srv.refusals("conn_rate"); n != 1 {
+		t.Errorf("%d rate refusals counted, want 1", n)
+	}
+}
+
+func TestConnectionsPerKey(t *testing.T) {
+	srv := startServer(t, withLimits(Limits{ConnsPerKey: 2}))
+	key := newKey(t)
+	for range 2 {
+		c := dialKey(t, srv.addr, "alice", key)
+		if r := run(t, c, "whoami", ""); r.status != 0 {
+			t.Fatal(r)
+		}
+	}
+	third := dialKey(t, srv.addr, "alice", key)
+	r := run(t, third, "whoami", "")
+	if r.status != 1 || !strings.Contains(r.stderr, "too many connections with your key") {
+		t.Errorf("a third connection with one key: %+v", r)
+	}
+	other := dialKey(t, srv.addr, "bob", newKey(t))
+	if r := run(t, other, "whoami", ""); r.status != 0 {
+		t.Errorf("another key: %+v", r)
+	}
+}
+
+func TestSessionsLimit(t *testing.T) {
+	srv := startServer(t, withLimits(Limits{Sessions: 2}))
+	c := dialKey(t, srv.addr, "alice", newKey(t))
+	code := strings.TrimSpace(run(t, c, "new --players 3", "").stdout)
+	for range 2 {
+		st := startPlay(t, c, "play "+code+" --watch")
+		<-st.lines
+	}
+	r := run(t, c, "rooms", "")
+	if r.status != 1 || !strings.Contains(r.stderr, "the server is full right now; try again in a few minutes") {
+		t.Errorf("a third session: %+v", r)
+	}
+}
+
+// A line too long for play, with a newline or without one ever coming,
+// ends that session with a clear error; the room goes on.
+func TestMaxLine(t *testing.T) {
+	srv := startServer(t, withLimits(Limits{MaxLine: 1024}))
+	alice := dialKey(t, srv.addr, "alice", newKey(t))
+	bob := dialKey(t, srv.addr, "bob", newKey(t))
+	code := strings.TrimSpace(run(t, alice, "new --players 2 --seed 9", "").stdout)
+	r := run(t, alice, "play "+code, strings.Repeat("x", 10<<20)+"\n")
+	if r.status != 1 || !strings.Contains(r.stdout, "a line longer than 1024 bytes") || !strings.Contains(r.stderr, "this session ends here") {
+		t.Errorf("a 10 MB line: %+v", r)
+	}
+	// A line that never ends, from a client that keeps its input open.
+	endless := startPlay(t, alice, "play "+code)
+	endless.in.Write([]byte(strings.Repeat(`{"kind":`, 300)))
+	var last line
+	for l := range endless.lines {
+		last = l
+	}
+	if !strings.Contains(last.Error, "a line longer than 1024 bytes") {
+		t.Errorf("an endless line: the session ended with %+v", last)
+	}
+	b := startPlay(t, bob, "play "+code)
+	a := startPlay(t, alice, "play "+code)
+	for l := range b.lines {
+		if l.Room.Started {
+			break
+		}
+	}
+	a.in.Close()
+	if n := srv.refusals("line_too_long"); n != 2 {
+		t.Errorf("%d long lines counted, want 2", n)
+	}
+}
+
+// Input past the rate waits, and meanwhile the server answers everyone
+// else at once.
+func TestInputRate(t *testing.T) {
+	srv := startServer(t, withLimits(Limits{InputRate: 2000}))
+	alice := dialKey(t, srv.addr, "alice", newKey(t))
+	code := strings.TrimSpace(run(t, alice, "new --players 2", "").stdout)
+	flood := startPlay(t, alice, "play "+code)
+	<-flood.lines
+	go flood.in.Write(bytes.Repeat([]byte(" \n"), 10_000)) // 20 kB: 8 kB at once, then 2 kB a second
+	waitUntil(t, "the flood to be slowed", func() bool { return srv.refusals("input_rate") == 1 })
+	bob := dialKey(t, srv.addr, "bob", newKey(t))
+	if r := run(t, bob, "rooms", ""); r.status != 0 || !strings.Contains(r.stdout, code) {
+		t.Errorf("rooms during the flood: %+v", r)
+	}
+}
+
+// Rooms per key per hour and open rooms per key, as `new` meets them.
+func TestRoomLimits(t *testing.T) {
+	srv := startServerLimited(t, lobby.Limits{RoomsPerHour: 3, OpenRooms: 2})
+	key := newKey(t)
+	alice := lobby.Player{ID: gossh.FingerprintSHA256(key.PublicKey())}
+	c := dialKey(t, srv.addr, "alice", key)
+	var codes []string
+	for range 2 {
+		codes = append(codes, strings.TrimSpace(run(t, c, "new --private", "").stdout))
+	}
+	r := run(t, c, "new", "")
+	if r.status != 1 || !strings.Contains(r.stderr, "you have 2 unfinished rooms, the most allowed") {
+		t.Errorf("a third open room: %+v", r)
+	}
+	if err := srv.lobby.End(t.Context(), codes[0], alice); err != nil {
+		t.Fatal(err)
+	}
+	if r := run(t, c, "new", ""); r.status != 0 {
+		t.Fatalf("after ending one: %+v", r)
+	}
+	if err := srv.lobby.End(t.Context(), codes[1], alice); err != nil {
+		t.Fatal(err)
+	}
+	r = run(t, c, "new", "")
+	if r.status != 1 || !strings.Contains(r.stderr, "you created 3 rooms in the last hour") {
+		t.Errorf("a fourth room in the hour: %+v", r)
+	}
+	if srv.refusals("open_rooms") != 1 || srv.refusals("rooms_per_hour") != 1 {
+		t.Errorf("refusals counted: open %d, per hour %d", srv.refusals("open_rooms"), srv.refusals("rooms_per_hour"))
+	}
+}
+
+// Moves over the rate wait: ten lines past a burst of twenty at ten a
+// second take a second to be answered, and every one is.
+func TestMoveRateOverSSH(t *testing.T) {
+	srv := startServerLimited(t, lobby.Limits{MovesPerSecond: 10})
+	c := dialKey(t, srv.addr, "alice", newKey(t))
+	code := strings.TrimSpace(run(t, c, "new --players 2", "").stdout)
+	st := startPlay(t, c, "play "+code)
+	<-st.lines
+	start := time.Now()
+	st.in.Write([]byte(strings.Repeat(`{"kind":"pass"}`+"\n", 30)))
+	for i := range 30 { // refused by the rules: the game has not started
+		if l := <-st.lines; l.Error == "" {
+			t.Fatalf("line %d: %+v", i, l)
+		}
+	}
+	if took := time.Since(start); took < 950*time.Millisecond {
+		t.Errorf("thirty moves at ten a second, bursts of twenty, answered in %s", took)
+	}
+}
+
+// A connection with no traffic either way is closed after IdleTimeout.
+func TestIdleTimeout(t *testing.T) {
+	srv := startServer(t, func(s *Server) { s.srv.IdleTimeout = 300 * time.Millisecond })
+	c := dialKey(t, srv.addr, "alice", newKey(t))
+	done := make(chan error, 1)
+	go func() { done <- c.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("an idle connection still open after 5s")
+	}
+}

@@ -1,0 +1,65 @@
+package server
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/smokestack/smokestack/engine/factories"
+)
+
+// The metrics endpoint serves every figure docs/operations.md lists, and
+// readiness follows the store.
+func TestMetricsEndpoint(t *testing.T) {
+	srv := startServer(t)
+	c := dialKey(t, srv.addr, "alice", newKey(t))
+	code := strings.TrimSpace(run(t, c, "new --players 1 --difficulty easy --seed 3", "").stdout)
+	st := startPlay(t, c, "play "+code)
+	l := <-st.lines
+	var v factories.View
+	if err := json.Unmarshal(l.View, &v); err != nil || len(v.Legal) == 0 {
+		t.Fatalf("first view: %v, %s", err, l.View)
+	}
+	st.send(t, v.Legal[0])
+	for l := range st.lines {
+		if l.OK {
+			break
+		}
+	}
+	web := httptest.NewServer(srv.Handler())
+	defer web.Close()
+	get := func(path string) (int, string) {
+		resp, err := http.Get(web.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	_, body := get("/metrics")
+	for _, want := range []string{
+		`smokestack_sessions{kind="play"} 1`, `smokestack_sessions{kind="terminal"} 0`,
+		`smokestack_rooms{state="playing"} 1`, `smokestack_moves_committed_total 1`,
+		`smokestack_move_commit_seconds_count 1`, `smokestack_key_to_broadcast_seconds_count 1`,
+		`smokestack_refusals_total{reason="conn_rate"} 0`, `smokestack_store_errors_total`,
+		`smokestack_bot_think_seconds_count`, `go_goroutines`, `process_open_fds`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("/metrics lacks %s", want)
+		}
+	}
+	if code, body := get("/healthz"); code != 200 || body != "ok\n" {
+		t.Errorf("/healthz: %d %q", code, body)
+	}
+	if code, _ := get("/readyz"); code != 200 {
+		t.Errorf("/readyz with the store open: %d", code)
+	}
+	srv.store.Close()
+	if code, body := get("/readyz"); code != 503 || !strings.Contains(body, "room store unreachable") {
+		t.Errorf("/readyz with the store closed: %d %q", code, body)
+	}
+}

@@ -1,0 +1,55 @@
+package session
+
+import (
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// Notice is a message from the server shown across the top of every
+// screen of a session: an operator's announcement, a warning that the
+// session is about to close. A Notice with no Text takes the last one
+// down; so does a key pressed once it has been up for a few seconds.
+type Notice struct {
+	Text string
+}
+
+var _ tea.Msg = Notice{}
+
+// noticeHold is how long a notice stays up before a key may take it down,
+// so one typed just as it arrives does not hide it unread.
+const noticeHold = 5 * time.Second
+
+// notice is the one the session shows, if any.
+type notice struct {
+	text  string
+	since time.Time
+}
+
+func (n *notice) set(msg Notice, now time.Time) { n.text, n.since = oneLine(msg.Text), now }
+
+// keyPressed takes the notice down once it has been up long enough.
+func (n *notice) keyPressed(now time.Time) {
+	if n.text != "" && now.Sub(n.since) >= noticeHold {
+		n.text = ""
+	}
+}
+
+// over draws the notice on the top line of screen, w columns wide.
+func (n *notice) over(screen string, w int, t Theme) string {
+	if n.text == "" || w <= 0 {
+		return screen
+	}
+	_, rest, _ := strings.Cut(screen, "\n")
+	banner := fitLines([]string{t.Banner.Render(" " + n.text + " ")}, w)
+	if rest == "" {
+		return banner
+	}
+	return banner + "\n" + rest
+}
+
+// oneLine keeps a notice to one line of printable text.
+func oneLine(s string) string {
+	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return r < ' ' || r == 0x7f }), " ")
+}
