@@ -116,15 +116,35 @@ const codeAlphabet = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 const CodeLength = 6
 
 // newCode returns a random room code.
-func newCode() string {
-	b := make([]byte, CodeLength)
-	if _, err := rand.Read(b); err != nil {
-		panic(err) // crypto/rand never fails on supported platforms
+func newCode() string { return randomLetters(CodeLength) }
+
+// randomLetters returns n letters of codeAlphabet, each equally likely.
+func randomLetters(n int) string {
+	out := make([]byte, 0, n)
+	buf := make([]byte, n+n/4+1) // about one byte in 32 is drawn again
+	for len(out) < n {
+		if _, err := rand.Read(buf); err != nil {
+			panic(err) // crypto/rand never fails on supported platforms
+		}
+		for _, b := range buf {
+			if c, ok := letter(b); ok && len(out) < n {
+				out = append(out, c)
+			}
+		}
 	}
-	for i := range b {
-		b[i] = codeAlphabet[int(b[i])%len(codeAlphabet)]
+	return string(out)
+}
+
+// letter maps a random byte to a letter, or refuses it. 256 is 8×31 + 8:
+// taking every byte modulo 31 would make the first 8 letters likelier than
+// the rest (9 bytes each instead of 8), so the last 8 bytes are refused and
+// drawn again.
+func letter(b byte) (byte, bool) {
+	const n = len(codeAlphabet)
+	if int(b) >= 256/n*n {
+		return 0, false
 	}
-	return string(b)
+	return codeAlphabet[int(b)%n], true
 }
 
 // NormalizeCode upper-cases a typed code and drops spaces and dashes.
