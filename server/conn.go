@@ -8,6 +8,7 @@ import (
 
 	"github.com/charmbracelet/ssh"
 	gossh "golang.org/x/crypto/ssh"
+	"golang.org/x/time/rate"
 )
 
 type connKey struct{}
@@ -26,6 +27,10 @@ type connState struct {
 
 	mu  sync.Mutex
 	key string // the key counted against Limits.ConnsPerKey
+	// The connection's sessions (SSH channels): how many are open, and
+	// the allowance of new ones.
+	sessions    int
+	sessionRate *rate.Limiter
 }
 
 // admitConn counts a new connection against its address's limits and
@@ -90,6 +95,49 @@ func (cs *connState) bindKey(key string) bool {
 	}
 	cs.key = key
 	return true
+}
+
+// sessionChannel opens a session unless its connection holds too many
+// open or opened too many in the last minute: then the channel is refused
+// as it opens, saying why, before any handler runs or logs a line. So a
+// client multiplexing thousands of sessions over one connection costs the
+// server a refusal each, logged once per burst.
+func (s *Server) sessionChannel(srv *ssh.Server, conn *gossh.ServerConn, ch gossh.NewChannel, ctx ssh.Context) {
+	if cs := connOf(ctx); cs != nil {
+		if reason := cs.openChannel(s.cfg.Limits, time.Now()); reason != "" {
+			s.refuse(reason, "remote", cs.addr.String(), "user", conn.User())
+			_ = ch.Reject(gossh.ResourceShortage, refusalLines[reason])
+			return
+		}
+		defer cs.closeChannel()
+	}
+	ssh.DefaultSessionHandler(srv, conn, ch, ctx)
+}
+
+// openChannel counts a new session on the connection, or returns the
+// reason to refuse it. Every "" needs a closeChannel.
+func (cs *connState) openChannel(lim Limits, now time.Time) string {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	if lim.SessionsPerConn > 0 && cs.sessions >= lim.SessionsPerConn {
+		return "sessions_per_conn"
+	}
+	if lim.SessionRate > 0 {
+		if cs.sessionRate == nil {
+			cs.sessionRate = rate.NewLimiter(rate.Limit(float64(lim.SessionRate)/60), lim.SessionRate)
+		}
+		if !cs.sessionRate.AllowN(now, 1) {
+			return "session_rate"
+		}
+	}
+	cs.sessions++
+	return ""
+}
+
+func (cs *connState) closeChannel() {
+	cs.mu.Lock()
+	cs.sessions--
+	cs.mu.Unlock()
 }
 
 // connOf returns the state admitConn attached to a connection's context.
