@@ -48,9 +48,12 @@ var (
 
 // Meta is what a room is, apart from its moves.
 type Meta struct {
-	Code    string          `json:"code"`
-	Game    string          `json:"game"`
-	Public  bool            `json:"public"`
+	Code   string `json:"code"`
+	Game   string `json:"game"`
+	Public bool   `json:"public"`
+	// Secret is a private room's half of its invite (see Invite): only
+	// who knows it, a seat or the host gets in.
+	Secret  string          `json:"secret,omitempty"`
 	Host    string          `json:"host"` // player ID of the creator
 	Seats   []Seat          `json:"seats"`
 	Options json.RawMessage `json:"options,omitempty"`
@@ -111,12 +114,20 @@ func (m Meta) Full() bool {
 // copied from a screen is typed right.
 const codeAlphabet = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 
-// CodeLength is the length of room codes: 31^6 is about 887 million, so
-// codes are not guessable by walking through them.
+// CodeLength is the length of room codes: 31^6 is about 887 million, short
+// enough to read aloud. A public room is listed anyway; a private one
+// needs its secret too.
 const CodeLength = 6
+
+// SecretLength is the length of a private room's secret: 31^13 is about
+// 2^64, so guessing it is hopeless even at a million guesses a second.
+const SecretLength = 13
 
 // newCode returns a random room code.
 func newCode() string { return randomLetters(CodeLength) }
+
+// newSecret returns a random secret for a private room's invite.
+func newSecret() string { return randomLetters(SecretLength) }
 
 // randomLetters returns n letters of codeAlphabet, each equally likely.
 func randomLetters(n int) string {
@@ -145,6 +156,16 @@ func letter(b byte) (byte, bool) {
 		return 0, false
 	}
 	return codeAlphabet[int(b)%n], true
+}
+
+// Invite is what a player types to join the room: the code of a public
+// room; the code, a dash and the secret of a private one
+// ("K7PXMA-ABCDEFGHJKMNP").
+func (m Meta) Invite() string {
+	if m.Secret == "" {
+		return m.Code
+	}
+	return m.Code + "-" + m.Secret
 }
 
 // NormalizeCode upper-cases a typed code and drops spaces and dashes.
