@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestParseInvite(t *testing.T) {
@@ -156,5 +157,22 @@ func TestPrivateRoomWithoutSecret(t *testing.T) {
 	}
 	if _, err := l.Join(ctx, m.Code, hana); err != nil {
 		t.Errorf("its host: %v", err)
+	}
+}
+
+// Something that cannot be a code is answered without a lookup, and is
+// not counted as a miss: it cannot find anything.
+func TestMalformedCodeIsNotLookedUp(t *testing.T) {
+	ctx := context.Background()
+	l := New(Config{Store: NewMemStore(), Games: []Game{tallyGame()}, Limits: Limits{LookupMisses: 5, LookupWindow: time.Hour}})
+	p := Player{ID: "key:x", Addr: "192.0.2.1"}
+	_, err := l.Join(ctx, "hello world", p)
+	if err == nil || !strings.Contains(err.Error(), `"HELLOWORLD" is not a room code`) {
+		t.Errorf("join %q: %v", "hello world", err)
+	}
+	for _, name := range missNames(p) {
+		if n, _, _ := l.misses().Misses(ctx, name.key, time.Now()); n != 0 {
+			t.Errorf("%s has %d misses counted", name.key, n)
+		}
 	}
 }

@@ -27,6 +27,11 @@ type Player struct {
 	ID    string
 	Name  string
 	Guest bool
+	// Addr is where the player connects from as the server's per-address
+	// limits count it ("203.0.113.7", or an IPv6 /64); empty when the
+	// server does not count by address. Failed room lookups are counted
+	// by it as well as by ID (lookups.go).
+	Addr string
 }
 
 // Game is one game the lobby offers: its rules and its computer players.
@@ -87,6 +92,8 @@ type Lobby struct {
 	presenceKick chan struct{}
 	dueMu        sync.Mutex
 	presenceDue  map[*room]bool // rooms whose seats held here changed
+	// ownMisses counts failed lookups for a store that does not.
+	ownMisses missCounts
 }
 
 // Changes is implemented by stores shared between server instances: it

@@ -52,7 +52,7 @@ type Meta struct {
 	Game   string `json:"game"`
 	Public bool   `json:"public"`
 	// Secret is a private room's half of its invite (see Invite): only
-	// who knows it, a seat or the host gets in.
+	// those who know it get in, besides the room's seats and host.
 	Secret  string          `json:"secret,omitempty"`
 	Host    string          `json:"host"` // player ID of the creator
 	Seats   []Seat          `json:"seats"`

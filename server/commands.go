@@ -115,6 +115,10 @@ func (s *Server) run(sess ssh.Session) int {
 	if errors.As(err, &usage) {
 		fmt.Fprintf(c.errOut, "usage: %s %s\n", cmd.name, cmd.args)
 	}
+	var refusal *lobby.LimitError
+	if errors.As(err, &refusal) && refusal.Final {
+		s.endConn(sess, refusal.Msg)
+	}
 	return 1
 }
 

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/charmbracelet/ssh"
 	"golang.org/x/time/rate"
 )
 
@@ -101,6 +102,24 @@ func addrKey(a netip.Addr) string {
 		return p.String()
 	}
 	return a.String()
+}
+
+// lookupAddr is the address the lobby counts a session's failed room
+// lookups by (lobby.Player.Addr): the client's, as the per-address limits
+// count it, or none when those limits are off, as behind a balancer that
+// hides clients' addresses every player would share one.
+func (s *Server) lookupAddr(sess ssh.Session) string {
+	if lim := s.cfg.Limits; lim.ConnsPerAddr <= 0 && lim.ConnRate <= 0 {
+		return ""
+	}
+	addr := remoteAddr(sess.RemoteAddr())
+	if cs := connOf(sess.Context()); cs != nil {
+		addr = cs.addr
+	}
+	if !addr.IsValid() {
+		return ""
+	}
+	return addrKey(addr)
 }
 
 // remoteAddr is the client's address, or an invalid one if it has none.

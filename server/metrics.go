@@ -110,7 +110,7 @@ var _ lobby.Observer = (*Metrics)(nil)
 var quietReasons = []string{
 	"handshake_timeout", "input_rate", "line_too_long", "inactivity", "identity",
 	// The lobby's (lobby.LimitError.Reason):
-	"rooms_per_hour", "open_rooms", "move_rate",
+	"rooms_per_hour", "open_rooms", "move_rate", "lookup_backoff", "lookup_limit",
 }
 
 // roomGauge reports the rooms a lobby has loaded by state, read when

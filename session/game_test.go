@@ -561,3 +561,19 @@ func TestPrivateRoomInvite(t *testing.T) {
 		t.Errorf("a spectator is shown the invite:\n%s", v)
 	}
 }
+
+// Past the lookup limit the program ends with the lobby's refusal, for
+// the server to end the connection with.
+func TestLookupLimitEndsTheProgram(t *testing.T) {
+	l := lobby.New(lobby.Config{Store: lobby.NewMemStore(), Games: []lobby.Game{{Rules: factories.Rules{}}},
+		Limits: lobby.Limits{LookupMisses: 1, LookupWindow: time.Hour}})
+	d := newDriver(t, session.Config{Lobby: l, Player: carol, Width: 80, Height: 24})
+	d.until("the lobby", d.screenContains("OPEN ROOMS"))
+	d.keys("c", "ZZZZZZ", "enter")
+	d.until("a miss", d.screenContains("no room"))
+	d.keys("c", "YYYYYY", "enter")
+	d.until("the program to end", func() bool { return d.quit })
+	if err := d.m.(*session.Model).Refused(); err == nil || !strings.Contains(err.Error(), "too many wrong room codes with your key") {
+		t.Errorf("the program ended refused by %v", err)
+	}
+}
