@@ -11,51 +11,47 @@ import (
 	"github.com/smokestack/smokestack/internal/redistest"
 )
 
-// TestMissContract holds every store's miss counts to the same behaviour:
+// contractMisses holds every store's miss counts to the same behaviour:
 // counted per name, in a window the first miss opens and later ones do
 // not stretch, back to zero when it ends.
-func TestMissContract(t *testing.T) {
-	for _, kind := range storeKinds {
-		t.Run(kind.name, func(t *testing.T) {
-			ctx := context.Background()
-			c, ok := kind.open(t).(MissCounter)
-			if !ok {
-				t.Fatalf("%s store counts no misses", kind.name)
-			}
-			// Unique names, as a shared Redis may hold others' counts.
-			name, other := "addr:"+newCode(), "key:"+newCode()
-			const window = time.Second
-			start := time.Now()
-			miss := func(want int) time.Time {
-				t.Helper()
-				n, ends, err := c.Miss(ctx, name, time.Now(), window)
-				if err != nil || n != want {
-					t.Fatalf("miss: %d, %v; want %d", n, err, want)
-				}
-				return ends
-			}
-			first := miss(1)
-			if first.Before(start.Add(window-100*time.Millisecond)) || first.After(time.Now().Add(window+100*time.Millisecond)) {
-				t.Errorf("the window ends %s after the first miss, want %s", first.Sub(start), window)
-			}
-			miss(2)
-			time.Sleep(600 * time.Millisecond)
-			if ends := miss(3); ends.Sub(first).Abs() > 100*time.Millisecond {
-				t.Errorf("a later miss moved the window's end by %s", ends.Sub(first))
-			}
-			if n, ends, err := c.Misses(ctx, name, time.Now()); err != nil || n != 3 || ends.Sub(first).Abs() > 100*time.Millisecond {
-				t.Errorf("misses: %d ending %s after the first's end, %v; want 3 at its end", n, ends.Sub(first), err)
-			}
-			if n, _, err := c.Misses(ctx, other, time.Now()); err != nil || n != 0 {
-				t.Errorf("another name's misses: %d, %v", n, err)
-			}
-			time.Sleep(time.Until(first.Add(200 * time.Millisecond)))
-			if n, _, err := c.Misses(ctx, name, time.Now()); err != nil || n != 0 {
-				t.Errorf("after the window: %d misses, %v", n, err)
-			}
-			miss(1) // a new window
-		})
+func contractMisses(t *testing.T, s Store) {
+	ctx := context.Background()
+	c, ok := s.(MissCounter)
+	if !ok {
+		t.Fatal("the store counts no misses")
 	}
+	// Unique names, as a shared Redis may hold others' counts.
+	name, other := "addr:"+newCode(), "key:"+newCode()
+	const window = time.Second
+	start := time.Now()
+	miss := func(want int) time.Time {
+		t.Helper()
+		n, ends, err := c.Miss(ctx, name, time.Now(), window)
+		if err != nil || n != want {
+			t.Fatalf("miss: %d, %v; want %d", n, err, want)
+		}
+		return ends
+	}
+	first := miss(1)
+	if first.Before(start.Add(window-100*time.Millisecond)) || first.After(time.Now().Add(window+100*time.Millisecond)) {
+		t.Errorf("the window ends %s after the first miss, want %s", first.Sub(start), window)
+	}
+	miss(2)
+	time.Sleep(600 * time.Millisecond)
+	if ends := miss(3); ends.Sub(first).Abs() > 100*time.Millisecond {
+		t.Errorf("a later miss moved the window's end by %s", ends.Sub(first))
+	}
+	if n, ends, err := c.Misses(ctx, name, time.Now()); err != nil || n != 3 || ends.Sub(first).Abs() > 100*time.Millisecond {
+		t.Errorf("misses: %d ending %s after the first's end, %v; want 3 at its end", n, ends.Sub(first), err)
+	}
+	if n, _, err := c.Misses(ctx, other, time.Now()); err != nil || n != 0 {
+		t.Errorf("another name's misses: %d, %v", n, err)
+	}
+	time.Sleep(time.Until(first.Add(200 * time.Millisecond)))
+	if n, _, err := c.Misses(ctx, name, time.Now()); err != nil || n != 0 {
+		t.Errorf("after the window: %d misses, %v", n, err)
+	}
+	miss(1) // a new window
 }
 
 func TestLookupWait(t *testing.T) {
