@@ -253,3 +253,57 @@ func TestRefusalsLogBounded(t *testing.T) {
 		t.Error("no line counts the refusals it stands for")
 	}
 }
+
+// The lobby's join prompt and the screen commands count misses too: past
+// the limit the terminal is restored, the line said below it, and the
+// connection ends, taking the client's other sessions with it and no one
+// else's.
+func TestLookupLimitInTheTerminal(t *testing.T) {
+	srv := startServerLimited(t, lobby.Limits{LookupMisses: 2, LookupWindow: time.Hour}, withLimits(guardLimits))
+	c := dialKey(t, srv.addr, "mallory", newKey(t))
+	ended := make(chan struct{})
+	go func() { c.Wait(); close(ended) }()
+	code := strings.TrimSpace(run(t, c, "new", "").stdout)
+	mine := startPlay(t, c, "play "+code+" --watch") // lives until the connection ends
+	<-mine.lines
+	alices := startPlay(t, dialKey(t, srv.addr, "alice", newKey(t)), "play "+code+" --watch")
+	<-alices.lines
+
+	if r, _ := attempt(c, "play ZZZZZZ --watch"); !strings.Contains(r.stdout, "no room") { // the first miss
+		t.Fatalf("play of no room: %+v", r)
+	}
+	_, replay := ptySession(t, c, "replay YYYYYY", 100, 30) // the second
+	replay.waitFor(t, "no room")
+	_, scr := ptySession(t, c, "", 100, 30)
+	scr.waitFor(t, "OPEN ROOMS")
+	scr.in.Write([]byte("c"))
+	scr.waitFor(t, "JOIN A ROOM")
+	scr.in.Write([]byte("XXXXXX\r")) // the third: past the limit
+	scr.waitFor(t, "too many wrong room codes from your address: try again in 60 minutes")
+	raw := scr.raw()
+	if strings.LastIndex(raw, "\x1b[?1049l") > strings.LastIndex(raw, "too many wrong room codes") {
+		t.Error("the line came before the terminal was restored")
+	}
+	select {
+	case <-ended:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the connection is still open")
+	}
+	var last line
+	for l := range mine.lines {
+		last = l
+	}
+	if !strings.Contains(last.Error, "too many wrong room codes") {
+		t.Errorf("the connection's other session ended with %+v", last)
+	}
+	select {
+	case l, ok := <-alices.lines:
+		if !ok || l.Error != "" {
+			t.Errorf("alice's session, on a connection of her own, ended: %+v", l)
+		}
+	default:
+	}
+	if srv.refusals("lookup_limit") != 1 {
+		t.Errorf("%d cut-offs counted", srv.refusals("lookup_limit"))
+	}
+}
