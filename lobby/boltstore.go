@@ -17,6 +17,9 @@ import (
 // on disk before anyone is told it was played.
 type BoltStore struct {
 	db *bolt.DB
+	// Failed lookups are counted in memory: they matter for an hour, not
+	// across restarts.
+	missCounts
 }
 
 var (

@@ -35,6 +35,9 @@ type Update struct {
 	// Notice reports trouble reaching the store ("reconnecting…").
 	Notice  string `json:"notice,omitempty"`
 	Version int    `json:"version"` // moves played
+	// Invite is a private room's invite (Meta.Invite), for its seats and
+	// its host to share; never a spectator's.
+	Invite string `json:"invite,omitempty"`
 }
 
 // RoomInfo describes a room without anyone's key.

@@ -19,11 +19,19 @@ type Limits struct {
 	// bursts of twice as many pass, a faster stream is slowed to it, and
 	// one that would wait over a second is refused move by move.
 	MovesPerSecond float64
+	// LookupMisses bounds the failed room lookups (lookups.go) one key
+	// and one address may make in a LookupWindow: past it they may open
+	// only their own rooms until the window ends. Past a quarter of it
+	// each miss waits, LookupBackoff and twice as long each time after.
+	LookupMisses  int
+	LookupWindow  time.Duration
+	LookupBackoff time.Duration
 }
 
 // DefaultLimits are the limits `smokestack serve` starts with.
 func DefaultLimits() Limits {
-	return Limits{RoomsPerHour: 20, OpenRooms: 10, MovesPerSecond: 20}
+	return Limits{RoomsPerHour: 20, OpenRooms: 10, MovesPerSecond: 20,
+		LookupMisses: 20, LookupWindow: time.Hour, LookupBackoff: 250 * time.Millisecond}
 }
 
 // LimitError refuses something a player asked for because it goes past a
@@ -32,6 +40,9 @@ func DefaultLimits() Limits {
 type LimitError struct {
 	Reason string
 	Msg    string
+	// Final says the player is refused more than what they asked: the
+	// server ends their connection.
+	Final bool
 }
 
 func (e *LimitError) Error() string { return e.Msg }
@@ -64,9 +75,9 @@ func (l *Lobby) checkRoomQuota(ctx context.Context, host Player) error {
 	var refusal *LimitError
 	switch {
 	case lim.RoomsPerHour > 0 && recent >= lim.RoomsPerHour:
-		refusal = &LimitError{"rooms_per_hour", fmt.Sprintf("you created %d rooms in the last hour, the most allowed: try again later", recent)}
+		refusal = &LimitError{Reason: "rooms_per_hour", Msg: fmt.Sprintf("you created %d rooms in the last hour, the most allowed: try again later", recent)}
 	case lim.OpenRooms > 0 && open >= lim.OpenRooms:
-		refusal = &LimitError{"open_rooms", fmt.Sprintf("you have %d unfinished rooms, the most allowed: finish or end one first (`ssh -p PORT HOST history`)", open)}
+		refusal = &LimitError{Reason: "open_rooms", Msg: fmt.Sprintf("you have %d unfinished rooms, the most allowed: finish or end one first (`ssh -p PORT HOST history`)", open)}
 	default:
 		return nil
 	}
@@ -95,7 +106,7 @@ func (c *Conn) allowMove(ctx context.Context) error {
 	if d > moveWait {
 		r.Cancel()
 		c.room.l.observer().Refused("move_rate", c.player)
-		return &LimitError{"move_rate", fmt.Sprintf("too many moves: at most %g a second; that one was not played", per)}
+		return &LimitError{Reason: "move_rate", Msg: fmt.Sprintf("too many moves: at most %g a second; that one was not played", per)}
 	}
 	t := time.NewTimer(d)
 	defer t.Stop()

@@ -27,6 +27,11 @@ type Player struct {
 	ID    string
 	Name  string
 	Guest bool
+	// Addr is where the player connects from as the server's per-address
+	// limits count it ("203.0.113.7", or an IPv6 /64); empty when the
+	// server does not count by address. Failed room lookups are counted
+	// by it as well as by ID (lookups.go).
+	Addr string
 }
 
 // Game is one game the lobby offers: its rules and its computer players.
@@ -87,6 +92,8 @@ type Lobby struct {
 	presenceKick chan struct{}
 	dueMu        sync.Mutex
 	presenceDue  map[*room]bool // rooms whose seats held here changed
+	// ownMisses counts failed lookups for a store that does not.
+	ownMisses missCounts
 }
 
 // Changes is implemented by stores shared between server instances: it
@@ -176,7 +183,8 @@ type CreateOptions struct {
 	Bots    []string // bots for the last seats
 }
 
-// Create opens a room and returns its metadata; nobody is seated yet.
+// Create opens a room and returns its metadata; nobody is seated yet. A
+// private room's Invite is in it, for its host to share.
 func (l *Lobby) Create(ctx context.Context, host Player, o CreateOptions) (Meta, error) {
 	g, ok := l.Game(o.Game)
 	if !ok {
@@ -202,6 +210,9 @@ func (l *Lobby) Create(ctx context.Context, host Player, o CreateOptions) (Meta,
 	now := l.cfg.Now().UTC()
 	m := Meta{Game: g.Name(), Public: o.Public, Host: host.ID, Seats: make([]Seat, o.Seats),
 		Options: o.Options, Seed: seed, Created: now, Updated: now, Version: 1}
+	if !o.Public {
+		m.Secret = newSecret()
+	}
 	for i, b := range o.Bots {
 		if err := checkBot(g, b); err != nil {
 			return Meta{}, err
@@ -245,28 +256,32 @@ func (l *Lobby) unavailable(what string, err error) error {
 
 func botName(bot string, seat int) string { return fmt.Sprintf("%s bot %d", bot, seat+1) }
 
-// Join seats p in the room (or back in the seat bound to their key) and
-// returns a connection that receives the seat's view.
-func (l *Lobby) Join(ctx context.Context, code string, p Player) (*Conn, error) {
-	r, err := l.room(ctx, code)
+// Join seats p in the room invite names (its code; a private room's
+// invite, unless p holds a seat there or is its host), or back in the seat
+// bound to their key, and returns a connection that receives the seat's
+// view.
+func (l *Lobby) Join(ctx context.Context, invite string, p Player) (*Conn, error) {
+	r, err := l.open(ctx, invite, p)
 	if err != nil {
 		return nil, err
 	}
 	return r.join(ctx, p)
 }
 
-// Watch connects p as a spectator: the public view only.
-func (l *Lobby) Watch(ctx context.Context, code string, p Player) (*Conn, error) {
-	r, err := l.room(ctx, code)
+// Watch connects p as a spectator of the room invite names: the public
+// view only.
+func (l *Lobby) Watch(ctx context.Context, invite string, p Player) (*Conn, error) {
+	r, err := l.open(ctx, invite, p)
 	if err != nil {
 		return nil, err
 	}
 	return r.connect(p, engine.Spectator), nil
 }
 
-// Info returns a room's public description.
-func (l *Lobby) Info(ctx context.Context, code string) (RoomInfo, error) {
-	r, err := l.room(ctx, code)
+// Info returns the public description of the room invite names, as p
+// would find it joining.
+func (l *Lobby) Info(ctx context.Context, invite string, p Player) (RoomInfo, error) {
+	r, err := l.open(ctx, invite, p)
 	if err != nil {
 		return RoomInfo{}, err
 	}
@@ -394,7 +409,11 @@ func (l *Lobby) heldElsewhere(ctx context.Context, code string) bool {
 // and the replay run outside it, one per code at a time, so a slow store
 // or a long game delays only the joins of that room.
 func (l *Lobby) room(ctx context.Context, code string) (*room, error) {
-	code = NormalizeCode(code)
+	if c, _, ok := ParseInvite(code); ok {
+		code = c // the host's own calls need no secret
+	} else {
+		code = NormalizeCode(code)
+	}
 	if r := l.cached(code); r != nil {
 		return r, nil
 	}
@@ -442,7 +461,7 @@ func (l *Lobby) cached(code string) *room {
 func (l *Lobby) load(ctx context.Context, code string) (*room, error) {
 	meta, moves, err := l.cfg.Store.Load(ctx, code, 0)
 	if errors.Is(err, ErrNotFound) {
-		return nil, fmt.Errorf("no room %q: check the code", code)
+		return nil, fmt.Errorf("room %s: %w", code, err)
 	}
 	if err != nil {
 		return nil, l.unavailable("load room "+code, err)

@@ -145,7 +145,7 @@ func TestRoomLifecycle(t *testing.T) {
 	if err != nil || len(hist) != 1 || !hist[0].Over {
 		t.Fatalf("bob's history: %+v, %v", hist, err)
 	}
-	info, frames, err := l.Replay(ctx, meta.Code)
+	info, frames, err := l.Replay(ctx, meta.Code, bob)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +195,7 @@ func TestRestartResumes(t *testing.T) {
 	l2 := newLobby(t, store2)
 	// Until solo comes back, the seat is away since the restart, so the
 	// others' screens can say whom they are waiting for.
-	info, err := l2.Info(ctx, meta.Code)
+	info, err := l2.Info(ctx, meta.Code, p)
 	if err != nil {
 		t.Fatal(err)
 	}

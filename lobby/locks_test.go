@@ -50,7 +50,7 @@ func TestSlowLoadHoldsUpOnlyItsRoom(t *testing.T) {
 	joined := make(chan *Conn, 2)
 	for _, p := range []Player{{ID: "key:a", Name: "ann"}, {ID: "key:b", Name: "ben"}} {
 		waiting.Go(func() {
-			c, err := l.Join(ctx, slow.Code, p)
+			c, err := l.Join(ctx, slow.Invite(), p)
 			if err != nil {
 				t.Error(err)
 			}

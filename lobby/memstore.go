@@ -13,6 +13,7 @@ type MemStore struct {
 	mu    sync.Mutex
 	rooms map[string]*memRoom
 	bans  map[string]Ban // by target; see bans.go
+	missCounts
 }
 
 type memRoom struct {

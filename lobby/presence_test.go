@@ -50,7 +50,7 @@ func TestRedisPresenceAcrossInstances(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	info, err := g.b.lobby.Info(ctx, g.code)
+	info, err := g.b.lobby.Info(ctx, g.code, g.alice)
 	if err != nil {
 		t.Fatal(err)
 	}

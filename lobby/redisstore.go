@@ -29,6 +29,8 @@ import (
 //	smokestack:{CODE}:presence  hash: which instance's sessions hold which
 //	                            seats, and when each seat was last held
 //	smokestack:rooms            set of room codes, for List
+//	smokestack:misses:NAME      failed room lookups by a key or an address,
+//	                            expiring with their window (misses.go)
 //
 // Every committed change, and every change in the seats an instance holds,
 // is announced on the channel smokestack:changes as "ORIGIN CODE"; the

@@ -205,6 +205,7 @@ type redisGame struct {
 	r          *redistest.Server
 	a, b       *instance
 	code       string
+	invite     string // the room is private: the others join by its invite
 	alice, bob Player
 	seats      map[int]*session
 	watchers   []*session
@@ -221,18 +222,18 @@ func newRedisGame(t *testing.T, seed uint64) *redisGame {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g.code = meta.Code
+	g.code, g.invite = meta.Code, meta.Invite()
 	ca, err := g.a.lobby.Join(ctx, g.code, g.alice)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cb, err := g.b.lobby.Join(ctx, g.code, g.bob)
+	cb, err := g.b.lobby.Join(ctx, g.invite, g.bob)
 	if err != nil {
 		t.Fatal(err)
 	}
 	g.seats = map[int]*session{ca.Seat(): {name: "alice@a", c: ca}, cb.Seat(): {name: "bob@b", c: cb}}
 	for _, in := range []*instance{g.a, g.b} {
-		w, err := in.lobby.Watch(ctx, g.code, Player{ID: "key:watcher"})
+		w, err := in.lobby.Watch(ctx, g.invite, Player{ID: "key:watcher"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -358,7 +359,7 @@ func TestRedisRacingInstances(t *testing.T) {
 		t.Fatalf("redis holds %d moves, %d were accepted", len(moves), accepted.Load())
 	}
 	// The stored log is a valid game: it replays move by move to its end.
-	_, frames, err := g.a.lobby.Replay(ctx, g.code)
+	_, frames, err := g.a.lobby.Replay(ctx, g.code, g.alice)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -428,7 +429,7 @@ func TestRedisInstanceKilled(t *testing.T) {
 	g.seats[1] = bob
 	// A new instance comes up in b's place and shows the room too.
 	g.b = newInstance(t, g.r)
-	w, err := g.b.lobby.Watch(ctx, g.code, Player{ID: "key:watcher"})
+	w, err := g.b.lobby.Watch(ctx, g.invite, Player{ID: "key:watcher"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,17 +19,25 @@ type Frame struct {
 	Log []string `json:"log,omitempty"`
 }
 
-// Replay rebuilds a finished game from its stored log, one frame per move,
-// as a spectator sees it: hands stay hidden in replays too.
-func (l *Lobby) Replay(ctx context.Context, code string) (RoomInfo, []Frame, error) {
-	code = NormalizeCode(code)
-	meta, moves, err := l.cfg.Store.Load(ctx, code, 0)
-	if errors.Is(err, ErrNotFound) {
-		return RoomInfo{}, nil, fmt.Errorf("no room %q: check the code", code)
-	}
+// Replay rebuilds the finished game in the room invite names from its
+// stored log, one frame per move, as a spectator sees it: hands stay
+// hidden in replays too. A private room's replay needs its invite, as
+// watching it does, unless p held a seat there or was its host.
+func (l *Lobby) Replay(ctx context.Context, invite string, p Player) (RoomInfo, []Frame, error) {
+	var meta Meta
+	var moves []Record
+	err := l.lookup(ctx, invite, p, func(code string) (Meta, error) {
+		var err error
+		meta, moves, err = l.cfg.Store.Load(ctx, code, 0)
+		if err != nil && !errors.Is(err, ErrNotFound) {
+			err = l.unavailable("load room "+code, err)
+		}
+		return meta, err
+	})
 	if err != nil {
-		return RoomInfo{}, nil, l.unavailable("load room "+code, err)
+		return RoomInfo{}, nil, err
 	}
+	code := meta.Code
 	if !meta.Over {
 		return RoomInfo{}, nil, errors.New("replays open once the game is over: watch it live instead")
 	}

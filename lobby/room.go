@@ -361,6 +361,10 @@ func (r *room) disconnect(c *Conn) {
 func (r *room) broadcast() {
 	views := map[int]json.RawMessage{}
 	info := r.info()
+	invite := ""
+	if !r.meta.Public {
+		invite = r.meta.Invite()
+	}
 	for c := range r.conns {
 		v, ok := views[c.seat]
 		if !ok && r.state != nil {
@@ -370,7 +374,11 @@ func (r *room) broadcast() {
 			}
 			views[c.seat] = v
 		}
-		c.push(Update{Room: info, Seat: c.seat, View: v, Log: r.logFor(c.seat), Notice: r.notice, Version: r.moves})
+		u := Update{Room: info, Seat: c.seat, View: v, Log: r.logFor(c.seat), Notice: r.notice, Version: r.moves}
+		if c.seat >= 0 || c.player.ID != "" && c.player.ID == r.meta.Host {
+			u.Invite = invite
+		}
+		c.push(u)
 	}
 	r.scheduleBot()
 }

@@ -75,7 +75,7 @@ func TestAwayBotStandInAndReclaim(t *testing.T) {
 		t.Fatal(err)
 	}
 	h, _ := l.Join(ctx, meta.Code, host)
-	g, err := l.Join(ctx, meta.Code, guest)
+	g, err := l.Join(ctx, meta.Invite(), guest)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +154,7 @@ func TestBotsOnlyFinishAtOnce(t *testing.T) {
 	if err := l.AddBot(ctx, meta.Code, host, 0, "first"); err != nil {
 		t.Fatal(err)
 	}
-	w, _ := l.Watch(ctx, meta.Code, Player{ID: "key:w"})
+	w, _ := l.Watch(ctx, meta.Invite(), Player{ID: "key:w"})
 	deadline := time.Now().Add(30 * time.Second)
 	for !latest(t, w).Room.Over {
 		if time.Now().After(deadline) {

@@ -48,9 +48,12 @@ var (
 
 // Meta is what a room is, apart from its moves.
 type Meta struct {
-	Code    string          `json:"code"`
-	Game    string          `json:"game"`
-	Public  bool            `json:"public"`
+	Code   string `json:"code"`
+	Game   string `json:"game"`
+	Public bool   `json:"public"`
+	// Secret is a private room's half of its invite (see Invite): only
+	// those who know it get in, besides the room's seats and host.
+	Secret  string          `json:"secret,omitempty"`
 	Host    string          `json:"host"` // player ID of the creator
 	Seats   []Seat          `json:"seats"`
 	Options json.RawMessage `json:"options,omitempty"`
@@ -111,20 +114,58 @@ func (m Meta) Full() bool {
 // copied from a screen is typed right.
 const codeAlphabet = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 
-// CodeLength is the length of room codes: 31^6 is about 887 million, so
-// codes are not guessable by walking through them.
+// CodeLength is the length of room codes: 31^6 is about 887 million, short
+// enough to read aloud. A public room is listed anyway; a private one
+// needs its secret too.
 const CodeLength = 6
 
+// SecretLength is the length of a private room's secret: 31^13 is about
+// 2^64, so guessing it is hopeless even at a million guesses a second.
+const SecretLength = 13
+
 // newCode returns a random room code.
-func newCode() string {
-	b := make([]byte, CodeLength)
-	if _, err := rand.Read(b); err != nil {
-		panic(err) // crypto/rand never fails on supported platforms
+func newCode() string { return randomLetters(CodeLength) }
+
+// newSecret returns a random secret for a private room's invite.
+func newSecret() string { return randomLetters(SecretLength) }
+
+// randomLetters returns n letters of codeAlphabet, each equally likely.
+func randomLetters(n int) string {
+	out := make([]byte, 0, n)
+	buf := make([]byte, n+n/4+1) // about one byte in 32 is drawn again
+	for len(out) < n {
+		if _, err := rand.Read(buf); err != nil {
+			panic(err) // crypto/rand never fails on supported platforms
+		}
+		for _, b := range buf {
+			if c, ok := letter(b); ok && len(out) < n {
+				out = append(out, c)
+			}
+		}
 	}
-	for i := range b {
-		b[i] = codeAlphabet[int(b[i])%len(codeAlphabet)]
+	return string(out)
+}
+
+// letter maps a random byte to a letter, or refuses it. 256 is 8×31 + 8:
+// taking every byte modulo 31 would make the first 8 letters likelier than
+// the rest (9 bytes each instead of 8), so the last 8 bytes are refused and
+// drawn again.
+func letter(b byte) (byte, bool) {
+	const n = len(codeAlphabet)
+	if int(b) >= 256/n*n {
+		return 0, false
 	}
-	return string(b)
+	return codeAlphabet[int(b)%n], true
+}
+
+// Invite is what a player types to join the room: the code of a public
+// room; the code, a dash and the secret of a private one
+// ("K7PXMA-ABCDEFGHJKMNP").
+func (m Meta) Invite() string {
+	if m.Secret == "" {
+		return m.Code
+	}
+	return m.Code + "-" + m.Secret
 }
 
 // NormalizeCode upper-cases a typed code and drops spaces and dashes.

@@ -43,6 +43,7 @@ func TestStoreContract(t *testing.T) {
 		{"moves since", contractMovesSince},
 		{"list", contractList},
 		{"delete", contractDelete},
+		{"failed lookups", contractMisses},
 	}
 	for _, kind := range storeKinds {
 		t.Run(kind.name, func(t *testing.T) {

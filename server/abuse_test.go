@@ -151,8 +151,12 @@ func moveLatencies(t *testing.T, silent bool) []time.Duration {
 	alice := dialKey(t, srv.addr, "alice", newKey(t))
 	bob := dialKey(t, srv.addr, "bob", newKey(t))
 	code := strings.TrimSpace(run(t, alice, "new --players 2 --seed 5", "").stdout)
-	players := []*stream{startPlay(t, alice, "play "+code), startPlay(t, bob, "play "+code)}
-	last := make([]line, 2)
+	// Alice sits down first, so she holds seat 0 in both games: the seats
+	// taken the other way round make another game.
+	players := []*stream{startPlay(t, alice, "play "+code)}
+	first := <-players[0].lines
+	players = append(players, startPlay(t, bob, "play "+code))
+	last := []line{first, {}}
 	for i, p := range players {
 		for l := range p.lines {
 			if last[i] = l; l.Room.Started || l.Error != "" {

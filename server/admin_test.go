@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/smokestack/smokestack/lobby"
 )
 
 // impostor offers one key and signs with another: the shape of
@@ -78,7 +80,7 @@ func TestOfferOneKeySignWithAnother(t *testing.T) {
 	if l.Seat != 1 || l.Room.Seats[0].Name != "alice" {
 		t.Errorf("B joined as seat %d; seats %+v", l.Seat, l.Room.Seats)
 	}
-	info, _ := srv.lobby.Info(t.Context(), code)
+	info, _ := srv.lobby.Info(t.Context(), code, lobby.Player{})
 	if !info.IsHost(gossh.FingerprintSHA256(a.PublicKey())) {
 		t.Error("the room's host changed")
 	}
@@ -122,7 +124,7 @@ func TestAdminCommands(t *testing.T) {
 	if playID == "" {
 		t.Fatalf("admin sessions does not list bob's play session:\n%s", r.stdout)
 	}
-	if r := run(t, admin, "admin rooms", ""); !strings.Contains(r.stdout, code) {
+	if r := run(t, admin, "admin rooms", ""); !strings.Contains(r.stdout, code[:lobby.CodeLength]) {
 		t.Errorf("admin rooms lacks the private room %s:\n%s", code, r.stdout)
 	}
 	if r := run(t, admin, "admin announce back in five minutes", ""); !strings.Contains(r.stdout, "shown on 1 terminal") {
@@ -144,7 +146,7 @@ func TestAdminCommands(t *testing.T) {
 	if r := run(t, admin, "admin end "+code, ""); r.status != 0 {
 		t.Errorf("end: %+v", r)
 	}
-	if info, _ := srv.lobby.Info(t.Context(), code); !info.Over || info.Ended != "ended by an operator" {
+	if info, _ := srv.lobby.Info(t.Context(), code, lobby.Player{}); !info.Over || info.Ended != "ended by an operator" {
 		t.Errorf("room after admin end: over %v, %q", info.Over, info.Ended)
 	}
 

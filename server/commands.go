@@ -115,6 +115,10 @@ func (s *Server) run(sess ssh.Session) int {
 	if errors.As(err, &usage) {
 		fmt.Fprintf(c.errOut, "usage: %s %s\n", cmd.name, cmd.args)
 	}
+	var refusal *lobby.LimitError
+	if errors.As(err, &refusal) && refusal.Final {
+		s.endConn(sess, refusal.Msg)
+	}
 	return 1
 }
 
@@ -302,8 +306,11 @@ func (s *Server) newRoom(c *call) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(c.out, m.Code)
-	fmt.Fprintf(c.errOut, "Room %s (%s) is ready: `ssh -t -p PORT HOST join %[1]s` to sit down, or `play %[1]s` for JSON lines.\n", m.Code, g.Rules.Title())
+	fmt.Fprintln(c.out, m.Invite())
+	fmt.Fprintf(c.errOut, "Room %s (%s) is ready: `ssh -t -p PORT HOST join %[1]s` to sit down, or `play %[1]s` for JSON lines.\n", m.Invite(), g.Rules.Title())
+	if !m.Public {
+		fmt.Fprintf(c.errOut, "It is private: share the whole invite. The code %s alone lets nobody in but its players.\n", m.Code)
+	}
 	return nil
 }
 
@@ -376,7 +383,7 @@ func (s *Server) openTerminal(c *call, cmd command, isPty bool) error {
 	if start.Code != "" {
 		// Check the room now, so a typo gets a plain message instead of
 		// a screen that opens only to say so.
-		if _, err := s.cfg.Lobby.Info(c.ctx, start.Code); err != nil {
+		if _, err := s.cfg.Lobby.Info(c.ctx, start.Code, c.player); err != nil {
 			return err
 		}
 	}

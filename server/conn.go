@@ -8,6 +8,7 @@ import (
 
 	"github.com/charmbracelet/ssh"
 	gossh "golang.org/x/crypto/ssh"
+	"golang.org/x/time/rate"
 )
 
 type connKey struct{}
@@ -26,6 +27,12 @@ type connState struct {
 
 	mu  sync.Mutex
 	key string // the key counted against Limits.ConnsPerKey
+	// The connection's sessions (SSH channels): how many are open, the
+	// allowance of new ones, and, once the server is ending the
+	// connection, what its sessions were told.
+	sessions    int
+	sessionRate *rate.Limiter
+	ending      string
 }
 
 // admitConn counts a new connection against its address's limits and
@@ -91,6 +98,106 @@ func (cs *connState) bindKey(key string) bool {
 	cs.key = key
 	return true
 }
+
+// sessionChannel opens a session unless its connection holds too many
+// open or opened too many in the last minute: then the channel is refused
+// as it opens, saying why, before any handler runs or logs a line. So a
+// client multiplexing thousands of sessions over one connection costs the
+// server a refusal each, logged once per burst.
+func (s *Server) sessionChannel(srv *ssh.Server, conn *gossh.ServerConn, ch gossh.NewChannel, ctx ssh.Context) {
+	if cs := connOf(ctx); cs != nil {
+		if note := cs.endingNote(); note != "" {
+			_ = ch.Reject(gossh.ResourceShortage, note)
+			return
+		}
+		if reason := cs.openChannel(s.cfg.Limits, time.Now()); reason != "" {
+			s.refuse(reason, "remote", cs.addr.String(), "user", conn.User())
+			_ = ch.Reject(gossh.ResourceShortage, refusalLines[reason])
+			return
+		}
+		defer cs.closeChannel()
+	}
+	ssh.DefaultSessionHandler(srv, conn, ch, ctx)
+}
+
+// openChannel counts a new session on the connection, or returns the
+// reason to refuse it. Every "" needs a closeChannel.
+func (cs *connState) openChannel(lim Limits, now time.Time) string {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	if lim.SessionsPerConn > 0 && cs.sessions >= lim.SessionsPerConn {
+		return "sessions_per_conn"
+	}
+	if lim.SessionRate > 0 {
+		if cs.sessionRate == nil {
+			cs.sessionRate = rate.NewLimiter(rate.Limit(float64(lim.SessionRate)/60), lim.SessionRate)
+		}
+		if !cs.sessionRate.AllowN(now, 1) {
+			return "session_rate"
+		}
+	}
+	cs.sessions++
+	return ""
+}
+
+func (cs *connState) closeChannel() {
+	cs.mu.Lock()
+	cs.sessions--
+	cs.mu.Unlock()
+}
+
+func (cs *connState) endingNote() string {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	return cs.ending
+}
+
+// endConn ends the connection sess is on: every other session on it is
+// ended and told note, new ones are refused, and the connection closes a
+// moment after all are over (endGrace after at the most), so that what
+// they were told reaches the client before the close: a client still
+// sending when the connection closes is reset, which can lose it. sess
+// itself has told its player and ends on its own.
+func (s *Server) endConn(sess ssh.Session, note string) {
+	cs := connOf(sess.Context())
+	if cs == nil {
+		return
+	}
+	cs.mu.Lock()
+	already := cs.ending != ""
+	cs.ending = note
+	cs.mu.Unlock()
+	if already {
+		return
+	}
+	var on []*liveSession
+	for _, ls := range s.sessions() {
+		if connOf(ls.sess.Context()) == cs {
+			on = append(on, ls)
+		}
+	}
+	for _, ls := range on {
+		if ls.sess != sess {
+			ls.end(endNote(note))
+		}
+	}
+	go func() {
+		grace := time.NewTimer(endGrace)
+		defer grace.Stop()
+		for _, ls := range on {
+			select {
+			case <-ls.done:
+			case <-grace.C:
+			}
+		}
+		time.Sleep(endLinger)
+		cs.Close()
+	}()
+}
+
+// endLinger is how long an ended connection stays open after its last
+// session, for a client to read the end and leave by itself.
+const endLinger = time.Second
 
 // connOf returns the state admitConn attached to a connection's context.
 func connOf(ctx ssh.Context) *connState {

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/charmbracelet/ssh"
 	"golang.org/x/time/rate"
 )
 
@@ -26,6 +27,11 @@ type Limits struct {
 	ConnRate int
 	// Sessions bounds the sessions open on this instance.
 	Sessions int
+	// SessionsPerConn bounds the sessions (SSH channels) open at once on
+	// one connection, SessionRate the new ones one connection may open
+	// per minute (a token bucket holding a minute's worth). Past either,
+	// a session is refused as it opens, before anything runs or logs.
+	SessionsPerConn, SessionRate int
 	// InputRate bounds the bytes per second a session's input is read at
 	// (bursts of four seconds' worth pass at once); faster input waits.
 	InputRate int
@@ -44,6 +50,8 @@ func DefaultLimits() Limits {
 		ConnsPerKey:      10,
 		ConnRate:         60,
 		Sessions:         3000,
+		SessionsPerConn:  10,
+		SessionRate:      60,
 		InputRate:        4096,
 		Inactivity:       30 * time.Minute,
 		MaxLine:          64 << 10,
@@ -53,11 +61,13 @@ func DefaultLimits() Limits {
 // What a client is told when it is refused, by reason. The reasons name
 // the refusal in logs and in the refusals metric.
 var refusalLines = map[string]string{
-	"conns_per_addr": "too many connections from your address; try again in a minute",
-	"conn_rate":      "too many new connections from your address; try again in a minute",
-	"conns_per_key":  "too many connections with your key; close some and try again",
-	"sessions":       "the server is full right now; try again in a few minutes",
-	"banned":         "this server does not accept you; if you think that is a mistake, ask its operator",
+	"conns_per_addr":    "too many connections from your address; try again in a minute",
+	"conn_rate":         "too many new connections from your address; try again in a minute",
+	"conns_per_key":     "too many connections with your key; close some and try again",
+	"sessions":          "the server is full right now; try again in a few minutes",
+	"sessions_per_conn": "too many sessions open on this connection; close some and try again",
+	"session_rate":      "too many new sessions on this connection; try again in a minute",
+	"banned":            "this server does not accept you; if you think that is a mistake, ask its operator",
 }
 
 // gate counts what is open per address, per key and in all, and decides
@@ -92,6 +102,24 @@ func addrKey(a netip.Addr) string {
 		return p.String()
 	}
 	return a.String()
+}
+
+// lookupAddr is the address the lobby counts a session's failed room
+// lookups by (lobby.Player.Addr): the client's, as the per-address limits
+// count it, or none when those limits are off, as behind a balancer that
+// hides clients' addresses every player would share one.
+func (s *Server) lookupAddr(sess ssh.Session) string {
+	if lim := s.cfg.Limits; lim.ConnsPerAddr <= 0 && lim.ConnRate <= 0 {
+		return ""
+	}
+	addr := remoteAddr(sess.RemoteAddr())
+	if cs := connOf(sess.Context()); cs != nil {
+		addr = cs.addr
+	}
+	if !addr.IsValid() {
+		return ""
+	}
+	return addrKey(addr)
 }
 
 // remoteAddr is the client's address, or an invalid one if it has none.

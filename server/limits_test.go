@@ -277,6 +277,25 @@ func TestMoveRateOverSSH(t *testing.T) {
 	}
 }
 
+// attempt runs cmd on c as run does, but hands back a session the server
+// refused to open, or a connection that ended, as an error.
+func attempt(c *gossh.Client, cmd string) (result, error) {
+	s, err := c.NewSession()
+	if err != nil {
+		return result{}, err
+	}
+	defer s.Close()
+	var out, errOut bytes.Buffer
+	s.Stdout, s.Stderr = &out, &errOut
+	err = s.Run(cmd)
+	r := result{stdout: out.String(), stderr: errOut.String()}
+	var exit *gossh.ExitError
+	if errors.As(err, &exit) {
+		r.status, err = exit.ExitStatus(), nil
+	}
+	return r, err
+}
+
 // A connection with no traffic either way is closed after IdleTimeout.
 func TestIdleTimeout(t *testing.T) {
 	srv := startServer(t, func(s *Server) { s.srv.IdleTimeout = 300 * time.Millisecond })
@@ -287,5 +306,38 @@ func TestIdleTimeout(t *testing.T) {
 	case <-done:
 	case <-time.After(5 * time.Second):
 		t.Fatal("an idle connection still open after 5s")
+	}
+}
+
+// Sessions on one connection: past the number open at once, and past the
+// number opened in a minute, a session is refused as it opens, saying why;
+// another connection is not held back.
+func TestSessionsPerConnection(t *testing.T) {
+	srv := startServer(t, withLimits(Limits{SessionsPerConn: 2, SessionRate: 3}))
+	c := dialKey(t, srv.addr, "alice", newKey(t))
+	code := strings.TrimSpace(run(t, c, "new --players 2", "").stdout) // the first of three this minute
+	held := startPlay(t, c, "play "+code+" --watch")
+	<-held.lines
+	other := startPlay(t, c, "play "+code+" --watch")
+	<-other.lines
+	refusedWith := func(want string) {
+		t.Helper()
+		if _, err := attempt(c, "whoami"); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("a session past the limit: %v, want a refusal saying %q", err, want)
+		}
+	}
+	refusedWith("too many sessions open on this connection; close some and try again")
+	other.sess.Close()
+	// Its place is free once the server has seen it close; the minute's
+	// allowance is spent all the same.
+	waitUntil(t, "the refusal for the minute", func() bool {
+		_, err := attempt(c, "whoami")
+		return err != nil && strings.Contains(err.Error(), "too many new sessions on this connection; try again in a minute")
+	})
+	if srv.refusals("sessions_per_conn") == 0 || srv.refusals("session_rate") != 1 {
+		t.Errorf("refusals counted: %d open at once, %d per minute", srv.refusals("sessions_per_conn"), srv.refusals("session_rate"))
+	}
+	if r := run(t, dialKey(t, srv.addr, "bob", newKey(t)), "whoami", ""); r.status != 0 {
+		t.Errorf("another connection: %+v", r)
 	}
 }

@@ -69,6 +69,9 @@ func NewMetrics(store string) *Metrics {
 	for r := range refusalLines {
 		m.refusals.WithLabelValues(r)
 	}
+	for _, r := range quietReasons {
+		m.refusals.WithLabelValues(r)
+	}
 	m.storeErrors.WithLabelValues(store)
 	return m
 }
@@ -100,6 +103,15 @@ func (m *Metrics) refuse(reason string, attrs ...any) {
 }
 
 var _ lobby.Observer = (*Metrics)(nil)
+
+// quietReasons are the refusals without a line in refusalLines: the
+// client is told in words of the moment, or not at all. They are counted
+// from zero like the rest, so a dashboard sees them before the first.
+var quietReasons = []string{
+	"handshake_timeout", "input_rate", "line_too_long", "inactivity", "identity",
+	// The lobby's (lobby.LimitError.Reason):
+	"rooms_per_hour", "open_rooms", "move_rate", "lookup_backoff", "lookup_limit",
+}
 
 // roomGauge reports the rooms a lobby has loaded by state, read when
 // Prometheus scrapes.

@@ -59,6 +59,7 @@ func (s *Server) checkIdentity(next ssh.Handler) ssh.Handler {
 			_ = sess.Exit(1)
 			return
 		}
+		p.Addr = s.lookupAddr(sess)
 		withPlayer(sess.Context(), p)
 		next(sess)
 	}

@@ -125,7 +125,7 @@ func TestPlayGameOverSSH(t *testing.T) {
 	if len(code) != lobby.CodeLength {
 		t.Fatalf("new printed %q, want a room code on its own line", r.stdout)
 	}
-	info, err := srv.lobby.Info(t.Context(), code)
+	info, err := srv.lobby.Info(t.Context(), code, lobby.Player{})
 	if err != nil || info.Seed != 42 {
 		t.Fatalf("room %s: seed %d, err %v", code, info.Seed, err)
 	}

@@ -102,8 +102,10 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("server: %w", err)
 	}
-	// Every connection passes the gate before its handshake (conn.go).
+	// Every connection passes the gate before its handshake, and every
+	// session the connection's own limits as it opens (conn.go).
 	srv.ConnCallback = s.admitConn
+	srv.ChannelHandlers = map[string]ssh.ChannelHandler{"session": s.sessionChannel}
 	srv.ServerConfigCallback = s.handshakeConfig
 	// Read top to bottom: each step runs inside the one above it.
 	srv.Handler = chain(

@@ -9,6 +9,8 @@ import (
 
 	"github.com/charmbracelet/ssh"
 	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/smokestack/smokestack/lobby"
 )
 
 // ptySession opens a terminal session of the given size running cmd (the
@@ -57,13 +59,13 @@ func TestTerminalOpensLobbyAndRoom(t *testing.T) {
 	sess, scr = ptySession(t, c, "join "+code, 120, 40)
 	scr.waitFor(t, code)
 	waitUntil(t, "alice to hold the solo seat", func() bool {
-		info, err := srv.lobby.Info(t.Context(), code)
+		info, err := srv.lobby.Info(t.Context(), code, lobby.Player{})
 		return err == nil && info.Seats[0].Connected && info.Seats[0].Name == "alice"
 	})
 	sess.Close()
 	// The screen's room connection ends with the session.
 	waitUntil(t, "the seat to be released", func() bool {
-		info, err := srv.lobby.Info(t.Context(), code)
+		info, err := srv.lobby.Info(t.Context(), code, lobby.Player{})
 		return err == nil && !info.Seats[0].Connected
 	})
 
@@ -99,7 +101,7 @@ func TestClientDropMidSession(t *testing.T) {
 	for range a.lines {
 	}
 	waitUntil(t, "alice's seat to show her away", func() bool {
-		info, err := srv.lobby.Info(t.Context(), code)
+		info, err := srv.lobby.Info(t.Context(), code, lobby.Player{})
 		return err == nil && !info.Seats[seat].Connected && !info.Seats[seat].AwaySince.IsZero() && info.Spectators == 0
 	})
 

@@ -80,6 +80,10 @@ func (s *Server) runTUI(c *call, start session.Start, theme string) error {
 	if closer, ok := final.(interface{ Close() }); ok {
 		closer.Close()
 	}
+	// Refused for good by the lobby: the caller ends the connection.
+	if r, ok := final.(interface{ Refused() error }); ok && r.Refused() != nil {
+		return r.Refused()
+	}
 	note, ended := noteFor(c.ctx)
 	switch {
 	case errors.Is(err, tea.ErrProgramPanic):

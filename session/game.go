@@ -20,13 +20,15 @@ import (
 // draws itself and offers the seat's moves.
 type gameScreen struct {
 	env   *env
-	code  string
+	code  string // the room's code, as the header shows it
+	typed string // what opens it: the code, or a private room's invite
 	watch bool
 
 	conn *lobby.Conn   // nil while connecting
 	done chan struct{} // closed when the screen leaves the room
 
 	room    lobby.RoomInfo
+	invite  string // a private room's invite, for a seat or the host to share
 	seat    int
 	board   Board // nil until the game starts
 	log     []string
@@ -67,15 +69,24 @@ type (
 	tickMsg struct{ done chan struct{} }
 )
 
-func newConnecting(e *env, code string, watch bool) *gameScreen {
-	return &gameScreen{env: e, code: lobby.NormalizeCode(code), watch: watch, seat: -1, done: make(chan struct{})}
+func newConnecting(e *env, typed string, watch bool) *gameScreen {
+	return &gameScreen{env: e, code: codeOf(typed), typed: typed, watch: watch, seat: -1, done: make(chan struct{})}
+}
+
+// codeOf is the room code in what a player typed, without a private
+// room's secret, to show on screen.
+func codeOf(typed string) string {
+	if code, _, ok := lobby.ParseInvite(typed); ok {
+		return code
+	}
+	return lobby.NormalizeCode(typed)
 }
 
 // open joins (or watches) the room. The connection is closed when the
 // screen leaves the room or the session's context ends, whichever comes
 // first, even if the program has stopped reading messages.
 func (g *gameScreen) open() tea.Cmd {
-	e, code, watch, done := g.env, g.code, g.watch, g.done
+	e, code, watch, done := g.env, g.typed, g.watch, g.done
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(e.ctx, moveTimeout)
 		defer cancel()
@@ -197,7 +208,7 @@ func (g *gameScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 
 // apply takes in a room update: the view replaces the old one whole.
 func (g *gameScreen) apply(u lobby.Update) {
-	g.room, g.seat, g.log, g.notice, g.version = u.Room, u.Seat, u.Log, u.Notice, u.Version
+	g.room, g.seat, g.log, g.notice, g.version, g.invite = u.Room, u.Seat, u.Log, u.Notice, u.Version, u.Invite
 	g.board = nil
 	if len(u.View) > 0 {
 		b, err := g.env.decode(u.Room.Game, u.View)

@@ -68,7 +68,7 @@ func TestSoloGameThroughKeys(t *testing.T) {
 // seen the room change: the room refuses it and the screen says why.
 func TestIllegalMoveShowsReason(t *testing.T) {
 	l := newTestLobby()
-	code := createRoom(t, l, alice, lobby.CreateOptions{Seats: 2, HasSeed: true, Seed: 3})
+	code := createRoom(t, l, alice, lobby.CreateOptions{Seats: 2, Public: true, HasSeed: true, Seed: 3})
 	ctx := context.Background()
 	cb, err := l.Join(ctx, code, bob)
 	if err != nil {
@@ -298,7 +298,7 @@ func TestLeavingClosesTheRoom(t *testing.T) {
 	l := newTestLobby()
 	code := createRoom(t, l, alice, lobby.CreateOptions{Seats: 2, HasSeed: true, Seed: 9})
 	connected := func() bool {
-		info, err := l.Info(context.Background(), code)
+		info, err := l.Info(context.Background(), code, alice)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -531,5 +531,49 @@ func TestInfoOnTheHeadquarters(t *testing.T) {
 		if !strings.Contains(d.view(), want) {
 			t.Errorf("i on the Headquarters lacks %q:\n%s", want, d.view())
 		}
+	}
+}
+
+// A private room from the lobby's join prompt: the code alone finds
+// nothing, the invite (typed loosely) seats bob, who is shown it to share;
+// carol watching with it is never shown it.
+func TestPrivateRoomInvite(t *testing.T) {
+	l := newTestLobby()
+	ctx := context.Background()
+	m, err := l.Create(ctx, alice, lobby.CreateOptions{Seats: 3, HasSeed: true, Seed: 12})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bobs := newDriver(t, session.Config{Lobby: l, Player: bob, Width: 80, Height: 24})
+	bobs.until("the lobby", bobs.screenContains("OPEN ROOMS"))
+	bobs.keys("c", m.Code, "enter")
+	bobs.until("the code refused", bobs.screenContains("no room"))
+	bobs.keys("c", strings.ToLower(m.Code+"-"+m.Secret[:6]+"-"+m.Secret[6:]), "enter")
+	bobs.until("the waiting room", bobs.screenContains("bob (you)"))
+	if !strings.Contains(bobs.view(), "Share the invite "+m.Invite()) {
+		t.Errorf("bob is not shown the invite to share:\n%s", bobs.view())
+	}
+	carols := newDriver(t, session.Config{Lobby: l, Player: carol, Width: 80, Height: 24})
+	carols.until("the lobby", carols.screenContains("OPEN ROOMS"))
+	carols.keys("w", m.Invite(), "enter")
+	carols.until("the waiting room", carols.screenContains("You are watching"))
+	if v := carols.view(); strings.Contains(v, m.Secret) || strings.Contains(v, "Share") {
+		t.Errorf("a spectator is shown the invite:\n%s", v)
+	}
+}
+
+// Past the lookup limit the program ends with the lobby's refusal, for
+// the server to end the connection with.
+func TestLookupLimitEndsTheProgram(t *testing.T) {
+	l := lobby.New(lobby.Config{Store: lobby.NewMemStore(), Games: []lobby.Game{{Rules: factories.Rules{}}},
+		Limits: lobby.Limits{LookupMisses: 1, LookupWindow: time.Hour}})
+	d := newDriver(t, session.Config{Lobby: l, Player: carol, Width: 80, Height: 24})
+	d.until("the lobby", d.screenContains("OPEN ROOMS"))
+	d.keys("c", "ZZZZZZ", "enter")
+	d.until("a miss", d.screenContains("no room"))
+	d.keys("c", "YYYYYY", "enter")
+	d.until("the program to end", func() bool { return d.quit })
+	if err := d.m.(*session.Model).Refused(); err == nil || !strings.Contains(err.Error(), "too many wrong room codes with your key") {
+		t.Errorf("the program ended refused by %v", err)
 	}
 }

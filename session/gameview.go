@@ -158,7 +158,15 @@ func (g *gameScreen) waitingView(w, h int) string {
 	if g.room.Over {
 		lines[0] = t.Title.Render("ROOM CLOSED") + "  " + g.room.Ended
 	}
-	lines = append(lines, "", "Share the code "+t.Accent.Render(g.room.Code)+" so others can join (lobby: c, or ssh -t … join "+g.room.Code+").", "")
+	switch {
+	case g.room.Public:
+		lines = append(lines, "", "Share the code "+t.Accent.Render(g.room.Code)+" so others can join (lobby: c, or ssh -t … join "+g.room.Code+").", "")
+	case g.invite != "":
+		lines = append(lines, "", "Share the invite "+t.Accent.Render(g.invite)+" so friends can join:",
+			"lobby: c, or ssh -t … join "+g.invite, "")
+	default:
+		lines = append(lines, "", "")
+	}
 	for i, s := range g.room.Seats {
 		who := s.Name
 		state := "connected"

@@ -125,8 +125,13 @@ func TestGolden(t *testing.T) {
 	} else {
 		c.Close()
 	}
-	wait := createRoom(t, l, alice, lobby.CreateOptions{Seats: 2, HasSeed: true, Seed: 46})
-	codes := []string{solo, work, done, open, wait}
+	waiting, err := l.Create(ctx, alice, lobby.CreateOptions{Seats: 2, HasSeed: true, Seed: 46})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wait := waiting.Code
+	// The private room's secret is random too: the waiting room shows it.
+	codes := []string{solo, work, done, open, wait, waiting.Secret}
 
 	t.Run("lobby", func(t *testing.T) {
 		goldenRun(t, session.Config{Lobby: l, Player: alice}, codes, "lost ")

@@ -189,13 +189,13 @@ func (l *lobbyScreen) key(msg tea.KeyMsg) tea.Cmd {
 		if r, ok := l.selected(); ok {
 			return func() tea.Msg { return toRoom{code: r.Code, watch: true} }
 		}
-		l.prompt = newPrompt("watch", "room code to watch")
+		l.prompt = newPrompt("watch", "room code or invite to watch")
 	case key.Matches(msg, k.New):
 		l.form = newRoomForm(l.env.lobby.Games())
 	case key.Matches(msg, k.Solo):
 		return l.quickSolo()
 	case key.Matches(msg, k.Join):
-		l.prompt = newPrompt("join", "room code")
+		l.prompt = newPrompt("join", "room code or invite")
 	case key.Matches(msg, k.Name):
 		l.prompt = newPrompt("name", "your name")
 		l.prompt.input.SetValue(l.env.player.Name)
@@ -223,7 +223,7 @@ func (l *lobbyScreen) selected() (lobby.RoomInfo, bool) {
 func newPrompt(kind, placeholder string) *prompt {
 	in := textinput.New()
 	in.Placeholder = placeholder
-	in.CharLimit = 24
+	in.CharLimit = 32 // an invite with dashes and spaces
 	in.Prompt = "> "
 	in.Focus()
 	return &prompt{kind: kind, input: in}

@@ -18,7 +18,8 @@ import (
 // spectator saw it: hands stay hidden in replays too.
 type replayScreen struct {
 	env    *env
-	code   string
+	code   string // the room's code, as the screen shows it
+	typed  string // what opens it: the code, or a private room's invite
 	info   lobby.RoomInfo
 	frames []lobby.Frame
 	boards []Board // decoded frames, filled as they are shown
@@ -36,16 +37,16 @@ type replayMsg struct {
 	err    error
 }
 
-func newReplayScreen(e *env, code string) *replayScreen {
-	return &replayScreen{env: e, code: lobby.NormalizeCode(code)}
+func newReplayScreen(e *env, typed string) *replayScreen {
+	return &replayScreen{env: e, code: codeOf(typed), typed: typed}
 }
 
 func (r *replayScreen) load() tea.Cmd {
-	e, code := r.env, r.code
+	e, typed := r.env, r.typed
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(e.ctx, moveTimeout)
 		defer cancel()
-		info, frames, err := e.lobby.Replay(ctx, code)
+		info, frames, err := e.lobby.Replay(ctx, typed, e.player)
 		return replayMsg{info: info, frames: frames, err: err}
 	}
 }

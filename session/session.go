@@ -6,6 +6,7 @@ package session
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -117,6 +118,8 @@ type Model struct {
 	cur   screen
 	start Start
 	note  notice // the server's notice across the top (notice.go)
+	// refused is the lobby's final refusal that ended the program.
+	refused error
 }
 
 // New returns the model for one connection.
@@ -196,10 +199,37 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.cur = rs
 		return m, rs.load()
 	}
+	if err := finalRefusal(msg); err != nil {
+		m.refused = err
+		m.Close()
+		return m, tea.Quit
+	}
 	next, cmd := m.cur.update(msg)
 	m.cur = next
 	return m, cmd
 }
+
+// finalRefusal is the error of a room the lobby would not open because it
+// refuses the player for good (lobby.LimitError.Final), or nil.
+func finalRefusal(msg tea.Msg) error {
+	var err error
+	switch msg := msg.(type) {
+	case joinedMsg:
+		err = msg.err
+	case replayMsg:
+		err = msg.err
+	}
+	var lim *lobby.LimitError
+	if errors.As(err, &lim) && lim.Final {
+		return lim
+	}
+	return nil
+}
+
+// Refused is the refusal that ended the program, when the lobby refused
+// the player for good (lobby.LimitError.Final): the server then ends the
+// connection with it.
+func (m *Model) Refused() error { return m.refused }
 
 // View draws the current screen, or asks for a bigger window.
 func (m *Model) View() string {

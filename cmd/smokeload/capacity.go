@@ -276,7 +276,8 @@ func connectPlayer(ctx context.Context, server string, i int, c config, room, se
 	sc.mu.Unlock()
 	wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	if err := sc.waitText(wctx, codes[room]); err != nil {
+	code, _, _ := strings.Cut(codes[room], "-") // the screen shows a private room's code, not its invite
+	if err := sc.waitText(wctx, code); err != nil {
 		sc.close()
 		if r := refusalIn(sc); r != "" {
 			return fail(refusedErr(r))

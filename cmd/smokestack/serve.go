@@ -65,10 +65,15 @@ var serveEnv = []envFlag{
 	{"max-conns-per-key", "SMOKESTACK_MAX_CONNS_PER_KEY"},
 	{"conn-rate", "SMOKESTACK_CONN_RATE"},
 	{"max-sessions", "SMOKESTACK_MAX_SESSIONS"},
+	{"max-sessions-per-conn", "SMOKESTACK_MAX_SESSIONS_PER_CONN"},
+	{"session-rate", "SMOKESTACK_SESSION_RATE"},
 	{"max-rooms-per-hour", "SMOKESTACK_MAX_ROOMS_PER_HOUR"},
 	{"max-open-rooms", "SMOKESTACK_MAX_OPEN_ROOMS"},
 	{"input-rate", "SMOKESTACK_INPUT_RATE"},
 	{"move-rate", "SMOKESTACK_MOVE_RATE"},
+	{"lookup-misses", "SMOKESTACK_LOOKUP_MISSES"},
+	{"lookup-window", "SMOKESTACK_LOOKUP_WINDOW"},
+	{"lookup-backoff", "SMOKESTACK_LOOKUP_BACKOFF"},
 	{"inactivity-timeout", "SMOKESTACK_INACTIVITY_TIMEOUT"},
 	{"max-line", "SMOKESTACK_MAX_LINE"},
 	{"operators", "SMOKESTACK_OPERATORS"},
@@ -102,10 +107,15 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	fs.IntVar(&l.ConnsPerKey, "max-conns-per-key", d.ConnsPerKey, "open connections allowed with one SSH key (0: no limit)")
 	fs.IntVar(&l.ConnRate, "conn-rate", d.ConnRate, "new connections allowed from one address per minute, a token bucket holding a minute's worth (0: no limit)")
 	fs.IntVar(&l.Sessions, "max-sessions", d.Sessions, "open sessions allowed on this instance (0: no limit)")
+	fs.IntVar(&l.SessionsPerConn, "max-sessions-per-conn", d.SessionsPerConn, "sessions (SSH channels) open at once allowed on one connection (0: no limit)")
+	fs.IntVar(&l.SessionRate, "session-rate", d.SessionRate, "new sessions allowed on one connection per minute, a token bucket holding a minute's worth (0: no limit)")
 	fs.IntVar(&c.lobbyLimits.RoomsPerHour, "max-rooms-per-hour", dl.RoomsPerHour, "rooms one key may create per hour (0: no limit)")
 	fs.IntVar(&c.lobbyLimits.OpenRooms, "max-open-rooms", dl.OpenRooms, "unfinished rooms one key may hold (0: no limit)")
 	fs.IntVar(&l.InputRate, "input-rate", d.InputRate, "bytes per second read from one session's input; faster input waits (0: no limit)")
 	fs.Float64Var(&c.lobbyLimits.MovesPerSecond, "move-rate", dl.MovesPerSecond, "moves per second one session may play: bursts of twice as many pass, faster ones wait, and ones that would wait over a second are refused (0: no limit)")
+	fs.IntVar(&c.lobbyLimits.LookupMisses, "lookup-misses", dl.LookupMisses, "failed room lookups (no such room, a private room without its invite) allowed per key and per address in a --lookup-window; past it the connection ends and only the player's own rooms open until the window ends (0: no limit)")
+	fs.DurationVar(&c.lobbyLimits.LookupWindow, "lookup-window", dl.LookupWindow, "the window --lookup-misses counts in, from a key's or an address's first miss")
+	fs.DurationVar(&c.lobbyLimits.LookupBackoff, "lookup-backoff", dl.LookupBackoff, "past a quarter of --lookup-misses, each miss waits this long, twice as long as the one before, up to 8s (0: no wait)")
 	fs.DurationVar(&l.Inactivity, "inactivity-timeout", d.Inactivity, "close a terminal session after this long without input, warning a minute before (0: never)")
 	fs.IntVar(&l.MaxLine, "max-line", d.MaxLine, "longest line `play` reads, in bytes; a longer one ends the session (0: 16 MiB)")
 	fs.StringVar(&c.operators, "operators", "", "authorized_keys `FILE` of the operators' keys, who may run `admin` (empty: nobody)")
@@ -161,10 +171,13 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	if c.botDelay < 0 || c.expire < 0 || c.idleTimeout < 0 || c.shutdownGrace < 0 {
 		return c, errors.New("--bot-delay, --expire, --idle-timeout and --shutdown-grace cannot be negative")
 	}
-	if l := c.limits; l.HandshakeTimeout < 0 || l.ConnsPerAddr < 0 || l.ConnsPerKey < 0 || l.ConnRate < 0 ||
-		l.Sessions < 0 || l.InputRate < 0 || l.Inactivity < 0 || l.MaxLine < 0 ||
-		c.lobbyLimits.RoomsPerHour < 0 || c.lobbyLimits.OpenRooms < 0 || c.lobbyLimits.MovesPerSecond < 0 {
+	if l, ll := c.limits, c.lobbyLimits; l.HandshakeTimeout < 0 || l.ConnsPerAddr < 0 || l.ConnsPerKey < 0 || l.ConnRate < 0 ||
+		l.Sessions < 0 || l.SessionsPerConn < 0 || l.SessionRate < 0 || l.InputRate < 0 || l.Inactivity < 0 || l.MaxLine < 0 ||
+		ll.RoomsPerHour < 0 || ll.OpenRooms < 0 || ll.MovesPerSecond < 0 || ll.LookupMisses < 0 || ll.LookupWindow < 0 || ll.LookupBackoff < 0 {
 		return c, errors.New("limits cannot be negative: 0 turns one off")
+	}
+	if c.lobbyLimits.LookupMisses > 0 && c.lobbyLimits.LookupWindow <= 0 {
+		return c, errors.New("--lookup-misses needs a --lookup-window to count in")
 	}
 	if c.metrics != "" {
 		if c.metricsListen != "" && c.metricsListen != c.metrics {

@@ -33,13 +33,16 @@ func TestParseServe(t *testing.T) {
 	// names the metrics address.
 	c, err = parseServe([]string{"--max-sessions", "50", "--metrics", "127.0.0.1:9222"},
 		func(k string) string {
-			return map[string]string{"SMOKESTACK_CONN_RATE": "7", "SMOKESTACK_MOVE_RATE": "2.5", "XDG_STATE_HOME": "/s"}[k]
+			return map[string]string{"SMOKESTACK_CONN_RATE": "7", "SMOKESTACK_MOVE_RATE": "2.5", "XDG_STATE_HOME": "/s",
+				"SMOKESTACK_SESSION_RATE": "12", "SMOKESTACK_LOOKUP_WINDOW": "30m"}[k]
 		}, &stderr)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c.limits.Sessions != 50 || c.limits.ConnRate != 7 || c.lobbyLimits.MovesPerSecond != 2.5 ||
-		c.limits.HandshakeTimeout != 20*time.Second || c.metricsListen != "127.0.0.1:9222" {
+		c.limits.HandshakeTimeout != 20*time.Second || c.metricsListen != "127.0.0.1:9222" ||
+		c.limits.SessionRate != 12 || c.limits.SessionsPerConn != 10 ||
+		c.lobbyLimits.LookupWindow != 30*time.Minute || c.lobbyLimits.LookupMisses != 20 || c.lobbyLimits.LookupBackoff != 250*time.Millisecond {
 		t.Errorf("parsed %+v", c)
 	}
 
@@ -56,6 +59,8 @@ func TestParseServe(t *testing.T) {
 		{[]string{"--listen"}, nil, "bad flags"},
 		{[]string{"--max-sessions", "-1"}, nil, "limits cannot be negative"},
 		{nil, map[string]string{"SMOKESTACK_INACTIVITY_TIMEOUT": "-5m"}, "limits cannot be negative"},
+		{[]string{"--lookup-misses", "-1"}, nil, "limits cannot be negative"},
+		{[]string{"--lookup-window", "0"}, nil, "needs a --lookup-window"},
 		{[]string{"--metrics", ":1", "--metrics-listen", ":2"}, nil, "only --metrics-listen"},
 		{[]string{"extra"}, nil, "bad flags"},
 	} {

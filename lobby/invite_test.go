@@ -1,0 +1,178 @@
+package lobby
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParseInvite(t *testing.T) {
+	for _, tt := range []struct {
+		in, code, secret string
+		ok               bool
+	}{
+		{"K7PXMA", "K7PXMA", "", true},
+		{" k7p-xma ", "K7PXMA", "", true},
+		{"K7PXMA-ABCDEFGHJKMNP", "K7PXMA", "ABCDEFGHJKMNP", true},
+		{"k7pxma abcdefg-hjkmnp", "K7PXMA", "ABCDEFGHJKMNP", true},
+		{"K7PXM", "", "", false},
+		{"K7PXMA-ABC", "", "", false},
+		{"", "", "", false},
+	} {
+		code, secret, ok := ParseInvite(tt.in)
+		if code != tt.code || secret != tt.secret || ok != tt.ok {
+			t.Errorf("ParseInvite(%q) = %q, %q, %v; want %q, %q, %v", tt.in, code, secret, ok, tt.code, tt.secret, tt.ok)
+		}
+	}
+}
+
+// A private room cannot be joined, watched, looked at or replayed by its
+// code alone, and says so exactly as a code with no room does; its invite,
+// typed any way, lets anyone in; its seats and its host need only the code.
+// The invite reaches the seats and the host, never a spectator or a list.
+func TestPrivateRoomNeedsInvite(t *testing.T) {
+	ctx := context.Background()
+	store := NewMemStore()
+	l := newLobby(t, store)
+	hana, ann, carol := Player{ID: "key:hana", Name: "hana"}, Player{ID: "key:ann", Name: "ann"}, Player{ID: "key:carol", Name: "carol"}
+	m, err := l.Create(ctx, hana, CreateOptions{Seats: 2, Seed: 4, HasSeed: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Secret) != SecretLength || m.Invite() != m.Code+"-"+m.Secret {
+		t.Fatalf("private room %q has invite %q", m.Code, m.Invite())
+	}
+	pub, err := l.Create(ctx, hana, CreateOptions{Seats: 2, Public: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pub.Secret != "" || pub.Invite() != pub.Code {
+		t.Fatalf("public room %+v has a secret", pub)
+	}
+
+	wrong := m.Code + "-" + strings.Repeat("A", SecretLength)
+	if wrong == m.Invite() {
+		wrong = m.Code + "-" + strings.Repeat("B", SecretLength)
+	}
+	none := "ZZZZZZ"
+	if m.Code == none {
+		none = "YYYYYY"
+	}
+	want := func(err error, code string) {
+		t.Helper()
+		if err == nil || err.Error() != noRoom(code).Error() {
+			t.Errorf("got %v; want exactly what a code with no room gets: %v", err, noRoom(code))
+		}
+	}
+	for _, typed := range []string{m.Code, strings.ToLower(m.Code), wrong} {
+		_, err := l.Join(ctx, typed, carol)
+		want(err, m.Code)
+		_, err = l.Watch(ctx, typed, carol)
+		want(err, m.Code)
+		_, err = l.Info(ctx, typed, carol)
+		want(err, m.Code)
+	}
+	_, err = l.Join(ctx, none, carol)
+	want(err, none)
+
+	// The host with the code; ann with the invite, typed loosely.
+	h, err := l.Join(ctx, m.Code, hana)
+	if err != nil {
+		t.Fatalf("the host with the code: %v", err)
+	}
+	loose := strings.ToLower(m.Code + " " + m.Secret[:5] + "-" + m.Secret[5:])
+	a, err := l.Join(ctx, loose, ann)
+	if err != nil {
+		t.Fatalf("ann with the invite %q: %v", loose, err)
+	}
+	w, err := l.Watch(ctx, m.Invite(), carol)
+	if err != nil {
+		t.Fatalf("carol watching with the invite: %v", err)
+	}
+	for who, c := range map[string]*Conn{"the host": h, "ann": a} {
+		if u := latest(t, c); u.Invite != m.Invite() {
+			t.Errorf("%s is shown the invite %q, want %q", who, u.Invite, m.Invite())
+		}
+	}
+	u := latest(t, w)
+	raw, _ := json.Marshal(u)
+	if u.Invite != "" || strings.Contains(string(raw), m.Secret) {
+		t.Errorf("the spectator's update carries the secret: %s", raw)
+	}
+	// Seats come back with the code alone, to play or to watch.
+	a.Close()
+	if a, err = l.Join(ctx, m.Code, ann); err != nil {
+		t.Fatalf("ann back in her seat with the code: %v", err)
+	}
+	if _, err := l.Watch(ctx, m.Code, ann); err != nil {
+		t.Fatalf("ann watching her own room with the code: %v", err)
+	}
+	playOut(t, map[int]*Conn{h.Seat(): h, a.Seat(): a})
+
+	// Finished, its replay is guarded the same way.
+	_, _, err = l.Replay(ctx, m.Code, carol)
+	want(err, m.Code)
+	if _, _, err := l.Replay(ctx, m.Invite(), carol); err != nil {
+		t.Errorf("replay with the invite: %v", err)
+	}
+	if _, _, err := l.Replay(ctx, m.Code, ann); err != nil {
+		t.Errorf("replay by a seat with the code: %v", err)
+	}
+
+	// No list shows the secret.
+	hist, err := l.History(ctx, ann.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rooms, err := l.Rooms(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ = json.Marshal([]any{hist, rooms})
+	if strings.Contains(string(raw), m.Secret) || len(hist) != 1 {
+		t.Errorf("the lists show the secret, or miss ann's game: %s", raw)
+	}
+}
+
+// A room made private before invites existed has no secret: only its own
+// players get in.
+func TestPrivateRoomWithoutSecret(t *testing.T) {
+	ctx := context.Background()
+	store := NewMemStore()
+	hana := Player{ID: "key:hana", Name: "hana"}
+	m := Meta{Code: newCode(), Game: "tally", Host: hana.ID, Seats: make([]Seat, 2), Version: 1}
+	if err := store.Create(ctx, m); err != nil {
+		t.Fatal(err)
+	}
+	l := newLobby(t, store)
+	if _, err := l.Join(ctx, m.Code, Player{ID: "key:carol"}); err == nil {
+		t.Error("a stranger joined an old private room by its code")
+	}
+	for _, typed := range []string{m.Code, m.Code + strings.Repeat("A", SecretLength)} {
+		if _, err := l.Watch(ctx, typed, Player{ID: "key:carol"}); err == nil {
+			t.Errorf("a stranger watched an old private room with %q", typed)
+		}
+	}
+	if _, err := l.Join(ctx, m.Code, hana); err != nil {
+		t.Errorf("its host: %v", err)
+	}
+}
+
+// Something that cannot be a code is answered without a lookup, and is
+// not counted as a miss: it cannot find anything.
+func TestMalformedCodeIsNotLookedUp(t *testing.T) {
+	ctx := context.Background()
+	l := New(Config{Store: NewMemStore(), Games: []Game{tallyGame()}, Limits: Limits{LookupMisses: 5, LookupWindow: time.Hour}})
+	p := Player{ID: "key:x", Addr: "192.0.2.1"}
+	_, err := l.Join(ctx, "hello world", p)
+	if err == nil || !strings.Contains(err.Error(), `"HELLOWORLD" is not a room code`) {
+		t.Errorf("join %q: %v", "hello world", err)
+	}
+	for _, name := range missNames(p) {
+		if n, _, _ := l.misses().Misses(ctx, name.key, time.Now()); n != 0 {
+			t.Errorf("%s has %d misses counted", name.key, n)
+		}
+	}
+}

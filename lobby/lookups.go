@@ -1,0 +1,190 @@
+package lobby
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// A lookup is a player naming a room to join, watch or replay it. A miss
+// is a lookup that finds no room the player may enter: no room has the
+// code, or it names a private room without its secret. The player is told
+// the same in both cases, so a guess learns nothing.
+//
+// Misses are counted per key and per address (MissCounter). Past a
+// quarter of Limits.LookupMisses in a window each miss waits twice as long
+// as the one before; past LookupMisses the player may open only the rooms
+// they hold a seat in or host until the window ends, and every other
+// lookup is refused with a final LimitError, on which the server ends the
+// connection.
+
+// maxLookupWait caps the wait of one miss.
+const maxLookupWait = 8 * time.Second
+
+// open returns the room invite names, if p may enter it.
+func (l *Lobby) open(ctx context.Context, invite string, p Player) (*room, error) {
+	var r *room
+	err := l.lookup(ctx, invite, p, func(code string) (Meta, error) {
+		var err error
+		if r, err = l.room(ctx, code); err != nil {
+			return Meta{}, err
+		}
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		return r.meta, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// lookup checks that p may enter the room invite names, which find reads
+// by its code (ErrNotFound when there is none): it counts and slows a
+// miss, and refuses p past the limit.
+func (l *Lobby) lookup(ctx context.Context, invite string, p Player, find func(code string) (Meta, error)) error {
+	code, secret, ok := ParseInvite(invite)
+	if !ok {
+		// Nothing is looked up, so nothing is learnt or counted.
+		return fmt.Errorf("%.*q is not a room code: a code has %d letters and digits, a private room's invite %d",
+			CodeLength+SecretLength, NormalizeCode(invite), CodeLength, CodeLength+SecretLength)
+	}
+	barred := l.barred(ctx, p)
+	m, err := find(code)
+	if errors.Is(err, ErrNotFound) {
+		return l.miss(ctx, code, p, barred)
+	}
+	if err != nil {
+		return err
+	}
+	admitted, own := m.admits(p, secret)
+	switch {
+	case own:
+		return nil
+	case barred != nil:
+		return l.miss(ctx, code, p, barred)
+	case !admitted:
+		return l.miss(ctx, code, p, nil)
+	}
+	return nil
+}
+
+// noRoom is what a miss says, whichever kind it is.
+func noRoom(code string) error {
+	return fmt.Errorf("no room %q: check the code (a private room needs its whole invite, CODE-SECRET)", code)
+}
+
+// miss counts a miss by p and returns what to tell them: after a wait
+// once p has missed often, and a final LimitError past the limit. barred,
+// when set, is the refusal p is under already; nothing more is counted.
+func (l *Lobby) miss(ctx context.Context, code string, p Player, barred *LimitError) error {
+	if barred != nil {
+		l.observer().Refused(barred.Reason, p)
+		return barred
+	}
+	lim := l.cfg.Limits
+	if lim.LookupMisses <= 0 {
+		return noRoom(code)
+	}
+	now := l.cfg.Now()
+	n, by, ends := 0, "", time.Time{}
+	for _, name := range missNames(p) {
+		c, e, err := l.misses().Miss(ctx, name.key, now, lim.LookupWindow)
+		if err != nil {
+			l.cfg.Logger.Warn("count a failed lookup", "err", err)
+			continue
+		}
+		if c > n {
+			n, by, ends = c, name.by, e
+		}
+	}
+	if n > lim.LookupMisses {
+		refusal := lookupRefusal(by, ends.Sub(now))
+		l.observer().Refused(refusal.Reason, p)
+		return refusal
+	}
+	if d := lookupWait(lim, n); d > 0 {
+		l.observer().Refused("lookup_backoff", p)
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+		}
+	}
+	return noRoom(code)
+}
+
+// barred returns the refusal p is under for missing too often, or nil.
+// A counter that cannot answer bars nobody: the lookup itself will tell.
+func (l *Lobby) barred(ctx context.Context, p Player) *LimitError {
+	lim := l.cfg.Limits
+	if lim.LookupMisses <= 0 {
+		return nil
+	}
+	now := l.cfg.Now()
+	for _, name := range missNames(p) {
+		n, ends, err := l.misses().Misses(ctx, name.key, now)
+		if err != nil {
+			l.cfg.Logger.Warn("read failed lookups", "err", err)
+			continue
+		}
+		if n > lim.LookupMisses {
+			return lookupRefusal(name.by, ends.Sub(now))
+		}
+	}
+	return nil
+}
+
+// missName is a name misses are counted by, and how to word it to the
+// player.
+type missName struct{ key, by string }
+
+func missNames(p Player) []missName {
+	var names []missName
+	if p.Addr != "" {
+		names = append(names, missName{"addr:" + p.Addr, "from your address"})
+	}
+	if p.ID != "" {
+		names = append(names, missName{"key:" + p.ID, "with your key"})
+	}
+	return names
+}
+
+// lookupRefusal is the final refusal of a player who missed too often; left
+// is how long until the window ends.
+func lookupRefusal(by string, left time.Duration) *LimitError {
+	when := "in a minute"
+	if m := int((left + time.Minute - 1) / time.Minute); m > 1 {
+		when = fmt.Sprintf("in %d minutes", m)
+	}
+	return &LimitError{Reason: "lookup_limit", Final: true,
+		Msg: fmt.Sprintf("too many wrong room codes %s: try again %s", by, when)}
+}
+
+// lookupWait is how long the n-th miss in a window waits: nothing for the
+// first quarter of the limit, then LookupBackoff, doubling with each miss
+// up to maxLookupWait.
+func lookupWait(lim Limits, n int) time.Duration {
+	free := lim.LookupMisses / 4
+	if lim.LookupBackoff <= 0 || n <= free {
+		return 0
+	}
+	d := lim.LookupBackoff
+	for range min(n-free-1, 20) {
+		if d *= 2; d >= maxLookupWait {
+			return maxLookupWait
+		}
+	}
+	return min(d, maxLookupWait)
+}
+
+// misses is the store's MissCounter, or one in this process's memory for
+// a store that has none.
+func (l *Lobby) misses() MissCounter {
+	if m, ok := l.cfg.Store.(MissCounter); ok {
+		return m
+	}
+	return &l.ownMisses
+}

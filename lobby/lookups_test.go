@@ -1,0 +1,196 @@
+package lobby
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/smokestack/smokestack/internal/redistest"
+)
+
+// contractMisses holds every store's miss counts to the same behaviour:
+// counted per name, in a window the first miss opens and later ones do
+// not stretch, back to zero when it ends.
+func contractMisses(t *testing.T, s Store) {
+	ctx := context.Background()
+	c, ok := s.(MissCounter)
+	if !ok {
+		t.Fatal("the store counts no misses")
+	}
+	// Unique names, as a shared Redis may hold others' counts.
+	name, other := "addr:"+newCode(), "key:"+newCode()
+	const window = time.Second
+	start := time.Now()
+	miss := func(want int) time.Time {
+		t.Helper()
+		n, ends, err := c.Miss(ctx, name, time.Now(), window)
+		if err != nil || n != want {
+			t.Fatalf("miss: %d, %v; want %d", n, err, want)
+		}
+		return ends
+	}
+	first := miss(1)
+	if first.Before(start.Add(window-100*time.Millisecond)) || first.After(time.Now().Add(window+100*time.Millisecond)) {
+		t.Errorf("the window ends %s after the first miss, want %s", first.Sub(start), window)
+	}
+	miss(2)
+	time.Sleep(600 * time.Millisecond)
+	if ends := miss(3); ends.Sub(first).Abs() > 100*time.Millisecond {
+		t.Errorf("a later miss moved the window's end by %s", ends.Sub(first))
+	}
+	if n, ends, err := c.Misses(ctx, name, time.Now()); err != nil || n != 3 || ends.Sub(first).Abs() > 100*time.Millisecond {
+		t.Errorf("misses: %d ending %s after the first's end, %v; want 3 at its end", n, ends.Sub(first), err)
+	}
+	if n, _, err := c.Misses(ctx, other, time.Now()); err != nil || n != 0 {
+		t.Errorf("another name's misses: %d, %v", n, err)
+	}
+	time.Sleep(time.Until(first.Add(200 * time.Millisecond)))
+	if n, _, err := c.Misses(ctx, name, time.Now()); err != nil || n != 0 {
+		t.Errorf("after the window: %d misses, %v", n, err)
+	}
+	miss(1) // a new window
+}
+
+func TestLookupWait(t *testing.T) {
+	lim := Limits{LookupMisses: 20, LookupBackoff: 250 * time.Millisecond}
+	ms := time.Millisecond
+	want := []time.Duration{0, 0, 0, 0, 0, 250 * ms, 500 * ms, time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second, 8 * time.Second}
+	for i, w := range want {
+		if got := lookupWait(lim, i+1); got != w {
+			t.Errorf("miss %d waits %s, want %s", i+1, got, w)
+		}
+	}
+	if got := lookupWait(lim, 1000); got != maxLookupWait {
+		t.Errorf("miss 1000 waits %s", got)
+	}
+	if got := lookupWait(Limits{LookupMisses: 20}, 19); got != 0 {
+		t.Errorf("without a back-off, miss 19 waits %s", got)
+	}
+}
+
+// refusals records the lobby's refusals by reason.
+type refusals struct {
+	noObserver
+	mu sync.Mutex
+	by map[string]int
+}
+
+func (r *refusals) Refused(reason string, _ Player) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.by == nil {
+		r.by = map[string]int{}
+	}
+	r.by[reason]++
+}
+
+func (r *refusals) count(reason string) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.by[reason]
+}
+
+// A guesser's misses are free, then slowed more and more, then refused for
+// good: from their address and with their key, even with a right invite,
+// until the window ends. Their own rooms stay open to them, and everyone
+// else's lookups go on meanwhile.
+func TestLookupLimit(t *testing.T) {
+	ctx := context.Background()
+	now := t0
+	var clock sync.Mutex
+	obs := &refusals{}
+	lim := Limits{LookupMisses: 8, LookupWindow: time.Hour, LookupBackoff: 5 * time.Millisecond}
+	l := New(Config{Store: NewMemStore(), Games: []Game{tallyGame()}, Limits: lim, Observer: obs,
+		Now: func() time.Time { clock.Lock(); defer clock.Unlock(); return now }})
+	const home, away = "192.0.2.7", "198.51.100.9"
+	hana := Player{ID: "key:hana", Name: "hana", Addr: home}
+	guesser := Player{ID: "key:guess", Name: "guess", Addr: home}
+	room, err := l.Create(ctx, hana, CreateOptions{Seats: 3, Seed: 1, HasSeed: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	guesses := 0
+	guess := func(p Player) error {
+		guesses++
+		code := strings.Repeat("Z", CodeLength-1) + string(codeAlphabet[guesses%len(codeAlphabet)])
+		if code == room.Code {
+			code = "YYYYYY"
+		}
+		_, err := l.Watch(ctx, code, p)
+		return err
+	}
+	for n := 1; n <= lim.LookupMisses; n++ {
+		start := time.Now()
+		err := guess(guesser)
+		var refusal *LimitError
+		if errors.As(err, &refusal) || err == nil {
+			t.Fatalf("guess %d: %v, want a plain miss", n, err)
+		}
+		if took, wait := time.Since(start), lookupWait(lim, n); took < wait {
+			t.Errorf("guess %d took %s, want a wait of %s", n, took, wait)
+		}
+	}
+	if got, want := obs.count("lookup_backoff"), lim.LookupMisses-lim.LookupMisses/4; got != want {
+		t.Errorf("%d guesses slowed, want %d", got, want)
+	}
+	final := func(err error, by string) {
+		t.Helper()
+		var refusal *LimitError
+		if !errors.As(err, &refusal) || !refusal.Final || refusal.Reason != "lookup_limit" ||
+			refusal.Msg != "too many wrong room codes "+by+": try again in 60 minutes" {
+			t.Fatalf("got %v; want the final refusal %s", err, by)
+		}
+	}
+	final(guess(guesser), "from your address")
+	// Refused even with the right invite, from the address or with the key.
+	_, err = l.Join(ctx, room.Invite(), guesser)
+	final(err, "from your address")
+	_, err = l.Join(ctx, room.Invite(), Player{ID: "key:friend", Addr: home})
+	final(err, "from your address")
+	_, err = l.Join(ctx, room.Invite(), Player{ID: guesser.ID, Addr: away})
+	final(err, "with your key")
+	if n := obs.count("lookup_limit"); n != 4 {
+		t.Errorf("%d final refusals counted, want 4", n)
+	}
+	// The host at the same address opens her own room; a friend elsewhere
+	// joins with the invite.
+	if _, err := l.Join(ctx, room.Code, hana); err != nil {
+		t.Errorf("the host behind the guesser's address: %v", err)
+	}
+	if _, err := l.Join(ctx, room.Invite(), Player{ID: "key:ann", Addr: away}); err != nil {
+		t.Errorf("a friend elsewhere with the invite: %v", err)
+	}
+	clock.Lock()
+	now = now.Add(time.Hour)
+	clock.Unlock()
+	if _, err := l.Join(ctx, room.Invite(), guesser); err != nil {
+		t.Errorf("an hour later, with the invite: %v", err)
+	}
+}
+
+// With Redis, guesses spread over instances are counted once: misses on
+// one instance bring the refusal on the other.
+func TestLookupLimitAcrossInstances(t *testing.T) {
+	ctx := context.Background()
+	r := redistest.Start(t)
+	lim := Limits{LookupMisses: 4, LookupWindow: time.Minute}
+	a := New(Config{Store: openRedis(t, r), Games: []Game{tallyGame()}, Limits: lim})
+	b := New(Config{Store: openRedis(t, r), Games: []Game{tallyGame()}, Limits: lim})
+	// A fresh address for each run, as a shared Redis keeps counts.
+	guesser := Player{ID: "key:" + newCode(), Addr: "addr-" + newCode()}
+	for i := range lim.LookupMisses {
+		l := []*Lobby{a, b}[i%2]
+		if _, err := l.Watch(ctx, "ZZZZZZ", guesser); err == nil || errors.As(err, new(*LimitError)) {
+			t.Fatalf("guess %d: %v, want a plain miss", i+1, err)
+		}
+	}
+	for _, l := range []*Lobby{a, b} {
+		var refusal *LimitError
+		if _, err := l.Watch(ctx, "ZZZZZZ", guesser); !errors.As(err, &refusal) || !refusal.Final {
+			t.Fatalf("a guess past the limit: %v, want the final refusal", err)
+		}
+	}
+}

@@ -1,0 +1,309 @@
+package server
+
+import (
+	"bytes"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/smokestack/smokestack/internal/ratelog"
+	"github.com/smokestack/smokestack/lobby"
+)
+
+// guardLimits turn the per-address limits on, so failed lookups are
+// counted by address as well as by key, and bound sessions per connection.
+var guardLimits = Limits{ConnsPerAddr: 50, SessionsPerConn: 4}
+
+// guess is a random room code, almost surely nobody's.
+func guess(i int) string { return fmt.Sprintf("Z%05d", i)[:lobby.CodeLength] }
+
+// One connection opening many sessions to guess codes, as an attacker
+// did: the sessions past the connection's allowance are refused as they
+// open, the first guesses are answered at once, later ones more and more
+// slowly, and past the limit the client is told in one line and the
+// connection ends. A friend with the invite joins at once all the while,
+// and after; the guesser cannot join even with the right invite.
+func TestGuessingIsSlowedThenCutOff(t *testing.T) {
+	lim := lobby.Limits{LookupMisses: 12, LookupWindow: time.Hour, LookupBackoff: 40 * time.Millisecond}
+	srv := startServerLimited(t, lim, withLimits(guardLimits))
+	alice := dialKey(t, srv.addr, "alice", newKey(t))
+	invite := strings.TrimSpace(run(t, alice, "new --players 3 --private", "").stdout)
+	if len(lobby.NormalizeCode(invite)) != lobby.CodeLength+lobby.SecretLength {
+		t.Fatalf("new --private printed %q, want an invite", invite)
+	}
+	a := startPlay(t, alice, "play "+invite)
+	<-a.lines
+
+	guesser := dialKey(t, srv.addr, "mallory", newKey(t))
+	ended := make(chan struct{})
+	go func() { guesser.Wait(); close(ended) }()
+	var mu sync.Mutex
+	var misses, cutLines, refused int
+	var firstMiss, slowestMiss time.Duration
+	tally := func(r result, err error, took time.Duration) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case strings.Contains(r.stdout, "no room"):
+			misses++
+			if firstMiss == 0 {
+				firstMiss = took
+			}
+			slowestMiss = max(slowestMiss, took)
+		case strings.Contains(r.stderr, "too many wrong room codes from your address: try again in 60 minutes"):
+			cutLines++
+		case err != nil && strings.Contains(err.Error(), "too many sessions open on this connection"):
+			refused++
+		}
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range 16 { // more at once than the connection may hold open
+		wg.Go(func() {
+			for {
+				select {
+				case <-ended:
+					return
+				default:
+				}
+				start := time.Now()
+				r, err := attempt(guesser, "play "+guess(int(next.Add(1)))+" --watch")
+				tally(r, err, time.Since(start))
+			}
+		})
+	}
+	select {
+	case <-ended:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the guessing connection was never cut off")
+	}
+	wg.Wait()
+
+	t.Logf("%d misses (the first took %s, the slowest %s), %d sessions refused as they opened, %d told they were cut off",
+		misses, firstMiss.Round(time.Millisecond), slowestMiss.Round(time.Millisecond), refused, cutLines)
+	if misses < lim.LookupMisses || misses > lim.LookupMisses+guardLimits.SessionsPerConn {
+		t.Errorf("%d guesses answered before the cut; want %d, give or take the sessions in flight", misses, lim.LookupMisses)
+	}
+	if cutLines == 0 {
+		t.Error("no session was told why the connection ended")
+	}
+	if srv.refusals("lookup_backoff") == 0 || slowestMiss < 4*lim.LookupBackoff {
+		t.Errorf("the guesses were not slowed: %d slowed, the slowest took %s", srv.refusals("lookup_backoff"), slowestMiss)
+	}
+	if refused == 0 || srv.refusals("sessions_per_conn") == 0 {
+		t.Error("sixteen sessions at once on one connection were not refused past four")
+	}
+
+	// The guesser, back on a new connection, is refused even with the
+	// right invite, and cut off again.
+	again := dialKey(t, srv.addr, "mallory", newKey(t))
+	if r, _ := attempt(again, "play "+invite); !strings.Contains(r.stderr, "too many wrong room codes") {
+		t.Errorf("the guesser back with the invite: %+v", r)
+	}
+	// A friend elsewhere joins at once, and is shown the invite to share.
+	slowed := srv.refusals("lookup_backoff")
+	bob, _, err := dialFrom(srv.addr, 0, newKey(t)) // from 127.0.0.2
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bob.Close()
+	start := time.Now()
+	b := startPlay(t, bob, "play "+strings.ToLower(invite))
+	first := <-b.lines
+	t.Logf("the friend's first update came %s after asking", time.Since(start).Round(time.Millisecond))
+	if first.Error != "" || first.Seat < 0 || first.Invite != invite {
+		t.Errorf("the friend's first line: %+v", first)
+	}
+	if srv.refusals("lookup_backoff") != slowed {
+		t.Error("the friend's join was slowed")
+	}
+}
+
+// A private room cannot be joined, watched or opened on screen with its
+// code alone: the answer is the same as for a code with no room. With the
+// invite it can; its players come back with the code; only they and the
+// host are shown the invite, never a spectator or a list.
+func TestPrivateRoomNeedsItsInvite(t *testing.T) {
+	srv := startServer(t)
+	alice := dialKey(t, srv.addr, "alice", newKey(t))
+	bob := dialKey(t, srv.addr, "bob", newKey(t))
+	carol := dialKey(t, srv.addr, "carol", newKey(t))
+	r := run(t, alice, "new --players 2 --private", "")
+	invite := strings.TrimSpace(r.stdout)
+	code, secret, ok := lobby.ParseInvite(invite)
+	if !ok || secret == "" || !strings.Contains(r.stderr, "It is private: share the whole invite") {
+		t.Fatalf("new --private: %+v", r)
+	}
+	nobody := "ZZZZZZ"
+	if code == nobody {
+		nobody = "YYYYYY"
+	}
+	same := func(got, missing string) {
+		t.Helper()
+		want := strings.ReplaceAll(missing, nobody, code)
+		if got != want {
+			t.Errorf("with the code alone: %q; want what a code with no room gets: %q", got, want)
+		}
+	}
+	for _, cmd := range []string{"play %s", "play %s --watch"} {
+		got, missing := run(t, carol, fmt.Sprintf(cmd, code), ""), run(t, carol, fmt.Sprintf(cmd, nobody), "")
+		if got.status != 1 {
+			t.Errorf("%s: %+v", fmt.Sprintf(cmd, code), got)
+		}
+		same(got.stdout, missing.stdout)
+		same(got.stderr, missing.stderr)
+	}
+	_, scr := ptySession(t, carol, "watch "+code, 100, 30)
+	scr.waitFor(t, "no room")
+	_, scr = ptySession(t, carol, "join "+code, 100, 30)
+	scr.waitFor(t, "no room")
+
+	// Carol watches with the invite; bob sits down with it and the game
+	// starts when alice, the host, takes her seat with the code alone.
+	w := startPlay(t, carol, "play "+invite+" --watch")
+	b := startPlay(t, bob, "play "+strings.ToLower(code+"-"+secret[:6]+"-"+secret[6:]))
+	if l := <-b.lines; l.Error != "" || l.Invite != invite {
+		t.Fatalf("bob with the invite: %+v", l)
+	}
+	a := startPlay(t, alice, "play "+code)
+	if l := <-a.lines; l.Error != "" || l.Invite != invite {
+		t.Fatalf("alice, the host, with the code: %+v", l)
+	}
+	// Bob comes back with the code alone, as a player of the room.
+	b.in.Close()
+	b2 := startPlay(t, bob, "play "+code)
+	if l := <-b2.lines; l.Error != "" || l.Seat < 0 {
+		t.Fatalf("bob back with the code: %+v", l)
+	}
+	for l := range w.lines {
+		if l.Error != "" || bytes.Contains(l.raw, []byte(secret)) {
+			t.Fatalf("the spectator's stream: %s", l.raw)
+		}
+		if l.Room.Started {
+			break
+		}
+	}
+	for _, cmd := range []string{"rooms --json", "history --json"} {
+		if r := run(t, bob, cmd, ""); strings.Contains(r.stdout, secret) {
+			t.Errorf("%s shows the secret: %s", cmd, r.stdout)
+		}
+	}
+}
+
+// Ten thousand guesses over one connection, as in the attack that showed
+// the problem, make a few dozen log lines: the sessions past the
+// connection's allowance are refused as they open and, like the guesses
+// slowed down, logged once per burst with a count; only the sessions the
+// limits let in are logged one by one.
+func TestRefusalsLogBounded(t *testing.T) {
+	var out screen            // a log, written by many goroutines
+	const every = time.Second // the server's is 10s
+	logTo := func(s *Server) {
+		l := slog.New(slog.NewTextHandler(&out, nil))
+		s.log = l
+		s.refusal = ratelog.New(l, every)
+		s.metrics.log.Store(s.refusal)
+	}
+	lim := Limits{ConnsPerAddr: 20, SessionsPerConn: 4, SessionRate: 10}
+	srv := startServerLimited(t, lobby.Limits{LookupMisses: 20, LookupWindow: time.Hour, LookupBackoff: 20 * time.Millisecond},
+		withLimits(lim), logTo)
+	c := dialKey(t, srv.addr, "mallory", newKey(t))
+	const want = 10_000
+	var refused, admitted atomic.Int64
+	start := time.Now()
+	var wg sync.WaitGroup
+	for range 32 {
+		wg.Go(func() {
+			for refused.Load() < want {
+				r, err := attempt(c, "play "+guess(int(refused.Load()))+" --watch")
+				switch {
+				case err != nil && !strings.Contains(err.Error(), "too many"):
+					t.Errorf("the connection ended: %v", err)
+					return
+				case err == nil:
+					admitted.Add(1)
+				}
+				if err != nil || r.status != 0 {
+					refused.Add(1)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	took := time.Since(start)
+	time.Sleep(every + 200*time.Millisecond) // the last bursts' counts
+	lines := strings.Split(strings.TrimSpace(out.text()), "\n")
+	t.Logf("%d guesses refused in %s (%d sessions got in) made %d log lines", refused.Load(), took.Round(time.Millisecond), admitted.Load(), len(lines))
+	// Two lines for each session let in, and per kind of refusal one at
+	// once and one a second: well under a hundred for a few seconds.
+	if bound := 2*int(admitted.Load()) + 4*(2+int(took/every)); len(lines) > bound || len(lines) > 100 {
+		t.Errorf("%d refused guesses made %d log lines, more than %d:\n%s", refused.Load(), len(lines), bound, strings.Join(lines[:min(len(lines), 100)], "\n"))
+	}
+	counted := 0
+	for _, l := range lines {
+		if strings.Contains(l, "repeated=") {
+			counted++
+		}
+	}
+	if counted == 0 {
+		t.Error("no line counts the refusals it stands for")
+	}
+}
+
+// The lobby's join prompt and the screen commands count misses too: past
+// the limit the terminal is restored, the line said below it, and the
+// connection ends, taking the client's other sessions with it and no one
+// else's.
+func TestLookupLimitInTheTerminal(t *testing.T) {
+	srv := startServerLimited(t, lobby.Limits{LookupMisses: 2, LookupWindow: time.Hour}, withLimits(guardLimits))
+	c := dialKey(t, srv.addr, "mallory", newKey(t))
+	ended := make(chan struct{})
+	go func() { c.Wait(); close(ended) }()
+	code := strings.TrimSpace(run(t, c, "new", "").stdout)
+	mine := startPlay(t, c, "play "+code+" --watch") // lives until the connection ends
+	<-mine.lines
+	alices := startPlay(t, dialKey(t, srv.addr, "alice", newKey(t)), "play "+code+" --watch")
+	<-alices.lines
+
+	if r, _ := attempt(c, "play ZZZZZZ --watch"); !strings.Contains(r.stdout, "no room") { // the first miss
+		t.Fatalf("play of no room: %+v", r)
+	}
+	_, replay := ptySession(t, c, "replay YYYYYY", 100, 30) // the second
+	replay.waitFor(t, "no room")
+	_, scr := ptySession(t, c, "", 100, 30)
+	scr.waitFor(t, "OPEN ROOMS")
+	scr.in.Write([]byte("c"))
+	scr.waitFor(t, "JOIN A ROOM")
+	scr.in.Write([]byte("XXXXXX\r")) // the third: past the limit
+	scr.waitFor(t, "too many wrong room codes from your address: try again in 60 minutes")
+	raw := scr.raw()
+	if strings.LastIndex(raw, "\x1b[?1049l") > strings.LastIndex(raw, "too many wrong room codes") {
+		t.Error("the line came before the terminal was restored")
+	}
+	select {
+	case <-ended:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the connection is still open")
+	}
+	var last line
+	for l := range mine.lines {
+		last = l
+	}
+	if !strings.Contains(last.Error, "too many wrong room codes") {
+		t.Errorf("the connection's other session ended with %+v", last)
+	}
+	select {
+	case l, ok := <-alices.lines:
+		if !ok || l.Error != "" {
+			t.Errorf("alice's session, on a connection of her own, ended: %+v", l)
+		}
+	default:
+	}
+	if srv.refusals("lookup_limit") != 1 {
+		t.Errorf("%d cut-offs counted", srv.refusals("lookup_limit"))
+	}
+}
