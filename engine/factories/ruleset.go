@@ -90,6 +90,7 @@ func StatusOf(s State) engine.Status {
 	switch s.Phase {
 	case GameOver:
 		st.Result = result(Scores(s), len(s.Players))
+		st.Result.Holdings = holdings(s)
 	case MarketPhase:
 		st.Acting = []int{s.Turn}
 	case WorkPhase:
@@ -123,6 +124,19 @@ func result(scores []Score, seats int) *engine.Result {
 	}
 	slices.Sort(r.Winners)
 	return r
+}
+
+// holdings names, by seat, the buildings of each final compound: what a
+// profile counts as the player's favourite cards.
+func holdings(s State) [][]string {
+	out := make([][]string, len(s.Players))
+	for seat, p := range s.Players {
+		out[seat] = make([]string, 0, len(p.Compound))
+		for _, b := range p.Compound {
+			out[seat] = append(out[seat], b.Card.Name())
+		}
+	}
+	return out
 }
 
 // Decode reads a State from JSON, refusing other format versions.
