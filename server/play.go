@@ -145,7 +145,7 @@ func (s *Server) readMoves(ctx context.Context, c *call, conn *lobby.Conn, resul
 		}
 	}
 	if errors.Is(in.Err(), bufio.ErrTooLong) {
-		s.refuse("line_too_long", "key", c.player.ID, "remote", c.sess.RemoteAddr().String())
+		s.refuse("line_too_long", "key", c.player.Key, "remote", c.sess.RemoteAddr().String())
 		report(badInput(fmt.Sprintf("a line longer than %d bytes: send one move per line; this session ends here (the room goes on)", maxLine)))
 	}
 }
