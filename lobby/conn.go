@@ -56,8 +56,12 @@ type RoomInfo struct {
 	// Ratings are the seats' rating changes, once the finished game is
 	// rated; Solo the player's record against the game's own opponent,
 	// once a solo game is recorded (records.go).
-	Ratings    []SeatRating    `json:"ratings,omitempty"`
-	Solo       *SoloRecord     `json:"solo,omitempty"`
+	Ratings []SeatRating `json:"ratings,omitempty"`
+	Solo    *SoloRecord  `json:"solo,omitempty"`
+	// Recording is set while a finished game that counts in its
+	// players' records is being recorded: an update with Ratings or
+	// Solo follows.
+	Recording  bool            `json:"recording,omitempty"`
 	Spectators int             `json:"spectators"`
 	Seed       uint64          `json:"seed"`
 	Options    json.RawMessage `json:"options,omitempty"`
@@ -122,6 +126,7 @@ func infoOf(m Meta, conns map[*Conn]struct{}, st engine.Status) RoomInfo {
 
 func (r *room) info() RoomInfo {
 	info := infoOf(r.meta, r.conns, r.status)
+	info.Recording = !r.recorded && r.toRecord()
 	if r.outcome != nil {
 		info.Ratings = r.outcome.seatRatings(r.meta.Seats)
 		if r.outcome.Solo != nil {

@@ -156,14 +156,30 @@ func (o *Outcome) seatRatings(seats []Seat) []SeatRating {
 	return out
 }
 
+// toRecord reports whether the room's game is over and counts in its
+// players' records, so an outcome will follow. The caller holds r.mu.
+func (r *room) toRecord() bool {
+	m := r.meta
+	if !m.Over || m.Result == nil || m.Ended != "" || len(m.Result.Ranks) != len(m.Seats) {
+		return false
+	}
+	if _, ok := r.l.ratingStore(); !ok {
+		return false
+	}
+	people := 0
+	for _, s := range m.Seats {
+		if s.Player != "" && !isGuest(s.Player) {
+			people++
+		}
+	}
+	return people >= 2 || people == 1 && len(m.Seats) == 1 && r.game.SoloOpponent != nil
+}
+
 // recordLater records the room in the background once its game is over,
 // and then pushes the rating changes to its sessions. The caller holds
 // r.mu; the store is written outside it.
 func (r *room) recordLater() {
-	if r.recording || r.recorded || !r.meta.Over || r.meta.Result == nil || r.meta.Ended != "" {
-		return
-	}
-	if _, ok := r.l.ratingStore(); !ok {
+	if r.recording || r.recorded || !r.toRecord() {
 		return
 	}
 	r.recording = true
@@ -185,9 +201,7 @@ func (r *room) recordLater() {
 			return
 		}
 		r.recorded, r.outcome = true, o
-		if o != nil {
-			r.broadcast()
-		}
+		r.broadcast()
 	}()
 }
 

@@ -31,6 +31,12 @@ func (Rules) Options() []engine.Option {
 		About: "The Machine's level in a solo game: it starts with 2 (easy) to 5 (insane) blueprints built"}}
 }
 
+// SoloOpponent names The Machine at the level of a solo game's options,
+// for its player's record against it: "The Machine (hard)".
+func SoloOpponent(options map[string]string) string {
+	return "The Machine (" + options["difficulty"] + ")"
+}
+
 // New implements engine.Ruleset.
 func (r Rules) New(seats int, options json.RawMessage, seed uint64) (json.RawMessage, error) {
 	if seats < 1 || seats > MaxPlayers {
