@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/smokestack/smokestack/internal/openskill"
+	"github.com/smokestack/smokestack/internal/redistest"
 )
 
 // soloTally is tally with a solo opponent, as a game's registration names
@@ -32,6 +33,26 @@ func until(t *testing.T, c *Conn, ok func(Update) bool) Update {
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("no such update within 5s; the last: %+v", u.Room)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// recorded opens room code on l and waits until l has recorded it (or
+// found it recorded).
+func recorded(t *testing.T, l *Lobby, code string, p Player) RoomInfo {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		info, err := l.Info(context.Background(), code, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !info.Recording {
+			return info
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("room %s is not recorded after 5s", code)
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
@@ -118,8 +139,8 @@ func TestRatedGame(t *testing.T) {
 	// Recorded once: again by this lobby, by another instance's lobby
 	// opening the room, and by several at once.
 	l2 := newLobby(t, store)
-	if _, err := l2.Info(ctx, m.Code, a); err != nil {
-		t.Fatal(err)
+	if info := recorded(t, l2, m.Code, a); len(info.Ratings) != 2 || info.Ratings[0] != u.Room.Ratings[0] {
+		t.Fatalf("the room on another instance shows %+v, want %+v", info.Ratings, u.Room.Ratings)
 	}
 	meta, _, err := store.Load(ctx, m.Code, 0)
 	if err != nil {
@@ -134,7 +155,6 @@ func TestRatedGame(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	time.Sleep(50 * time.Millisecond) // what l2's load set off
 	if again, _ := store.Ratings(ctx, "tally", []string{a.ID, b.ID}); again[a.ID] != got[a.ID] || again[b.ID] != got[b.ID] {
 		t.Fatalf("recording the room again changed the ratings: %+v, then %+v", got, again)
 	}
@@ -176,8 +196,10 @@ func TestGamesNotRated(t *testing.T) {
 	bots, conns := playTable(t, l, CreateOptions{Seats: 2, Bots: []string{"first"}}, a)
 	withGuest, _ := playTable(t, l, CreateOptions{Seats: 2}, b, guest)
 	until(t, conns[0], func(u Update) bool { return u.Room.Over })
-	time.Sleep(50 * time.Millisecond) // time to record, were any to be recorded
 	for _, code := range []string{ended.Code, bots.Code, withGuest.Code} {
+		if info := recorded(t, l, code, a); len(info.Ratings) != 0 {
+			t.Errorf("room %s shows ratings %+v", code, info.Ratings)
+		}
 		if o, err := store.Outcome(ctx, code); !errors.Is(err, ErrNotFound) {
 			t.Errorf("room %s was recorded: %+v, %v", code, o, err)
 		}
@@ -300,5 +322,48 @@ func TestProfileAndMine(t *testing.T) {
 	}
 	if mine, err := l.Mine(ctx, waiter); err != nil || len(mine) != 0 {
 		t.Fatalf("mine for the seat that waits: %+v, %v", mine, err)
+	}
+}
+
+// TestRecordsAcrossInstances: two instances sharing Redis see the same
+// names, links and ratings, and a game finished on one is recorded once
+// though both open it.
+func TestRecordsAcrossInstances(t *testing.T) {
+	ctx := context.Background()
+	srv := redistest.Start(t)
+	sa, sb := openRedis(t, srv), openRedis(t, srv)
+	a, b := newLobby(t, sa), newLobby(t, sb)
+	u := newCode() // a shared Redis may hold other tests' players
+	ann := connect(t, a, "SHA256:ann"+u, "ann"+u)
+	if again := connect(t, b, "SHA256:ann"+u, "whoever"); again.Name != ann.Name || again.ID != ann.ID {
+		t.Fatalf("ann on the other instance is %+v, want %+v", again, ann)
+	}
+	bo := connect(t, b, "SHA256:bo"+u, "ann"+u)
+	if bo.Name == ann.Name {
+		t.Fatalf("a second key took ann's name on the other instance: %q", bo.Name)
+	}
+	code, _, err := a.LinkCode(ctx, ann)
+	if err != nil {
+		t.Fatal(err)
+	}
+	laptop := connect(t, b, "SHA256:laptop"+u, "ann")
+	if _, err := b.Link(ctx, laptop, code); err != nil {
+		t.Fatalf("a code from one instance on the other: %v", err)
+	}
+	if again := connect(t, a, "SHA256:laptop"+u, "ann"); again.ID != ann.ID {
+		t.Fatalf("the linked key on the first instance is %+v", again)
+	}
+
+	m, conns := playTable(t, a, CreateOptions{Seats: 2, Seed: 3, HasSeed: true}, ann, bo)
+	until(t, conns[0], func(u Update) bool { return len(u.Room.Ratings) == 2 })
+	recorded(t, b, m.Code, bo) // what b's load set off is over
+	board, err := b.Top(ctx, "tally", bo)
+	if err != nil || len(board) < 2 {
+		t.Fatalf("top on the other instance: %+v, %v", board, err)
+	}
+	for _, s := range board {
+		if (s.Name == ann.Name || s.Name == bo.Name) && s.Games != 1 {
+			t.Fatalf("after one game recorded on both instances %s has %d games", s.Name, s.Games)
+		}
 	}
 }
