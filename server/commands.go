@@ -201,7 +201,7 @@ Commands (ssh -p PORT HOST COMMAND):
 
 const helpOutro = `
 Run "help COMMAND" for a command's flags. Your seats are bound to your SSH
-key: connect with the same key to take your seat back.
+key (and the keys you link to it): connect with it to take your seat back.
 `
 
 func (s *Server) rooms(c *call) error {

@@ -227,7 +227,7 @@ func (s *Server) top(c *call) error {
 		fmt.Fprintf(c.out, "Nobody is rated in %s yet: ratings start with a finished game between two people with keys.\n", g.Rules.Title())
 		return nil
 	}
-	fmt.Fprintf(c.out, "%s: rating = mu - 3 sigma, the skill a player has with 99.7%% confidence\n\n", g.Rules.Title())
+	fmt.Fprintf(c.out, "%s leaderboard · rating = mu - 3 sigma (99.7%% sure)\n\n", g.Rules.Title())
 	tw := tabwriter.NewWriter(c.out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "RANK\tNAME\tRATING\tMU\tSIGMA\tGAMES")
 	shown := 0

@@ -314,7 +314,7 @@ func (l *lobbyScreen) view(w, h int) string {
 		title := map[string]string{"join": "JOIN A ROOM", "watch": "WATCH A ROOM", "name": "CHANGE YOUR NAME"}[l.prompt.kind]
 		body = t.Title.Render(title) + "\n\n" + l.prompt.input.View() + "\n\n" + t.Dim.Render("enter to confirm · esc to cancel")
 		if l.prompt.kind == "name" {
-			body += "\n" + t.Dim.Render(fmt.Sprintf("%d to %d letters, digits, spaces and - _ . ' · yours alone on this server, kept for your key",
+			body += "\n" + t.Dim.Render(fmt.Sprintf("%d to %d letters, digits, spaces and - _ . ' · unique here, kept with your key",
 				lobby.MinNameLength, lobby.MaxNameLength))
 		}
 	case l.rules != nil:

@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -28,7 +29,18 @@ func recordText(t Theme, room lobby.RoomInfo, me int, w int) string {
 	head := "ratings:"
 	lines := []string{head}
 	width := len(head)
-	for _, r := range room.Ratings {
+	// In the order of the scores above: best place first.
+	ratings := slices.Clone(room.Ratings)
+	if res := room.Result; res != nil {
+		slices.SortStableFunc(ratings, func(a, b lobby.SeatRating) int {
+			if a.Seat < len(res.Ranks) && b.Seat < len(res.Ranks) {
+				return res.Ranks[a.Seat] - res.Ranks[b.Seat]
+			}
+			return 0
+		})
+	}
+	onLine := 0 // entries on the last line
+	for _, r := range ratings {
 		name := r.Name
 		if r.Seat == me {
 			name = "you"
@@ -38,17 +50,18 @@ func recordText(t Theme, room lobby.RoomInfo, me int, w int) string {
 			change = t.Bad.Render(fmt.Sprintf("(%+.1f)", r.Change))
 		}
 		entry := fmt.Sprintf("%s %.1f %s", name, r.Rating, change)
-		ew := ansi.StringWidth(entry)
-		if width+3+ew > w && width > len(head) {
-			lines = append(lines, "  ")
-			width = 2
-		}
 		sep := " "
-		if width > 2 && width > len(head) {
+		if onLine > 0 {
 			sep = " · "
 		}
+		if ew := ansi.StringWidth(sep + entry); onLine > 0 && width+ew > w {
+			// Go on below, lined up under the first entry.
+			lines = append(lines, strings.Repeat(" ", len(head)))
+			width, onLine, sep = len(head), 0, " "
+		}
 		lines[len(lines)-1] += sep + entry
-		width += ansi.StringWidth(sep) + ew
+		width += ansi.StringWidth(sep + entry)
+		onLine++
 	}
 	return strings.Join(lines, "\n")
 }
