@@ -285,17 +285,23 @@ func (b *boltProfiles) keep(err error) {
 	}
 }
 
+// decodeProfile reads the stored profile id.
+func decodeProfile(id string, data []byte) (Profile, error) {
+	var p Profile
+	if err := json.Unmarshal(data, &p); err != nil {
+		return Profile{}, fmt.Errorf("profile %s: %w", id, err)
+	}
+	return p, nil
+}
+
 func (b *boltProfiles) get(id string) (Profile, bool) {
 	v, ok := bucketGet(b.profiles, id)
 	if !ok {
 		return Profile{}, false
 	}
-	var p Profile
-	if err := json.Unmarshal([]byte(v), &p); err != nil {
-		b.keep(fmt.Errorf("profile %s: %w", id, err))
-		return Profile{}, false
-	}
-	return p, true
+	p, err := decodeProfile(id, []byte(v))
+	b.keep(err)
+	return p, err == nil
 }
 func (b *boltProfiles) put(p Profile)                     { b.keep(putJSON(b.profiles, []byte(p.ID), p)) }
 func (b *boltProfiles) drop(id string)                    { b.keep(b.profiles.Delete([]byte(id))) }
@@ -460,12 +466,9 @@ func (r *redisProfileTx) get(id string) (Profile, bool) {
 	if !ok {
 		return Profile{}, false
 	}
-	var p Profile
-	if err := json.Unmarshal([]byte(v), &p); err != nil {
-		r.keep(fmt.Errorf("profile %s: %w", id, err))
-		return Profile{}, false
-	}
-	return p, true
+	p, err := decodeProfile(id, []byte(v))
+	r.keep(err)
+	return p, err == nil
 }
 
 func (r *redisProfileTx) put(p Profile) {
@@ -522,11 +525,7 @@ func (s *RedisStore) readProfile(ctx context.Context, hash, field string) (Profi
 	if err != nil {
 		return Profile{}, fmt.Errorf("read profile: %w", err)
 	}
-	var p Profile
-	if err := json.Unmarshal(data, &p); err != nil {
-		return Profile{}, fmt.Errorf("profile %s: %w", id, err)
-	}
-	return p, nil
+	return decodeProfile(id, data)
 }
 
 // KeyProfile implements ProfileStore.

@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"regexp"
 	"strings"
 	"sync"
@@ -308,5 +309,35 @@ func TestRatingsOverSSH(t *testing.T) {
 	}
 	for _, s := range streams {
 		s.in.Close()
+	}
+}
+
+// TestLinkedKeysKeepTheirOwnRights: a key linked to an operator's profile
+// plays as the operator but has no operator commands, and a ban on one
+// key of a profile keeps that key out, not the other.
+func TestLinkedKeysKeepTheirOwnRights(t *testing.T) {
+	op, laptop := newKey(t), newKey(t)
+	srv := startServer(t, withOperators(io.Discard, op))
+	opC := dialKey(t, srv.addr, "olga", op)
+	code := strings.TrimSpace(run(t, opC, "link", "").stdout)
+	lapC := dialKey(t, srv.addr, "olga", laptop)
+	if r := run(t, lapC, "link "+code, ""); r.status != 0 {
+		t.Fatalf("link: %q", r.stderr)
+	}
+	lapC = dialKey(t, srv.addr, "olga", laptop)
+	if r := run(t, lapC, "whoami", ""); !strings.Contains(r.stdout, "name: olga") {
+		t.Fatalf("the linked key: %q", r.stdout)
+	}
+	if r := run(t, lapC, "admin sessions", ""); r.status == 0 || !strings.Contains(r.stderr, "unknown command") {
+		t.Fatalf("the linked key ran an operator command: %d %q", r.status, r.stdout)
+	}
+	if r := run(t, opC, "admin ban "+gossh.FingerprintSHA256(laptop.PublicKey()), ""); r.status != 0 {
+		t.Fatalf("ban the laptop's key: %q", r.stderr)
+	}
+	if r := run(t, dialKey(t, srv.addr, "olga", laptop), "whoami", ""); r.status == 0 || !strings.Contains(r.stderr, "does not accept you") {
+		t.Fatalf("the banned laptop's key: %d %q %q", r.status, r.stdout, r.stderr)
+	}
+	if r := run(t, dialKey(t, srv.addr, "olga", op), "whoami", ""); !strings.Contains(r.stdout, "name: olga") {
+		t.Fatalf("the operator's own key after the laptop's ban: %q", r.stdout)
 	}
 }
