@@ -55,6 +55,11 @@ type Result struct {
 	// Opponent is the score of the game's automated opponent in a solo
 	// game ("The Machine"), when it has one.
 	Opponent *int `json:"opponent,omitempty"`
+	// Holdings lists, by seat, what each seat ended the game with, in
+	// the game's own words (the cards of its final tableau), so that
+	// profiles can count a player's favourite cards without knowing the
+	// game. It is public: the game is over.
+	Holdings [][]string `json:"holdings,omitempty"`
 }
 
 // DefaultValue is the option's value when none is given.

@@ -50,9 +50,18 @@ type RoomInfo struct {
 	Over    bool       `json:"over"`
 	Ended   string     `json:"ended,omitempty"`
 	// Result is how the game ended, once it reached its end.
-	Result     *engine.Result  `json:"result,omitempty"`
-	Round      int             `json:"round,omitempty"`
-	Acting     []int           `json:"acting,omitempty"`
+	Result *engine.Result `json:"result,omitempty"`
+	Round  int            `json:"round,omitempty"`
+	Acting []int          `json:"acting,omitempty"`
+	// Ratings are the seats' rating changes, once the finished game is
+	// rated; Solo the player's record against the game's own opponent,
+	// once a solo game is recorded (records.go).
+	Ratings []SeatRating `json:"ratings,omitempty"`
+	Solo    *SoloRecord  `json:"solo,omitempty"`
+	// Recording is set while a finished game that counts in its
+	// players' records is being recorded: an update with Ratings or
+	// Solo follows.
+	Recording  bool            `json:"recording,omitempty"`
 	Spectators int             `json:"spectators"`
 	Seed       uint64          `json:"seed"`
 	Options    json.RawMessage `json:"options,omitempty"`
@@ -117,6 +126,14 @@ func infoOf(m Meta, conns map[*Conn]struct{}, st engine.Status) RoomInfo {
 
 func (r *room) info() RoomInfo {
 	info := infoOf(r.meta, r.conns, r.status)
+	info.Recording = !r.recorded && r.toRecord()
+	if r.outcome != nil {
+		info.Ratings = r.outcome.seatRatings(r.meta.Seats)
+		if r.outcome.Solo != nil {
+			solo := r.outcome.Solo.Record
+			info.Solo = &solo
+		}
+	}
 	for seat := range info.Seats {
 		s := &info.Seats[seat]
 		if s.Free || s.Bot != "" {

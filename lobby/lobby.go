@@ -21,10 +21,15 @@ import (
 	"github.com/smokestack/smokestack/engine"
 )
 
-// Player is a person at a terminal. ID is their SSH key fingerprint, which
-// binds them to seats; guests get a fresh ID per connection.
+// Player is a person at a terminal. ID binds them to seats: their
+// profile's (profiles.go), which every key linked to it shares; guests get
+// a fresh ID per connection.
 type Player struct {
-	ID    string
+	ID string
+	// Key is the fingerprint of the SSH key the player connected with
+	// (empty for guests): bans, per-key limits and failed lookups count
+	// by it, not by the profile.
+	Key   string
 	Name  string
 	Guest bool
 	// Addr is where the player connects from as the server's per-address
@@ -39,6 +44,10 @@ type Game struct {
 	Rules engine.Ruleset
 	// Bots may be zero: rooms of the game then have no bots.
 	Bots engine.Bots
+	// SoloOpponent names the game's own opponent in a solo game with
+	// the given options ("The Machine (hard)"), for its player's solo
+	// record; nil when the game has none, and solo games count nowhere.
+	SoloOpponent func(options map[string]string) string
 }
 
 // Name is the game's stored identifier.
@@ -492,5 +501,9 @@ func (l *Lobby) load(ctx context.Context, code string) (*room, error) {
 		// Not fatal: the next change or renewal round brings it.
 		l.cfg.Logger.Debug("seat presence", "code", code, "err", err)
 	}
+	// A game whose recording was lost (its instance died) is recorded now.
+	r.mu.Lock()
+	r.recordLater()
+	r.mu.Unlock()
 	return r, nil
 }

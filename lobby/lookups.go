@@ -1,6 +1,7 @@
 package lobby
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -79,13 +80,22 @@ func noRoom(code string) error {
 // once p has missed often, and a final LimitError past the limit. barred,
 // when set, is the refusal p is under already; nothing more is counted.
 func (l *Lobby) miss(ctx context.Context, code string, p Player, barred *LimitError) error {
+	if err := l.countMiss(ctx, p, barred); err != nil {
+		return err
+	}
+	return noRoom(code)
+}
+
+// countMiss counts a failed lookup by p (a room or a link code) and
+// returns nil once any wait is over, or the refusal past the limit.
+func (l *Lobby) countMiss(ctx context.Context, p Player, barred *LimitError) error {
 	if barred != nil {
 		l.observer().Refused(barred.Reason, p)
 		return barred
 	}
 	lim := l.cfg.Limits
 	if lim.LookupMisses <= 0 {
-		return noRoom(code)
+		return nil
 	}
 	now := l.cfg.Now()
 	n, by, ends := 0, "", time.Time{}
@@ -113,7 +123,7 @@ func (l *Lobby) miss(ctx context.Context, code string, p Player, barred *LimitEr
 		case <-ctx.Done():
 		}
 	}
-	return noRoom(code)
+	return nil
 }
 
 // barred returns the refusal p is under for missing too often, or nil.
@@ -146,8 +156,8 @@ func missNames(p Player) []missName {
 	if p.Addr != "" {
 		names = append(names, missName{"addr:" + p.Addr, "from your address"})
 	}
-	if p.ID != "" {
-		names = append(names, missName{"key:" + p.ID, "with your key"})
+	if key := cmp.Or(p.Key, p.ID); key != "" { // a guest's ID is its connection's
+		names = append(names, missName{"key:" + key, "with your key"})
 	}
 	return names
 }

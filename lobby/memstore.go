@@ -14,6 +14,8 @@ type MemStore struct {
 	rooms map[string]*memRoom
 	bans  map[string]Ban // by target; see bans.go
 	missCounts
+	memProfiles // profiles.go
+	memRatings  // ratings.go
 }
 
 type memRoom struct {

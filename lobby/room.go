@@ -35,6 +35,11 @@ type room struct {
 	botDue bool // a bot move is scheduled
 	notice string
 
+	// The game's outcome for ratings and records, once recorded
+	// (records.go).
+	outcome             *Outcome
+	recording, recorded bool
+
 	// With a store shared between instances (see presence.go):
 	elsewhere       map[int]bool      // seats sessions on other instances hold
 	lastHeld        map[int]time.Time // seat -> when any instance last held it
@@ -223,7 +228,7 @@ func (r *room) join(ctx context.Context, p Player) (*Conn, error) {
 			r.mu.Unlock()
 			return nil, errors.New("every seat in this room is taken: you can watch it instead")
 		}
-		m.Seats[free] = Seat{Player: p.ID, Name: p.Name}
+		m.Seats[free] = Seat{Player: p.ID, Name: seatName(m.Seats, free, p.Name)}
 		err := r.saveMeta(ctx, m)
 		r.mu.Unlock()
 		if errors.Is(err, ErrConflict) && attempt < 5 {
@@ -242,10 +247,11 @@ func (r *room) join(ctx context.Context, p Player) (*Conn, error) {
 func (r *room) reclaim(ctx context.Context, p Player, seat int) (*Conn, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.meta.Seats[seat].Bot != "" || r.meta.Seats[seat].Name != p.Name {
+	name := seatName(r.meta.Seats, seat, p.Name)
+	if r.meta.Seats[seat].Bot != "" || r.meta.Seats[seat].Name != name {
 		m := r.meta
 		m.Seats = slices.Clone(m.Seats)
-		m.Seats[seat].Bot, m.Seats[seat].Name = "", p.Name
+		m.Seats[seat].Bot, m.Seats[seat].Name = "", name
 		if err := r.saveMeta(ctx, m); err != nil {
 			return nil, err
 		}
@@ -390,6 +396,7 @@ func (r *room) broadcast() {
 		c.push(u)
 	}
 	r.scheduleBot()
+	r.recordLater()
 }
 
 // logFor words the recent events for seat, naming the players.

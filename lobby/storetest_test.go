@@ -44,6 +44,8 @@ func TestStoreContract(t *testing.T) {
 		{"list", contractList},
 		{"delete", contractDelete},
 		{"failed lookups", contractMisses},
+		{"profiles", contractProfiles},
+		{"ratings", contractRatings},
 	}
 	for _, kind := range storeKinds {
 		t.Run(kind.name, func(t *testing.T) {

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -53,10 +54,11 @@ func LoadOperators(path string) (Operators, error) {
 }
 
 // isOperator reports whether p is an operator. p comes from checkIdentity,
-// so p.ID is the fingerprint of the key that signed the handshake: a key
-// only offered never counts.
+// so p.Key is the fingerprint of the key that signed the handshake: a key
+// only offered never counts, nor does another key linked to the same
+// profile.
 func (s *Server) isOperator(p lobby.Player) bool {
-	return !p.Guest && p.ID != "" && s.cfg.Operators[p.ID] != ""
+	return !p.Guest && p.Key != "" && s.cfg.Operators[p.Key] != ""
 }
 
 // command finds the command called name, as p may see it: the operators'
@@ -269,8 +271,8 @@ func (s *Server) admin(c *call) error {
 		return errUsage{"missing what to do"}
 	}
 	sub, args := c.args[0], c.args[1:]
-	op := s.cfg.Operators[c.player.ID]
-	s.log.Info("admin", "by", op, "key", c.player.ID, "remote", c.sess.RemoteAddr().String(),
+	op := s.cfg.Operators[c.player.Key]
+	s.log.Info("admin", "by", op, "key", c.player.Key, "remote", c.sess.RemoteAddr().String(),
 		"action", sub, "args", strings.Join(args, " "))
 	one := func() (string, error) {
 		if len(args) != 1 {
@@ -344,7 +346,7 @@ func (s *Server) adminSessions(c *call) error {
 		ls.mu.Lock()
 		kind := ls.kind
 		ls.mu.Unlock()
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.40q\t%s\t%s\n", ls.id, ls.player.Name, ls.player.ID, ls.remote,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.40q\t%s\t%s\n", ls.id, ls.player.Name, cmp.Or(ls.player.Key, ls.player.ID), ls.remote,
 			kind, ls.cmd, now.Sub(ls.started).Round(time.Second), ls.idle(now).Round(time.Second))
 	}
 	return tw.Flush()
@@ -371,7 +373,7 @@ func (s *Server) adminBan(c *call, args []string, op string) error {
 		return errors.New("this server's store keeps no bans")
 	}
 	now := time.Now().UTC()
-	b := lobby.Ban{Target: target, By: op + " (" + c.player.ID + ")", At: now}
+	b := lobby.Ban{Target: target, By: op + " (" + c.player.Key + ")", At: now}
 	if *lasts > 0 {
 		b.Until = now.Add(*lasts)
 	}
@@ -381,7 +383,7 @@ func (s *Server) adminBan(c *call, args []string, op string) error {
 	s.bans.forget()
 	kicked := 0
 	for _, ls := range s.sessions() {
-		if ls != c.live && b.Covers(ls.player.ID, remoteAddr(ls.sess.RemoteAddr())) {
+		if ls != c.live && b.Covers(ls.player.Key, remoteAddr(ls.sess.RemoteAddr())) {
 			ls.end(endNote(refusalLines["banned"]))
 			kicked++
 		}

@@ -72,7 +72,9 @@ func identify(ext map[string]string, key ssh.PublicKey, user string) (lobby.Play
 		if ext[extFingerprint] == "" || ext[extFingerprint] != fp {
 			return lobby.Player{}, errNotAuthenticated
 		}
-		return lobby.Player{ID: fp, Name: name}, nil
+		// The profile, found once the session is admitted, may bind
+		// seats by another ID; until then the key is its own.
+		return lobby.Player{ID: fp, Key: fp, Name: name}, nil
 	}
 	if id := ext[extGuest]; strings.HasPrefix(id, "guest:") && ext[extFingerprint] == "" {
 		return lobby.Player{ID: id, Name: name, Guest: true}, nil

@@ -50,6 +50,11 @@ var commands = []command{
 	{name: "replay", args: "CODE [--theme T]", about: "step through a finished game", terminal: true},
 	{name: "lobby", args: "[--theme T]", about: "open the lobby (what plain `ssh -p 2222 host` does)", terminal: true},
 	{name: "history", args: "[--json]", about: "list the games you hold a seat in", run: (*Server).history},
+	{name: "mine", args: "[--json]", about: "list the games waiting on your move", run: (*Server).mine},
+	{name: "name", args: "[NEW NAME]", about: "show your name, or change it for every table from now on", run: (*Server).name},
+	{name: "profile", args: "[NAME] [--json]", about: "your record (or a player's): games, wins, ratings, favourite cards, recent games", run: (*Server).profile},
+	{name: "top", args: "[--game G] [--limit N] [--json]", about: "a game's leaderboard of ratings", run: (*Server).top},
+	{name: "link", args: "[CODE]", about: "show a one-time code to link another key to you, or link this key with one", run: (*Server).link},
 	{name: "whoami", about: "show the identity your seats are bound to", run: (*Server).whoami},
 	{name: "admin", args: "sessions|rooms|kick|ban|unban|end|announce …", about: "operators: see and steer this server", operator: true, run: (*Server).admin},
 }
@@ -196,19 +201,8 @@ Commands (ssh -p PORT HOST COMMAND):
 
 const helpOutro = `
 Run "help COMMAND" for a command's flags. Your seats are bound to your SSH
-key: connect with the same key to take your seat back.
+key (and the keys you link to it): connect with it to take your seat back.
 `
-
-func (s *Server) whoami(c *call) error {
-	if _, err := c.flags(flag.NewFlagSet("whoami", flag.ContinueOnError), 0, ""); err != nil {
-		return err
-	}
-	fmt.Fprintf(c.out, "name: %s\nid:   %s\n", c.player.Name, c.player.ID)
-	if c.player.Guest {
-		fmt.Fprintln(c.out, GuestNote)
-	}
-	return nil
-}
 
 func (s *Server) rooms(c *call) error {
 	fs := flag.NewFlagSet("rooms", flag.ContinueOnError)

@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -124,7 +125,9 @@ func TestGuests(t *testing.T) {
 		t.Errorf("guest was told %q", told)
 	}
 	r := run(t, c, "whoami", "")
-	if !strings.Contains(r.stdout, "id:   guest:") || !strings.Contains(r.stdout, "name: visitor") {
+	// A guest's name is not the login (a guest logging in as root would
+	// be "root"): "guest-" and four letters of the guest's identity.
+	if !strings.Contains(r.stdout, "id:   guest:") || !regexp.MustCompile(`name: guest-[a-z2-7]{4}\n`).MatchString(r.stdout) {
 		t.Errorf("guest whoami:\n%s", r.stdout)
 	}
 	again := run(t, dial(t, srv.addr, "visitor", guest), "whoami", "").stdout
@@ -165,7 +168,7 @@ func TestIdentify(t *testing.T) {
 		want    lobby.Player
 		refused bool
 	}{
-		{"the key that authenticated", map[string]string{extFingerprint: fp}, key, lobby.Player{ID: fp, Name: "alice"}, false},
+		{"the key that authenticated", map[string]string{extFingerprint: fp}, key, lobby.Player{ID: fp, Key: fp, Name: "alice"}, false},
 		{"another key than the one that authenticated", map[string]string{extFingerprint: fp}, other, lobby.Player{}, true},
 		{"a key but no recorded fingerprint", nil, key, lobby.Player{}, true},
 		{"a key and a guest id", map[string]string{extGuest: "guest:abc"}, key, lobby.Player{}, true},

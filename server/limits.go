@@ -262,7 +262,7 @@ func (p *paced) Read(b []byte) (int, error) {
 func (s *Server) input(ctx context.Context, c *call) io.Reader {
 	var once sync.Once
 	slowed := func() {
-		once.Do(func() { s.refuse("input_rate", "key", c.player.ID, "remote", c.sess.RemoteAddr().String()) })
+		once.Do(func() { s.refuse("input_rate", "key", c.player.Key, "remote", c.sess.RemoteAddr().String()) })
 	}
 	return activity{pace(ctx, c.sess, s.cfg.Limits.InputRate, slowed), c.live}
 }

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"log/slog"
 	"net/http"
@@ -92,7 +93,9 @@ func (m *Metrics) StoreFailed(error) { m.storeErrors.WithLabelValues(m.store).In
 func (m *Metrics) BotThought(d time.Duration) { m.botThink.Observe(d.Seconds()) }
 
 // Refused implements lobby.Observer.
-func (m *Metrics) Refused(reason string, who lobby.Player) { m.refuse(reason, "key", who.ID) }
+func (m *Metrics) Refused(reason string, who lobby.Player) {
+	m.refuse(reason, "key", cmp.Or(who.Key, who.ID))
+}
 
 // refuse counts a refusal and logs it, once per burst of its kind.
 func (m *Metrics) refuse(reason string, attrs ...any) {

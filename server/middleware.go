@@ -75,19 +75,28 @@ func (s *Server) admitSession(next ssh.Handler) ssh.Handler {
 		cs := connOf(sess.Context())
 		reason := ""
 		switch {
-		case !s.isOperator(p) && s.bans.covers(sess.Context(), p.ID, remoteAddr(sess.RemoteAddr())):
+		case !s.isOperator(p) && s.bans.covers(sess.Context(), p.Key, remoteAddr(sess.RemoteAddr())):
 			reason = "banned"
-		case cs != nil && !p.Guest && !cs.bindKey(p.ID):
+		case cs != nil && !p.Guest && !cs.bindKey(p.Key):
 			reason = "conns_per_key"
 		case !s.gate.openSession():
 			reason = "sessions"
 		}
 		if reason != "" {
-			s.refuse(reason, "remote", sess.RemoteAddr().String(), "key", p.ID)
+			s.refuse(reason, "remote", sess.RemoteAddr().String(), "key", p.Key)
 			fmt.Fprintln(sess.Stderr(), "smokestack: "+refusalLines[reason])
 			_ = sess.Exit(1)
 			return
 		}
+		// Who the key plays as: its profile, with its name. Only now, so
+		// a refused key leaves nothing in the store.
+		p, err := s.cfg.Lobby.Identify(sess.Context(), p)
+		if err != nil {
+			fmt.Fprintln(sess.Stderr(), "smokestack: "+err.Error())
+			_ = sess.Exit(1)
+			return
+		}
+		withPlayer(sess.Context(), p)
 		defer s.gate.closeSession()
 		ls := s.register(sess, p)
 		defer s.unregister(ls)

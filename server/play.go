@@ -8,12 +8,17 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"time"
 
 	"github.com/smokestack/smokestack/lobby"
 )
 
 // unboundedLine is the longest line play reads with Limits.MaxLine off.
 const unboundedLine = 16 << 20
+
+// recordWait is how long play waits after the game over for the update
+// with the rating changes.
+const recordWait = 5 * time.Second
 
 // errorLine answers a refused move, or reports a failure.
 type errorLine struct {
@@ -31,8 +36,10 @@ type okLine struct {
 // play speaks the JSON-lines protocol of docs/protocol.md: every update of
 // the room as this seat sees it goes out as one line, each line read is a
 // move for the seat, answered by an ok or an error line; a refused move does
-// not end the session. It ends after the update that shows the game over,
-// when a player's input ends, or when the connection closes.
+// not end the session. It ends after the update that shows the game over
+// (for a game that counts in its players' records, the one after that
+// with the rating changes, if it comes within recordWait), when a
+// player's input ends, or when the connection closes.
 func (s *Server) play(c *call) error {
 	fs := flag.NewFlagSet("play", flag.ContinueOnError)
 	watch := fs.Bool("watch", false, "")
@@ -64,12 +71,18 @@ func (s *Server) play(c *call) error {
 		}()
 	}
 	version := 0
+	var settle <-chan time.Time // after the game over, the wait for its record
 	send := func(u lobby.Update) (over bool, err error) {
 		version = u.Version
-		return u.Room.Over, out.Encode(u)
+		if u.Room.Over && u.Room.Recording && settle == nil {
+			settle = time.After(recordWait)
+		}
+		return u.Room.Over && !u.Room.Recording, out.Encode(u)
 	}
 	for {
 		select {
+		case <-settle:
+			return nil // the record is late: the game is over all the same
 		case <-ctx.Done():
 			if note, ok := noteFor(c.ctx); ok {
 				_ = out.Encode(errorLine{string(note)})
@@ -145,7 +158,7 @@ func (s *Server) readMoves(ctx context.Context, c *call, conn *lobby.Conn, resul
 		}
 	}
 	if errors.Is(in.Err(), bufio.ErrTooLong) {
-		s.refuse("line_too_long", "key", c.player.ID, "remote", c.sess.RemoteAddr().String())
+		s.refuse("line_too_long", "key", c.player.Key, "remote", c.sess.RemoteAddr().String())
 		report(badInput(fmt.Sprintf("a line longer than %d bytes: send one move per line; this session ends here (the room goes on)", maxLine)))
 	}
 }

@@ -140,7 +140,7 @@ func (s *Server) steer(c *call, prog *tea.Program, inputEnded, done <-chan struc
 			idle := c.live.idle(now)
 			switch {
 			case idle >= limit:
-				s.refuse("inactivity", "key", c.player.ID, "idle", idle.Round(time.Second))
+				s.refuse("inactivity", "key", c.player.Key, "idle", idle.Round(time.Second))
 				c.live.end(endNote(fmt.Sprintf("closed after %s without input; your seat is kept", limit)))
 			case idle >= warnAt && !warned:
 				warned = true

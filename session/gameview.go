@@ -193,9 +193,13 @@ func (g *gameScreen) waitingView(w, h int) string {
 	return strings.Join(lines, "\n")
 }
 
-// scoresBody is the end of the game: the game's scores, then the log.
+// scoresBody is the end of the game: the game's scores, what the game did
+// to the players' ratings or records, then the log.
 func (g *gameScreen) scoresBody(w, h int) string {
 	board := g.board.Scores(g.frame(w, h))
+	if rec := recordText(g.env.theme, g.room, g.seat, w); rec != "" {
+		board += "\n\n" + rec
+	}
 	rest := h - lipgloss.Height(board) - 1
 	if rest < 3 {
 		return board

@@ -48,6 +48,10 @@ type (
 		code string
 		err  error
 	}
+	renamedMsg struct {
+		name string
+		err  error
+	}
 )
 
 func newLobbyScreen(e *env, status string) *lobbyScreen {
@@ -125,6 +129,13 @@ func (l *lobbyScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 		}
 		code := msg.code
 		return l, func() tea.Msg { return toRoom{code: code} }
+	case renamedMsg:
+		if msg.err != nil {
+			l.setStatus(msg.err.Error(), true)
+			return l, nil
+		}
+		l.env.player.Name = msg.name
+		l.setStatus("you are "+msg.name+" now, at every table you sit down or come back to", false)
 	case tea.WindowSizeMsg:
 		if l.rules != nil {
 			l.rules.resize(l.env.bodySize())
@@ -240,12 +251,7 @@ func (l *lobbyScreen) promptKey(msg tea.KeyMsg) tea.Cmd {
 		val := strings.TrimSpace(p.input.Value())
 		switch p.kind {
 		case "name":
-			if val == "" || len([]rune(val)) > 20 {
-				l.setStatus("a name has 1 to 20 characters", true)
-				return nil
-			}
-			l.env.player.Name = val
-			l.setStatus("you are now "+val+" (in rooms you join from now on)", false)
+			return l.rename(val)
 		case "join", "watch":
 			code := lobby.NormalizeCode(val)
 			if code == "" {
@@ -260,6 +266,17 @@ func (l *lobbyScreen) promptKey(msg tea.KeyMsg) tea.Cmd {
 	var cmd tea.Cmd
 	l.prompt.input, cmd = l.prompt.input.Update(msg)
 	return cmd
+}
+
+// rename keeps the player's new name with their profile.
+func (l *lobbyScreen) rename(name string) tea.Cmd {
+	e := l.env
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(e.ctx, moveTimeout)
+		defer cancel()
+		name, err := e.lobby.Rename(ctx, e.player, name)
+		return renamedMsg{name: name, err: err}
+	}
 }
 
 // create opens a room with o and joins it.
@@ -296,6 +313,10 @@ func (l *lobbyScreen) view(w, h int) string {
 	case l.prompt != nil:
 		title := map[string]string{"join": "JOIN A ROOM", "watch": "WATCH A ROOM", "name": "CHANGE YOUR NAME"}[l.prompt.kind]
 		body = t.Title.Render(title) + "\n\n" + l.prompt.input.View() + "\n\n" + t.Dim.Render("enter to confirm · esc to cancel")
+		if l.prompt.kind == "name" {
+			body += "\n" + t.Dim.Render(fmt.Sprintf("%d to %d letters, digits, spaces and - _ . ' · unique here, kept with your key",
+				lobby.MinNameLength, lobby.MaxNameLength))
+		}
 	case l.rules != nil:
 		body = l.rules.view(t, w, bh)
 		km = rulesKeyMap
@@ -337,6 +358,8 @@ func (l *lobbyScreen) listsView(w, h int) string {
 			state = "finished · " + r.Ended
 		case r.Over:
 			state = "finished"
+		case r.YourMove(l.env.player.ID):
+			state = fmt.Sprintf("round %d · your move", r.Round)
 		case r.Started:
 			state = fmt.Sprintf("round %d", r.Round)
 		}

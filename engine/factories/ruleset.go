@@ -31,6 +31,12 @@ func (Rules) Options() []engine.Option {
 		About: "The Machine's level in a solo game: it starts with 2 (easy) to 5 (insane) blueprints built"}}
 }
 
+// SoloOpponent names The Machine at the level of a solo game's options,
+// for its player's record against it: "The Machine (hard)".
+func SoloOpponent(options map[string]string) string {
+	return "The Machine (" + options["difficulty"] + ")"
+}
+
 // New implements engine.Ruleset.
 func (r Rules) New(seats int, options json.RawMessage, seed uint64) (json.RawMessage, error) {
 	if seats < 1 || seats > MaxPlayers {
@@ -90,6 +96,7 @@ func StatusOf(s State) engine.Status {
 	switch s.Phase {
 	case GameOver:
 		st.Result = result(Scores(s), len(s.Players))
+		st.Result.Holdings = holdings(s)
 	case MarketPhase:
 		st.Acting = []int{s.Turn}
 	case WorkPhase:
@@ -123,6 +130,19 @@ func result(scores []Score, seats int) *engine.Result {
 	}
 	slices.Sort(r.Winners)
 	return r
+}
+
+// holdings names, by seat, the buildings of each final compound: what a
+// profile counts as the player's favourite cards.
+func holdings(s State) [][]string {
+	out := make([][]string, len(s.Players))
+	for seat, p := range s.Players {
+		out[seat] = make([]string, 0, len(p.Compound))
+		for _, b := range p.Compound {
+			out[seat] = append(out[seat], b.Card.Name())
+		}
+	}
+	return out
 }
 
 // Decode reads a State from JSON, refusing other format versions.

@@ -150,6 +150,7 @@ func StatusOf(s State) engine.Status {
 	switch s.Phase {
 	case GameOver:
 		st.Result = result(Scores(s), len(s.Players))
+		st.Result.Holdings = holdings(s)
 	case AuctionPhase:
 		st.Acting = []int{s.Turn}
 	case ResolvePhase, ProductionPhase:
@@ -160,6 +161,25 @@ func StatusOf(s State) engine.Status {
 		}
 	}
 	return st
+}
+
+// holdings names, by seat, the companies each seat ended with (its start
+// card left out: every seat has one): what a profile counts as the
+// player's favourite cards.
+func holdings(s State) [][]string {
+	out := make([][]string, len(s.Players))
+	for seat, p := range s.Players {
+		out[seat] = []string{}
+		for _, o := range p.Cards {
+			if !o.Card.IsStart() {
+				out[seat] = append(out[seat], o.Card.ID())
+			}
+		}
+		for _, c := range p.New {
+			out[seat] = append(out[seat], c.ID())
+		}
+	}
+	return out
 }
 
 // Score is one seat's final standing.

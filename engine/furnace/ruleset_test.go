@@ -27,7 +27,7 @@ func TestGameEnds(t *testing.T) {
 			t.Errorf("Play after the end accepted a move")
 		}
 		st := StatusOf(s)
-		want := &engine.Result{Scores: []int{5, 9}, Ranks: []int{2, 1}, Winners: []int{1}}
+		want := &engine.Result{Scores: []int{5, 9}, Ranks: []int{2, 1}, Winners: []int{1}, Holdings: [][]string{{}, {}}}
 		if !st.Over || st.Round != rounds || len(st.Acting) != 0 || string(mustJSON(st.Result)) != string(mustJSON(want)) {
 			t.Errorf("status %+v, result %s", st, mustJSON(st.Result))
 		}
@@ -70,6 +70,12 @@ func TestTieBreaks(t *testing.T) {
 		r := StatusOf(s).Result
 		if !slices.Equal(r.Ranks, tc.ranks) || !slices.Equal(r.Winners, tc.winners) {
 			t.Errorf("%s: ranks %v, winners %v; want %v, %v", tc.name, r.Ranks, r.Winners, tc.ranks, tc.winners)
+		}
+		// The holdings are each seat's companies, the start card left out.
+		for i, set := range tc.seats {
+			if !slices.Equal(r.Holdings[i], set.Cards) {
+				t.Errorf("%s: seat %d holds %v, want %v", tc.name, i, r.Holdings[i], set.Cards)
+			}
 		}
 	}
 }
