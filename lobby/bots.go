@@ -52,8 +52,10 @@ func (r *room) nextWake(now time.Time) (at time.Time, ok bool) {
 			at, ok = t, true
 		}
 	}
-	if r.state != nil && !r.meta.Over {
-		if r.botSeat(now) >= 0 {
+	if r.state == nil || r.meta.Over || r.botSeat(now) < 0 {
+		r.botReady = time.Time{}
+	} else {
+		if r.botReady.IsZero() {
 			delay := r.l.cfg.BotDelay
 			if !slices.ContainsFunc(r.meta.Seats, func(s Seat) bool { return s.Bot == "" && s.Player != "" }) {
 				delay = 0
@@ -61,11 +63,12 @@ func (r *room) nextWake(now time.Time) (at time.Time, ok bool) {
 			if r.notice != "" {
 				delay = max(delay, botRetry)
 			}
-			take(now.Add(delay))
+			r.botReady = now.Add(delay)
 		}
-		if d, has := r.nextDeadline(now); has {
-			take(d)
-		}
+		take(r.botReady)
+	}
+	if d, has := r.nextDeadline(now); has {
+		take(d) // to show everyone the seat ran out; its bot moves after the pause
 	}
 	if h, seat := r.nextHandover(); seat >= 0 {
 		take(later(h, r.handoverRetry))
@@ -130,12 +133,21 @@ func (r *room) botTurn(gen int) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	r.handOverDue(ctx)
 	cancel()
-	seat := r.botSeat(r.l.cfg.Now())
-	if seat < 0 || r.meta.Over {
+	now := r.l.cfg.Now()
+	seat := r.botSeat(now)
+	switch {
+	case seat < 0 || r.meta.Over || !r.botReady.IsZero() && now.Before(r.botReady):
 		r.scheduleBot()
 		r.mu.Unlock()
 		return
+	case r.botReady.IsZero():
+		// A seat's time just ran out: everyone sees so now, and its bot
+		// moves after the usual pause.
+		r.broadcast()
+		r.mu.Unlock()
+		return
 	}
+	r.botReady = time.Time{} // this move is made; the next waits its own pause
 	play, err := r.bot(seat)
 	var view json.RawMessage
 	if err == nil {

@@ -39,6 +39,7 @@ type room struct {
 	timerAt       time.Time   // when it goes off
 	timerGen      int         // numbers wake-ups, so a stale one does nothing
 	thinking      bool        // a bot chooses a move outside the lock
+	botReady      time.Time   // when the bot that may act moves; zero while none may
 	handoverRetry time.Time   // a handover failed to store: not before this
 
 	// Turns, for clocks (clock.go): when each acting seat's turn began.
