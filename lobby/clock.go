@@ -111,7 +111,7 @@ func (o CreateOptions) times(g Game) (grace, clock time.Duration, err error) {
 	case grace == 0:
 		grace = DefaultGrace
 	case grace < MinTurnTime || grace > MaxTurnTime:
-		return 0, 0, fmt.Errorf("a grace period is %s to %s, not %s", MinTurnTime, MaxTurnTime, o.Grace)
+		return 0, 0, fmt.Errorf("a grace period is %s to %s, not %s", ShortDuration(MinTurnTime), ShortDuration(MaxTurnTime), ShortDuration(o.Grace))
 	}
 	switch {
 	case o.Clock == ClockOff:
@@ -120,7 +120,7 @@ func (o CreateOptions) times(g Game) (grace, clock time.Duration, err error) {
 			clock = DefaultPublicClock
 		}
 	case o.Clock < MinTurnTime || o.Clock > MaxTurnTime:
-		return 0, 0, fmt.Errorf("a clock is %s to %s a turn, or off; not %s", MinTurnTime, MaxTurnTime, o.Clock)
+		return 0, 0, fmt.Errorf("a clock is %s to %s a turn, or off; not %s", ShortDuration(MinTurnTime), ShortDuration(MaxTurnTime), ShortDuration(o.Clock))
 	case g.DefaultBot() == "":
 		return 0, 0, fmt.Errorf("%s has no bots here to play a turn whose time ran out: no clock", g.Rules.Title())
 	default:

@@ -67,9 +67,10 @@ type RoomInfo struct {
 	GraceSeconds int `json:"graceSeconds"`
 	ClockSeconds int `json:"clockSeconds,omitempty"`
 	// HostSeat is the seat that has the host's powers now: the host's
-	// own, or while the host is away the player's standing in; -1 when
-	// no seat has them.
-	HostSeat int `json:"hostSeat"`
+	// own, or while the host is away (HostAway) the player's standing
+	// in; -1 when no seat has them.
+	HostSeat int  `json:"hostSeat"`
+	HostAway bool `json:"hostAway,omitempty"`
 	host     string
 	standIn  string   // the key standing in for an away host, never shown
 	players  []string // key fingerprints by seat, never shown

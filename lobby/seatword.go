@@ -151,7 +151,7 @@ func (l *Lobby) openAs(ctx context.Context, invite, word string, p Player) (*roo
 			return nil, err // the final refusal of one who missed too often
 		}
 		r.mu.Lock()
-		grace := shortDuration(r.meta.grace())
+		grace := ShortDuration(r.meta.grace())
 		r.mu.Unlock()
 		return nil, errNoSeatForWord(code, grace)
 	}
@@ -187,7 +187,7 @@ func (r *room) reclaimByWord(ctx context.Context, p Player, word string) (*Conn,
 		seat := r.wordSeat(word, p)
 		if seat < 0 {
 			// Checked when the room was opened: someone else was quicker.
-			return nil, errNoSeatForWord(r.meta.Code, shortDuration(r.meta.grace()))
+			return nil, errNoSeatForWord(r.meta.Code, ShortDuration(r.meta.grace()))
 		}
 		m := r.meta
 		m.Seats = append([]Seat(nil), m.Seats...)
@@ -204,8 +204,8 @@ func (r *room) reclaimByWord(ctx context.Context, p Player, word string) (*Conn,
 	}
 }
 
-// shortDuration words d as `new` takes it: 2m, 90s, 1h30m.
-func shortDuration(d time.Duration) string {
+// ShortDuration words d as `new` takes it: 2m, 90s, 1h30m.
+func ShortDuration(d time.Duration) string {
 	s := d.String()
 	if strings.HasSuffix(s, "m0s") {
 		s = strings.TrimSuffix(s, "0s")

@@ -120,3 +120,18 @@ func TestGuestSeatWordPrivate(t *testing.T) {
 		t.Fatalf("the right word from an address past the limit: %v", err)
 	}
 }
+
+func TestShortDuration(t *testing.T) {
+	for d, want := range map[time.Duration]string{2 * time.Minute: "2m", 90 * time.Second: "1m30s", 24 * time.Hour: "24h",
+		5 * time.Second: "5s", 90 * time.Minute: "1h30m", time.Hour + time.Second: "1h0m1s"} {
+		if got := ShortDuration(d); got != want {
+			t.Errorf("ShortDuration(%v) = %q; want %q", d, got, want)
+		}
+	}
+	for d, want := range map[time.Duration]string{0: "0:00", 200 * time.Millisecond: "0:01", time.Second: "0:01",
+		102 * time.Second: "1:42", time.Hour + 2*time.Minute + 5*time.Second: "1:02:05", -time.Second: "0:00"} {
+		if got := ClockText(d); got != want {
+			t.Errorf("ClockText(%v) = %q; want %q", d, got, want)
+		}
+	}
+}

@@ -150,7 +150,7 @@ func (r *room) voted(ctx context.Context, by Player, seat int) (Meta, VoteResult
 	away := r.awaySince(seat)
 	if open := away.Add(r.meta.grace()); now.Before(open) {
 		return Meta{}, VoteResult{}, fmt.Errorf("%s has been away %s: the seat can go to a bot in %s",
-			s.Name, clockText(now.Sub(away)), clockText(open.Sub(now)))
+			s.Name, ClockText(now.Sub(away)), ClockText(open.Sub(now)))
 	}
 	m := r.meta
 	m.Votes = slices.DeleteFunc(slices.Clone(m.Votes), func(v Vote) bool {
@@ -311,8 +311,9 @@ func (r *room) hostPowers(ctx context.Context, p Player) bool {
 	return r.standIn() == seat
 }
 
-// clockText words a countdown as a clock shows it: 1:42, 1:02:05.
-func clockText(d time.Duration) string {
+// ClockText words a countdown as a clock shows it: 1:42, 1:02:05. A part
+// of a second left shows as a whole one, so 0:00 means the time is up.
+func ClockText(d time.Duration) string {
 	s := int(max(0, d+time.Second-1).Seconds()) // 0.2s left shows as 0:01
 	if s >= 3600 {
 		return fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
@@ -325,7 +326,7 @@ func clockText(d time.Duration) string {
 // clock. The caller holds r.mu.
 func (r *room) tableInfo(info *RoomInfo) {
 	if s := r.standIn(); s >= 0 {
-		info.HostSeat, info.standIn = s, r.meta.Seats[s].Player
+		info.HostSeat, info.HostAway, info.standIn = s, true, r.meta.Seats[s].Player
 	}
 	now := r.l.cfg.Now()
 	for seat := range info.Seats {

@@ -174,6 +174,7 @@ type botChoice struct {
 	seat int
 	bot  string
 	text string
+	vote bool // a vote to hand an away player's seat to the bot
 }
 
 // botsOverlay is the host's bot picker; enter seats the chosen bot.
