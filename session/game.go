@@ -27,15 +27,15 @@ type gameScreen struct {
 	conn *lobby.Conn   // nil while connecting
 	done chan struct{} // closed when the screen leaves the room
 
-	room    lobby.RoomInfo
-	invite  string // a private room's invite, for a seat or the host to share
+	room   lobby.RoomInfo
+	invite string // a private room's invite, for a seat or the host to share
 	// seatWord is a guest's word for taking the seat back (countdown.go).
 	seatWord string
 	seat     int
-	board   Board // nil until the game starts
-	log     []string
-	notice  string
-	version int
+	board    Board // nil until the game starts
+	log      []string
+	notice   string
+	version  int
 
 	menu      menu
 	filtering bool
