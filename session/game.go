@@ -27,15 +27,13 @@ type gameScreen struct {
 	conn *lobby.Conn   // nil while connecting
 	done chan struct{} // closed when the screen leaves the room
 
-	room   lobby.RoomInfo
-	invite string // a private room's invite, for a seat or the host to share
-	// seatWord is a guest's word for taking the seat back (countdown.go).
-	seatWord string
-	seat     int
-	board    Board // nil until the game starts
-	log      []string
-	notice   string
-	version  int
+	room    lobby.RoomInfo
+	invite  string // a private room's invite, for a seat or the host to share
+	seat    int
+	board   Board // nil until the game starts
+	log     []string
+	notice  string
+	version int
 
 	menu      menu
 	filtering bool
@@ -46,6 +44,9 @@ type gameScreen struct {
 
 	overlay overlay // what covers the board, nil for none
 	ticking bool
+
+	// seatWord is a guest's word for taking the seat back (countdown.go).
+	seatWord string
 }
 
 // Messages of the game screen. Each carries the connection it is about, so
