@@ -77,8 +77,9 @@ func newConnecting(e *env, typed string, watch bool) *gameScreen {
 }
 
 // codeOf is the room code in what a player typed, without a private
-// room's secret, to show on screen.
+// room's secret or a guest's seat word, to show on screen.
 func codeOf(typed string) string {
+	typed, _ = lobby.SplitSeatWord(typed)
 	if code, _, ok := lobby.ParseInvite(typed); ok {
 		return code
 	}

@@ -201,7 +201,7 @@ func (g *gameScreen) waitingView(w, h int) string {
 	lines = append(lines, "", "The game starts when every seat is taken.")
 	switch {
 	case g.room.HostAway && g.room.HostSeat == g.seat && g.seat >= 0:
-		lines = append(lines, "The host is away, so you stand in: b seats a bot in a free seat, E closes the room.")
+		lines = append(lines, "The host is away, so you stand in: b seats bots, E closes the room.")
 	case g.room.HostAway && g.room.HostSeat >= 0:
 		lines = append(lines, fmt.Sprintf("The host is away: %s stands in.", g.seats().Name(g.room.HostSeat)))
 	case g.room.IsHost(g.env.player.ID):
