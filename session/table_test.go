@@ -21,7 +21,7 @@ type setClock struct {
 	t  time.Time
 }
 
-func (c *setClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *setClock) Now() time.Time  { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
 func (c *setClock) set(t time.Time) { c.mu.Lock(); defer c.mu.Unlock(); c.t = t }
 
 // awayTable is a game of three with a five-minute clock: alice, bob and
