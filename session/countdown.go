@@ -54,12 +54,37 @@ func (g *gameScreen) now() time.Time {
 
 // tableText is the line about the seats: clocks run out, then each away
 // seat with its countdown, then who stands in for an away host; worded in
-// full when it fits in w, shorter when not. "" when there is nothing.
+// full when it fits in w, else without the host, else shorter. "" when
+// there is nothing.
 func (g *gameScreen) tableText(w int) string {
-	if long := g.tableParts(false); lipgloss.Width(strings.Join(long, " · ")) <= w {
-		return strings.Join(long, " · ")
+	host, line := g.hostText(), ""
+	for _, short := range []bool{false, true} {
+		parts := g.tableParts(short)
+		if len(parts) == 0 {
+			return ""
+		}
+		tries := [][]string{parts}
+		if host != "" {
+			tries = [][]string{append(slices.Clone(parts), host), parts}
+		}
+		for _, try := range tries {
+			if line = strings.Join(try, " · "); lipgloss.Width(line) <= w {
+				return line
+			}
+		}
 	}
-	return strings.Join(g.tableParts(true), " · ")
+	return line // the screen cuts it, with a mark
+}
+
+// hostText says who has the host's powers while the host is away.
+func (g *gameScreen) hostText() string {
+	switch {
+	case !g.room.HostAway || g.room.HostSeat < 0:
+		return ""
+	case g.room.HostSeat == g.seat:
+		return "you are host"
+	}
+	return g.seats().Name(g.room.HostSeat) + " is host"
 }
 
 func (g *gameScreen) tableParts(short bool) []string {
@@ -83,13 +108,6 @@ func (g *gameScreen) tableParts(short bool) []string {
 			continue
 		}
 		parts = append(parts, "⏸ "+g.awaySeat(i, s, now, short))
-	}
-	if g.room.HostAway && g.room.HostSeat >= 0 && len(parts) > 0 {
-		if g.room.HostSeat == g.seat {
-			parts = append(parts, "you are host")
-		} else {
-			parts = append(parts, seats.Name(g.room.HostSeat)+" is host")
-		}
 	}
 	return parts
 }
