@@ -404,7 +404,7 @@ func (g *gameScreen) openBots() {
 				s.Name, lobby.ClockText(now.Sub(s.AwaySince)), lobby.ClockText(s.VotesFrom.Sub(now)))
 		default:
 			choices = append(choices, botChoice{seat: i, bot: game.DefaultBot(), vote: true,
-				text: fmt.Sprintf("%s's seat (away %s): vote to hand it to the %s bot (%d of %d votes so far)",
+				text: fmt.Sprintf("%s's seat, away %s: vote for the %s bot (%d of %d so far)",
 					s.Name, lobby.ClockText(now.Sub(s.AwaySince)), game.DefaultBot(), len(s.Votes), s.VotesNeeded)})
 		}
 	}

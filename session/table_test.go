@@ -132,7 +132,7 @@ func TestVoteFromScreen(t *testing.T) {
 	d := newDriver(t, session.Config{Lobby: l, Player: alice, Width: 80, Height: 24, Start: session.Start{Mode: "join", Code: code}})
 	d.until("the vote line", d.screenContains("b to hand the seat to a bot (0 of 2 votes"))
 	d.keys("b")
-	d.until("the picker", d.screenContains("vote to hand it to the greedy bot"))
+	d.until("the picker", d.screenContains("vote for the greedy bot"))
 	d.keys("enter")
 	d.until("alice's vote", d.screenContains("your vote is in: 1 of 2"))
 	d.until("the vote line", d.screenContains("you voted for a bot (1 of 2 votes"))
