@@ -121,25 +121,17 @@ func (l *Lobby) openAs(ctx context.Context, invite, word string, p Player) (*roo
 		}
 	}
 	missed := false
-	var r *room
-	err := l.lookup(ctx, invite, p, func(code string) (Meta, error) {
-		var err error
-		if r, err = l.room(ctx, code); err != nil {
-			return Meta{}, err
-		}
-		r.mu.Lock()
-		defer r.mu.Unlock()
-		m := r.meta
+	r, err := l.openWith(ctx, invite, p, func(r *room, m Meta) Meta {
 		if m.SeatOf(p.ID) >= 0 || p.ID != "" && p.ID == m.Host {
-			return m, nil // their own room: the word is not needed
+			return m // their own room: the word is not needed
 		}
 		if seat := r.wordSeat(word, p); seat >= 0 {
 			m.Seats = append([]Seat(nil), m.Seats...)
 			m.Seats[seat].Player = p.ID // admitted as the seat's own player
-			return m, nil
+			return m
 		}
 		missed = true
-		return m, nil
+		return m
 	})
 	if err != nil {
 		return nil, err // a private room's miss is counted and told as any other
