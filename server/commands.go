@@ -332,6 +332,16 @@ func (s *Server) newRoom(c *call) error {
 	return nil
 }
 
+// roomArg joins a command's room and, for a guest coming back, seat word
+// ("K7PXMA maple-42"); a second argument that is no seat word is refused.
+func roomArg(pos []string) (string, error) {
+	room := strings.Join(pos, " ")
+	if _, word := lobby.SplitSeatWord(room); len(pos) > 1 && word == "" {
+		return "", errUsage{fmt.Sprintf("unexpected argument %q: after the room comes only a guest's seat word (maple-42)", pos[1])}
+	}
+	return room, nil
+}
+
 // clockFlag reads --clock: a duration, "off", or "" for the room's
 // default (lobby.CreateOptions.Clock).
 func clockFlag(v string) (time.Duration, error) {
@@ -407,6 +417,9 @@ func (s *Server) openTerminal(c *call, cmd command, isPty bool) error {
 	}
 	pos, err := c.flagsUpTo(fs, want, most, names)
 	if err != nil {
+		return err
+	}
+	if _, err := roomArg(pos); err != nil {
 		return err
 	}
 	switch *theme {

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"strings"
 
 	"github.com/smokestack/smokestack/lobby"
 )
@@ -44,7 +43,10 @@ func (s *Server) play(c *call) error {
 	out := json.NewEncoder(c.out) // only this goroutine writes
 	out.SetEscapeHTML(false)
 	var conn *lobby.Conn
-	room := strings.Join(pos, " ") // CODE, or a guest's CODE WORD
+	room, err := roomArg(pos) // CODE, or a guest's CODE WORD
+	if err != nil {
+		return err
+	}
 	if *watch {
 		conn, err = s.cfg.Lobby.Watch(c.ctx, room, c.player)
 	} else {
