@@ -21,6 +21,10 @@ import (
 // the work phase another, in Furnace each turn of the auction and the
 // production.
 //
+// A clock runs out only while another person at the table waits: nobody
+// is kept waiting at a table everyone left, and nobody there should come
+// back to find the bots played on in the meantime.
+//
 // Deadlines come from stored facts only: the time of the move (Record.At)
 // or of the game's start (Meta.StartedAt) after which the seat began
 // acting, or the time its person took it back from a bot (Seat.Since),
@@ -87,10 +91,21 @@ func (r *room) deadline(seat int) (time.Time, bool) {
 	return since.Add(r.meta.Clock), true
 }
 
-// outOfTime reports whether seat's time for its turn ran out by now.
+// outOfTime reports whether seat's time for its turn ran out by now
+// while someone waits for it: a person in another seat at the table. A
+// table everyone left waits for nobody, and a player coming back to it
+// alone finds their turn still theirs; once another comes, it is not.
 func (r *room) outOfTime(seat int, now time.Time) bool {
 	d, ok := r.deadline(seat)
-	return ok && !now.Before(d)
+	if !ok || now.Before(d) {
+		return false
+	}
+	for other, s := range r.meta.Seats {
+		if other != seat && s.Player != "" && s.Bot == "" && r.present(other) {
+			return true
+		}
+	}
+	return false
 }
 
 // nextDeadline is the earliest deadline still to come.

@@ -97,8 +97,8 @@ type SeatInfo struct {
 	VotesNeeded int       `json:"votesNeeded,omitempty"`
 	BotAt       time.Time `json:"botAt,omitzero"`
 	// Deadline is when the seat's time for its turn runs out, while it
-	// acts in a room with a clock; OutOfTime says it has, and the bot
-	// plays the rest of the turn.
+	// acts in a room with a clock; OutOfTime says it has, with someone at
+	// the table waiting, and the bot plays the rest of the turn.
 	Deadline  time.Time `json:"deadline,omitzero"`
 	OutOfTime bool      `json:"outOfTime,omitempty"`
 }

@@ -332,7 +332,7 @@ func (r *room) tableInfo(info *RoomInfo) {
 	for seat := range info.Seats {
 		s := &info.Seats[seat]
 		if d, ok := r.deadline(seat); ok {
-			s.Deadline, s.OutOfTime = d, !now.Before(d)
+			s.Deadline, s.OutOfTime = d, r.outOfTime(seat, now)
 		}
 		if !r.meta.Started || r.meta.Over || s.AwaySince.IsZero() || r.game.DefaultBot() == "" {
 			continue

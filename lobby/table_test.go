@@ -377,7 +377,7 @@ func TestClockDeadlinesSurviveReload(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer store.Close()
-	l := New(Config{Store: store, Games: []Game{tallyGame()}, Now: tb.clk.Now, AfterFunc: tb.clk.AfterFunc})
+	l := New(Config{Store: store, Games: []Game{tallyGame()}, Now: tb.clk.Now, AfterFunc: tb.clk.AfterFunc, BotDelay: 10 * time.Second})
 	info, err := l.Info(context.Background(), tb.code, ann)
 	if err != nil {
 		t.Fatal(err)
@@ -385,15 +385,36 @@ func TestClockDeadlinesSurviveReload(t *testing.T) {
 	if d := info.Seats[1].Deadline; !d.Equal(want) {
 		t.Fatalf("after a reload ben's deadline is %v, want %v", d, want)
 	}
-	// And it goes off there: the bot plays ben's turn.
-	c, err := l.Watch(context.Background(), tb.code, Player{ID: "key:w"})
+	// It goes off there: ann comes back and waits, ben's clock runs out,
+	// and after its pause the bot plays ben's turn.
+	c, err := l.Join(context.Background(), tb.code, ann)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
 	tb.clk.advance(45 * time.Second)
+	if u := latest(t, c); u.Version != 1 || !u.Room.Seats[1].OutOfTime {
+		t.Fatalf("ben's clock ran out with ann waiting: version %d, seat %+v", u.Version, u.Room.Seats[1])
+	}
+	tb.clk.advance(10 * time.Second) // the bot's pause
 	for u := latest(t, c); u.Version != 2; u = next(t, c) {
 	}
+}
+
+// TestClockWaitsForNobody: at a table everyone left, a clock that runs out
+// plays no turn; the player coming back alone finds their turn theirs,
+// and once another is there too, the bot plays it.
+func TestClockWaitsForNobody(t *testing.T) {
+	tb := newTable(t, Config{}, CreateOptions{Seats: 2, Clock: time.Minute}, ann, ben)
+	tb.leave(ann)
+	tb.leave(ben)
+	tb.clk.advance(2 * time.Minute)
+	c := tb.join(ann)
+	if u := latest(t, c); u.Version != 0 || u.Room.Seats[0].OutOfTime {
+		t.Fatalf("ann, back alone after her clock ran out: version %d, seat %+v", u.Version, u.Room.Seats[0])
+	}
+	tb.join(ben)
+	tb.await(ann, "the bot's move for ann", func(i RoomInfo) bool { return slices.Equal(i.Acting, []int{1}) })
 }
 
 // TestRedisVotesAcrossInstances: ann plays through instance a, ben

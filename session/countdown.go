@@ -92,7 +92,7 @@ func (g *gameScreen) tableParts(short bool) []string {
 	seats := g.seats()
 	var parts []string
 	for i, s := range g.room.Seats {
-		if s.OutOfTime || !s.Deadline.IsZero() && !now.Before(s.Deadline) {
+		if s.OutOfTime {
 			switch {
 			case i == g.seat:
 				parts = append(parts, "⏱ your time ran out: the bot plays this turn")
