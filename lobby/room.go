@@ -263,7 +263,7 @@ func (r *room) join(ctx context.Context, p Player, word string) (*Conn, error) {
 		}
 		m.Seats[free] = Seat{Player: p.ID, Name: p.Name}
 		if p.Guest {
-			m.Seats[free].Word, m.Seats[free].From = newSeatWord(), p.From
+			m.Seats[free].Word, m.Seats[free].From = newSeatWord(), fromDigest(m.Code, p.From)
 		}
 		err := r.saveMeta(ctx, m)
 		r.mu.Unlock()

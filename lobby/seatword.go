@@ -3,7 +3,9 @@ package lobby
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"math/big"
@@ -162,7 +164,7 @@ func (r *room) wordSeat(word string, p Player) int {
 		if s.Word == "" || subtle.ConstantTimeCompare([]byte(s.Word), []byte(word)) != 1 {
 			continue
 		}
-		if s.From != p.From || s.Bot != "" || r.present(seat) || now.Sub(r.awaySince(seat)) > r.meta.grace() {
+		if s.From != fromDigest(r.meta.Code, p.From) || s.Bot != "" || r.present(seat) || now.Sub(r.awaySince(seat)) > r.meta.grace() {
 			return -1
 		}
 		return seat
@@ -194,6 +196,17 @@ func (r *room) reclaimByWord(ctx context.Context, p Player, word string) (*Conn,
 		r.l.cfg.Logger.Info("seat taken back by its seat word", "code", m.Code, "seat", seat, "player", p.Name)
 		return r.connectLocked(p, seat), nil
 	}
+}
+
+// fromDigest is what a seat keeps of the address its guest sat down from:
+// enough to know the address again, without keeping it in the clear with
+// the room for as long as the room is kept.
+func fromDigest(code, addr string) string {
+	if addr == "" {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(code + "|" + addr))
+	return hex.EncodeToString(sum[:12])
 }
 
 // ShortDuration words d as `new` takes it: 2m, 90s, 1h30m.

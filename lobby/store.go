@@ -93,7 +93,7 @@ type Seat struct {
 	Since time.Time `json:"since,omitzero"`
 	// Word and From let a guest, whose identity lasts one connection,
 	// take the seat back (seatword.go): the seat word they were shown and
-	// the address they sat down from.
+	// a digest of the address they sat down from.
 	Word string `json:"word,omitempty"`
 	From string `json:"from,omitempty"`
 }
