@@ -74,7 +74,9 @@ func TestHostLeavesOnMarketTurn(t *testing.T) {
 	var wg sync.WaitGroup
 	finals := make([]factories.View, 2)
 	for i, s := range []*stream{b, c} {
-		wg.Go(func() { finals[i] = playToEnd(t, []string{"bob", "carol"}[i], s, uint64(i+7), func(int, int, []factories.Card) {}) })
+		wg.Go(func() {
+			finals[i] = playToEnd(t, []string{"bob", "carol"}[i], s, uint64(i+7), func(int, int, []factories.Card) {})
+		})
 	}
 
 	// Alice's connection drops on her market turn.
