@@ -57,7 +57,7 @@ func (l *Lobby) checkRoomQuota(ctx context.Context, host Player) error {
 	}
 	metas, err := l.cfg.Store.List(ctx)
 	if err != nil {
-		return fmt.Errorf("create room: %w", err)
+		return l.unavailable("count rooms for the quota", err)
 	}
 	hourAgo := l.cfg.Now().Add(-time.Hour)
 	recent, open := 0, 0

@@ -48,6 +48,19 @@ type Game struct {
 // Name is the game's stored identifier.
 func (g Game) Name() string { return g.Rules.Name() }
 
+// Titles words the games' titles for a sentence: "A", "A and B",
+// "A, B and C".
+func Titles(games []Game) string {
+	var titles []string
+	for _, g := range games {
+		titles = append(titles, g.Rules.Title())
+	}
+	if len(titles) < 2 {
+		return strings.Join(titles, "")
+	}
+	return strings.Join(titles[:len(titles)-1], ", ") + " and " + titles[len(titles)-1]
+}
+
 // HasBot reports whether the game has a bot called name.
 func (g Game) HasBot(name string) bool {
 	return g.Bots.New != nil && slices.Contains(g.Bots.Names, name)

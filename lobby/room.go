@@ -161,8 +161,17 @@ func (r *room) setNotice(err error) {
 	}
 }
 
-// errNotPlayed is what a player sees when the store refused a move.
-var errNotPlayed = errors.New("the game service is unavailable right now: nothing was played, try again in a moment")
+// errNotPlayed is what a player sees when the store refused a move: an
+// ErrUnavailable that says the move is not in the game.
+var errNotPlayed = &notPlayedError{}
+
+type notPlayedError struct{}
+
+func (*notPlayedError) Error() string {
+	return "the game service is unavailable right now: nothing was played, try again in a moment"
+}
+
+func (*notPlayedError) Unwrap() error { return ErrUnavailable }
 
 // move validates and commits one move for seat. The move is durable in the
 // store before the new state is shown to anyone.

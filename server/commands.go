@@ -175,7 +175,7 @@ func (s *Server) help(c *call) error {
 		}
 		return nil
 	}
-	fmt.Fprintf(c.out, helpIntro, s.titles())
+	fmt.Fprintf(c.out, helpIntro, lobby.Titles(s.cfg.Lobby.Games()))
 	for _, cmd := range commands {
 		if cmd.operator && !s.isOperator(c.player) {
 			continue
@@ -364,18 +364,6 @@ func (s *Server) gameNames() []string {
 		names = append(names, g.Name())
 	}
 	return names
-}
-
-// titles words the games for the help's first line.
-func (s *Server) titles() string {
-	var titles []string
-	for _, g := range s.cfg.Lobby.Games() {
-		titles = append(titles, g.Rules.Title())
-	}
-	if len(titles) < 2 {
-		return strings.Join(titles, "")
-	}
-	return strings.Join(titles[:len(titles)-1], ", ") + " and " + titles[len(titles)-1]
 }
 
 // gamesHelp lists each game with its seats, options and bots, as `help new`

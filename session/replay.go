@@ -62,8 +62,11 @@ func (r *replayScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 		}
 		r.info, r.frames, r.loaded = msg.info, msg.frames, true
 		r.boards = make([]Board, len(msg.frames))
+		r.decode()
 	case tea.KeyMsg:
-		return r, r.key(msg)
+		cmd := r.key(msg)
+		r.decode()
+		return r, cmd
 	}
 	return r, nil
 }
@@ -136,19 +139,25 @@ func (r *replayScreen) jumpToRound(n int) {
 	}
 }
 
-// current is the board at the frame shown. Frames are decoded when first
-// shown: a long game's replay opens at once.
-func (r *replayScreen) current() Board {
-	if r.at < 0 || r.at >= len(r.frames) {
-		return nil
+// decode decodes the frame shown, if it is new. Frames are decoded when
+// first shown, so a long game's replay opens at once; it is called from
+// update, so drawing never changes the screen.
+func (r *replayScreen) decode() {
+	if r.at < 0 || r.at >= len(r.frames) || r.boards[r.at] != nil {
+		return
 	}
-	if r.boards[r.at] == nil {
-		b, err := r.env.decode(r.info.Game, r.frames[r.at].View)
-		if err != nil {
-			r.err = err.Error()
-			return nil
-		}
-		r.boards[r.at] = b
+	b, err := r.env.decode(r.info.Game, r.frames[r.at].View)
+	if err != nil {
+		r.err = err.Error()
+		return
+	}
+	r.boards[r.at] = b
+}
+
+// current is the board at the frame shown, nil before it is decoded.
+func (r *replayScreen) current() Board {
+	if r.at < 0 || r.at >= len(r.boards) {
+		return nil
 	}
 	return r.boards[r.at]
 }

@@ -1,4 +1,4 @@
-// Command smokestack serves Fantastic Factories over SSH.
+// Command smokestack serves board games over SSH: those games() lists.
 //
 //	smokestack [serve] [flags]   run the server (the default)
 //	smokestack simulate [flags]  play bot games headless and report
@@ -14,6 +14,8 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+
+	"github.com/smokestack/smokestack/lobby"
 )
 
 func main() {
@@ -22,7 +24,7 @@ func main() {
 	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
 }
 
-const usage = `smokestack: Fantastic Factories over SSH.
+const usage = `smokestack: %s over SSH.
 
 usage:
   smokestack [serve] [flags]    run the SSH server (the default)
@@ -45,10 +47,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case "simulate":
 		err = simulateCmd(ctx, args, stdout, stderr)
 	case "help":
-		fmt.Fprint(stdout, usage)
+		fmt.Fprintf(stdout, usage, lobby.Titles(lobbyGames()))
 		return 0
 	default:
-		fmt.Fprintf(stderr, "smokestack: unknown command %q\n\n%s", name, usage)
+		fmt.Fprintf(stderr, "smokestack: unknown command %q\n\n"+usage, name, lobby.Titles(lobbyGames()))
 		return 2
 	}
 	switch {

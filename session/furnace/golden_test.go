@@ -172,6 +172,11 @@ func TestGolden(t *testing.T) {
 	t.Run("scores", func(t *testing.T) {
 		goldenRun(t, l, join(scores), codes, "GAME OVER")
 	})
+	t.Run("replay", func(t *testing.T) {
+		// A finished game stepped through: into round 2's auction.
+		start := session.Start{Mode: "replay", Code: scores}
+		goldenRun(t, l, start, codes, "move 0 of", "]", "n", "n", "n")
+	})
 	t.Run("cards", func(t *testing.T) {
 		// The reference opens at the card the menu is on, and goes down
 		// to the first doubtful or stand-in card on the board.
