@@ -38,6 +38,9 @@ type Update struct {
 	// Invite is a private room's invite (Meta.Invite), for its seats and
 	// its host to share; never a spectator's.
 	Invite string `json:"invite,omitempty"`
+	// SeatWord is a guest's seat word (seatword.go), for their own
+	// connections only: with it they take their seat back.
+	SeatWord string `json:"seatWord,omitempty"`
 }
 
 // RoomInfo describes a room without anyone's key.
@@ -67,8 +70,19 @@ type RoomInfo struct {
 	Options    json.RawMessage `json:"options,omitempty"`
 	Created    time.Time       `json:"created"`
 	Updated    time.Time       `json:"updated"`
-	host       string
-	players    []string // key fingerprints by seat, never shown
+	// GraceSeconds is how long a player may be away before the table may
+	// hand their seat to a bot; ClockSeconds each seat's time for a turn,
+	// 0 for none (table.go, clock.go).
+	GraceSeconds int `json:"graceSeconds"`
+	ClockSeconds int `json:"clockSeconds,omitempty"`
+	// HostSeat is the seat that has the host's powers now: the host's
+	// own, or while the host is away (HostAway) the player's standing
+	// in; -1 when no seat has them.
+	HostSeat int  `json:"hostSeat"`
+	HostAway bool `json:"hostAway,omitempty"`
+	host     string
+	standIn  string   // the key standing in for an away host, never shown
+	players  []string // key fingerprints by seat, never shown
 }
 
 // SeatInfo is a seat as anyone may see it.
@@ -83,10 +97,26 @@ type SeatInfo struct {
 	// same on every instance. A player not back since the server restarted
 	// is away since the restart.
 	AwaySince time.Time `json:"awaySince,omitzero"`
+	// While the game is under way and the player is away: from VotesFrom
+	// the seated players may vote to hand the seat to a bot; Votes lists
+	// the seats of those at the table who have, of VotesNeeded; at BotAt
+	// the seat goes to a bot anyway, while someone is at the table.
+	VotesFrom   time.Time `json:"votesFrom,omitzero"`
+	Votes       []int     `json:"votes,omitempty"`
+	VotesNeeded int       `json:"votesNeeded,omitempty"`
+	BotAt       time.Time `json:"botAt,omitzero"`
+	// Deadline is when the seat's time for its turn runs out, while it
+	// acts in a room with a clock; OutOfTime says it has, with someone at
+	// the table waiting, and the bot plays the rest of the turn.
+	Deadline  time.Time `json:"deadline,omitzero"`
+	OutOfTime bool      `json:"outOfTime,omitempty"`
 }
 
-// IsHost reports whether player created the room.
-func (i RoomInfo) IsHost(player string) bool { return player != "" && i.host == player }
+// IsHost reports whether player has the host's powers: created the room,
+// or stands in for its host while the host is away.
+func (i RoomInfo) IsHost(player string) bool {
+	return player != "" && (i.host == player || i.standIn == player)
+}
 
 // SeatOf returns the seat player holds in the room, or -1.
 func (i RoomInfo) SeatOf(player string) int {
@@ -109,7 +139,8 @@ func (i RoomInfo) Open() bool {
 func infoOf(m Meta, conns map[*Conn]struct{}, st engine.Status) RoomInfo {
 	info := RoomInfo{Code: m.Code, Game: m.Game, Public: m.Public, Started: m.Started, Over: m.Over,
 		Ended: m.Ended, Result: m.Result, Round: st.Round, Acting: st.Acting, Seed: m.Seed, Options: m.Options,
-		Created: m.Created, Updated: m.Updated, host: m.Host}
+		Created: m.Created, Updated: m.Updated, host: m.Host, HostSeat: m.SeatOf(m.Host),
+		GraceSeconds: int(m.grace().Seconds()), ClockSeconds: int(m.Clock.Seconds())}
 	for _, s := range m.Seats {
 		info.Seats = append(info.Seats, SeatInfo{Name: s.Name, Bot: s.Bot, Free: s.Free(), Connected: s.Bot != ""})
 		info.players = append(info.players, s.Player)
@@ -144,6 +175,7 @@ func (r *room) info() RoomInfo {
 			s.AwaySince = r.awaySince(seat)
 		}
 	}
+	r.tableInfo(&info)
 	return info
 }
 

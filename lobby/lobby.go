@@ -37,6 +37,10 @@ type Player struct {
 	// server does not count by address. Failed room lookups are counted
 	// by it as well as by ID (lookups.go).
 	Addr string
+	// From is where the player connects from (an IPv6 /64), whatever the
+	// limits: a guest's seat word opens their seat only from the address
+	// they sat down from (seatword.go). Empty when unknown.
+	From string
 }
 
 // Game is one game the lobby offers: its rules and its computer players.
@@ -84,6 +88,10 @@ type Config struct {
 	Logger *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// AfterFunc runs f once d has passed on the clock Now reads, and
+	// returns what stops it: the rooms' timers for bots, clocks and
+	// handovers. nil means time.AfterFunc; tests give a clock they move.
+	AfterFunc func(d time.Duration, f func()) (stop func() bool)
 	// Limits bound what one player can make the lobby do (limits.go).
 	Limits Limits
 	// Observer hears about moves, store errors and bots, for metrics; nil
@@ -203,6 +211,13 @@ type CreateOptions struct {
 	Seed    uint64
 	HasSeed bool     // use Seed instead of a random one
 	Bots    []string // bots for the last seats
+	// Grace is how long a player may be away before the table may hand
+	// their seat to a bot (table.go); 0 means DefaultGrace.
+	Grace time.Duration
+	// Clock is each seat's time for a turn (clock.go): 0 means the
+	// default (DefaultPublicClock for a public room of two seats or more,
+	// none otherwise), ClockOff none.
+	Clock time.Duration
 }
 
 // Create opens a room and returns its metadata; nobody is seated yet. A
@@ -229,9 +244,13 @@ func (l *Lobby) Create(ctx context.Context, host Player, o CreateOptions) (Meta,
 	if _, err := g.Rules.New(o.Seats, o.Options, seed); err != nil {
 		return Meta{}, err
 	}
+	grace, clock, err := o.times(g)
+	if err != nil {
+		return Meta{}, err
+	}
 	now := l.cfg.Now().UTC()
 	m := Meta{Game: g.Name(), Public: o.Public, Host: host.ID, Seats: make([]Seat, o.Seats),
-		Options: o.Options, Seed: seed, Created: now, Updated: now, Version: 1}
+		Options: o.Options, Seed: seed, Created: now, Updated: now, Version: 1, Grace: grace, Clock: clock}
 	if !o.Public {
 		m.Secret = newSecret()
 	}
@@ -281,19 +300,22 @@ func botName(bot string, seat int) string { return fmt.Sprintf("%s bot %d", bot,
 // Join seats p in the room invite names (its code; a private room's
 // invite, unless p holds a seat there or is its host), or back in the seat
 // bound to their key, and returns a connection that receives the seat's
-// view.
+// view. A guest coming back adds their seat word: "CODE WORD"
+// (seatword.go).
 func (l *Lobby) Join(ctx context.Context, invite string, p Player) (*Conn, error) {
-	r, err := l.open(ctx, invite, p)
+	invite, word := SplitSeatWord(invite)
+	r, err := l.openAs(ctx, invite, word, p)
 	if err != nil {
 		return nil, err
 	}
-	return r.join(ctx, p)
+	return r.join(ctx, p, word)
 }
 
 // Watch connects p as a spectator of the room invite names: the public
 // view only.
 func (l *Lobby) Watch(ctx context.Context, invite string, p Player) (*Conn, error) {
-	r, err := l.open(ctx, invite, p)
+	invite, word := SplitSeatWord(invite)
+	r, err := l.openAs(ctx, invite, word, p)
 	if err != nil {
 		return nil, err
 	}
@@ -303,7 +325,8 @@ func (l *Lobby) Watch(ctx context.Context, invite string, p Player) (*Conn, erro
 // Info returns the public description of the room invite names, as p
 // would find it joining.
 func (l *Lobby) Info(ctx context.Context, invite string, p Player) (RoomInfo, error) {
-	r, err := l.open(ctx, invite, p)
+	invite, word := SplitSeatWord(invite)
+	r, err := l.openAs(ctx, invite, word, p)
 	if err != nil {
 		return RoomInfo{}, err
 	}
@@ -358,8 +381,9 @@ func (l *Lobby) list(ctx context.Context, keep func(Meta) bool) ([]RoomInfo, err
 	return out, nil
 }
 
-// AddBot puts a bot in a free seat, or hands a seat whose player has gone
-// to a bot. Only the room's host may.
+// AddBot puts a bot in a free seat: only the room's host may, or while
+// the host is away the player standing in. On the seat of a player who is
+// away it is by's vote to hand the seat to the game's default bot (Vote).
 func (l *Lobby) AddBot(ctx context.Context, code string, by Player, seat int, bot string) error {
 	r, err := l.room(ctx, code)
 	if err != nil {

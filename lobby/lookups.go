@@ -25,6 +25,13 @@ const maxLookupWait = 8 * time.Second
 
 // open returns the room invite names, if p may enter it.
 func (l *Lobby) open(ctx context.Context, invite string, p Player) (*room, error) {
+	return l.openWith(ctx, invite, p, nil)
+}
+
+// openWith is open where see, when not nil, first gives the room's
+// metadata as p's lookup is to judge it (seatword.go). It runs under the
+// room's lock.
+func (l *Lobby) openWith(ctx context.Context, invite string, p Player, see func(*room, Meta) Meta) (*room, error) {
 	var r *room
 	err := l.lookup(ctx, invite, p, func(code string) (Meta, error) {
 		var err error
@@ -33,6 +40,9 @@ func (l *Lobby) open(ctx context.Context, invite string, p Player) (*room, error
 		}
 		r.mu.Lock()
 		defer r.mu.Unlock()
+		if see != nil {
+			return see(r, r.meta), nil
+		}
 		return r.meta, nil
 	})
 	if err != nil {

@@ -31,14 +31,26 @@ type room struct {
 	events []engine.Event
 	conns  map[*Conn]struct{}
 	away   map[int]time.Time // seat -> when its last session here left
-	bots   map[int]engine.Bot
-	botDue bool // a bot move is scheduled
+	bots   map[int]seatBot
 	notice string
 
 	// The game's outcome for ratings and records, once recorded
 	// (records.go).
 	outcome             *Outcome
 	recording, recorded bool
+
+	// The room's one timer (bots.go): bot moves, clocks, handovers.
+	timerStop     func() bool // stops the pending wake-up; nil when none
+	timerAt       time.Time   // when it goes off
+	timerGen      int         // numbers wake-ups, so a stale one does nothing
+	thinking      bool        // a bot chooses a move outside the lock
+	botReady      time.Time   // when the bot that may act moves; zero while none may
+	handoverRetry time.Time   // a handover failed to store: not before this
+
+	// Turns, for clocks (clock.go): when each acting seat's turn began.
+	turnSince  map[int]time.Time
+	turnActing []int
+	turnRound  int
 
 	// With a store shared between instances (see presence.go):
 	elsewhere       map[int]bool      // seats sessions on other instances hold
@@ -62,6 +74,13 @@ func (r *room) rebuild(meta Meta, moves []Record) error {
 		return err
 	}
 	r.state = state
+	started := meta.StartedAt
+	if started.IsZero() {
+		started = meta.Created // stored before StartedAt was
+	}
+	if err := r.startTurns(started); err != nil {
+		return err
+	}
 	return r.replay(moves)
 }
 
@@ -71,6 +90,13 @@ func (r *room) replay(moves []Record) error {
 		next, events, err := r.rules.Apply(r.state, rec.Seat, rec.Move)
 		if err != nil {
 			return fmt.Errorf("stored move %d does not replay: %w", r.moves, err)
+		}
+		if r.meta.Clock > 0 {
+			st, err := r.rules.Status(next)
+			if err != nil {
+				return err
+			}
+			r.noteTurns(st, rec.At)
 		}
 		r.state = next
 		r.moves++
@@ -157,10 +183,21 @@ func (*notPlayedError) Unwrap() error { return ErrUnavailable }
 func (r *room) move(ctx context.Context, seat int, mv json.RawMessage) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.commit(ctx, seat, mv)
+	if r.outOfTime(seat, r.l.cfg.Now()) {
+		return errors.New("your time for this turn ran out: the bot plays it, and you play again from your next turn")
+	}
+	return r.commit(ctx, seat, mv, 5)
 }
 
-func (r *room) commit(ctx context.Context, seat int, mv json.RawMessage) error {
+// commitOnce commits a bot's move, or catches up and returns errMovedOn
+// if another move was stored first: the bot thinks again.
+func (r *room) commitOnce(ctx context.Context, seat int, mv json.RawMessage) error {
+	return r.commit(ctx, seat, mv, 0)
+}
+
+// commit applies and stores mv for seat. On a conflict it catches up and
+// judges mv again against the new state, up to retries times.
+func (r *room) commit(ctx context.Context, seat int, mv json.RawMessage, retries int) error {
 	if r.meta.Over {
 		return errors.New("this game is over")
 	}
@@ -182,13 +219,18 @@ func (r *room) commit(ctx context.Context, seat int, mv json.RawMessage) error {
 		now := r.l.cfg.Now().UTC()
 		began := time.Now()
 		err = r.l.cfg.Store.Append(ctx, r.meta.Code, r.moves, Record{Seat: seat, Move: mv, At: now}, st.Result)
-		if errors.Is(err, ErrConflict) && attempt < 5 {
+		if errors.Is(err, ErrConflict) && (attempt < retries || retries == 0) {
 			// Someone else (another session's instance) played first: take
-			// their moves and judge this one again against the new state.
+			// their moves and judge this one again against the new state,
+			// or, for a bot, let it think again.
 			if err := r.catchUp(ctx); err != nil {
 				r.setNotice(err)
 				r.broadcast()
 				return errNotPlayed
+			}
+			if retries == 0 {
+				r.broadcast()
+				return errMovedOn
 			}
 			continue
 		}
@@ -202,6 +244,7 @@ func (r *room) commit(ctx context.Context, seat int, mv json.RawMessage) error {
 		r.state, r.status = next, st
 		r.moves++
 		r.meta.Updated = now
+		r.noteTurns(st, now)
 		if st.Result != nil {
 			r.meta.Over, r.meta.Result = true, st.Result
 		}
@@ -211,13 +254,17 @@ func (r *room) commit(ctx context.Context, seat int, mv json.RawMessage) error {
 	}
 }
 
-// join seats p: back in their own seat, or in the first free one.
-func (r *room) join(ctx context.Context, p Player) (*Conn, error) {
+// join seats p: back in their own seat, in the seat word names (a
+// guest's: seatword.go), or in the first free one.
+func (r *room) join(ctx context.Context, p Player, word string) (*Conn, error) {
 	r.mu.Lock()
 	seat := r.meta.SeatOf(p.ID)
 	r.mu.Unlock()
 	if seat >= 0 {
 		return r.reclaim(ctx, p, seat)
+	}
+	if word != "" {
+		return r.reclaimByWord(ctx, p, word)
 	}
 	for attempt := 0; ; attempt++ {
 		r.mu.Lock()
@@ -229,6 +276,9 @@ func (r *room) join(ctx context.Context, p Player) (*Conn, error) {
 			return nil, errors.New("every seat in this room is taken: you can watch it instead")
 		}
 		m.Seats[free] = Seat{Player: p.ID, Name: seatName(m.Seats, free, p.Name)}
+		if p.Guest {
+			m.Seats[free].Word, m.Seats[free].From = newSeatWord(), fromDigest(m.Code, p.From)
+		}
 		err := r.saveMeta(ctx, m)
 		r.mu.Unlock()
 		if errors.Is(err, ErrConflict) && attempt < 5 {
@@ -251,6 +301,11 @@ func (r *room) reclaim(ctx context.Context, p Player, seat int) (*Conn, error) {
 	if r.meta.Seats[seat].Bot != "" || r.meta.Seats[seat].Name != name {
 		m := r.meta
 		m.Seats = slices.Clone(m.Seats)
+		if m.Seats[seat].Bot != "" {
+			// Back from a bot, maybe mid-turn: the turn's clock starts
+			// again for them.
+			m.Seats[seat].Since = r.l.cfg.Now().UTC()
+		}
 		m.Seats[seat].Bot, m.Seats[seat].Name = "", name
 		if err := r.saveMeta(ctx, m); err != nil {
 			return nil, err
@@ -263,11 +318,11 @@ func (r *room) reclaim(ctx context.Context, p Player, seat int) (*Conn, error) {
 // saveMeta stores m as the next metadata version and starts the game when
 // the last seat was just taken. The caller holds r.mu.
 func (r *room) saveMeta(ctx context.Context, m Meta) error {
-	if m.Full() && !m.Started {
-		m.Started = true
-	}
 	m.Version = r.meta.Version + 1
 	m.Updated = r.l.cfg.Now().UTC()
+	if m.Full() && !m.Started {
+		m.Started, m.StartedAt = true, m.Updated
+	}
 	err := r.l.cfg.Store.SaveMeta(ctx, m)
 	if errors.Is(err, ErrConflict) {
 		if cerr := r.catchUp(ctx); cerr != nil {
@@ -290,39 +345,35 @@ func (r *room) saveMeta(ctx context.Context, m Meta) error {
 	return nil
 }
 
+// addBot seats bot in a free seat, for the host or the player standing
+// in for an away host. On the seat of a person it is by's vote to hand it
+// to the game's default bot.
 func (r *room) addBot(ctx context.Context, by Player, seat int, bot string) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if by.ID != r.meta.Host {
-		return errors.New("only the room's host can seat a bot")
-	}
 	if seat < 0 || seat >= len(r.meta.Seats) {
 		return fmt.Errorf("there is no seat %d", seat+1)
 	}
-	s := r.meta.Seats[seat]
-	if !s.Free() && s.Bot == "" {
-		// The player may be at the table through another instance: ask.
-		if err := r.readPresence(ctx); err != nil {
-			r.l.cfg.Logger.Warn("seat presence", "code", r.meta.Code, "err", err)
-			return fmt.Errorf("cannot tell whether %s is still playing seat %d: try again in a moment", s.Name, seat+1)
-		}
+	if s := r.meta.Seats[seat]; s.Player != "" && s.Bot == "" {
+		_, err := r.voteLocked(ctx, by, seat) // a person's seat goes to a bot by votes
+		return err
 	}
-	if !s.Free() && r.present(seat) {
-		return fmt.Errorf("%s is still playing seat %d", s.Name, seat+1)
+	if !r.meta.Seats[seat].Free() {
+		return fmt.Errorf("a bot already plays seat %d", seat+1)
+	}
+	if !r.hostPowers(ctx, by) {
+		return errors.New("only the room's host can seat a bot")
 	}
 	m := r.meta
 	m.Seats = slices.Clone(m.Seats)
-	m.Seats[seat].Bot = bot
-	if s.Free() {
-		m.Seats[seat].Name = botName(bot, seat)
-	}
+	m.Seats[seat] = Seat{Bot: bot, Name: botName(bot, seat)}
 	return r.saveMeta(ctx, m)
 }
 
 func (r *room) end(ctx context.Context, by Player) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if by.ID != r.meta.Host {
+	if !r.hostPowers(ctx, by) {
 		return errors.New("only the room's host can end the game")
 	}
 	if r.meta.Over {
@@ -392,6 +443,9 @@ func (r *room) broadcast() {
 		u := Update{Room: info, Seat: c.seat, View: v, Log: r.logFor(c.seat), Notice: r.notice, Version: r.moves}
 		if c.seat >= 0 || c.player.ID != "" && c.player.ID == r.meta.Host {
 			u.Invite = invite
+		}
+		if c.player.Guest && c.seat >= 0 && c.seat < len(r.meta.Seats) {
+			u.SeatWord = r.meta.Seats[c.seat].Word
 		}
 		c.push(u)
 	}

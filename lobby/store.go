@@ -68,6 +68,16 @@ type Meta struct {
 	Updated time.Time `json:"updated"`
 	// Version counts metadata changes, for SaveMeta's compare-and-set.
 	Version int `json:"version"`
+	// StartedAt is when the last seat was taken and the game began: the
+	// start of the first turn's clock (clock.go).
+	StartedAt time.Time `json:"startedAt,omitzero"`
+	// Grace is how long a seat's player may be away before the others may
+	// hand the seat to a bot (table.go); 0 means DefaultGrace.
+	Grace time.Duration `json:"grace,omitempty"`
+	// Clock is each seat's time for a turn (clock.go); 0 means none.
+	Clock time.Duration `json:"clock,omitempty"`
+	// Votes are the seated players' votes to hand away seats to a bot.
+	Votes []Vote `json:"votes,omitempty"`
 	// Moves is the length of the move log when Load read it; it is not
 	// stored with the metadata.
 	Moves int `json:"-"`
@@ -78,6 +88,14 @@ type Seat struct {
 	Player string `json:"player,omitempty"` // key fingerprint, empty while free
 	Name   string `json:"name,omitempty"`
 	Bot    string `json:"bot,omitempty"` // bot name when a bot plays the seat
+	// Since is when a person last took the seat back from a bot: their
+	// turn's clock starts no earlier (clock.go).
+	Since time.Time `json:"since,omitzero"`
+	// Word and From let a guest, whose identity lasts one connection,
+	// take the seat back (seatword.go): the seat word they were shown and
+	// a digest of the address they sat down from.
+	Word string `json:"word,omitempty"`
+	From string `json:"from,omitempty"`
 }
 
 // Free reports whether nobody holds the seat.

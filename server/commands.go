@@ -9,6 +9,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/ssh"
 
@@ -42,10 +43,10 @@ type command struct {
 var commands = []command{
 	{name: "help", args: "[COMMAND]", about: "show this help, or one command's"}, // run set in init: help lists commands
 	{name: "rooms", args: "[--json]", about: "list open public rooms", run: (*Server).rooms},
-	{name: "new", args: "[--game G] [--players N] [--private] [--seed S] [--bots B,B] [game options]",
+	{name: "new", args: "[--game G] [--players N] [--private] [--seed S] [--bots B,B] [--grace 2m] [--clock 90s|off] [game options]",
 		about: "create a room and print its code on its own line (help new: games, options, bots)", run: (*Server).newRoom},
-	{name: "play", args: "CODE [--watch]", about: "play (or watch) a room as JSON lines: views out, moves in (see docs/protocol.md)", run: (*Server).play},
-	{name: "join", args: "CODE [--theme T]", about: "open the game screen in your seat of that room", terminal: true},
+	{name: "play", args: "CODE [WORD] [--watch]", about: "play (or watch) a room as JSON lines: views out, moves in (see docs/protocol.md)", run: (*Server).play},
+	{name: "join", args: "CODE [WORD] [--theme T]", about: "open the game screen in your seat of that room (a guest coming back adds their seat word)", terminal: true},
 	{name: "watch", args: "CODE [--theme T]", about: "watch a room live", terminal: true},
 	{name: "replay", args: "CODE [--theme T]", about: "step through a finished game", terminal: true},
 	{name: "lobby", args: "[--theme T]", about: "open the lobby (what plain `ssh -p 2222 host` does)", terminal: true},
@@ -130,6 +131,12 @@ func (s *Server) run(sess ssh.Session) int {
 // flags parses a command's arguments, flags before or after the positional
 // ones, and checks the number of positional arguments.
 func (c *call) flags(fs *flag.FlagSet, want int, names string) ([]string, error) {
+	return c.flagsUpTo(fs, want, want, names)
+}
+
+// flagsUpTo is flags for a command that takes want to most positional
+// arguments.
+func (c *call) flagsUpTo(fs *flag.FlagSet, want, most int, names string) ([]string, error) {
 	fs.SetOutput(io.Discard)
 	var pos []string
 	args := c.args
@@ -149,8 +156,8 @@ func (c *call) flags(fs *flag.FlagSet, want int, names string) ([]string, error)
 	switch {
 	case len(pos) < want:
 		return nil, errUsage{"missing " + names}
-	case len(pos) > want:
-		return nil, errUsage{fmt.Sprintf("unexpected argument %q", pos[want])}
+	case len(pos) > most:
+		return nil, errUsage{fmt.Sprintf("unexpected argument %q", pos[most])}
 	}
 	return pos, nil
 }
@@ -257,6 +264,8 @@ func (s *Server) newRoom(c *call) error {
 	private := fs.Bool("private", false, "")
 	seed := fs.Uint64("seed", 0, "")
 	bots := fs.String("bots", "", "")
+	grace := fs.Duration("grace", lobby.DefaultGrace, "")
+	clock := fs.String("clock", "", "")
 	options := map[string]*string{}
 	for _, g := range s.cfg.Lobby.Games() {
 		for _, o := range g.Rules.Options() {
@@ -265,7 +274,8 @@ func (s *Server) newRoom(c *call) error {
 			}
 		}
 	}
-	if _, err := c.flags(fs, 0, ""); err != nil {
+	_, err := c.flags(fs, 0, "")
+	if err != nil {
 		return err
 	}
 	g, ok := s.cfg.Lobby.Game(*game)
@@ -281,7 +291,10 @@ func (s *Server) newRoom(c *call) error {
 		}
 	}
 	lo, hi := g.Rules.Seats()
-	o := lobby.CreateOptions{Game: g.Name(), Seats: *players, Public: !*private, Seed: *seed, HasSeed: set["seed"]}
+	o := lobby.CreateOptions{Game: g.Name(), Seats: *players, Public: !*private, Seed: *seed, HasSeed: set["seed"], Grace: *grace}
+	if o.Clock, err = clockFlag(*clock); err != nil {
+		return err
+	}
 	if !set["players"] {
 		o.Seats = max(lo, min(2, hi))
 	}
@@ -305,7 +318,38 @@ func (s *Server) newRoom(c *call) error {
 	if !m.Public {
 		fmt.Fprintf(c.errOut, "It is private: share the whole invite. The code %s alone lets nobody in but its players.\n", m.Code)
 	}
+	clockNote := "no clock"
+	if m.Clock > 0 {
+		clockNote = lobby.ShortDuration(m.Clock) + " a turn on the clock"
+	}
+	fmt.Fprintf(c.errOut, "A player away %s may have their seat handed to a bot; %s.\n", lobby.ShortDuration(m.Grace), clockNote)
 	return nil
+}
+
+// roomArg joins a command's room and, for a guest coming back, seat word
+// ("K7PXMA maple-42"); a second argument that is no seat word is refused.
+func roomArg(pos []string) (string, error) {
+	room := strings.Join(pos, " ")
+	if _, word := lobby.SplitSeatWord(room); len(pos) > 1 && word == "" {
+		return "", errUsage{fmt.Sprintf("unexpected argument %q: after the room comes only a guest's seat word (maple-42)", pos[1])}
+	}
+	return room, nil
+}
+
+// clockFlag reads --clock: a duration, "off", or "" for the room's
+// default (lobby.CreateOptions.Clock).
+func clockFlag(v string) (time.Duration, error) {
+	switch v {
+	case "":
+		return 0, nil
+	case "off", "none", "0":
+		return lobby.ClockOff, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return 0, errUsage{fmt.Sprintf("--clock %q: a time a turn (90s, 2m) or off", v)}
+	}
+	return d, nil
 }
 
 func (s *Server) gameNames() []string {
@@ -334,6 +378,11 @@ func (s *Server) gamesHelp(w io.Writer) {
 			fmt.Fprintf(w, "    --bots %s: bots for the last seats, comma-separated\n", strings.Join(g.Bots.Names, ","))
 		}
 	}
+	fmt.Fprintf(w, "\nEvery game:\n    --grace DURATION: how long a player may be away before the others may hand their seat\n"+
+		"      to the game's first bot (it goes by itself after as long again); default %s\n"+
+		"    --clock DURATION|off: time for each turn, after which the seat's bot plays the turn;\n"+
+		"      default %s for a public room of two seats or more, off otherwise\n",
+		lobby.ShortDuration(lobby.DefaultGrace), lobby.ShortDuration(lobby.DefaultPublicClock))
 }
 
 // openTerminal opens the TUI for join, watch, replay and lobby, or says
@@ -341,12 +390,18 @@ func (s *Server) gamesHelp(w io.Writer) {
 func (s *Server) openTerminal(c *call, cmd command, isPty bool) error {
 	fs := flag.NewFlagSet(cmd.name, flag.ContinueOnError)
 	theme := fs.String("theme", themeFromEnv(c.sess.Environ()), "")
-	want, names := 1, "room CODE"
-	if cmd.name == "lobby" {
-		want, names = 0, ""
+	want, most, names := 1, 1, "room CODE"
+	switch cmd.name {
+	case "lobby":
+		want, most, names = 0, 0, ""
+	case "join":
+		most = 2 // a guest's seat word
 	}
-	pos, err := c.flags(fs, want, names)
+	pos, err := c.flagsUpTo(fs, want, most, names)
 	if err != nil {
+		return err
+	}
+	if _, err := roomArg(pos); err != nil {
 		return err
 	}
 	switch *theme {

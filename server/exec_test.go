@@ -111,8 +111,8 @@ func TestHelp(t *testing.T) {
 	}
 }
 
-// Guests come in by keyboard-interactive, are told they cannot reclaim
-// seats, and get a fresh identity each time.
+// Guests come in by keyboard-interactive, are told how to take a seat
+// back (their seat word), and get a fresh identity each time.
 func TestGuests(t *testing.T) {
 	srv := startServer(t)
 	var told string
@@ -121,7 +121,7 @@ func TestGuests(t *testing.T) {
 		return nil, nil
 	})
 	c := dial(t, srv.addr, "visitor", guest)
-	if !strings.Contains(told, "cannot reclaim") {
+	if !strings.Contains(told, "seat word") {
 		t.Errorf("guest was told %q", told)
 	}
 	r := run(t, c, "whoami", "")

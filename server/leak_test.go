@@ -31,13 +31,18 @@ func openFDs(t *testing.T) int {
 // dialFrom connects from a loopback address of its own, as players from
 // many addresses would, so the per-address limits stay at their defaults.
 func dialFrom(addr string, from int, key gossh.Signer) (*gossh.Client, net.Conn, error) {
+	return dialFromAuth(addr, from, gossh.PublicKeys(key))
+}
+
+// dialFromAuth is dialFrom with any way in: a key, or a guest's.
+func dialFromAuth(addr string, from int, auth gossh.AuthMethod) (*gossh.Client, net.Conn, error) {
 	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.IPv4(127, 0, byte(from/250), byte(2+from%250))}, Timeout: 10 * time.Second}
 	nc, err := d.Dial("tcp", addr)
 	if err != nil {
 		return nil, nil, err
 	}
 	cc, chans, reqs, err := gossh.NewClientConn(nc, addr, &gossh.ClientConfig{User: "leak",
-		Auth: []gossh.AuthMethod{gossh.PublicKeys(key)}, HostKeyCallback: gossh.InsecureIgnoreHostKey()})
+		Auth: []gossh.AuthMethod{auth}, HostKeyCallback: gossh.InsecureIgnoreHostKey()})
 	if err != nil {
 		nc.Close()
 		return nil, nil, err

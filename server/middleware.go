@@ -59,10 +59,24 @@ func (s *Server) checkIdentity(next ssh.Handler) ssh.Handler {
 			_ = sess.Exit(1)
 			return
 		}
-		p.Addr = s.lookupAddr(sess)
+		p.Addr, p.From = s.lookupAddr(sess), clientAddr(sess)
 		withPlayer(sess.Context(), p)
 		next(sess)
 	}
+}
+
+// clientAddr is where the session comes from, as the per-address limits
+// count it (addrKey), whether or not they are on: a guest's seat word
+// works from there only.
+func clientAddr(sess ssh.Session) string {
+	addr := remoteAddr(sess.RemoteAddr())
+	if cs := connOf(sess.Context()); cs != nil {
+		addr = cs.addr
+	}
+	if !addr.IsValid() {
+		return ""
+	}
+	return addrKey(addr)
 }
 
 // admitSession lets a session in unless its key or address is banned (an

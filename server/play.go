@@ -43,17 +43,21 @@ type okLine struct {
 func (s *Server) play(c *call) error {
 	fs := flag.NewFlagSet("play", flag.ContinueOnError)
 	watch := fs.Bool("watch", false, "")
-	pos, err := c.flags(fs, 1, "room CODE")
+	pos, err := c.flagsUpTo(fs, 1, 2, "room CODE")
 	if err != nil {
 		return err
 	}
 	out := json.NewEncoder(c.out) // only this goroutine writes
 	out.SetEscapeHTML(false)
 	var conn *lobby.Conn
+	room, err := roomArg(pos) // CODE, or a guest's CODE WORD
+	if err != nil {
+		return err
+	}
 	if *watch {
-		conn, err = s.cfg.Lobby.Watch(c.ctx, pos[0], c.player)
+		conn, err = s.cfg.Lobby.Watch(c.ctx, room, c.player)
 	} else {
-		conn, err = s.cfg.Lobby.Join(c.ctx, pos[0], c.player)
+		conn, err = s.cfg.Lobby.Join(c.ctx, room, c.player)
 	}
 	if err != nil {
 		_ = out.Encode(errorLine{err.Error()})

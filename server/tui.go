@@ -21,7 +21,7 @@ func sessionStart(cmd string, pos []string) session.Start {
 	if cmd == "lobby" || len(pos) == 0 {
 		return session.Start{Mode: "lobby"}
 	}
-	return session.Start{Mode: cmd, Code: pos[0]}
+	return session.Start{Mode: cmd, Code: strings.Join(pos, " ")} // CODE, or CODE WORD
 }
 
 // Window sizes past these are taken as these: a client claiming

@@ -63,3 +63,6 @@ func (p GameProbe) Selected() (json.RawMessage, bool) {
 	mv, ok := p.g.menu.selected()
 	return mv.Move, ok
 }
+
+// Ticking reports whether the screen has a timer set to redraw it.
+func (p GameProbe) Ticking() bool { return p.g.ticking }

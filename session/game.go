@@ -5,7 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
+	"slices"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -44,6 +44,9 @@ type gameScreen struct {
 
 	overlay overlay // what covers the board, nil for none
 	ticking bool
+
+	// seatWord is a guest's word for taking the seat back (countdown.go).
+	seatWord string
 }
 
 // Messages of the game screen. Each carries the connection it is about, so
@@ -74,8 +77,9 @@ func newConnecting(e *env, typed string, watch bool) *gameScreen {
 }
 
 // codeOf is the room code in what a player typed, without a private
-// room's secret, to show on screen.
+// room's secret or a guest's seat word, to show on screen.
 func codeOf(typed string) string {
+	typed, _ = lobby.SplitSeatWord(typed)
 	if code, _, ok := lobby.ParseInvite(typed); ok {
 		return code
 	}
@@ -209,6 +213,10 @@ func (g *gameScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 // apply takes in a room update: the view replaces the old one whole.
 func (g *gameScreen) apply(u lobby.Update) {
 	g.room, g.seat, g.log, g.notice, g.version, g.invite = u.Room, u.Seat, u.Log, u.Notice, u.Version, u.Invite
+	if u.SeatWord != "" && g.seatWord == "" {
+		g.seatWord = u.SeatWord
+		g.setStatus(g.seatWordText(), false) // once, at sit-down: the guest must see it
+	}
 	g.board = nil
 	if len(u.View) > 0 {
 		b, err := g.env.decode(u.Room.Game, u.View)
@@ -228,16 +236,6 @@ func (g *gameScreen) apply(u lobby.Update) {
 		g.armed = nil
 		g.setStatus("the table changed: choose your move again", false)
 	}
-}
-
-// tick refreshes "disconnected 2m" while some seat is away.
-func (g *gameScreen) tick() tea.Cmd {
-	if g.ticking || g.awayText() == "" {
-		return nil
-	}
-	g.ticking = true
-	done := g.done
-	return tea.Tick(15*time.Second, func(time.Time) tea.Msg { return tickMsg{done: done} })
 }
 
 func (g *gameScreen) setStatus(s string, bad bool) { g.status, g.statusBad = s, bad }
@@ -378,49 +376,67 @@ func (g *gameScreen) openCards() {
 	g.overlay = newCardsOverlay(g.board, g.seats(), focus)
 }
 
-// openBots offers the host every free or away seat, once per bot.
+// openBots offers the host (or who stands in) every free seat, once per
+// bot, and a seated player every away seat whose grace period is over,
+// to vote it to the game's default bot.
 func (g *gameScreen) openBots() {
-	if !g.room.IsHost(g.env.player.ID) {
-		g.setStatus("only the room's host can seat a bot", true)
-		return
-	}
 	if g.room.Over {
 		g.setStatus("this game is over", true)
 		return
 	}
 	game, _ := g.env.lobby.Game(g.room.Game)
+	if len(game.Bots.Names) == 0 {
+		g.setStatus("this game has no bots on this server", true)
+		return
+	}
+	host, now := g.room.IsHost(g.env.player.ID), g.now()
 	var choices []botChoice
+	wait := ""
 	for i, s := range g.room.Seats {
-		var who string
 		switch {
-		case s.Free:
-			who = "free seat"
-		case s.Bot == "" && !s.Connected:
-			who = s.Name + " (away)"
+		case s.Free && host:
+			for _, b := range game.Bots.Names {
+				choices = append(choices, botChoice{seat: i, bot: b, text: fmt.Sprintf("seat %d, free seat: play it with the %s bot", i+1, b)})
+			}
+		case g.spectator() || s.VotesFrom.IsZero() || s.Connected:
+		case now.Before(s.VotesFrom):
+			wait = fmt.Sprintf("%s has been away %s: you can vote to hand the seat to a bot in %s",
+				s.Name, lobby.ClockText(now.Sub(s.AwaySince)), lobby.ClockText(s.VotesFrom.Sub(now)))
 		default:
-			continue
-		}
-		for _, b := range game.Bots.Names {
-			choices = append(choices, botChoice{seat: i, bot: b, text: fmt.Sprintf("seat %d, %s: play it with the %s bot", i+1, who, b)})
+			choices = append(choices, botChoice{seat: i, bot: game.DefaultBot(), vote: true,
+				text: fmt.Sprintf("%s's seat, away %s: vote for the %s bot (%d of %d so far)",
+					s.Name, lobby.ClockText(now.Sub(s.AwaySince)), game.DefaultBot(), len(s.Votes), s.VotesNeeded)})
 		}
 	}
 	switch {
-	case len(game.Bots.Names) == 0:
-		g.setStatus("this game has no bots on this server", true)
-	case len(choices) == 0:
-		g.setStatus("every seat is taken by someone who is here", true)
-	default:
+	case len(choices) > 0:
 		g.overlay = &botsOverlay{choices: choices, seat: g.addBot}
+	case wait != "":
+		g.setStatus(wait, true)
+	case !host && slices.ContainsFunc(g.room.Seats, func(s lobby.SeatInfo) bool { return s.Free }):
+		g.setStatus("only the room's host seats bots in free seats", true)
+	default:
+		g.setStatus("every seat is taken by someone who is here", true)
 	}
 }
 
+// addBot seats the chosen bot, or votes for it in an away player's seat.
 func (g *gameScreen) addBot(c botChoice) tea.Cmd {
 	e, code := g.env, g.code
+	name := g.seats().Name(c.seat)
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(e.ctx, moveTimeout)
 		defer cancel()
-		err := e.lobby.AddBot(ctx, code, e.player, c.seat, c.bot)
-		return hostDoneMsg{what: fmt.Sprintf("the %s bot now plays seat %d", c.bot, c.seat+1), err: err}
+		if !c.vote {
+			err := e.lobby.AddBot(ctx, code, e.player, c.seat, c.bot)
+			return hostDoneMsg{what: fmt.Sprintf("the %s bot now plays seat %d", c.bot, c.seat+1), err: err}
+		}
+		res, err := e.lobby.Vote(ctx, code, e.player, c.seat)
+		what := fmt.Sprintf("the %s bot now plays %s's seat, until %[2]s comes back", res.Bot, name)
+		if !res.HandedOver {
+			what = fmt.Sprintf("your vote is in: %d of %d; the seat goes to the bot once everyone here votes", res.Votes, res.Needed)
+		}
+		return hostDoneMsg{what: what, err: err}
 	}
 }
 
@@ -431,22 +447,6 @@ func (g *gameScreen) endGame() tea.Cmd {
 		defer cancel()
 		return hostDoneMsg{what: "you ended the game", err: e.lobby.End(ctx, code, e.player)}
 	}
-}
-
-// awayText is "waiting for NAME (disconnected 2m)" for every seat whose
-// player has gone, the seats that are to act first.
-func (g *gameScreen) awayText() string {
-	var parts []string
-	for i, s := range g.room.Seats {
-		if s.AwaySince.IsZero() || s.Connected {
-			continue
-		}
-		parts = append(parts, fmt.Sprintf("%s (disconnected %s)", g.seats().Name(i), since(g.env.now().Sub(s.AwaySince))))
-	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return "waiting for " + strings.Join(parts, ", ")
 }
 
 // since words a duration the way a player reads it: 40s, 2m, 1h5m.

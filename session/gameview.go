@@ -3,9 +3,12 @@ package session
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/lipgloss"
+
+	"github.com/smokestack/smokestack/lobby"
 )
 
 // view draws the room: header, banner, body, status line and help bar.
@@ -44,8 +47,8 @@ func (g *gameScreen) view(w, h int) string {
 		km = g.overlay.keys()
 	}
 	return strings.Join([]string{
-		Fit(g.header(), w, 1),
-		Fit(g.banner(), w, 1),
+		Fit(g.header(w), w, 1),
+		Fit(g.banner(w), w, 1),
 		Fit(body, w, bh),
 		Fit(status, w, 1),
 		Fit(helpBar(t, km, w), w, 1),
@@ -75,8 +78,9 @@ func (g *gameScreen) frame(w, h int) Frame {
 	return f
 }
 
-// header names the room and says what is happening in the game.
-func (g *gameScreen) header() string {
+// header names the room and says what is happening in the game, with the
+// turn's clock last; the name of the server gives way when w is short.
+func (g *gameScreen) header(w int) string {
 	t := g.env.theme
 	parts := []string{t.Title.Render("smokestack"), "room " + g.code}
 	if g.spectator() && g.conn != nil {
@@ -84,23 +88,34 @@ func (g *gameScreen) header() string {
 	}
 	if g.board != nil {
 		parts = append(parts, g.board.Header(t, g.seats()))
+		if c := g.clockText(); c != "" && !g.over() {
+			parts = append(parts, t.Accent.Render(c))
+		}
+	}
+	if lipgloss.Width(strings.Join(parts, " · ")) > w {
+		parts = parts[1:]
 	}
 	return strings.Join(parts, " · ")
 }
 
 // banner is the notice line: trouble with the game service first, then
-// seats whose players have gone, then the game's own news.
-func (g *gameScreen) banner() string {
+// the table's countdowns (seats away, clocks run out), then the game's
+// own news, then a guest's seat word.
+func (g *gameScreen) banner(w int) string {
 	t := g.env.theme
-	switch {
+	var news string
+	if g.board != nil {
+		news = g.board.Banner(t, g.seats())
+	}
+	switch table := g.tableText(w); {
 	case g.notice != "":
 		return t.Banner.Render("⚠ " + g.notice)
-	case g.awayText() != "":
-		return t.Bad.Render("⏸ " + g.awayText())
-	case g.board != nil:
-		return g.board.Banner(t, g.seats())
+	case table != "" && !g.over():
+		return t.Bad.Render(table)
+	case news != "":
+		return news
 	}
-	return ""
+	return t.Dim.Render(g.seatWordText())
 }
 
 // menuView is the move menu, or why there is none.
@@ -184,8 +199,21 @@ func (g *gameScreen) waitingView(w, h int) string {
 		lines = append(lines, fmt.Sprintf(" %d  %-24s %s", i+1, who, state))
 	}
 	lines = append(lines, "", "The game starts when every seat is taken.")
-	if g.room.IsHost(g.env.player.ID) {
+	switch {
+	case g.room.HostAway && g.room.HostSeat == g.seat && g.seat >= 0:
+		lines = append(lines, "The host is away, so you stand in: b seats bots, E closes the room.")
+	case g.room.HostAway && g.room.HostSeat >= 0:
+		lines = append(lines, fmt.Sprintf("The host is away: %s stands in.", g.seats().Name(g.room.HostSeat)))
+	case g.room.IsHost(g.env.player.ID):
 		lines = append(lines, "You are the host: b seats a bot in a free seat, E closes the room.")
+	}
+	if g.seatWord != "" {
+		lines = append(lines, "", "You are a guest: if you drop, come back within "+lobby.ShortDuration(time.Duration(g.room.GraceSeconds)*time.Second)+
+			" from here with", "  ssh -t … join "+g.code+" "+t.Accent.Render(g.seatWord))
+	}
+	if g.room.ClockSeconds > 0 {
+		lines = append(lines, fmt.Sprintf("Each turn has %s on the clock; when it runs out the bot plays that turn.",
+			lobby.ShortDuration(time.Duration(g.room.ClockSeconds)*time.Second)))
 	}
 	if g.spectator() {
 		lines = append(lines, fmt.Sprintf("You are watching (%d watching).", g.room.Spectators))

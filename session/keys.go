@@ -36,7 +36,7 @@ var gameKeyMap = gameKeys{
 	Filter:    key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search moves")),
 	Card:      key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "card info")),
 	Log:       key.NewBinding(key.WithKeys("L", "g"), key.WithHelp("g", "game log")),
-	AddBot:    key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "seat a bot (host)")),
+	AddBot:    key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "bot for a free seat (host) or an away one (vote)")),
 	End:       key.NewBinding(key.WithKeys("E"), key.WithHelp("E", "end game (host)")),
 	Rules:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "rules of the game")),
 	Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "all keys")),

@@ -206,7 +206,7 @@ func (l *lobbyScreen) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Solo):
 		return l.quickSolo()
 	case key.Matches(msg, k.Join):
-		l.prompt = newPrompt("join", "room code or invite")
+		l.prompt = newPrompt("join", "room code or invite (back as a guest: CODE WORD)")
 	case key.Matches(msg, k.Name):
 		l.prompt = newPrompt("name", "your name")
 		l.prompt.input.SetValue(l.env.player.Name)
@@ -234,7 +234,7 @@ func (l *lobbyScreen) selected() (lobby.RoomInfo, bool) {
 func newPrompt(kind, placeholder string) *prompt {
 	in := textinput.New()
 	in.Placeholder = placeholder
-	in.CharLimit = 32 // an invite with dashes and spaces
+	in.CharLimit = 40 // an invite with dashes and spaces, and a guest's seat word
 	in.Prompt = "> "
 	in.Focus()
 	return &prompt{kind: kind, input: in}
@@ -253,10 +253,14 @@ func (l *lobbyScreen) promptKey(msg tea.KeyMsg) tea.Cmd {
 		case "name":
 			return l.rename(val)
 		case "join", "watch":
-			code := lobby.NormalizeCode(val)
+			invite, word := lobby.SplitSeatWord(val)
+			code := lobby.NormalizeCode(invite)
 			if code == "" {
 				l.setStatus("type a room code", true)
 				return nil
+			}
+			if word != "" {
+				code += " " + word // a guest coming back to their seat
 			}
 			watch := p.kind == "watch"
 			return func() tea.Msg { return toRoom{code: code, watch: watch} }
@@ -301,7 +305,7 @@ func (l *lobbyScreen) view(w, h int) string {
 		"   signed in as " + t.Accent.Render(l.env.player.Name)
 	var note string
 	if l.env.player.Guest {
-		note = t.Bad.Render("You are a guest: if you disconnect you cannot reclaim your seat. Connect with an SSH key to keep your games.")
+		note = t.Bad.Render("Guest: your seat word brings you back for a short while; a key keeps your seats.")
 	}
 	bh := h - 4
 	var body string
