@@ -38,6 +38,9 @@ type Update struct {
 	// Invite is a private room's invite (Meta.Invite), for its seats and
 	// its host to share; never a spectator's.
 	Invite string `json:"invite,omitempty"`
+	// Chat is the room's newest chat, both channels, oldest first. The
+	// play protocol sends it as lines of its own, not in the update.
+	Chat []ChatLine `json:"-"`
 }
 
 // RoomInfo describes a room without anyone's key.

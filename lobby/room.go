@@ -34,6 +34,10 @@ type room struct {
 	bots   map[int]engine.Bot
 	botDue bool // a bot move is scheduled
 	notice string
+	// chat is the newest of the room's chat, as last read from the store
+	// (chatting.go); reads are numbered so the last asked wins.
+	chat                 []ChatLine
+	chatAsked, chatTaken int
 
 	// With a store shared between instances (see presence.go):
 	elsewhere       map[int]bool      // seats sessions on other instances hold
@@ -374,7 +378,7 @@ func (r *room) broadcast() {
 			}
 			views[c.seat] = v
 		}
-		u := Update{Room: info, Seat: c.seat, View: v, Log: r.logFor(c.seat), Notice: r.notice, Version: r.moves}
+		u := Update{Room: info, Seat: c.seat, View: v, Log: r.logFor(c.seat), Notice: r.notice, Version: r.moves, Chat: r.recentChat()}
 		if c.seat >= 0 || c.player.ID != "" && c.player.ID == r.meta.Host {
 			u.Invite = invite
 		}
