@@ -63,6 +63,8 @@ type RoomInfo struct {
 	Updated    time.Time       `json:"updated"`
 	host       string
 	players    []string // key fingerprints by seat, never shown
+	// Rematch is the offer of a new game at the same table, once made.
+	Rematch *RematchInfo `json:"rematch,omitempty"`
 }
 
 // SeatInfo is a seat as anyone may see it.
@@ -104,6 +106,7 @@ func infoOf(m Meta, conns map[*Conn]struct{}, st engine.Status) RoomInfo {
 	info := RoomInfo{Code: m.Code, Game: m.Game, Public: m.Public, Started: m.Started, Over: m.Over,
 		Ended: m.Ended, Result: m.Result, Round: st.Round, Acting: st.Acting, Seed: m.Seed, Options: m.Options,
 		Created: m.Created, Updated: m.Updated, host: m.Host}
+	info.Rematch = m.Rematch.info()
 	for _, s := range m.Seats {
 		info.Seats = append(info.Seats, SeatInfo{Name: s.Name, Bot: s.Bot, Free: s.Free(), Connected: s.Bot != ""})
 		info.players = append(info.players, s.Player)
