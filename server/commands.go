@@ -49,6 +49,7 @@ var commands = []command{
 	{name: "watch", args: "CODE [--theme T]", about: "watch a room live", terminal: true},
 	{name: "replay", args: "CODE [--theme T]", about: "step through a finished game", terminal: true},
 	{name: "lobby", args: "[--theme T]", about: "open the lobby (what plain `ssh -p 2222 host` does)", terminal: true},
+	{name: "rematch", args: "CODE [--wait]", about: "accept (or offer) a rematch of a finished game; prints the new room's code once every player has", run: (*Server).rematch},
 	{name: "history", args: "[--json]", about: "list the games you hold a seat in", run: (*Server).history},
 	{name: "whoami", about: "show the identity your seats are bound to", run: (*Server).whoami},
 	{name: "admin", args: "sessions|rooms|kick|ban|unban|end|announce …", about: "operators: see and steer this server", operator: true, run: (*Server).admin},
