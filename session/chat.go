@@ -276,7 +276,7 @@ func (c *chatPane) view(t Theme, s Seats, room bool, w, h int) string {
 	case c.readOnly:
 		hints = append(hints, "t: hide")
 	case c.typing:
-		hints = append(hints, "esc: stop typing")
+		hints = append(hints, "esc: stop")
 	default:
 		hints = append(hints, "t: type", "esc: hide")
 	}

@@ -200,3 +200,41 @@ func allInGame(t *testing.T, ds ...*driver) {
 		}
 	}
 }
+
+// A replay shows, at each move, what was said until the next one, and at
+// the final scores all of it.
+func TestReplayChat(t *testing.T) {
+	l := newTestLobby()
+	ctx := context.Background()
+	code := createRoom(t, l, alice, lobby.CreateOptions{Seats: 1, HasSeed: true, Seed: 12})
+	c, err := l.Join(ctx, code, alice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	say := func(text string) {
+		if err := c.Say(ctx, text); err != nil {
+			t.Fatal(err)
+		}
+	}
+	say("before the first move")
+	playSolo(t, l, code, alice, func(v *factories.View) bool { return v.Round >= 2 })
+	say("in round two")
+	playSolo(t, l, code, alice, func(*factories.View) bool { return false })
+	say("after the end")
+
+	d := newDriver(t, session.Config{Lobby: l, Player: alice, Start: session.Start{Mode: "replay", Code: code}})
+	d.until("the replay", d.screenContains("move 0 of"))
+	d.keys("t")
+	d.until("the chat before the first move", d.screenContains("alice: before the first move"))
+	if v := d.view(); strings.Contains(v, "in round two") || strings.Contains(v, "after the end") {
+		t.Errorf("the starting position shows later chat:\n%s", v)
+	}
+	d.keys("]")
+	d.until("round two's chat", d.screenContains("alice: in round two"))
+	d.keys("end")
+	d.until("the scores with the whole chat", func() bool {
+		v := d.view()
+		return strings.Contains(v, "GAME OVER") && strings.Contains(v, "alice: after the end") && strings.Contains(v, "alice: in round two")
+	})
+}

@@ -247,7 +247,7 @@ var replayKeyMap = replayKeys{
 
 // ShortHelp implements help.KeyMap.
 func (k replayKeys) ShortHelp() []key.Binding {
-	return []key.Binding{k.Prev, k.Next, k.PrevRound, k.NextRound, k.Round, k.Help, k.Leave}
+	return []key.Binding{k.Prev, k.Next, k.PrevRound, k.NextRound, k.Round, k.Chat, k.Help, k.Leave}
 }
 
 // FullHelp implements help.KeyMap.

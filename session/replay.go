@@ -190,7 +190,7 @@ func (r *replayScreen) view(w, h int) string {
 			body = r.overlay.view(t, w, bh)
 			km = r.overlay.keys()
 		case b.Over():
-			body = b.Scores(frame)
+			body = r.withChat(b.Scores(frame), seats, w, bh)
 		default:
 			body = b.Draw(frame)
 		}

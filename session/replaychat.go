@@ -1,6 +1,8 @@
 package session
 
 import (
+	"github.com/charmbracelet/lipgloss"
+
 	"github.com/smokestack/smokestack/lobby"
 )
 
@@ -31,4 +33,14 @@ func (r *replayScreen) chatUntil() []lobby.ChatLine {
 		}
 	}
 	return out
+}
+
+// withChat puts the chat under the final scores, when t opened it and
+// there is room.
+func (r *replayScreen) withChat(scores string, s Seats, w, h int) string {
+	rest := h - lipgloss.Height(scores) - 1
+	if !r.chat.open || rest < 3 {
+		return scores
+	}
+	return scores + "\n\n" + r.logOrChat(s, nil, w, rest-1)
 }
