@@ -28,7 +28,7 @@ func TestRematch(t *testing.T) {
 	if _, err := l.Rematch(ctx, m.Code, alice); err == nil || !strings.Contains(err.Error(), "once the game is over") {
 		t.Fatalf("a rematch mid-game: %v", err)
 	}
-	finish(t, a, b)
+	playOut(t, map[int]*Conn{0: a, 1: b})
 	if _, err := l.Rematch(ctx, m.Invite(), carol); err == nil || !strings.Contains(err.Error(), "only the players") {
 		t.Fatalf("a spectator's rematch: %v", err)
 	}
@@ -154,29 +154,3 @@ func TestRematchAcrossInstances(t *testing.T) {
 	}
 }
 
-// finish plays the first legal move for each connection until the game is
-// over, waiting for the room's bots when no one here may move.
-func finish(t *testing.T, conns ...*Conn) {
-	t.Helper()
-	ctx := context.Background()
-	for range 5000 {
-		moved := false
-		for _, c := range conns {
-			v := view(t, latest(t, c))
-			if v.Over {
-				return
-			}
-			if len(v.Legal) > 0 {
-				raw, _ := json.Marshal(v.Legal[0])
-				if err := c.Move(ctx, raw); err != nil {
-					t.Fatal(err)
-				}
-				moved = true
-			}
-		}
-		if !moved {
-			seen.Store(conns[0], next(t, conns[0])) // a bot's turn
-		}
-	}
-	t.Fatal("the game did not end")
-}

@@ -5,6 +5,8 @@ import (
 	"sync"
 	"testing"
 
+	gossh "golang.org/x/crypto/ssh"
+
 	"github.com/smokestack/smokestack/engine/factories"
 	"github.com/smokestack/smokestack/lobby"
 )
@@ -30,14 +32,7 @@ func TestRematchOverSSH(t *testing.T) {
 		t.Errorf("a rematch mid-game: %+v", r)
 	}
 
-	var wg sync.WaitGroup
-	for i, c := range []*struct {
-		name string
-		s    *stream
-	}{{"alice", startPlay(t, alice, "play "+code)}, {"bob", startPlay(t, bob, "play "+code)}} {
-		wg.Go(func() { playToEnd(t, c.name, c.s, uint64(i+7), func(int, int, []factories.Card) {}) })
-	}
-	wg.Wait()
+	playBoth(t, code, alice, bob)
 	if t.Failed() {
 		return
 	}
@@ -93,14 +88,7 @@ func TestRematchCommandWaits(t *testing.T) {
 	bob := dialKey(t, srv.addr, "bob", newKey(t))
 	carol := dialKey(t, srv.addr, "carol", newKey(t))
 	code := strings.TrimSpace(run(t, alice, "new --players 2 --seed 5 --private", "").stdout)
-	var wg sync.WaitGroup
-	for i, c := range []*struct {
-		name string
-		s    *stream
-	}{{"alice", startPlay(t, alice, "play "+code)}, {"bob", startPlay(t, bob, "play "+code)}} {
-		wg.Go(func() { playToEnd(t, c.name, c.s, uint64(i+3), func(int, int, []factories.Card) {}) })
-	}
-	wg.Wait()
+	playBoth(t, code, alice, bob)
 	if r := run(t, carol, "rematch "+code, ""); r.status != 1 || !strings.Contains(r.stderr, "only the players") {
 		t.Errorf("a stranger's rematch: %+v", r)
 	}
@@ -118,4 +106,16 @@ func TestRematchCommandWaits(t *testing.T) {
 	if a := <-done; a.status != 0 || strings.TrimSpace(a.stdout) != next || !strings.Contains(a.stderr, "waiting for bob") {
 		t.Errorf("alice's rematch --wait: %+v, want %s", a, next)
 	}
+}
+
+// playBoth plays alice's and bob's seats of room code over play, each with
+// a greedy bot, until the game is over.
+func playBoth(t *testing.T, code string, alice, bob *gossh.Client) {
+	t.Helper()
+	var wg sync.WaitGroup
+	for i, c := range []*gossh.Client{alice, bob} {
+		s := startPlay(t, c, "play "+code)
+		wg.Go(func() { playToEnd(t, c.User(), s, uint64(i+7), func(int, int, []factories.Card) {}) })
+	}
+	wg.Wait()
 }
