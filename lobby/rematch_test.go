@@ -153,4 +153,3 @@ func TestRematchAcrossInstances(t *testing.T) {
 		t.Errorf("bob in the rematch: seat %d, view %+v, %v", nb.Seat(), v, err)
 	}
 }
-
