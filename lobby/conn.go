@@ -41,6 +41,9 @@ type Update struct {
 	// SeatWord is a guest's seat word (seatword.go), for their own
 	// connections only: with it they take their seat back.
 	SeatWord string `json:"seatWord,omitempty"`
+	// Chat is the room's newest chat, both channels, oldest first. The
+	// play protocol sends it as lines of its own, not in the update.
+	Chat []ChatLine `json:"-"`
 }
 
 // RoomInfo describes a room without anyone's key.
@@ -83,6 +86,8 @@ type RoomInfo struct {
 	host     string
 	standIn  string   // the key standing in for an away host, never shown
 	players  []string // key fingerprints by seat, never shown
+	// Rematch is the offer of a new game at the same table, once made.
+	Rematch *RematchInfo `json:"rematch,omitempty"`
 }
 
 // SeatInfo is a seat as anyone may see it.
@@ -141,6 +146,7 @@ func infoOf(m Meta, conns map[*Conn]struct{}, st engine.Status) RoomInfo {
 		Ended: m.Ended, Result: m.Result, Round: st.Round, Acting: st.Acting, Seed: m.Seed, Options: m.Options,
 		Created: m.Created, Updated: m.Updated, host: m.Host, HostSeat: m.SeatOf(m.Host),
 		GraceSeconds: int(m.grace().Seconds()), ClockSeconds: int(m.Clock.Seconds())}
+	info.Rematch = m.Rematch.info()
 	for _, s := range m.Seats {
 		info.Seats = append(info.Seats, SeatInfo{Name: s.Name, Bot: s.Bot, Free: s.Free(), Connected: s.Bot != ""})
 		info.players = append(info.players, s.Player)

@@ -26,12 +26,15 @@ type Limits struct {
 	LookupMisses  int
 	LookupWindow  time.Duration
 	LookupBackoff time.Duration
+	// ChatPerMinute bounds the chat messages one person may send, in
+	// rooms and the lobby together, after a burst of 5 (chatting.go).
+	ChatPerMinute int
 }
 
 // DefaultLimits are the limits `smokestack serve` starts with.
 func DefaultLimits() Limits {
 	return Limits{RoomsPerHour: 20, OpenRooms: 10, MovesPerSecond: 20,
-		LookupMisses: 20, LookupWindow: time.Hour, LookupBackoff: 250 * time.Millisecond}
+		LookupMisses: 20, LookupWindow: time.Hour, LookupBackoff: 250 * time.Millisecond, ChatPerMinute: 20}
 }
 
 // LimitError refuses something a player asked for because it goes past a

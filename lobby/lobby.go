@@ -124,6 +124,9 @@ type Lobby struct {
 	presenceDue  map[*room]bool // rooms whose seats held here changed
 	// ownMisses counts failed lookups for a store that does not.
 	ownMisses missCounts
+	// The lobby's chat and everyone's chat allowance (chatting.go).
+	lobbyChat lobbyChat
+	chatRates chatRates
 }
 
 // Changes is implemented by stores shared between server instances: it
@@ -180,6 +183,10 @@ func (l *Lobby) Run(ctx context.Context) {
 	if c, ok := l.cfg.Store.(Changes); ok {
 		go func() {
 			for code := range c.Changes(ctx) {
+				if chat, ok := strings.CutPrefix(code, chatChange("")); ok {
+					l.chatChanged(ctx, chat)
+					continue
+				}
 				l.mu.Lock()
 				r := l.rooms[code]
 				l.mu.Unlock()
@@ -435,6 +442,7 @@ func (l *Lobby) ExpireRooms(ctx context.Context) {
 			l.cfg.Logger.Warn("expire room", "code", m.Code, "err", err)
 			continue
 		}
+		l.deleteChat(ctx, m.Code)
 		l.cfg.Logger.Info("room expired", "code", m.Code, "idle", l.cfg.Now().Sub(m.Updated).Round(time.Second))
 	}
 }
@@ -524,6 +532,11 @@ func (l *Lobby) load(ctx context.Context, code string) (*room, error) {
 	if err := r.readPresence(ctx); err != nil {
 		// Not fatal: the next change or renewal round brings it.
 		l.cfg.Logger.Debug("seat presence", "code", code, "err", err)
+	}
+	if s, ok := l.chatStore(); ok {
+		if r.chat, err = s.Chat(ctx, code, chatRecent); err != nil {
+			l.cfg.Logger.Warn("read chat", "code", code, "err", err) // the next line said brings it
+		}
 	}
 	// A game whose recording was lost (its instance died) is recorded now.
 	r.mu.Lock()

@@ -12,7 +12,8 @@ import (
 type MemStore struct {
 	mu    sync.Mutex
 	rooms map[string]*memRoom
-	bans  map[string]Ban // by target; see bans.go
+	bans  map[string]Ban        // by target; see bans.go
+	chat  map[string][]ChatLine // by room code, the lobby's under ""; see chat.go
 	missCounts
 	memProfiles // profiles.go
 	memRatings  // ratings.go

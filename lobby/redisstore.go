@@ -28,12 +28,16 @@ import (
 //	smokestack:{CODE}:moves     list of Record JSON, index = move number
 //	smokestack:{CODE}:presence  hash: which instance's sessions hold which
 //	                            seats, and when each seat was last held
+//	smokestack:{CODE}:chat      list of ChatLine JSON, oldest first (chat.go)
+//	smokestack:lobbychat        the lobby's chat, likewise
 //	smokestack:rooms            set of room codes, for List
 //	smokestack:misses:NAME      failed room lookups by a key or an address,
 //	                            expiring with their window (misses.go)
 //
 // Every committed change, and every change in the seats an instance holds,
-// is announced on the channel smokestack:changes as "ORIGIN CODE"; the
+// is announced on the channel smokestack:changes as "ORIGIN CODE" (a line
+// said in a room's chat as "ORIGIN chat:CODE", in the lobby's as "ORIGIN
+// chat:"); the
 // keys, not the message, are the truth, so a lost message costs only
 // latency until the next one or the next resubscribe. RedisStore also
 // implements Presence (redispresence.go).
@@ -403,14 +407,17 @@ func (s *RedisStore) subscribeOnce(ctx context.Context, q *codeQueue) error {
 	}
 }
 
-// announceAll queues every room's code: the lobby refreshes those it holds.
+// announceAll queues every room's code, and every chat's (chatChange):
+// the lobby refreshes those it holds.
 func (s *RedisStore) announceAll(ctx context.Context, q *codeQueue) {
 	codes, err := s.rdb.SMembers(ctx, redisRoomIndex).Result()
 	if err != nil {
 		return // the subscription will fail too and come back here
 	}
+	q.add(chatChange(""))
 	for _, c := range codes {
 		q.add(c)
+		q.add(chatChange(c))
 	}
 }
 

@@ -33,6 +33,10 @@ type room struct {
 	away   map[int]time.Time // seat -> when its last session here left
 	bots   map[int]seatBot
 	notice string
+	// chat is the newest of the room's chat, as last read from the store
+	// (chatting.go); reads are numbered so the last asked wins.
+	chat                 []ChatLine
+	chatAsked, chatTaken int
 
 	// The game's outcome for ratings and records, once recorded
 	// (records.go).
@@ -440,7 +444,7 @@ func (r *room) broadcast() {
 			}
 			views[c.seat] = v
 		}
-		u := Update{Room: info, Seat: c.seat, View: v, Log: r.logFor(c.seat), Notice: r.notice, Version: r.moves}
+		u := Update{Room: info, Seat: c.seat, View: v, Log: r.logFor(c.seat), Notice: r.notice, Version: r.moves, Chat: r.recentChat()}
 		if c.seat >= 0 || c.player.ID != "" && c.player.ID == r.meta.Host {
 			u.Invite = invite
 		}

@@ -81,6 +81,9 @@ type Meta struct {
 	// Moves is the length of the move log when Load read it; it is not
 	// stored with the metadata.
 	Moves int `json:"-"`
+	// Rematch is the offer of a new game at the same table, once the game
+	// is over (rematch.go).
+	Rematch *Rematch `json:"rematch,omitempty"`
 }
 
 // Seat is one place at the table: a person bound by key, or a bot.

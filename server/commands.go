@@ -50,6 +50,7 @@ var commands = []command{
 	{name: "watch", args: "CODE [--theme T]", about: "watch a room live", terminal: true},
 	{name: "replay", args: "CODE [--theme T]", about: "step through a finished game", terminal: true},
 	{name: "lobby", args: "[--theme T]", about: "open the lobby (what plain `ssh -p 2222 host` does)", terminal: true},
+	{name: "rematch", args: "CODE [--wait]", about: "accept (or offer) a rematch of a finished game; prints the new room's code once every player has", run: (*Server).rematch},
 	{name: "history", args: "[--json]", about: "list the games you hold a seat in", run: (*Server).history},
 	{name: "mine", args: "[--json]", about: "list the games waiting on your move", run: (*Server).mine},
 	{name: "name", args: "[NEW NAME]", about: "show your name, or change it for every table from now on", run: (*Server).name},

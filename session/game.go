@@ -47,6 +47,8 @@ type gameScreen struct {
 
 	// seatWord is a guest's word for taking the seat back (countdown.go).
 	seatWord string
+	chat     *chatPane // the room's chat (gamechat.go)
+	followed bool      // the screen has moved on to the rematch (rematch.go)
 }
 
 // Messages of the game screen. Each carries the connection it is about, so
@@ -73,7 +75,7 @@ type (
 )
 
 func newConnecting(e *env, typed string, watch bool) *gameScreen {
-	return &gameScreen{env: e, code: codeOf(typed), typed: typed, watch: watch, seat: -1, done: make(chan struct{})}
+	return &gameScreen{env: e, code: codeOf(typed), typed: typed, watch: watch, seat: -1, done: make(chan struct{}), chat: newChatPane(e)}
 }
 
 // codeOf is the room code in what a player typed, without a private
@@ -177,7 +179,11 @@ func (g *gameScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 		if msg.conn != g.conn {
 			return g, nil
 		}
+		first := g.room.Code == ""
 		g.apply(msg.u)
+		if cmd := g.followRematch(first); cmd != nil {
+			return g, cmd
+		}
 		return g, tea.Batch(g.wait(), g.tick())
 	case moveDoneMsg:
 		if msg.conn != g.conn {
@@ -195,6 +201,14 @@ func (g *gameScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 		} else {
 			g.setStatus(msg.what, false)
 		}
+	case chatSentMsg:
+		if msg.pane == g.chat {
+			return g, g.chat.sent(msg.text, msg.err)
+		}
+	case rematchMsg:
+		if msg.done == g.done {
+			g.rematchDone(msg)
+		}
 	case tickMsg:
 		if msg.done == g.done {
 			g.ticking = false
@@ -204,6 +218,7 @@ func (g *gameScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 		if g.overlay != nil {
 			g.overlay.resize(g.env.bodySize())
 		}
+		g.chat.resize()
 	case tea.KeyMsg:
 		return g, g.key(msg)
 	}
@@ -217,6 +232,7 @@ func (g *gameScreen) apply(u lobby.Update) {
 		g.seatWord = u.SeatWord
 		g.setStatus(g.seatWordText(), false) // once, at sit-down: the guest must see it
 	}
+	g.chat.setLines(u.Chat)
 	g.board = nil
 	if len(u.View) > 0 {
 		b, err := g.env.decode(u.Room.Game, u.View)
@@ -247,6 +263,9 @@ func (g *gameScreen) key(msg tea.KeyMsg) tea.Cmd {
 		g.armed = nil
 		g.setStatus("", false)
 	}
+	if g.chat.typing {
+		return g.chatKey(msg) // no key is a game's while typing
+	}
 	if g.overlay != nil {
 		var cmd tea.Cmd
 		g.overlay, cmd = g.overlay.update(msg)
@@ -260,7 +279,13 @@ func (g *gameScreen) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Help):
 		g.overlay = &helpOverlay{title: "KEYS", km: g.keys(), rules: g.rules,
 			note: "Pick a card or action with ←/→ (tab), a move for it with ↑/↓, and play it with enter.\n" +
-				"Only legal moves are listed. / searches every move by name. r: the rules of the game."}
+				"Only legal moves are listed. / searches every move by name. R: the rules of the game."}
+	case key.Matches(msg, k.Chat):
+		return g.chat.start()
+	case g.chat.open && msg.Type == tea.KeyEsc:
+		g.chat.close() // esc hides the chat before it leaves the room
+	case g.over() && key.Matches(msg, k.Rematch):
+		return g.rematch()
 	case key.Matches(msg, k.Rules):
 		g.overlay = g.rules()
 	case key.Matches(msg, k.Leave):

@@ -35,15 +35,22 @@ func (g *gameScreen) view(w, h int) string {
 	}
 	status := ""
 	switch {
+	case g.chat.typing:
+		status = g.chat.inputView()
 	case g.filtering:
 		status = "search moves: " + g.menu.filter + "▏" + t.Dim.Render("  (esc clears, enter plays)")
 	case g.status != "" && g.statusBad:
 		status = t.Bad.Render("✗ " + g.status)
 	case g.status != "":
 		status = t.Dim.Render(g.status)
+	case g.unreadText() != "":
+		status = t.Accent.Render(g.unreadText())
 	}
 	km := g.keys()
-	if g.overlay != nil {
+	switch {
+	case g.chat.typing:
+		km = g.chatKeys()
+	case g.overlay != nil:
 		km = g.overlay.keys()
 	}
 	return strings.Join([]string{
@@ -58,6 +65,9 @@ func (g *gameScreen) view(w, h int) string {
 // keys are the screen's keys now: moves for a seat in play, the rest for
 // spectators, the waiting room and a finished game.
 func (g *gameScreen) keys() help.KeyMap {
+	if g.over() && !g.spectator() {
+		return overKeys{gameKeyMap}
+	}
 	if g.spectator() || g.board == nil || g.over() {
 		return watchKeys{gameKeyMap}
 	}
@@ -68,7 +78,7 @@ func (g *gameScreen) keys() help.KeyMap {
 // and log widgets for it to place.
 func (g *gameScreen) frame(w, h int) Frame {
 	f := Frame{Theme: g.env.theme, Seats: g.seats(), Width: w, Height: h, Ended: g.room.Ended,
-		Log: func(w, h int) string { return logTail(g.env.theme, g.seats(), g.log, w, h) }}
+		Log: g.logOrChat}
 	if !g.spectator() {
 		f.Menu = g.menuView
 		if grp, ok := g.menu.selectedGroup(); ok {
@@ -110,6 +120,8 @@ func (g *gameScreen) banner(w int) string {
 	switch table := g.tableText(w); {
 	case g.notice != "":
 		return t.Banner.Render("⚠ " + g.notice)
+	case g.rematchText() != "":
+		return g.rematchText()
 	case table != "" && !g.over():
 		return t.Bad.Render(table)
 	case news != "":
@@ -218,6 +230,12 @@ func (g *gameScreen) waitingView(w, h int) string {
 	if g.spectator() {
 		lines = append(lines, fmt.Sprintf("You are watching (%d watching).", g.room.Spectators))
 	}
+	if g.chat.open {
+		// The chat below, with four lines at least: the seats give way.
+		ch := max(4, h-len(lines)-1)
+		lines = append(lines[:max(0, min(len(lines), h-ch-1))], "")
+		return strings.Join(lines, "\n") + "\n" + g.chat.view(t, g.seats(), true, w, ch)
+	}
 	return strings.Join(lines, "\n")
 }
 
@@ -232,5 +250,5 @@ func (g *gameScreen) scoresBody(w, h int) string {
 	if rest < 3 {
 		return board
 	}
-	return board + "\n\n" + logTail(g.env.theme, g.seats(), g.log, w, rest-1)
+	return board + "\n\n" + g.logOrChat(w, rest-1)
 }

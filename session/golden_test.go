@@ -154,6 +154,29 @@ func TestGolden(t *testing.T) {
 	t.Run("cards", func(t *testing.T) {
 		goldenRun(t, session.Config{Lobby: l, Player: alice, Start: session.Start{Mode: "join", Code: solo}}, codes, "MARKETPLACE", "i", "down")
 	})
+	// The chat, once the lobby is drawn: its room is alice's too, which
+	// would change the lobby's lists.
+	talk := chatRoom(t, l)
+	chatCodes := append(slices.Clone(codes), talk)
+	t.Run("chat", func(t *testing.T) {
+		for _, sz := range [][2]int{{80, 24}, {160, 50}} {
+			t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+				goldenAt(t, session.Config{Lobby: l, Player: alice, Start: session.Start{Mode: "join", Code: talk}},
+					chatCodes, sz[0], sz[1], "MARKETPLACE", "t", "g", "g", "!")
+			})
+		}
+	})
+	t.Run("lobbychat", func(t *testing.T) {
+		for _, who := range []lobby.Player{alice, bob} {
+			if err := l.SayInLobby(ctx, who, "anyone for a 3-player furnace? \x1b]52;c;cm0gLXJm\x07"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := l.SayInLobby(ctx, carol, "/me waves"); err != nil {
+			t.Fatal(err)
+		}
+		screentest.GoldenThen(t, session.Config{Lobby: l, Player: alice, Games: screens}, 80, 24, chatCodes, "OPEN ROOMS", []string{"t"}, "carol waves")
+	})
 	// Full tables at the minimum size, in both phases: every seat shown,
 	// nothing cut without a mark.
 	for _, seats := range []int{3, 5} {
@@ -172,4 +195,41 @@ func TestGolden(t *testing.T) {
 			})
 		}
 	})
+}
+
+// chatRoom is a two-seat room where alice, bob and carol (watching) have
+// talked, bob trying an escape sequence and a bidi override on alice's
+// screen, and carol /me.
+func chatRoom(t *testing.T, l *lobby.Lobby) string {
+	t.Helper()
+	ctx := context.Background()
+	m, err := l.Create(ctx, bob, lobby.CreateOptions{Seats: 2, HasSeed: true, Seed: 47})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := l.Join(ctx, m.Invite(), alice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()                  // alice's screen takes her seat
+	b, _ := l.Join(ctx, m.Code, bob) // bob and carol stay at the table
+	w, err := l.Watch(ctx, m.Invite(), carol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, said := range []struct {
+		c    *lobby.Conn
+		text string
+	}{
+		{b, "good luck! \x1b]0;pwned\x07\x1b[2J\x1b[H"},
+		{a, "thanks, you too"},
+		{w, "/me grabs some popcorn"},
+		{b, "I will take the \u202Egnirts\u202C Robot, unless the marketplace refreshes before my turn comes round again"},
+		{a, "we will see about that"},
+	} {
+		if err := said.c.Say(ctx, said.text); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return m.Code
 }

@@ -31,6 +31,12 @@ type lobbyScreen struct {
 	form   *roomForm
 	prompt *prompt
 	rules  *rulesOverlay // the games' rules, while open
+
+	// The lobby's chat (lobbychat.go): the pane, the feed it follows
+	// once opened, and done, closed when the screen closes.
+	chat *chatPane
+	feed *lobby.ChatFeed
+	done chan struct{}
 }
 
 // prompt is a one-line question: a room code or a new name.
@@ -55,12 +61,12 @@ type (
 )
 
 func newLobbyScreen(e *env, status string) *lobbyScreen {
-	return &lobbyScreen{env: e, status: status, statusBad: status != ""}
+	return &lobbyScreen{env: e, status: status, statusBad: status != "", chat: newChatPane(e), done: make(chan struct{})}
 }
 
-func (l *lobbyScreen) init() tea.Cmd { return l.refresh() }
+func (l *lobbyScreen) init() tea.Cmd { return tea.Batch(l.refresh(), l.followChat()) }
 
-func (l *lobbyScreen) close() {}
+func (l *lobbyScreen) close() { l.closeChat() }
 
 // refresh loads the room lists.
 func (l *lobbyScreen) refresh() tea.Cmd {
@@ -113,6 +119,9 @@ func resultText(r lobby.RoomInfo, player string) string {
 }
 
 func (l *lobbyScreen) update(msg tea.Msg) (screen, tea.Cmd) {
+	if cmd, ok := l.chatUpdate(msg); ok {
+		return l, cmd
+	}
 	switch msg := msg.(type) {
 	case roomsMsg:
 		if msg.err != nil {
@@ -140,6 +149,7 @@ func (l *lobbyScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 		if l.rules != nil {
 			l.rules.resize(l.env.bodySize())
 		}
+		l.chat.resize()
 	case tea.KeyMsg:
 		return l, l.key(msg)
 	}
@@ -149,6 +159,9 @@ func (l *lobbyScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 func (l *lobbyScreen) setStatus(s string, bad bool) { l.status, l.statusBad = s, bad }
 
 func (l *lobbyScreen) key(msg tea.KeyMsg) tea.Cmd {
+	if l.chat.typing {
+		return l.chat.key(msg, false, l.sayLobby)
+	}
 	if l.form != nil {
 		return l.formKey(msg)
 	}
@@ -173,6 +186,10 @@ func (l *lobbyScreen) key(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.Quit):
 		return func() tea.Msg { return quitMsg{} }
+	case key.Matches(msg, k.Chat):
+		return l.chat.start()
+	case l.chat.open && msg.Type == tea.KeyEsc:
+		l.chat.close()
 	case key.Matches(msg, k.Help):
 		l.showHelp = true
 	case key.Matches(msg, k.Rules):
@@ -326,6 +343,8 @@ func (l *lobbyScreen) view(w, h int) string {
 		km = rulesKeyMap
 	case l.showHelp:
 		body = keysHelp(t, "KEYS", lobbyKeyMap, w) + "\n" + t.Dim.Render("R: the rules of every game here")
+	case l.chat.open:
+		body = l.withChat(w, bh)
 	default:
 		body = l.listsView(w, bh)
 	}
@@ -335,6 +354,12 @@ func (l *lobbyScreen) view(w, h int) string {
 		if l.statusBad {
 			status = t.Bad.Render("✗ " + l.status)
 		}
+	}
+	switch {
+	case l.chat.typing:
+		status, km = l.chat.inputView(), lobbyChatKeys{chatKeyMap}
+	case status == "" && l.chatUnread() != "":
+		status = t.Accent.Render(l.chatUnread())
 	}
 	return strings.Join([]string{Fit(head, w, 1), Fit(note, w, 1), Fit(body, w, bh), Fit(status, w, 1), Fit(helpBar(t, km, w), w, 1)}, "\n")
 }

@@ -26,7 +26,7 @@ type overlay interface {
 	keys() help.KeyMap
 }
 
-// helpOverlay lists every key of a screen; any key closes it, but r
+// helpOverlay lists every key of a screen; any key closes it, but R (or r)
 // opens the rules when the screen has them.
 type helpOverlay struct {
 	title string

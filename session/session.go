@@ -61,6 +61,9 @@ type env struct {
 	now    func() time.Time
 	width  int
 	height int
+	// muted are the names whose chat this session hides, lower-cased
+	// (/mute): kept until the connection ends.
+	muted map[string]bool
 }
 
 // decode reads a view of a room of game through that game's screens.
@@ -133,7 +136,7 @@ func New(cfg Config) tea.Model {
 		now = time.Now
 	}
 	e := &env{lobby: cfg.Lobby, games: cfg.Games, player: cfg.Player, theme: NewTheme(cfg.Theme, cfg.Renderer),
-		ctx: ctx, now: now, width: cfg.Width, height: cfg.Height}
+		ctx: ctx, now: now, width: cfg.Width, height: cfg.Height, muted: map[string]bool{}}
 	m := &Model{env: e, start: cfg.Start}
 	m.cur = newLobbyScreen(e, "")
 	return m

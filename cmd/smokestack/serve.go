@@ -74,6 +74,7 @@ var serveEnv = []envFlag{
 	{"lookup-misses", "SMOKESTACK_LOOKUP_MISSES"},
 	{"lookup-window", "SMOKESTACK_LOOKUP_WINDOW"},
 	{"lookup-backoff", "SMOKESTACK_LOOKUP_BACKOFF"},
+	{"chat-rate", "SMOKESTACK_CHAT_RATE"},
 	{"inactivity-timeout", "SMOKESTACK_INACTIVITY_TIMEOUT"},
 	{"max-line", "SMOKESTACK_MAX_LINE"},
 	{"operators", "SMOKESTACK_OPERATORS"},
@@ -116,6 +117,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	fs.IntVar(&c.lobbyLimits.LookupMisses, "lookup-misses", dl.LookupMisses, "failed room lookups (no such room, a private room without its invite) allowed per key and per address in a --lookup-window; past it the connection ends and only the player's own rooms open until the window ends (0: no limit)")
 	fs.DurationVar(&c.lobbyLimits.LookupWindow, "lookup-window", dl.LookupWindow, "the window --lookup-misses counts in, from a key's or an address's first miss")
 	fs.DurationVar(&c.lobbyLimits.LookupBackoff, "lookup-backoff", dl.LookupBackoff, "past a quarter of --lookup-misses, each miss waits this long, twice as long as the one before, up to 8s (0: no wait)")
+	fs.IntVar(&c.lobbyLimits.ChatPerMinute, "chat-rate", dl.ChatPerMinute, "chat messages one key may send per minute, in rooms and the lobby together, after a burst of 5; faster ones are refused (0: no limit)")
 	fs.DurationVar(&l.Inactivity, "inactivity-timeout", d.Inactivity, "close a terminal session after this long without input, warning a minute before (0: never)")
 	fs.IntVar(&l.MaxLine, "max-line", d.MaxLine, "longest line `play` reads, in bytes; a longer one ends the session (0: 16 MiB)")
 	fs.StringVar(&c.operators, "operators", "", "authorized_keys `FILE` of the operators' keys, who may run `admin` (empty: nobody)")
@@ -173,7 +175,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	}
 	if l, ll := c.limits, c.lobbyLimits; l.HandshakeTimeout < 0 || l.ConnsPerAddr < 0 || l.ConnsPerKey < 0 || l.ConnRate < 0 ||
 		l.Sessions < 0 || l.SessionsPerConn < 0 || l.SessionRate < 0 || l.InputRate < 0 || l.Inactivity < 0 || l.MaxLine < 0 ||
-		ll.RoomsPerHour < 0 || ll.OpenRooms < 0 || ll.MovesPerSecond < 0 || ll.LookupMisses < 0 || ll.LookupWindow < 0 || ll.LookupBackoff < 0 {
+		ll.RoomsPerHour < 0 || ll.OpenRooms < 0 || ll.MovesPerSecond < 0 || ll.LookupMisses < 0 || ll.LookupWindow < 0 || ll.LookupBackoff < 0 || ll.ChatPerMinute < 0 {
 		return c, errors.New("limits cannot be negative: 0 turns one off")
 	}
 	if c.lobbyLimits.LookupMisses > 0 && c.lobbyLimits.LookupWindow <= 0 {

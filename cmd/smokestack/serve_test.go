@@ -34,7 +34,7 @@ func TestParseServe(t *testing.T) {
 	c, err = parseServe([]string{"--max-sessions", "50", "--metrics", "127.0.0.1:9222"},
 		func(k string) string {
 			return map[string]string{"SMOKESTACK_CONN_RATE": "7", "SMOKESTACK_MOVE_RATE": "2.5", "XDG_STATE_HOME": "/s",
-				"SMOKESTACK_SESSION_RATE": "12", "SMOKESTACK_LOOKUP_WINDOW": "30m"}[k]
+				"SMOKESTACK_SESSION_RATE": "12", "SMOKESTACK_LOOKUP_WINDOW": "30m", "SMOKESTACK_CHAT_RATE": "6"}[k]
 		}, &stderr)
 	if err != nil {
 		t.Fatal(err)
@@ -42,7 +42,8 @@ func TestParseServe(t *testing.T) {
 	if c.limits.Sessions != 50 || c.limits.ConnRate != 7 || c.lobbyLimits.MovesPerSecond != 2.5 ||
 		c.limits.HandshakeTimeout != 20*time.Second || c.metricsListen != "127.0.0.1:9222" ||
 		c.limits.SessionRate != 12 || c.limits.SessionsPerConn != 10 ||
-		c.lobbyLimits.LookupWindow != 30*time.Minute || c.lobbyLimits.LookupMisses != 20 || c.lobbyLimits.LookupBackoff != 250*time.Millisecond {
+		c.lobbyLimits.LookupWindow != 30*time.Minute || c.lobbyLimits.LookupMisses != 20 || c.lobbyLimits.LookupBackoff != 250*time.Millisecond ||
+		c.lobbyLimits.ChatPerMinute != 6 {
 		t.Errorf("parsed %+v", c)
 	}
 
