@@ -173,7 +173,7 @@ func (r *room) wordSeat(word string, p Player) int {
 }
 
 // reclaimByWord seats guest p in the seat word opens, bound from now on
-// to p's identity of this connection.
+// to p's identity of this connection, under the seat's name.
 func (r *room) reclaimByWord(ctx context.Context, p Player, word string) (*Conn, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -185,7 +185,9 @@ func (r *room) reclaimByWord(ctx context.Context, p Player, word string) (*Conn,
 		}
 		m := r.meta
 		m.Seats = append([]Seat(nil), m.Seats...)
-		m.Seats[seat].Player, m.Seats[seat].Name = p.ID, p.Name
+		// The seat keeps the name the table knows: the guest is the same
+		// person, whatever this connection's guest name.
+		m.Seats[seat].Player = p.ID
 		err := r.saveMeta(ctx, m)
 		if errors.Is(err, ErrConflict) && attempt < 5 {
 			continue

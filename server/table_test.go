@@ -244,7 +244,7 @@ func TestGuestReclaim(t *testing.T) {
 	scr.waitFor(t, "your seat word: "+word)
 	waitUntil(t, "gus back in his seat", func() bool {
 		info, err := srv.lobby.Info(t.Context(), code, lobby.Player{})
-		return err == nil && info.Seats[1].Connected && info.Seats[1].Name == "gus"
+		return err == nil && info.Seats[1].Connected && info.Seats[1].Name == first.Room.Seats[1].Name
 	})
 	sess.Close()
 	back.Close()
