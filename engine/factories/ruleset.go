@@ -31,7 +31,8 @@ func (Rules) Options() []engine.Option {
 		About: "The Machine's level in a solo game: it starts with 2 (easy) to 5 (insane) blueprints built"}}
 }
 
-// New implements engine.Ruleset.
+// New implements engine.Ruleset: a game in which seats may take moves
+// back (Config.Undo).
 func (r Rules) New(seats int, options json.RawMessage, seed uint64) (json.RawMessage, error) {
 	if seats < 1 || seats > MaxPlayers {
 		return nil, fmt.Errorf("a game of Fantastic Factories has 1 to %d seats, not %d", MaxPlayers, seats)
@@ -40,7 +41,8 @@ func (r Rules) New(seats int, options json.RawMessage, seed uint64) (json.RawMes
 	if err != nil {
 		return nil, err
 	}
-	s, err := New(Config{Players: seats, Difficulty: o["difficulty"]}, seed)
+	// Rooms let players take moves back; bots never do (see bot.New).
+	s, err := New(Config{Players: seats, Difficulty: o["difficulty"], Undo: true}, seed)
 	if err != nil {
 		return nil, err
 	}
