@@ -171,11 +171,14 @@ func TestUndoIsAsIfTheMoveWereNeverMade(t *testing.T) {
 	want, _ = mustApply(t, want, 2, Move{Kind: Place, Dice: []int{0}, Action: Research})
 	back := takeBack(t, abc, 0, want)
 	if !slices.Equal(back.Discard, inHand(t, s, 1, Golem)) {
-		t.Errorf("discard pile %v; want seat 2's Golem alone", names(back.Discard))
+		t.Errorf("discard pile %v; want seat 1's Golem alone", names(back.Discard))
 	}
-	// Seat 2 may still take back its refinery, whose Golem now lies
+	// Seat 1 may still take back its Refinery, whose Golem now lies
 	// where the Robot was.
-	takeBack(t, back, 1, func() State { w, _ := mustApply(t, s, 2, Move{Kind: Place, Dice: []int{0}, Action: Research}); return w }())
+	takeBack(t, back, 1, func() State {
+		w, _ := mustApply(t, s, 2, Move{Kind: Place, Dice: []int{0}, Action: Research})
+		return w
+	}())
 }
 
 // Cards discarded by a move lie on the discard pile until a draw shuffles
