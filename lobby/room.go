@@ -28,7 +28,10 @@ type room struct {
 	state  json.RawMessage // nil until every seat is taken
 	status engine.Status
 	moves  int // moves applied to state
-	events []engine.Event
+	events []logEntry
+	// standing holds, by seat, the moves that an undo may still take
+	// back, newest last (see undo.go).
+	standing map[int][]int
 	conns  map[*Conn]struct{}
 	away   map[int]time.Time // seat -> when its last session here left
 	bots   map[int]engine.Bot
@@ -48,7 +51,7 @@ type room struct {
 
 // rebuild sets the room to meta and replays moves from the seed.
 func (r *room) rebuild(meta Meta, moves []Record) error {
-	r.meta, r.state, r.moves, r.events = meta, nil, 0, nil
+	r.meta, r.state, r.moves, r.events, r.standing = meta, nil, 0, nil, nil
 	if !meta.Started {
 		return nil
 	}
@@ -69,7 +72,7 @@ func (r *room) replay(moves []Record) error {
 		}
 		r.state = next
 		r.moves++
-		r.record(events)
+		r.record(rec.Seat, events)
 	}
 	return r.updateStatus()
 }
@@ -82,13 +85,6 @@ func (r *room) updateStatus() error {
 	st, err := r.rules.Status(r.state)
 	r.status = st
 	return err
-}
-
-func (r *room) record(events []engine.Event) {
-	r.events = append(r.events, events...)
-	if over := len(r.events) - logSize; over > 0 {
-		r.events = slices.Delete(r.events, 0, over)
-	}
 }
 
 // catchUp applies moves stored by others since this room last looked,
@@ -191,7 +187,7 @@ func (r *room) commit(ctx context.Context, seat int, mv json.RawMessage) error {
 		if st.Result != nil {
 			r.meta.Over, r.meta.Result = true, st.Result
 		}
-		r.record(events)
+		r.record(seat, events)
 		r.broadcast()
 		return nil
 	}
