@@ -29,14 +29,15 @@ type room struct {
 	status engine.Status
 	moves  int // moves applied to state
 	events []logEntry
-	// standing holds, by seat, the moves that an undo may still take
-	// back, newest last (see undo.go).
-	standing map[int][]int
 	conns  map[*Conn]struct{}
 	away   map[int]time.Time // seat -> when its last session here left
 	bots   map[int]engine.Bot
 	botDue bool // a bot move is scheduled
 	notice string
+
+	// standing holds, by seat, the moves that an undo may still take
+	// back, newest last (see undo.go).
+	standing map[int][]int
 
 	// With a store shared between instances (see presence.go):
 	elsewhere       map[int]bool      // seats sessions on other instances hold
