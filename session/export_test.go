@@ -63,3 +63,12 @@ func (p GameProbe) Selected() (json.RawMessage, bool) {
 	mv, ok := p.g.menu.selected()
 	return mv.Move, ok
 }
+
+// Groups are the titles of the menu's groups, in order.
+func (p GameProbe) Groups() []string {
+	var out []string
+	for _, grp := range p.g.menu.groups {
+		out = append(out, grp.Title)
+	}
+	return out
+}

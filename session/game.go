@@ -262,7 +262,8 @@ func (g *gameScreen) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Help):
 		g.overlay = &helpOverlay{title: "KEYS", km: g.keys(), rules: g.rules,
 			note: "Pick a card or action with ←/→ (tab), a move for it with ↑/↓, and play it with enter.\n" +
-				"Only legal moves are listed. / searches every move by name. r: the rules of the game."}
+				"Only legal moves are listed. / searches every move by name. u takes back your last move, while it\n" +
+				"drew, showed and rolled nothing. r: the rules of the game."}
 	case key.Matches(msg, k.Rules):
 		g.overlay = g.rules()
 	case key.Matches(msg, k.Leave):
@@ -299,6 +300,8 @@ func (g *gameScreen) key(msg tea.KeyMsg) tea.Cmd {
 		g.menu.setFilter("")
 	case key.Matches(msg, k.Play):
 		return g.play()
+	case key.Matches(msg, k.Undo):
+		return g.undo()
 	}
 	return nil
 }
