@@ -79,7 +79,7 @@ func (g *game) keep(k *undoMark) {
 	case g.me().Done:
 		why = "you are done with this work phase"
 	case g.FinalRound != k.finalRound:
-		why = "you triggered the end of the game, which cannot be taken back"
+		why = "you triggered the end of the game, so it stands"
 	case g.revealed != "":
 		why = g.revealed
 	case g.Reshuffles != k.reshuffles || len(g.Deck) != k.deck:
@@ -118,7 +118,7 @@ func undoRefusal(s *State, seat int) string {
 		return "taking moves back is off in this game"
 	}
 	if s.Phase != WorkPhase {
-		return "nothing to take back: in the market phase every move shows new cards or passes the turn"
+		return "nothing to take back: market moves show new cards or pass the turn"
 	}
 	if s.Players[seat].Done {
 		return "nothing to take back: you are done with this work phase"
@@ -135,7 +135,7 @@ func undoRefusal(s *State, seat int) string {
 	}
 	last := &t.Steps[len(t.Steps)-1]
 	if last.Reshuffles != s.Reshuffles && len(last.Discarded) > 0 {
-		return "your last move stands: the discard pile it added to has been shuffled into a new deck since"
+		return "your last move stands: its discards were shuffled into a new deck"
 	}
 	for _, c := range last.Discarded {
 		if indexOf(s.Discard, c) < 0 {

@@ -112,7 +112,7 @@ func TestUndoRefusedAfterACheckpoint(t *testing.T) {
 		{"Manufactory draws", s, act{name: Manufactory, dice: []int{0, 1}, choice: "draw"}.on(t, s), "you drew a blueprint"},
 		{"Robot rolls", s, act{name: Robot}.on(t, s), "you rolled dice"},
 		{"Temp Agency rerolls", s, act{name: TempAgency, dice: []int{2}}.on(t, s), "you rolled dice"},
-		{"a build shows a card", s, Move{Kind: Build, Card: pp, Discard: []Card{dojo}}, "building shows a card from your hand"},
+		{"a build shows a card", s, Move{Kind: Build, Card: pp, Discard: []Card{dojo}}, "a build shows a card from your hand"},
 		{"the Black Market shows the card sold", s, act{name: BlackMarket, dice: []int{2}, discard: []string{Biolab}}.on(t, s), "the Black Market showed"},
 		{"the 12th good triggers the end", nearTheEnd, act{name: Biolab, dice: []int{3}}.on(t, s), "you triggered the end of the game"},
 	} {
@@ -138,9 +138,9 @@ func TestUndoRefusedAfterACheckpoint(t *testing.T) {
 	})
 	t.Run("the market phase", func(t *testing.T) {
 		s := undoTable(t, table{Phase: MarketPhase, Market: []string{Golem, Harvester, Foundry, Refinery}, Seats: seats})
-		mustRefuse(t, s, 0, undo, "in the market phase every move shows new cards or passes the turn")
+		mustRefuse(t, s, 0, undo, "market moves show new cards or pass the turn")
 		after, _ := mustApply(t, s, 0, Move{Kind: Refresh, Row: ContractorRow, Pay: "metal"})
-		mustRefuse(t, after, 0, undo, "market phase")
+		mustRefuse(t, after, 0, undo, "market moves")
 	})
 	t.Run("undo off", func(t *testing.T) {
 		s := table{Seats: seats}.build(t)
@@ -194,7 +194,7 @@ func TestUndoRefusedOnceTheDiscardsAreShuffledAway(t *testing.T) {
 	if ab.Reshuffles != s.Reshuffles+1 {
 		t.Fatalf("reshuffles %d; want the research to shuffle the pile", ab.Reshuffles)
 	}
-	mustRefuse(t, ab, 0, undo, "shuffled into a new deck since")
+	mustRefuse(t, ab, 0, undo, "its discards were shuffled into a new deck")
 }
 
 // Nothing in the record is shown: a seat's view has its legal moves, and

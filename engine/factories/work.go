@@ -142,7 +142,7 @@ func (g *game) build(m Move) error {
 	p.Energy -= energy
 	g.Discard = append(g.Discard, m.Discard[0])
 	g.addBuilding(m.Card, "")
-	g.revealed = "building shows a card from your hand to everyone, so it cannot be taken back"
+	g.revealed = "a build shows a card from your hand, so it stands"
 	return nil
 }
 

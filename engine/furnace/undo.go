@@ -93,7 +93,7 @@ func (g *game) keep(k *undoMark, m Move) {
 		case g.RNG != k.rng || (g.Agent != nil && *g.Agent != k.agent):
 			why = "the Agent placed its disc after yours, so yours stands"
 		case g.outSeats() != k.out:
-			why = "after your disc another seat could place no more, so it stands"
+			why = "your disc left another seat no place, so it stands"
 		}
 		lots = append(lots, g.lot(m.Card))
 		if m.Extra != NoCard {
@@ -153,8 +153,10 @@ func undoRefusal(s *State, seat int) string {
 		return ""
 	case t.Why != "":
 		return "nothing to take back: " + t.Why
+	case s.Phase == AuctionPhase && s.Turn == seat:
+		return "nothing to take back yet"
 	case s.Phase == AuctionPhase:
-		return "nothing to take back yet: a disc can be taken back only while the turn is still yours"
+		return "nothing to take back: a disc stands once the turn passes on"
 	case s.Phase == ResolvePhase:
 		return "nothing to take back: a compensation choice stands"
 	}

@@ -87,13 +87,13 @@ func TestUndoInTheAuction(t *testing.T) {
 		}
 		ab, _ := mustApply(t, a, 0, bid(t, "oil-02", 4))
 		takeBack(t, takeBack(t, ab, 0, a), 0, s)
-		mustRefuse(t, s, 0, undo, "a disc can be taken back only while the turn is still yours")
+		mustRefuse(t, s, 0, undo, "nothing to take back yet")
 	})
 	t.Run("the turn passes on", func(t *testing.T) {
 		s := undoTable(t, table{Players: 3, Phase: AuctionPhase, Market: []string{"oil-01", "oil-02"}})
 		a, _ := mustApply(t, s, 0, bid(t, "oil-01", 2))
 		mustRefuse(t, a, 0, undo, "your disc stands once the turn passes on")
-		mustRefuse(t, a, 1, undo, "a disc can be taken back only while the turn is still yours")
+		mustRefuse(t, a, 2, undo, "nothing to take back: a disc stands once the turn passes on")
 	})
 	t.Run("the Agent rolls", func(t *testing.T) {
 		s := undoTable(t, table{Phase: AuctionPhase, Market: []string{"oil-01", "oil-02", "oil-03", "oil-04", "oil-05", "oil-06"}})
@@ -117,7 +117,7 @@ func TestUndoInTheAuction(t *testing.T) {
 		if a.Turn != 0 || !a.Players[1].Out || !a.Players[2].Out {
 			t.Fatalf("turn %d, out %v %v", a.Turn, a.Players[1].Out, a.Players[2].Out)
 		}
-		mustRefuse(t, a, 0, undo, "another seat could place no more")
+		mustRefuse(t, a, 0, undo, "your disc left another seat no place")
 	})
 	t.Run("Arthur's paired disc", func(t *testing.T) {
 		s := undoTable(t, table{Players: 3, Phase: AuctionPhase, Config: Config{Capitalists: true, Arthur: ArthurPaired},
