@@ -88,7 +88,7 @@ type State struct {
 	Reshuffles int `json:"reshuffles,omitempty"`
 	// Undo holds, by seat, what each may take back; nil when nobody has
 	// anything there (and always without Config.Undo).
-	Undo []Takeback `json:"undo,omitempty"`
+	Undo engine.Takebacks[Step] `json:"undo,omitempty"`
 }
 
 // Market is the face-up marketplace: four blueprints, four contractors and
@@ -181,7 +181,7 @@ func (s *State) Clone() State {
 		c.Players[i] = a.player(&s.Players[i], true)
 	}
 	c.Machine = a.machine(s.Machine)
-	c.Undo = cloneUndo(s.Undo)
+	c.Undo = s.Undo.Clone((*Step).clone)
 	return c
 }
 
@@ -219,7 +219,7 @@ func (s *State) CopyTo(dst *State) {
 		machine.Compound = reuse(c, s.Machine.Compound)
 		dst.Machine = machine
 	}
-	dst.Undo = cloneUndo(s.Undo) // only with Config.Undo, which a search leaves off
+	dst.Undo = s.Undo.Clone((*Step).clone) // only with Config.Undo, which a search leaves off
 }
 
 // copyTo makes *dst a deep copy of p, reusing dst's arrays (see CopyTo).

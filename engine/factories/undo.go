@@ -28,14 +28,9 @@ import (
 // Undo takes back the seat's last move (see Takeback).
 const Undo MoveKind = engine.Undo
 
-// Takeback is what one seat may take back in the work phase under way.
-type Takeback struct {
-	// Steps are its moves since its last checkpoint, oldest first.
-	Steps []Step `json:"steps,omitempty"`
-	// Why says why the move before them stands, for a refusal: "you drew
-	// a blueprint, and a draw cannot be taken back".
-	Why string `json:"why,omitempty"`
-}
+// Takeback is what one seat may take back in the work phase under way:
+// its Steps since its last checkpoint, and why that checkpoint stands.
+type Takeback = engine.Takeback[Step]
 
 // Step is one move a seat may take back.
 type Step struct {
@@ -87,27 +82,11 @@ func (g *game) keep(k *undoMark) {
 	case g.RNG != k.rng:
 		why = "you rolled dice, and a roll cannot be taken back"
 	}
-	if g.Undo == nil {
-		g.Undo = make([]Takeback, len(g.Players))
-	}
-	t := &g.Undo[g.seat]
 	if why != "" {
-		t.Steps, t.Why = nil, why
-	} else {
-		t.Steps = append(t.Steps, Step{Before: k.before, Discarded: slices.Clone(g.Discard[k.discard:]), Reshuffles: g.Reshuffles})
+		g.Undo.Stand(len(g.Players), g.seat, why)
+		return
 	}
-	g.tidyUndo()
-}
-
-// tidyUndo drops the record when nobody has anything in it, so that a
-// move and its undo leave the state as it was, byte for byte.
-func (s *State) tidyUndo() {
-	for _, t := range s.Undo {
-		if len(t.Steps) > 0 || t.Why != "" {
-			return
-		}
-	}
-	s.Undo = nil
+	g.Undo.Keep(len(g.Players), g.seat, Step{Before: k.before, Discarded: slices.Clone(g.Discard[k.discard:]), Reshuffles: g.Reshuffles})
 }
 
 // undoRefusal says why seat may not take a move back now, or "" when it
@@ -123,10 +102,7 @@ func undoRefusal(s *State, seat int) string {
 	if s.Players[seat].Done {
 		return "nothing to take back: you are done with this work phase"
 	}
-	var t Takeback
-	if seat < len(s.Undo) {
-		t = s.Undo[seat]
-	}
+	t := s.Undo.Of(seat)
 	if len(t.Steps) == 0 {
 		if t.Why != "" {
 			return "nothing to take back: " + t.Why
@@ -150,20 +126,12 @@ func (g *game) undo() error {
 	if why := undoRefusal(g.State, g.seat); why != "" {
 		return errors.New(why)
 	}
-	t := &g.Undo[g.seat]
-	n := len(t.Steps) - 1
-	st := t.Steps[n]
+	st := g.Undo.Pop(g.seat)
 	for _, c := range st.Discarded {
 		i := indexOf(g.Discard, c)
 		g.Discard = slices.Delete(g.Discard, i, i+1)
 	}
 	g.Players[g.seat] = st.Before
-	t.Steps[n] = Step{} // the seat's record now holds its slices
-	t.Steps = t.Steps[:n]
-	if n == 0 {
-		t.Steps = nil
-	}
-	g.tidyUndo()
 	g.emit(g.seat, engine.Undo, "took back a move")
 	return nil
 }
@@ -182,22 +150,7 @@ func (p *Player) clone() Player {
 	return q
 }
 
-// cloneUndo returns a deep copy of u.
-func cloneUndo(u []Takeback) []Takeback {
-	if u == nil {
-		return nil
-	}
-	c := make([]Takeback, len(u))
-	for i, t := range u {
-		c[i].Why = t.Why
-		if t.Steps == nil {
-			continue
-		}
-		c[i].Steps = make([]Step, len(t.Steps))
-		for j := range t.Steps {
-			st := &t.Steps[j]
-			c[i].Steps[j] = Step{Before: st.Before.clone(), Discarded: slices.Clone(st.Discarded), Reshuffles: st.Reshuffles}
-		}
-	}
-	return c
+// clone returns a deep copy of st.
+func (st *Step) clone() Step {
+	return Step{Before: st.Before.clone(), Discarded: slices.Clone(st.Discarded), Reshuffles: st.Reshuffles}
 }

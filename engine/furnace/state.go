@@ -106,7 +106,7 @@ type State struct {
 	Agent *Agent `json:"agent,omitempty"`
 	// Undo holds, by seat, what each may take back; nil when nobody has
 	// anything there (and always without Config.Undo).
-	Undo []Takeback `json:"undo,omitempty"`
+	Undo engine.Takebacks[Step] `json:"undo,omitempty"`
 }
 
 // Lot is a card in the auction and the discs placed on it, in order.
@@ -274,7 +274,7 @@ func (s *State) Clone() State {
 		a := *s.Agent
 		c.Agent = &a
 	}
-	c.Undo = cloneUndo(s.Undo)
+	c.Undo = s.Undo.Clone((*Step).clone)
 	return c
 }
 

@@ -29,13 +29,9 @@ import (
 // Undo takes back the seat's last move (see Takeback).
 const Undo MoveKind = engine.Undo
 
-// Takeback is what one seat may take back now.
-type Takeback struct {
-	// Steps are its moves since its last checkpoint, oldest first.
-	Steps []Step `json:"steps,omitempty"`
-	// Why says why the move before them stands, for a refusal.
-	Why string `json:"why,omitempty"`
-}
+// Takeback is what one seat may take back now: its Steps since its last
+// checkpoint, and why that checkpoint stands.
+type Takeback = engine.Takeback[Step]
 
 // Step is one move a seat may take back.
 type Step struct {
@@ -104,27 +100,11 @@ func (g *game) keep(k *undoMark, m Move) {
 	case Done:
 		why = "you are done with production this round"
 	}
-	if g.Undo == nil {
-		g.Undo = make([]Takeback, len(g.Players))
-	}
-	t := &g.Undo[g.seat]
 	if why != "" {
-		t.Steps, t.Why = nil, why
-	} else {
-		t.Steps = append(t.Steps, Step{Before: k.before, Lots: lots})
+		g.Undo.Stand(len(g.Players), g.seat, why)
+		return
 	}
-	g.tidyUndo()
-}
-
-// tidyUndo drops the record when nobody has anything in it, so that a
-// move and its undo leave the state as it was, byte for byte.
-func (s *State) tidyUndo() {
-	for _, t := range s.Undo {
-		if len(t.Steps) > 0 || t.Why != "" {
-			return
-		}
-	}
-	s.Undo = nil
+	g.Undo.Keep(len(g.Players), g.seat, Step{Before: k.before, Lots: lots})
 }
 
 // undoRefusal says why seat may not take a move back now, or "" when it
@@ -135,10 +115,7 @@ func undoRefusal(s *State, seat int) string {
 		return "taking moves back is off in this game"
 	}
 	p := &s.Players[seat]
-	var t Takeback
-	if seat < len(s.Undo) {
-		t = s.Undo[seat]
-	}
+	t := s.Undo.Of(seat)
 	switch {
 	case s.Phase == ProductionPhase && p.Done:
 		return "nothing to take back: you are done with production this round"
@@ -168,9 +145,7 @@ func (g *game) undo() error {
 	if why := undoRefusal(g.State, g.seat); why != "" {
 		return errors.New(why)
 	}
-	t := &g.Undo[g.seat]
-	n := len(t.Steps) - 1
-	st := t.Steps[n]
+	st := g.Undo.Pop(g.seat)
 	for i := len(st.Lots) - 1; i >= 0; i-- {
 		l := &g.Market[st.Lots[i]]
 		l.Discs = l.Discs[:len(l.Discs)-1]
@@ -179,12 +154,6 @@ func (g *game) undo() error {
 		g.Placed--
 	}
 	g.Players[g.seat] = st.Before
-	t.Steps[n] = Step{} // the seat's record now holds its slices
-	t.Steps = t.Steps[:n]
-	if n == 0 {
-		t.Steps = nil
-	}
-	g.tidyUndo()
 	g.emit(g.seat, engine.Undo, "took back a move")
 	return nil
 }
@@ -198,21 +167,7 @@ func (p *Player) clone() Player {
 	return q
 }
 
-// cloneUndo returns a deep copy of u.
-func cloneUndo(u []Takeback) []Takeback {
-	if u == nil {
-		return nil
-	}
-	c := make([]Takeback, len(u))
-	for i, t := range u {
-		c[i].Why = t.Why
-		if t.Steps == nil {
-			continue
-		}
-		c[i].Steps = make([]Step, len(t.Steps))
-		for j := range t.Steps {
-			c[i].Steps[j] = Step{Before: t.Steps[j].Before.clone(), Lots: slices.Clone(t.Steps[j].Lots)}
-		}
-	}
-	return c
+// clone returns a deep copy of st.
+func (st *Step) clone() Step {
+	return Step{Before: st.Before.clone(), Lots: slices.Clone(st.Lots)}
 }
