@@ -28,7 +28,7 @@ type room struct {
 	state  json.RawMessage // nil until every seat is taken
 	status engine.Status
 	moves  int // moves applied to state
-	events []engine.Event
+	events []logEntry
 	conns  map[*Conn]struct{}
 	away   map[int]time.Time // seat -> when its last session here left
 	bots   map[int]seatBot
@@ -56,6 +56,10 @@ type room struct {
 	turnActing []int
 	turnRound  int
 
+	// standing holds, by seat, the moves that an undo may still take
+	// back, newest last (see undo.go).
+	standing map[int][]int
+
 	// With a store shared between instances (see presence.go):
 	elsewhere       map[int]bool      // seats sessions on other instances hold
 	lastHeld        map[int]time.Time // seat -> when any instance last held it
@@ -69,7 +73,7 @@ type room struct {
 
 // rebuild sets the room to meta and replays moves from the seed.
 func (r *room) rebuild(meta Meta, moves []Record) error {
-	r.meta, r.state, r.moves, r.events = meta, nil, 0, nil
+	r.meta, r.state, r.moves, r.events, r.standing = meta, nil, 0, nil, nil
 	if !meta.Started {
 		return nil
 	}
@@ -104,7 +108,7 @@ func (r *room) replay(moves []Record) error {
 		}
 		r.state = next
 		r.moves++
-		r.record(events)
+		r.record(rec.Seat, events)
 	}
 	return r.updateStatus()
 }
@@ -117,13 +121,6 @@ func (r *room) updateStatus() error {
 	st, err := r.rules.Status(r.state)
 	r.status = st
 	return err
-}
-
-func (r *room) record(events []engine.Event) {
-	r.events = append(r.events, events...)
-	if over := len(r.events) - logSize; over > 0 {
-		r.events = slices.Delete(r.events, 0, over)
-	}
 }
 
 // catchUp applies moves stored by others since this room last looked,
@@ -252,7 +249,7 @@ func (r *room) commit(ctx context.Context, seat int, mv json.RawMessage, retries
 		if st.Result != nil {
 			r.meta.Over, r.meta.Result = true, st.Result
 		}
-		r.record(events)
+		r.record(seat, events)
 		r.broadcast()
 		return nil
 	}

@@ -276,7 +276,7 @@ func TestFurnaceScreenOverSSH(t *testing.T) {
 // the same seed and moves with no server in between, shows that seat.
 func TestFurnaceTwoInstances(t *testing.T) {
 	c := newCluster(t, "new --game furnace --players 2 --seed 33 --capitalists on")
-	ref, err := furnace.New(furnace.Config{Players: 2, Capitalists: true}, 33)
+	ref, err := furnace.New(furnace.Config{Players: 2, Capitalists: true, Undo: true}, 33) // as rooms play it
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -279,7 +279,8 @@ func (g *gameScreen) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Help):
 		g.overlay = &helpOverlay{title: "KEYS", km: g.keys(), rules: g.rules,
 			note: "Pick a card or action with ←/→ (tab), a move for it with ↑/↓, and play it with enter.\n" +
-				"Only legal moves are listed. / searches every move by name. R: the rules of the game."}
+				"Only legal moves are listed. / searches every move by name. u takes back your last move, while it\n" +
+				"drew, showed and rolled nothing. R: the rules of the game."}
 	case key.Matches(msg, k.Chat):
 		return g.chat.start()
 	case g.chat.open && msg.Type == tea.KeyEsc:
@@ -322,6 +323,8 @@ func (g *gameScreen) key(msg tea.KeyMsg) tea.Cmd {
 		g.menu.setFilter("")
 	case key.Matches(msg, k.Play):
 		return g.play()
+	case key.Matches(msg, k.Undo):
+		return g.undo()
 	}
 	return nil
 }

@@ -71,6 +71,9 @@ func (g *gameScreen) keys() help.KeyMap {
 	if g.spectator() || g.board == nil || g.over() {
 		return watchKeys{gameKeyMap}
 	}
+	if g.menu.offersUndo() {
+		return undoKeys{gameKeyMap}
+	}
 	return gameKeyMap
 }
 

@@ -18,6 +18,7 @@ type gameKeys struct {
 	NextGroup, PrevGroup key.Binding
 	Up, Down             key.Binding
 	Play                 key.Binding
+	Undo                 key.Binding
 	Filter               key.Binding
 	Card                 key.Binding
 	Log                  key.Binding
@@ -34,6 +35,7 @@ var gameKeyMap = gameKeys{
 	Up:        key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑", "prev move")),
 	Down:      key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", "next move")),
 	Play:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "play move")),
+	Undo:      key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "take back")),
 	Filter:    key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search moves")),
 	Card:      key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "card info")),
 	Log:       key.NewBinding(key.WithKeys("L", "g"), key.WithHelp("g", "game log")),
@@ -64,10 +66,19 @@ func (k gameKeys) ShortHelp() []key.Binding {
 // FullHelp implements help.KeyMap.
 func (k gameKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.NextGroup, k.PrevGroup, k.Up, k.Down, k.Play, k.Filter},
+		{k.NextGroup, k.PrevGroup, k.Up, k.Down, k.Play, k.Undo, k.Filter},
 		{k.Card, k.Log, k.Chat, k.Rules, k.Help, k.Leave},
 		{k.AddBot, k.End},
 	}
+}
+
+// undoKeys are the game screen's keys while the seat may take a move
+// back: u joins the help bar, right after enter.
+type undoKeys struct{ gameKeys }
+
+// ShortHelp implements help.KeyMap.
+func (k undoKeys) ShortHelp() []key.Binding {
+	return append([]key.Binding{k.Play, k.Undo}, k.gameKeys.ShortHelp()[1:]...)
 }
 
 // watchKeys are the keys a spectator (or a finished game) has: no moves.

@@ -37,7 +37,8 @@ func SoloOpponent(options map[string]string) string {
 	return "The Machine (" + options["difficulty"] + ")"
 }
 
-// New implements engine.Ruleset.
+// New implements engine.Ruleset: a game in which seats may take moves
+// back (Config.Undo).
 func (r Rules) New(seats int, options json.RawMessage, seed uint64) (json.RawMessage, error) {
 	if seats < 1 || seats > MaxPlayers {
 		return nil, fmt.Errorf("a game of Fantastic Factories has 1 to %d seats, not %d", MaxPlayers, seats)
@@ -46,7 +47,8 @@ func (r Rules) New(seats int, options json.RawMessage, seed uint64) (json.RawMes
 	if err != nil {
 		return nil, err
 	}
-	s, err := New(Config{Players: seats, Difficulty: o["difficulty"]}, seed)
+	// Rooms let players take moves back; bots never do (see bot.New).
+	s, err := New(Config{Players: seats, Difficulty: o["difficulty"], Undo: true}, seed)
 	if err != nil {
 		return nil, err
 	}

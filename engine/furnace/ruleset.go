@@ -41,7 +41,8 @@ func (Rules) Options() []engine.Option {
 	}
 }
 
-// New implements engine.Ruleset.
+// New implements engine.Ruleset: a game in which seats may take moves
+// back (Config.Undo).
 func (r Rules) New(seats int, options json.RawMessage, seed uint64) (json.RawMessage, error) {
 	if seats < MinPlayers || seats > MaxPlayers {
 		return nil, fmt.Errorf("a game of Furnace has %d to %d seats, not %d", MinPlayers, MaxPlayers, seats)
@@ -54,6 +55,7 @@ func (r Rules) New(seats int, options json.RawMessage, seed uint64) (json.RawMes
 	if err != nil {
 		return nil, err
 	}
+	cfg.Undo = true // rooms let players take moves back; bots never do (see bot.New)
 	s, err := New(cfg, seed)
 	if err != nil {
 		return nil, err

@@ -9,7 +9,8 @@ import (
 )
 
 // Format is the version of the JSON encoding of State, Move and View.
-const Format = 1
+// 2 added taking moves back: Config.Undo, State.Undo and the move undo.
+const Format = 2
 
 // Limits from the rules.
 const (
@@ -71,6 +72,9 @@ type Config struct {
 	Chain bool `json:"chain,omitempty"`
 	// Arthur is when Arthur's extra disc is placed (default alone).
 	Arthur ArthurTiming `json:"arthur,omitempty"`
+	// Undo lets seats take moves back (see Takeback). Rooms turn it on; a
+	// bot's search or a simulation leaves it off and pays nothing for it.
+	Undo bool `json:"undo,omitempty"`
 }
 
 // State is a whole game, the deck order included. Apply never changes the
@@ -100,6 +104,9 @@ type State struct {
 	Players []Player `json:"players"`
 	// Agent is the 2-player game's Agent; nil with more players.
 	Agent *Agent `json:"agent,omitempty"`
+	// Undo holds, by seat, what each may take back; nil when nobody has
+	// anything there (and always without Config.Undo).
+	Undo engine.Takebacks[Step] `json:"undo,omitempty"`
 }
 
 // Lot is a card in the auction and the discs placed on it, in order.
@@ -267,6 +274,7 @@ func (s *State) Clone() State {
 		a := *s.Agent
 		c.Agent = &a
 	}
+	c.Undo = s.Undo.Clone((*Step).clone)
 	return c
 }
 
