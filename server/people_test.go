@@ -18,7 +18,7 @@ import (
 
 var defaultName = regexp.MustCompile(`^player-[0-9a-f]{4}\n$`)
 
-// tap passes a play stream's lines on and keeps the last one.
+// tap passes a play stream's lines on and keeps the last update.
 func tap(s *stream) (*stream, func() line) {
 	var mu sync.Mutex
 	var last line
@@ -26,9 +26,11 @@ func tap(s *stream) (*stream, func() line) {
 	go func() {
 		defer close(out.lines)
 		for l := range s.lines {
-			mu.Lock()
-			last = l
-			mu.Unlock()
+			if l.Room.Code != "" { // an update, not an ok, error or chat line
+				mu.Lock()
+				last = l
+				mu.Unlock()
+			}
 			out.lines <- l
 		}
 	}()
