@@ -167,7 +167,7 @@ func (r *room) commit(ctx context.Context, seat int, mv json.RawMessage) error {
 		}
 		now := r.l.cfg.Now().UTC()
 		began := time.Now()
-		err = r.l.cfg.Store.Append(ctx, r.meta.Code, r.moves, Record{Seat: seat, Move: mv, At: now}, st.Result)
+		err = r.l.cfg.Store.Append(ctx, r.meta.Code, r.moves, Record{Seat: seat, Move: mv, At: now}, st)
 		if errors.Is(err, ErrConflict) && attempt < 5 {
 			// Someone else (another session's instance) played first: take
 			// their moves and judge this one again against the new state.
@@ -188,11 +188,15 @@ func (r *room) commit(ctx context.Context, seat int, mv json.RawMessage) error {
 		r.state, r.status = next, st
 		r.moves++
 		r.meta.Updated = now
-		if st.Result != nil {
-			r.meta.Over, r.meta.Result = true, st.Result
-		}
+		// Room lists show the round and who acts: tell them when those
+		// change, not on every move of a phase everyone plays at once.
+		listed := st.Round != r.meta.Round || !slices.Equal(st.Acting, r.meta.Acting) || st.Result != nil
+		r.meta.setStatus(st)
 		r.record(events)
 		r.broadcast()
+		if listed {
+			r.l.roomsChanged()
+		}
 		return nil
 	}
 }
@@ -248,8 +252,20 @@ func (r *room) reclaim(ctx context.Context, p Player, seat int) (*Conn, error) {
 // saveMeta stores m as the next metadata version and starts the game when
 // the last seat was just taken. The caller holds r.mu.
 func (r *room) saveMeta(ctx context.Context, m Meta) error {
+	var state json.RawMessage
+	var st engine.Status
 	if m.Full() && !m.Started {
+		// The game starts: its first round and who acts first are stored
+		// with the seats, for room lists to show before the first move.
+		var err error
+		if state, err = r.rules.New(len(m.Seats), m.Options, m.Seed); err != nil {
+			return err
+		}
+		if st, err = r.rules.Status(state); err != nil {
+			return err
+		}
 		m.Started = true
+		m.setStatus(st)
 	}
 	m.Version = r.meta.Version + 1
 	m.Updated = r.l.cfg.Now().UTC()
@@ -266,12 +282,11 @@ func (r *room) saveMeta(ctx context.Context, m Meta) error {
 	started := m.Started && !r.meta.Started
 	r.meta = m
 	if started {
-		if err := r.rebuild(m, nil); err != nil {
-			return err
-		}
+		r.state, r.status, r.moves, r.events = state, st, 0, nil
 		r.l.cfg.Logger.Info("game started", "code", m.Code, "seats", len(m.Seats))
 	}
 	r.broadcast()
+	r.l.roomsChanged()
 	return nil
 }
 
@@ -314,7 +329,7 @@ func (r *room) end(ctx context.Context, by Player) error {
 		return errors.New("this game is already over")
 	}
 	m := r.meta
-	m.Over, m.Ended = true, "ended by the host"
+	m.Over, m.Ended, m.Acting = true, "ended by the host", nil
 	return r.saveMeta(ctx, m)
 }
 
