@@ -129,7 +129,7 @@ type lobbyKeys struct {
 var lobbyKeyMap = lobbyKeys{
 	Up:      key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑", "up")),
 	Down:    key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", "down")),
-	Switch:  key.NewBinding(key.WithKeys("tab", "shift+tab"), key.WithHelp("tab", "rooms/my games")),
+	Switch:  key.NewBinding(key.WithKeys("tab", "shift+tab"), key.WithHelp("tab", "next list")),
 	Open:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "join/resume")),
 	Watch:   key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "watch")),
 	New:     key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new room")),
