@@ -91,7 +91,7 @@ func (s *Server) run(sess ssh.Session) int {
 	c := &call{ctx: live.ctx, sess: sess, player: playerFrom(sess.Context()), args: args[1:], out: sess, errOut: sess.Stderr(), live: live}
 	cmd, ok := s.command(args[0], c.player)
 	if !ok {
-		fmt.Fprintf(c.errOut, "smokestack: unknown command %.40q\nRun `ssh -p PORT HOST help` for the list of commands.\n", args[0])
+		fmt.Fprintf(c.errOut, "smokestack: unknown command %.40q\nRun `%s` for the list of commands.\n", args[0], s.sshCommand(false, "help"))
 		return 1
 	}
 	kind := sessionKind(cmd)
@@ -164,11 +164,13 @@ func (s *Server) help(c *call) error {
 			fmt.Fprintln(c.out, "\n"+adminUsage)
 		}
 		if cmd.terminal {
-			fmt.Fprintln(c.out, "\nThis opens the game screen, so it needs a terminal: ssh -t -p PORT HOST "+cmd.name+" …")
+			fmt.Fprintln(c.out, "\nThis opens the game screen, so it needs a terminal: "+s.sshCommand(true, cmd.name, "…"))
 		}
 		return nil
 	}
-	fmt.Fprintf(c.out, helpIntro, s.titles())
+	lobbyCmd, joinCmd := s.sshCommand(false), s.sshCommand(true, "join", "CODE")
+	w := max(len(lobbyCmd), len(joinCmd)) + 2
+	fmt.Fprintf(c.out, helpIntro, s.titles(), w, lobbyCmd, w, joinCmd, s.sshCommand(false, "COMMAND"))
 	for _, cmd := range commands {
 		if cmd.operator && !s.isOperator(c.player) {
 			continue
@@ -188,10 +190,10 @@ func (s *Server) help(c *call) error {
 
 const helpIntro = `smokestack: %s over SSH.
 
-Play:   ssh -p PORT HOST               the lobby (needs a terminal)
-        ssh -t -p PORT HOST join CODE  straight into a room
+Play:   %-*sthe lobby (needs a terminal)
+        %-*sstraight into a room
 
-Commands (ssh -p PORT HOST COMMAND):
+Commands (%s):
 `
 
 const helpOutro = `
@@ -307,7 +309,8 @@ func (s *Server) newRoom(c *call) error {
 		return err
 	}
 	fmt.Fprintln(c.out, m.Invite())
-	fmt.Fprintf(c.errOut, "Room %s (%s) is ready: `ssh -t -p PORT HOST join %[1]s` to sit down, or `play %[1]s` for JSON lines.\n", m.Invite(), g.Rules.Title())
+	fmt.Fprintf(c.errOut, "Room %s (%s) is ready. To sit down, you or a friend:\n  %s\nScripts: %s\n",
+		m.Invite(), g.Rules.Title(), s.sshCommand(true, "join", m.Invite()), s.sshCommand(false, "play", m.Invite()))
 	if !m.Public {
 		fmt.Fprintf(c.errOut, "It is private: share the whole invite. The code %s alone lets nobody in but its players.\n", m.Code)
 	}
@@ -373,9 +376,9 @@ func (s *Server) openTerminal(c *call, cmd command, isPty bool) error {
 		return errUsage{fmt.Sprintf("--theme %q: choose default, colorblind or mono", *theme)}
 	}
 	if !isPty {
-		hint := "ssh -t -p PORT HOST " + strings.Join(append([]string{cmd.name}, c.args...), " ")
+		hint := s.sshCommand(true, append([]string{cmd.name}, c.args...)...)
 		if cmd.name == "lobby" {
-			hint = "ssh -p PORT HOST (from a terminal)"
+			hint = s.sshCommand(false) + " (from a terminal)"
 		}
 		return fmt.Errorf("%s opens the game screen, which needs a terminal: run `%s`. Scripts can use `play CODE` instead", cmd.name, hint)
 	}

@@ -49,8 +49,9 @@ func (s *Server) runTUI(c *call, start session.Start, theme string) error {
 	model := session.New(session.Config{
 		Lobby: s.cfg.Lobby, Games: s.cfg.Screens, Player: c.player, Start: start, Theme: theme,
 		Width: w, Height: h,
-		Context:  c.ctx,
-		Renderer: renderer(c.sess, pty.Term),
+		Context:    c.ctx,
+		Renderer:   renderer(c.sess, pty.Term),
+		PublicAddr: s.publicAddr(),
 	})
 	inputEnded := make(chan struct{})
 	var endOnce sync.Once

@@ -146,7 +146,8 @@ func TestGolden(t *testing.T) {
 		goldenRun(t, session.Config{Lobby: l, Player: alice, Start: session.Start{Mode: "join", Code: done}}, codes, "GAME OVER")
 	})
 	t.Run("waiting", func(t *testing.T) {
-		goldenRun(t, session.Config{Lobby: l, Player: alice, Start: session.Start{Mode: "join", Code: wait}}, codes, "1 of 2 seats taken")
+		goldenRun(t, session.Config{Lobby: l, Player: alice, Start: session.Start{Mode: "join", Code: wait},
+			PublicAddr: "games.example.org:2222"}, codes, "1 of 2 seats taken")
 	})
 	t.Run("replay", func(t *testing.T) {
 		goldenRun(t, session.Config{Lobby: l, Player: alice, Start: session.Start{Mode: "replay", Code: done}}, codes, "move 0 of", "]", "]", "n")

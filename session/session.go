@@ -44,6 +44,9 @@ type Config struct {
 	Renderer *lipgloss.Renderer
 	// Now is the clock for "disconnected 2m"; nil means time.Now.
 	Now func() time.Time
+	// PublicAddr is where players reach the server ("host:port"), for
+	// the invites the screens print; empty when unknown.
+	PublicAddr string
 }
 
 // moveTimeout bounds how long a move may wait for the room and its store.
@@ -61,6 +64,8 @@ type env struct {
 	now    func() time.Time
 	width  int
 	height int
+	// publicAddr is where players reach the server (Config.PublicAddr).
+	publicAddr string
 }
 
 // decode reads a view of a room of game through that game's screens.
@@ -133,7 +138,7 @@ func New(cfg Config) tea.Model {
 		now = time.Now
 	}
 	e := &env{lobby: cfg.Lobby, games: cfg.Games, player: cfg.Player, theme: NewTheme(cfg.Theme, cfg.Renderer),
-		ctx: ctx, now: now, width: cfg.Width, height: cfg.Height}
+		ctx: ctx, now: now, width: cfg.Width, height: cfg.Height, publicAddr: cfg.PublicAddr}
 	m := &Model{env: e, start: cfg.Start}
 	m.cur = newLobbyScreen(e, "")
 	return m
