@@ -45,10 +45,10 @@ var commands = []command{
 	{name: "new", args: "[--game G] [--players N] [--private] [--seed S] [--bots B,B] [game options]",
 		about: "create a room and print its code on its own line (help new: games, options, bots)", run: (*Server).newRoom},
 	{name: "play", args: "CODE [--watch]", about: "play (or watch) a room as JSON lines: views out, moves in (see docs/protocol.md)", run: (*Server).play},
-	{name: "join", args: "CODE [--theme T]", about: "open the game screen in your seat of that room", terminal: true},
-	{name: "watch", args: "CODE [--theme T]", about: "watch a room live", terminal: true},
-	{name: "replay", args: "CODE [--theme T]", about: "step through a finished game", terminal: true},
-	{name: "lobby", args: "[--theme T]", about: "open the lobby (what plain `ssh -p 2222 host` does)", terminal: true},
+	{name: "join", args: "CODE [--theme T] [--no-bell]", about: "open the game screen in your seat of that room", terminal: true},
+	{name: "watch", args: "CODE [--theme T] [--no-bell]", about: "watch a room live", terminal: true},
+	{name: "replay", args: "CODE [--theme T] [--no-bell]", about: "step through a finished game", terminal: true},
+	{name: "lobby", args: "[--theme T] [--no-bell]", about: "open the lobby (what plain `ssh -p 2222 host` does)", terminal: true},
 	{name: "history", args: "[--json]", about: "list the games you hold a seat in", run: (*Server).history},
 	{name: "whoami", about: "show the identity your seats are bound to", run: (*Server).whoami},
 	{name: "admin", args: "sessions|rooms|kick|ban|unban|end|announce …", about: "operators: see and steer this server", operator: true, run: (*Server).admin},
@@ -362,6 +362,7 @@ func (s *Server) gamesHelp(w io.Writer) {
 func (s *Server) openTerminal(c *call, cmd command, isPty bool) error {
 	fs := flag.NewFlagSet(cmd.name, flag.ContinueOnError)
 	theme := fs.String("theme", themeFromEnv(c.sess.Environ()), "")
+	noBell := fs.Bool("no-bell", bellOffFromEnv(c.sess.Environ()), "")
 	want, names := 1, "room CODE"
 	if cmd.name == "lobby" {
 		want, names = 0, ""
@@ -390,7 +391,7 @@ func (s *Server) openTerminal(c *call, cmd command, isPty bool) error {
 			return err
 		}
 	}
-	return s.runTUI(c, start, *theme)
+	return s.runTUI(c, start, *theme, *noBell)
 }
 
 // themeFromEnv honours NO_COLOR and SMOKESTACK_THEME when the client sends
@@ -407,6 +408,18 @@ func themeFromEnv(env []string) string {
 		}
 	}
 	return theme
+}
+
+// bellOffFromEnv honours SMOKESTACK_BELL=off when the client sends it
+// (ssh -o SendEnv=SMOKESTACK_BELL): no bell, no window title.
+func bellOffFromEnv(env []string) bool {
+	off := false
+	for _, kv := range env {
+		if k, v, _ := strings.Cut(kv, "="); k == "SMOKESTACK_BELL" {
+			off = v == "off" || v == "0" || v == "no"
+		}
+	}
+	return off
 }
 
 func writeJSON(w io.Writer, v any) error {

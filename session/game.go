@@ -173,8 +173,10 @@ func (g *gameScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 		if msg.conn != g.conn {
 			return g, nil
 		}
+		// The first update is what the player sees on arriving: no bell.
+		was := g.acting() || g.room.Code == ""
 		g.apply(msg.u)
-		return g, tea.Batch(g.wait(), g.tick())
+		return g, tea.Batch(g.wait(), g.tick(), g.seatAlert(was))
 	case moveDoneMsg:
 		if msg.conn != g.conn {
 			return g, nil
@@ -265,6 +267,10 @@ func (g *gameScreen) key(msg tea.KeyMsg) tea.Cmd {
 				"Only legal moves are listed. / searches every move by name. r: the rules of the game."}
 	case key.Matches(msg, k.Rules):
 		g.overlay = g.rules()
+	case key.Matches(msg, k.Bell):
+		cmd, say := g.env.alerts.toggle()
+		g.setStatus(say, false)
+		return tea.Batch(cmd, g.seatAlert(true))
 	case key.Matches(msg, k.Leave):
 		return func() tea.Msg { return toLobby{} }
 	case key.Matches(msg, k.Card):

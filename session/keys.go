@@ -23,6 +23,7 @@ type gameKeys struct {
 	Log                  key.Binding
 	AddBot, End          key.Binding
 	Rules                key.Binding
+	Bell                 key.Binding
 	Help                 key.Binding
 	Leave                key.Binding
 }
@@ -39,6 +40,7 @@ var gameKeyMap = gameKeys{
 	AddBot:    key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "seat a bot (host)")),
 	End:       key.NewBinding(key.WithKeys("E"), key.WithHelp("E", "end game (host)")),
 	Rules:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "rules of the game")),
+	Bell:      key.NewBinding(key.WithKeys("B"), key.WithHelp("B", "bell on your move on/off")),
 	Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "all keys")),
 	Leave:     key.NewBinding(key.WithKeys("q", "esc"), key.WithHelp("q", "leave room")),
 }
@@ -61,7 +63,7 @@ func (k gameKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.NextGroup, k.PrevGroup, k.Up, k.Down, k.Play, k.Filter},
 		{k.Card, k.Log, k.Rules, k.Help, k.Leave},
-		{k.AddBot, k.End},
+		{k.AddBot, k.End, k.Bell},
 	}
 }
 
@@ -75,7 +77,7 @@ func (k watchKeys) ShortHelp() []key.Binding {
 
 // FullHelp implements help.KeyMap.
 func (k watchKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Card, k.Log, k.Rules, k.Help, k.Leave}, {k.AddBot, k.End}}
+	return [][]key.Binding{{k.Card, k.Log, k.Rules, k.Help, k.Leave}, {k.AddBot, k.End, k.Bell}}
 }
 
 // overlayKeys move through an overlay list (card reference, log, bot
@@ -123,6 +125,7 @@ type lobbyKeys struct {
 	New, Solo        key.Binding
 	Join, Name       key.Binding
 	Refresh, Rules   key.Binding
+	Bell             key.Binding
 	Help, Quit       key.Binding
 }
 
@@ -138,6 +141,7 @@ var lobbyKeyMap = lobbyKeys{
 	Name:    key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "change name")),
 	Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
 	Rules:   key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "rules of the games")),
+	Bell:    key.NewBinding(key.WithKeys("B"), key.WithHelp("B", "bell on your move on/off")),
 	Help:    key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "all keys")),
 	Quit:    key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
 }
@@ -149,7 +153,7 @@ func (k lobbyKeys) ShortHelp() []key.Binding {
 
 // FullHelp implements help.KeyMap.
 func (k lobbyKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down, k.Switch, k.Open, k.Watch}, {k.New, k.Solo, k.Join, k.Name}, {k.Refresh, k.Rules, k.Help, k.Quit}}
+	return [][]key.Binding{{k.Up, k.Down, k.Switch, k.Open, k.Watch}, {k.New, k.Solo, k.Join, k.Name}, {k.Refresh, k.Rules, k.Bell, k.Help, k.Quit}}
 }
 
 // formKeys drive the new-room form.

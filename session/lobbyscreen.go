@@ -177,6 +177,10 @@ func (l *lobbyScreen) key(msg tea.KeyMsg) tea.Cmd {
 		l.showHelp = true
 	case key.Matches(msg, k.Rules):
 		l.openRules()
+	case key.Matches(msg, k.Bell):
+		cmd, say := l.env.alerts.toggle()
+		l.setStatus(say, false)
+		return cmd
 	case key.Matches(msg, k.Up):
 		l.sel[l.focus] = max(0, l.sel[l.focus]-1)
 	case key.Matches(msg, k.Down):

@@ -47,6 +47,12 @@ type Config struct {
 	// PublicAddr is where players reach the server ("host:port"), for
 	// the invites the screens print; empty when unknown.
 	PublicAddr string
+	// Bell rings the terminal's bell when the player's seat comes to act
+	// (alert.go); nil rings nothing. The window title follows too.
+	Bell func()
+	// NoBell starts the session with the bell and the window title off
+	// (B switches them).
+	NoBell bool
 }
 
 // moveTimeout bounds how long a move may wait for the room and its store.
@@ -66,6 +72,7 @@ type env struct {
 	height int
 	// publicAddr is where players reach the server (Config.PublicAddr).
 	publicAddr string
+	alerts     alerts // the bell and the window title (alert.go)
 }
 
 // decode reads a view of a room of game through that game's screens.
@@ -138,7 +145,8 @@ func New(cfg Config) tea.Model {
 		now = time.Now
 	}
 	e := &env{lobby: cfg.Lobby, games: cfg.Games, player: cfg.Player, theme: NewTheme(cfg.Theme, cfg.Renderer),
-		ctx: ctx, now: now, width: cfg.Width, height: cfg.Height, publicAddr: cfg.PublicAddr}
+		ctx: ctx, now: now, width: cfg.Width, height: cfg.Height, publicAddr: cfg.PublicAddr,
+		alerts: alerts{on: !cfg.NoBell, ring: cfg.Bell}}
 	m := &Model{env: e, start: cfg.Start}
 	m.cur = newLobbyScreen(e, "")
 	return m
@@ -192,7 +200,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.cur.close()
 		ls := newLobbyScreen(m.env, msg.status)
 		m.cur = ls
-		return m, ls.init()
+		return m, tea.Batch(ls.init(), m.env.alerts.setTitle(baseTitle))
 	case toRoom:
 		m.cur.close()
 		gs := newConnecting(m.env, msg.code, msg.watch)
@@ -202,7 +210,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.cur.close()
 		rs := newReplayScreen(m.env, msg.code)
 		m.cur = rs
-		return m, rs.load()
+		return m, tea.Batch(rs.load(), m.env.alerts.setTitle(baseTitle))
 	}
 	if err := finalRefusal(msg); err != nil {
 		m.refused = err

@@ -1,0 +1,65 @@
+package session
+
+import (
+	"slices"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// A player who looks away is called back: when their seat comes to act
+// (their market turn, the work phase everyone plays at once) the terminal
+// rings its bell, and the window title says so while it lasts. B switches
+// both off or on for the session; `--no-bell` starts with them off.
+
+// alerts is the session's bell and window title.
+type alerts struct {
+	on    bool
+	ring  func() // Config.Bell; nil rings nothing
+	title string // the title last set, "" before any
+}
+
+// baseTitle is the window title outside a room.
+const baseTitle = "smokestack"
+
+// setTitle sets the window title, if alerts are on and it changed.
+func (a *alerts) setTitle(title string) tea.Cmd {
+	if !a.on || title == a.title {
+		return nil
+	}
+	a.title = title
+	return tea.SetWindowTitle(title)
+}
+
+// toggle switches the bell and title off or on and says which.
+func (a *alerts) toggle() (tea.Cmd, string) {
+	if a.on {
+		cmd := a.setTitle(baseTitle) // no stale "your move" left behind
+		a.on = false
+		return cmd, "bell and window title off (B turns them on)"
+	}
+	a.on = true
+	return nil, "bell and window title on: they call you when it is your move (B turns them off)"
+}
+
+// seatAlert is what a room update means for the terminal: the bell when
+// the seat has just come to act, and the title for the room as it now
+// stands. wasActing is whether the seat could act before the update.
+func (g *gameScreen) seatAlert(wasActing bool) tea.Cmd {
+	a := &g.env.alerts
+	acting := g.acting()
+	title := "room " + g.code + " · " + baseTitle
+	if acting {
+		title = "your move · " + title
+	}
+	cmd := a.setTitle(title)
+	if acting && !wasActing && a.on && a.ring != nil {
+		ring := a.ring
+		return tea.Batch(cmd, func() tea.Msg { ring(); return nil })
+	}
+	return cmd
+}
+
+// acting reports whether the seat may move now.
+func (g *gameScreen) acting() bool {
+	return !g.spectator() && g.board != nil && !g.over() && slices.Contains(g.room.Acting, g.seat)
+}
