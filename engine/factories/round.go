@@ -18,7 +18,7 @@ func (g *game) checkEnd() {
 	for seat, p := range g.Players {
 		switch {
 		case p.Goods >= GoodsToEnd:
-			cause, by = fmt.Sprintf("made %d goods", p.Goods), seat
+			cause, by = fmt.Sprintf("has %d goods", p.Goods), seat
 		case p.Buildings() >= BuildingsEnd:
 			cause, by = fmt.Sprintf("has %d buildings", p.Buildings()), seat
 		}
@@ -27,7 +27,7 @@ func (g *game) checkEnd() {
 		}
 	}
 	if cause == "" && g.Machine != nil && g.Machine.Goods >= GoodsToEnd {
-		cause = fmt.Sprintf("made %d goods", g.Machine.Goods)
+		cause = fmt.Sprintf("has %d goods", g.Machine.Goods)
 	}
 	if cause == "" {
 		return

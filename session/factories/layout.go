@@ -82,15 +82,24 @@ func (b *board) public(f session.Frame) string {
 func (b *board) Scores(f session.Frame) string {
 	t, v, w := f.Theme, b.v, f.Width
 	lines := []string{t.Title.Render("GAME OVER") + fmt.Sprintf("  after round %d", v.Round)}
+	why := ""
 	switch {
 	case f.Ended != "":
-		lines[0] += " · " + f.Ended
+		why = f.Ended
 	case v.EndCause != "" && v.FinalRound > 1:
 		// The cause is worded as it stood when it ended the game, a round
-		// before the scores: say when, so its numbers match.
-		lines[0] += fmt.Sprintf(" · the end was triggered in round %d: %s", v.FinalRound-1, endCause(v, f.Seats))
+		// before the scores: say when, so the scores' higher numbers do
+		// not read as a contradiction.
+		why = fmt.Sprintf("the end came after round %d, when %s", v.FinalRound-1, endCause(v, f.Seats, true))
 	case v.EndCause != "":
-		lines[0] += " · " + endCause(v, f.Seats)
+		why = endCause(v, f.Seats, true)
+	}
+	switch {
+	case why == "":
+	case lipgloss.Width(lines[0]+" · "+why) <= w:
+		lines[0] += " · " + why
+	default:
+		lines = append(lines, why) // on its own line rather than cut
 	}
 	if len(v.Scores) == 0 {
 		return strings.Join(append(lines, "", "no scores: the game stopped early"), "\n")
