@@ -33,8 +33,10 @@ func (b *board) seated(f session.Frame) string {
 		market := marketView(t, v, lw)
 		left := b.withPreview(f, market+"\n\n"+youView(t, v, f.Seats, lw, h-lipgloss.Height(market)-1), lw, h)
 		mid := othersView(t, v, f.Seats, mw, h)
-		logH := max(3, h/3)
-		right := session.Fit(f.Menu(rw, h-logH-1), rw, h-logH-1) + "\n\n" + f.Log(rw, logH-1)
+		// The menu takes the lines its moves need, leaving the log at
+		// least a third; the log takes every line left.
+		menuH := min(lipgloss.Height(f.Menu(rw, h)), h-max(3, h/3)-1)
+		right := session.Fit(f.Menu(rw, menuH), rw, menuH) + "\n\n" + f.Log(rw, h-menuH-2)
 		return session.Columns(h, []int{lw, mw, rw}, left, mid, right)
 	}
 	lw := w * 52 / 100
