@@ -144,7 +144,8 @@ func (g *game) machineTurn() {
 	}
 	m.Goods += made
 	if g.wording() {
-		g.emit(-1, "machine", fmt.Sprintf("The Machine rolled %v and made %s", m.Roll, plural(made, "good")))
+		g.emit(-1, "machine", fmt.Sprintf("The Machine rolled %d %d %d %d %d (green red blue purple yellow) and made %s",
+			m.Roll[green], m.Roll[red], m.Roll[blue], m.Roll[purple], m.Roll[yellow], plural(made, "good")))
 	}
 }
 
