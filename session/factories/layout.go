@@ -118,7 +118,38 @@ func (b *board) Scores(f session.Frame) string {
 		rows = append(rows, session.ScoreRow{Rank: s.Rank, Name: scoreName(f.Seats, s), Score: s.Total, Detail: d, Winner: s.Winner})
 	}
 	lines = append(lines, session.ScoreChart(t, rows, w)...)
+	if tie := tieNote(f.Seats, scores); tie != "" {
+		lines = append(lines, t.Dim.Render(tie))
+	}
 	return strings.Join(lines, "\n")
+}
+
+// tieNote says how a tie on points at the top was broken, since the
+// tie-breakers are not shown beside narrow bars: "tied on 9 points: You
+// win with more cards in hand (10 to 9)". scores are in rank order.
+func tieNote(s session.Seats, scores []factories.Score) string {
+	if len(scores) < 2 || scores[0].Machine || scores[1].Machine || scores[0].Total != scores[1].Total {
+		return ""
+	}
+	a, b := scores[0], scores[1]
+	head := fmt.Sprintf("tied on %d points: ", a.Total)
+	if a.Rank == b.Rank {
+		return head + "the same metal, energy and cards in hand, so the win is shared"
+	}
+	why := fmt.Sprintf("more metal (%d to %d)", a.Metal, b.Metal)
+	switch {
+	case a.Metal != b.Metal:
+	case a.Energy != b.Energy:
+		why = fmt.Sprintf("more energy (%d to %d)", a.Energy, b.Energy)
+	default:
+		why = fmt.Sprintf("more cards in hand (%d to %d)", a.Hand, b.Hand)
+	}
+	who := scoreName(s, a)
+	verb := " wins with "
+	if who == "You" {
+		verb = " win with "
+	}
+	return head + who + verb + why
 }
 
 func scoreName(s session.Seats, sc factories.Score) string {
