@@ -48,7 +48,7 @@ var commands = []command{
 	{name: "join", args: "CODE [--theme T] [--no-bell]", about: "open the game screen in your seat of that room", terminal: true},
 	{name: "watch", args: "CODE [--theme T] [--no-bell]", about: "watch a room live", terminal: true},
 	{name: "replay", args: "CODE [--theme T] [--no-bell]", about: "step through a finished game", terminal: true},
-	{name: "lobby", args: "[--theme T] [--no-bell]", about: "open the lobby (what plain `ssh -p 2222 host` does)", terminal: true},
+	{name: "lobby", args: "[--theme T] [--no-bell]", about: "open the lobby (what ssh with no command does)", terminal: true},
 	{name: "history", args: "[--json]", about: "list the games you hold a seat in", run: (*Server).history},
 	{name: "whoami", about: "show the identity your seats are bound to", run: (*Server).whoami},
 	{name: "admin", args: "sessions|rooms|kick|ban|unban|end|announce …", about: "operators: see and steer this server", operator: true, run: (*Server).admin},
