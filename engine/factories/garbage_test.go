@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/smokestack/smokestack/engine"
+	"github.com/smokestack/smokestack/internal/movetest"
 )
 
 // garbageValues replace a move's field: indexes and card numbers that
@@ -36,80 +36,8 @@ var refusalGarbage = []string{"unknown card", "unknown contractor", "%!", "<nil>
 // exist, never a panic. Each legal move of many positions is spoilt one
 // field at a time, including fields its kind does not use.
 func TestGarbageMoveFields(t *testing.T) {
-	rules := Rules{}
-	checked := 0
-	for _, seats := range []int{1, 3} {
-		state, err := rules.New(seats, nil, uint64(40+seats))
-		if err != nil {
-			t.Fatal(err)
-		}
-		rng := engine.NewRNG(uint64(seats))
-		for step := 0; step < 400; step++ {
-			st, err := rules.Status(state)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if st.Over || len(st.Acting) == 0 {
-				break
-			}
-			seat := st.Acting[rng.Intn(len(st.Acting))]
-			raw, err := rules.View(state, seat)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var v View
-			if err := json.Unmarshal(raw, &v); err != nil {
-				t.Fatal(err)
-			}
-			if step%7 == 0 {
-				for _, m := range v.Legal {
-					checked += spoil(t, rules, state, seat, m)
-				}
-			}
-			mv, _ := json.Marshal(v.Legal[rng.Intn(len(v.Legal))])
-			if state, _, err = rules.Apply(state, seat, mv); err != nil {
-				t.Fatalf("legal move %s refused: %v", mv, err)
-			}
-		}
-	}
-	if checked < 1000 {
-		t.Fatalf("only %d spoilt moves judged", checked)
-	}
-}
-
-// spoil plays m with each field in turn set to garbage and checks the
-// answers; it returns how many it judged.
-func spoil(t *testing.T, rules Rules, state json.RawMessage, seat int, m Move) int {
-	t.Helper()
-	base, _ := json.Marshal(m)
-	n := 0
-	for field, values := range garbageValues {
-		for _, val := range values {
-			var fields map[string]any
-			_ = json.Unmarshal(base, &fields)
-			fields[field] = val
-			mv, _ := json.Marshal(fields)
-			n++
-			_, _, err := func() (s json.RawMessage, e []engine.Event, err error) {
-				defer func() {
-					if p := recover(); p != nil {
-						t.Fatalf("%s panicked: %v", mv, p)
-					}
-				}()
-				return rules.Apply(state, seat, mv)
-			}()
-			if err == nil {
-				continue // the field does not matter to this move, or the value happens to fit
-			}
-			msg := err.Error()
-			for _, bad := range refusalGarbage {
-				if strings.Contains(msg, bad) {
-					t.Errorf("%s is refused with %q", mv, msg)
-				}
-			}
-		}
-	}
-	return n
+	movetest.Spoil(t, Rules{}, []movetest.Game{{Seats: 1, Seed: 41}, {Seats: 3, Seed: 43}}, 400, 7,
+		garbageValues, refusalGarbage, 1000)
 }
 
 // TestHireUnknownDiscard is the refusal a player once met as "…needs a
