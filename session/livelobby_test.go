@@ -3,6 +3,7 @@ package session_test
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync/atomic"
@@ -203,5 +204,32 @@ func TestLobbyColumns(t *testing.T) {
 		if !strings.Contains(rowOf(v, private), "private") || strings.Contains(rowOf(v, public), "private") {
 			t.Fatalf("%d columns: private rooms not marked:\n%s", w, v)
 		}
+	}
+}
+
+// TestLobbyRoundAfterRestart: after a restart the lobby lists a game in
+// progress at its real round before anyone opens it.
+func TestLobbyRoundAfterRestart(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rooms.db")
+	games := []lobby.Game{{Rules: factories.Rules{}, Bots: bot.JSONBots()}}
+	store, err := lobby.OpenBolt(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := lobby.New(lobby.Config{Store: store, Games: games})
+	code := createRoom(t, l, alice, lobby.CreateOptions{Seats: 2, Public: true, HasSeed: true, Seed: 21, Bots: []string{"greedy"}})
+	playSolo(t, l, code, alice, func(v *factories.View) bool { return v.Round >= 3 })
+	store.Close()
+
+	store, err = lobby.OpenBolt(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	l = lobby.New(lobby.Config{Store: store, Games: games})
+	d := newDriver(t, session.Config{Lobby: l, Player: bob, Width: 80, Height: 24})
+	d.until("the lobby", d.screenContains("IN PLAY: WATCH (1)"))
+	if row := rowOf(d.view(), code); !strings.Contains(row, "round 3") {
+		t.Fatalf("after a restart the game in play is listed as %q, want round 3:\n%s", row, d.view())
 	}
 }
