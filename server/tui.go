@@ -56,7 +56,7 @@ func (s *Server) runTUI(c *call, start session.Start, theme string, noBell bool)
 		Context:    c.ctx,
 		Renderer:   renderer(c.sess, pty.Term),
 		PublicAddr: s.publicAddr(),
-		Bell:       func() { _, _ = out.Write([]byte("\a")) },
+		Terminal:   out,
 		NoBell:     noBell,
 	})
 	// The session sets the window title while it plays; the terminal

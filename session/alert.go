@@ -1,9 +1,11 @@
 package session
 
 import (
+	"io"
 	"slices"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // A player who looks away is called back: when their seat comes to act
@@ -11,11 +13,26 @@ import (
 // rings its bell, and the window title says so while it lasts. B switches
 // both off or on for the session; `--no-bell` starts with them off.
 
-// alerts is the session's bell and window title.
+// alerts is the session's bell and window title. They are written
+// straight to the terminal (Config.Terminal), not through Bubble Tea's
+// SetWindowTitle, whose writes race the renderer's.
 type alerts struct {
 	on    bool
-	ring  func() // Config.Bell; nil rings nothing
-	title string // the title last set, "" before any
+	term  io.Writer // Config.Terminal; nil writes nothing
+	title string    // the title last set, "" before any
+}
+
+// send writes seq to the terminal, off the update loop: a slow
+// connection holds up nothing but this write.
+func (a *alerts) send(seq string) tea.Cmd {
+	if a.term == nil {
+		return nil
+	}
+	w := a.term
+	return func() tea.Msg {
+		_, _ = io.WriteString(w, seq)
+		return nil
+	}
 }
 
 // baseTitle is the window title outside a room.
@@ -27,7 +44,7 @@ func (a *alerts) setTitle(title string) tea.Cmd {
 		return nil
 	}
 	a.title = title
-	return tea.SetWindowTitle(title)
+	return a.send(ansi.SetWindowTitle(title))
 }
 
 // toggle switches the bell and title off or on and says which.
@@ -52,9 +69,8 @@ func (g *gameScreen) seatAlert(wasActing bool) tea.Cmd {
 		title = "your move · " + title
 	}
 	cmd := a.setTitle(title)
-	if acting && !wasActing && a.on && a.ring != nil {
-		ring := a.ring
-		return tea.Batch(cmd, func() tea.Msg { ring(); return nil })
+	if acting && !wasActing && a.on {
+		return tea.Batch(cmd, a.send("\a"))
 	}
 	return cmd
 }

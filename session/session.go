@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -47,9 +48,11 @@ type Config struct {
 	// PublicAddr is where players reach the server ("host:port"), for
 	// the invites the screens print; empty when unknown.
 	PublicAddr string
-	// Bell rings the terminal's bell when the player's seat comes to act
-	// (alert.go); nil rings nothing. The window title follows too.
-	Bell func()
+	// Terminal takes the escape sequences the session writes beside its
+	// frames: the bell when the player's seat comes to act and the window
+	// title (alert.go), one Write each. It must not interleave with the
+	// program's own output; nil writes none.
+	Terminal io.Writer
 	// NoBell starts the session with the bell and the window title off
 	// (B switches them).
 	NoBell bool
@@ -146,7 +149,7 @@ func New(cfg Config) tea.Model {
 	}
 	e := &env{lobby: cfg.Lobby, games: cfg.Games, player: cfg.Player, theme: NewTheme(cfg.Theme, cfg.Renderer),
 		ctx: ctx, now: now, width: cfg.Width, height: cfg.Height, publicAddr: cfg.PublicAddr,
-		alerts: alerts{on: !cfg.NoBell, ring: cfg.Bell}}
+		alerts: alerts{on: !cfg.NoBell, term: cfg.Terminal}}
 	m := &Model{env: e, start: cfg.Start}
 	m.cur = newLobbyScreen(e, "")
 	return m
