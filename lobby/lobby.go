@@ -127,6 +127,8 @@ type Lobby struct {
 	// The lobby's chat and everyone's chat allowance (chatting.go).
 	lobbyChat lobbyChat
 	chatRates chatRates
+	// feed tells lobby screens when room lists change (feed.go).
+	feed roomFeed
 }
 
 // Changes is implemented by stores shared between server instances: it
@@ -193,6 +195,8 @@ func (l *Lobby) Run(ctx context.Context) {
 				if r != nil {
 					r.refresh(ctx)
 				}
+				// Rooms not loaded here are listed too, from the store.
+				l.roomsChanged()
 			}
 		}()
 	}
@@ -277,6 +281,7 @@ func (l *Lobby) Create(ctx context.Context, host Player, o CreateOptions) (Meta,
 			return Meta{}, l.unavailable("create room", err)
 		}
 		l.cfg.Logger.Info("room created", "code", m.Code, "game", m.Game, "seats", o.Seats, "public", o.Public, "seed", seed)
+		l.roomsChanged()
 		return m, nil
 	}
 	return Meta{}, errors.New("no free room code found: try again")
@@ -372,7 +377,7 @@ func (l *Lobby) list(ctx context.Context, keep func(Meta) bool) ([]RoomInfo, err
 			r.mu.Unlock()
 			continue
 		}
-		info := infoOf(m, nil, engine.Status{})
+		info := infoOf(m, nil, m.status())
 		if l.presence == nil {
 			// Not loaded since this server started, so nobody has sat
 			// here since: see room.awaySince.
@@ -444,6 +449,7 @@ func (l *Lobby) ExpireRooms(ctx context.Context) {
 		}
 		l.deleteChat(ctx, m.Code)
 		l.cfg.Logger.Info("room expired", "code", m.Code, "idle", l.cfg.Now().Sub(m.Updated).Round(time.Second))
+		l.roomsChanged()
 	}
 }
 

@@ -55,7 +55,7 @@ func (s *MemStore) Load(_ context.Context, code string, from int) (Meta, []Recor
 }
 
 // Append implements Store.
-func (s *MemStore) Append(_ context.Context, code string, at int, rec Record, result *engine.Result) error {
+func (s *MemStore) Append(_ context.Context, code string, at int, rec Record, st engine.Status) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r, ok := s.rooms[code]
@@ -67,9 +67,7 @@ func (s *MemStore) Append(_ context.Context, code string, at int, rec Record, re
 	}
 	r.moves = append(r.moves, rec)
 	r.meta.Updated = rec.At
-	if result != nil {
-		r.meta.Over, r.meta.Result = true, result
-	}
+	r.meta.setStatus(st)
 	return nil
 }
 

@@ -219,7 +219,7 @@ func (r *room) commit(ctx context.Context, seat int, mv json.RawMessage, retries
 		}
 		now := r.l.cfg.Now().UTC()
 		began := time.Now()
-		err = r.l.cfg.Store.Append(ctx, r.meta.Code, r.moves, Record{Seat: seat, Move: mv, At: now}, st.Result)
+		err = r.l.cfg.Store.Append(ctx, r.meta.Code, r.moves, Record{Seat: seat, Move: mv, At: now}, st)
 		if errors.Is(err, ErrConflict) && (attempt < retries || retries == 0) {
 			// Someone else (another session's instance) played first: take
 			// their moves and judge this one again against the new state,
@@ -246,11 +246,15 @@ func (r *room) commit(ctx context.Context, seat int, mv json.RawMessage, retries
 		r.moves++
 		r.meta.Updated = now
 		r.noteTurns(st, now)
-		if st.Result != nil {
-			r.meta.Over, r.meta.Result = true, st.Result
-		}
+		// Room lists show the round and who acts: tell them when those
+		// change, not on every move of a phase everyone plays at once.
+		listed := st.Round != r.meta.Round || !slices.Equal(st.Acting, r.meta.Acting) || st.Result != nil
+		r.meta.setStatus(st)
 		r.record(seat, events)
 		r.broadcast()
+		if listed {
+			r.l.roomsChanged()
+		}
 		return nil
 	}
 }
@@ -319,6 +323,19 @@ func (r *room) reclaim(ctx context.Context, p Player, seat int) (*Conn, error) {
 // saveMeta stores m as the next metadata version and starts the game when
 // the last seat was just taken. The caller holds r.mu.
 func (r *room) saveMeta(ctx context.Context, m Meta) error {
+	if m.Full() && !m.Started {
+		// The game starts: its first round and who acts first are stored
+		// with the seats, for room lists to show before the first move.
+		state, err := r.rules.New(len(m.Seats), m.Options, m.Seed)
+		if err != nil {
+			return err
+		}
+		st, err := r.rules.Status(state)
+		if err != nil {
+			return err
+		}
+		m.setStatus(st)
+	}
 	m.Version = r.meta.Version + 1
 	m.Updated = r.l.cfg.Now().UTC()
 	if m.Full() && !m.Started {
@@ -343,6 +360,7 @@ func (r *room) saveMeta(ctx context.Context, m Meta) error {
 		r.l.cfg.Logger.Info("game started", "code", m.Code, "seats", len(m.Seats))
 	}
 	r.broadcast()
+	r.l.roomsChanged()
 	return nil
 }
 
@@ -381,7 +399,7 @@ func (r *room) end(ctx context.Context, by Player) error {
 		return errors.New("this game is already over")
 	}
 	m := r.meta
-	m.Over, m.Ended = true, "ended by the host"
+	m.Over, m.Ended, m.Acting = true, "ended by the host", nil
 	return r.saveMeta(ctx, m)
 }
 

@@ -26,9 +26,10 @@ type Store interface {
 	Load(ctx context.Context, code string, from int) (Meta, []Record, error)
 	// Append stores r as move number at; ErrConflict if the log is not
 	// exactly at moves long. In the same transaction it sets the room's
-	// Updated time to r.At and, when the move ended the game (result is
-	// not nil), marks the game over with its result.
-	Append(ctx context.Context, code string, at int, r Record, result *engine.Result) error
+	// Updated time to r.At, its Round and Acting seats to st's (what room
+	// lists show without replaying the game) and, when the move ended the
+	// game (st.Result is not nil), marks the game over with its result.
+	Append(ctx context.Context, code string, at int, r Record, st engine.Status) error
 	// SaveMeta replaces the metadata if its stored Version is m.Version-1;
 	// ErrConflict otherwise.
 	SaveMeta(ctx context.Context, m Meta) error
@@ -62,6 +63,11 @@ type Meta struct {
 	Over    bool            `json:"over"`
 	// Result is how the game ended, when it reached its end.
 	Result *engine.Result `json:"result,omitempty"`
+	// Round and Acting are the game's round and the seats that may move,
+	// as of the last stored move (or the start), so room lists show them
+	// for rooms no instance has loaded.
+	Round  int   `json:"round,omitempty"`
+	Acting []int `json:"acting,omitempty"`
 	// Ended says why a game stopped before its natural end ("ended by the host").
 	Ended   string    `json:"ended,omitempty"`
 	Created time.Time `json:"created"`
@@ -99,6 +105,19 @@ type Seat struct {
 	// a digest of the address they sat down from.
 	Word string `json:"word,omitempty"`
 	From string `json:"from,omitempty"`
+}
+
+// status is the game's standing as the metadata records it.
+func (m Meta) status() engine.Status {
+	return engine.Status{Round: m.Round, Acting: m.Acting, Over: m.Over, Result: m.Result}
+}
+
+// setStatus records st in the metadata, as Append does with each move.
+func (m *Meta) setStatus(st engine.Status) {
+	m.Round, m.Acting = st.Round, st.Acting
+	if st.Result != nil {
+		m.Over, m.Result = true, st.Result
+	}
 }
 
 // Free reports whether nobody holds the seat.

@@ -191,7 +191,7 @@ func TestLobbyChatAcrossInstancesOverSSH(t *testing.T) {
 	_, as := ptySession(t, alice, "", 80, 24)
 	_, bs := ptySession(t, bob, "", 120, 40)
 	for _, s := range []*screen{as, bs} {
-		s.waitFor(t, "OPEN ROOMS")
+		s.waitFor(t, "OPEN SEATS")
 		s.in.Write([]byte("t"))
 		s.waitFor(t, "nothing said yet")
 	}

@@ -46,10 +46,10 @@ var commands = []command{
 	{name: "new", args: "[--game G] [--players N] [--private] [--seed S] [--bots B,B] [--grace 2m] [--clock 90s|off] [game options]",
 		about: "create a room and print its code on its own line (help new: games, options, bots)", run: (*Server).newRoom},
 	{name: "play", args: "CODE [WORD] [--watch]", about: "play (or watch) a room as JSON lines: views out, moves in (see docs/protocol.md)", run: (*Server).play},
-	{name: "join", args: "CODE [WORD] [--theme T]", about: "open the game screen in your seat of that room (a guest coming back adds their seat word)", terminal: true},
-	{name: "watch", args: "CODE [--theme T]", about: "watch a room live", terminal: true},
-	{name: "replay", args: "CODE [--theme T]", about: "step through a finished game", terminal: true},
-	{name: "lobby", args: "[--theme T]", about: "open the lobby (what plain `ssh -p 2222 host` does)", terminal: true},
+	{name: "join", args: "CODE [WORD] [--theme T] [--no-bell]", about: "open the game screen in your seat of that room (a guest coming back adds their seat word)", terminal: true},
+	{name: "watch", args: "CODE [--theme T] [--no-bell]", about: "watch a room live", terminal: true},
+	{name: "replay", args: "CODE [--theme T] [--no-bell]", about: "step through a finished game", terminal: true},
+	{name: "lobby", args: "[--theme T] [--no-bell]", about: "open the lobby (what ssh with no command does)", terminal: true},
 	{name: "rematch", args: "CODE [--wait]", about: "accept (or offer) a rematch of a finished game; prints the new room's code once every player has", run: (*Server).rematch},
 	{name: "history", args: "[--json]", about: "list the games you hold a seat in", run: (*Server).history},
 	{name: "mine", args: "[--json]", about: "list the games waiting on your move", run: (*Server).mine},
@@ -98,7 +98,7 @@ func (s *Server) run(sess ssh.Session) int {
 	c := &call{ctx: live.ctx, sess: sess, player: playerFrom(sess.Context()), args: args[1:], out: sess, errOut: sess.Stderr(), live: live}
 	cmd, ok := s.command(args[0], c.player)
 	if !ok {
-		fmt.Fprintf(c.errOut, "smokestack: unknown command %.40q\nRun `ssh -p PORT HOST help` for the list of commands.\n", args[0])
+		fmt.Fprintf(c.errOut, "smokestack: unknown command %.40q\nRun `%s` for the list of commands.\n", args[0], s.sshCommand(false, "help"))
 		return 1
 	}
 	kind := sessionKind(cmd)
@@ -177,11 +177,13 @@ func (s *Server) help(c *call) error {
 			fmt.Fprintln(c.out, "\n"+adminUsage)
 		}
 		if cmd.terminal {
-			fmt.Fprintln(c.out, "\nThis opens the game screen, so it needs a terminal: ssh -t -p PORT HOST "+cmd.name+" …")
+			fmt.Fprintln(c.out, "\nThis opens the game screen, so it needs a terminal: "+s.sshCommand(true, cmd.name, "…"))
 		}
 		return nil
 	}
-	fmt.Fprintf(c.out, helpIntro, lobby.Titles(s.cfg.Lobby.Games()))
+	lobbyCmd, joinCmd := s.sshCommand(false), s.sshCommand(true, "join", "CODE")
+	w := max(len(lobbyCmd), len(joinCmd)) + 2
+	fmt.Fprintf(c.out, helpIntro, lobby.Titles(s.cfg.Lobby.Games()), w, lobbyCmd, w, joinCmd, s.sshCommand(false, "COMMAND"))
 	for _, cmd := range commands {
 		if cmd.operator && !s.isOperator(c.player) {
 			continue
@@ -201,10 +203,10 @@ func (s *Server) help(c *call) error {
 
 const helpIntro = `smokestack: %s over SSH.
 
-Play:   ssh -p PORT HOST               the lobby (needs a terminal)
-        ssh -t -p PORT HOST join CODE  straight into a room
+Play:   %-*sthe lobby (needs a terminal)
+        %-*sstraight into a room
 
-Commands (ssh -p PORT HOST COMMAND):
+Commands (%s):
 `
 
 const helpOutro = `
@@ -315,7 +317,8 @@ func (s *Server) newRoom(c *call) error {
 		return err
 	}
 	fmt.Fprintln(c.out, m.Invite())
-	fmt.Fprintf(c.errOut, "Room %s (%s) is ready: `ssh -t -p PORT HOST join %[1]s` to sit down, or `play %[1]s` for JSON lines.\n", m.Invite(), g.Rules.Title())
+	fmt.Fprintf(c.errOut, "Room %s (%s) is ready. To sit down, you or a friend:\n  %s\nScripts: %s\n",
+		m.Invite(), g.Rules.Title(), s.sshCommand(true, "join", m.Invite()), s.sshCommand(false, "play", m.Invite()))
 	if !m.Public {
 		fmt.Fprintf(c.errOut, "It is private: share the whole invite. The code %s alone lets nobody in but its players.\n", m.Code)
 	}
@@ -391,6 +394,7 @@ func (s *Server) gamesHelp(w io.Writer) {
 func (s *Server) openTerminal(c *call, cmd command, isPty bool) error {
 	fs := flag.NewFlagSet(cmd.name, flag.ContinueOnError)
 	theme := fs.String("theme", themeFromEnv(c.sess.Environ()), "")
+	noBell := fs.Bool("no-bell", bellOffFromEnv(c.sess.Environ()), "")
 	want, most, names := 1, 1, "room CODE"
 	switch cmd.name {
 	case "lobby":
@@ -411,9 +415,9 @@ func (s *Server) openTerminal(c *call, cmd command, isPty bool) error {
 		return errUsage{fmt.Sprintf("--theme %q: choose default, colorblind or mono", *theme)}
 	}
 	if !isPty {
-		hint := "ssh -t -p PORT HOST " + strings.Join(append([]string{cmd.name}, c.args...), " ")
+		hint := s.sshCommand(true, append([]string{cmd.name}, c.args...)...)
 		if cmd.name == "lobby" {
-			hint = "ssh -p PORT HOST (from a terminal)"
+			hint = s.sshCommand(false) + " (from a terminal)"
 		}
 		return fmt.Errorf("%s opens the game screen, which needs a terminal: run `%s`. Scripts can use `play CODE` instead", cmd.name, hint)
 	}
@@ -425,7 +429,7 @@ func (s *Server) openTerminal(c *call, cmd command, isPty bool) error {
 			return err
 		}
 	}
-	return s.runTUI(c, start, *theme)
+	return s.runTUI(c, start, *theme, *noBell)
 }
 
 // themeFromEnv honours NO_COLOR and SMOKESTACK_THEME when the client sends
@@ -442,6 +446,18 @@ func themeFromEnv(env []string) string {
 		}
 	}
 	return theme
+}
+
+// bellOffFromEnv honours SMOKESTACK_BELL=off when the client sends it
+// (ssh -o SendEnv=SMOKESTACK_BELL): no bell, no window title.
+func bellOffFromEnv(env []string) bool {
+	off := false
+	for _, kv := range env {
+		if k, v, _ := strings.Cut(kv, "="); k == "SMOKESTACK_BELL" {
+			off = v == "off" || v == "0" || v == "no"
+		}
+	}
+	return off
 }
 
 func writeJSON(w io.Writer, v any) error {

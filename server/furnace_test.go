@@ -266,7 +266,7 @@ func TestFurnaceScreenOverSSH(t *testing.T) {
 	scr.in.Write([]byte("\x1b"))
 	time.Sleep(50 * time.Millisecond)
 	scr.in.Write([]byte("q"))
-	scr.waitFor(t, "OPEN ROOMS")
+	scr.waitFor(t, "OPEN SEATS")
 }
 
 // One Furnace room across two instances over one real redis-server: alice

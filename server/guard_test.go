@@ -275,7 +275,7 @@ func TestLookupLimitInTheTerminal(t *testing.T) {
 	_, replay := ptySession(t, c, "replay YYYYYY", 100, 30) // the second
 	replay.waitFor(t, "no room")
 	_, scr := ptySession(t, c, "", 100, 30)
-	scr.waitFor(t, "OPEN ROOMS")
+	scr.waitFor(t, "OPEN SEATS")
 	scr.in.Write([]byte("c"))
 	scr.waitFor(t, "JOIN A ROOM")
 	scr.in.Write([]byte("XXXXXX\r")) // the third: past the limit

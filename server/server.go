@@ -43,6 +43,10 @@ type Config struct {
 	// Metrics receives the server's figures; nil makes a fresh set. Pass
 	// the one given to the lobby as its Observer.
 	Metrics *Metrics
+	// PublicAddr is where players reach the server ("host:port"), for
+	// the commands it prints (publicaddr.go); empty means this machine's
+	// name and the port Serve listens on.
+	PublicAddr string
 }
 
 // Server is the SSH front door.
@@ -62,6 +66,7 @@ type Server struct {
 	mu        sync.Mutex
 	live      map[string]*liveSession // by ID
 	bySession map[ssh.Session]*liveSession
+	public    string // where players reach the server (publicaddr.go)
 }
 
 // New builds a server; it does not listen yet.
@@ -140,6 +145,11 @@ func (s *Server) ListenAndServe() error {
 // Serve serves connections from l until Shutdown or Close. It returns nil
 // after a Shutdown or Close.
 func (s *Server) Serve(l net.Listener) error {
+	s.mu.Lock()
+	if s.public = s.cfg.PublicAddr; s.public == "" {
+		s.public = defaultPublicAddr(l)
+	}
+	s.mu.Unlock()
 	err := s.srv.Serve(l)
 	if errors.Is(err, ssh.ErrServerClosed) {
 		return nil

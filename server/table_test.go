@@ -237,7 +237,7 @@ func TestGuestReclaim(t *testing.T) {
 	// Gus again, from the terminal's lobby: c, the code and his word.
 	back := dial(t, srv.addr, "gus", guestAuth)
 	sess, scr := ptySession(t, back, "", 80, 24)
-	scr.waitFor(t, "OPEN ROOMS")
+	scr.waitFor(t, "OPEN SEATS")
 	fmt.Fprint(scr.in, "c")
 	scr.waitFor(t, "JOIN A ROOM")
 	fmt.Fprint(scr.in, code+" "+word+"\r")

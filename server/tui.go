@@ -43,20 +43,32 @@ const idleWarning = time.Minute
 // the server ends it (shutdown, an operator, inactivity) the program quits
 // cleanly, which restores the client's terminal, and the player is told
 // why on a line of its own.
-func (s *Server) runTUI(c *call, start session.Start, theme string) error {
+func (s *Server) runTUI(c *call, start session.Start, theme string, noBell bool) error {
 	pty, _, _ := c.sess.Pty()
 	w, h := clampSize(pty.Window.Width, pty.Window.Height)
+	// One writer at a time: the renderer's frames, the window title and
+	// the bell come from different goroutines, and an SSH channel's
+	// writes may interleave packet by packet.
+	out := &lockedWriter{w: c.sess}
 	model := session.New(session.Config{
 		Lobby: s.cfg.Lobby, Games: s.cfg.Screens, Player: c.player, Start: start, Theme: theme,
 		Width: w, Height: h,
-		Context:  c.ctx,
-		Renderer: renderer(c.sess, pty.Term),
+		Context:    c.ctx,
+		Renderer:   renderer(c.sess, pty.Term),
+		PublicAddr: s.publicAddr(),
+		Terminal:   out,
+		NoBell:     noBell,
 	})
+	// The session sets the window title while it plays; the terminal
+	// keeps the player's own on its title stack and gets it back on the
+	// way out (xterm's XTWINOPS; terminals without it ignore both).
+	_, _ = io.WriteString(out, pushTitle)
+	defer io.WriteString(out, popTitle)
 	inputEnded := make(chan struct{})
 	var endOnce sync.Once
 	opts := []tea.ProgramOption{
 		tea.WithInput(inputEnd{s.input(c.ctx, c), func() { endOnce.Do(func() { close(inputEnded) }) }}),
-		tea.WithOutput(c.sess),
+		tea.WithOutput(out),
 		tea.WithAltScreen(),
 		tea.WithMouseCellMotion(),
 		// The renderer draws on a fixed tick: at 120 fps (Bubble Tea's
@@ -151,6 +163,24 @@ func (s *Server) steer(c *call, prog *tea.Program, inputEnded, done <-chan struc
 			}
 		}
 	}
+}
+
+// The terminal's title stack: save the window title, and restore it.
+const (
+	pushTitle = "\x1b[22;0t"
+	popTitle  = "\x1b[23;0t"
+)
+
+// lockedWriter lets one Write through at a time.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 // inputEnd reports when the client's input ends. Bubble Tea ignores the

@@ -161,7 +161,7 @@ func TestLobbyChatScreen(t *testing.T) {
 	a := newDriver(t, session.Config{Lobby: l, Player: alice, Width: 80, Height: 24})
 	b := newDriver(t, session.Config{Lobby: l, Player: bob, Width: 80, Height: 24})
 	for _, d := range []*driver{a, b} {
-		d.until("the lobby", d.screenContains("OPEN ROOMS"))
+		d.until("the lobby", d.screenContains("OPEN SEATS"))
 	}
 	b.keys("t")
 	b.until("bob's chat loaded", b.screenContains("nothing said yet"))

@@ -179,12 +179,14 @@ func (g *gameScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 		if msg.conn != g.conn {
 			return g, nil
 		}
+		// The first update is what the player sees on arriving: no bell.
+		was := g.acting() || g.room.Code == ""
 		first := g.room.Code == ""
 		g.apply(msg.u)
 		if cmd := g.followRematch(first); cmd != nil {
 			return g, cmd
 		}
-		return g, tea.Batch(g.wait(), g.tick())
+		return g, tea.Batch(g.wait(), g.tick(), g.seatAlert(was))
 	case moveDoneMsg:
 		if msg.conn != g.conn {
 			return g, nil
@@ -289,6 +291,10 @@ func (g *gameScreen) key(msg tea.KeyMsg) tea.Cmd {
 		return g.rematch()
 	case key.Matches(msg, k.Rules):
 		g.overlay = g.rules()
+	case key.Matches(msg, k.Bell):
+		cmd, say := g.env.alerts.toggle()
+		g.setStatus(say, false)
+		return tea.Batch(cmd, g.seatAlert(true))
 	case key.Matches(msg, k.Leave):
 		return func() tea.Msg { return toLobby{} }
 	case key.Matches(msg, k.Card):

@@ -190,10 +190,9 @@ func (g *gameScreen) waitingView(w, h int) string {
 	}
 	switch {
 	case g.room.Public:
-		lines = append(lines, "", "Share the code "+t.Accent.Render(g.room.Code)+" so others can join (lobby: c, or ssh -t … join "+g.room.Code+").", "")
+		lines = append(lines, "", g.shareLines("Share the code "+t.Accent.Render(g.room.Code)+" so others can join", g.room.Code, "code", w), "")
 	case g.invite != "":
-		lines = append(lines, "", "Share the invite "+t.Accent.Render(g.invite)+" so friends can join:",
-			"lobby: c, or ssh -t … join "+g.invite, "")
+		lines = append(lines, "", g.shareLines("Share the invite "+t.Accent.Render(g.invite)+" so friends can join", g.invite, "invite", w), "")
 	default:
 		lines = append(lines, "", "")
 	}
@@ -240,6 +239,18 @@ func (g *gameScreen) waitingView(w, h int) string {
 		return strings.Join(lines, "\n") + "\n" + g.chat.view(t, g.seats(), true, w, ch)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// shareLines say how others join: the command to paste, wrapped to w
+// rather than cut, and the lobby's way.
+func (g *gameScreen) shareLines(say, invite, what string, w int) string {
+	t := g.env.theme
+	cmd := g.env.joinCommand(invite)
+	if cmd == "" {
+		return say + " (in the lobby: c, then the " + what + ")."
+	}
+	return say + ":\n" + lipgloss.NewStyle().Width(w).Render("  "+t.Accent.Render(cmd)) +
+		"\n" + t.Dim.Render("or in the lobby: c, then the "+what+".")
 }
 
 // scoresBody is the end of the game: the game's scores, what the game did

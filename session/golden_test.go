@@ -14,12 +14,12 @@ import (
 	"github.com/smokestack/smokestack/session"
 )
 
-// The golden screens: each is drawn in the mono theme at the three sizes
+// The golden screens: each is drawn in the mono theme at the four sizes
 // and compared with testdata/TestGolden/<screen>/<size>.golden. Run
 // `go test ./session -run TestGolden -update` to rewrite them after a
 // deliberate change, and read the diff.
 
-var goldenSizes = [][2]int{{80, 24}, {120, 40}, {200, 60}}
+var goldenSizes = [][2]int{{80, 24}, {100, 30}, {120, 40}, {200, 60}}
 
 // playSolo plays player's seat with the seated random bot until stop
 // says so or the game ends; a room's bots play the other seats.
@@ -130,8 +130,21 @@ func TestGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	wait := waiting.Code
+	// A public game in play, to watch, where a player's seat went to a
+	// bot: its row names the bot as such.
+	inPlay := createRoom(t, l, bob, lobby.CreateOptions{Seats: 3, Public: true, HasSeed: true, Seed: 47, Bots: []string{"random"}})
+	for _, p := range []lobby.Player{bob, carol} {
+		c, err := l.Join(ctx, inPlay, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Close()
+	}
+	if err := l.AddBot(ctx, inPlay, bob, 1, "greedy"); err != nil {
+		t.Fatal(err)
+	}
 	// The private room's secret is random too: the waiting room shows it.
-	codes := []string{solo, work, done, open, wait, waiting.Secret}
+	codes := []string{solo, work, done, open, wait, waiting.Secret, inPlay}
 
 	t.Run("lobby", func(t *testing.T) {
 		goldenRun(t, session.Config{Lobby: l, Player: alice}, codes, "lost ")
@@ -146,10 +159,14 @@ func TestGolden(t *testing.T) {
 		goldenRun(t, session.Config{Lobby: l, Player: alice, Start: session.Start{Mode: "join", Code: done}}, codes, "GAME OVER")
 	})
 	t.Run("waiting", func(t *testing.T) {
-		goldenRun(t, session.Config{Lobby: l, Player: alice, Start: session.Start{Mode: "join", Code: wait}}, codes, "1 of 2 seats taken")
+		goldenRun(t, session.Config{Lobby: l, Player: alice, Start: session.Start{Mode: "join", Code: wait},
+			PublicAddr: "games.example.org:2222"}, codes, "1 of 2 seats taken")
 	})
 	t.Run("replay", func(t *testing.T) {
 		goldenRun(t, session.Config{Lobby: l, Player: alice, Start: session.Start{Mode: "replay", Code: done}}, codes, "move 0 of", "]", "]", "n")
+	})
+	t.Run("rules", func(t *testing.T) {
+		goldenRun(t, session.Config{Lobby: l, Player: alice, Start: session.Start{Mode: "join", Code: solo}}, codes, "MARKETPLACE", "r", "right")
 	})
 	t.Run("cards", func(t *testing.T) {
 		goldenRun(t, session.Config{Lobby: l, Player: alice, Start: session.Start{Mode: "join", Code: solo}}, codes, "MARKETPLACE", "i", "down")
@@ -175,16 +192,16 @@ func TestGolden(t *testing.T) {
 		if err := l.SayInLobby(ctx, carol, "/me waves"); err != nil {
 			t.Fatal(err)
 		}
-		screentest.GoldenThen(t, session.Config{Lobby: l, Player: alice, Games: screens}, 80, 24, chatCodes, "OPEN ROOMS", []string{"t"}, "carol waves")
+		screentest.GoldenThen(t, session.Config{Lobby: l, Player: alice, Games: screens}, 80, 24, chatCodes, "OPEN SEATS", []string{"t"}, "carol waves")
 	})
-	// Full tables at the minimum size, in both phases: every seat shown,
-	// nothing cut without a mark.
+	// Full tables in both phases: every seat shown, nothing cut without
+	// a mark, at the minimum size first.
 	for _, seats := range []int{3, 5} {
 		for _, phase := range []factories.Phase{factories.MarketPhase, factories.WorkPhase} {
 			code := tableAt(t, l, seats, phase)
 			t.Run(fmt.Sprintf("%s%d", phase, seats), func(t *testing.T) {
-				goldenAt(t, session.Config{Lobby: l, Player: alice, Start: session.Start{Mode: "join", Code: code}},
-					[]string{code}, 80, 24, "MOVES")
+				goldenRun(t, session.Config{Lobby: l, Player: alice, Start: session.Start{Mode: "join", Code: code}},
+					[]string{code}, "MOVES")
 			})
 		}
 	}

@@ -25,6 +25,7 @@ type gameKeys struct {
 	AddBot, End          key.Binding
 	Chat, Rematch        key.Binding
 	Rules                key.Binding
+	Bell                 key.Binding
 	Help                 key.Binding
 	Leave                key.Binding
 }
@@ -46,6 +47,7 @@ var gameKeyMap = gameKeys{
 	// R is the rules everywhere, as in the lobby.
 	Rematch: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "rematch")),
 	Rules:   key.NewBinding(key.WithKeys("R", "r"), key.WithHelp("R", "rules of the game")),
+	Bell:    key.NewBinding(key.WithKeys("B"), key.WithHelp("B", "bell on your move on/off")),
 	Help:    key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "all keys")),
 	Leave:   key.NewBinding(key.WithKeys("q", "esc"), key.WithHelp("q", "leave room")),
 }
@@ -68,7 +70,7 @@ func (k gameKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.NextGroup, k.PrevGroup, k.Up, k.Down, k.Play, k.Undo, k.Filter},
 		{k.Card, k.Log, k.Chat, k.Rules, k.Help, k.Leave},
-		{k.AddBot, k.End},
+		{k.AddBot, k.End, k.Bell},
 	}
 }
 
@@ -91,7 +93,7 @@ func (k watchKeys) ShortHelp() []key.Binding {
 
 // FullHelp implements help.KeyMap.
 func (k watchKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Card, k.Log, k.Chat, k.Rules, k.Help, k.Leave}, {k.AddBot, k.End}}
+	return [][]key.Binding{{k.Card, k.Log, k.Chat, k.Rules, k.Help, k.Leave}, {k.AddBot, k.End, k.Bell}}
 }
 
 // overKeys are a player's keys once the game is over: r is the rematch.
@@ -185,13 +187,14 @@ type lobbyKeys struct {
 	Join, Name       key.Binding
 	Chat             key.Binding
 	Refresh, Rules   key.Binding
+	Bell             key.Binding
 	Help, Quit       key.Binding
 }
 
 var lobbyKeyMap = lobbyKeys{
 	Up:      key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑", "up")),
 	Down:    key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", "down")),
-	Switch:  key.NewBinding(key.WithKeys("tab", "shift+tab"), key.WithHelp("tab", "rooms/my games")),
+	Switch:  key.NewBinding(key.WithKeys("tab", "shift+tab"), key.WithHelp("tab", "next list")),
 	Open:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "join/resume")),
 	Watch:   key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "watch")),
 	New:     key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new room")),
@@ -201,6 +204,7 @@ var lobbyKeyMap = lobbyKeys{
 	Chat:    key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "chat")),
 	Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
 	Rules:   key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "rules of the games")),
+	Bell:    key.NewBinding(key.WithKeys("B"), key.WithHelp("B", "bell on your move on/off")),
 	Help:    key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "all keys")),
 	Quit:    key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
 }
@@ -212,7 +216,7 @@ func (k lobbyKeys) ShortHelp() []key.Binding {
 
 // FullHelp implements help.KeyMap.
 func (k lobbyKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down, k.Switch, k.Open, k.Watch}, {k.New, k.Solo, k.Join, k.Name, k.Chat}, {k.Refresh, k.Rules, k.Help, k.Quit}}
+	return [][]key.Binding{{k.Up, k.Down, k.Switch, k.Open, k.Watch}, {k.New, k.Solo, k.Join, k.Name, k.Chat}, {k.Refresh, k.Rules, k.Bell, k.Help, k.Quit}}
 }
 
 // formKeys drive the new-room form.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
@@ -17,12 +18,12 @@ import (
 // lobbyScreen lists the open public rooms and the player's own games, and
 // creates, joins and watches rooms.
 type lobbyScreen struct {
-	env    *env
-	rooms  []lobby.RoomInfo // open public rooms
-	mine   []lobby.RoomInfo // the player's games, unfinished first
-	focus  int              // 0 rooms, 1 my games
-	sel    [2]int
-	loaded bool
+	env   *env
+	lists [listCount][]lobby.RoomInfo // open seats, games in play, the player's games (roomlist.go)
+	focus int                         // the list the keys move in
+	sel   [listCount]int
+	ready bool // the lists have been read once
+	live  liveLists
 
 	status    string
 	statusBad bool
@@ -47,8 +48,8 @@ type prompt struct {
 
 type (
 	roomsMsg struct {
-		rooms, mine []lobby.RoomInfo
-		err         error
+		lists [listCount][]lobby.RoomInfo
+		err   error
 	}
 	createdMsg struct {
 		code string
@@ -64,13 +65,19 @@ func newLobbyScreen(e *env, status string) *lobbyScreen {
 	return &lobbyScreen{env: e, status: status, statusBad: status != "", chat: newChatPane(e), done: make(chan struct{})}
 }
 
-func (l *lobbyScreen) init() tea.Cmd { return tea.Batch(l.refresh(), l.followChat()) }
+func (l *lobbyScreen) init() tea.Cmd { return tea.Batch(l.refresh(), l.follow(), l.followChat()) }
 
-func (l *lobbyScreen) close() { l.closeChat() }
+func (l *lobbyScreen) close() {
+	l.closeChat()
+	if l.live.stop != nil {
+		l.live.stop()
+	}
+}
 
-// refresh loads the room lists.
+// refresh reads the room lists.
 func (l *lobbyScreen) refresh() tea.Cmd {
 	e := l.env
+	l.live.loading, l.live.dirty, l.live.last = true, false, time.Now()
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(e.ctx, moveTimeout)
 		defer cancel()
@@ -90,7 +97,10 @@ func (l *lobbyScreen) refresh() tea.Cmd {
 				open = append(open, r)
 			}
 		}
-		return roomsMsg{rooms: rooms, mine: append(open, done...)}
+		var lists [listCount][]lobby.RoomInfo
+		lists[listOpen], lists[listPlay] = splitPublic(rooms)
+		lists[listMine] = append(open, done...)
+		return roomsMsg{lists: lists}
 	}
 }
 
@@ -122,15 +132,17 @@ func (l *lobbyScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 	if cmd, ok := l.chatUpdate(msg); ok {
 		return l, cmd
 	}
+	if cmd, ok := l.liveUpdate(msg); ok {
+		return l, cmd
+	}
 	switch msg := msg.(type) {
 	case roomsMsg:
 		if msg.err != nil {
+			l.live.loading = false
 			l.setStatus(msg.err.Error(), true)
 			return l, nil
 		}
-		l.rooms, l.mine, l.loaded = msg.rooms, msg.mine, true
-		l.sel[0] = min(l.sel[0], max(0, len(l.rooms)-1))
-		l.sel[1] = min(l.sel[1], max(0, len(l.mine)-1))
+		return l, l.loaded(msg.lists)
 	case createdMsg:
 		if msg.err != nil {
 			l.setStatus(msg.err.Error(), true)
@@ -194,12 +206,20 @@ func (l *lobbyScreen) key(msg tea.KeyMsg) tea.Cmd {
 		l.showHelp = true
 	case key.Matches(msg, k.Rules):
 		l.openRules()
+	case key.Matches(msg, k.Bell):
+		cmd, say := l.env.alerts.toggle()
+		l.setStatus(say, false)
+		return cmd
 	case key.Matches(msg, k.Up):
 		l.sel[l.focus] = max(0, l.sel[l.focus]-1)
 	case key.Matches(msg, k.Down):
 		l.sel[l.focus] = min(max(0, len(l.list())-1), l.sel[l.focus]+1)
 	case key.Matches(msg, k.Switch):
-		l.focus = 1 - l.focus
+		step := 1
+		if msg.String() == "shift+tab" {
+			step = listCount - 1
+		}
+		l.focus = (l.focus + step) % listCount
 	case key.Matches(msg, k.Refresh):
 		l.setStatus("", false)
 		return l.refresh()
@@ -212,7 +232,9 @@ func (l *lobbyScreen) key(msg tea.KeyMsg) tea.Cmd {
 		if r.Over {
 			return func() tea.Msg { return toReplay{code: r.Code} }
 		}
-		return func() tea.Msg { return toRoom{code: r.Code} }
+		// A game in play is watched, unless the player has a seat in it.
+		watch := l.focus == listPlay && r.SeatOf(l.env.player.ID) < 0
+		return func() tea.Msg { return toRoom{code: r.Code, watch: watch} }
 	case key.Matches(msg, k.Watch):
 		if r, ok := l.selected(); ok {
 			return func() tea.Msg { return toRoom{code: r.Code, watch: true} }
@@ -232,20 +254,17 @@ func (l *lobbyScreen) key(msg tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
-func (l *lobbyScreen) list() []lobby.RoomInfo {
-	if l.focus == 0 {
-		return l.rooms
-	}
-	return l.mine
-}
+func (l *lobbyScreen) list() []lobby.RoomInfo { return l.lists[l.focus] }
 
-func (l *lobbyScreen) selected() (lobby.RoomInfo, bool) {
-	list := l.list()
-	i := l.sel[l.focus]
-	if i < 0 || i >= len(list) {
+func (l *lobbyScreen) selected() (lobby.RoomInfo, bool) { return l.selectedIn(l.focus) }
+
+// selectedIn is the room selected in list i.
+func (l *lobbyScreen) selectedIn(i int) (lobby.RoomInfo, bool) {
+	list, sel := l.lists[i], l.sel[i]
+	if sel < 0 || sel >= len(list) {
 		return lobby.RoomInfo{}, false
 	}
-	return list[i], true
+	return list[sel], true
 }
 
 func newPrompt(kind, placeholder string) *prompt {
@@ -362,69 +381,6 @@ func (l *lobbyScreen) view(w, h int) string {
 		status = t.Accent.Render(l.chatUnread())
 	}
 	return strings.Join([]string{Fit(head, w, 1), Fit(note, w, 1), Fit(body, w, bh), Fit(status, w, 1), Fit(helpBar(t, km, w), w, 1)}, "\n")
-}
-
-// listsView draws the open rooms above the player's own games.
-func (l *lobbyScreen) listsView(w, h int) string {
-	t := l.env.theme
-	if !l.loaded {
-		return "loading rooms…"
-	}
-	half := max(3, h/2)
-	row := func(r lobby.RoomInfo, mine bool) string {
-		taken, names := 0, []string{}
-		for _, s := range r.Seats {
-			if !s.Free {
-				taken++
-				names = append(names, s.Name)
-			}
-		}
-		state := "waiting for players"
-		switch {
-		case r.Over && r.Result != nil:
-			state = resultText(r, l.env.player.ID)
-		case r.Over && r.Ended != "":
-			state = "finished · " + r.Ended
-		case r.Over:
-			state = "finished"
-		case r.YourMove(l.env.player.ID):
-			state = fmt.Sprintf("round %d · your move", r.Round)
-		case r.Started:
-			state = fmt.Sprintf("round %d", r.Round)
-		}
-		kind := l.kind(r)
-		vis := ""
-		if mine && !r.Public {
-			vis = " private"
-		}
-		return fmt.Sprintf("%-6s  %-19s %d/%d%s  %-22s %s", r.Code, kind, taken, len(r.Seats), vis, state, strings.Join(names, ", "))
-	}
-	section := func(title string, rooms []lobby.RoomInfo, focus, n int, empty string, mine bool) []string {
-		head := t.Title.Render(title)
-		if l.focus == focus {
-			head = "▸ " + head
-		} else {
-			head = "  " + head
-		}
-		lines := []string{head}
-		if len(rooms) == 0 {
-			return append(lines, "    "+t.Dim.Render(empty))
-		}
-		sel := l.sel[focus]
-		start := max(0, sel-(n-2))
-		for i := start; i < len(rooms) && len(lines) < n; i++ {
-			text := row(rooms[i], mine)
-			if i == sel && l.focus == focus {
-				lines = append(lines, "  ▸ "+t.Selected.Render(text))
-			} else {
-				lines = append(lines, "    "+text)
-			}
-		}
-		return lines
-	}
-	top := section("OPEN ROOMS", l.rooms, 0, half-1, "no open public rooms: n creates one, s starts a solo game", false)
-	bottom := section("YOUR GAMES", l.mine, 1, h-half, "none yet", true)
-	return Fit(strings.Join(top, "\n"), w, half) + "\n" + strings.Join(bottom, "\n")
 }
 
 // kind words a room's game for the lists: "factories 3p", "factories

@@ -66,6 +66,7 @@ func recordText(t Theme, room lobby.RoomInfo, me int, w int) string {
 	return strings.Join(lines, "\n")
 }
 
+// plural words a count of things: "1 seat", "2 seats".
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one

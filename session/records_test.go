@@ -84,7 +84,7 @@ func TestRenameInTheLobby(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := newDriver(t, session.Config{Lobby: l, Player: me, Width: 80, Height: 24})
-	d.until("the lobby", d.screenContains("OPEN ROOMS"))
+	d.until("the lobby", d.screenContains("OPEN SEATS"))
 	rename := func(name string) {
 		d.keys("N")
 		for range 20 {

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -44,6 +45,17 @@ type Config struct {
 	Renderer *lipgloss.Renderer
 	// Now is the clock for "disconnected 2m"; nil means time.Now.
 	Now func() time.Time
+	// PublicAddr is where players reach the server ("host:port"), for
+	// the invites the screens print; empty when unknown.
+	PublicAddr string
+	// Terminal takes the escape sequences the session writes beside its
+	// frames: the bell when the player's seat comes to act and the window
+	// title (alert.go), one Write each. It must not interleave with the
+	// program's own output; nil writes none.
+	Terminal io.Writer
+	// NoBell starts the session with the bell and the window title off
+	// (B switches them).
+	NoBell bool
 }
 
 // moveTimeout bounds how long a move may wait for the room and its store.
@@ -64,6 +76,9 @@ type env struct {
 	// muted are the names whose chat this session hides, lower-cased
 	// (/mute): kept until the connection ends.
 	muted map[string]bool
+	// publicAddr is where players reach the server (Config.PublicAddr).
+	publicAddr string
+	alerts     alerts // the bell and the window title (alert.go)
 }
 
 // decode reads a view of a room of game through that game's screens.
@@ -136,7 +151,8 @@ func New(cfg Config) tea.Model {
 		now = time.Now
 	}
 	e := &env{lobby: cfg.Lobby, games: cfg.Games, player: cfg.Player, theme: NewTheme(cfg.Theme, cfg.Renderer),
-		ctx: ctx, now: now, width: cfg.Width, height: cfg.Height, muted: map[string]bool{}}
+		ctx: ctx, now: now, width: cfg.Width, height: cfg.Height, muted: map[string]bool{}, publicAddr: cfg.PublicAddr,
+		alerts: alerts{on: !cfg.NoBell, term: cfg.Terminal}}
 	m := &Model{env: e, start: cfg.Start}
 	m.cur = newLobbyScreen(e, "")
 	return m
@@ -190,7 +206,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.cur.close()
 		ls := newLobbyScreen(m.env, msg.status)
 		m.cur = ls
-		return m, ls.init()
+		return m, tea.Batch(ls.init(), m.env.alerts.setTitle(baseTitle))
 	case toRoom:
 		m.cur.close()
 		gs := newConnecting(m.env, msg.code, msg.watch)
@@ -200,7 +216,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.cur.close()
 		rs := newReplayScreen(m.env, msg.code)
 		m.cur = rs
-		return m, rs.load()
+		return m, tea.Batch(rs.load(), m.env.alerts.setTitle(baseTitle))
 	}
 	if err := finalRefusal(msg); err != nil {
 		m.refused = err

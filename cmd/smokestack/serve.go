@@ -25,6 +25,7 @@ var errFlags = errors.New("bad flags")
 // serveConfig is everything `smokestack serve` can be told.
 type serveConfig struct {
 	listen      string
+	publicAddr  string
 	dataDir     string
 	hostKey     string
 	store       string
@@ -51,6 +52,7 @@ type envFlag struct{ flag, env string }
 
 var serveEnv = []envFlag{
 	{"listen", "SMOKESTACK_LISTEN"},
+	{"public-addr", "SMOKESTACK_PUBLIC_ADDR"},
 	{"data-dir", "SMOKESTACK_DATA_DIR"},
 	{"host-key", "SMOKESTACK_HOST_KEY"},
 	{"store", "SMOKESTACK_STORE"},
@@ -91,6 +93,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&c.listen, "listen", ":2222", "address the SSH server listens on")
+	fs.StringVar(&c.publicAddr, "public-addr", "", "where players reach the server, `host:port` (a bare host means port 22), for the ssh commands it prints: invites, help (default: this machine's name and the --listen port)")
 	fs.StringVar(&c.dataDir, "data-dir", "", "directory for the host key and the room store (default "+defaultDataDirHelp+")")
 	fs.StringVar(&c.hostKey, "host-key", "", "use this existing host key file instead of the data directory's, e.g. one key shared by several instances")
 	fs.StringVar(&c.store, "store", "bolt", "where rooms live: bolt (rooms.db in the data directory, durable) or memory (lost on exit)")
@@ -186,6 +189,13 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 			return c, errors.New("--metrics is the old name of --metrics-listen: give only --metrics-listen")
 		}
 		c.metricsListen = c.metrics
+	}
+	if c.publicAddr != "" {
+		addr, err := server.CheckPublicAddr(c.publicAddr)
+		if err != nil {
+			return c, fmt.Errorf("--public-addr %w", err)
+		}
+		c.publicAddr = addr
 	}
 	if c.dataDir == "" {
 		dir, err := defaultDataDir(getenv)
@@ -287,7 +297,7 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	srv, err := server.New(server.Config{
 		Addr: c.listen, HostKey: key.Signer, Lobby: lb, Screens: screens(),
 		Logger: log.With("part", "ssh"), IdleTimeout: c.idleTimeout,
-		Limits: c.limits, Operators: ops, Metrics: metrics,
+		Limits: c.limits, Operators: ops, Metrics: metrics, PublicAddr: c.publicAddr,
 	})
 	if err != nil {
 		return err

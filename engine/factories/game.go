@@ -301,8 +301,13 @@ func (g *game) gainGoods(n int) {
 // that are not there or named twice before it removes any.
 func takeFromHand(p *Player, cards ...Card) error {
 	for i, c := range cards {
-		if indexOf(p.Hand, c) < 0 || slices.Contains(cards[:i], c) {
+		switch {
+		case c < 0 || int(c) >= len(cardKind):
+			return fmt.Errorf("card %d is not a blueprint of this game, so not in your hand", c)
+		case indexOf(p.Hand, c) < 0:
 			return fmt.Errorf("%s is not in your hand", c.Name())
+		case slices.Contains(cards[:i], c):
+			return fmt.Errorf("a second %s is not in your hand: the same card is named twice", c.Name())
 		}
 	}
 	for _, c := range cards {

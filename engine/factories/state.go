@@ -72,7 +72,7 @@ type State struct {
 	Turns      int        `json:"turns"`      // market turns taken this round
 	Refreshed  bool       `json:"refreshed"`  // the acting seat paid for a refresh
 	FinalRound int        `json:"finalRound"` // last round once the end is triggered
-	// EndCause says what triggered the end ("made 12 goods"), and EndSeat
+	// EndCause says what triggered the end ("has 12 goods", as it stood then), and EndSeat
 	// who did (-1 for The Machine), so screens can name them.
 	EndCause string `json:"endCause,omitempty"`
 	EndSeat  int    `json:"endSeat,omitempty"`

@@ -57,7 +57,10 @@ func (g *game) bid(m Move) error {
 	}
 	p := g.me()
 	i := g.lot(m.Card)
-	if i < 0 {
+	switch {
+	case m.Card == NoCard:
+		return errors.New("name the market card to place your disc on")
+	case i < 0:
 		return fmt.Errorf("%s is not up for auction", cardName(m.Card))
 	}
 	paired := g.Config.Arthur == ArthurPaired

@@ -250,7 +250,11 @@ func fieldsFit(m Move) error {
 		{"times", m.Times != (Times{})}, {"at", m.At != 0}, {"again", m.Again},
 	} {
 		if f.set && !strings.Contains(uses, f.name) {
-			return fmt.Errorf("a %s move has no %s", m.Kind, f.name)
+			article := "a"
+			if strings.ContainsRune("aeiou", rune(m.Kind[0])) {
+				article = "an"
+			}
+			return fmt.Errorf("%s %s move has no %s", article, m.Kind, f.name)
 		}
 	}
 	if m.Kind == Compensate && m.Times[1] != 0 {

@@ -23,7 +23,7 @@ import (
 // `go test ./session/furnace -run TestGolden -update` to rewrite them after
 // a deliberate change, and read the diff.
 
-var goldenSizes = [][2]int{{80, 24}, {120, 40}, {200, 60}}
+var goldenSizes = [][2]int{{80, 24}, {100, 30}, {120, 40}, {200, 60}}
 
 var screens = map[string]session.Game{"furnace": furnaceui.UI{}}
 
