@@ -32,9 +32,11 @@ func TestChatBetweenTerminals(t *testing.T) {
 	carol := dialKey(t, srv.addr, "carol", newKey(t))
 	code := strings.TrimSpace(run(t, alice, "new --players 2 --seed 4", "").stdout)
 
-	_, as := ptySession(t, alice, "join "+code, 80, 24)
+	// Without the bell (and window title) on their move, so that any BEL
+	// or OSC on these terminals could only have come from the chat.
+	_, as := ptySession(t, alice, "join "+code+" --no-bell", 80, 24)
 	as.waitFor(t, "WAITING ROOM")
-	_, bs := ptySession(t, bob, "join "+code, 120, 40)
+	_, bs := ptySession(t, bob, "join "+code+" --no-bell", 120, 40)
 	for _, s := range []*screen{as, bs} {
 		s.waitFor(t, "MARKETPLACE")
 	}

@@ -4,6 +4,10 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/smokestack/smokestack/engine/factories"
+	"github.com/smokestack/smokestack/engine/factories/bot"
 
 	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/session"
@@ -13,9 +17,15 @@ import (
 // wherever the seat is named: its place on the board and the log lines
 // the bot's moves make.
 func TestBotSeatMarked(t *testing.T) {
-	l := newTestLobby()
+	now := fixedNow()
+	clk := &setClock{t: now}
+	l := lobby.New(lobby.Config{Store: lobby.NewMemStore(), Games: []lobby.Game{{Rules: factories.Rules{}, Bots: bot.JSONBots()}}, Now: clk.Now})
 	ctx := context.Background()
-	code := createRoom(t, l, alice, lobby.CreateOptions{Seats: 2, Public: true, HasSeed: true, Seed: 5})
+	m, err := l.Create(ctx, alice, lobby.CreateOptions{Seats: 2, HasSeed: true, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	code := m.Invite()
 	b, err := l.Join(ctx, code, bob)
 	if err != nil {
 		t.Fatal(err)
@@ -23,7 +33,9 @@ func TestBotSeatMarked(t *testing.T) {
 	d := newDriver(t, session.Config{Lobby: l, Player: alice, Width: 120, Height: 40, Start: session.Start{Mode: "join", Code: code}})
 	d.inGame()
 	b.Close()
-	d.until("bob away", d.screenContains("waiting for bob"))
+	d.until("bob away", d.screenContains("bob away"))
+	clk.set(now.Add(lobby.DefaultGrace + time.Second))
+	// Alice, the one player at the table, votes bob's seat to a bot.
 	if err := l.AddBot(ctx, code, alice, b.Seat(), "greedy"); err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/smokestack/smokestack/engine/factories"
 	"github.com/smokestack/smokestack/engine/factories/bot"
@@ -132,17 +133,30 @@ func TestGolden(t *testing.T) {
 	wait := waiting.Code
 	// A public game in play, to watch, where a player's seat went to a
 	// bot: its row names the bot as such.
-	inPlay := createRoom(t, l, bob, lobby.CreateOptions{Seats: 3, Public: true, HasSeed: true, Seed: 47, Bots: []string{"random"}})
-	for _, p := range []lobby.Player{bob, carol} {
-		c, err := l.Join(ctx, inPlay, p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c.Close()
-	}
-	if err := l.AddBot(ctx, inPlay, bob, 1, "greedy"); err != nil {
+	inPlay := createRoom(t, l, bob, lobby.CreateOptions{Seats: 3, Public: true, HasSeed: true, Seed: 47, Bots: []string{"random"},
+		Grace: 5 * time.Second})
+	left, err := l.Join(ctx, inPlay, bob)
+	if err != nil {
 		t.Fatal(err)
 	}
+	left.Close()
+	stays, err := l.Join(ctx, inPlay, carol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Once bob is away past the grace (the test clock moves a second at
+	// each reading), carol, the one player at the table, votes his seat
+	// to a bot.
+	for try := 0; ; try++ {
+		err := l.AddBot(ctx, inPlay, carol, left.Seat(), "greedy")
+		if err == nil {
+			break
+		}
+		if try > 10 {
+			t.Fatal(err)
+		}
+	}
+	stays.Close()
 	// The private room's secret is random too: the waiting room shows it.
 	codes := []string{solo, work, done, open, wait, waiting.Secret, inPlay}
 
