@@ -4,10 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
-	"sync"
 	"time"
-
-	"golang.org/x/time/rate"
 
 	"github.com/smokestack/smokestack/engine"
 )
@@ -18,9 +15,6 @@ type Conn struct {
 	player  Player
 	seat    int
 	updates chan Update
-	// moveRate paces the session's moves (limits.go).
-	rateOnce sync.Once
-	moveRate *rate.Limiter
 }
 
 // Update is everything a session shows of its room at one moment. Each

@@ -15,8 +15,8 @@ type Limits struct {
 	RoomsPerHour int
 	// OpenRooms bounds a player's unfinished rooms.
 	OpenRooms int
-	// MovesPerSecond bounds the moves one session may play for its seat:
-	// bursts of twice as many pass, a faster stream is slowed to it, and
+	// MovesPerSecond bounds the moves played for one seat, by all the
+	// sessions holding it here together: bursts of twice as many pass, a faster stream is slowed to it, and
 	// one that would wait over a second is refused move by move.
 	MovesPerSecond float64
 	// LookupMisses bounds the failed room lookups (lookups.go) one key
@@ -85,20 +85,21 @@ func (l *Lobby) checkRoomQuota(ctx context.Context, host Player) error {
 	return refusal
 }
 
-// moveWait is the longest a move waits for its session's allowance; a
+// moveWait is the longest a move waits for its seat's allowance; a
 // stream that would wait longer is refused move by move.
 const moveWait = time.Second
 
-// allowMove takes one move from the connection's allowance, waiting for
-// it briefly: a script playing fast is slowed, a flood refused, and
-// neither holds the room, whose lock is taken only after.
+// allowMove takes one move from the seat's allowance, waiting for it
+// briefly: a script playing fast is slowed, a flood refused, and neither
+// holds the room, whose lock is taken only after. The allowance is the
+// seat's, not the session's: one key may hold its seat from several
+// sessions at once, and together they get one seat's rate.
 func (c *Conn) allowMove(ctx context.Context) error {
 	per := c.room.l.cfg.Limits.MovesPerSecond
 	if per <= 0 {
 		return nil
 	}
-	c.rateOnce.Do(func() { c.moveRate = rate.NewLimiter(rate.Limit(per), max(1, int(2*per))) })
-	r := c.moveRate.Reserve()
+	r := c.room.moveLimiter(c.seat, per).Reserve()
 	d := r.Delay()
 	if d == 0 {
 		return nil
@@ -117,4 +118,19 @@ func (c *Conn) allowMove(ctx context.Context) error {
 		r.Cancel()
 		return ctx.Err()
 	}
+}
+
+// moveLimiter is seat's allowance of moves, made on first use.
+func (r *room) moveLimiter(seat int, per float64) *rate.Limiter {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.moveRates == nil {
+		r.moveRates = map[int]*rate.Limiter{}
+	}
+	lim := r.moveRates[seat]
+	if lim == nil {
+		lim = rate.NewLimiter(rate.Limit(per), max(1, int(2*per)))
+		r.moveRates[seat] = lim
+	}
+	return lim
 }

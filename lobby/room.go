@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/time/rate"
+
 	"github.com/smokestack/smokestack/engine"
 )
 
@@ -34,6 +36,8 @@ type room struct {
 	bots   map[int]engine.Bot
 	botDue bool // a bot move is scheduled
 	notice string
+	// moveRates pace each seat's moves (limits.go).
+	moveRates map[int]*rate.Limiter
 
 	// With a store shared between instances (see presence.go):
 	elsewhere       map[int]bool      // seats sessions on other instances hold

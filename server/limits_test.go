@@ -277,6 +277,82 @@ func TestMoveRateOverSSH(t *testing.T) {
 	}
 }
 
+// The move rate is the seat's, however many sessions hold it: two
+// sessions of one key on one seat, each sending twenty lines at once, get
+// twenty at once between them and the rest at the rate.
+func TestMoveRatePerSeat(t *testing.T) {
+	srv := startServerLimited(t, lobby.Limits{MovesPerSecond: 10})
+	key := newKey(t)
+	code := strings.TrimSpace(run(t, dialKey(t, srv.addr, "alice", key), "new --players 2", "").stdout)
+	var seats []*stream
+	for range 2 { // one connection each, as two terminals would
+		st := startPlay(t, dialKey(t, srv.addr, "alice", key), "play "+code)
+		if l := <-st.lines; l.Seat != 0 {
+			t.Fatalf("alice's session sat at %+v", l)
+		}
+		seats = append(seats, st)
+	}
+	start := time.Now()
+	for _, st := range seats {
+		st.in.Write([]byte(strings.Repeat(`{"kind":"pass"}`+"\n", 20)))
+	}
+	for _, st := range seats {
+		for i := range 20 { // refused by the rules: the game has not started
+			if l := st.answer(t); !strings.Contains(l.Error, "the game starts when every seat is taken") {
+				t.Fatalf("line %d: %+v", i, l)
+			}
+		}
+	}
+	// Twenty at once, twenty more at ten a second: two seconds, less a
+	// tenth for the first of them.
+	if took := time.Since(start); took < 1800*time.Millisecond {
+		t.Errorf("forty moves for one seat from two sessions, at ten a second in bursts of twenty, answered in %s", took)
+	}
+}
+
+// A move that would wait past a second for its seat's allowance is not
+// played, and the player is told why; the session goes on.
+func TestMoveRateRefusesPastASecond(t *testing.T) {
+	srv := startServerLimited(t, lobby.Limits{MovesPerSecond: 0.5}) // one in two seconds, bursts of one
+	c := dialKey(t, srv.addr, "alice", newKey(t))
+	code := strings.TrimSpace(run(t, c, "new --players 2", "").stdout)
+	st := startPlay(t, c, "play "+code)
+	<-st.lines
+	start := time.Now()
+	st.in.Write([]byte(strings.Repeat(`{"kind":"pass"}`+"\n", 2)))
+	if l := st.answer(t); !strings.Contains(l.Error, "the game starts when every seat is taken") {
+		t.Fatalf("the first move: %+v", l)
+	}
+	if l := st.answer(t); l.Error != "too many moves: at most 0.5 a second; that one was not played" {
+		t.Fatalf("a move two seconds early: %+v", l)
+	}
+	if took := time.Since(start); took > time.Second {
+		t.Errorf("the refusal took %s: a move past the allowance must not wait", took)
+	}
+	if n := srv.refusals("move_rate"); n != 1 {
+		t.Errorf("%d move_rate refusals counted, want 1", n)
+	}
+	// Two seconds on, the seat has its allowance back.
+	time.Sleep(2 * time.Second)
+	st.in.Write([]byte(`{"kind":"pass"}` + "\n"))
+	if l := st.answer(t); !strings.Contains(l.Error, "the game starts when every seat is taken") {
+		t.Errorf("a move after two seconds: %+v", l)
+	}
+}
+
+// answer is the next answer to a move (ok or error), past the updates
+// the room pushes meanwhile.
+func (s *stream) answer(t *testing.T) line {
+	t.Helper()
+	for l := range s.lines {
+		if l.OK || l.Error != "" {
+			return l
+		}
+	}
+	t.Fatal("the session ended before answering")
+	return line{}
+}
+
 // attempt runs cmd on c as run does, but hands back a session the server
 // refused to open, or a connection that ended, as an error.
 func attempt(c *gossh.Client, cmd string) (result, error) {
