@@ -49,7 +49,10 @@ func (e *LimitError) Error() string { return e.Msg }
 
 // checkRoomQuota refuses a new room to a host who made too many lately or
 // holds too many unfinished ones. It counts the rooms in the store, so
-// every instance sharing it counts the same.
+// every instance sharing it counts the same. A guest has a new ID on every
+// connection, so guests are counted by address: all the guests from one
+// address share one quota (with the server's per-address limits off there
+// is no address, and each guest connection has a quota of its own).
 func (l *Lobby) checkRoomQuota(ctx context.Context, host Player) error {
 	lim := l.cfg.Limits
 	if lim.RoomsPerHour <= 0 && lim.OpenRooms <= 0 {
@@ -61,8 +64,9 @@ func (l *Lobby) checkRoomQuota(ctx context.Context, host Player) error {
 	}
 	hourAgo := l.cfg.Now().Add(-time.Hour)
 	recent, open := 0, 0
+	byAddr := host.Guest && host.Addr != ""
 	for _, m := range metas {
-		if m.Host != host.ID {
+		if m.Host != host.ID && !(byAddr && m.HostAddr == host.Addr) {
 			continue
 		}
 		if m.Created.After(hourAgo) {
@@ -74,8 +78,12 @@ func (l *Lobby) checkRoomQuota(ctx context.Context, host Player) error {
 	}
 	var refusal *LimitError
 	switch {
+	case lim.RoomsPerHour > 0 && recent >= lim.RoomsPerHour && byAddr:
+		refusal = &LimitError{Reason: "rooms_per_hour", Msg: fmt.Sprintf("guests from your address created %d rooms in the last hour, the most allowed: try again later, or connect with an SSH key", recent)}
 	case lim.RoomsPerHour > 0 && recent >= lim.RoomsPerHour:
 		refusal = &LimitError{Reason: "rooms_per_hour", Msg: fmt.Sprintf("you created %d rooms in the last hour, the most allowed: try again later", recent)}
+	case lim.OpenRooms > 0 && open >= lim.OpenRooms && byAddr:
+		refusal = &LimitError{Reason: "open_rooms", Msg: fmt.Sprintf("guests from your address have %d unfinished rooms, the most allowed: try again later, or connect with an SSH key", open)}
 	case lim.OpenRooms > 0 && open >= lim.OpenRooms:
 		refusal = &LimitError{Reason: "open_rooms", Msg: fmt.Sprintf("you have %d unfinished rooms, the most allowed: finish or end one first (`ssh -p PORT HOST history`)", open)}
 	default:

@@ -223,6 +223,9 @@ func (l *Lobby) Create(ctx context.Context, host Player, o CreateOptions) (Meta,
 	now := l.cfg.Now().UTC()
 	m := Meta{Game: g.Name(), Public: o.Public, Host: host.ID, Seats: make([]Seat, o.Seats),
 		Options: o.Options, Seed: seed, Created: now, Updated: now, Version: 1}
+	if host.Guest {
+		m.HostAddr = host.Addr
+	}
 	if !o.Public {
 		m.Secret = newSecret()
 	}

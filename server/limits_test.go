@@ -277,6 +277,64 @@ func TestMoveRateOverSSH(t *testing.T) {
 	}
 }
 
+// Guests have a new identity on every connection, so their room quotas
+// count by address: a guest from one address making a room on each new
+// connection is refused past the quota, while a guest elsewhere and a
+// player with a key at the same address have their own.
+func TestGuestRoomLimits(t *testing.T) {
+	srv := startServerLimited(t, lobby.Limits{RoomsPerHour: 3, OpenRooms: 2}, withLimits(Limits{ConnsPerAddr: 50}))
+	guestNew := func(from int) result {
+		t.Helper()
+		c, err := dialGuestFrom(srv.addr, from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		return run(t, c, "new --private", "")
+	}
+	for i := range 2 {
+		if r := guestNew(0); r.status != 0 {
+			t.Fatalf("guest room %d: %+v", i+1, r)
+		}
+	}
+	r := guestNew(0)
+	if r.status != 1 || !strings.Contains(r.stderr, "guests from your address have 2 unfinished rooms, the most allowed") {
+		t.Errorf("a third open room by a guest from the same address, on a new connection: %+v", r)
+	}
+	if r := guestNew(1); r.status != 0 {
+		t.Errorf("a guest from another address: %+v", r)
+	}
+	key, _, err := dialFrom(srv.addr, 0, newKey(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer key.Close()
+	if r := run(t, key, "new --private", ""); r.status != 0 {
+		t.Errorf("a player with a key at the guests' address: %+v", r)
+	}
+	if n := srv.refusals("open_rooms"); n != 1 {
+		t.Errorf("%d open_rooms refusals counted, want 1", n)
+	}
+}
+
+// dialGuestFrom connects as a guest (no key) from a loopback address of
+// its own, as dialFrom does with a key.
+func dialGuestFrom(addr string, from int) (*gossh.Client, error) {
+	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.IPv4(127, 0, byte(from/250), byte(2+from%250))}, Timeout: 10 * time.Second}
+	nc, err := d.Dial("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	guest := gossh.KeyboardInteractive(func(string, string, []string, []bool) ([]string, error) { return nil, nil })
+	cc, chans, reqs, err := gossh.NewClientConn(nc, addr, &gossh.ClientConfig{User: "visitor",
+		Auth: []gossh.AuthMethod{guest}, HostKeyCallback: gossh.InsecureIgnoreHostKey()})
+	if err != nil {
+		nc.Close()
+		return nil, err
+	}
+	return gossh.NewClient(cc, chans, reqs), nil
+}
+
 // The move rate is the seat's, however many sessions hold it: two
 // sessions of one key on one seat, each sending twenty lines at once, get
 // twenty at once between them and the rest at the rate.
