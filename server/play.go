@@ -136,8 +136,15 @@ func (s *Server) readMoves(ctx context.Context, c *call, conn *lobby.Conn, resul
 		if ctx.Err() != nil {
 			return // the session is over; the move must not count
 		}
-		err := errNotJSON
-		if json.Valid(line) {
+		var err error
+		switch {
+		case !json.Valid(line):
+			err = errNotJSON
+		case line[0] != '{':
+			// null, a number, a string, an array: the game's rules would
+			// word this in the decoder's terms.
+			err = errNotObject
+		default:
 			err = conn.Move(ctx, json.RawMessage(bytes.Clone(line)))
 		}
 		if !report(err) {
@@ -155,4 +162,7 @@ type badInput string
 
 func (b badInput) Error() string { return string(b) }
 
-var errNotJSON = errors.New(`that line is not JSON: send one move object per line, like {"kind":"pass"}`)
+var (
+	errNotJSON   = errors.New(`that line is not JSON: send one move object per line, like {"kind":"pass"}`)
+	errNotObject = errors.New(`a move is a JSON object, like {"kind":"pass"}: send one per line`)
+)
