@@ -19,6 +19,7 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/smokestack/smokestack/engine"
+	"github.com/smokestack/smokestack/internal/ratelog"
 )
 
 // Player is a person at a terminal. ID is their SSH key fingerprint, which
@@ -107,6 +108,8 @@ type Lobby struct {
 	presenceDue  map[*room]bool // rooms whose seats held here changed
 	// ownMisses counts failed lookups for a store that does not.
 	ownMisses missCounts
+	// faults logs store errors once per burst (faults.go).
+	faults *ratelog.Logger
 }
 
 // Changes is implemented by stores shared between server instances: it
@@ -126,7 +129,7 @@ func New(cfg Config) *Lobby {
 	}
 	l := &Lobby{cfg: cfg, games: map[string]Game{}, rooms: map[string]*room{},
 		started: cfg.Now().UTC().Truncate(time.Millisecond), presenceKick: make(chan struct{}, 1),
-		presenceDue: map[*room]bool{}}
+		presenceDue: map[*room]bool{}, faults: newFaultLog(cfg.Logger)}
 	l.presence, _ = cfg.Store.(Presence)
 	for _, g := range cfg.Games {
 		l.games[g.Name()] = g
@@ -264,9 +267,10 @@ func checkBot(g Game, name string) error {
 // or fails; the cause goes to the log, not to the player's screen.
 var ErrUnavailable = errors.New("the game service is unavailable right now: try again in a moment")
 
-// unavailable logs what failed and returns ErrUnavailable for the player.
-func (l *Lobby) unavailable(what string, err error) error {
-	l.cfg.Logger.Warn(what, "err", err)
+// unavailable counts and logs what failed (once per burst of what) and
+// returns ErrUnavailable for the player.
+func (l *Lobby) unavailable(what string, err error, attrs ...any) error {
+	l.storeFault(what, err, attrs...)
 	return ErrUnavailable
 }
 
@@ -383,7 +387,7 @@ func (l *Lobby) ExpireRooms(ctx context.Context) {
 	}
 	metas, err := l.cfg.Store.List(ctx)
 	if err != nil {
-		l.cfg.Logger.Warn("expire rooms", "err", err)
+		l.storeFault("expire rooms", err)
 		return
 	}
 	cutoff := l.cfg.Now().Add(-l.cfg.Expire)
@@ -402,7 +406,7 @@ func (l *Lobby) ExpireRooms(ctx context.Context) {
 			continue
 		}
 		if err := l.cfg.Store.Delete(ctx, m.Code); err != nil {
-			l.cfg.Logger.Warn("expire room", "code", m.Code, "err", err)
+			l.storeFault("expire room", err, "code", m.Code)
 			continue
 		}
 		l.cfg.Logger.Info("room expired", "code", m.Code, "idle", l.cfg.Now().Sub(m.Updated).Round(time.Second))
@@ -480,7 +484,7 @@ func (l *Lobby) load(ctx context.Context, code string) (*room, error) {
 		return nil, fmt.Errorf("room %s: %w", code, err)
 	}
 	if err != nil {
-		return nil, l.unavailable("load room "+code, err)
+		return nil, l.unavailable("load room", err, "code", code)
 	}
 	g, ok := l.games[meta.Game]
 	if !ok {
@@ -493,7 +497,7 @@ func (l *Lobby) load(ctx context.Context, code string) (*room, error) {
 	}
 	if err := r.readPresence(ctx); err != nil {
 		// Not fatal: the next change or renewal round brings it.
-		l.cfg.Logger.Debug("seat presence", "code", code, "err", err)
+		l.storeFault("seat presence", err, "code", code)
 	}
 	return r, nil
 }

@@ -92,7 +92,7 @@ func (l *Lobby) miss(ctx context.Context, code string, p Player, barred *LimitEr
 	for _, name := range missNames(p) {
 		c, e, err := l.misses().Miss(ctx, name.key, now, lim.LookupWindow)
 		if err != nil {
-			l.cfg.Logger.Warn("count a failed lookup", "err", err)
+			l.storeFault("count a failed lookup", err)
 			continue
 		}
 		if c > n {
@@ -127,7 +127,7 @@ func (l *Lobby) barred(ctx context.Context, p Player) *LimitError {
 	for _, name := range missNames(p) {
 		n, ends, err := l.misses().Misses(ctx, name.key, now)
 		if err != nil {
-			l.cfg.Logger.Warn("read failed lookups", "err", err)
+			l.storeFault("read failed lookups", err)
 			continue
 		}
 		if n > lim.LookupMisses {

@@ -30,7 +30,7 @@ func (l *Lobby) Replay(ctx context.Context, invite string, p Player) (RoomInfo, 
 		var err error
 		meta, moves, err = l.cfg.Store.Load(ctx, code, 0)
 		if err != nil && !errors.Is(err, ErrNotFound) {
-			err = l.unavailable("load room "+code, err)
+			err = l.unavailable("load room", err, "code", code)
 		}
 		return meta, err
 	})

@@ -40,14 +40,13 @@ type room struct {
 	moveRates map[int]*rate.Limiter
 
 	// With a store shared between instances (see presence.go):
-	elsewhere       map[int]bool      // seats sessions on other instances hold
-	lastHeld        map[int]time.Time // seat -> when any instance last held it
-	claimed         []int             // the seats this instance last claimed
-	presenceDirty   bool              // the seats held here changed since the last claim
-	presenceGen     int               // counts those changes
-	presenceFailing bool              // the last claim or read failed
-	presenceAsked   int               // numbers reads of the shared presence
-	presenceTaken   int               // the newest read whose answer was taken
+	elsewhere     map[int]bool      // seats sessions on other instances hold
+	lastHeld      map[int]time.Time // seat -> when any instance last held it
+	claimed       []int             // the seats this instance last claimed
+	presenceDirty bool              // the seats held here changed since the last claim
+	presenceGen   int               // counts those changes
+	presenceAsked int               // numbers reads of the shared presence
+	presenceTaken int               // the newest read whose answer was taken
 }
 
 // rebuild sets the room to meta and replays moves from the seed.
@@ -125,7 +124,7 @@ func (r *room) refresh(ctx context.Context) {
 	defer r.mu.Unlock()
 	r.setNotice(r.catchUp(ctx))
 	if err := r.readPresence(ctx); err != nil {
-		r.l.cfg.Logger.Debug("seat presence", "code", r.meta.Code, "err", err)
+		r.l.storeFault("seat presence", err, "code", r.meta.Code)
 	}
 	r.broadcast()
 }
@@ -134,8 +133,7 @@ func (r *room) setNotice(err error) {
 	r.notice = ""
 	if err != nil {
 		r.notice = "reconnecting to the game service…"
-		r.l.observer().StoreFailed(err)
-		r.l.cfg.Logger.Warn("room store", "code", r.meta.Code, "err", err)
+		r.l.storeFault("room store", err, "code", r.meta.Code)
 	}
 }
 
@@ -269,12 +267,12 @@ func (r *room) saveMeta(ctx context.Context, m Meta) error {
 	err := r.l.cfg.Store.SaveMeta(ctx, m)
 	if errors.Is(err, ErrConflict) {
 		if cerr := r.catchUp(ctx); cerr != nil {
-			return r.l.unavailable("room "+m.Code+" catch up", cerr)
+			return r.l.unavailable("room catch up", cerr, "code", m.Code)
 		}
 		return err
 	}
 	if err != nil {
-		return r.l.unavailable("save room "+m.Code, err)
+		return r.l.unavailable("save room", err, "code", m.Code)
 	}
 	started := m.Started && !r.meta.Started
 	r.meta = m
@@ -301,7 +299,7 @@ func (r *room) addBot(ctx context.Context, by Player, seat int, bot string) erro
 	if !s.Free() && s.Bot == "" {
 		// The player may be at the table through another instance: ask.
 		if err := r.readPresence(ctx); err != nil {
-			r.l.cfg.Logger.Warn("seat presence", "code", r.meta.Code, "err", err)
+			r.l.storeFault("seat presence", err, "code", r.meta.Code)
 			return fmt.Errorf("cannot tell whether %s is still playing seat %d: try again in a moment", s.Name, seat+1)
 		}
 	}

@@ -55,10 +55,6 @@ type Meta struct {
 	// those who know it get in, besides the room's seats and host.
 	Secret  string          `json:"secret,omitempty"`
 	Host    string          `json:"host"` // player ID of the creator
-	// HostAddr is where a guest who created the room connected from
-	// (Player.Addr), for the room quotas: a guest has a new ID on every
-	// connection, so they are counted by address. Empty for a key.
-	HostAddr string `json:"hostAddr,omitempty"`
 	Seats   []Seat          `json:"seats"`
 	Options json.RawMessage `json:"options,omitempty"`
 	Seed    uint64          `json:"seed"`
@@ -72,6 +68,10 @@ type Meta struct {
 	Updated time.Time `json:"updated"`
 	// Version counts metadata changes, for SaveMeta's compare-and-set.
 	Version int `json:"version"`
+	// HostAddr is where a guest who created the room connected from
+	// (Player.Addr), for the room quotas: a guest has a new ID on every
+	// connection, so guests are counted by address. Empty for a key.
+	HostAddr string `json:"hostAddr,omitempty"`
 	// Moves is the length of the move log when Load read it; it is not
 	// stored with the metadata.
 	Moves int `json:"-"`

@@ -51,7 +51,7 @@ func NewMetrics(store string) *Metrics {
 	m.keyToBroadcast = prometheus.NewHistogram(prometheus.HistogramOpts{Name: "smokestack_key_to_broadcast_seconds",
 		Help: "Time from a player's move reaching the lobby to its update being pushed to every session here.", Buckets: latencyBuckets})
 	m.storeErrors = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "smokestack_store_errors_total",
-		Help: "Errors from the room store (Redis or bbolt) that reached a room or a server check."}, []string{"store"})
+		Help: "Errors from the room store (Redis or bbolt): rooms, seat presence, failed-lookup counts, bans and the readiness ping."}, []string{"store"})
 	m.botThink = prometheus.NewHistogram(prometheus.HistogramOpts{Name: "smokestack_bot_think_seconds",
 		Help: "Time a bot took to choose a move.", Buckets: latencyBuckets})
 	f(m.sessions)
