@@ -98,11 +98,40 @@ func TestHandshakeDeadline(t *testing.T) {
 	// The deadline counts the connections that were not refused first:
 	// three of six were over the address's limit.
 	waitUntil(t, "six handshake timeouts counted", func() bool { return srv.refusals("handshake_timeout") == 6 })
-	// A real client finishes in time and is not cut afterwards.
+	// A real client finishes in time and, having opened a session, is not
+	// cut afterwards (one that opens none is: TestFirstSessionDeadline).
 	c := dialKey(t, srv.addr, "alice", newKey(t))
+	if r := run(t, c, "whoami", ""); r.status != 0 {
+		t.Fatalf("whoami: %+v", r)
+	}
 	time.Sleep(500 * time.Millisecond)
 	if r := run(t, c, "whoami", ""); r.status != 0 {
 		t.Errorf("whoami after the deadline passed: %+v", r)
+	}
+}
+
+// A connection that authenticates and then opens no session is dropped
+// when the handshake deadline has passed again, not an idle timeout
+// later; one that opened a session in time is not.
+func TestFirstSessionDeadline(t *testing.T) {
+	srv := startServer(t, withLimits(Limits{HandshakeTimeout: 300 * time.Millisecond}))
+	idle := dialKey(t, srv.addr, "alice", newKey(t))
+	ended := make(chan error, 1)
+	go func() { ended <- idle.Wait() }()
+	busy := dialKey(t, srv.addr, "bob", newKey(t))
+	if r := run(t, busy, "whoami", ""); r.status != 0 {
+		t.Fatalf("whoami: %+v", r)
+	}
+	select {
+	case <-ended:
+	case <-time.After(5 * time.Second):
+		t.Fatal("a connection without a session is still open after 5s")
+	}
+	if n := srv.refusals("no_session"); n != 1 {
+		t.Errorf("%d no_session refusals counted, want 1", n)
+	}
+	if r := run(t, busy, "whoami", ""); r.status != 0 {
+		t.Errorf("a connection that opened a session in time, later: %+v", r)
 	}
 }
 

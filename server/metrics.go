@@ -108,7 +108,7 @@ var _ lobby.Observer = (*Metrics)(nil)
 // client is told in words of the moment, or not at all. They are counted
 // from zero like the rest, so a dashboard sees them before the first.
 var quietReasons = []string{
-	"handshake_timeout", "input_rate", "line_too_long", "inactivity", "identity",
+	"handshake_timeout", "no_session", "input_rate", "line_too_long", "inactivity", "identity",
 	// The lobby's (lobby.LimitError.Reason):
 	"rooms_per_hour", "open_rooms", "move_rate", "lookup_backoff", "lookup_limit",
 }

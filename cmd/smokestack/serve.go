@@ -102,7 +102,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	d := server.DefaultLimits()
 	dl := lobby.DefaultLimits()
 	l := &c.limits
-	fs.DurationVar(&l.HandshakeTimeout, "handshake-timeout", d.HandshakeTimeout, "drop a connection whose SSH handshake (key exchange and login) has not finished after this long (0: never)")
+	fs.DurationVar(&l.HandshakeTimeout, "handshake-timeout", d.HandshakeTimeout, "drop a connection whose SSH handshake (key exchange and login) has not finished after this long, or that opens no session this long after it (0: never)")
 	fs.IntVar(&l.ConnsPerAddr, "max-conns-per-addr", d.ConnsPerAddr, "open connections allowed from one address, or one IPv6 /64 (0: no limit)")
 	fs.IntVar(&l.ConnsPerKey, "max-conns-per-key", d.ConnsPerKey, "open connections allowed with one SSH key (0: no limit)")
 	fs.IntVar(&l.ConnRate, "conn-rate", d.ConnRate, "new connections allowed from one address per minute, a token bucket holding a minute's worth (0: no limit)")
