@@ -14,13 +14,15 @@ import (
 	"github.com/smokestack/smokestack/engine/factories/bot"
 )
 
-// A terminal with no input is warned, then closed on a restored screen;
-// one with input stays.
+// A terminal with no input is warned, then closed on a restored screen,
+// one too small for the game too, its warning wrapped whole; one with
+// input stays.
 func TestInactivityTimeout(t *testing.T) {
 	srv := startServer(t, withLimits(Limits{Inactivity: 800 * time.Millisecond}))
 	c := dialKey(t, srv.addr, "alice", newKey(t))
 	_, busyScr := ptySession(t, c, "", 100, 30)
 	_, idleScr := ptySession(t, c, "", 100, 30)
+	_, smallScr := ptySession(t, c, "", 40, 10)
 	stop := make(chan struct{})
 	defer close(stop)
 	go func() {
@@ -35,6 +37,8 @@ func TestInactivityTimeout(t *testing.T) {
 	}()
 	idleScr.waitFor(t, "no input for a while: this session closes in")
 	idleScr.waitFor(t, "closed after 800ms without input; your seat is kept")
+	smallScr.waitFor(t, "unless you press a key") // the end of the warning, on its second line
+	smallScr.waitFor(t, "closed after 800ms without input; your seat is kept")
 	raw := idleScr.raw()
 	if strings.LastIndex(raw, "\x1b[?1049l") > strings.LastIndex(raw, "closed after") {
 		t.Error("the note came before the terminal was restored")
@@ -42,7 +46,7 @@ func TestInactivityTimeout(t *testing.T) {
 	if strings.Contains(busyScr.text(), "closed after") || strings.Contains(busyScr.text(), "no input for a while") {
 		t.Error("a session with input was warned or closed")
 	}
-	if srv.refusals("inactivity") != 1 {
+	if srv.refusals("inactivity") != 2 {
 		t.Errorf("%d inactivity closes counted", srv.refusals("inactivity"))
 	}
 }
