@@ -114,7 +114,8 @@ var quietReasons = []string{
 }
 
 // roomGauge reports the rooms a lobby has loaded by state, read when
-// Prometheus scrapes.
+// Prometheus scrapes. Counting the rooms in the store instead would read
+// every room's metadata (a full scan of Redis) on every scrape.
 type roomGauge struct {
 	lobby *lobby.Lobby
 	desc  *prometheus.Desc
@@ -132,7 +133,7 @@ func (g roomGauge) Collect(ch chan<- prometheus.Metric) {
 // watchRooms adds the rooms of lb to the metrics.
 func (m *Metrics) watchRooms(lb *lobby.Lobby) {
 	m.reg.MustRegister(roomGauge{lobby: lb, desc: prometheus.NewDesc("smokestack_rooms",
-		"Rooms loaded on this instance, by state: waiting for players, playing, over.", []string{"state"}, nil)})
+		"Rooms this instance holds in memory (opened here since it started and not expired), by state: waiting for players, playing, over. Rooms only in the store are not counted; a room open on two instances is counted by both.", []string{"state"}, nil)})
 }
 
 // Handler serves /metrics (Prometheus text), /healthz (the process is up)
