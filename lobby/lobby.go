@@ -281,7 +281,7 @@ func botName(bot string, seat int) string { return fmt.Sprintf("%s bot %d", bot,
 // bound to their key, and returns a connection that receives the seat's
 // view.
 func (l *Lobby) Join(ctx context.Context, invite string, p Player) (*Conn, error) {
-	r, err := l.open(ctx, invite, p)
+	r, _, err := l.open(ctx, invite, p)
 	if err != nil {
 		return nil, err
 	}
@@ -291,17 +291,17 @@ func (l *Lobby) Join(ctx context.Context, invite string, p Player) (*Conn, error
 // Watch connects p as a spectator of the room invite names: the public
 // view only.
 func (l *Lobby) Watch(ctx context.Context, invite string, p Player) (*Conn, error) {
-	r, err := l.open(ctx, invite, p)
+	r, share, err := l.open(ctx, invite, p)
 	if err != nil {
 		return nil, err
 	}
-	return r.connect(p, engine.Spectator), nil
+	return r.watch(p, share), nil
 }
 
 // Info returns the public description of the room invite names, as p
 // would find it joining.
 func (l *Lobby) Info(ctx context.Context, invite string, p Player) (RoomInfo, error) {
-	r, err := l.open(ctx, invite, p)
+	r, _, err := l.open(ctx, invite, p)
 	if err != nil {
 		return RoomInfo{}, err
 	}
@@ -486,6 +486,7 @@ func (l *Lobby) load(ctx context.Context, code string) (*room, error) {
 	if err != nil {
 		return nil, l.unavailable("load room", err, "code", code)
 	}
+	meta = l.giveSecret(ctx, meta)
 	g, ok := l.games[meta.Game]
 	if !ok {
 		return nil, fmt.Errorf("room %s plays %q, which this server does not offer", code, meta.Game)

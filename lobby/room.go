@@ -342,7 +342,12 @@ func (r *room) connect(p Player, seat int) *Conn {
 }
 
 func (r *room) connectLocked(p Player, seat int) *Conn {
-	c := &Conn{room: r, player: p, seat: seat, updates: make(chan Update, 1)}
+	return r.attachLocked(&Conn{room: r, player: p, seat: seat, updates: make(chan Update, 1)})
+}
+
+// attachLocked adds c to the room's connections. The caller holds r.mu.
+func (r *room) attachLocked(c *Conn) *Conn {
+	seat := c.seat
 	r.conns[c] = struct{}{}
 	if seat >= 0 {
 		delete(r.away, seat)
@@ -386,7 +391,7 @@ func (r *room) broadcast() {
 			views[c.seat] = v
 		}
 		u := Update{Room: info, Seat: c.seat, View: v, Log: r.logFor(c.seat), Notice: r.notice, Version: r.moves}
-		if c.seat >= 0 || c.player.ID != "" && c.player.ID == r.meta.Host {
+		if c.seat >= 0 || c.invited || c.player.ID != "" && c.player.ID == r.meta.Host {
 			u.Invite = invite
 		}
 		c.push(u)

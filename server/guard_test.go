@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -9,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/smokestack/smokestack/internal/ratelog"
 	"github.com/smokestack/smokestack/lobby"
@@ -125,8 +126,8 @@ func TestGuessingIsSlowedThenCutOff(t *testing.T) {
 
 // A private room cannot be joined, watched or opened on screen with its
 // code alone: the answer is the same as for a code with no room. With the
-// invite it can; its players come back with the code; only they and the
-// host are shown the invite, never a spectator or a list.
+// invite it can; its players come back with the code; they, the host and
+// a spectator who came in with the invite are shown it, never a list.
 func TestPrivateRoomNeedsItsInvite(t *testing.T) {
 	srv := startServer(t)
 	alice := dialKey(t, srv.addr, "alice", newKey(t))
@@ -180,8 +181,8 @@ func TestPrivateRoomNeedsItsInvite(t *testing.T) {
 		t.Fatalf("bob back with the code: %+v", l)
 	}
 	for l := range w.lines {
-		if l.Error != "" || bytes.Contains(l.raw, []byte(secret)) {
-			t.Fatalf("the spectator's stream: %s", l.raw)
+		if l.Error != "" || l.Seat >= 0 || l.Invite != invite {
+			t.Fatalf("the spectator who came in with the invite: %s", l.raw)
 		}
 		if l.Room.Started {
 			break
@@ -192,6 +193,47 @@ func TestPrivateRoomNeedsItsInvite(t *testing.T) {
 			t.Errorf("%s shows the secret: %s", cmd, r.stdout)
 		}
 	}
+}
+
+// A private room from before invites is given one when it is loaded: its
+// host is shown it, a friend joins the free seat with it, and a spectator
+// who came in with it sees it on the board, to come back with, where the
+// code alone would not do.
+func TestPrivateRoomFromBeforeInvitesOverSSH(t *testing.T) {
+	srv := startServer(t)
+	key := newKey(t)
+	alice := dialKey(t, srv.addr, "alice", key)
+	fp := gossh.FingerprintSHA256(key.PublicKey())
+	now := time.Now().UTC()
+	old := lobby.Meta{Code: "K7PXMA", Game: "factories", Host: fp, Seats: []lobby.Seat{{Player: fp, Name: "alice"}, {}},
+		Seed: 11, Created: now, Updated: now, Version: 1}
+	if err := srv.store.Create(t.Context(), old); err != nil {
+		t.Fatal(err)
+	}
+	carol := dialKey(t, srv.addr, "carol", newKey(t))
+	if r := run(t, carol, "play K7PXMA --watch", ""); !strings.Contains(r.stdout, "no room") {
+		t.Errorf("a stranger with the old room's code: %+v", r)
+	}
+	a := startPlay(t, alice, "play K7PXMA")
+	first := <-a.lines
+	code, secret, _ := lobby.ParseInvite(first.Invite)
+	if first.Error != "" || first.Seat != 0 || code != "K7PXMA" || len(secret) != lobby.SecretLength {
+		t.Fatalf("the host of the old room: %s", first.raw)
+	}
+	if m, _, err := srv.store.Load(t.Context(), "K7PXMA", 0); err != nil || m.Secret != secret {
+		t.Fatalf("the stored room has secret %q (%v), the host was shown %q", m.Secret, err, secret)
+	}
+	b := startPlay(t, dialKey(t, srv.addr, "bob", newKey(t)), "play "+first.Invite)
+	for l := range b.lines {
+		if l.Error != "" || l.Invite != first.Invite {
+			t.Fatalf("bob with the invite: %s", l.raw)
+		}
+		if l.Room.Started {
+			break
+		}
+	}
+	_, scr := ptySession(t, carol, "watch "+first.Invite, 100, 30)
+	scr.waitFor(t, "room "+first.Invite+" · watching")
 }
 
 // Ten thousand guesses over one connection, as in the attack that showed

@@ -80,6 +80,11 @@ func (g *gameScreen) header() string {
 	t := g.env.theme
 	parts := []string{t.Title.Render("smokestack"), "room " + g.code}
 	if g.spectator() && g.conn != nil {
+		if g.invite != "" {
+			// Came in with a private room's invite: the code alone would
+			// not let them back in.
+			parts[1] = "room " + g.invite
+		}
 		parts = append(parts, "watching")
 	}
 	if g.board != nil {
