@@ -124,6 +124,56 @@ func TestGuessingIsSlowedThenCutOff(t *testing.T) {
 	}
 }
 
+// A friend with the invite joins at once while a guesser from elsewhere
+// is being slowed: with the guesser's current miss waiting four seconds,
+// the friend's first update comes within a generous two.
+func TestFriendJoinsWhileGuesserIsSlowed(t *testing.T) {
+	lim := lobby.Limits{LookupMisses: 12, LookupWindow: time.Hour, LookupBackoff: 500 * time.Millisecond}
+	srv := startServerLimited(t, lim, withLimits(guardLimits))
+	alice := dialKey(t, srv.addr, "alice", newKey(t))
+	invite := strings.TrimSpace(run(t, alice, "new --players 3 --private", "").stdout)
+	guesser := dialKey(t, srv.addr, "mallory", newKey(t))
+	var answered atomic.Int64
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if _, err := attempt(guesser, "play "+guess(i)+" --watch"); err != nil {
+				return
+			}
+			answered.Add(1)
+		}
+	}()
+	// Three misses are free, then they wait 0.5, 1 and 2 s; the seventh,
+	// counted as it starts, waits 4 s.
+	waitUntil(t, "the guesser's seventh miss to start its wait", func() bool { return srv.refusals("lookup_backoff") >= 4 })
+	before := answered.Load()
+	friend, _, err := dialFrom(srv.addr, 0, newKey(t)) // from 127.0.0.2
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer friend.Close()
+	start := time.Now()
+	f := startPlay(t, friend, "play "+invite)
+	first := <-f.lines
+	took := time.Since(start)
+	t.Logf("the friend's first update came %s after asking, the guesser's miss waiting 4s", took.Round(time.Millisecond))
+	if first.Error != "" || first.Seat < 0 {
+		t.Fatalf("the friend with the invite: %s", first.raw)
+	}
+	if answered.Load() != before {
+		t.Fatal("the guesser's slow miss was answered before the friend: the friend's join did not overlap it")
+	}
+	if took > 2*time.Second {
+		t.Errorf("the friend's join took %s while the guesser was slowed", took)
+	}
+}
+
 // A private room cannot be joined, watched or opened on screen with its
 // code alone: the answer is the same as for a code with no room. With the
 // invite it can; its players come back with the code; they, the host and
