@@ -60,6 +60,7 @@ func (s *Server) admitConn(ctx ssh.Context, c net.Conn) net.Conn {
 	}
 	if reason != "" {
 		s.refuse(reason, "remote", cs.addr.String(), "dropped", drop)
+		s.suspects.note(reason, "", addrKey(cs.addr), time.Now())
 	}
 	if drop {
 		cs.Close()
@@ -121,6 +122,11 @@ func (s *Server) sessionChannel(srv *ssh.Server, conn *gossh.ServerConn, ch goss
 		}
 		if reason := cs.openChannel(s.cfg.Limits, time.Now()); reason != "" {
 			s.refuse(reason, "remote", cs.addr.String(), "user", conn.User())
+			key := ""
+			if conn.Permissions != nil {
+				key = conn.Permissions.Extensions[extFingerprint]
+			}
+			s.suspects.note(reason, key, addrKey(cs.addr), time.Now())
 			_ = ch.Reject(gossh.ResourceShortage, refusalLines[reason])
 			return
 		}
@@ -252,6 +258,7 @@ func (cs *connState) awaitSession(d time.Duration) {
 	defer cs.mu.Unlock()
 	cs.firstSession = time.AfterFunc(d, func() {
 		cs.s.refuse("no_session", "remote", cs.addr.String())
+		cs.s.suspects.note("no_session", "", addrKey(cs.addr), time.Now())
 		cs.Close()
 	})
 }

@@ -346,6 +346,79 @@ func TestRefusalsLogBounded(t *testing.T) {
 	}
 }
 
+// With the default limits, a guesser coming back on new connection after
+// new connection once cut off writes a bounded log: the sessions of a key
+// or address refused lately are logged once per burst with a count, like
+// the refusals, not two lines each (which made 125 session lines against 2
+// refusal lines in ten seconds). 10,000 refused attempts over fifty
+// connections make a few dozen lines.
+func TestRefusedLogVolumeOverManyConnections(t *testing.T) {
+	var out screen            // a log, written by many goroutines
+	const every = time.Second // the server's is 10s
+	logTo := func(s *Server) {
+		l := slog.New(slog.NewTextHandler(&out, nil))
+		s.log = l
+		s.refusal = ratelog.New(l, every)
+		s.metrics.log.Store(s.refusal)
+	}
+	lim := lobby.DefaultLimits()
+	lim.LookupBackoff = 0 // the back-off only slows the guesses; what is logged is the same
+	srv := startServerLimited(t, lim, withLimits(DefaultLimits()), logTo)
+	const want, conns, perConn = 10_000, 50, 200
+	var refused, admitted, dialled atomic.Int64
+	start := time.Now()
+	var wg sync.WaitGroup
+	for range 5 { // five connections at a time, from one address
+		wg.Go(func() {
+			for refused.Load() < want && dialled.Add(1) <= conns {
+				c, _, err := dialFrom(srv.addr, 0, newKey(t))
+				if err != nil {
+					refused.Add(1)
+					continue
+				}
+				var tries atomic.Int64
+				var inner sync.WaitGroup
+				for range 8 { // within the sessions a connection may hold open
+					inner.Go(func() {
+						for tries.Add(1) <= perConn && refused.Load() < want {
+							r, err := attempt(c, "play "+guess(int(refused.Load()))+" --watch")
+							if err == nil {
+								admitted.Add(1)
+							}
+							if err != nil || r.status != 0 {
+								refused.Add(1)
+							}
+						}
+					})
+				}
+				inner.Wait()
+				c.Close()
+			}
+		})
+	}
+	wg.Wait()
+	took := time.Since(start)
+	time.Sleep(every + 200*time.Millisecond) // the last bursts' counts
+	lines := strings.Split(strings.TrimSpace(out.text()), "\n")
+	sessionLines := 0
+	for _, l := range lines {
+		if strings.Contains(l, "session start") || strings.Contains(l, "session end") {
+			sessionLines++
+		}
+	}
+	t.Logf("%d attempts refused over %d connections in %s (%d sessions got in) made %d log lines, %d of them sessions'",
+		refused.Load(), min(dialled.Load(), conns), took.Round(time.Millisecond), admitted.Load(), len(lines), sessionLines)
+	if refused.Load() < want {
+		t.Fatalf("only %d attempts were refused", refused.Load())
+	}
+	// The sessions before the first cut-off one by one (twenty misses, and
+	// those in flight), then for each kind, refusals and sessions alike, a
+	// line at once and one a second.
+	if bound := 2*(lim.LookupMisses+8) + 8*(2+int(took/every)); len(lines) > bound {
+		t.Errorf("%d refused attempts made %d log lines, more than %d:\n%s", refused.Load(), len(lines), bound, strings.Join(lines[:min(len(lines), 120)], "\n"))
+	}
+}
+
 // The lobby's join prompt and the screen commands count misses too: past
 // the limit the terminal is restored, the line said below it, and the
 // connection ends, taking the client's other sessions with it and no one

@@ -113,14 +113,7 @@ func (s *Server) lookupAddr(sess ssh.Session) string {
 	if lim := s.cfg.Limits; lim.ConnsPerAddr <= 0 && lim.ConnRate <= 0 {
 		return ""
 	}
-	addr := remoteAddr(sess.RemoteAddr())
-	if cs := connOf(sess.Context()); cs != nil {
-		addr = cs.addr
-	}
-	if !addr.IsValid() {
-		return ""
-	}
-	return addrKey(addr)
+	return s.connAddr(sess)
 }
 
 // remoteAddr is the client's address, or an invalid one if it has none.

@@ -29,6 +29,8 @@ type Metrics struct {
 	store          string
 	// log, once a server is set up, logs refusals once per burst.
 	log atomic.Pointer[ratelog.Logger]
+	// suspects, once a server is set up, hears who the lobby refused.
+	suspects atomic.Pointer[suspects]
 }
 
 // latencyBuckets span a fast local commit to a struggling remote store.
@@ -92,7 +94,12 @@ func (m *Metrics) StoreFailed(error) { m.storeErrors.WithLabelValues(m.store).In
 func (m *Metrics) BotThought(d time.Duration) { m.botThink.Observe(d.Seconds()) }
 
 // Refused implements lobby.Observer.
-func (m *Metrics) Refused(reason string, who lobby.Player) { m.refuse(reason, "key", who.ID) }
+func (m *Metrics) Refused(reason string, who lobby.Player) {
+	if s := m.suspects.Load(); s != nil {
+		s.note(reason, who.ID, who.Addr, time.Now())
+	}
+	m.refuse(reason, "key", who.ID)
+}
 
 // refuse counts a refusal and logs it, once per burst of its kind.
 func (m *Metrics) refuse(reason string, attrs ...any) {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/charmbracelet/ssh"
+	gossh "golang.org/x/crypto/ssh"
 )
 
 // recoverPanics keeps one session's bug from taking the server down: the
@@ -24,23 +25,41 @@ func (s *Server) recoverPanics(next ssh.Handler) ssh.Handler {
 	}
 }
 
-// logSessions logs every session's start and end.
+// logSessions logs every session's start and end; those of a key or an
+// address refused lately once per burst (suspects.go).
 func (s *Server) logSessions(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
 		start := time.Now()
+		key, addr := "", s.connAddr(sess)
+		if k := sess.PublicKey(); k != nil {
+			key = gossh.FingerprintSHA256(k)
+		}
 		pty, _, isPty := sess.Pty()
 		attrs := []any{"user", sess.User(), "remote", sess.RemoteAddr().String(), "cmd", sess.Command(),
 			"key", sess.PublicKey() != nil}
 		if isPty {
 			attrs = append(attrs, "term", pty.Term, "width", pty.Window.Width, "height", pty.Window.Height)
 		}
-		s.log.Info("session start", attrs...)
+		s.logSession("session start", key, addr, attrs...)
 		defer func() {
-			s.log.Info("session end", "user", sess.User(), "remote", sess.RemoteAddr().String(),
+			s.logSession("session end", key, addr, "user", sess.User(), "remote", sess.RemoteAddr().String(),
 				"duration", time.Since(start).Round(time.Millisecond))
 		}()
 		next(sess)
 	}
+}
+
+// connAddr is the session's client address as the per-address limits
+// count it (after any PROXY header).
+func (s *Server) connAddr(sess ssh.Session) string {
+	addr := remoteAddr(sess.RemoteAddr())
+	if cs := connOf(sess.Context()); cs != nil {
+		addr = cs.addr
+	}
+	if !addr.IsValid() {
+		return ""
+	}
+	return addrKey(addr)
 }
 
 // checkIdentity re-checks that the key the session uses is the key that
@@ -55,6 +74,7 @@ func (s *Server) checkIdentity(next ssh.Handler) ssh.Handler {
 		p, err := identify(ext, sess.PublicKey(), sess.User())
 		if err != nil {
 			s.refuse("identity", "user", sess.User(), "remote", sess.RemoteAddr().String())
+			s.suspects.note("identity", "", s.connAddr(sess), time.Now())
 			fmt.Fprintln(sess.Stderr(), err)
 			_ = sess.Exit(1)
 			return
@@ -84,6 +104,7 @@ func (s *Server) admitSession(next ssh.Handler) ssh.Handler {
 		}
 		if reason != "" {
 			s.refuse(reason, "remote", sess.RemoteAddr().String(), "key", p.ID)
+			s.suspects.note(reason, p.ID, s.connAddr(sess), time.Now())
 			fmt.Fprintln(sess.Stderr(), "smokestack: "+refusalLines[reason])
 			_ = sess.Exit(1)
 			return

@@ -54,6 +54,8 @@ type Server struct {
 	metrics *Metrics
 	gate    *gate
 	bans    banCache
+	// suspects are the keys and addresses refused lately (suspects.go).
+	suspects suspects
 
 	// stopping ends when Shutdown starts, so open sessions can say goodbye.
 	stopping context.Context
@@ -82,6 +84,7 @@ func New(cfg Config) (*Server, error) {
 		metrics: cfg.Metrics, gate: newGate(cfg.Limits), live: map[string]*liveSession{},
 		bySession: map[ssh.Session]*liveSession{}}
 	s.metrics.log.Store(s.refusal)
+	s.metrics.suspects.Store(&s.suspects)
 	s.bans.lobby = cfg.Lobby
 	s.bans.fail = func(err error) {
 		s.metrics.StoreFailed(err)
