@@ -56,6 +56,8 @@ type Server struct {
 	bans    banCache
 	// suspects are the keys and addresses refused lately (suspects.go).
 	suspects suspects
+	// instance names this instance to operators (operators.go).
+	instance string
 
 	// stopping ends when Shutdown starts, so open sessions can say goodbye.
 	stopping context.Context
@@ -141,8 +143,13 @@ func (s *Server) ListenAndServe() error {
 }
 
 // Serve serves connections from l until Shutdown or Close. It returns nil
-// after a Shutdown or Close.
+// after a Shutdown or Close. With a store shared between instances it
+// answers the other instances' operators meanwhile.
 func (s *Server) Serve(l net.Listener) error {
+	s.instance = instanceName(l)
+	ctx, cancel := context.WithCancel(s.stopping)
+	defer cancel()
+	go s.answerOperators(ctx)
 	err := s.srv.Serve(l)
 	if errors.Is(err, ssh.ErrServerClosed) {
 		return nil

@@ -17,7 +17,7 @@ func TestCapacityReportShowsCensoredSamples(t *testing.T) {
 		move = append(move, time.Duration(i+1)*10*time.Millisecond)
 	}
 	r := capResult{Sessions: 4, Rooms: 1, Connected: 4, Think: "2s", Moves: 50, KeyMisses: 2, MoveCensored: 1, EntersUnseen: 3,
-		Errors: map[string]int{"the game screen did not open within 30s": 2},
+		Errors:     map[string]int{"the game screen did not open within 30s": 2},
 		KeyToOwn:   summarise(append(key, keyWindow, keyWindow)),
 		MoveToRest: summarise(append(move, moveWindow))}
 	var out strings.Builder
