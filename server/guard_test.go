@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"io"
 	"log/slog"
 	"strings"
 	"sync"
@@ -18,6 +19,17 @@ import (
 // guardLimits turn the per-address limits on, so failed lookups are
 // counted by address as well as by key, and bound sessions per connection.
 var guardLimits = Limits{ConnsPerAddr: 50, SessionsPerConn: 4}
+
+// logBurstsTo makes a server log to out, and hold back repeats for every
+// instead of the server's ten seconds.
+func logBurstsTo(out io.Writer, every time.Duration) func(*Server) {
+	return func(s *Server) {
+		l := slog.New(slog.NewTextHandler(out, nil))
+		s.log = l
+		s.refusal = ratelog.New(l, every)
+		s.metrics.log.Store(s.refusal)
+	}
+}
 
 // guess is a random room code, almost surely nobody's.
 func guess(i int) string { return fmt.Sprintf("Z%05d", i)[:lobby.CodeLength] }
@@ -294,12 +306,7 @@ func TestPrivateRoomFromBeforeInvitesOverSSH(t *testing.T) {
 func TestRefusalsLogBounded(t *testing.T) {
 	var out screen            // a log, written by many goroutines
 	const every = time.Second // the server's is 10s
-	logTo := func(s *Server) {
-		l := slog.New(slog.NewTextHandler(&out, nil))
-		s.log = l
-		s.refusal = ratelog.New(l, every)
-		s.metrics.log.Store(s.refusal)
-	}
+	logTo := logBurstsTo(&out, every)
 	lim := Limits{ConnsPerAddr: 20, SessionsPerConn: 4, SessionRate: 10}
 	srv := startServerLimited(t, lobby.Limits{LookupMisses: 20, LookupWindow: time.Hour, LookupBackoff: 20 * time.Millisecond},
 		withLimits(lim), logTo)
@@ -355,12 +362,7 @@ func TestRefusalsLogBounded(t *testing.T) {
 func TestRefusedLogVolumeOverManyConnections(t *testing.T) {
 	var out screen            // a log, written by many goroutines
 	const every = time.Second // the server's is 10s
-	logTo := func(s *Server) {
-		l := slog.New(slog.NewTextHandler(&out, nil))
-		s.log = l
-		s.refusal = ratelog.New(l, every)
-		s.metrics.log.Store(s.refusal)
-	}
+	logTo := logBurstsTo(&out, every)
 	lim := lobby.DefaultLimits()
 	lim.LookupBackoff = 0 // the back-off only slows the guesses; what is logged is the same
 	srv := startServerLimited(t, lim, withLimits(DefaultLimits()), logTo)

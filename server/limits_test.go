@@ -349,19 +349,9 @@ func TestGuestRoomLimits(t *testing.T) {
 // dialGuestFrom connects as a guest (no key) from a loopback address of
 // its own, as dialFrom does with a key.
 func dialGuestFrom(addr string, from int) (*gossh.Client, error) {
-	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.IPv4(127, 0, byte(from/250), byte(2+from%250))}, Timeout: 10 * time.Second}
-	nc, err := d.Dial("tcp", addr)
-	if err != nil {
-		return nil, err
-	}
 	guest := gossh.KeyboardInteractive(func(string, string, []string, []bool) ([]string, error) { return nil, nil })
-	cc, chans, reqs, err := gossh.NewClientConn(nc, addr, &gossh.ClientConfig{User: "visitor",
-		Auth: []gossh.AuthMethod{guest}, HostKeyCallback: gossh.InsecureIgnoreHostKey()})
-	if err != nil {
-		nc.Close()
-		return nil, err
-	}
-	return gossh.NewClient(cc, chans, reqs), nil
+	c, _, err := dialFromAs(addr, from, "visitor", guest)
+	return c, err
 }
 
 // The move rate is the seat's, however many sessions hold it: two

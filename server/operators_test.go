@@ -38,14 +38,9 @@ func TestAdminAcrossInstances(t *testing.T) {
 	scr.waitFor(t, "smokestack")
 
 	sessions := run(t, admin, "admin sessions", "")
-	var playID string
-	for _, row := range strings.Split(sessions.stdout, "\n") {
-		if strings.Contains(row, bobFP) && strings.Contains(row, "play") {
-			playID = strings.Fields(row)[0]
-			if !strings.HasSuffix(row, " "+b.addr) {
-				t.Errorf("bob's session is not shown on B (%s): %q", b.addr, row)
-			}
-		}
+	playID, row := playSession(sessions.stdout, bobFP)
+	if !strings.HasSuffix(row, " "+b.addr) {
+		t.Errorf("bob's session is not shown on B (%s): %q", b.addr, row)
 	}
 	if playID == "" || !strings.Contains(sessions.stdout, "2 of 2 instances answered") {
 		t.Fatalf("admin sessions on A does not list bob's play session on B, from both instances:\n%s", sessions.stdout)
