@@ -158,7 +158,7 @@ func (r *room) readChat(ctx context.Context) {
 	r.mu.Unlock()
 	lines, err := store.Chat(ctx, code, chatRecent)
 	if err != nil {
-		r.l.cfg.Logger.Warn("read chat", "code", code, "err", err)
+		r.l.storeFault("read chat", err, "code", code)
 		return
 	}
 	r.mu.Lock()
@@ -191,7 +191,7 @@ func (l *Lobby) chatChanged(ctx context.Context, code string) {
 func (l *Lobby) deleteChat(ctx context.Context, code string) {
 	if s, ok := l.chatStore(); ok {
 		if err := s.DeleteChat(ctx, code); err != nil {
-			l.cfg.Logger.Warn("delete chat", "code", code, "err", err)
+			l.storeFault("delete chat", err, "code", code)
 		}
 	}
 }
@@ -204,7 +204,7 @@ func (l *Lobby) ReplayChat(ctx context.Context, invite string, p Player) ([]Chat
 		return nil, nil
 	}
 	var code string
-	err := l.lookup(ctx, invite, p, func(c string) (Meta, error) {
+	_, err := l.lookup(ctx, invite, p, func(c string) (Meta, error) {
 		m, _, err := l.cfg.Store.Load(ctx, c, math.MaxInt)
 		if err != nil && !errors.Is(err, ErrNotFound) {
 			err = l.unavailable("load room "+c, err)
@@ -312,7 +312,7 @@ func (l *Lobby) readLobbyChat(ctx context.Context) {
 	c.mu.Unlock()
 	lines, err := store.Chat(ctx, "", chatRecent)
 	if err != nil {
-		l.cfg.Logger.Warn("read lobby chat", "err", err)
+		l.storeFault("read lobby chat", err)
 		return
 	}
 	c.mu.Lock()

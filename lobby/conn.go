@@ -4,10 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
-	"sync"
 	"time"
-
-	"golang.org/x/time/rate"
 
 	"github.com/smokestack/smokestack/engine"
 )
@@ -18,9 +15,9 @@ type Conn struct {
 	player  Player
 	seat    int
 	updates chan Update
-	// moveRate paces the session's moves (limits.go).
-	rateOnce sync.Once
-	moveRate *rate.Limiter
+	// invited marks a spectator who may be shown a private room's invite
+	// (invite.go).
+	invited bool
 }
 
 // Update is everything a session shows of its room at one moment. Each
@@ -36,7 +33,8 @@ type Update struct {
 	Notice  string `json:"notice,omitempty"`
 	Version int    `json:"version"` // moves played
 	// Invite is a private room's invite (Meta.Invite), for its seats and
-	// its host to share; never a spectator's.
+	// its host to share, and for a spectator who came in with it to come
+	// back with; never another spectator's.
 	Invite string `json:"invite,omitempty"`
 	// SeatWord is a guest's seat word (seatword.go), for their own
 	// connections only: with it they take their seat back.

@@ -19,6 +19,7 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/smokestack/smokestack/engine"
+	"github.com/smokestack/smokestack/internal/ratelog"
 )
 
 // Player is a person at a terminal. ID binds them to seats: their
@@ -129,6 +130,8 @@ type Lobby struct {
 	chatRates chatRates
 	// feed tells lobby screens when room lists change (feed.go).
 	feed roomFeed
+	// faults logs store errors once per burst (faults.go).
+	faults *ratelog.Logger
 }
 
 // Changes is implemented by stores shared between server instances: it
@@ -148,7 +151,7 @@ func New(cfg Config) *Lobby {
 	}
 	l := &Lobby{cfg: cfg, games: map[string]Game{}, rooms: map[string]*room{},
 		started: cfg.Now().UTC().Truncate(time.Millisecond), presenceKick: make(chan struct{}, 1),
-		presenceDue: map[*room]bool{}}
+		presenceDue: map[*room]bool{}, faults: newFaultLog(cfg.Logger)}
 	l.presence, _ = cfg.Store.(Presence)
 	for _, g := range cfg.Games {
 		l.games[g.Name()] = g
@@ -262,6 +265,9 @@ func (l *Lobby) Create(ctx context.Context, host Player, o CreateOptions) (Meta,
 	now := l.cfg.Now().UTC()
 	m := Meta{Game: g.Name(), Public: o.Public, Host: host.ID, Seats: make([]Seat, o.Seats),
 		Options: o.Options, Seed: seed, Created: now, Updated: now, Version: 1, Grace: grace, Clock: clock}
+	if host.Guest {
+		m.HostAddr = host.Addr
+	}
 	if !o.Public {
 		m.Secret = newSecret()
 	}
@@ -301,9 +307,10 @@ func checkBot(g Game, name string) error {
 // or fails; the cause goes to the log, not to the player's screen.
 var ErrUnavailable = errors.New("the game service is unavailable right now: try again in a moment")
 
-// unavailable logs what failed and returns ErrUnavailable for the player.
-func (l *Lobby) unavailable(what string, err error) error {
-	l.cfg.Logger.Warn(what, "err", err)
+// unavailable counts and logs what failed (once per burst of what) and
+// returns ErrUnavailable for the player.
+func (l *Lobby) unavailable(what string, err error, attrs ...any) error {
+	l.storeFault(what, err, attrs...)
 	return ErrUnavailable
 }
 
@@ -316,7 +323,7 @@ func botName(bot string, seat int) string { return fmt.Sprintf("%s bot %d", bot,
 // (seatword.go).
 func (l *Lobby) Join(ctx context.Context, invite string, p Player) (*Conn, error) {
 	invite, word := SplitSeatWord(invite)
-	r, err := l.openAs(ctx, invite, word, p)
+	r, _, err := l.openAs(ctx, invite, word, p)
 	if err != nil {
 		return nil, err
 	}
@@ -327,18 +334,18 @@ func (l *Lobby) Join(ctx context.Context, invite string, p Player) (*Conn, error
 // view only.
 func (l *Lobby) Watch(ctx context.Context, invite string, p Player) (*Conn, error) {
 	invite, word := SplitSeatWord(invite)
-	r, err := l.openAs(ctx, invite, word, p)
+	r, share, err := l.openAs(ctx, invite, word, p)
 	if err != nil {
 		return nil, err
 	}
-	return r.connect(p, engine.Spectator), nil
+	return r.watch(p, share), nil
 }
 
 // Info returns the public description of the room invite names, as p
 // would find it joining.
 func (l *Lobby) Info(ctx context.Context, invite string, p Player) (RoomInfo, error) {
 	invite, word := SplitSeatWord(invite)
-	r, err := l.openAs(ctx, invite, word, p)
+	r, _, err := l.openAs(ctx, invite, word, p)
 	if err != nil {
 		return RoomInfo{}, err
 	}
@@ -425,7 +432,7 @@ func (l *Lobby) ExpireRooms(ctx context.Context) {
 	}
 	metas, err := l.cfg.Store.List(ctx)
 	if err != nil {
-		l.cfg.Logger.Warn("expire rooms", "err", err)
+		l.storeFault("expire rooms", err)
 		return
 	}
 	cutoff := l.cfg.Now().Add(-l.cfg.Expire)
@@ -444,7 +451,7 @@ func (l *Lobby) ExpireRooms(ctx context.Context) {
 			continue
 		}
 		if err := l.cfg.Store.Delete(ctx, m.Code); err != nil {
-			l.cfg.Logger.Warn("expire room", "code", m.Code, "err", err)
+			l.storeFault("expire room", err, "code", m.Code)
 			continue
 		}
 		l.deleteChat(ctx, m.Code)
@@ -524,8 +531,9 @@ func (l *Lobby) load(ctx context.Context, code string) (*room, error) {
 		return nil, fmt.Errorf("room %s: %w", code, err)
 	}
 	if err != nil {
-		return nil, l.unavailable("load room "+code, err)
+		return nil, l.unavailable("load room", err, "code", code)
 	}
+	meta = l.giveSecret(ctx, meta)
 	g, ok := l.games[meta.Game]
 	if !ok {
 		return nil, fmt.Errorf("room %s plays %q, which this server does not offer", code, meta.Game)
@@ -537,11 +545,11 @@ func (l *Lobby) load(ctx context.Context, code string) (*room, error) {
 	}
 	if err := r.readPresence(ctx); err != nil {
 		// Not fatal: the next change or renewal round brings it.
-		l.cfg.Logger.Debug("seat presence", "code", code, "err", err)
+		l.storeFault("seat presence", err, "code", code)
 	}
 	if s, ok := l.chatStore(); ok {
 		if r.chat, err = s.Chat(ctx, code, chatRecent); err != nil {
-			l.cfg.Logger.Warn("read chat", "code", code, "err", err) // the next line said brings it
+			l.storeFault("read chat", err, "code", code) // the next line said brings it
 		}
 	}
 	// A game whose recording was lost (its instance died) is recorded now.

@@ -192,7 +192,7 @@ func (r *room) recordLater() {
 		defer r.mu.Unlock()
 		r.recording = false
 		if err != nil {
-			r.l.cfg.Logger.Warn("record game", "code", meta.Code, "err", err)
+			r.l.storeFault("record game", err, "code", meta.Code)
 			time.AfterFunc(recordRetry, func() {
 				r.mu.Lock()
 				defer r.mu.Unlock()

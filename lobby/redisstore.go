@@ -34,14 +34,17 @@ import (
 //	smokestack:rooms            set of room codes, for List
 //	smokestack:misses:NAME      failed room lookups by a key or an address,
 //	                            expiring with their window (misses.go)
+//	smokestack:operators:reply:ID  the instances' answers to one operator
+//	                            request, expiring in 30 s (operators.go)
 //
 // Every committed change, and every change in the seats an instance holds,
 // is announced on the channel smokestack:changes as "ORIGIN CODE" (a line
 // said in a room's chat as "ORIGIN chat:CODE", in the lobby's as "ORIGIN
 // chat:"); the
 // keys, not the message, are the truth, so a lost message costs only
-// latency until the next one or the next resubscribe. RedisStore also
-// implements Presence (redispresence.go).
+// latency until the next one or the next resubscribe. Operators' requests
+// go to every instance on smokestack:operators. RedisStore also implements
+// Presence (redispresence.go) and Instances (operators.go).
 type RedisStore struct {
 	rdb    redis.UniversalClient
 	origin string // tells this store's own announcements from others'

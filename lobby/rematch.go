@@ -61,7 +61,7 @@ func (i *RematchInfo) Waiting(seats int) []int {
 // and the room info returned carries its code (as do the updates of
 // everyone in this room).
 func (l *Lobby) Rematch(ctx context.Context, invite string, p Player) (RoomInfo, error) {
-	r, err := l.open(ctx, invite, p)
+	r, _, err := l.open(ctx, invite, p)
 	if err != nil {
 		return RoomInfo{}, err
 	}
@@ -181,6 +181,6 @@ func (l *Lobby) dropRematch(ctx context.Context, created, won string) {
 		return
 	}
 	if err := l.cfg.Store.Delete(ctx, created); err != nil {
-		l.cfg.Logger.Warn("drop a rematch room", "code", created, "err", err)
+		l.storeFault("drop a rematch room", err, "code", created)
 	}
 }

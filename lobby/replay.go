@@ -30,11 +30,11 @@ type Frame struct {
 func (l *Lobby) Replay(ctx context.Context, invite string, p Player) (RoomInfo, []Frame, error) {
 	var meta Meta
 	var moves []Record
-	err := l.lookup(ctx, invite, p, func(code string) (Meta, error) {
+	_, err := l.lookup(ctx, invite, p, func(code string) (Meta, error) {
 		var err error
 		meta, moves, err = l.cfg.Store.Load(ctx, code, 0)
 		if err != nil && !errors.Is(err, ErrNotFound) {
-			err = l.unavailable("load room "+code, err)
+			err = l.unavailable("load room", err, "code", code)
 		}
 		return meta, err
 	})

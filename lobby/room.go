@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/time/rate"
+
 	"github.com/smokestack/smokestack/engine"
 )
 
@@ -60,15 +62,17 @@ type room struct {
 	// back, newest last (see undo.go).
 	standing map[int][]int
 
+	// moveRates pace each seat's moves (limits.go).
+	moveRates map[int]*rate.Limiter
+
 	// With a store shared between instances (see presence.go):
-	elsewhere       map[int]bool      // seats sessions on other instances hold
-	lastHeld        map[int]time.Time // seat -> when any instance last held it
-	claimed         []int             // the seats this instance last claimed
-	presenceDirty   bool              // the seats held here changed since the last claim
-	presenceGen     int               // counts those changes
-	presenceFailing bool              // the last claim or read failed
-	presenceAsked   int               // numbers reads of the shared presence
-	presenceTaken   int               // the newest read whose answer was taken
+	elsewhere     map[int]bool      // seats sessions on other instances hold
+	lastHeld      map[int]time.Time // seat -> when any instance last held it
+	claimed       []int             // the seats this instance last claimed
+	presenceDirty bool              // the seats held here changed since the last claim
+	presenceGen   int               // counts those changes
+	presenceAsked int               // numbers reads of the shared presence
+	presenceTaken int               // the newest read whose answer was taken
 }
 
 // rebuild sets the room to meta and replays moves from the seed.
@@ -153,7 +157,7 @@ func (r *room) refresh(ctx context.Context) {
 	defer r.mu.Unlock()
 	r.setNotice(r.catchUp(ctx))
 	if err := r.readPresence(ctx); err != nil {
-		r.l.cfg.Logger.Debug("seat presence", "code", r.meta.Code, "err", err)
+		r.l.storeFault("seat presence", err, "code", r.meta.Code)
 	}
 	r.broadcast()
 }
@@ -162,8 +166,7 @@ func (r *room) setNotice(err error) {
 	r.notice = ""
 	if err != nil {
 		r.notice = "reconnecting to the game service…"
-		r.l.observer().StoreFailed(err)
-		r.l.cfg.Logger.Warn("room store", "code", r.meta.Code, "err", err)
+		r.l.storeFault("room store", err, "code", r.meta.Code)
 	}
 }
 
@@ -344,12 +347,12 @@ func (r *room) saveMeta(ctx context.Context, m Meta) error {
 	err := r.l.cfg.Store.SaveMeta(ctx, m)
 	if errors.Is(err, ErrConflict) {
 		if cerr := r.catchUp(ctx); cerr != nil {
-			return r.l.unavailable("room "+m.Code+" catch up", cerr)
+			return r.l.unavailable("room catch up", cerr, "code", m.Code)
 		}
 		return err
 	}
 	if err != nil {
-		return r.l.unavailable("save room "+m.Code, err)
+		return r.l.unavailable("save room", err, "code", m.Code)
 	}
 	started := m.Started && !r.meta.Started
 	r.meta = m
@@ -416,7 +419,12 @@ func (r *room) connect(p Player, seat int) *Conn {
 }
 
 func (r *room) connectLocked(p Player, seat int) *Conn {
-	c := &Conn{room: r, player: p, seat: seat, updates: make(chan Update, 1)}
+	return r.attachLocked(&Conn{room: r, player: p, seat: seat, updates: make(chan Update, 1)})
+}
+
+// attachLocked adds c to the room's connections. The caller holds r.mu.
+func (r *room) attachLocked(c *Conn) *Conn {
+	seat := c.seat
 	r.conns[c] = struct{}{}
 	if seat >= 0 {
 		delete(r.away, seat)
@@ -460,7 +468,7 @@ func (r *room) broadcast() {
 			views[c.seat] = v
 		}
 		u := Update{Room: info, Seat: c.seat, View: v, Log: r.logFor(c.seat), Notice: r.notice, Version: r.moves, Chat: r.recentChat()}
-		if c.seat >= 0 || c.player.ID != "" && c.player.ID == r.meta.Host {
+		if c.seat >= 0 || c.invited || c.player.ID != "" && c.player.ID == r.meta.Host {
 			u.Invite = invite
 		}
 		if c.player.Guest && c.seat >= 0 && c.seat < len(r.meta.Seats) {

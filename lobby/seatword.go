@@ -112,18 +112,18 @@ func errNoSeatForWord(code string, grace string) error {
 // openAs is open for a player who may bring a seat word: one that names a
 // seat they may take back admits them as that seat's player, even to a
 // private room; one that does not counts as a failed lookup.
-func (l *Lobby) openAs(ctx context.Context, invite, word string, p Player) (*room, error) {
+func (l *Lobby) openAs(ctx context.Context, invite, word string, p Player) (*room, bool, error) {
 	if word == "" {
 		return l.open(ctx, invite, p)
 	}
 	if code, _, ok := ParseInvite(invite); ok {
 		if barred := l.barred(ctx, p); barred != nil {
 			// One who missed too often guesses no more words either.
-			return nil, l.miss(ctx, code, p, barred)
+			return nil, false, l.miss(ctx, code, p, barred)
 		}
 	}
 	missed := false
-	r, err := l.openWith(ctx, invite, p, func(r *room, m Meta) Meta {
+	r, share, err := l.openWith(ctx, invite, p, func(r *room, m Meta) Meta {
 		if m.SeatOf(p.ID) >= 0 || p.ID != "" && p.ID == m.Host {
 			return m // their own room: the word is not needed
 		}
@@ -136,20 +136,20 @@ func (l *Lobby) openAs(ctx context.Context, invite, word string, p Player) (*roo
 		return m
 	})
 	if err != nil {
-		return nil, err // a private room's miss is counted and told as any other
+		return nil, false, err // a private room's miss is counted and told as any other
 	}
 	if missed {
 		code, _, _ := ParseInvite(invite)
 		var refusal *LimitError
 		if err := l.miss(ctx, code, p, nil); errors.As(err, &refusal) {
-			return nil, err // the final refusal of one who missed too often
+			return nil, false, err // the final refusal of one who missed too often
 		}
 		r.mu.Lock()
 		grace := ShortDuration(r.meta.grace())
 		r.mu.Unlock()
-		return nil, errNoSeatForWord(code, grace)
+		return nil, false, errNoSeatForWord(code, grace)
 	}
-	return r, nil
+	return r, share, nil
 }
 
 // wordSeat is the seat word opens for p, or -1: a guest's seat whose

@@ -84,6 +84,10 @@ type Meta struct {
 	Clock time.Duration `json:"clock,omitempty"`
 	// Votes are the seated players' votes to hand away seats to a bot.
 	Votes []Vote `json:"votes,omitempty"`
+	// HostAddr is where a guest who created the room connected from
+	// (Player.Addr), for the room quotas: a guest has a new ID on every
+	// connection, so guests are counted by address. Empty for a key.
+	HostAddr string `json:"hostAddr,omitempty"`
 	// Moves is the length of the move log when Load read it; it is not
 	// stored with the metadata.
 	Moves int `json:"-"`

@@ -137,7 +137,7 @@ func (r *room) voted(ctx context.Context, by Player, seat int) (Meta, VoteResult
 	}
 	// Either may be at the table through another instance: ask.
 	if err := r.readPresence(ctx); err != nil {
-		r.l.cfg.Logger.Warn("seat presence", "code", r.meta.Code, "err", err)
+		r.l.storeFault("seat presence", err, "code", r.meta.Code)
 		return Meta{}, VoteResult{}, fmt.Errorf("cannot tell whether %s is still playing seat %d: try again in a moment", s.Name, seat+1)
 	}
 	if r.present(seat) {
@@ -264,7 +264,7 @@ func (r *room) handOverDue(ctx context.Context) {
 		r.broadcast() // caught up: a bot may be there already
 	case err != nil:
 		r.handoverRetry = now.Add(botRetry)
-		r.l.cfg.Logger.Warn("hand a seat to a bot", "code", r.meta.Code, "seat", seat, "err", err)
+		r.l.storeFault("hand a seat to a bot", err, "code", r.meta.Code, "seat", seat)
 	default:
 		r.l.cfg.Logger.Info("seat handed to a bot", "code", r.meta.Code, "seat", seat, "bot", r.game.DefaultBot(), "by", "time")
 	}
@@ -306,7 +306,7 @@ func (r *room) hostPowers(ctx context.Context, p Player) bool {
 		return false
 	}
 	if err := r.readPresence(ctx); err != nil { // is the host here through another instance?
-		r.l.cfg.Logger.Debug("seat presence", "code", r.meta.Code, "err", err)
+		r.l.storeFault("seat presence", err, "code", r.meta.Code)
 	}
 	return r.standIn() == seat
 }

@@ -17,7 +17,8 @@ import (
 // turns that limit off.
 type Limits struct {
 	// HandshakeTimeout drops a connection whose SSH handshake (key
-	// exchange and authentication) has not finished in time.
+	// exchange and authentication) has not finished in time, and one that
+	// has opened no session as long after authenticating.
 	HandshakeTimeout time.Duration
 	// ConnsPerAddr bounds the open connections from one address (an IPv6
 	// client's /64), ConnsPerKey those authenticated by one key.

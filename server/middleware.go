@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/charmbracelet/ssh"
+	gossh "golang.org/x/crypto/ssh"
 )
 
 // recoverPanics keeps one session's bug from taking the server down: the
@@ -24,19 +25,24 @@ func (s *Server) recoverPanics(next ssh.Handler) ssh.Handler {
 	}
 }
 
-// logSessions logs every session's start and end.
+// logSessions logs every session's start and end; those of a key or an
+// address refused lately once per burst (suspects.go).
 func (s *Server) logSessions(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
 		start := time.Now()
+		key, addr := "", clientAddr(sess)
+		if k := sess.PublicKey(); k != nil {
+			key = gossh.FingerprintSHA256(k)
+		}
 		pty, _, isPty := sess.Pty()
 		attrs := []any{"user", sess.User(), "remote", sess.RemoteAddr().String(), "cmd", sess.Command(),
 			"key", sess.PublicKey() != nil}
 		if isPty {
 			attrs = append(attrs, "term", pty.Term, "width", pty.Window.Width, "height", pty.Window.Height)
 		}
-		s.log.Info("session start", attrs...)
+		s.logSession("session start", key, addr, attrs...)
 		defer func() {
-			s.log.Info("session end", "user", sess.User(), "remote", sess.RemoteAddr().String(),
+			s.logSession("session end", key, addr, "user", sess.User(), "remote", sess.RemoteAddr().String(),
 				"duration", time.Since(start).Round(time.Millisecond))
 		}()
 		next(sess)
@@ -55,6 +61,7 @@ func (s *Server) checkIdentity(next ssh.Handler) ssh.Handler {
 		p, err := identify(ext, sess.PublicKey(), sess.User())
 		if err != nil {
 			s.refuse("identity", "user", sess.User(), "remote", sess.RemoteAddr().String())
+			s.suspects.note("identity", "", clientAddr(sess), time.Now())
 			fmt.Fprintln(sess.Stderr(), err)
 			_ = sess.Exit(1)
 			return
@@ -98,6 +105,7 @@ func (s *Server) admitSession(next ssh.Handler) ssh.Handler {
 		}
 		if reason != "" {
 			s.refuse(reason, "remote", sess.RemoteAddr().String(), "key", p.Key)
+			s.suspects.note(reason, p.Key, clientAddr(sess), time.Now())
 			fmt.Fprintln(sess.Stderr(), "smokestack: "+refusalLines[reason])
 			_ = sess.Exit(1)
 			return

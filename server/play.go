@@ -177,7 +177,12 @@ func (s *Server) readMoves(ctx context.Context, c *call, conn *lobby.Conn, resul
 		switch text, ok := chatText(line); {
 		case ok:
 			err, chat = conn.Say(ctx, text), true
-		case json.Valid(line):
+		case !json.Valid(line):
+		case line[0] != '{':
+			// null, a number, a string, an array: the game's rules would
+			// word this in the decoder's terms.
+			err = errNotObject
+		default:
 			err = conn.Move(ctx, json.RawMessage(bytes.Clone(line)))
 		}
 		if !report(err, chat) {
@@ -195,4 +200,7 @@ type badInput string
 
 func (b badInput) Error() string { return string(b) }
 
-var errNotJSON = errors.New(`that line is not JSON: send one move object per line, like {"kind":"pass"}`)
+var (
+	errNotJSON   = errors.New(`that line is not JSON: send one move object per line, like {"kind":"pass"}`)
+	errNotObject = errors.New(`a move is a JSON object, like {"kind":"pass"}: send one per line`)
+)

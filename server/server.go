@@ -58,6 +58,10 @@ type Server struct {
 	metrics *Metrics
 	gate    *gate
 	bans    banCache
+	// suspects are the keys and addresses refused lately (suspects.go).
+	suspects suspects
+	// instance names this instance to operators (operators.go).
+	instance string
 
 	// stopping ends when Shutdown starts, so open sessions can say goodbye.
 	stopping context.Context
@@ -87,6 +91,7 @@ func New(cfg Config) (*Server, error) {
 		metrics: cfg.Metrics, gate: newGate(cfg.Limits), live: map[string]*liveSession{},
 		bySession: map[ssh.Session]*liveSession{}}
 	s.metrics.log.Store(s.refusal)
+	s.metrics.suspects.Store(&s.suspects)
 	s.bans.lobby = cfg.Lobby
 	s.bans.fail = func(err error) {
 		s.metrics.StoreFailed(err)
@@ -143,13 +148,18 @@ func (s *Server) ListenAndServe() error {
 }
 
 // Serve serves connections from l until Shutdown or Close. It returns nil
-// after a Shutdown or Close.
+// after a Shutdown or Close. With a store shared between instances it
+// answers the other instances' operators meanwhile.
 func (s *Server) Serve(l net.Listener) error {
 	s.mu.Lock()
 	if s.public = s.cfg.PublicAddr; s.public == "" {
 		s.public = defaultPublicAddr(l)
 	}
 	s.mu.Unlock()
+	s.instance = instanceName(l)
+	ctx, cancel := context.WithCancel(s.stopping)
+	defer cancel()
+	go s.answerOperators(ctx)
 	err := s.srv.Serve(l)
 	if errors.Is(err, ssh.ErrServerClosed) {
 		return nil

@@ -224,7 +224,7 @@ func TestGuestReclaim(t *testing.T) {
 	if r.status == 0 || !strings.Contains(r.stderr, "no seat in room "+code) {
 		t.Fatalf("a wrong word: %+v", r)
 	}
-	elsewhere, _, err := dialFromAuth(srv.addr, 0, guestAuth) // from 127.0.0.2
+	elsewhere, _, err := dialFromAs(srv.addr, 0, "gus", guestAuth) // from 127.0.0.2
 	if err != nil {
 		t.Fatal(err)
 	}

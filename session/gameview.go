@@ -97,6 +97,11 @@ func (g *gameScreen) header(w int) string {
 	t := g.env.theme
 	parts := []string{t.Title.Render("smokestack"), "room " + g.code}
 	if g.spectator() && g.conn != nil {
+		if g.invite != "" {
+			// Came in with a private room's invite: the code alone would
+			// not let them back in.
+			parts[1] = "room " + g.invite
+		}
 		parts = append(parts, "watching")
 	}
 	if g.board != nil {

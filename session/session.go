@@ -254,7 +254,7 @@ func (m *Model) Refused() error { return m.refused }
 func (m *Model) View() string {
 	w, h := m.env.width, m.env.height
 	if w < MinWidth || h < MinHeight {
-		return m.note.over(tooSmall(w, h), w, m.env.theme)
+		return m.note.aboveSmall(w, h, m.env.theme, func(w, left int) string { return tooSmall(w, left, [2]int{w, h}) })
 	}
 	cw := min(w, maxWidth)
 	v := m.cur.view(cw, h)

@@ -1,64 +1,43 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
-	"os"
 	"strings"
 	"testing"
+	"time"
 )
 
-// TestMain lets this test binary be capacity mode's server process, as
-// the smokeload binary is: startServerChild runs os.Executable.
-func TestMain(m *testing.M) {
-	if os.Getenv(childEnv) == "1" {
-		os.Exit(serveChildMain())
+// Samples past their window are reported as censored: counted, and any
+// figure that lands on one shown as "> window", never as the window.
+func TestCapacityReportShowsCensoredSamples(t *testing.T) {
+	var key, move []time.Duration
+	for i := range 98 {
+		key = append(key, time.Duration(i+1)*time.Millisecond)
 	}
-	os.Exit(m.Run())
-}
-
-// A small capacity run seats everyone, measures every figure, and finds
-// the server clean.
-func TestCapacityMode(t *testing.T) {
-	var res capResult
-	runCapacity(t, &res, "--sessions", "8", "--rooms", "2", "--duration", "8s", "--think", "200ms")
-	if res.Connected != 8 || len(res.Errors) > 0 || len(res.Refused) > 0 {
-		t.Fatalf("seated %d of 8; errors %v, refused %v", res.Connected, res.Errors, res.Refused)
+	for i := range 199 {
+		move = append(move, time.Duration(i+1)*10*time.Millisecond)
 	}
-	figures := map[string]stats{"connect": res.Connect, "key to own frame": res.KeyToOwn}
-	if res.Moves > 0 { // enter off a player's turn plays nothing
-		figures["move to others' frame"] = res.MoveToRest
+	r := capResult{Sessions: 4, Rooms: 1, Connected: 4, Think: "2s", Moves: 50, KeyMisses: 2, MoveCensored: 1, EntersUnseen: 3,
+		Errors:     map[string]int{"the game screen did not open within 30s": 2},
+		KeyToOwn:   summarise(append(key, keyWindow, keyWindow)),
+		MoveToRest: summarise(append(move, moveWindow))}
+	var out strings.Builder
+	if err := r.writeTable(&out); err != nil {
+		t.Fatal(err)
 	}
-	for name, s := range figures {
-		if s.Count == 0 || !(0 < s.P50 && s.P50 <= s.P99 && s.P99 <= s.Max) {
-			t.Errorf("%s: %+v", name, s)
+	table := out.String()
+	for _, want := range []string{
+		// 100 samples, two censored at 10 s: the p99 is one of them.
+		"key to own frame           100     50.0ms  > 10000ms  > 10000ms         2",
+		// 200 samples, one censored: the p99 is the 198th, 1,980 ms.
+		"move to others' frame      200   1000.0ms   1980.0ms  > 15000ms         1",
+		"keys not redrawn within 10s 2",
+		"moves not shown to another player within 15s 1",
+		"enters not answered on the mover's own screen within 2s 3",
+		"errors 2",
+		"error 2: the game screen did not open within 30s",
+	} {
+		if !strings.Contains(table, want) {
+			t.Errorf("the table lacks %q:\n%s", want, table)
 		}
-	}
-	if res.ServerMoves == 0 || res.ServerMoves < res.Moves || res.RSSPerSessionKB <= 0 || res.GoroutinesPerSess <= 0 || res.Panics != 0 {
-		t.Errorf("report %+v", res)
-	}
-}
-
-// Past the server's limits players are refused with its line, not errors.
-func TestCapacityRefusals(t *testing.T) {
-	var res capResult
-	// Thirty players from one address, which the server allows 20
-	// connections: the rest are refused with the server's own words.
-	runCapacity(t, &res, "--sessions", "30", "--rooms", "10", "--per-addr", "30", "--duration", "1s")
-	// A player whose room's creator was refused connects but never sits.
-	if res.Connected+res.Skipped != 20 || res.Refused["smokestack: too many connections from your address; try again in a minute"] != 10 ||
-		len(res.Errors) > 0 || res.Panics != 0 {
-		t.Errorf("connected %d, skipped %d, refused %v, errors %v, panics %d", res.Connected, res.Skipped, res.Refused, res.Errors, res.Panics)
-	}
-}
-
-func runCapacity(t *testing.T, res *capResult, args ...string) {
-	t.Helper()
-	var out, errOut bytes.Buffer
-	if status := run(t.Context(), append(args, "--json"), &out, &errOut); status != 0 {
-		t.Fatalf("smokeload %s: exit status %d\nstderr: %s", strings.Join(args, " "), status, errOut.String())
-	}
-	if err := json.Unmarshal(out.Bytes(), res); err != nil {
-		t.Fatalf("report is not JSON: %v\n%s", err, out.String())
 	}
 }

@@ -106,7 +106,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	d := server.DefaultLimits()
 	dl := lobby.DefaultLimits()
 	l := &c.limits
-	fs.DurationVar(&l.HandshakeTimeout, "handshake-timeout", d.HandshakeTimeout, "drop a connection whose SSH handshake (key exchange and login) has not finished after this long (0: never)")
+	fs.DurationVar(&l.HandshakeTimeout, "handshake-timeout", d.HandshakeTimeout, "drop a connection whose SSH handshake (key exchange and login) has not finished after this long, or that opens no session this long after it (0: never)")
 	fs.IntVar(&l.ConnsPerAddr, "max-conns-per-addr", d.ConnsPerAddr, "open connections allowed from one address, or one IPv6 /64 (0: no limit)")
 	fs.IntVar(&l.ConnsPerKey, "max-conns-per-key", d.ConnsPerKey, "open connections allowed with one SSH key (0: no limit)")
 	fs.IntVar(&l.ConnRate, "conn-rate", d.ConnRate, "new connections allowed from one address per minute, a token bucket holding a minute's worth (0: no limit)")
@@ -116,7 +116,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	fs.IntVar(&c.lobbyLimits.RoomsPerHour, "max-rooms-per-hour", dl.RoomsPerHour, "rooms one key may create per hour (0: no limit)")
 	fs.IntVar(&c.lobbyLimits.OpenRooms, "max-open-rooms", dl.OpenRooms, "unfinished rooms one key may hold (0: no limit)")
 	fs.IntVar(&l.InputRate, "input-rate", d.InputRate, "bytes per second read from one session's input; faster input waits (0: no limit)")
-	fs.Float64Var(&c.lobbyLimits.MovesPerSecond, "move-rate", dl.MovesPerSecond, "moves per second one session may play: bursts of twice as many pass, faster ones wait, and ones that would wait over a second are refused (0: no limit)")
+	fs.Float64Var(&c.lobbyLimits.MovesPerSecond, "move-rate", dl.MovesPerSecond, "moves per second played for one seat, by all its sessions together: bursts of twice as many pass, faster ones wait, and ones that would wait over a second are refused (0: no limit)")
 	fs.IntVar(&c.lobbyLimits.LookupMisses, "lookup-misses", dl.LookupMisses, "failed room lookups (no such room, a private room without its invite) allowed per key and per address in a --lookup-window; past it the connection ends and only the player's own rooms open until the window ends (0: no limit)")
 	fs.DurationVar(&c.lobbyLimits.LookupWindow, "lookup-window", dl.LookupWindow, "the window --lookup-misses counts in, from a key's or an address's first miss")
 	fs.DurationVar(&c.lobbyLimits.LookupBackoff, "lookup-backoff", dl.LookupBackoff, "past a quarter of --lookup-misses, each miss waits this long, twice as long as the one before, up to 8s (0: no wait)")

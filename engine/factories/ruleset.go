@@ -2,7 +2,9 @@ package factories
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"slices"
 
 	"github.com/smokestack/smokestack/engine"
@@ -63,7 +65,13 @@ func (Rules) Apply(state json.RawMessage, seat int, move json.RawMessage) (json.
 	}
 	var m Move
 	if err := json.Unmarshal(move, &m); err != nil {
-		return nil, nil, fmt.Errorf("that move is not valid JSON: %w", err)
+		// JSON of the wrong shape (a slot of 1e300, a kind that is a
+		// number) is not a JSON problem: say so, as Furnace does.
+		var syntax *json.SyntaxError
+		if errors.As(err, &syntax) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return nil, nil, fmt.Errorf("that move is not valid JSON: %w", err)
+		}
+		return nil, nil, fmt.Errorf("that move cannot be read: %w", err)
 	}
 	next, events, err := Apply(s, seat, m)
 	if err != nil {
