@@ -113,6 +113,9 @@ func (g *gameScreen) header(w int) string {
 	if lipgloss.Width(strings.Join(parts, " · ")) > w {
 		parts = parts[1:]
 	}
+	if lipgloss.Width(strings.Join(parts, " · ")) > w && parts[0] != "room "+g.code {
+		parts[0] = "room " + g.code // the invite gives way to the game's own news
+	}
 	return strings.Join(parts, " · ")
 }
 
