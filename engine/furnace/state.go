@@ -256,19 +256,19 @@ func (s *State) Clone() State {
 	for i := range s.Market {
 		discs += len(s.Market[i].Discs)
 	}
-	cardRoom := make([]Card, 0, cards)
-	ownedRoom := make([]Owned, 0, owned)
-	discRoom := make([]Disc, 0, discs)
-	c.Deck = carve(&cardRoom, s.Deck)
-	c.Removed = carve(&cardRoom, s.Removed)
+	cardArena := make([]Card, 0, cards)
+	ownedArena := make([]Owned, 0, owned)
+	discArena := make([]Disc, 0, discs)
+	c.Deck = carve(&cardArena, s.Deck)
+	c.Removed = carve(&cardArena, s.Removed)
 	c.Market = carve(nil, s.Market)
 	for i := range c.Market {
-		c.Market[i].Discs = carve(&discRoom, s.Market[i].Discs)
+		c.Market[i].Discs = carve(&discArena, s.Market[i].Discs)
 	}
 	c.Players = carve(nil, s.Players)
 	for i := range c.Players {
-		c.Players[i].Cards = carve(&ownedRoom, s.Players[i].Cards)
-		c.Players[i].New = carve(&cardRoom, s.Players[i].New)
+		c.Players[i].Cards = carve(&ownedArena, s.Players[i].Cards)
+		c.Players[i].New = carve(&cardArena, s.Players[i].New)
 	}
 	if s.Agent != nil {
 		a := *s.Agent
@@ -278,21 +278,21 @@ func (s *State) Clone() State {
 	return c
 }
 
-// carve copies v into the free room of *room (a fresh array when room is
-// nil or full) and returns the copy, whose capacity ends with it so that
+// carve copies v into the free space of *arena (a fresh array when arena
+// is nil or full) and returns the copy, whose capacity ends with it so that
 // appending to it reallocates instead of overwriting its neighbour. nil
 // stays nil.
-func carve[T any](room *[]T, v []T) []T {
+func carve[T any](arena *[]T, v []T) []T {
 	if v == nil {
 		return nil
 	}
-	if room == nil {
+	if arena == nil {
 		return append(make([]T, 0, len(v)), v...)
 	}
-	if cap(*room)-len(*room) < len(v) {
-		*room = make([]T, 0, max(2*cap(*room), 8, len(v)))
+	if cap(*arena)-len(*arena) < len(v) {
+		*arena = make([]T, 0, max(2*cap(*arena), 8, len(v)))
 	}
-	start := len(*room)
-	*room = append(*room, v...)
-	return (*room)[start:len(*room):len(*room)]
+	start := len(*arena)
+	*arena = append(*arena, v...)
+	return (*arena)[start:len(*arena):len(*arena)]
 }
