@@ -44,7 +44,9 @@ type Store interface {
 var (
 	ErrNotFound = errors.New("no room with that code")
 	ErrExists   = errors.New("room code already taken")
-	ErrConflict = errors.New("room changed meanwhile")
+	// ErrConflict is also what a player is told when their change lost
+	// every retry to others' changes, so it is worded for them.
+	ErrConflict = errors.New("the room changed just then: try again")
 )
 
 // Meta is what a room is, apart from its moves.
