@@ -194,7 +194,7 @@ func (l *lobbyScreen) key(msg tea.KeyMsg) tea.Cmd {
 		}
 		return nil
 	}
-	k := lobbyKeyMap
+	k := l.keys()
 	switch {
 	case key.Matches(msg, k.Quit):
 		return func() tea.Msg { return quitMsg{} }
@@ -226,7 +226,7 @@ func (l *lobbyScreen) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Open):
 		r, ok := l.selected()
 		if !ok {
-			l.setStatus("no room selected: n creates one, s starts a solo game", true)
+			l.setStatus("no room selected: "+l.createHint(), true)
 			return nil
 		}
 		if r.Over {
@@ -345,7 +345,7 @@ func (l *lobbyScreen) view(w, h int) string {
 	}
 	bh := h - 4
 	var body string
-	var km help.KeyMap = lobbyKeyMap
+	var km help.KeyMap = l.keys()
 	switch {
 	case l.form != nil:
 		body = l.form.view(t)
@@ -361,7 +361,7 @@ func (l *lobbyScreen) view(w, h int) string {
 		body = l.rules.view(t, w, bh)
 		km = rulesKeyMap
 	case l.showHelp:
-		body = keysHelp(t, "KEYS", lobbyKeyMap, w) + "\n" + t.Dim.Render("R: the rules of every game here")
+		body = keysHelp(t, "KEYS", l.keys(), w) + "\n" + t.Dim.Render("R: the rules of every game here")
 	case l.chat.open:
 		body = l.withChat(w, bh)
 	default:
@@ -438,13 +438,39 @@ func (l *lobbyScreen) openRules() {
 	l.rules = newRulesOverlay(strings.Join(titles, " · "), pages, w, h)
 }
 
-// quickSolo starts a one-seat game of the first game that has them.
-func (l *lobbyScreen) quickSolo() tea.Cmd {
+// soloGame is the first game here that has one-seat games.
+func (l *lobbyScreen) soloGame() (lobby.Game, bool) {
 	for _, g := range l.env.lobby.Games() {
 		if lo, _ := g.Rules.Seats(); lo == 1 {
-			return l.create(lobby.CreateOptions{Game: g.Name(), Seats: 1})
+			return g, true
 		}
+	}
+	return lobby.Game{}, false
+}
+
+// quickSolo starts a one-seat game of the first game that has them.
+func (l *lobbyScreen) quickSolo() tea.Cmd {
+	if g, ok := l.soloGame(); ok {
+		return l.create(lobby.CreateOptions{Game: g.Name(), Seats: 1})
 	}
 	l.setStatus("no game here can be played alone", true)
 	return nil
+}
+
+// keys are the lobby's keys, without the quick solo where no game has
+// one-seat games.
+func (l *lobbyScreen) keys() lobbyKeys {
+	k := lobbyKeyMap
+	_, solo := l.soloGame()
+	k.Solo.SetEnabled(solo)
+	return k
+}
+
+// createHint says how to start a game, in the lists' empty lines and
+// status.
+func (l *lobbyScreen) createHint() string {
+	if _, solo := l.soloGame(); solo {
+		return "n creates one, s starts a solo game"
+	}
+	return "n creates one"
 }

@@ -30,7 +30,7 @@ const (
 var listTitles = [listCount]string{"OPEN SEATS", "IN PLAY: WATCH", "YOUR GAMES"}
 
 var listEmpty = [listCount]string{
-	"no public room has a free seat: n creates one, s starts a solo game",
+	"no public room has a free seat: ",
 	"no public game is being played",
 	"none yet",
 }
@@ -290,7 +290,11 @@ func (l *lobbyScreen) listsView(w, h int) string {
 		}
 		out = append(out, title)
 		if len(cells[i]) == 0 {
-			out = append(out, "    "+t.Dim.Render(listEmpty[i]))
+			empty := listEmpty[i]
+			if i == listOpen {
+				empty += l.createHint()
+			}
+			out = append(out, "    "+t.Dim.Render(empty))
 			continue
 		}
 		out = append(out, l.listLines(i, cells[i], cw, rows[i])...)

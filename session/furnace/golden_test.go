@@ -177,6 +177,14 @@ func TestGolden(t *testing.T) {
 		start := session.Start{Mode: "replay", Code: scores}
 		goldenRun(t, l, start, codes, "move 0 of", "]", "n", "n", "n")
 	})
+	t.Run("lobby", func(t *testing.T) {
+		// Alice's Furnace games in her list, by their options.
+		goldenRun(t, l, session.Start{}, codes, "YOUR GAMES")
+	})
+	t.Run("form", func(t *testing.T) {
+		// The new-room form offers Furnace's own options.
+		goldenRun(t, l, session.Start{}, codes, "YOUR GAMES", "n", "down", "down")
+	})
 	t.Run("cards", func(t *testing.T) {
 		// The reference opens at the card the menu is on, and goes down
 		// to the first doubtful or stand-in card on the board.
