@@ -280,8 +280,8 @@ func (g *gameScreen) key(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.Help):
 		g.overlay = &helpOverlay{title: "KEYS", km: g.keys(), rules: g.rules,
-			note: "Pick a card or action with ←/→ (tab), a move for it with ↑/↓, and play it with enter.\n" +
-				"Only legal moves are listed. / searches every move by name. u takes back your last move, while it\n" +
+			note: "Pick a card or action with ←/→ (tab), a move for it with ↑/↓, and play it with enter. " +
+				"Only legal moves are listed. / searches every move by name. u takes back your last move, while it " +
 				"drew, showed and rolled nothing. R: the rules of the game."}
 	case key.Matches(msg, k.Chat):
 		return g.chat.start()

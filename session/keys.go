@@ -1,6 +1,8 @@
 package session
 
 import (
+	"strings"
+
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
@@ -289,12 +291,26 @@ func helpBar(t Theme, km help.KeyMap, w int) string {
 	return h.ShortHelpView(keys)
 }
 
-// keysHelp draws the ? screen: every key of km, with a title.
+// keysHelp draws the ? screen: every key of km, with a title. The columns
+// go side by side while they fit in w and the rest start a band below:
+// the library would cut the columns past w with an ellipsis, and the keys
+// a player looks for (b, E, B) are in the last one.
 func keysHelp(t Theme, title string, km help.KeyMap, w int) string {
 	h := help.New()
-	h.Width = w
 	h.Styles.FullKey = t.Accent
 	h.Styles.FullDesc = t.Dim
 	h.Styles.FullSeparator = t.Dim
-	return t.Title.Render(title) + "\n\n" + h.FullHelpView(km.FullHelp()) + "\n\n" + t.Dim.Render("press any key to close")
+	var bands []string
+	var band [][]key.Binding
+	for _, col := range km.FullHelp() {
+		if len(band) > 0 && lipgloss.Width(h.FullHelpView(append(band, col))) > w {
+			bands = append(bands, h.FullHelpView(band))
+			band = nil
+		}
+		band = append(band, col)
+	}
+	if len(band) > 0 {
+		bands = append(bands, h.FullHelpView(band))
+	}
+	return t.Title.Render(title) + "\n\n" + strings.Join(bands, "\n\n") + "\n\n" + t.Dim.Render("press any key to close")
 }

@@ -47,7 +47,7 @@ func (o *helpOverlay) keys() help.KeyMap { return anyKey{} }
 func (o *helpOverlay) view(t Theme, w, _ int) string {
 	s := keysHelp(t, o.title, o.km, w)
 	if o.note != "" {
-		s += "\n\n" + t.Dim.Render(o.note)
+		s += "\n\n" + t.Dim.Render(lipgloss.NewStyle().Width(w).Render(o.note))
 	}
 	return s
 }
@@ -55,7 +55,9 @@ func (o *helpOverlay) view(t Theme, w, _ int) string {
 // anyKey is the help bar of an overlay that any key closes.
 type anyKey struct{}
 
-var anyKeyBinding = key.NewBinding(key.WithKeys(), key.WithHelp("any key", "close"))
+// Its key is only a name for the help bar (a binding without keys is
+// disabled, and the bar would be blank); the overlay closes on any key.
+var anyKeyBinding = key.NewBinding(key.WithKeys("any"), key.WithHelp("any key", "close"))
 
 func (anyKey) ShortHelp() []key.Binding  { return []key.Binding{anyKeyBinding} }
 func (anyKey) FullHelp() [][]key.Binding { return [][]key.Binding{{anyKeyBinding}} }
