@@ -264,8 +264,16 @@ func (g *gameScreen) shareLines(say, invite, what string, w int) string {
 // scoresBody is the end of the game: the game's scores, what the game did
 // to the players' ratings or records, then the log.
 func (g *gameScreen) scoresBody(w, h int) string {
-	board := g.board.Scores(g.frame(w, h))
-	if rec := recordText(g.env.theme, g.room, g.seat, w); rec != "" {
+	// The record comes under the scores and the board draws in what is
+	// left: a board that fills its height (Furnace's final cards) would
+	// push the ratings off the screen.
+	rec := recordText(g.env.theme, g.room, g.seat, w)
+	bh := h
+	if rec != "" {
+		bh = max(1, h-lipgloss.Height(rec)-1)
+	}
+	board := g.board.Scores(g.frame(w, bh))
+	if rec != "" {
 		board += "\n\n" + rec
 	}
 	rest := h - lipgloss.Height(board) - 1

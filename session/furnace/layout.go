@@ -203,11 +203,19 @@ func (b *board) Scores(f session.Frame) string {
 			Detail: fmt.Sprintf("%3d money · %d cards · %d resources", sc.Money, sc.Cards, sc.Resources)})
 	}
 	lines = append(lines, session.ScoreChart(t, rows, w)...)
-	lines = append(lines, t.Dim.Render(lipgloss.NewStyle().Width(w).Render(
-		"The most money wins; ties go to the most cards, then the most coal, iron, oil and upgrade tokens together.")), "")
-	// The final cards come before the log, which g opens whole.
+	// A line an element, so that the room left below is counted right.
+	for _, l := range strings.Split(lipgloss.NewStyle().Width(w).Render(
+		"The most money wins; ties go to the most cards, then the most coal, iron, oil and upgrade tokens together."), "\n") {
+		lines = append(lines, t.Dim.Render(l))
+	}
+	lines = append(lines, "")
+	// The final cards come before the log, which g opens whole, and only
+	// when they fit: what the session puts under the scores (the ratings)
+	// must not be pushed off the screen.
 	if rest := f.Height - len(lines); rest >= 3 {
-		lines = append(lines, b.playersWithTitle(f, w, rest, false)...)
+		if players := b.playersWithTitle(f, w, rest, false); len(players) <= rest {
+			lines = append(lines, players...)
+		}
 	}
 	return strings.Join(lines, "\n")
 }

@@ -1,0 +1,77 @@
+package furnace_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/smokestack/smokestack/engine/furnace"
+	"github.com/smokestack/smokestack/engine/furnace/bot"
+	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/session"
+)
+
+var bob = lobby.Player{ID: "SHA256:bob", Name: "bob"}
+
+// playPeople plays the room's seats, one person each, with greedy bots
+// through their own connections, one move at a time, to the end.
+func playPeople(t *testing.T, l *lobby.Lobby, code string, players ...lobby.Player) {
+	t.Helper()
+	ctx := context.Background()
+	conns := make([]*lobby.Conn, len(players))
+	for _, p := range players {
+		c, err := l.Join(ctx, code, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		conns[c.Seat()] = c
+	}
+	bots := make([]bot.Bot, len(players))
+	for i := range bots {
+		bots[i], _ = bot.New("greedy", uint64(i+5))
+	}
+	latest := make([]lobby.Update, len(conns))
+	for range 20000 {
+		for i, c := range conns {
+			for more := true; more; {
+				select {
+				case latest[i] = <-c.Updates():
+				default:
+					more = false
+				}
+			}
+		}
+		var v furnace.View
+		if err := json.Unmarshal(latest[0].View, &v); err == nil && v.Phase == furnace.GameOver {
+			return
+		}
+		for i, c := range conns {
+			var v furnace.View
+			if json.Unmarshal(latest[i].View, &v) != nil || len(v.Legal) == 0 {
+				continue
+			}
+			data, _ := json.Marshal(bots[i].Choose(v))
+			if err := c.Move(ctx, data); err != nil {
+				t.Fatal(err)
+			}
+			latest[i] = <-c.Updates()
+			break
+		}
+	}
+	t.Fatal("the game did not end")
+}
+
+// TestGoldenRatings: the end of a game between two people shows each
+// one's rating and its change under the scores at every size; at 80x24
+// the final cards give way to it (they filled the screen, and the
+// ratings were cut off without a mark).
+func TestGoldenRatings(t *testing.T) {
+	l := newTestLobby()
+	m, err := l.Create(context.Background(), alice, lobby.CreateOptions{Game: "furnace", Seats: 2, Public: true, Seed: 21, HasSeed: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	playPeople(t, l, m.Code, alice, bob)
+	goldenRun(t, l, session.Start{Mode: "join", Code: m.Code}, []string{m.Code}, "ratings: ")
+}
