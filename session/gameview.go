@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/smokestack/smokestack/lobby"
 )
@@ -104,10 +105,12 @@ func (g *gameScreen) header(w int) string {
 		}
 		parts = append(parts, "watching")
 	}
+	clock := ""
 	if g.board != nil {
 		parts = append(parts, g.board.Header(t, g.seats()))
 		if c := g.clockText(); c != "" && !g.over() {
-			parts = append(parts, t.Accent.Render(c))
+			clock = t.Accent.Render(c)
+			parts = append(parts, clock)
 		}
 	}
 	if lipgloss.Width(strings.Join(parts, " · ")) > w {
@@ -115,6 +118,12 @@ func (g *gameScreen) header(w int) string {
 	}
 	if lipgloss.Width(strings.Join(parts, " · ")) > w && parts[0] != "room "+g.code {
 		parts[0] = "room " + g.code // the invite gives way to the game's own news
+	}
+	if over := lipgloss.Width(strings.Join(parts, " · ")) - w; over > 0 && clock != "" && len(parts) > 2 {
+		// The clock is last and must show: the game's news before it
+		// gives way, with a marker ("working: you, bob, ca…").
+		news := parts[len(parts)-2]
+		parts[len(parts)-2] = ansi.Truncate(news, max(1, ansi.StringWidth(news)-over), "…")
 	}
 	return strings.Join(parts, " · ")
 }
