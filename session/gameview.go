@@ -42,10 +42,10 @@ func (g *gameScreen) view(w, h int) string {
 		status = "search moves: " + g.menu.filter + "▏" + t.Dim.Render("  (esc clears, enter plays)")
 	case g.status != "" && g.statusBad:
 		status = t.Bad.Render("✗ " + g.status)
-	case g.status != "":
+	case g.status != "" && (g.noteRound == 0 || g.unreadText() == ""):
 		status = t.Dim.Render(g.status)
 	case g.unreadText() != "":
-		status = t.Accent.Render(g.unreadText())
+		status = t.Accent.Render(g.unreadText()) // before a note of a move played
 	}
 	km := g.keys()
 	switch {

@@ -1,0 +1,120 @@
+package session_test
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/smokestack/smokestack/engine/factories"
+	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/session"
+)
+
+// TestPlayedNoteGoesWithItsRound: "played: Take …" stays while its round
+// runs and is gone once the next round begins (it stayed for the whole
+// game, to the final scores).
+func TestPlayedNoteGoesWithItsRound(t *testing.T) {
+	l := newTestLobby()
+	code := createRoom(t, l, alice, lobby.CreateOptions{Seats: 1, HasSeed: true, Seed: 52, Options: json.RawMessage(`{"difficulty":"easy"}`)})
+	d := newDriver(t, session.Config{Lobby: l, Player: alice, Width: 80, Height: 24, Start: session.Start{Mode: "join", Code: code}})
+	d.inGame()
+	g, _ := d.game()
+	d.until("alice's market turn", func() bool { return g.Moves() > 0 })
+	d.keys("enter")
+	d.until("the note", func() bool { s, _ := g.Status(); return strings.HasPrefix(s, "played: Take ") })
+	// The rest of the round, through another connection of hers.
+	playSolo(t, l, code, alice, func(v *factories.View) bool { return v.Round == 2 })
+	d.until("round 2", d.screenContains("round 2"))
+	if s, _ := g.Status(); s != "" {
+		t.Errorf("in round 2 the status line still says %q:\n%s", s, d.view())
+	}
+}
+
+// TestChatCountBeforeNote: while the chat is hidden, what others said is
+// counted on the status line even after a move (the note of the move
+// played hid the count until the next key).
+func TestChatCountBeforeNote(t *testing.T) {
+	l := newTestLobby()
+	ctx := context.Background()
+	code := createRoom(t, l, alice, lobby.CreateOptions{Seats: 2, Public: true, HasSeed: true, Seed: 53})
+	d := newDriver(t, session.Config{Lobby: l, Player: alice, Width: 80, Height: 24, Start: session.Start{Mode: "join", Code: code}})
+	b, err := l.Join(ctx, code, bob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(b.Close)
+	d.inGame()
+	g, _ := d.game()
+	// Bob takes the first turn if it is his.
+	for u := range b.Updates() {
+		if len(u.View) == 0 {
+			continue // alice is not seated yet
+		}
+		var v factories.View
+		if err := json.Unmarshal(u.View, &v); err != nil {
+			t.Fatal(err)
+		}
+		if len(v.Legal) == 0 {
+			break
+		}
+		raw, _ := json.Marshal(v.Legal[0])
+		if err := b.Move(ctx, raw); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d.until("alice's market turn", func() bool { return g.Moves() > 0 })
+	d.keys("enter")
+	d.until("the note", d.screenContains("played: Take "))
+	if err := b.Say(ctx, "nice pick"); err != nil {
+		t.Fatal(err)
+	}
+	d.until("the count of bob's line", d.screenContains("1 new in the chat (t)"))
+}
+
+// TestRefusalGoesAtTheNextTurn: enter while another seat chooses says
+// "nothing to play right now"; once the seat's turn comes, that line is
+// gone (it stayed into the next turn, where there was something to play).
+func TestRefusalGoesAtTheNextTurn(t *testing.T) {
+	l := newTestLobby()
+	ctx := context.Background()
+	code := createRoom(t, l, alice, lobby.CreateOptions{Seats: 2, Public: true, HasSeed: true, Seed: 53})
+	d := newDriver(t, session.Config{Lobby: l, Player: alice, Width: 80, Height: 24, Start: session.Start{Mode: "join", Code: code}})
+	b, err := l.Join(ctx, code, bob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(b.Close)
+	d.inGame()
+	g, _ := d.game()
+	d.until("a turn", func() bool { return g.Moves() > 0 || strings.Contains(d.view(), "bob's turn") })
+	if g.Moves() > 0 {
+		d.keys("enter") // alice's is first: she takes a card
+	}
+	d.until("bob's turn", d.screenContains("bob's turn"))
+	d.keys("enter")
+	if s, bad := g.Status(); !bad || s != "nothing to play right now" {
+		t.Fatalf("enter on bob's turn: %q", s)
+	}
+	for u := range b.Updates() {
+		if len(u.View) == 0 {
+			continue
+		}
+		var v factories.View
+		if err := json.Unmarshal(u.View, &v); err != nil {
+			t.Fatal(err)
+		}
+		if i := slices.IndexFunc(v.Legal, func(m factories.Move) bool { return m.Kind == factories.Take }); i >= 0 {
+			raw, _ := json.Marshal(v.Legal[i]) // a take ends his turn
+			if err := b.Move(ctx, raw); err != nil {
+				t.Fatal(err)
+			}
+			break
+		}
+	}
+	d.until("alice's turn", func() bool { return g.Moves() > 0 })
+	if s, _ := g.Status(); s != "" {
+		t.Errorf("on alice's turn the status line still says %q", s)
+	}
+}
