@@ -270,7 +270,9 @@ func (l *lobbyScreen) selectedIn(i int) (lobby.RoomInfo, bool) {
 func newPrompt(kind, placeholder string) *prompt {
 	in := textinput.New()
 	in.Placeholder = placeholder
-	in.CharLimit = 40 // an invite with dashes and spaces, and a guest's seat word
+	// An invite with dashes and spaces and a guest's seat word, or the
+	// whole line to share pasted, with a long host name.
+	in.CharLimit = 200
 	in.Prompt = "> "
 	in.Focus()
 	return &prompt{kind: kind, input: in}
@@ -289,7 +291,7 @@ func (l *lobbyScreen) promptKey(msg tea.KeyMsg) tea.Cmd {
 		case "name":
 			return l.rename(val)
 		case "join", "watch":
-			invite, word := lobby.SplitSeatWord(val)
+			invite, word := lobby.SplitSeatWord(pastedInvite(val))
 			code := lobby.NormalizeCode(invite)
 			if code == "" {
 				l.setStatus("type a room code", true)

@@ -118,3 +118,18 @@ func TestRefusalGoesAtTheNextTurn(t *testing.T) {
 		t.Errorf("on alice's turn the status line still says %q", s)
 	}
 }
+
+// TestJoinByPastedLine: the line the waiting room gives to share, pasted
+// whole at the lobby's join prompt, seats the player (it was cut at 40
+// characters and refused as "not a room code").
+func TestJoinByPastedLine(t *testing.T) {
+	l := newTestLobby()
+	m, err := l.Create(context.Background(), alice, lobby.CreateOptions{Seats: 3, HasSeed: true, Seed: 12})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := newDriver(t, session.Config{Lobby: l, Player: bob, Width: 80, Height: 24})
+	d.until("the lobby", d.screenContains("OPEN SEATS"))
+	d.keys("c", session.SSHCommand("games.example-long-host-name.org:2222", true, "join", m.Invite()), "enter")
+	d.until("the waiting room", d.screenContains("bob (you)"))
+}
