@@ -162,6 +162,24 @@ func (k overlayKeys) ShortHelp() []key.Binding { return []key.Binding{k.Up, k.Do
 // FullHelp implements help.KeyMap.
 func (k overlayKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
 
+// logKeys scroll the whole game log; enter closes it too, as it closes
+// the other overlays.
+type logKeys struct {
+	Scroll, Page, Close key.Binding
+}
+
+var logKeyMap = logKeys{
+	Scroll: key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "scroll")),
+	Page:   key.NewBinding(key.WithKeys("pgup", "pgdown"), key.WithHelp("pgup/pgdn", "page")),
+	Close:  overlayKeyMap.Close,
+}
+
+// ShortHelp implements help.KeyMap.
+func (k logKeys) ShortHelp() []key.Binding { return []key.Binding{k.Scroll, k.Page, k.Close} }
+
+// FullHelp implements help.KeyMap.
+func (k logKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
+
 // rulesKeys page through the rules.
 type rulesKeys struct {
 	Next, Prev, Up, Down, Close key.Binding

@@ -105,22 +105,39 @@ func (o *cardsOverlay) view(t Theme, w, h int) string {
 	sel := min(max(o.sel, 0), len(o.cards)-1)
 	top := t.Title.Render("CARD REFERENCE") + t.Dim.Render(fmt.Sprintf("  %d/%d  ↑/↓ browse · esc close", sel+1, len(o.cards))) +
 		"\n\n" + o.text(t, o.cards[sel], w) + "\n"
-	rows := h - lipgloss.Height(top) - 1
+	rows := h - lipgloss.Height(top)
 	if rows < 1 {
 		return top
 	}
-	start := max(0, sel-rows/2)
-	if start+rows > len(o.cards) {
-		start = max(0, len(o.cards)-rows)
+	// A list longer than its rows scrolls with the selection and says
+	// how many cards are above and below, each on a row of its own.
+	n := len(o.cards)
+	start, end := 0, n
+	switch {
+	case n <= rows || rows < 3:
+		end = min(n, rows)
+	case sel < rows-1:
+		end = rows - 1
+	case sel >= n-(rows-1):
+		start = n - (rows - 1)
+	default:
+		start = sel - (rows-2)/2
+		end = start + rows - 2
 	}
 	lines := []string{}
-	for i := start; i < len(o.cards) && len(lines) < rows; i++ {
+	if start > 0 {
+		lines = append(lines, t.Dim.Render(fmt.Sprintf("  ↑ %d more", start)))
+	}
+	for i := start; i < end; i++ {
 		c := o.cards[i]
 		if i == sel {
 			lines = append(lines, "▸ "+t.Selected.Render(c.Name)+t.Dim.Render("  "+c.Where))
 		} else {
 			lines = append(lines, "  "+c.Name+t.Dim.Render("  "+c.Where))
 		}
+	}
+	if end < n {
+		lines = append(lines, t.Dim.Render(fmt.Sprintf("  ↓ %d more", n-end)))
 	}
 	return top + "\n" + strings.Join(lines, "\n")
 }
@@ -161,7 +178,7 @@ func (o *logOverlay) update(k tea.KeyMsg) (overlay, tea.Cmd) {
 	return o, cmd
 }
 
-func (o *logOverlay) keys() help.KeyMap { return overlayKeyMap }
+func (o *logOverlay) keys() help.KeyMap { return logKeyMap }
 
 func (o *logOverlay) view(t Theme, _, _ int) string {
 	body := o.vp.View()

@@ -133,3 +133,15 @@ func TestJoinByPastedLine(t *testing.T) {
 	d.keys("c", session.SSHCommand("games.example-long-host-name.org:2222", true, "join", m.Invite()), "enter")
 	d.until("the waiting room", d.screenContains("bob (you)"))
 }
+
+// TestLogOverlayKeys: the whole log's help bar says how to scroll it (it
+// had the card reference's "↑ previous · ↓ next · enter choose").
+func TestLogOverlayKeys(t *testing.T) {
+	d := quickSolo(t, newTestLobby())
+	d.keys("g")
+	d.until("the log", d.screenContains("GAME LOG"))
+	lines := strings.Split(d.view(), "\n")
+	if bar := lines[len(lines)-1]; !strings.Contains(bar, "↑/↓ scroll") || !strings.Contains(bar, "pgup/pgdn page") || strings.Contains(bar, "choose") {
+		t.Errorf("the log's help bar: %q", bar)
+	}
+}
