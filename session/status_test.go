@@ -145,3 +145,25 @@ func TestLogOverlayKeys(t *testing.T) {
 		t.Errorf("the log's help bar: %q", bar)
 	}
 }
+
+// TestNewRoomFormWords: a private room is joined by its invite (the code
+// alone lets nobody in), and one bot is in "seat 4", not "seats 4–4".
+func TestNewRoomFormWords(t *testing.T) {
+	d := newDriver(t, session.Config{Lobby: newTestLobby(), Player: alice, Width: 80, Height: 24})
+	d.until("the lobby", d.screenContains("OPEN SEATS"))
+	d.keys("n")
+	d.until("the form", d.screenContains("NEW ROOM"))
+	d.keys("down", "right", "right", "down") // 4 seats, then visibility
+	for range 2 {
+		if !strings.Contains(d.view(), "private: ") {
+			d.keys("right")
+		}
+	}
+	if !strings.Contains(d.view(), "private: join by invite only") {
+		t.Errorf("a private room's words:\n%s", d.view())
+	}
+	d.keys("down", "down", "right") // difficulty, then one bot
+	if !strings.Contains(d.view(), "1 (seat 4)") {
+		t.Errorf("one bot's seat:\n%s", d.view())
+	}
+}
