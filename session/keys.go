@@ -261,6 +261,23 @@ func (k formKeys) ShortHelp() []key.Binding {
 // FullHelp implements help.KeyMap.
 func (k formKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
 
+// promptKeys answer the lobby's one-line prompts (join, watch, name):
+// every other key is text.
+type promptKeys struct {
+	Confirm, Cancel key.Binding
+}
+
+var promptKeyMap = promptKeys{
+	Confirm: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "confirm")),
+	Cancel:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+}
+
+// ShortHelp implements help.KeyMap.
+func (k promptKeys) ShortHelp() []key.Binding { return []key.Binding{k.Confirm, k.Cancel} }
+
+// FullHelp implements help.KeyMap.
+func (k promptKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
+
 // replayKeys step through a finished game.
 type replayKeys struct {
 	Next, Prev, NextRound, PrevRound, Round, First, Last, Card, Chat, Help, Leave key.Binding

@@ -15,7 +15,7 @@ func TestHelpBarKeepsTheWayOut(t *testing.T) {
 	th := NewTheme("mono", nil)
 	for name, km := range map[string]help.KeyMap{"game": gameKeyMap, "watch": watchKeys{gameKeyMap}, "over": overKeys{gameKeyMap},
 		"chat": chatKeyMap, "lobbychat": lobbyChatKeys{chatKeyMap},
-		"lobby": lobbyKeyMap, "replay": replayKeyMap, "form": formKeyMap, "log": logKeyMap} {
+		"lobby": lobbyKeyMap, "replay": replayKeyMap, "form": formKeyMap, "log": logKeyMap, "prompt": promptKeyMap} {
 		keys := km.ShortHelp()
 		last := keys[len(keys)-2:]
 		for w := MinWidth; w <= 250; w++ {

@@ -167,3 +167,30 @@ func TestNewRoomFormWords(t *testing.T) {
 		t.Errorf("one bot's seat:\n%s", d.view())
 	}
 }
+
+// TestLobbyPromptKeys: while a name or a code is typed, the help bar says
+// enter and esc, not the lobby's keys (q there is a letter, not quit);
+// the note of the last rename goes when a dialog opens.
+func TestLobbyPromptKeys(t *testing.T) {
+	l := newTestLobby()
+	me, err := l.Identify(context.Background(), lobby.Player{ID: "SHA256:ann", Key: "SHA256:ann", Name: "ann"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := newDriver(t, session.Config{Lobby: l, Player: me, Width: 80, Height: 24})
+	d.until("the lobby", d.screenContains("OPEN SEATS"))
+	bar := func() string { lines := strings.Split(d.view(), "\n"); return lines[len(lines)-1] }
+	d.keys("N")
+	if b := bar(); !strings.Contains(b, "enter confirm") || !strings.Contains(b, "esc cancel") || strings.Contains(b, "quit") {
+		t.Errorf("the name prompt's help bar: %q", b)
+	}
+	d.keys("backspace", "backspace", "backspace", "backspace", "backspace", "Alicia", "enter")
+	d.until("the rename", d.screenContains("you are Alicia now"))
+	d.keys("c")
+	if b := bar(); !strings.Contains(b, "enter confirm") || strings.Contains(b, "quit") {
+		t.Errorf("the join prompt's help bar: %q", b)
+	}
+	if strings.Contains(d.view(), "you are Alicia now") {
+		t.Errorf("the rename's note stays over the join prompt:\n%s", d.view())
+	}
+}
