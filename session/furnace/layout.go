@@ -43,13 +43,19 @@ func (b *board) top(f session.Frame, w, maxLines int) []string {
 }
 
 // fitMarket draws the market in words where its rows fit w, in the short
-// notation where they do not.
+// notation where they do not, or where the words would leave less room
+// for the discs: who bids what is the auction, and the words had pushed
+// it behind "(i)" markers at 100 columns.
 func fitMarket(t session.Theme, v *furnace.View, s session.Seats, w, maxLines int) []string {
 	lines := marketBlock(t, v, s, w, long, maxLines)
 	for _, l := range lines {
 		if ansi.StringWidth(l) > w {
 			return marketBlock(t, v, s, w, short, maxLines)
 		}
+	}
+	hidden := func(lines []string) int { return strings.Count(strings.Join(lines, "\n"), " (i)") }
+	if brief := marketBlock(t, v, s, w, short, maxLines); hidden(brief) < hidden(lines) {
+		return brief
 	}
 	return lines
 }
