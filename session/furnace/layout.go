@@ -103,7 +103,9 @@ func (b *board) seatedNarrow(f session.Frame) string {
 	bottomH := max(minBottom, h-used)
 	menuW := w * 56 / 100
 	logW := w - menuW - 1
-	bottom := session.Columns(bottomH, []int{menuW, logW}, f.Menu(menuW, bottomH), f.Log(logW, bottomH))
+	// The menu is drawn a column short of its share: a wrapped move that
+	// fills its width would read on into the log beside it.
+	bottom := session.Columns(bottomH, []int{menuW, logW}, f.Menu(menuW-1, bottomH), f.Log(logW, bottomH))
 	blocks := slices.DeleteFunc([]string{strings.Join(top, "\n"), strings.Join(players, "\n")}, func(s string) bool { return s == "" })
 	return strings.Join(append(blocks, bottom), gap)
 }
