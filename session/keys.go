@@ -199,6 +199,12 @@ func (k rulesKeys) ShortHelp() []key.Binding { return []key.Binding{k.Next, k.Pr
 // FullHelp implements help.KeyMap.
 func (k rulesKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
 
+// rulesPageKeys are rulesKeys on a page that fits whole: no scrolling.
+type rulesPageKeys struct{ rulesKeys }
+
+// ShortHelp implements help.KeyMap.
+func (k rulesPageKeys) ShortHelp() []key.Binding { return []key.Binding{k.Next, k.Prev, k.Close} }
+
 // lobbyKeys are the lobby screen's keys.
 type lobbyKeys struct {
 	Up, Down, Switch key.Binding

@@ -366,7 +366,7 @@ func (l *lobbyScreen) view(w, h int) string {
 		}
 	case l.rules != nil:
 		body = l.rules.view(t, w, bh)
-		km = rulesKeyMap
+		km = l.rules.keys()
 	case l.showHelp:
 		body = keysHelp(t, "KEYS", l.keys(), w) + "\n" + t.Dim.Render("R: the rules of every game here")
 		km = anyKey{}

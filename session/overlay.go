@@ -316,12 +316,23 @@ func (o *rulesOverlay) update(k tea.KeyMsg) (overlay, tea.Cmd) {
 	return o, nil
 }
 
-func (o *rulesOverlay) keys() help.KeyMap { return rulesKeyMap }
+// keys leave out the scrolling on a page that has nothing to scroll.
+func (o *rulesOverlay) keys() help.KeyMap {
+	if o.vp.TotalLineCount() <= o.vp.Height {
+		return rulesPageKeys{rulesKeyMap}
+	}
+	return rulesKeyMap
+}
 
-func (o *rulesOverlay) view(t Theme, _, _ int) string {
+func (o *rulesOverlay) view(t Theme, w, _ int) string {
 	head := t.Title.Render("RULES") + "  " + o.title
 	if o.page < len(o.pages) {
-		head += t.Dim.Render(fmt.Sprintf(" · page %d of %d · ", o.page+1, len(o.pages))) + t.Accent.Render(o.pages[o.page].Title)
+		page := t.Dim.Render(fmt.Sprintf("page %d of %d · ", o.page+1, len(o.pages))) + t.Accent.Render(o.pages[o.page].Title)
+		head += t.Dim.Render(" · ") + page
+		if lipgloss.Width(head) > w {
+			// The games' names give way to the page's own title.
+			head = t.Title.Render("RULES") + "  " + page
+		}
 	}
 	more := ""
 	if !o.vp.AtBottom() {

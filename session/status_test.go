@@ -194,3 +194,22 @@ func TestLobbyPromptKeys(t *testing.T) {
 		t.Errorf("the rename's note stays over the join prompt:\n%s", d.view())
 	}
 }
+
+// TestLobbyRulesTitleAt80: at 80 columns the lobby's rules name the page
+// whole; the list of the games gives way (the page's title was cut to
+// "Fantastic Factories: Buil…").
+func TestLobbyRulesTitleAt80(t *testing.T) {
+	d := newDriver(t, session.Config{Lobby: newTestLobby(), Player: alice, Width: 80, Height: 24})
+	d.until("the lobby", d.screenContains("OPEN SEATS"))
+	d.keys("R")
+	for range 4 {
+		if strings.Contains(d.view(), "Building") {
+			break
+		}
+		d.keys("right")
+	}
+	head := strings.Split(d.view(), "\n")[2]
+	if !strings.Contains(head, "page ") || strings.Contains(head, "…") {
+		t.Errorf("the rules' title line: %q", head)
+	}
+}
