@@ -239,8 +239,12 @@ func (g *gameScreen) waitingView(w, h int) string {
 		lines = append(lines, "You are the host: b seats a bot in a free seat, E closes the room.")
 	}
 	if g.seatWord != "" {
+		back := "ssh -t … join " + g.code // the server's address unknown
+		if cmd := g.env.joinCommand(g.code); cmd != "" {
+			back = cmd
+		}
 		lines = append(lines, "", "You are a guest: if you drop, come back within "+lobby.ShortDuration(time.Duration(g.room.GraceSeconds)*time.Second)+
-			" from here with", "  ssh -t … join "+g.code+" "+t.Accent.Render(g.seatWord))
+			" from here with", "  "+back+" "+t.Accent.Render(g.seatWord))
 	}
 	if g.room.ClockSeconds > 0 {
 		lines = append(lines, fmt.Sprintf("Each turn has %s on the clock; when it runs out the bot plays that turn.",
