@@ -36,38 +36,15 @@ func TestPlayedNoteGoesWithItsRound(t *testing.T) {
 // counted on the status line even after a move (the note of the move
 // played hid the count until the next key).
 func TestChatCountBeforeNote(t *testing.T) {
-	l := newTestLobby()
-	ctx := context.Background()
-	code := createRoom(t, l, alice, lobby.CreateOptions{Seats: 2, Public: true, HasSeed: true, Seed: 53})
-	d := newDriver(t, session.Config{Lobby: l, Player: alice, Width: 80, Height: 24, Start: session.Start{Mode: "join", Code: code}})
-	b, err := l.Join(ctx, code, bob)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(b.Close)
-	d.inGame()
-	g, _ := d.game()
-	// Bob takes the first turn if it is his.
-	for u := range b.Updates() {
-		if len(u.View) == 0 {
-			continue // alice is not seated yet
-		}
-		var v factories.View
-		if err := json.Unmarshal(u.View, &v); err != nil {
-			t.Fatal(err)
-		}
-		if len(v.Legal) == 0 {
-			break
-		}
-		raw, _ := json.Marshal(v.Legal[0])
-		if err := b.Move(ctx, raw); err != nil {
-			t.Fatal(err)
-		}
+	d, g, b := aliceAndBob(t)
+	d.until("a turn", func() bool { return g.Moves() > 0 || strings.Contains(d.view(), "bob's turn") })
+	if g.Moves() == 0 {
+		takeTurn(t, b)
 	}
 	d.until("alice's market turn", func() bool { return g.Moves() > 0 })
 	d.keys("enter")
 	d.until("the note", d.screenContains("played: Take "))
-	if err := b.Say(ctx, "nice pick"); err != nil {
+	if err := b.Say(context.Background(), "nice pick"); err != nil {
 		t.Fatal(err)
 	}
 	d.until("the count of bob's line", d.screenContains("1 new in the chat (t)"))
@@ -77,17 +54,7 @@ func TestChatCountBeforeNote(t *testing.T) {
 // "nothing to play right now"; once the seat's turn comes, that line is
 // gone (it stayed into the next turn, where there was something to play).
 func TestRefusalGoesAtTheNextTurn(t *testing.T) {
-	l := newTestLobby()
-	ctx := context.Background()
-	code := createRoom(t, l, alice, lobby.CreateOptions{Seats: 2, Public: true, HasSeed: true, Seed: 53})
-	d := newDriver(t, session.Config{Lobby: l, Player: alice, Width: 80, Height: 24, Start: session.Start{Mode: "join", Code: code}})
-	b, err := l.Join(ctx, code, bob)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(b.Close)
-	d.inGame()
-	g, _ := d.game()
+	d, g, b := aliceAndBob(t)
 	d.until("a turn", func() bool { return g.Moves() > 0 || strings.Contains(d.view(), "bob's turn") })
 	if g.Moves() > 0 {
 		d.keys("enter") // alice's is first: she takes a card
@@ -97,22 +64,7 @@ func TestRefusalGoesAtTheNextTurn(t *testing.T) {
 	if s, bad := g.Status(); !bad || s != "nothing to play right now" {
 		t.Fatalf("enter on bob's turn: %q", s)
 	}
-	for u := range b.Updates() {
-		if len(u.View) == 0 {
-			continue
-		}
-		var v factories.View
-		if err := json.Unmarshal(u.View, &v); err != nil {
-			t.Fatal(err)
-		}
-		if i := slices.IndexFunc(v.Legal, func(m factories.Move) bool { return m.Kind == factories.Take }); i >= 0 {
-			raw, _ := json.Marshal(v.Legal[i]) // a take ends his turn
-			if err := b.Move(ctx, raw); err != nil {
-				t.Fatal(err)
-			}
-			break
-		}
-	}
+	takeTurn(t, b)
 	d.until("alice's turn", func() bool { return g.Moves() > 0 })
 	if s, _ := g.Status(); s != "" {
 		t.Errorf("on alice's turn the status line still says %q", s)
@@ -211,5 +163,44 @@ func TestLobbyRulesTitleAt80(t *testing.T) {
 	head := strings.Split(d.view(), "\n")[2]
 	if !strings.Contains(head, "page ") || strings.Contains(head, "…") {
 		t.Errorf("the rules' title line: %q", head)
+	}
+}
+
+// aliceAndBob is a game of two at its start: alice's screen and bob's
+// connection.
+func aliceAndBob(t *testing.T) (*driver, session.GameProbe, *lobby.Conn) {
+	t.Helper()
+	l := newTestLobby()
+	code := createRoom(t, l, alice, lobby.CreateOptions{Seats: 2, Public: true, HasSeed: true, Seed: 53})
+	d := newDriver(t, session.Config{Lobby: l, Player: alice, Width: 80, Height: 24, Start: session.Start{Mode: "join", Code: code}})
+	b, err := l.Join(context.Background(), code, bob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(b.Close)
+	d.inGame()
+	g, _ := d.game()
+	return d, g, b
+}
+
+// takeTurn plays c's market turn, once it comes, with a take: a refresh
+// would leave the turn c's.
+func takeTurn(t *testing.T, c *lobby.Conn) {
+	t.Helper()
+	for u := range c.Updates() {
+		if len(u.View) == 0 {
+			continue // the other seat is not taken yet
+		}
+		var v factories.View
+		if err := json.Unmarshal(u.View, &v); err != nil {
+			t.Fatal(err)
+		}
+		if i := slices.IndexFunc(v.Legal, func(m factories.Move) bool { return m.Kind == factories.Take }); i >= 0 {
+			raw, _ := json.Marshal(v.Legal[i])
+			if err := c.Move(context.Background(), raw); err != nil {
+				t.Fatal(err)
+			}
+			return
+		}
 	}
 }
