@@ -88,7 +88,7 @@ func (l *Lobby) checkRoomQuota(ctx context.Context, host Player) error {
 	case lim.OpenRooms > 0 && open >= lim.OpenRooms && byAddr:
 		refusal = &LimitError{Reason: "open_rooms", Msg: fmt.Sprintf("guests from your address have %d unfinished rooms, the most allowed: try again later, or connect with an SSH key", open)}
 	case lim.OpenRooms > 0 && open >= lim.OpenRooms:
-		refusal = &LimitError{Reason: "open_rooms", Msg: fmt.Sprintf("you have %d unfinished rooms, the most allowed: finish or end one first (`ssh -p PORT HOST history`)", open)}
+		refusal = &LimitError{Reason: "open_rooms", Msg: fmt.Sprintf("you have %d unfinished rooms, the most allowed: finish or end one first: they are under \"your games\" in the lobby", open)}
 	default:
 		return nil
 	}

@@ -115,7 +115,7 @@ func (r *room) rematch(ctx context.Context, p Player) (RoomInfo, error) {
 		r.mu.Unlock()
 
 		if len(off.Accepted) == len(m.Seats) {
-			err := r.l.createRematch(ctx, m, off)
+			err := r.createRematch(ctx, m, off)
 			if errors.Is(err, errCodeTaken) && attempt < 5 {
 				fresh = newCode()
 				continue
@@ -149,14 +149,26 @@ func (r *room) rematch(ctx context.Context, p Player) (RoomInfo, error) {
 }
 
 // createRematch makes the rematch room of the game m as off describes it:
-// every seat taken, so its game starts at once. A room already made with
-// that code and seed by another acceptance counts as made.
-func (l *Lobby) createRematch(ctx context.Context, m Meta, off Rematch) error {
+// every seat taken, so its game starts at once, with the table's grace
+// period and clock, and its first round stored for the room lists as a
+// room that filled up stores it. A room already made with that code and
+// seed by another acceptance counts as made.
+func (r *room) createRematch(ctx context.Context, m Meta, off Rematch) error {
+	l := r.l
 	now := l.cfg.Now().UTC()
-	nm := Meta{Code: off.Code, Game: m.Game, Public: m.Public, Secret: off.Secret, Host: m.Host,
-		Seats: slices.Clone(m.Seats), Options: m.Options, Seed: off.Seed, Started: true,
-		Created: now, Updated: now, Version: 1}
-	err := l.cfg.Store.Create(ctx, nm)
+	nm := Meta{Code: off.Code, Game: m.Game, Public: m.Public, Secret: off.Secret, Host: m.Host, HostAddr: m.HostAddr,
+		Seats: slices.Clone(m.Seats), Options: m.Options, Seed: off.Seed, Started: true, StartedAt: now,
+		Grace: m.Grace, Clock: m.Clock, Created: now, Updated: now, Version: 1}
+	state, err := r.rules.New(len(nm.Seats), nm.Options, nm.Seed)
+	if err != nil {
+		return fmt.Errorf("start the rematch of room %s: %w", m.Code, err)
+	}
+	st, err := r.rules.Status(state)
+	if err != nil {
+		return fmt.Errorf("start the rematch of room %s: %w", m.Code, err)
+	}
+	nm.setStatus(st)
+	err = l.cfg.Store.Create(ctx, nm)
 	if errors.Is(err, ErrExists) {
 		got, _, lerr := l.cfg.Store.Load(ctx, off.Code, math.MaxInt)
 		if lerr != nil {

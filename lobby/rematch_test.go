@@ -18,7 +18,8 @@ func TestRematch(t *testing.T) {
 	ctx := context.Background()
 	l := New(Config{Store: NewMemStore(), Games: []Game{tallyGame()}})
 	alice, bob, carol := Player{ID: "key:alice", Name: "alice"}, Player{ID: "key:bob", Name: "bob"}, Player{ID: "key:carol", Name: "carol"}
-	m, err := l.Create(ctx, alice, CreateOptions{Seats: 3, Public: false, Seed: 9, HasSeed: true, Bots: []string{"first"}})
+	m, err := l.Create(ctx, alice, CreateOptions{Seats: 3, Public: false, Seed: 9, HasSeed: true, Bots: []string{"first"},
+		Grace: 5 * time.Minute, Clock: 90 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,6 +75,11 @@ func TestRematch(t *testing.T) {
 	if got.Game != old.Game || got.Public || got.Host != old.Host || !got.Started || got.Over || got.Seed == old.Seed ||
 		!slices.Equal(got.Seats, old.Seats) || string(got.Options) != string(old.Options) || got.Secret == "" || got.Secret == old.Secret {
 		t.Errorf("the rematch room %+v\nof %+v", got, old)
+	}
+	// The table's grace period and clock come along, and the room lists
+	// show its first round and who acts before anyone moves.
+	if got.Grace != 5*time.Minute || got.Clock != 90*time.Second || got.Round != 1 || len(got.Acting) == 0 {
+		t.Errorf("the rematch room's grace %v, clock %v, round %d, acting %v", got.Grace, got.Clock, got.Round, got.Acting)
 	}
 	// Bob joins by the code alone: his seat is bound to him.
 	nb, err := l.Join(ctx, code, bob)

@@ -110,7 +110,7 @@ func (s *Server) profileText(w io.Writer, p lobby.PlayerProfile) {
 	if len(p.Recent) == 0 {
 		return
 	}
-	fmt.Fprintln(w, "\nRecent games (replay one: ssh -t -p PORT HOST replay CODE):")
+	fmt.Fprintf(w, "\nRecent games (replay one: %s):\n", s.sshCommand(true, "replay", "CODE"))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, r := range p.Recent {
 		result := fmt.Sprintf("%s with %d", place(r.Place, r.Seats), r.Score)
@@ -178,9 +178,9 @@ func (s *Server) link(c *call) error {
 		}
 		shown := code[:lobby.LinkCodeLength/2] + "-" + code[lobby.LinkCodeLength/2:]
 		fmt.Fprintln(c.out, shown)
-		fmt.Fprintf(c.errOut, "On your other key, before %s, run:\n  ssh -p PORT HOST link %s\n"+
+		fmt.Fprintf(c.errOut, "On your other key, before %s, run:\n  %s\n"+
 			"It then plays as %s, in your seats, with your records. The code works once.\n",
-			expires.UTC().Format("15:04 UTC"), shown, c.player.Name)
+			expires.UTC().Format("15:04 UTC"), s.sshCommand(false, "link", shown), c.player.Name)
 		return nil
 	}
 	linked, err := s.cfg.Lobby.Link(c.ctx, c.player, pos[0])

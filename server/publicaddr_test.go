@@ -89,3 +89,27 @@ func TestCheckPublicAddr(t *testing.T) {
 		}
 	}
 }
+
+// TestPeopleLinesNameTheServer: the lines `link`, `profile` and
+// `rematch` print to paste name the server as players reach it, never
+// PORT and HOST.
+func TestPeopleLinesNameTheServer(t *testing.T) {
+	srv := startServer(t, func(s *Server) { s.cfg.PublicAddr = "play.example.net:2200" })
+	alice := dialKey(t, srv.addr, "alice", newKey(t))
+	bob := dialKey(t, srv.addr, "bob", newKey(t))
+	r := run(t, alice, "link", "")
+	if code := strings.TrimSpace(r.stdout); !strings.Contains(r.stderr, "ssh -p 2200 play.example.net link "+code) {
+		t.Errorf("link says %q", r.stderr)
+	}
+	code := strings.TrimSpace(run(t, alice, "new --players 2 --seed 5", "").stdout)
+	playBoth(t, code, alice, bob)
+	if out := run(t, alice, "profile", "").stdout; !strings.Contains(out, "ssh -t -p 2200 play.example.net replay CODE") {
+		t.Errorf("profile says:\n%s", out)
+	}
+	run(t, alice, "rematch "+code, "")
+	r = run(t, bob, "rematch "+code, "")
+	next := strings.TrimSpace(r.stdout)
+	if !strings.Contains(r.stderr, "ssh -t -p 2200 play.example.net join "+next) || !strings.Contains(r.stderr, "ssh -p 2200 play.example.net play "+next) {
+		t.Errorf("rematch says %q", r.stderr)
+	}
+}

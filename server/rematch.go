@@ -58,5 +58,6 @@ func (s *Server) rematch(c *call) error {
 
 func (s *Server) rematchMade(c *call, code string) {
 	fmt.Fprintln(c.out, code)
-	fmt.Fprintf(c.errOut, "The rematch is room %s, your seat kept for you: `ssh -t -p PORT HOST join %[1]s`, or `play %[1]s` for JSON lines.\n", code)
+	fmt.Fprintf(c.errOut, "The rematch is room %s, your seat kept for you: `%s`, or `%s` for JSON lines.\n",
+		code, s.sshCommand(true, "join", code), s.sshCommand(false, "play", code))
 }

@@ -79,7 +79,7 @@ func (f *roomForm) fields() []formField {
 			f.seats = min(hi, max(lo, f.seats+d))
 			f.bots = min(f.bots, f.seats-1)
 		}},
-		{label: "visibility", value: "private: join by code only", change: func(int) { f.public = !f.public }},
+		{label: "visibility", value: "private: join by invite only", change: func(int) { f.public = !f.public }},
 	}
 	if f.public {
 		out[2].value = "public: listed in the lobby"
@@ -97,6 +97,9 @@ func (f *roomForm) fields() []formField {
 		bots := formField{label: "bots", value: "none", change: func(d int) { f.bots = min(f.seats-1, max(0, f.bots+d)) }}
 		if f.bots > 0 {
 			bots.value = fmt.Sprintf("%d (seats %d–%d)", f.bots, f.seats-f.bots+1, f.seats)
+			if f.bots == 1 {
+				bots.value = fmt.Sprintf("1 (seat %d)", f.seats)
+			}
 		}
 		out = append(out, bots, formField{label: "bot kind", value: names[f.bot], change: func(d int) { f.bot = step(f.bot, d, len(names)) }})
 	}

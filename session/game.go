@@ -41,6 +41,11 @@ type gameScreen struct {
 	armed     json.RawMessage // a costly move waiting for its second enter
 	status    string
 	statusBad bool
+	// noteRound is set while the status is a note of a move played
+	// ("played: …"), to the round it was played in, and noteVersion to
+	// the room's version then: the note goes with that round, and gives
+	// way to the count of new chat lines.
+	noteRound, noteVersion int
 
 	overlay overlay // what covers the board, nil for none
 	ticking bool
@@ -63,9 +68,11 @@ type (
 		u    lobby.Update
 	}
 	moveDoneMsg struct {
-		conn  *lobby.Conn
-		label string
-		err   error
+		conn    *lobby.Conn
+		label   string
+		round   int // the room's round when the move was sent
+		version int // and its version
+		err     error
 	}
 	hostDoneMsg struct {
 		what string
@@ -183,6 +190,7 @@ func (g *gameScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 		was := g.acting() || g.room.Code == ""
 		first := g.room.Code == ""
 		g.apply(msg.u)
+		g.staleStatus(was)
 		if cmd := g.followRematch(first); cmd != nil {
 			return g, cmd
 		}
@@ -192,10 +200,17 @@ func (g *gameScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 			return g, nil
 		}
 		g.pending = false
-		if msg.err != nil {
+		switch {
+		case msg.err != nil:
 			g.setStatus(msg.err.Error(), true)
-		} else {
+		case !g.over():
+			// Said even when the round moved on before the answer came
+			// (the answer to Done often comes after the next round's
+			// update): the next update takes it down.
 			g.setStatus("played: "+msg.label, false)
+			g.noteRound, g.noteVersion = msg.round, msg.version
+		default:
+			g.setStatus("", false) // the scores say the rest
 		}
 	case hostDoneMsg:
 		if msg.err != nil {
@@ -256,7 +271,22 @@ func (g *gameScreen) apply(u lobby.Update) {
 	}
 }
 
-func (g *gameScreen) setStatus(s string, bad bool) { g.status, g.statusBad = s, bad }
+func (g *gameScreen) setStatus(s string, bad bool) {
+	g.status, g.statusBad, g.noteRound, g.noteVersion = s, bad, 0, 0
+}
+
+// staleStatus clears what the status line says once the game has moved
+// past it: a note of a move played once the game ended, or a later move
+// than its own began another round, and a refusal once the seat's next
+// turn begins (was says whether it was acting before this update).
+func (g *gameScreen) staleStatus(was bool) {
+	switch {
+	case g.noteRound != 0 && (g.over() || g.noteRound != g.room.Round && g.version > g.noteVersion+1):
+		g.setStatus("", false)
+	case g.statusBad && !was && g.acting():
+		g.setStatus("", false)
+	}
+}
 
 // key is the one place where keys turn into moves and room actions.
 func (g *gameScreen) key(msg tea.KeyMsg) tea.Cmd {
@@ -280,8 +310,8 @@ func (g *gameScreen) key(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.Help):
 		g.overlay = &helpOverlay{title: "KEYS", km: g.keys(), rules: g.rules,
-			note: "Pick a card or action with ←/→ (tab), a move for it with ↑/↓, and play it with enter.\n" +
-				"Only legal moves are listed. / searches every move by name. u takes back your last move, while it\n" +
+			note: "Pick a card or action with ←/→ (tab), a move for it with ↑/↓, and play it with enter. " +
+				"Only legal moves are listed. / searches every move by name. u takes back your last move, while it " +
 				"drew, showed and rolled nothing. R: the rules of the game."}
 	case key.Matches(msg, k.Chat):
 		return g.chat.start()
@@ -382,11 +412,11 @@ func (g *gameScreen) play() tea.Cmd {
 	g.armed = nil
 	g.pending = true
 	g.menu.setFilter("")
-	c, ctx := g.conn, g.env.ctx
+	c, ctx, round, version := g.conn, g.env.ctx, g.room.Round, g.version
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, moveTimeout)
 		defer cancel()
-		return moveDoneMsg{conn: c, label: mv.Label, err: c.Move(ctx, mv.Move)}
+		return moveDoneMsg{conn: c, label: mv.Label, round: round, version: version, err: c.Move(ctx, mv.Move)}
 	}
 }
 

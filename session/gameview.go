@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/smokestack/smokestack/lobby"
 )
@@ -41,10 +42,10 @@ func (g *gameScreen) view(w, h int) string {
 		status = "search moves: " + g.menu.filter + "▏" + t.Dim.Render("  (esc clears, enter plays)")
 	case g.status != "" && g.statusBad:
 		status = t.Bad.Render("✗ " + g.status)
-	case g.status != "":
+	case g.status != "" && (g.noteRound == 0 || g.unreadText() == ""):
 		status = t.Dim.Render(g.status)
 	case g.unreadText() != "":
-		status = t.Accent.Render(g.unreadText())
+		status = t.Accent.Render(g.unreadText()) // before a note of a move played
 	}
 	km := g.keys()
 	switch {
@@ -104,10 +105,12 @@ func (g *gameScreen) header(w int) string {
 		}
 		parts = append(parts, "watching")
 	}
+	clock := ""
 	if g.board != nil {
 		parts = append(parts, g.board.Header(t, g.seats()))
 		if c := g.clockText(); c != "" && !g.over() {
-			parts = append(parts, t.Accent.Render(c))
+			clock = t.Accent.Render(c)
+			parts = append(parts, clock)
 		}
 	}
 	if lipgloss.Width(strings.Join(parts, " · ")) > w {
@@ -115,6 +118,12 @@ func (g *gameScreen) header(w int) string {
 	}
 	if lipgloss.Width(strings.Join(parts, " · ")) > w && parts[0] != "room "+g.code {
 		parts[0] = "room " + g.code // the invite gives way to the game's own news
+	}
+	if over := lipgloss.Width(strings.Join(parts, " · ")) - w; over > 0 && clock != "" && len(parts) > 2 {
+		// The clock is last and must show: the game's news before it
+		// gives way, with a marker ("working: you, bob, ca…").
+		news := parts[len(parts)-2]
+		parts[len(parts)-2] = ansi.Truncate(news, max(1, ansi.StringWidth(news)-over), "…")
 	}
 	return strings.Join(parts, " · ")
 }
@@ -230,8 +239,12 @@ func (g *gameScreen) waitingView(w, h int) string {
 		lines = append(lines, "You are the host: b seats a bot in a free seat, E closes the room.")
 	}
 	if g.seatWord != "" {
+		back := "ssh -t … join " + g.code // the server's address unknown
+		if cmd := g.env.joinCommand(g.code); cmd != "" {
+			back = cmd
+		}
 		lines = append(lines, "", "You are a guest: if you drop, come back within "+lobby.ShortDuration(time.Duration(g.room.GraceSeconds)*time.Second)+
-			" from here with", "  ssh -t … join "+g.code+" "+t.Accent.Render(g.seatWord))
+			" from here with", "  "+back+" "+t.Accent.Render(g.seatWord))
 	}
 	if g.room.ClockSeconds > 0 {
 		lines = append(lines, fmt.Sprintf("Each turn has %s on the clock; when it runs out the bot plays that turn.",
@@ -264,8 +277,16 @@ func (g *gameScreen) shareLines(say, invite, what string, w int) string {
 // scoresBody is the end of the game: the game's scores, what the game did
 // to the players' ratings or records, then the log.
 func (g *gameScreen) scoresBody(w, h int) string {
-	board := g.board.Scores(g.frame(w, h))
-	if rec := recordText(g.env.theme, g.room, g.seat, w); rec != "" {
+	// The record comes under the scores and the board draws in what is
+	// left: a board that fills its height (Furnace's final cards) would
+	// push the ratings off the screen.
+	rec := recordText(g.env.theme, g.room, g.seat, w)
+	bh := h
+	if rec != "" {
+		bh = max(1, h-lipgloss.Height(rec)-1)
+	}
+	board := g.board.Scores(g.frame(w, bh))
+	if rec != "" {
 		board += "\n\n" + rec
 	}
 	rest := h - lipgloss.Height(board) - 1

@@ -182,6 +182,10 @@ func TestGolden(t *testing.T) {
 	t.Run("rules", func(t *testing.T) {
 		goldenRun(t, session.Config{Lobby: l, Player: alice, Start: session.Start{Mode: "join", Code: solo}}, codes, "MARKETPLACE", "r", "right")
 	})
+	// Every key, none cut: at 80 columns the last column goes below.
+	t.Run("keys", func(t *testing.T) {
+		goldenRun(t, session.Config{Lobby: l, Player: alice, Start: session.Start{Mode: "join", Code: solo}}, codes, "MARKETPLACE", "?")
+	})
 	t.Run("cards", func(t *testing.T) {
 		goldenRun(t, session.Config{Lobby: l, Player: alice, Start: session.Start{Mode: "join", Code: solo}}, codes, "MARKETPLACE", "i", "down")
 	})

@@ -36,3 +36,20 @@ func (e *env) joinCommand(invite string) string {
 	}
 	return SSHCommand(e.publicAddr, true, "join", invite)
 }
+
+// pastedInvite is what a player typed at the lobby's join or watch prompt
+// with a pasted command line taken off: "ssh -t -p 2222 HOST join
+// K7PXMA" is "K7PXMA", the line the waiting room gives to share (a
+// guest's seat word after the code stays). Anything else is as typed.
+func pastedInvite(s string) string {
+	f := strings.Fields(s)
+	if len(f) == 0 || f[0] != "ssh" {
+		return s
+	}
+	for i, w := range f {
+		if w == "join" || w == "watch" {
+			return strings.Join(f[i+1:], " ")
+		}
+	}
+	return s
+}

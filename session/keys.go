@@ -1,6 +1,8 @@
 package session
 
 import (
+	"strings"
+
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
@@ -160,6 +162,24 @@ func (k overlayKeys) ShortHelp() []key.Binding { return []key.Binding{k.Up, k.Do
 // FullHelp implements help.KeyMap.
 func (k overlayKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
 
+// logKeys scroll the whole game log; enter closes it too, as it closes
+// the other overlays.
+type logKeys struct {
+	Scroll, Page, Close key.Binding
+}
+
+var logKeyMap = logKeys{
+	Scroll: key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "scroll")),
+	Page:   key.NewBinding(key.WithKeys("pgup", "pgdown"), key.WithHelp("pgup/pgdn", "page")),
+	Close:  overlayKeyMap.Close,
+}
+
+// ShortHelp implements help.KeyMap.
+func (k logKeys) ShortHelp() []key.Binding { return []key.Binding{k.Scroll, k.Page, k.Close} }
+
+// FullHelp implements help.KeyMap.
+func (k logKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
+
 // rulesKeys page through the rules.
 type rulesKeys struct {
 	Next, Prev, Up, Down, Close key.Binding
@@ -178,6 +198,12 @@ func (k rulesKeys) ShortHelp() []key.Binding { return []key.Binding{k.Next, k.Pr
 
 // FullHelp implements help.KeyMap.
 func (k rulesKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
+
+// rulesPageKeys are rulesKeys on a page that fits whole: no scrolling.
+type rulesPageKeys struct{ rulesKeys }
+
+// ShortHelp implements help.KeyMap.
+func (k rulesPageKeys) ShortHelp() []key.Binding { return []key.Binding{k.Next, k.Prev, k.Close} }
 
 // lobbyKeys are the lobby screen's keys.
 type lobbyKeys struct {
@@ -241,6 +267,23 @@ func (k formKeys) ShortHelp() []key.Binding {
 // FullHelp implements help.KeyMap.
 func (k formKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
 
+// promptKeys answer the lobby's one-line prompts (join, watch, name):
+// every other key is text.
+type promptKeys struct {
+	Confirm, Cancel key.Binding
+}
+
+var promptKeyMap = promptKeys{
+	Confirm: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "confirm")),
+	Cancel:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+}
+
+// ShortHelp implements help.KeyMap.
+func (k promptKeys) ShortHelp() []key.Binding { return []key.Binding{k.Confirm, k.Cancel} }
+
+// FullHelp implements help.KeyMap.
+func (k promptKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
+
 // replayKeys step through a finished game.
 type replayKeys struct {
 	Next, Prev, NextRound, PrevRound, Round, First, Last, Card, Chat, Help, Leave key.Binding
@@ -289,12 +332,26 @@ func helpBar(t Theme, km help.KeyMap, w int) string {
 	return h.ShortHelpView(keys)
 }
 
-// keysHelp draws the ? screen: every key of km, with a title.
+// keysHelp draws the ? screen: every key of km, with a title. The columns
+// go side by side while they fit in w and the rest start a band below:
+// the library would cut the columns past w with an ellipsis, and the keys
+// a player looks for (b, E, B) are in the last one.
 func keysHelp(t Theme, title string, km help.KeyMap, w int) string {
 	h := help.New()
-	h.Width = w
 	h.Styles.FullKey = t.Accent
 	h.Styles.FullDesc = t.Dim
 	h.Styles.FullSeparator = t.Dim
-	return t.Title.Render(title) + "\n\n" + h.FullHelpView(km.FullHelp()) + "\n\n" + t.Dim.Render("press any key to close")
+	var bands []string
+	var band [][]key.Binding
+	for _, col := range km.FullHelp() {
+		if len(band) > 0 && lipgloss.Width(h.FullHelpView(append(band, col))) > w {
+			bands = append(bands, h.FullHelpView(band))
+			band = nil
+		}
+		band = append(band, col)
+	}
+	if len(band) > 0 {
+		bands = append(bands, h.FullHelpView(band))
+	}
+	return t.Title.Render(title) + "\n\n" + strings.Join(bands, "\n\n") + "\n\n" + t.Dim.Render("press any key to close")
 }

@@ -15,7 +15,7 @@ func TestHelpBarKeepsTheWayOut(t *testing.T) {
 	th := NewTheme("mono", nil)
 	for name, km := range map[string]help.KeyMap{"game": gameKeyMap, "watch": watchKeys{gameKeyMap}, "over": overKeys{gameKeyMap},
 		"chat": chatKeyMap, "lobbychat": lobbyChatKeys{chatKeyMap},
-		"lobby": lobbyKeyMap, "replay": replayKeyMap, "form": formKeyMap} {
+		"lobby": lobbyKeyMap, "replay": replayKeyMap, "form": formKeyMap, "log": logKeyMap, "prompt": promptKeyMap} {
 		keys := km.ShortHelp()
 		last := keys[len(keys)-2:]
 		for w := MinWidth; w <= 250; w++ {
@@ -33,5 +33,41 @@ func TestHelpBarKeepsTheWayOut(t *testing.T) {
 				t.Errorf("%s at 250 columns still cuts: %q", name, bar)
 			}
 		}
+	}
+}
+
+// TestKeysScreenListsEveryKey: the ? screen of each screen lists every
+// key of its map whole at every width from the minimum up, within the
+// width: columns that do not fit side by side go below, none is cut.
+func TestKeysScreenListsEveryKey(t *testing.T) {
+	th := NewTheme("mono", nil)
+	for name, km := range map[string]help.KeyMap{"game": gameKeyMap, "watch": watchKeys{gameKeyMap}, "over": overKeys{gameKeyMap},
+		"lobby": lobbyKeyMap, "replay": replayKeyMap} {
+		for w := MinWidth; w <= 250; w++ {
+			s := keysHelp(th, "KEYS", km, w)
+			for _, l := range strings.Split(s, "\n") {
+				if n := ansi.StringWidth(l); n > w {
+					t.Fatalf("%s at %d: a line %d wide: %q", name, w, n, l)
+				}
+			}
+			if strings.Contains(s, "…") {
+				t.Fatalf("%s at %d columns cuts a column:\n%s", name, w, s)
+			}
+			for _, col := range km.FullHelp() {
+				for _, k := range col {
+					if !strings.Contains(s, k.Help().Desc) {
+						t.Fatalf("%s at %d columns lacks %q:\n%s", name, w, k.Help().Desc, s)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestKeysOverlayBar: under the ? screen the help bar says how to close
+// it (a binding without keys is disabled, and the bar was blank).
+func TestKeysOverlayBar(t *testing.T) {
+	if bar := helpBar(NewTheme("mono", nil), (&helpOverlay{}).keys(), MinWidth); !strings.Contains(bar, "any key close") {
+		t.Errorf("help bar under the keys: %q", bar)
 	}
 }

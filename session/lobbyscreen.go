@@ -240,14 +240,18 @@ func (l *lobbyScreen) key(msg tea.KeyMsg) tea.Cmd {
 			return func() tea.Msg { return toRoom{code: r.Code, watch: true} }
 		}
 		l.prompt = newPrompt("watch", "room code or invite to watch")
+		l.setStatus("", false) // what it said was about the lists
 	case key.Matches(msg, k.New):
 		l.form = newRoomForm(l.env.lobby.Games())
+		l.setStatus("", false)
 	case key.Matches(msg, k.Solo):
 		return l.quickSolo()
 	case key.Matches(msg, k.Join):
 		l.prompt = newPrompt("join", "room code or invite (back as a guest: CODE WORD)")
+		l.setStatus("", false)
 	case key.Matches(msg, k.Name):
 		l.prompt = newPrompt("name", "your name")
+		l.setStatus("", false)
 		l.prompt.input.SetValue(l.env.player.Name)
 		l.prompt.input.CursorEnd()
 	}
@@ -270,7 +274,9 @@ func (l *lobbyScreen) selectedIn(i int) (lobby.RoomInfo, bool) {
 func newPrompt(kind, placeholder string) *prompt {
 	in := textinput.New()
 	in.Placeholder = placeholder
-	in.CharLimit = 40 // an invite with dashes and spaces, and a guest's seat word
+	// An invite with dashes and spaces and a guest's seat word, or the
+	// whole line to share pasted, with a long host name.
+	in.CharLimit = 200
 	in.Prompt = "> "
 	in.Focus()
 	return &prompt{kind: kind, input: in}
@@ -289,7 +295,7 @@ func (l *lobbyScreen) promptKey(msg tea.KeyMsg) tea.Cmd {
 		case "name":
 			return l.rename(val)
 		case "join", "watch":
-			invite, word := lobby.SplitSeatWord(val)
+			invite, word := lobby.SplitSeatWord(pastedInvite(val))
 			code := lobby.NormalizeCode(invite)
 			if code == "" {
 				l.setStatus("type a room code", true)
@@ -351,6 +357,7 @@ func (l *lobbyScreen) view(w, h int) string {
 		body = l.form.view(t)
 		km = formKeyMap
 	case l.prompt != nil:
+		km = promptKeyMap // while typing, q is a letter
 		title := map[string]string{"join": "JOIN A ROOM", "watch": "WATCH A ROOM", "name": "CHANGE YOUR NAME"}[l.prompt.kind]
 		body = t.Title.Render(title) + "\n\n" + l.prompt.input.View() + "\n\n" + t.Dim.Render("enter to confirm · esc to cancel")
 		if l.prompt.kind == "name" {
@@ -359,9 +366,10 @@ func (l *lobbyScreen) view(w, h int) string {
 		}
 	case l.rules != nil:
 		body = l.rules.view(t, w, bh)
-		km = rulesKeyMap
+		km = l.rules.keys()
 	case l.showHelp:
 		body = keysHelp(t, "KEYS", l.keys(), w) + "\n" + t.Dim.Render("R: the rules of every game here")
+		km = anyKey{}
 	case l.chat.open:
 		body = l.withChat(w, bh)
 	default:

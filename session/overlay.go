@@ -47,7 +47,7 @@ func (o *helpOverlay) keys() help.KeyMap { return anyKey{} }
 func (o *helpOverlay) view(t Theme, w, _ int) string {
 	s := keysHelp(t, o.title, o.km, w)
 	if o.note != "" {
-		s += "\n\n" + t.Dim.Render(o.note)
+		s += "\n\n" + t.Dim.Render(lipgloss.NewStyle().Width(w).Render(o.note))
 	}
 	return s
 }
@@ -55,7 +55,9 @@ func (o *helpOverlay) view(t Theme, w, _ int) string {
 // anyKey is the help bar of an overlay that any key closes.
 type anyKey struct{}
 
-var anyKeyBinding = key.NewBinding(key.WithKeys(), key.WithHelp("any key", "close"))
+// Its key is only a name for the help bar (a binding without keys is
+// disabled, and the bar would be blank); the overlay closes on any key.
+var anyKeyBinding = key.NewBinding(key.WithKeys("any"), key.WithHelp("any key", "close"))
 
 func (anyKey) ShortHelp() []key.Binding  { return []key.Binding{anyKeyBinding} }
 func (anyKey) FullHelp() [][]key.Binding { return [][]key.Binding{{anyKeyBinding}} }
@@ -103,22 +105,39 @@ func (o *cardsOverlay) view(t Theme, w, h int) string {
 	sel := min(max(o.sel, 0), len(o.cards)-1)
 	top := t.Title.Render("CARD REFERENCE") + t.Dim.Render(fmt.Sprintf("  %d/%d  ↑/↓ browse · esc close", sel+1, len(o.cards))) +
 		"\n\n" + o.text(t, o.cards[sel], w) + "\n"
-	rows := h - lipgloss.Height(top) - 1
+	rows := h - lipgloss.Height(top)
 	if rows < 1 {
 		return top
 	}
-	start := max(0, sel-rows/2)
-	if start+rows > len(o.cards) {
-		start = max(0, len(o.cards)-rows)
+	// A list longer than its rows scrolls with the selection and says
+	// how many cards are above and below, each on a row of its own.
+	n := len(o.cards)
+	start, end := 0, n
+	switch {
+	case n <= rows || rows < 3:
+		end = min(n, rows)
+	case sel < rows-1:
+		end = rows - 1
+	case sel >= n-(rows-1):
+		start = n - (rows - 1)
+	default:
+		start = sel - (rows-2)/2
+		end = start + rows - 2
 	}
 	lines := []string{}
-	for i := start; i < len(o.cards) && len(lines) < rows; i++ {
+	if start > 0 {
+		lines = append(lines, t.Dim.Render(fmt.Sprintf("  ↑ %d more", start)))
+	}
+	for i := start; i < end; i++ {
 		c := o.cards[i]
 		if i == sel {
 			lines = append(lines, "▸ "+t.Selected.Render(c.Name)+t.Dim.Render("  "+c.Where))
 		} else {
 			lines = append(lines, "  "+c.Name+t.Dim.Render("  "+c.Where))
 		}
+	}
+	if end < n {
+		lines = append(lines, t.Dim.Render(fmt.Sprintf("  ↓ %d more", n-end)))
 	}
 	return top + "\n" + strings.Join(lines, "\n")
 }
@@ -159,7 +178,7 @@ func (o *logOverlay) update(k tea.KeyMsg) (overlay, tea.Cmd) {
 	return o, cmd
 }
 
-func (o *logOverlay) keys() help.KeyMap { return overlayKeyMap }
+func (o *logOverlay) keys() help.KeyMap { return logKeyMap }
 
 func (o *logOverlay) view(t Theme, _, _ int) string {
 	body := o.vp.View()
@@ -297,12 +316,23 @@ func (o *rulesOverlay) update(k tea.KeyMsg) (overlay, tea.Cmd) {
 	return o, nil
 }
 
-func (o *rulesOverlay) keys() help.KeyMap { return rulesKeyMap }
+// keys leave out the scrolling on a page that has nothing to scroll.
+func (o *rulesOverlay) keys() help.KeyMap {
+	if o.vp.TotalLineCount() <= o.vp.Height {
+		return rulesPageKeys{rulesKeyMap}
+	}
+	return rulesKeyMap
+}
 
-func (o *rulesOverlay) view(t Theme, _, _ int) string {
+func (o *rulesOverlay) view(t Theme, w, _ int) string {
 	head := t.Title.Render("RULES") + "  " + o.title
 	if o.page < len(o.pages) {
-		head += t.Dim.Render(fmt.Sprintf(" · page %d of %d · ", o.page+1, len(o.pages))) + t.Accent.Render(o.pages[o.page].Title)
+		page := t.Dim.Render(fmt.Sprintf("page %d of %d · ", o.page+1, len(o.pages))) + t.Accent.Render(o.pages[o.page].Title)
+		head += t.Dim.Render(" · ") + page
+		if lipgloss.Width(head) > w {
+			// The games' names give way to the page's own title.
+			head = t.Title.Render("RULES") + "  " + page
+		}
 	}
 	more := ""
 	if !o.vp.AtBottom() {

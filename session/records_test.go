@@ -8,6 +8,7 @@ import (
 
 	"github.com/smokestack/smokestack/engine/factories"
 	"github.com/smokestack/smokestack/engine/factories/bot"
+	"github.com/smokestack/smokestack/internal/screentest"
 	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/session"
 )
@@ -17,49 +18,21 @@ import (
 // game is the same on every run.
 func playPeople(t *testing.T, l *lobby.Lobby, code string, players ...lobby.Player) {
 	t.Helper()
-	ctx := context.Background()
-	conns := make([]*lobby.Conn, len(players))
-	for _, p := range players {
-		c, err := l.Join(ctx, code, p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
-		conns[c.Seat()] = c
-	}
 	bots := make([]bot.Bot, len(players))
 	for i := range bots {
 		bots[i], _ = bot.New("random", uint64(i+5))
 	}
-	latest := make([]lobby.Update, len(conns))
-	for range 20000 {
-		for i, c := range conns {
-			for more := true; more; {
-				select {
-				case latest[i] = <-c.Updates():
-				default:
-					more = false
-				}
-			}
-		}
+	screentest.PlayPeople(t, l, code, players, func(seat int, raw json.RawMessage) (json.RawMessage, bool) {
 		var v factories.View
-		if err := json.Unmarshal(latest[0].View, &v); err == nil && v.Phase == factories.GameOver {
-			return
+		if json.Unmarshal(raw, &v) != nil || len(v.Legal) == 0 {
+			return nil, false
 		}
-		for i, c := range conns {
-			var v factories.View
-			if json.Unmarshal(latest[i].View, &v) != nil || len(v.Legal) == 0 {
-				continue
-			}
-			data, _ := json.Marshal(bots[i].Choose(v))
-			if err := c.Move(ctx, data); err != nil {
-				t.Fatal(err)
-			}
-			latest[i] = <-c.Updates()
-			break
-		}
-	}
-	t.Fatal("the game did not end")
+		data, _ := json.Marshal(bots[seat].Choose(v))
+		return data, true
+	}, func(raw json.RawMessage) bool {
+		var v factories.View
+		return json.Unmarshal(raw, &v) == nil && v.Phase == factories.GameOver
+	})
 }
 
 // TestGoldenRatings: the end of a game between two people shows each

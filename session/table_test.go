@@ -88,6 +88,14 @@ func TestTableGolden(t *testing.T) {
 		if out := d.view(); strings.Count(out, word) < 2 || !strings.Contains(out, "join "+code+" "+word) {
 			t.Fatalf("gus's screen does not give his seat word %s:\n%s", word, out)
 		}
+		// With the server's address known, the line to come back is
+		// whole, to paste (it read "ssh -t … join").
+		d = newDriver(t, session.Config{Lobby: l, Player: gus, Width: 80, Height: 24, PublicAddr: "games.example.org:2222",
+			Start: session.Start{Mode: "join", Code: code + " " + word}})
+		d.until("the waiting room", d.screenContains("seats taken"))
+		if out := d.view(); !strings.Contains(out, "ssh -t -p 2222 games.example.org join "+code+" "+word) {
+			t.Fatalf("gus's screen does not give the whole line to come back:\n%s", out)
+		}
 	})
 }
 

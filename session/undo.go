@@ -32,10 +32,10 @@ func (g *gameScreen) undo() tea.Cmd {
 		return nil
 	}
 	g.pending = true
-	c, ctx := g.conn, g.env.ctx
+	c, ctx, round, version := g.conn, g.env.ctx, g.room.Round, g.version
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, moveTimeout)
 		defer cancel()
-		return moveDoneMsg{conn: c, label: "Take back your last move", err: c.Move(ctx, engine.UndoMove())}
+		return moveDoneMsg{conn: c, label: "Take back your last move", round: round, version: version, err: c.Move(ctx, engine.UndoMove())}
 	}
 }

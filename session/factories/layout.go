@@ -112,6 +112,11 @@ func (b *board) Scores(f session.Frame) string {
 	var rows []session.ScoreRow
 	for _, s := range scores {
 		d := fmt.Sprintf("%3d  goods %d + prestige %d", s.Total, s.Goods, s.Prestige)
+		if s.Machine {
+			// The Machine scores its buildings (a Monument twice), not
+			// their prestige.
+			d = fmt.Sprintf("%3d  goods %d + buildings %d", s.Total, s.Goods, s.Prestige)
+		}
 		if !s.Machine && long {
 			d += fmt.Sprintf("  (metal %d, energy %d, hand %d)", s.Metal, s.Energy, s.Hand)
 		}

@@ -99,3 +99,22 @@ func checkFits(t *testing.T, where string, b *board, s session.Seats, w, h int) 
 		}
 	}
 }
+
+// TestMenuBesideLogHasAGutter: at 80 columns the move menu and the log
+// stand side by side; a move filling the menu's width is kept two
+// columns from the log, not one, so it does not read on into it.
+func TestMenuBesideLogHasAGutter(t *testing.T) {
+	s, err := furnace.New(furnace.Config{Players: 4, Capitalists: true}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := furnace.ViewOf(s, 0)
+	b := &board{v: &v}
+	f := session.Frame{Theme: session.NewTheme("mono", nil), Seats: session.Seats{Names: []string{"a", "b", "c", "d"}}, Width: 80, Height: 20,
+		Menu: func(w, h int) string { return session.Fit(strings.Repeat("M", w), w, h) },
+		Log:  func(w, h int) string { return session.Fit(strings.Repeat("L", w), w, h) }}
+	out := b.Draw(f)
+	if !strings.Contains(out, "M  L") || strings.Contains(out, "M L") {
+		t.Errorf("the menu and the log:\n%s", out)
+	}
+}

@@ -43,13 +43,19 @@ func (b *board) top(f session.Frame, w, maxLines int) []string {
 }
 
 // fitMarket draws the market in words where its rows fit w, in the short
-// notation where they do not.
+// notation where they do not, or where the words would leave less room
+// for the discs: who bids what is the auction, and the words had pushed
+// it behind "(i)" markers at 100 columns.
 func fitMarket(t session.Theme, v *furnace.View, s session.Seats, w, maxLines int) []string {
 	lines := marketBlock(t, v, s, w, long, maxLines)
 	for _, l := range lines {
 		if ansi.StringWidth(l) > w {
 			return marketBlock(t, v, s, w, short, maxLines)
 		}
+	}
+	hidden := func(lines []string) int { return strings.Count(strings.Join(lines, "\n"), " (i)") }
+	if brief := marketBlock(t, v, s, w, short, maxLines); hidden(brief) < hidden(lines) {
+		return brief
 	}
 	return lines
 }
@@ -97,7 +103,9 @@ func (b *board) seatedNarrow(f session.Frame) string {
 	bottomH := max(minBottom, h-used)
 	menuW := w * 56 / 100
 	logW := w - menuW - 1
-	bottom := session.Columns(bottomH, []int{menuW, logW}, f.Menu(menuW, bottomH), f.Log(logW, bottomH))
+	// The menu is drawn a column short of its share: a wrapped move that
+	// fills its width would read on into the log beside it.
+	bottom := session.Columns(bottomH, []int{menuW, logW}, f.Menu(menuW-1, bottomH), f.Log(logW, bottomH))
 	blocks := slices.DeleteFunc([]string{strings.Join(top, "\n"), strings.Join(players, "\n")}, func(s string) bool { return s == "" })
 	return strings.Join(append(blocks, bottom), gap)
 }
@@ -203,11 +211,19 @@ func (b *board) Scores(f session.Frame) string {
 			Detail: fmt.Sprintf("%3d money · %d cards · %d resources", sc.Money, sc.Cards, sc.Resources)})
 	}
 	lines = append(lines, session.ScoreChart(t, rows, w)...)
-	lines = append(lines, t.Dim.Render(lipgloss.NewStyle().Width(w).Render(
-		"The most money wins; ties go to the most cards, then the most coal, iron, oil and upgrade tokens together.")), "")
-	// The final cards come before the log, which g opens whole.
+	// A line an element, so that the room left below is counted right.
+	for _, l := range strings.Split(lipgloss.NewStyle().Width(w).Render(
+		"The most money wins; ties go to the most cards, then the most coal, iron, oil and upgrade tokens together."), "\n") {
+		lines = append(lines, t.Dim.Render(l))
+	}
+	lines = append(lines, "")
+	// The final cards come before the log, which g opens whole, and only
+	// when they fit: what the session puts under the scores (the ratings)
+	// must not be pushed off the screen.
 	if rest := f.Height - len(lines); rest >= 3 {
-		lines = append(lines, b.playersWithTitle(f, w, rest, false)...)
+		if players := b.playersWithTitle(f, w, rest, false); len(players) <= rest {
+			lines = append(lines, players...)
+		}
 	}
 	return strings.Join(lines, "\n")
 }

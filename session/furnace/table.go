@@ -16,6 +16,7 @@ type grid struct {
 	head []string // column titles; nil for none
 	rows []gridRow
 	sep  string // between the last column's items
+	noun string // what the items are, "disc" or "card", for a marker that shows none
 	// below draws the last column's items under their row, indented,
 	// across the whole width, instead of in a column.
 	below bool
@@ -86,7 +87,7 @@ func (g grid) lines(w, maxLines int) []string {
 		out = append(out, strings.TrimRight(pad(g.head)+last, " "))
 	}
 	for _, r := range g.rows {
-		wrapped := wrapItems(r.items, g.sep, lastW, maxLines)
+		wrapped := wrapItems(r.items, g.sep, lastW, maxLines, g.noun)
 		if g.below {
 			out = append(out, strings.TrimRight(pad(r.cells), " "))
 		} else {
@@ -104,20 +105,25 @@ func (g grid) lines(w, maxLines int) []string {
 // splitting an item unless it is wider than w alone (then it is wrapped at
 // its spaces on lines of its own). At most maxLines lines (0: no limit):
 // when some items do not fit, the last line ends with "+N more (i)", i
-// being the key of the card reference, which lists them all.
-func wrapItems(items []string, sep string, w, maxLines int) []string {
+// being the key of the card reference, which lists them all; when none
+// fits beside it, the marker counts them as nouns ("3 cards (i)").
+func wrapItems(items []string, sep string, w, maxLines int, noun string) []string {
 	lines := joinWrapped(items, sep, w)
 	if maxLines <= 0 || len(lines) <= maxLines {
 		return lines
 	}
-	// Drop items from the end until the marker fits.
+	// Drop items from the end until the marker fits. With none left it
+	// counts them all: "+3 more" after nothing read as three besides.
 	for k := len(items) - 1; k >= 0; k-- {
 		more := "+" + strconv.Itoa(len(items)-k) + " more (i)"
+		if k == 0 && noun != "" {
+			more = countOf(len(items), noun) + " (i)"
+		}
 		if ls := joinWrapped(append(slices.Clone(items[:k]), more), sep, w); len(ls) <= maxLines {
 			return ls
 		}
 	}
-	return []string{"+" + strconv.Itoa(len(items)) + " (i)"}
+	return []string{strconv.Itoa(len(items)) + " (i)"}
 }
 
 func joinWrapped(items []string, sep string, w int) []string {
@@ -149,4 +155,12 @@ func joinWrapped(items []string, sep string, w int) []string {
 		lines = append(lines, cur)
 	}
 	return lines
+}
+
+// countOf is "1 card", "3 cards".
+func countOf(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }

@@ -91,7 +91,7 @@ func marketBlock(t session.Theme, v *furnace.View, s session.Seats, w int, n not
 		title += t.Dim.Render(" · " + legend)
 	}
 	lines := []string{title}
-	g := grid{sep: " > ", head: []string{"", "card", "basic side", "upgrade adds", "compensation ×disc", "discs, leader first"}}
+	g := grid{sep: " > ", noun: "disc", head: []string{"", "card", "basic side", "upgrade adds", "compensation ×disc", "discs, leader first"}}
 	if n.short {
 		g.head[4] = "comp. ×disc"
 	}
@@ -205,7 +205,7 @@ func playersBlock(t session.Theme, v *furnace.View, s session.Seats, w int, n no
 	if capitalists {
 		head = slices.Insert(head, 2, "capitalist")
 	}
-	g := grid{head: head, sep: " · ", below: o.below}
+	g := grid{head: head, sep: " · ", noun: "card", below: o.below}
 	if v.Config.Chain {
 		g.sep = " → "
 	}
@@ -361,10 +361,10 @@ func cardRows(t session.Theme, v *furnace.View, n notation, fold, w, maxLines in
 	if fold < 2 {
 		lines = g.lines(w, 0)
 	} else if len(toResolve) > 0 {
-		lines = wrapItems(toResolve, " · ", w, max(1, maxLines-1))
+		lines = wrapItems(toResolve, " · ", w, max(1, maxLines-1), "card")
 	}
 	if len(resolved) > 0 {
-		lines = append(lines, wrapItems(resolved, " · ", w-12, 1)[0])
+		lines = append(lines, wrapItems(resolved, " · ", w-12, 1, "card")[0])
 		lines[len(lines)-1] = "resolved ✓: " + lines[len(lines)-1]
 	}
 	return lines
