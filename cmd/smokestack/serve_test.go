@@ -62,6 +62,7 @@ func TestParseServe(t *testing.T) {
 		{[]string{"--lookup-misses", "-1"}, nil, "limits cannot be negative"},
 		{[]string{"--lookup-window", "0"}, nil, "needs a --lookup-window"},
 		{[]string{"--metrics", ":1", "--metrics-listen", ":2"}, nil, "only --metrics-listen"},
+		{[]string{"--pprof"}, nil, "give --metrics-listen too"},
 		{[]string{"extra"}, nil, "bad flags"},
 	} {
 		_, err := parseServe(tt.args, func(k string) string { return tt.env[k] }, &stderr)
