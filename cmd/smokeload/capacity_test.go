@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -21,7 +22,7 @@ func TestMain(m *testing.M) {
 // the server clean.
 func TestCapacityMode(t *testing.T) {
 	var res capResult
-	runCapacity(t, &res, "--sessions", "8", "--rooms", "2", "--duration", "8s", "--think", "200ms")
+	runCapacity(t, &res, "--sessions", "8", "--rooms", "2", "--duration", "8s", "--think", "200ms", "--idle", "1s")
 	if res.Connected != 8 || len(res.Errors) > 0 || len(res.Refused) > 0 {
 		t.Fatalf("seated %d of 8; errors %v, refused %v", res.Connected, res.Errors, res.Refused)
 	}
@@ -34,8 +35,35 @@ func TestCapacityMode(t *testing.T) {
 			t.Errorf("%s: %+v", name, s)
 		}
 	}
-	if res.ServerMoves == 0 || res.ServerMoves < res.Moves || res.RSSPerSessionKB <= 0 || res.GoroutinesPerSess <= 0 || res.Panics != 0 {
+	if res.ServerMoves == 0 || res.ServerMoves < res.Moves || res.RSSKB <= 0 || res.HeapKB <= 0 || res.StackKB <= 0 ||
+		res.Goroutines <= 0 || res.IdleCPU <= 0 || res.PlayCPU <= 0 || !res.Freed || res.Panics != 0 {
 		t.Errorf("report %+v", res)
+	}
+}
+
+// In the lobby every player's key redraws its own screen, and the
+// profiles taken with everyone seated are written.
+func TestCapacityLobby(t *testing.T) {
+	dir := t.TempDir()
+	var res capResult
+	runCapacity(t, &res, "--screen", "lobby", "--sessions", "6", "--rooms", "2", "--duration", "4s", "--think", "200ms",
+		"--idle", "1s", "--profiles", dir)
+	if res.Connected != 6 || res.Screen != "lobby" || len(res.Errors) > 0 || len(res.Refused) > 0 {
+		t.Fatalf("seated %d of 6 on %q; errors %v, refused %v", res.Connected, res.Screen, res.Errors, res.Refused)
+	}
+	if s := res.KeyToOwn; s.Count < 10 || res.KeyMisses > 0 || !(0 < s.P50 && s.P50 <= s.P99) {
+		t.Errorf("key to own frame %+v, %d never redrawn", s, res.KeyMisses)
+	}
+	if res.Moves != 0 || res.ServerMoves != 0 || res.Goroutines <= 0 || res.HeapKB <= 0 || res.Panics != 0 {
+		t.Errorf("report %+v", res)
+	}
+	for _, f := range []string{"heap-lobby.pb.gz", "goroutine-lobby.pb.gz", "goroutine-lobby.txt"} {
+		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
+			t.Errorf("profile %s: %v", f, err)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "goroutine-lobby.txt")); !strings.Contains(string(b), "bubbletea") {
+		t.Errorf("the goroutine profile shows no session's program:\n%.500s", b)
 	}
 }
 

@@ -43,7 +43,14 @@ type config struct {
 	connectConc int
 	target      string
 	metricsURL  string
-	movesGiven  bool // --moves was given; capacity mode otherwise runs for --duration
+	movesGiven  bool   // --moves was given; capacity mode otherwise runs for --duration
+	screen      string // "game" or "lobby"
+	idle        time.Duration
+	profiles    string
+	// label names a run's profiles; serverEnv is added to our own server
+	// process's environment.
+	label     string
+	serverEnv []string
 }
 
 const usageHead = `usage: smokeload [flags]
@@ -80,6 +87,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.DurationVar(&c.think, "think", 2*time.Second, "capacity mode: a room's players act one after another, one action per think time (±50%)")
 	fs.IntVar(&c.connectConc, "connect-concurrency", 64, "capacity mode: connections opened at once while seating the players")
 	fs.StringVar(&c.target, "target", "", "capacity mode: drive this running instance (host:port) instead of starting a server process")
+	fs.StringVar(&c.screen, "screen", "game", "capacity mode: the screen the players sit on: game (seated in --rooms rooms, playing) or lobby (grouped as they would be seated, pressing keys in the lobby)")
+	fs.DurationVar(&c.idle, "idle", 10*time.Second, "capacity mode: once everyone is seated, wait this long with nobody pressing keys, for the server's CPU per idle session")
+	fs.StringVar(&c.profiles, "profiles", "", "capacity mode: once everyone is seated, save the server's heap and goroutine profiles in this `DIR` (heap-SCREEN.pb.gz, goroutine-SCREEN.pb.gz, goroutine-SCREEN.txt); with --target it must serve them (serve --pprof)")
 	fs.StringVar(&c.metricsURL, "metrics", "", "capacity mode with --target: the instance's metrics URL (http://host:port/metrics), for its memory, goroutines and CPU")
 	fs.Uint64Var(&c.seed, "seed", 1, "seed of the first game; each further game adds one")
 	fs.StringVar(&c.bot, "bot", "greedy", "how the players choose their moves: "+strings.Join(bot.Names(), " or "))
@@ -131,8 +141,10 @@ func (c config) check() error {
 		return errors.New("--rooms must be 1 to --sessions")
 	case c.sessions > 0 && (c.sessions+c.rooms-1)/c.rooms > 5:
 		return fmt.Errorf("--sessions %d over --rooms %d is more than 5 players a room", c.sessions, c.rooms)
-	case c.sessions > 0 && (c.perAddr < 1 || c.think <= 0 || c.connectConc < 1):
-		return errors.New("--per-addr, --think and --connect-concurrency must be positive")
+	case c.sessions > 0 && (c.perAddr < 1 || c.think <= 0 || c.connectConc < 1 || c.idle < 0):
+		return errors.New("--per-addr, --think and --connect-concurrency must be positive, --idle not negative")
+	case c.screen != "game" && c.screen != "lobby":
+		return fmt.Errorf("--screen %q: choose game or lobby", c.screen)
 	case c.sessions == 0 && (c.rooms < 1 || c.rooms > 50):
 		return errors.New("--rooms must be 1 to 50")
 	case c.width < 80 || c.height < 24:
