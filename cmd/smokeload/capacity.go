@@ -87,7 +87,11 @@ func capacity(ctx context.Context, c config, log *slog.Logger) (capResult, error
 	var child *serverChild
 	if server == "" {
 		var err error
-		if child, err = startServerChild(ctx, c.serverEnv); err != nil {
+		env := c.serverEnv
+		if c.profiles != "" {
+			env = append(env, profileRateEnv+"=1")
+		}
+		if child, err = startServerChild(ctx, env); err != nil {
 			return res, fmt.Errorf("start a server: %w", err)
 		}
 		defer child.stop() // when the run fails; stopping twice is harmless

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -36,6 +37,11 @@ func serveChildMain() int {
 }
 
 func serveChild() error {
+	if os.Getenv(profileRateEnv) != "" {
+		// Sample the heap finely enough to see a few hundred bytes per
+		// session among a thousand.
+		runtime.MemProfileRate = 16 << 10
+	}
 	dir, err := os.MkdirTemp("", "smokeload-server-")
 	if err != nil {
 		return err
@@ -102,6 +108,10 @@ type serverChild struct {
 }
 
 const childEnv = "SMOKELOAD_SERVER_CHILD"
+
+// profileRateEnv, set, makes our own server process sample its heap
+// finely, for --profiles.
+const profileRateEnv = "SMOKELOAD_FINE_HEAP_PROFILE"
 
 // startServerChild starts our own server process, with env added to its
 // environment.

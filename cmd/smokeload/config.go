@@ -89,7 +89,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.target, "target", "", "capacity mode: drive this running instance (host:port) instead of starting a server process")
 	fs.StringVar(&c.screen, "screen", "game", "capacity mode: the screen the players sit on: game (seated in --rooms rooms, playing) or lobby (grouped as they would be seated, pressing keys in the lobby)")
 	fs.DurationVar(&c.idle, "idle", 10*time.Second, "capacity mode: once everyone is seated, wait this long with nobody pressing keys, for the server's CPU per idle session")
-	fs.StringVar(&c.profiles, "profiles", "", "capacity mode: once everyone is seated, save the server's heap and goroutine profiles in this `DIR` (heap-SCREEN.pb.gz, goroutine-SCREEN.pb.gz, goroutine-SCREEN.txt); with --target it must serve them (serve --pprof)")
+	fs.StringVar(&c.profiles, "profiles", "", "capacity mode: once everyone is seated, save the server's heap and goroutine profiles in this `DIR` (heap-SCREEN.pb.gz, goroutine-SCREEN.pb.gz, goroutine-SCREEN.txt); our own server then samples its heap every 16 KiB, which costs memory and CPU, so take the figures from runs without it; with --target it must serve them (serve --pprof)")
 	fs.StringVar(&c.metricsURL, "metrics", "", "capacity mode with --target: the instance's metrics URL (http://host:port/metrics), for its memory, goroutines and CPU")
 	fs.Uint64Var(&c.seed, "seed", 1, "seed of the first game; each further game adds one")
 	fs.StringVar(&c.bot, "bot", "greedy", "how the players choose their moves: "+strings.Join(bot.Names(), " or "))
