@@ -58,6 +58,7 @@ type Server struct {
 	// stopping ends when Shutdown starts, so open sessions can say goodbye.
 	stopping context.Context
 	stop     context.CancelFunc
+	idleOnce sync.Once // starts watchIdle
 
 	mu        sync.Mutex
 	live      map[string]*liveSession // by ID
@@ -140,6 +141,7 @@ func (s *Server) ListenAndServe() error {
 // Serve serves connections from l until Shutdown or Close. It returns nil
 // after a Shutdown or Close.
 func (s *Server) Serve(l net.Listener) error {
+	s.idleOnce.Do(func() { go s.watchIdle() })
 	err := s.srv.Serve(l)
 	if errors.Is(err, ssh.ErrServerClosed) {
 		return nil

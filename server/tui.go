@@ -1,11 +1,11 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
-	"sync"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -43,19 +43,28 @@ const idleWarning = time.Minute
 // the server ends it (shutdown, an operator, inactivity) the program quits
 // cleanly, which restores the client's terminal, and the player is told
 // why on a line of its own.
+//
+// Nothing waits on the program's behalf in a goroutine of its own: the
+// session's end, the end of its input, window sizes (from followWindow,
+// which every terminal has anyway) and notices reach it through
+// callbacks, and inactivity is watched for every session at once
+// (watchIdle). A goroutine costs at least its 8 KB stack, times every
+// player online.
 func (s *Server) runTUI(c *call, start session.Start, theme string) error {
 	pty, _, _ := c.sess.Pty()
-	w, h := clampSize(pty.Window.Width, pty.Window.Height)
+	size := c.live.latestWindow(pty.Window)
+	w, h := clampSize(size.Width, size.Height)
 	model := session.New(session.Config{
 		Lobby: s.cfg.Lobby, Games: s.cfg.Screens, Player: c.player, Start: start, Theme: theme,
 		Width: w, Height: h,
 		Context:  c.ctx,
 		Renderer: renderer(c.sess, pty.Term),
 	})
-	inputEnded := make(chan struct{})
-	var endOnce sync.Once
+	var prog *tea.Program
 	opts := []tea.ProgramOption{
-		tea.WithInput(inputEnd{s.input(c.ctx, c), func() { endOnce.Do(func() { close(inputEnded) }) }}),
+		// The client closing the session (the connection may live on,
+		// multiplexed) means nothing more can be typed.
+		tea.WithInput(inputEnd{s.input(c.ctx, c), func() { go prog.Quit() }}),
 		tea.WithOutput(c.sess),
 		tea.WithAltScreen(),
 		tea.WithMouseCellMotion(),
@@ -69,12 +78,24 @@ func (s *Server) runTUI(c *call, start session.Start, theme string) error {
 		// shutdown that tells its player why.
 		tea.WithoutSignalHandler(),
 	}
-	prog := tea.NewProgram(model, opts...)
+	prog = tea.NewProgram(model, opts...) // before Run reads input, so before inputEnd can call it
 	c.live.setNotify(func(n session.Notice) { go prog.Send(n) })
 	defer c.live.setNotify(nil)
-	done := make(chan struct{})
-	defer close(done)
-	go s.steer(c, prog, inputEnded, done)
+	c.live.watchWindow(size, func(win ssh.Window) {
+		w, h := clampSize(win.Width, win.Height)
+		prog.Send(tea.WindowSizeMsg{Width: w, Height: h}) // returns at once once the program has ended
+	})
+	defer c.live.watchWindow(size, nil)
+	stop := context.AfterFunc(c.ctx, func() {
+		if _, ok := noteFor(c.ctx); ok {
+			prog.Quit() // leaves the alt screen, so the note shows
+		} else {
+			prog.Kill() // the connection is gone: nobody to restore
+		}
+	})
+	defer stop()
+	c.live.idleWatched.Store(true)
+	defer c.live.idleWatched.Store(false)
 	final, err := prog.Run()
 	// A session holding rooms open lets go of them here, however it ended.
 	if closer, ok := final.(interface{ Close() }); ok {
@@ -100,55 +121,40 @@ func (s *Server) runTUI(c *call, start session.Start, theme string) error {
 	return err
 }
 
-// steer drives a terminal's program from outside until done: window
-// sizes, the end of input, the end of the session and inactivity.
-func (s *Server) steer(c *call, prog *tea.Program, inputEnded, done <-chan struct{}) {
-	resized := c.live.resized
+// watchIdle warns terminal sessions left without input for a while and
+// ends them at Limits.Inactivity, until the server stops: one goroutine
+// and one ticker for every session on the server.
+func (s *Server) watchIdle() {
 	limit := s.cfg.Limits.Inactivity
+	if limit <= 0 {
+		return
+	}
 	warnAt := limit - min(idleWarning, limit/2)
 	tick := time.NewTicker(min(max(limit/20, 10*time.Millisecond), 5*time.Second))
-	if limit <= 0 {
-		tick.Stop()
-	}
 	defer tick.Stop()
-	warned := false
+	var live []*liveSession
 	for {
 		select {
-		case <-done:
+		case <-s.stopping.Done():
 			return
-		case <-c.ctx.Done():
-			if _, ok := noteFor(c.ctx); ok {
-				prog.Quit() // leaves the alt screen, so the note shows
-			} else {
-				prog.Kill() // the connection is gone: nobody to restore
-			}
-			return
-		case <-inputEnded:
-			// The client closed the session (the connection may live
-			// on, multiplexed): nothing more can be typed.
-			prog.Quit()
-			return
-		case win, ok := <-resized: // the newest size only: a storm draws once
-			if !ok {
-				resized = nil // the session is ending
-				continue
-			}
-			c.live.touch()
-			w, h := clampSize(win.Width, win.Height)
-			prog.Send(tea.WindowSizeMsg{Width: w, Height: h})
 		case now := <-tick.C:
-			idle := c.live.idle(now)
-			switch {
-			case idle >= limit:
-				s.refuse("inactivity", "key", c.player.ID, "idle", idle.Round(time.Second))
-				c.live.end(endNote(fmt.Sprintf("closed after %s without input; your seat is kept", limit)))
-			case idle >= warnAt && !warned:
-				warned = true
-				go prog.Send(session.Notice{Text: fmt.Sprintf("no input for a while: this session closes in %s unless you press a key", (limit - idle).Round(time.Second))})
-			case idle < warnAt && warned:
-				warned = false
-				go prog.Send(session.Notice{})
+			live = s.terminals(live[:0])
+			for _, ls := range live {
+				idle := ls.idle(now)
+				switch {
+				case ls.ctx.Err() != nil: // ending already
+				case idle >= limit:
+					s.refuse("inactivity", "key", ls.player.ID, "idle", idle.Round(time.Second))
+					ls.end(endNote(fmt.Sprintf("closed after %s without input; your seat is kept", limit)))
+				case idle >= warnAt && !ls.warned:
+					ls.warned = true
+					ls.show(session.Notice{Text: fmt.Sprintf("no input for a while: this session closes in %s unless you press a key", (limit - idle).Round(time.Second))})
+				case idle < warnAt && ls.warned:
+					ls.warned = false
+					ls.show(session.Notice{})
+				}
 			}
+			clear(live) // hold no session past its end
 		}
 	}
 }
