@@ -43,7 +43,20 @@ type Config struct {
 	// Metrics receives the server's figures; nil makes a fresh set. Pass
 	// the one given to the lobby as its Observer.
 	Metrics *Metrics
+	// Frames is how terminals are drawn: ChangeFrames (the default, "")
+	// or TickFrames.
+	Frames string
 }
+
+// How terminals are drawn (Config.Frames).
+const (
+	// ChangeFrames draws a frame as soon as the view changes (frames.go).
+	ChangeFrames = "change"
+	// TickFrames draws with Bubble Tea's own renderer, on its ticker at
+	// 120 frames a second: the way before ChangeFrames, kept to compare
+	// (smokeload --frames) and to fall back on.
+	TickFrames = "tick"
+)
 
 // Server is the SSH front door.
 type Server struct {
@@ -78,6 +91,13 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.Metrics == nil {
 		cfg.Metrics = NewMetrics("")
+	}
+	switch cfg.Frames {
+	case "":
+		cfg.Frames = ChangeFrames
+	case ChangeFrames, TickFrames:
+	default:
+		return nil, fmt.Errorf("server: frames %q: choose %s or %s", cfg.Frames, ChangeFrames, TickFrames)
 	}
 	s := &Server{cfg: cfg, log: cfg.Logger, refusal: ratelog.New(cfg.Logger, 10*time.Second),
 		metrics: cfg.Metrics, gate: newGate(cfg.Limits), live: map[string]*liveSession{},

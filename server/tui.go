@@ -66,19 +66,25 @@ func (s *Server) runTUI(c *call, start session.Start, theme string) error {
 		// multiplexed) means nothing more can be typed.
 		tea.WithInput(inputEnd{s.input(c.ctx, c), func() { go prog.Quit() }}),
 		tea.WithOutput(c.sess),
-		tea.WithAltScreen(),
-		tea.WithMouseCellMotion(),
-		// The renderer draws on a fixed tick: at 120 fps (Bubble Tea's
-		// most) a move reaches the other screens in about 6 ms, not 10.
-		// See docs/performance.md.
-		tea.WithFPS(120),
 		tea.WithEnvironment(append(c.sess.Environ(), "TERM="+pty.Term)),
 		// The server, not each program, decides what a signal means:
 		// otherwise every program quits on SIGTERM by itself, racing the
 		// shutdown that tells its player why.
 		tea.WithoutSignalHandler(),
 	}
+	var fr *frames
+	if s.cfg.Frames == TickFrames {
+		// Bubble Tea's renderer, on its fastest tick.
+		opts = append(opts, tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithFPS(120))
+	} else {
+		// Frames drawn as soon as the view changes (frames.go).
+		model, fr = newOnChange(model, c.sess, w, h)
+		opts = append(opts, tea.WithoutRenderer())
+	}
 	prog = tea.NewProgram(model, opts...) // before Run reads input, so before inputEnd can call it
+	if fr != nil {
+		fr.send = prog.Send
+	}
 	c.live.setNotify(func(n session.Notice) { go prog.Send(n) })
 	defer c.live.setNotify(nil)
 	c.live.watchWindow(size, func(win ssh.Window) {
@@ -97,6 +103,12 @@ func (s *Server) runTUI(c *call, start session.Start, theme string) error {
 	c.live.idleWatched.Store(true)
 	defer c.live.idleWatched.Store(false)
 	final, err := prog.Run()
+	if fr != nil {
+		fr.restore()
+	}
+	if oc, ok := final.(*onChange); ok {
+		final = oc.Unwrap()
+	}
 	// A session holding rooms open lets go of them here, however it ended.
 	if closer, ok := final.(interface{ Close() }); ok {
 		closer.Close()

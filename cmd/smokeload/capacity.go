@@ -35,7 +35,8 @@ import (
 type capResult struct {
 	Mode       string  `json:"mode"` // "own" (a server process started here) or "target"
 	Server     string  `json:"server"`
-	Screen     string  `json:"screen"` // "game" or "lobby"
+	Frames     string  `json:"frames,omitempty"` // how the server drew, when --frames chose
+	Screen     string  `json:"screen"`           // "game" or "lobby"
 	Sessions   int     `json:"sessions"`
 	Rooms      int     `json:"rooms"`
 	Connected  int     `json:"connected"`

@@ -90,3 +90,35 @@ func runCapacity(t *testing.T, res *capResult, args ...string) {
 		t.Fatalf("report is not JSON: %v\n%s", err, out.String())
 	}
 }
+
+// --frames runs each way of drawing in turn, on a server of its own, and
+// both draw every key.
+func TestCapacityFrames(t *testing.T) {
+	var cmp comparison
+	var out, errOut bytes.Buffer
+	args := []string{"--frames", "tick,change", "--screen", "lobby", "--sessions", "4", "--rooms", "1", "--duration", "2s",
+		"--think", "200ms", "--idle", "500ms", "--json"}
+	if status := run(t.Context(), args, &out, &errOut); status != 0 {
+		t.Fatalf("exit status %d\nstderr: %s", status, errOut.String())
+	}
+	if err := json.Unmarshal(out.Bytes(), &cmp); err != nil {
+		t.Fatalf("report is not JSON: %v\n%s", err, out.String())
+	}
+	if len(cmp.Runs) != 2 || cmp.Runs[0].Frames != "tick" || cmp.Runs[1].Frames != "change" {
+		t.Fatalf("runs %+v", cmp.Runs)
+	}
+	for _, r := range cmp.Runs {
+		if r.Connected != 4 || r.KeyToOwn.Count < 4 || r.KeyMisses > 0 || r.Goroutines <= 0 {
+			t.Errorf("%s: seated %d, %d keys drawn, %d never, %.1f goroutines a session", r.Frames, r.Connected, r.KeyToOwn.Count, r.KeyMisses, r.Goroutines)
+		}
+	}
+	// The ticking renderer's goroutine is the one more per session (give
+	// or take a goroutine of the server's own, over four sessions).
+	if tick, change := cmp.Runs[0].Goroutines, cmp.Runs[1].Goroutines; tick-change < 0.5 || tick-change > 1.5 {
+		t.Errorf("goroutines per session: %.1f ticking, %.1f drawing on change; want one fewer", tick, change)
+	}
+	var table bytes.Buffer
+	if err := cmp.writeTable(&table); err != nil || !strings.Contains(table.String(), "key to own frame p50") {
+		t.Errorf("table (%v):\n%s", err, table.String())
+	}
+}

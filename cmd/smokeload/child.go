@@ -64,7 +64,7 @@ func serveChild() error {
 	defer stop()
 	go lb.Run(ctx)
 	srv, err := server.New(server.Config{HostKey: key, Lobby: lb, Screens: loadScreens, Logger: log, IdleTimeout: time.Hour,
-		Limits: server.DefaultLimits(), Metrics: metrics})
+		Limits: server.DefaultLimits(), Metrics: metrics, Frames: os.Getenv(framesEnv)})
 	if err != nil {
 		return err
 	}
@@ -108,6 +108,10 @@ type serverChild struct {
 }
 
 const childEnv = "SMOKELOAD_SERVER_CHILD"
+
+// framesEnv is how our own server process draws terminals
+// (server.Config.Frames).
+const framesEnv = "SMOKELOAD_FRAMES"
 
 // profileRateEnv, set, makes our own server process sample its heap
 // finely, for --profiles.
