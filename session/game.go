@@ -24,8 +24,9 @@ type gameScreen struct {
 	typed string // what opens it: the code, or a private room's invite
 	watch bool
 
-	conn *lobby.Conn   // nil while connecting
-	done chan struct{} // closed when the screen leaves the room
+	conn    *lobby.Conn   // nil while connecting
+	unwatch func() bool   // stops the session's end from closing conn
+	done    chan struct{} // closed when the screen leaves the room
 
 	room    lobby.RoomInfo
 	invite  string // a private room's invite, for a seat or the host to share
@@ -52,6 +53,9 @@ type (
 	joinedMsg struct {
 		conn *lobby.Conn
 		err  error
+		// unwatch stops the session's end from closing conn, once the
+		// screen has.
+		unwatch func() bool
 	}
 	updateMsg struct {
 		conn *lobby.Conn
@@ -86,7 +90,7 @@ func codeOf(typed string) string {
 // screen leaves the room or the session's context ends, whichever comes
 // first, even if the program has stopped reading messages.
 func (g *gameScreen) open() tea.Cmd {
-	e, code, watch, done := g.env, g.typed, g.watch, g.done
+	e, code, watch := g.env, g.typed, g.watch
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(e.ctx, moveTimeout)
 		defer cancel()
@@ -100,14 +104,9 @@ func (g *gameScreen) open() tea.Cmd {
 		if err != nil {
 			return joinedMsg{err: err}
 		}
-		go func() {
-			select {
-			case <-e.ctx.Done():
-			case <-done:
-			}
-			c.Close()
-		}()
-		return joinedMsg{conn: c}
+		// The session's end closes it, with no goroutine waiting for that
+		// (a goroutine costs every session its stack).
+		return joinedMsg{conn: c, unwatch: context.AfterFunc(e.ctx, c.Close)}
 	}
 }
 
@@ -135,6 +134,7 @@ func (g *gameScreen) close() {
 	}
 	close(g.done)
 	if g.conn != nil {
+		g.unwatch()
 		g.conn.Close()
 	}
 }
@@ -163,11 +163,13 @@ func (g *gameScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 			return g, func() tea.Msg { return toLobby{status: msg.err.Error()} }
 		}
 		select {
-		case <-g.done: // left before the join finished; open's watcher closes it
+		case <-g.done: // left before the join finished
+			msg.unwatch()
+			msg.conn.Close()
 			return g, nil
 		default:
 		}
-		g.conn, g.seat = msg.conn, msg.conn.Seat()
+		g.conn, g.unwatch, g.seat = msg.conn, msg.unwatch, msg.conn.Seat()
 		return g, g.wait()
 	case updateMsg:
 		if msg.conn != g.conn {
