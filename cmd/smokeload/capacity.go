@@ -172,9 +172,20 @@ func capacity(ctx context.Context, c config, log *slog.Logger) (capResult, error
 			}
 		}
 	}()
-	// Every screen has drawn its first frame; what the server holds now is
-	// what the sessions cost while they sit.
-	seated, _ := pr.read(true)
+	// Every screen has drawn its first frame. The players sit idle for
+	// --idle, for the CPU an idle session costs; what the server holds
+	// after that is what the sessions cost while they sit (timers set as
+	// the rooms filled up have run out by then).
+	seated, _ := pr.read(false)
+	idled := seated
+	if c.idle > 0 {
+		select {
+		case <-ctx.Done():
+		case <-time.After(c.idle):
+		}
+		idled, _ = pr.read(false)
+	}
+	held, _ := pr.read(true)
 	if c.profiles != "" {
 		name := c.screen
 		if c.label != "" {
@@ -185,13 +196,9 @@ func capacity(ctx context.Context, c config, log *slog.Logger) (capResult, error
 		}
 		res.Profiles = c.profiles
 	}
-	idled := seated
-	if c.idle > 0 {
-		select {
-		case <-ctx.Done():
-		case <-time.After(c.idle):
-		}
-		idled, _ = pr.read(false)
+	if p, _ := pr.read(false); p.m != nil {
+		held.at = p.at // play's CPU from here: not the collection's, nor the profiles'
+		held.m["process_cpu_seconds_total"] = p.m["process_cpu_seconds_total"]
 	}
 
 	// Play until --duration (or --moves moves) is up.
@@ -229,11 +236,11 @@ func capacity(ctx context.Context, c config, log *slog.Logger) (capResult, error
 	res.KeyToOwn = summarise(rec.samples["key"])
 	res.MoveToRest = summarise(rec.samples["move"])
 	res.Moves, res.KeyMisses = rec.moves, rec.missed
-	res.serverCost = costOf(before, seated, idled, played, res.Connected)
-	if played.m != nil && idled.m != nil && before.m != nil {
-		res.ServerMoves = int(played.m["smokestack_moves_committed_total"] - idled.m["smokestack_moves_committed_total"])
+	res.serverCost = costOf(before, seated, idled, held, played, res.Connected)
+	if played.m != nil && held.m != nil && before.m != nil {
+		res.ServerMoves = int(played.m["smokestack_moves_committed_total"] - held.m["smokestack_moves_committed_total"])
 		if res.ServerMoves > 0 {
-			res.CPUPerMoveMs = roundTenth((played.m["process_cpu_seconds_total"] - idled.m["process_cpu_seconds_total"]) * 1000 / float64(res.ServerMoves))
+			res.CPUPerMoveMs = roundTenth((played.m["process_cpu_seconds_total"] - held.m["process_cpu_seconds_total"]) * 1000 / float64(res.ServerMoves))
 		}
 		res.ServerRSSMB = roundTenth(played.m["process_resident_memory_bytes"] / (1 << 20))
 		res.ServerRefusals = int(played.m["smokestack_refusals_total"] - before.m["smokestack_refusals_total"])

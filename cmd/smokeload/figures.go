@@ -117,7 +117,8 @@ func scrape(url string) (map[string]float64, error) {
 
 // serverCost is what the server pays per session, from its figures with
 // no sessions (before), with every session seated and drawn (seated),
-// after an idle wait (idled) and after play (played).
+// after an idle wait (idled), then after a collection (held), and after
+// play (played).
 type serverCost struct {
 	RSSKB      float64 `json:"rss_per_session_kb,omitempty"`
 	HeapKB     float64 `json:"heap_per_session_kb,omitempty"`
@@ -129,12 +130,12 @@ type serverCost struct {
 	PlayCPU float64 `json:"play_cpu_us_per_s,omitempty"`
 }
 
-func costOf(before, seated, idled, played sample, n int) serverCost {
-	if before.m == nil || seated.m == nil || n == 0 {
+func costOf(before, seated, idled, held, played sample, n int) serverCost {
+	if before.m == nil || held.m == nil || n == 0 {
 		return serverCost{}
 	}
 	per := func(name string, unit float64) float64 {
-		return roundTenth((seated.m[name] - before.m[name]) / float64(n) / unit)
+		return roundTenth((held.m[name] - before.m[name]) / float64(n) / unit)
 	}
 	c := serverCost{RSSKB: per("process_resident_memory_bytes", 1024), HeapKB: per("go_memstats_heap_alloc_bytes", 1024),
 		StackKB: per("go_memstats_stack_inuse_bytes", 1024), Goroutines: per("go_goroutines", 1)}
@@ -146,6 +147,6 @@ func costOf(before, seated, idled, played sample, n int) serverCost {
 		return roundTenth((to.m["process_cpu_seconds_total"] - from.m["process_cpu_seconds_total"]) / secs / float64(n) * 1e6)
 	}
 	c.IdleCPU = cpu(seated, idled)
-	c.PlayCPU = cpu(idled, played)
+	c.PlayCPU = cpu(held, played)
 	return c
 }
