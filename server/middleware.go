@@ -24,45 +24,62 @@ func (s *Server) recoverPanics(next ssh.Handler) ssh.Handler {
 	}
 }
 
+// The middleware below stays on a terminal session's stack for as long
+// as the player does (see runTUI): each does its work in a function of
+// its own and keeps little of its own while the session runs.
+
 // logSessions logs every session's start and end.
 func (s *Server) logSessions(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
-		start := time.Now()
-		pty, _, isPty := sess.Pty()
-		attrs := []any{"user", sess.User(), "remote", sess.RemoteAddr().String(), "cmd", sess.Command(),
-			"key", sess.PublicKey() != nil}
-		if isPty {
-			attrs = append(attrs, "term", pty.Term, "width", pty.Window.Width, "height", pty.Window.Height)
-		}
-		s.log.Info("session start", attrs...)
-		defer func() {
-			s.log.Info("session end", "user", sess.User(), "remote", sess.RemoteAddr().String(),
-				"duration", time.Since(start).Round(time.Millisecond))
-		}()
+		start := s.logStart(sess)
+		defer s.logEnd(sess, start)
 		next(sess)
 	}
+}
+
+func (s *Server) logStart(sess ssh.Session) time.Time {
+	pty, _, isPty := sess.Pty()
+	attrs := []any{"user", sess.User(), "remote", sess.RemoteAddr().String(), "cmd", sess.Command(),
+		"key", sess.PublicKey() != nil}
+	if isPty {
+		attrs = append(attrs, "term", pty.Term, "width", pty.Window.Width, "height", pty.Window.Height)
+	}
+	s.log.Info("session start", attrs...)
+	return time.Now()
+}
+
+func (s *Server) logEnd(sess ssh.Session, start time.Time) {
+	s.log.Info("session end", "user", sess.User(), "remote", sess.RemoteAddr().String(),
+		"duration", time.Since(start).Round(time.Millisecond))
 }
 
 // checkIdentity re-checks that the key the session uses is the key that
 // authenticated, and records the player for the steps below.
 func (s *Server) checkIdentity(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
-		perms := sess.Permissions()
-		var ext map[string]string
-		if perms.Permissions != nil {
-			ext = perms.Extensions
+		if s.identify(sess) {
+			next(sess)
 		}
-		p, err := identify(ext, sess.PublicKey(), sess.User())
-		if err != nil {
-			s.refuse("identity", "user", sess.User(), "remote", sess.RemoteAddr().String())
-			fmt.Fprintln(sess.Stderr(), err)
-			_ = sess.Exit(1)
-			return
-		}
-		p.Addr = s.lookupAddr(sess)
-		withPlayer(sess.Context(), p)
-		next(sess)
 	}
+}
+
+// identify records the session's player, or refuses the session.
+func (s *Server) identify(sess ssh.Session) bool {
+	perms := sess.Permissions()
+	var ext map[string]string
+	if perms.Permissions != nil {
+		ext = perms.Extensions
+	}
+	p, err := identify(ext, sess.PublicKey(), sess.User())
+	if err != nil {
+		s.refuse("identity", "user", sess.User(), "remote", sess.RemoteAddr().String())
+		fmt.Fprintln(sess.Stderr(), err)
+		_ = sess.Exit(1)
+		return false
+	}
+	p.Addr = s.lookupAddr(sess)
+	withPlayer(sess.Context(), p)
+	return true
 }
 
 // admitSession lets a session in unless its key or address is banned (an
@@ -71,28 +88,42 @@ func (s *Server) checkIdentity(next ssh.Handler) ssh.Handler {
 // registers it for operators and for shutdown.
 func (s *Server) admitSession(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
-		p := playerFrom(sess.Context())
-		cs := connOf(sess.Context())
-		reason := ""
-		switch {
-		case !s.isOperator(p) && s.bans.covers(sess.Context(), p.ID, remoteAddr(sess.RemoteAddr())):
-			reason = "banned"
-		case cs != nil && !p.Guest && !cs.bindKey(p.ID):
-			reason = "conns_per_key"
-		case !s.gate.openSession():
-			reason = "sessions"
-		}
-		if reason != "" {
-			s.refuse(reason, "remote", sess.RemoteAddr().String(), "key", p.ID)
-			fmt.Fprintln(sess.Stderr(), "smokestack: "+refusalLines[reason])
-			_ = sess.Exit(1)
+		ls := s.admit(sess)
+		if ls == nil {
 			return
 		}
-		defer s.gate.closeSession()
-		ls := s.register(sess, p)
-		defer s.unregister(ls)
+		defer s.release(ls)
 		next(sess)
 	}
+}
+
+// admit registers the session, or refuses it, telling the client why,
+// and returns nil.
+func (s *Server) admit(sess ssh.Session) *liveSession {
+	p := playerFrom(sess.Context())
+	cs := connOf(sess.Context())
+	reason := ""
+	switch {
+	case !s.isOperator(p) && s.bans.covers(sess.Context(), p.ID, remoteAddr(sess.RemoteAddr())):
+		reason = "banned"
+	case cs != nil && !p.Guest && !cs.bindKey(p.ID):
+		reason = "conns_per_key"
+	case !s.gate.openSession():
+		reason = "sessions"
+	}
+	if reason != "" {
+		s.refuse(reason, "remote", sess.RemoteAddr().String(), "key", p.ID)
+		fmt.Fprintln(sess.Stderr(), "smokestack: "+refusalLines[reason])
+		_ = sess.Exit(1)
+		return nil
+	}
+	return s.register(sess, p)
+}
+
+// release undoes admit once the session is over.
+func (s *Server) release(ls *liveSession) {
+	s.unregister(ls)
+	s.gate.closeSession()
 }
 
 // route sends terminal sessions to the TUI and the rest to the exec

@@ -48,23 +48,48 @@ const idleWarning = time.Minute
 // session's end, the end of its input, window sizes (from followWindow,
 // which every terminal has anyway) and notices reach it through
 // callbacks, and inactivity is watched for every session at once
-// (watchIdle). A goroutine costs at least its 8 KB stack, times every
-// player online.
+// (watchIdle). A goroutine costs at least its stack, times every player
+// online.
+//
+// The program runs on the session's goroutine, under the middleware, and
+// the frames of every function on the way stay on that goroutine's stack
+// for as long as the player does. So the program is set up and its end
+// read in functions of their own (newTerminal, ended), and the middleware
+// keeps its work out of line too: a stack the session idles on with under
+// 3 KB in use is shrunk to 8 KB by the garbage collector, one with 5 KB
+// stays at the 16 KB a frame's drawing grew it to.
 func (s *Server) runTUI(c *call, start session.Start, theme string) error {
+	t := s.newTerminal(c, start, theme)
+	defer t.detach()
+	final, err := t.prog.Run()
+	return s.ended(c, start, t, final, err)
+}
+
+// terminal is a terminal session's program and what steers it.
+type terminal struct {
+	prog *tea.Program
+	fr   *frames // nil with TickFrames
+	live *liveSession
+	size ssh.Window // the window the program started with
+	stop func() bool
+}
+
+// newTerminal makes the program for a terminal session and attaches it
+// to the session: its end, its window sizes, notices and inactivity.
+func (s *Server) newTerminal(c *call, start session.Start, theme string) *terminal {
 	pty, _, _ := c.sess.Pty()
-	size := c.live.latestWindow(pty.Window)
-	w, h := clampSize(size.Width, size.Height)
+	t := &terminal{live: c.live, size: c.live.latestWindow(pty.Window)}
+	w, h := clampSize(t.size.Width, t.size.Height)
 	model := session.New(session.Config{
 		Lobby: s.cfg.Lobby, Games: s.cfg.Screens, Player: c.player, Start: start, Theme: theme,
 		Width: w, Height: h,
 		Context:  c.ctx,
 		Renderer: renderer(c.sess, pty.Term),
 	})
-	var prog *tea.Program
 	opts := []tea.ProgramOption{
 		// The client closing the session (the connection may live on,
 		// multiplexed) means nothing more can be typed.
-		tea.WithInput(inputEnd{s.input(c.ctx, c), func() { go prog.Quit() }}),
+		tea.WithInput(inputEnd{s.input(c.ctx, c), func() { go t.prog.Quit() }}),
 		tea.WithOutput(c.sess),
 		tea.WithEnvironment(append(c.sess.Environ(), "TERM="+pty.Term)),
 		// The server, not each program, decides what a signal means:
@@ -72,39 +97,48 @@ func (s *Server) runTUI(c *call, start session.Start, theme string) error {
 		// shutdown that tells its player why.
 		tea.WithoutSignalHandler(),
 	}
-	var fr *frames
 	if s.cfg.Frames == TickFrames {
 		// Bubble Tea's renderer, on its fastest tick.
 		opts = append(opts, tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithFPS(120))
 	} else {
 		// Frames drawn as soon as the view changes (frames.go).
-		model, fr = newOnChange(model, c.sess, w, h)
+		model, t.fr = newOnChange(model, c.sess, w, h)
 		opts = append(opts, tea.WithoutRenderer())
 	}
-	prog = tea.NewProgram(model, opts...) // before Run reads input, so before inputEnd can call it
-	if fr != nil {
-		fr.send = prog.Send
+	t.prog = tea.NewProgram(model, opts...) // before Run reads input, so before inputEnd can call it
+	prog := t.prog
+	if t.fr != nil {
+		t.fr.send = prog.Send
 	}
 	c.live.setNotify(func(n session.Notice) { go prog.Send(n) })
-	defer c.live.setNotify(nil)
-	c.live.watchWindow(size, func(win ssh.Window) {
+	c.live.watchWindow(t.size, func(win ssh.Window) {
 		w, h := clampSize(win.Width, win.Height)
 		prog.Send(tea.WindowSizeMsg{Width: w, Height: h}) // returns at once once the program has ended
 	})
-	defer c.live.watchWindow(size, nil)
-	stop := context.AfterFunc(c.ctx, func() {
+	t.stop = context.AfterFunc(c.ctx, func() {
 		if _, ok := noteFor(c.ctx); ok {
 			prog.Quit() // leaves the alt screen, so the note shows
 		} else {
 			prog.Kill() // the connection is gone: nobody to restore
 		}
 	})
-	defer stop()
 	c.live.idleWatched.Store(true)
-	defer c.live.idleWatched.Store(false)
-	final, err := prog.Run()
-	if fr != nil {
-		fr.restore()
+	return t
+}
+
+// detach undoes newTerminal's attachments, once the program has ended.
+func (t *terminal) detach() {
+	t.live.idleWatched.Store(false)
+	t.stop()
+	t.live.watchWindow(t.size, nil)
+	t.live.setNotify(nil)
+}
+
+// ended restores the terminal after its program, lets go of the rooms it
+// held and says why it ended, when the server ended it.
+func (s *Server) ended(c *call, start session.Start, t *terminal, final tea.Model, err error) error {
+	if t.fr != nil {
+		t.fr.restore()
 	}
 	if oc, ok := final.(*onChange); ok {
 		final = oc.Unwrap()

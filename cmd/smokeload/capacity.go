@@ -532,8 +532,8 @@ func (r capResult) writeTable(w io.Writer) error {
 		if r.Freed {
 			after = "after collecting garbage and returning it to the OS"
 		}
-		fmt.Fprintf(w, "server, per session (%s): %.1f KB RSS, %.1f KB Go heap, %.1f KB stacks, %.1f goroutines\n",
-			after, r.RSSKB, r.HeapKB, r.StackKB, r.Goroutines)
+		fmt.Fprintf(w, "server, per session (%s): %.1f KB RSS, %.1f KB Go heap (%.1f KB of spans), %.1f KB stacks, %.1f KB the runtime's own, %.1f goroutines\n",
+			after, r.RSSKB, r.HeapKB, r.HeapSpansKB, r.StackKB, r.RuntimeKB, r.Goroutines)
 		fmt.Fprintf(w, "server CPU per session: %.1f µs/s idle, %.1f µs/s at play; %.1f ms per move; %.1f MB RSS at the end\n",
 			r.IdleCPU, r.PlayCPU, r.CPUPerMoveMs, r.ServerRSSMB)
 	}

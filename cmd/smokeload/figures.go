@@ -120,10 +120,15 @@ func scrape(url string) (map[string]float64, error) {
 // after an idle wait (idled), then after a collection (held), and after
 // play (played).
 type serverCost struct {
-	RSSKB      float64 `json:"rss_per_session_kb,omitempty"`
-	HeapKB     float64 `json:"heap_per_session_kb,omitempty"`
-	StackKB    float64 `json:"stack_per_session_kb,omitempty"`
-	Goroutines float64 `json:"goroutines_per_session,omitempty"`
+	RSSKB  float64 `json:"rss_per_session_kb,omitempty"`
+	HeapKB float64 `json:"heap_per_session_kb,omitempty"`
+	// HeapSpansKB is the heap's spans in use: HeapKB and the free room
+	// in them. RuntimeKB is the runtime's own books (spans, the
+	// collector's, profiling's, others).
+	HeapSpansKB float64 `json:"heap_spans_per_session_kb,omitempty"`
+	RuntimeKB   float64 `json:"runtime_per_session_kb,omitempty"`
+	StackKB     float64 `json:"stack_per_session_kb,omitempty"`
+	Goroutines  float64 `json:"goroutines_per_session,omitempty"`
 	// CPU in microseconds per second per session: 1,000 would be one
 	// core for 1,000 sessions.
 	IdleCPU float64 `json:"idle_cpu_us_per_s,omitempty"`
@@ -138,7 +143,12 @@ func costOf(before, seated, idled, held, played sample, n int) serverCost {
 		return roundTenth((held.m[name] - before.m[name]) / float64(n) / unit)
 	}
 	c := serverCost{RSSKB: per("process_resident_memory_bytes", 1024), HeapKB: per("go_memstats_heap_alloc_bytes", 1024),
-		StackKB: per("go_memstats_stack_inuse_bytes", 1024), Goroutines: per("go_goroutines", 1)}
+		HeapSpansKB: per("go_memstats_heap_inuse_bytes", 1024), StackKB: per("go_memstats_stack_inuse_bytes", 1024),
+		Goroutines: per("go_goroutines", 1)}
+	for _, m := range []string{"go_memstats_mspan_inuse_bytes", "go_memstats_gc_sys_bytes", "go_memstats_other_sys_bytes", "go_memstats_buck_hash_sys_bytes"} {
+		c.RuntimeKB += per(m, 1024)
+	}
+	c.RuntimeKB = roundTenth(c.RuntimeKB)
 	cpu := func(from, to sample) float64 {
 		secs := to.at.Sub(from.at).Seconds()
 		if from.m == nil || to.m == nil || secs <= 0 {
