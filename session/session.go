@@ -139,9 +139,16 @@ func New(cfg Config) tea.Model {
 	return m
 }
 
-// Init opens the starting screen.
+// Init opens the starting screen. A session started on a room goes there
+// without loading the lobby's lists first: they would be thrown away
+// unseen, and reading every room for every player who joins one is most
+// of what a thousand players joining cost the server. The lobby loads
+// them when the player comes back to it.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(m.cur.(*lobbyScreen).init(), m.startCmd())
+	if cmd := m.startCmd(); cmd != nil {
+		return cmd
+	}
+	return m.cur.(*lobbyScreen).init()
 }
 
 // startCmd opens the screen Config.Start asks for.
