@@ -18,10 +18,11 @@ import (
 
 // gameFrames plays a 4-seat game of Fantastic Factories (alice and three
 // random bots, seed 5) through alice's session at w×h in the default
-// theme on a 256-colour terminal, and returns the first n different views
-// she was shown: what a table's screens draw, update by update. It
-// returns her session too, at the last of them.
-func gameFrames(tb testing.TB, w, h, n int) ([]string, tea.Model) {
+// theme on a 256-colour terminal, alice pressing enter (playing the move
+// her menu is on) whenever the table is quiet, presses times. It returns
+// the different views she was shown, one per update, and her session,
+// at the position the presses lead to (the same every run).
+func gameFrames(tb testing.TB, w, h, presses int) ([]string, tea.Model) {
 	tb.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	tb.Cleanup(cancel)
@@ -34,11 +35,11 @@ func gameFrames(tb testing.TB, w, h, n int) ([]string, tea.Model) {
 	r := lipgloss.NewRenderer(io.Discard)
 	r.SetColorProfile(termenv.ANSI256)
 	m := session.New(session.Config{Lobby: l, Games: testScreens, Player: alice, Theme: "default", Renderer: r,
-		Start: session.Start{Mode: "join", Code: room.Code}, Width: w, Height: h, Context: ctx})
+		Start: session.Start{Mode: "join", Code: room.Code}, Width: w, Height: h, Context: ctx,
+		Now: func() time.Time { return time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC) }})
 	tb.Cleanup(m.(interface{ Close() }).Close)
 	msgs := make(chan tea.Msg, 64)
-	var exec func(tea.Cmd)
-	exec = func(cmd tea.Cmd) {
+	exec := func(cmd tea.Cmd) {
 		if cmd != nil {
 			go func() {
 				select {
@@ -61,21 +62,22 @@ func gameFrames(tb testing.TB, w, h, n int) ([]string, tea.Model) {
 		}
 	}
 	exec(m.Init())
-	views := []string{}
-	deadline := time.After(20 * time.Second)
-	for len(views) < n {
+	var views []string
+	deadline := time.After(30 * time.Second)
+	for presses > 0 {
 		select {
 		case msg := <-msgs:
 			handle(msg)
-		case <-time.After(20 * time.Millisecond):
-			// The table waits for alice: she plays the move her menu is
-			// on, twice for a costly one.
+		case <-time.After(50 * time.Millisecond):
+			// The table is quiet: alice plays the move her menu is on
+			// (twice for a costly one), or nothing when it is not her
+			// turn.
 			handle(tea.KeyMsg{Type: tea.KeyEnter})
+			presses--
 		case <-deadline:
-			tb.Fatalf("%d views in 20s; the last:\n%s", len(views), m.View())
+			tb.Fatalf("%d presses left after 30s; the screen:\n%s", presses, m.View())
 		}
-		v := m.View()
-		if strings.Contains(v, "MARKETPLACE") && (len(views) == 0 || views[len(views)-1] != v) {
+		if v := m.View(); strings.Contains(v, "MARKETPLACE") && (len(views) == 0 || views[len(views)-1] != v) {
 			views = append(views, v)
 		}
 	}
@@ -95,7 +97,7 @@ func BenchmarkFrames(b *testing.B) {
 		name string
 		w, h int
 	}{{"120x40", 120, 40}, {"80x24", 80, 24}} {
-		views, m := gameFrames(b, sz.w, sz.h, 40)
+		views, m := gameFrames(b, sz.w, sz.h, 30)
 		b.Run("view/"+sz.name, func(b *testing.B) {
 			b.ReportAllocs()
 			size := 0
