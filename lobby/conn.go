@@ -18,6 +18,9 @@ type Conn struct {
 	player  Player
 	seat    int
 	updates chan Update
+	// notify is told of every update pushed (OnUpdate); the room's lock
+	// guards it.
+	notify func()
 	// moveRate paces the session's moves (limits.go).
 	rateOnce sync.Once
 	moveRate *rate.Limiter
@@ -140,6 +143,21 @@ func (c *Conn) Code() string { return c.room.meta.Code }
 // update arrives at once.
 func (c *Conn) Updates() <-chan Update { return c.updates }
 
+// OnUpdate has f called every time an update is put in Updates, and at
+// once if one is waiting already, so a session can take its updates as
+// they come instead of keeping a goroutine waiting on Updates. The room
+// calls f holding its lock: f must hand the news on and return (start a
+// goroutine, say) without calling back into the room.
+func (c *Conn) OnUpdate(f func()) {
+	c.room.mu.Lock()
+	c.notify = f
+	pending := len(c.updates) > 0
+	c.room.mu.Unlock()
+	if pending && f != nil {
+		f()
+	}
+}
+
 // Move plays move for the connection's seat. The error is the engine's
 // reason for refusing it, or says the game service is unavailable.
 func (c *Conn) Move(ctx context.Context, move json.RawMessage) error {
@@ -165,12 +183,14 @@ func (c *Conn) Close() { c.room.disconnect(c) }
 func (c *Conn) push(u Update) {
 	select {
 	case c.updates <- u:
-		return
 	default:
+		select {
+		case <-c.updates:
+		default:
+		}
+		c.updates <- u
 	}
-	select {
-	case <-c.updates:
-	default:
+	if c.notify != nil {
+		c.notify()
 	}
-	c.updates <- u
 }

@@ -85,6 +85,8 @@ func (s *Server) newTerminal(c *call, start session.Start, theme string) *termin
 		Width: w, Height: h,
 		Context:  c.ctx,
 		Renderer: renderer(c.sess, pty.Term),
+		// Set before Run, so before the session can post.
+		Post: func(msg tea.Msg) { t.prog.Send(msg) },
 	})
 	opts := []tea.ProgramOption{
 		// The client closing the session (the connection may live on,

@@ -43,8 +43,9 @@ type gameScreen struct {
 	status    string
 	statusBad bool
 
-	overlay overlay // what covers the board, nil for none
-	ticking bool
+	overlay   overlay // what covers the board, nil for none
+	ticking   bool
+	following bool // the room's updates are followed (wait)
 }
 
 // Messages of the game screen. Each carries the connection it is about, so
@@ -111,9 +112,18 @@ func (g *gameScreen) open() tea.Cmd {
 }
 
 // wait delivers the room's next update. It ends when the screen leaves the
-// room or the session ends, so no goroutine outlives the session.
+// room or the session ends, so no goroutine outlives the session. With
+// Config.Post the room's updates are followed instead (follow.go), and
+// nothing waits.
 func (g *gameScreen) wait() tea.Cmd {
 	c, done, ctx := g.conn, g.done, g.env.ctx
+	if post := g.env.post; post != nil {
+		if !g.following {
+			g.following = true
+			follow(c, post)
+		}
+		return nil
+	}
 	return func() tea.Msg {
 		select {
 		case u := <-c.Updates():

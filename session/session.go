@@ -44,6 +44,11 @@ type Config struct {
 	Renderer *lipgloss.Renderer
 	// Now is the clock for "disconnected 2m"; nil means time.Now.
 	Now func() time.Time
+	// Post hands the program a message from outside it: the server's
+	// tea.Program.Send. With it the game screen takes its room's updates
+	// as the room pushes them, and no goroutine waits on the room between
+	// updates; nil makes a command wait for each.
+	Post func(tea.Msg)
 }
 
 // moveTimeout bounds how long a move may wait for the room and its store.
@@ -59,6 +64,7 @@ type env struct {
 	theme  Theme
 	ctx    context.Context
 	now    func() time.Time
+	post   func(tea.Msg) // Config.Post
 	width  int
 	height int
 }
@@ -133,7 +139,7 @@ func New(cfg Config) tea.Model {
 		now = time.Now
 	}
 	e := &env{lobby: cfg.Lobby, games: cfg.Games, player: cfg.Player, theme: NewTheme(cfg.Theme, cfg.Renderer),
-		ctx: ctx, now: now, width: cfg.Width, height: cfg.Height}
+		ctx: ctx, now: now, post: cfg.Post, width: cfg.Width, height: cfg.Height}
 	m := &Model{env: e, start: cfg.Start}
 	m.cur = newLobbyScreen(e, "")
 	return m
