@@ -122,6 +122,7 @@ func BenchmarkFrames(b *testing.B) {
 				updates++
 			}
 			b.ReportMetric(float64(out.n)/float64(updates), "bytes/update")
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(updates), "ns/update")
 		})
 		b.Run("tick/"+sz.name, func(b *testing.B) {
 			b.ReportMetric(tickBytes(b, views, sz.w, sz.h), "tick-bytes/update")
