@@ -116,6 +116,13 @@ func (s *Server) newCall(sess ssh.Session) (*call, command, int) {
 		args = append([]string{"lobby"}, args...) // ssh -t host --theme mono
 	}
 	c := &call{ctx: live.ctx, sess: sess, player: playerFrom(sess.Context()), args: args[1:], out: sess, errOut: sess.Stderr(), live: live}
+	if isPty {
+		// A terminal shows both streams on one screen, in the order the
+		// client happens to read them: errors go on the output stream, so
+		// a line said after a game screen cannot overtake its restored
+		// terminal.
+		c.errOut = sess
+	}
 	cmd, ok := s.command(args[0], c.player)
 	if !ok {
 		fmt.Fprintf(c.errOut, "smokestack: unknown command %.40q\nRun `ssh -p PORT HOST help` for the list of commands.\n", args[0])
