@@ -22,7 +22,10 @@ func TestMain(m *testing.M) {
 // the server clean.
 func TestCapacityMode(t *testing.T) {
 	var res capResult
-	runCapacity(t, &res, "--sessions", "8", "--rooms", "2", "--duration", "8s", "--think", "200ms", "--idle", "1s")
+	// Two players a room: a player acting off their turn plays nothing and
+	// waits out the 2 s the others' screens have to show a move, so with
+	// four a room eight seconds could pass with no move at all.
+	runCapacity(t, &res, "--sessions", "8", "--rooms", "4", "--duration", "8s", "--think", "200ms", "--idle", "1s")
 	if res.Connected != 8 || len(res.Errors) > 0 || len(res.Refused) > 0 {
 		t.Fatalf("seated %d of 8; errors %v, refused %v", res.Connected, res.Errors, res.Refused)
 	}
