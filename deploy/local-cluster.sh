@@ -2,7 +2,8 @@
 # local-cluster.sh: a two-instance smokestack cluster on this machine,
 # without Docker: redis-server, two `smokestack serve` on their own ports
 # sharing one host key and one Redis, and HAProxy balancing players over
-# them (apt install haproxy) -- or, where HAProxy is not installed,
+# them (apt install haproxy), sending each connection's PROXY header so the
+# instances see players' own addresses -- or, where HAProxy is not installed,
 # cmd/smokeproxy, a small Go balancer that needs no install.
 #
 #   deploy/local-cluster.sh start    # build, start everything, print how to connect
@@ -13,7 +14,15 @@
 # in $CLUSTER_DIR (default: $TMPDIR/smokestack-cluster). Ports and options
 # come from the environment:
 #   PROXY_PORT=2222 NODE1_PORT=2301 NODE2_PORT=2302 REDIS_PORT=6390
-#   PROXY_PROTOCOL=1   send PROXY v2 from the balancer (instances get --proxy-protocol)
+#   PROXY_PROTOCOL=1   (the default) the balancer sends PROXY v2, and the
+#                      instances take it from 127.0.0.1 only
+#                      (--proxy-protocol --proxy-trusted 127.0.0.1), so their
+#                      per-address limits see each player's address; they
+#                      then take no connection without the header
+#   PROXY_PROTOCOL=0   no header: the instances see every player at the
+#                      balancer's address, so their per-address limits are
+#                      turned off (--max-conns-per-addr 0 --conn-rate 0);
+#                      the instances can then be reached directly too
 #   BALANCER=smokeproxy  use smokeproxy even where HAProxy is installed
 #   SMOKESTACK_FLAGS   extra flags for both instances
 set -euo pipefail
@@ -24,6 +33,7 @@ proxy_port=${PROXY_PORT:-2222}
 node_ports=("${NODE1_PORT:-2301}" "${NODE2_PORT:-2302}")
 redis_port=${REDIS_PORT:-6390}
 redis_url="redis://127.0.0.1:$redis_port/0"
+proxy_protocol=${PROXY_PROTOCOL:-1}
 
 say() { printf '%s\n' "$*" >&2; }
 die() { say "local-cluster: $*"; exit 1; }
@@ -55,6 +65,7 @@ launch() {
 start() {
 	command -v go >/dev/null || die "go not found"
 	command -v redis-server >/dev/null || die "redis-server not found: apt install redis-server"
+	[[ $proxy_protocol == 0 || $proxy_protocol == 1 ]] || die "PROXY_PROTOCOL=$proxy_protocol: want 1 (the default) or 0"
 	for p in "$proxy_port" "${node_ports[@]}" "$redis_port"; do
 		port_open "$p" && die "port $p is in use; pick others with PROXY_PORT, NODE1_PORT, NODE2_PORT, REDIS_PORT"
 	done
@@ -82,7 +93,13 @@ start() {
 	wait_port "$redis_port" redis || { stop; exit 1; }
 
 	local extra=() backends=()
-	[[ "${PROXY_PROTOCOL:-}" == 1 ]] && extra+=(--proxy-protocol)
+	if [[ $proxy_protocol == 1 ]]; then
+		extra+=(--proxy-protocol --proxy-trusted 127.0.0.1)
+	else
+		# Every player comes from the balancer's address: per-address
+		# limits would make them share one allowance.
+		extra+=(--max-conns-per-addr 0 --conn-rate 0)
+	fi
 	# shellcheck disable=SC2206 # word splitting of extra flags is intended
 	extra+=(${SMOKESTACK_FLAGS:-})
 	for i in 0 1; do
@@ -101,7 +118,7 @@ start() {
 		launch proxy haproxy -db -f "$dir/haproxy.cfg"
 	else
 		local send=()
-		[[ "${PROXY_PROTOCOL:-}" == 1 ]] && send=(--send-proxy v2)
+		[[ $proxy_protocol == 1 ]] && send=(--send-proxy v2)
 		launch proxy "$dir/bin/smokeproxy" --listen "127.0.0.1:$proxy_port" \
 			--backends "$(IFS=,; echo "${backends[*]}")" "${send[@]}"
 	fi
@@ -109,17 +126,22 @@ start() {
 
 	say "cluster up:"
 	say "  players:   ssh -p $proxy_port 127.0.0.1        (balanced by $balancer over both instances)"
-	say "  instances: ssh -p ${node_ports[0]} 127.0.0.1 / ssh -p ${node_ports[1]} 127.0.0.1"
+	if [[ $proxy_protocol == 1 ]]; then
+		say "  instances: 127.0.0.1:${node_ports[0]} and :${node_ports[1]}, PROXY protocol only (reach them through the balancer;"
+		say "             start with PROXY_PROTOCOL=0 to reach them directly, per-address limits off)"
+	else
+		say "  instances: ssh -p ${node_ports[0]} 127.0.0.1 / ssh -p ${node_ports[1]} 127.0.0.1   (no PROXY protocol: per-address limits off)"
+	fi
 	say "  redis:     $redis_url   logs and pids: $dir"
 	say "  kill one instance to watch failover: kill \$(cat $dir/node1.pid)"
 }
 
 # haproxy_cfg BACKEND...: deploy/haproxy.cfg's shape for this machine: TCP,
 # leastconn, a health check expecting the SSH banner, and PROXY v2 to the
-# instances when PROXY_PROTOCOL=1.
+# instances unless PROXY_PROTOCOL=0.
 haproxy_cfg() {
 	local send="" check=""
-	if [[ "${PROXY_PROTOCOL:-}" == 1 ]]; then
+	if [[ $proxy_protocol == 1 ]]; then
 		send=" send-proxy-v2"
 		check=" check-send-proxy"
 	fi

@@ -30,6 +30,28 @@ func (e Event) For(seat int) string {
 	return e.Text
 }
 
+// Undo is the kind of the move that takes back a seat's last move, and of
+// the event that move emits. A game that lets seats take moves back lists
+// the move {"kind":"undo"} among a seat's legal moves while it may, and
+// playing it takes back the seat's last move that still stands (not
+// itself taken back), emitting one event of Kind Undo for that seat. A
+// room drops the events of the move taken back from every log, so the
+// log shows only what stands; the stored move log keeps both moves, so a
+// replay from the seed plays the same game.
+const Undo = "undo"
+
+// UndoMove returns the undo move as JSON, for screens that offer it
+// without knowing the game.
+func UndoMove() json.RawMessage { return json.RawMessage(`{"kind":"undo"}`) }
+
+// IsUndo reports whether move is the undo move.
+func IsUndo(move json.RawMessage) bool {
+	var m struct {
+		Kind string `json:"kind"`
+	}
+	return json.Unmarshal(move, &m) == nil && m.Kind == Undo
+}
+
 // Status is what a room needs to know about a game without understanding it.
 type Status struct {
 	Round int  `json:"round"`
@@ -55,6 +77,11 @@ type Result struct {
 	// Opponent is the score of the game's automated opponent in a solo
 	// game ("The Machine"), when it has one.
 	Opponent *int `json:"opponent,omitempty"`
+	// Holdings lists, by seat, what each seat ended the game with, in
+	// the game's own words (the cards of its final tableau), so that
+	// profiles can count a player's favourite cards without knowing the
+	// game. It is public: the game is over.
+	Holdings [][]string `json:"holdings,omitempty"`
 }
 
 // DefaultValue is the option's value when none is given.

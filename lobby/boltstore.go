@@ -75,7 +75,7 @@ func (s *BoltStore) Load(_ context.Context, code string, from int) (m Meta, move
 }
 
 // Append implements Store.
-func (s *BoltStore) Append(_ context.Context, code string, at int, r Record, result *engine.Result) error {
+func (s *BoltStore) Append(_ context.Context, code string, at int, r Record, st engine.Status) error {
 	return s.db.Update(func(tx *bolt.Tx) error {
 		var m Meta
 		if err := getMeta(tx, code, &m); err != nil {
@@ -92,9 +92,7 @@ func (s *BoltStore) Append(_ context.Context, code string, at int, r Record, res
 			return err
 		}
 		m.Updated = r.At
-		if result != nil {
-			m.Over, m.Result = true, result
-		}
+		m.setStatus(st)
 		return putJSON(tx.Bucket(roomsBucket), []byte(code), m)
 	})
 }

@@ -4,10 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
-	"sync"
 	"time"
-
-	"golang.org/x/time/rate"
 
 	"github.com/smokestack/smokestack/engine"
 )
@@ -18,12 +15,12 @@ type Conn struct {
 	player  Player
 	seat    int
 	updates chan Update
+	// invited marks a spectator who may be shown a private room's invite
+	// (invite.go).
+	invited bool
 	// notify is told of every update pushed (OnUpdate); the room's lock
 	// guards it.
 	notify func()
-	// moveRate paces the session's moves (limits.go).
-	rateOnce sync.Once
-	moveRate *rate.Limiter
 }
 
 // Update is everything a session shows of its room at one moment. Each
@@ -39,8 +36,15 @@ type Update struct {
 	Notice  string `json:"notice,omitempty"`
 	Version int    `json:"version"` // moves played
 	// Invite is a private room's invite (Meta.Invite), for its seats and
-	// its host to share; never a spectator's.
+	// its host to share, and for a spectator who came in with it to come
+	// back with; never another spectator's.
 	Invite string `json:"invite,omitempty"`
+	// SeatWord is a guest's seat word (seatword.go), for their own
+	// connections only: with it they take their seat back.
+	SeatWord string `json:"seatWord,omitempty"`
+	// Chat is the room's newest chat, both channels, oldest first. The
+	// play protocol sends it as lines of its own, not in the update.
+	Chat []ChatLine `json:"-"`
 }
 
 // RoomInfo describes a room without anyone's key.
@@ -53,16 +57,38 @@ type RoomInfo struct {
 	Over    bool       `json:"over"`
 	Ended   string     `json:"ended,omitempty"`
 	// Result is how the game ended, once it reached its end.
-	Result     *engine.Result  `json:"result,omitempty"`
-	Round      int             `json:"round,omitempty"`
-	Acting     []int           `json:"acting,omitempty"`
+	Result *engine.Result `json:"result,omitempty"`
+	Round  int            `json:"round,omitempty"`
+	Acting []int          `json:"acting,omitempty"`
+	// Ratings are the seats' rating changes, once the finished game is
+	// rated; Solo the player's record against the game's own opponent,
+	// once a solo game is recorded (records.go).
+	Ratings []SeatRating `json:"ratings,omitempty"`
+	Solo    *SoloRecord  `json:"solo,omitempty"`
+	// Recording is set while a finished game that counts in its
+	// players' records is being recorded: an update with Ratings or
+	// Solo follows.
+	Recording  bool            `json:"recording,omitempty"`
 	Spectators int             `json:"spectators"`
 	Seed       uint64          `json:"seed"`
 	Options    json.RawMessage `json:"options,omitempty"`
 	Created    time.Time       `json:"created"`
 	Updated    time.Time       `json:"updated"`
-	host       string
-	players    []string // key fingerprints by seat, never shown
+	// GraceSeconds is how long a player may be away before the table may
+	// hand their seat to a bot; ClockSeconds each seat's time for a turn,
+	// 0 for none (table.go, clock.go).
+	GraceSeconds int `json:"graceSeconds"`
+	ClockSeconds int `json:"clockSeconds,omitempty"`
+	// HostSeat is the seat that has the host's powers now: the host's
+	// own, or while the host is away (HostAway) the player's standing
+	// in; -1 when no seat has them.
+	HostSeat int  `json:"hostSeat"`
+	HostAway bool `json:"hostAway,omitempty"`
+	host     string
+	standIn  string   // the key standing in for an away host, never shown
+	players  []string // key fingerprints by seat, never shown
+	// Rematch is the offer of a new game at the same table, once made.
+	Rematch *RematchInfo `json:"rematch,omitempty"`
 }
 
 // SeatInfo is a seat as anyone may see it.
@@ -77,10 +103,26 @@ type SeatInfo struct {
 	// same on every instance. A player not back since the server restarted
 	// is away since the restart.
 	AwaySince time.Time `json:"awaySince,omitzero"`
+	// While the game is under way and the player is away: from VotesFrom
+	// the seated players may vote to hand the seat to a bot; Votes lists
+	// the seats of those at the table who have, of VotesNeeded; at BotAt
+	// the seat goes to a bot anyway, while someone is at the table.
+	VotesFrom   time.Time `json:"votesFrom,omitzero"`
+	Votes       []int     `json:"votes,omitempty"`
+	VotesNeeded int       `json:"votesNeeded,omitempty"`
+	BotAt       time.Time `json:"botAt,omitzero"`
+	// Deadline is when the seat's time for its turn runs out, while it
+	// acts in a room with a clock; OutOfTime says it has, with someone at
+	// the table waiting, and the bot plays the rest of the turn.
+	Deadline  time.Time `json:"deadline,omitzero"`
+	OutOfTime bool      `json:"outOfTime,omitempty"`
 }
 
-// IsHost reports whether player created the room.
-func (i RoomInfo) IsHost(player string) bool { return player != "" && i.host == player }
+// IsHost reports whether player has the host's powers: created the room,
+// or stands in for its host while the host is away.
+func (i RoomInfo) IsHost(player string) bool {
+	return player != "" && (i.host == player || i.standIn == player)
+}
 
 // SeatOf returns the seat player holds in the room, or -1.
 func (i RoomInfo) SeatOf(player string) int {
@@ -103,7 +145,9 @@ func (i RoomInfo) Open() bool {
 func infoOf(m Meta, conns map[*Conn]struct{}, st engine.Status) RoomInfo {
 	info := RoomInfo{Code: m.Code, Game: m.Game, Public: m.Public, Started: m.Started, Over: m.Over,
 		Ended: m.Ended, Result: m.Result, Round: st.Round, Acting: st.Acting, Seed: m.Seed, Options: m.Options,
-		Created: m.Created, Updated: m.Updated, host: m.Host}
+		Created: m.Created, Updated: m.Updated, host: m.Host, HostSeat: m.SeatOf(m.Host),
+		GraceSeconds: int(m.grace().Seconds()), ClockSeconds: int(m.Clock.Seconds())}
+	info.Rematch = m.Rematch.info()
 	for _, s := range m.Seats {
 		info.Seats = append(info.Seats, SeatInfo{Name: s.Name, Bot: s.Bot, Free: s.Free(), Connected: s.Bot != ""})
 		info.players = append(info.players, s.Player)
@@ -120,6 +164,14 @@ func infoOf(m Meta, conns map[*Conn]struct{}, st engine.Status) RoomInfo {
 
 func (r *room) info() RoomInfo {
 	info := infoOf(r.meta, r.conns, r.status)
+	info.Recording = !r.recorded && r.toRecord()
+	if r.outcome != nil {
+		info.Ratings = r.outcome.seatRatings(r.meta.Seats)
+		if r.outcome.Solo != nil {
+			solo := r.outcome.Solo.Record
+			info.Solo = &solo
+		}
+	}
 	for seat := range info.Seats {
 		s := &info.Seats[seat]
 		if s.Free || s.Bot != "" {
@@ -130,6 +182,7 @@ func (r *room) info() RoomInfo {
 			s.AwaySince = r.awaySince(seat)
 		}
 	}
+	r.tableInfo(&info)
 	return info
 }
 

@@ -51,11 +51,11 @@ func (s *failingStore) Create(ctx context.Context, m Meta) error {
 	return s.Store.Create(ctx, m)
 }
 
-func (s *failingStore) Append(ctx context.Context, code string, at int, r Record, res *engine.Result) error {
+func (s *failingStore) Append(ctx context.Context, code string, at int, r Record, st engine.Status) error {
 	if err := s.fail(); err != nil {
 		return err
 	}
-	return s.Store.Append(ctx, code, at, r, res)
+	return s.Store.Append(ctx, code, at, r, st)
 }
 
 func (s *failingStore) SaveMeta(ctx context.Context, m Meta) error {

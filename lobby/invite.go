@@ -1,6 +1,12 @@
 package lobby
 
-import "crypto/subtle"
+import (
+	"context"
+	"crypto/subtle"
+	"errors"
+
+	"github.com/smokestack/smokestack/engine"
+)
 
 // ParseInvite reads what a player typed to name a room: a code, or a
 // private room's invite (code and secret), in any case, with or without
@@ -14,6 +20,46 @@ func ParseInvite(s string) (code, secret string, ok bool) {
 		return s[:CodeLength], s[CodeLength:], true
 	}
 	return "", "", false
+}
+
+// giveSecret gives a private room made before invites existed, which has
+// no secret, one as it is loaded, so that it can be joined and watched
+// with an invite like any other; its seats and host are shown the invite
+// from then on. It is stored with the metadata's compare-and-set: when
+// another instance gave one first, that one is taken. A store that cannot
+// say leaves the room as it was, for the next load to try again.
+func (l *Lobby) giveSecret(ctx context.Context, meta Meta) Meta {
+	for attempt := 0; !meta.Public && meta.Secret == "" && attempt < 3; attempt++ {
+		m := meta
+		m.Secret, m.Version = newSecret(), meta.Version+1
+		err := l.cfg.Store.SaveMeta(ctx, m)
+		if err == nil {
+			l.cfg.Logger.Info("private room given an invite", "code", m.Code)
+			return m
+		}
+		if !errors.Is(err, ErrConflict) {
+			l.storeFault("give a room its invite", err, "code", meta.Code)
+			return meta
+		}
+		// Only the metadata is wanted: the moves are loaded already.
+		now, _, err := l.cfg.Store.Load(ctx, meta.Code, meta.Moves)
+		if err != nil {
+			l.storeFault("give a room its invite", err, "code", meta.Code)
+			return meta
+		}
+		meta = now
+	}
+	return meta
+}
+
+// watch connects p as a spectator of the room, shown its invite if share
+// (they came in with it, or hold a seat or host the room): a spectator who
+// typed the invite sees only the code on the board, and could not come
+// back without it.
+func (r *room) watch(p Player, share bool) *Conn {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.attachLocked(&Conn{room: r, player: p, seat: engine.Spectator, updates: make(chan Update, 1), invited: share})
 }
 
 // admits reports whether p may join or watch the room having typed

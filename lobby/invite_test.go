@@ -31,7 +31,8 @@ func TestParseInvite(t *testing.T) {
 // A private room cannot be joined, watched, looked at or replayed by its
 // code alone, and says so exactly as a code with no room does; its invite,
 // typed any way, lets anyone in; its seats and its host need only the code.
-// The invite reaches the seats and the host, never a spectator or a list.
+// The invite reaches the seats, the host and a spectator who came in with
+// it, never a list.
 func TestPrivateRoomNeedsInvite(t *testing.T) {
 	ctx := context.Background()
 	store := NewMemStore()
@@ -96,18 +97,20 @@ func TestPrivateRoomNeedsInvite(t *testing.T) {
 			t.Errorf("%s is shown the invite %q, want %q", who, u.Invite, m.Invite())
 		}
 	}
-	u := latest(t, w)
-	raw, _ := json.Marshal(u)
-	if u.Invite != "" || strings.Contains(string(raw), m.Secret) {
-		t.Errorf("the spectator's update carries the secret: %s", raw)
+	if u := latest(t, w); u.Invite != m.Invite() {
+		t.Errorf("carol, who came in with the invite, is shown %q, want %q to come back with", u.Invite, m.Invite())
 	}
 	// Seats come back with the code alone, to play or to watch.
 	a.Close()
 	if a, err = l.Join(ctx, m.Code, ann); err != nil {
 		t.Fatalf("ann back in her seat with the code: %v", err)
 	}
-	if _, err := l.Watch(ctx, m.Code, ann); err != nil {
+	aw, err := l.Watch(ctx, m.Code, ann)
+	if err != nil {
 		t.Fatalf("ann watching her own room with the code: %v", err)
+	}
+	if u := latest(t, aw); u.Invite != m.Invite() {
+		t.Errorf("ann watching her own room is shown %q, want the invite", u.Invite)
 	}
 	playOut(t, map[int]*Conn{h.Seat(): h, a.Seat(): a})
 
@@ -130,33 +133,64 @@ func TestPrivateRoomNeedsInvite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw, _ = json.Marshal([]any{hist, rooms})
+	raw, _ := json.Marshal([]any{hist, rooms})
 	if strings.Contains(string(raw), m.Secret) || len(hist) != 1 {
 		t.Errorf("the lists show the secret, or miss ann's game: %s", raw)
 	}
 }
 
-// A room made private before invites existed has no secret: only its own
-// players get in.
-func TestPrivateRoomWithoutSecret(t *testing.T) {
+// A room made private before invites existed has no secret. The first
+// instance to load it gives it one, stored with the compare-and-set, so
+// two instances loading it at once agree on it: from then on its host is
+// shown the invite, a stranger with it gets in, and the code alone still
+// lets no stranger in.
+func TestPrivateRoomFromBeforeInvites(t *testing.T) {
 	ctx := context.Background()
 	store := NewMemStore()
-	hana := Player{ID: "key:hana", Name: "hana"}
-	m := Meta{Code: newCode(), Game: "tally", Host: hana.ID, Seats: make([]Seat, 2), Version: 1}
+	hana, carol, dan := Player{ID: "key:hana", Name: "hana"}, Player{ID: "key:carol", Name: "carol"}, Player{ID: "key:dan", Name: "dan"}
+	m := Meta{Code: newCode(), Game: "tally", Host: hana.ID, Seats: []Seat{{Player: hana.ID, Name: "hana"}, {}}, Version: 1}
 	if err := store.Create(ctx, m); err != nil {
 		t.Fatal(err)
 	}
-	l := newLobby(t, store)
-	if _, err := l.Join(ctx, m.Code, Player{ID: "key:carol"}); err == nil {
-		t.Error("a stranger joined an old private room by its code")
+	lobbies := []*Lobby{newLobby(t, store), newLobby(t, store)}
+	hosts := make([]*Conn, 2)
+	errs := make(chan error, 2)
+	for i, l := range lobbies {
+		go func() {
+			var err error
+			hosts[i], err = l.Join(ctx, m.Code, hana)
+			errs <- err
+		}()
 	}
-	for _, typed := range []string{m.Code, m.Code + strings.Repeat("A", SecretLength)} {
-		if _, err := l.Watch(ctx, typed, Player{ID: "key:carol"}); err == nil {
-			t.Errorf("a stranger watched an old private room with %q", typed)
+	for range 2 {
+		if err := <-errs; err != nil {
+			t.Fatalf("the host back with the code: %v", err)
 		}
 	}
-	if _, err := l.Join(ctx, m.Code, hana); err != nil {
-		t.Errorf("its host: %v", err)
+	stored, _, err := store.Load(ctx, m.Code, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(stored.Secret) != SecretLength || stored.Version != 2 {
+		t.Fatalf("the old room was stored as %+v, want a secret given once", stored)
+	}
+	for i, h := range hosts {
+		if u := latest(t, h); u.Invite != stored.Invite() {
+			t.Errorf("the host on lobby %d is shown %q, want the stored invite %q", i, u.Invite, stored.Invite())
+		}
+	}
+	if _, err := lobbies[0].Watch(ctx, m.Code, carol); err == nil {
+		t.Error("a stranger watched the old private room by its code")
+	}
+	w, err := lobbies[1].Watch(ctx, stored.Invite(), carol)
+	if err != nil {
+		t.Fatalf("a stranger with the invite: %v", err)
+	}
+	if u := latest(t, w); u.Invite != stored.Invite() {
+		t.Errorf("the spectator who came in with the invite is shown %q", u.Invite)
+	}
+	if _, err := lobbies[0].Join(ctx, stored.Invite(), dan); err != nil {
+		t.Errorf("the free seat, with the invite: %v", err)
 	}
 }
 

@@ -15,8 +15,8 @@ type Limits struct {
 	RoomsPerHour int
 	// OpenRooms bounds a player's unfinished rooms.
 	OpenRooms int
-	// MovesPerSecond bounds the moves one session may play for its seat:
-	// bursts of twice as many pass, a faster stream is slowed to it, and
+	// MovesPerSecond bounds the moves played for one seat, by all the
+	// sessions holding it here together: bursts of twice as many pass, a faster stream is slowed to it, and
 	// one that would wait over a second is refused move by move.
 	MovesPerSecond float64
 	// LookupMisses bounds the failed room lookups (lookups.go) one key
@@ -26,12 +26,15 @@ type Limits struct {
 	LookupMisses  int
 	LookupWindow  time.Duration
 	LookupBackoff time.Duration
+	// ChatPerMinute bounds the chat messages one person may send, in
+	// rooms and the lobby together, after a burst of 5 (chatting.go).
+	ChatPerMinute int
 }
 
 // DefaultLimits are the limits `smokestack serve` starts with.
 func DefaultLimits() Limits {
 	return Limits{RoomsPerHour: 20, OpenRooms: 10, MovesPerSecond: 20,
-		LookupMisses: 20, LookupWindow: time.Hour, LookupBackoff: 250 * time.Millisecond}
+		LookupMisses: 20, LookupWindow: time.Hour, LookupBackoff: 250 * time.Millisecond, ChatPerMinute: 20}
 }
 
 // LimitError refuses something a player asked for because it goes past a
@@ -49,7 +52,10 @@ func (e *LimitError) Error() string { return e.Msg }
 
 // checkRoomQuota refuses a new room to a host who made too many lately or
 // holds too many unfinished ones. It counts the rooms in the store, so
-// every instance sharing it counts the same.
+// every instance sharing it counts the same. A guest has a new ID on every
+// connection, so guests are counted by address: all the guests from one
+// address share one quota (with the server's per-address limits off there
+// is no address, and each guest connection has a quota of its own).
 func (l *Lobby) checkRoomQuota(ctx context.Context, host Player) error {
 	lim := l.cfg.Limits
 	if lim.RoomsPerHour <= 0 && lim.OpenRooms <= 0 {
@@ -61,8 +67,9 @@ func (l *Lobby) checkRoomQuota(ctx context.Context, host Player) error {
 	}
 	hourAgo := l.cfg.Now().Add(-time.Hour)
 	recent, open := 0, 0
+	byAddr := host.Guest && host.Addr != ""
 	for _, m := range metas {
-		if m.Host != host.ID {
+		if m.Host != host.ID && !(byAddr && m.HostAddr == host.Addr) {
 			continue
 		}
 		if m.Created.After(hourAgo) {
@@ -74,8 +81,12 @@ func (l *Lobby) checkRoomQuota(ctx context.Context, host Player) error {
 	}
 	var refusal *LimitError
 	switch {
+	case lim.RoomsPerHour > 0 && recent >= lim.RoomsPerHour && byAddr:
+		refusal = &LimitError{Reason: "rooms_per_hour", Msg: fmt.Sprintf("guests from your address created %d rooms in the last hour, the most allowed: try again later, or connect with an SSH key", recent)}
 	case lim.RoomsPerHour > 0 && recent >= lim.RoomsPerHour:
 		refusal = &LimitError{Reason: "rooms_per_hour", Msg: fmt.Sprintf("you created %d rooms in the last hour, the most allowed: try again later", recent)}
+	case lim.OpenRooms > 0 && open >= lim.OpenRooms && byAddr:
+		refusal = &LimitError{Reason: "open_rooms", Msg: fmt.Sprintf("guests from your address have %d unfinished rooms, the most allowed: try again later, or connect with an SSH key", open)}
 	case lim.OpenRooms > 0 && open >= lim.OpenRooms:
 		refusal = &LimitError{Reason: "open_rooms", Msg: fmt.Sprintf("you have %d unfinished rooms, the most allowed: finish or end one first (`ssh -p PORT HOST history`)", open)}
 	default:
@@ -85,20 +96,21 @@ func (l *Lobby) checkRoomQuota(ctx context.Context, host Player) error {
 	return refusal
 }
 
-// moveWait is the longest a move waits for its session's allowance; a
+// moveWait is the longest a move waits for its seat's allowance; a
 // stream that would wait longer is refused move by move.
 const moveWait = time.Second
 
-// allowMove takes one move from the connection's allowance, waiting for
-// it briefly: a script playing fast is slowed, a flood refused, and
-// neither holds the room, whose lock is taken only after.
+// allowMove takes one move from the seat's allowance, waiting for it
+// briefly: a script playing fast is slowed, a flood refused, and neither
+// holds the room, whose lock is taken only after. The allowance is the
+// seat's, not the session's: one key may hold its seat from several
+// sessions at once, and together they get one seat's rate.
 func (c *Conn) allowMove(ctx context.Context) error {
 	per := c.room.l.cfg.Limits.MovesPerSecond
 	if per <= 0 {
 		return nil
 	}
-	c.rateOnce.Do(func() { c.moveRate = rate.NewLimiter(rate.Limit(per), max(1, int(2*per))) })
-	r := c.moveRate.Reserve()
+	r := c.room.moveLimiter(c.seat, per).Reserve()
 	d := r.Delay()
 	if d == 0 {
 		return nil
@@ -117,4 +129,19 @@ func (c *Conn) allowMove(ctx context.Context) error {
 		r.Cancel()
 		return ctx.Err()
 	}
+}
+
+// moveLimiter is seat's allowance of moves, made on first use.
+func (r *room) moveLimiter(seat int, per float64) *rate.Limiter {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.moveRates == nil {
+		r.moveRates = map[int]*rate.Limiter{}
+	}
+	lim := r.moveRates[seat]
+	if lim == nil {
+		lim = rate.NewLimiter(rate.Limit(per), max(1, int(2*per)))
+		r.moveRates[seat] = lim
+	}
+	return lim
 }

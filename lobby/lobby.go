@@ -19,12 +19,18 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/smokestack/smokestack/engine"
+	"github.com/smokestack/smokestack/internal/ratelog"
 )
 
-// Player is a person at a terminal. ID is their SSH key fingerprint, which
-// binds them to seats; guests get a fresh ID per connection.
+// Player is a person at a terminal. ID binds them to seats: their
+// profile's (profiles.go), which every key linked to it shares; guests get
+// a fresh ID per connection.
 type Player struct {
-	ID    string
+	ID string
+	// Key is the fingerprint of the SSH key the player connected with
+	// (empty for guests): bans, per-key limits and failed lookups count
+	// by it, not by the profile.
+	Key   string
 	Name  string
 	Guest bool
 	// Addr is where the player connects from as the server's per-address
@@ -32,6 +38,10 @@ type Player struct {
 	// server does not count by address. Failed room lookups are counted
 	// by it as well as by ID (lookups.go).
 	Addr string
+	// From is where the player connects from (an IPv6 /64), whatever the
+	// limits: a guest's seat word opens their seat only from the address
+	// they sat down from (seatword.go). Empty when unknown.
+	From string
 }
 
 // Game is one game the lobby offers: its rules and its computer players.
@@ -39,6 +49,10 @@ type Game struct {
 	Rules engine.Ruleset
 	// Bots may be zero: rooms of the game then have no bots.
 	Bots engine.Bots
+	// SoloOpponent names the game's own opponent in a solo game with
+	// the given options ("The Machine (hard)"), for its player's solo
+	// record; nil when the game has none, and solo games count nowhere.
+	SoloOpponent func(options map[string]string) string
 }
 
 // Name is the game's stored identifier.
@@ -75,6 +89,10 @@ type Config struct {
 	Logger *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// AfterFunc runs f once d has passed on the clock Now reads, and
+	// returns what stops it: the rooms' timers for bots, clocks and
+	// handovers. nil means time.AfterFunc; tests give a clock they move.
+	AfterFunc func(d time.Duration, f func()) (stop func() bool)
 	// Limits bound what one player can make the lobby do (limits.go).
 	Limits Limits
 	// Observer hears about moves, store errors and bots, for metrics; nil
@@ -107,6 +125,13 @@ type Lobby struct {
 	presenceDue  map[*room]bool // rooms whose seats held here changed
 	// ownMisses counts failed lookups for a store that does not.
 	ownMisses missCounts
+	// The lobby's chat and everyone's chat allowance (chatting.go).
+	lobbyChat lobbyChat
+	chatRates chatRates
+	// feed tells lobby screens when room lists change (feed.go).
+	feed roomFeed
+	// faults logs store errors once per burst (faults.go).
+	faults *ratelog.Logger
 }
 
 // Changes is implemented by stores shared between server instances: it
@@ -126,7 +151,7 @@ func New(cfg Config) *Lobby {
 	}
 	l := &Lobby{cfg: cfg, games: map[string]Game{}, rooms: map[string]*room{},
 		started: cfg.Now().UTC().Truncate(time.Millisecond), presenceKick: make(chan struct{}, 1),
-		presenceDue: map[*room]bool{}}
+		presenceDue: map[*room]bool{}, faults: newFaultLog(cfg.Logger)}
 	l.presence, _ = cfg.Store.(Presence)
 	for _, g := range cfg.Games {
 		l.games[g.Name()] = g
@@ -163,12 +188,18 @@ func (l *Lobby) Run(ctx context.Context) {
 	if c, ok := l.cfg.Store.(Changes); ok {
 		go func() {
 			for code := range c.Changes(ctx) {
+				if chat, ok := strings.CutPrefix(code, chatChange("")); ok {
+					l.chatChanged(ctx, chat)
+					continue
+				}
 				l.mu.Lock()
 				r := l.rooms[code]
 				l.mu.Unlock()
 				if r != nil {
 					r.refresh(ctx)
 				}
+				// Rooms not loaded here are listed too, from the store.
+				l.roomsChanged()
 			}
 		}()
 	}
@@ -194,6 +225,13 @@ type CreateOptions struct {
 	Seed    uint64
 	HasSeed bool     // use Seed instead of a random one
 	Bots    []string // bots for the last seats
+	// Grace is how long a player may be away before the table may hand
+	// their seat to a bot (table.go); 0 means DefaultGrace.
+	Grace time.Duration
+	// Clock is each seat's time for a turn (clock.go): 0 means the
+	// default (DefaultPublicClock for a public room of two seats or more,
+	// none otherwise), ClockOff none.
+	Clock time.Duration
 }
 
 // Create opens a room and returns its metadata; nobody is seated yet. A
@@ -220,9 +258,16 @@ func (l *Lobby) Create(ctx context.Context, host Player, o CreateOptions) (Meta,
 	if _, err := g.Rules.New(o.Seats, o.Options, seed); err != nil {
 		return Meta{}, err
 	}
+	grace, clock, err := o.times(g)
+	if err != nil {
+		return Meta{}, err
+	}
 	now := l.cfg.Now().UTC()
 	m := Meta{Game: g.Name(), Public: o.Public, Host: host.ID, Seats: make([]Seat, o.Seats),
-		Options: o.Options, Seed: seed, Created: now, Updated: now, Version: 1}
+		Options: o.Options, Seed: seed, Created: now, Updated: now, Version: 1, Grace: grace, Clock: clock}
+	if host.Guest {
+		m.HostAddr = host.Addr
+	}
 	if !o.Public {
 		m.Secret = newSecret()
 	}
@@ -242,6 +287,7 @@ func (l *Lobby) Create(ctx context.Context, host Player, o CreateOptions) (Meta,
 			return Meta{}, l.unavailable("create room", err)
 		}
 		l.cfg.Logger.Info("room created", "code", m.Code, "game", m.Game, "seats", o.Seats, "public", o.Public, "seed", seed)
+		l.roomsChanged()
 		return m, nil
 	}
 	return Meta{}, errors.New("no free room code found: try again")
@@ -261,9 +307,10 @@ func checkBot(g Game, name string) error {
 // or fails; the cause goes to the log, not to the player's screen.
 var ErrUnavailable = errors.New("the game service is unavailable right now: try again in a moment")
 
-// unavailable logs what failed and returns ErrUnavailable for the player.
-func (l *Lobby) unavailable(what string, err error) error {
-	l.cfg.Logger.Warn(what, "err", err)
+// unavailable counts and logs what failed (once per burst of what) and
+// returns ErrUnavailable for the player.
+func (l *Lobby) unavailable(what string, err error, attrs ...any) error {
+	l.storeFault(what, err, attrs...)
 	return ErrUnavailable
 }
 
@@ -272,29 +319,33 @@ func botName(bot string, seat int) string { return fmt.Sprintf("%s bot %d", bot,
 // Join seats p in the room invite names (its code; a private room's
 // invite, unless p holds a seat there or is its host), or back in the seat
 // bound to their key, and returns a connection that receives the seat's
-// view.
+// view. A guest coming back adds their seat word: "CODE WORD"
+// (seatword.go).
 func (l *Lobby) Join(ctx context.Context, invite string, p Player) (*Conn, error) {
-	r, err := l.open(ctx, invite, p)
+	invite, word := SplitSeatWord(invite)
+	r, _, err := l.openAs(ctx, invite, word, p)
 	if err != nil {
 		return nil, err
 	}
-	return r.join(ctx, p)
+	return r.join(ctx, p, word)
 }
 
 // Watch connects p as a spectator of the room invite names: the public
 // view only.
 func (l *Lobby) Watch(ctx context.Context, invite string, p Player) (*Conn, error) {
-	r, err := l.open(ctx, invite, p)
+	invite, word := SplitSeatWord(invite)
+	r, share, err := l.openAs(ctx, invite, word, p)
 	if err != nil {
 		return nil, err
 	}
-	return r.connect(p, engine.Spectator), nil
+	return r.watch(p, share), nil
 }
 
 // Info returns the public description of the room invite names, as p
 // would find it joining.
 func (l *Lobby) Info(ctx context.Context, invite string, p Player) (RoomInfo, error) {
-	r, err := l.open(ctx, invite, p)
+	invite, word := SplitSeatWord(invite)
+	r, _, err := l.openAs(ctx, invite, word, p)
 	if err != nil {
 		return RoomInfo{}, err
 	}
@@ -333,7 +384,7 @@ func (l *Lobby) list(ctx context.Context, keep func(Meta) bool) ([]RoomInfo, err
 			r.mu.Unlock()
 			continue
 		}
-		info := infoOf(m, nil, engine.Status{})
+		info := infoOf(m, nil, m.status())
 		if l.presence == nil {
 			// Not loaded since this server started, so nobody has sat
 			// here since: see room.awaySince.
@@ -349,8 +400,9 @@ func (l *Lobby) list(ctx context.Context, keep func(Meta) bool) ([]RoomInfo, err
 	return out, nil
 }
 
-// AddBot puts a bot in a free seat, or hands a seat whose player has gone
-// to a bot. Only the room's host may.
+// AddBot puts a bot in a free seat: only the room's host may, or while
+// the host is away the player standing in. On the seat of a player who is
+// away it is by's vote to hand the seat to the game's default bot (Vote).
 func (l *Lobby) AddBot(ctx context.Context, code string, by Player, seat int, bot string) error {
 	r, err := l.room(ctx, code)
 	if err != nil {
@@ -380,7 +432,7 @@ func (l *Lobby) ExpireRooms(ctx context.Context) {
 	}
 	metas, err := l.cfg.Store.List(ctx)
 	if err != nil {
-		l.cfg.Logger.Warn("expire rooms", "err", err)
+		l.storeFault("expire rooms", err)
 		return
 	}
 	cutoff := l.cfg.Now().Add(-l.cfg.Expire)
@@ -399,10 +451,12 @@ func (l *Lobby) ExpireRooms(ctx context.Context) {
 			continue
 		}
 		if err := l.cfg.Store.Delete(ctx, m.Code); err != nil {
-			l.cfg.Logger.Warn("expire room", "code", m.Code, "err", err)
+			l.storeFault("expire room", err, "code", m.Code)
 			continue
 		}
+		l.deleteChat(ctx, m.Code)
 		l.cfg.Logger.Info("room expired", "code", m.Code, "idle", l.cfg.Now().Sub(m.Updated).Round(time.Second))
+		l.roomsChanged()
 	}
 }
 
@@ -477,8 +531,9 @@ func (l *Lobby) load(ctx context.Context, code string) (*room, error) {
 		return nil, fmt.Errorf("room %s: %w", code, err)
 	}
 	if err != nil {
-		return nil, l.unavailable("load room "+code, err)
+		return nil, l.unavailable("load room", err, "code", code)
 	}
+	meta = l.giveSecret(ctx, meta)
 	g, ok := l.games[meta.Game]
 	if !ok {
 		return nil, fmt.Errorf("room %s plays %q, which this server does not offer", code, meta.Game)
@@ -490,7 +545,16 @@ func (l *Lobby) load(ctx context.Context, code string) (*room, error) {
 	}
 	if err := r.readPresence(ctx); err != nil {
 		// Not fatal: the next change or renewal round brings it.
-		l.cfg.Logger.Debug("seat presence", "code", code, "err", err)
+		l.storeFault("seat presence", err, "code", code)
 	}
+	if s, ok := l.chatStore(); ok {
+		if r.chat, err = s.Chat(ctx, code, chatRecent); err != nil {
+			l.storeFault("read chat", err, "code", code) // the next line said brings it
+		}
+	}
+	// A game whose recording was lost (its instance died) is recorded now.
+	r.mu.Lock()
+	r.recordLater()
+	r.mu.Unlock()
 	return r, nil
 }

@@ -1,6 +1,7 @@
 package lobby
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -22,52 +23,65 @@ import (
 // maxLookupWait caps the wait of one miss.
 const maxLookupWait = 8 * time.Second
 
-// open returns the room invite names, if p may enter it.
-func (l *Lobby) open(ctx context.Context, invite string, p Player) (*room, error) {
+// open returns the room invite names, if p may enter it, and whether p
+// may be shown its invite (see lookup).
+func (l *Lobby) open(ctx context.Context, invite string, p Player) (*room, bool, error) {
+	return l.openWith(ctx, invite, p, nil)
+}
+
+// openWith is open where see, when not nil, first gives the room's
+// metadata as p's lookup is to judge it (seatword.go). It runs under the
+// room's lock.
+func (l *Lobby) openWith(ctx context.Context, invite string, p Player, see func(*room, Meta) Meta) (*room, bool, error) {
 	var r *room
-	err := l.lookup(ctx, invite, p, func(code string) (Meta, error) {
+	share, err := l.lookup(ctx, invite, p, func(code string) (Meta, error) {
 		var err error
 		if r, err = l.room(ctx, code); err != nil {
 			return Meta{}, err
 		}
 		r.mu.Lock()
 		defer r.mu.Unlock()
+		if see != nil {
+			return see(r, r.meta), nil
+		}
 		return r.meta, nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return r, nil
+	return r, share, nil
 }
 
 // lookup checks that p may enter the room invite names, which find reads
 // by its code (ErrNotFound when there is none): it counts and slows a
-// miss, and refuses p past the limit.
-func (l *Lobby) lookup(ctx context.Context, invite string, p Player, find func(code string) (Meta, error)) error {
+// miss, and refuses p past the limit. share says p may be shown the
+// invite of the private room: they came in with it, or they hold a seat
+// there or are its host.
+func (l *Lobby) lookup(ctx context.Context, invite string, p Player, find func(code string) (Meta, error)) (share bool, err error) {
 	code, secret, ok := ParseInvite(invite)
 	if !ok {
 		// Nothing is looked up, so nothing is learnt or counted.
-		return fmt.Errorf("%.*q is not a room code: a code has %d letters and digits, a private room's invite %d",
+		return false, fmt.Errorf("%.*q is not a room code: a code has %d letters and digits, a private room's invite %d",
 			CodeLength+SecretLength, NormalizeCode(invite), CodeLength, CodeLength+SecretLength)
 	}
 	barred := l.barred(ctx, p)
 	m, err := find(code)
 	if errors.Is(err, ErrNotFound) {
-		return l.miss(ctx, code, p, barred)
+		return false, l.miss(ctx, code, p, barred)
 	}
 	if err != nil {
-		return err
+		return false, err
 	}
 	admitted, own := m.admits(p, secret)
 	switch {
 	case own:
-		return nil
+		return !m.Public, nil
 	case barred != nil:
-		return l.miss(ctx, code, p, barred)
+		return false, l.miss(ctx, code, p, barred)
 	case !admitted:
-		return l.miss(ctx, code, p, nil)
+		return false, l.miss(ctx, code, p, nil)
 	}
-	return nil
+	return !m.Public, nil
 }
 
 // noRoom is what a miss says, whichever kind it is.
@@ -79,20 +93,29 @@ func noRoom(code string) error {
 // once p has missed often, and a final LimitError past the limit. barred,
 // when set, is the refusal p is under already; nothing more is counted.
 func (l *Lobby) miss(ctx context.Context, code string, p Player, barred *LimitError) error {
+	if err := l.countMiss(ctx, p, barred); err != nil {
+		return err
+	}
+	return noRoom(code)
+}
+
+// countMiss counts a failed lookup by p (a room or a link code) and
+// returns nil once any wait is over, or the refusal past the limit.
+func (l *Lobby) countMiss(ctx context.Context, p Player, barred *LimitError) error {
 	if barred != nil {
 		l.observer().Refused(barred.Reason, p)
 		return barred
 	}
 	lim := l.cfg.Limits
 	if lim.LookupMisses <= 0 {
-		return noRoom(code)
+		return nil
 	}
 	now := l.cfg.Now()
 	n, by, ends := 0, "", time.Time{}
 	for _, name := range missNames(p) {
 		c, e, err := l.misses().Miss(ctx, name.key, now, lim.LookupWindow)
 		if err != nil {
-			l.cfg.Logger.Warn("count a failed lookup", "err", err)
+			l.storeFault("count a failed lookup", err)
 			continue
 		}
 		if c > n {
@@ -113,7 +136,7 @@ func (l *Lobby) miss(ctx context.Context, code string, p Player, barred *LimitEr
 		case <-ctx.Done():
 		}
 	}
-	return noRoom(code)
+	return nil
 }
 
 // barred returns the refusal p is under for missing too often, or nil.
@@ -127,7 +150,7 @@ func (l *Lobby) barred(ctx context.Context, p Player) *LimitError {
 	for _, name := range missNames(p) {
 		n, ends, err := l.misses().Misses(ctx, name.key, now)
 		if err != nil {
-			l.cfg.Logger.Warn("read failed lookups", "err", err)
+			l.storeFault("read failed lookups", err)
 			continue
 		}
 		if n > lim.LookupMisses {
@@ -146,8 +169,8 @@ func missNames(p Player) []missName {
 	if p.Addr != "" {
 		names = append(names, missName{"addr:" + p.Addr, "from your address"})
 	}
-	if p.ID != "" {
-		names = append(names, missName{"key:" + p.ID, "with your key"})
+	if key := cmp.Or(p.Key, p.ID); key != "" { // a guest's ID is its connection's
+		names = append(names, missName{"key:" + key, "with your key"})
 	}
 	return names
 }

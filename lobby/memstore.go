@@ -12,8 +12,11 @@ import (
 type MemStore struct {
 	mu    sync.Mutex
 	rooms map[string]*memRoom
-	bans  map[string]Ban // by target; see bans.go
+	bans  map[string]Ban        // by target; see bans.go
+	chat  map[string][]ChatLine // by room code, the lobby's under ""; see chat.go
 	missCounts
+	memProfiles // profiles.go
+	memRatings  // ratings.go
 }
 
 type memRoom struct {
@@ -52,7 +55,7 @@ func (s *MemStore) Load(_ context.Context, code string, from int) (Meta, []Recor
 }
 
 // Append implements Store.
-func (s *MemStore) Append(_ context.Context, code string, at int, rec Record, result *engine.Result) error {
+func (s *MemStore) Append(_ context.Context, code string, at int, rec Record, st engine.Status) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r, ok := s.rooms[code]
@@ -64,9 +67,7 @@ func (s *MemStore) Append(_ context.Context, code string, at int, rec Record, re
 	}
 	r.moves = append(r.moves, rec)
 	r.meta.Updated = rec.At
-	if result != nil {
-		r.meta.Over, r.meta.Result = true, result
-	}
+	r.meta.setStatus(st)
 	return nil
 }
 

@@ -150,13 +150,9 @@ func (r *room) sharePresence(ctx context.Context, p Presence, all, leaving bool)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if err != nil {
-		if !r.presenceFailing {
-			r.l.cfg.Logger.Warn("seat presence not shared", "code", code, "err", err)
-		}
-		r.presenceFailing = true
+		r.l.storeFault("seat presence not shared", err, "code", code)
 		return // still dirty: the next round tries again
 	}
-	r.presenceFailing = false
 	if write {
 		r.claimed = held
 		if r.presenceGen == gen {

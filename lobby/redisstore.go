@@ -24,19 +24,27 @@ import (
 // Keys (the braces are a cluster hash tag, so one room's keys share a slot
 // and its scripts stay legal on Redis Cluster):
 //
-//	smokestack:{CODE}:meta      hash: json (Meta), version, updated, over, result
+//	smokestack:{CODE}:meta      hash: json (Meta), version, updated, over, result,
+//	                            status (round and acting seats)
 //	smokestack:{CODE}:moves     list of Record JSON, index = move number
 //	smokestack:{CODE}:presence  hash: which instance's sessions hold which
 //	                            seats, and when each seat was last held
+//	smokestack:{CODE}:chat      list of ChatLine JSON, oldest first (chat.go)
+//	smokestack:lobbychat        the lobby's chat, likewise
 //	smokestack:rooms            set of room codes, for List
 //	smokestack:misses:NAME      failed room lookups by a key or an address,
 //	                            expiring with their window (misses.go)
+//	smokestack:operators:reply:ID  the instances' answers to one operator
+//	                            request, expiring in 30 s (operators.go)
 //
 // Every committed change, and every change in the seats an instance holds,
-// is announced on the channel smokestack:changes as "ORIGIN CODE"; the
+// is announced on the channel smokestack:changes as "ORIGIN CODE" (a line
+// said in a room's chat as "ORIGIN chat:CODE", in the lobby's as "ORIGIN
+// chat:"); the
 // keys, not the message, are the truth, so a lost message costs only
-// latency until the next one or the next resubscribe. RedisStore also
-// implements Presence (redispresence.go).
+// latency until the next one or the next resubscribe. Operators' requests
+// go to every instance on smokestack:operators. RedisStore also implements
+// Presence (redispresence.go) and Instances (operators.go).
 type RedisStore struct {
 	rdb    redis.UniversalClient
 	origin string // tells this store's own announcements from others'
@@ -88,6 +96,7 @@ if redis.call('EXISTS', KEYS[1]) == 1 then
 end
 redis.call('DEL', KEYS[2])
 redis.call('HSET', KEYS[1], 'json', ARGV[1], 'version', ARGV[2], 'updated', ARGV[3], 'over', ARGV[4])
+redis.call('PUBLISH', ARGV[5], ARGV[6])
 return 1`)
 
 	appendScript = redis.NewScript(`
@@ -99,7 +108,7 @@ if n ~= at then
   return 0
 end
 redis.call('RPUSH', KEYS[2], ARGV[2])
-redis.call('HSET', KEYS[1], 'updated', ARGV[3])
+redis.call('HSET', KEYS[1], 'updated', ARGV[3], 'status', ARGV[7])
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'over', '1', 'result', ARGV[4]) end
 redis.call('PUBLISH', ARGV[5], ARGV[6])
 return 1`)
@@ -145,7 +154,7 @@ func (s *RedisStore) Create(ctx context.Context, m Meta) error {
 		return fmt.Errorf("create room %s: %w", m.Code, err)
 	}
 	n, err := createScript.Run(ctx, s.rdb, []string{metaKey(m.Code), movesKey(m.Code)},
-		data, m.Version, redisTime(m.Updated), redisBool(m.Over)).Int()
+		data, m.Version, redisTime(m.Updated), redisBool(m.Over), redisChannel, s.announcement(m.Code)).Int()
 	if err != nil {
 		return fmt.Errorf("create room %s: %w", m.Code, err)
 	}
@@ -179,19 +188,25 @@ func (s *RedisStore) Load(ctx context.Context, code string, from int) (Meta, []R
 	return m, recs, err
 }
 
-func (s *RedisStore) Append(ctx context.Context, code string, at int, r Record, result *engine.Result) error {
+// Append implements Store. The round and acting seats go in the hash's
+// status field, beside the metadata's JSON, as updated and over do.
+func (s *RedisStore) Append(ctx context.Context, code string, at int, r Record, st engine.Status) error {
 	data, err := json.Marshal(r)
 	if err != nil {
 		return fmt.Errorf("append to room %s: %w", code, err)
 	}
 	var end []byte // empty while the game goes on
-	if result != nil {
-		if end, err = json.Marshal(result); err != nil {
+	if st.Result != nil {
+		if end, err = json.Marshal(st.Result); err != nil {
 			return fmt.Errorf("append to room %s: %w", code, err)
 		}
 	}
+	standing, err := json.Marshal(redisStatus{Round: st.Round, Acting: st.Acting})
+	if err != nil {
+		return fmt.Errorf("append to room %s: %w", code, err)
+	}
 	n, err := appendScript.Run(ctx, s.rdb, []string{metaKey(code), movesKey(code)},
-		at, data, redisTime(r.At), end, redisChannel, s.announcement(code)).Int()
+		at, data, redisTime(r.At), end, redisChannel, s.announcement(code), standing).Int()
 	if err != nil {
 		return fmt.Errorf("append move %d to room %s: %w", at, code, err)
 	}
@@ -275,11 +290,18 @@ func (s *RedisStore) Delete(ctx context.Context, code string) error {
 func (s *RedisStore) Close() error { return s.rdb.Close() }
 
 // metaFields are the hash fields Meta is read from.
-var metaFields = []string{"json", "updated", "over", "result"}
+var metaFields = []string{"json", "updated", "over", "result", "status"}
 
-// decodeMeta rebuilds Meta from the hash fields json, updated, over and
-// result: Append changes only the last three, so they override what json
-// says.
+// redisStatus is the status field: the round and acting seats as of the
+// last move.
+type redisStatus struct {
+	Round  int   `json:"round"`
+	Acting []int `json:"acting"`
+}
+
+// decodeMeta rebuilds Meta from the hash fields json, updated, over,
+// result and status: Append changes only the last four, so they override
+// what json says.
 func decodeMeta(code string, fields []any) (Meta, error) {
 	var m Meta
 	raw, ok := fields[0].(string)
@@ -304,6 +326,13 @@ func decodeMeta(code string, fields []any) (Meta, error) {
 		if err := json.Unmarshal([]byte(result), m.Result); err != nil {
 			return m, fmt.Errorf("room %s result: %w", code, err)
 		}
+	}
+	if status, ok := fields[4].(string); ok && status != "" {
+		var st redisStatus
+		if err := json.Unmarshal([]byte(status), &st); err != nil {
+			return m, fmt.Errorf("room %s status: %w", code, err)
+		}
+		m.Round, m.Acting = st.Round, st.Acting
 	}
 	return m, nil
 }
@@ -403,14 +432,17 @@ func (s *RedisStore) subscribeOnce(ctx context.Context, q *codeQueue) error {
 	}
 }
 
-// announceAll queues every room's code: the lobby refreshes those it holds.
+// announceAll queues every room's code, and every chat's (chatChange):
+// the lobby refreshes those it holds.
 func (s *RedisStore) announceAll(ctx context.Context, q *codeQueue) {
 	codes, err := s.rdb.SMembers(ctx, redisRoomIndex).Result()
 	if err != nil {
 		return // the subscription will fail too and come back here
 	}
+	q.add(chatChange(""))
 	for _, c := range codes {
 		q.add(c)
+		q.add(chatChange(c))
 	}
 }
 

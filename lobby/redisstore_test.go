@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/internal/redistest"
 	"github.com/smokestack/smokestack/internal/tally"
 )
@@ -40,11 +41,11 @@ func TestRedisRetriedWritesAreIdempotent(t *testing.T) {
 	}
 	r := rec(0, `{"kind":"take","slot":0}`, t0)
 	for range 2 {
-		if err := s.Append(ctx, m.Code, 0, r, nil); err != nil {
+		if err := s.Append(ctx, m.Code, 0, r, engine.Status{}); err != nil {
 			t.Fatalf("resent append: %v", err)
 		}
 	}
-	if err := s.Append(ctx, m.Code, 0, rec(1, `{"kind":"take","slot":0}`, t0), nil); !errors.Is(err, ErrConflict) {
+	if err := s.Append(ctx, m.Code, 0, rec(1, `{"kind":"take","slot":0}`, t0), engine.Status{}); !errors.Is(err, ErrConflict) {
 		t.Fatalf("another writer's move 0: %v, want ErrConflict", err)
 	}
 	next := m
@@ -60,8 +61,8 @@ func TestRedisRetriedWritesAreIdempotent(t *testing.T) {
 }
 
 // TestRedisChanges: a store hears other stores' changes but not its own,
-// and after Redis restarts it names every room again, because whatever was
-// announced while it was away is lost.
+// and after Redis restarts it names every room and every chat again,
+// because whatever was announced while it was away is lost.
 func TestRedisChanges(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -73,15 +74,15 @@ func TestRedisChanges(t *testing.T) {
 	a, b := openRedis(t, r), openRedis(t, r)
 	x, y := mustCreate(t, a), mustCreate(t, a)
 	ch := a.Changes(ctx)
-	both := []string{x.Code, y.Code}
-	slices.Sort(both)
-	if got := receive(t, ch, 2); !slices.Equal(got, both) {
-		t.Fatalf("on subscribe: %v, want every room %v", got, both)
+	all := []string{x.Code, y.Code, chatChange(x.Code), chatChange(y.Code), chatChange("")}
+	slices.Sort(all)
+	if got := receive(t, ch, len(all)); !slices.Equal(got, all) {
+		t.Fatalf("on subscribe: %v, want every room and chat %v", got, all)
 	}
-	if err := a.Append(ctx, x.Code, 0, rec(0, `{"kind":"done"}`, t0), nil); err != nil {
+	if err := a.Append(ctx, x.Code, 0, rec(0, `{"kind":"done"}`, t0), engine.Status{}); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.Append(ctx, y.Code, 0, rec(0, `{"kind":"done"}`, t0), nil); err != nil {
+	if err := b.Append(ctx, y.Code, 0, rec(0, `{"kind":"done"}`, t0), engine.Status{}); err != nil {
 		t.Fatal(err)
 	}
 	// Announcements arrive in order, so had a's own come through it would
@@ -91,8 +92,8 @@ func TestRedisChanges(t *testing.T) {
 	}
 	r.Down()
 	r.Up()
-	if got := receive(t, ch, 2); !slices.Equal(got, both) {
-		t.Fatalf("after redis restarted: %v, want every room %v", got, both)
+	if got := receive(t, ch, len(all)); !slices.Equal(got, all) {
+		t.Fatalf("after redis restarted: %v, want every room and chat %v", got, all)
 	}
 	cancel()
 	for range ch { // closes once ctx ends

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/smokestack/smokestack/engine"
 )
@@ -17,6 +18,9 @@ type Frame struct {
 	Seat int `json:"seat"`
 	// Log is what that move did, worded for spectators.
 	Log []string `json:"log,omitempty"`
+	// At is when that move was made (zero for the starting position), so
+	// a replay can show the chat said meanwhile (ReplayChat).
+	At time.Time `json:"at,omitzero"`
 }
 
 // Replay rebuilds the finished game in the room invite names from its
@@ -26,11 +30,11 @@ type Frame struct {
 func (l *Lobby) Replay(ctx context.Context, invite string, p Player) (RoomInfo, []Frame, error) {
 	var meta Meta
 	var moves []Record
-	err := l.lookup(ctx, invite, p, func(code string) (Meta, error) {
+	_, err := l.lookup(ctx, invite, p, func(code string) (Meta, error) {
 		var err error
 		meta, moves, err = l.cfg.Store.Load(ctx, code, 0)
 		if err != nil && !errors.Is(err, ErrNotFound) {
-			err = l.unavailable("load room "+code, err)
+			err = l.unavailable("load room", err, "code", code)
 		}
 		return meta, err
 	})
@@ -53,16 +57,16 @@ func (l *Lobby) Replay(ctx context.Context, invite string, p Player) (RoomInfo, 
 	if err := r.rebuild(meta, nil); err != nil {
 		return RoomInfo{}, nil, err
 	}
-	frame := func(seat int) (Frame, error) {
+	frame := func(seat int, at time.Time) (Frame, error) {
 		v, err := rules.View(r.state, engine.Spectator)
 		if err != nil {
 			return Frame{}, err
 		}
-		f := Frame{View: v, Round: r.status.Round, Seat: seat, Log: r.logFor(engine.Spectator)}
+		f := Frame{View: v, Round: r.status.Round, Seat: seat, Log: r.logFor(engine.Spectator), At: at}
 		r.events = nil
 		return f, nil
 	}
-	first, err := frame(-1)
+	first, err := frame(-1, time.Time{})
 	if err != nil {
 		return RoomInfo{}, nil, err
 	}
@@ -71,7 +75,7 @@ func (l *Lobby) Replay(ctx context.Context, invite string, p Player) (RoomInfo, 
 		if err := r.replay([]Record{rec}); err != nil {
 			return RoomInfo{}, nil, err
 		}
-		f, err := frame(rec.Seat)
+		f, err := frame(rec.Seat, rec.At)
 		if err != nil {
 			return RoomInfo{}, nil, err
 		}

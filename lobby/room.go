@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/time/rate"
+
 	"github.com/smokestack/smokestack/engine"
 )
 
@@ -28,27 +30,54 @@ type room struct {
 	state  json.RawMessage // nil until every seat is taken
 	status engine.Status
 	moves  int // moves applied to state
-	events []engine.Event
+	events []logEntry
 	conns  map[*Conn]struct{}
 	away   map[int]time.Time // seat -> when its last session here left
-	bots   map[int]engine.Bot
-	botDue bool // a bot move is scheduled
+	bots   map[int]seatBot
 	notice string
+	// chat is the newest of the room's chat, as last read from the store
+	// (chatting.go); reads are numbered so the last asked wins.
+	chat                 []ChatLine
+	chatAsked, chatTaken int
+
+	// The game's outcome for ratings and records, once recorded
+	// (records.go).
+	outcome             *Outcome
+	recording, recorded bool
+
+	// The room's one timer (bots.go): bot moves, clocks, handovers.
+	timerStop     func() bool // stops the pending wake-up; nil when none
+	timerAt       time.Time   // when it goes off
+	timerGen      int         // numbers wake-ups, so a stale one does nothing
+	thinking      bool        // a bot chooses a move outside the lock
+	botReady      time.Time   // when the bot that may act moves; zero while none may
+	handoverRetry time.Time   // a handover failed to store: not before this
+
+	// Turns, for clocks (clock.go): when each acting seat's turn began.
+	turnSince  map[int]time.Time
+	turnActing []int
+	turnRound  int
+
+	// standing holds, by seat, the moves that an undo may still take
+	// back, newest last (see undo.go).
+	standing map[int][]int
+
+	// moveRates pace each seat's moves (limits.go).
+	moveRates map[int]*rate.Limiter
 
 	// With a store shared between instances (see presence.go):
-	elsewhere       map[int]bool      // seats sessions on other instances hold
-	lastHeld        map[int]time.Time // seat -> when any instance last held it
-	claimed         []int             // the seats this instance last claimed
-	presenceDirty   bool              // the seats held here changed since the last claim
-	presenceGen     int               // counts those changes
-	presenceFailing bool              // the last claim or read failed
-	presenceAsked   int               // numbers reads of the shared presence
-	presenceTaken   int               // the newest read whose answer was taken
+	elsewhere     map[int]bool      // seats sessions on other instances hold
+	lastHeld      map[int]time.Time // seat -> when any instance last held it
+	claimed       []int             // the seats this instance last claimed
+	presenceDirty bool              // the seats held here changed since the last claim
+	presenceGen   int               // counts those changes
+	presenceAsked int               // numbers reads of the shared presence
+	presenceTaken int               // the newest read whose answer was taken
 }
 
 // rebuild sets the room to meta and replays moves from the seed.
 func (r *room) rebuild(meta Meta, moves []Record) error {
-	r.meta, r.state, r.moves, r.events = meta, nil, 0, nil
+	r.meta, r.state, r.moves, r.events, r.standing = meta, nil, 0, nil, nil
 	if !meta.Started {
 		return nil
 	}
@@ -57,6 +86,13 @@ func (r *room) rebuild(meta Meta, moves []Record) error {
 		return err
 	}
 	r.state = state
+	started := meta.StartedAt
+	if started.IsZero() {
+		started = meta.Created // stored before StartedAt was
+	}
+	if err := r.startTurns(started); err != nil {
+		return err
+	}
 	return r.replay(moves)
 }
 
@@ -67,9 +103,16 @@ func (r *room) replay(moves []Record) error {
 		if err != nil {
 			return fmt.Errorf("stored move %d does not replay: %w", r.moves, err)
 		}
+		if r.meta.Clock > 0 {
+			st, err := r.rules.Status(next)
+			if err != nil {
+				return err
+			}
+			r.noteTurns(st, rec.At)
+		}
 		r.state = next
 		r.moves++
-		r.record(events)
+		r.record(rec.Seat, events)
 	}
 	return r.updateStatus()
 }
@@ -82,13 +125,6 @@ func (r *room) updateStatus() error {
 	st, err := r.rules.Status(r.state)
 	r.status = st
 	return err
-}
-
-func (r *room) record(events []engine.Event) {
-	r.events = append(r.events, events...)
-	if over := len(r.events) - logSize; over > 0 {
-		r.events = slices.Delete(r.events, 0, over)
-	}
 }
 
 // catchUp applies moves stored by others since this room last looked,
@@ -121,7 +157,7 @@ func (r *room) refresh(ctx context.Context) {
 	defer r.mu.Unlock()
 	r.setNotice(r.catchUp(ctx))
 	if err := r.readPresence(ctx); err != nil {
-		r.l.cfg.Logger.Debug("seat presence", "code", r.meta.Code, "err", err)
+		r.l.storeFault("seat presence", err, "code", r.meta.Code)
 	}
 	r.broadcast()
 }
@@ -130,8 +166,7 @@ func (r *room) setNotice(err error) {
 	r.notice = ""
 	if err != nil {
 		r.notice = "reconnecting to the game service…"
-		r.l.observer().StoreFailed(err)
-		r.l.cfg.Logger.Warn("room store", "code", r.meta.Code, "err", err)
+		r.l.storeFault("room store", err, "code", r.meta.Code)
 	}
 }
 
@@ -152,10 +187,21 @@ func (*notPlayedError) Unwrap() error { return ErrUnavailable }
 func (r *room) move(ctx context.Context, seat int, mv json.RawMessage) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.commit(ctx, seat, mv)
+	if r.outOfTime(seat, r.l.cfg.Now()) {
+		return errors.New("your time for this turn ran out: the bot plays it, and you play again from your next turn")
+	}
+	return r.commit(ctx, seat, mv, 5)
 }
 
-func (r *room) commit(ctx context.Context, seat int, mv json.RawMessage) error {
+// commitOnce commits a bot's move, or catches up and returns errMovedOn
+// if another move was stored first: the bot thinks again.
+func (r *room) commitOnce(ctx context.Context, seat int, mv json.RawMessage) error {
+	return r.commit(ctx, seat, mv, 0)
+}
+
+// commit applies and stores mv for seat. On a conflict it catches up and
+// judges mv again against the new state, up to retries times.
+func (r *room) commit(ctx context.Context, seat int, mv json.RawMessage, retries int) error {
 	if r.meta.Over {
 		return errors.New("this game is over")
 	}
@@ -176,14 +222,19 @@ func (r *room) commit(ctx context.Context, seat int, mv json.RawMessage) error {
 		}
 		now := r.l.cfg.Now().UTC()
 		began := time.Now()
-		err = r.l.cfg.Store.Append(ctx, r.meta.Code, r.moves, Record{Seat: seat, Move: mv, At: now}, st.Result)
-		if errors.Is(err, ErrConflict) && attempt < 5 {
+		err = r.l.cfg.Store.Append(ctx, r.meta.Code, r.moves, Record{Seat: seat, Move: mv, At: now}, st)
+		if errors.Is(err, ErrConflict) && (attempt < retries || retries == 0) {
 			// Someone else (another session's instance) played first: take
-			// their moves and judge this one again against the new state.
+			// their moves and judge this one again against the new state,
+			// or, for a bot, let it think again.
 			if err := r.catchUp(ctx); err != nil {
 				r.setNotice(err)
 				r.broadcast()
 				return errNotPlayed
+			}
+			if retries == 0 {
+				r.broadcast()
+				return errMovedOn
 			}
 			continue
 		}
@@ -197,22 +248,31 @@ func (r *room) commit(ctx context.Context, seat int, mv json.RawMessage) error {
 		r.state, r.status = next, st
 		r.moves++
 		r.meta.Updated = now
-		if st.Result != nil {
-			r.meta.Over, r.meta.Result = true, st.Result
-		}
-		r.record(events)
+		r.noteTurns(st, now)
+		// Room lists show the round and who acts: tell them when those
+		// change, not on every move of a phase everyone plays at once.
+		listed := st.Round != r.meta.Round || !slices.Equal(st.Acting, r.meta.Acting) || st.Result != nil
+		r.meta.setStatus(st)
+		r.record(seat, events)
 		r.broadcast()
+		if listed {
+			r.l.roomsChanged()
+		}
 		return nil
 	}
 }
 
-// join seats p: back in their own seat, or in the first free one.
-func (r *room) join(ctx context.Context, p Player) (*Conn, error) {
+// join seats p: back in their own seat, in the seat word names (a
+// guest's: seatword.go), or in the first free one.
+func (r *room) join(ctx context.Context, p Player, word string) (*Conn, error) {
 	r.mu.Lock()
 	seat := r.meta.SeatOf(p.ID)
 	r.mu.Unlock()
 	if seat >= 0 {
 		return r.reclaim(ctx, p, seat)
+	}
+	if word != "" {
+		return r.reclaimByWord(ctx, p, word)
 	}
 	for attempt := 0; ; attempt++ {
 		r.mu.Lock()
@@ -223,7 +283,10 @@ func (r *room) join(ctx context.Context, p Player) (*Conn, error) {
 			r.mu.Unlock()
 			return nil, errors.New("every seat in this room is taken: you can watch it instead")
 		}
-		m.Seats[free] = Seat{Player: p.ID, Name: p.Name}
+		m.Seats[free] = Seat{Player: p.ID, Name: seatName(m.Seats, free, p.Name)}
+		if p.Guest {
+			m.Seats[free].Word, m.Seats[free].From = newSeatWord(), fromDigest(m.Code, p.From)
+		}
 		err := r.saveMeta(ctx, m)
 		r.mu.Unlock()
 		if errors.Is(err, ErrConflict) && attempt < 5 {
@@ -242,10 +305,16 @@ func (r *room) join(ctx context.Context, p Player) (*Conn, error) {
 func (r *room) reclaim(ctx context.Context, p Player, seat int) (*Conn, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.meta.Seats[seat].Bot != "" || r.meta.Seats[seat].Name != p.Name {
+	name := seatName(r.meta.Seats, seat, p.Name)
+	if r.meta.Seats[seat].Bot != "" || r.meta.Seats[seat].Name != name {
 		m := r.meta
 		m.Seats = slices.Clone(m.Seats)
-		m.Seats[seat].Bot, m.Seats[seat].Name = "", p.Name
+		if m.Seats[seat].Bot != "" {
+			// Back from a bot, maybe mid-turn: the turn's clock starts
+			// again for them.
+			m.Seats[seat].Since = r.l.cfg.Now().UTC()
+		}
+		m.Seats[seat].Bot, m.Seats[seat].Name = "", name
 		if err := r.saveMeta(ctx, m); err != nil {
 			return nil, err
 		}
@@ -258,19 +327,32 @@ func (r *room) reclaim(ctx context.Context, p Player, seat int) (*Conn, error) {
 // the last seat was just taken. The caller holds r.mu.
 func (r *room) saveMeta(ctx context.Context, m Meta) error {
 	if m.Full() && !m.Started {
-		m.Started = true
+		// The game starts: its first round and who acts first are stored
+		// with the seats, for room lists to show before the first move.
+		state, err := r.rules.New(len(m.Seats), m.Options, m.Seed)
+		if err != nil {
+			return err
+		}
+		st, err := r.rules.Status(state)
+		if err != nil {
+			return err
+		}
+		m.setStatus(st)
 	}
 	m.Version = r.meta.Version + 1
 	m.Updated = r.l.cfg.Now().UTC()
+	if m.Full() && !m.Started {
+		m.Started, m.StartedAt = true, m.Updated
+	}
 	err := r.l.cfg.Store.SaveMeta(ctx, m)
 	if errors.Is(err, ErrConflict) {
 		if cerr := r.catchUp(ctx); cerr != nil {
-			return r.l.unavailable("room "+m.Code+" catch up", cerr)
+			return r.l.unavailable("room catch up", cerr, "code", m.Code)
 		}
 		return err
 	}
 	if err != nil {
-		return r.l.unavailable("save room "+m.Code, err)
+		return r.l.unavailable("save room", err, "code", m.Code)
 	}
 	started := m.Started && !r.meta.Started
 	r.meta = m
@@ -281,49 +363,46 @@ func (r *room) saveMeta(ctx context.Context, m Meta) error {
 		r.l.cfg.Logger.Info("game started", "code", m.Code, "seats", len(m.Seats))
 	}
 	r.broadcast()
+	r.l.roomsChanged()
 	return nil
 }
 
+// addBot seats bot in a free seat, for the host or the player standing
+// in for an away host. On the seat of a person it is by's vote to hand it
+// to the game's default bot.
 func (r *room) addBot(ctx context.Context, by Player, seat int, bot string) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if by.ID != r.meta.Host {
-		return errors.New("only the room's host can seat a bot")
-	}
 	if seat < 0 || seat >= len(r.meta.Seats) {
 		return fmt.Errorf("there is no seat %d", seat+1)
 	}
-	s := r.meta.Seats[seat]
-	if !s.Free() && s.Bot == "" {
-		// The player may be at the table through another instance: ask.
-		if err := r.readPresence(ctx); err != nil {
-			r.l.cfg.Logger.Warn("seat presence", "code", r.meta.Code, "err", err)
-			return fmt.Errorf("cannot tell whether %s is still playing seat %d: try again in a moment", s.Name, seat+1)
-		}
+	if s := r.meta.Seats[seat]; s.Player != "" && s.Bot == "" {
+		_, err := r.voteLocked(ctx, by, seat) // a person's seat goes to a bot by votes
+		return err
 	}
-	if !s.Free() && r.present(seat) {
-		return fmt.Errorf("%s is still playing seat %d", s.Name, seat+1)
+	if !r.meta.Seats[seat].Free() {
+		return fmt.Errorf("a bot already plays seat %d", seat+1)
+	}
+	if !r.hostPowers(ctx, by) {
+		return errors.New("only the room's host can seat a bot")
 	}
 	m := r.meta
 	m.Seats = slices.Clone(m.Seats)
-	m.Seats[seat].Bot = bot
-	if s.Free() {
-		m.Seats[seat].Name = botName(bot, seat)
-	}
+	m.Seats[seat] = Seat{Bot: bot, Name: botName(bot, seat)}
 	return r.saveMeta(ctx, m)
 }
 
 func (r *room) end(ctx context.Context, by Player) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if by.ID != r.meta.Host {
+	if !r.hostPowers(ctx, by) {
 		return errors.New("only the room's host can end the game")
 	}
 	if r.meta.Over {
 		return errors.New("this game is already over")
 	}
 	m := r.meta
-	m.Over, m.Ended = true, "ended by the host"
+	m.Over, m.Ended, m.Acting = true, "ended by the host", nil
 	return r.saveMeta(ctx, m)
 }
 
@@ -340,7 +419,12 @@ func (r *room) connect(p Player, seat int) *Conn {
 }
 
 func (r *room) connectLocked(p Player, seat int) *Conn {
-	c := &Conn{room: r, player: p, seat: seat, updates: make(chan Update, 1)}
+	return r.attachLocked(&Conn{room: r, player: p, seat: seat, updates: make(chan Update, 1)})
+}
+
+// attachLocked adds c to the room's connections. The caller holds r.mu.
+func (r *room) attachLocked(c *Conn) *Conn {
+	seat := c.seat
 	r.conns[c] = struct{}{}
 	if seat >= 0 {
 		delete(r.away, seat)
@@ -383,13 +467,17 @@ func (r *room) broadcast() {
 			}
 			views[c.seat] = v
 		}
-		u := Update{Room: info, Seat: c.seat, View: v, Log: r.logFor(c.seat), Notice: r.notice, Version: r.moves}
-		if c.seat >= 0 || c.player.ID != "" && c.player.ID == r.meta.Host {
+		u := Update{Room: info, Seat: c.seat, View: v, Log: r.logFor(c.seat), Notice: r.notice, Version: r.moves, Chat: r.recentChat()}
+		if c.seat >= 0 || c.invited || c.player.ID != "" && c.player.ID == r.meta.Host {
 			u.Invite = invite
+		}
+		if c.player.Guest && c.seat >= 0 && c.seat < len(r.meta.Seats) {
+			u.SeatWord = r.meta.Seats[c.seat].Word
 		}
 		c.push(u)
 	}
 	r.scheduleBot()
+	r.recordLater()
 }
 
 // logFor words the recent events for seat, naming the players.

@@ -89,8 +89,10 @@ func TestAwayBotStandInAndReclaim(t *testing.T) {
 		t.Fatalf("seat after gus left: %+v", s)
 	}
 	if err := l.AddBot(ctx, meta.Code, guest, 1, "first"); err == nil {
-		t.Fatal("a non-host seated a bot")
+		t.Fatal("gus, away, handed his own seat to a bot")
 	}
+	// Past the grace period hana, the only one at the table, votes: the
+	// seat goes to the bot at once.
 	if err := l.AddBot(ctx, meta.Code, host, 1, "first"); err != nil {
 		t.Fatal(err)
 	}
@@ -147,10 +149,8 @@ func TestBotsOnlyFinishAtOnce(t *testing.T) {
 	if _, err := l.Create(ctx, host, CreateOptions{Seats: 2, Bots: []string{"a", "b"}}); err == nil {
 		t.Fatal("a room of bots only was created")
 	}
-	h, _ := l.Join(ctx, meta.Code, host)
-	h.Close()
-	// Hand hana's seat to a bot too: with no people left, bots ignore the
-	// hour-long pace and the game runs to its end.
+	// The host fills the last seat with a bot too: with no people at the
+	// table, bots ignore the hour-long pace and the game runs to its end.
 	if err := l.AddBot(ctx, meta.Code, host, 0, "first"); err != nil {
 		t.Fatal(err)
 	}

@@ -26,9 +26,10 @@ type Store interface {
 	Load(ctx context.Context, code string, from int) (Meta, []Record, error)
 	// Append stores r as move number at; ErrConflict if the log is not
 	// exactly at moves long. In the same transaction it sets the room's
-	// Updated time to r.At and, when the move ended the game (result is
-	// not nil), marks the game over with its result.
-	Append(ctx context.Context, code string, at int, r Record, result *engine.Result) error
+	// Updated time to r.At, its Round and Acting seats to st's (what room
+	// lists show without replaying the game) and, when the move ended the
+	// game (st.Result is not nil), marks the game over with its result.
+	Append(ctx context.Context, code string, at int, r Record, st engine.Status) error
 	// SaveMeta replaces the metadata if its stored Version is m.Version-1;
 	// ErrConflict otherwise.
 	SaveMeta(ctx context.Context, m Meta) error
@@ -43,7 +44,9 @@ type Store interface {
 var (
 	ErrNotFound = errors.New("no room with that code")
 	ErrExists   = errors.New("room code already taken")
-	ErrConflict = errors.New("room changed meanwhile")
+	// ErrConflict is also what a player is told when their change lost
+	// every retry to others' changes, so it is worded for them.
+	ErrConflict = errors.New("the room changed just then: try again")
 )
 
 // Meta is what a room is, apart from its moves.
@@ -62,15 +65,37 @@ type Meta struct {
 	Over    bool            `json:"over"`
 	// Result is how the game ended, when it reached its end.
 	Result *engine.Result `json:"result,omitempty"`
+	// Round and Acting are the game's round and the seats that may move,
+	// as of the last stored move (or the start), so room lists show them
+	// for rooms no instance has loaded.
+	Round  int   `json:"round,omitempty"`
+	Acting []int `json:"acting,omitempty"`
 	// Ended says why a game stopped before its natural end ("ended by the host").
 	Ended   string    `json:"ended,omitempty"`
 	Created time.Time `json:"created"`
 	Updated time.Time `json:"updated"`
 	// Version counts metadata changes, for SaveMeta's compare-and-set.
 	Version int `json:"version"`
+	// StartedAt is when the last seat was taken and the game began: the
+	// start of the first turn's clock (clock.go).
+	StartedAt time.Time `json:"startedAt,omitzero"`
+	// Grace is how long a seat's player may be away before the others may
+	// hand the seat to a bot (table.go); 0 means DefaultGrace.
+	Grace time.Duration `json:"grace,omitempty"`
+	// Clock is each seat's time for a turn (clock.go); 0 means none.
+	Clock time.Duration `json:"clock,omitempty"`
+	// Votes are the seated players' votes to hand away seats to a bot.
+	Votes []Vote `json:"votes,omitempty"`
+	// HostAddr is where a guest who created the room connected from
+	// (Player.Addr), for the room quotas: a guest has a new ID on every
+	// connection, so guests are counted by address. Empty for a key.
+	HostAddr string `json:"hostAddr,omitempty"`
 	// Moves is the length of the move log when Load read it; it is not
 	// stored with the metadata.
 	Moves int `json:"-"`
+	// Rematch is the offer of a new game at the same table, once the game
+	// is over (rematch.go).
+	Rematch *Rematch `json:"rematch,omitempty"`
 }
 
 // Seat is one place at the table: a person bound by key, or a bot.
@@ -78,6 +103,27 @@ type Seat struct {
 	Player string `json:"player,omitempty"` // key fingerprint, empty while free
 	Name   string `json:"name,omitempty"`
 	Bot    string `json:"bot,omitempty"` // bot name when a bot plays the seat
+	// Since is when a person last took the seat back from a bot: their
+	// turn's clock starts no earlier (clock.go).
+	Since time.Time `json:"since,omitzero"`
+	// Word and From let a guest, whose identity lasts one connection,
+	// take the seat back (seatword.go): the seat word they were shown and
+	// a digest of the address they sat down from.
+	Word string `json:"word,omitempty"`
+	From string `json:"from,omitempty"`
+}
+
+// status is the game's standing as the metadata records it.
+func (m Meta) status() engine.Status {
+	return engine.Status{Round: m.Round, Acting: m.Acting, Over: m.Over, Result: m.Result}
+}
+
+// setStatus records st in the metadata, as Append does with each move.
+func (m *Meta) setStatus(st engine.Status) {
+	m.Round, m.Acting = st.Round, st.Acting
+	if st.Result != nil {
+		m.Over, m.Result = true, st.Result
+	}
 }
 
 // Free reports whether nobody holds the seat.

@@ -44,6 +44,8 @@ func TestStoreContract(t *testing.T) {
 		{"list", contractList},
 		{"delete", contractDelete},
 		{"failed lookups", contractMisses},
+		{"profiles", contractProfiles},
+		{"ratings", contractRatings},
 	}
 	for _, kind := range storeKinds {
 		t.Run(kind.name, func(t *testing.T) {
@@ -100,20 +102,25 @@ func contractCreate(t *testing.T, s Store) {
 func contractAppend(t *testing.T, s Store) {
 	ctx := context.Background()
 	m := mustCreate(t, s)
-	if err := s.Append(ctx, m.Code, 1, rec(0, `{"kind":"take"}`, t0), nil); !errors.Is(err, ErrConflict) {
+	if err := s.Append(ctx, m.Code, 1, rec(0, `{"kind":"take"}`, t0), engine.Status{}); !errors.Is(err, ErrConflict) {
 		t.Fatalf("append at 1 to an empty log: %v, want ErrConflict", err)
 	}
 	first := rec(0, `{"kind":"take","slot":1}`, t0.Add(time.Second))
-	if err := s.Append(ctx, m.Code, 0, first, nil); err != nil {
+	if err := s.Append(ctx, m.Code, 0, first, engine.Status{Round: 3, Acting: []int{1, 0}}); err != nil {
 		t.Fatal(err)
 	}
+	// The round and the acting seats are stored with the move, for lists
+	// of rooms nobody has loaded.
+	if got, _, err := s.Load(ctx, m.Code, 0); err != nil || got.Round != 3 || !slices.Equal(got.Acting, []int{1, 0}) || got.Over {
+		t.Fatalf("after the first move: round %d acting %v over %v (%v), want round 3 acting [1 0]", got.Round, got.Acting, got.Over, err)
+	}
 	// A second writer who also saw an empty log loses.
-	if err := s.Append(ctx, m.Code, 0, rec(1, `{"kind":"take","slot":2}`, t0.Add(2*time.Second)), nil); !errors.Is(err, ErrConflict) {
+	if err := s.Append(ctx, m.Code, 0, rec(1, `{"kind":"take","slot":2}`, t0.Add(2*time.Second)), engine.Status{}); !errors.Is(err, ErrConflict) {
 		t.Fatalf("append at 0 to a log of 1: %v, want ErrConflict", err)
 	}
 	last := rec(1, `{"kind":"done"}`, t0.Add(time.Minute))
 	end := &engine.Result{Scores: []int{12, 30}, Ranks: []int{2, 1}, Winners: []int{1}}
-	if err := s.Append(ctx, m.Code, 1, last, end); err != nil {
+	if err := s.Append(ctx, m.Code, 1, last, engine.Status{Round: 4, Over: true, Result: end}); err != nil {
 		t.Fatal(err)
 	}
 	got, moves, err := s.Load(ctx, m.Code, 0)
@@ -123,13 +130,13 @@ func contractAppend(t *testing.T, s Store) {
 	if !slices.EqualFunc(moves, []Record{first, last}, sameRecord) {
 		t.Fatalf("log %+v, want [%+v %+v]", moves, first, last)
 	}
-	if !got.Over || !got.Updated.Equal(last.At) || got.Version != m.Version {
-		t.Fatalf("after the last move: over %v updated %v version %d", got.Over, got.Updated, got.Version)
+	if !got.Over || !got.Updated.Equal(last.At) || got.Version != m.Version || got.Round != 4 || len(got.Acting) != 0 {
+		t.Fatalf("after the last move: over %v updated %v version %d round %d acting %v", got.Over, got.Updated, got.Version, got.Round, got.Acting)
 	}
 	if got.Result == nil || !slices.Equal(got.Result.Scores, end.Scores) || !slices.Equal(got.Result.Winners, end.Winners) {
 		t.Fatalf("after the last move: result %+v, want %+v", got.Result, end)
 	}
-	if err := s.Append(ctx, "NOSUCH", 0, first, nil); !errors.Is(err, ErrNotFound) {
+	if err := s.Append(ctx, "NOSUCH", 0, first, engine.Status{}); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("append to a missing room: %v, want ErrNotFound", err)
 	}
 }
@@ -173,7 +180,7 @@ func contractMovesSince(t *testing.T, s Store) {
 	var all []Record
 	for i := range 5 {
 		r := rec(i%2, `{"kind":"done"}`, t0.Add(time.Duration(i)*time.Second))
-		if err := s.Append(ctx, m.Code, i, r, nil); err != nil {
+		if err := s.Append(ctx, m.Code, i, r, engine.Status{}); err != nil {
 			t.Fatal(err)
 		}
 		all = append(all, r)
@@ -196,7 +203,7 @@ func contractMovesSince(t *testing.T, s Store) {
 func contractList(t *testing.T, s Store) {
 	ctx := context.Background()
 	a, b := mustCreate(t, s), mustCreate(t, s)
-	if err := s.Append(ctx, b.Code, 0, rec(0, `{"kind":"done"}`, t0.Add(time.Hour)), &engine.Result{Winners: []int{0}}); err != nil {
+	if err := s.Append(ctx, b.Code, 0, rec(0, `{"kind":"done"}`, t0.Add(time.Hour)), engine.Status{Round: 2, Over: true, Result: &engine.Result{Winners: []int{0}}}); err != nil {
 		t.Fatal(err)
 	}
 	list, err := s.List(ctx)
@@ -211,15 +218,15 @@ func contractList(t *testing.T, s Store) {
 	if got, ok := found[a.Code]; !ok || !sameMeta(got, a) {
 		t.Fatalf("room %s listed as %+v (listed: %v)", a.Code, got, ok)
 	}
-	if got := found[b.Code]; !got.Over || !got.Updated.Equal(t0.Add(time.Hour)) || !got.Result.Won(0) {
-		t.Fatalf("room %s listed without its last move: over %v updated %v result %+v", b.Code, got.Over, got.Updated, got.Result)
+	if got := found[b.Code]; !got.Over || !got.Updated.Equal(t0.Add(time.Hour)) || !got.Result.Won(0) || got.Round != 2 {
+		t.Fatalf("room %s listed without its last move: over %v updated %v result %+v round %d", b.Code, got.Over, got.Updated, got.Result, got.Round)
 	}
 }
 
 func contractDelete(t *testing.T, s Store) {
 	ctx := context.Background()
 	m := mustCreate(t, s)
-	if err := s.Append(ctx, m.Code, 0, rec(0, `{"kind":"done"}`, t0), nil); err != nil {
+	if err := s.Append(ctx, m.Code, 0, rec(0, `{"kind":"done"}`, t0), engine.Status{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Delete(ctx, m.Code); err != nil {

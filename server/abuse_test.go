@@ -7,19 +7,22 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/smokestack/smokestack/engine/factories"
 	"github.com/smokestack/smokestack/engine/factories/bot"
 )
 
-// A terminal with no input is warned, then closed on a restored screen;
-// one with input stays.
+// A terminal with no input is warned, then closed on a restored screen,
+// one too small for the game too, its warning wrapped whole; one with
+// input stays.
 func TestInactivityTimeout(t *testing.T) {
 	srv := startServer(t, withLimits(Limits{Inactivity: 800 * time.Millisecond}))
 	c := dialKey(t, srv.addr, "alice", newKey(t))
 	_, busyScr := ptySession(t, c, "", 100, 30)
 	_, idleScr := ptySession(t, c, "", 100, 30)
+	_, smallScr := ptySession(t, c, "", 40, 10)
 	stop := make(chan struct{})
 	defer close(stop)
 	go func() {
@@ -34,6 +37,8 @@ func TestInactivityTimeout(t *testing.T) {
 	}()
 	idleScr.waitFor(t, "no input for a while: this session closes in")
 	idleScr.waitFor(t, "closed after 800ms without input; your seat is kept")
+	smallScr.waitFor(t, "unless you press a key") // the end of the warning, on its second line
+	smallScr.waitFor(t, "closed after 800ms without input; your seat is kept")
 	raw := idleScr.raw()
 	if strings.LastIndex(raw, "\x1b[?1049l") > strings.LastIndex(raw, "closed after") {
 		t.Error("the note came before the terminal was restored")
@@ -41,14 +46,17 @@ func TestInactivityTimeout(t *testing.T) {
 	if strings.Contains(busyScr.text(), "closed after") || strings.Contains(busyScr.text(), "no input for a while") {
 		t.Error("a session with input was warned or closed")
 	}
-	if srv.refusals("inactivity") != 1 {
+	if srv.refusals("inactivity") != 2 {
 		t.Errorf("%d inactivity closes counted", srv.refusals("inactivity"))
 	}
 }
 
-// Garbage, escape bytes, invalid UTF-8, absurd window sizes and a resize
-// storm in a terminal; bad arguments and bad JSON from scripts: each gets
-// a clear message or is ignored, and the room goes on for everyone else.
+// Bad input of every kind, in a running game: lines that are not moves,
+// moves of the wrong shape, moves off turn or naming another seat, unknown
+// kinds and huge numbers are each refused with the reason, nothing is
+// played, and the game goes on for both seats; a terminal fed garbage and
+// wild window sizes draws the too-small notice or a bounded frame; bad
+// exec commands get a short error.
 func TestBadInput(t *testing.T) {
 	srv := startServer(t)
 	alice := dialKey(t, srv.addr, "alice", newKey(t))
@@ -56,27 +64,111 @@ func TestBadInput(t *testing.T) {
 	code := strings.TrimSpace(run(t, alice, "new --players 2 --seed 11", "").stdout)
 	a := startPlay(t, alice, "play "+code)
 	<-a.lines
-	// Bad lines to play are answered one by one; the session goes on.
-	bad := []string{`{"kind":`, "\xff\xfe", `[1,2,3]`, `{"kind":"pass","seat":1}`, `{"kind":"hire","slot":0,"discard":[999]}`, `"x"`, `null`}
-	for _, l := range bad {
-		a.in.Write([]byte(l + "\n"))
+	b := startPlay(t, bob, "play "+code)
+	started := func(s *stream) line {
+		t.Helper()
+		for l := range s.lines {
+			if l.Room.Started {
+				return l
+			}
+		}
+		t.Fatal("the session ended before the game started")
+		return line{}
 	}
-	for range bad {
-		if l := <-a.lines; l.Error == "" || l.OK {
-			t.Errorf("a bad line was not refused: %+v", l)
+	la, lb := started(a), started(b)
+	if la.Seat != 0 || lb.Seat != 1 || !slices.Equal(lb.Room.Acting, []int{1}) {
+		t.Fatalf("seed 11 should seat alice at 0 and bob at 1, bob to act: alice %d, bob %d, acting %v", la.Seat, lb.Seat, lb.Room.Acting)
+	}
+	const (
+		offTurn  = "it is not your turn in the market phase: wait for yours"
+		notJSON  = "that line is not JSON"
+		notMove  = `a move is a JSON object, like {"kind":"pass"}: send one per line`
+		unread   = "that move cannot be read: "
+		slots    = "marketplace slots are numbered 0 to 3"
+		noPass   = "you can take a blueprint or hire a contractor, so you cannot pass"
+		notKind  = `is not a market phase move: take a blueprint, hire a contractor or refresh a row`
+		huge     = "123456789012345678901234567890123456789012345678901234567890"
+		tooLarge = `{"kind":"take","slot":1e300}`
+	)
+	refusals := []struct {
+		who  string
+		s    *stream
+		line string
+		want string
+	}{
+		// Alice is off turn: every move is hers and refused as such, one
+		// naming bob's seat too (a line is a move for its session's seat).
+		{"alice", a, `{"kind":"take","slot":0}`, offTurn},
+		{"alice", a, `{"kind":"take","slot":0,"seat":1}`, offTurn},
+		{"alice", a, `{"kind":"hire","slot":0,"discard":[999]}`, offTurn},
+		{"alice", a, `{"kind":"frobnicate"}`, offTurn},
+		{"alice", a, tooLarge, unread},
+		{"alice", a, `{"kind":7}`, unread},
+		{"alice", a, `{"kind":`, notJSON},
+		{"alice", a, "\xff\xfe", notJSON},
+		{"alice", a, `null`, notMove},
+		{"alice", a, `[1,2,3]`, notMove},
+		{"alice", a, `"x"`, notMove},
+		{"alice", a, huge, notMove},
+		// Bob is to act: his bad moves get the rules' reasons.
+		{"bob", b, `{"kind":"frobnicate"}`, `"frobnicate" ` + notKind},
+		{"bob", b, `{}`, `"" ` + notKind},
+		{"bob", b, `{"kind":"take","slot":99999999999}`, slots},
+		{"bob", b, `{"kind":"take","slot":-1}`, slots},
+		{"bob", b, `{"kind":"take","slot":` + huge + `}`, unread},
+		{"bob", b, tooLarge, unread},
+		{"bob", b, `{"kind":"take","slot":"0"}`, unread},
+		{"bob", b, `{"kind":"hire","slot":0,"discard":[999]}`, "is not in your hand"},
+		{"bob", b, `{"kind":"pass"}`, noPass},
+		{"bob", b, `{"kind":"pass","seat":0}`, noPass},
+		{"bob", b, `null`, notMove},
+		{"bob", b, `[{"kind":"take","slot":0}]`, notMove},
+	}
+	for _, r := range refusals {
+		r.s.in.Write([]byte(r.line + "\n"))
+		for l := range r.s.lines {
+			if l.Version != 0 {
+				t.Fatalf("%s's %s: a move was played: %s", r.who, r.line, l.raw)
+			}
+			if l.OK || l.Error != "" {
+				if !strings.Contains(l.Error, r.want) {
+					t.Errorf("%s's %s: %+v; want an error saying %q", r.who, r.line, l.Error, r.want)
+				}
+				break
+			}
 		}
 	}
-	b := startPlay(t, bob, "play "+code)
 
 	// A terminal fed garbage while its window size goes wild.
 	term, scr := ptySession(t, bob, "watch "+code, 100, 30)
-	scr.waitFor(t, code)
+	scr.waitFor(t, "watching")
 	for _, junk := range []string{"\x00\x01\x02\x7f", "\x1b[999;999H\x1b]0;pwned\x07", "\xff\xfe\xc3\x28", "\x1b[M\xff\xff\xff", "\x1b[<0;99999;99999M", strings.Repeat("\x1b", 100)} {
 		scr.in.Write([]byte(junk))
 	}
-	for _, size := range [][2]int{{0, 0}, {1, 1}, {10000, 10000}, {80, 24}} {
-		if err := term.WindowChange(size[1], size[0]); err != nil {
+	for _, tt := range []struct {
+		w, h int
+		want func(frame []string) bool
+	}{
+		// Nothing fits: the notice, whole, for a terminal to cut.
+		{0, 0, func(f []string) bool { return strings.Join(f, "") == "make the window at least 80x24" }},
+		// One cell: the notice cut to it, with the mark of a cut.
+		{1, 1, func(f []string) bool { return len(f) == 1 && f[0] == "…" }},
+		{30, 10, func(f []string) bool {
+			j := strings.Join(f, "\n")
+			return len(f) == 10 && strings.Contains(j, "make the window") && strings.Contains(j, "(it is 30x10)") && maxWidth(f) == 30
+		}},
+		// Drawn at 512x256, not 10000x10000.
+		{10000, 10000, func(f []string) bool { return len(f) == maxRows && maxWidth(f) == maxCols }},
+		{80, 24, func(f []string) bool {
+			return len(f) == 24 && maxWidth(f) == 80 && strings.Contains(f[0], "room "+code)
+		}},
+	} {
+		from := len(scr.raw())
+		if err := term.WindowChange(tt.h, tt.w); err != nil {
 			t.Fatal(err)
+		}
+		if f := drawnAfter(t, scr, from); !tt.want(f) {
+			t.Errorf("at %dx%d the terminal drew %d lines, %d wide:\n%.2000s", tt.w, tt.h, len(f), maxWidth(f), strings.Join(f, "\n"))
 		}
 	}
 	for i := range 500 { // a resize storm
@@ -97,7 +189,19 @@ func TestBadInput(t *testing.T) {
 		}
 	}
 
-	// The game goes on: the seats play it through.
+	// The game goes on: bob plays, then both seats play it through.
+	var view factories.View
+	if err := json.Unmarshal(lb.View, &view); err != nil {
+		t.Fatal(err)
+	}
+	choose, err := bot.New("greedy", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.send(t, choose.Choose(view))
+	if l := b.answer(t); !l.OK || l.Version != 1 {
+		t.Fatalf("bob's legal move after the bad ones: %+v", l)
+	}
 	done := make(chan factories.View, 2)
 	for i, s := range []*stream{a, b} {
 		go func() {
@@ -110,6 +214,41 @@ func TestBadInput(t *testing.T) {
 		}
 	}
 	scr.waitFor(t, "game over")
+}
+
+// drawnAfter waits for a terminal to draw past from (a length of its raw
+// output) and then go quiet, and returns the lines it drew since, escapes
+// removed. A resize redraws the whole screen, each line but the last
+// ending in CR LF.
+func drawnAfter(t *testing.T, scr *screen, from int) []string {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	last, quiet := from, time.Now()
+	for {
+		n := len(scr.raw())
+		switch {
+		case n != last:
+			last, quiet = n, time.Now()
+		case n > from && time.Since(quiet) > 300*time.Millisecond:
+			lines := strings.Split(ansi.Strip(scr.raw()[from:]), "\n")
+			for i, l := range lines {
+				lines[i] = strings.ReplaceAll(l, "\r", "")
+			}
+			return lines
+		case time.Now().After(deadline):
+			t.Fatalf("the terminal drew nothing after a resize; it shows:\n%s", scr.text())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// maxWidth is the widest of lines, in terminal cells.
+func maxWidth(lines []string) int {
+	w := 0
+	for _, l := range lines {
+		w = max(w, ansi.StringWidth(l))
+	}
+	return w
 }
 
 // A client that stops reading its channel holds up nobody: the same game

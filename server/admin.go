@@ -53,10 +53,11 @@ func LoadOperators(path string) (Operators, error) {
 }
 
 // isOperator reports whether p is an operator. p comes from checkIdentity,
-// so p.ID is the fingerprint of the key that signed the handshake: a key
-// only offered never counts.
+// so p.Key is the fingerprint of the key that signed the handshake: a key
+// only offered never counts, nor does another key linked to the same
+// profile.
 func (s *Server) isOperator(p lobby.Player) bool {
-	return !p.Guest && p.ID != "" && s.cfg.Operators[p.ID] != ""
+	return !p.Guest && p.Key != "" && s.cfg.Operators[p.Key] != ""
 }
 
 // command finds the command called name, as p may see it: the operators'
@@ -329,14 +330,17 @@ func (b *banCache) forget() {
 	b.mu.Unlock()
 }
 
-const adminUsage = `admin sessions                      the sessions open on this instance
+const adminUsage = `admin sessions                      the sessions open, on every instance
 admin rooms                         every room, private and finished ones too
-admin kick SESSION                  close a session (its seat is kept)
+admin kick SESSION                  close a session (its seat is kept), on whichever instance
 admin ban KEY-FINGERPRINT|ADDRESS[/BITS] [--for 24h]
-                                    keep a key or an address out, on every instance
+                                    keep a key or an address out, and close its sessions, on every instance
 admin unban KEY-FINGERPRINT|ADDRESS[/BITS]
 admin end CODE                      end a room's game for good
-admin announce TEXT                 show TEXT on every terminal on this instance`
+admin announce TEXT                 show TEXT on every terminal, on every instance
+
+With a Redis shared between instances, sessions, kick, ban and announce
+reach every instance through it, and say how many answered.`
 
 // admin runs an operator's command. Every action is logged with who did it.
 func (s *Server) admin(c *call) error {
@@ -344,8 +348,8 @@ func (s *Server) admin(c *call) error {
 		return errUsage{"missing what to do"}
 	}
 	sub, args := c.args[0], c.args[1:]
-	op := s.cfg.Operators[c.player.ID]
-	s.log.Info("admin", "by", op, "key", c.player.ID, "remote", c.sess.RemoteAddr().String(),
+	op := s.cfg.Operators[c.player.Key]
+	s.log.Info("admin", "by", op, "key", c.player.Key, "remote", c.sess.RemoteAddr().String(),
 		"action", sub, "args", strings.Join(args, " "))
 	one := func() (string, error) {
 		if len(args) != 1 {
@@ -367,15 +371,17 @@ func (s *Server) admin(c *call) error {
 		if err != nil {
 			return err
 		}
-		s.mu.Lock()
-		ls := s.live[id]
-		s.mu.Unlock()
-		if ls == nil {
-			return fmt.Errorf("no session %q here: see admin sessions", id)
+		g := s.askAll(c.ctx, lobby.OperatorRequest{Kind: askKick, Args: []string{id}})
+		for _, a := range g.answers {
+			if a.N > 0 {
+				fmt.Fprintln(c.out, a.Text)
+				return nil
+			}
 		}
-		ls.end(kickNote)
-		fmt.Fprintf(c.out, "closed session %s (%s)\n", id, ls.player.Name)
-		return nil
+		if g.note != "" {
+			return fmt.Errorf("no session %q on any instance that answered (%s): see admin sessions", id, g.note)
+		}
+		return fmt.Errorf("no session %q here: see admin sessions", id)
 	case "ban":
 		return s.adminBan(c, args, op)
 	case "unban":
@@ -399,30 +405,38 @@ func (s *Server) admin(c *call) error {
 		if text == "" {
 			return errUsage{"missing the TEXT to announce"}
 		}
+		g := s.askAll(c.ctx, lobby.OperatorRequest{Kind: askAnnounce, Args: []string{text}})
 		n := 0
-		for _, ls := range s.sessions() {
-			if ls.show(session.Notice{Text: "announcement: " + text}) {
-				n++
-			}
+		for _, a := range g.answers {
+			n += a.N
 		}
 		fmt.Fprintf(c.out, "shown on %d terminal(s)\n", n)
+		if g.note != "" {
+			fmt.Fprintln(c.out, g.note)
+		}
 		return nil
 	}
 	return errUsage{fmt.Sprintf("no admin command %q", sub)}
 }
 
+// adminSessions lists the sessions of every instance that answers, each
+// with the instance it is on.
 func (s *Server) adminSessions(c *call) error {
-	now := time.Now()
+	g := s.askAll(c.ctx, lobby.OperatorRequest{Kind: askSessions})
 	tw := tabwriter.NewWriter(c.out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "SESSION\tNAME\tKEY\tREMOTE\tKIND\tCOMMAND\tAGE\tIDLE")
-	for _, ls := range s.sessions() {
-		ls.mu.Lock()
-		kind := ls.kind
-		ls.mu.Unlock()
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.40q\t%s\t%s\n", ls.id, ls.player.Name, ls.player.ID, ls.remote,
-			kind, ls.cmd, now.Sub(ls.started).Round(time.Second), ls.idle(now).Round(time.Second))
+	fmt.Fprintln(tw, "SESSION\tNAME\tKEY\tREMOTE\tKIND\tCOMMAND\tAGE\tIDLE\tINSTANCE")
+	for _, a := range g.answers {
+		for _, row := range a.Rows {
+			fmt.Fprintln(tw, strings.Join(append(row, a.Instance), "\t"))
+		}
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if g.note != "" {
+		fmt.Fprintln(c.out, g.note)
+	}
+	return nil
 }
 
 func (s *Server) adminBan(c *call, args []string, op string) error {
@@ -446,7 +460,7 @@ func (s *Server) adminBan(c *call, args []string, op string) error {
 		return errors.New("this server's store keeps no bans")
 	}
 	now := time.Now().UTC()
-	b := lobby.Ban{Target: target, By: op + " (" + c.player.ID + ")", At: now}
+	b := lobby.Ban{Target: target, By: op + " (" + c.player.Key + ")", At: now}
 	if *lasts > 0 {
 		b.Until = now.Add(*lasts)
 	}
@@ -454,18 +468,19 @@ func (s *Server) adminBan(c *call, args []string, op string) error {
 		return err
 	}
 	s.bans.forget()
+	g := s.askAll(c.ctx, lobby.OperatorRequest{Kind: askBanned, Args: []string{target, c.live.id}})
 	kicked := 0
-	for _, ls := range s.sessions() {
-		if ls != c.live && b.Covers(ls.player.ID, remoteAddr(ls.sess.RemoteAddr())) {
-			ls.end(endNote(refusalLines["banned"]))
-			kicked++
-		}
+	for _, a := range g.answers {
+		kicked += a.N
 	}
 	until := "until lifted"
 	if !b.Until.IsZero() {
 		until = "until " + b.Until.Format(time.RFC3339)
 	}
-	fmt.Fprintf(c.out, "banned %s %s; closed %d session(s) here\n", target, until, kicked)
+	fmt.Fprintf(c.out, "banned %s %s; closed %d session(s)\n", target, until, kicked)
+	if g.note != "" {
+		fmt.Fprintln(c.out, g.note)
+	}
 	return nil
 }
 

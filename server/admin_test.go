@@ -115,12 +115,7 @@ func TestAdminCommands(t *testing.T) {
 	scr.waitFor(t, "smokestack")
 
 	r := run(t, admin, "admin sessions", "")
-	var playID string
-	for _, row := range strings.Split(r.stdout, "\n") {
-		if strings.Contains(row, bobFP) && strings.Contains(row, "play") {
-			playID = strings.Fields(row)[0]
-		}
-	}
+	playID, _ := playSession(r.stdout, bobFP)
 	if playID == "" {
 		t.Fatalf("admin sessions does not list bob's play session:\n%s", r.stdout)
 	}
@@ -192,6 +187,17 @@ func TestAdminCommands(t *testing.T) {
 	if n := strings.Count(logs.raw(), "msg=admin by=ops key="+gossh.FingerprintSHA256(op.PublicKey())); n < 10 {
 		t.Errorf("%d admin actions logged with who did them:\n%s", n, logs.raw())
 	}
+}
+
+// playSession finds the play session of the key fp in what admin sessions
+// printed: its ID and its row.
+func playSession(sessions, fp string) (id, row string) {
+	for _, row := range strings.Split(sessions, "\n") {
+		if strings.Contains(row, fp) && strings.Contains(row, "play") {
+			return strings.Fields(row)[0], row
+		}
+	}
+	return "", ""
 }
 
 func TestLoadOperators(t *testing.T) {

@@ -23,7 +23,8 @@ const (
 // GuestNote is what guests are told when they connect, and what the lobby
 // shows them.
 const GuestNote = "You are playing as a guest because no SSH key was offered. " +
-	"Guests cannot reclaim their seat after disconnecting; connect with an SSH key to keep your seats."
+	"A guest's seat waits for them only a short while: come back from the same address with the room's code and " +
+	"the seat word shown to you (join CODE WORD). Connect with an SSH key to keep your seats for good."
 
 // publicKeyAuth accepts every key: a key is an identity, not a permission.
 // It records the fingerprint of the key it accepted, which checkIdentity
@@ -72,7 +73,9 @@ func identify(ext map[string]string, key ssh.PublicKey, user string) (lobby.Play
 		if ext[extFingerprint] == "" || ext[extFingerprint] != fp {
 			return lobby.Player{}, errNotAuthenticated
 		}
-		return lobby.Player{ID: fp, Name: name}, nil
+		// The profile, found once the session is admitted, may bind
+		// seats by another ID; until then the key is its own.
+		return lobby.Player{ID: fp, Key: fp, Name: name}, nil
 	}
 	if id := ext[extGuest]; strings.HasPrefix(id, "guest:") && ext[extFingerprint] == "" {
 		return lobby.Player{ID: id, Name: name, Guest: true}, nil

@@ -9,6 +9,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/ssh"
 
@@ -43,14 +44,20 @@ type command struct {
 var commands = []command{
 	{name: "help", args: "[COMMAND]", about: "show this help, or one command's"}, // run set in init: help lists commands
 	{name: "rooms", args: "[--json]", about: "list open public rooms", run: (*Server).rooms},
-	{name: "new", args: "[--game G] [--players N] [--private] [--seed S] [--bots B,B] [game options]",
+	{name: "new", args: "[--game G] [--players N] [--private] [--seed S] [--bots B,B] [--grace 2m] [--clock 90s|off] [game options]",
 		about: "create a room and print its code on its own line (help new: games, options, bots)", run: (*Server).newRoom},
-	{name: "play", args: "CODE [--watch]", about: "play (or watch) a room as JSON lines: views out, moves in (see docs/protocol.md)", run: (*Server).play},
-	{name: "join", args: "CODE [--theme T]", about: "open the game screen in your seat of that room", terminal: true},
-	{name: "watch", args: "CODE [--theme T]", about: "watch a room live", terminal: true},
-	{name: "replay", args: "CODE [--theme T]", about: "step through a finished game", terminal: true},
-	{name: "lobby", args: "[--theme T]", about: "open the lobby (what plain `ssh -p 2222 host` does)", terminal: true},
+	{name: "play", args: "CODE [WORD] [--watch]", about: "play (or watch) a room as JSON lines: views out, moves in (see docs/protocol.md)", run: (*Server).play},
+	{name: "join", args: "CODE [WORD] [--theme T] [--no-bell]", about: "open the game screen in your seat of that room (a guest coming back adds their seat word)", terminal: true},
+	{name: "watch", args: "CODE [--theme T] [--no-bell]", about: "watch a room live", terminal: true},
+	{name: "replay", args: "CODE [--theme T] [--no-bell]", about: "step through a finished game", terminal: true},
+	{name: "lobby", args: "[--theme T] [--no-bell]", about: "open the lobby (what ssh with no command does)", terminal: true},
+	{name: "rematch", args: "CODE [--wait]", about: "accept (or offer) a rematch of a finished game; prints the new room's code once every player has", run: (*Server).rematch},
 	{name: "history", args: "[--json]", about: "list the games you hold a seat in", run: (*Server).history},
+	{name: "mine", args: "[--json]", about: "list the games waiting on your move", run: (*Server).mine},
+	{name: "name", args: "[NEW NAME]", about: "show your name, or change it for every table from now on", run: (*Server).name},
+	{name: "profile", args: "[NAME] [--json]", about: "your record (or a player's): games, wins, ratings, favourite cards, recent games", run: (*Server).profile},
+	{name: "top", args: "[--game G] [--limit N] [--json]", about: "a game's leaderboard of ratings", run: (*Server).top},
+	{name: "link", args: "[CODE]", about: "show a one-time code to link another key to you, or link this key with one", run: (*Server).link},
 	{name: "whoami", about: "show the identity your seats are bound to", run: (*Server).whoami},
 	{name: "admin", args: "sessions|rooms|kick|ban|unban|end|announce …", about: "operators: see and steer this server", operator: true, run: (*Server).admin},
 }
@@ -84,10 +91,9 @@ func (s *Server) run(sess ssh.Session) int {
 	defer s.metrics.sessions.WithLabelValues(kind).Dec()
 	var err error
 	if cmd.terminal {
-		var start session.Start
-		var theme string
-		if start, theme, err = s.openTerminal(c, cmd); err == nil {
-			err = s.runTUI(c, start, theme)
+		var ts terminalStart
+		if ts, err = s.openTerminal(c, cmd); err == nil {
+			err = s.runTUI(c, ts)
 		}
 	} else {
 		err = cmd.run(s, c)
@@ -125,7 +131,7 @@ func (s *Server) newCall(sess ssh.Session) (*call, command, int) {
 	}
 	cmd, ok := s.command(args[0], c.player)
 	if !ok {
-		fmt.Fprintf(c.errOut, "smokestack: unknown command %.40q\nRun `ssh -p PORT HOST help` for the list of commands.\n", args[0])
+		fmt.Fprintf(c.errOut, "smokestack: unknown command %.40q\nRun `%s` for the list of commands.\n", args[0], s.sshCommand(false, "help"))
 		return nil, command{}, 1
 	}
 	return c, cmd, 0
@@ -155,6 +161,12 @@ func (s *Server) exitStatus(c *call, cmd command, err error) int {
 // flags parses a command's arguments, flags before or after the positional
 // ones, and checks the number of positional arguments.
 func (c *call) flags(fs *flag.FlagSet, want int, names string) ([]string, error) {
+	return c.flagsUpTo(fs, want, want, names)
+}
+
+// flagsUpTo is flags for a command that takes want to most positional
+// arguments.
+func (c *call) flagsUpTo(fs *flag.FlagSet, want, most int, names string) ([]string, error) {
 	fs.SetOutput(io.Discard)
 	var pos []string
 	args := c.args
@@ -174,8 +186,8 @@ func (c *call) flags(fs *flag.FlagSet, want int, names string) ([]string, error)
 	switch {
 	case len(pos) < want:
 		return nil, errUsage{"missing " + names}
-	case len(pos) > want:
-		return nil, errUsage{fmt.Sprintf("unexpected argument %q", pos[want])}
+	case len(pos) > most:
+		return nil, errUsage{fmt.Sprintf("unexpected argument %q", pos[most])}
 	}
 	return pos, nil
 }
@@ -194,11 +206,13 @@ func (s *Server) help(c *call) error {
 			fmt.Fprintln(c.out, "\n"+adminUsage)
 		}
 		if cmd.terminal {
-			fmt.Fprintln(c.out, "\nThis opens the game screen, so it needs a terminal: ssh -t -p PORT HOST "+cmd.name+" …")
+			fmt.Fprintln(c.out, "\nThis opens the game screen, so it needs a terminal: "+s.sshCommand(true, cmd.name, "…"))
 		}
 		return nil
 	}
-	fmt.Fprintf(c.out, helpIntro, lobby.Titles(s.cfg.Lobby.Games()))
+	lobbyCmd, joinCmd := s.sshCommand(false), s.sshCommand(true, "join", "CODE")
+	w := max(len(lobbyCmd), len(joinCmd)) + 2
+	fmt.Fprintf(c.out, helpIntro, lobby.Titles(s.cfg.Lobby.Games()), w, lobbyCmd, w, joinCmd, s.sshCommand(false, "COMMAND"))
 	for _, cmd := range commands {
 		if cmd.operator && !s.isOperator(c.player) {
 			continue
@@ -218,27 +232,16 @@ func (s *Server) help(c *call) error {
 
 const helpIntro = `smokestack: %s over SSH.
 
-Play:   ssh -p PORT HOST               the lobby (needs a terminal)
-        ssh -t -p PORT HOST join CODE  straight into a room
+Play:   %-*sthe lobby (needs a terminal)
+        %-*sstraight into a room
 
-Commands (ssh -p PORT HOST COMMAND):
+Commands (%s):
 `
 
 const helpOutro = `
 Run "help COMMAND" for a command's flags. Your seats are bound to your SSH
-key: connect with the same key to take your seat back.
+key (and the keys you link to it): connect with it to take your seat back.
 `
-
-func (s *Server) whoami(c *call) error {
-	if _, err := c.flags(flag.NewFlagSet("whoami", flag.ContinueOnError), 0, ""); err != nil {
-		return err
-	}
-	fmt.Fprintf(c.out, "name: %s\nid:   %s\n", c.player.Name, c.player.ID)
-	if c.player.Guest {
-		fmt.Fprintln(c.out, GuestNote)
-	}
-	return nil
-}
 
 func (s *Server) rooms(c *call) error {
 	fs := flag.NewFlagSet("rooms", flag.ContinueOnError)
@@ -293,6 +296,8 @@ func (s *Server) newRoom(c *call) error {
 	private := fs.Bool("private", false, "")
 	seed := fs.Uint64("seed", 0, "")
 	bots := fs.String("bots", "", "")
+	grace := fs.Duration("grace", lobby.DefaultGrace, "")
+	clock := fs.String("clock", "", "")
 	options := map[string]*string{}
 	for _, g := range s.cfg.Lobby.Games() {
 		for _, o := range g.Rules.Options() {
@@ -301,7 +306,8 @@ func (s *Server) newRoom(c *call) error {
 			}
 		}
 	}
-	if _, err := c.flags(fs, 0, ""); err != nil {
+	_, err := c.flags(fs, 0, "")
+	if err != nil {
 		return err
 	}
 	g, ok := s.cfg.Lobby.Game(*game)
@@ -317,7 +323,10 @@ func (s *Server) newRoom(c *call) error {
 		}
 	}
 	lo, hi := g.Rules.Seats()
-	o := lobby.CreateOptions{Game: g.Name(), Seats: *players, Public: !*private, Seed: *seed, HasSeed: set["seed"]}
+	o := lobby.CreateOptions{Game: g.Name(), Seats: *players, Public: !*private, Seed: *seed, HasSeed: set["seed"], Grace: *grace}
+	if o.Clock, err = clockFlag(*clock); err != nil {
+		return err
+	}
 	if !set["players"] {
 		o.Seats = max(lo, min(2, hi))
 	}
@@ -337,11 +346,43 @@ func (s *Server) newRoom(c *call) error {
 		return err
 	}
 	fmt.Fprintln(c.out, m.Invite())
-	fmt.Fprintf(c.errOut, "Room %s (%s) is ready: `ssh -t -p PORT HOST join %[1]s` to sit down, or `play %[1]s` for JSON lines.\n", m.Invite(), g.Rules.Title())
+	fmt.Fprintf(c.errOut, "Room %s (%s) is ready. To sit down, you or a friend:\n  %s\nScripts: %s\n",
+		m.Invite(), g.Rules.Title(), s.sshCommand(true, "join", m.Invite()), s.sshCommand(false, "play", m.Invite()))
 	if !m.Public {
 		fmt.Fprintf(c.errOut, "It is private: share the whole invite. The code %s alone lets nobody in but its players.\n", m.Code)
 	}
+	clockNote := "no clock"
+	if m.Clock > 0 {
+		clockNote = lobby.ShortDuration(m.Clock) + " a turn on the clock"
+	}
+	fmt.Fprintf(c.errOut, "A player away %s may have their seat handed to a bot; %s.\n", lobby.ShortDuration(m.Grace), clockNote)
 	return nil
+}
+
+// roomArg joins a command's room and, for a guest coming back, seat word
+// ("K7PXMA maple-42"); a second argument that is no seat word is refused.
+func roomArg(pos []string) (string, error) {
+	room := strings.Join(pos, " ")
+	if _, word := lobby.SplitSeatWord(room); len(pos) > 1 && word == "" {
+		return "", errUsage{fmt.Sprintf("unexpected argument %q: after the room comes only a guest's seat word (maple-42)", pos[1])}
+	}
+	return room, nil
+}
+
+// clockFlag reads --clock: a duration, "off", or "" for the room's
+// default (lobby.CreateOptions.Clock).
+func clockFlag(v string) (time.Duration, error) {
+	switch v {
+	case "":
+		return 0, nil
+	case "off", "none", "0":
+		return lobby.ClockOff, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return 0, errUsage{fmt.Sprintf("--clock %q: a time a turn (90s, 2m) or off", v)}
+	}
+	return d, nil
 }
 
 func (s *Server) gameNames() []string {
@@ -370,42 +411,61 @@ func (s *Server) gamesHelp(w io.Writer) {
 			fmt.Fprintf(w, "    --bots %s: bots for the last seats, comma-separated\n", strings.Join(g.Bots.Names, ","))
 		}
 	}
+	fmt.Fprintf(w, "\nEvery game:\n    --grace DURATION: how long a player may be away before the others may hand their seat\n"+
+		"      to the game's first bot (it goes by itself after as long again); default %s\n"+
+		"    --clock DURATION|off: time for each turn, after which the seat's bot plays the turn;\n"+
+		"      default %s for a public room of two seats or more, off otherwise\n",
+		lobby.ShortDuration(lobby.DefaultGrace), lobby.ShortDuration(lobby.DefaultPublicClock))
+}
+
+// terminalStart is what a terminal command opens, and how.
+type terminalStart struct {
+	start  session.Start
+	theme  string
+	noBell bool
 }
 
 // openTerminal reads what a terminal command (join, watch, replay,
 // lobby) opens, or says how to run it when the session has no terminal.
-func (s *Server) openTerminal(c *call, cmd command) (session.Start, string, error) {
+func (s *Server) openTerminal(c *call, cmd command) (terminalStart, error) {
 	fs := flag.NewFlagSet(cmd.name, flag.ContinueOnError)
 	theme := fs.String("theme", themeFromEnv(c.sess.Environ()), "")
-	want, names := 1, "room CODE"
-	if cmd.name == "lobby" {
-		want, names = 0, ""
+	noBell := fs.Bool("no-bell", bellOffFromEnv(c.sess.Environ()), "")
+	want, most, names := 1, 1, "room CODE"
+	switch cmd.name {
+	case "lobby":
+		want, most, names = 0, 0, ""
+	case "join":
+		most = 2 // a guest's seat word
 	}
-	pos, err := c.flags(fs, want, names)
+	pos, err := c.flagsUpTo(fs, want, most, names)
 	if err != nil {
-		return session.Start{}, "", err
+		return terminalStart{}, err
+	}
+	if _, err := roomArg(pos); err != nil {
+		return terminalStart{}, err
 	}
 	switch *theme {
 	case "default", "colorblind", "mono":
 	default:
-		return session.Start{}, "", errUsage{fmt.Sprintf("--theme %q: choose default, colorblind or mono", *theme)}
+		return terminalStart{}, errUsage{fmt.Sprintf("--theme %q: choose default, colorblind or mono", *theme)}
 	}
 	if _, _, isPty := c.sess.Pty(); !isPty {
-		hint := "ssh -t -p PORT HOST " + strings.Join(append([]string{cmd.name}, c.args...), " ")
+		hint := s.sshCommand(true, append([]string{cmd.name}, c.args...)...)
 		if cmd.name == "lobby" {
-			hint = "ssh -p PORT HOST (from a terminal)"
+			hint = s.sshCommand(false) + " (from a terminal)"
 		}
-		return session.Start{}, "", fmt.Errorf("%s opens the game screen, which needs a terminal: run `%s`. Scripts can use `play CODE` instead", cmd.name, hint)
+		return terminalStart{}, fmt.Errorf("%s opens the game screen, which needs a terminal: run `%s`. Scripts can use `play CODE` instead", cmd.name, hint)
 	}
 	start := sessionStart(cmd.name, pos)
 	if start.Code != "" {
 		// Check the room now, so a typo gets a plain message instead of
 		// a screen that opens only to say so.
 		if _, err := s.cfg.Lobby.Info(c.ctx, start.Code, c.player); err != nil {
-			return session.Start{}, "", err
+			return terminalStart{}, err
 		}
 	}
-	return start, *theme, nil
+	return terminalStart{start: start, theme: *theme, noBell: *noBell}, nil
 }
 
 // themeFromEnv honours NO_COLOR and SMOKESTACK_THEME when the client sends
@@ -422,6 +482,18 @@ func themeFromEnv(env []string) string {
 		}
 	}
 	return theme
+}
+
+// bellOffFromEnv honours SMOKESTACK_BELL=off when the client sends it
+// (ssh -o SendEnv=SMOKESTACK_BELL): no bell, no window title.
+func bellOffFromEnv(env []string) bool {
+	off := false
+	for _, kv := range env {
+		if k, v, _ := strings.Cut(kv, "="); k == "SMOKESTACK_BELL" {
+			off = v == "off" || v == "0" || v == "no"
+		}
+	}
+	return off
 }
 
 func writeJSON(w io.Writer, v any) error {

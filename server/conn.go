@@ -23,7 +23,11 @@ type connState struct {
 	// (with its line from refusalLines shown to the client).
 	refusal   string
 	handshake *time.Timer // drops the connection if the handshake lingers
-	closeOnce sync.Once
+	// firstSession drops an authenticated connection that opens no
+	// session in time: it would otherwise hold its slot until the
+	// transport's idle timeout.
+	firstSession *time.Timer
+	closeOnce    sync.Once
 
 	mu  sync.Mutex
 	key string // the key counted against Limits.ConnsPerKey
@@ -56,6 +60,7 @@ func (s *Server) admitConn(ctx ssh.Context, c net.Conn) net.Conn {
 	}
 	if reason != "" {
 		s.refuse(reason, "remote", cs.addr.String(), "dropped", drop)
+		s.suspects.note(reason, "", addrKey(cs.addr), time.Now())
 	}
 	if drop {
 		cs.Close()
@@ -72,6 +77,11 @@ func (cs *connState) Close() error {
 		if cs.handshake != nil {
 			cs.handshake.Stop()
 		}
+		cs.mu.Lock()
+		if cs.firstSession != nil {
+			cs.firstSession.Stop()
+		}
+		cs.mu.Unlock()
 		cs.s.gate.closeConn(addrKey(cs.addr))
 		cs.mu.Lock()
 		if cs.key != "" {
@@ -112,6 +122,11 @@ func (s *Server) sessionChannel(srv *ssh.Server, conn *gossh.ServerConn, ch goss
 		}
 		if reason := cs.openChannel(s.cfg.Limits, time.Now()); reason != "" {
 			s.refuse(reason, "remote", cs.addr.String(), "user", conn.User())
+			key := ""
+			if conn.Permissions != nil {
+				key = conn.Permissions.Extensions[extFingerprint]
+			}
+			s.suspects.note(reason, key, addrKey(cs.addr), time.Now())
 			_ = ch.Reject(gossh.ResourceShortage, refusalLines[reason])
 			return
 		}
@@ -125,6 +140,9 @@ func (s *Server) sessionChannel(srv *ssh.Server, conn *gossh.ServerConn, ch goss
 func (cs *connState) openChannel(lim Limits, now time.Time) string {
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
+	if cs.firstSession != nil {
+		cs.firstSession.Stop()
+	}
 	if lim.SessionsPerConn > 0 && cs.sessions >= lim.SessionsPerConn {
 		return "sessions_per_conn"
 	}
@@ -226,9 +244,21 @@ func (s *Server) handshakeConfig(ctx ssh.Context) *gossh.ServerConfig {
 		}
 	}
 	cfg.AuthLogCallback = func(_ gossh.ConnMetadata, _ string, err error) {
-		if err == nil && cs.handshake != nil {
-			cs.handshake.Stop()
+		if err == nil && cs.handshake != nil && cs.handshake.Stop() {
+			cs.awaitSession(s.cfg.Limits.HandshakeTimeout)
 		}
 	}
 	return cfg
+}
+
+// awaitSession gives a connection that has just authenticated d to open
+// its first session, as long as it had for its handshake.
+func (cs *connState) awaitSession(d time.Duration) {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	cs.firstSession = time.AfterFunc(d, func() {
+		cs.s.refuse("no_session", "remote", cs.addr.String())
+		cs.s.suspects.note("no_session", "", addrKey(cs.addr), time.Now())
+		cs.Close()
+	})
 }

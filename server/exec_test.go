@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -110,8 +111,8 @@ func TestHelp(t *testing.T) {
 	}
 }
 
-// Guests come in by keyboard-interactive, are told they cannot reclaim
-// seats, and get a fresh identity each time.
+// Guests come in by keyboard-interactive, are told how to take a seat
+// back (their seat word), and get a fresh identity each time.
 func TestGuests(t *testing.T) {
 	srv := startServer(t)
 	var told string
@@ -120,11 +121,13 @@ func TestGuests(t *testing.T) {
 		return nil, nil
 	})
 	c := dial(t, srv.addr, "visitor", guest)
-	if !strings.Contains(told, "cannot reclaim") {
+	if !strings.Contains(told, "seat word") {
 		t.Errorf("guest was told %q", told)
 	}
 	r := run(t, c, "whoami", "")
-	if !strings.Contains(r.stdout, "id:   guest:") || !strings.Contains(r.stdout, "name: visitor") {
+	// A guest's name is not the login (a guest logging in as root would
+	// be "root"): "guest-" and four letters of the guest's identity.
+	if !strings.Contains(r.stdout, "id:   guest:") || !regexp.MustCompile(`name: guest-[a-z2-7]{4}\n`).MatchString(r.stdout) {
 		t.Errorf("guest whoami:\n%s", r.stdout)
 	}
 	again := run(t, dial(t, srv.addr, "visitor", guest), "whoami", "").stdout
@@ -165,7 +168,7 @@ func TestIdentify(t *testing.T) {
 		want    lobby.Player
 		refused bool
 	}{
-		{"the key that authenticated", map[string]string{extFingerprint: fp}, key, lobby.Player{ID: fp, Name: "alice"}, false},
+		{"the key that authenticated", map[string]string{extFingerprint: fp}, key, lobby.Player{ID: fp, Key: fp, Name: "alice"}, false},
 		{"another key than the one that authenticated", map[string]string{extFingerprint: fp}, other, lobby.Player{}, true},
 		{"a key but no recorded fingerprint", nil, key, lobby.Player{}, true},
 		{"a key and a guest id", map[string]string{extGuest: "guest:abc"}, key, lobby.Player{}, true},

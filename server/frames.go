@@ -134,31 +134,14 @@ func (f *frames) draw(prefix, view string) {
 	buf.WriteString(prefix)
 	f.diff(buf, view)
 	if buf.Len() > 0 {
-		writeChunks(f.out, buf.Bytes())
+		// One write: the session's writer cuts it in pieces
+		// (lockedWriter) with nothing else between them. A failed write
+		// is a client gone: its session ends by itself.
+		_, _ = f.out.Write(buf.Bytes())
 		f.last = time.Now()
 	}
 	if buf.Cap() <= maxPooled {
 		framePool.Put(buf)
-	}
-}
-
-// maxWrite is the most written to a session at once. The SSH library
-// keeps, for every channel and connection, buffers as large as the
-// largest packet sent (its own copy, and the encrypted one), up to the
-// client's 32 KB: a frame written whole would have every session keep
-// two buffers of its largest frame. In writes this size a frame costs a
-// packet more for every 2 KB, and a session 5 to 10 KB less.
-const maxWrite = 2 << 10
-
-// writeChunks writes p to w, maxWrite at a time. A failed write is a
-// client gone: its session ends by itself.
-func writeChunks(w io.Writer, p []byte) {
-	for len(p) > 0 {
-		n := min(len(p), maxWrite)
-		if _, err := w.Write(p[:n]); err != nil {
-			return
-		}
-		p = p[n:]
 	}
 }
 

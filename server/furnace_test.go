@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -136,6 +137,9 @@ func TestFurnaceGamesOverSSH(t *testing.T) {
 				t.Fatalf("new: status %d, stderr %q", r.status, r.stderr)
 			}
 			code := strings.TrimSpace(r.stdout)
+			if r := run(t, clients[1], "rooms", ""); !regexp.MustCompile(code + `\s+furnace\s+0/` + fmt.Sprint(c.players)).MatchString(r.stdout) {
+				t.Errorf("rooms does not list the Furnace room %s with its seats free:\n%s", code, r.stdout)
+			}
 			watcher := startPlay(t, dialKey(t, srv.addr, "eve", newKey(t)), "play "+code+" --watch")
 			streams := make([]*stream, len(names))
 			for i := range names {
@@ -184,6 +188,9 @@ func TestFurnaceGamesOverSSH(t *testing.T) {
 				if res.Scores[s.Seat] != s.Money || res.Ranks[s.Seat] != s.Rank || slices.Contains(res.Winners, s.Seat) != s.Winner {
 					t.Errorf("seat %d: the room's result %+v disagrees with the scores %+v", s.Seat, res, s)
 				}
+			}
+			if r := run(t, clients[0], "history", ""); !regexp.MustCompile(code + `\s+furnace\s+.*\sover`).MatchString(r.stdout) {
+				t.Errorf("history does not list the finished Furnace game %s:\n%s", code, r.stdout)
 			}
 			c.check(t, spectated, logs[0])
 			t.Logf("room %s over after %d moves; scores %+v", code, last.Version, spectated.Scores)
@@ -259,7 +266,7 @@ func TestFurnaceScreenOverSSH(t *testing.T) {
 	scr.in.Write([]byte("\x1b"))
 	time.Sleep(50 * time.Millisecond)
 	scr.in.Write([]byte("q"))
-	scr.waitFor(t, "OPEN ROOMS")
+	scr.waitFor(t, "OPEN SEATS")
 }
 
 // One Furnace room across two instances over one real redis-server: alice
@@ -269,7 +276,7 @@ func TestFurnaceScreenOverSSH(t *testing.T) {
 // the same seed and moves with no server in between, shows that seat.
 func TestFurnaceTwoInstances(t *testing.T) {
 	c := newCluster(t, "new --game furnace --players 2 --seed 33 --capitalists on")
-	ref, err := furnace.New(furnace.Config{Players: 2, Capitalists: true}, 33)
+	ref, err := furnace.New(furnace.Config{Players: 2, Capitalists: true, Undo: true}, 33) // as rooms play it
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,14 +1,16 @@
 package server
 
 import (
-	"bytes"
 	"fmt"
+	"io"
 	"log/slog"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/smokestack/smokestack/internal/ratelog"
 	"github.com/smokestack/smokestack/lobby"
@@ -17,6 +19,17 @@ import (
 // guardLimits turn the per-address limits on, so failed lookups are
 // counted by address as well as by key, and bound sessions per connection.
 var guardLimits = Limits{ConnsPerAddr: 50, SessionsPerConn: 4}
+
+// logBurstsTo makes a server log to out, and hold back repeats for every
+// instead of the server's ten seconds.
+func logBurstsTo(out io.Writer, every time.Duration) func(*Server) {
+	return func(s *Server) {
+		l := slog.New(slog.NewTextHandler(out, nil))
+		s.log = l
+		s.refusal = ratelog.New(l, every)
+		s.metrics.log.Store(s.refusal)
+	}
+}
 
 // guess is a random room code, almost surely nobody's.
 func guess(i int) string { return fmt.Sprintf("Z%05d", i)[:lobby.CodeLength] }
@@ -123,10 +136,60 @@ func TestGuessingIsSlowedThenCutOff(t *testing.T) {
 	}
 }
 
+// A friend with the invite joins at once while a guesser from elsewhere
+// is being slowed: with the guesser's current miss waiting four seconds,
+// the friend's first update comes within a generous two.
+func TestFriendJoinsWhileGuesserIsSlowed(t *testing.T) {
+	lim := lobby.Limits{LookupMisses: 12, LookupWindow: time.Hour, LookupBackoff: 500 * time.Millisecond}
+	srv := startServerLimited(t, lim, withLimits(guardLimits))
+	alice := dialKey(t, srv.addr, "alice", newKey(t))
+	invite := strings.TrimSpace(run(t, alice, "new --players 3 --private", "").stdout)
+	guesser := dialKey(t, srv.addr, "mallory", newKey(t))
+	var answered atomic.Int64
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if _, err := attempt(guesser, "play "+guess(i)+" --watch"); err != nil {
+				return
+			}
+			answered.Add(1)
+		}
+	}()
+	// Three misses are free, then they wait 0.5, 1 and 2 s; the seventh,
+	// counted as it starts, waits 4 s.
+	waitUntil(t, "the guesser's seventh miss to start its wait", func() bool { return srv.refusals("lookup_backoff") >= 4 })
+	before := answered.Load()
+	friend, _, err := dialFrom(srv.addr, 0, newKey(t)) // from 127.0.0.2
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer friend.Close()
+	start := time.Now()
+	f := startPlay(t, friend, "play "+invite)
+	first := <-f.lines
+	took := time.Since(start)
+	t.Logf("the friend's first update came %s after asking, the guesser's miss waiting 4s", took.Round(time.Millisecond))
+	if first.Error != "" || first.Seat < 0 {
+		t.Fatalf("the friend with the invite: %s", first.raw)
+	}
+	if answered.Load() != before {
+		t.Fatal("the guesser's slow miss was answered before the friend: the friend's join did not overlap it")
+	}
+	if took > 2*time.Second {
+		t.Errorf("the friend's join took %s while the guesser was slowed", took)
+	}
+}
+
 // A private room cannot be joined, watched or opened on screen with its
 // code alone: the answer is the same as for a code with no room. With the
-// invite it can; its players come back with the code; only they and the
-// host are shown the invite, never a spectator or a list.
+// invite it can; its players come back with the code; they, the host and
+// a spectator who came in with the invite are shown it, never a list.
 func TestPrivateRoomNeedsItsInvite(t *testing.T) {
 	srv := startServer(t)
 	alice := dialKey(t, srv.addr, "alice", newKey(t))
@@ -180,8 +243,8 @@ func TestPrivateRoomNeedsItsInvite(t *testing.T) {
 		t.Fatalf("bob back with the code: %+v", l)
 	}
 	for l := range w.lines {
-		if l.Error != "" || bytes.Contains(l.raw, []byte(secret)) {
-			t.Fatalf("the spectator's stream: %s", l.raw)
+		if l.Error != "" || l.Seat >= 0 || l.Invite != invite {
+			t.Fatalf("the spectator who came in with the invite: %s", l.raw)
 		}
 		if l.Room.Started {
 			break
@@ -194,6 +257,47 @@ func TestPrivateRoomNeedsItsInvite(t *testing.T) {
 	}
 }
 
+// A private room from before invites is given one when it is loaded: its
+// host is shown it, a friend joins the free seat with it, and a spectator
+// who came in with it sees it on the board, to come back with, where the
+// code alone would not do.
+func TestPrivateRoomFromBeforeInvitesOverSSH(t *testing.T) {
+	srv := startServer(t)
+	key := newKey(t)
+	alice := dialKey(t, srv.addr, "alice", key)
+	fp := gossh.FingerprintSHA256(key.PublicKey())
+	now := time.Now().UTC()
+	old := lobby.Meta{Code: "K7PXMA", Game: "factories", Host: fp, Seats: []lobby.Seat{{Player: fp, Name: "alice"}, {}},
+		Seed: 11, Created: now, Updated: now, Version: 1}
+	if err := srv.store.Create(t.Context(), old); err != nil {
+		t.Fatal(err)
+	}
+	carol := dialKey(t, srv.addr, "carol", newKey(t))
+	if r := run(t, carol, "play K7PXMA --watch", ""); !strings.Contains(r.stdout, "no room") {
+		t.Errorf("a stranger with the old room's code: %+v", r)
+	}
+	a := startPlay(t, alice, "play K7PXMA")
+	first := <-a.lines
+	code, secret, _ := lobby.ParseInvite(first.Invite)
+	if first.Error != "" || first.Seat != 0 || code != "K7PXMA" || len(secret) != lobby.SecretLength {
+		t.Fatalf("the host of the old room: %s", first.raw)
+	}
+	if m, _, err := srv.store.Load(t.Context(), "K7PXMA", 0); err != nil || m.Secret != secret {
+		t.Fatalf("the stored room has secret %q (%v), the host was shown %q", m.Secret, err, secret)
+	}
+	b := startPlay(t, dialKey(t, srv.addr, "bob", newKey(t)), "play "+first.Invite)
+	for l := range b.lines {
+		if l.Error != "" || l.Invite != first.Invite {
+			t.Fatalf("bob with the invite: %s", l.raw)
+		}
+		if l.Room.Started {
+			break
+		}
+	}
+	_, scr := ptySession(t, carol, "watch "+first.Invite, 100, 30)
+	scr.waitFor(t, "room "+first.Invite+" · watching")
+}
+
 // Ten thousand guesses over one connection, as in the attack that showed
 // the problem, make a few dozen log lines: the sessions past the
 // connection's allowance are refused as they open and, like the guesses
@@ -202,12 +306,7 @@ func TestPrivateRoomNeedsItsInvite(t *testing.T) {
 func TestRefusalsLogBounded(t *testing.T) {
 	var out screen            // a log, written by many goroutines
 	const every = time.Second // the server's is 10s
-	logTo := func(s *Server) {
-		l := slog.New(slog.NewTextHandler(&out, nil))
-		s.log = l
-		s.refusal = ratelog.New(l, every)
-		s.metrics.log.Store(s.refusal)
-	}
+	logTo := logBurstsTo(&out, every)
 	lim := Limits{ConnsPerAddr: 20, SessionsPerConn: 4, SessionRate: 10}
 	srv := startServerLimited(t, lobby.Limits{LookupMisses: 20, LookupWindow: time.Hour, LookupBackoff: 20 * time.Millisecond},
 		withLimits(lim), logTo)
@@ -254,6 +353,74 @@ func TestRefusalsLogBounded(t *testing.T) {
 	}
 }
 
+// With the default limits, a guesser coming back on new connection after
+// new connection once cut off writes a bounded log: the sessions of a key
+// or address refused lately are logged once per burst with a count, like
+// the refusals, not two lines each (which made 125 session lines against 2
+// refusal lines in ten seconds). 10,000 refused attempts over fifty
+// connections make a few dozen lines.
+func TestRefusedLogVolumeOverManyConnections(t *testing.T) {
+	var out screen            // a log, written by many goroutines
+	const every = time.Second // the server's is 10s
+	logTo := logBurstsTo(&out, every)
+	lim := lobby.DefaultLimits()
+	lim.LookupBackoff = 0 // the back-off only slows the guesses; what is logged is the same
+	srv := startServerLimited(t, lim, withLimits(DefaultLimits()), logTo)
+	const want, conns, perConn = 10_000, 50, 200
+	var refused, admitted, dialled atomic.Int64
+	start := time.Now()
+	var wg sync.WaitGroup
+	for range 5 { // five connections at a time, from one address
+		wg.Go(func() {
+			for refused.Load() < want && dialled.Add(1) <= conns {
+				c, _, err := dialFrom(srv.addr, 0, newKey(t))
+				if err != nil {
+					refused.Add(1)
+					continue
+				}
+				var tries atomic.Int64
+				var inner sync.WaitGroup
+				for range 8 { // within the sessions a connection may hold open
+					inner.Go(func() {
+						for tries.Add(1) <= perConn && refused.Load() < want {
+							r, err := attempt(c, "play "+guess(int(refused.Load()))+" --watch")
+							if err == nil {
+								admitted.Add(1)
+							}
+							if err != nil || r.status != 0 {
+								refused.Add(1)
+							}
+						}
+					})
+				}
+				inner.Wait()
+				c.Close()
+			}
+		})
+	}
+	wg.Wait()
+	took := time.Since(start)
+	time.Sleep(every + 200*time.Millisecond) // the last bursts' counts
+	lines := strings.Split(strings.TrimSpace(out.text()), "\n")
+	sessionLines := 0
+	for _, l := range lines {
+		if strings.Contains(l, "session start") || strings.Contains(l, "session end") {
+			sessionLines++
+		}
+	}
+	t.Logf("%d attempts refused over %d connections in %s (%d sessions got in) made %d log lines, %d of them sessions'",
+		refused.Load(), min(dialled.Load(), conns), took.Round(time.Millisecond), admitted.Load(), len(lines), sessionLines)
+	if refused.Load() < want {
+		t.Fatalf("only %d attempts were refused", refused.Load())
+	}
+	// The sessions before the first cut-off one by one (twenty misses, and
+	// those in flight), then for each kind, refusals and sessions alike, a
+	// line at once and one a second.
+	if bound := 2*(lim.LookupMisses+8) + 8*(2+int(took/every)); len(lines) > bound {
+		t.Errorf("%d refused attempts made %d log lines, more than %d:\n%s", refused.Load(), len(lines), bound, strings.Join(lines[:min(len(lines), 120)], "\n"))
+	}
+}
+
 // The lobby's join prompt and the screen commands count misses too: past
 // the limit the terminal is restored, the line said below it, and the
 // connection ends, taking the client's other sessions with it and no one
@@ -275,7 +442,7 @@ func TestLookupLimitInTheTerminal(t *testing.T) {
 	_, replay := ptySession(t, c, "replay YYYYYY", 100, 30) // the second
 	replay.waitFor(t, "no room")
 	_, scr := ptySession(t, c, "", 100, 30)
-	scr.waitFor(t, "OPEN ROOMS")
+	scr.waitFor(t, "OPEN SEATS")
 	scr.in.Write([]byte("c"))
 	scr.waitFor(t, "JOIN A ROOM")
 	scr.in.Write([]byte("XXXXXX\r")) // the third: past the limit

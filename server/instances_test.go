@@ -25,7 +25,7 @@ type redisInstance struct {
 	store *lobby.RedisStore
 }
 
-func startRedisInstance(t *testing.T, url string) *redisInstance {
+func startRedisInstance(t *testing.T, url string, change ...func(*Server)) *redisInstance {
 	t.Helper()
 	store, err := lobby.OpenRedis(t.Context(), url)
 	if err != nil {
@@ -37,6 +37,9 @@ func startRedisInstance(t *testing.T, url string) *redisInstance {
 	srv, err := New(Config{HostKey: newKey(t), Lobby: lb, Screens: testScreens})
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, f := range change {
+		f(srv)
 	}
 	addr := serveLoopback(t, srv, func() {
 		stopLobby()

@@ -31,13 +31,18 @@ func openFDs(t *testing.T) int {
 // dialFrom connects from a loopback address of its own, as players from
 // many addresses would, so the per-address limits stay at their defaults.
 func dialFrom(addr string, from int, key gossh.Signer) (*gossh.Client, net.Conn, error) {
+	return dialFromAs(addr, from, "leak", gossh.PublicKeys(key))
+}
+
+// dialFromAs is dialFrom with the user and login method given.
+func dialFromAs(addr string, from int, user string, auth gossh.AuthMethod) (*gossh.Client, net.Conn, error) {
 	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.IPv4(127, 0, byte(from/250), byte(2+from%250))}, Timeout: 10 * time.Second}
 	nc, err := d.Dial("tcp", addr)
 	if err != nil {
 		return nil, nil, err
 	}
-	cc, chans, reqs, err := gossh.NewClientConn(nc, addr, &gossh.ClientConfig{User: "leak",
-		Auth: []gossh.AuthMethod{gossh.PublicKeys(key)}, HostKeyCallback: gossh.InsecureIgnoreHostKey()})
+	cc, chans, reqs, err := gossh.NewClientConn(nc, addr, &gossh.ClientConfig{User: user,
+		Auth: []gossh.AuthMethod{auth}, HostKeyCallback: gossh.InsecureIgnoreHostKey()})
 	if err != nil {
 		nc.Close()
 		return nil, nil, err

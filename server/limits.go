@@ -17,7 +17,8 @@ import (
 // turns that limit off.
 type Limits struct {
 	// HandshakeTimeout drops a connection whose SSH handshake (key
-	// exchange and authentication) has not finished in time.
+	// exchange and authentication) has not finished in time, and one that
+	// has opened no session as long after authenticating.
 	HandshakeTimeout time.Duration
 	// ConnsPerAddr bounds the open connections from one address (an IPv6
 	// client's /64), ConnsPerKey those authenticated by one key.
@@ -112,14 +113,7 @@ func (s *Server) lookupAddr(sess ssh.Session) string {
 	if lim := s.cfg.Limits; lim.ConnsPerAddr <= 0 && lim.ConnRate <= 0 {
 		return ""
 	}
-	addr := remoteAddr(sess.RemoteAddr())
-	if cs := connOf(sess.Context()); cs != nil {
-		addr = cs.addr
-	}
-	if !addr.IsValid() {
-		return ""
-	}
-	return addrKey(addr)
+	return clientAddr(sess)
 }
 
 // remoteAddr is the client's address, or an invalid one if it has none.
@@ -262,7 +256,7 @@ func (p *paced) Read(b []byte) (int, error) {
 func (s *Server) input(ctx context.Context, c *call) io.Reader {
 	var once sync.Once
 	slowed := func() {
-		once.Do(func() { s.refuse("input_rate", "key", c.player.ID, "remote", c.sess.RemoteAddr().String()) })
+		once.Do(func() { s.refuse("input_rate", "key", c.player.Key, "remote", c.sess.RemoteAddr().String()) })
 	}
 	return activity{pace(ctx, c.sess, s.cfg.Limits.InputRate, slowed), c.live}
 }

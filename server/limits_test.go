@@ -98,11 +98,40 @@ func TestHandshakeDeadline(t *testing.T) {
 	// The deadline counts the connections that were not refused first:
 	// three of six were over the address's limit.
 	waitUntil(t, "six handshake timeouts counted", func() bool { return srv.refusals("handshake_timeout") == 6 })
-	// A real client finishes in time and is not cut afterwards.
+	// A real client finishes in time and, having opened a session, is not
+	// cut afterwards (one that opens none is: TestFirstSessionDeadline).
 	c := dialKey(t, srv.addr, "alice", newKey(t))
+	if r := run(t, c, "whoami", ""); r.status != 0 {
+		t.Fatalf("whoami: %+v", r)
+	}
 	time.Sleep(500 * time.Millisecond)
 	if r := run(t, c, "whoami", ""); r.status != 0 {
 		t.Errorf("whoami after the deadline passed: %+v", r)
+	}
+}
+
+// A connection that authenticates and then opens no session is dropped
+// when the handshake deadline has passed again, not an idle timeout
+// later; one that opened a session in time is not.
+func TestFirstSessionDeadline(t *testing.T) {
+	srv := startServer(t, withLimits(Limits{HandshakeTimeout: 300 * time.Millisecond}))
+	idle := dialKey(t, srv.addr, "alice", newKey(t))
+	ended := make(chan error, 1)
+	go func() { ended <- idle.Wait() }()
+	busy := dialKey(t, srv.addr, "bob", newKey(t))
+	if r := run(t, busy, "whoami", ""); r.status != 0 {
+		t.Fatalf("whoami: %+v", r)
+	}
+	select {
+	case <-ended:
+	case <-time.After(5 * time.Second):
+		t.Fatal("a connection without a session is still open after 5s")
+	}
+	if n := srv.refusals("no_session"); n != 1 {
+		t.Errorf("%d no_session refusals counted, want 1", n)
+	}
+	if r := run(t, busy, "whoami", ""); r.status != 0 {
+		t.Errorf("a connection that opened a session in time, later: %+v", r)
 	}
 }
 
@@ -275,6 +304,130 @@ func TestMoveRateOverSSH(t *testing.T) {
 	if took := time.Since(start); took < 950*time.Millisecond {
 		t.Errorf("thirty moves at ten a second, bursts of twenty, answered in %s", took)
 	}
+}
+
+// Guests have a new identity on every connection, so their room quotas
+// count by address: a guest from one address making a room on each new
+// connection is refused past the quota, while a guest elsewhere and a
+// player with a key at the same address have their own.
+func TestGuestRoomLimits(t *testing.T) {
+	srv := startServerLimited(t, lobby.Limits{RoomsPerHour: 3, OpenRooms: 2}, withLimits(Limits{ConnsPerAddr: 50}))
+	guestNew := func(from int) result {
+		t.Helper()
+		c, err := dialGuestFrom(srv.addr, from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		return run(t, c, "new --private", "")
+	}
+	for i := range 2 {
+		if r := guestNew(0); r.status != 0 {
+			t.Fatalf("guest room %d: %+v", i+1, r)
+		}
+	}
+	r := guestNew(0)
+	if r.status != 1 || !strings.Contains(r.stderr, "guests from your address have 2 unfinished rooms, the most allowed") {
+		t.Errorf("a third open room by a guest from the same address, on a new connection: %+v", r)
+	}
+	if r := guestNew(1); r.status != 0 {
+		t.Errorf("a guest from another address: %+v", r)
+	}
+	key, _, err := dialFrom(srv.addr, 0, newKey(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer key.Close()
+	if r := run(t, key, "new --private", ""); r.status != 0 {
+		t.Errorf("a player with a key at the guests' address: %+v", r)
+	}
+	if n := srv.refusals("open_rooms"); n != 1 {
+		t.Errorf("%d open_rooms refusals counted, want 1", n)
+	}
+}
+
+// dialGuestFrom connects as a guest (no key) from a loopback address of
+// its own, as dialFrom does with a key.
+func dialGuestFrom(addr string, from int) (*gossh.Client, error) {
+	guest := gossh.KeyboardInteractive(func(string, string, []string, []bool) ([]string, error) { return nil, nil })
+	c, _, err := dialFromAs(addr, from, "visitor", guest)
+	return c, err
+}
+
+// The move rate is the seat's, however many sessions hold it: two
+// sessions of one key on one seat, each sending twenty lines at once, get
+// twenty at once between them and the rest at the rate.
+func TestMoveRatePerSeat(t *testing.T) {
+	srv := startServerLimited(t, lobby.Limits{MovesPerSecond: 10})
+	key := newKey(t)
+	code := strings.TrimSpace(run(t, dialKey(t, srv.addr, "alice", key), "new --players 2", "").stdout)
+	var seats []*stream
+	for range 2 { // one connection each, as two terminals would
+		st := startPlay(t, dialKey(t, srv.addr, "alice", key), "play "+code)
+		if l := <-st.lines; l.Seat != 0 {
+			t.Fatalf("alice's session sat at %+v", l)
+		}
+		seats = append(seats, st)
+	}
+	start := time.Now()
+	for _, st := range seats {
+		st.in.Write([]byte(strings.Repeat(`{"kind":"pass"}`+"\n", 20)))
+	}
+	for _, st := range seats {
+		for i := range 20 { // refused by the rules: the game has not started
+			if l := st.answer(t); !strings.Contains(l.Error, "the game starts when every seat is taken") {
+				t.Fatalf("line %d: %+v", i, l)
+			}
+		}
+	}
+	// Twenty at once, twenty more at ten a second: two seconds, less a
+	// tenth for the first of them.
+	if took := time.Since(start); took < 1800*time.Millisecond {
+		t.Errorf("forty moves for one seat from two sessions, at ten a second in bursts of twenty, answered in %s", took)
+	}
+}
+
+// A move that would wait past a second for its seat's allowance is not
+// played, and the player is told why; the session goes on.
+func TestMoveRateRefusesPastASecond(t *testing.T) {
+	srv := startServerLimited(t, lobby.Limits{MovesPerSecond: 0.5}) // one in two seconds, bursts of one
+	c := dialKey(t, srv.addr, "alice", newKey(t))
+	code := strings.TrimSpace(run(t, c, "new --players 2", "").stdout)
+	st := startPlay(t, c, "play "+code)
+	<-st.lines
+	start := time.Now()
+	st.in.Write([]byte(strings.Repeat(`{"kind":"pass"}`+"\n", 2)))
+	if l := st.answer(t); !strings.Contains(l.Error, "the game starts when every seat is taken") {
+		t.Fatalf("the first move: %+v", l)
+	}
+	if l := st.answer(t); l.Error != "too many moves: at most 0.5 a second; that one was not played" {
+		t.Fatalf("a move two seconds early: %+v", l)
+	}
+	if took := time.Since(start); took > time.Second {
+		t.Errorf("the refusal took %s: a move past the allowance must not wait", took)
+	}
+	if n := srv.refusals("move_rate"); n != 1 {
+		t.Errorf("%d move_rate refusals counted, want 1", n)
+	}
+	// Two seconds on, the seat has its allowance back.
+	time.Sleep(2 * time.Second)
+	st.in.Write([]byte(`{"kind":"pass"}` + "\n"))
+	if l := st.answer(t); !strings.Contains(l.Error, "the game starts when every seat is taken") {
+		t.Errorf("a move after two seconds: %+v", l)
+	}
+}
+
+// answer is the next answer to a move (ok or error), past the updates
+// the room pushes meanwhile.
+func (s *stream) answer(t *testing.T) line {
+	t.Helper()
+	for l := range s.lines {
+		if l.OK || l.Error != "" {
+			return l
+		}
+	}
+	t.Fatal("the session ended before answering")
+	return line{}
 }
 
 // attempt runs cmd on c as run does, but hands back a session the server

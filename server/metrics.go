@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"log/slog"
 	"net/http"
@@ -29,6 +30,8 @@ type Metrics struct {
 	store          string
 	// log, once a server is set up, logs refusals once per burst.
 	log atomic.Pointer[ratelog.Logger]
+	// suspects, once a server is set up, hears who the lobby refused.
+	suspects atomic.Pointer[suspects]
 }
 
 // latencyBuckets span a fast local commit to a struggling remote store.
@@ -51,7 +54,7 @@ func NewMetrics(store string) *Metrics {
 	m.keyToBroadcast = prometheus.NewHistogram(prometheus.HistogramOpts{Name: "smokestack_key_to_broadcast_seconds",
 		Help: "Time from a player's move reaching the lobby to its update being pushed to every session here.", Buckets: latencyBuckets})
 	m.storeErrors = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "smokestack_store_errors_total",
-		Help: "Errors from the room store (Redis or bbolt) that reached a room or a server check."}, []string{"store"})
+		Help: "Errors from the room store (Redis or bbolt): rooms, seat presence, failed-lookup counts, bans and the readiness ping."}, []string{"store"})
 	m.botThink = prometheus.NewHistogram(prometheus.HistogramOpts{Name: "smokestack_bot_think_seconds",
 		Help: "Time a bot took to choose a move.", Buckets: latencyBuckets})
 	f(m.sessions)
@@ -92,7 +95,12 @@ func (m *Metrics) StoreFailed(error) { m.storeErrors.WithLabelValues(m.store).In
 func (m *Metrics) BotThought(d time.Duration) { m.botThink.Observe(d.Seconds()) }
 
 // Refused implements lobby.Observer.
-func (m *Metrics) Refused(reason string, who lobby.Player) { m.refuse(reason, "key", who.ID) }
+func (m *Metrics) Refused(reason string, who lobby.Player) {
+	if s := m.suspects.Load(); s != nil {
+		s.note(reason, cmp.Or(who.Key, who.ID), who.Addr, time.Now())
+	}
+	m.refuse(reason, "key", cmp.Or(who.Key, who.ID))
+}
 
 // refuse counts a refusal and logs it, once per burst of its kind.
 func (m *Metrics) refuse(reason string, attrs ...any) {
@@ -108,13 +116,14 @@ var _ lobby.Observer = (*Metrics)(nil)
 // client is told in words of the moment, or not at all. They are counted
 // from zero like the rest, so a dashboard sees them before the first.
 var quietReasons = []string{
-	"handshake_timeout", "input_rate", "line_too_long", "inactivity", "identity",
+	"handshake_timeout", "no_session", "input_rate", "line_too_long", "inactivity", "identity",
 	// The lobby's (lobby.LimitError.Reason):
 	"rooms_per_hour", "open_rooms", "move_rate", "lookup_backoff", "lookup_limit",
 }
 
 // roomGauge reports the rooms a lobby has loaded by state, read when
-// Prometheus scrapes.
+// Prometheus scrapes. Counting the rooms in the store instead would read
+// every room's metadata (a full scan of Redis) on every scrape.
 type roomGauge struct {
 	lobby *lobby.Lobby
 	desc  *prometheus.Desc
@@ -132,7 +141,7 @@ func (g roomGauge) Collect(ch chan<- prometheus.Metric) {
 // watchRooms adds the rooms of lb to the metrics.
 func (m *Metrics) watchRooms(lb *lobby.Lobby) {
 	m.reg.MustRegister(roomGauge{lobby: lb, desc: prometheus.NewDesc("smokestack_rooms",
-		"Rooms loaded on this instance, by state: waiting for players, playing, over.", []string{"state"}, nil)})
+		"Rooms this instance holds in memory (opened here since it started and not expired), by state: waiting for players, playing, over. Rooms only in the store are not counted; a room open on two instances is counted by both.", []string{"state"}, nil)})
 }
 
 // Handler serves /metrics (Prometheus text), /healthz (the process is up)

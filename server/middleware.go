@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/charmbracelet/ssh"
+	gossh "golang.org/x/crypto/ssh"
 )
 
 // recoverPanics keeps one session's bug from taking the server down: the
@@ -28,7 +29,8 @@ func (s *Server) recoverPanics(next ssh.Handler) ssh.Handler {
 // as the player does (see runTUI): each does its work in a function of
 // its own and keeps little of its own while the session runs.
 
-// logSessions logs every session's start and end.
+// logSessions logs every session's start and end; those of a key or an
+// address refused lately once per burst (suspects.go).
 func (s *Server) logSessions(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
 		start := s.logStart(sess)
@@ -38,19 +40,29 @@ func (s *Server) logSessions(next ssh.Handler) ssh.Handler {
 }
 
 func (s *Server) logStart(sess ssh.Session) time.Time {
+	start := time.Now()
 	pty, _, isPty := sess.Pty()
 	attrs := []any{"user", sess.User(), "remote", sess.RemoteAddr().String(), "cmd", sess.Command(),
 		"key", sess.PublicKey() != nil}
 	if isPty {
 		attrs = append(attrs, "term", pty.Term, "width", pty.Window.Width, "height", pty.Window.Height)
 	}
-	s.log.Info("session start", attrs...)
-	return time.Now()
+	s.logSession("session start", sessionKey(sess), clientAddr(sess), attrs...)
+	return start
 }
 
 func (s *Server) logEnd(sess ssh.Session, start time.Time) {
-	s.log.Info("session end", "user", sess.User(), "remote", sess.RemoteAddr().String(),
+	s.logSession("session end", sessionKey(sess), clientAddr(sess), "user", sess.User(), "remote", sess.RemoteAddr().String(),
 		"duration", time.Since(start).Round(time.Millisecond))
+}
+
+// sessionKey is the fingerprint of the key the session logged in with,
+// or "" for none.
+func sessionKey(sess ssh.Session) string {
+	if k := sess.PublicKey(); k != nil {
+		return gossh.FingerprintSHA256(k)
+	}
+	return ""
 }
 
 // checkIdentity re-checks that the key the session uses is the key that
@@ -73,13 +85,28 @@ func (s *Server) identify(sess ssh.Session) bool {
 	p, err := identify(ext, sess.PublicKey(), sess.User())
 	if err != nil {
 		s.refuse("identity", "user", sess.User(), "remote", sess.RemoteAddr().String())
+		s.suspects.note("identity", "", clientAddr(sess), time.Now())
 		fmt.Fprintln(sess.Stderr(), err)
 		_ = sess.Exit(1)
 		return false
 	}
-	p.Addr = s.lookupAddr(sess)
+	p.Addr, p.From = s.lookupAddr(sess), clientAddr(sess)
 	withPlayer(sess.Context(), p)
 	return true
+}
+
+// clientAddr is where the session comes from, as the per-address limits
+// count it (addrKey), whether or not they are on: a guest's seat word
+// works from there only.
+func clientAddr(sess ssh.Session) string {
+	addr := remoteAddr(sess.RemoteAddr())
+	if cs := connOf(sess.Context()); cs != nil {
+		addr = cs.addr
+	}
+	if !addr.IsValid() {
+		return ""
+	}
+	return addrKey(addr)
 }
 
 // admitSession lets a session in unless its key or address is banned (an
@@ -104,19 +131,30 @@ func (s *Server) admit(sess ssh.Session) *liveSession {
 	cs := connOf(sess.Context())
 	reason := ""
 	switch {
-	case !s.isOperator(p) && s.bans.covers(sess.Context(), p.ID, remoteAddr(sess.RemoteAddr())):
+	case !s.isOperator(p) && s.bans.covers(sess.Context(), p.Key, remoteAddr(sess.RemoteAddr())):
 		reason = "banned"
-	case cs != nil && !p.Guest && !cs.bindKey(p.ID):
+	case cs != nil && !p.Guest && !cs.bindKey(p.Key):
 		reason = "conns_per_key"
 	case !s.gate.openSession():
 		reason = "sessions"
 	}
 	if reason != "" {
-		s.refuse(reason, "remote", sess.RemoteAddr().String(), "key", p.ID)
+		s.refuse(reason, "remote", sess.RemoteAddr().String(), "key", p.Key)
+		s.suspects.note(reason, p.Key, clientAddr(sess), time.Now())
 		fmt.Fprintln(sess.Stderr(), "smokestack: "+refusalLines[reason])
 		_ = sess.Exit(1)
 		return nil
 	}
+	// Who the key plays as: its profile, with its name. Only now, so
+	// a refused key leaves nothing in the store.
+	p, err := s.cfg.Lobby.Identify(sess.Context(), p)
+	if err != nil {
+		s.gate.closeSession() // it was counted as it opened
+		fmt.Fprintln(sess.Stderr(), "smokestack: "+err.Error())
+		_ = sess.Exit(1)
+		return nil
+	}
+	withPlayer(sess.Context(), p)
 	return s.register(sess, p)
 }
 

@@ -18,11 +18,14 @@ import (
 	"github.com/smokestack/smokestack/lobby"
 )
 
-// line is one line of the play protocol: an update or an error.
+// line is one line of the play protocol: an update, a chat line, an ok
+// or an error.
 type line struct {
 	lobby.Update
-	Error string `json:"error"`
-	OK    bool   `json:"ok"`
+	Error string          `json:"error"`
+	About string          `json:"about"` // "chat" on an error answering chat
+	OK    bool            `json:"ok"`
+	Chat  *lobby.ChatLine `json:"chat"`
 	raw   []byte
 }
 

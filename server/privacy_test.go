@@ -161,7 +161,7 @@ func replayNames(t *testing.T, srv *testServer, code string) cardNames {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := factories.New(factories.Config{Players: len(meta.Seats)}, meta.Seed)
+	s, err := factories.New(factories.Config{Players: len(meta.Seats), Undo: true}, meta.Seed) // as rooms play it
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,6 +43,10 @@ type Config struct {
 	// Metrics receives the server's figures; nil makes a fresh set. Pass
 	// the one given to the lobby as its Observer.
 	Metrics *Metrics
+	// PublicAddr is where players reach the server ("host:port"), for
+	// the commands it prints (publicaddr.go); empty means this machine's
+	// name and the port Serve listens on.
+	PublicAddr string
 	// Frames is how terminals are drawn: ChangeFrames (the default, "")
 	// or TickFrames.
 	Frames string
@@ -67,6 +71,10 @@ type Server struct {
 	metrics *Metrics
 	gate    *gate
 	bans    banCache
+	// suspects are the keys and addresses refused lately (suspects.go).
+	suspects suspects
+	// instance names this instance to operators (operators.go).
+	instance string
 
 	// stopping ends when Shutdown starts, so open sessions can say goodbye.
 	stopping context.Context
@@ -76,6 +84,7 @@ type Server struct {
 	mu        sync.Mutex
 	live      map[string]*liveSession // by ID
 	bySession map[ssh.Session]*liveSession
+	public    string // where players reach the server (publicaddr.go)
 }
 
 // New builds a server; it does not listen yet.
@@ -103,6 +112,7 @@ func New(cfg Config) (*Server, error) {
 		metrics: cfg.Metrics, gate: newGate(cfg.Limits), live: map[string]*liveSession{},
 		bySession: map[ssh.Session]*liveSession{}}
 	s.metrics.log.Store(s.refusal)
+	s.metrics.suspects.Store(&s.suspects)
 	s.bans.lobby = cfg.Lobby
 	s.bans.fail = func(err error) {
 		s.metrics.StoreFailed(err)
@@ -159,9 +169,19 @@ func (s *Server) ListenAndServe() error {
 }
 
 // Serve serves connections from l until Shutdown or Close. It returns nil
-// after a Shutdown or Close.
+// after a Shutdown or Close. With a store shared between instances it
+// answers the other instances' operators meanwhile.
 func (s *Server) Serve(l net.Listener) error {
 	s.idleOnce.Do(func() { go s.watchIdle() })
+	s.mu.Lock()
+	if s.public = s.cfg.PublicAddr; s.public == "" {
+		s.public = defaultPublicAddr(l)
+	}
+	s.mu.Unlock()
+	s.instance = instanceName(l)
+	ctx, cancel := context.WithCancel(s.stopping)
+	defer cancel()
+	go s.answerOperators(ctx)
 	err := s.srv.Serve(l)
 	if errors.Is(err, ssh.ErrServerClosed) {
 		return nil

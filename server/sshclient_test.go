@@ -48,7 +48,13 @@ func startServer(t *testing.T, change ...func(*Server)) *testServer {
 // startServerLimited starts a server whose lobby has limits.
 func startServerLimited(t *testing.T, limits lobby.Limits, change ...func(*Server)) *testServer {
 	t.Helper()
-	dir := t.TempDir()
+	return startServerIn(t, t.TempDir(), func(c *lobby.Config) { c.Limits = limits }, change...)
+}
+
+// startServerIn starts a server on the data directory dir (a restart, if
+// a server used it before), its lobby configured by config.
+func startServerIn(t *testing.T, dir string, config func(*lobby.Config), change ...func(*Server)) *testServer {
+	t.Helper()
 	key, err := hostkeys.Ensure(filepath.Join(dir, hostkeys.FileName))
 	if err != nil {
 		t.Fatal(err)
@@ -62,7 +68,9 @@ func startServerLimited(t *testing.T, limits lobby.Limits, change ...func(*Serve
 		logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
 	metrics := NewMetrics("bolt") // the lobby reports to the server's metrics, as in serve
-	lb := lobby.New(lobby.Config{Store: store, Games: testGames, Logger: logger, Observer: metrics, Limits: limits})
+	cfg := lobby.Config{Store: store, Games: testGames, Logger: logger, Observer: metrics}
+	config(&cfg)
+	lb := lobby.New(cfg)
 	srv, err := New(Config{HostKey: key.Signer, Lobby: lb, Screens: testScreens, Logger: logger, Metrics: metrics})
 	if err != nil {
 		t.Fatal(err)
@@ -76,7 +84,7 @@ func startServerLimited(t *testing.T, limits lobby.Limits, change ...func(*Serve
 
 // testGames are the test servers' games, as cmd/smokestack registers them.
 var testGames = []lobby.Game{
-	{Rules: factories.Rules{}, Bots: bot.JSONBots()},
+	{Rules: factories.Rules{}, Bots: bot.JSONBots(), SoloOpponent: factories.SoloOpponent},
 	{Rules: furnace.Rules{}, Bots: furnacebot.JSONBots()},
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -21,7 +22,7 @@ func sessionStart(cmd string, pos []string) session.Start {
 	if cmd == "lobby" || len(pos) == 0 {
 		return session.Start{Mode: "lobby"}
 	}
-	return session.Start{Mode: cmd, Code: pos[0]}
+	return session.Start{Mode: cmd, Code: strings.Join(pos, " ")} // CODE, or CODE WORD
 }
 
 // Window sizes past these are taken as these: a client claiming
@@ -58,17 +59,18 @@ const idleWarning = time.Minute
 // keeps its work out of line too: a stack the session idles on with under
 // 3 KB in use is shrunk to 8 KB by the garbage collector, one with 5 KB
 // stays at the 16 KB a frame's drawing grew it to.
-func (s *Server) runTUI(c *call, start session.Start, theme string) error {
-	t := s.newTerminal(c, start, theme)
+func (s *Server) runTUI(c *call, ts terminalStart) error {
+	t := s.newTerminal(c, ts)
 	defer t.detach()
 	final, err := t.prog.Run()
-	return s.ended(c, start, t, final, err)
+	return s.ended(c, ts.start, t, final, err)
 }
 
 // terminal is a terminal session's program and what steers it.
 type terminal struct {
 	prog *tea.Program
 	fr   *frames // nil with TickFrames
+	out  *lockedWriter
 	live *liveSession
 	size ssh.Window // the window the program started with
 	stop func() bool
@@ -76,23 +78,33 @@ type terminal struct {
 
 // newTerminal makes the program for a terminal session and attaches it
 // to the session: its end, its window sizes, notices and inactivity.
-func (s *Server) newTerminal(c *call, start session.Start, theme string) *terminal {
+func (s *Server) newTerminal(c *call, ts terminalStart) *terminal {
 	pty, _, _ := c.sess.Pty()
-	t := &terminal{live: c.live, size: c.live.latestWindow(pty.Window)}
+	// One writer at a time: the frames, the window title and the bell
+	// come from different goroutines, and an SSH channel's writes may
+	// interleave packet by packet.
+	t := &terminal{live: c.live, size: c.live.latestWindow(pty.Window), out: &lockedWriter{w: c.sess}}
 	w, h := clampSize(t.size.Width, t.size.Height)
 	model := session.New(session.Config{
-		Lobby: s.cfg.Lobby, Games: s.cfg.Screens, Player: c.player, Start: start, Theme: theme,
+		Lobby: s.cfg.Lobby, Games: s.cfg.Screens, Player: c.player, Start: ts.start, Theme: ts.theme,
 		Width: w, Height: h,
-		Context:  c.ctx,
-		Renderer: renderer(c.sess, pty.Term),
+		Context:    c.ctx,
+		Renderer:   renderer(c.sess, pty.Term),
+		PublicAddr: s.publicAddr(),
+		Terminal:   t.out,
+		NoBell:     ts.noBell,
 		// Set before Run, so before the session can post.
 		Post: func(msg tea.Msg) { t.prog.Send(msg) },
 	})
+	// The session sets the window title while it plays; the terminal
+	// keeps the player's own on its title stack and gets it back on the
+	// way out (xterm's XTWINOPS; terminals without it ignore both).
+	_, _ = io.WriteString(t.out, pushTitle)
 	opts := []tea.ProgramOption{
 		// The client closing the session (the connection may live on,
 		// multiplexed) means nothing more can be typed.
 		tea.WithInput(inputEnd{s.input(c.ctx, c), func() { go t.prog.Quit() }}),
-		tea.WithOutput(c.sess),
+		tea.WithOutput(t.out),
 		tea.WithEnvironment(append(c.sess.Environ(), "TERM="+pty.Term)),
 		// The server, not each program, decides what a signal means:
 		// otherwise every program quits on SIGTERM by itself, racing the
@@ -104,7 +116,7 @@ func (s *Server) newTerminal(c *call, start session.Start, theme string) *termin
 		opts = append(opts, tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithFPS(120))
 	} else {
 		// Frames drawn as soon as the view changes (frames.go).
-		model, t.fr = newOnChange(model, c.sess, w, h)
+		model, t.fr = newOnChange(model, t.out, w, h)
 		opts = append(opts, tea.WithoutRenderer())
 	}
 	t.prog = tea.NewProgram(model, opts...) // before Run reads input, so before inputEnd can call it
@@ -128,12 +140,14 @@ func (s *Server) newTerminal(c *call, start session.Start, theme string) *termin
 	return t
 }
 
-// detach undoes newTerminal's attachments, once the program has ended.
+// detach undoes newTerminal's attachments, once the program has ended,
+// and gives the player's window title back.
 func (t *terminal) detach() {
 	t.live.idleWatched.Store(false)
 	t.stop()
 	t.live.watchWindow(t.size, nil)
 	t.live.setNotify(nil)
+	_, _ = io.WriteString(t.out, popTitle)
 }
 
 // ended restores the terminal after its program, lets go of the rooms it
@@ -192,7 +206,7 @@ func (s *Server) watchIdle() {
 				switch {
 				case ls.ctx.Err() != nil: // ending already
 				case idle >= limit:
-					s.refuse("inactivity", "key", ls.player.ID, "idle", idle.Round(time.Second))
+					s.refuse("inactivity", "key", ls.player.Key, "idle", idle.Round(time.Second))
 					ls.end(endNote(fmt.Sprintf("closed after %s without input; your seat is kept", limit)))
 				case idle >= warnAt && !ls.warned:
 					ls.warned = true
@@ -205,6 +219,42 @@ func (s *Server) watchIdle() {
 			clear(live) // hold no session past its end
 		}
 	}
+}
+
+// The terminal's title stack: save the window title, and restore it.
+const (
+	pushTitle = "\x1b[22;0t"
+	popTitle  = "\x1b[23;0t"
+)
+
+// lockedWriter lets one Write through at a time, and writes it to the
+// session maxWrite bytes at a time, one frame's pieces together.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+// maxWrite is the most written to a session at once. The SSH library
+// keeps, for every channel and connection, buffers as large as the
+// largest packet sent (its own copy, and the encrypted one), up to the
+// client's 32 KB: a frame written whole would have every session keep two
+// buffers of its largest frame. In writes this size a frame costs a
+// packet more for every 2 KB, and a session 5 to 10 KB less.
+const maxWrite = 2 << 10
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	for len(p) > 0 {
+		m, err := l.w.Write(p[:min(len(p), maxWrite)])
+		n += m
+		if err != nil {
+			return n, err
+		}
+		p = p[m:]
+	}
+	return n, nil
 }
 
 // inputEnd reports when the client's input ends. Bubble Tea ignores the

@@ -63,3 +63,15 @@ func (p GameProbe) Selected() (json.RawMessage, bool) {
 	mv, ok := p.g.menu.selected()
 	return mv.Move, ok
 }
+
+// Ticking reports whether the screen has a timer set to redraw it.
+func (p GameProbe) Ticking() bool { return p.g.ticking }
+
+// Groups are the titles of the menu's groups, in order.
+func (p GameProbe) Groups() []string {
+	var out []string
+	for _, grp := range p.g.menu.groups {
+		out = append(out, grp.Title)
+	}
+	return out
+}

@@ -3,8 +3,10 @@ package session
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -24,7 +26,17 @@ type roomForm struct {
 	values map[string]int // option name -> index into its choices
 	bots   int            // bots in the last seats
 	bot    int            // index into the game's bot names
+	// grace and clock index graceChoices and clockChoices.
+	grace, clock int
 }
+
+// The form's choices of grace period and clock (lobby.CreateOptions):
+// `new` takes any time in their bounds, the form the usual ones.
+var (
+	graceChoices = []time.Duration{time.Minute, lobby.DefaultGrace, 5 * time.Minute, 10 * time.Minute}
+	// clockChoices start with the room's default (0) and none.
+	clockChoices = []time.Duration{0, lobby.ClockOff, 30 * time.Second, time.Minute, 2 * time.Minute, 5 * time.Minute}
+)
 
 // formField is one row of the form.
 type formField struct {
@@ -36,7 +48,7 @@ type formField struct {
 }
 
 func newRoomForm(games []lobby.Game) *roomForm {
-	f := &roomForm{games: games, public: true}
+	f := &roomForm{games: games, public: true, grace: slices.Index(graceChoices, lobby.DefaultGrace)}
 	f.setGame(0)
 	return f
 }
@@ -88,13 +100,34 @@ func (f *roomForm) fields() []formField {
 		}
 		out = append(out, bots, formField{label: "bot kind", value: names[f.bot], change: func(d int) { f.bot = step(f.bot, d, len(names)) }})
 	}
-	return out
+	return append(out, f.timeFields(step)...)
+}
+
+// timeFields are the rows every game has: the grace period before an
+// away player's seat may go to a bot, and the clock for each turn.
+func (f *roomForm) timeFields(step func(v, d, n int) int) []formField {
+	clock := "off"
+	if c := clockChoices[f.clock]; c > 0 {
+		clock = lobby.ShortDuration(c) + " a turn"
+	}
+	if f.clock == 0 {
+		clock = "default: off"
+		if g := f.games[f.game]; f.public && f.seats > 1 && g.DefaultBot() != "" {
+			clock = "default: " + lobby.ShortDuration(lobby.DefaultPublicClock) + " a turn"
+		}
+	}
+	return []formField{
+		{label: "away grace", value: lobby.ShortDuration(graceChoices[f.grace]), note: "then the table may vote in a bot",
+			change: func(d int) { f.grace = step(f.grace, d, len(graceChoices)) }},
+		{label: "clock", value: clock, note: "then the bot plays the turn",
+			change: func(d int) { f.clock = step(f.clock, d, len(clockChoices)) }},
+	}
 }
 
 // options is what the form asks the lobby for.
 func (f *roomForm) options() lobby.CreateOptions {
 	g := f.games[f.game]
-	o := lobby.CreateOptions{Game: g.Name(), Seats: f.seats, Public: f.public}
+	o := lobby.CreateOptions{Game: g.Name(), Seats: f.seats, Public: f.public, Grace: graceChoices[f.grace], Clock: clockChoices[f.clock]}
 	values := map[string]string{}
 	for _, opt := range g.Rules.Options() {
 		if opt.Seats == 0 || opt.Seats == f.seats {

@@ -5,7 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
+	"slices"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -43,9 +43,15 @@ type gameScreen struct {
 	status    string
 	statusBad bool
 
-	overlay   overlay // what covers the board, nil for none
-	ticking   bool
-	following bool // the room's updates are followed (wait)
+	overlay overlay // what covers the board, nil for none
+	ticking bool
+	// following is set once the room's updates are followed (wait).
+	following bool
+
+	// seatWord is a guest's word for taking the seat back (countdown.go).
+	seatWord string
+	chat     *chatPane // the room's chat (gamechat.go)
+	followed bool      // the screen has moved on to the rematch (rematch.go)
 }
 
 // Messages of the game screen. Each carries the connection it is about, so
@@ -75,12 +81,13 @@ type (
 )
 
 func newConnecting(e *env, typed string, watch bool) *gameScreen {
-	return &gameScreen{env: e, code: codeOf(typed), typed: typed, watch: watch, seat: -1, done: make(chan struct{})}
+	return &gameScreen{env: e, code: codeOf(typed), typed: typed, watch: watch, seat: -1, done: make(chan struct{}), chat: newChatPane(e)}
 }
 
 // codeOf is the room code in what a player typed, without a private
-// room's secret, to show on screen.
+// room's secret or a guest's seat word, to show on screen.
 func codeOf(typed string) string {
+	typed, _ = lobby.SplitSeatWord(typed)
 	if code, _, ok := lobby.ParseInvite(typed); ok {
 		return code
 	}
@@ -185,8 +192,14 @@ func (g *gameScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 		if msg.conn != g.conn {
 			return g, nil
 		}
+		// The first update is what the player sees on arriving: no bell.
+		was := g.acting() || g.room.Code == ""
+		first := g.room.Code == ""
 		g.apply(msg.u)
-		return g, tea.Batch(g.wait(), g.tick())
+		if cmd := g.followRematch(first); cmd != nil {
+			return g, cmd
+		}
+		return g, tea.Batch(g.wait(), g.tick(), g.seatAlert(was))
 	case moveDoneMsg:
 		if msg.conn != g.conn {
 			return g, nil
@@ -203,6 +216,14 @@ func (g *gameScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 		} else {
 			g.setStatus(msg.what, false)
 		}
+	case chatSentMsg:
+		if msg.pane == g.chat {
+			return g, g.chat.sent(msg.text, msg.err)
+		}
+	case rematchMsg:
+		if msg.done == g.done {
+			g.rematchDone(msg)
+		}
 	case tickMsg:
 		if msg.done == g.done {
 			g.ticking = false
@@ -212,6 +233,7 @@ func (g *gameScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 		if g.overlay != nil {
 			g.overlay.resize(g.env.bodySize())
 		}
+		g.chat.resize()
 	case tea.KeyMsg:
 		return g, g.key(msg)
 	}
@@ -221,6 +243,11 @@ func (g *gameScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 // apply takes in a room update: the view replaces the old one whole.
 func (g *gameScreen) apply(u lobby.Update) {
 	g.room, g.seat, g.log, g.notice, g.version, g.invite = u.Room, u.Seat, u.Log, u.Notice, u.Version, u.Invite
+	if u.SeatWord != "" && g.seatWord == "" {
+		g.seatWord = u.SeatWord
+		g.setStatus(g.seatWordText(), false) // once, at sit-down: the guest must see it
+	}
+	g.chat.setLines(u.Chat)
 	g.board = nil
 	if len(u.View) > 0 {
 		b, err := g.env.decode(u.Room.Game, u.View)
@@ -242,16 +269,6 @@ func (g *gameScreen) apply(u lobby.Update) {
 	}
 }
 
-// tick refreshes "disconnected 2m" while some seat is away.
-func (g *gameScreen) tick() tea.Cmd {
-	if g.ticking || g.awayText() == "" {
-		return nil
-	}
-	g.ticking = true
-	done := g.done
-	return tea.Tick(15*time.Second, func(time.Time) tea.Msg { return tickMsg{done: done} })
-}
-
 func (g *gameScreen) setStatus(s string, bad bool) { g.status, g.statusBad = s, bad }
 
 // key is the one place where keys turn into moves and room actions.
@@ -260,6 +277,9 @@ func (g *gameScreen) key(msg tea.KeyMsg) tea.Cmd {
 		// Anything but a second enter takes a costly move back.
 		g.armed = nil
 		g.setStatus("", false)
+	}
+	if g.chat.typing {
+		return g.chatKey(msg) // no key is a game's while typing
 	}
 	if g.overlay != nil {
 		var cmd tea.Cmd
@@ -274,9 +294,20 @@ func (g *gameScreen) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Help):
 		g.overlay = &helpOverlay{title: "KEYS", km: g.keys(), rules: g.rules,
 			note: "Pick a card or action with ←/→ (tab), a move for it with ↑/↓, and play it with enter.\n" +
-				"Only legal moves are listed. / searches every move by name. r: the rules of the game."}
+				"Only legal moves are listed. / searches every move by name. u takes back your last move, while it\n" +
+				"drew, showed and rolled nothing. R: the rules of the game."}
+	case key.Matches(msg, k.Chat):
+		return g.chat.start()
+	case g.chat.open && msg.Type == tea.KeyEsc:
+		g.chat.close() // esc hides the chat before it leaves the room
+	case g.over() && key.Matches(msg, k.Rematch):
+		return g.rematch()
 	case key.Matches(msg, k.Rules):
 		g.overlay = g.rules()
+	case key.Matches(msg, k.Bell):
+		cmd, say := g.env.alerts.toggle()
+		g.setStatus(say, false)
+		return tea.Batch(cmd, g.seatAlert(true))
 	case key.Matches(msg, k.Leave):
 		return func() tea.Msg { return toLobby{} }
 	case key.Matches(msg, k.Card):
@@ -311,6 +342,8 @@ func (g *gameScreen) key(msg tea.KeyMsg) tea.Cmd {
 		g.menu.setFilter("")
 	case key.Matches(msg, k.Play):
 		return g.play()
+	case key.Matches(msg, k.Undo):
+		return g.undo()
 	}
 	return nil
 }
@@ -390,49 +423,67 @@ func (g *gameScreen) openCards() {
 	g.overlay = newCardsOverlay(g.board, g.seats(), focus)
 }
 
-// openBots offers the host every free or away seat, once per bot.
+// openBots offers the host (or who stands in) every free seat, once per
+// bot, and a seated player every away seat whose grace period is over,
+// to vote it to the game's default bot.
 func (g *gameScreen) openBots() {
-	if !g.room.IsHost(g.env.player.ID) {
-		g.setStatus("only the room's host can seat a bot", true)
-		return
-	}
 	if g.room.Over {
 		g.setStatus("this game is over", true)
 		return
 	}
 	game, _ := g.env.lobby.Game(g.room.Game)
+	if len(game.Bots.Names) == 0 {
+		g.setStatus("this game has no bots on this server", true)
+		return
+	}
+	host, now := g.room.IsHost(g.env.player.ID), g.now()
 	var choices []botChoice
+	wait := ""
 	for i, s := range g.room.Seats {
-		var who string
 		switch {
-		case s.Free:
-			who = "free seat"
-		case s.Bot == "" && !s.Connected:
-			who = s.Name + " (away)"
+		case s.Free && host:
+			for _, b := range game.Bots.Names {
+				choices = append(choices, botChoice{seat: i, bot: b, text: fmt.Sprintf("seat %d, free seat: play it with the %s bot", i+1, b)})
+			}
+		case g.spectator() || s.VotesFrom.IsZero() || s.Connected:
+		case now.Before(s.VotesFrom):
+			wait = fmt.Sprintf("%s has been away %s: you can vote to hand the seat to a bot in %s",
+				s.Name, lobby.ClockText(now.Sub(s.AwaySince)), lobby.ClockText(s.VotesFrom.Sub(now)))
 		default:
-			continue
-		}
-		for _, b := range game.Bots.Names {
-			choices = append(choices, botChoice{seat: i, bot: b, text: fmt.Sprintf("seat %d, %s: play it with the %s bot", i+1, who, b)})
+			choices = append(choices, botChoice{seat: i, bot: game.DefaultBot(), vote: true,
+				text: fmt.Sprintf("%s's seat, away %s: vote for the %s bot (%d of %d so far)",
+					s.Name, lobby.ClockText(now.Sub(s.AwaySince)), game.DefaultBot(), len(s.Votes), s.VotesNeeded)})
 		}
 	}
 	switch {
-	case len(game.Bots.Names) == 0:
-		g.setStatus("this game has no bots on this server", true)
-	case len(choices) == 0:
-		g.setStatus("every seat is taken by someone who is here", true)
-	default:
+	case len(choices) > 0:
 		g.overlay = &botsOverlay{choices: choices, seat: g.addBot}
+	case wait != "":
+		g.setStatus(wait, true)
+	case !host && slices.ContainsFunc(g.room.Seats, func(s lobby.SeatInfo) bool { return s.Free }):
+		g.setStatus("only the room's host seats bots in free seats", true)
+	default:
+		g.setStatus("every seat is taken by someone who is here", true)
 	}
 }
 
+// addBot seats the chosen bot, or votes for it in an away player's seat.
 func (g *gameScreen) addBot(c botChoice) tea.Cmd {
 	e, code := g.env, g.code
+	name := g.seats().Name(c.seat)
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(e.ctx, moveTimeout)
 		defer cancel()
-		err := e.lobby.AddBot(ctx, code, e.player, c.seat, c.bot)
-		return hostDoneMsg{what: fmt.Sprintf("the %s bot now plays seat %d", c.bot, c.seat+1), err: err}
+		if !c.vote {
+			err := e.lobby.AddBot(ctx, code, e.player, c.seat, c.bot)
+			return hostDoneMsg{what: fmt.Sprintf("the %s bot now plays seat %d", c.bot, c.seat+1), err: err}
+		}
+		res, err := e.lobby.Vote(ctx, code, e.player, c.seat)
+		what := fmt.Sprintf("the %s bot now plays %s's seat, until %[2]s comes back", res.Bot, name)
+		if !res.HandedOver {
+			what = fmt.Sprintf("your vote is in: %d of %d; the seat goes to the bot once everyone here votes", res.Votes, res.Needed)
+		}
+		return hostDoneMsg{what: what, err: err}
 	}
 }
 
@@ -443,22 +494,6 @@ func (g *gameScreen) endGame() tea.Cmd {
 		defer cancel()
 		return hostDoneMsg{what: "you ended the game", err: e.lobby.End(ctx, code, e.player)}
 	}
-}
-
-// awayText is "waiting for NAME (disconnected 2m)" for every seat whose
-// player has gone, the seats that are to act first.
-func (g *gameScreen) awayText() string {
-	var parts []string
-	for i, s := range g.room.Seats {
-		if s.AwaySince.IsZero() || s.Connected {
-			continue
-		}
-		parts = append(parts, fmt.Sprintf("%s (disconnected %s)", g.seats().Name(i), since(g.env.now().Sub(s.AwaySince))))
-	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return "waiting for " + strings.Join(parts, ", ")
 }
 
 // since words a duration the way a player reads it: 40s, 2m, 1h5m.

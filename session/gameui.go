@@ -165,18 +165,28 @@ func (s Seats) Speaker(t Theme, line string) string {
 	if seat < 0 {
 		return line
 	}
-	return t.SeatStyle(seat).Render(s.Glyph(seat)+" "+best) + line[len(best):]
+	shown := best
+	if best != "You" {
+		shown = s.Name(seat) // with its bot mark
+	}
+	return t.SeatStyle(seat).Render(s.Glyph(seat)+" "+shown) + line[len(best):]
 }
 
 // Bot reports whether a bot plays the seat.
 func (s Seats) Bot(seat int) bool { return seat >= 0 && seat < len(s.Bots) && s.Bots[seat] != "" }
 
-// Name is a seat's display name.
+// Name is a seat's display name. A seat a bot plays says so, wherever it
+// is named: "alice (bot)" for a player's seat handed to a bot (a bot in a
+// seat nobody took is named for it already: "greedy bot 3").
 func (s Seats) Name(seat int) string {
+	name := fmt.Sprintf("seat %d", seat+1)
 	if seat >= 0 && seat < len(s.Names) && s.Names[seat] != "" {
-		return s.Names[seat]
+		name = s.Names[seat]
 	}
-	return fmt.Sprintf("seat %d", seat+1)
+	if s.Bot(seat) && !strings.Contains(name, "bot") {
+		name += " (bot)"
+	}
+	return name
 }
 
 // Whose names a seat's belongings: "Your" for the viewer, "bob's".

@@ -3,9 +3,12 @@ package session
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/lipgloss"
+
+	"github.com/smokestack/smokestack/lobby"
 )
 
 // view draws the room: header, banner, body, status line and help bar.
@@ -32,20 +35,27 @@ func (g *gameScreen) view(w, h int) string {
 	}
 	status := ""
 	switch {
+	case g.chat.typing:
+		status = g.chat.inputView()
 	case g.filtering:
 		status = "search moves: " + g.menu.filter + "▏" + t.Dim.Render("  (esc clears, enter plays)")
 	case g.status != "" && g.statusBad:
 		status = t.Bad.Render("✗ " + g.status)
 	case g.status != "":
 		status = t.Dim.Render(g.status)
+	case g.unreadText() != "":
+		status = t.Accent.Render(g.unreadText())
 	}
 	km := g.keys()
-	if g.overlay != nil {
+	switch {
+	case g.chat.typing:
+		km = g.chatKeys()
+	case g.overlay != nil:
 		km = g.overlay.keys()
 	}
 	return strings.Join([]string{
-		Fit(g.header(), w, 1),
-		Fit(g.banner(), w, 1),
+		Fit(g.header(w), w, 1),
+		Fit(g.banner(w), w, 1),
 		Fit(body, w, bh),
 		Fit(status, w, 1),
 		Fit(helpBar(t, km, w), w, 1),
@@ -55,8 +65,14 @@ func (g *gameScreen) view(w, h int) string {
 // keys are the screen's keys now: moves for a seat in play, the rest for
 // spectators, the waiting room and a finished game.
 func (g *gameScreen) keys() help.KeyMap {
+	if g.over() && !g.spectator() {
+		return overKeys{gameKeyMap}
+	}
 	if g.spectator() || g.board == nil || g.over() {
 		return watchKeys{gameKeyMap}
+	}
+	if g.menu.offersUndo() {
+		return undoKeys{gameKeyMap}
 	}
 	return gameKeyMap
 }
@@ -65,7 +81,7 @@ func (g *gameScreen) keys() help.KeyMap {
 // and log widgets for it to place.
 func (g *gameScreen) frame(w, h int) Frame {
 	f := Frame{Theme: g.env.theme, Seats: g.seats(), Width: w, Height: h, Ended: g.room.Ended,
-		Log: func(w, h int) string { return logTail(g.env.theme, g.seats(), g.log, w, h) }}
+		Log: g.logOrChat}
 	if !g.spectator() {
 		f.Menu = g.menuView
 		if grp, ok := g.menu.selectedGroup(); ok {
@@ -75,32 +91,54 @@ func (g *gameScreen) frame(w, h int) Frame {
 	return f
 }
 
-// header names the room and says what is happening in the game.
-func (g *gameScreen) header() string {
+// header names the room and says what is happening in the game, with the
+// turn's clock last; the name of the server gives way when w is short.
+func (g *gameScreen) header(w int) string {
 	t := g.env.theme
 	parts := []string{t.Title.Render("smokestack"), "room " + g.code}
 	if g.spectator() && g.conn != nil {
+		if g.invite != "" {
+			// Came in with a private room's invite: the code alone would
+			// not let them back in.
+			parts[1] = "room " + g.invite
+		}
 		parts = append(parts, "watching")
 	}
 	if g.board != nil {
 		parts = append(parts, g.board.Header(t, g.seats()))
+		if c := g.clockText(); c != "" && !g.over() {
+			parts = append(parts, t.Accent.Render(c))
+		}
+	}
+	if lipgloss.Width(strings.Join(parts, " · ")) > w {
+		parts = parts[1:]
+	}
+	if lipgloss.Width(strings.Join(parts, " · ")) > w && parts[0] != "room "+g.code {
+		parts[0] = "room " + g.code // the invite gives way to the game's own news
 	}
 	return strings.Join(parts, " · ")
 }
 
 // banner is the notice line: trouble with the game service first, then
-// seats whose players have gone, then the game's own news.
-func (g *gameScreen) banner() string {
+// the table's countdowns (seats away, clocks run out), then the game's
+// own news, then a guest's seat word.
+func (g *gameScreen) banner(w int) string {
 	t := g.env.theme
-	switch {
+	var news string
+	if g.board != nil {
+		news = g.board.Banner(t, g.seats())
+	}
+	switch table := g.tableText(w); {
 	case g.notice != "":
 		return t.Banner.Render("⚠ " + g.notice)
-	case g.awayText() != "":
-		return t.Bad.Render("⏸ " + g.awayText())
-	case g.board != nil:
-		return g.board.Banner(t, g.seats())
+	case g.rematchText() != "":
+		return g.rematchText()
+	case table != "" && !g.over():
+		return t.Bad.Render(table)
+	case news != "":
+		return news
 	}
-	return ""
+	return t.Dim.Render(g.seatWordText())
 }
 
 // menuView is the move menu, or why there is none.
@@ -160,10 +198,9 @@ func (g *gameScreen) waitingView(w, h int) string {
 	}
 	switch {
 	case g.room.Public:
-		lines = append(lines, "", "Share the code "+t.Accent.Render(g.room.Code)+" so others can join (lobby: c, or ssh -t … join "+g.room.Code+").", "")
+		lines = append(lines, "", g.shareLines("Share the code "+t.Accent.Render(g.room.Code)+" so others can join", g.room.Code, "code", w), "")
 	case g.invite != "":
-		lines = append(lines, "", "Share the invite "+t.Accent.Render(g.invite)+" so friends can join:",
-			"lobby: c, or ssh -t … join "+g.invite, "")
+		lines = append(lines, "", g.shareLines("Share the invite "+t.Accent.Render(g.invite)+" so friends can join", g.invite, "invite", w), "")
 	default:
 		lines = append(lines, "", "")
 	}
@@ -184,21 +221,56 @@ func (g *gameScreen) waitingView(w, h int) string {
 		lines = append(lines, fmt.Sprintf(" %d  %-24s %s", i+1, who, state))
 	}
 	lines = append(lines, "", "The game starts when every seat is taken.")
-	if g.room.IsHost(g.env.player.ID) {
+	switch {
+	case g.room.HostAway && g.room.HostSeat == g.seat && g.seat >= 0:
+		lines = append(lines, "The host is away, so you stand in: b seats bots, E closes the room.")
+	case g.room.HostAway && g.room.HostSeat >= 0:
+		lines = append(lines, fmt.Sprintf("The host is away: %s stands in.", g.seats().Name(g.room.HostSeat)))
+	case g.room.IsHost(g.env.player.ID):
 		lines = append(lines, "You are the host: b seats a bot in a free seat, E closes the room.")
+	}
+	if g.seatWord != "" {
+		lines = append(lines, "", "You are a guest: if you drop, come back within "+lobby.ShortDuration(time.Duration(g.room.GraceSeconds)*time.Second)+
+			" from here with", "  ssh -t … join "+g.code+" "+t.Accent.Render(g.seatWord))
+	}
+	if g.room.ClockSeconds > 0 {
+		lines = append(lines, fmt.Sprintf("Each turn has %s on the clock; when it runs out the bot plays that turn.",
+			lobby.ShortDuration(time.Duration(g.room.ClockSeconds)*time.Second)))
 	}
 	if g.spectator() {
 		lines = append(lines, fmt.Sprintf("You are watching (%d watching).", g.room.Spectators))
 	}
+	if g.chat.open {
+		// The chat below, with four lines at least: the seats give way.
+		ch := max(4, h-len(lines)-1)
+		lines = append(lines[:max(0, min(len(lines), h-ch-1))], "")
+		return strings.Join(lines, "\n") + "\n" + g.chat.view(t, g.seats(), true, w, ch)
+	}
 	return strings.Join(lines, "\n")
 }
 
-// scoresBody is the end of the game: the game's scores, then the log.
+// shareLines say how others join: the command to paste, wrapped to w
+// rather than cut, and the lobby's way.
+func (g *gameScreen) shareLines(say, invite, what string, w int) string {
+	t := g.env.theme
+	cmd := g.env.joinCommand(invite)
+	if cmd == "" {
+		return say + " (in the lobby: c, then the " + what + ")."
+	}
+	return say + ":\n" + lipgloss.NewStyle().Width(w).Render("  "+t.Accent.Render(cmd)) +
+		"\n" + t.Dim.Render("or in the lobby: c, then the "+what+".")
+}
+
+// scoresBody is the end of the game: the game's scores, what the game did
+// to the players' ratings or records, then the log.
 func (g *gameScreen) scoresBody(w, h int) string {
 	board := g.board.Scores(g.frame(w, h))
+	if rec := recordText(g.env.theme, g.room, g.seat, w); rec != "" {
+		board += "\n\n" + rec
+	}
 	rest := h - lipgloss.Height(board) - 1
 	if rest < 3 {
 		return board
 	}
-	return board + "\n\n" + logTail(g.env.theme, g.seats(), g.log, w, rest-1)
+	return board + "\n\n" + g.logOrChat(w, rest-1)
 }

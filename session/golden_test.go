@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/smokestack/smokestack/engine/factories"
 	"github.com/smokestack/smokestack/engine/factories/bot"
@@ -14,12 +15,12 @@ import (
 	"github.com/smokestack/smokestack/session"
 )
 
-// The golden screens: each is drawn in the mono theme at the three sizes
+// The golden screens: each is drawn in the mono theme at the four sizes
 // and compared with testdata/TestGolden/<screen>/<size>.golden. Run
 // `go test ./session -run TestGolden -update` to rewrite them after a
 // deliberate change, and read the diff.
 
-var goldenSizes = [][2]int{{80, 24}, {120, 40}, {200, 60}}
+var goldenSizes = [][2]int{{80, 24}, {100, 30}, {120, 40}, {200, 60}}
 
 // playSolo plays player's seat with the seated random bot until stop
 // says so or the game ends; a room's bots play the other seats.
@@ -130,8 +131,34 @@ func TestGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	wait := waiting.Code
+	// A public game in play, to watch, where a player's seat went to a
+	// bot: its row names the bot as such.
+	inPlay := createRoom(t, l, bob, lobby.CreateOptions{Seats: 3, Public: true, HasSeed: true, Seed: 47, Bots: []string{"random"},
+		Grace: 5 * time.Second})
+	left, err := l.Join(ctx, inPlay, bob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	left.Close()
+	stays, err := l.Join(ctx, inPlay, carol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Once bob is away past the grace (the test clock moves a second at
+	// each reading), carol, the one player at the table, votes his seat
+	// to a bot.
+	for try := 0; ; try++ {
+		err := l.AddBot(ctx, inPlay, carol, left.Seat(), "greedy")
+		if err == nil {
+			break
+		}
+		if try > 10 {
+			t.Fatal(err)
+		}
+	}
+	stays.Close()
 	// The private room's secret is random too: the waiting room shows it.
-	codes := []string{solo, work, done, open, wait, waiting.Secret}
+	codes := []string{solo, work, done, open, wait, waiting.Secret, inPlay}
 
 	t.Run("lobby", func(t *testing.T) {
 		goldenRun(t, session.Config{Lobby: l, Player: alice}, codes, "lost ")
@@ -146,22 +173,49 @@ func TestGolden(t *testing.T) {
 		goldenRun(t, session.Config{Lobby: l, Player: alice, Start: session.Start{Mode: "join", Code: done}}, codes, "GAME OVER")
 	})
 	t.Run("waiting", func(t *testing.T) {
-		goldenRun(t, session.Config{Lobby: l, Player: alice, Start: session.Start{Mode: "join", Code: wait}}, codes, "1 of 2 seats taken")
+		goldenRun(t, session.Config{Lobby: l, Player: alice, Start: session.Start{Mode: "join", Code: wait},
+			PublicAddr: "games.example.org:2222"}, codes, "1 of 2 seats taken")
 	})
 	t.Run("replay", func(t *testing.T) {
 		goldenRun(t, session.Config{Lobby: l, Player: alice, Start: session.Start{Mode: "replay", Code: done}}, codes, "move 0 of", "]", "]", "n")
 	})
+	t.Run("rules", func(t *testing.T) {
+		goldenRun(t, session.Config{Lobby: l, Player: alice, Start: session.Start{Mode: "join", Code: solo}}, codes, "MARKETPLACE", "r", "right")
+	})
 	t.Run("cards", func(t *testing.T) {
 		goldenRun(t, session.Config{Lobby: l, Player: alice, Start: session.Start{Mode: "join", Code: solo}}, codes, "MARKETPLACE", "i", "down")
 	})
-	// Full tables at the minimum size, in both phases: every seat shown,
-	// nothing cut without a mark.
+	// The chat, once the lobby is drawn: its room is alice's too, which
+	// would change the lobby's lists.
+	talk := chatRoom(t, l)
+	chatCodes := append(slices.Clone(codes), talk)
+	t.Run("chat", func(t *testing.T) {
+		for _, sz := range [][2]int{{80, 24}, {160, 50}} {
+			t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+				goldenAt(t, session.Config{Lobby: l, Player: alice, Start: session.Start{Mode: "join", Code: talk}},
+					chatCodes, sz[0], sz[1], "MARKETPLACE", "t", "g", "g", "!")
+			})
+		}
+	})
+	t.Run("lobbychat", func(t *testing.T) {
+		for _, who := range []lobby.Player{alice, bob} {
+			if err := l.SayInLobby(ctx, who, "anyone for a 3-player furnace? \x1b]52;c;cm0gLXJm\x07"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := l.SayInLobby(ctx, carol, "/me waves"); err != nil {
+			t.Fatal(err)
+		}
+		screentest.GoldenThen(t, session.Config{Lobby: l, Player: alice, Games: screens}, 80, 24, chatCodes, "OPEN SEATS", []string{"t"}, "carol waves")
+	})
+	// Full tables in both phases: every seat shown, nothing cut without
+	// a mark, at the minimum size first.
 	for _, seats := range []int{3, 5} {
 		for _, phase := range []factories.Phase{factories.MarketPhase, factories.WorkPhase} {
 			code := tableAt(t, l, seats, phase)
 			t.Run(fmt.Sprintf("%s%d", phase, seats), func(t *testing.T) {
-				goldenAt(t, session.Config{Lobby: l, Player: alice, Start: session.Start{Mode: "join", Code: code}},
-					[]string{code}, 80, 24, "MOVES")
+				goldenRun(t, session.Config{Lobby: l, Player: alice, Start: session.Start{Mode: "join", Code: code}},
+					[]string{code}, "MOVES")
 			})
 		}
 	}
@@ -172,4 +226,41 @@ func TestGolden(t *testing.T) {
 			})
 		}
 	})
+}
+
+// chatRoom is a two-seat room where alice, bob and carol (watching) have
+// talked, bob trying an escape sequence and a bidi override on alice's
+// screen, and carol /me.
+func chatRoom(t *testing.T, l *lobby.Lobby) string {
+	t.Helper()
+	ctx := context.Background()
+	m, err := l.Create(ctx, bob, lobby.CreateOptions{Seats: 2, HasSeed: true, Seed: 47})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := l.Join(ctx, m.Invite(), alice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()                  // alice's screen takes her seat
+	b, _ := l.Join(ctx, m.Code, bob) // bob and carol stay at the table
+	w, err := l.Watch(ctx, m.Invite(), carol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, said := range []struct {
+		c    *lobby.Conn
+		text string
+	}{
+		{b, "good luck! \x1b]0;pwned\x07\x1b[2J\x1b[H"},
+		{a, "thanks, you too"},
+		{w, "/me grabs some popcorn"},
+		{b, "I will take the \u202Egnirts\u202C Robot, unless the marketplace refreshes before my turn comes round again"},
+		{a, "we will see about that"},
+	} {
+		if err := said.c.Say(ctx, said.text); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return m.Code
 }

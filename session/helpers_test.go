@@ -153,7 +153,7 @@ func (d *driver) inGame() {
 func quickSolo(t *testing.T, l *lobby.Lobby) *driver {
 	t.Helper()
 	d := newDriver(t, session.Config{Lobby: l, Player: alice, Width: 80, Height: 24})
-	d.until("the lobby", d.screenContains("OPEN ROOMS"))
+	d.until("the lobby", d.screenContains("OPEN SEATS"))
 	d.keys("s")
 	d.inGame()
 	return d

@@ -18,11 +18,14 @@ type gameKeys struct {
 	NextGroup, PrevGroup key.Binding
 	Up, Down             key.Binding
 	Play                 key.Binding
+	Undo                 key.Binding
 	Filter               key.Binding
 	Card                 key.Binding
 	Log                  key.Binding
 	AddBot, End          key.Binding
+	Chat, Rematch        key.Binding
 	Rules                key.Binding
+	Bell                 key.Binding
 	Help                 key.Binding
 	Leave                key.Binding
 }
@@ -33,14 +36,20 @@ var gameKeyMap = gameKeys{
 	Up:        key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑", "prev move")),
 	Down:      key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", "next move")),
 	Play:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "play move")),
+	Undo:      key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "take back")),
 	Filter:    key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search moves")),
 	Card:      key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "card info")),
 	Log:       key.NewBinding(key.WithKeys("L", "g"), key.WithHelp("g", "game log")),
-	AddBot:    key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "seat a bot (host)")),
+	AddBot:    key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "bot for a free seat (host) or an away one (vote)")),
 	End:       key.NewBinding(key.WithKeys("E"), key.WithHelp("E", "end game (host)")),
-	Rules:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "rules of the game")),
-	Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "all keys")),
-	Leave:     key.NewBinding(key.WithKeys("q", "esc"), key.WithHelp("q", "leave room")),
+	Chat:      key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "chat")),
+	// r is the rematch once the game is over, the rules while it runs;
+	// R is the rules everywhere, as in the lobby.
+	Rematch: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "rematch")),
+	Rules:   key.NewBinding(key.WithKeys("R", "r"), key.WithHelp("R", "rules of the game")),
+	Bell:    key.NewBinding(key.WithKeys("B"), key.WithHelp("B", "bell on your move on/off")),
+	Help:    key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "all keys")),
+	Leave:   key.NewBinding(key.WithKeys("q", "esc"), key.WithHelp("q", "leave room")),
 }
 
 // Pairs of keys the help bar shows as one, to keep it short. Screens
@@ -53,16 +62,25 @@ var (
 // ShortHelp implements help.KeyMap: most needed first, as the bar gives
 // way from the end (keeping ? and q).
 func (k gameKeys) ShortHelp() []key.Binding {
-	return []key.Binding{k.Play, moveKeysHelp, groupKeysHelp, k.Card, k.Log, k.Help, k.Leave}
+	return []key.Binding{k.Play, moveKeysHelp, groupKeysHelp, k.Card, k.Log, k.Chat, k.Help, k.Leave}
 }
 
 // FullHelp implements help.KeyMap.
 func (k gameKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.NextGroup, k.PrevGroup, k.Up, k.Down, k.Play, k.Filter},
-		{k.Card, k.Log, k.Rules, k.Help, k.Leave},
-		{k.AddBot, k.End},
+		{k.NextGroup, k.PrevGroup, k.Up, k.Down, k.Play, k.Undo, k.Filter},
+		{k.Card, k.Log, k.Chat, k.Rules, k.Help, k.Leave},
+		{k.AddBot, k.End, k.Bell},
 	}
+}
+
+// undoKeys are the game screen's keys while the seat may take a move
+// back: u joins the help bar, right after enter.
+type undoKeys struct{ gameKeys }
+
+// ShortHelp implements help.KeyMap.
+func (k undoKeys) ShortHelp() []key.Binding {
+	return append([]key.Binding{k.Play, k.Undo}, k.gameKeys.ShortHelp()[1:]...)
 }
 
 // watchKeys are the keys a spectator (or a finished game) has: no moves.
@@ -70,13 +88,58 @@ type watchKeys struct{ gameKeys }
 
 // ShortHelp implements help.KeyMap.
 func (k watchKeys) ShortHelp() []key.Binding {
-	return []key.Binding{k.Card, k.Log, k.Help, k.Leave}
+	return []key.Binding{k.Card, k.Log, k.Chat, k.Help, k.Leave}
 }
 
 // FullHelp implements help.KeyMap.
 func (k watchKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Card, k.Log, k.Rules, k.Help, k.Leave}, {k.AddBot, k.End}}
+	return [][]key.Binding{{k.Card, k.Log, k.Chat, k.Rules, k.Help, k.Leave}, {k.AddBot, k.End, k.Bell}}
 }
+
+// overKeys are a player's keys once the game is over: r is the rematch.
+type overKeys struct{ gameKeys }
+
+// ShortHelp implements help.KeyMap.
+func (k overKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.Rematch, k.Chat, k.Card, k.Log, k.Help, k.Leave}
+}
+
+// FullHelp implements help.KeyMap.
+func (k overKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Rematch, k.Chat, k.Card, k.Log}, {k.Rules, k.Help, k.Leave}}
+}
+
+// chatKeys are the keys while typing in a chat: every other key is text.
+type chatKeys struct {
+	Send, Stop, Older, Newer, Spectators key.Binding
+}
+
+var chatKeyMap = chatKeys{
+	Send:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send")),
+	Stop:       key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "stop typing")),
+	Older:      key.NewBinding(key.WithKeys("up", "pgup"), key.WithHelp("↑", "older")),
+	Newer:      key.NewBinding(key.WithKeys("down", "pgdown"), key.WithHelp("↓", "newer")),
+	Spectators: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "hide/show spectators")),
+}
+
+// ShortHelp implements help.KeyMap.
+func (k chatKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.Older, k.Newer, k.Spectators, k.Send, k.Stop}
+}
+
+// FullHelp implements help.KeyMap.
+func (k chatKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
+
+// lobbyChatKeys are chatKeys without the spectators' channel.
+type lobbyChatKeys struct{ chatKeys }
+
+// ShortHelp implements help.KeyMap.
+func (k lobbyChatKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.Older, k.Newer, k.Send, k.Stop}
+}
+
+// FullHelp implements help.KeyMap.
+func (k lobbyChatKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
 
 // overlayKeys move through an overlay list (card reference, log, bot
 // picker) and close it.
@@ -122,34 +185,38 @@ type lobbyKeys struct {
 	Open, Watch      key.Binding
 	New, Solo        key.Binding
 	Join, Name       key.Binding
+	Chat             key.Binding
 	Refresh, Rules   key.Binding
+	Bell             key.Binding
 	Help, Quit       key.Binding
 }
 
 var lobbyKeyMap = lobbyKeys{
 	Up:      key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑", "up")),
 	Down:    key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", "down")),
-	Switch:  key.NewBinding(key.WithKeys("tab", "shift+tab"), key.WithHelp("tab", "rooms/my games")),
+	Switch:  key.NewBinding(key.WithKeys("tab", "shift+tab"), key.WithHelp("tab", "next list")),
 	Open:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "join/resume")),
 	Watch:   key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "watch")),
 	New:     key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new room")),
 	Solo:    key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "quick solo")),
 	Join:    key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "join by code")),
 	Name:    key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "change name")),
+	Chat:    key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "chat")),
 	Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
 	Rules:   key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "rules of the games")),
+	Bell:    key.NewBinding(key.WithKeys("B"), key.WithHelp("B", "bell on your move on/off")),
 	Help:    key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "all keys")),
 	Quit:    key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
 }
 
 // ShortHelp implements help.KeyMap.
 func (k lobbyKeys) ShortHelp() []key.Binding {
-	return []key.Binding{k.Open, k.Watch, k.New, k.Solo, k.Join, k.Name, k.Help, k.Quit}
+	return []key.Binding{k.Open, k.Watch, k.New, k.Solo, k.Chat, k.Join, k.Name, k.Help, k.Quit}
 }
 
 // FullHelp implements help.KeyMap.
 func (k lobbyKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down, k.Switch, k.Open, k.Watch}, {k.New, k.Solo, k.Join, k.Name}, {k.Refresh, k.Rules, k.Help, k.Quit}}
+	return [][]key.Binding{{k.Up, k.Down, k.Switch, k.Open, k.Watch}, {k.New, k.Solo, k.Join, k.Name, k.Chat}, {k.Refresh, k.Rules, k.Bell, k.Help, k.Quit}}
 }
 
 // formKeys drive the new-room form.
@@ -176,7 +243,7 @@ func (k formKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHel
 
 // replayKeys step through a finished game.
 type replayKeys struct {
-	Next, Prev, NextRound, PrevRound, Round, First, Last, Card, Help, Leave key.Binding
+	Next, Prev, NextRound, PrevRound, Round, First, Last, Card, Chat, Help, Leave key.Binding
 }
 
 var replayKeyMap = replayKeys{
@@ -188,18 +255,19 @@ var replayKeyMap = replayKeys{
 	First:     key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("home", "start")),
 	Last:      key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("end", "final scores")),
 	Card:      key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "card info")),
+	Chat:      key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "chat so far")),
 	Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "all keys")),
 	Leave:     key.NewBinding(key.WithKeys("q", "esc"), key.WithHelp("q", "leave")),
 }
 
 // ShortHelp implements help.KeyMap.
 func (k replayKeys) ShortHelp() []key.Binding {
-	return []key.Binding{k.Prev, k.Next, k.PrevRound, k.NextRound, k.Round, k.Help, k.Leave}
+	return []key.Binding{k.Prev, k.Next, k.PrevRound, k.NextRound, k.Round, k.Chat, k.Help, k.Leave}
 }
 
 // FullHelp implements help.KeyMap.
 func (k replayKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Next, k.Prev, k.NextRound, k.PrevRound}, {k.Round, k.First, k.Last}, {k.Card, k.Help, k.Leave}}
+	return [][]key.Binding{{k.Next, k.Prev, k.NextRound, k.PrevRound}, {k.Round, k.First, k.Last}, {k.Card, k.Chat, k.Help, k.Leave}}
 }
 
 // helpBar draws a key map's short help in one line of width w. Every

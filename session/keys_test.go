@@ -13,7 +13,8 @@ import (
 // way out) whole; the keys before them give way from the end.
 func TestHelpBarKeepsTheWayOut(t *testing.T) {
 	th := NewTheme("mono", nil)
-	for name, km := range map[string]help.KeyMap{"game": gameKeyMap, "watch": watchKeys{gameKeyMap},
+	for name, km := range map[string]help.KeyMap{"game": gameKeyMap, "watch": watchKeys{gameKeyMap}, "over": overKeys{gameKeyMap},
+		"chat": chatKeyMap, "lobbychat": lobbyChatKeys{chatKeyMap},
 		"lobby": lobbyKeyMap, "replay": replayKeyMap, "form": formKeyMap} {
 		keys := km.ShortHelp()
 		last := keys[len(keys)-2:]

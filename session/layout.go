@@ -17,15 +17,26 @@ const (
 	maxWidth = 160
 )
 
-// tooSmall is the whole screen when the terminal is below the minimum.
-func tooSmall(w, h int) string {
+// tooSmall is the whole screen when the terminal is below the minimum,
+// or, with a notice above it, the w by h left of a terminal of size.
+func tooSmall(w, h int, size [2]int) string {
 	msg := "make the window at least 80x24"
-	sub := fmt.Sprintf("(it is %dx%d)", w, h)
+	sub := fmt.Sprintf("(it is %dx%d)", size[0], size[1])
 	if w <= 0 || h <= 0 {
 		return msg
 	}
-	return Fit(lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center,
-		lipgloss.JoinVertical(lipgloss.Center, msg, sub)), w, h)
+	block := lipgloss.JoinVertical(lipgloss.Center, msg, sub)
+	if w < ansi.StringWidth(msg) {
+		// Narrower than the request: wrapped, and marked where even
+		// that does not fit.
+		lines := strings.Split(lipgloss.NewStyle().Width(w).Align(lipgloss.Center).Render(msg+"\n"+sub), "\n")
+		if len(lines) > h {
+			lines = lines[:h]
+			lines[h-1] = ansi.Truncate(lines[h-1], w-1, "") + "…"
+		}
+		block = strings.Join(lines, "\n")
+	}
+	return Fit(lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center, block), w, h)
 }
 
 // Fit makes block exactly w columns wide and h lines high: long lines are

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
@@ -17,12 +18,12 @@ import (
 // lobbyScreen lists the open public rooms and the player's own games, and
 // creates, joins and watches rooms.
 type lobbyScreen struct {
-	env    *env
-	rooms  []lobby.RoomInfo // open public rooms
-	mine   []lobby.RoomInfo // the player's games, unfinished first
-	focus  int              // 0 rooms, 1 my games
-	sel    [2]int
-	loaded bool
+	env   *env
+	lists [listCount][]lobby.RoomInfo // open seats, games in play, the player's games (roomlist.go)
+	focus int                         // the list the keys move in
+	sel   [listCount]int
+	ready bool // the lists have been read once
+	live  liveLists
 
 	status    string
 	statusBad bool
@@ -31,6 +32,12 @@ type lobbyScreen struct {
 	form   *roomForm
 	prompt *prompt
 	rules  *rulesOverlay // the games' rules, while open
+
+	// The lobby's chat (lobbychat.go): the pane, the feed it follows
+	// once opened, and done, closed when the screen closes.
+	chat *chatPane
+	feed *lobby.ChatFeed
+	done chan struct{}
 }
 
 // prompt is a one-line question: a room code or a new name.
@@ -41,26 +48,36 @@ type prompt struct {
 
 type (
 	roomsMsg struct {
-		rooms, mine []lobby.RoomInfo
-		err         error
+		lists [listCount][]lobby.RoomInfo
+		err   error
 	}
 	createdMsg struct {
 		code string
 		err  error
 	}
+	renamedMsg struct {
+		name string
+		err  error
+	}
 )
 
 func newLobbyScreen(e *env, status string) *lobbyScreen {
-	return &lobbyScreen{env: e, status: status, statusBad: status != ""}
+	return &lobbyScreen{env: e, status: status, statusBad: status != "", chat: newChatPane(e), done: make(chan struct{})}
 }
 
-func (l *lobbyScreen) init() tea.Cmd { return l.refresh() }
+func (l *lobbyScreen) init() tea.Cmd { return tea.Batch(l.refresh(), l.follow(), l.followChat()) }
 
-func (l *lobbyScreen) close() {}
+func (l *lobbyScreen) close() {
+	l.closeChat()
+	if l.live.stop != nil {
+		l.live.stop()
+	}
+}
 
-// refresh loads the room lists.
+// refresh reads the room lists.
 func (l *lobbyScreen) refresh() tea.Cmd {
 	e := l.env
+	l.live.loading, l.live.dirty, l.live.last = true, false, time.Now()
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(e.ctx, moveTimeout)
 		defer cancel()
@@ -80,7 +97,10 @@ func (l *lobbyScreen) refresh() tea.Cmd {
 				open = append(open, r)
 			}
 		}
-		return roomsMsg{rooms: rooms, mine: append(open, done...)}
+		var lists [listCount][]lobby.RoomInfo
+		lists[listOpen], lists[listPlay] = splitPublic(rooms)
+		lists[listMine] = append(open, done...)
+		return roomsMsg{lists: lists}
 	}
 }
 
@@ -109,15 +129,20 @@ func resultText(r lobby.RoomInfo, player string) string {
 }
 
 func (l *lobbyScreen) update(msg tea.Msg) (screen, tea.Cmd) {
+	if cmd, ok := l.chatUpdate(msg); ok {
+		return l, cmd
+	}
+	if cmd, ok := l.liveUpdate(msg); ok {
+		return l, cmd
+	}
 	switch msg := msg.(type) {
 	case roomsMsg:
 		if msg.err != nil {
+			l.live.loading = false
 			l.setStatus(msg.err.Error(), true)
 			return l, nil
 		}
-		l.rooms, l.mine, l.loaded = msg.rooms, msg.mine, true
-		l.sel[0] = min(l.sel[0], max(0, len(l.rooms)-1))
-		l.sel[1] = min(l.sel[1], max(0, len(l.mine)-1))
+		return l, l.loaded(msg.lists)
 	case createdMsg:
 		if msg.err != nil {
 			l.setStatus(msg.err.Error(), true)
@@ -125,10 +150,18 @@ func (l *lobbyScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 		}
 		code := msg.code
 		return l, func() tea.Msg { return toRoom{code: code} }
+	case renamedMsg:
+		if msg.err != nil {
+			l.setStatus(msg.err.Error(), true)
+			return l, nil
+		}
+		l.env.player.Name = msg.name
+		l.setStatus("you are "+msg.name+" now, at every table you sit down or come back to", false)
 	case tea.WindowSizeMsg:
 		if l.rules != nil {
 			l.rules.resize(l.env.bodySize())
 		}
+		l.chat.resize()
 	case tea.KeyMsg:
 		return l, l.key(msg)
 	}
@@ -138,6 +171,9 @@ func (l *lobbyScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 func (l *lobbyScreen) setStatus(s string, bad bool) { l.status, l.statusBad = s, bad }
 
 func (l *lobbyScreen) key(msg tea.KeyMsg) tea.Cmd {
+	if l.chat.typing {
+		return l.chat.key(msg, false, l.sayLobby)
+	}
 	if l.form != nil {
 		return l.formKey(msg)
 	}
@@ -158,33 +194,47 @@ func (l *lobbyScreen) key(msg tea.KeyMsg) tea.Cmd {
 		}
 		return nil
 	}
-	k := lobbyKeyMap
+	k := l.keys()
 	switch {
 	case key.Matches(msg, k.Quit):
 		return func() tea.Msg { return quitMsg{} }
+	case key.Matches(msg, k.Chat):
+		return l.chat.start()
+	case l.chat.open && msg.Type == tea.KeyEsc:
+		l.chat.close()
 	case key.Matches(msg, k.Help):
 		l.showHelp = true
 	case key.Matches(msg, k.Rules):
 		l.openRules()
+	case key.Matches(msg, k.Bell):
+		cmd, say := l.env.alerts.toggle()
+		l.setStatus(say, false)
+		return cmd
 	case key.Matches(msg, k.Up):
 		l.sel[l.focus] = max(0, l.sel[l.focus]-1)
 	case key.Matches(msg, k.Down):
 		l.sel[l.focus] = min(max(0, len(l.list())-1), l.sel[l.focus]+1)
 	case key.Matches(msg, k.Switch):
-		l.focus = 1 - l.focus
+		step := 1
+		if msg.String() == "shift+tab" {
+			step = listCount - 1
+		}
+		l.focus = (l.focus + step) % listCount
 	case key.Matches(msg, k.Refresh):
 		l.setStatus("", false)
 		return l.refresh()
 	case key.Matches(msg, k.Open):
 		r, ok := l.selected()
 		if !ok {
-			l.setStatus("no room selected: n creates one, s starts a solo game", true)
+			l.setStatus("no room selected: "+l.createHint(), true)
 			return nil
 		}
 		if r.Over {
 			return func() tea.Msg { return toReplay{code: r.Code} }
 		}
-		return func() tea.Msg { return toRoom{code: r.Code} }
+		// A game in play is watched, unless the player has a seat in it.
+		watch := l.focus == listPlay && r.SeatOf(l.env.player.ID) < 0
+		return func() tea.Msg { return toRoom{code: r.Code, watch: watch} }
 	case key.Matches(msg, k.Watch):
 		if r, ok := l.selected(); ok {
 			return func() tea.Msg { return toRoom{code: r.Code, watch: true} }
@@ -195,7 +245,7 @@ func (l *lobbyScreen) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Solo):
 		return l.quickSolo()
 	case key.Matches(msg, k.Join):
-		l.prompt = newPrompt("join", "room code or invite")
+		l.prompt = newPrompt("join", "room code or invite (back as a guest: CODE WORD)")
 	case key.Matches(msg, k.Name):
 		l.prompt = newPrompt("name", "your name")
 		l.prompt.input.SetValue(l.env.player.Name)
@@ -204,26 +254,23 @@ func (l *lobbyScreen) key(msg tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
-func (l *lobbyScreen) list() []lobby.RoomInfo {
-	if l.focus == 0 {
-		return l.rooms
-	}
-	return l.mine
-}
+func (l *lobbyScreen) list() []lobby.RoomInfo { return l.lists[l.focus] }
 
-func (l *lobbyScreen) selected() (lobby.RoomInfo, bool) {
-	list := l.list()
-	i := l.sel[l.focus]
-	if i < 0 || i >= len(list) {
+func (l *lobbyScreen) selected() (lobby.RoomInfo, bool) { return l.selectedIn(l.focus) }
+
+// selectedIn is the room selected in list i.
+func (l *lobbyScreen) selectedIn(i int) (lobby.RoomInfo, bool) {
+	list, sel := l.lists[i], l.sel[i]
+	if sel < 0 || sel >= len(list) {
 		return lobby.RoomInfo{}, false
 	}
-	return list[i], true
+	return list[sel], true
 }
 
 func newPrompt(kind, placeholder string) *prompt {
 	in := textinput.New()
 	in.Placeholder = placeholder
-	in.CharLimit = 32 // an invite with dashes and spaces
+	in.CharLimit = 40 // an invite with dashes and spaces, and a guest's seat word
 	in.Prompt = "> "
 	in.Focus()
 	return &prompt{kind: kind, input: in}
@@ -240,17 +287,16 @@ func (l *lobbyScreen) promptKey(msg tea.KeyMsg) tea.Cmd {
 		val := strings.TrimSpace(p.input.Value())
 		switch p.kind {
 		case "name":
-			if val == "" || len([]rune(val)) > 20 {
-				l.setStatus("a name has 1 to 20 characters", true)
-				return nil
-			}
-			l.env.player.Name = val
-			l.setStatus("you are now "+val+" (in rooms you join from now on)", false)
+			return l.rename(val)
 		case "join", "watch":
-			code := lobby.NormalizeCode(val)
+			invite, word := lobby.SplitSeatWord(val)
+			code := lobby.NormalizeCode(invite)
 			if code == "" {
 				l.setStatus("type a room code", true)
 				return nil
+			}
+			if word != "" {
+				code += " " + word // a guest coming back to their seat
 			}
 			watch := p.kind == "watch"
 			return func() tea.Msg { return toRoom{code: code, watch: watch} }
@@ -260,6 +306,17 @@ func (l *lobbyScreen) promptKey(msg tea.KeyMsg) tea.Cmd {
 	var cmd tea.Cmd
 	l.prompt.input, cmd = l.prompt.input.Update(msg)
 	return cmd
+}
+
+// rename keeps the player's new name with their profile.
+func (l *lobbyScreen) rename(name string) tea.Cmd {
+	e := l.env
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(e.ctx, moveTimeout)
+		defer cancel()
+		name, err := e.lobby.Rename(ctx, e.player, name)
+		return renamedMsg{name: name, err: err}
+	}
 }
 
 // create opens a room with o and joins it.
@@ -284,11 +341,11 @@ func (l *lobbyScreen) view(w, h int) string {
 		"   signed in as " + t.Accent.Render(l.env.player.Name)
 	var note string
 	if l.env.player.Guest {
-		note = t.Bad.Render("You are a guest: if you disconnect you cannot reclaim your seat. Connect with an SSH key to keep your games.")
+		note = t.Bad.Render("Guest: your seat word brings you back for a short while; a key keeps your seats.")
 	}
 	bh := h - 4
 	var body string
-	var km help.KeyMap = lobbyKeyMap
+	var km help.KeyMap = l.keys()
 	switch {
 	case l.form != nil:
 		body = l.form.view(t)
@@ -296,11 +353,17 @@ func (l *lobbyScreen) view(w, h int) string {
 	case l.prompt != nil:
 		title := map[string]string{"join": "JOIN A ROOM", "watch": "WATCH A ROOM", "name": "CHANGE YOUR NAME"}[l.prompt.kind]
 		body = t.Title.Render(title) + "\n\n" + l.prompt.input.View() + "\n\n" + t.Dim.Render("enter to confirm · esc to cancel")
+		if l.prompt.kind == "name" {
+			body += "\n" + t.Dim.Render(fmt.Sprintf("%d to %d letters, digits, spaces and - _ . ' · unique here, kept with your key",
+				lobby.MinNameLength, lobby.MaxNameLength))
+		}
 	case l.rules != nil:
 		body = l.rules.view(t, w, bh)
 		km = rulesKeyMap
 	case l.showHelp:
-		body = keysHelp(t, "KEYS", lobbyKeyMap, w) + "\n" + t.Dim.Render("R: the rules of every game here")
+		body = keysHelp(t, "KEYS", l.keys(), w) + "\n" + t.Dim.Render("R: the rules of every game here")
+	case l.chat.open:
+		body = l.withChat(w, bh)
 	default:
 		body = l.listsView(w, bh)
 	}
@@ -311,68 +374,13 @@ func (l *lobbyScreen) view(w, h int) string {
 			status = t.Bad.Render("✗ " + l.status)
 		}
 	}
+	switch {
+	case l.chat.typing:
+		status, km = l.chat.inputView(), lobbyChatKeys{chatKeyMap}
+	case status == "" && l.chatUnread() != "":
+		status = t.Accent.Render(l.chatUnread())
+	}
 	return strings.Join([]string{Fit(head, w, 1), Fit(note, w, 1), Fit(body, w, bh), Fit(status, w, 1), Fit(helpBar(t, km, w), w, 1)}, "\n")
-}
-
-// listsView draws the open rooms above the player's own games.
-func (l *lobbyScreen) listsView(w, h int) string {
-	t := l.env.theme
-	if !l.loaded {
-		return "loading rooms…"
-	}
-	half := max(3, h/2)
-	row := func(r lobby.RoomInfo, mine bool) string {
-		taken, names := 0, []string{}
-		for _, s := range r.Seats {
-			if !s.Free {
-				taken++
-				names = append(names, s.Name)
-			}
-		}
-		state := "waiting for players"
-		switch {
-		case r.Over && r.Result != nil:
-			state = resultText(r, l.env.player.ID)
-		case r.Over && r.Ended != "":
-			state = "finished · " + r.Ended
-		case r.Over:
-			state = "finished"
-		case r.Started:
-			state = fmt.Sprintf("round %d", r.Round)
-		}
-		kind := l.kind(r)
-		vis := ""
-		if mine && !r.Public {
-			vis = " private"
-		}
-		return fmt.Sprintf("%-6s  %-19s %d/%d%s  %-22s %s", r.Code, kind, taken, len(r.Seats), vis, state, strings.Join(names, ", "))
-	}
-	section := func(title string, rooms []lobby.RoomInfo, focus, n int, empty string, mine bool) []string {
-		head := t.Title.Render(title)
-		if l.focus == focus {
-			head = "▸ " + head
-		} else {
-			head = "  " + head
-		}
-		lines := []string{head}
-		if len(rooms) == 0 {
-			return append(lines, "    "+t.Dim.Render(empty))
-		}
-		sel := l.sel[focus]
-		start := max(0, sel-(n-2))
-		for i := start; i < len(rooms) && len(lines) < n; i++ {
-			text := row(rooms[i], mine)
-			if i == sel && l.focus == focus {
-				lines = append(lines, "  ▸ "+t.Selected.Render(text))
-			} else {
-				lines = append(lines, "    "+text)
-			}
-		}
-		return lines
-	}
-	top := section("OPEN ROOMS", l.rooms, 0, half-1, "no open public rooms: n creates one, s starts a solo game", false)
-	bottom := section("YOUR GAMES", l.mine, 1, h-half, "none yet", true)
-	return Fit(strings.Join(top, "\n"), w, half) + "\n" + strings.Join(bottom, "\n")
 }
 
 // kind words a room's game for the lists: "factories 3p", "factories
@@ -430,13 +438,39 @@ func (l *lobbyScreen) openRules() {
 	l.rules = newRulesOverlay(strings.Join(titles, " · "), pages, w, h)
 }
 
-// quickSolo starts a one-seat game of the first game that has them.
-func (l *lobbyScreen) quickSolo() tea.Cmd {
+// soloGame is the first game here that has one-seat games.
+func (l *lobbyScreen) soloGame() (lobby.Game, bool) {
 	for _, g := range l.env.lobby.Games() {
 		if lo, _ := g.Rules.Seats(); lo == 1 {
-			return l.create(lobby.CreateOptions{Game: g.Name(), Seats: 1})
+			return g, true
 		}
+	}
+	return lobby.Game{}, false
+}
+
+// quickSolo starts a one-seat game of the first game that has them.
+func (l *lobbyScreen) quickSolo() tea.Cmd {
+	if g, ok := l.soloGame(); ok {
+		return l.create(lobby.CreateOptions{Game: g.Name(), Seats: 1})
 	}
 	l.setStatus("no game here can be played alone", true)
 	return nil
+}
+
+// keys are the lobby's keys, without the quick solo where no game has
+// one-seat games.
+func (l *lobbyScreen) keys() lobbyKeys {
+	k := lobbyKeyMap
+	_, solo := l.soloGame()
+	k.Solo.SetEnabled(solo)
+	return k
+}
+
+// createHint says how to start a game, in the lists' empty lines and
+// status.
+func (l *lobbyScreen) createHint() string {
+	if _, solo := l.soloGame(); solo {
+		return "n creates one, s starts a solo game"
+	}
+	return "n creates one"
 }

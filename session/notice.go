@@ -5,6 +5,8 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // Notice is a message from the server shown across the top of every
@@ -47,6 +49,33 @@ func (n *notice) over(screen string, w int, t Theme) string {
 		return banner
 	}
 	return banner + "\n" + rest
+}
+
+// aboveSmall draws the notice on a terminal too small for the game, w
+// columns by h lines, above the screen draw makes of the lines left:
+// wrapped over as many lines as it takes, so it is read whole however
+// narrow the terminal (a warning that the session is about to close must
+// be). With no room at all it comes first, whole, for the terminal to cut.
+func (n *notice) aboveSmall(w, h int, t Theme, draw func(w, h int) string) string {
+	if n.text == "" {
+		return draw(w, h)
+	}
+	if w <= 0 || h <= 0 {
+		return n.text + "\n" + draw(w, h)
+	}
+	lines := strings.Split(lipgloss.NewStyle().Width(w).Render(n.text), "\n")
+	if len(lines) > h {
+		lines = lines[:h]
+		lines[h-1] = ansi.Truncate(lines[h-1], w-1, "") + "…"
+	}
+	for i, l := range lines {
+		lines[i] = t.Banner.Render(strings.TrimRight(l, " "))
+	}
+	banner := fitLines(lines, w)
+	if len(lines) == h {
+		return banner
+	}
+	return banner + "\n" + draw(w, h-len(lines))
 }
 
 // oneLine keeps a notice to one line of printable text.

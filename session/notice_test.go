@@ -33,6 +33,22 @@ func TestNoticeOnEveryScreen(t *testing.T) {
 	if !strings.Contains(top(), "the server restarts") {
 		t.Errorf("too-small screen without the notice: %q", m.View())
 	}
+	// Narrower than the notice: it wraps, and is there whole; the screen
+	// keeps its size, and the request for a bigger window shows below.
+	send(session.Notice{Text: "no input for a while: this session closes in 58s unless you press a key"})
+	for _, size := range [][2]int{{30, 10}, {12, 12}, {0, 0}} {
+		send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		v := m.View()
+		words := strings.Join(strings.Fields(v), " ")
+		if !strings.Contains(words, "no input for a while: this session closes in 58s unless you press a key") ||
+			!strings.Contains(words, "80x24") || size[0] == 30 && !strings.Contains(words, "(it is 30x10)") {
+			t.Errorf("at %dx%d the warning or the size request is not whole:\n%s", size[0], size[1], v)
+		}
+		lines := strings.Split(v, "\n")
+		if size[0] > 0 && (len(lines) != size[1] || len([]rune(lines[0])) != size[0]) {
+			t.Errorf("at %dx%d the screen is %d lines of %d", size[0], size[1], len(lines), len([]rune(lines[0])))
+		}
+	}
 	send(tea.WindowSizeMsg{Width: 80, Height: 24})
 	now = now.Add(session.NoticeHold)
 	send(tea.KeyMsg{Type: tea.KeyUp})

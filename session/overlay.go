@@ -26,7 +26,7 @@ type overlay interface {
 	keys() help.KeyMap
 }
 
-// helpOverlay lists every key of a screen; any key closes it, but r
+// helpOverlay lists every key of a screen; any key closes it, but R (or r)
 // opens the rules when the screen has them.
 type helpOverlay struct {
 	title string
@@ -174,6 +174,7 @@ type botChoice struct {
 	seat int
 	bot  string
 	text string
+	vote bool // a vote to hand an away player's seat to the bot
 }
 
 // botsOverlay is the host's bot picker; enter seats the chosen bot.
@@ -210,7 +211,7 @@ func (o *botsOverlay) view(t Theme, _, _ int) string {
 			lines = append(lines, "  "+c.text)
 		}
 	}
-	return strings.Join(append(lines, "", t.Dim.Render("enter seats the bot · esc cancels")), "\n")
+	return strings.Join(append(lines, "", t.Dim.Render("enter chooses · esc cancels")), "\n")
 }
 
 // confirmOverlay asks a yes-or-no question; y does it, any other key not.

@@ -29,16 +29,23 @@ type replayScreen struct {
 
 	round   *string // the round number being typed after r
 	overlay overlay // the keys or the card reference, nil for none
+
+	// chat is everything said in the room; t shows, in the log's place,
+	// what was said until the next move (replaychat.go).
+	chat *chatPane
 }
 
 type replayMsg struct {
 	info   lobby.RoomInfo
 	frames []lobby.Frame
+	chat   []lobby.ChatLine
 	err    error
 }
 
 func newReplayScreen(e *env, typed string) *replayScreen {
-	return &replayScreen{env: e, code: codeOf(typed), typed: typed}
+	r := &replayScreen{env: e, code: codeOf(typed), typed: typed, chat: newChatPane(e)}
+	r.chat.readOnly = true
+	return r
 }
 
 func (r *replayScreen) load() tea.Cmd {
@@ -47,7 +54,11 @@ func (r *replayScreen) load() tea.Cmd {
 		ctx, cancel := context.WithTimeout(e.ctx, moveTimeout)
 		defer cancel()
 		info, frames, err := e.lobby.Replay(ctx, typed, e.player)
-		return replayMsg{info: info, frames: frames, err: err}
+		if err != nil {
+			return replayMsg{err: err}
+		}
+		chat, err := e.lobby.ReplayChat(ctx, typed, e.player)
+		return replayMsg{info: info, frames: frames, chat: chat, err: err}
 	}
 }
 
@@ -61,9 +72,13 @@ func (r *replayScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 			return r, func() tea.Msg { return toLobby{status: "replay " + r.code + ": " + err} }
 		}
 		r.info, r.frames, r.loaded = msg.info, msg.frames, true
+		r.chat.lines = msg.chat
 		r.boards = make([]Board, len(msg.frames))
+		r.decode()
 	case tea.KeyMsg:
-		return r, r.key(msg)
+		cmd := r.key(msg)
+		r.decode()
+		return r, cmd
 	}
 	return r, nil
 }
@@ -113,6 +128,8 @@ func (r *replayScreen) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Round):
 		s := ""
 		r.round = &s
+	case key.Matches(msg, k.Chat):
+		r.chat.open = !r.chat.open
 	case key.Matches(msg, k.Card):
 		if b := r.current(); b != nil {
 			r.overlay = newCardsOverlay(b, r.seats(), "")
@@ -136,19 +153,25 @@ func (r *replayScreen) jumpToRound(n int) {
 	}
 }
 
-// current is the board at the frame shown. Frames are decoded when first
-// shown: a long game's replay opens at once.
-func (r *replayScreen) current() Board {
-	if r.at < 0 || r.at >= len(r.frames) {
-		return nil
+// decode decodes the frame shown, if it is new. Frames are decoded when
+// first shown, so a long game's replay opens at once; it is called from
+// update, so drawing never changes the screen.
+func (r *replayScreen) decode() {
+	if r.at < 0 || r.at >= len(r.frames) || r.boards[r.at] != nil {
+		return
 	}
-	if r.boards[r.at] == nil {
-		b, err := r.env.decode(r.info.Game, r.frames[r.at].View)
-		if err != nil {
-			r.err = err.Error()
-			return nil
-		}
-		r.boards[r.at] = b
+	b, err := r.env.decode(r.info.Game, r.frames[r.at].View)
+	if err != nil {
+		r.err = err.Error()
+		return
+	}
+	r.boards[r.at] = b
+}
+
+// current is the board at the frame shown, nil before it is decoded.
+func (r *replayScreen) current() Board {
+	if r.at < 0 || r.at >= len(r.boards) {
+		return nil
 	}
 	return r.boards[r.at]
 }
@@ -170,13 +193,13 @@ func (r *replayScreen) view(w, h int) string {
 			banner = "the starting position"
 		}
 		frame := Frame{Theme: t, Seats: seats, Width: w, Height: bh, Ended: r.info.Ended,
-			Log: func(w, h int) string { return logTail(t, seats, f.Log, w, h) }}
+			Log: func(w, h int) string { return r.logOrChat(seats, f.Log, w, h) }}
 		switch {
 		case r.overlay != nil:
 			body = r.overlay.view(t, w, bh)
 			km = r.overlay.keys()
 		case b.Over():
-			body = b.Scores(frame)
+			body = r.withChat(b.Scores(frame), seats, w, bh)
 		default:
 			body = b.Draw(frame)
 		}

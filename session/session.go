@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -44,6 +45,17 @@ type Config struct {
 	Renderer *lipgloss.Renderer
 	// Now is the clock for "disconnected 2m"; nil means time.Now.
 	Now func() time.Time
+	// PublicAddr is where players reach the server ("host:port"), for
+	// the invites the screens print; empty when unknown.
+	PublicAddr string
+	// Terminal takes the escape sequences the session writes beside its
+	// frames: the bell when the player's seat comes to act and the window
+	// title (alert.go), one Write each. It must not interleave with the
+	// program's own output; nil writes none.
+	Terminal io.Writer
+	// NoBell starts the session with the bell and the window title off
+	// (B switches them).
+	NoBell bool
 	// Post hands the program a message from outside it: the server's
 	// tea.Program.Send. With it the game screen takes its room's updates
 	// as the room pushes them, and no goroutine waits on the room between
@@ -67,6 +79,12 @@ type env struct {
 	post   func(tea.Msg) // Config.Post
 	width  int
 	height int
+	// muted are the names whose chat this session hides, lower-cased
+	// (/mute): kept until the connection ends.
+	muted map[string]bool
+	// publicAddr is where players reach the server (Config.PublicAddr).
+	publicAddr string
+	alerts     alerts // the bell and the window title (alert.go)
 }
 
 // decode reads a view of a room of game through that game's screens.
@@ -139,7 +157,8 @@ func New(cfg Config) tea.Model {
 		now = time.Now
 	}
 	e := &env{lobby: cfg.Lobby, games: cfg.Games, player: cfg.Player, theme: NewTheme(cfg.Theme, cfg.Renderer),
-		ctx: ctx, now: now, post: cfg.Post, width: cfg.Width, height: cfg.Height}
+		ctx: ctx, now: now, post: cfg.Post, width: cfg.Width, height: cfg.Height, muted: map[string]bool{}, publicAddr: cfg.PublicAddr,
+		alerts: alerts{on: !cfg.NoBell, term: cfg.Terminal}}
 	m := &Model{env: e, start: cfg.Start}
 	m.cur = newLobbyScreen(e, "")
 	return m
@@ -200,7 +219,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.cur.close()
 		ls := newLobbyScreen(m.env, msg.status)
 		m.cur = ls
-		return m, ls.init()
+		return m, tea.Batch(ls.init(), m.env.alerts.setTitle(baseTitle))
 	case toRoom:
 		m.cur.close()
 		gs := newConnecting(m.env, msg.code, msg.watch)
@@ -210,7 +229,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.cur.close()
 		rs := newReplayScreen(m.env, msg.code)
 		m.cur = rs
-		return m, rs.load()
+		return m, tea.Batch(rs.load(), m.env.alerts.setTitle(baseTitle))
 	}
 	if err := finalRefusal(msg); err != nil {
 		m.refused = err
@@ -248,7 +267,7 @@ func (m *Model) Refused() error { return m.refused }
 func (m *Model) View() string {
 	w, h := m.env.width, m.env.height
 	if w < MinWidth || h < MinHeight {
-		return m.note.over(tooSmall(w, h), w, m.env.theme)
+		return m.note.aboveSmall(w, h, m.env.theme, func(w, left int) string { return tooSmall(w, left, [2]int{w, h}) })
 	}
 	cw := min(w, maxWidth)
 	v := m.cur.view(cw, h)

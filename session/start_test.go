@@ -34,6 +34,6 @@ func TestStartOnRoomSkipsTheLobby(t *testing.T) {
 		t.Errorf("opening a room read the room list %d times", n)
 	}
 	d.keys("q")
-	d.until("the lobby", d.screenContains("OPEN ROOMS"))
+	d.until("the lobby", d.screenContains("OPEN SEATS"))
 	d.until("the lobby's lists", func() bool { return store.lists.Load() > 0 })
 }

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	mrand "math/rand/v2"
 	"net"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -46,8 +47,18 @@ type capResult struct {
 	KeyToOwn   stats   `json:"key_to_own_frame"`
 	MoveToRest stats   `json:"move_to_others_frame"`
 	Moves      int     `json:"moves"`
-	// KeyMisses counts keys whose redraw never came within a second.
+	// KeyMisses counts keys whose redraw did not come within keyWindow:
+	// key-to-own-frame samples censored there, counted in KeyToOwn as
+	// keyWindow (so its figures at keyWindow mean "at least").
 	KeyMisses int `json:"key_misses"`
+	// MoveCensored counts others' screens that did not show a move played
+	// within moveWindow: move-to-others'-frame samples censored there,
+	// counted in MoveToRest as moveWindow.
+	MoveCensored int `json:"move_censored"`
+	// EntersUnseen counts enters after which the mover's own screen drew
+	// nothing within enterWindow: most played nothing and changed nothing
+	// on screen; one that played a move that slowly is not measured.
+	EntersUnseen int `json:"enters_unseen"`
 	// Refused counts the sessions refused, by what the server said.
 	Refused map[string]int `json:"refused,omitempty"`
 	// Skipped counts players who never sat down because their room's
@@ -233,9 +244,12 @@ func capacity(ctx context.Context, c config, log *slog.Logger) (capResult, error
 
 	res.Seconds = roundTenth(time.Since(start).Seconds())
 	res.Connect = summarise(rec.samples["connect"])
-	res.KeyToOwn = summarise(rec.samples["key"])
-	res.MoveToRest = summarise(rec.samples["move"])
+	// A censored sample counts as its window, which is less than it was:
+	// a percentile or max that lands on one is shown as "> window".
+	res.KeyToOwn = summarise(append(rec.samples["key"], slices.Repeat([]time.Duration{keyWindow}, rec.missed)...))
+	res.MoveToRest = summarise(append(rec.samples["move"], slices.Repeat([]time.Duration{moveWindow}, rec.censored)...))
 	res.Moves, res.KeyMisses = rec.moves, rec.missed
+	res.MoveCensored, res.EntersUnseen = rec.censored, rec.unseen
 	res.serverCost = costOf(before, seated, idled, held, played, res.Connected)
 	if played.m != nil && held.m != nil && before.m != nil {
 		res.ServerMoves = int(played.m["smokestack_moves_committed_total"] - held.m["smokestack_moves_committed_total"])
@@ -387,9 +401,24 @@ func refusalIn(s *screen) string {
 	return ""
 }
 
-// moveWindow is how long the others' screens have to show a move; enter
-// off the player's turn plays nothing, and nothing shows.
-const moveWindow = 2 * time.Second
+// Samples are waited for this long, and counted as censored past it: a
+// key that always redraws (keyWindow, its own screen), and the others'
+// screens after a move was played (moveWindow). The report shows a metric
+// with censored samples as "> window" where a figure lands on one, and
+// counts them. An enter is given enterWindow to redraw its own screen:
+// one that plays nothing may redraw nothing (the same refusal as last
+// time), so waiting longer would stall the room; one that draws nothing
+// in time is counted as unseen, neither a move nor a sample.
+const (
+	keyWindow   = 10 * time.Second
+	moveWindow  = 15 * time.Second
+	enterWindow = 2 * time.Second
+)
+
+// noMove is what the mover's own screen says after an enter that played
+// nothing: a refusal ("✗ nothing to play right now" off its turn) or a
+// costly move waiting for its second enter.
+var noMove = []string{"✗ ", "press enter again"}
 
 // navKeys move through the move menu: next/previous card, next/previous
 // move.
@@ -426,32 +455,60 @@ func playRoom(ctx context.Context, c config, ps []*capPlayer, seed uint64, rec *
 		time.Sleep(40 * time.Millisecond) // the navigation's redraws end
 		sent := time.Now()
 		for _, o := range ps {
-			if o != p {
-				o.screen.watch(sent)
-			}
+			o.screen.watch(sent)
 		}
 		if _, err := io.WriteString(p.screen.in, "\r"); err != nil {
 			return
 		}
+		switch played, seen := moveShown(ctx, p.screen); {
+		case !seen && ctx.Err() == nil:
+			// The mover's own screen drew nothing in enterWindow: whether
+			// a move was played is not known.
+			rec.mu.Lock()
+			rec.unseen++
+			rec.mu.Unlock()
+			continue
+		case !played:
+			moves.left.Add(1) // not this player's turn: no move was made
+			continue
+		}
 		var got []time.Duration
+		censored := 0
 		for _, o := range ps {
 			if o == p {
 				continue
 			}
-			// Two seconds in all: enter off the player's turn plays nothing.
 			if at, err := waitFirst(ctx, o.screen, time.Until(sent.Add(moveWindow))); err == nil {
 				got = append(got, at.Sub(sent))
+			} else if ctx.Err() == nil {
+				censored++
 			}
 		}
-		if len(got) > 0 {
-			rec.mu.Lock()
+		rec.mu.Lock()
+		if len(got) > 0 || censored > 0 {
 			rec.moves++
-			rec.samples["move"] = append(rec.samples["move"], got...)
-			rec.mu.Unlock()
-		} else {
-			moves.left.Add(1) // not this player's turn: no move was made
+		}
+		rec.samples["move"] = append(rec.samples["move"], got...)
+		rec.censored += censored
+		rec.mu.Unlock()
+	}
+}
+
+// moveShown reads the mover's own screen after its enter: whether it
+// redrew within enterWindow (seen), and if so whether a move was played
+// (anything but a refusal or a request for a second enter).
+func moveShown(ctx context.Context, s *screen) (played, seen bool) {
+	if _, err := waitFirst(ctx, s, enterWindow); err != nil {
+		return false, false
+	}
+	time.Sleep(30 * time.Millisecond) // the rest of the redraw
+	own := s.sinceWatch()
+	for _, m := range noMove {
+		if strings.Contains(own, m) {
+			return false, true
 		}
 	}
+	return true, true
 }
 
 // browseLobby takes turns at a group of lobby players until ctx ends:
@@ -485,7 +542,7 @@ func ownFrame(ctx context.Context, p *capPlayer, rec *recorder) bool {
 	if _, err := io.WriteString(p.screen.in, "?"); err != nil {
 		return false
 	}
-	at, err := waitFirst(ctx, p.screen, time.Second)
+	at, err := waitFirst(ctx, p.screen, keyWindow)
 	rec.mu.Lock()
 	if err == nil {
 		rec.samples["key"] = append(rec.samples["key"], at.Sub(sent))
@@ -508,6 +565,15 @@ func firstLine(s string) string {
 	return s
 }
 
+// cell is a figure of a metric for the table, in milliseconds: "> window"
+// when it is a censored sample, whose real value is not known.
+func cell(v float64, censored int, window time.Duration) string {
+	if censored > 0 && v >= float64(window.Milliseconds()) {
+		return fmt.Sprintf("> %dms", window.Milliseconds())
+	}
+	return fmt.Sprintf("%.1fms", v)
+}
+
 func roundTenth(f float64) float64 { return float64(int64(f*10+0.5)) / 10 }
 
 func (r capResult) writeJSON(w io.Writer) error { return printJSON(w, r) }
@@ -519,14 +585,26 @@ func (r capResult) writeTable(w io.Writer) error {
 	}
 	fmt.Fprintf(w, "smokeload capacity: %d of %d players seated on the %s screen (%d rooms) on %s, %.1fs, think %s\n\n",
 		r.Connected, r.Sessions, r.Screen, r.Rooms, where, r.Seconds, r.Think)
-	fmt.Fprintf(w, "                          count      p50      p99      max\n")
+	fmt.Fprintf(w, "                          count        p50        p99        max  censored\n")
 	for _, m := range []struct {
-		label string
-		s     stats
-	}{{"connect to first frame", r.Connect}, {"key to own frame", r.KeyToOwn}, {"move to others' frame", r.MoveToRest}} {
-		fmt.Fprintf(w, "  %-22s %7d %6.1fms %6.1fms %6.1fms\n", m.label, m.s.Count, m.s.P50, m.s.P99, m.s.Max)
+		label    string
+		s        stats
+		censored int
+		window   time.Duration
+	}{
+		{"connect to first frame", r.Connect, 0, 0}, // one that never came is an error below
+		{"key to own frame", r.KeyToOwn, r.KeyMisses, keyWindow},
+		{"move to others' frame", r.MoveToRest, r.MoveCensored, moveWindow},
+	} {
+		fmt.Fprintf(w, "  %-22s %7d %10s %10s %10s %9d\n", m.label, m.s.Count,
+			cell(m.s.P50, m.censored, m.window), cell(m.s.P99, m.censored, m.window), cell(m.s.Max, m.censored, m.window), m.censored)
 	}
-	fmt.Fprintf(w, "\nmoves played %d (server counted %d); keys never redrawn %d\n", r.Moves, r.ServerMoves, r.KeyMisses)
+	errs := 0
+	for _, n := range r.Errors {
+		errs += n
+	}
+	fmt.Fprintf(w, "\nmoves played %d (server counted %d); keys not redrawn within %s %d; moves not shown to another player within %s %d; enters not answered on the mover's own screen within %s %d; errors %d\n",
+		r.Moves, r.ServerMoves, keyWindow, r.KeyMisses, moveWindow, r.MoveCensored, enterWindow, r.EntersUnseen, errs)
 	if r.ServerRSSMB > 0 {
 		after := "as the resident set was"
 		if r.Freed {

@@ -36,6 +36,9 @@ type recorder struct {
 	moves   int
 	games   int
 	missed  int // moves after which a watching terminal drew nothing
+	// Capacity mode's samples censored at their window (capacity.go).
+	censored int // others' frames after a move played
+	unseen   int // enters whose own screen drew nothing
 }
 
 func newRecorder() *recorder { return &recorder{samples: map[string][]time.Duration{}} }

@@ -199,6 +199,7 @@ type screen struct {
 	first   time.Time // arrival of the first output at or after mark
 	text    []byte    // the output while it is small, for waitText
 	maxText int       // how much of it to keep; 0 means maxScreenText
+	recent  []byte    // the output since mark, its first maxRecent bytes
 	changed chan struct{}
 	ended   chan struct{} // closed when the session is over
 }
@@ -253,6 +254,9 @@ func (s *screen) Write(p []byte) (int, error) {
 	if len(s.text)+len(p) <= keep {
 		s.text = append(s.text, p...)
 	}
+	if !s.mark.IsZero() && !now.Before(s.mark) && len(s.recent) < maxRecent {
+		s.recent = append(s.recent, p[:min(len(p), maxRecent-len(s.recent))]...)
+	}
 	s.mu.Unlock()
 	select {
 	case s.changed <- struct{}{}:
@@ -305,8 +309,19 @@ func (s *screen) quiet(ctx context.Context, d time.Duration) error {
 // watch starts looking for the first output arriving at or after from.
 func (s *screen) watch(from time.Time) {
 	s.mu.Lock()
-	s.mark, s.first = from, time.Time{}
+	s.mark, s.first, s.recent = from, time.Time{}, s.recent[:0]
 	s.mu.Unlock()
+}
+
+// maxRecent bounds what a screen keeps of its output since watch: a
+// status line's redraw is all that is read of it.
+const maxRecent = 16 << 10
+
+// sinceWatch is the screen's output since watch, escapes removed.
+func (s *screen) sinceWatch() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return ansi.Strip(string(s.recent))
 }
 
 // firstOutput returns when the first output since watch arrived, waiting

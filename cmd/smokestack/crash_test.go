@@ -41,16 +41,17 @@ type serveProcess struct {
 	addr   string
 }
 
-// startServeProcess starts the server on dir and waits until it listens.
-// The process is killed at the end of the test whatever happens.
-func startServeProcess(t *testing.T, dir string) *serveProcess {
+// startServeProcess starts the server on dir, with flags besides, and
+// waits until it listens. The process is killed at the end of the test
+// whatever happens.
+func startServeProcess(t *testing.T, dir string, flags ...string) *serveProcess {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
 	p := &serveProcess{logs: &syncBuffer{}, exited: make(chan struct{})}
-	p.cmd = exec.Command(exe, "serve", "--listen", "127.0.0.1:0", "--data-dir", dir, "--store", "bolt")
+	p.cmd = exec.Command(exe, append([]string{"serve", "--listen", "127.0.0.1:0", "--data-dir", dir, "--store", "bolt"}, flags...)...)
 	// The environment could say SMOKESTACK_REDIS=… or name another data dir.
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "SMOKESTACK_") {

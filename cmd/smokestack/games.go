@@ -43,7 +43,7 @@ type report interface {
 // else from them.
 func games() []game {
 	return []game{
-		{lobby.Game{Rules: factories.Rules{}, Bots: factoriesbot.JSONBots()}, factoriesui.UI{}, func(ctx context.Context, c simConfig) (report, error) {
+		{lobby.Game{Rules: factories.Rules{}, Bots: factoriesbot.JSONBots(), SoloOpponent: factories.SoloOpponent}, factoriesui.UI{}, func(ctx context.Context, c simConfig) (report, error) {
 			return factoriesbot.Simulate(ctx, factoriesbot.Config{Bots: c.Bots, Difficulty: c.Options["difficulty"],
 				Games: c.Games, Seed: c.Seed, Workers: c.Workers, Progress: c.Progress})
 		}},

@@ -25,6 +25,7 @@ var errFlags = errors.New("bad flags")
 // serveConfig is everything `smokestack serve` can be told.
 type serveConfig struct {
 	listen      string
+	publicAddr  string
 	dataDir     string
 	hostKey     string
 	store       string
@@ -53,6 +54,7 @@ type envFlag struct{ flag, env string }
 
 var serveEnv = []envFlag{
 	{"listen", "SMOKESTACK_LISTEN"},
+	{"public-addr", "SMOKESTACK_PUBLIC_ADDR"},
 	{"data-dir", "SMOKESTACK_DATA_DIR"},
 	{"host-key", "SMOKESTACK_HOST_KEY"},
 	{"store", "SMOKESTACK_STORE"},
@@ -76,6 +78,7 @@ var serveEnv = []envFlag{
 	{"lookup-misses", "SMOKESTACK_LOOKUP_MISSES"},
 	{"lookup-window", "SMOKESTACK_LOOKUP_WINDOW"},
 	{"lookup-backoff", "SMOKESTACK_LOOKUP_BACKOFF"},
+	{"chat-rate", "SMOKESTACK_CHAT_RATE"},
 	{"inactivity-timeout", "SMOKESTACK_INACTIVITY_TIMEOUT"},
 	{"max-line", "SMOKESTACK_MAX_LINE"},
 	{"operators", "SMOKESTACK_OPERATORS"},
@@ -93,6 +96,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&c.listen, "listen", ":2222", "address the SSH server listens on")
+	fs.StringVar(&c.publicAddr, "public-addr", "", "where players reach the server, `host:port` (a bare host means port 22), for the ssh commands it prints: invites, help (default: this machine's name and the --listen port)")
 	fs.StringVar(&c.dataDir, "data-dir", "", "directory for the host key and the room store (default "+defaultDataDirHelp+")")
 	fs.StringVar(&c.hostKey, "host-key", "", "use this existing host key file instead of the data directory's, e.g. one key shared by several instances")
 	fs.StringVar(&c.store, "store", "bolt", "where rooms live: bolt (rooms.db in the data directory, durable) or memory (lost on exit)")
@@ -105,7 +109,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	d := server.DefaultLimits()
 	dl := lobby.DefaultLimits()
 	l := &c.limits
-	fs.DurationVar(&l.HandshakeTimeout, "handshake-timeout", d.HandshakeTimeout, "drop a connection whose SSH handshake (key exchange and login) has not finished after this long (0: never)")
+	fs.DurationVar(&l.HandshakeTimeout, "handshake-timeout", d.HandshakeTimeout, "drop a connection whose SSH handshake (key exchange and login) has not finished after this long, or that opens no session this long after it (0: never)")
 	fs.IntVar(&l.ConnsPerAddr, "max-conns-per-addr", d.ConnsPerAddr, "open connections allowed from one address, or one IPv6 /64 (0: no limit)")
 	fs.IntVar(&l.ConnsPerKey, "max-conns-per-key", d.ConnsPerKey, "open connections allowed with one SSH key (0: no limit)")
 	fs.IntVar(&l.ConnRate, "conn-rate", d.ConnRate, "new connections allowed from one address per minute, a token bucket holding a minute's worth (0: no limit)")
@@ -115,10 +119,11 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	fs.IntVar(&c.lobbyLimits.RoomsPerHour, "max-rooms-per-hour", dl.RoomsPerHour, "rooms one key may create per hour (0: no limit)")
 	fs.IntVar(&c.lobbyLimits.OpenRooms, "max-open-rooms", dl.OpenRooms, "unfinished rooms one key may hold (0: no limit)")
 	fs.IntVar(&l.InputRate, "input-rate", d.InputRate, "bytes per second read from one session's input; faster input waits (0: no limit)")
-	fs.Float64Var(&c.lobbyLimits.MovesPerSecond, "move-rate", dl.MovesPerSecond, "moves per second one session may play: bursts of twice as many pass, faster ones wait, and ones that would wait over a second are refused (0: no limit)")
+	fs.Float64Var(&c.lobbyLimits.MovesPerSecond, "move-rate", dl.MovesPerSecond, "moves per second played for one seat, by all its sessions together: bursts of twice as many pass, faster ones wait, and ones that would wait over a second are refused (0: no limit)")
 	fs.IntVar(&c.lobbyLimits.LookupMisses, "lookup-misses", dl.LookupMisses, "failed room lookups (no such room, a private room without its invite) allowed per key and per address in a --lookup-window; past it the connection ends and only the player's own rooms open until the window ends (0: no limit)")
 	fs.DurationVar(&c.lobbyLimits.LookupWindow, "lookup-window", dl.LookupWindow, "the window --lookup-misses counts in, from a key's or an address's first miss")
 	fs.DurationVar(&c.lobbyLimits.LookupBackoff, "lookup-backoff", dl.LookupBackoff, "past a quarter of --lookup-misses, each miss waits this long, twice as long as the one before, up to 8s (0: no wait)")
+	fs.IntVar(&c.lobbyLimits.ChatPerMinute, "chat-rate", dl.ChatPerMinute, "chat messages one key may send per minute, in rooms and the lobby together, after a burst of 5; faster ones are refused (0: no limit)")
 	fs.DurationVar(&l.Inactivity, "inactivity-timeout", d.Inactivity, "close a terminal session after this long without input, warning a minute before (0: never)")
 	fs.IntVar(&l.MaxLine, "max-line", d.MaxLine, "longest line `play` reads, in bytes; a longer one ends the session (0: 16 MiB)")
 	fs.StringVar(&c.operators, "operators", "", "authorized_keys `FILE` of the operators' keys, who may run `admin` (empty: nobody)")
@@ -177,7 +182,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	}
 	if l, ll := c.limits, c.lobbyLimits; l.HandshakeTimeout < 0 || l.ConnsPerAddr < 0 || l.ConnsPerKey < 0 || l.ConnRate < 0 ||
 		l.Sessions < 0 || l.SessionsPerConn < 0 || l.SessionRate < 0 || l.InputRate < 0 || l.Inactivity < 0 || l.MaxLine < 0 ||
-		ll.RoomsPerHour < 0 || ll.OpenRooms < 0 || ll.MovesPerSecond < 0 || ll.LookupMisses < 0 || ll.LookupWindow < 0 || ll.LookupBackoff < 0 {
+		ll.RoomsPerHour < 0 || ll.OpenRooms < 0 || ll.MovesPerSecond < 0 || ll.LookupMisses < 0 || ll.LookupWindow < 0 || ll.LookupBackoff < 0 || ll.ChatPerMinute < 0 {
 		return c, errors.New("limits cannot be negative: 0 turns one off")
 	}
 	if c.lobbyLimits.LookupMisses > 0 && c.lobbyLimits.LookupWindow <= 0 {
@@ -191,6 +196,13 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	}
 	if c.pprof && c.metricsListen == "" {
 		return c, errors.New("--pprof serves the profiles on the metrics listener: give --metrics-listen too")
+	}
+	if c.publicAddr != "" {
+		addr, err := server.CheckPublicAddr(c.publicAddr)
+		if err != nil {
+			return c, fmt.Errorf("--public-addr %w", err)
+		}
+		c.publicAddr = addr
 	}
 	if c.dataDir == "" {
 		dir, err := defaultDataDir(getenv)
@@ -292,7 +304,7 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	srv, err := server.New(server.Config{
 		Addr: c.listen, HostKey: key.Signer, Lobby: lb, Screens: screens(),
 		Logger: log.With("part", "ssh"), IdleTimeout: c.idleTimeout,
-		Limits: c.limits, Operators: ops, Metrics: metrics,
+		Limits: c.limits, Operators: ops, Metrics: metrics, PublicAddr: c.publicAddr,
 	})
 	if err != nil {
 		return err

@@ -18,15 +18,17 @@ import (
 )
 
 func TestParseServe(t *testing.T) {
-	env := map[string]string{"SMOKESTACK_LISTEN": ":3333", "SMOKESTACK_EXPIRE": "2h", "SMOKESTACK_PROXY_PROTOCOL": "1", "XDG_STATE_HOME": "/state"}
+	env := map[string]string{"SMOKESTACK_LISTEN": ":3333", "SMOKESTACK_EXPIRE": "2h", "SMOKESTACK_PROXY_PROTOCOL": "1", "XDG_STATE_HOME": "/state",
+		"SMOKESTACK_PUBLIC_ADDR": "games.example.org"}
 	getenv := func(k string) string { return env[k] }
 	var stderr bytes.Buffer
 	c, err := parseServe([]string{"--expire", "3h"}, getenv, &stderr)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.listen != ":3333" || c.expire != 3*time.Hour || !c.proxyProto || c.dataDir != "/state/smokestack" || c.store != "bolt" {
-		t.Errorf("parsed %+v: want env for --listen and --proxy-protocol, the flag for --expire, data dir from XDG_STATE_HOME", c)
+	if c.listen != ":3333" || c.expire != 3*time.Hour || !c.proxyProto || c.dataDir != "/state/smokestack" || c.store != "bolt" ||
+		c.publicAddr != "games.example.org:22" {
+		t.Errorf("parsed %+v: want env for --listen, --proxy-protocol and --public-addr, the flag for --expire, data dir from XDG_STATE_HOME", c)
 	}
 
 	// Each limit has its flag and variable, and the old --metrics still
@@ -34,7 +36,7 @@ func TestParseServe(t *testing.T) {
 	c, err = parseServe([]string{"--max-sessions", "50", "--metrics", "127.0.0.1:9222"},
 		func(k string) string {
 			return map[string]string{"SMOKESTACK_CONN_RATE": "7", "SMOKESTACK_MOVE_RATE": "2.5", "XDG_STATE_HOME": "/s",
-				"SMOKESTACK_SESSION_RATE": "12", "SMOKESTACK_LOOKUP_WINDOW": "30m"}[k]
+				"SMOKESTACK_SESSION_RATE": "12", "SMOKESTACK_LOOKUP_WINDOW": "30m", "SMOKESTACK_CHAT_RATE": "6"}[k]
 		}, &stderr)
 	if err != nil {
 		t.Fatal(err)
@@ -42,7 +44,8 @@ func TestParseServe(t *testing.T) {
 	if c.limits.Sessions != 50 || c.limits.ConnRate != 7 || c.lobbyLimits.MovesPerSecond != 2.5 ||
 		c.limits.HandshakeTimeout != 20*time.Second || c.metricsListen != "127.0.0.1:9222" ||
 		c.limits.SessionRate != 12 || c.limits.SessionsPerConn != 10 ||
-		c.lobbyLimits.LookupWindow != 30*time.Minute || c.lobbyLimits.LookupMisses != 20 || c.lobbyLimits.LookupBackoff != 250*time.Millisecond {
+		c.lobbyLimits.LookupWindow != 30*time.Minute || c.lobbyLimits.LookupMisses != 20 || c.lobbyLimits.LookupBackoff != 250*time.Millisecond ||
+		c.lobbyLimits.ChatPerMinute != 6 {
 		t.Errorf("parsed %+v", c)
 	}
 
@@ -64,6 +67,8 @@ func TestParseServe(t *testing.T) {
 		{[]string{"--metrics", ":1", "--metrics-listen", ":2"}, nil, "only --metrics-listen"},
 		{[]string{"--pprof"}, nil, "give --metrics-listen too"},
 		{[]string{"extra"}, nil, "bad flags"},
+		{[]string{"--public-addr", "games.example.org:99999"}, nil, "--public-addr"},
+		{nil, map[string]string{"SMOKESTACK_PUBLIC_ADDR": "alice@games.example.org"}, "not a host name"},
 	} {
 		_, err := parseServe(tt.args, func(k string) string { return tt.env[k] }, &stderr)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {

@@ -104,3 +104,80 @@ func TestSIGTERMTellsEverySession(t *testing.T) {
 		t.Errorf("unclean exit %v", srv.cmd.ProcessState)
 	}
 }
+
+// --shutdown-grace is a bound: a client that ignores the goodbye (never
+// reads what it is sent and keeps its session open) holds the server's
+// exit no longer than the grace, plus a moment to close up.
+func TestShutdownGraceIsEnforced(t *testing.T) {
+	const grace = 2 * time.Second
+	srv := startServeProcess(t, filepath.Join(t.TempDir(), "data"), "--shutdown-grace", grace.String())
+	c, err := gossh.Dial("tcp", srv.addr, &gossh.ClientConfig{User: "deaf", Auth: []gossh.AuthMethod{gossh.PublicKeys(newClientKey(t))},
+		HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	sess, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sess.RequestPty("xterm-256color", 256, 512, gossh.TerminalModes{}); err != nil {
+		t.Fatal(err)
+	}
+	out, err := sess.StdoutPipe() // read only until the lobby shows, then never
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sess.StdinPipe(); err != nil { // open, and never closed
+		t.Fatal(err)
+	}
+	if err := sess.Shell(); err != nil {
+		t.Fatal(err)
+	}
+	var seen strings.Builder
+	buf := make([]byte, 4096)
+	for !strings.Contains(ansi.Strip(seen.String()), "smokestack") {
+		n, err := out.Read(buf)
+		if err != nil {
+			t.Fatalf("the lobby never showed: %v; it sent %q", err, seen.String())
+		}
+		seen.Write(buf[:n])
+	}
+	// Whole redraws at the largest size drawn, for a second: far more
+	// than the SSH window holds, so the server's writes to this client
+	// block from then on.
+	for i, end := 0, time.Now().Add(time.Second); time.Now().Before(end); i++ {
+		if sess.WindowChange(250+i%2, 512) != nil {
+			t.Fatal("the server stopped taking window sizes")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+
+	start := time.Now()
+	if err := srv.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	// The race detector alone sleeps a second before a process exits
+	// (GORACE atexit_sleep_ms).
+	const bound = 3 * time.Second
+	select {
+	case <-srv.exited:
+	case <-time.After(grace + bound + 10*time.Second):
+		t.Fatalf("the server has not exited %s after SIGTERM, with a --shutdown-grace of %s", time.Since(start).Round(time.Millisecond), grace)
+	}
+	took := time.Since(start)
+	t.Logf("exited %s after SIGTERM", took.Round(time.Millisecond))
+	if took > grace+bound {
+		t.Errorf("the server exited %s after SIGTERM: more than its --shutdown-grace of %s and %s besides", took.Round(time.Millisecond), grace, bound)
+	}
+	// The deaf client held it to the end of the grace, its session stuck
+	// writing, then was cut.
+	logs := srv.logs.String()
+	cut := strings.Index(logs, "sessions still open at shutdown; closing them")
+	if took < grace || cut < 0 || strings.Contains(logs[:cut], "session end") {
+		t.Errorf("the server did not wait out its grace for a stuck session (exited after %s): the test's client was not deaf", took)
+	}
+	if !srv.cmd.ProcessState.Success() || !strings.Contains(srv.logs.String(), "msg=stopped") {
+		t.Errorf("unclean exit %v", srv.cmd.ProcessState)
+	}
+}

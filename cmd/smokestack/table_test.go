@@ -71,7 +71,7 @@ type table struct {
 // name in order through `play`, waiting until the game has started.
 func newTable(t *testing.T, addr string, seed uint64, names ...string) *table {
 	t.Helper()
-	ref, err := factories.New(factories.Config{Players: len(names)}, seed)
+	ref, err := factories.New(factories.Config{Players: len(names), Undo: true}, seed) // as rooms play it
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -132,6 +132,13 @@ func canAct(s *State, seat int) error {
 // play applies m to the game. Every refusal comes before the first
 // change, so a refused move leaves the state as it was.
 func (g *game) play(m Move) error {
+	if m.Kind == Undo {
+		return g.undo()
+	}
+	var k undoMark
+	if g.Config.Undo {
+		k = g.mark()
+	}
 	var err error
 	switch g.Phase {
 	case MarketPhase:
@@ -145,6 +152,9 @@ func (g *game) play(m Move) error {
 		return err
 	}
 	g.checkEnd()
+	if g.Config.Undo {
+		g.keep(&k)
+	}
 	return nil
 }
 
@@ -157,6 +167,9 @@ type game struct {
 	*State
 	seat   int
 	events *[]Event
+	// revealed says how the move showed a card from the seat's hand to
+	// everyone, which makes it stand for good (see Takeback); "" if not.
+	revealed string
 }
 
 func (g *game) me() *Player { return &g.Players[g.seat] }
@@ -189,6 +202,7 @@ func (s *State) draw() (Card, bool) {
 			return None, false
 		}
 		s.Deck, s.Discard = s.Discard, []Card{}
+		s.Reshuffles++
 		s.RNG.Shuffle(len(s.Deck), func(i, j int) { s.Deck[i], s.Deck[j] = s.Deck[j], s.Deck[i] })
 	}
 	c := s.Deck[0]
@@ -287,8 +301,13 @@ func (g *game) gainGoods(n int) {
 // that are not there or named twice before it removes any.
 func takeFromHand(p *Player, cards ...Card) error {
 	for i, c := range cards {
-		if indexOf(p.Hand, c) < 0 || slices.Contains(cards[:i], c) {
+		switch {
+		case c < 0 || int(c) >= len(cardKind):
+			return fmt.Errorf("card %d is not a blueprint of this game, so not in your hand", c)
+		case indexOf(p.Hand, c) < 0:
 			return fmt.Errorf("%s is not in your hand", c.Name())
+		case slices.Contains(cards[:i], c):
+			return fmt.Errorf("a second %s is not in your hand: the same card is named twice", c.Name())
 		}
 	}
 	for _, c := range cards {

@@ -426,6 +426,11 @@ func (r randomPlayer) next(s State) (seat int, m Move, ok bool) {
 }
 
 func (r randomPlayer) pick(legal []Move) Move {
+	if n := len(legal); n > 1 && legal[n-1].Kind == Undo {
+		// Never taken back: a player that undoes at random could undo
+		// for ever. The undo tests take moves back on purpose.
+		legal = legal[:len(legal)-1]
+	}
 	if len(legal) > 1 && legal[0].Kind == Done && r.rng.IntN(4) != 0 {
 		legal = legal[1:]
 	}

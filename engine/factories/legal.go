@@ -55,6 +55,9 @@ func candidates(s *State, seat int, all bool, arena *moveArena, out []Move) []Mo
 			out = workCandidates(&l, out)
 		}
 	}
+	if all || s.Config.Undo {
+		out = l.add(out, Move{Kind: Undo})
+	}
 	return out
 }
 
@@ -171,6 +174,8 @@ func accepts(s *State, seat int, m Move) bool {
 		return m.Metal <= p.Metal && m.Energy <= p.Energy
 	case Done:
 		return p.Metal+p.Energy <= StoreLimit && len(p.Hand) <= HandLimit
+	case Undo:
+		return undoRefusal(s, seat) == ""
 	}
 	return false
 }

@@ -164,6 +164,8 @@ func (m Move) DescribeFor(v View, name func(seat int) string) string {
 		}
 	case Done:
 		return "Done with the work phase"
+	case Undo:
+		return "Take back your last move"
 	}
 	return string(m.Kind)
 }

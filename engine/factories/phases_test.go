@@ -318,7 +318,7 @@ func TestGameEndByGoods(t *testing.T) {
 		Market: []string{Dojo, Dojo, Robot, Robot},
 	}.build(t)
 	s, events := mustApply(t, s, 0, act{name: Biolab, dice: []int{0}}.on(t, s))
-	if s.FinalRound != 2 || s.EndCause != "made 12 goods" || s.EndSeat != 0 {
+	if s.FinalRound != 2 || s.EndCause != "has 12 goods" || s.EndSeat != 0 {
 		t.Fatalf("final round %d cause %q; want round 2 to be the last", s.FinalRound, s.EndCause)
 	}
 	if last := events[len(events)-1]; last.Kind != "end" {

@@ -13,7 +13,10 @@ import (
 type stepChecker struct {
 	// activated holds the buildings activated in the current work phase.
 	activated map[[2]int]bool
-	round     int
+	// played holds each seat's moves in the current work phase, which an
+	// undo takes back newest first.
+	played map[int][]Move
+	round  int
 }
 
 // check is called for every Apply: before and m are the input, next, events
@@ -47,7 +50,17 @@ func (c *stepChecker) check(before State, raw string, seat int, m Move, next Sta
 		return fmt.Errorf("the round went from %d to %d", before.Round, next.Round)
 	}
 	if c.activated == nil || next.Round != c.round || next.Phase != WorkPhase {
-		c.activated, c.round = map[[2]int]bool{}, next.Round
+		c.activated, c.played, c.round = map[[2]int]bool{}, map[int][]Move{}, next.Round
+	}
+	if m.Kind == Undo {
+		if n := len(c.played[seat]); n > 0 {
+			if last := c.played[seat][n-1]; last.Kind == Activate {
+				delete(c.activated, [2]int{seat, int(last.Card)})
+			}
+			c.played[seat] = c.played[seat][:n-1]
+		}
+	} else if before.Phase == WorkPhase {
+		c.played[seat] = append(c.played[seat], m)
 	}
 	if m.Kind == Activate && before.Phase == WorkPhase {
 		key := [2]int{seat, int(m.Card)}
@@ -58,6 +71,9 @@ func (c *stepChecker) check(before State, raw string, seat int, m Move, next Sta
 	}
 	for i, p := range next.Players {
 		q := before.Players[i]
+		if m.Kind == Undo {
+			break // taking a move back takes back its goods (TestUndoProperties)
+		}
 		if p.Goods < q.Goods {
 			return fmt.Errorf("seat %d lost goods: %d -> %d", i, q.Goods, p.Goods)
 		}
@@ -139,7 +155,7 @@ func (r *byteReader) next() byte {
 func (r *byteReader) empty() bool { return len(r.data) == 0 }
 
 var (
-	fuzzKinds   = []MoveKind{Refresh, Take, Hire, Pass, SetDice, Choose, Build, Place, Activate, DiscardDown, Done, "", "bogus"}
+	fuzzKinds   = []MoveKind{Refresh, Take, Hire, Pass, SetDice, Choose, Build, Place, Activate, DiscardDown, Done, Undo, "", "bogus"}
 	fuzzActions = []string{Research, Generate, Mine, "", "build"}
 	fuzzChoices = []string{"metal", "energy", "draw", "", "goods"}
 	fuzzRows    = []string{BlueprintRow, ContractorRow, "", "both"}
@@ -197,9 +213,11 @@ func garbageMove(r *byteReader, s State, seat int) Move {
 }
 
 // seededGame starts a game of players seats from seed; a solo game's
-// difficulty comes from the seed too.
+// difficulty comes from the seed too, and odd seeds let seats take moves
+// back (the moves the fuzz bytes pick may be undos; the random player
+// that finishes a game never takes one).
 func seededGame(seed uint64, players int) (State, error) {
-	cfg := Config{Players: players}
+	cfg := Config{Players: players, Undo: seed%2 == 1}
 	if players == 1 {
 		cfg.Difficulty = []string{"easy", "medium", "hard", "insane"}[seed%4]
 	}
@@ -399,7 +417,7 @@ func TestReplayThroughRules(t *testing.T) {
 	for g := range games {
 		players := 1 + (g*2)%MaxPlayers
 		seed := uint64(500 + g)
-		final, log := playRandom(t, Config{Players: players}, seed, nil)
+		final, log := playRandom(t, Config{Players: players, Undo: true}, seed, nil)
 		raw, err := r.New(players, nil, seed)
 		if err != nil {
 			t.Fatal(err)

@@ -158,6 +158,7 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 		work()
 		p.Metal += metal
 		p.Energy += energy
+		g.revealed = "the Black Market showed the card you sold, so it stands"
 		say("sold ", cost.Name, " for ", strconv.Itoa(metal), " metal and ", strconv.Itoa(energy), " energy")
 	case ConcretePlant:
 		if err := pay(); err != nil {

@@ -18,7 +18,7 @@ func (g *game) checkEnd() {
 	for seat, p := range g.Players {
 		switch {
 		case p.Goods >= GoodsToEnd:
-			cause, by = fmt.Sprintf("made %d goods", p.Goods), seat
+			cause, by = fmt.Sprintf("has %d goods", p.Goods), seat
 		case p.Buildings() >= BuildingsEnd:
 			cause, by = fmt.Sprintf("has %d buildings", p.Buildings()), seat
 		}
@@ -27,7 +27,7 @@ func (g *game) checkEnd() {
 		}
 	}
 	if cause == "" && g.Machine != nil && g.Machine.Goods >= GoodsToEnd {
-		cause = fmt.Sprintf("made %d goods", g.Machine.Goods)
+		cause = fmt.Sprintf("has %d goods", g.Machine.Goods)
 	}
 	if cause == "" {
 		return
@@ -144,7 +144,8 @@ func (g *game) machineTurn() {
 	}
 	m.Goods += made
 	if g.wording() {
-		g.emit(-1, "machine", fmt.Sprintf("The Machine rolled %v and made %s", m.Roll, plural(made, "good")))
+		g.emit(-1, "machine", fmt.Sprintf("The Machine rolled %d %d %d %d %d (green red blue purple yellow) and made %s",
+			m.Roll[green], m.Roll[red], m.Roll[blue], m.Roll[purple], m.Roll[yellow], plural(made, "good")))
 	}
 }
 

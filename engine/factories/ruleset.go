@@ -2,7 +2,9 @@ package factories
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"slices"
 
 	"github.com/smokestack/smokestack/engine"
@@ -31,7 +33,14 @@ func (Rules) Options() []engine.Option {
 		About: "The Machine's level in a solo game: it starts with 2 (easy) to 5 (insane) blueprints built"}}
 }
 
-// New implements engine.Ruleset.
+// SoloOpponent names The Machine at the level of a solo game's options,
+// for its player's record against it: "The Machine (hard)".
+func SoloOpponent(options map[string]string) string {
+	return "The Machine (" + options["difficulty"] + ")"
+}
+
+// New implements engine.Ruleset: a game in which seats may take moves
+// back (Config.Undo).
 func (r Rules) New(seats int, options json.RawMessage, seed uint64) (json.RawMessage, error) {
 	if seats < 1 || seats > MaxPlayers {
 		return nil, fmt.Errorf("a game of Fantastic Factories has 1 to %d seats, not %d", MaxPlayers, seats)
@@ -40,7 +49,8 @@ func (r Rules) New(seats int, options json.RawMessage, seed uint64) (json.RawMes
 	if err != nil {
 		return nil, err
 	}
-	s, err := New(Config{Players: seats, Difficulty: o["difficulty"]}, seed)
+	// Rooms let players take moves back; bots never do (see bot.New).
+	s, err := New(Config{Players: seats, Difficulty: o["difficulty"], Undo: true}, seed)
 	if err != nil {
 		return nil, err
 	}
@@ -55,7 +65,13 @@ func (Rules) Apply(state json.RawMessage, seat int, move json.RawMessage) (json.
 	}
 	var m Move
 	if err := json.Unmarshal(move, &m); err != nil {
-		return nil, nil, fmt.Errorf("that move is not valid JSON: %w", err)
+		// JSON of the wrong shape (a slot of 1e300, a kind that is a
+		// number) is not a JSON problem: say so, as Furnace does.
+		var syntax *json.SyntaxError
+		if errors.As(err, &syntax) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return nil, nil, fmt.Errorf("that move is not valid JSON: %w", err)
+		}
+		return nil, nil, fmt.Errorf("that move cannot be read: %w", err)
 	}
 	next, events, err := Apply(s, seat, m)
 	if err != nil {
@@ -90,6 +106,7 @@ func StatusOf(s State) engine.Status {
 	switch s.Phase {
 	case GameOver:
 		st.Result = result(Scores(s), len(s.Players))
+		st.Result.Holdings = holdings(s)
 	case MarketPhase:
 		st.Acting = []int{s.Turn}
 	case WorkPhase:
@@ -123,6 +140,19 @@ func result(scores []Score, seats int) *engine.Result {
 	}
 	slices.Sort(r.Winners)
 	return r
+}
+
+// holdings names, by seat, the buildings of each final compound: what a
+// profile counts as the player's favourite cards.
+func holdings(s State) [][]string {
+	out := make([][]string, len(s.Players))
+	for seat, p := range s.Players {
+		out[seat] = make([]string, 0, len(p.Compound))
+		for _, b := range p.Compound {
+			out[seat] = append(out[seat], b.Card.Name())
+		}
+	}
+	return out
 }
 
 // Decode reads a State from JSON, refusing other format versions.

@@ -42,6 +42,16 @@ func TestStatusResult(t *testing.T) {
 			if !slices.Equal(r.Winners, winners) {
 				t.Errorf("seed %d: winners %v; scores say %v", seed, r.Winners, winners)
 			}
+			// The holdings are each seat's final compound, by name.
+			for seat, p := range final.Players {
+				var names []string
+				for _, b := range p.Compound {
+					names = append(names, b.Card.Name())
+				}
+				if len(r.Holdings) != players || !slices.Equal(r.Holdings[seat], names) {
+					t.Errorf("seed %d seat %d: holdings %v, compound %v", seed, seat, r.Holdings, names)
+				}
+			}
 			if players > 1 && r.Opponent != nil {
 				t.Errorf("a %d-player game has an opponent score", players)
 			}

@@ -243,7 +243,7 @@ func TestSoloGameEnd(t *testing.T) {
 		s := soloTable(t, [5]int{1, 1, 6, 6, 6})
 		s.Machine.Goods = 11
 		after, _ := mustApply(t, s, 0, Move{Kind: Done})
-		if after.FinalRound != 2 || after.EndCause != "made 12 goods" || after.EndSeat != -1 {
+		if after.FinalRound != 2 || after.EndCause != "has 12 goods" || after.EndSeat != -1 {
 			t.Errorf("final round %d cause %q", after.FinalRound, after.EndCause)
 		}
 		after = playOutRound(t, after)

@@ -5,7 +5,9 @@ import (
 )
 
 // Format is the version of the JSON encoding of State, Move and View.
-const Format = 1
+// 2 added taking moves back: Config.Undo, State.Undo and Reshuffles, and
+// the move undo.
+const Format = 2
 
 // Limits from the rules.
 const (
@@ -51,6 +53,9 @@ type Config struct {
 	// Difficulty is The Machine's level in solo games: easy, medium, hard
 	// or insane (default medium).
 	Difficulty string `json:"difficulty,omitempty"`
+	// Undo lets seats take moves back (see Takeback). Rooms turn it on; a
+	// bot's search or a simulation leaves it off and pays nothing for it.
+	Undo bool `json:"undo,omitempty"`
 }
 
 // State is a whole game. It is a plain value: every function here takes a
@@ -67,7 +72,7 @@ type State struct {
 	Turns      int        `json:"turns"`      // market turns taken this round
 	Refreshed  bool       `json:"refreshed"`  // the acting seat paid for a refresh
 	FinalRound int        `json:"finalRound"` // last round once the end is triggered
-	// EndCause says what triggered the end ("made 12 goods"), and EndSeat
+	// EndCause says what triggered the end ("has 12 goods", as it stood then), and EndSeat
 	// who did (-1 for The Machine), so screens can name them.
 	EndCause string `json:"endCause,omitempty"`
 	EndSeat  int    `json:"endSeat,omitempty"`
@@ -79,6 +84,11 @@ type State struct {
 	Market            Market       `json:"market"`
 	Players           []Player     `json:"players"`
 	Machine           *Machine     `json:"machine,omitempty"`
+	// Reshuffles counts the times the discard pile became the deck.
+	Reshuffles int `json:"reshuffles,omitempty"`
+	// Undo holds, by seat, what each may take back; nil when nobody has
+	// anything there (and always without Config.Undo).
+	Undo engine.Takebacks[Step] `json:"undo,omitempty"`
 }
 
 // Market is the face-up marketplace: four blueprints, four contractors and
@@ -171,6 +181,7 @@ func (s *State) Clone() State {
 		c.Players[i] = a.player(&s.Players[i], true)
 	}
 	c.Machine = a.machine(s.Machine)
+	c.Undo = s.Undo.Clone((*Step).clone)
 	return c
 }
 
@@ -208,6 +219,7 @@ func (s *State) CopyTo(dst *State) {
 		machine.Compound = reuse(c, s.Machine.Compound)
 		dst.Machine = machine
 	}
+	dst.Undo = s.Undo.Clone((*Step).clone) // only with Config.Undo, which a search leaves off
 }
 
 // copyTo makes *dst a deep copy of p, reusing dst's arrays (see CopyTo).

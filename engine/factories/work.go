@@ -142,6 +142,7 @@ func (g *game) build(m Move) error {
 	p.Energy -= energy
 	g.Discard = append(g.Discard, m.Discard[0])
 	g.addBuilding(m.Card, "")
+	g.revealed = "a build shows a card from your hand, so it stands"
 	return nil
 }
 

@@ -15,11 +15,11 @@ func (g *game) startAuction() {
 	g.shuffle()
 	n := min(len(g.Players)+extraLots, len(g.Deck))
 	g.Market = make([]Lot, n)
-	// One array holds every card's discs, room for the most a card can
+	// One array holds every card's discs, space for the most a card can
 	// take (4 values, and Monica's 4 on top), so placing never allocates.
-	room := make([]Disc, n*maxDiscs)
+	discs := make([]Disc, n*maxDiscs)
 	for i, c := range g.Deck[:n] {
-		g.Market[i] = Lot{Card: c, Discs: room[i*maxDiscs : i*maxDiscs : (i+1)*maxDiscs]}
+		g.Market[i] = Lot{Card: c, Discs: discs[i*maxDiscs : i*maxDiscs : (i+1)*maxDiscs]}
 	}
 	g.Deck = g.Deck[n:]
 	for i := range g.Players {
@@ -57,7 +57,10 @@ func (g *game) bid(m Move) error {
 	}
 	p := g.me()
 	i := g.lot(m.Card)
-	if i < 0 {
+	switch {
+	case m.Card == NoCard:
+		return errors.New("name the market card to place your disc on")
+	case i < 0:
 		return fmt.Errorf("%s is not up for auction", cardName(m.Card))
 	}
 	paired := g.Config.Arthur == ArthurPaired

@@ -359,6 +359,19 @@ func (c Card) MarshalText() ([]byte, error) {
 	return []byte(c.ID()), nil
 }
 
+// UnmarshalJSON reads a card id, a JSON string; anything else is
+// refused in words a player can act on.
+func (c *Card) UnmarshalJSON(b []byte) error {
+	if n := len(b); n >= 2 && b[0] == '"' && b[n-1] == '"' && !bytes.ContainsRune(b, '\\') {
+		return c.UnmarshalText(b[1 : n-1]) // the usual case, read in place: bots read many
+	}
+	var id string
+	if err := json.Unmarshal(b, &id); err != nil {
+		return fmt.Errorf("a card is named by its id, like \"oil-03\", not %.20s", b)
+	}
+	return c.UnmarshalText([]byte(id))
+}
+
 // UnmarshalText reads a card id; "" is NoCard.
 func (c *Card) UnmarshalText(b []byte) error {
 	if len(b) == 0 {

@@ -163,11 +163,28 @@ func (g *game) emit(seat int, kind, text string) {
 	}
 }
 
-// play checks m against the phase and hands it to its rule.
+// play checks m against the phase and hands it to its rule, keeping what
+// the seat may take back when the game lets it (see Takeback).
 func (g *game) play(m Move) error {
 	if err := fieldsFit(m); err != nil {
 		return err
 	}
+	if m.Kind == Undo {
+		return g.undo()
+	}
+	if !g.Config.Undo {
+		return g.move(m)
+	}
+	k := g.mark()
+	if err := g.move(m); err != nil {
+		return err
+	}
+	g.keep(&k, m)
+	return nil
+}
+
+// move plays m by the rule of its kind.
+func (g *game) move(m Move) error {
 	p := g.me()
 	switch m.Kind {
 	case Bid:
@@ -202,7 +219,7 @@ func (g *game) play(m Move) error {
 		g.done()
 		return nil
 	}
-	return fmt.Errorf("there is no move %q: choose bid, compensate, place, produce, upgrade or done", m.Kind)
+	return fmt.Errorf("there is no move %q: choose bid, compensate, place, produce, upgrade, done or undo", m.Kind)
 }
 
 // fieldsFit refuses a move that sets fields its kind does not use, so that
@@ -220,7 +237,7 @@ func fieldsFit(m Move) error {
 		uses = "card times again"
 	case Upgrade:
 		uses = "card"
-	case Done:
+	case Done, Undo:
 		uses = ""
 	default:
 		return nil // play refuses the kind
@@ -233,7 +250,11 @@ func fieldsFit(m Move) error {
 		{"times", m.Times != (Times{})}, {"at", m.At != 0}, {"again", m.Again},
 	} {
 		if f.set && !strings.Contains(uses, f.name) {
-			return fmt.Errorf("a %s move has no %s", m.Kind, f.name)
+			article := "a"
+			if strings.ContainsRune("aeiou", rune(m.Kind[0])) {
+				article = "an"
+			}
+			return fmt.Errorf("%s %s move has no %s", article, m.Kind, f.name)
 		}
 	}
 	if m.Kind == Compensate && m.Times[1] != 0 {

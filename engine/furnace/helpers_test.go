@@ -358,8 +358,13 @@ func (r randomPlayer) next(s State) (seat int, m Move, ok bool) {
 }
 
 // pick chooses among legal, passing over done most of the time so that
-// random seats resolve their cards.
+// random seats resolve their cards, and never taking a move back: a
+// player that undoes at random could undo for ever. The undo tests take
+// moves back on purpose.
 func (r randomPlayer) pick(legal []Move) Move {
+	if n := len(legal); n > 1 && legal[n-1].Kind == Undo {
+		legal = legal[:n-1]
+	}
 	if n := len(legal); n > 1 && legal[n-1].Kind == Done && r.rng.IntN(4) != 0 {
 		legal = legal[:n-1]
 	}

@@ -42,6 +42,9 @@ func AppendLegal(dst []Move, s *State, seat int) []Move {
 			dst = s.appendProduction(dst, p)
 		}
 	}
+	if s.Config.Undo && undoRefusal(s, seat) == "" {
+		dst = append(dst, Move{Kind: Undo})
+	}
 	return dst
 }
 

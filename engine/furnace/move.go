@@ -131,6 +131,8 @@ func (m Move) Describe(v View) string {
 		return "Upgrade " + cardName(m.Card)
 	case Done:
 		return "Done with production"
+	case Undo:
+		return "Take back your last move"
 	}
 	return string(m.Kind)
 }

@@ -23,6 +23,8 @@ func (g *game) place(c Card, at int) error {
 	}
 	j := slices.Index(p.New, c)
 	switch {
+	case c == NoCard:
+		return errors.New("name the card you won to place in your chain")
 	case j < 0:
 		return fmt.Errorf("%s is not a card you won this round", cardName(c))
 	case at < 0 || at > len(p.Cards):
@@ -55,7 +57,10 @@ func (p *Player) next() int {
 func (g *game) produce(m Move) error {
 	p := g.me()
 	j := p.owned(m.Card)
-	if j < 0 {
+	switch {
+	case m.Card == NoCard:
+		return errors.New("name the card to resolve")
+	case j < 0:
 		return fmt.Errorf("you do not own %s", cardName(m.Card))
 	}
 	o := p.Cards[j]
@@ -203,6 +208,8 @@ func (g *game) upgrade(c Card) error {
 	}
 	j := p.owned(c)
 	switch {
+	case c == NoCard:
+		return errors.New("name the company to upgrade")
 	case j < 0:
 		return fmt.Errorf("you do not own %s", cardName(c))
 	case c.IsStart():

@@ -41,7 +41,8 @@ func (Rules) Options() []engine.Option {
 	}
 }
 
-// New implements engine.Ruleset.
+// New implements engine.Ruleset: a game in which seats may take moves
+// back (Config.Undo).
 func (r Rules) New(seats int, options json.RawMessage, seed uint64) (json.RawMessage, error) {
 	if seats < MinPlayers || seats > MaxPlayers {
 		return nil, fmt.Errorf("a game of Furnace has %d to %d seats, not %d", MinPlayers, MaxPlayers, seats)
@@ -54,6 +55,7 @@ func (r Rules) New(seats int, options json.RawMessage, seed uint64) (json.RawMes
 	if err != nil {
 		return nil, err
 	}
+	cfg.Undo = true // rooms let players take moves back; bots never do (see bot.New)
 	s, err := New(cfg, seed)
 	if err != nil {
 		return nil, err
@@ -150,6 +152,7 @@ func StatusOf(s State) engine.Status {
 	switch s.Phase {
 	case GameOver:
 		st.Result = result(Scores(s), len(s.Players))
+		st.Result.Holdings = holdings(s)
 	case AuctionPhase:
 		st.Acting = []int{s.Turn}
 	case ResolvePhase, ProductionPhase:
@@ -160,6 +163,25 @@ func StatusOf(s State) engine.Status {
 		}
 	}
 	return st
+}
+
+// holdings names, by seat, the companies each seat ended with (its start
+// card left out: every seat has one): what a profile counts as the
+// player's favourite cards.
+func holdings(s State) [][]string {
+	out := make([][]string, len(s.Players))
+	for seat, p := range s.Players {
+		out[seat] = []string{}
+		for _, o := range p.Cards {
+			if !o.Card.IsStart() {
+				out[seat] = append(out[seat], o.Card.ID())
+			}
+		}
+		for _, c := range p.New {
+			out[seat] = append(out[seat], c.ID())
+		}
+	}
+	return out
 }
 
 // Score is one seat's final standing.

@@ -9,7 +9,8 @@ import (
 )
 
 // Format is the version of the JSON encoding of State, Move and View.
-const Format = 1
+// 2 added taking moves back: Config.Undo, State.Undo and the move undo.
+const Format = 2
 
 // Limits from the rules.
 const (
@@ -71,6 +72,9 @@ type Config struct {
 	Chain bool `json:"chain,omitempty"`
 	// Arthur is when Arthur's extra disc is placed (default alone).
 	Arthur ArthurTiming `json:"arthur,omitempty"`
+	// Undo lets seats take moves back (see Takeback). Rooms turn it on; a
+	// bot's search or a simulation leaves it off and pays nothing for it.
+	Undo bool `json:"undo,omitempty"`
 }
 
 // State is a whole game, the deck order included. Apply never changes the
@@ -100,6 +104,9 @@ type State struct {
 	Players []Player `json:"players"`
 	// Agent is the 2-player game's Agent; nil with more players.
 	Agent *Agent `json:"agent,omitempty"`
+	// Undo holds, by seat, what each may take back; nil when nobody has
+	// anything there (and always without Config.Undo).
+	Undo engine.Takebacks[Step] `json:"undo,omitempty"`
 }
 
 // Lot is a card in the auction and the discs placed on it, in order.
@@ -249,42 +256,43 @@ func (s *State) Clone() State {
 	for i := range s.Market {
 		discs += len(s.Market[i].Discs)
 	}
-	cardRoom := make([]Card, 0, cards)
-	ownedRoom := make([]Owned, 0, owned)
-	discRoom := make([]Disc, 0, discs)
-	c.Deck = carve(&cardRoom, s.Deck)
-	c.Removed = carve(&cardRoom, s.Removed)
+	cardArena := make([]Card, 0, cards)
+	ownedArena := make([]Owned, 0, owned)
+	discArena := make([]Disc, 0, discs)
+	c.Deck = carve(&cardArena, s.Deck)
+	c.Removed = carve(&cardArena, s.Removed)
 	c.Market = carve(nil, s.Market)
 	for i := range c.Market {
-		c.Market[i].Discs = carve(&discRoom, s.Market[i].Discs)
+		c.Market[i].Discs = carve(&discArena, s.Market[i].Discs)
 	}
 	c.Players = carve(nil, s.Players)
 	for i := range c.Players {
-		c.Players[i].Cards = carve(&ownedRoom, s.Players[i].Cards)
-		c.Players[i].New = carve(&cardRoom, s.Players[i].New)
+		c.Players[i].Cards = carve(&ownedArena, s.Players[i].Cards)
+		c.Players[i].New = carve(&cardArena, s.Players[i].New)
 	}
 	if s.Agent != nil {
 		a := *s.Agent
 		c.Agent = &a
 	}
+	c.Undo = s.Undo.Clone((*Step).clone)
 	return c
 }
 
-// carve copies v into the free room of *room (a fresh array when room is
-// nil or full) and returns the copy, whose capacity ends with it so that
+// carve copies v into the free space of *arena (a fresh array when arena
+// is nil or full) and returns the copy, whose capacity ends with it so that
 // appending to it reallocates instead of overwriting its neighbour. nil
 // stays nil.
-func carve[T any](room *[]T, v []T) []T {
+func carve[T any](arena *[]T, v []T) []T {
 	if v == nil {
 		return nil
 	}
-	if room == nil {
+	if arena == nil {
 		return append(make([]T, 0, len(v)), v...)
 	}
-	if cap(*room)-len(*room) < len(v) {
-		*room = make([]T, 0, max(2*cap(*room), 8, len(v)))
+	if cap(*arena)-len(*arena) < len(v) {
+		*arena = make([]T, 0, max(2*cap(*arena), 8, len(v)))
 	}
-	start := len(*room)
-	*room = append(*room, v...)
-	return (*room)[start:len(*room):len(*room)]
+	start := len(*arena)
+	*arena = append(*arena, v...)
+	return (*arena)[start:len(*arena):len(*arena)]
 }

@@ -46,9 +46,10 @@ func ViewOf(s State, seat int) View {
 	}
 	// The view shares no slice with the state: it is the caller's to
 	// change. Cloning without the deck copies what it shows.
-	deck := s.Deck
-	s.Deck = nil
+	deck, undo := s.Deck, s.Undo
+	s.Deck, s.Undo = nil, nil
 	c := s.Clone()
+	s.Undo = undo // Legal reads it; the view never shows it
 	v := View{
 		Format: Format, Seat: seat, Seats: len(s.Players), Config: s.Config,
 		Round: s.Round, Phase: s.Phase, First: s.First, Turn: s.Turn, Placed: s.Placed,

@@ -60,14 +60,28 @@ func KeyMsg(k string) tea.KeyMsg {
 // after a deliberate change, and read the diff.
 func Golden(t *testing.T, cfg session.Config, w, h int, codes []string, wait string, keys ...string) {
 	t.Helper()
+	GoldenThen(t, cfg, w, h, codes, wait, keys, "")
+}
+
+// GoldenThen is Golden that, after the keys, also waits until the output
+// shows then (when not empty): for what a key starts and a message
+// finishes.
+func GoldenThen(t *testing.T, cfg session.Config, w, h int, codes []string, wait string, keys []string, then string) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	cfg.Context, cfg.Theme, cfg.Now, cfg.Width, cfg.Height = ctx, "mono", FixedNow, w, h
 	tm := teatest.NewTestModel(t, session.New(cfg), teatest.WithInitialTermSize(w, h))
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(wait)) },
-		teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+	waitFor := func(s string) {
+		teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(s)) },
+			teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+	}
+	waitFor(wait)
 	for _, k := range keys {
 		tm.Send(KeyMsg(k))
+	}
+	if then != "" {
+		waitFor(then)
 	}
 	if err := tm.Quit(); err != nil {
 		t.Fatal(err)

@@ -166,6 +166,19 @@ func (t Rules) Status(raw json.RawMessage) (engine.Status, error) {
 			if sc == best {
 				st.Result.Winners = append(st.Result.Winners, seat)
 			}
+			// A seat's place: one more than the seats that scored more.
+			place := 1
+			for _, other := range st.Result.Scores {
+				if other > sc {
+					place++
+				}
+			}
+			st.Result.Ranks = append(st.Result.Ranks, place)
+			var held []string
+			for _, c := range s.Hands[seat] {
+				held = append(held, fmt.Sprint(c))
+			}
+			st.Result.Holdings = append(st.Result.Holdings, held)
 		}
 	}
 	return st, nil

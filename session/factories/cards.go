@@ -2,6 +2,7 @@ package factories
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
@@ -35,6 +36,11 @@ var boardRules = map[string]struct{ name, text string }{
 		"(metal and energy together) and 10 cards in hand; you choose what to discard."},
 	"done": {"Done", "Say you have finished the work phase: you can do nothing more this round. When every seat is done " +
 		"the round ends (in solo play The Machine takes its turn first) and the next market phase begins."},
+	"undo": {"Taking a move back", "u takes back your last move of this work phase, then the one before, as long as they " +
+		"drew, showed and rolled nothing: a research or any other draw, a build (it shows a card from your hand), " +
+		"the Black Market, a roll or reroll, triggering the end, and Done stand for good, with every move before them. " +
+		"The others see the board as it was; their log says only that you took a move back. " +
+		"The market phase has nothing to take back: every move there shows new cards or passes the turn."},
 }
 
 func ruleRef(key, where string) *session.CardRef {
@@ -82,6 +88,9 @@ func (b *board) Cards(s session.Seats) []session.CardRef {
 	add(*ruleRef("headquarters", "your board"))
 	for _, key := range []string{"refresh", "limits", "done"} {
 		add(*ruleRef(key, "how to play"))
+	}
+	if slices.ContainsFunc(v.Legal, func(m factories.Move) bool { return m.Kind == factories.Undo }) {
+		add(*ruleRef("undo", "how to play"))
 	}
 	return out
 }

@@ -33,8 +33,10 @@ func (b *board) seated(f session.Frame) string {
 		market := marketView(t, v, lw)
 		left := b.withPreview(f, market+"\n\n"+youView(t, v, f.Seats, lw, h-lipgloss.Height(market)-1), lw, h)
 		mid := othersView(t, v, f.Seats, mw, h)
-		logH := max(3, h/3)
-		right := session.Fit(f.Menu(rw, h-logH-1), rw, h-logH-1) + "\n\n" + f.Log(rw, logH-1)
+		// The menu takes the lines its moves need, leaving the log at
+		// least a third; the log takes every line left.
+		menuH := min(lipgloss.Height(f.Menu(rw, h)), h-max(3, h/3)-1)
+		right := session.Fit(f.Menu(rw, menuH), rw, menuH) + "\n\n" + f.Log(rw, h-menuH-2)
 		return session.Columns(h, []int{lw, mw, rw}, left, mid, right)
 	}
 	lw := w * 52 / 100
@@ -82,15 +84,24 @@ func (b *board) public(f session.Frame) string {
 func (b *board) Scores(f session.Frame) string {
 	t, v, w := f.Theme, b.v, f.Width
 	lines := []string{t.Title.Render("GAME OVER") + fmt.Sprintf("  after round %d", v.Round)}
+	why := ""
 	switch {
 	case f.Ended != "":
-		lines[0] += " · " + f.Ended
+		why = f.Ended
 	case v.EndCause != "" && v.FinalRound > 1:
 		// The cause is worded as it stood when it ended the game, a round
-		// before the scores: say when, so its numbers match.
-		lines[0] += fmt.Sprintf(" · the end was triggered in round %d: %s", v.FinalRound-1, endCause(v, f.Seats))
+		// before the scores: say when, so the scores' higher numbers do
+		// not read as a contradiction.
+		why = fmt.Sprintf("the end came after round %d, when %s", v.FinalRound-1, endCause(v, f.Seats, true))
 	case v.EndCause != "":
-		lines[0] += " · " + endCause(v, f.Seats)
+		why = endCause(v, f.Seats, true)
+	}
+	switch {
+	case why == "":
+	case lipgloss.Width(lines[0]+" · "+why) <= w:
+		lines[0] += " · " + why
+	default:
+		lines = append(lines, why) // on its own line rather than cut
 	}
 	if len(v.Scores) == 0 {
 		return strings.Join(append(lines, "", "no scores: the game stopped early"), "\n")
@@ -107,7 +118,38 @@ func (b *board) Scores(f session.Frame) string {
 		rows = append(rows, session.ScoreRow{Rank: s.Rank, Name: scoreName(f.Seats, s), Score: s.Total, Detail: d, Winner: s.Winner})
 	}
 	lines = append(lines, session.ScoreChart(t, rows, w)...)
+	if tie := tieNote(f.Seats, scores); tie != "" {
+		lines = append(lines, t.Dim.Render(tie))
+	}
 	return strings.Join(lines, "\n")
+}
+
+// tieNote says how a tie on points at the top was broken, since the
+// tie-breakers are not shown beside narrow bars: "tied on 9 points: You
+// win with more cards in hand (10 to 9)". scores are in rank order.
+func tieNote(s session.Seats, scores []factories.Score) string {
+	if len(scores) < 2 || scores[0].Machine || scores[1].Machine || scores[0].Total != scores[1].Total {
+		return ""
+	}
+	a, b := scores[0], scores[1]
+	head := fmt.Sprintf("tied on %d points: ", a.Total)
+	if a.Rank == b.Rank {
+		return head + "the same metal, energy and cards in hand, so the win is shared"
+	}
+	why := fmt.Sprintf("more metal (%d to %d)", a.Metal, b.Metal)
+	switch {
+	case a.Metal != b.Metal:
+	case a.Energy != b.Energy:
+		why = fmt.Sprintf("more energy (%d to %d)", a.Energy, b.Energy)
+	default:
+		why = fmt.Sprintf("more cards in hand (%d to %d)", a.Hand, b.Hand)
+	}
+	who := scoreName(s, a)
+	verb := " wins with "
+	if who == "You" {
+		verb = " win with "
+	}
+	return head + who + verb + why
 }
 
 func scoreName(s session.Seats, sc factories.Score) string {

@@ -23,19 +23,22 @@ func (b *board) Menu(s session.Seats) []session.MoveGroup {
 }
 
 // costly are the moves a stray enter must not play: they end the seat's
-// turn or phase, or spend resources and cards for good.
+// turn or phase, spend resources and cards for good, or take back what
+// was played (once the dice are all placed, the menu may open on it).
 var costly = map[factories.MoveKind]bool{
 	factories.Build: true, factories.Hire: true, factories.Refresh: true,
 	factories.DiscardDown: true, factories.Pass: true, factories.Done: true,
+	factories.Undo: true,
 }
 
 // kindRank orders the menu's groups: dice to set first, then the market,
-// then building and working, then the moves that cost or end something.
+// then building and working, then the moves that cost or end something,
+// taking a move back just before Done.
 var kindRank = map[factories.MoveKind]int{
 	factories.SetDice: 0, factories.Choose: 1,
 	factories.Take: 2, factories.Hire: 3,
 	factories.Build: 4, factories.Activate: 5, factories.Place: 6,
-	factories.DiscardDown: 7, factories.Refresh: 8, factories.Pass: 9, factories.Done: 10,
+	factories.DiscardDown: 7, factories.Refresh: 8, factories.Pass: 9, factories.Undo: 10, factories.Done: 11,
 }
 
 // groupOf says which group a move belongs to, what the group is called and
@@ -73,6 +76,8 @@ func groupOf(v *factories.View, mv factories.Move) (key, title string, card *ses
 		return "discard", "Discard down to the limits", ruleRef("limits", "the work phase")
 	case factories.Done:
 		return "done", "Done", ruleRef("done", "the work phase")
+	case factories.Undo:
+		return "undo", "Take back (u)", ruleRef("undo", "the work phase")
 	}
 	return string(mv.Kind), string(mv.Kind), nil
 }

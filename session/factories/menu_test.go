@@ -10,13 +10,21 @@ import (
 	"github.com/smokestack/smokestack/session"
 )
 
-// TestMenuPutsCostlyMovesLast plays seeded games through the engine and
-// checks every menu on the way: each legal move is in exactly one group,
-// and groups come in kindRank order, so the menu never opens on a paid
-// refresh or on Done while anything else can be played.
+// TestMenuPutsCostlyMovesLast plays seeded games through the engine, as
+// rooms do with moves that can be taken back, and checks every menu on
+// the way: each legal move is in exactly one group, and groups come in
+// kindRank order, so the menu never opens on a paid refresh or on Done
+// while anything else can be played; taking a move back is a group of
+// its own, one move that takes a second enter.
 func TestMenuPutsCostlyMovesLast(t *testing.T) {
+	undos := 0
+	defer func() {
+		if undos == 0 {
+			t.Error("no menu offered to take a move back")
+		}
+	}()
 	for seed := uint64(1); seed <= 5; seed++ {
-		s, err := factories.New(factories.Config{Players: 2}, seed)
+		s, err := factories.New(factories.Config{Players: 2, Undo: true}, seed)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -50,8 +58,20 @@ func TestMenuPutsCostlyMovesLast(t *testing.T) {
 			if len(groups) > 1 && (first == factories.Refresh || first == factories.Done) {
 				t.Fatalf("seed %d step %d: the menu opens on %s with %d groups", seed, step, first, len(groups))
 			}
+			for _, g := range groups {
+				if g.Key == "undo" {
+					undos++
+					if len(g.Moves) != 1 || !g.Moves[0].Confirm || g.Title != "Take back (u)" {
+						t.Fatalf("seed %d step %d: the undo group %+v", seed, step, g)
+					}
+				}
+			}
 			// Play the last move of the first group: progress without Done
-			// whenever anything else is possible.
+			// whenever anything else is possible (and without taking moves
+			// back, which would go round in circles).
+			if groups[0].Key == "undo" {
+				groups = groups[1:]
+			}
 			g := groups[0]
 			if s, _, err = factories.Apply(s, seat, kind(g, len(g.Moves)-1)); err != nil {
 				t.Fatalf("seed %d step %d: %v", seed, step, err)

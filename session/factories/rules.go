@@ -28,7 +28,9 @@ Your Headquarters has three actions, each with 3 places for dice:
 • generate: a 1, 2 or 3; gain that much energy.
 • mine: a 4, 5 or 6; gain 1 metal.
 
-Matching bonus: a die that shows the same number as one already on that action gives 1 more (a blueprint, energy or metal); when all three dice there match, 2 more in all.`},
+Matching bonus: a die that shows the same number as one already on that action gives 1 more (a blueprint, energy or metal); when all three dice there match, 2 more in all.
+
+Changed your mind? u takes back your last move, and the one before, as long as they drew no card, built nothing and rolled no die (i on "Take back" says more).`},
 	{Title: "Building and using cards", Text: `To build a blueprint from your hand, discard ANOTHER blueprint with the same tool and pay the metal and energy it shows. You may build as often as you can pay, but not a second card of the same name unless its text allows it.
 
 A building can be used (activated) once per round, even the round it was built: put the dice its recipe asks for on it, pay what is left of the arrow and take what is right of it. Production buildings make goods; training buildings give you more dice.

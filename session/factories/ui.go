@@ -73,20 +73,29 @@ func (b *board) Header(t session.Theme, s session.Seats) string {
 // Banner implements session.Board: the end of the game coming.
 func (b *board) Banner(t session.Theme, s session.Seats) string {
 	if b.v.EndCause != "" && b.v.Phase != factories.GameOver {
-		return t.Accent.Render(fmt.Sprintf("the end is near: %s; round %d is the last", endCause(b.v, s), b.v.FinalRound))
+		return t.Accent.Render(fmt.Sprintf("the end is near: %s; round %d is the last", endCause(b.v, s, false), b.v.FinalRound))
 	}
 	return ""
 }
 
-// endCause words what triggered the end, naming who: "bob made 12 goods".
-func endCause(v *factories.View, s session.Seats) string {
+// endCause words what triggered the end, naming who: "bob has 12
+// goods". past words it as it was then, for the final scores, whose own
+// numbers may be higher: "bob had 12 goods".
+func endCause(v *factories.View, s session.Seats, past bool) string {
+	cause := v.EndCause
+	switch {
+	case past:
+		cause = strings.Replace(cause, "has ", "had ", 1)
+	case s.Me(v.EndSeat):
+		cause = strings.Replace(cause, "has ", "have ", 1)
+	}
 	switch {
 	case v.EndSeat < 0:
-		return "The Machine " + v.EndCause
+		return "The Machine " + cause
 	case s.Me(v.EndSeat):
-		return "you " + strings.Replace(v.EndCause, "has ", "have ", 1)
+		return "you " + cause
 	}
-	return s.Name(v.EndSeat) + " " + v.EndCause
+	return s.Name(v.EndSeat) + " " + cause
 }
 
 // Idle implements session.Board.

@@ -310,9 +310,6 @@ func othersView(t session.Theme, v *factories.View, s session.Seats, w, h int) s
 // seatLines draws one other seat in about budget lines (at least one).
 func seatLines(t session.Theme, v *factories.View, s session.Seats, p factories.PlayerView, w, budget int) []string {
 	name := s.Label(t, p.Seat)
-	if s.Bot(p.Seat) {
-		name += t.Dim.Render(" (bot)")
-	}
 	if st := seatState(t, v, p.Seat, p.Done); st != "" {
 		name += " " + st
 	}

@@ -23,7 +23,7 @@ import (
 // `go test ./session/furnace -run TestGolden -update` to rewrite them after
 // a deliberate change, and read the diff.
 
-var goldenSizes = [][2]int{{80, 24}, {120, 40}, {200, 60}}
+var goldenSizes = [][2]int{{80, 24}, {100, 30}, {120, 40}, {200, 60}}
 
 var screens = map[string]session.Game{"furnace": furnaceui.UI{}}
 
@@ -171,6 +171,19 @@ func TestGolden(t *testing.T) {
 	})
 	t.Run("scores", func(t *testing.T) {
 		goldenRun(t, l, join(scores), codes, "GAME OVER")
+	})
+	t.Run("replay", func(t *testing.T) {
+		// A finished game stepped through: into round 2's auction.
+		start := session.Start{Mode: "replay", Code: scores}
+		goldenRun(t, l, start, codes, "move 0 of", "]", "n", "n", "n")
+	})
+	t.Run("lobby", func(t *testing.T) {
+		// Alice's Furnace games in her list, by their options.
+		goldenRun(t, l, session.Start{}, codes, "YOUR GAMES")
+	})
+	t.Run("form", func(t *testing.T) {
+		// The new-room form offers Furnace's own options.
+		goldenRun(t, l, session.Start{}, codes, "YOUR GAMES", "n", "down", "down")
 	})
 	t.Run("cards", func(t *testing.T) {
 		// The reference opens at the card the menu is on, and goes down

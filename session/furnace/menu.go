@@ -14,8 +14,8 @@ import (
 // on it; in the resolution, the compensation of the card being resolved;
 // in production, each card to resolve, the upgrades while the start card's
 // line is open (first, as resolving any other card closes it), Évariste's
-// repeat, and Done last, where a careless enter cannot reach it while
-// anything else can be played.
+// repeat, taking a move back, and Done last, where a careless enter
+// cannot reach it while anything else can be played.
 func (b *board) Menu(session.Seats) []session.MoveGroup {
 	groups := session.MenuOf(b.v.Legal, b.groupOf, b.item)
 	for i, g := range groups {
@@ -36,6 +36,7 @@ const (
 	rankUpgrade
 	rankProduce
 	rankAgain
+	rankUndo
 	rankDone
 )
 
@@ -68,6 +69,8 @@ func (b *board) groupOf(mv furnace.Move) (session.MoveGroup, int) {
 		return group("produce:"+mv.Card.ID(), "Resolve "+mv.Card.ID(), ref(mv.Card, "your cards")), rankProduce
 	case furnace.Done:
 		return group("done", "Done with production", nil), rankDone
+	case furnace.Undo:
+		return group("undo", "Take back (u)", nil), rankUndo
 	}
 	return group(string(mv.Kind), string(mv.Kind), nil), rankDone
 }
@@ -76,9 +79,10 @@ func (b *board) groupOf(mv furnace.Move) (session.MoveGroup, int) {
 // Within a group the labels differ early, where a narrow menu still shows
 // them: a produce move names its card and then what each line does.
 // item words a move for the menu; Done and upgrades, which end the seat's
-// production or spend coal and tokens for good, take a second enter.
+// production or spend coal and tokens for good, and taking a move back
+// take a second enter.
 func (b *board) item(mv furnace.Move) session.MenuMove {
-	return session.MenuMove{Label: b.label(mv), Confirm: mv.Kind == furnace.Done || mv.Kind == furnace.Upgrade}
+	return session.MenuMove{Label: b.label(mv), Confirm: mv.Kind == furnace.Done || mv.Kind == furnace.Upgrade || mv.Kind == furnace.Undo}
 }
 
 func (b *board) label(mv furnace.Move) string {

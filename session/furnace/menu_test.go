@@ -31,11 +31,18 @@ func TestMenuHoldsEveryLegalMove(t *testing.T) {
 }
 
 func checkMenus(t *testing.T, cfg furnace.Config, seed uint64) {
+	cfg.Undo = true // as rooms play it
 	s, err := furnace.New(cfg, seed)
 	if err != nil {
 		t.Fatal(err)
 	}
 	rng := engine.NewRNG(seed)
+	undos := 0
+	defer func() {
+		if undos == 0 {
+			t.Error("no menu offered to take a move back")
+		}
+	}()
 	for step := 0; s.Phase != furnace.GameOver; step++ {
 		if step > 2000 {
 			t.Fatal("the game did not end")
@@ -62,6 +69,10 @@ func checkMenus(t *testing.T, cfg furnace.Config, seed uint64) {
 						t.Fatalf("step %d: Done is in group %d of %d with %d moves", step, i+1, len(groups), len(g.Moves))
 					case mv.Kind == furnace.Upgrade && i != 0:
 						t.Fatalf("step %d: the upgrades are group %d, not the first", step, i+1)
+					case mv.Kind == furnace.Undo && (g.Key != "undo" || len(g.Moves) != 1 || !mm.Confirm):
+						t.Fatalf("step %d: the undo is in group %+v", step, g)
+					case mv.Kind == furnace.Undo:
+						undos++
 					}
 					offered = append(offered, mv)
 				}
@@ -76,10 +87,10 @@ func checkMenus(t *testing.T, cfg furnace.Config, seed uint64) {
 			}
 		}
 		// A random seat plays a random move of its menu, as a person
-		// could.
+		// could, but never takes one back: that could go round in circles.
 		seat := acting[rng.Intn(len(acting))]
 		v := furnace.ViewOf(s, seat)
-		groups := (&board{v: &v}).Menu(session.Seats{Viewer: seat})
+		groups := slices.DeleteFunc((&board{v: &v}).Menu(session.Seats{Viewer: seat}), func(g session.MoveGroup) bool { return g.Key == "undo" })
 		g := groups[rng.Intn(len(groups))]
 		var mv furnace.Move
 		json.Unmarshal(g.Moves[rng.Intn(len(g.Moves))].Move, &mv)

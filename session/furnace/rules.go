@@ -45,7 +45,7 @@ A card's lines are done top to bottom: "+1 iron" is always received; "1 coal + 1
 
 Your start card gives 1 upgrade token, has its own conversion, and its last line upgrades any number of your companies for 1 coal + 1 upgrade token each. Upgrading is open right after you resolve the start card, and closes when you resolve another card. An upgraded company (⇧) keeps its basic line and adds a second one; if you upgrade it before resolving it, both lines work this round.
 
-Done gives the extractions (+) of the cards you have not resolved, and no processing.`},
+Done gives the extractions (+) of the cards you have not resolved, and no processing. Until then, u takes back your last move, and the one before: a card resolved, an upgrade, a chain place.`},
 	{Title: "The end and tie-breaks", Text: `After the production of the last round the game ends. The most money wins.
 
 Ties go to the player with the most cards (the start card counts), then the most coal, iron, oil and upgrade tokens together; players still tied share the win.

@@ -31,14 +31,30 @@ var makers = map[string]func(seed uint64) Bot{
 	"greedy": newGreedy,
 }
 
-// New makes the bot registered under name, seeded with seed.
+// New makes the bot registered under name, seeded with seed. Bots never
+// take moves back: undo is for people (see noUndo).
 func New(name string, seed uint64) (Bot, error) {
 	make, ok := makers[name]
 	if !ok {
 		return nil, fmt.Errorf("unknown bot %q: choose %s", name, strings.Join(Names(), " or "))
 	}
-	return make(seed), nil
+	return noUndo{make(seed)}, nil
 }
+
+// noUndo hides the undo move from a bot. A room lets every seat take
+// moves back, bots' seats too, and a bot that weighed undo among its
+// moves could play a move and take it back for ever.
+type noUndo struct{ Bot }
+
+// Choose implements Bot.
+func (b noUndo) Choose(v factories.View) factories.Move {
+	if slices.ContainsFunc(v.Legal, isUndo) {
+		v.Legal = slices.DeleteFunc(slices.Clone(v.Legal), isUndo)
+	}
+	return b.Bot.Choose(v)
+}
+
+func isUndo(m factories.Move) bool { return m.Kind == factories.Undo }
 
 // Names lists the registered bots in alphabetical order.
 func Names() []string {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -28,7 +29,8 @@ func TestNew(t *testing.T) {
 }
 
 // playJSON plays a whole game through the JSON Ruleset, as a room does: each
-// bot gets only the view JSON of its seat, so it cannot see the State.
+// bot gets only the view JSON of its seat, so it cannot see the State. As
+// in a room, seats may take moves back; bots never do.
 func playJSON(t *testing.T, names []string, seed uint64) (moves []factories.Move) {
 	t.Helper()
 	var rules factories.Rules
@@ -63,6 +65,12 @@ func playJSON(t *testing.T, names []string, seed uint64) (moves []factories.Move
 			t.Fatal(err)
 		}
 		m := bots[seat].Choose(v)
+		if m.Kind == factories.Undo {
+			t.Fatalf("seed %d: %s in seat %d took a move back", seed, names[seat], seat)
+		}
+		if slices.ContainsFunc(v.Legal, func(l factories.Move) bool { return l.Kind == factories.Undo }) {
+			undoOffered.Add(1)
+		}
 		if !slices.ContainsFunc(v.Legal, func(l factories.Move) bool { return sameMove(l, m) }) {
 			t.Fatalf("seed %d: %s in seat %d chose %+v, not among its %d legal moves", seed, names[seat], seat, m, len(v.Legal))
 		}
@@ -80,7 +88,16 @@ func sameMove(a, b factories.Move) bool {
 	return string(x) == string(y)
 }
 
+// undoOffered counts the views in which playJSON's bots could have taken
+// a move back.
+var undoOffered atomic.Int64
+
 func TestBotsPlayLegalMovesFromViews(t *testing.T) {
+	t.Cleanup(func() {
+		if undoOffered.Load() == 0 {
+			t.Error("no bot was ever offered undo: the test shows nothing about bots and undo")
+		}
+	})
 	games := 6
 	if testing.Short() || raceEnabled {
 		games = 2

@@ -27,16 +27,32 @@ type Bot interface {
 var names = []string{"greedy", "random"}
 
 // New makes the bot registered under name, seeded with seed, so a seeded
-// game with seeded bots always plays out the same way.
+// game with seeded bots always plays out the same way. Bots never take
+// moves back: undo is for people (see noUndo).
 func New(name string, seed uint64) (Bot, error) {
 	switch name {
 	case "greedy":
-		return newGreedy(seed), nil
+		return noUndo{newGreedy(seed)}, nil
 	case "random":
-		return newRandom(seed), nil
+		return noUndo{newRandom(seed)}, nil
 	}
 	return nil, fmt.Errorf("unknown bot %q: choose %s", name, strings.Join(names, " or "))
 }
+
+// noUndo hides the undo move from a bot. A room lets every seat take
+// moves back, bots' seats too, and a bot that weighed undo among its
+// moves could play a move and take it back for ever.
+type noUndo struct{ Bot }
+
+// Choose implements Bot.
+func (b noUndo) Choose(v furnace.View) furnace.Move {
+	if slices.ContainsFunc(v.Legal, isUndo) {
+		v.Legal = slices.DeleteFunc(slices.Clone(v.Legal), isUndo)
+	}
+	return b.Bot.Choose(v)
+}
+
+func isUndo(m furnace.Move) bool { return m.Kind == furnace.Undo }
 
 // Names lists the bots, the strongest first.
 func Names() []string { return slices.Clone(names) }

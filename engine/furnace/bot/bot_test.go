@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/smokestack/smokestack/engine/furnace"
@@ -32,7 +33,8 @@ func TestNew(t *testing.T) {
 }
 
 // playJSON plays a whole game through the JSON Ruleset and JSONBots, as a
-// room does: each bot gets only the view JSON of its seat.
+// room does: each bot gets only the view JSON of its seat. As in a room,
+// seats may take moves back; bots never do.
 func playJSON(t *testing.T, names []string, options string, seed uint64) (moves []string) {
 	t.Helper()
 	var rules furnace.Rules
@@ -77,6 +79,12 @@ func playJSON(t *testing.T, names []string, options string, seed uint64) (moves 
 		if err := json.Unmarshal(move, &m); err != nil {
 			t.Fatal(err)
 		}
+		if m.Kind == furnace.Undo {
+			t.Fatalf("seed %d: %s in seat %d took a move back", seed, names[seat], seat)
+		}
+		if slices.ContainsFunc(v.Legal, func(l furnace.Move) bool { return l.Kind == furnace.Undo }) {
+			undoOffered.Add(1)
+		}
 		if !slices.Contains(v.Legal, m) {
 			t.Fatalf("seed %d: %s in seat %d chose %s, not among its %d legal moves", seed, names[seat], seat, move, len(v.Legal))
 		}
@@ -87,9 +95,18 @@ func playJSON(t *testing.T, names []string, options string, seed uint64) (moves 
 	}
 }
 
+// undoOffered counts the views in which playJSON's bots could have taken
+// a move back.
+var undoOffered atomic.Int64
+
 // TestBotsPlayLegalMovesFromViews plays every bot in every size and
 // setting through JSON, each move checked against the view's legal moves.
 func TestBotsPlayLegalMovesFromViews(t *testing.T) {
+	t.Cleanup(func() {
+		if undoOffered.Load() == 0 {
+			t.Error("no bot was ever offered undo: the test shows nothing about bots and undo")
+		}
+	})
 	games := 3
 	if testing.Short() || raceEnabled {
 		games = 1

@@ -11,8 +11,10 @@ import (
 // the view does not show, shuffled with the bot's own generator, so
 // nothing the bot tries can tell it the real order.
 func guess(v *furnace.View, rng *engine.RNG) furnace.State {
+	cfg := v.Config
+	cfg.Undo = false // the bot's own trials are never taken back
 	s := furnace.State{
-		Format: furnace.Format, Config: v.Config, RNG: engine.NewRNG(rng.Uint64()),
+		Format: furnace.Format, Config: cfg, RNG: engine.NewRNG(rng.Uint64()),
 		Round: v.Round, Phase: v.Phase, First: v.First, Turn: v.Turn, Placed: v.Placed,
 		Market: v.Market, Removed: v.Removed, Players: v.Players, Agent: v.Agent,
 	}

@@ -1,0 +1,232 @@
+package lobby
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// connect is a player connecting with key as login, as the server
+// identifies them.
+func connect(t *testing.T, l *Lobby, key, login string) Player {
+	t.Helper()
+	p, err := l.Identify(context.Background(), Player{ID: key, Key: key, Name: login})
+	if err != nil {
+		t.Fatalf("identify %s: %v", key, err)
+	}
+	return p
+}
+
+var playerName = regexp.MustCompile(`^player-[0-9a-f]{4}$`)
+
+// TestNamesStick: a key's first name is its login when that is free and
+// not generic, "player-" and four letters otherwise; it is the same at
+// every connection and after a restart; guests are "guest-…".
+func TestNamesStick(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rooms.db")
+	store, err := OpenBolt(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := newLobby(t, store)
+	a := connect(t, l, "SHA256:a", "alice")
+	b := connect(t, l, "SHA256:b", "alice") // a friend on the same machine account
+	r := connect(t, l, "SHA256:r", "root")
+	if a.Name != "alice" || a.ID != "SHA256:a" || a.Key != "SHA256:a" {
+		t.Fatalf("the first alice is %+v", a)
+	}
+	if !playerName.MatchString(b.Name) || !playerName.MatchString(r.Name) || b.Name == r.Name {
+		t.Fatalf("the second alice is %q and root is %q; want two player-XXXX names", b.Name, r.Name)
+	}
+	if again := connect(t, l, "SHA256:b", "bob"); again.Name != b.Name {
+		t.Fatalf("the second key reconnecting as bob is %q, want %q", again.Name, b.Name)
+	}
+	g, err := l.Identify(context.Background(), Player{ID: "guest:k7qzwxyz", Name: "root", Guest: true})
+	if err != nil || g.Name != "guest-k7qz" {
+		t.Fatalf("a guest logging in as root is %+v, %v", g, err)
+	}
+	if _, err := l.Rename(context.Background(), a, "Alice Liddell"); err != nil {
+		t.Fatal(err)
+	}
+	store.Close()
+
+	store, err = OpenBolt(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	l = newLobby(t, store)
+	if a := connect(t, l, "SHA256:a", "whoever"); a.Name != "Alice Liddell" || a.ID != "SHA256:a" {
+		t.Fatalf("after a restart the first key is %+v", a)
+	}
+	if again := connect(t, l, "SHA256:b", "alice"); again.Name != b.Name {
+		t.Fatalf("after a restart the second key is %q, want %q", again.Name, b.Name)
+	}
+}
+
+// TestRename: a name is checked, unique, and shown in rooms from then on;
+// guests keep theirs.
+func TestRename(t *testing.T) {
+	ctx := context.Background()
+	l := newLobby(t, NewMemStore())
+	a, b := connect(t, l, "SHA256:a", "alice"), connect(t, l, "SHA256:b", "bob")
+	if _, err := l.Rename(ctx, b, "ALICE"); err == nil || !strings.Contains(err.Error(), "taken") {
+		t.Fatalf("bob renamed to ALICE: %v", err)
+	}
+	if _, err := l.Rename(ctx, b, "bo\u202eb"); err == nil || !strings.Contains(err.Error(), "direction-changing") {
+		t.Fatalf("a name with a bidi override: %v", err)
+	}
+	if _, err := l.Rename(ctx, Player{ID: "guest:x", Guest: true}, "Gus"); !errors.Is(err, errGuestProfile) {
+		t.Fatalf("a guest renamed: %v", err)
+	}
+	m, err := l.Create(ctx, a, CreateOptions{Seats: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := l.Join(ctx, m.Code, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	name, err := l.Rename(ctx, a, "  Ally ")
+	if err != nil || name != "Ally" {
+		t.Fatalf("rename: %q, %v", name, err)
+	}
+	a = connect(t, l, "SHA256:a", "alice")
+	c, err = l.Join(ctx, m.Code, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if got := latest(t, c).Room.Seats[0].Name; got != "Ally" {
+		t.Fatalf("back at the table after a rename the seat shows %q", got)
+	}
+	if _, err := l.Rename(ctx, b, "alice"); err != nil {
+		t.Fatalf("alice's old name is not free: %v", err)
+	}
+}
+
+// TestSameNameAtOneTable: two players who would show the same name are
+// told apart by a suffix.
+func TestSameNameAtOneTable(t *testing.T) {
+	ctx := context.Background()
+	l := newLobby(t, NewMemStore())
+	// Names as a server without profiles keeps them: the login.
+	a, b := Player{ID: "key:a", Name: "alice"}, Player{ID: "key:b", Name: "alice"}
+	m, err := l.Create(ctx, a, CreateOptions{Seats: 2, Public: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ca, err := l.Join(ctx, m.Code, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ca.Close()
+	cb, err := l.Join(ctx, m.Code, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cb.Close()
+	seats := latest(t, cb).Room.Seats
+	if seats[0].Name != "alice" || seats[1].Name != "alice-2" {
+		t.Fatalf("two alices sit as %q and %q", seats[0].Name, seats[1].Name)
+	}
+}
+
+// TestLink: a code from one key links another key to its profile, which
+// then reaches the profile's seats; wrong, used and lapsed codes are
+// refused and count as failed lookups.
+func TestLink(t *testing.T) {
+	ctx := context.Background()
+	clk := &clock{now: t0}
+	l := New(Config{Store: NewMemStore(), Games: []Game{tallyGame()}, Now: clk.Now,
+		Limits: Limits{LookupMisses: 4, LookupWindow: time.Hour}})
+	desktop := connect(t, l, "SHA256:desktop", "alice")
+	laptop := connect(t, l, "SHA256:laptop", "alice")
+	m, err := l.Create(ctx, desktop, CreateOptions{Seats: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := l.Join(ctx, m.Code, desktop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+
+	code, expires, err := l.LinkCode(ctx, desktop)
+	if err != nil || len(code) != LinkCodeLength || !expires.Equal(t0.Add(LinkCodeLife)) {
+		t.Fatalf("link code %q until %v, %v", code, expires, err)
+	}
+	linked, err := l.Link(ctx, laptop, strings.ToLower(code[:5]+"-"+code[5:]))
+	if err != nil || linked.Profile.ID != desktop.ID || linked.Left != laptop.Name {
+		t.Fatalf("link: %+v, %v", linked, err)
+	}
+	laptop = connect(t, l, "SHA256:laptop", "alice")
+	if laptop.ID != desktop.ID || laptop.Name != "alice" || laptop.Key != "SHA256:laptop" {
+		t.Fatalf("the laptop after linking is %+v", laptop)
+	}
+	// The laptop takes the desktop's seat, not the free one.
+	c, err = l.Join(ctx, m.Code, laptop)
+	if err != nil || c.Seat() != 0 {
+		t.Fatalf("the linked laptop joins seat %d, %v; want the desktop's seat 0", c.Seat(), err)
+	}
+	c.Close()
+
+	other := connect(t, l, "SHA256:other", "bob")
+	if _, err := l.Link(ctx, other, code); err == nil || !strings.Contains(err.Error(), "no such link code") {
+		t.Fatalf("a used code: %v", err)
+	}
+	stale, _, _ := l.LinkCode(ctx, desktop)
+	clk.advance(LinkCodeLife + time.Second)
+	if _, err := l.Link(ctx, other, stale); err == nil || !strings.Contains(err.Error(), "no such link code") {
+		t.Fatalf("a lapsed code: %v", err)
+	}
+	if _, err := l.Link(ctx, other, "ABCDEFGHJK"); err == nil || !strings.Contains(err.Error(), "no such link code") {
+		t.Fatalf("a made-up code: %v", err)
+	}
+	if _, err := l.Link(ctx, other, "short"); err == nil || !strings.Contains(err.Error(), "10 letters") {
+		t.Fatalf("a code of the wrong length: %v", err)
+	}
+	// Three misses so far; the fifth goes past the limit of 4, and then
+	// even a good code is refused until the window ends.
+	l.Link(ctx, other, "ABCDEFGHJM")
+	var lim *LimitError
+	if _, err := l.Link(ctx, other, "ABCDEFGHJN"); !errors.As(err, &lim) || !lim.Final {
+		t.Fatalf("the fifth wrong code: %v, want the final lookup refusal", err)
+	}
+	good, _, _ := l.LinkCode(ctx, desktop)
+	if _, err := l.Link(ctx, other, good); !errors.As(err, &lim) {
+		t.Fatalf("a good code past the limit: %v, want the lookup refusal", err)
+	}
+}
+
+// TestLinkKeepsUnfinishedSeats: a key whose own player sits in an
+// unfinished game is not linked away from it.
+func TestLinkKeepsUnfinishedSeats(t *testing.T) {
+	ctx := context.Background()
+	l := newLobby(t, NewMemStore())
+	a, b := connect(t, l, "SHA256:a", "alice"), connect(t, l, "SHA256:b", "bob")
+	m, err := l.Create(ctx, b, CreateOptions{Seats: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := l.Join(ctx, m.Code, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	code, _, err := l.LinkCode(ctx, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Link(ctx, b, code); err == nil || !strings.Contains(err.Error(), m.Code) {
+		t.Fatalf("linking bob away from his unfinished game: %v", err)
+	}
+	if again := connect(t, l, "SHA256:b", "bob"); again.ID != b.ID {
+		t.Fatalf("bob's key moved anyway: %+v", again)
+	}
+}

@@ -1,0 +1,119 @@
+package lobby
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+	"time"
+)
+
+// contractProfiles holds every store's profiles to the same behaviour:
+// one profile per key, names unique however they are cased, renames that
+// free the old name, single-use link codes that lapse, and keys that move
+// between profiles.
+func contractProfiles(t *testing.T, s Store) {
+	ctx := context.Background()
+	ps, ok := s.(ProfileStore)
+	if !ok {
+		t.Fatal("the store keeps no profiles")
+	}
+	// Unique keys and names, as a shared Redis may hold others'.
+	u := newCode()
+	keyA, keyB, keyC := "SHA256:a"+u, "SHA256:b"+u, "SHA256:c"+u
+	nameA, nameB := "Ann"+u, "Bea"+u
+	a := Profile{ID: keyA, Name: nameA, Keys: []string{keyA}, Created: t0}
+	if err := ps.CreateProfile(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	if err := ps.CreateProfile(ctx, Profile{ID: keyA, Name: "Other" + u, Keys: []string{keyA}}); !errors.Is(err, ErrExists) {
+		t.Fatalf("a second profile for key A: %v, want ErrExists", err)
+	}
+	if err := ps.CreateProfile(ctx, Profile{ID: keyB, Name: "ANN" + u, Keys: []string{keyB}}); !errors.Is(err, ErrNameTaken) {
+		t.Fatalf("B named as A in capitals: %v, want ErrNameTaken", err)
+	}
+	b := Profile{ID: keyB, Name: nameB, Keys: []string{keyB}, Created: t0}
+	if err := ps.CreateProfile(ctx, b); err != nil {
+		t.Fatal(err)
+	}
+	for what, read := range map[string]func() (Profile, error){
+		"by key":            func() (Profile, error) { return ps.KeyProfile(ctx, keyA) },
+		"by id":             func() (Profile, error) { return ps.Profile(ctx, keyA) },
+		"by name, any case": func() (Profile, error) { return ps.NamedProfile(ctx, "aNN"+u) },
+	} {
+		got, err := read()
+		if err != nil || got.ID != keyA || got.Name != nameA || !slices.Equal(got.Keys, a.Keys) || !got.Created.Equal(t0) {
+			t.Fatalf("profile A %s: %+v, %v", what, got, err)
+		}
+	}
+	if _, err := ps.KeyProfile(ctx, keyC); !errors.Is(err, ErrNoProfile) {
+		t.Fatalf("profile of an unknown key: %v, want ErrNoProfile", err)
+	}
+	if _, err := ps.NamedProfile(ctx, "Nobody"+u); !errors.Is(err, ErrNoProfile) {
+		t.Fatalf("profile of an unknown name: %v, want ErrNoProfile", err)
+	}
+
+	// Renames: a name held by another is refused; a new one frees the old.
+	if err := ps.Rename(ctx, keyA, "bea"+u); !errors.Is(err, ErrNameTaken) {
+		t.Fatalf("A renamed to B's name: %v, want ErrNameTaken", err)
+	}
+	if err := ps.Rename(ctx, keyA, "ann"+u); err != nil {
+		t.Fatalf("A renamed to its own name in another case: %v", err)
+	}
+	if err := ps.Rename(ctx, keyA, "Cy"+u); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := ps.NamedProfile(ctx, "cy"+u); err != nil || got.ID != keyA {
+		t.Fatalf("A by its new name: %+v, %v", got, err)
+	}
+	if _, err := ps.NamedProfile(ctx, nameA); !errors.Is(err, ErrNoProfile) {
+		t.Fatalf("A's old name still names someone: %v", err)
+	}
+	if err := ps.Rename(ctx, "SHA256:nobody"+u, "Dee"+u); !errors.Is(err, ErrNoProfile) {
+		t.Fatalf("rename of a missing profile: %v, want ErrNoProfile", err)
+	}
+
+	// Link codes work once, and not after they lapse.
+	code, stale := "L"+u+"XYZ", "S"+u+"XYZ"
+	if err := ps.PutLinkCode(ctx, code, keyA, t0, t0.Add(LinkCodeLife)); err != nil {
+		t.Fatal(err)
+	}
+	if err := ps.PutLinkCode(ctx, stale, keyA, t0, t0.Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ps.TakeLinkCode(ctx, stale, t0.Add(2*time.Minute)); !errors.Is(err, ErrNoLinkCode) {
+		t.Fatalf("a lapsed code: %v, want ErrNoLinkCode", err)
+	}
+	if id, err := ps.TakeLinkCode(ctx, code, t0.Add(time.Minute)); err != nil || id != keyA {
+		t.Fatalf("a fresh code: %q, %v; want A", id, err)
+	}
+	if _, err := ps.TakeLinkCode(ctx, code, t0.Add(time.Minute)); !errors.Is(err, ErrNoLinkCode) {
+		t.Fatalf("a used code: %v, want ErrNoLinkCode", err)
+	}
+	if _, err := ps.TakeLinkCode(ctx, "N"+u+"XYZ", t0); !errors.Is(err, ErrNoLinkCode) {
+		t.Fatalf("an unknown code: %v, want ErrNoLinkCode", err)
+	}
+
+	// Key B moves to A: B's profile, left without keys, is gone with its
+	// name; a new key C joins A too.
+	if err := ps.LinkKey(ctx, keyB, keyA); err != nil {
+		t.Fatal(err)
+	}
+	if err := ps.LinkKey(ctx, keyC, keyA); err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{keyA, keyB, keyC} {
+		if got, err := ps.KeyProfile(ctx, key); err != nil || got.ID != keyA || !slices.Equal(got.Keys, []string{keyA, keyB, keyC}) {
+			t.Fatalf("profile of key %s after the links: %+v, %v", key, got, err)
+		}
+	}
+	if _, err := ps.Profile(ctx, keyB); !errors.Is(err, ErrNoProfile) {
+		t.Fatalf("B's old profile after its only key left: %v, want ErrNoProfile", err)
+	}
+	if err := ps.Rename(ctx, keyA, nameB); err != nil {
+		t.Fatalf("B's old name is not free: %v", err)
+	}
+	if err := ps.LinkKey(ctx, keyC, "SHA256:nobody"+u); !errors.Is(err, ErrNoProfile) {
+		t.Fatalf("link to a missing profile: %v, want ErrNoProfile", err)
+	}
+}

@@ -1,0 +1,186 @@
+package lobby
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+)
+
+// Rematch is the offer of a new game at a finished game's table: the same
+// game, options, seats and host, a new seed. It is stored with the old
+// room's metadata, so the acceptances of players on any instance count
+// (SaveMeta's compare-and-set orders them). The new room's code, seed and
+// secret are drawn with the offer, so whichever acceptance completes it
+// creates the same room, once.
+type Rematch struct {
+	Code   string `json:"code"`
+	Seed   uint64 `json:"seed"`
+	Secret string `json:"secret,omitempty"` // for a private room
+	// Accepted holds the seats that said yes, in order: bots' at once.
+	Accepted []int `json:"accepted"`
+	// Started is set once every seat accepted and the room exists.
+	Started bool `json:"started,omitempty"`
+}
+
+// RematchInfo is a rematch offer as anyone in the room sees it.
+type RematchInfo struct {
+	// Accepted holds the seats that said yes.
+	Accepted []int `json:"accepted"`
+	// Code is the new room's, once every seat accepted and it was made:
+	// its seats are bound to the same players, who join it by this code.
+	Code string `json:"code,omitempty"`
+}
+
+func (o *Rematch) info() *RematchInfo {
+	if o == nil {
+		return nil
+	}
+	i := &RematchInfo{Accepted: slices.Clone(o.Accepted)}
+	if o.Started {
+		i.Code = o.Code
+	}
+	return i
+}
+
+// Waiting returns the seats of r that have not accepted yet.
+func (i *RematchInfo) Waiting(seats int) []int {
+	var out []int
+	for s := range seats {
+		if i == nil || !slices.Contains(i.Accepted, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Rematch accepts, for p, a rematch of the finished game in the room
+// invite names, offering it when nobody has yet. Bots accept at once; when
+// every seat has, the new room is made, its seats bound as in this one,
+// and the room info returned carries its code (as do the updates of
+// everyone in this room).
+func (l *Lobby) Rematch(ctx context.Context, invite string, p Player) (RoomInfo, error) {
+	r, _, err := l.open(ctx, invite, p)
+	if err != nil {
+		return RoomInfo{}, err
+	}
+	return r.rematch(ctx, p)
+}
+
+// errCodeTaken says the code drawn for a rematch belongs to another room.
+var errCodeTaken = errors.New("the rematch's room code is taken")
+
+func (r *room) rematch(ctx context.Context, p Player) (RoomInfo, error) {
+	created := "" // a room this call made, to remove if another offer won
+	fresh := ""   // a code drawn again after the offer's was taken
+	for attempt := 0; ; attempt++ {
+		r.mu.Lock()
+		m := r.meta
+		seat := m.SeatOf(p.ID)
+		switch {
+		case seat < 0:
+			r.mu.Unlock()
+			return RoomInfo{}, errors.New("only the players of this game can ask for a rematch")
+		case !m.Over:
+			r.mu.Unlock()
+			return RoomInfo{}, errors.New("a rematch can be asked for once the game is over")
+		case m.Result == nil:
+			r.mu.Unlock()
+			return RoomInfo{}, errors.New("this game was stopped before its end: start a new room instead")
+		case m.Rematch != nil && m.Rematch.Started:
+			info := r.info()
+			r.mu.Unlock()
+			r.l.dropRematch(ctx, created, m.Rematch.Code)
+			return info, nil
+		}
+		var off Rematch
+		if m.Rematch != nil {
+			off = *m.Rematch
+			off.Accepted = slices.Clone(off.Accepted)
+		} else {
+			off = Rematch{Code: newCode(), Seed: randomSeed()}
+			if !m.Public {
+				off.Secret = newSecret()
+			}
+		}
+		if fresh != "" {
+			off.Code = fresh
+		}
+		for i, s := range m.Seats {
+			if (i == seat || s.Bot != "") && !slices.Contains(off.Accepted, i) {
+				off.Accepted = append(off.Accepted, i)
+			}
+		}
+		r.mu.Unlock()
+
+		if len(off.Accepted) == len(m.Seats) {
+			err := r.l.createRematch(ctx, m, off)
+			if errors.Is(err, errCodeTaken) && attempt < 5 {
+				fresh = newCode()
+				continue
+			}
+			if err != nil {
+				return RoomInfo{}, err
+			}
+			created, off.Started = off.Code, true
+		}
+
+		r.mu.Lock()
+		if r.meta.Version != m.Version {
+			r.mu.Unlock() // changed while the room was made: judge again
+			continue
+		}
+		m.Rematch = &off
+		err := r.saveMeta(ctx, m)
+		info := r.info()
+		r.mu.Unlock()
+		if errors.Is(err, ErrConflict) && attempt < 5 {
+			continue
+		}
+		if err != nil {
+			return RoomInfo{}, err
+		}
+		if off.Started {
+			r.l.cfg.Logger.Info("rematch", "code", m.Code, "new", off.Code, "seed", off.Seed)
+		}
+		return info, nil
+	}
+}
+
+// createRematch makes the rematch room of the game m as off describes it:
+// every seat taken, so its game starts at once. A room already made with
+// that code and seed by another acceptance counts as made.
+func (l *Lobby) createRematch(ctx context.Context, m Meta, off Rematch) error {
+	now := l.cfg.Now().UTC()
+	nm := Meta{Code: off.Code, Game: m.Game, Public: m.Public, Secret: off.Secret, Host: m.Host,
+		Seats: slices.Clone(m.Seats), Options: m.Options, Seed: off.Seed, Started: true,
+		Created: now, Updated: now, Version: 1}
+	err := l.cfg.Store.Create(ctx, nm)
+	if errors.Is(err, ErrExists) {
+		got, _, lerr := l.cfg.Store.Load(ctx, off.Code, math.MaxInt)
+		if lerr != nil {
+			return l.unavailable("load room "+off.Code, lerr)
+		}
+		if got.Seed != off.Seed || got.Game != m.Game {
+			return errCodeTaken
+		}
+		return nil
+	}
+	if err != nil {
+		return l.unavailable(fmt.Sprintf("create the rematch of room %s", m.Code), err)
+	}
+	return nil
+}
+
+// dropRematch removes the room made as created when another acceptance's
+// room, won: only when two acceptances drew fresh codes at once after a
+// code clash.
+func (l *Lobby) dropRematch(ctx context.Context, created, won string) {
+	if created == "" || created == won {
+		return
+	}
+	if err := l.cfg.Store.Delete(ctx, created); err != nil {
+		l.storeFault("drop a rematch room", err, "code", created)
+	}
+}

@@ -1,0 +1,224 @@
+package lobby
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"math/big"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// A guest has no key, so a guest's identity lasts one connection: on
+// their own they could never take their seat back. So a guest who sits
+// down is given a seat word ("maple-42"), shown on their screen only; a
+// guest who comes back within the room's grace period (table.go), from
+// the address they sat down from, and joins with the room's code and
+// that word ("join K7PXMA maple-42") takes the seat back. After that the
+// seat is like any other away seat: the table hands it to a bot.
+//
+// Guessing: a word is one of 256 words and a number from 10 to 999, so
+// 253,440 words, and only a guess from the guest's own address (the same
+// address, or IPv6 /64, the lookup limits count by) within the grace
+// period can open the seat. Every wrong word counts as a failed room
+// lookup (lookups.go), so one address has --lookup-misses guesses an
+// hour (20 by default): about one chance in 12,000 to open a seat in a
+// window, and only for someone who shares the guest's address. A wrong
+// word is told the same whatever was wrong (the word, the address, the
+// time), so a guess learns nothing.
+
+// seatWords are short, common words, easy to read off a screen and type.
+var seatWords = [...]string{
+	"acorn", "alder", "amber", "anchor", "apple", "apron", "arrow",
+	"aspen", "badge", "bagel", "baker", "bamboo", "banjo", "barley",
+	"basil", "beach", "beacon", "bean", "beaver", "bell", "berry",
+	"birch", "biscuit", "bison", "blade", "bloom", "boat", "bonnet",
+	"boot", "bramble", "brass", "bread", "brick", "bridge", "brook",
+	"broom", "bubble", "bucket", "buckle", "bugle", "bunny", "butter",
+	"button", "cabin", "cable", "cactus", "camel", "canal", "candle",
+	"canoe", "canyon", "carrot", "castle", "cedar", "cello", "chalk",
+	"cherry", "chess", "cider", "cinder", "clay", "cliff", "cloud",
+	"clover", "cobble", "comet", "copper", "coral", "cotton", "cove",
+	"crane", "crayon", "creek", "cricket", "crown", "cymbal", "daisy",
+	"dandy", "delta", "denim", "desert", "dingo", "dolphin", "donkey",
+	"dove", "dragon", "drum", "dune", "eagle", "easel", "ember",
+	"falcon", "fable", "feather", "fern", "ferry", "fiddle", "field",
+	"finch", "flint", "flute", "forest", "fossil", "fox", "frost",
+	"garnet", "gecko", "ginger", "glacier", "glove", "goose", "granite",
+	"grape", "gravel", "grove", "gull", "hammock", "harbor", "harp",
+	"hazel", "heron", "hill", "hollow", "honey", "hoop", "hornet",
+	"iris", "island", "ivory", "ivy", "jasper", "jelly", "jester",
+	"juniper", "kayak", "kettle", "kite", "koala", "ladder", "lagoon",
+	"lantern", "lark", "laurel", "lemon", "lentil", "lilac", "lily",
+	"linen", "lizard", "llama", "lobster", "locket", "lotus", "lumber",
+	"lynx", "magnet", "mango", "maple", "marble", "meadow", "melon",
+	"mint", "mitten", "moose", "moss", "muffin", "nectar", "needle",
+	"nickel", "nutmeg", "oak", "oasis", "ocean", "olive", "onion",
+	"orbit", "orchid", "otter", "owl", "paddle", "panda", "pansy",
+	"parrot", "pasta", "peach", "pebble", "pecan", "pepper", "petal",
+	"piano", "pickle", "pigeon", "pine", "plum", "pond", "poppy",
+	"puffin", "pumpkin", "quail", "quartz", "quill", "rabbit", "radish",
+	"raft", "raven", "reed", "ribbon", "ridge", "river", "robin",
+	"rocket", "rose", "ruby", "saddle", "sage", "salmon", "sandal",
+	"satin", "scarf", "shell", "shovel", "silver", "sleet", "slate",
+	"sparrow", "spruce", "squash", "stone", "straw", "summit", "swan",
+	"tango", "thistle", "thunder", "tiger", "timber", "toast", "tomato",
+	"topaz", "torch", "trout", "tulip", "tunnel", "turnip", "turtle",
+	"velvet", "violet", "walnut", "walrus", "willow", "window", "wren",
+	"yarrow", "yeti", "zebra", "zephyr",
+}
+
+// seatWordPattern is what SplitSeatWord takes for a seat word: never a
+// room code or invite, which have no dash followed by two or three
+// digits at their end after letters only.
+var seatWordPattern = regexp.MustCompile(`^[a-z]{2,8}-[0-9]{2,3}$`)
+
+// newSeatWord draws a seat word.
+func newSeatWord() string {
+	n, err := rand.Int(rand.Reader, big.NewInt(int64(len(seatWords)*990)))
+	if err != nil {
+		panic(err) // crypto/rand never fails on supported platforms
+	}
+	i := int(n.Int64())
+	return fmt.Sprintf("%s-%d", seatWords[i%len(seatWords)], 10+i/len(seatWords))
+}
+
+// SplitSeatWord parses what a guest typed to come back to their seat:
+// "K7PXMA maple-42" is the invite K7PXMA and the seat word maple-42. Text
+// without a seat word at its end comes back whole, with word "".
+func SplitSeatWord(typed string) (invite, word string) {
+	f := strings.Fields(typed)
+	if len(f) < 2 {
+		return typed, ""
+	}
+	last := strings.ToLower(f[len(f)-1])
+	if !seatWordPattern.MatchString(last) {
+		return typed, ""
+	}
+	return strings.Join(f[:len(f)-1], " "), last
+}
+
+// errNoSeatForWord is what a seat word that opens nothing is told, in a
+// public room, whatever was wrong.
+func errNoSeatForWord(code string, grace string) error {
+	return fmt.Errorf("no seat in room %s takes that seat word from here: a seat word works from the address you played from, for %s after you left", code, grace)
+}
+
+// openAs is open for a player who may bring a seat word: one that names a
+// seat they may take back admits them as that seat's player, even to a
+// private room; one that does not counts as a failed lookup.
+func (l *Lobby) openAs(ctx context.Context, invite, word string, p Player) (*room, bool, error) {
+	if word == "" {
+		return l.open(ctx, invite, p)
+	}
+	if code, _, ok := ParseInvite(invite); ok {
+		if barred := l.barred(ctx, p); barred != nil {
+			// One who missed too often guesses no more words either.
+			return nil, false, l.miss(ctx, code, p, barred)
+		}
+	}
+	missed := false
+	r, share, err := l.openWith(ctx, invite, p, func(r *room, m Meta) Meta {
+		if m.SeatOf(p.ID) >= 0 || p.ID != "" && p.ID == m.Host {
+			return m // their own room: the word is not needed
+		}
+		if seat := r.wordSeat(word, p); seat >= 0 {
+			m.Seats = append([]Seat(nil), m.Seats...)
+			m.Seats[seat].Player = p.ID // admitted as the seat's own player
+			return m
+		}
+		missed = true
+		return m
+	})
+	if err != nil {
+		return nil, false, err // a private room's miss is counted and told as any other
+	}
+	if missed {
+		code, _, _ := ParseInvite(invite)
+		var refusal *LimitError
+		if err := l.miss(ctx, code, p, nil); errors.As(err, &refusal) {
+			return nil, false, err // the final refusal of one who missed too often
+		}
+		r.mu.Lock()
+		grace := ShortDuration(r.meta.grace())
+		r.mu.Unlock()
+		return nil, false, errNoSeatForWord(code, grace)
+	}
+	return r, share, nil
+}
+
+// wordSeat is the seat word opens for p, or -1: a guest's seat whose
+// player is away for no longer than the grace period, sat down from p's
+// address. The caller holds r.mu.
+func (r *room) wordSeat(word string, p Player) int {
+	if !p.Guest || p.From == "" || word == "" {
+		return -1
+	}
+	now := r.l.cfg.Now()
+	for seat, s := range r.meta.Seats {
+		if s.Word == "" || subtle.ConstantTimeCompare([]byte(s.Word), []byte(word)) != 1 {
+			continue
+		}
+		if s.From != fromDigest(r.meta.Code, p.From) || s.Bot != "" || r.present(seat) || now.Sub(r.awaySince(seat)) > r.meta.grace() {
+			return -1
+		}
+		return seat
+	}
+	return -1
+}
+
+// reclaimByWord seats guest p in the seat word opens, bound from now on
+// to p's identity of this connection, under the seat's name.
+func (r *room) reclaimByWord(ctx context.Context, p Player, word string) (*Conn, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for attempt := 0; ; attempt++ {
+		seat := r.wordSeat(word, p)
+		if seat < 0 {
+			// Checked when the room was opened: someone else was quicker.
+			return nil, errNoSeatForWord(r.meta.Code, ShortDuration(r.meta.grace()))
+		}
+		m := r.meta
+		m.Seats = append([]Seat(nil), m.Seats...)
+		// The seat keeps the name the table knows: the guest is the same
+		// person, whatever this connection's guest name.
+		m.Seats[seat].Player = p.ID
+		err := r.saveMeta(ctx, m)
+		if errors.Is(err, ErrConflict) && attempt < 5 {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		r.l.cfg.Logger.Info("seat taken back by its seat word", "code", m.Code, "seat", seat, "player", p.Name)
+		return r.connectLocked(p, seat), nil
+	}
+}
+
+// fromDigest is what a seat keeps of the address its guest sat down from:
+// enough to know the address again, without keeping it in the clear with
+// the room for as long as the room is kept.
+func fromDigest(code, addr string) string {
+	if addr == "" {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(code + "|" + addr))
+	return hex.EncodeToString(sum[:12])
+}
+
+// ShortDuration words d as `new` takes it: 2m, 90s, 1h30m.
+func ShortDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}

@@ -1,0 +1,49 @@
+package session_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/smokestack/smokestack/engine/factories"
+	"github.com/smokestack/smokestack/engine/factories/bot"
+
+	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/session"
+)
+
+// TestBotSeatMarked: a player's seat handed to a bot is marked as a bot
+// wherever the seat is named: its place on the board and the log lines
+// the bot's moves make.
+func TestBotSeatMarked(t *testing.T) {
+	now := fixedNow()
+	clk := &setClock{t: now}
+	l := lobby.New(lobby.Config{Store: lobby.NewMemStore(), Games: []lobby.Game{{Rules: factories.Rules{}, Bots: bot.JSONBots()}}, Now: clk.Now})
+	ctx := context.Background()
+	m, err := l.Create(ctx, alice, lobby.CreateOptions{Seats: 2, HasSeed: true, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	code := m.Invite()
+	b, err := l.Join(ctx, code, bob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := newDriver(t, session.Config{Lobby: l, Player: alice, Width: 120, Height: 40, Start: session.Start{Mode: "join", Code: code}})
+	d.inGame()
+	b.Close()
+	d.until("bob away", d.screenContains("bob away"))
+	clk.set(now.Add(lobby.DefaultGrace + time.Second))
+	// Alice, the one player at the table, votes bob's seat to a bot.
+	if err := l.AddBot(ctx, code, alice, b.Seat(), "greedy"); err != nil {
+		t.Fatal(err)
+	}
+	if g, _ := d.game(); g.Moves() > 0 {
+		d.keys("enter") // alice takes a blueprint: the bot's turn comes
+	}
+	d.until("the bot's move in the log", d.screenContains("bob (bot) rolled"))
+	if v := d.view(); !strings.Contains(v, " bob (bot)") {
+		t.Fatalf("bob's seat is not marked as a bot's on the board:\n%s", v)
+	}
+}

@@ -1,0 +1,66 @@
+package session
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/charmbracelet/bubbles/help"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// The game screen's chat: t opens it where the game log is drawn (g still
+// opens the whole log) and types in it, with the input on the status line;
+// esc stops typing, and a second esc hides it. Players read the
+// spectators' channel too, and may hide it; spectators read both.
+
+// chatKey handles a key while the player types in the room's chat.
+func (g *gameScreen) chatKey(msg tea.KeyMsg) tea.Cmd {
+	return g.chat.key(msg, !g.spectator(), g.say)
+}
+
+// say sends text to the room's chat.
+func (g *gameScreen) say(text string) tea.Cmd {
+	c, ctx, pane := g.conn, g.env.ctx, g.chat
+	if c == nil {
+		return func() tea.Msg { return chatSentMsg{pane: pane, text: text, err: fmt.Errorf("not in the room yet")} }
+	}
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(ctx, moveTimeout)
+		defer cancel()
+		return chatSentMsg{pane: pane, text: text, err: c.Say(ctx, text)}
+	}
+}
+
+// logOrChat draws, in the log's place, the chat while it is open and the
+// newest of the game log otherwise.
+func (g *gameScreen) logOrChat(w, h int) string {
+	if g.chat.open {
+		return g.chat.view(g.env.theme, g.seats(), true, w, h)
+	}
+	return logTail(g.env.theme, g.seats(), g.log, w, h)
+}
+
+// chatKeys are the help bar's keys while typing.
+func (g *gameScreen) chatKeys() help.KeyMap {
+	if g.spectator() {
+		return lobbyChatKeys{chatKeyMap} // a spectator has no channel to hide
+	}
+	return chatKeyMap
+}
+
+// unreadText is "3 new in the chat (t)" while the chat is closed and
+// others have spoken since it was last open.
+func (g *gameScreen) unreadText() string {
+	if g.chat.open {
+		return ""
+	}
+	me := g.env.player.Name
+	if g.seat >= 0 && g.seat < len(g.room.Seats) {
+		me = g.room.Seats[g.seat].Name
+	}
+	n := g.chat.unread(me)
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d new in the chat (t)", n)
+}

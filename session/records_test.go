@@ -1,0 +1,111 @@
+package session_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/smokestack/smokestack/engine/factories"
+	"github.com/smokestack/smokestack/engine/factories/bot"
+	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/session"
+)
+
+// playPeople plays every seat of room code, each a person, with seeded
+// random bots to the end: always the lowest seat that may act, so the
+// game is the same on every run.
+func playPeople(t *testing.T, l *lobby.Lobby, code string, players ...lobby.Player) {
+	t.Helper()
+	ctx := context.Background()
+	conns := make([]*lobby.Conn, len(players))
+	for _, p := range players {
+		c, err := l.Join(ctx, code, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		conns[c.Seat()] = c
+	}
+	bots := make([]bot.Bot, len(players))
+	for i := range bots {
+		bots[i], _ = bot.New("random", uint64(i+5))
+	}
+	latest := make([]lobby.Update, len(conns))
+	for range 20000 {
+		for i, c := range conns {
+			for more := true; more; {
+				select {
+				case latest[i] = <-c.Updates():
+				default:
+					more = false
+				}
+			}
+		}
+		var v factories.View
+		if err := json.Unmarshal(latest[0].View, &v); err == nil && v.Phase == factories.GameOver {
+			return
+		}
+		for i, c := range conns {
+			var v factories.View
+			if json.Unmarshal(latest[i].View, &v) != nil || len(v.Legal) == 0 {
+				continue
+			}
+			data, _ := json.Marshal(bots[i].Choose(v))
+			if err := c.Move(ctx, data); err != nil {
+				t.Fatal(err)
+			}
+			latest[i] = <-c.Updates()
+			break
+		}
+	}
+	t.Fatal("the game did not end")
+}
+
+// TestGoldenRatings: the end of a game between two people shows each
+// one's rating and its change, at every size.
+func TestGoldenRatings(t *testing.T) {
+	l := newTestLobby()
+	code := createRoom(t, l, alice, lobby.CreateOptions{Seats: 2, Public: true, HasSeed: true, Seed: 47})
+	playPeople(t, l, code, alice, bob)
+	goldenRun(t, session.Config{Lobby: l, Player: alice, Start: session.Start{Mode: "join", Code: code}}, []string{code}, "ratings: ")
+}
+
+// TestRenameInTheLobby: N changes the player's name for good, and a name
+// that cannot be is refused with its reason.
+func TestRenameInTheLobby(t *testing.T) {
+	l := newTestLobby()
+	ctx := context.Background()
+	me, err := l.Identify(ctx, lobby.Player{ID: "SHA256:ann", Key: "SHA256:ann", Name: "ann"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Identify(ctx, lobby.Player{ID: "SHA256:bo", Key: "SHA256:bo", Name: "bo"}); err != nil {
+		t.Fatal(err)
+	}
+	d := newDriver(t, session.Config{Lobby: l, Player: me, Width: 80, Height: 24})
+	d.until("the lobby", d.screenContains("OPEN SEATS"))
+	rename := func(name string) {
+		d.keys("N")
+		for range 20 {
+			d.keys("backspace")
+		}
+		for _, r := range name {
+			d.keys(string(r))
+		}
+		d.keys("enter")
+	}
+	rename("bo")
+	d.until("the refusal", d.screenContains(`"bo" is taken`))
+	rename("a\u202eb")
+	d.until("the refusal", d.screenContains("direction-changing"))
+	rename("Ann-Lee")
+	d.until("the new name", d.screenContains("you are Ann-Lee now"))
+	if !strings.Contains(d.view(), "signed in as Ann-Lee") {
+		t.Fatalf("the header after the rename:\n%s", d.view())
+	}
+	again, err := l.Identify(ctx, lobby.Player{ID: "SHA256:ann", Key: "SHA256:ann", Name: "ann"})
+	if err != nil || again.Name != "Ann-Lee" {
+		t.Fatalf("the next connection is %+v, %v", again, err)
+	}
+}

@@ -1,0 +1,46 @@
+package session
+
+import (
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/smokestack/smokestack/lobby"
+)
+
+// logOrChat draws, in the log's place, the chat said while the frame
+// shown stood (from its move until the next) when t opened it, the
+// frame's log otherwise. The last frame shows the whole chat, what was
+// said after the game too.
+func (r *replayScreen) logOrChat(s Seats, log []string, w, h int) string {
+	t := r.env.theme
+	if !r.chat.open {
+		return logTail(t, s, log, w, h)
+	}
+	pane := *r.chat
+	pane.lines = r.chatUntil()
+	return pane.view(t, s, true, w, h)
+}
+
+// chatUntil is the chat said before the move after the frame shown.
+func (r *replayScreen) chatUntil() []lobby.ChatLine {
+	if r.at+1 >= len(r.frames) {
+		return r.chat.lines
+	}
+	next := r.frames[r.at+1].At
+	var out []lobby.ChatLine
+	for _, l := range r.chat.lines {
+		if l.At.Before(next) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// withChat puts the chat under the final scores, when t opened it and
+// there is room.
+func (r *replayScreen) withChat(scores string, s Seats, w, h int) string {
+	rest := h - lipgloss.Height(scores) - 1
+	if !r.chat.open || rest < 3 {
+		return scores
+	}
+	return scores + "\n\n" + r.logOrChat(s, nil, w, rest-1)
+}

@@ -1,0 +1,336 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/smokestack/smokestack/lobby"
+)
+
+// The lobby's lists: public rooms with a seat to take, public games in
+// play to watch, and the player's own games. They follow the lobby's room
+// changes (lobby.RoomChanges) without a key, read again at most once a
+// listPace, and not at all while nothing changes.
+
+// Lists of the lobby screen, in the order they are drawn and tab visits
+// them.
+const (
+	listOpen = iota // public rooms with a free seat
+	listPlay        // public games in play, to watch
+	listMine        // the player's games, unfinished first
+	listCount
+)
+
+var listTitles = [listCount]string{"OPEN SEATS", "IN PLAY: WATCH", "YOUR GAMES"}
+
+var listEmpty = [listCount]string{
+	"no public room has a free seat: ",
+	"no public game is being played",
+	"none yet",
+}
+
+// listPace is the least time between two reads of the lists that room
+// changes cause: a busy server moves on every second, and each lobby
+// screen follows it at this pace, not at every move.
+var listPace = time.Second
+
+// roomsChangedMsg says the room lists may have changed.
+type roomsChangedMsg struct{ feed <-chan struct{} }
+
+// listDueMsg is the end of a wait for listPace.
+type listDueMsg struct{ feed <-chan struct{} }
+
+// liveLists follows room changes for one lobby screen.
+type liveLists struct {
+	feed    <-chan struct{} // nil until the screen starts following
+	stop    context.CancelFunc
+	loading bool      // a read of the lists is under way
+	dirty   bool      // a change came since the last read began
+	waiting bool      // a listDueMsg is on its way
+	last    time.Time // when the last read began
+}
+
+// follow subscribes to room changes until the screen closes.
+func (l *lobbyScreen) follow() tea.Cmd {
+	ctx, cancel := context.WithCancel(l.env.ctx)
+	l.live.feed, l.live.stop = l.env.lobby.RoomChanges(ctx), cancel
+	return l.awaitChange()
+}
+
+// awaitChange delivers the next room change.
+func (l *lobbyScreen) awaitChange() tea.Cmd {
+	feed := l.live.feed
+	return func() tea.Msg {
+		if _, ok := <-feed; !ok {
+			return nil // the screen closed
+		}
+		return roomsChangedMsg{feed: feed}
+	}
+}
+
+// liveUpdate handles the live lists' messages; ok is false for others.
+func (l *lobbyScreen) liveUpdate(msg tea.Msg) (cmd tea.Cmd, ok bool) {
+	switch msg := msg.(type) {
+	case roomsChangedMsg:
+		if msg.feed != l.live.feed {
+			return nil, true
+		}
+		l.live.dirty = true
+		return tea.Batch(l.awaitChange(), l.reload()), true
+	case listDueMsg:
+		if msg.feed != l.live.feed {
+			return nil, true
+		}
+		l.live.waiting = false
+		return l.reload(), true
+	}
+	return nil, false
+}
+
+// reload reads the lists again if they changed, no sooner than listPace
+// after the last read and never two reads at once.
+func (l *lobbyScreen) reload() tea.Cmd {
+	lv := &l.live
+	if !lv.dirty || lv.loading || lv.waiting {
+		return nil
+	}
+	if wait := listPace - time.Since(lv.last); wait > 0 {
+		lv.waiting = true
+		feed := lv.feed
+		return tea.Tick(wait, func(time.Time) tea.Msg { return listDueMsg{feed: feed} })
+	}
+	return l.refresh()
+}
+
+// loaded takes in the lists read, keeping each list's selection on the
+// same room when it is still there, and reads them again if they changed
+// meanwhile.
+func (l *lobbyScreen) loaded(lists [listCount][]lobby.RoomInfo) tea.Cmd {
+	for i, list := range lists {
+		if r, ok := l.selectedIn(i); ok {
+			if j := slices.IndexFunc(list, func(x lobby.RoomInfo) bool { return x.Code == r.Code }); j >= 0 {
+				l.sel[i] = j
+			}
+		}
+		l.sel[i] = min(l.sel[i], max(0, len(list)-1))
+	}
+	l.lists, l.ready = lists, true
+	l.live.loading = false
+	return l.reload()
+}
+
+// splitPublic sorts the public rooms into those with a seat to take and
+// the games in play.
+func splitPublic(rooms []lobby.RoomInfo) (open, play []lobby.RoomInfo) {
+	for _, r := range rooms {
+		if r.Started {
+			play = append(play, r)
+		} else if r.Open() {
+			open = append(open, r)
+		}
+	}
+	return open, play
+}
+
+// roomCells are one room's columns in a list.
+type roomCells struct {
+	code, game, seats, vis, state, people string
+}
+
+// cells words room r for list i.
+func (l *lobbyScreen) cells(r lobby.RoomInfo, list int) roomCells {
+	taken := 0
+	var people []string
+	for _, s := range r.Seats {
+		if s.Free {
+			continue
+		}
+		taken++
+		name := s.Name
+		if s.Bot != "" && !strings.Contains(name, "bot") {
+			name += " (bot)"
+		}
+		people = append(people, name)
+	}
+	c := roomCells{code: r.Code, game: l.kind(r), seats: fmt.Sprintf("%d/%d", taken, len(r.Seats)),
+		people: strings.Join(people, ", ")}
+	if list == listMine && !r.Public {
+		c.vis = "private"
+	}
+	switch {
+	case r.Over && r.Result != nil:
+		c.state = resultText(r, l.env.player.ID)
+	case r.Over && r.Ended != "":
+		c.state = "finished · " + r.Ended
+	case r.Over:
+		c.state = "finished"
+	case r.YourMove(l.env.player.ID):
+		c.state = fmt.Sprintf("round %d · your move", r.Round)
+	case r.Started && r.Round > 0:
+		c.state = fmt.Sprintf("round %d", r.Round)
+	case r.Started:
+		c.state = "in play" // stored before rounds were
+	default:
+		c.state = plural(len(r.Seats)-taken, "seat", "seats") + " free"
+	}
+	return c
+}
+
+// listWidths are the widths of the columns, shared by every list so the
+// three line up: each as wide as its widest cell, the players' names
+// taking what is left and the long cells giving way first when the
+// screen is narrow (each cut marked with "…").
+type listWidths struct{ game, seats, vis, state, people int }
+
+const listIndent = 4 // "  ▸ " before every row
+
+func columnWidths(rows []roomCells, w int) listWidths {
+	var cw listWidths
+	for _, r := range rows {
+		cw.game = max(cw.game, ansi.StringWidth(r.game))
+		cw.seats = max(cw.seats, ansi.StringWidth(r.seats))
+		cw.vis = max(cw.vis, ansi.StringWidth(r.vis))
+		cw.state = max(cw.state, ansi.StringWidth(r.state))
+		cw.people = max(cw.people, ansi.StringWidth(r.people))
+	}
+	fixed := func() int {
+		n := listIndent + lobby.CodeLength + 2 + cw.game + 2 + cw.seats + 2 + cw.state + 2
+		if cw.vis > 0 {
+			n += cw.vis + 2
+		}
+		return n
+	}
+	// Names keep at least 12 columns; past that the game and the state
+	// give way, down to what still reads.
+	for fixed()+min(cw.people, 12) > w && (cw.game > 16 || cw.state > 14) {
+		if cw.game >= cw.state && cw.game > 16 || cw.state <= 14 {
+			cw.game--
+		} else {
+			cw.state--
+		}
+	}
+	cw.people = max(0, min(cw.people, w-fixed()))
+	return cw
+}
+
+// cell pads or cuts s to exactly w columns; a cut ends in "…".
+func cell(s string, w int) string {
+	if n := ansi.StringWidth(s); n > w {
+		if w <= 0 {
+			return ""
+		}
+		s = ansi.Truncate(s, w-1, "") + "…"
+	}
+	return s + strings.Repeat(" ", max(0, w-ansi.StringWidth(s)))
+}
+
+func (c roomCells) row(cw listWidths) string {
+	parts := []string{cell(c.code, lobby.CodeLength), cell(c.game, cw.game), cell(c.seats, cw.seats)}
+	if cw.vis > 0 {
+		parts = append(parts, cell(c.vis, cw.vis))
+	}
+	parts = append(parts, cell(c.state, cw.state), cell(c.people, cw.people))
+	return strings.TrimRight(strings.Join(parts, "  "), " ")
+}
+
+// listRows shares h rows between the lists: each gets what it needs (a
+// line for "none" when empty) while they fit, else an even share of what
+// is left, smallest needs served first.
+func listRows(need [listCount]int, h int) [listCount]int {
+	var got [listCount]int
+	order := []int{0, 1, 2}
+	slices.SortStableFunc(order, func(a, b int) int { return need[a] - need[b] })
+	left := h
+	for i, li := range order {
+		share := left / (len(order) - i)
+		got[li] = max(1, min(need[li], share))
+		left -= got[li]
+	}
+	return got
+}
+
+// listsView draws the three lists in h lines of w.
+func (l *lobbyScreen) listsView(w, h int) string {
+	t := l.env.theme
+	if !l.ready {
+		return "loading rooms…"
+	}
+	var cells [listCount][]roomCells
+	var all []roomCells
+	var need [listCount]int
+	for i, list := range l.lists {
+		for _, r := range list {
+			cells[i] = append(cells[i], l.cells(r, i))
+		}
+		all = append(all, cells[i]...)
+		need[i] = max(1, len(list))
+	}
+	cw := columnWidths(all, w)
+	// A title a list, a blank line between lists.
+	rows := listRows(need, h-2*listCount+1)
+	var out []string
+	for i := range listCount {
+		if i > 0 {
+			out = append(out, "")
+		}
+		title := t.Title.Render(listTitles[i])
+		if n := len(l.lists[i]); n > 0 {
+			title += t.Dim.Render(fmt.Sprintf(" (%d)", n))
+		}
+		if l.focus == i {
+			title = "▸ " + title
+		} else {
+			title = "  " + title
+		}
+		out = append(out, title)
+		if len(cells[i]) == 0 {
+			empty := listEmpty[i]
+			if i == listOpen {
+				empty += l.createHint()
+			}
+			out = append(out, "    "+t.Dim.Render(empty))
+			continue
+		}
+		out = append(out, l.listLines(i, cells[i], cw, rows[i])...)
+	}
+	return strings.Join(out, "\n")
+}
+
+// listLines draws list i in at most n lines, scrolled to its selection;
+// rows it cannot show are counted on a last line.
+func (l *lobbyScreen) listLines(i int, cells []roomCells, cw listWidths, n int) []string {
+	t := l.env.theme
+	show := len(cells)
+	if show > n {
+		show = max(1, n-1) // one line says how many more
+	}
+	sel := l.sel[i]
+	start := min(max(0, sel-show+1), len(cells)-show)
+	var out []string
+	for j := start; j < start+show; j++ {
+		text := cells[j].row(cw)
+		if j == sel && l.focus == i {
+			out = append(out, "  ▸ "+t.Selected.Render(text))
+		} else {
+			out = append(out, "    "+text)
+		}
+	}
+	if hidden := len(cells) - show; hidden > 0 && len(out) < n {
+		above := start
+		words := fmt.Sprintf("%d more below", hidden-above)
+		switch {
+		case above > 0 && hidden > above:
+			words = fmt.Sprintf("%d more above, %d below", above, hidden-above)
+		case above > 0:
+			words = fmt.Sprintf("%d more above", above)
+		}
+		out = append(out, "    "+t.Dim.Render("… "+words+" (↑/↓)"))
+	}
+	return out
+}

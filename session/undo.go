@@ -1,0 +1,41 @@
+package session
+
+import (
+	"context"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/smokestack/smokestack/engine"
+)
+
+// offersUndo reports whether the menu holds the undo move: the seat may
+// take a move back now.
+func (m menu) offersUndo() bool {
+	for _, g := range m.groups {
+		for _, mv := range g.Moves {
+			if engine.IsUndo(mv.Move) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// undo sends the undo move (u), worded on the status line as the menu
+// words it. It goes to the room even when the menu
+// does not offer it: the engine, the one judge of what may be played,
+// then says why nothing can be taken back ("you drew a blueprint, and a
+// draw cannot be taken back").
+func (g *gameScreen) undo() tea.Cmd {
+	if g.pending {
+		g.setStatus("still sending your last move…", true)
+		return nil
+	}
+	g.pending = true
+	c, ctx := g.conn, g.env.ctx
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(ctx, moveTimeout)
+		defer cancel()
+		return moveDoneMsg{conn: c, label: "Take back your last move", err: c.Move(ctx, engine.UndoMove())}
+	}
+}
