@@ -68,3 +68,79 @@ func TestOnUpdate(t *testing.T) {
 		}
 	}
 }
+
+// OnRoomChanges is told of what RoomChanges would send, until its context
+// ends.
+func TestOnRoomChanges(t *testing.T) {
+	ctx := context.Background()
+	l := newLobby(t, NewMemStore())
+	sub, stop := context.WithCancel(ctx)
+	told := make(chan struct{}, 100)
+	l.OnRoomChanges(sub, func() { told <- struct{}{} })
+	alice := Player{ID: "SHA256:alice", Name: "alice"}
+	m, err := l.Create(ctx, alice, CreateOptions{Seats: 2, Public: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !woken(told, time.Second) {
+		t.Fatal("a new room was not told")
+	}
+	c, err := l.Join(ctx, m.Code, alice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if !woken(told, time.Second) {
+		t.Fatal("a seat taken was not told")
+	}
+	stop()
+	time.Sleep(50 * time.Millisecond) // the context's end takes the subscriber off
+	for len(told) > 0 {
+		<-told
+	}
+	if _, err := l.Create(ctx, alice, CreateOptions{Seats: 2, Public: true}); err != nil {
+		t.Fatal(err)
+	}
+	if woken(told, 200*time.Millisecond) {
+		t.Error("told of a change after its context ended")
+	}
+}
+
+// A lobby chat feed's OnLines is told of lines waiting already, then of
+// each new delivery, each there to take; after it is turned off, of none.
+func TestChatFeedOnLines(t *testing.T) {
+	ctx := context.Background()
+	l := newLobby(t, NewMemStore())
+	alice := Player{ID: "SHA256:alice", Name: "alice"}
+	f := l.FollowLobbyChat(ctx) // its first delivery: the store's (empty) chat
+	defer f.Close()
+	told := make(chan struct{}, 100)
+	f.OnLines(func() { told <- struct{}{} })
+	take := func(what string) []ChatLine {
+		t.Helper()
+		if !woken(told, time.Second) {
+			t.Fatalf("not told of %s", what)
+		}
+		select {
+		case lines := <-f.Lines():
+			return lines
+		default:
+			t.Fatalf("told of %s, but no lines wait", what)
+		}
+		return nil
+	}
+	take("the first delivery, waiting before OnLines")
+	if err := l.SayInLobby(ctx, alice, "anyone?"); err != nil {
+		t.Fatal(err)
+	}
+	if lines := take("alice's line"); len(lines) != 1 || lines[0].Text != "anyone?" {
+		t.Errorf("lines %+v", lines)
+	}
+	f.OnLines(nil)
+	if err := l.SayInLobby(ctx, alice, "hello?"); err != nil {
+		t.Fatal(err)
+	}
+	if woken(told, 200*time.Millisecond) {
+		t.Error("told of lines after OnLines(nil)")
+	}
+}

@@ -35,3 +35,22 @@ func follow(c *lobby.Conn, post func(tea.Msg)) {
 		}
 	})
 }
+
+// poster posts its message to the program each time it is told to, one at
+// a time: told again while one is on its way, it posts nothing more, the
+// one on its way covering both, since the screen reads the newest state
+// when it takes it. The screen calls taken first thing when it does, so a
+// later tell posts again.
+type poster struct {
+	post func(tea.Msg)
+	msg  tea.Msg
+	out  atomic.Bool // a message is on its way
+}
+
+func (p *poster) tell() {
+	if p.out.CompareAndSwap(false, true) {
+		go p.post(p.msg) // returns at once once the program has ended
+	}
+}
+
+func (p *poster) taken() { p.out.Store(false) }
