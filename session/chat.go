@@ -83,8 +83,9 @@ func (c *chatPane) in() *textinput.Model {
 func (c *chatPane) start() tea.Cmd {
 	c.open, c.typing, c.scroll = true, true, 0
 	c.markSeen()
+	in := c.in()
 	c.resize()
-	return c.in().Focus()
+	return in.Focus()
 }
 
 // stop leaves typing; the pane stays open.
@@ -103,9 +104,11 @@ func (c *chatPane) close() {
 
 // resize fits the input to the status line.
 func (c *chatPane) resize() {
+	if c.input == nil {
+		return // sized when it is made
+	}
 	w, _ := c.env.bodySize()
-	in := c.in()
-	in.Width = max(10, w-lipgloss.Width(in.Prompt)-1)
+	c.input.Width = max(10, w-lipgloss.Width(c.input.Prompt)-1)
 }
 
 // setLines takes in the chat as the room (or the lobby) now has it.
