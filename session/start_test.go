@@ -2,29 +2,17 @@ package session_test
 
 import (
 	"context"
-	"sync/atomic"
 	"testing"
 
 	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/session"
 )
 
-// listCounter is a room store that counts how often every room is read.
-type listCounter struct {
-	lobby.Store
-	lists atomic.Int64
-}
-
-func (s *listCounter) List(ctx context.Context) ([]lobby.Meta, error) {
-	s.lists.Add(1)
-	return s.Store.List(ctx)
-}
-
 // A session started on a room opens it without reading every room for
 // the lobby's lists first; the lobby reads them when the player gets
 // there.
 func TestStartOnRoomSkipsTheLobby(t *testing.T) {
-	store := &listCounter{Store: lobby.NewMemStore()}
+	store := &countingStore{MemStore: lobby.NewMemStore()}
 	l := lobby.New(lobby.Config{Store: store, Games: newTestLobby().Games()})
 	code := createRoom(t, l, alice, lobby.CreateOptions{Seats: 1, HasSeed: true, Seed: 3})
 	d := newDriver(t, session.Config{Lobby: l, Player: alice, Start: session.Start{Mode: "join", Code: code}})
