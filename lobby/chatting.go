@@ -235,11 +235,30 @@ type lobbyChat struct {
 type ChatFeed struct {
 	l     *Lobby
 	lines chan []ChatLine
+	// notify is told of every delivery (OnLines); the lobby chat's lock
+	// guards it.
+	notify func()
 }
 
 // Lines delivers the lobby's newest chat lines, oldest first; the first
 // delivery comes once they are read from the store.
 func (f *ChatFeed) Lines() <-chan []ChatLine { return f.lines }
+
+// OnLines has fn called every time lines are put in Lines, and at once if
+// some are waiting already, so a screen can take them as they come
+// instead of keeping a goroutine waiting on Lines. It is called holding
+// the lobby chat's lock: fn must hand the news on and return without
+// calling back into the lobby.
+func (f *ChatFeed) OnLines(fn func()) {
+	c := &f.l.lobbyChat
+	c.mu.Lock()
+	f.notify = fn
+	pending := len(f.lines) > 0
+	c.mu.Unlock()
+	if pending && fn != nil {
+		fn()
+	}
+}
 
 // Close stops the feed.
 func (f *ChatFeed) Close() {
@@ -254,14 +273,16 @@ func (f *ChatFeed) Close() {
 func (f *ChatFeed) push(lines []ChatLine) {
 	select {
 	case f.lines <- lines:
-		return
 	default:
+		select {
+		case <-f.lines:
+		default:
+		}
+		f.lines <- lines
 	}
-	select {
-	case <-f.lines:
-	default:
+	if f.notify != nil {
+		f.notify()
 	}
-	f.lines <- lines
 }
 
 // FollowLobbyChat opens a feed of the lobby's chat. Close it when the

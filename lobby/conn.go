@@ -18,6 +18,9 @@ type Conn struct {
 	// invited marks a spectator who may be shown a private room's invite
 	// (invite.go).
 	invited bool
+	// notify is told of every update pushed (OnUpdate); the room's lock
+	// guards it.
+	notify func()
 }
 
 // Update is everything a session shows of its room at one moment. Each
@@ -193,6 +196,21 @@ func (c *Conn) Code() string { return c.room.meta.Code }
 // update arrives at once.
 func (c *Conn) Updates() <-chan Update { return c.updates }
 
+// OnUpdate has f called every time an update is put in Updates, and at
+// once if one is waiting already, so a session can take its updates as
+// they come instead of keeping a goroutine waiting on Updates. The room
+// calls f holding its lock: f must hand the news on and return (start a
+// goroutine, say) without calling back into the room.
+func (c *Conn) OnUpdate(f func()) {
+	c.room.mu.Lock()
+	c.notify = f
+	pending := len(c.updates) > 0
+	c.room.mu.Unlock()
+	if pending && f != nil {
+		f()
+	}
+}
+
 // Move plays move for the connection's seat. The error is the engine's
 // reason for refusing it, or says the game service is unavailable.
 func (c *Conn) Move(ctx context.Context, move json.RawMessage) error {
@@ -218,12 +236,14 @@ func (c *Conn) Close() { c.room.disconnect(c) }
 func (c *Conn) push(u Update) {
 	select {
 	case c.updates <- u:
-		return
 	default:
+		select {
+		case <-c.updates:
+		default:
+		}
+		c.updates <- u
 	}
-	select {
-	case <-c.updates:
-	default:
+	if c.notify != nil {
+		c.notify()
 	}
-	c.updates <- u
 }

@@ -14,6 +14,8 @@ import (
 type roomFeed struct {
 	mu   sync.Mutex
 	subs map[chan struct{}]struct{}
+	// calls are OnRoomChanges' subscribers, each under a key of its own.
+	calls map[*func()]struct{}
 }
 
 // RoomChanges returns a channel that receives a value whenever the room
@@ -38,6 +40,27 @@ func (l *Lobby) RoomChanges(ctx context.Context) <-chan struct{} {
 	return ch
 }
 
+// OnRoomChanges has f called whenever the room lists may have changed,
+// as RoomChanges would send, until ctx ends: a screen can follow the
+// lists without a goroutine waiting on a channel. f is called by whoever
+// changed a room, holding locks: it must hand the news on and return
+// (start a goroutine, say) without calling back into the lobby.
+func (l *Lobby) OnRoomChanges(ctx context.Context, f func()) {
+	fd := &l.feed
+	key := &f
+	fd.mu.Lock()
+	if fd.calls == nil {
+		fd.calls = map[*func()]struct{}{}
+	}
+	fd.calls[key] = struct{}{}
+	fd.mu.Unlock()
+	context.AfterFunc(ctx, func() {
+		fd.mu.Lock()
+		defer fd.mu.Unlock()
+		delete(fd.calls, key)
+	})
+}
+
 // roomsChanged wakes every RoomChanges subscriber. It never waits, so
 // rooms call it under their own lock.
 func (l *Lobby) roomsChanged() {
@@ -49,5 +72,8 @@ func (l *Lobby) roomsChanged() {
 		case ch <- struct{}{}:
 		default: // one is already waiting: it stands for this one too
 		}
+	}
+	for call := range f.calls {
+		(*call)()
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/ssh"
 
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/session"
 )
 
 // call is one exec command being run for a session.
@@ -76,13 +77,38 @@ type errUsage struct{ msg string }
 
 func (e errUsage) Error() string { return e.msg }
 
-// run runs the session's command and returns its exit status.
+// run runs the session's command and returns its exit status. A terminal
+// session's program runs inside it for as long as the player stays, so
+// its work before and after is done out of line (see runTUI).
 func (s *Server) run(sess ssh.Session) int {
+	c, cmd, status := s.newCall(sess)
+	if c == nil {
+		return status
+	}
+	kind := sessionKind(cmd)
+	c.live.setKind(kind)
+	s.metrics.sessions.WithLabelValues(kind).Inc()
+	defer s.metrics.sessions.WithLabelValues(kind).Dec()
+	var err error
+	if cmd.terminal {
+		var ts terminalStart
+		if ts, err = s.openTerminal(c, cmd); err == nil {
+			err = s.runTUI(c, ts)
+		}
+	} else {
+		err = cmd.run(s, c)
+	}
+	return s.exitStatus(c, cmd, err)
+}
+
+// newCall reads the session's command line into a call and finds its
+// command; a nil call is a command line refused with its status.
+func (s *Server) newCall(sess ssh.Session) (*call, command, int) {
 	live := s.liveOf(sess)
 	args := sess.Command()
 	if len(sess.RawCommand()) > maxCommand {
 		fmt.Fprintf(sess.Stderr(), "smokestack: that command is %d bytes long; commands are short (run help)\n", len(sess.RawCommand()))
-		return 1
+		return nil, command{}, 1
 	}
 	_, _, isPty := sess.Pty()
 	switch {
@@ -96,21 +122,24 @@ func (s *Server) run(sess ssh.Session) int {
 		args = append([]string{"lobby"}, args...) // ssh -t host --theme mono
 	}
 	c := &call{ctx: live.ctx, sess: sess, player: playerFrom(sess.Context()), args: args[1:], out: sess, errOut: sess.Stderr(), live: live}
+	if isPty {
+		// A terminal shows both streams on one screen, in the order the
+		// client happens to read them: errors go on the output stream, so
+		// a line said after a game screen cannot overtake its restored
+		// terminal.
+		c.errOut = sess
+	}
 	cmd, ok := s.command(args[0], c.player)
 	if !ok {
 		fmt.Fprintf(c.errOut, "smokestack: unknown command %.40q\nRun `%s` for the list of commands.\n", args[0], s.sshCommand(false, "help"))
-		return 1
+		return nil, command{}, 1
 	}
-	kind := sessionKind(cmd)
-	live.setKind(kind)
-	s.metrics.sessions.WithLabelValues(kind).Inc()
-	defer s.metrics.sessions.WithLabelValues(kind).Dec()
-	var err error
-	if cmd.terminal {
-		err = s.openTerminal(c, cmd, isPty)
-	} else {
-		err = cmd.run(s, c)
-	}
+	return c, cmd, 0
+}
+
+// exitStatus tells the client what went wrong, if anything, and returns
+// the command's exit status.
+func (s *Server) exitStatus(c *call, cmd command, err error) int {
 	if err == nil {
 		return 0
 	}
@@ -124,7 +153,7 @@ func (s *Server) run(sess ssh.Session) int {
 	}
 	var refusal *lobby.LimitError
 	if errors.As(err, &refusal) && refusal.Final {
-		s.endConn(sess, refusal.Msg)
+		s.endConn(c.sess, refusal.Msg)
 	}
 	return 1
 }
@@ -389,9 +418,16 @@ func (s *Server) gamesHelp(w io.Writer) {
 		lobby.ShortDuration(lobby.DefaultGrace), lobby.ShortDuration(lobby.DefaultPublicClock))
 }
 
-// openTerminal opens the TUI for join, watch, replay and lobby, or says
-// how to when the session has no terminal.
-func (s *Server) openTerminal(c *call, cmd command, isPty bool) error {
+// terminalStart is what a terminal command opens, and how.
+type terminalStart struct {
+	start  session.Start
+	theme  string
+	noBell bool
+}
+
+// openTerminal reads what a terminal command (join, watch, replay,
+// lobby) opens, or says how to run it when the session has no terminal.
+func (s *Server) openTerminal(c *call, cmd command) (terminalStart, error) {
 	fs := flag.NewFlagSet(cmd.name, flag.ContinueOnError)
 	theme := fs.String("theme", themeFromEnv(c.sess.Environ()), "")
 	noBell := fs.Bool("no-bell", bellOffFromEnv(c.sess.Environ()), "")
@@ -404,32 +440,32 @@ func (s *Server) openTerminal(c *call, cmd command, isPty bool) error {
 	}
 	pos, err := c.flagsUpTo(fs, want, most, names)
 	if err != nil {
-		return err
+		return terminalStart{}, err
 	}
 	if _, err := roomArg(pos); err != nil {
-		return err
+		return terminalStart{}, err
 	}
 	switch *theme {
 	case "default", "colorblind", "mono":
 	default:
-		return errUsage{fmt.Sprintf("--theme %q: choose default, colorblind or mono", *theme)}
+		return terminalStart{}, errUsage{fmt.Sprintf("--theme %q: choose default, colorblind or mono", *theme)}
 	}
-	if !isPty {
+	if _, _, isPty := c.sess.Pty(); !isPty {
 		hint := s.sshCommand(true, append([]string{cmd.name}, c.args...)...)
 		if cmd.name == "lobby" {
 			hint = s.sshCommand(false) + " (from a terminal)"
 		}
-		return fmt.Errorf("%s opens the game screen, which needs a terminal: run `%s`. Scripts can use `play CODE` instead", cmd.name, hint)
+		return terminalStart{}, fmt.Errorf("%s opens the game screen, which needs a terminal: run `%s`. Scripts can use `play CODE` instead", cmd.name, hint)
 	}
 	start := sessionStart(cmd.name, pos)
 	if start.Code != "" {
 		// Check the room now, so a typo gets a plain message instead of
 		// a screen that opens only to say so.
 		if _, err := s.cfg.Lobby.Info(c.ctx, start.Code, c.player); err != nil {
-			return err
+			return terminalStart{}, err
 		}
 	}
-	return s.runTUI(c, start, *theme, *noBell)
+	return terminalStart{start: start, theme: *theme, noBell: *noBell}, nil
 }
 
 // themeFromEnv honours NO_COLOR and SMOKESTACK_THEME when the client sends

@@ -64,3 +64,27 @@ func TestMetricsEndpoint(t *testing.T) {
 		t.Errorf("/readyz with the store closed: %d %q", code, body)
 	}
 }
+
+// Go's profiles are served only where WithProfiles adds them, beside the
+// metrics.
+func TestProfilesEndpoint(t *testing.T) {
+	srv := startServer(t)
+	get := func(h http.Handler, path string) (int, string) {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
+		return rec.Code, rec.Body.String()
+	}
+	if code, _ := get(srv.Handler(), "/debug/pprof/goroutine?debug=1"); code != http.StatusNotFound {
+		t.Errorf("profiles without WithProfiles: %d, want 404", code)
+	}
+	h := WithProfiles(srv.Handler())
+	if code, body := get(h, "/debug/pprof/goroutine?debug=1"); code != 200 || !strings.Contains(body, "goroutine profile: total") {
+		t.Errorf("goroutine profile: %d %.80q", code, body)
+	}
+	if code, body := get(h, "/debug/pprof/heap?gc=1"); code != 200 || len(body) == 0 {
+		t.Errorf("heap profile: %d, %d bytes", code, len(body))
+	}
+	if code, body := get(h, "/metrics"); code != 200 || !strings.Contains(body, "go_goroutines") {
+		t.Errorf("metrics beside the profiles: %d", code)
+	}
+}

@@ -47,7 +47,20 @@ type Config struct {
 	// the commands it prints (publicaddr.go); empty means this machine's
 	// name and the port Serve listens on.
 	PublicAddr string
+	// Frames is how terminals are drawn: ChangeFrames (the default, "")
+	// or TickFrames.
+	Frames string
 }
+
+// How terminals are drawn (Config.Frames).
+const (
+	// ChangeFrames draws a frame as soon as the view changes (frames.go).
+	ChangeFrames = "change"
+	// TickFrames draws with Bubble Tea's own renderer, on its ticker at
+	// 120 frames a second: the way before ChangeFrames, kept to compare
+	// (smokeload --frames) and to fall back on.
+	TickFrames = "tick"
+)
 
 // Server is the SSH front door.
 type Server struct {
@@ -66,6 +79,7 @@ type Server struct {
 	// stopping ends when Shutdown starts, so open sessions can say goodbye.
 	stopping context.Context
 	stop     context.CancelFunc
+	idleOnce sync.Once // starts watchIdle
 
 	mu        sync.Mutex
 	live      map[string]*liveSession // by ID
@@ -86,6 +100,13 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.Metrics == nil {
 		cfg.Metrics = NewMetrics("")
+	}
+	switch cfg.Frames {
+	case "":
+		cfg.Frames = ChangeFrames
+	case ChangeFrames, TickFrames:
+	default:
+		return nil, fmt.Errorf("server: frames %q: choose %s or %s", cfg.Frames, ChangeFrames, TickFrames)
 	}
 	s := &Server{cfg: cfg, log: cfg.Logger, refusal: ratelog.New(cfg.Logger, 10*time.Second),
 		metrics: cfg.Metrics, gate: newGate(cfg.Limits), live: map[string]*liveSession{},
@@ -151,6 +172,7 @@ func (s *Server) ListenAndServe() error {
 // after a Shutdown or Close. With a store shared between instances it
 // answers the other instances' operators meanwhile.
 func (s *Server) Serve(l net.Listener) error {
+	s.idleOnce.Do(func() { go s.watchIdle() })
 	s.mu.Lock()
 	if s.public = s.cfg.PublicAddr; s.public == "" {
 		s.public = defaultPublicAddr(l)

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -43,51 +44,121 @@ const idleWarning = time.Minute
 // the server ends it (shutdown, an operator, inactivity) the program quits
 // cleanly, which restores the client's terminal, and the player is told
 // why on a line of its own.
-func (s *Server) runTUI(c *call, start session.Start, theme string, noBell bool) error {
+//
+// Nothing waits on the program's behalf in a goroutine of its own: the
+// session's end, the end of its input, window sizes (from followWindow,
+// which every terminal has anyway) and notices reach it through
+// callbacks, and inactivity is watched for every session at once
+// (watchIdle). A goroutine costs at least its stack, times every player
+// online.
+//
+// The program runs on the session's goroutine, under the middleware, and
+// the frames of every function on the way stay on that goroutine's stack
+// for as long as the player does. So the program is set up and its end
+// read in functions of their own (newTerminal, ended), and the middleware
+// keeps its work out of line too: a stack the session idles on with under
+// 3 KB in use is shrunk to 8 KB by the garbage collector, one with 5 KB
+// stays at the 16 KB a frame's drawing grew it to.
+func (s *Server) runTUI(c *call, ts terminalStart) error {
+	t := s.newTerminal(c, ts)
+	defer t.detach()
+	final, err := t.prog.Run()
+	return s.ended(c, ts.start, t, final, err)
+}
+
+// terminal is a terminal session's program and what steers it.
+type terminal struct {
+	prog *tea.Program
+	fr   *frames // nil with TickFrames
+	out  *lockedWriter
+	live *liveSession
+	size ssh.Window // the window the program started with
+	stop func() bool
+}
+
+// newTerminal makes the program for a terminal session and attaches it
+// to the session: its end, its window sizes, notices and inactivity.
+func (s *Server) newTerminal(c *call, ts terminalStart) *terminal {
 	pty, _, _ := c.sess.Pty()
-	w, h := clampSize(pty.Window.Width, pty.Window.Height)
-	// One writer at a time: the renderer's frames, the window title and
-	// the bell come from different goroutines, and an SSH channel's
-	// writes may interleave packet by packet.
-	out := &lockedWriter{w: c.sess}
+	// One writer at a time: the frames, the window title and the bell
+	// come from different goroutines, and an SSH channel's writes may
+	// interleave packet by packet.
+	t := &terminal{live: c.live, size: c.live.latestWindow(pty.Window), out: &lockedWriter{w: c.sess}}
+	w, h := clampSize(t.size.Width, t.size.Height)
 	model := session.New(session.Config{
-		Lobby: s.cfg.Lobby, Games: s.cfg.Screens, Player: c.player, Start: start, Theme: theme,
+		Lobby: s.cfg.Lobby, Games: s.cfg.Screens, Player: c.player, Start: ts.start, Theme: ts.theme,
 		Width: w, Height: h,
 		Context:    c.ctx,
 		Renderer:   renderer(c.sess, pty.Term),
 		PublicAddr: s.publicAddr(),
-		Terminal:   out,
-		NoBell:     noBell,
+		Terminal:   t.out,
+		NoBell:     ts.noBell,
+		// Set before Run, so before the session can post.
+		Post: func(msg tea.Msg) { t.prog.Send(msg) },
 	})
 	// The session sets the window title while it plays; the terminal
 	// keeps the player's own on its title stack and gets it back on the
 	// way out (xterm's XTWINOPS; terminals without it ignore both).
-	_, _ = io.WriteString(out, pushTitle)
-	defer io.WriteString(out, popTitle)
-	inputEnded := make(chan struct{})
-	var endOnce sync.Once
+	_, _ = io.WriteString(t.out, pushTitle)
 	opts := []tea.ProgramOption{
-		tea.WithInput(inputEnd{s.input(c.ctx, c), func() { endOnce.Do(func() { close(inputEnded) }) }}),
-		tea.WithOutput(out),
-		tea.WithAltScreen(),
-		tea.WithMouseCellMotion(),
-		// The renderer draws on a fixed tick: at 120 fps (Bubble Tea's
-		// most) a move reaches the other screens in about 6 ms, not 10.
-		// See docs/performance.md.
-		tea.WithFPS(120),
+		// The client closing the session (the connection may live on,
+		// multiplexed) means nothing more can be typed.
+		tea.WithInput(inputEnd{s.input(c.ctx, c), func() { go t.prog.Quit() }}),
+		tea.WithOutput(t.out),
 		tea.WithEnvironment(append(c.sess.Environ(), "TERM="+pty.Term)),
 		// The server, not each program, decides what a signal means:
 		// otherwise every program quits on SIGTERM by itself, racing the
 		// shutdown that tells its player why.
 		tea.WithoutSignalHandler(),
 	}
-	prog := tea.NewProgram(model, opts...)
+	if s.cfg.Frames == TickFrames {
+		// Bubble Tea's renderer, on its fastest tick.
+		opts = append(opts, tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithFPS(120))
+	} else {
+		// Frames drawn as soon as the view changes (frames.go).
+		model, t.fr = newOnChange(model, t.out, w, h)
+		opts = append(opts, tea.WithoutRenderer())
+	}
+	t.prog = tea.NewProgram(model, opts...) // before Run reads input, so before inputEnd can call it
+	prog := t.prog
+	if t.fr != nil {
+		t.fr.send = prog.Send
+	}
 	c.live.setNotify(func(n session.Notice) { go prog.Send(n) })
-	defer c.live.setNotify(nil)
-	done := make(chan struct{})
-	defer close(done)
-	go s.steer(c, prog, inputEnded, done)
-	final, err := prog.Run()
+	c.live.watchWindow(t.size, func(win ssh.Window) {
+		w, h := clampSize(win.Width, win.Height)
+		prog.Send(tea.WindowSizeMsg{Width: w, Height: h}) // returns at once once the program has ended
+	})
+	t.stop = context.AfterFunc(c.ctx, func() {
+		if _, ok := noteFor(c.ctx); ok {
+			prog.Quit() // leaves the alt screen, so the note shows
+		} else {
+			prog.Kill() // the connection is gone: nobody to restore
+		}
+	})
+	c.live.idleWatched.Store(true)
+	return t
+}
+
+// detach undoes newTerminal's attachments, once the program has ended,
+// and gives the player's window title back.
+func (t *terminal) detach() {
+	t.live.idleWatched.Store(false)
+	t.stop()
+	t.live.watchWindow(t.size, nil)
+	t.live.setNotify(nil)
+	_, _ = io.WriteString(t.out, popTitle)
+}
+
+// ended restores the terminal after its program, lets go of the rooms it
+// held and says why it ended, when the server ended it.
+func (s *Server) ended(c *call, start session.Start, t *terminal, final tea.Model, err error) error {
+	if t.fr != nil {
+		t.fr.restore()
+	}
+	if oc, ok := final.(*onChange); ok {
+		final = oc.Unwrap()
+	}
 	// A session holding rooms open lets go of them here, however it ended.
 	if closer, ok := final.(interface{ Close() }); ok {
 		closer.Close()
@@ -112,55 +183,40 @@ func (s *Server) runTUI(c *call, start session.Start, theme string, noBell bool)
 	return err
 }
 
-// steer drives a terminal's program from outside until done: window
-// sizes, the end of input, the end of the session and inactivity.
-func (s *Server) steer(c *call, prog *tea.Program, inputEnded, done <-chan struct{}) {
-	resized := c.live.resized
+// watchIdle warns terminal sessions left without input for a while and
+// ends them at Limits.Inactivity, until the server stops: one goroutine
+// and one ticker for every session on the server.
+func (s *Server) watchIdle() {
 	limit := s.cfg.Limits.Inactivity
+	if limit <= 0 {
+		return
+	}
 	warnAt := limit - min(idleWarning, limit/2)
 	tick := time.NewTicker(min(max(limit/20, 10*time.Millisecond), 5*time.Second))
-	if limit <= 0 {
-		tick.Stop()
-	}
 	defer tick.Stop()
-	warned := false
+	var live []*liveSession
 	for {
 		select {
-		case <-done:
+		case <-s.stopping.Done():
 			return
-		case <-c.ctx.Done():
-			if _, ok := noteFor(c.ctx); ok {
-				prog.Quit() // leaves the alt screen, so the note shows
-			} else {
-				prog.Kill() // the connection is gone: nobody to restore
-			}
-			return
-		case <-inputEnded:
-			// The client closed the session (the connection may live
-			// on, multiplexed): nothing more can be typed.
-			prog.Quit()
-			return
-		case win, ok := <-resized: // the newest size only: a storm draws once
-			if !ok {
-				resized = nil // the session is ending
-				continue
-			}
-			c.live.touch()
-			w, h := clampSize(win.Width, win.Height)
-			prog.Send(tea.WindowSizeMsg{Width: w, Height: h})
 		case now := <-tick.C:
-			idle := c.live.idle(now)
-			switch {
-			case idle >= limit:
-				s.refuse("inactivity", "key", c.player.Key, "idle", idle.Round(time.Second))
-				c.live.end(endNote(fmt.Sprintf("closed after %s without input; your seat is kept", limit)))
-			case idle >= warnAt && !warned:
-				warned = true
-				go prog.Send(session.Notice{Text: fmt.Sprintf("no input for a while: this session closes in %s unless you press a key", (limit - idle).Round(time.Second))})
-			case idle < warnAt && warned:
-				warned = false
-				go prog.Send(session.Notice{})
+			live = s.terminals(live[:0])
+			for _, ls := range live {
+				idle := ls.idle(now)
+				switch {
+				case ls.ctx.Err() != nil: // ending already
+				case idle >= limit:
+					s.refuse("inactivity", "key", ls.player.Key, "idle", idle.Round(time.Second))
+					ls.end(endNote(fmt.Sprintf("closed after %s without input; your seat is kept", limit)))
+				case idle >= warnAt && !ls.warned:
+					ls.warned = true
+					ls.show(session.Notice{Text: fmt.Sprintf("no input for a while: this session closes in %s unless you press a key", (limit - idle).Round(time.Second))})
+				case idle < warnAt && ls.warned:
+					ls.warned = false
+					ls.show(session.Notice{})
+				}
 			}
+			clear(live) // hold no session past its end
 		}
 	}
 }
@@ -171,16 +227,34 @@ const (
 	popTitle  = "\x1b[23;0t"
 )
 
-// lockedWriter lets one Write through at a time.
+// lockedWriter lets one Write through at a time, and writes it to the
+// session maxWrite bytes at a time, one frame's pieces together.
 type lockedWriter struct {
 	mu sync.Mutex
 	w  io.Writer
 }
 
+// maxWrite is the most written to a session at once. The SSH library
+// keeps, for every channel and connection, buffers as large as the
+// largest packet sent (its own copy, and the encrypted one), up to the
+// client's 32 KB: a frame written whole would have every session keep two
+// buffers of its largest frame. In writes this size a frame costs a
+// packet more for every 2 KB, and a session 5 to 10 KB less.
+const maxWrite = 2 << 10
+
 func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.w.Write(p)
+	n := 0
+	for len(p) > 0 {
+		m, err := l.w.Write(p[:min(len(p), maxWrite)])
+		n += m
+		if err != nil {
+			return n, err
+		}
+		p = p[m:]
+	}
+	return n, nil
 }
 
 // inputEnd reports when the client's input ends. Bubble Tea ignores the

@@ -25,7 +25,7 @@ type chatPane struct {
 	env    *env
 	open   bool
 	typing bool
-	input  textinput.Model
+	input  *textinput.Model // made when first needed (in)
 	lines  []lobby.ChatLine
 	// seen is the ID of the newest line shown while the pane was open,
 	// or there when the screen opened, for the count of new ones while
@@ -58,31 +58,42 @@ type chatSentMsg struct {
 	err  error
 }
 
-func newChatPane(e *env) *chatPane {
-	in := textinput.New()
-	in.Prompt = "say: "
-	in.Placeholder = "a message; /me ACTION, /mute NAME, /unmute NAME"
-	in.CharLimit = lobby.MaxChatLength
-	t := e.theme
-	in.PromptStyle, in.TextStyle, in.PlaceholderStyle = t.Accent, t.Style(), t.Dim
-	in.Cursor.Style = t.Style().Reverse(true)
-	in.Cursor.SetMode(cursor.CursorStatic) // no blinking: nothing redraws for it
-	in.KeyMap.Paste.SetEnabled(false)      // ctrl+v would read the server's clipboard, not the player's
-	return &chatPane{env: e, input: in}
+func newChatPane(e *env) *chatPane { return &chatPane{env: e} }
+
+// in is the pane's text input, made the first time the pane opens: most
+// players never type in a chat, and an input, with its styles and keys,
+// is 5 KB a session.
+func (c *chatPane) in() *textinput.Model {
+	if c.input == nil {
+		in := textinput.New()
+		in.Prompt = "say: "
+		in.Placeholder = "a message; /me ACTION, /mute NAME, /unmute NAME"
+		in.CharLimit = lobby.MaxChatLength
+		t := c.env.theme
+		in.PromptStyle, in.TextStyle, in.PlaceholderStyle = t.Accent, t.Style(), t.Dim
+		in.Cursor.Style = t.Style().Reverse(true)
+		in.Cursor.SetMode(cursor.CursorStatic) // no blinking: nothing redraws for it
+		in.KeyMap.Paste.SetEnabled(false)      // ctrl+v would read the server's clipboard, not the player's
+		c.input = &in
+	}
+	return c.input
 }
 
 // start opens the pane and puts the player in it.
 func (c *chatPane) start() tea.Cmd {
 	c.open, c.typing, c.scroll = true, true, 0
 	c.markSeen()
+	in := c.in()
 	c.resize()
-	return c.input.Focus()
+	return in.Focus()
 }
 
 // stop leaves typing; the pane stays open.
 func (c *chatPane) stop() {
 	c.typing = false
-	c.input.Blur()
+	if c.input != nil {
+		c.input.Blur()
+	}
 }
 
 // close hides the pane.
@@ -93,6 +104,9 @@ func (c *chatPane) close() {
 
 // resize fits the input to the status line.
 func (c *chatPane) resize() {
+	if c.input == nil {
+		return // sized when it is made
+	}
 	w, _ := c.env.bodySize()
 	c.input.Width = max(10, w-lipgloss.Width(c.input.Prompt)-1)
 }
@@ -152,7 +166,8 @@ func (c *chatPane) key(msg tea.KeyMsg, spectators bool, send func(text string) t
 		return c.enter(send)
 	default:
 		var cmd tea.Cmd
-		c.input, cmd = c.input.Update(msg)
+		in := c.in()
+		*in, cmd = in.Update(msg)
 		return cmd
 	}
 	return nil
@@ -173,14 +188,14 @@ func (c *chatPane) setNote(s string, bad bool) { c.note, c.noteBad = s, bad }
 
 // enter sends what was typed, or runs a command.
 func (c *chatPane) enter(send func(string) tea.Cmd) tea.Cmd {
-	text := strings.TrimSpace(c.input.Value())
+	text := strings.TrimSpace(c.in().Value())
 	cmd, arg, _ := strings.Cut(text, " ")
 	arg = strings.TrimSpace(arg)
 	switch {
 	case text == "":
 		return nil
 	case cmd == "/mute" || cmd == "/unmute":
-		c.input.Reset()
+		c.in().Reset()
 		c.setNote(c.mute(cmd == "/mute", arg), false)
 		return nil
 	case cmd == "/me" || strings.HasPrefix(text, "//"):
@@ -192,7 +207,7 @@ func (c *chatPane) enter(send func(string) tea.Cmd) tea.Cmd {
 		c.setNote(fmt.Sprintf("no command %s: /me ACTION, /mute NAME, /unmute NAME (// starts a message with /)", cmd), true)
 		return nil
 	}
-	c.input.Reset()
+	c.in().Reset()
 	c.scroll, c.send = 0, send
 	if c.sending {
 		c.queued = append(c.queued, text)
@@ -210,9 +225,9 @@ func (c *chatPane) sent(text string, err error) tea.Cmd {
 	c.sending = false
 	if err != nil {
 		c.setNote(err.Error(), true)
-		if c.input.Value() == "" {
-			c.input.SetValue(text)
-			c.input.CursorEnd()
+		if in := c.in(); in.Value() == "" {
+			in.SetValue(text)
+			in.CursorEnd()
 		}
 		c.queued = nil
 		return nil
@@ -253,7 +268,7 @@ func (c *chatPane) mute(on bool, name string) string {
 }
 
 // inputView is the status line while the player types.
-func (c *chatPane) inputView() string { return c.input.View() }
+func (c *chatPane) inputView() string { return c.in().View() }
 
 // view draws the pane in w×h: a title with what the keys do, then the
 // newest lines that fit, wrapped, each speaker in their seat's colour.

@@ -24,8 +24,9 @@ type gameScreen struct {
 	typed string // what opens it: the code, or a private room's invite
 	watch bool
 
-	conn *lobby.Conn   // nil while connecting
-	done chan struct{} // closed when the screen leaves the room
+	conn    *lobby.Conn   // nil while connecting
+	unwatch func() bool   // stops the session's end from closing conn
+	done    chan struct{} // closed when the screen leaves the room
 
 	room    lobby.RoomInfo
 	invite  string // a private room's invite, for a seat or the host to share
@@ -49,6 +50,8 @@ type gameScreen struct {
 
 	overlay overlay // what covers the board, nil for none
 	ticking bool
+	// following is set once the room's updates are followed (wait).
+	following bool
 
 	// seatWord is a guest's word for taking the seat back (countdown.go).
 	seatWord string
@@ -62,6 +65,9 @@ type (
 	joinedMsg struct {
 		conn *lobby.Conn
 		err  error
+		// unwatch stops the session's end from closing conn, once the
+		// screen has.
+		unwatch func() bool
 	}
 	updateMsg struct {
 		conn *lobby.Conn
@@ -99,7 +105,7 @@ func codeOf(typed string) string {
 // screen leaves the room or the session's context ends, whichever comes
 // first, even if the program has stopped reading messages.
 func (g *gameScreen) open() tea.Cmd {
-	e, code, watch, done := g.env, g.typed, g.watch, g.done
+	e, code, watch := g.env, g.typed, g.watch
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(e.ctx, moveTimeout)
 		defer cancel()
@@ -113,21 +119,25 @@ func (g *gameScreen) open() tea.Cmd {
 		if err != nil {
 			return joinedMsg{err: err}
 		}
-		go func() {
-			select {
-			case <-e.ctx.Done():
-			case <-done:
-			}
-			c.Close()
-		}()
-		return joinedMsg{conn: c}
+		// The session's end closes it, with no goroutine waiting for that
+		// (a goroutine costs every session its stack).
+		return joinedMsg{conn: c, unwatch: context.AfterFunc(e.ctx, c.Close)}
 	}
 }
 
 // wait delivers the room's next update. It ends when the screen leaves the
-// room or the session ends, so no goroutine outlives the session.
+// room or the session ends, so no goroutine outlives the session. With
+// Config.Post the room's updates are followed instead (follow.go), and
+// nothing waits.
 func (g *gameScreen) wait() tea.Cmd {
 	c, done, ctx := g.conn, g.done, g.env.ctx
+	if post := g.env.post; post != nil {
+		if !g.following {
+			g.following = true
+			follow(c, post)
+		}
+		return nil
+	}
 	return func() tea.Msg {
 		select {
 		case u := <-c.Updates():
@@ -148,6 +158,7 @@ func (g *gameScreen) close() {
 	}
 	close(g.done)
 	if g.conn != nil {
+		g.unwatch()
 		g.conn.Close()
 	}
 }
@@ -176,11 +187,13 @@ func (g *gameScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 			return g, func() tea.Msg { return toLobby{status: msg.err.Error()} }
 		}
 		select {
-		case <-g.done: // left before the join finished; open's watcher closes it
+		case <-g.done: // left before the join finished
+			msg.unwatch()
+			msg.conn.Close()
 			return g, nil
 		default:
 		}
-		g.conn, g.seat = msg.conn, msg.conn.Seat()
+		g.conn, g.unwatch, g.seat = msg.conn, msg.unwatch, msg.conn.Seat()
 		return g, g.wait()
 	case updateMsg:
 		if msg.conn != g.conn {

@@ -46,6 +46,14 @@ type driver struct {
 
 func newDriver(t *testing.T, cfg session.Config) *driver {
 	t.Helper()
+	return newDriverPosting(t, cfg, true)
+}
+
+// newDriverPosting is newDriver, and with post the session posts its
+// messages from outside to the driver (Config.Post), as the server's
+// sessions do; without it, commands wait for them.
+func newDriverPosting(t *testing.T, cfg session.Config, post bool) *driver {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	cfg.Context = ctx
 	if cfg.Games == nil {
@@ -60,7 +68,16 @@ func newDriver(t *testing.T, cfg session.Config) *driver {
 	if cfg.Now == nil {
 		cfg.Now = fixedNow
 	}
-	d := &driver{t: t, m: session.New(cfg), msgs: make(chan tea.Msg, 1024), cancel: cancel}
+	msgs := make(chan tea.Msg, 1024)
+	if post && cfg.Post == nil {
+		cfg.Post = func(m tea.Msg) {
+			select {
+			case msgs <- m:
+			case <-ctx.Done():
+			}
+		}
+	}
+	d := &driver{t: t, m: session.New(cfg), msgs: msgs, cancel: cancel}
 	t.Cleanup(func() {
 		d.close()
 		cancel()

@@ -318,6 +318,10 @@ func (k replayKeys) FullHelp() [][]key.Binding {
 // when the line is too narrow the keys before those two give way, last
 // first: the way to every key and the way out always show.
 func helpBar(t Theme, km help.KeyMap, w int) string {
+	return helpBars.get(keyOf(t, km.ShortHelp(), w), func() string { return drawHelpBar(t, km, w) })
+}
+
+func drawHelpBar(t Theme, km help.KeyMap, w int) string {
 	h := help.New()
 	h.ShortSeparator = " · "
 	h.Styles.ShortKey = t.Accent

@@ -53,19 +53,37 @@ func Fit(block string, w, h int) string {
 	return fitLines(lines, w)
 }
 
-// fitLines cuts or pads every line to w columns.
+// fitLines cuts or pads every line to w columns. Every frame passes
+// through it many times, so it measures each line once and builds the
+// block in one string of the size it will have.
 func fitLines(lines []string, w int) string {
-	out := make([]string, len(lines))
-	for i, l := range lines {
-		if w <= 0 {
-			continue
-		}
-		if ansi.StringWidth(l) > w {
-			l = ansi.Truncate(l, w-1, "") + "…"
-		}
-		out[i] = l + strings.Repeat(" ", max(0, w-ansi.StringWidth(l)))
+	if w <= 0 {
+		return strings.Repeat("\n", max(len(lines)-1, 0))
 	}
-	return strings.Join(out, "\n")
+	var small [64]int
+	widths := small[:0]
+	n := len(lines)
+	for i, l := range lines {
+		lw := ansi.StringWidth(l)
+		if lw > w {
+			lines[i] = ansi.Truncate(l, w-1, "") + "…"
+			lw = ansi.StringWidth(lines[i])
+		}
+		widths = append(widths, lw)
+		n += len(lines[i]) + w - lw
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for i, l := range lines {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(l)
+		for range w - widths[i] {
+			b.WriteByte(' ')
+		}
+	}
+	return b.String()
 }
 
 // Columns puts blocks side by side with a one-space gutter; each block is

@@ -23,6 +23,9 @@ type lobbyChatMsg struct {
 // followedMsg hands the screen its feed of the lobby's chat.
 type followedMsg struct{ feed *lobby.ChatFeed }
 
+// chatToldMsg says the feed has new lines (with Config.Post).
+type chatToldMsg struct{ feed *lobby.ChatFeed }
+
 // followChat starts following the lobby's chat (its first read is the
 // store's, so outside Update).
 func (l *lobbyScreen) followChat() tea.Cmd {
@@ -67,7 +70,24 @@ func (l *lobbyScreen) chatUpdate(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		default:
 		}
 		l.feed = msg.feed
+		if post := l.env.post; post != nil {
+			// The feed tells of new lines and the screen gets a message
+			// of it: no goroutine waits on the chat between lines.
+			l.chatTold = &poster{post: post, msg: chatToldMsg{feed: msg.feed}}
+			msg.feed.OnLines(l.chatTold.tell)
+			return nil, true
+		}
 		return l.waitChat(), true
+	case chatToldMsg:
+		if msg.feed == l.feed {
+			l.chatTold.taken()
+			select {
+			case lines := <-msg.feed.Lines():
+				l.chat.setLines(lines)
+			default:
+			}
+		}
+		return nil, true
 	case lobbyChatMsg:
 		if msg.feed == l.feed {
 			l.chat.setLines(msg.lines)

@@ -35,9 +35,10 @@ type lobbyScreen struct {
 
 	// The lobby's chat (lobbychat.go): the pane, the feed it follows
 	// once opened, and done, closed when the screen closes.
-	chat *chatPane
-	feed *lobby.ChatFeed
-	done chan struct{}
+	chat     *chatPane
+	feed     *lobby.ChatFeed
+	chatTold *poster // with Config.Post: what the feed tells of new lines
+	done     chan struct{}
 }
 
 // prompt is a one-line question: a room code or a new name.

@@ -49,6 +49,7 @@ type listDueMsg struct{ feed <-chan struct{} }
 // liveLists follows room changes for one lobby screen.
 type liveLists struct {
 	feed    <-chan struct{} // nil until the screen starts following
+	told    *poster         // with Config.Post: what the lobby tells of changes
 	stop    context.CancelFunc
 	loading bool      // a read of the lists is under way
 	dirty   bool      // a change came since the last read began
@@ -56,10 +57,20 @@ type liveLists struct {
 	last    time.Time // when the last read began
 }
 
-// follow subscribes to room changes until the screen closes.
+// follow subscribes to room changes until the screen closes. With
+// Config.Post the lobby tells of each change and the screen gets a
+// message of it, no goroutine waiting between changes (the feed channel
+// then only names the subscription in its messages).
 func (l *lobbyScreen) follow() tea.Cmd {
 	ctx, cancel := context.WithCancel(l.env.ctx)
-	l.live.feed, l.live.stop = l.env.lobby.RoomChanges(ctx), cancel
+	l.live.stop = cancel
+	if post := l.env.post; post != nil {
+		feed := make(chan struct{})
+		l.live.feed, l.live.told = feed, &poster{post: post, msg: roomsChangedMsg{feed: feed}}
+		l.env.lobby.OnRoomChanges(ctx, l.live.told.tell)
+		return nil
+	}
+	l.live.feed = l.env.lobby.RoomChanges(ctx)
 	return l.awaitChange()
 }
 
@@ -82,6 +93,10 @@ func (l *lobbyScreen) liveUpdate(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 			return nil, true
 		}
 		l.live.dirty = true
+		if l.live.told != nil {
+			l.live.told.taken()
+			return l.reload(), true
+		}
 		return tea.Batch(l.awaitChange(), l.reload()), true
 	case listDueMsg:
 		if msg.feed != l.live.feed {

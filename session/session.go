@@ -56,6 +56,11 @@ type Config struct {
 	// NoBell starts the session with the bell and the window title off
 	// (B switches them).
 	NoBell bool
+	// Post hands the program a message from outside it: the server's
+	// tea.Program.Send. With it the game screen takes its room's updates
+	// as the room pushes them, and no goroutine waits on the room between
+	// updates; nil makes a command wait for each.
+	Post func(tea.Msg)
 }
 
 // moveTimeout bounds how long a move may wait for the room and its store.
@@ -71,6 +76,7 @@ type env struct {
 	theme  Theme
 	ctx    context.Context
 	now    func() time.Time
+	post   func(tea.Msg) // Config.Post
 	width  int
 	height int
 	// muted are the names whose chat this session hides, lower-cased
@@ -151,16 +157,23 @@ func New(cfg Config) tea.Model {
 		now = time.Now
 	}
 	e := &env{lobby: cfg.Lobby, games: cfg.Games, player: cfg.Player, theme: NewTheme(cfg.Theme, cfg.Renderer),
-		ctx: ctx, now: now, width: cfg.Width, height: cfg.Height, muted: map[string]bool{}, publicAddr: cfg.PublicAddr,
+		ctx: ctx, now: now, post: cfg.Post, width: cfg.Width, height: cfg.Height, muted: map[string]bool{}, publicAddr: cfg.PublicAddr,
 		alerts: alerts{on: !cfg.NoBell, term: cfg.Terminal}}
 	m := &Model{env: e, start: cfg.Start}
 	m.cur = newLobbyScreen(e, "")
 	return m
 }
 
-// Init opens the starting screen.
+// Init opens the starting screen. A session started on a room goes there
+// without loading the lobby's lists first: they would be thrown away
+// unseen, and reading every room for every player who joins one is most
+// of what a thousand players joining cost the server. The lobby loads
+// them when the player comes back to it.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(m.cur.(*lobbyScreen).init(), m.startCmd())
+	if cmd := m.startCmd(); cmd != nil {
+		return cmd
+	}
+	return m.cur.(*lobbyScreen).init()
 }
 
 // startCmd opens the screen Config.Start asks for.

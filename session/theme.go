@@ -2,6 +2,7 @@ package session
 
 import (
 	"io"
+	"sync"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
@@ -12,7 +13,15 @@ import (
 // and nothing else. Information never rests on colour alone: selections
 // carry a marker, done seats say "done", and a game's own colours (tools,
 // seats) come with a word or a shape.
-type Theme struct {
+//
+// A Theme is a pointer to its Styles, which are built once per theme and
+// colour profile and shared by every session that draws with them: a
+// thousand sessions hold one copy, not a thousand.
+type Theme struct{ *Styles }
+
+// Styles are a theme's styles. Treat them as read-only: sessions share
+// them.
+type Styles struct {
 	// Name is "default", "colorblind" or "mono": games pick their own
 	// colours by it.
 	Name     string
@@ -43,25 +52,53 @@ func (t Theme) Style() lipgloss.Style { return t.renderer.NewStyle() }
 // themeNames are the themes Config.Theme accepts.
 var themeNames = []string{"default", "colorblind", "mono"}
 
-// NewTheme returns the theme called name (default when unknown), rendering
-// with r. A nil r renders colour as 256-colour ANSI, or plain text for mono.
+// themeKey is what a theme's styles depend on: its name and how the
+// terminal shows colour.
+type themeKey struct {
+	name    string
+	profile termenv.Profile
+	dark    bool
+}
+
+// themes are the themes built so far: a few names times four colour
+// profiles at most.
+var themes sync.Map // themeKey -> Theme
+
+// NewTheme returns the theme called name (default when unknown) for the
+// colour profile and background of r. A nil r renders colour as
+// 256-colour ANSI, or plain text for mono. Only r's profile and
+// background are used: the theme is shared with every session asking for
+// the same name on a terminal alike, and renders with a renderer of its
+// own.
 func NewTheme(name string, r *lipgloss.Renderer) Theme {
-	if r == nil {
-		r = lipgloss.NewRenderer(io.Discard)
-		r.SetColorProfile(termenv.ANSI256)
-		r.SetHasDarkBackground(true)
+	if name != "colorblind" && name != "mono" {
+		name = "default"
+	}
+	key := themeKey{name: name, profile: termenv.ANSI256, dark: true}
+	if r != nil {
+		key.profile, key.dark = r.ColorProfile(), r.HasDarkBackground()
 	}
 	if name == "mono" {
 		// Mono is plain text whatever the terminal says, so goldens and
 		// screen readers see the same bytes.
-		r = lipgloss.NewRenderer(io.Discard)
-		r.SetColorProfile(termenv.Ascii)
+		key.profile, key.dark = termenv.Ascii, true
 	}
+	if t, ok := themes.Load(key); ok {
+		return t.(Theme)
+	}
+	t, _ := themes.LoadOrStore(key, newTheme(key))
+	return t.(Theme)
+}
+
+func newTheme(key themeKey) Theme {
+	r := lipgloss.NewRenderer(io.Discard)
+	r.SetColorProfile(key.profile)
+	r.SetHasDarkBackground(key.dark)
 	s := r.NewStyle
-	t := Theme{Name: name, Title: s().Bold(true), Dim: s().Faint(true), Accent: s().Bold(true),
+	t := Theme{&Styles{Name: key.name, Title: s().Bold(true), Dim: s().Faint(true), Accent: s().Bold(true),
 		Selected: s().Reverse(true), Good: s().Bold(true), Bad: s().Bold(true),
-		Banner: s().Bold(true), Bar: s(), renderer: r}
-	switch name {
+		Banner: s().Bold(true), Bar: s(), renderer: r}}
+	switch key.name {
 	case "colorblind":
 		// Okabe–Ito: distinguishable with every common colour-vision
 		// deficiency.
@@ -74,7 +111,6 @@ func NewTheme(name string, r *lipgloss.Renderer) Theme {
 	case "mono":
 		t.Dim, t.Selected, t.Bad, t.Good, t.Accent = s(), s(), s(), s(), s()
 	default:
-		t.Name = "default"
 		t.Title = t.Title.Foreground(lipgloss.Color("208"))
 		t.Accent = t.Accent.Foreground(lipgloss.Color("42"))
 		t.Good = t.Good.Foreground(lipgloss.Color("42"))

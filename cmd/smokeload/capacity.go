@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -9,9 +8,6 @@ import (
 	"log/slog"
 	mrand "math/rand/v2"
 	"net"
-	"net/http"
-	"os"
-	"os/exec"
 	"slices"
 	"strings"
 	"sync"
@@ -23,20 +19,25 @@ import (
 
 // Capacity mode: --sessions N real SSH sessions with PTYs, each a player
 // on the game screen (`join CODE`) of one of --rooms rooms, pressing keys
-// that move through the move menu and play the move it lands on. It
+// that move through the move menu and play the move it lands on, or with
+// --screen lobby sitting in the lobby and pressing keys there. It
 // measures what those players feel and what the server pays for them.
 //
 // Each room acts one player at a time, so a redraw can be told apart: a
 // player opens and closes the key help (key to own frame: the first bytes
 // of its own redraw), moves through the menu, then presses enter; if the
-// others' screens then redraw, a move was played (move to others' frame). Players connect from loopback
-// addresses of their own, --per-addr to each, so the server's
-// per-address limits stay at their defaults.
+// others' screens then redraw, a move was played (move to others' frame).
+// In the lobby the players are grouped as they would be seated, and each
+// group takes turns the same way, opening and closing the key help.
+// Players connect from loopback addresses of their own, --per-addr to
+// each, so the server's per-address limits stay at their defaults.
 
 // capResult is what one capacity run measured.
 type capResult struct {
 	Mode       string  `json:"mode"` // "own" (a server process started here) or "target"
 	Server     string  `json:"server"`
+	Frames     string  `json:"frames,omitempty"` // how the server drew, when --frames chose
+	Screen     string  `json:"screen"`           // "game" or "lobby"
 	Sessions   int     `json:"sessions"`
 	Rooms      int     `json:"rooms"`
 	Connected  int     `json:"connected"`
@@ -65,15 +66,22 @@ type capResult struct {
 	Skipped int `json:"skipped"`
 	// Errors counts the other failures, by message.
 	Errors map[string]int `json:"errors,omitempty"`
-	// From the server's own metrics, when it serves them:
-	RSSPerSessionKB   float64 `json:"rss_per_session_kb,omitempty"`
-	GoroutinesPerSess float64 `json:"goroutines_per_session,omitempty"`
-	CPUPerMoveMs      float64 `json:"cpu_per_move_ms,omitempty"`
-	ServerMoves       int     `json:"server_moves,omitempty"`
-	ServerRefusals    int     `json:"server_refusals,omitempty"`
-	ServerRSSMB       float64 `json:"server_rss_mb,omitempty"`
-	Panics            int     `json:"panics"`
-	ServerLogLines    int     `json:"server_log_lines,omitempty"`
+	// From the server's own metrics, when it serves them: per session,
+	// and in all.
+	serverCost
+	// Freed says memory was compared after a collection that returned
+	// freed memory to the OS (our own server process); else it is the
+	// resident set as it was.
+	Freed          bool    `json:"freed"`
+	CPUPerMoveMs   float64 `json:"cpu_per_move_ms,omitempty"`
+	ServerMoves    int     `json:"server_moves,omitempty"`
+	ServerRefusals int     `json:"server_refusals,omitempty"`
+	ServerRSSMB    float64 `json:"server_rss_mb,omitempty"`
+	Panics         int     `json:"panics"`
+	ServerLogLines int     `json:"server_log_lines,omitempty"`
+	// Profiles is where the heap and goroutine profiles taken with
+	// everyone seated were written (--profiles).
+	Profiles string `json:"profiles,omitempty"`
 }
 
 // capPlayer is one person at one screen.
@@ -85,20 +93,25 @@ type capPlayer struct {
 
 // capacity runs capacity mode.
 func capacity(ctx context.Context, c config, log *slog.Logger) (capResult, error) {
-	res := capResult{Mode: "target", Sessions: c.sessions, Rooms: c.rooms, Think: c.think.String(),
+	res := capResult{Mode: "target", Screen: c.screen, Sessions: c.sessions, Rooms: c.rooms, Think: c.think.String(),
 		Refused: map[string]int{}, Errors: map[string]int{}}
 	server, metricsURL := c.target, c.metricsURL
 	var child *serverChild
 	if server == "" {
 		var err error
-		if child, err = startServerChild(ctx); err != nil {
+		env := c.serverEnv
+		if c.profiles != "" {
+			env = append(env, profileRateEnv+"=1")
+		}
+		if child, err = startServerChild(ctx, env); err != nil {
 			return res, fmt.Errorf("start a server: %w", err)
 		}
 		defer child.stop() // when the run fails; stopping twice is harmless
 		res.Mode, server, metricsURL = "own", child.addr, "http://"+child.metrics+"/metrics"
 	}
-	res.Server = server
-	before, _ := scrape(metricsURL)
+	res.Server, res.Freed = server, child != nil
+	pr := newProbe(metricsURL, child != nil)
+	before, _ := pr.read(true)
 
 	rec := newRecorder()
 	var mu sync.Mutex
@@ -128,7 +141,13 @@ func capacity(ctx context.Context, c config, log *slog.Logger) (capResult, error
 		wg.Go(func() {
 			defer func() { <-sem }()
 			began := time.Now()
-			p, err := connectPlayer(ctx, server, i, c, room, seat, perRoom, codes, codeReady)
+			var p *capPlayer
+			var err error
+			if c.screen == "lobby" {
+				p, err = connectLobby(ctx, server, i, c)
+			} else {
+				p, err = connectPlayer(ctx, server, i, c, room, seat, perRoom, codes, codeReady)
+			}
 			if err != nil {
 				var refusal refusedErr
 				switch {
@@ -164,7 +183,34 @@ func capacity(ctx context.Context, c config, log *slog.Logger) (capResult, error
 			}
 		}
 	}()
-	connectedAt, _ := scrape(metricsURL)
+	// Every screen has drawn its first frame. The players sit idle for
+	// --idle, for the CPU an idle session costs; what the server holds
+	// after that is what the sessions cost while they sit (timers set as
+	// the rooms filled up have run out by then).
+	seated, _ := pr.read(false)
+	idled := seated
+	if c.idle > 0 {
+		select {
+		case <-ctx.Done():
+		case <-time.After(c.idle):
+		}
+		idled, _ = pr.read(false)
+	}
+	held, _ := pr.read(true)
+	if c.profiles != "" {
+		name := c.screen
+		if c.label != "" {
+			name += "-" + c.label
+		}
+		if err := pr.saveProfiles(c.profiles, name); err != nil {
+			return res, fmt.Errorf("profiles: %w", err)
+		}
+		res.Profiles = c.profiles
+	}
+	if p, _ := pr.read(false); p.m != nil {
+		held.at = p.at // play's CPU from here: not the collection's, nor the profiles'
+		held.m["process_cpu_seconds_total"] = p.m["process_cpu_seconds_total"]
+	}
 
 	// Play until --duration (or --moves moves) is up.
 	playCtx, cancel := context.WithTimeout(ctx, c.duration)
@@ -175,13 +221,15 @@ func capacity(ctx context.Context, c config, log *slog.Logger) (capResult, error
 		moves.left.Store(int64(c.moves))
 	}
 	for r, ps := range rooms {
-		if len(ps) < 2 {
-			continue
+		switch {
+		case c.screen == "lobby" && len(ps) > 0:
+			wg.Go(func() { browseLobby(playCtx, c, ps, uint64(r), rec) })
+		case len(ps) >= 2:
+			wg.Go(func() { playRoom(playCtx, c, ps, uint64(r), rec, &moves) })
 		}
-		wg.Go(func() { playRoom(playCtx, c, ps, uint64(r), rec, &moves) })
 	}
 	wg.Wait()
-	after, _ := scrape(metricsURL)
+	played, _ := pr.read(false)
 	for _, ps := range rooms {
 		for _, p := range ps {
 			p.screen.close()
@@ -202,16 +250,14 @@ func capacity(ctx context.Context, c config, log *slog.Logger) (capResult, error
 	res.MoveToRest = summarise(append(rec.samples["move"], slices.Repeat([]time.Duration{moveWindow}, rec.censored)...))
 	res.Moves, res.KeyMisses = rec.moves, rec.missed
 	res.MoveCensored, res.EntersUnseen = rec.censored, rec.unseen
-	if before != nil && connectedAt != nil && after != nil && res.Connected > 0 {
-		n := float64(res.Connected)
-		res.RSSPerSessionKB = roundTenth((connectedAt["process_resident_memory_bytes"] - before["process_resident_memory_bytes"]) / n / 1024)
-		res.GoroutinesPerSess = roundTenth((connectedAt["go_goroutines"] - before["go_goroutines"]) / n)
-		res.ServerMoves = int(after["smokestack_moves_committed_total"] - connectedAt["smokestack_moves_committed_total"])
+	res.serverCost = costOf(before, seated, idled, held, played, res.Connected)
+	if played.m != nil && held.m != nil && before.m != nil {
+		res.ServerMoves = int(played.m["smokestack_moves_committed_total"] - held.m["smokestack_moves_committed_total"])
 		if res.ServerMoves > 0 {
-			res.CPUPerMoveMs = roundTenth((after["process_cpu_seconds_total"] - connectedAt["process_cpu_seconds_total"]) * 1000 / float64(res.ServerMoves))
+			res.CPUPerMoveMs = roundTenth((played.m["process_cpu_seconds_total"] - held.m["process_cpu_seconds_total"]) * 1000 / float64(res.ServerMoves))
 		}
-		res.ServerRSSMB = roundTenth(after["process_resident_memory_bytes"] / (1 << 20))
-		res.ServerRefusals = int(after["smokestack_refusals_total"] - before["smokestack_refusals_total"])
+		res.ServerRSSMB = roundTenth(played.m["process_resident_memory_bytes"] / (1 << 20))
+		res.ServerRefusals = int(played.m["smokestack_refusals_total"] - before.m["smokestack_refusals_total"])
 	}
 	return res, nil
 }
@@ -232,29 +278,10 @@ func connectPlayer(ctx context.Context, server string, i int, c config, room, se
 		// code, or without one if this player never made the room.
 		defer close(ready[room])
 	}
-	key, err := newKey()
+	name, client, err := dialPlayer(ctx, server, i, c)
 	if err != nil {
 		return nil, err
 	}
-	var banner strings.Builder
-	from := &net.TCPAddr{IP: net.IPv4(127, 0, byte(1+i/c.perAddr/250), byte(2+i/c.perAddr%250))}
-	d := net.Dialer{LocalAddr: from, Timeout: 20 * time.Second}
-	nc, err := d.DialContext(ctx, "tcp", server)
-	if err != nil {
-		return nil, err
-	}
-	name := fmt.Sprintf("load-%d", i)
-	cc, chans, reqs, err := gossh.NewClientConn(nc, server, &gossh.ClientConfig{User: name,
-		Auth: []gossh.AuthMethod{gossh.PublicKeys(key)}, HostKeyCallback: gossh.InsecureIgnoreHostKey(),
-		BannerCallback: func(m string) error { banner.WriteString(m); return nil }})
-	if err != nil {
-		nc.Close()
-		if b := strings.TrimSpace(banner.String()); b != "" {
-			return nil, refusedErr(b)
-		}
-		return nil, err
-	}
-	client := gossh.NewClient(cc, chans, reqs)
 	fail := func(err error) (*capPlayer, error) {
 		client.Close()
 		if msg, ok := strings.CutPrefix(err.Error(), "refused: "); ok {
@@ -281,25 +308,78 @@ func connectPlayer(ctx context.Context, server string, i int, c config, room, se
 			return fail(errNoRoom)
 		}
 	}
-	sc, err := startScreen(client, name, "join "+codes[room], c.width, c.height)
+	code, _, _ := strings.Cut(codes[room], "-") // the screen shows a private room's code, not its invite
+	sc, err := openScreen(ctx, client, name, "join "+codes[room], code, c)
 	if err != nil {
 		return fail(err)
+	}
+	return &capPlayer{name: name, client: client, screen: sc}, nil
+}
+
+// connectLobby connects player i to the lobby screen.
+func connectLobby(ctx context.Context, server string, i int, c config) (*capPlayer, error) {
+	name, client, err := dialPlayer(ctx, server, i, c)
+	if err != nil {
+		return nil, err
+	}
+	sc, err := openScreen(ctx, client, name, "", "signed in as", c)
+	if err != nil {
+		client.Close()
+		return nil, err
+	}
+	return &capPlayer{name: name, client: client, screen: sc}, nil
+}
+
+// dialPlayer connects player i over SSH with a fresh key, from its own
+// loopback address. A connection the server refuses before logging in
+// is a refusedErr with what its banner said.
+func dialPlayer(ctx context.Context, server string, i int, c config) (string, *gossh.Client, error) {
+	key, err := newKey()
+	if err != nil {
+		return "", nil, err
+	}
+	var banner strings.Builder
+	from := &net.TCPAddr{IP: net.IPv4(127, 0, byte(1+i/c.perAddr/250), byte(2+i/c.perAddr%250))}
+	d := net.Dialer{LocalAddr: from, Timeout: 20 * time.Second}
+	nc, err := d.DialContext(ctx, "tcp", server)
+	if err != nil {
+		return "", nil, err
+	}
+	name := fmt.Sprintf("load-%d", i)
+	cc, chans, reqs, err := gossh.NewClientConn(nc, server, &gossh.ClientConfig{User: name,
+		Auth: []gossh.AuthMethod{gossh.PublicKeys(key)}, HostKeyCallback: gossh.InsecureIgnoreHostKey(),
+		BannerCallback: func(m string) error { banner.WriteString(m); return nil }})
+	if err != nil {
+		nc.Close()
+		if b := strings.TrimSpace(banner.String()); b != "" {
+			return "", nil, refusedErr(b)
+		}
+		return "", nil, err
+	}
+	return name, gossh.NewClient(cc, chans, reqs), nil
+}
+
+// openScreen opens a terminal session running cmd (the lobby when
+// empty) and waits until it shows want.
+func openScreen(ctx context.Context, client *gossh.Client, name, cmd, want string, c config) (*screen, error) {
+	sc, err := startScreen(client, name, cmd, c.width, c.height)
+	if err != nil {
+		return nil, err
 	}
 	sc.mu.Lock()
 	sc.maxText = 64 << 10 // thousands of screens: keep only their first frames
 	sc.mu.Unlock()
 	wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	code, _, _ := strings.Cut(codes[room], "-") // the screen shows a private room's code, not its invite
-	if err := sc.waitText(wctx, code); err != nil {
+	if err := sc.waitText(wctx, want); err != nil {
 		sc.close()
 		if r := refusalIn(sc); r != "" {
-			return fail(refusedErr(r))
+			return nil, refusedErr(r)
 		}
 		// One message for all, so the report counts them together.
-		return fail(errors.New("the game screen did not open within 30s"))
+		return nil, fmt.Errorf("the %s screen did not open within 30s", c.screen)
 	}
-	return &capPlayer{name: name, client: client, screen: sc}, nil
+	return sc, nil
 }
 
 // refusalOf turns a command's failure that carries a server refusal into
@@ -357,19 +437,9 @@ func playRoom(ctx context.Context, c config, ps []*capPlayer, seed uint64, rec *
 		p := ps[turn%len(ps)]
 		// A key that always redraws (? opens the key help), and its redraw
 		// on the player's own screen; ? again closes it.
-		p.screen.watch(time.Now())
-		sent := time.Now()
-		if _, err := io.WriteString(p.screen.in, "?"); err != nil {
+		if !ownFrame(ctx, p, rec) {
 			return
 		}
-		at, err := waitFirst(ctx, p.screen, keyWindow)
-		rec.mu.Lock()
-		if err == nil {
-			rec.samples["key"] = append(rec.samples["key"], at.Sub(sent))
-		} else {
-			rec.missed++
-		}
-		rec.mu.Unlock()
 		time.Sleep(20 * time.Millisecond)
 		keys := "?"
 		for range 1 + rnd.IntN(3) { // then somewhere in the move menu
@@ -383,7 +453,7 @@ func playRoom(ctx context.Context, c config, ps []*capPlayer, seed uint64, rec *
 		}
 		// Play the move the menu is on: the others' screens show it.
 		time.Sleep(40 * time.Millisecond) // the navigation's redraws end
-		sent = time.Now()
+		sent := time.Now()
 		for _, o := range ps {
 			o.screen.watch(sent)
 		}
@@ -441,6 +511,48 @@ func moveShown(ctx context.Context, s *screen) (played, seen bool) {
 	return true, true
 }
 
+// browseLobby takes turns at a group of lobby players until ctx ends:
+// each in turn opens the key help, which redraws its screen (key to own
+// frame), and closes it.
+func browseLobby(ctx context.Context, c config, ps []*capPlayer, seed uint64, rec *recorder) {
+	rnd := mrand.New(mrand.NewPCG(seed, 0xcafe))
+	for turn := 0; ctx.Err() == nil; turn++ {
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(c.think/2 + time.Duration(rnd.Int64N(int64(c.think)+1))):
+		}
+		p := ps[turn%len(ps)]
+		if !ownFrame(ctx, p, rec) {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+		if _, err := io.WriteString(p.screen.in, "?"); err != nil {
+			return
+		}
+	}
+}
+
+// ownFrame presses ? (the key help, which always redraws) on p's screen
+// and records how long its redraw took to start arriving; false when the
+// session is gone.
+func ownFrame(ctx context.Context, p *capPlayer, rec *recorder) bool {
+	p.screen.watch(time.Now())
+	sent := time.Now()
+	if _, err := io.WriteString(p.screen.in, "?"); err != nil {
+		return false
+	}
+	at, err := waitFirst(ctx, p.screen, keyWindow)
+	rec.mu.Lock()
+	if err == nil {
+		rec.samples["key"] = append(rec.samples["key"], at.Sub(sent))
+	} else if ctx.Err() == nil {
+		rec.missed++
+	}
+	rec.mu.Unlock()
+	return true
+}
+
 // waitFirst waits up to d for the screen's first output since watch.
 func waitFirst(ctx context.Context, s *screen, d time.Duration) (time.Time, error) {
 	ctx, cancel := context.WithTimeout(ctx, d)
@@ -464,128 +576,6 @@ func cell(v float64, censored int, window time.Duration) string {
 
 func roundTenth(f float64) float64 { return float64(int64(f*10+0.5)) / 10 }
 
-// scrape reads a Prometheus text endpoint into name → value, summing a
-// metric's labelled series.
-func scrape(url string) (map[string]float64, error) {
-	if url == "" {
-		return nil, errors.New("no metrics URL")
-	}
-	resp, err := http.Get(url)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	out := map[string]float64{}
-	sc := bufio.NewScanner(resp.Body)
-	for sc.Scan() {
-		line := sc.Text()
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		name, value, ok := strings.Cut(line, " ")
-		if !ok {
-			continue
-		}
-		name, _, _ = strings.Cut(name, "{")
-		var v float64
-		if _, err := fmt.Sscan(value, &v); err == nil {
-			out[name] += v
-		}
-	}
-	return out, sc.Err()
-}
-
-// serverChild is `smokestack serve` as this binary runs it in a child
-// process (see serveChildMain), so the server's memory, goroutines and CPU
-// are its own.
-type serverChild struct {
-	cmd      *exec.Cmd
-	stdin    io.WriteCloser
-	addr     string
-	metrics  string
-	mu       sync.Mutex
-	log      []string
-	panicN   int
-	done     chan struct{}
-	stopOnce sync.Once
-}
-
-const childEnv = "SMOKELOAD_SERVER_CHILD"
-
-func startServerChild(ctx context.Context) (*serverChild, error) {
-	exe, err := os.Executable()
-	if err != nil {
-		return nil, err
-	}
-	ch := &serverChild{done: make(chan struct{})}
-	ch.cmd = exec.Command(exe)
-	ch.cmd.Env = append(os.Environ(), childEnv+"=1")
-	if ch.stdin, err = ch.cmd.StdinPipe(); err != nil {
-		return nil, err
-	}
-	out, err := ch.cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	errs, err := ch.cmd.StderrPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := ch.cmd.Start(); err != nil {
-		return nil, err
-	}
-	go func() {
-		defer close(ch.done)
-		sc := bufio.NewScanner(errs)
-		sc.Buffer(nil, 1<<20)
-		for sc.Scan() {
-			ch.mu.Lock()
-			if strings.Contains(sc.Text(), "panic") {
-				ch.panicN++
-			}
-			ch.log = append(ch.log, sc.Text())
-			ch.mu.Unlock()
-		}
-	}()
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		ch.stop()
-		return nil, fmt.Errorf("the server process said nothing: %w", err)
-	}
-	f := strings.Fields(line)
-	if len(f) != 2 {
-		ch.stop()
-		return nil, fmt.Errorf("the server process said %q", line)
-	}
-	ch.addr, ch.metrics = f[0], f[1]
-	return ch, nil
-}
-
-// stop closes the child's input, which ends it, and waits; once.
-func (ch *serverChild) stop() {
-	ch.stopOnce.Do(func() {
-		ch.stdin.Close()
-		select {
-		case <-ch.done:
-		case <-time.After(20 * time.Second):
-			ch.cmd.Process.Kill()
-		}
-		ch.cmd.Wait()
-	})
-}
-
-func (ch *serverChild) panics() int {
-	ch.mu.Lock()
-	defer ch.mu.Unlock()
-	return ch.panicN
-}
-
-func (ch *serverChild) lines() int {
-	ch.mu.Lock()
-	defer ch.mu.Unlock()
-	return len(ch.log)
-}
-
 func (r capResult) writeJSON(w io.Writer) error { return printJSON(w, r) }
 
 func (r capResult) writeTable(w io.Writer) error {
@@ -593,8 +583,8 @@ func (r capResult) writeTable(w io.Writer) error {
 	if r.Mode == "target" {
 		where = "the instance at " + r.Server
 	}
-	fmt.Fprintf(w, "smokeload capacity: %d of %d players seated in %d rooms on %s, %.1fs, think %s\n\n",
-		r.Connected, r.Sessions, r.Rooms, where, r.Seconds, r.Think)
+	fmt.Fprintf(w, "smokeload capacity: %d of %d players seated on the %s screen (%d rooms) on %s, %.1fs, think %s\n\n",
+		r.Connected, r.Sessions, r.Screen, r.Rooms, where, r.Seconds, r.Think)
 	fmt.Fprintf(w, "                          count        p50        p99        max  censored\n")
 	for _, m := range []struct {
 		label    string
@@ -616,8 +606,17 @@ func (r capResult) writeTable(w io.Writer) error {
 	fmt.Fprintf(w, "\nmoves played %d (server counted %d); keys not redrawn within %s %d; moves not shown to another player within %s %d; enters not answered on the mover's own screen within %s %d; errors %d\n",
 		r.Moves, r.ServerMoves, keyWindow, r.KeyMisses, moveWindow, r.MoveCensored, enterWindow, r.EntersUnseen, errs)
 	if r.ServerRSSMB > 0 {
-		fmt.Fprintf(w, "server: %.1f KB RSS and %.1f goroutines per session, %.1f ms CPU per move, %.1f MB RSS at the end\n",
-			r.RSSPerSessionKB, r.GoroutinesPerSess, r.CPUPerMoveMs, r.ServerRSSMB)
+		after := "as the resident set was"
+		if r.Freed {
+			after = "after collecting garbage and returning it to the OS"
+		}
+		fmt.Fprintf(w, "server, per session (%s): %.1f KB RSS, %.1f KB Go heap (%.1f KB of spans), %.1f KB stacks, %.1f KB the runtime's own, %.1f goroutines\n",
+			after, r.RSSKB, r.HeapKB, r.HeapSpansKB, r.StackKB, r.RuntimeKB, r.Goroutines)
+		fmt.Fprintf(w, "server CPU per session: %.1f µs/s idle, %.1f µs/s at play; %.1f ms per move; %.1f MB RSS at the end\n",
+			r.IdleCPU, r.PlayCPU, r.CPUPerMoveMs, r.ServerRSSMB)
+	}
+	if r.Profiles != "" {
+		fmt.Fprintf(w, "heap and goroutine profiles with everyone seated: %s\n", r.Profiles)
 	}
 	for msg, n := range r.Refused {
 		fmt.Fprintf(w, "refused %d: %s\n", n, msg)

@@ -1,10 +1,23 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 )
+
+// TestMain lets this test binary be capacity mode's server process, as
+// the smokeload binary is: startServerChild runs os.Executable.
+func TestMain(m *testing.M) {
+	if os.Getenv(childEnv) == "1" {
+		os.Exit(serveChildMain())
+	}
+	os.Exit(m.Run())
+}
 
 // Samples past their window are reported as censored: counted, and any
 // figure that lands on one shown as "> window", never as the window.
@@ -39,5 +52,112 @@ func TestCapacityReportShowsCensoredSamples(t *testing.T) {
 		if !strings.Contains(table, want) {
 			t.Errorf("the table lacks %q:\n%s", want, table)
 		}
+	}
+}
+
+// A small capacity run seats everyone, measures every figure, and finds
+// the server clean.
+func TestCapacityMode(t *testing.T) {
+	var res capResult
+	// Two players a room: a player acting off their turn plays nothing,
+	// so with four a room eight seconds could pass with no move at all.
+	runCapacity(t, &res, "--sessions", "8", "--rooms", "4", "--duration", "8s", "--think", "200ms", "--idle", "1s")
+	if res.Connected != 8 || len(res.Errors) > 0 || len(res.Refused) > 0 {
+		t.Fatalf("seated %d of 8; errors %v, refused %v", res.Connected, res.Errors, res.Refused)
+	}
+	figures := map[string]stats{"connect": res.Connect, "key to own frame": res.KeyToOwn}
+	if res.Moves > 0 { // enter off a player's turn plays nothing
+		figures["move to others' frame"] = res.MoveToRest
+	}
+	for name, s := range figures {
+		if s.Count == 0 || !(0 < s.P50 && s.P50 <= s.P99 && s.P99 <= s.Max) {
+			t.Errorf("%s: %+v", name, s)
+		}
+	}
+	if res.ServerMoves == 0 || res.ServerMoves < res.Moves || res.RSSKB <= 0 || res.HeapKB <= 0 || res.StackKB <= 0 ||
+		res.Goroutines <= 0 || res.IdleCPU < 0 || res.PlayCPU <= 0 || !res.Freed || res.Panics != 0 {
+		t.Errorf("report %+v", res)
+	}
+}
+
+// In the lobby every player's key redraws its own screen, and the
+// profiles taken with everyone seated are written.
+func TestCapacityLobby(t *testing.T) {
+	dir := t.TempDir()
+	var res capResult
+	runCapacity(t, &res, "--screen", "lobby", "--sessions", "6", "--rooms", "2", "--duration", "4s", "--think", "200ms",
+		"--idle", "1s", "--profiles", dir)
+	if res.Connected != 6 || res.Screen != "lobby" || len(res.Errors) > 0 || len(res.Refused) > 0 {
+		t.Fatalf("seated %d of 6 on %q; errors %v, refused %v", res.Connected, res.Screen, res.Errors, res.Refused)
+	}
+	if s := res.KeyToOwn; s.Count < 10 || res.KeyMisses > 0 || !(0 < s.P50 && s.P50 <= s.P99) {
+		t.Errorf("key to own frame %+v, %d never redrawn", s, res.KeyMisses)
+	}
+	if res.Moves != 0 || res.ServerMoves != 0 || res.Goroutines <= 0 || res.HeapKB <= 0 || res.Panics != 0 {
+		t.Errorf("report %+v", res)
+	}
+	for _, f := range []string{"heap-lobby.pb.gz", "goroutine-lobby.pb.gz", "goroutine-lobby.txt"} {
+		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
+			t.Errorf("profile %s: %v", f, err)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "goroutine-lobby.txt")); !strings.Contains(string(b), "bubbletea") {
+		t.Errorf("the goroutine profile shows no session's program:\n%.500s", b)
+	}
+}
+
+// Past the server's limits players are refused with its line, not errors.
+func TestCapacityRefusals(t *testing.T) {
+	var res capResult
+	// Thirty players from one address, which the server allows 20
+	// connections: the rest are refused with the server's own words.
+	runCapacity(t, &res, "--sessions", "30", "--rooms", "10", "--per-addr", "30", "--duration", "1s")
+	// A player whose room's creator was refused connects but never sits.
+	if res.Connected+res.Skipped != 20 || res.Refused["smokestack: too many connections from your address; try again in a minute"] != 10 ||
+		len(res.Errors) > 0 || res.Panics != 0 {
+		t.Errorf("connected %d, skipped %d, refused %v, errors %v, panics %d", res.Connected, res.Skipped, res.Refused, res.Errors, res.Panics)
+	}
+}
+
+func runCapacity(t *testing.T, res *capResult, args ...string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	if status := run(t.Context(), append(args, "--json"), &out, &errOut); status != 0 {
+		t.Fatalf("smokeload %s: exit status %d\nstderr: %s", strings.Join(args, " "), status, errOut.String())
+	}
+	if err := json.Unmarshal(out.Bytes(), res); err != nil {
+		t.Fatalf("report is not JSON: %v\n%s", err, out.String())
+	}
+}
+
+// --frames runs each way of drawing in turn, on a server of its own, and
+// both draw every key.
+func TestCapacityFrames(t *testing.T) {
+	var cmp comparison
+	var out, errOut bytes.Buffer
+	args := []string{"--frames", "tick,change", "--screen", "lobby", "--sessions", "4", "--rooms", "1", "--duration", "2s",
+		"--think", "200ms", "--idle", "500ms", "--json"}
+	if status := run(t.Context(), args, &out, &errOut); status != 0 {
+		t.Fatalf("exit status %d\nstderr: %s", status, errOut.String())
+	}
+	if err := json.Unmarshal(out.Bytes(), &cmp); err != nil {
+		t.Fatalf("report is not JSON: %v\n%s", err, out.String())
+	}
+	if len(cmp.Runs) != 2 || cmp.Runs[0].Frames != "tick" || cmp.Runs[1].Frames != "change" {
+		t.Fatalf("runs %+v", cmp.Runs)
+	}
+	for _, r := range cmp.Runs {
+		if r.Connected != 4 || r.KeyToOwn.Count < 4 || r.KeyMisses > 0 || r.Goroutines <= 0 {
+			t.Errorf("%s: seated %d, %d keys drawn, %d never, %.1f goroutines a session", r.Frames, r.Connected, r.KeyToOwn.Count, r.KeyMisses, r.Goroutines)
+		}
+	}
+	// The ticking renderer's goroutine is the one more per session (give
+	// or take a goroutine of the server's own, over four sessions).
+	if tick, change := cmp.Runs[0].Goroutines, cmp.Runs[1].Goroutines; tick-change < 0.5 || tick-change > 1.5 {
+		t.Errorf("goroutines per session: %.1f ticking, %.1f drawing on change; want one fewer", tick, change)
+	}
+	var table bytes.Buffer
+	if err := cmp.writeTable(&table); err != nil || !strings.Contains(table.String(), "key to own frame p50") {
+		t.Errorf("table (%v):\n%s", err, table.String())
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -8,7 +9,12 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/smokestack/smokestack/lobby"
@@ -19,7 +25,9 @@ import (
 // serve` runs with its default limits, over a bbolt store in a temporary
 // directory, with metrics on a loopback port. It prints "SSH METRICS"
 // addresses on one line, logs warnings and errors to stderr, and shuts
-// down when its input ends.
+// down when its input ends. Its metrics listener serves Go's profiles
+// too, and POST /debug/free collects garbage and returns freed memory to
+// the OS, so the resident set read next is what the sessions hold.
 func serveChildMain() int {
 	if err := serveChild(); err != nil {
 		fmt.Fprintln(os.Stderr, "smokeload server:", err)
@@ -29,6 +37,11 @@ func serveChildMain() int {
 }
 
 func serveChild() error {
+	if os.Getenv(profileRateEnv) != "" {
+		// Sample the heap finely enough to see a few hundred bytes per
+		// session among a thousand.
+		runtime.MemProfileRate = 16 << 10
+	}
 	dir, err := os.MkdirTemp("", "smokeload-server-")
 	if err != nil {
 		return err
@@ -51,7 +64,7 @@ func serveChild() error {
 	defer stop()
 	go lb.Run(ctx)
 	srv, err := server.New(server.Config{HostKey: key, Lobby: lb, Screens: loadScreens, Logger: log, IdleTimeout: time.Hour,
-		Limits: server.DefaultLimits(), Metrics: metrics})
+		Limits: server.DefaultLimits(), Metrics: metrics, Frames: os.Getenv(framesEnv)})
 	if err != nil {
 		return err
 	}
@@ -63,7 +76,10 @@ func serveChild() error {
 	if err != nil {
 		return err
 	}
-	go (&http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 5 * time.Second}).Serve(ml)
+	mux := http.NewServeMux()
+	mux.Handle("/", server.WithProfiles(srv.Handler()))
+	mux.HandleFunc("POST /debug/free", func(w http.ResponseWriter, _ *http.Request) { debug.FreeOSMemory() })
+	go (&http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}).Serve(ml)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(l) }()
 	fmt.Printf("%s %s\n", l.Addr(), ml.Addr())
@@ -74,4 +90,105 @@ func serveChild() error {
 		srv.Close()
 	}
 	return <-served
+}
+
+// serverChild is `smokestack serve` as this binary runs it in a child
+// process (see serveChildMain), so the server's memory, goroutines and CPU
+// are its own.
+type serverChild struct {
+	cmd      *exec.Cmd
+	stdin    io.WriteCloser
+	addr     string
+	metrics  string
+	mu       sync.Mutex
+	log      []string
+	panicN   int
+	done     chan struct{}
+	stopOnce sync.Once
+}
+
+const childEnv = "SMOKELOAD_SERVER_CHILD"
+
+// framesEnv is how our own server process draws terminals
+// (server.Config.Frames).
+const framesEnv = "SMOKELOAD_FRAMES"
+
+// profileRateEnv, set, makes our own server process sample its heap
+// finely, for --profiles.
+const profileRateEnv = "SMOKELOAD_FINE_HEAP_PROFILE"
+
+// startServerChild starts our own server process, with env added to its
+// environment.
+func startServerChild(ctx context.Context, env []string) (*serverChild, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	ch := &serverChild{done: make(chan struct{})}
+	ch.cmd = exec.Command(exe)
+	ch.cmd.Env = append(append(os.Environ(), env...), childEnv+"=1")
+	if ch.stdin, err = ch.cmd.StdinPipe(); err != nil {
+		return nil, err
+	}
+	out, err := ch.cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	errs, err := ch.cmd.StderrPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := ch.cmd.Start(); err != nil {
+		return nil, err
+	}
+	go func() {
+		defer close(ch.done)
+		sc := bufio.NewScanner(errs)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			ch.mu.Lock()
+			if strings.Contains(sc.Text(), "panic") {
+				ch.panicN++
+			}
+			ch.log = append(ch.log, sc.Text())
+			ch.mu.Unlock()
+		}
+	}()
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		ch.stop()
+		return nil, fmt.Errorf("the server process said nothing: %w", err)
+	}
+	f := strings.Fields(line)
+	if len(f) != 2 {
+		ch.stop()
+		return nil, fmt.Errorf("the server process said %q", line)
+	}
+	ch.addr, ch.metrics = f[0], f[1]
+	return ch, nil
+}
+
+// stop closes the child's input, which ends it, and waits; once.
+func (ch *serverChild) stop() {
+	ch.stopOnce.Do(func() {
+		ch.stdin.Close()
+		select {
+		case <-ch.done:
+		case <-time.After(20 * time.Second):
+			ch.cmd.Process.Kill()
+		}
+		ch.cmd.Wait()
+	})
+}
+
+func (ch *serverChild) panics() int {
+	ch.mu.Lock()
+	defer ch.mu.Unlock()
+	return ch.panicN
+}
+
+func (ch *serverChild) lines() int {
+	ch.mu.Lock()
+	defer ch.mu.Unlock()
+	return len(ch.log)
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -43,7 +44,16 @@ type config struct {
 	connectConc int
 	target      string
 	metricsURL  string
-	movesGiven  bool // --moves was given; capacity mode otherwise runs for --duration
+	movesGiven  bool   // --moves was given; capacity mode otherwise runs for --duration
+	screen      string // "game" or "lobby"
+	idle        time.Duration
+	profiles    string
+	// label names a run's profiles; serverEnv is added to our own server
+	// process's environment.
+	label     string
+	serverEnv []string
+	frames    []string // --frames: compare these ways of drawing
+	repeat    int
 }
 
 const usageHead = `usage: smokeload [flags]
@@ -80,6 +90,11 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.DurationVar(&c.think, "think", 2*time.Second, "capacity mode: a room's players act one after another, one action per think time (±50%)")
 	fs.IntVar(&c.connectConc, "connect-concurrency", 64, "capacity mode: connections opened at once while seating the players")
 	fs.StringVar(&c.target, "target", "", "capacity mode: drive this running instance (host:port) instead of starting a server process")
+	fs.StringVar(&c.screen, "screen", "game", "capacity mode: the screen the players sit on: game (seated in --rooms rooms, playing) or lobby (grouped as they would be seated, pressing keys in the lobby)")
+	fs.DurationVar(&c.idle, "idle", 20*time.Second, "capacity mode: once everyone is seated, wait this long with nobody pressing keys, for the server's CPU per idle session; memory is read after it")
+	fs.StringVar(&c.profiles, "profiles", "", "capacity mode: once everyone is seated and --idle is over, save the server's heap and goroutine profiles in this `DIR` (heap-SCREEN.pb.gz, goroutine-SCREEN.pb.gz, goroutine-SCREEN.txt); our own server then samples its heap every 16 KiB, which costs memory and CPU, so take the figures from runs without it; with --target it must serve them (serve --pprof)")
+	frames := fs.String("frames", "", "capacity mode: how our own server draws terminals, change (on every change, the default) or tick (Bubble Tea's renderer at 120 fps); several, comma-separated, run one after another and are reported side by side")
+	fs.IntVar(&c.repeat, "repeat", 1, "capacity mode with --frames: run each way this many times, alternating")
 	fs.StringVar(&c.metricsURL, "metrics", "", "capacity mode with --target: the instance's metrics URL (http://host:port/metrics), for its memory, goroutines and CPU")
 	fs.Uint64Var(&c.seed, "seed", 1, "seed of the first game; each further game adds one")
 	fs.StringVar(&c.bot, "bot", "greedy", "how the players choose their moves: "+strings.Join(bot.Names(), " or "))
@@ -105,6 +120,11 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		return c, errFlags
 	}
 	fs.Visit(func(f *flag.Flag) { c.movesGiven = c.movesGiven || f.Name == "moves" })
+	for _, f := range strings.Split(*frames, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			c.frames = append(c.frames, f)
+		}
+	}
 	for _, t := range strings.Split(*targets, ",") {
 		if t = strings.TrimSpace(t); t != "" {
 			c.targets = append(c.targets, t)
@@ -131,8 +151,16 @@ func (c config) check() error {
 		return errors.New("--rooms must be 1 to --sessions")
 	case c.sessions > 0 && (c.sessions+c.rooms-1)/c.rooms > 5:
 		return fmt.Errorf("--sessions %d over --rooms %d is more than 5 players a room", c.sessions, c.rooms)
-	case c.sessions > 0 && (c.perAddr < 1 || c.think <= 0 || c.connectConc < 1):
-		return errors.New("--per-addr, --think and --connect-concurrency must be positive")
+	case c.sessions > 0 && (c.perAddr < 1 || c.think <= 0 || c.connectConc < 1 || c.idle < 0):
+		return errors.New("--per-addr, --think and --connect-concurrency must be positive, --idle not negative")
+	case len(c.frames) > 0 && (c.sessions == 0 || c.target != ""):
+		return errors.New("--frames chooses how our own server draws: it needs --sessions, and no --target")
+	case slices.ContainsFunc(c.frames, func(f string) bool { return f != "change" && f != "tick" }):
+		return fmt.Errorf("--frames %s: each is change or tick", strings.Join(c.frames, ","))
+	case c.repeat < 1:
+		return errors.New("--repeat must be at least 1")
+	case c.screen != "game" && c.screen != "lobby":
+		return fmt.Errorf("--screen %q: choose game or lobby", c.screen)
 	case c.sessions == 0 && (c.rooms < 1 || c.rooms > 50):
 		return errors.New("--rooms must be 1 to 50")
 	case c.width < 80 || c.height < 24:

@@ -31,9 +31,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		log = slog.New(slog.NewTextHandler(stderr, nil))
 	}
 	var out printable
-	if c.sessions > 0 {
+	switch {
+	case len(c.frames) > 0:
+		out, err = compare(ctx, c, log)
+	case c.sessions > 0:
 		out, err = capacity(ctx, c, log)
-	} else {
+	default:
 		var rep report
 		rep, err = load(ctx, c, log)
 		if err == nil && rep.Moves == 0 {

@@ -101,7 +101,11 @@ func startPlay(c *gossh.Client, name, cmd string) (*playStream, error) {
 		sess.Close()
 		return nil, err
 	}
-	if err := sess.Start(cmd); err != nil {
+	start := func() error { return sess.Start(cmd) }
+	if cmd == "" {
+		start = sess.Shell // the lobby, as `ssh host` opens it
+	}
+	if err := start(); err != nil {
 		sess.Close()
 		return nil, fmt.Errorf("%s: %s: %w", name, cmd, err)
 	}
@@ -220,7 +224,11 @@ func startScreen(c *gossh.Client, name, cmd string, width, height int) (*screen,
 		sess.Close()
 		return nil, fmt.Errorf("%s: pty: %w", name, err)
 	}
-	if err := sess.Start(cmd); err != nil {
+	start := func() error { return sess.Start(cmd) }
+	if cmd == "" {
+		start = sess.Shell // the lobby, as `ssh host` opens it
+	}
+	if err := start(); err != nil {
 		sess.Close()
 		return nil, fmt.Errorf("%s: %s: %w", name, cmd, err)
 	}

@@ -40,6 +40,8 @@ type serveConfig struct {
 	// proxyTrusted lists the balancers allowed to send PROXY headers.
 	proxyTrusted  string
 	metricsListen string
+	// pprof adds Go's profiles to the metrics listener.
+	pprof         bool
 	operators     string
 	shutdownGrace time.Duration
 	limits        server.Limits
@@ -85,6 +87,7 @@ var serveEnv = []envFlag{
 	{"log-format", "SMOKESTACK_LOG_FORMAT"},
 	{"metrics-listen", "SMOKESTACK_METRICS_LISTEN"},
 	{"metrics", "SMOKESTACK_METRICS"},
+	{"pprof", "SMOKESTACK_PPROF"},
 }
 
 // parseServe reads flags, then the environment for flags not given.
@@ -129,6 +132,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	fs.StringVar(&c.logFormat, "log-format", "text", "text or json")
 	fs.StringVar(&c.metricsListen, "metrics-listen", "", "serve Prometheus metrics at http://ADDR/metrics, and /healthz and /readyz (off when empty)")
 	fs.StringVar(&c.metrics, "metrics", "", "the old name of --metrics-listen (it serves Prometheus text at /metrics now, not expvar)")
+	fs.BoolVar(&c.pprof, "pprof", false, "with --metrics-listen, serve Go's profiles there too, at /debug/pprof/ (heap, goroutines, CPU), for measuring; keep that address private")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, "usage: smokestack serve [flags]\n\nRuns the SSH server: players connect with `ssh -p 2222 HOST`.\nEvery flag can also be set by its environment variable; a flag given on\nthe command line wins.\n\n")
 		for _, e := range serveEnv {
@@ -189,6 +193,9 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 			return c, errors.New("--metrics is the old name of --metrics-listen: give only --metrics-listen")
 		}
 		c.metricsListen = c.metrics
+	}
+	if c.pprof && c.metricsListen == "" {
+		return c, errors.New("--pprof serves the profiles on the metrics listener: give --metrics-listen too")
 	}
 	if c.publicAddr != "" {
 		addr, err := server.CheckPublicAddr(c.publicAddr)
@@ -326,7 +333,12 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			srv.Close()
 			return fmt.Errorf("--metrics-listen: %w", err)
 		}
-		ms := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 5 * time.Second}
+		h := srv.Handler()
+		if c.pprof {
+			h = server.WithProfiles(h)
+			log.Info("profiles", "url", "http://"+ml.Addr().String()+"/debug/pprof/")
+		}
+		ms := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}
 		go ms.Serve(ml)
 		defer ms.Close()
 		log.Info("metrics", "url", "http://"+ml.Addr().String()+"/metrics")

@@ -65,6 +65,7 @@ func TestParseServe(t *testing.T) {
 		{[]string{"--lookup-misses", "-1"}, nil, "limits cannot be negative"},
 		{[]string{"--lookup-window", "0"}, nil, "needs a --lookup-window"},
 		{[]string{"--metrics", ":1", "--metrics-listen", ":2"}, nil, "only --metrics-listen"},
+		{[]string{"--pprof"}, nil, "give --metrics-listen too"},
 		{[]string{"extra"}, nil, "bad flags"},
 		{[]string{"--public-addr", "games.example.org:99999"}, nil, "--public-addr"},
 		{nil, map[string]string{"SMOKESTACK_PUBLIC_ADDR": "alice@games.example.org"}, "not a host name"},

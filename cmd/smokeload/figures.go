@@ -1,0 +1,162 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// probe reads what the server pays for its sessions from its metrics
+// listener: the Prometheus text at /metrics and, where served, Go's
+// profiles at /debug/pprof/.
+type probe struct {
+	base string // http://host:port
+	// own is our own server process (child.go), which frees memory on
+	// request, so memory is compared after a collection each time.
+	own bool
+}
+
+// newProbe reads the metrics at metricsURL (http://host:port/metrics).
+func newProbe(metricsURL string, own bool) probe {
+	return probe{base: strings.TrimSuffix(metricsURL, "/metrics"), own: own}
+}
+
+// sample is the server's figures at one moment.
+type sample struct {
+	at time.Time
+	m  map[string]float64
+}
+
+// read returns the server's figures; with free (our own server only) it
+// first collects garbage and returns freed memory to the OS, so the
+// resident set and the heap are what is live.
+func (p probe) read(free bool) (sample, error) {
+	if p.base == "" {
+		return sample{}, errors.New("no metrics URL")
+	}
+	if free && p.own {
+		resp, err := http.Post(p.base+"/debug/free", "", nil)
+		if err != nil {
+			return sample{}, err
+		}
+		resp.Body.Close()
+	}
+	m, err := scrape(p.base + "/metrics")
+	return sample{at: time.Now(), m: m}, err
+}
+
+// saveProfiles writes the server's heap profile (after a collection) and
+// goroutine profile, as pprof files and the goroutines as text too, to
+// dir/heap-NAME.pb.gz, goroutine-NAME.pb.gz and goroutine-NAME.txt.
+func (p probe) saveProfiles(dir, name string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for file, path := range map[string]string{
+		"heap-" + name + ".pb.gz":      "/debug/pprof/heap?gc=1",
+		"goroutine-" + name + ".pb.gz": "/debug/pprof/goroutine",
+		"goroutine-" + name + ".txt":   "/debug/pprof/goroutine?debug=1",
+	} {
+		resp, err := http.Get(p.base + path)
+		if err != nil {
+			return err
+		}
+		if resp.StatusCode != http.StatusOK {
+			resp.Body.Close()
+			return fmt.Errorf("%s%s: %s (serve it with --pprof)", p.base, path, resp.Status)
+		}
+		f, err := os.Create(filepath.Join(dir, file))
+		if err == nil {
+			_, err = io.Copy(f, resp.Body)
+			err = errors.Join(err, f.Close())
+		}
+		resp.Body.Close()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// scrape reads a Prometheus text endpoint into name → value, summing a
+// metric's labelled series.
+func scrape(url string) (map[string]float64, error) {
+	if url == "" {
+		return nil, errors.New("no metrics URL")
+	}
+	resp, err := http.Get(url)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	out := map[string]float64{}
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		name, value, ok := strings.Cut(line, " ")
+		if !ok {
+			continue
+		}
+		name, _, _ = strings.Cut(name, "{")
+		var v float64
+		if _, err := fmt.Sscan(value, &v); err == nil {
+			out[name] += v
+		}
+	}
+	return out, sc.Err()
+}
+
+// serverCost is what the server pays per session, from its figures with
+// no sessions (before), with every session seated and drawn (seated),
+// after an idle wait (idled), then after a collection (held), and after
+// play (played).
+type serverCost struct {
+	RSSKB  float64 `json:"rss_per_session_kb,omitempty"`
+	HeapKB float64 `json:"heap_per_session_kb,omitempty"`
+	// HeapSpansKB is the heap's spans in use: HeapKB and the free room
+	// in them. RuntimeKB is the runtime's own books (spans, the
+	// collector's, profiling's, others).
+	HeapSpansKB float64 `json:"heap_spans_per_session_kb,omitempty"`
+	RuntimeKB   float64 `json:"runtime_per_session_kb,omitempty"`
+	StackKB     float64 `json:"stack_per_session_kb,omitempty"`
+	Goroutines  float64 `json:"goroutines_per_session,omitempty"`
+	// CPU in microseconds per second per session: 1,000 would be one
+	// core for 1,000 sessions.
+	IdleCPU float64 `json:"idle_cpu_us_per_s,omitempty"`
+	PlayCPU float64 `json:"play_cpu_us_per_s,omitempty"`
+}
+
+func costOf(before, seated, idled, held, played sample, n int) serverCost {
+	if before.m == nil || held.m == nil || n == 0 {
+		return serverCost{}
+	}
+	per := func(name string, unit float64) float64 {
+		return roundTenth((held.m[name] - before.m[name]) / float64(n) / unit)
+	}
+	c := serverCost{RSSKB: per("process_resident_memory_bytes", 1024), HeapKB: per("go_memstats_heap_alloc_bytes", 1024),
+		HeapSpansKB: per("go_memstats_heap_inuse_bytes", 1024), StackKB: per("go_memstats_stack_inuse_bytes", 1024),
+		Goroutines: per("go_goroutines", 1)}
+	for _, m := range []string{"go_memstats_mspan_inuse_bytes", "go_memstats_gc_sys_bytes", "go_memstats_other_sys_bytes", "go_memstats_buck_hash_sys_bytes"} {
+		c.RuntimeKB += per(m, 1024)
+	}
+	c.RuntimeKB = roundTenth(c.RuntimeKB)
+	cpu := func(from, to sample) float64 {
+		secs := to.at.Sub(from.at).Seconds()
+		if from.m == nil || to.m == nil || secs <= 0 {
+			return 0
+		}
+		return roundTenth((to.m["process_cpu_seconds_total"] - from.m["process_cpu_seconds_total"]) / secs / float64(n) * 1e6)
+	}
+	c.IdleCPU = cpu(seated, idled)
+	c.PlayCPU = cpu(held, played)
+	return c
+}

@@ -1,0 +1,90 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/smokestack/smokestack/internal/tally"
+	"github.com/smokestack/smokestack/lobby"
+)
+
+// A followed room's updates reach the program in order, the newest last,
+// however slowly the program takes them; once they are taken nothing is
+// left running.
+func TestFollowKeepsOrder(t *testing.T) {
+	ctx := context.Background()
+	l := lobby.New(lobby.Config{Store: lobby.NewMemStore(), Games: []lobby.Game{{Rules: tally.Rules{}, Bots: tally.Bots()}}})
+	alice := lobby.Player{ID: "SHA256:alice", Name: "alice"}
+	m, err := l.Create(ctx, alice, lobby.CreateOptions{Seats: 1, Public: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	watcher, err := l.Watch(ctx, m.Code, lobby.Player{ID: "SHA256:bob", Name: "bob"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer watcher.Close()
+	var mu sync.Mutex
+	var versions []int
+	follow(watcher, func(msg tea.Msg) {
+		time.Sleep(2 * time.Millisecond) // a busy program
+		mu.Lock()
+		versions = append(versions, msg.(updateMsg).u.Version)
+		mu.Unlock()
+	})
+	a, err := l.Join(ctx, m.Code, alice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	played := 0
+	for u := range a.Updates() {
+		var v tally.View
+		if err := json.Unmarshal(u.View, &v); err != nil {
+			t.Fatal(err)
+		}
+		if v.Over || played == 30 {
+			break
+		}
+		if len(v.Legal) == 0 {
+			continue
+		}
+		raw, _ := json.Marshal(v.Legal[0])
+		if err := a.Move(ctx, raw); err != nil {
+			t.Fatal(err)
+		}
+		played++
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		mu.Lock()
+		last := -1
+		if len(versions) > 0 {
+			last = versions[len(versions)-1]
+		}
+		mu.Unlock()
+		if last == played {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after %d moves the program last took version %d", played, last)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	time.Sleep(50 * time.Millisecond) // any deliverer left would post again
+	mu.Lock()
+	defer mu.Unlock()
+	for i := 1; i < len(versions); i++ {
+		if versions[i] < versions[i-1] {
+			t.Fatalf("updates out of order: %v", versions)
+		}
+	}
+	if versions[len(versions)-1] != played || len(watcher.Updates()) != 0 {
+		t.Errorf("versions %v after %d moves, %d updates left untaken", versions, played, len(watcher.Updates()))
+	}
+}

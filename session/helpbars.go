@@ -1,0 +1,61 @@
+package session
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/charmbracelet/bubbles/key"
+)
+
+// helpBars holds the help bars drawn so far. A screen's bar depends only
+// on the theme, the keys it lists and the width, so every session with
+// the same ones shows the same bar: it is drawn once, not for every frame
+// of every session (drawing it was a sixth of a game frame's work).
+var helpBars = barCache{bars: map[barKey]string{}}
+
+// maxBars bounds the cache: themes times key maps times widths is a few
+// thousand at most; past this bars are drawn every time.
+const maxBars = 4096
+
+type barCache struct {
+	mu   sync.Mutex
+	bars map[barKey]string
+}
+
+type barKey struct {
+	styles *Styles
+	keys   string // each enabled key and its help, as the bar lists them
+	w      int
+}
+
+// keyOf is the cache key of a bar of keys in theme t, w wide.
+func keyOf(t Theme, keys []key.Binding, w int) barKey {
+	var b strings.Builder
+	for _, k := range keys {
+		if k.Enabled() {
+			h := k.Help()
+			b.WriteString(h.Key)
+			b.WriteByte(0)
+			b.WriteString(h.Desc)
+			b.WriteByte(0)
+		}
+	}
+	return barKey{styles: t.Styles, keys: b.String(), w: w}
+}
+
+// get returns the bar for k, drawing it with draw the first time.
+func (c *barCache) get(k barKey, draw func() string) string {
+	c.mu.Lock()
+	bar, ok := c.bars[k]
+	c.mu.Unlock()
+	if ok {
+		return bar
+	}
+	bar = draw()
+	c.mu.Lock()
+	if len(c.bars) < maxBars {
+		c.bars[k] = bar
+	}
+	c.mu.Unlock()
+	return bar
+}
