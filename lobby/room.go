@@ -288,15 +288,20 @@ func (r *room) join(ctx context.Context, p Player, word string) (*Conn, error) {
 			m.Seats[free].Word, m.Seats[free].From = newSeatWord(), fromDigest(m.Code, p.From)
 		}
 		err := r.saveMeta(ctx, m)
-		r.mu.Unlock()
-		if errors.Is(err, ErrConflict) && attempt < 5 {
-			continue
-		}
 		if err != nil {
+			r.mu.Unlock()
+			if errors.Is(err, ErrConflict) && attempt < 5 {
+				continue
+			}
 			return nil, err
 		}
+		// Connected under the same lock as the seat was taken: in between,
+		// the seat would look held by someone away since the server
+		// started, and the room's timer could hand it to a bot.
+		c := r.connectLocked(p, free)
+		r.mu.Unlock()
 		r.l.cfg.Logger.Info("seat taken", "code", m.Code, "seat", free, "player", p.Name)
-		return r.connect(p, free), nil
+		return c, nil
 	}
 }
 
@@ -410,12 +415,6 @@ func (r *room) connected() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return len(r.conns) > 0
-}
-
-func (r *room) connect(p Player, seat int) *Conn {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.connectLocked(p, seat)
 }
 
 func (r *room) connectLocked(p Player, seat int) *Conn {
