@@ -110,8 +110,17 @@ func canOwn(p *Player, c Card) error {
 
 // owns reports whether p has a c it may not build again.
 func owns(p *Player, c Card) bool {
-	name := c.Name()
-	return !multipleAllowed(name) && hasBuilding(p, name)
+	if multipleAllowed(c.Name()) {
+		return false
+	}
+	// By design, not by name: Legal asks this of every build it lists.
+	d := design(c)
+	for _, b := range p.Compound {
+		if design(b.Card) == d {
+			return true
+		}
+	}
+	return false
 }
 
 func (g *game) build(m Move) error {
