@@ -58,6 +58,9 @@ func TestRefusalGoesAtTheNextTurn(t *testing.T) {
 	d.until("a turn", func() bool { return g.Moves() > 0 || strings.Contains(d.view(), "bob's turn") })
 	if g.Moves() > 0 {
 		d.keys("enter") // alice's is first: she takes a card
+		// Her move's answer can come after the update that shows bob's
+		// turn; wait for it, or its note would replace the refusal below.
+		d.until("her move's answer", func() bool { s, _ := g.Status(); return strings.HasPrefix(s, "played: ") })
 	}
 	d.until("bob's turn", d.screenContains("bob's turn"))
 	d.keys("enter")
