@@ -37,7 +37,18 @@ func (g *gameScreen) logOrChat(w, h int) string {
 	if g.chat.open {
 		return g.chat.view(g.env.theme, g.seats(), true, w, h)
 	}
-	return logTail(g.env.theme, g.seats(), g.log, w, h)
+	if g.logTail.text == "" || g.logTail.w != w || g.logTail.h != h {
+		g.logTail = drawnLog{logTail(g.env.theme, g.seats(), g.log, w, h), w, h}
+	}
+	return g.logTail.text
+}
+
+// drawnLog is the log pane as last drawn, at w×h: a key that moves the
+// menu redraws the board, and the log, wrapping every line, is the
+// costliest part of it. Each room update clears it.
+type drawnLog struct {
+	text string
+	w, h int
 }
 
 // chatKeys are the help bar's keys while typing.

@@ -19,12 +19,13 @@ type menu struct {
 	group  int // selected group
 	item   int // selected move within the group
 	filter string
+	undo   bool // the groups hold the undo move (asked at every frame)
 }
 
 // newMenu offers groups, keeping the selection of old where the same group
 // and move are still there.
 func newMenu(groups []MoveGroup, old menu) menu {
-	m := menu{groups: groups, filter: old.filter}
+	m := menu{groups: groups, filter: old.filter, undo: holdsUndo(groups)}
 	m.restore(old)
 	return m
 }

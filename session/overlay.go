@@ -33,6 +33,11 @@ type helpOverlay struct {
 	km    help.KeyMap
 	note  string
 	rules func() overlay // nil where the screen has no rules
+	// drawn is the page as drawn with drawnT at width drawnW: every update
+	// redraws the screen under it, and the page changes with neither.
+	drawn  string
+	drawnT *Styles
+	drawnW int
 }
 
 func (o *helpOverlay) update(k tea.KeyMsg) (overlay, tea.Cmd) {
@@ -45,10 +50,14 @@ func (o *helpOverlay) resize(int, int)   {}
 func (o *helpOverlay) keys() help.KeyMap { return anyKey{} }
 
 func (o *helpOverlay) view(t Theme, w, _ int) string {
+	if o.drawn != "" && o.drawnW == w && o.drawnT == t.Styles {
+		return o.drawn
+	}
 	s := keysHelp(t, o.title, o.km, w)
 	if o.note != "" {
 		s += "\n\n" + t.Dim.Render(lipgloss.NewStyle().Width(w).Render(o.note))
 	}
+	o.drawn, o.drawnT, o.drawnW = s, t.Styles, w
 	return s
 }
 

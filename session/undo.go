@@ -10,8 +10,12 @@ import (
 
 // offersUndo reports whether the menu holds the undo move: the seat may
 // take a move back now.
-func (m menu) offersUndo() bool {
-	for _, g := range m.groups {
+func (m menu) offersUndo() bool { return m.undo }
+
+// holdsUndo reports whether groups hold the undo move; a menu asks once,
+// when it is made, not at every frame (each ask decodes every move).
+func holdsUndo(groups []MoveGroup) bool {
+	for _, g := range groups {
 		for _, mv := range g.Moves {
 			if engine.IsUndo(mv.Move) {
 				return true
