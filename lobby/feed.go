@@ -64,6 +64,7 @@ func (l *Lobby) OnRoomChanges(ctx context.Context, f func()) {
 // roomsChanged wakes every RoomChanges subscriber. It never waits, so
 // rooms call it under their own lock.
 func (l *Lobby) roomsChanged() {
+	l.listed.changed()
 	f := &l.feed
 	f.mu.Lock()
 	defer f.mu.Unlock()

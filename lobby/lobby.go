@@ -130,6 +130,8 @@ type Lobby struct {
 	chatRates chatRates
 	// feed tells lobby screens when room lists change (feed.go).
 	feed roomFeed
+	// listed is the room list lobby screens share (listing.go).
+	listed roomList
 	// faults logs store errors once per burst (faults.go).
 	faults *ratelog.Logger
 }
@@ -366,7 +368,7 @@ func (l *Lobby) History(ctx context.Context, player string) ([]RoomInfo, error) 
 }
 
 func (l *Lobby) list(ctx context.Context, keep func(Meta) bool) ([]RoomInfo, error) {
-	metas, err := l.cfg.Store.List(ctx)
+	metas, err := l.metas(ctx)
 	if err != nil {
 		return nil, l.unavailable("list rooms", err)
 	}

@@ -1,0 +1,66 @@
+package lobby
+
+import (
+	"context"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// listMaxAge bounds how long a room list read from the store is shared,
+// should a change elsewhere not reach this instance (a Redis pub/sub
+// message is not delivered twice).
+const listMaxAge = 2 * time.Second
+
+// roomList is the store's rooms as this instance last read them, shared
+// by every list until a room changes (roomsChanged) or listMaxAge passes.
+// Each lobby screen reads its lists again at every change; without it a
+// thousand screens would each read and decode every room in the store,
+// finished ones included, once a second while games are played.
+type roomList struct {
+	mu    sync.Mutex
+	metas []Meta // shared: read, never changed
+	read  time.Time
+	valid bool
+	// gen counts changes. A read is kept only if no change came while
+	// it ran, and only readers of the same gen share one: a screen told
+	// of a change never gets a list read before it.
+	gen uint64
+}
+
+// changed marks the list stale. It never waits: rooms call it under
+// their own lock.
+func (c *roomList) changed() {
+	c.mu.Lock()
+	c.gen++
+	c.valid = false
+	c.mu.Unlock()
+}
+
+// metas returns every room in the store, from the shared list while it
+// is fresh; the caller must not change what it returns.
+func (l *Lobby) metas(ctx context.Context) ([]Meta, error) {
+	c := &l.listed
+	c.mu.Lock()
+	if c.valid && l.cfg.Now().Sub(c.read) < listMaxAge {
+		metas := c.metas
+		c.mu.Unlock()
+		return metas, nil
+	}
+	gen := c.gen
+	c.mu.Unlock()
+	// Room codes are capital letters and digits, so this key is no room's.
+	v, err, _ := l.loading.Do("list/"+strconv.FormatUint(gen, 10), func() (any, error) {
+		return l.cfg.Store.List(ctx)
+	})
+	if err != nil {
+		return nil, err
+	}
+	metas := v.([]Meta)
+	c.mu.Lock()
+	if c.gen == gen {
+		c.metas, c.read, c.valid = metas, l.cfg.Now(), true
+	}
+	c.mu.Unlock()
+	return metas, nil
+}

@@ -1,0 +1,93 @@
+package lobby
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// listCounter counts the store's reads of every room.
+type listCounter struct {
+	*MemStore
+	lists atomic.Int64
+}
+
+func (s *listCounter) List(ctx context.Context) ([]Meta, error) {
+	s.lists.Add(1)
+	return s.MemStore.List(ctx)
+}
+
+// TestListsShareOneRead: many lobby screens listing at once cost one read
+// of the store; a change makes the next list read it again and show the
+// change; and the shared list goes stale by itself after listMaxAge, for
+// a change elsewhere this instance never heard of.
+func TestListsShareOneRead(t *testing.T) {
+	ctx := context.Background()
+	store := &listCounter{MemStore: NewMemStore()}
+	now := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
+	var clock sync.Mutex
+	l := New(Config{Store: store, Games: []Game{tallyGame()}, Now: func() time.Time {
+		clock.Lock()
+		defer clock.Unlock()
+		return now
+	}})
+	alice, bob := Player{ID: "key:alice", Name: "alice"}, Player{ID: "key:bob", Name: "bob"}
+	first, err := l.Create(ctx, alice, CreateOptions{Seats: 2, Public: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	var wg sync.WaitGroup
+	for range 100 {
+		wg.Go(func() {
+			if rooms, err := l.Rooms(ctx); err != nil || len(rooms) != 1 {
+				t.Errorf("rooms: %v, %v", rooms, err)
+			}
+			if mine, err := l.History(ctx, alice.ID); err != nil || len(mine) != 0 {
+				t.Errorf("alice's rooms, before she sits down: %v, %v", mine, err)
+			}
+		})
+	}
+	wg.Wait()
+	// Readers that came before the first read was kept may have read
+	// too, but never one each.
+	if n := store.lists.Load(); n > 10 {
+		t.Errorf("200 lists read the store %d times", n)
+	}
+
+	before := store.lists.Load()
+	second, err := l.Create(ctx, bob, CreateOptions{Seats: 2, Public: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rooms, err := l.Rooms(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	codes := []string{rooms[0].Code, rooms[len(rooms)-1].Code}
+	if len(rooms) != 2 || !slices.Contains(codes, first.Code) || !slices.Contains(codes, second.Code) {
+		t.Fatalf("after a room was made the list shows %v", codes)
+	}
+	if n := store.lists.Load() - before; n != 1 {
+		t.Errorf("a list after a change read the store %d times, want 1", n)
+	}
+
+	// A room the store has but this instance was never told of (made by
+	// an instance whose news was lost) shows once the list is old enough.
+	m := Meta{Code: "ELSEW1", Game: first.Game, Public: true, Seats: []Seat{{Player: "carol", Name: "carol"}, {}}}
+	if err := store.Create(ctx, m); err != nil {
+		t.Fatal(err)
+	}
+	if rooms, _ := l.Rooms(ctx); len(rooms) != 2 {
+		t.Fatalf("a fresh list shows %d rooms, want the 2 it read", len(rooms))
+	}
+	clock.Lock()
+	now = now.Add(listMaxAge)
+	clock.Unlock()
+	if rooms, _ := l.Rooms(ctx); len(rooms) != 3 {
+		t.Errorf("a list %s old shows %d rooms, want 3", listMaxAge, len(rooms))
+	}
+}
