@@ -158,18 +158,17 @@ func accepts(s *State, seat int, m Move) bool {
 	case Place:
 		return canPlace(p, p.Dice[m.Dice[0]].Value, m.Action)
 	case Activate:
-		name, metal, energy := m.Card.Name(), 0, 0
-		if name == Replicator {
+		r, energy := m.Card.facts().recipe, 0
+		if r == replicator {
 			// Replicator takes its 1 energy before the copied recipe pays.
-			name, energy = s.Market.Blueprints[m.Slot].Name(), 1
+			r, energy = s.Market.Blueprints[m.Slot].facts().recipe, 1
 		}
 		var space [8]int
 		dice := space[:0]
 		for _, d := range m.Dice {
 			dice = append(dice, p.Dice[d].Value)
 		}
-		rm, re := recipeCost(name, m, dice)
-		return p.Metal >= metal+rm && p.Energy >= energy+re
+		return canPayRecipe(p, r, energy, m, dice)
 	case DiscardDown:
 		return m.Metal <= p.Metal && m.Energy <= p.Energy
 	case Done:
@@ -185,6 +184,13 @@ func accepts(s *State, seat int, m Move) bool {
 func canBuild(p *Player, c Card) bool {
 	metal, energy := buildCost(p, c)
 	return !owns(p, c) && p.Metal >= metal && p.Energy >= energy
+}
+
+// canPayRecipe reports whether p can pay for recipe r run as m with dice
+// showing dice, energy already spent on it (a Replicator's).
+func canPayRecipe(p *Player, r recipe, energy int, m Move, dice []int) bool {
+	rm, re := recipeCost(r, m, dice)
+	return p.Metal >= rm && p.Energy >= energy+re
 }
 
 // canPlace reports whether p may place a free die showing v on action.
