@@ -249,8 +249,55 @@ func recipeCandidates(l *moveList, out []Move, hand []handDesign, r recipe, base
 
 // diceCombos appends to out the ways to pick n unplaced, set dice, n
 // indexes each, once per multiset of values (equal dice are
-// interchangeable), using the lowest indexes.
+// interchangeable), using the lowest indexes: by value, and by index
+// among equal values.
 func diceCombos(out []int, dice []Die, n int) []int {
+	// Legal asks for 1 to 3 dice of a few, showing 1 to 6: picked by value,
+	// from the first three free dice of each. Others take the general way.
+	var by diceByValue
+	for i, d := range dice {
+		if d.Placed || d.Value == 0 {
+			continue
+		}
+		if n > len(by.at[0]) || d.Value < 1 || d.Value >= len(by.at) {
+			return allDiceCombos(out, dice, n)
+		}
+		if k := by.count[d.Value]; k < len(by.at[0]) {
+			by.at[d.Value][k] = i
+		}
+		by.count[d.Value]++
+	}
+	var chosen [3]int
+	return by.combos(out, chosen[:0], n, 1, 0)
+}
+
+// diceByValue is the indexes of the first three free dice showing each
+// value 1 to 6, lowest first, and how many there are of each.
+type diceByValue struct {
+	at    [7][3]int
+	count [7]int
+}
+
+// combos appends the combinations that extend chosen to n dice with
+// values from on, took of them showing from already.
+func (b *diceByValue) combos(out, chosen []int, n, from, took int) []int {
+	if len(chosen) == n {
+		return append(out, chosen...)
+	}
+	for v := from; v < len(b.at); v++ {
+		k := 0 // the next die showing v
+		if v == from {
+			k = took
+		}
+		if k < b.count[v] {
+			out = b.combos(out, append(chosen, b.at[v][k]), n, v, k+1)
+		}
+	}
+	return out
+}
+
+// allDiceCombos is diceCombos for any number of dice showing any values.
+func allDiceCombos(out []int, dice []Die, n int) []int {
 	var space, chosen [16]int // most seats have few dice: no allocation for them
 	free := space[:0]
 	for i, d := range dice {

@@ -183,7 +183,7 @@ func accepts(s *State, seat int, m Move) bool {
 // discards: what build refuses of a card in hand with a discard of its tool.
 func canBuild(p *Player, c Card) bool {
 	metal, energy := buildCost(p, c)
-	return !owns(p, c) && p.Metal >= metal && p.Energy >= energy
+	return p.Metal >= metal && p.Energy >= energy && !owns(p, c) // the cheap test first
 }
 
 // canPayRecipe reports whether p can pay for recipe r run as m with dice
