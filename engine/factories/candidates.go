@@ -267,8 +267,7 @@ func diceCombos(out []int, dice []Die, n int) []int {
 		}
 		by.count[d.Value]++
 	}
-	var chosen [3]int
-	return by.combos(out, chosen[:0], n, 1, 0)
+	return by.combos(out, n)
 }
 
 // diceByValue is the indexes of the first three free dice showing each
@@ -278,19 +277,49 @@ type diceByValue struct {
 	count [7]int
 }
 
-// combos appends the combinations that extend chosen to n dice with
-// values from on, took of them showing from already.
-func (b *diceByValue) combos(out, chosen []int, n, from, took int) []int {
-	if len(chosen) == n {
-		return append(out, chosen...)
-	}
-	for v := from; v < len(b.at); v++ {
-		k := 0 // the next die showing v
-		if v == from {
-			k = took
+// combos appends the combinations of n dice, 1 to 3, in order of their
+// values: loops, not a recursion, as Legal asks for them on every call.
+func (b *diceByValue) combos(out []int, n int) []int {
+	const top = len(b.at) - 1 // the highest value
+	for v := 1; v <= top; v++ {
+		if b.count[v] == 0 {
+			continue
 		}
-		if k < b.count[v] {
-			out = b.combos(out, append(chosen, b.at[v][k]), n, v, k+1)
+		first := b.at[v][0]
+		if n == 1 {
+			out = append(out, first)
+			continue
+		}
+		if n == 3 && b.count[v] >= 3 {
+			out = append(out, first, b.at[v][1], b.at[v][2])
+		}
+		if b.count[v] >= 2 {
+			if n == 2 {
+				out = append(out, first, b.at[v][1])
+			} else {
+				for w := v + 1; w <= top; w++ {
+					if b.count[w] > 0 {
+						out = append(out, first, b.at[v][1], b.at[w][0])
+					}
+				}
+			}
+		}
+		for w := v + 1; w <= top; w++ {
+			if b.count[w] == 0 {
+				continue
+			}
+			if n == 2 {
+				out = append(out, first, b.at[w][0])
+				continue
+			}
+			if b.count[w] >= 2 {
+				out = append(out, first, b.at[w][0], b.at[w][1])
+			}
+			for x := w + 1; x <= top; x++ {
+				if b.count[x] > 0 {
+					out = append(out, first, b.at[w][0], b.at[x][0])
+				}
+			}
 		}
 	}
 	return out
@@ -345,9 +374,15 @@ type handDesign struct {
 // handDesigns appends to out one entry per design in hand, in hand order.
 func handDesigns(out []handDesign, hand []Card) []handDesign {
 	start := len(out)
+	var seen uint64 // the designs under 64 met so far: most are new, and need no search
 next:
 	for i, c := range hand {
 		d := design(c)
+		if d < 64 && seen&(1<<d) == 0 {
+			seen |= 1 << d
+			out = append(out, handDesign{card: c, design: d, at: i, second: -1})
+			continue
+		}
 		for k := start; k < len(out); k++ {
 			if out[k].design == d {
 				if out[k].second < 0 {
