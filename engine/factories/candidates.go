@@ -96,7 +96,8 @@ func workCandidates(l *moveList, out []Move) []Move {
 			}
 		}
 	}
-	for _, b := range p.Compound {
+	for k := range p.Compound {
+		b := &p.Compound[k] // not a copy: a Building is large
 		f := b.Card.facts()
 		if b.Used || !f.activatable {
 			continue
@@ -150,7 +151,9 @@ func recipeCandidates(l *moveList, out []Move, hand []handDesign, r recipe, base
 		spent = 1
 	}
 	var values [16]int
-	withDice := func(n int, m Move) {
+	// withDice lists m with each n dice that fit and reports whether there
+	// were n free dice to try.
+	withDice := func(n int, m Move) bool {
 		combos := l.diceCombos(n)
 		for i := 0; i < len(combos); i += n {
 			d := combos[i : i+n]
@@ -165,11 +168,12 @@ func recipeCandidates(l *moveList, out []Move, hand []handDesign, r recipe, base
 			}
 			// What accepts decides of m with these dice, on their values
 			// at hand; only a kept move gets a copy of its dice.
-			if l.all || canPayRecipe(p, r, spent, m, vals) {
+			if l.all || canPayRecipe(p, r, spent, m.Value, vals) {
 				m.Dice = l.ints(d...)
 				out = append(out, m)
 			}
 		}
+		return len(combos) > 0
 	}
 	switch r {
 	case batteryFactory, robot:
@@ -241,7 +245,9 @@ func recipeCandidates(l *moveList, out []Move, hand []handDesign, r recipe, base
 		withDice(3, base)
 	case tempAgency:
 		for n := 1; n <= len(p.Dice); n++ {
-			withDice(n, base)
+			if !withDice(n, base) {
+				break // fewer than n free dice, so fewer than n+1
+			}
 		}
 	}
 	return out

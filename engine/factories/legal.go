@@ -103,7 +103,7 @@ type moveArena struct {
 
 // add appends m to out unless Apply would refuse it.
 func (l *moveList) add(out []Move, m Move) []Move {
-	if l.all || accepts(l.s, l.seat, m) {
+	if l.all || acceptsAt(l.s, l.seat, &m) {
 		out = append(out, m)
 	}
 	return out
@@ -137,7 +137,11 @@ func (l *moveList) cards(v ...Card) []Card {
 // candidate on a copy of the game gives the same answer at many times the
 // cost; TestLegalMatchesItsDefinition and TestAcceptsMatchesApply hold the
 // two together.
-func accepts(s *State, seat int, m Move) bool {
+func accepts(s *State, seat int, m Move) bool { return acceptsAt(s, seat, &m) }
+
+// acceptsAt is accepts for a move it reads in place: Legal asks it of many
+// candidates, and a Move is too large to copy for each.
+func acceptsAt(s *State, seat int, m *Move) bool {
 	p := &s.Players[seat]
 	switch m.Kind {
 	case Refresh:
@@ -168,7 +172,7 @@ func accepts(s *State, seat int, m Move) bool {
 		for _, d := range m.Dice {
 			dice = append(dice, p.Dice[d].Value)
 		}
-		return canPayRecipe(p, r, energy, m, dice)
+		return canPayRecipe(p, r, energy, m.Value, dice)
 	case DiscardDown:
 		return m.Metal <= p.Metal && m.Energy <= p.Energy
 	case Done:
@@ -186,10 +190,11 @@ func canBuild(p *Player, c Card) bool {
 	return p.Metal >= metal && p.Energy >= energy && !owns(p, c) // the cheap test first
 }
 
-// canPayRecipe reports whether p can pay for recipe r run as m with dice
-// showing dice, energy already spent on it (a Replicator's).
-func canPayRecipe(p *Player, r recipe, energy int, m Move, dice []int) bool {
-	rm, re := recipeCost(r, m, dice)
+// canPayRecipe reports whether p can pay for recipe r run with the move's
+// value (see recipeCost) and dice showing dice, energy already spent on it
+// (a Replicator's).
+func canPayRecipe(p *Player, r recipe, energy, value int, dice []int) bool {
+	rm, re := recipeCost(r, value, dice)
 	return p.Metal >= rm && p.Energy >= energy+re
 }
 

@@ -68,14 +68,14 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 	// A recipe that also discards checks it can pay (afford) before the
 	// discard and charges after, so that a refusal comes before any change.
 	afford := func() error {
-		metal, energy := recipeCost(r, m, dice)
+		metal, energy := recipeCost(r, m.Value, dice)
 		if p.Metal < metal || p.Energy < energy {
 			return fmt.Errorf("%s needs %s; you have %d metal and %d energy", b.Name, costText(metal, energy), p.Metal, p.Energy)
 		}
 		return nil
 	}
 	charge := func() {
-		metal, energy := recipeCost(r, m, dice)
+		metal, energy := recipeCost(r, m.Value, dice)
 		p.Metal -= metal
 		p.Energy -= energy
 	}
@@ -323,8 +323,9 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 
 // recipeCost is what running recipe r costs, the "pays" column of the
 // recipe table: recipe charges it and Legal checks the seat can meet it.
-// dice are the workers' values, already checked by checkWorkers.
-func recipeCost(r recipe, m Move, dice []int) (metal, energy int) {
+// value is the move's Value (Golem's X), and dice are the workers' values,
+// already checked by checkWorkers.
+func recipeCost(r recipe, value int, dice []int) (metal, energy int) {
 	switch r {
 	case aluminumFactory:
 		return 0, 5
@@ -343,7 +344,7 @@ func recipeCost(r recipe, m Move, dice []int) (metal, energy int) {
 	case foundry:
 		return 0, dice[0]
 	case golem:
-		return 0, m.Value
+		return 0, value
 	}
 	return 0, 0
 }
