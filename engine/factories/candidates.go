@@ -261,11 +261,14 @@ func diceCombos(out []int, dice []Die, n int) []int {
 	// Legal asks for 1 to 3 dice of a few, showing 1 to 6: picked by value,
 	// from the first three free dice of each. Others take the general way.
 	var by diceByValue
+	if n < 1 || n > len(by.at[0]) {
+		return allDiceCombos(out, dice, n)
+	}
 	for i, d := range dice {
 		if d.Placed || d.Value == 0 {
 			continue
 		}
-		if n > len(by.at[0]) || d.Value < 1 || d.Value >= len(by.at) {
+		if d.Value < 1 || d.Value >= len(by.at) {
 			return allDiceCombos(out, dice, n)
 		}
 		if k := by.count[d.Value]; k < len(by.at[0]) {
