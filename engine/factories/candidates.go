@@ -258,37 +258,46 @@ func recipeCandidates(l *moveList, out []Move, hand []handDesign, r recipe, base
 // interchangeable), using the lowest indexes: by value, and by index
 // among equal values.
 func diceCombos(out []int, dice []Die, n int) []int {
-	// Legal asks for 1 to 3 dice of a few, showing 1 to 6: picked by value,
-	// from the first three free dice of each. Others take the general way.
 	var by diceByValue
-	if n < 1 || n > len(by.at[0]) {
+	if !by.fill(dice) {
 		return allDiceCombos(out, dice, n)
 	}
-	for i, d := range dice {
-		if d.Placed || d.Value == 0 {
-			continue
-		}
-		if d.Value < 1 || d.Value >= len(by.at) {
-			return allDiceCombos(out, dice, n)
-		}
-		if k := by.count[d.Value]; k < len(by.at[0]) {
-			by.at[d.Value][k] = i
-		}
-		by.count[d.Value]++
-	}
-	return by.combos(out, n)
+	return by.combos(out, dice, n)
 }
 
 // diceByValue is the indexes of the first three free dice showing each
-// value 1 to 6, lowest first, and how many there are of each.
+// value 1 to 6, lowest first, and how many there are of each: Legal asks
+// for 1 to 3 dice, picked by value from these, as often as it lists moves.
 type diceByValue struct {
 	at    [7][3]int
 	count [7]int
 }
 
-// combos appends the combinations of n dice, 1 to 3, in order of their
-// values: loops, not a recursion, as Legal asks for them on every call.
-func (b *diceByValue) combos(out []int, n int) []int {
+// fill sorts the free dice by value, and reports false when one shows a
+// value the rules never make (a state not of their making), which only
+// the general way (allDiceCombos) can pick from.
+func (b *diceByValue) fill(dice []Die) bool {
+	for i, d := range dice {
+		if d.Placed || d.Value == 0 {
+			continue
+		}
+		if d.Value < 1 || d.Value >= len(b.at) {
+			return false
+		}
+		if k := b.count[d.Value]; k < len(b.at[0]) {
+			b.at[d.Value][k] = i
+		}
+		b.count[d.Value]++
+	}
+	return true
+}
+
+// combos appends diceCombos of dice, which b was filled from: by loops
+// over the values for 1 to 3 dice, the general way for more.
+func (b *diceByValue) combos(out []int, dice []Die, n int) []int {
+	if n < 1 || n > len(b.at[0]) {
+		return allDiceCombos(out, dice, n)
+	}
 	const top = len(b.at) - 1 // the highest value
 	for v := 1; v <= top; v++ {
 		if b.count[v] == 0 {

@@ -74,6 +74,10 @@ type moveList struct {
 	// options, picks from the same ones. Offsets, not slices, so that
 	// nothing the list points to escapes through it.
 	combos [4]struct{ start, end int }
+	// byValue is the seat's free dice by value once filled is 1 (-1: a die
+	// the rules never make, see diceByValue.fill), for diceCombos.
+	byValue diceByValue
+	filled  int
 }
 
 // diceCombos returns the ways to pick n of the seat's free dice (see
@@ -82,8 +86,19 @@ func (l *moveList) diceCombos(n int) []int {
 	if n < len(l.combos) && l.combos[n].end > 0 {
 		return l.arena.combos[l.combos[n].start:l.combos[n].end:l.combos[n].end]
 	}
+	dice := l.s.Players[l.seat].Dice
+	if l.filled == 0 {
+		l.filled = 1
+		if !l.byValue.fill(dice) {
+			l.filled = -1
+		}
+	}
 	start := len(l.arena.combos)
-	l.arena.combos = diceCombos(l.arena.combos, l.s.Players[l.seat].Dice, n)
+	if l.filled > 0 {
+		l.arena.combos = l.byValue.combos(l.arena.combos, dice, n)
+	} else {
+		l.arena.combos = allDiceCombos(l.arena.combos, dice, n)
+	}
 	end := len(l.arena.combos)
 	if n < len(l.combos) && end > start {
 		l.combos[n].start, l.combos[n].end = start, end
