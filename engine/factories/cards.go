@@ -160,7 +160,7 @@ func init() {
 type facts struct {
 	design      int    // see design
 	tool        int    // c's tool, numbered: equal tools, equal numbers
-	recipe      recipe // noRecipe when the design has none Legal lists
+	recipe      recipe // noRecipe when the design has none to activate
 	metal       int    // the printed cost
 	energy      int
 	activatable bool // see activatable

@@ -31,9 +31,9 @@ func New(cfg Config, seed uint64) (State, error) {
 		cfg.Difficulty = ""
 	}
 	s := State{Format: Format, Config: cfg, Seed: seed, RNG: engine.NewRNG(seed), Round: 1, Phase: MarketPhase}
-	// Decks, hands and compounds made at the size they will grow to: a
-	// search plays many whole games, and growing them by doubling made a
-	// third of a game's allocations.
+	// Decks and compounds made at the size they will grow to: a search
+	// plays many whole games, and growing them by doubling made a sixth of
+	// a game's allocations.
 	s.Deck = make([]Card, 0, NumCards())
 	for c := range NumCards() {
 		s.Deck = append(s.Deck, Card(c))
@@ -49,7 +49,7 @@ func New(cfg Config, seed uint64) (State, error) {
 	s.Market.Tools = Tools()
 	s.Discard, s.ContractorDiscard = []Card{}, []Contractor{}
 	s.Players = make([]Player, cfg.Players)
-	const compound = BuildingsEnd + 2 // the end is near, usually
+	const compound = BuildingsEnd + 2 // most games end before a compound outgrows it
 	compounds := make([]Building, cfg.Players*compound)
 	for i := range s.Players {
 		p := &s.Players[i]
