@@ -26,13 +26,14 @@ func marketCandidates(l *moveList, out []Move) []Move {
 			out = append(out, Move{Kind: Take, Slot: i}) // always accepted
 		}
 	}
-	var space [16]Card
-	designs := distinctCards(space[:0], p.Hand, -1)
+	var space [16]handDesign
+	designs := handDesigns(space[:0], p.Hand)
 	for i, c := range s.Market.Contractors {
 		if c == None {
 			continue
 		}
-		for _, d := range designs {
+		for _, e := range designs {
+			d := e.card
 			if d.info().Tool != s.Market.Tools[i] {
 				continue
 			}
@@ -73,14 +74,17 @@ func workCandidates(l *moveList, out []Move) []Move {
 			}
 		}
 	}
-	var space, others [16]Card
-	hand := distinctCards(space[:0], p.Hand, -1)
-	for _, c := range hand {
+	var space [16]handDesign
+	var others [16]Card
+	hand := handDesigns(space[:0], p.Hand)
+	for i, e := range hand {
+		c := e.card
 		if !l.all && !canBuild(p, c) {
 			continue // whatever the discard: not worth making the moves
 		}
-		for _, d := range distinctCards(others[:0], p.Hand, indexOf(p.Hand, c)) {
-			if d.info().Tool == c.info().Tool {
+		tool := c.facts().tool
+		for _, d := range pairedWith(others[:0], p.Hand, hand, i, false) {
+			if d.facts().tool == tool {
 				out = append(out, Move{Kind: Build, Card: c, Discard: l.cards(d)}) // canBuild above
 			}
 		}
@@ -92,23 +96,25 @@ func workCandidates(l *moveList, out []Move) []Move {
 			}
 		}
 	}
-	for _, b := range p.Compound {
-		if b.Used || !activatable(b.Card.info()) {
+	for k := range p.Compound {
+		b := &p.Compound[k] // not a copy: a Building is large
+		f := b.Card.facts()
+		if b.Used || !f.activatable {
 			continue
 		}
-		if b.Card.Name() != Replicator {
-			out = recipeCandidates(l, out, hand, b.Card.Name(), Move{Kind: Activate, Card: b.Card})
+		if f.recipe != replicator {
+			out = recipeCandidates(l, out, hand, f.recipe, Move{Kind: Activate, Card: b.Card})
 			continue
 		}
 		for slot, target := range s.Market.Blueprints {
 			if target != None {
-				out = recipeCandidates(l, out, hand, target.Name(), Move{Kind: Activate, Card: b.Card, Slot: slot})
+				out = recipeCandidates(l, out, hand, target.facts().recipe, Move{Kind: Activate, Card: b.Card, Slot: slot})
 			}
 		}
 	}
 	if len(p.Hand) > HandLimit {
-		for _, c := range hand {
-			out = l.add(out, Move{Kind: DiscardDown, Discard: l.cards(c)})
+		for _, e := range hand {
+			out = l.add(out, Move{Kind: DiscardDown, Discard: l.cards(e.card)})
 		}
 	}
 	if over := p.Metal + p.Energy - StoreLimit; over > 0 {
@@ -136,59 +142,66 @@ func foremanValues(l *moveList, out []Move, values []int, n, from int) []Move {
 }
 
 // recipeCandidates lists base with each choice of dice, discards and
-// options recipe name could take (hand is one card of each design in the
-// hand); the list decides which are affordable.
-func recipeCandidates(l *moveList, out []Move, hand []Card, name string, base Move) []Move {
+// options recipe r could take (hand is the hand's designs); the list
+// decides which are affordable.
+func recipeCandidates(l *moveList, out []Move, hand []handDesign, r recipe, base Move) []Move {
 	p := &l.s.Players[l.seat]
-	withDice := func(n int, m Move) {
+	spent := 0 // what accepts charges before the recipe pays: a Replicator's energy
+	if base.Card.facts().recipe == replicator {
+		spent = 1
+	}
+	var values [16]int
+	// withDice lists m with each n dice that fit and reports whether there
+	// were n free dice to try.
+	withDice := func(n int, m Move) bool {
 		combos := l.diceCombos(n)
 		for i := 0; i < len(combos); i += n {
 			d := combos[i : i+n]
 			// Apply refuses dice that break the card's pattern with this same
 			// check, so skipping them here only saves deciding them.
-			var values [16]int
 			vals := values[:0]
 			for _, x := range d {
 				vals = append(vals, p.Dice[x].Value)
 			}
-			if !workersFit(name, vals) {
+			if !workersFit(r, vals) {
 				continue
 			}
-			// Decided on the combination itself; only a kept move gets
-			// a copy of its own.
-			m.Dice = d
-			if l.all || accepts(l.s, l.seat, m) {
+			// What accepts decides of m with these dice, on their values
+			// at hand; only a kept move gets a copy of its dice.
+			if l.all || canPayRecipe(p, r, spent, m.Value, vals) {
 				m.Dice = l.ints(d...)
 				out = append(out, m)
 			}
 		}
+		return len(combos) > 0
 	}
-	switch name {
-	case BatteryFactory, Robot:
+	switch r {
+	case batteryFactory, robot:
 		out = l.add(out, base)
-	case Golem:
+	case golem:
 		for v := 1; v <= 6; v++ {
 			m := base
 			m.Value = v
 			out = l.add(out, m)
 		}
-	case Incinerator, Refinery:
-		for _, c := range hand {
+	case incinerator, refinery:
+		for _, e := range hand {
 			m := base
-			m.Discard = l.cards(c)
+			m.Discard = l.cards(e.card)
 			out = l.add(out, m)
 		}
-	case RecyclingPlant:
+	case recyclingPlant:
 		var pairs [64][2]Card
-		for _, pair := range cardPairs(pairs[:0], p.Hand) {
+		for _, pair := range cardPairs(pairs[:0], p.Hand, hand) {
 			m := base
 			m.Discard = l.cards(pair[:]...)
 			out = l.add(out, m)
 		}
-	case Biolab, FulfillmentCenter, NuclearPlant, Foundry, Motherlode, PowerPlant, Dojo, FitnessCenter, Gymnasium:
+	case biolab, fulfillmentCenter, nuclearPlant, foundry, motherlode, powerPlant, dojo, fitnessCenter, gymnasium:
 		withDice(1, base)
-	case BlackMarket:
-		for _, c := range hand {
+	case blackMarket:
+		for _, e := range hand {
+			c := e.card
 			m := base
 			m.Discard = l.cards(c)
 			b := c.info()
@@ -201,38 +214,40 @@ func recipeCandidates(l *moveList, out []Move, hand []Card, name string, base Mo
 				withDice(1, m)
 			}
 		}
-	case AluminumFactory, ConcretePlant:
+	case aluminumFactory, concretePlant:
 		withDice(2, base)
-	case TrashCompactor:
+	case trashCompactor:
 		var pairs [64][2]Card
-		for _, pair := range cardPairs(pairs[:0], p.Hand) {
+		for _, pair := range cardPairs(pairs[:0], p.Hand, hand) {
 			m := base
 			m.Discard = l.cards(pair[:]...)
 			withDice(2, m)
 		}
-	case Harvester:
+	case harvester:
 		for _, c := range [...]string{"metal", "energy"} {
 			m := base
 			m.Choice = c
 			withDice(2, m)
 		}
-	case Manufactory:
+	case manufactory:
 		for _, c := range [...]string{"metal", "energy", "draw"} {
 			m := base
 			m.Choice = c
 			withDice(2, m)
 		}
-	case MegaFactory:
+	case megaFactory:
 		for v := 1; v <= 6; v++ {
 			m := base
 			m.Value = v
 			withDice(3, m)
 		}
-	case AssemblyLine, Warehouse:
+	case assemblyLine, warehouse:
 		withDice(3, base)
-	case TempAgency:
+	case tempAgency:
 		for n := 1; n <= len(p.Dice); n++ {
-			withDice(n, base)
+			if !withDice(n, base) {
+				break // fewer than n free dice, so fewer than n+1
+			}
 		}
 	}
 	return out
@@ -240,17 +255,111 @@ func recipeCandidates(l *moveList, out []Move, hand []Card, name string, base Mo
 
 // diceCombos appends to out the ways to pick n unplaced, set dice, n
 // indexes each, once per multiset of values (equal dice are
-// interchangeable), using the lowest indexes.
+// interchangeable), using the lowest indexes: by value, and by index
+// among equal values.
 func diceCombos(out []int, dice []Die, n int) []int {
+	var by diceByValue
+	if !by.fill(dice) {
+		return allDiceCombos(out, dice, n)
+	}
+	return by.combos(out, dice, n)
+}
+
+// diceByValue is the indexes of the first three free dice showing each
+// value 1 to 6, lowest first, and how many there are of each: Legal asks
+// for 1 to 3 dice, picked by value from these, as often as it lists moves.
+type diceByValue struct {
+	at    [7][3]int
+	count [7]int
+}
+
+// fill sorts the free dice by value, and reports false when one shows a
+// value the rules never make (a state not of their making), which only
+// the general way (allDiceCombos) can pick from.
+func (b *diceByValue) fill(dice []Die) bool {
+	for i, d := range dice {
+		if d.Placed || d.Value == 0 {
+			continue
+		}
+		if d.Value < 1 || d.Value >= len(b.at) {
+			return false
+		}
+		if k := b.count[d.Value]; k < len(b.at[0]) {
+			b.at[d.Value][k] = i
+		}
+		b.count[d.Value]++
+	}
+	return true
+}
+
+// combos appends diceCombos of dice, which b was filled from: by loops
+// over the values for 1 to 3 dice, the general way for more.
+func (b *diceByValue) combos(out []int, dice []Die, n int) []int {
+	if n < 1 || n > len(b.at[0]) {
+		return allDiceCombos(out, dice, n)
+	}
+	const top = len(b.at) - 1 // the highest value
+	for v := 1; v <= top; v++ {
+		if b.count[v] == 0 {
+			continue
+		}
+		first := b.at[v][0]
+		if n == 1 {
+			out = append(out, first)
+			continue
+		}
+		if n == 3 && b.count[v] >= 3 {
+			out = append(out, first, b.at[v][1], b.at[v][2])
+		}
+		if b.count[v] >= 2 {
+			if n == 2 {
+				out = append(out, first, b.at[v][1])
+			} else {
+				for w := v + 1; w <= top; w++ {
+					if b.count[w] > 0 {
+						out = append(out, first, b.at[v][1], b.at[w][0])
+					}
+				}
+			}
+		}
+		for w := v + 1; w <= top; w++ {
+			if b.count[w] == 0 {
+				continue
+			}
+			if n == 2 {
+				out = append(out, first, b.at[w][0])
+				continue
+			}
+			if b.count[w] >= 2 {
+				out = append(out, first, b.at[w][0], b.at[w][1])
+			}
+			for x := w + 1; x <= top; x++ {
+				if b.count[x] > 0 {
+					out = append(out, first, b.at[w][0], b.at[x][0])
+				}
+			}
+		}
+	}
+	return out
+}
+
+// allDiceCombos is diceCombos for any number of dice showing any values.
+func allDiceCombos(out []int, dice []Die, n int) []int {
 	var space, chosen [16]int // most seats have few dice: no allocation for them
 	free := space[:0]
 	for i, d := range dice {
-		if !d.Placed && d.Value != 0 {
-			free = append(free, i)
+		if d.Placed || d.Value == 0 {
+			continue
 		}
+		// By value, and by index among equal values: an insertion sort,
+		// stable and quick for a seat's few dice.
+		j := len(free)
+		free = append(free, i)
+		for ; j > 0 && dice[free[j-1]].Value > d.Value; j-- {
+			free[j] = free[j-1]
+		}
+		free[j] = i
 	}
-	// By value, and by index among equal values (free is in index order).
-	slices.SortStableFunc(free, func(a, b int) int { return dice[a].Value - dice[b].Value })
 	return appendCombos(out, dice, free, chosen[:0], n, 0)
 }
 
@@ -270,75 +379,78 @@ func appendCombos(out []int, dice []Die, free, chosen []int, n, start int) []int
 	return out
 }
 
-// distinctCards appends to out one card of each design in hand, in hand
-// order, leaving out the card at index skip (none when skip is -1): the
-// other copy of that design, if any, is the one listed.
-func distinctCards(out, hand []Card, skip int) []Card {
-	var seen designSet
+// handDesign is one design in a hand: its first copy, where that sits in
+// the hand, and where the second sits (-1 when there is none). Moves that
+// differ only in which copy of a design they use are listed once, with the
+// first copy, or the second when the first is taken already.
+type handDesign struct {
+	card       Card
+	design     int // see design
+	at, second int
+}
+
+// handDesigns appends to out one entry per design in hand, in hand order.
+func handDesigns(out []handDesign, hand []Card) []handDesign {
+	start := len(out)
+	var seen uint64 // the designs under 64 met so far: most are new, and need no search
+next:
 	for i, c := range hand {
-		if i != skip && seen.add(c) {
-			out = append(out, c)
+		d := design(c)
+		if d < 64 && seen&(1<<d) == 0 {
+			seen |= 1 << d
+			out = append(out, handDesign{card: c, design: d, at: i, second: -1})
+			continue
 		}
+		for k := start; k < len(out); k++ {
+			if out[k].design == d {
+				if out[k].second < 0 {
+					out[k].second = i
+				}
+				continue next
+			}
+		}
+		out = append(out, handDesign{card: c, design: d, at: i, second: -1})
 	}
 	return out
 }
 
-// designSet is a set of blueprint designs that lives on the stack: Legal
-// asks for distinct designs often enough that a map per call shows up.
-type designSet struct {
-	bits [4]uint64
-	more map[int]bool // designs past 255, for a card table that large
-}
-
-// add puts c's design in the set and reports whether it was new. Cards
-// outside the table count as one design, as their shared name does.
-func (d *designSet) add(c Card) bool {
-	k := design(c)
-	if k < 64*len(d.bits) {
-		w, b := k/64, uint64(1)<<(k%64)
-		if d.bits[w]&b != 0 {
-			return false
+// pairedWith appends to out, in hand order, the cards that can go with the
+// first copy of designs[i] (designs are hand's): one of each other design
+// and the second copy of its own, if any. With after, only those of its
+// design and the designs after it in the hand, so that each unordered pair
+// of designs comes once.
+func pairedWith(out, hand []Card, designs []handDesign, i int, after bool) []Card {
+	if !after {
+		for _, e := range designs[:i] {
+			out = append(out, e.card)
 		}
-		d.bits[w] |= b
-		return true
 	}
-	if d.more[k] {
-		return false
+	second := designs[i].second
+	for _, e := range designs[i+1:] {
+		if second >= 0 && second < e.at {
+			out = append(out, hand[second])
+			second = -1
+		}
+		out = append(out, e.card)
 	}
-	if d.more == nil {
-		d.more = map[int]bool{}
+	if second >= 0 {
+		out = append(out, hand[second])
 	}
-	d.more[k] = true
-	return true
+	return out
 }
 
 // cardPairs appends to out the distinct pairs of designs that can be
-// discarded from hand together.
-func cardPairs(out [][2]Card, hand []Card) [][2]Card {
-	var space, others [16]Card
-	designs := distinctCards(space[:0], hand, -1)
+// discarded from hand together (designs are hand's).
+func cardPairs(out [][2]Card, hand []Card, designs []handDesign) [][2]Card {
+	var others [16]Card
 	for i, a := range designs {
-		for _, b := range distinctCards(others[:0], hand, indexOf(hand, a)) {
-			// Keep each unordered pair once: b at or after a in design order.
-			if indexOfDesign(designs, b) >= i {
-				out = append(out, [2]Card{a, b})
-			}
+		for _, b := range pairedWith(others[:0], hand, designs, i, true) {
+			out = append(out, [2]Card{a.card, b})
 		}
 	}
 	return out
-}
-
-// indexOfDesign returns the index of the card in cards with c's design.
-func indexOfDesign(cards []Card, c Card) int {
-	k := design(c)
-	return slices.IndexFunc(cards, func(d Card) bool { return design(d) == k })
 }
 
 // design is the index of c's printed design in the card table; every card
 // outside the table counts as one more design, as their shared name does.
-func design(c Card) int {
-	if c >= 0 && int(c) < len(cardKind) {
-		return cardKind[c]
-	}
-	return len(cardKind)
-}
+func design(c Card) int { return c.facts().design }

@@ -121,8 +121,11 @@ var cardsJSON []byte
 var (
 	blueprints  []Blueprint
 	contractors []ContractorCard
-	cardKind    []int // physical Card -> index into blueprints
-	hireKind    []int // physical Contractor -> index into contractors
+	cardKind    []int   // physical Card -> index into blueprints
+	hireKind    []int   // physical Contractor -> index into contractors
+	cardFacts   []facts // physical Card -> what the rules ask of it
+	// unknownFacts stands for every card outside the table (see design).
+	unknownFacts facts
 )
 
 func init() {
@@ -144,6 +147,55 @@ func init() {
 			hireKind = append(hireKind, k)
 		}
 	}
+	tools := map[Tool]int{}
+	for c := range cardKind {
+		cardFacts = append(cardFacts, factsOf(&blueprints[cardKind[c]], cardKind[c], tools))
+	}
+	unknownFacts = factsOf(&unknownBlueprint, len(cardKind), tools)
+}
+
+// facts is what the rules' inner loops ask of a card, worked out once from
+// the card table: Legal asks them of every candidate, and numbers compare
+// where names would be compared letter by letter.
+type facts struct {
+	design      int    // see design
+	tool        int    // c's tool, numbered: equal tools, equal numbers
+	recipe      recipe // noRecipe when the design has none to activate
+	metal       int    // the printed cost
+	energy      int
+	activatable bool // see activatable
+	multiple    bool // see multipleAllowed
+	megalith    bool // Megalith's cost falls with the monuments owned
+	monument    bool
+}
+
+// factsOf works out the facts of the design b, numbered k, numbering its
+// tool in tools.
+func factsOf(b *Blueprint, k int, tools map[Tool]int) facts {
+	tool, ok := tools[b.Tool]
+	if !ok {
+		tool = len(tools)
+		tools[b.Tool] = tool
+	}
+	return facts{
+		design:      k,
+		tool:        tool,
+		recipe:      recipeOf(b.Name),
+		metal:       b.Metal,
+		energy:      b.Energy,
+		activatable: activatable(b),
+		multiple:    multipleAllowed(b.Name),
+		megalith:    b.Name == Megalith,
+		monument:    b.Type == Monument,
+	}
+}
+
+// facts returns c's facts, read-only.
+func (c Card) facts() *facts {
+	if c < 0 || int(c) >= len(cardFacts) {
+		return &unknownFacts
+	}
+	return &cardFacts[c]
 }
 
 // Blueprints returns every printed blueprint design.

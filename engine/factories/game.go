@@ -31,9 +31,14 @@ func New(cfg Config, seed uint64) (State, error) {
 		cfg.Difficulty = ""
 	}
 	s := State{Format: Format, Config: cfg, Seed: seed, RNG: engine.NewRNG(seed), Round: 1, Phase: MarketPhase}
+	// Decks and compounds made at the size they will grow to: a search
+	// plays many whole games, and growing them by doubling made a sixth of
+	// a game's allocations.
+	s.Deck = make([]Card, 0, NumCards())
 	for c := range NumCards() {
 		s.Deck = append(s.Deck, Card(c))
 	}
+	s.ContractorDeck = make([]Contractor, 0, NumContractors())
 	for c := range NumContractors() {
 		s.ContractorDeck = append(s.ContractorDeck, Contractor(c))
 	}
@@ -44,10 +49,12 @@ func New(cfg Config, seed uint64) (State, error) {
 	s.Market.Tools = Tools()
 	s.Discard, s.ContractorDiscard = []Card{}, []Contractor{}
 	s.Players = make([]Player, cfg.Players)
+	const compound = BuildingsEnd + 2 // most games end before a compound outgrows it
+	compounds := make([]Building, cfg.Players*compound)
 	for i := range s.Players {
 		p := &s.Players[i]
 		p.Metal, p.Energy = 1, 2
-		p.Compound = []Building{}
+		p.Compound = compounds[i*compound : i*compound : (i+1)*compound]
 		for range 4 {
 			if c, ok := s.draw(); ok {
 				p.Hand = append(p.Hand, c)

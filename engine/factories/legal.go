@@ -74,6 +74,10 @@ type moveList struct {
 	// options, picks from the same ones. Offsets, not slices, so that
 	// nothing the list points to escapes through it.
 	combos [4]struct{ start, end int }
+	// byValue is the seat's free dice by value once filled is 1 (-1: a die
+	// the rules never make, see diceByValue.fill), for diceCombos.
+	byValue diceByValue
+	filled  int
 }
 
 // diceCombos returns the ways to pick n of the seat's free dice (see
@@ -82,8 +86,19 @@ func (l *moveList) diceCombos(n int) []int {
 	if n < len(l.combos) && l.combos[n].end > 0 {
 		return l.arena.combos[l.combos[n].start:l.combos[n].end:l.combos[n].end]
 	}
+	dice := l.s.Players[l.seat].Dice
+	if l.filled == 0 {
+		l.filled = 1
+		if !l.byValue.fill(dice) {
+			l.filled = -1
+		}
+	}
 	start := len(l.arena.combos)
-	l.arena.combos = diceCombos(l.arena.combos, l.s.Players[l.seat].Dice, n)
+	if l.filled > 0 {
+		l.arena.combos = l.byValue.combos(l.arena.combos, dice, n)
+	} else {
+		l.arena.combos = allDiceCombos(l.arena.combos, dice, n)
+	}
 	end := len(l.arena.combos)
 	if n < len(l.combos) && end > start {
 		l.combos[n].start, l.combos[n].end = start, end
@@ -103,7 +118,7 @@ type moveArena struct {
 
 // add appends m to out unless Apply would refuse it.
 func (l *moveList) add(out []Move, m Move) []Move {
-	if l.all || accepts(l.s, l.seat, m) {
+	if l.all || acceptsAt(l.s, l.seat, &m) {
 		out = append(out, m)
 	}
 	return out
@@ -137,7 +152,11 @@ func (l *moveList) cards(v ...Card) []Card {
 // candidate on a copy of the game gives the same answer at many times the
 // cost; TestLegalMatchesItsDefinition and TestAcceptsMatchesApply hold the
 // two together.
-func accepts(s *State, seat int, m Move) bool {
+func accepts(s *State, seat int, m Move) bool { return acceptsAt(s, seat, &m) }
+
+// acceptsAt is accepts for a move it reads in place: Legal asks it of many
+// candidates, and a Move is too large to copy for each.
+func acceptsAt(s *State, seat int, m *Move) bool {
 	p := &s.Players[seat]
 	switch m.Kind {
 	case Refresh:
@@ -158,18 +177,17 @@ func accepts(s *State, seat int, m Move) bool {
 	case Place:
 		return canPlace(p, p.Dice[m.Dice[0]].Value, m.Action)
 	case Activate:
-		name, metal, energy := m.Card.Name(), 0, 0
-		if name == Replicator {
+		r, energy := m.Card.facts().recipe, 0
+		if r == replicator {
 			// Replicator takes its 1 energy before the copied recipe pays.
-			name, energy = s.Market.Blueprints[m.Slot].Name(), 1
+			r, energy = s.Market.Blueprints[m.Slot].facts().recipe, 1
 		}
 		var space [8]int
 		dice := space[:0]
 		for _, d := range m.Dice {
 			dice = append(dice, p.Dice[d].Value)
 		}
-		rm, re := recipeCost(name, m, dice)
-		return p.Metal >= metal+rm && p.Energy >= energy+re
+		return canPayRecipe(p, r, energy, m.Value, dice)
 	case DiscardDown:
 		return m.Metal <= p.Metal && m.Energy <= p.Energy
 	case Done:
@@ -184,7 +202,15 @@ func accepts(s *State, seat int, m Move) bool {
 // discards: what build refuses of a card in hand with a discard of its tool.
 func canBuild(p *Player, c Card) bool {
 	metal, energy := buildCost(p, c)
-	return !owns(p, c) && p.Metal >= metal && p.Energy >= energy
+	return p.Metal >= metal && p.Energy >= energy && !owns(p, c) // the cheap test first
+}
+
+// canPayRecipe reports whether p can pay for recipe r run with the move's
+// value (see recipeCost) and dice showing dice, energy already spent on it
+// (a Replicator's).
+func canPayRecipe(p *Player, r recipe, energy, value int, dice []int) bool {
+	rm, re := recipeCost(r, value, dice)
+	return p.Metal >= rm && p.Energy >= energy+re
 }
 
 // canPlace reports whether p may place a free die showing v on action.

@@ -58,7 +58,7 @@ func (g *game) activate(m Move) error {
 // recipe pays for and resolves card b's recipe for the seat. Dice go on the
 // compound building at index host (the Replicator when copying).
 func (g *game) recipe(b Blueprint, m Move, host int) error {
-	p := g.me()
+	p, r := g.me(), recipeOf(b.Name)
 	var space [8]int
 	dice, err := workers(p, m.Dice, space[:0])
 	if err != nil {
@@ -68,14 +68,14 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 	// A recipe that also discards checks it can pay (afford) before the
 	// discard and charges after, so that a refusal comes before any change.
 	afford := func() error {
-		metal, energy := recipeCost(b.Name, m, dice)
+		metal, energy := recipeCost(r, m.Value, dice)
 		if p.Metal < metal || p.Energy < energy {
 			return fmt.Errorf("%s needs %s; you have %d metal and %d energy", b.Name, costText(metal, energy), p.Metal, p.Energy)
 		}
 		return nil
 	}
 	charge := func() {
-		metal, energy := recipeCost(b.Name, m, dice)
+		metal, energy := recipeCost(r, m.Value, dice)
 		p.Metal -= metal
 		p.Energy -= energy
 	}
@@ -321,62 +321,63 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 	return nil
 }
 
-// recipeCost is what running recipe name costs, the "pays" column of the
+// recipeCost is what running recipe r costs, the "pays" column of the
 // recipe table: recipe charges it and Legal checks the seat can meet it.
-// dice are the workers' values, already checked by checkWorkers.
-func recipeCost(name string, m Move, dice []int) (metal, energy int) {
-	switch name {
-	case AluminumFactory:
+// value is the move's Value (Golem's X), and dice are the workers' values,
+// already checked by checkWorkers.
+func recipeCost(r recipe, value int, dice []int) (metal, energy int) {
+	switch r {
+	case aluminumFactory:
 		return 0, 5
-	case BatteryFactory:
+	case batteryFactory:
 		return 0, 4
-	case Refinery:
+	case refinery:
 		return 0, 3
-	case FulfillmentCenter, RecyclingPlant:
+	case fulfillmentCenter, recyclingPlant:
 		return 0, 2
-	case Biolab, Dojo, FitnessCenter, Gymnasium, TempAgency:
+	case biolab, dojo, fitnessCenter, gymnasium, tempAgency:
 		return 0, 1
-	case Incinerator, Robot:
+	case incinerator, robot:
 		return 1, 0
-	case ConcretePlant:
+	case concretePlant:
 		return dice[0], 0 // X metal for a pair of X
-	case Foundry:
+	case foundry:
 		return 0, dice[0]
-	case Golem:
-		return 0, m.Value
+	case golem:
+		return 0, value
 	}
 	return 0, 0
 }
 
-// workersFit reports whether dice showing d fit recipe name: how many it
+// workersFit reports whether dice showing d fit recipe r: how many it
 // takes and the pattern printed on the card.
-func workersFit(name string, d []int) bool {
-	switch name {
-	case BatteryFactory, Golem, Incinerator, RecyclingPlant, Refinery, Robot:
+func workersFit(r recipe, d []int) bool {
+	switch r {
+	case batteryFactory, golem, incinerator, recyclingPlant, refinery, robot:
 		return len(d) == 0
-	case Biolab:
+	case biolab:
 		return len(d) == 1 && d[0] == 1
-	case FulfillmentCenter:
+	case fulfillmentCenter:
 		return len(d) == 1 && d[0] == 4
-	case NuclearPlant:
+	case nuclearPlant:
 		return len(d) == 1 && d[0] == 6
-	case BlackMarket, Foundry, Motherlode, PowerPlant, Dojo:
+	case blackMarket, foundry, motherlode, powerPlant, dojo:
 		return len(d) == 1
-	case FitnessCenter:
+	case fitnessCenter:
 		return len(d) == 1 && d[0] != 1
-	case Gymnasium:
+	case gymnasium:
 		return len(d) == 1 && d[0] != 6
-	case TempAgency:
+	case tempAgency:
 		return len(d) > 0
-	case AluminumFactory, ConcretePlant, Harvester, Manufactory, TrashCompactor:
+	case aluminumFactory, concretePlant, harvester, manufactory, trashCompactor:
 		return len(d) == 2 && d[0] == d[1]
-	case MegaFactory:
+	case megaFactory:
 		return len(d) == 3 && d[0] == d[1] && d[1] == d[2]
-	case AssemblyLine:
+	case assemblyLine:
 		// A run in any order: three different values spanning two steps.
 		return len(d) == 3 && d[0] != d[1] && d[1] != d[2] && d[0] != d[2] &&
 			max(d[0], d[1], d[2])-min(d[0], d[1], d[2]) == 2
-	case Warehouse:
+	case warehouse:
 		return len(d) == 3 && d[0]+d[1]+d[2] >= 14
 	}
 	return true
@@ -386,7 +387,7 @@ func workersFit(name string, d []int) bool {
 // saying what the card needs. Legal asks workersFit alone: it skips many
 // dice and needs no reasons.
 func checkWorkers(name string, d []int) error {
-	if workersFit(name, d) {
+	if workersFit(recipeOf(name), d) {
 		return nil
 	}
 	switch name {
@@ -442,4 +443,99 @@ func costText(metal, energy int) string {
 	default:
 		return fmt.Sprintf("%d energy", energy)
 	}
+}
+
+// recipe is a design's recipe by number, for the rules' inner loops (see
+// facts): Legal decides many candidates of each recipe, and a switch on a
+// number costs less than one on a name.
+type recipe uint8
+
+// The recipes, one per design that has one.
+const (
+	noRecipe recipe = iota // a design without a recipe, or a card outside the table
+	aluminumFactory
+	assemblyLine
+	batteryFactory
+	biolab
+	blackMarket
+	concretePlant
+	dojo
+	fitnessCenter
+	foundry
+	fulfillmentCenter
+	golem
+	gymnasium
+	harvester
+	incinerator
+	manufactory
+	megaFactory
+	motherlode
+	nuclearPlant
+	powerPlant
+	recyclingPlant
+	refinery
+	replicator
+	robot
+	tempAgency
+	trashCompactor
+	warehouse
+)
+
+// recipeOf is the recipe of the design called name.
+func recipeOf(name string) recipe {
+	switch name {
+	case AluminumFactory:
+		return aluminumFactory
+	case AssemblyLine:
+		return assemblyLine
+	case BatteryFactory:
+		return batteryFactory
+	case Biolab:
+		return biolab
+	case BlackMarket:
+		return blackMarket
+	case ConcretePlant:
+		return concretePlant
+	case Dojo:
+		return dojo
+	case FitnessCenter:
+		return fitnessCenter
+	case Foundry:
+		return foundry
+	case FulfillmentCenter:
+		return fulfillmentCenter
+	case Golem:
+		return golem
+	case Gymnasium:
+		return gymnasium
+	case Harvester:
+		return harvester
+	case Incinerator:
+		return incinerator
+	case Manufactory:
+		return manufactory
+	case MegaFactory:
+		return megaFactory
+	case Motherlode:
+		return motherlode
+	case NuclearPlant:
+		return nuclearPlant
+	case PowerPlant:
+		return powerPlant
+	case RecyclingPlant:
+		return recyclingPlant
+	case Refinery:
+		return refinery
+	case Replicator:
+		return replicator
+	case Robot:
+		return robot
+	case TempAgency:
+		return tempAgency
+	case TrashCompactor:
+		return trashCompactor
+	case Warehouse:
+		return warehouse
+	}
+	return noRecipe
 }

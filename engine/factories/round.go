@@ -15,7 +15,8 @@ func (g *game) checkEnd() {
 		return
 	}
 	cause, by := "", -1
-	for seat, p := range g.Players {
+	for seat := range g.Players {
+		p := &g.Players[seat] // not a copy: this runs after every move
 		switch {
 		case p.Goods >= GoodsToEnd:
 			cause, by = fmt.Sprintf("has %d goods", p.Goods), seat

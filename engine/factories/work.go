@@ -87,11 +87,11 @@ func (g *game) choose(m Move) error {
 // buildCost is what c costs seat now: Megalith is 1 metal cheaper for each
 // Monument already in the compound, down to 0.
 func buildCost(p *Player, c Card) (metal, energy int) {
-	b := c.info()
-	metal, energy = b.Metal, b.Energy
-	if b.Name == Megalith {
+	f := c.facts()
+	metal, energy = f.metal, f.energy
+	if f.megalith {
 		for _, have := range p.Compound {
-			if have.Card.info().Type == Monument {
+			if have.Card.facts().monument {
 				metal--
 			}
 		}
@@ -110,11 +110,12 @@ func canOwn(p *Player, c Card) error {
 
 // owns reports whether p has a c it may not build again.
 func owns(p *Player, c Card) bool {
-	if multipleAllowed(c.Name()) {
+	// By design, not by name: Legal asks this of every build it lists.
+	f := c.facts()
+	if f.multiple {
 		return false
 	}
-	// By design, not by name: Legal asks this of every build it lists.
-	d := design(c)
+	d := f.design
 	for _, b := range p.Compound {
 		if design(b.Card) == d {
 			return true
