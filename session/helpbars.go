@@ -43,6 +43,19 @@ func keyOf(t Theme, keys []key.Binding, w int) barKey {
 	return barKey{styles: t.Styles, keys: b.String(), w: w}
 }
 
+// pageKey is the cache key of a page of keys in columns, in theme t, w
+// wide, under head (its title and note). Bars' keys never hold the byte 1
+// that starts each column here, so a page never takes a bar's place.
+func pageKey(t Theme, head string, cols [][]key.Binding, w int) barKey {
+	var b strings.Builder
+	b.WriteString(head)
+	for _, col := range cols {
+		b.WriteByte(1)
+		b.WriteString(keyOf(t, col, w).keys)
+	}
+	return barKey{styles: t.Styles, keys: b.String(), w: w}
+}
+
 // get returns the bar for k, drawing it with draw the first time.
 func (c *barCache) get(k barKey, draw func() string) string {
 	c.mu.Lock()

@@ -33,11 +33,6 @@ type helpOverlay struct {
 	km    help.KeyMap
 	note  string
 	rules func() overlay // nil where the screen has no rules
-	// drawn is the page as drawn with drawnT at width drawnW: every update
-	// redraws the screen under it, and the page changes with neither.
-	drawn  string
-	drawnT *Styles
-	drawnW int
 }
 
 func (o *helpOverlay) update(k tea.KeyMsg) (overlay, tea.Cmd) {
@@ -50,15 +45,16 @@ func (o *helpOverlay) resize(int, int)   {}
 func (o *helpOverlay) keys() help.KeyMap { return anyKey{} }
 
 func (o *helpOverlay) view(t Theme, w, _ int) string {
-	if o.drawn != "" && o.drawnW == w && o.drawnT == t.Styles {
-		return o.drawn
-	}
-	s := keysHelp(t, o.title, o.km, w)
-	if o.note != "" {
-		s += "\n\n" + t.Dim.Render(lipgloss.NewStyle().Width(w).Render(o.note))
-	}
-	o.drawn, o.drawnT, o.drawnW = s, t.Styles, w
-	return s
+	// The page depends on nothing else, and players open it often: it is
+	// drawn once for every session, like the help bars.
+	k := pageKey(t, o.title+"\x01"+o.note, o.km.FullHelp(), w)
+	return helpBars.get(k, func() string {
+		s := keysHelp(t, o.title, o.km, w)
+		if o.note != "" {
+			s += "\n\n" + t.Dim.Render(lipgloss.NewStyle().Width(w).Render(o.note))
+		}
+		return s
+	})
 }
 
 // anyKey is the help bar of an overlay that any key closes.
