@@ -487,23 +487,21 @@ func (r *redisProfileTx) dropName(name string)              { r.pipe.HDel(r.ctx,
 // profile hashes: should another instance change them between its reads
 // and its writes, it runs again on what is there then.
 func (s *RedisStore) changeProfiles(ctx context.Context, change func(p *redisProfileTx) error) error {
-	for range 10 {
-		err := s.rdb.Watch(ctx, func(tx *redis.Tx) error {
-			r := &redisProfileTx{ctx: ctx, tx: tx}
-			_, err := tx.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
-				r.pipe = pipe
-				if err := change(r); err != nil {
-					return err
-				}
-				return r.err
-			})
-			return err
-		}, redisProfiles, redisProfileKeys, redisProfileNames)
-		if !errors.Is(err, redis.TxFailedErr) {
-			return err
-		}
+	err := s.optimistic(ctx, func(tx *redis.Tx) error {
+		r := &redisProfileTx{ctx: ctx, tx: tx}
+		_, err := tx.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
+			r.pipe = pipe
+			if err := change(r); err != nil {
+				return err
+			}
+			return r.err
+		})
+		return err
+	}, redisProfiles, redisProfileKeys, redisProfileNames)
+	if errors.Is(err, ErrConflict) {
+		return fmt.Errorf("profiles changed by others at every try: %w", err)
 	}
-	return fmt.Errorf("profiles: %w", ErrConflict)
+	return err
 }
 
 func (s *RedisStore) readProfile(ctx context.Context, hash, field string) (Profile, error) {
@@ -543,17 +541,44 @@ func (s *RedisStore) NamedProfile(ctx context.Context, name string) (Profile, er
 	return s.readProfile(ctx, redisProfileNames, nameKey(name))
 }
 
-// CreateProfile implements ProfileStore. A retry of a creation whose reply
+// createProfileScript is createProfile in one step on the server: a
+// player's first connection is the common change, and new players come in
+// crowds, which an optimistic transaction over the shared hashes turns
+// into a race that most of them lose. A retry of a creation whose reply
 // was lost finds its own profile there and succeeds.
+// KEYS: byid, bykey, byname. ARGV: id, key, name key, profile JSON.
+var createProfileScript = redis.NewScript(`
+local id, key, name = ARGV[1], ARGV[2], ARGV[3]
+local have = redis.call('HGET', KEYS[2], key)
+if have then
+  if have == id and redis.call('HGET', KEYS[3], name) == id then return 'ok' end
+  return 'exists'
+end
+local holder = redis.call('HGET', KEYS[3], name)
+if holder and holder ~= id then return 'taken' end
+redis.call('HSET', KEYS[1], id, ARGV[4])
+redis.call('HSET', KEYS[2], key, id)
+redis.call('HSET', KEYS[3], name, id)
+return 'ok'
+`)
+
+// CreateProfile implements ProfileStore.
 func (s *RedisStore) CreateProfile(ctx context.Context, p Profile) error {
-	return s.changeProfiles(ctx, func(r *redisProfileTx) error {
-		if id, ok := r.keyOf(p.Keys[0]); ok && id == p.ID {
-			if have, ok := r.get(p.ID); ok && have.Name == p.Name {
-				return nil
-			}
-		}
-		return createProfile(r, p)
-	})
+	data, err := json.Marshal(p)
+	if err != nil {
+		return err
+	}
+	res, err := createProfileScript.Run(ctx, s.rdb, []string{redisProfiles, redisProfileKeys, redisProfileNames},
+		p.ID, p.Keys[0], nameKey(p.Name), data).Text()
+	switch {
+	case err != nil:
+		return fmt.Errorf("create profile: %w", err)
+	case res == "exists":
+		return ErrExists
+	case res == "taken":
+		return ErrNameTaken
+	}
+	return nil
 }
 
 // Rename implements ProfileStore.

@@ -3,7 +3,9 @@ package lobby
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 )
@@ -115,5 +117,33 @@ func contractProfiles(t *testing.T, s Store) {
 	}
 	if err := ps.LinkKey(ctx, keyC, "SHA256:nobody"+u); !errors.Is(err, ErrNoProfile) {
 		t.Fatalf("link to a missing profile: %v, want ErrNoProfile", err)
+	}
+}
+
+// contractProfileBurst: a crowd of new players arriving at once (a game
+// night announced, every session back after a restart) all get their
+// profiles: on Redis one optimistic transaction over the shared hashes
+// lost to the others until it gave up, and those players were refused.
+func contractProfileBurst(t *testing.T, s Store) {
+	ctx := context.Background()
+	ps := s.(ProfileStore)
+	u := newCode()
+	var wg sync.WaitGroup
+	errs := make(chan error, 200)
+	for i := range 200 {
+		wg.Go(func() {
+			key := fmt.Sprintf("SHA256:burst%d%s", i, u)
+			errs <- ps.CreateProfile(ctx, Profile{ID: key, Name: fmt.Sprintf("p%d%s", i, u), Keys: []string{key}, Created: t0})
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatalf("a new player in a crowd of 200: %v", err)
+		}
+	}
+	if p, err := ps.KeyProfile(ctx, "SHA256:burst7"+u); err != nil || p.Name != "p7"+u {
+		t.Fatalf("a profile made in the crowd: %+v, %v", p, err)
 	}
 }

@@ -469,29 +469,23 @@ func (s *RedisStore) Ratings(ctx context.Context, game string, players []string)
 // its writes, it runs again on what is there then. A retry of a record
 // whose reply was lost finds the outcome kept, and changes nothing.
 func (s *RedisStore) Record(ctx context.Context, o Outcome) (Outcome, error) {
-	for range 10 {
-		var kept Outcome
-		err := s.rdb.Watch(ctx, func(tx *redis.Tx) error {
-			r := &redisRatingTx{ctx: ctx, tx: tx}
-			_, err := tx.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
-				r.pipe = pipe
-				var err error
-				if kept, err = recordOutcome(r, o); err != nil {
-					return err
-				}
-				return r.err
-			})
-			return err
-		}, redisOutcomes, redisRatings, redisSolos)
-		if errors.Is(err, redis.TxFailedErr) {
-			continue
-		}
-		if err != nil {
-			return Outcome{}, fmt.Errorf("record room %s: %w", o.Code, err)
-		}
-		return kept, nil
+	var kept Outcome
+	err := s.optimistic(ctx, func(tx *redis.Tx) error {
+		r := &redisRatingTx{ctx: ctx, tx: tx}
+		_, err := tx.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
+			r.pipe = pipe
+			var err error
+			if kept, err = recordOutcome(r, o); err != nil {
+				return err
+			}
+			return r.err
+		})
+		return err
+	}, redisOutcomes, redisRatings, redisSolos)
+	if err != nil {
+		return Outcome{}, fmt.Errorf("record room %s: %w", o.Code, err)
 	}
-	return Outcome{}, fmt.Errorf("record room %s: %w", o.Code, ErrConflict)
+	return kept, nil
 }
 
 // Outcome implements RatingStore.

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	mrand "math/rand/v2"
 	"strings"
 	"sync"
 	"time"
@@ -513,4 +514,26 @@ func (q *codeQueue) feed(ctx context.Context, out chan<- string) {
 		case out <- code:
 		}
 	}
+}
+
+// optimistic runs fn as one optimistic transaction over keys (WATCH, then
+// MULTI/EXEC): when another client changes them between fn's reads and its
+// writes, fn runs again on what is there then, up to ten times, and then
+// it is ErrConflict. Those who lost a race together wait apart, a few
+// random milliseconds more at each try, or they would meet again.
+func (s *RedisStore) optimistic(ctx context.Context, fn func(*redis.Tx) error, keys ...string) error {
+	for try := range 10 {
+		if try > 0 {
+			select {
+			case <-time.After(time.Duration(mrand.Int64N(int64(try) * int64(2*time.Millisecond)))):
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		err := s.rdb.Watch(ctx, fn, keys...)
+		if !errors.Is(err, redis.TxFailedErr) {
+			return err
+		}
+	}
+	return ErrConflict
 }

@@ -45,6 +45,7 @@ func TestStoreContract(t *testing.T) {
 		{"delete", contractDelete},
 		{"failed lookups", contractMisses},
 		{"profiles", contractProfiles},
+		{"profile burst", contractProfileBurst},
 		{"ratings", contractRatings},
 	}
 	for _, kind := range storeKinds {
