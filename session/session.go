@@ -251,6 +251,9 @@ func finalRefusal(msg tea.Msg) error {
 	case replayMsg:
 		err = msg.err
 	}
+	if err == nil {
+		return nil // most messages: lim below escapes, so it costs an allocation
+	}
 	var lim *lobby.LimitError
 	if errors.As(err, &lim) && lim.Final {
 		return lim
