@@ -66,8 +66,8 @@ func (g *greedy) guess(v factories.View) *factories.State {
 // Beam search limits: how many positions are kept at each depth, and how
 // many own moves ahead the plan looks.
 var (
-	beamWidth = 8
-	beamDepth = 8
+	beamWidth = 64
+	beamDepth = 12
 )
 
 // plan searches the seat's own work-phase moves with a beam (see search)
