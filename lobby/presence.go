@@ -199,8 +199,20 @@ func (r *room) takePresence(ticket int, sp SharedPresence) {
 	if maps.Equal(r.elsewhere, sp.Elsewhere) && maps.EqualFunc(r.lastHeld, sp.LastHeld, time.Time.Equal) {
 		return
 	}
-	r.elsewhere, r.lastHeld = sp.Elsewhere, sp.LastHeld
-	if len(r.conns) > 0 {
+	shown := !maps.Equal(r.elsewhere, sp.Elsewhere)
+	r.elsewhere = sp.Elsewhere
+	// A held seat's time is renewed with every claim, a few times a
+	// minute: it shows nowhere (only an away seat's does), so redrawing
+	// every screen in the room for it would be work for nothing.
+	for seat, t := range sp.LastHeld {
+		shown = shown || !r.present(seat) && !t.Equal(r.lastHeld[seat])
+	}
+	for seat := range r.lastHeld {
+		_, still := sp.LastHeld[seat]
+		shown = shown || !still && !r.present(seat)
+	}
+	r.lastHeld = sp.LastHeld
+	if shown && len(r.conns) > 0 {
 		r.broadcast()
 	}
 }

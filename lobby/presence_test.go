@@ -173,3 +173,29 @@ func TestRedisExpiryKeepsTablesInUseElsewhere(t *testing.T) {
 		t.Fatalf("the abandoned room survived expiry: %v", err)
 	}
 }
+
+// TestRedisPresenceRenewalsAreQuiet: the instances renew their claims on
+// held seats a few times a TTL, which moves each held seat's last-held time
+// in Redis. Nothing on anyone's screen changes with it, so no session is
+// sent an update for it (every renewal redrew every screen at the table).
+func TestRedisPresenceRenewalsAreQuiet(t *testing.T) {
+	t.Parallel()
+	g := newRedisGame(t, 14)
+	for _, s := range g.all() {
+		if _, err := s.await(10*time.Second, func(u Update) bool { return u.Room.Seats[0].Connected && u.Room.Seats[1].Connected }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	time.Sleep(testPresenceTTL / 2) // the claims made at sit-down settle
+	for _, s := range g.all() {
+		s.drain()
+	}
+	time.Sleep(2 * testPresenceTTL) // six renewals on each instance
+	for _, s := range g.all() {
+		select {
+		case u := <-s.c.Updates():
+			t.Errorf("%s was sent an update while nothing changed: version %d, seats %+v", s.name, u.Version, u.Room.Seats)
+		default:
+		}
+	}
+}
