@@ -24,6 +24,8 @@
 #                      turned off (--max-conns-per-addr 0 --conn-rate 0);
 #                      the instances can then be reached directly too
 #   BALANCER=smokeproxy  use smokeproxy even where HAProxy is installed
+#   PUBLIC_ADDR        where players reach the balancer, for the invites the
+#                      instances print (default localhost:$PROXY_PORT)
 #   SMOKESTACK_FLAGS   extra flags for both instances
 set -euo pipefail
 
@@ -106,7 +108,8 @@ start() {
 		local n=$((i + 1)) port=${node_ports[$i]}
 		mkdir -p "$dir/node$n"
 		launch "node$n" "$dir/bin/smokestack" serve --listen "127.0.0.1:$port" --data-dir "$dir/node$n" \
-			--host-key "$dir/ssh_host_ed25519_key" --redis "$redis_url" "${extra[@]}"
+			--host-key "$dir/ssh_host_ed25519_key" --redis "$redis_url" \
+			--public-addr "${PUBLIC_ADDR:-localhost:$proxy_port}" "${extra[@]}"
 		backends+=("127.0.0.1:$port")
 	done
 	for i in 0 1; do wait_port "${node_ports[$i]}" "node$((i + 1))" || { stop; exit 1; }; done
