@@ -89,14 +89,33 @@ func fitLines(lines []string, w int) string {
 // Columns puts blocks side by side with a one-space gutter; each block is
 // fitted to its width and to h lines.
 func Columns(h int, widths []int, blocks ...string) string {
-	parts := make([]string, 0, 2*len(blocks))
-	for i, b := range blocks {
-		if i > 0 {
-			parts = append(parts, Fit("", 1, h))
-		}
-		parts = append(parts, Fit(b, widths[i], h))
+	if h <= 0 {
+		return ""
 	}
-	return lipgloss.JoinHorizontal(lipgloss.Top, parts...)
+	// Fitted, every line of a block is exactly its width: the rows are
+	// joined as they are, with none of lipgloss.JoinHorizontal's measuring
+	// of every line again (a tenth of a game frame's work).
+	rows := make([][]string, len(blocks))
+	size := 0
+	for i, b := range blocks {
+		f := Fit(b, widths[i], h)
+		size += len(f) + h
+		rows[i] = strings.SplitN(f, "\n", h)
+	}
+	var out strings.Builder
+	out.Grow(size)
+	for r := range h {
+		if r > 0 {
+			out.WriteByte('\n')
+		}
+		for i := range rows {
+			if i > 0 {
+				out.WriteByte(' ')
+			}
+			out.WriteString(rows[i][r])
+		}
+	}
+	return out.String()
 }
 
 // WrapItems joins items with sep into lines no wider than w, never
