@@ -196,20 +196,16 @@ func (r *room) takePresence(ticket int, sp SharedPresence) {
 		return
 	}
 	r.presenceTaken = ticket
-	if maps.Equal(r.elsewhere, sp.Elsewhere) && maps.EqualFunc(r.lastHeld, sp.LastHeld, time.Time.Equal) {
-		return
-	}
 	shown := !maps.Equal(r.elsewhere, sp.Elsewhere)
 	r.elsewhere = sp.Elsewhere
 	// A held seat's time is renewed with every claim, a few times a
 	// minute: it shows nowhere (only an away seat's does), so redrawing
-	// every screen in the room for it would be work for nothing.
-	for seat, t := range sp.LastHeld {
-		shown = shown || !r.present(seat) && !t.Equal(r.lastHeld[seat])
-	}
-	for seat := range r.lastHeld {
-		_, still := sp.LastHeld[seat]
-		shown = shown || !still && !r.present(seat)
+	// every screen in the room for it would be work for nothing. A seat
+	// missing from a map has the zero time there.
+	for _, seats := range []map[int]time.Time{sp.LastHeld, r.lastHeld} {
+		for seat := range seats {
+			shown = shown || !r.present(seat) && !sp.LastHeld[seat].Equal(r.lastHeld[seat])
+		}
 	}
 	r.lastHeld = sp.LastHeld
 	if shown && len(r.conns) > 0 {

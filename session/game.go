@@ -33,7 +33,7 @@ type gameScreen struct {
 	seat    int
 	board   Board // nil until the game starts
 	log     []string
-	logTail drawnLog // log as last drawn; apply clears it
+	logPane drawnLog // the log pane as last drawn; apply clears it
 	notice  string
 	version int
 
@@ -259,7 +259,7 @@ func (g *gameScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 // apply takes in a room update: the view replaces the old one whole.
 func (g *gameScreen) apply(u lobby.Update) {
 	g.room, g.seat, g.log, g.notice, g.version, g.invite = u.Room, u.Seat, u.Log, u.Notice, u.Version, u.Invite
-	g.logTail = drawnLog{}
+	g.logPane = drawnLog{}
 	if u.SeatWord != "" && g.seatWord == "" {
 		g.seatWord = u.SeatWord
 		g.setStatus(g.seatWordText(), false) // once, at sit-down: the guest must see it

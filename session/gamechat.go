@@ -37,10 +37,10 @@ func (g *gameScreen) logOrChat(w, h int) string {
 	if g.chat.open {
 		return g.chat.view(g.env.theme, g.seats(), true, w, h)
 	}
-	if g.logTail.text == "" || g.logTail.w != w || g.logTail.h != h {
-		g.logTail = drawnLog{logTail(g.env.theme, g.seats(), g.log, w, h), w, h}
+	if g.logPane.text == "" || g.logPane.w != w || g.logPane.h != h {
+		g.logPane = drawnLog{logTail(g.env.theme, g.seats(), g.log, w, h), w, h}
 	}
-	return g.logTail.text
+	return g.logPane.text
 }
 
 // drawnLog is the log pane as last drawn, at w×h: a key that moves the
