@@ -161,6 +161,7 @@ func TestCapacityFrames(t *testing.T) {
 	// goroutines per session in all also count those that come and go (a
 	// command's, a metrics scrape's), so how many a run catches depends on
 	// the machine's load, and that figure stays in the report.
+	t.Logf("goroutines per session: %.1f ticking, %.1f drawing on change", cmp.Runs[0].Goroutines, cmp.Runs[1].Goroutines)
 	const ticker = "github.com/charmbracelet/bubbletea.(*standardRenderer).listen"
 	for _, want := range []struct {
 		frames string
