@@ -302,9 +302,9 @@ func FuzzApply(f *testing.F) {
 }
 
 // seededGames is how many seeded games a property test plays per number of
-// seats: full, or short under -short.
+// seats: full, or short under -short and under the race detector.
 func seededGames(full, short int) int {
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		return short
 	}
 	return full
@@ -312,10 +312,11 @@ func seededGames(full, short int) int {
 
 // TestRandomGames plays many seeded games of every size with random legal
 // moves and garbage moves mixed in, checking every property after every
-// move, and that each game ends. CI plays the long run: 100 games a size.
+// move, and that each game ends. CI plays the long run, 100 games a size,
+// without the race detector.
 func TestRandomGames(t *testing.T) {
 	games := seededGames(12, 3)
-	if os.Getenv("CI") != "" && !testing.Short() {
+	if os.Getenv("CI") != "" && !testing.Short() && !raceEnabled {
 		games = 100
 	}
 	for players := 1; players <= MaxPlayers; players++ {
