@@ -275,10 +275,10 @@ func randomBytes(seed uint64, n int) []byte {
 // TestRandomGames plays many seeded games of every size and setting with
 // random legal moves and garbage moves mixed in, checking every property
 // after every move (Play and Apply agreeing among them), and that each
-// game ends. CI plays the long run.
+// game ends. CI plays the long run, without the race detector.
 func TestRandomGames(t *testing.T) {
 	games := seededGames(4, 1)
-	if os.Getenv("CI") != "" && !testing.Short() {
+	if os.Getenv("CI") != "" && !testing.Short() && !raceEnabled {
 		games = 25
 	}
 	for b := range 64 {
