@@ -38,6 +38,7 @@ var refusalGarbage = []string{"unknown card", "unknown contractor", "%!", "<nil>
 // detector, which finds nothing to race in Rules, every 28th position
 // instead of every 7th is spoilt (4,600 moves instead of 22,000).
 func TestGarbageMoveFields(t *testing.T) {
+	t.Parallel()
 	every := 7
 	if raceEnabled {
 		every = 28

@@ -485,6 +485,7 @@ func TestFewAllocations(t *testing.T) {
 // with the seats' resources squeezed, so that paying for a move is often
 // just possible or just impossible.
 func TestLegalMatchesItsDefinition(t *testing.T) {
+	t.Parallel()
 	everyNthState(t, seededGames(3, 1), 53, 2, func(seed uint64) func(int, State) {
 		r := newRandomPlayer(seed ^ 0x5ca1e)
 		return func(step int, before State) {
@@ -524,6 +525,7 @@ func allCandidates(s State, seat int) []Move {
 // one: accepts takes exactly the ones Apply takes, in the states of seeded
 // games and in the same states with the seats' resources squeezed.
 func TestAcceptsMatchesApply(t *testing.T) {
+	t.Parallel()
 	everyNthState(t, seededGames(4, 1), 31, 3, func(seed uint64) func(int, State) {
 		r := newRandomPlayer(seed ^ 0xacce97)
 		return func(step int, before State) {

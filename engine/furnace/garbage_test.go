@@ -30,6 +30,7 @@ var refusalGarbage = []string{"card 999", "card -", "%!", "<nil>", "index out of
 // kind does not use. Under the race detector, which finds nothing to race
 // in Rules, every 20th position instead of every 5th is spoilt.
 func TestGarbageMoveFields(t *testing.T) {
+	t.Parallel()
 	every := 5
 	if raceEnabled {
 		every = 20

@@ -383,6 +383,7 @@ func squeeze(s State, r randomPlayer) State {
 // accepts, no more, no fewer, listed once. Every state is also tried with
 // the seats' goods squeezed.
 func TestLegalMatchesItsDefinition(t *testing.T) {
+	t.Parallel()
 	every := 7
 	if testing.Short() || raceEnabled {
 		every = 29
@@ -418,6 +419,7 @@ func TestLegalMatchesItsDefinition(t *testing.T) {
 // TestPlayMatchesApply plays seeded games twice over, once with Apply and
 // once with Play on one owned state, and compares the states move by move.
 func TestPlayMatchesApply(t *testing.T) {
+	t.Parallel()
 	for players := MinPlayers; players <= MaxPlayers; players++ {
 		for ci, cfg := range configs(players) {
 			for g := range seededGames(25, 4) {
