@@ -271,6 +271,7 @@ func BenchmarkPlay(b *testing.B) {
 // of seeded games on one recycled state, as a search does, and checks each
 // result is Apply's.
 func TestPlayOnRecycledCopiesIsApply(t *testing.T) {
+	t.Parallel()
 	var scratch State
 	everyNthState(t, seededGames(3, 1), 41, 3, func(seed uint64) func(int, State) {
 		return func(step int, s State) {

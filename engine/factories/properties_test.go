@@ -302,9 +302,9 @@ func FuzzApply(f *testing.F) {
 }
 
 // seededGames is how many seeded games a property test plays per number of
-// seats: full, or short under -short.
+// seats: full, or short under -short and under the race detector.
 func seededGames(full, short int) int {
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		return short
 	}
 	return full
@@ -312,10 +312,11 @@ func seededGames(full, short int) int {
 
 // TestRandomGames plays many seeded games of every size with random legal
 // moves and garbage moves mixed in, checking every property after every
-// move, and that each game ends. CI plays the long run: 100 games a size.
+// move, and that each game ends. CI plays the long run, 100 games a size,
+// without the race detector.
 func TestRandomGames(t *testing.T) {
 	games := seededGames(12, 3)
-	if os.Getenv("CI") != "" && !testing.Short() {
+	if os.Getenv("CI") != "" && !testing.Short() && !raceEnabled {
 		games = 100
 	}
 	for players := 1; players <= MaxPlayers; players++ {
@@ -484,6 +485,7 @@ func TestFewAllocations(t *testing.T) {
 // with the seats' resources squeezed, so that paying for a move is often
 // just possible or just impossible.
 func TestLegalMatchesItsDefinition(t *testing.T) {
+	t.Parallel()
 	everyNthState(t, seededGames(3, 1), 53, 2, func(seed uint64) func(int, State) {
 		r := newRandomPlayer(seed ^ 0x5ca1e)
 		return func(step int, before State) {
@@ -523,6 +525,7 @@ func allCandidates(s State, seat int) []Move {
 // one: accepts takes exactly the ones Apply takes, in the states of seeded
 // games and in the same states with the seats' resources squeezed.
 func TestAcceptsMatchesApply(t *testing.T) {
+	t.Parallel()
 	everyNthState(t, seededGames(4, 1), 31, 3, func(seed uint64) func(int, State) {
 		r := newRandomPlayer(seed ^ 0xacce97)
 		return func(step int, before State) {

@@ -323,10 +323,7 @@ func TestSoloScores(t *testing.T) {
 }
 
 func TestSoloGamesEnd(t *testing.T) {
-	n := uint64(20)
-	if testing.Short() {
-		n = 5
-	}
+	n := uint64(seededGames(20, 5))
 	for _, difficulty := range []string{"easy", "medium", "hard", "insane"} {
 		for seed := range n {
 			s, _ := playRandom(t, Config{Players: 1, Difficulty: difficulty}, seed, nil)

@@ -275,10 +275,10 @@ func randomBytes(seed uint64, n int) []byte {
 // TestRandomGames plays many seeded games of every size and setting with
 // random legal moves and garbage moves mixed in, checking every property
 // after every move (Play and Apply agreeing among them), and that each
-// game ends. CI plays the long run.
+// game ends. CI plays the long run, without the race detector.
 func TestRandomGames(t *testing.T) {
 	games := seededGames(4, 1)
-	if os.Getenv("CI") != "" && !testing.Short() {
+	if os.Getenv("CI") != "" && !testing.Short() && !raceEnabled {
 		games = 25
 	}
 	for b := range 64 {
@@ -383,6 +383,7 @@ func squeeze(s State, r randomPlayer) State {
 // accepts, no more, no fewer, listed once. Every state is also tried with
 // the seats' goods squeezed.
 func TestLegalMatchesItsDefinition(t *testing.T) {
+	t.Parallel()
 	every := 7
 	if testing.Short() || raceEnabled {
 		every = 29
@@ -418,6 +419,7 @@ func TestLegalMatchesItsDefinition(t *testing.T) {
 // TestPlayMatchesApply plays seeded games twice over, once with Apply and
 // once with Play on one owned state, and compares the states move by move.
 func TestPlayMatchesApply(t *testing.T) {
+	t.Parallel()
 	for players := MinPlayers; players <= MaxPlayers; players++ {
 		for ci, cfg := range configs(players) {
 			for g := range seededGames(25, 4) {

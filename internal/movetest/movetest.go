@@ -7,7 +7,9 @@ package movetest
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/smokestack/smokestack/engine"
@@ -25,56 +27,75 @@ type Game struct {
 // with one field at a time set to each of its garbage values (fields the
 // move's kind does not use too). Every refusal must be free of the words
 // in bad. It fails the test if fewer than least spoilt moves were judged.
+// The games are independent, so they run in parallel.
 func Spoil(t *testing.T, rules engine.Ruleset, games []Game, steps, spoilEvery int,
 	garbage map[string][]any, bad []string, least int) {
 	t.Helper()
-	judged := 0
-	for _, g := range games {
-		var opts json.RawMessage
-		if g.Options != "" {
-			opts = json.RawMessage(g.Options)
+	var judged atomic.Int64
+	played := t.Run("games", func(t *testing.T) {
+		for _, g := range games {
+			t.Run(fmt.Sprintf("%d seats, seed %d", g.Seats, g.Seed), func(t *testing.T) {
+				t.Parallel()
+				judged.Add(int64(spoilGame(t, rules, g, steps, spoilEvery, garbage, bad)))
+			})
 		}
-		state, err := rules.New(g.Seats, opts, g.Seed)
+	})
+	if !played {
+		return // a game failed, and may not have judged its share
+	}
+	if n := judged.Load(); n < int64(least) {
+		t.Fatalf("only %d spoilt moves judged; want at least %d", n, least)
+	}
+}
+
+// spoilGame plays one game for Spoil and returns how many spoilt moves it
+// judged.
+func spoilGame(t *testing.T, rules engine.Ruleset, g Game, steps, spoilEvery int,
+	garbage map[string][]any, bad []string) int {
+	t.Helper()
+	var opts json.RawMessage
+	if g.Options != "" {
+		opts = json.RawMessage(g.Options)
+	}
+	state, err := rules.New(g.Seats, opts, g.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	judged := 0
+	rng := engine.NewRNG(g.Seed)
+	for step := 0; step < steps; step++ {
+		st, err := rules.Status(state)
 		if err != nil {
 			t.Fatal(err)
 		}
-		rng := engine.NewRNG(g.Seed)
-		for step := 0; step < steps; step++ {
-			st, err := rules.Status(state)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if st.Over || len(st.Acting) == 0 {
-				break
-			}
-			seat := st.Acting[rng.Intn(len(st.Acting))]
-			raw, err := rules.View(state, seat)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var v struct {
-				Legal []json.RawMessage `json:"legal"`
-			}
-			if err := json.Unmarshal(raw, &v); err != nil {
-				t.Fatal(err)
-			}
-			if len(v.Legal) == 0 {
-				t.Fatalf("seat %d may act but has no legal move", seat)
-			}
-			if step%spoilEvery == 0 {
-				for _, m := range v.Legal {
-					judged += spoil(t, rules, state, seat, m, garbage, bad)
-				}
-			}
-			mv := v.Legal[rng.Intn(len(v.Legal))]
-			if state, _, err = rules.Apply(state, seat, mv); err != nil {
-				t.Fatalf("legal move %s refused: %v", mv, err)
+		if st.Over || len(st.Acting) == 0 {
+			break
+		}
+		seat := st.Acting[rng.Intn(len(st.Acting))]
+		raw, err := rules.View(state, seat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v struct {
+			Legal []json.RawMessage `json:"legal"`
+		}
+		if err := json.Unmarshal(raw, &v); err != nil {
+			t.Fatal(err)
+		}
+		if len(v.Legal) == 0 {
+			t.Fatalf("seat %d may act but has no legal move", seat)
+		}
+		if step%spoilEvery == 0 {
+			for _, m := range v.Legal {
+				judged += spoil(t, rules, state, seat, m, garbage, bad)
 			}
 		}
+		mv := v.Legal[rng.Intn(len(v.Legal))]
+		if state, _, err = rules.Apply(state, seat, mv); err != nil {
+			t.Fatalf("legal move %s refused: %v", mv, err)
+		}
 	}
-	if judged < least {
-		t.Fatalf("only %d spoilt moves judged; want at least %d", judged, least)
-	}
+	return judged
 }
 
 // spoil plays m with each field in turn set to each garbage value and

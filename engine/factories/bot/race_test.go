@@ -3,5 +3,5 @@
 package bot
 
 // raceEnabled shortens the slow tests: the race detector makes the bots
-// about ten times slower.
+// about ten times slower, and .ci/run plays the full runs without it.
 const raceEnabled = true

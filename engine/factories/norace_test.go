@@ -1,0 +1,5 @@
+//go:build !race
+
+package factories
+
+const raceEnabled = false
