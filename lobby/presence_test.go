@@ -3,6 +3,7 @@ package lobby
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -152,22 +153,23 @@ func TestRedisExpiryKeepsTablesInUseElsewhere(t *testing.T) {
 		p, err := a.presence.SeatPresence(ctx, m.Code, time.Now())
 		return err == nil && p.Elsewhere[0]
 	}
-	for deadline := time.Now().Add(10 * time.Second); !held(); time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("b never claimed pat's seat")
-		}
+	eventually(t, "b claims pat's seat", held)
+	// The room must be idle past a's 1ms expiry, or it would survive the
+	// first expiry below for that alone: the clock passes its stored
+	// Updated time within a few milliseconds.
+	stored, _, err := a.cfg.Store.Load(ctx, m.Code, 0)
+	if err != nil {
+		t.Fatal(err)
 	}
-	time.Sleep(2 * time.Millisecond) // past the 1ms expiry, by the room's Updated time
+	eventually(t, "the room is idle past its expiry", func() bool {
+		return a.cfg.Now().Add(-a.cfg.Expire).After(stored.Updated)
+	})
 	a.ExpireRooms(ctx)
 	if _, _, err := a.cfg.Store.Load(ctx, m.Code, 0); err != nil {
 		t.Fatalf("a expired the room pat plays through b: %v", err)
 	}
 	c.Close()
-	for deadline := time.Now().Add(10 * time.Second); held(); time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("b never withdrew pat's seat")
-		}
-	}
+	eventually(t, "b withdraws pat's seat", func() bool { return !held() })
 	a.ExpireRooms(ctx)
 	if _, _, err := a.cfg.Store.Load(ctx, m.Code, 0); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("the abandoned room survived expiry: %v", err)
@@ -186,11 +188,11 @@ func TestRedisPresenceRenewalsAreQuiet(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	time.Sleep(testPresenceTTL / 2) // the claims made at sit-down settle
+	g.renewals(t, 2) // the claims made at sit-down settle
 	for _, s := range g.all() {
 		s.drain()
 	}
-	time.Sleep(2 * testPresenceTTL) // six renewals on each instance
+	g.renewals(t, 4)
 	for _, s := range g.all() {
 		select {
 		case u := <-s.c.Updates():
@@ -198,4 +200,33 @@ func TestRedisPresenceRenewalsAreQuiet(t *testing.T) {
 		default:
 		}
 	}
+}
+
+// renewals waits until each seat's last-held time in Redis has moved n
+// times: each move is one renewal of the claim of the instance holding the
+// seat, as nothing else changes at the table. An instance renews its
+// claims one round after another, and takes in what a round read before
+// it starts the next, so by then all but the last renewal counted have
+// sent whatever updates they were going to.
+func (g *redisGame) renewals(t *testing.T, n int) {
+	t.Helper()
+	ctx := context.Background()
+	last, moved := map[int]time.Time{}, map[int]int{}
+	eventually(t, fmt.Sprintf("%d renewals of each seat's claim", n), func() bool {
+		p, err := g.a.store.SeatPresence(ctx, g.code, time.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		done := true
+		for seat := range g.seats {
+			if held := p.LastHeld[seat]; !held.Equal(last[seat]) {
+				if !last[seat].IsZero() {
+					moved[seat]++
+				}
+				last[seat] = held
+			}
+			done = done && moved[seat] >= n
+		}
+		return done
+	})
 }
