@@ -167,7 +167,7 @@ func TestBadInput(t *testing.T) {
 		if err := term.WindowChange(tt.h, tt.w); err != nil {
 			t.Fatal(err)
 		}
-		if f := drawnAfter(t, scr, from); !tt.want(f) {
+		if f, ok := drawnAfter(scr, from, tt.want); !ok {
 			t.Errorf("at %dx%d the terminal drew %d lines, %d wide:\n%.2000s", tt.w, tt.h, len(f), maxWidth(f), strings.Join(f, "\n"))
 		}
 	}
@@ -216,29 +216,24 @@ func TestBadInput(t *testing.T) {
 	scr.waitFor(t, "game over")
 }
 
-// drawnAfter waits for a terminal to draw past from (a length of its raw
-// output) and then go quiet, and returns the lines it drew since, escapes
-// removed. A resize redraws the whole screen, each line but the last
-// ending in CR LF.
-func drawnAfter(t *testing.T, scr *screen, from int) []string {
-	t.Helper()
+// drawnAfter waits until the lines a terminal drew past from (a length of
+// its raw output), escapes removed, satisfy want, and returns them and
+// whether they did within 10s. A resize redraws the whole screen, each
+// line but the last ending in CR LF.
+func drawnAfter(scr *screen, from int, want func(frame []string) bool) ([]string, bool) {
 	deadline := time.Now().Add(10 * time.Second)
-	last, quiet := from, time.Now()
 	for {
-		n := len(scr.raw())
-		switch {
-		case n != last:
-			last, quiet = n, time.Now()
-		case n > from && time.Since(quiet) > 300*time.Millisecond:
-			lines := strings.Split(ansi.Strip(scr.raw()[from:]), "\n")
-			for i, l := range lines {
-				lines[i] = strings.ReplaceAll(l, "\r", "")
-			}
-			return lines
-		case time.Now().After(deadline):
-			t.Fatalf("the terminal drew nothing after a resize; it shows:\n%s", scr.text())
+		lines := strings.Split(ansi.Strip(scr.raw()[from:]), "\n")
+		for i, l := range lines {
+			lines[i] = strings.ReplaceAll(l, "\r", "")
 		}
-		time.Sleep(20 * time.Millisecond)
+		if want(lines) {
+			return lines, true
+		}
+		if time.Now().After(deadline) {
+			return lines, false
+		}
+		time.Sleep(20 * time.Millisecond) // the poll's pace
 	}
 }
 
