@@ -148,7 +148,10 @@ func eventually(t *testing.T, what string, cond func() bool) {
 	}
 }
 
-// drain handles the messages already waiting.
+// drain handles the messages already waiting, and those that come until
+// none has for 50ms. That is a fixed wait: use it only before asserting
+// that something did not happen (a read, a bell), never to wait for
+// something that will (use until).
 func (d *driver) drain() {
 	for {
 		select {
