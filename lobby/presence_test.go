@@ -116,6 +116,12 @@ func TestRedisPresenceCleanShutdown(t *testing.T) {
 	if _, err := g.seats[0].await(10*time.Second, seatShown(1, true)); err != nil {
 		t.Fatal(err)
 	}
+	// What b announces, as the other instances hear it.
+	heard := g.a.store.rdb.Subscribe(ctx, redisChannel)
+	defer heard.Close()
+	if _, err := heard.Receive(ctx); err != nil { // subscribed
+		t.Fatal(err)
+	}
 	g.b.stop()
 	<-g.b.done
 	fields, err := g.a.store.rdb.HGetAll(ctx, presenceKey(g.code)).Result()
@@ -125,8 +131,21 @@ func TestRedisPresenceCleanShutdown(t *testing.T) {
 	if v, ok := fields[g.b.store.claimField()]; ok {
 		t.Fatalf("b stopped, its claim %q is still there", v)
 	}
-	if _, err := g.seats[0].await(testPresenceTTL/2, seatShown(1, false)); err != nil {
-		t.Fatalf("b stopped, alice on a not shown bob away before b's claim could lapse: %v", err)
+	// The withdrawal was announced, so the others read it at once rather
+	// than at their next renewal, let alone when the claim would lapse.
+	within, stop := context.WithTimeout(ctx, 10*time.Second)
+	defer stop()
+	for want := g.b.store.announcement(g.code); ; {
+		msg, err := heard.ReceiveMessage(within)
+		if err != nil {
+			t.Fatalf("b stopped without announcing its withdrawal from room %s: %v", g.code, err)
+		}
+		if msg.Payload == want {
+			break
+		}
+	}
+	if _, err := g.seats[0].await(10*time.Second, seatShown(1, false)); err != nil {
+		t.Fatalf("b stopped, alice on a not shown bob away: %v", err)
 	}
 }
 
