@@ -167,7 +167,7 @@ func TestBadInput(t *testing.T) {
 		if err := term.WindowChange(tt.h, tt.w); err != nil {
 			t.Fatal(err)
 		}
-		if f, ok := drawnAfter(scr, from, tt.want); !ok {
+		if f := drawnAfter(t, scr, from); !tt.want(f) {
 			t.Errorf("at %dx%d the terminal drew %d lines, %d wide:\n%.2000s", tt.w, tt.h, len(f), maxWidth(f), strings.Join(f, "\n"))
 		}
 	}
@@ -216,22 +216,31 @@ func TestBadInput(t *testing.T) {
 	scr.waitFor(t, "game over")
 }
 
-// drawnAfter waits until the lines a terminal drew past from (a length of
-// its raw output), escapes removed, satisfy want, and returns them and
-// whether they did within 10s. A resize redraws the whole screen, each
-// line but the last ending in CR LF.
-func drawnAfter(scr *screen, from int, want func(frame []string) bool) ([]string, bool) {
+// drawnAfter waits for a terminal to draw past from (a length of its raw
+// output) and then go quiet, and returns the lines it drew since, escapes
+// removed. A resize redraws the whole screen, each line but the last
+// ending in CR LF. Quiet is 300ms without output: nothing else marks a
+// frame's end in what the client receives, and a frame cut short would
+// leave its tail to the next one's lines. (Waiting until the lines looked
+// as wanted did just that on one CPU: the 512x256 frame's last rows came
+// after the mark for the next size.)
+func drawnAfter(t *testing.T, scr *screen, from int) []string {
+	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
+	last, quiet := from, time.Now()
 	for {
-		lines := strings.Split(ansi.Strip(scr.raw()[from:]), "\n")
-		for i, l := range lines {
-			lines[i] = strings.ReplaceAll(l, "\r", "")
-		}
-		if want(lines) {
-			return lines, true
-		}
-		if time.Now().After(deadline) {
-			return lines, false
+		n := len(scr.raw())
+		switch {
+		case n != last:
+			last, quiet = n, time.Now()
+		case n > from && time.Since(quiet) > 300*time.Millisecond:
+			lines := strings.Split(ansi.Strip(scr.raw()[from:]), "\n")
+			for i, l := range lines {
+				lines[i] = strings.ReplaceAll(l, "\r", "")
+			}
+			return lines
+		case time.Now().After(deadline):
+			t.Fatalf("the terminal drew nothing after a resize; it shows:\n%s", scr.text())
 		}
 		time.Sleep(20 * time.Millisecond) // the poll's pace
 	}
