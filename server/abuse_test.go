@@ -61,7 +61,9 @@ func TestBadInput(t *testing.T) {
 	srv := startServer(t)
 	alice := dialKey(t, srv.addr, "alice", newKey(t))
 	bob := dialKey(t, srv.addr, "bob", newKey(t))
-	code := strings.TrimSpace(run(t, alice, "new --players 2 --seed 11", "").stdout)
+	// No clock: its countdown redraws the header every second, a frame
+	// that drawnAfter's quiet would take for part of a resize's.
+	code := strings.TrimSpace(run(t, alice, "new --players 2 --seed 11 --clock off", "").stdout)
 	a := startPlay(t, alice, "play "+code)
 	<-a.lines
 	b := startPlay(t, bob, "play "+code)
@@ -223,7 +225,7 @@ func TestBadInput(t *testing.T) {
 // frame's end in what the client receives, and a frame cut short would
 // leave its tail to the next one's lines. (Waiting until the lines looked
 // as wanted did just that on one CPU: the 512x256 frame's last rows came
-// after the mark for the next size.)
+// after the mark for the next size.) Nothing else may draw meanwhile.
 func drawnAfter(t *testing.T, scr *screen, from int) []string {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
