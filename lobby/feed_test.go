@@ -22,14 +22,11 @@ func woken(ch <-chan struct{}, d time.Duration) bool {
 	}
 }
 
-// quiet drains ch and reports whether nothing more came within d.
-func quiet(ch <-chan struct{}, d time.Duration) bool {
-	for {
-		select {
-		case <-ch:
-		case <-time.After(d):
-			return true
-		}
+// drain takes the value waiting in ch, if any.
+func drain(ch <-chan struct{}) {
+	select {
+	case <-ch:
+	default:
 	}
 }
 
@@ -65,9 +62,12 @@ func TestRoomChangesFeed(t *testing.T) {
 	if !woken(ch, time.Second) {
 		t.Fatal("the game starting did not wake the feed")
 	}
-	// Two changes unread are one value: the reader looks once.
-	if !quiet(ch, 50*time.Millisecond) {
-		t.Fatal("feed still busy")
+	// Two changes unread are one value: the reader looks once. (The feed
+	// is woken before Join returns.)
+	select {
+	case <-ch:
+		t.Fatal("a seat taken and the game starting, unread, woke the feed twice")
+	default:
 	}
 	conns := map[int]*Conn{ca.Seat(): ca, cb.Seat(): cb}
 	for range 2 {
@@ -182,8 +182,13 @@ func TestRedisRoomChanges(t *testing.T) {
 	a, b := newInstance(t, r), newInstance(t, r)
 	ch := a.lobby.RoomChanges(ctx)
 	// Both instances follow the change feed once Run subscribes, and a
-	// subscription (re)made announces every room: let that settle.
-	quiet(ch, 300*time.Millisecond)
+	// subscription (re)made announces every room, none yet: once both
+	// are subscribed, nothing more comes of it.
+	eventually(t, "both instances subscribed", func() bool {
+		n, err := a.store.rdb.PubSubNumSub(ctx, redisChannel).Result()
+		return err == nil && n[redisChannel] == 2
+	})
+	drain(ch)
 
 	alice, bob := Player{ID: "key:alice", Name: "alice"}, Player{ID: "key:bob", Name: "bob"}
 	m, err := b.lobby.Create(ctx, alice, CreateOptions{Seats: 2, Public: true, Seed: 9, HasSeed: true})
@@ -203,7 +208,7 @@ func TestRedisRoomChanges(t *testing.T) {
 	}
 	conns := map[int]*Conn{ca.Seat(): ca, cb.Seat(): cb}
 	for range 3 {
-		quiet(ch, 0)
+		drain(ch)
 		c := conns[latest(t, ca).Room.Acting[0]]
 		raw, _ := json.Marshal(tally.Move{Kind: view(t, latest(t, c)).Legal[0].Kind})
 		if err := c.Move(ctx, raw); err != nil {

@@ -57,9 +57,7 @@ func TestSlowLoadHoldsUpOnlyItsRoom(t *testing.T) {
 			joined <- c
 		})
 	}
-	for store.loads.Load() == 0 {
-		time.Sleep(time.Millisecond) // until the slow load has begun
-	}
+	eventually(t, "the slow load begins", func() bool { return store.loads.Load() > 0 })
 	c, err := within(t, func() (*Conn, error) { return l.Join(ctx, fast.Code, host) })
 	if err != nil {
 		t.Fatalf("join to another room while one load is stuck: %v", err)
@@ -119,7 +117,9 @@ func TestThinkingBotDoesNotHoldTheRoom(t *testing.T) {
 	var released sync.Once
 	free := func() { released.Do(func() { close(release) }) }
 	defer free() // before h.Close, should the test fail with the bot stuck
-	// Hana takes her card; the bot takes its; then both may say done.
+	// Hana takes her card; the bot takes its; then both may say done. Each
+	// turn ends in an update: hana's move's, or the bot's, which arrives
+	// by itself.
 	for v := view(t, latest(t, h)); v.Turn != -1; v = view(t, latest(t, h)) {
 		if len(v.Legal) > 0 {
 			raw, _ := json.Marshal(v.Legal[0])
@@ -127,15 +127,15 @@ func TestThinkingBotDoesNotHoldTheRoom(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		time.Sleep(time.Millisecond) // the bot's move arrives by itself
+		seen.Store(h, next(t, h))
 	}
 	<-thinking // the bot is now thinking about its "done"
 	if _, err := within(t, func() (any, error) { return nil, h.Move(ctx, json.RawMessage(`{"kind":"done"}`)) }); err != nil {
 		t.Fatalf("hana's move while the bot thinks: %v", err)
 	}
 	free()
-	for latest(t, h).Version < 4 {
-		time.Sleep(time.Millisecond) // the bot's done ends round 1
+	for latest(t, h).Version < 4 { // the bot's done ends round 1
+		seen.Store(h, next(t, h))
 	}
 	if v := view(t, latest(t, h)); v.Round != 2 {
 		t.Fatalf("after both were done: round %d, turn %d", v.Round, v.Turn)

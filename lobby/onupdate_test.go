@@ -59,13 +59,17 @@ func TestOnUpdate(t *testing.T) {
 	for len(told) > 0 { // told before: the room tells under its lock, which OnUpdate took
 		<-told
 	}
+	for len(a.Updates()) > 0 {
+		<-a.Updates()
+	}
+	// Bob leaving pushes alice an update before Close returns, under the
+	// room's lock, which is when she would be told of it.
 	b.Close()
-	for range 2 {
-		select {
-		case <-told:
-			t.Fatal("told of an update after OnUpdate(nil)")
-		case <-time.After(100 * time.Millisecond):
-		}
+	if len(a.Updates()) == 0 {
+		t.Fatal("bob leaving pushed alice no update")
+	}
+	if len(told) > 0 {
+		t.Fatal("told of an update after OnUpdate(nil)")
 	}
 }
 
@@ -94,14 +98,19 @@ func TestOnRoomChanges(t *testing.T) {
 		t.Fatal("a seat taken was not told")
 	}
 	stop()
-	time.Sleep(50 * time.Millisecond) // the context's end takes the subscriber off
+	eventually(t, "the context's end takes the subscriber off", func() bool {
+		l.feed.mu.Lock()
+		defer l.feed.mu.Unlock()
+		return len(l.feed.calls) == 0
+	})
 	for len(told) > 0 {
 		<-told
 	}
+	// A new room tells its subscribers before Create returns.
 	if _, err := l.Create(ctx, alice, CreateOptions{Seats: 2, Public: true}); err != nil {
 		t.Fatal(err)
 	}
-	if woken(told, 200*time.Millisecond) {
+	if len(told) > 0 {
 		t.Error("told of a change after its context ended")
 	}
 }
@@ -137,10 +146,15 @@ func TestChatFeedOnLines(t *testing.T) {
 		t.Errorf("lines %+v", lines)
 	}
 	f.OnLines(nil)
+	// A line said here is read back and delivered before SayInLobby
+	// returns, which is when the feed would be told of it.
 	if err := l.SayInLobby(ctx, alice, "hello?"); err != nil {
 		t.Fatal(err)
 	}
-	if woken(told, 200*time.Millisecond) {
+	if len(f.Lines()) == 0 {
+		t.Fatal("the line said was not delivered")
+	}
+	if len(told) > 0 {
 		t.Error("told of lines after OnLines(nil)")
 	}
 }

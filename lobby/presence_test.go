@@ -3,6 +3,7 @@ package lobby
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -115,6 +116,12 @@ func TestRedisPresenceCleanShutdown(t *testing.T) {
 	if _, err := g.seats[0].await(10*time.Second, seatShown(1, true)); err != nil {
 		t.Fatal(err)
 	}
+	// What b announces, as the other instances hear it.
+	heard := g.a.store.rdb.Subscribe(ctx, redisChannel)
+	defer heard.Close()
+	if _, err := heard.Receive(ctx); err != nil { // subscribed
+		t.Fatal(err)
+	}
 	g.b.stop()
 	<-g.b.done
 	fields, err := g.a.store.rdb.HGetAll(ctx, presenceKey(g.code)).Result()
@@ -124,8 +131,21 @@ func TestRedisPresenceCleanShutdown(t *testing.T) {
 	if v, ok := fields[g.b.store.claimField()]; ok {
 		t.Fatalf("b stopped, its claim %q is still there", v)
 	}
-	if _, err := g.seats[0].await(testPresenceTTL/2, seatShown(1, false)); err != nil {
-		t.Fatalf("b stopped, alice on a not shown bob away before b's claim could lapse: %v", err)
+	// The withdrawal was announced, so the others read it at once rather
+	// than at their next renewal, let alone when the claim would lapse.
+	within, stop := context.WithTimeout(ctx, 10*time.Second)
+	defer stop()
+	for want := g.b.store.announcement(g.code); ; {
+		msg, err := heard.ReceiveMessage(within)
+		if err != nil {
+			t.Fatalf("b stopped without announcing its withdrawal from room %s: %v", g.code, err)
+		}
+		if msg.Payload == want {
+			break
+		}
+	}
+	if _, err := g.seats[0].await(10*time.Second, seatShown(1, false)); err != nil {
+		t.Fatalf("b stopped, alice on a not shown bob away: %v", err)
 	}
 }
 
@@ -152,22 +172,23 @@ func TestRedisExpiryKeepsTablesInUseElsewhere(t *testing.T) {
 		p, err := a.presence.SeatPresence(ctx, m.Code, time.Now())
 		return err == nil && p.Elsewhere[0]
 	}
-	for deadline := time.Now().Add(10 * time.Second); !held(); time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("b never claimed pat's seat")
-		}
+	eventually(t, "b claims pat's seat", held)
+	// The room must be idle past a's 1ms expiry, or it would survive the
+	// first expiry below for that alone: the clock passes its stored
+	// Updated time within a few milliseconds.
+	stored, _, err := a.cfg.Store.Load(ctx, m.Code, 0)
+	if err != nil {
+		t.Fatal(err)
 	}
-	time.Sleep(2 * time.Millisecond) // past the 1ms expiry, by the room's Updated time
+	eventually(t, "the room is idle past its expiry", func() bool {
+		return a.cfg.Now().Add(-a.cfg.Expire).After(stored.Updated)
+	})
 	a.ExpireRooms(ctx)
 	if _, _, err := a.cfg.Store.Load(ctx, m.Code, 0); err != nil {
 		t.Fatalf("a expired the room pat plays through b: %v", err)
 	}
 	c.Close()
-	for deadline := time.Now().Add(10 * time.Second); held(); time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("b never withdrew pat's seat")
-		}
-	}
+	eventually(t, "b withdraws pat's seat", func() bool { return !held() })
 	a.ExpireRooms(ctx)
 	if _, _, err := a.cfg.Store.Load(ctx, m.Code, 0); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("the abandoned room survived expiry: %v", err)
@@ -186,11 +207,11 @@ func TestRedisPresenceRenewalsAreQuiet(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	time.Sleep(testPresenceTTL / 2) // the claims made at sit-down settle
+	g.renewals(t, 2) // the claims made at sit-down settle
 	for _, s := range g.all() {
 		s.drain()
 	}
-	time.Sleep(2 * testPresenceTTL) // six renewals on each instance
+	g.renewals(t, 4)
 	for _, s := range g.all() {
 		select {
 		case u := <-s.c.Updates():
@@ -198,4 +219,33 @@ func TestRedisPresenceRenewalsAreQuiet(t *testing.T) {
 		default:
 		}
 	}
+}
+
+// renewals waits until each seat's last-held time in Redis has moved n
+// times: each move is one renewal of the claim of the instance holding the
+// seat, as nothing else changes at the table. An instance renews its
+// claims one round after another, and takes in what a round read before
+// it starts the next, so by then all but the last renewal counted have
+// sent whatever updates they were going to.
+func (g *redisGame) renewals(t *testing.T, n int) {
+	t.Helper()
+	ctx := context.Background()
+	last, moved := map[int]time.Time{}, map[int]int{}
+	eventually(t, fmt.Sprintf("%d renewals of each seat's claim", n), func() bool {
+		p, err := g.a.store.SeatPresence(ctx, g.code, time.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		done := true
+		for seat := range g.seats {
+			if held := p.LastHeld[seat]; !held.Equal(last[seat]) {
+				if !last[seat].IsZero() {
+					moved[seat]++
+				}
+				last[seat] = held
+			}
+			done = done && moved[seat] >= n
+		}
+		return done
+	})
 }

@@ -34,7 +34,7 @@ func until(t *testing.T, c *Conn, ok func(Update) bool) Update {
 		if time.Now().After(deadline) {
 			t.Fatalf("no such update within 5s; the last: %+v", u.Room)
 		}
-		time.Sleep(5 * time.Millisecond)
+		seen.Store(c, next(t, c))
 	}
 }
 
@@ -42,20 +42,15 @@ func until(t *testing.T, c *Conn, ok func(Update) bool) Update {
 // found it recorded).
 func recorded(t *testing.T, l *Lobby, code string, p Player) RoomInfo {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		info, err := l.Info(context.Background(), code, p)
-		if err != nil {
+	var info RoomInfo
+	eventually(t, "room "+code+" recorded", func() bool {
+		var err error
+		if info, err = l.Info(context.Background(), code, p); err != nil {
 			t.Fatal(err)
 		}
-		if !info.Recording {
-			return info
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("room %s is not recorded after 5s", code)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+		return !info.Recording
+	})
+	return info
 }
 
 // playTable seats players in a new public room of seats (bots in the
@@ -86,7 +81,7 @@ func playTable(t *testing.T, l *Lobby, o CreateOptions, players ...Player) (Meta
 	// Bots move on their own: wait for them.
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
-		over := true
+		over, played := true, false
 		for _, c := range list {
 			v := view(t, latest(t, c))
 			over = over && v.Over
@@ -95,12 +90,15 @@ func playTable(t *testing.T, l *Lobby, o CreateOptions, players ...Player) (Meta
 				if err := c.Move(ctx, raw); err != nil {
 					t.Fatal(err)
 				}
+				played = true
 			}
 		}
 		if over {
 			return m, list
 		}
-		time.Sleep(time.Millisecond)
+		if !played { // a bot's turn, or news of the end still to come
+			seen.Store(list[0], next(t, list[0]))
+		}
 	}
 	t.Fatal("the game with bots did not end")
 	return m, list
@@ -223,17 +221,10 @@ func TestSoloRecord(t *testing.T) {
 		t.Fatalf("after a solo game the room shows %+v and ratings %+v; want %+v", *u.Room.Solo, u.Room.Ratings, want)
 	}
 	playTable(t, l, CreateOptions{Seats: 1}, a)
-	deadline := time.Now().Add(5 * time.Second)
-	for {
+	eventually(t, "two solo wins recorded", func() bool {
 		recs, err := store.SoloRecords(ctx, a.ID)
-		if err == nil && len(recs) == 1 && recs[0].Wins == 2 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("solo records after two games: %+v, %v", recs, err)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+		return err == nil && len(recs) == 1 && recs[0].Wins == 2
+	})
 	if board, _ := store.Leaderboard(ctx, "tally"); len(board) != 0 {
 		t.Fatalf("a solo game was rated: %+v", board)
 	}

@@ -112,7 +112,7 @@ func TestAwayBotStandInAndReclaim(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		time.Sleep(5 * time.Millisecond) // waiting for the bot's goroutine, not asserting time
+		seen.Store(h, next(t, h)) // hana's move's update, or the bot's
 	}
 	// Gus comes back with the same key and takes his seat back.
 	g2, err := l.Join(ctx, meta.Code, guest)
@@ -160,7 +160,7 @@ func TestBotsOnlyFinishAtOnce(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("bot game did not finish: %+v", latest(t, w).Room)
 		}
-		time.Sleep(10 * time.Millisecond)
+		seen.Store(w, next(t, w)) // the bots' next move
 	}
 }
 

@@ -61,7 +61,9 @@ func TestBadInput(t *testing.T) {
 	srv := startServer(t)
 	alice := dialKey(t, srv.addr, "alice", newKey(t))
 	bob := dialKey(t, srv.addr, "bob", newKey(t))
-	code := strings.TrimSpace(run(t, alice, "new --players 2 --seed 11", "").stdout)
+	// No clock: its countdown redraws the header every second, a frame
+	// that drawnAfter's quiet would take for part of a resize's.
+	code := strings.TrimSpace(run(t, alice, "new --players 2 --seed 11 --clock off", "").stdout)
 	a := startPlay(t, alice, "play "+code)
 	<-a.lines
 	b := startPlay(t, bob, "play "+code)
@@ -219,7 +221,11 @@ func TestBadInput(t *testing.T) {
 // drawnAfter waits for a terminal to draw past from (a length of its raw
 // output) and then go quiet, and returns the lines it drew since, escapes
 // removed. A resize redraws the whole screen, each line but the last
-// ending in CR LF.
+// ending in CR LF. Quiet is 300ms without output: nothing else marks a
+// frame's end in what the client receives, and a frame cut short would
+// leave its tail to the next one's lines. (Waiting until the lines looked
+// as wanted did just that on one CPU: the 512x256 frame's last rows came
+// after the mark for the next size.) Nothing else may draw meanwhile.
 func drawnAfter(t *testing.T, scr *screen, from int) []string {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
@@ -238,7 +244,7 @@ func drawnAfter(t *testing.T, scr *screen, from int) []string {
 		case time.Now().After(deadline):
 			t.Fatalf("the terminal drew nothing after a resize; it shows:\n%s", scr.text())
 		}
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond) // the poll's pace
 	}
 }
 

@@ -172,7 +172,9 @@ func (r *replay) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		r.mu.Lock()
 		r.i, r.n = (r.i+1)%len(r.views), r.n+1
 		r.mu.Unlock()
-		time.Sleep(time.Second / 100) // past the next tick, so each view is a frame
+		// Paces the benchmark's updates, waiting for nothing: one a tick
+		// of the 120 fps renderer at most, so each view is a frame.
+		time.Sleep(time.Second / 100)
 	}
 	return r, nil
 }

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	gossh "golang.org/x/crypto/ssh"
 
@@ -229,11 +228,13 @@ func TestFurnaceScreenOverSSH(t *testing.T) {
 		group := strings.Count(strings.Join(keys, ""), "\x1b[C") % len(groups)
 		var want furnace.Move
 		json.Unmarshal(groups[group].Moves[0].Move, &want)
-		for _, k := range keys {
+		for _, k := range keys { // one key a read, as a person types
+			drawn := scr.drawn()
 			if _, err := scr.in.Write([]byte(k)); err != nil {
 				t.Fatal(err)
 			}
-			time.Sleep(50 * time.Millisecond) // one key a read, as a person types
+			// It is her turn: nothing but her key redraws the screen.
+			waitUntil(t, fmt.Sprintf("the screen to take %q", k), func() bool { return scr.drawn() > drawn })
 		}
 		mine.await(t, fmt.Sprintf("her %d on %s", want.Disc, want.Card), func(after line) bool {
 			var av furnace.View
@@ -259,12 +260,16 @@ func TestFurnaceScreenOverSSH(t *testing.T) {
 	scr.in.Write([]byte("i"))
 	scr.waitFor(t, "CARD REFERENCE")
 	scr.waitFor(t, "Data: ")
+	// Escape is read alone, or with the next key it would be alt+key: the
+	// next is typed once the board is back.
+	drawn := scr.drawn()
 	scr.in.Write([]byte("\x1b"))
-	time.Sleep(50 * time.Millisecond)
+	scr.waitForSince(t, drawn, "MARKET")
 	scr.in.Write([]byte("r"))
 	scr.waitFor(t, "The goal")
+	drawn = scr.drawn()
 	scr.in.Write([]byte("\x1b"))
-	time.Sleep(50 * time.Millisecond)
+	scr.waitForSince(t, drawn, "MARKET")
 	scr.in.Write([]byte("q"))
 	scr.waitFor(t, "OPEN SEATS")
 }

@@ -31,6 +31,14 @@ func logBurstsTo(out io.Writer, every time.Duration) func(*Server) {
 	}
 }
 
+// lastCounts waits until every session has ended and the refusals' log
+// has written the count of every burst: what was held back is out.
+func lastCounts(t *testing.T, srv *testServer) {
+	t.Helper()
+	waitUntil(t, "every session ended", func() bool { return len(srv.sessions()) == 0 })
+	waitUntil(t, "the last bursts' counts", func() bool { return !srv.refusal.Holding() })
+}
+
 // guess is a random room code, almost surely nobody's.
 func guess(i int) string { return fmt.Sprintf("Z%05d", i)[:lobby.CodeLength] }
 
@@ -334,7 +342,7 @@ func TestRefusalsLogBounded(t *testing.T) {
 	}
 	wg.Wait()
 	took := time.Since(start)
-	time.Sleep(every + 200*time.Millisecond) // the last bursts' counts
+	lastCounts(t, srv)
 	lines := strings.Split(strings.TrimSpace(out.text()), "\n")
 	t.Logf("%d guesses refused in %s (%d sessions got in) made %d log lines", refused.Load(), took.Round(time.Millisecond), admitted.Load(), len(lines))
 	// Two lines for each session let in, and per kind of refusal one at
@@ -400,7 +408,7 @@ func TestRefusedLogVolumeOverManyConnections(t *testing.T) {
 	}
 	wg.Wait()
 	took := time.Since(start)
-	time.Sleep(every + 200*time.Millisecond) // the last bursts' counts
+	lastCounts(t, srv)
 	lines := strings.Split(strings.TrimSpace(out.text()), "\n")
 	sessionLines := 0
 	for _, l := range lines {

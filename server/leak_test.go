@@ -68,7 +68,15 @@ func TestNoLeaks(t *testing.T) {
 	warm := dialKey(t, srv.addr, "warm", newKey(t))
 	run(t, warm, "rooms", "")
 	warm.Close()
-	time.Sleep(100 * time.Millisecond)
+	waitUntil(t, "the warm-up connection gone", func() bool {
+		if len(srv.sessions()) > 0 {
+			return false
+		}
+		srv.gate.mu.Lock()
+		defer srv.gate.mu.Unlock()
+		u := srv.gate.addrs["127.0.0.1"]
+		return u == nil || u.conns == 0
+	})
 	baseG, baseFD := runtime.NumGoroutine(), openFDs(t)
 
 	host := dialKey(t, srv.addr, "host", newKey(t))
@@ -107,7 +115,7 @@ func TestNoLeaks(t *testing.T) {
 		if g <= baseG && fd <= baseFD || time.Now().After(deadline) {
 			break
 		}
-		time.Sleep(50 * time.Millisecond)
+		time.Sleep(50 * time.Millisecond) // the poll's pace, until the deadline
 	}
 	t.Logf("%d sessions: goroutines %d before, %d after; open files %d before, %d after", n, baseG, g, baseFD, fd)
 	if g > baseG || fd > baseFD {

@@ -104,7 +104,18 @@ func TestHandshakeDeadline(t *testing.T) {
 	if r := run(t, c, "whoami", ""); r.status != 0 {
 		t.Fatalf("whoami: %+v", r)
 	}
-	time.Sleep(500 * time.Millisecond)
+	// A connection opened after c's and stalling is dropped at its
+	// deadline: c's, which began earlier, has passed by then too.
+	stall, err := net.Dial("tcp", srv.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stall.Close()
+	stall.SetReadDeadline(time.Now().Add(5 * time.Second))
+	var ne net.Error
+	if _, err := io.Copy(io.Discard, stall); errors.As(err, &ne) && ne.Timeout() {
+		t.Fatal("a stalling connection still open after 5s")
+	}
 	if r := run(t, c, "whoami", ""); r.status != 0 {
 		t.Errorf("whoami after the deadline passed: %+v", r)
 	}
@@ -409,7 +420,9 @@ func TestMoveRateRefusesPastASecond(t *testing.T) {
 	if n := srv.refusals("move_rate"); n != 1 {
 		t.Errorf("%d move_rate refusals counted, want 1", n)
 	}
-	// Two seconds on, the seat has its allowance back.
+	// Two seconds on, the seat has its allowance back. Time passes on
+	// purpose here, waiting for nothing: the allowance refills on the real
+	// clock, and a slow machine only lets more of it pass.
 	time.Sleep(2 * time.Second)
 	st.in.Write([]byte(`{"kind":"pass"}` + "\n"))
 	if l := st.answer(t); !strings.Contains(l.Error, "the game starts when every seat is taken") {

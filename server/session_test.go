@@ -192,6 +192,8 @@ func TestShutdownTellsSessions(t *testing.T) {
 	}
 }
 
+// waitUntil polls ok until it holds, failing the test if it does not
+// within 10s: for a state nothing announces.
 func waitUntil(t *testing.T, what string, ok func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
@@ -199,6 +201,6 @@ func waitUntil(t *testing.T, what string, ok func() bool) {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)
 		}
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond) // the poll's pace
 	}
 }

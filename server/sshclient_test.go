@@ -6,6 +6,7 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -194,6 +195,15 @@ func (s *screen) raw() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.buf.String()
+}
+
+// waitForSince waits until what the screen drew since from (a length of
+// its raw output) shows want: a redraw that a key caused, say.
+func (s *screen) waitForSince(t *testing.T, from int, want string) {
+	t.Helper()
+	waitUntil(t, fmt.Sprintf("the screen to draw %q", want), func() bool {
+		return strings.Contains(s.stretch(from, s.drawn()), want)
+	})
 }
 
 // waitFor waits until the screen shows want.

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -196,7 +197,10 @@ func TestClockRunsOut(t *testing.T) {
 // CODE WORD` puts them in their seat; a wrong word, another address, or
 // the same word after the grace period do not.
 func TestGuestReclaim(t *testing.T) {
-	srv := startServer(t)
+	var ahead atomic.Int64 // how far the lobby's clock runs ahead of the real one
+	srv := startServerIn(t, t.TempDir(), func(c *lobby.Config) {
+		c.Now = func() time.Time { return time.Now().Add(time.Duration(ahead.Load())) }
+	})
 	alice := dialKey(t, srv.addr, "alice", newKey(t))
 	code := strings.TrimSpace(run(t, alice, "new --players 2 --grace 5s --clock off", "").stdout)
 	a := startPlay(t, alice, "play "+code)
@@ -253,8 +257,9 @@ func TestGuestReclaim(t *testing.T) {
 		return err == nil && !info.Seats[1].Connected
 	})
 
-	// Past the grace period the word opens nothing.
-	time.Sleep(5 * time.Second)
+	// Past the grace period the word opens nothing: the lobby's clock
+	// moves on past it.
+	ahead.Store(int64(6 * time.Second))
 	late, scr := ptySession(t, dial(t, srv.addr, "gus", guestAuth), "join "+code+" "+word, 80, 24)
 	err = late.Wait()
 	if exit, ok := err.(*gossh.ExitError); !ok || exit.ExitStatus() != 1 || !strings.Contains(scr.text(), "no seat in room "+code) {

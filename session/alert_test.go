@@ -54,7 +54,11 @@ func TestBellKey(t *testing.T) {
 			}
 		}
 		d.until("alice's turn", d.screenContains("your turn"))
-		d.drain()
+		if !off {
+			d.until("the bell", func() bool { return term.bells.Load() > 0 })
+		} else {
+			d.drain() // asserting that no bell rings
+		}
 		want := int64(1)
 		if off {
 			want = 0

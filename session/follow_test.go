@@ -3,6 +3,8 @@ package session
 import (
 	"context"
 	"encoding/json"
+	"runtime"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -31,11 +33,18 @@ func TestFollowKeepsOrder(t *testing.T) {
 	defer watcher.Close()
 	var mu sync.Mutex
 	var versions []int
+	taken := make(chan int, 1000)
+	var probed sync.Once
+	seen := false // whether delivering sees the deliverer posting
 	follow(watcher, func(msg tea.Msg) {
-		time.Sleep(2 * time.Millisecond) // a busy program
+		probed.Do(func() { seen = delivering() })
+		// A busy program, not a wait: updates pile up behind it.
+		time.Sleep(2 * time.Millisecond)
+		v := msg.(updateMsg).u.Version
 		mu.Lock()
-		versions = append(versions, msg.(updateMsg).u.Version)
+		versions = append(versions, v)
 		mu.Unlock()
+		taken <- v
 	})
 	a, err := l.Join(ctx, m.Code, alice)
 	if err != nil {
@@ -60,23 +69,23 @@ func TestFollowKeepsOrder(t *testing.T) {
 		}
 		played++
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		mu.Lock()
-		last := -1
-		if len(versions) > 0 {
-			last = versions[len(versions)-1]
-		}
-		mu.Unlock()
-		if last == played {
-			break
-		}
-		if time.Now().After(deadline) {
+	deadline := time.After(5 * time.Second)
+	for last := -1; last != played; {
+		select {
+		case last = <-taken:
+		case <-deadline:
 			t.Fatalf("after %d moves the program last took version %d", played, last)
 		}
-		time.Sleep(5 * time.Millisecond)
 	}
-	time.Sleep(50 * time.Millisecond) // any deliverer left would post again
+	// A deliverer left behind would post again; once none runs, none can.
+	if !seen {
+		t.Fatal("delivering did not see the deliverer that posted")
+	}
+	for deadline := time.Now().Add(5 * time.Second); delivering(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("a deliverer still runs with every update taken")
+		}
+	}
 	mu.Lock()
 	defer mu.Unlock()
 	for i := 1; i < len(versions); i++ {
@@ -87,4 +96,12 @@ func TestFollowKeepsOrder(t *testing.T) {
 	if versions[len(versions)-1] != played || len(watcher.Updates()) != 0 {
 		t.Errorf("versions %v after %d moves, %d updates left untaken", versions, played, len(watcher.Updates()))
 	}
+}
+
+// delivering reports whether any goroutine runs follow's deliverer (its
+// first closure). A deliverer runs only while updates wait, so those of
+// other tests' rooms, all closed or idle, do not linger.
+func delivering() bool {
+	buf := make([]byte, 1<<20)
+	return strings.Contains(string(buf[:runtime.Stack(buf, true)]), "session.follow.func1")
 }

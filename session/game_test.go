@@ -120,7 +120,7 @@ func TestIllegalMoveShowsReason(t *testing.T) {
 	if want == nil {
 		t.Fatal("the stale move was accepted")
 	}
-	d.drain()
+	d.until("the refusal's reason", d.screenContains(want.Error()))
 	if !strings.Contains(d.view(), want.Error()) {
 		t.Fatalf("screen does not show %q:\n%s", want, d.view())
 	}
@@ -317,21 +317,13 @@ func TestLeavingClosesTheRoom(t *testing.T) {
 	d.keys("down", "shift+tab", "enter")
 	d.until("the waiting room", d.screenContains("WAITING ROOM"))
 	d.keys("ctrl+c")
-	d.drain()
-	if !d.quit || connected() {
-		t.Fatalf("ctrl+c: quit %v, connected %v", d.quit, connected())
-	}
+	d.until("ctrl+c to quit", func() bool { return d.quit })
+	eventually(t, "ctrl+c to leave the room", func() bool { return !connected() })
 	// A session whose SSH connection drops leaves through its context.
 	d2 := newDriver(t, session.Config{Lobby: l, Player: alice, Start: session.Start{Mode: "join", Code: code}})
 	d2.until("the waiting room", d2.screenContains("WAITING ROOM"))
 	d2.cancel()
-	deadline := time.Now().Add(5 * time.Second)
-	for connected() && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if connected() {
-		t.Fatal("a cancelled session stayed in the room")
-	}
+	eventually(t, "a cancelled session leaves the room", func() bool { return !connected() })
 }
 
 // TestFullTable draws three- and five-seat games at the minimum size and

@@ -134,7 +134,24 @@ func (d *driver) until(what string, cond func() bool) {
 	}
 }
 
-// drain handles the messages already waiting.
+// eventually waits until cond holds, polling it, and fails the test if it
+// does not within 10s: for a state no message announces, such as a room's
+// seats as the lobby tells them.
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within 10s", what)
+		}
+		time.Sleep(5 * time.Millisecond) // the poll's pace
+	}
+}
+
+// drain handles the messages already waiting, and those that come until
+// none has for 50ms. That is a fixed wait: use it only before asserting
+// that something did not happen (a read, a bell), never to wait for
+// something that will (use until).
 func (d *driver) drain() {
 	for {
 		select {

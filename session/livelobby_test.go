@@ -137,7 +137,7 @@ func TestLobbyPace(t *testing.T) {
 	for time.Since(began) < 2*time.Second {
 		createRoom(t, l, bob, lobby.CreateOptions{Seats: 2, Public: true})
 		n++
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond) // paces the changes: one room every 20ms
 		d.drain()
 	}
 	d.until("every room", d.screenContains(fmt.Sprintf("OPEN SEATS (%d)", n)))
@@ -151,6 +151,8 @@ func TestLobbyPace(t *testing.T) {
 		t.Fatalf("%d reads of the lists in %s of changes: the screen did not follow them", reads, busy.Round(time.Millisecond))
 	}
 	settled := store.lists.Load()
+	// Asserting that nothing happens: longer than the screen's one-second
+	// pace, so a read still due after the last change would have come.
 	time.Sleep(1500 * time.Millisecond)
 	d.drain()
 	if n := store.lists.Load() - settled; n != 0 {

@@ -130,7 +130,7 @@ func serveOnce(t *testing.T, dir, cmd string) (string, gossh.PublicKey) {
 		} else if time.Now().After(deadline) {
 			t.Fatalf("server did not start:\n%s", logs)
 		}
-		time.Sleep(10 * time.Millisecond)
+		time.Sleep(10 * time.Millisecond) // the poll's pace
 	}
 	key := newClientKey(t)
 	var hostKey gossh.PublicKey

@@ -24,7 +24,7 @@ func (s *terminal) waitFor(t *testing.T, name, want string) {
 		if time.Now().After(deadline) {
 			t.Fatalf("%s never showed %q; it shows %q", name, want, ansi.Strip(s.String()))
 		}
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond) // the poll's pace
 	}
 }
 
@@ -74,14 +74,20 @@ func TestSIGTERMTellsEverySession(t *testing.T) {
 		term.waitFor(t, user, "smokestack")
 		terms = append(terms, term)
 	}
-	// Keep every screen redrawing as the signal comes: resize storms.
+	// Keep every screen redrawing as the signal comes: resize storms,
+	// under way once each screen draws again.
 	for _, term := range terms {
+		drawn := len(term.String())
 		go func() {
 			for i := 0; term.sess.WindowChange(24+i%20, 80+i%40) == nil; i++ {
 			}
 		}()
+		for deadline := time.Now().Add(15 * time.Second); len(term.String()) == drawn; time.Sleep(time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatal("a resize storm redrew nothing")
+			}
+		}
 	}
-	time.Sleep(100 * time.Millisecond)
 	if err := srv.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +156,7 @@ func TestShutdownGraceIsEnforced(t *testing.T) {
 		if sess.WindowChange(250+i%2, 512) != nil {
 			t.Fatal("the server stopped taking window sizes")
 		}
-		time.Sleep(5 * time.Millisecond)
+		time.Sleep(5 * time.Millisecond) // paces the redraws, waiting for nothing
 	}
 
 	start := time.Now()

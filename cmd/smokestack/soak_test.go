@@ -207,7 +207,7 @@ type soakClient struct {
 func (c *soakClient) run(ctx context.Context) {
 	for ctx.Err() == nil {
 		c.visit(ctx)
-		time.Sleep(time.Duration(c.rnd.IntN(200)) * time.Millisecond)
+		time.Sleep(time.Duration(c.rnd.IntN(200)) * time.Millisecond) // paces the load: a player's pause between visits
 	}
 }
 

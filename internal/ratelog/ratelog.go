@@ -54,6 +54,15 @@ func (l *Logger) Log(level slog.Level, kind, msg string, attrs ...any) {
 	l.log.Log(context.Background(), level, msg, attrs...)
 }
 
+// Holding reports whether an interval is running for any kind: false once
+// every burst has been summed up and a quiet interval has followed it, so
+// everything logged so far is out. Tests wait on it instead of for a time.
+func (l *Logger) Holding() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.kinds) > 0
+}
+
 // endInterval logs what the interval held back. A kind still coming gets
 // another interval; a quiet one is forgotten, so its next event is logged
 // at once.
