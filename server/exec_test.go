@@ -19,7 +19,11 @@ func TestRoomsJSON(t *testing.T) {
 	if r.status != 0 || strings.TrimSpace(r.stdout) != "[]" {
 		t.Fatalf("rooms --json with no rooms: status %d, %q; want []", r.status, r.stdout)
 	}
-	public := strings.TrimSpace(run(t, c, "new --players 3 --seed 7", "").stdout)
+	r = run(t, c, "new --players 3 --seed 7", "")
+	public := strings.TrimSpace(r.stdout)
+	if !strings.Contains(r.stderr, "A practice room: its seed 7 is shown to everyone") {
+		t.Errorf("new --seed says %q", r.stderr)
+	}
 	private := strings.TrimSpace(run(t, c, "new --private", "").stdout)
 	solo := strings.TrimSpace(run(t, c, "new --players 1 --difficulty hard", "").stdout)
 
