@@ -161,14 +161,18 @@ func seedText(seed *uint64) string {
 
 // playMoves plays the seat of stream s with the game's greedy bot until
 // at least moves moves are stored and none of its own is pending, then
-// stops: the game is left running. read gets every line.
+// stops: the game is left running. read gets every line. A move is
+// chosen once per view: the answer to a move and the update it makes
+// come in either order, and a move refused as stale waits for the view
+// that made it so.
 func playMoves(t *testing.T, g lobby.Game, s *stream, moves int, read func(string)) {
 	t.Helper()
 	choose, err := g.Bots.New("greedy", 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pending, refused := false, 0
+	var last line
+	pending, sentAt, refused := false, -1, 0
 	for l := range s.lines {
 		read(string(l.raw))
 		switch {
@@ -179,25 +183,27 @@ func playMoves(t *testing.T, g lobby.Game, s *stream, moves int, read func(strin
 			pending = false
 		case l.OK:
 			pending = false
+		case len(l.View) > 0:
+			last = l
 		}
-		if len(l.View) == 0 || pending {
+		if pending || len(last.View) == 0 || last.Version <= sentAt {
 			continue
 		}
-		if l.Version >= moves {
+		if last.Version >= moves {
 			return
 		}
 		var v struct {
 			Legal []json.RawMessage `json:"legal"`
 		}
-		if json.Unmarshal(l.View, &v) != nil || len(v.Legal) == 0 {
+		if json.Unmarshal(last.View, &v) != nil || len(v.Legal) == 0 {
 			continue
 		}
-		move, err := choose(l.View)
+		move, err := choose(last.View)
 		if err != nil {
 			t.Fatal(err)
 		}
 		s.send(t, json.RawMessage(move))
-		pending = true
+		pending, sentAt = true, last.Version
 	}
 	t.Fatal("the play stream ended before the game was under way")
 }
