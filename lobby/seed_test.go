@@ -194,3 +194,17 @@ func TestPracticeRoomCountsNowhere(t *testing.T) {
 		t.Fatalf("alice's profile after a practice game, a solo practice game and a rated game: %+v", prof)
 	}
 }
+
+// TestOldRoomsAreNotPractice: a room stored before practice rooms existed
+// has no mark, and its finished game counts as it did.
+func TestOldRoomsAreNotPractice(t *testing.T) {
+	var m Meta
+	stored := `{"code":"K7PXMA","game":"factories","public":true,"host":"key:a","seats":[{"player":"key:a"},{"player":"key:b"}],` +
+		`"seed":42,"started":true,"over":true,"result":{"scores":[31,28],"ranks":[1,2],"winners":[0]},"version":3}`
+	if err := json.Unmarshal([]byte(stored), &m); err != nil {
+		t.Fatal(err)
+	}
+	if m.Practice || !m.counts() {
+		t.Fatalf("an old finished room reads as practice %v, counts %v", m.Practice, m.counts())
+	}
+}
