@@ -68,12 +68,17 @@ type RoomInfo struct {
 	// Recording is set while a finished game that counts in its
 	// players' records is being recorded: an update with Ratings or
 	// Solo follows.
-	Recording  bool            `json:"recording,omitempty"`
-	Spectators int             `json:"spectators"`
-	Seed       uint64          `json:"seed"`
-	Options    json.RawMessage `json:"options,omitempty"`
-	Created    time.Time       `json:"created"`
-	Updated    time.Time       `json:"updated"`
+	Recording  bool `json:"recording,omitempty"`
+	Spectators int  `json:"spectators"`
+	// Seed is the game's seed once it is no secret: when the game is
+	// over, or from the start in a practice room, whose creator chose it
+	// (Meta.Practice). Nil until then: whoever knew it would foresee
+	// every card and roll.
+	Seed     *uint64         `json:"seed,omitempty"`
+	Practice bool            `json:"practice,omitempty"`
+	Options  json.RawMessage `json:"options,omitempty"`
+	Created  time.Time       `json:"created"`
+	Updated  time.Time       `json:"updated"`
 	// GraceSeconds is how long a player may be away before the table may
 	// hand their seat to a bot; ClockSeconds each seat's time for a turn,
 	// 0 for none (table.go, clock.go).
@@ -144,10 +149,14 @@ func (i RoomInfo) Open() bool {
 
 func infoOf(m Meta, conns map[*Conn]struct{}, st engine.Status) RoomInfo {
 	info := RoomInfo{Code: m.Code, Game: m.Game, Public: m.Public, Started: m.Started, Over: m.Over,
-		Ended: m.Ended, Result: m.Result, Round: st.Round, Acting: st.Acting, Seed: m.Seed, Options: m.Options,
+		Ended: m.Ended, Result: m.Result, Round: st.Round, Acting: st.Acting, Practice: m.Practice, Options: m.Options,
 		Created: m.Created, Updated: m.Updated, host: m.Host, HostSeat: m.SeatOf(m.Host),
 		GraceSeconds: int(m.grace().Seconds()), ClockSeconds: int(m.Clock.Seconds())}
 	info.Rematch = m.Rematch.info()
+	if m.Over || m.Practice {
+		seed := m.Seed
+		info.Seed = &seed
+	}
 	for _, s := range m.Seats {
 		info.Seats = append(info.Seats, SeatInfo{Name: s.Name, Bot: s.Bot, Free: s.Free(), Connected: s.Bot != ""})
 		info.players = append(info.players, s.Player)

@@ -103,6 +103,10 @@ type Config struct {
 	// hearing from it again; it renews its claim every third of that.
 	// 0 means DefaultPresenceTTL.
 	PresenceTTL time.Duration
+	// Seeds draws the seed of every room made without a chosen one,
+	// rematches too; nil means 64 bits from crypto/rand. Tests set it for
+	// games they can replay that still count like any other.
+	Seeds func() uint64
 }
 
 // Lobby is the set of rooms this server instance serves.
@@ -224,8 +228,10 @@ type CreateOptions struct {
 	Public bool
 	// Options are the game's options as JSON, which its rules validate.
 	Options json.RawMessage
+	// Seed, when HasSeed, is the game's seed instead of a secret one
+	// drawn for the room: it makes a practice room (Meta.Practice).
 	Seed    uint64
-	HasSeed bool     // use Seed instead of a random one
+	HasSeed bool
 	Bots    []string // bots for the last seats
 	// Grace is how long a player may be away before the table may hand
 	// their seat to a bot (table.go); 0 means DefaultGrace.
@@ -254,7 +260,7 @@ func (l *Lobby) Create(ctx context.Context, host Player, o CreateOptions) (Meta,
 	}
 	seed := o.Seed
 	if !o.HasSeed {
-		seed = randomSeed()
+		seed = l.newSeed()
 	}
 	// Check the options now, so a bad one is refused at creation.
 	if _, err := g.Rules.New(o.Seats, o.Options, seed); err != nil {
@@ -266,7 +272,7 @@ func (l *Lobby) Create(ctx context.Context, host Player, o CreateOptions) (Meta,
 	}
 	now := l.cfg.Now().UTC()
 	m := Meta{Game: g.Name(), Public: o.Public, Host: host.ID, Seats: make([]Seat, o.Seats),
-		Options: o.Options, Seed: seed, Created: now, Updated: now, Version: 1, Grace: grace, Clock: clock}
+		Options: o.Options, Seed: seed, Practice: o.HasSeed, Created: now, Updated: now, Version: 1, Grace: grace, Clock: clock}
 	if host.Guest {
 		m.HostAddr = host.Addr
 	}
@@ -288,7 +294,7 @@ func (l *Lobby) Create(ctx context.Context, host Player, o CreateOptions) (Meta,
 		if err != nil {
 			return Meta{}, l.unavailable("create room", err)
 		}
-		l.cfg.Logger.Info("room created", "code", m.Code, "game", m.Game, "seats", o.Seats, "public", o.Public, "seed", seed)
+		l.cfg.Logger.Info("room created", "code", m.Code, "game", m.Game, "seats", o.Seats, "public", o.Public, "practice", o.HasSeed)
 		l.roomsChanged()
 		return m, nil
 	}

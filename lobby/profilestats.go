@@ -101,8 +101,8 @@ func (l *Lobby) PlayerProfile(ctx context.Context, viewer Player, name string) (
 	for _, r := range rooms { // most recent first
 		seat := r.SeatOf(prof.ID)
 		res := r.Result
-		if !r.Over || res == nil || r.Ended != "" || seat < 0 || seat >= len(res.Scores) {
-			continue
+		if !r.Over || res == nil || r.Ended != "" || r.Practice || seat < 0 || seat >= len(res.Scores) {
+			continue // practice games count nowhere (Meta.Practice)
 		}
 		gs := byGame[r.Game]
 		if gs == nil {

@@ -19,7 +19,8 @@ import (
 // rated as the player's, and ties share a place. A solo game against the
 // game's own opponent is not rated: it counts in the player's record
 // against that opponent at that level. A game ended early (by its host or
-// an operator) counts nowhere.
+// an operator) counts nowhere, nor does a practice room's (Meta.Practice),
+// whose chosen seed let anyone who knew it foresee the game.
 //
 // Each room is recorded once (RatingStore.Record keeps its outcome by
 // code): by the instance that stored its last move, or, should that one
@@ -62,7 +63,7 @@ func (l *Lobby) ratingStore() (RatingStore, bool) {
 // nil for a room that counts nowhere.
 func (l *Lobby) recordRoom(ctx context.Context, m Meta) (*Outcome, error) {
 	rs, ok := l.ratingStore()
-	if !ok || !m.Over || m.Result == nil || m.Ended != "" || len(m.Result.Ranks) != len(m.Seats) {
+	if !ok || !m.counts() {
 		return nil, nil
 	}
 	kept, err := rs.Outcome(ctx, m.Code)
@@ -160,7 +161,7 @@ func (o *Outcome) seatRatings(seats []Seat) []SeatRating {
 // players' records, so an outcome will follow. The caller holds r.mu.
 func (r *room) toRecord() bool {
 	m := r.meta
-	if !m.Over || m.Result == nil || m.Ended != "" || len(m.Result.Ranks) != len(m.Seats) {
+	if !m.counts() {
 		return false
 	}
 	if _, ok := r.l.ratingStore(); !ok {

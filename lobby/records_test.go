@@ -112,7 +112,7 @@ func TestRatedGame(t *testing.T) {
 	store := NewMemStore()
 	l := newLobby(t, store)
 	a, b := connect(t, l, "SHA256:a", "alice"), connect(t, l, "SHA256:b", "bob")
-	m, conns := playTable(t, l, CreateOptions{Seats: 2, Seed: 5, HasSeed: true}, a, b)
+	m, conns := playTable(t, l, CreateOptions{Seats: 2}, a, b)
 	u := until(t, conns[1], func(u Update) bool { return len(u.Room.Ratings) == 2 })
 	res := u.Room.Result
 	want := ratingModel.Rate([][]openskill.Rating{{ratingModel.New()}, {ratingModel.New()}}, res.Ranks)
@@ -237,9 +237,9 @@ func TestProfileAndMine(t *testing.T) {
 	ctx := context.Background()
 	l := newLobby(t, NewMemStore())
 	a, b := connect(t, l, "SHA256:a", "alice"), connect(t, l, "SHA256:b", "bob")
-	pub, conns := playTable(t, l, CreateOptions{Seats: 2, Seed: 9, HasSeed: true}, a, b)
+	pub, conns := playTable(t, l, CreateOptions{Seats: 2}, a, b)
 	until(t, conns[0], func(u Update) bool { return len(u.Room.Ratings) == 2 })
-	priv, err := l.Create(ctx, a, CreateOptions{Seats: 1, Seed: 2, HasSeed: true})
+	priv, err := l.Create(ctx, a, CreateOptions{Seats: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -345,7 +345,7 @@ func TestRecordsAcrossInstances(t *testing.T) {
 		t.Fatalf("the linked key on the first instance is %+v", again)
 	}
 
-	m, conns := playTable(t, a, CreateOptions{Seats: 2, Seed: 3, HasSeed: true}, ann, bo)
+	m, conns := playTable(t, a, CreateOptions{Seats: 2}, ann, bo)
 	until(t, conns[0], func(u Update) bool { return len(u.Room.Ratings) == 2 })
 	recorded(t, b, m.Code, bo) // what b's load set off is over
 	board, err := b.Top(ctx, "tally", bo)

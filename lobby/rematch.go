@@ -99,7 +99,7 @@ func (r *room) rematch(ctx context.Context, p Player) (RoomInfo, error) {
 			off = *m.Rematch
 			off.Accepted = slices.Clone(off.Accepted)
 		} else {
-			off = Rematch{Code: newCode(), Seed: randomSeed()}
+			off = Rematch{Code: newCode(), Seed: r.l.newSeed()}
 			if !m.Public {
 				off.Secret = newSecret()
 			}
@@ -142,7 +142,7 @@ func (r *room) rematch(ctx context.Context, p Player) (RoomInfo, error) {
 			return RoomInfo{}, err
 		}
 		if off.Started {
-			r.l.cfg.Logger.Info("rematch", "code", m.Code, "new", off.Code, "seed", off.Seed)
+			r.l.cfg.Logger.Info("rematch", "code", m.Code, "new", off.Code)
 		}
 		return info, nil
 	}

@@ -60,9 +60,17 @@ type Meta struct {
 	Host    string          `json:"host"` // player ID of the creator
 	Seats   []Seat          `json:"seats"`
 	Options json.RawMessage `json:"options,omitempty"`
-	Seed    uint64          `json:"seed"`
-	Started bool            `json:"started"`
-	Over    bool            `json:"over"`
+	// Seed decides the deck and every roll, so whoever knows it foresees
+	// the game: it is the server's secret until the game is over, unless
+	// Practice.
+	Seed uint64 `json:"seed"`
+	// Practice marks a room whose seed its creator chose: anyone told
+	// the seed can foresee its game, so the room shows it and the game
+	// counts for no records or ratings. Rooms stored before the mark
+	// existed read as not practice.
+	Practice bool `json:"practice,omitempty"`
+	Started  bool `json:"started"`
+	Over     bool `json:"over"`
 	// Result is how the game ended, when it reached its end.
 	Result *engine.Result `json:"result,omitempty"`
 	// Round and Acting are the game's round and the seats that may move,
@@ -228,9 +236,20 @@ func NormalizeCode(code string) string {
 	return string(out)
 }
 
-// randomSeed picks a game seed for rooms created without one.
-func randomSeed() uint64 {
+// newSeed draws the seed of a room created without a chosen one:
+// Config.Seeds, or 64 bits from crypto/rand, so nobody can guess it.
+func (l *Lobby) newSeed() uint64 {
+	if l.cfg.Seeds != nil {
+		return l.cfg.Seeds()
+	}
 	var b [8]byte
-	_, _ = rand.Read(b[:])
+	_, _ = rand.Read(b[:]) // never fails (crypto/rand.Read's documentation)
 	return binary.LittleEndian.Uint64(b[:])
+}
+
+// counts reports whether m's game reached its natural end with a result
+// for every seat in a room whose seed nobody chose, so it may count in
+// its players' records.
+func (m Meta) counts() bool {
+	return m.Over && m.Result != nil && m.Ended == "" && len(m.Result.Ranks) == len(m.Seats) && !m.Practice
 }

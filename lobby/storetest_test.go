@@ -63,7 +63,7 @@ var t0 = time.Date(2026, 3, 4, 5, 6, 7, 890000000, time.UTC)
 func testMeta() Meta {
 	return Meta{Code: newCode(), Game: "factories", Public: true, Host: "key:h",
 		Seats:   []Seat{{Player: "key:h", Name: "hana"}, {Bot: "greedy", Name: "greedy bot 2"}},
-		Options: json.RawMessage(`{"difficulty":"hard"}`), Seed: 1<<63 + 12345,
+		Options: json.RawMessage(`{"difficulty":"hard"}`), Seed: 1<<63 + 12345, Practice: true,
 		Created: t0, Updated: t0, Version: 1}
 }
 

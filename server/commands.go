@@ -351,6 +351,9 @@ func (s *Server) newRoom(c *call) error {
 	if !m.Public {
 		fmt.Fprintf(c.errOut, "It is private: share the whole invite. The code %s alone lets nobody in but its players.\n", m.Code)
 	}
+	if m.Practice {
+		fmt.Fprintf(c.errOut, "A practice room: its seed %d is shown to everyone, and its game counts for no ratings or records.\n", m.Seed)
+	}
 	clockNote := "no clock"
 	if m.Clock > 0 {
 		clockNote = lobby.ShortDuration(m.Clock) + " a turn on the clock"

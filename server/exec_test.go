@@ -19,7 +19,11 @@ func TestRoomsJSON(t *testing.T) {
 	if r.status != 0 || strings.TrimSpace(r.stdout) != "[]" {
 		t.Fatalf("rooms --json with no rooms: status %d, %q; want []", r.status, r.stdout)
 	}
-	public := strings.TrimSpace(run(t, c, "new --players 3 --seed 7", "").stdout)
+	r = run(t, c, "new --players 3 --seed 7", "")
+	public := strings.TrimSpace(r.stdout)
+	if !strings.Contains(r.stderr, "A practice room: its seed 7 is shown to everyone") {
+		t.Errorf("new --seed says %q", r.stderr)
+	}
 	private := strings.TrimSpace(run(t, c, "new --private", "").stdout)
 	solo := strings.TrimSpace(run(t, c, "new --players 1 --difficulty hard", "").stdout)
 
@@ -35,15 +39,17 @@ func TestRoomsJSON(t *testing.T) {
 	if _, ok := got[private]; ok {
 		t.Errorf("private room %s is listed", private)
 	}
-	if room, ok := got[public]; !ok || len(room.Seats) != 3 || room.Seed != 7 || !room.Open() {
+	// The seed chosen with --seed makes a practice room, which shows it;
+	// a room drawn its own seed keeps it secret until the game is over.
+	if room, ok := got[public]; !ok || len(room.Seats) != 3 || room.Seed == nil || *room.Seed != 7 || !room.Practice || !room.Open() {
 		t.Errorf("public room %s listed as %+v", public, room)
 	}
-	if room, ok := got[solo]; !ok || len(room.Seats) != 1 || !strings.Contains(string(room.Options), "hard") {
+	if room, ok := got[solo]; !ok || len(room.Seats) != 1 || !strings.Contains(string(room.Options), "hard") || room.Seed != nil || room.Practice {
 		t.Errorf("solo room %s listed as %+v", solo, room)
 	}
 
 	table := run(t, c, "rooms", "").stdout
-	for _, want := range []string{"CODE", "GAME", public, solo, "factories", "waiting for players"} {
+	for _, want := range []string{"CODE", "GAME", public, solo, "factories", "waiting for players", "practice, seed 7"} {
 		if !strings.Contains(table, want) {
 			t.Errorf("rooms table lacks %q:\n%s", want, table)
 		}

@@ -214,7 +214,7 @@ func TestLinkOverSSH(t *testing.T) {
 func TestRatingsOverSSH(t *testing.T) {
 	srv := startServer(t)
 	alice, bob := dialKey(t, srv.addr, "alice", newKey(t)), dialKey(t, srv.addr, "bob", newKey(t))
-	code := newRoom(t, alice, "--players 2 --seed 42")
+	code := newRoom(t, alice, "--players 2")
 	lasts := playGame(t, code, alice, bob)
 	for i, l := range lasts {
 		if !l.Room.Over || len(l.Room.Ratings) != 2 || l.Room.Recording {
@@ -258,7 +258,7 @@ func TestRatingsOverSSH(t *testing.T) {
 	}
 
 	// A solo game is not rated; it makes a record against The Machine.
-	solo := newRoom(t, alice, "--players 1 --difficulty easy --seed 3")
+	solo := newRoom(t, alice, "--players 1 --difficulty easy")
 	if l := playGame(t, solo, alice)[0]; l.Room.Solo == nil || l.Room.Solo.Opponent != "The Machine (easy)" || len(l.Room.Ratings) != 0 {
 		t.Fatalf("the solo game's last update: %+v", l.Room)
 	}

@@ -129,8 +129,8 @@ func TestPlayGameOverSSH(t *testing.T) {
 		t.Fatalf("new printed %q, want a room code on its own line", r.stdout)
 	}
 	info, err := srv.lobby.Info(t.Context(), code, lobby.Player{})
-	if err != nil || info.Seed != 42 {
-		t.Fatalf("room %s: seed %d, err %v", code, info.Seed, err)
+	if err != nil || info.Seed == nil || *info.Seed != 42 || !info.Practice {
+		t.Fatalf("room %s: %+v, err %v; want a practice room with seed 42", code, info, err)
 	}
 
 	watcher := startPlay(t, carol, "play "+code+" --watch")

@@ -101,7 +101,7 @@ func TestPeopleLinesNameTheServer(t *testing.T) {
 	if code := strings.TrimSpace(r.stdout); !strings.Contains(r.stderr, "ssh -p 2200 play.example.net link "+code) {
 		t.Errorf("link says %q", r.stderr)
 	}
-	code := strings.TrimSpace(run(t, alice, "new --players 2 --seed 5", "").stdout)
+	code := strings.TrimSpace(run(t, alice, "new --players 2", "").stdout)
 	playBoth(t, code, alice, bob)
 	if out := run(t, alice, "profile", "").stdout; !strings.Contains(out, "ssh -t -p 2200 play.example.net replay CODE") {
 		t.Errorf("profile says:\n%s", out)

@@ -32,6 +32,14 @@ func roomTable(w io.Writer, rooms []lobby.RoomInfo) error {
 }
 
 func roomStatus(r lobby.RoomInfo) string {
+	if r.Practice && r.Seed != nil {
+		return fmt.Sprintf("%s (practice, seed %d)", gameStatus(r), *r.Seed)
+	}
+	return gameStatus(r)
+}
+
+// gameStatus is where r's game stands.
+func gameStatus(r lobby.RoomInfo) string {
 	switch {
 	case r.Over && r.Ended != "":
 		return "over (" + r.Ended + ")"

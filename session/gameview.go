@@ -105,6 +105,9 @@ func (g *gameScreen) header(w int) string {
 		}
 		parts = append(parts, "watching")
 	}
+	if g.room.Practice {
+		parts = append(parts, "practice")
+	}
 	clock := ""
 	if g.board != nil {
 		parts = append(parts, g.board.Header(t, g.seats()))
@@ -202,6 +205,9 @@ func (g *gameScreen) waitingView(w, h int) string {
 		}
 	}
 	lines := []string{t.Title.Render("WAITING ROOM") + fmt.Sprintf("  %s room · %d of %d seats taken", vis, taken, len(g.room.Seats))}
+	if g.room.Practice && g.room.Seed != nil {
+		lines = append(lines, t.Dim.Render(fmt.Sprintf("practice · seed %d chosen · counts for no records or ratings", *g.room.Seed)))
+	}
 	if g.room.Over {
 		lines[0] = t.Title.Render("ROOM CLOSED") + "  " + g.room.Ended
 	}

@@ -22,9 +22,13 @@ var screens = map[string]session.Game{"factories": factoriesui.UI{}}
 // fixedNow is the session's clock in tests: output never shows real time.
 var fixedNow = screentest.FixedNow
 
-func newTestLobby() *lobby.Lobby {
+func newTestLobby(change ...func(*lobby.Config)) *lobby.Lobby {
 	clock := screentest.NewClock(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))
-	return lobby.New(lobby.Config{Store: lobby.NewMemStore(), Games: []lobby.Game{{Rules: factories.Rules{}, Bots: bot.JSONBots()}}, Now: clock.Now})
+	cfg := lobby.Config{Store: lobby.NewMemStore(), Games: []lobby.Game{{Rules: factories.Rules{}, Bots: bot.JSONBots()}}, Now: clock.Now}
+	for _, f := range change {
+		f(&cfg)
+	}
+	return lobby.New(cfg)
 }
 
 var (

@@ -178,6 +178,10 @@ func (l *lobbyScreen) cells(r lobby.RoomInfo, list int) roomCells {
 	if list == listMine && !r.Public {
 		c.vis = "private"
 	}
+	if r.Practice {
+		// Its seed was chosen: a game anyone told it can foresee.
+		c.vis = strings.TrimPrefix(c.vis+" practice", " ")
+	}
 	switch {
 	case r.Over && r.Result != nil:
 		c.state = resultText(r, l.env.player.ID)

@@ -29,9 +29,13 @@ var screens = map[string]session.Game{"furnace": furnaceui.UI{}}
 
 var alice = lobby.Player{ID: "SHA256:alice", Name: "alice"}
 
-func newTestLobby() *lobby.Lobby {
+func newTestLobby(change ...func(*lobby.Config)) *lobby.Lobby {
 	clock := screentest.NewClock(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))
-	return lobby.New(lobby.Config{Store: lobby.NewMemStore(), Games: []lobby.Game{{Rules: furnace.Rules{}, Bots: bot.JSONBots()}}, Now: clock.Now})
+	cfg := lobby.Config{Store: lobby.NewMemStore(), Games: []lobby.Game{{Rules: furnace.Rules{}, Bots: bot.JSONBots()}}, Now: clock.Now}
+	for _, f := range change {
+		f(&cfg)
+	}
+	return lobby.New(cfg)
 }
 
 // table is a seeded room with alice in seat 0 and the greedy bot in the
