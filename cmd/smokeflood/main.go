@@ -72,7 +72,8 @@ func run(ctx context.Context, args []string) error {
 		return fmt.Errorf("the probing player: %w", err)
 	}
 	defer probe.Close()
-	p := &prober{c: probe}
+	p := &prober{addr: c.addr, from: c.probeFrom}
+	defer p.close()
 	idle, err := scrape(c.metrics)
 	if err != nil {
 		return err
@@ -288,14 +289,29 @@ func output(c *gossh.Client, cmd string) (string, error) {
 	return string(out), err
 }
 
-// prober times another player's `whoami` every 100 ms.
+// prober times another player's `whoami` every 100 ms, on a connection
+// of its own, a new one every probesPerConn runs to keep within the
+// server's --session-rate.
 type prober struct {
-	c  *gossh.Client
-	mu sync.Mutex
-	ds []time.Duration
+	addr, from string
+	c          *gossh.Client
+	runs       int
+	mu         sync.Mutex
+	ds         []time.Duration
 }
 
+const probesPerConn = 40
+
 func (p *prober) once() {
+	if p.c == nil || p.runs == probesPerConn {
+		p.close()
+		c, err := dialFrom(p.addr, p.from)
+		if err != nil {
+			return
+		}
+		p.c, p.runs = c, 0
+	}
+	p.runs++
 	start := time.Now()
 	if _, err := output(p.c, "whoami"); err != nil {
 		return
@@ -303,6 +319,13 @@ func (p *prober) once() {
 	p.mu.Lock()
 	p.ds = append(p.ds, time.Since(start))
 	p.mu.Unlock()
+}
+
+func (p *prober) close() {
+	if p.c != nil {
+		p.c.Close()
+		p.c = nil
+	}
 }
 
 func (p *prober) sample(ctx context.Context, n int) {
