@@ -150,9 +150,9 @@ func (s *Server) sessionChannel(srv *ssh.Server, conn *gossh.ServerConn, ch goss
 func (s *Server) refuseChannel(cs *connState, conn *gossh.ServerConn, ch gossh.NewChannel, reason string) {
 	lim := s.cfg.Limits
 	cs.mu.Lock()
-	refused := cs.refused
+	refused, note := cs.refused, cs.ending
 	cs.mu.Unlock()
-	if note := cs.endingNote(); note != "" {
+	if note != "" {
 		_ = ch.Reject(gossh.ResourceShortage, note)
 		if lim.RefusedSessions > 0 && refused >= 2*lim.RefusedSessions {
 			cs.Close() // still opening sessions while told to go

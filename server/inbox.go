@@ -26,7 +26,7 @@ import (
 // arrives is read and dropped until the channel closes, so the library
 // never holds more than a packet or two.
 type inbox struct {
-	gossh.Channel // writes, requests and closing go straight through
+	gossh.Channel // writes and requests go straight through
 	s             *Server
 	cs            *connState // nil for a connection the gate does not know
 
@@ -34,7 +34,7 @@ type inbox struct {
 	more sync.Cond // signalled when held grows or err is set
 	held []byte    // read off the channel, not yet by the session
 	err  error     // why the channel's input ended, once it has
-	over bool      // the input passed a budget: it is dropped from then on
+	over bool      // past a budget, or the session over: input is dropped
 }
 
 // inboxRead is how much the inbox reads off the channel at a time: one
