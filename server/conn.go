@@ -23,20 +23,25 @@ type connState struct {
 	// (with its line from refusalLines shown to the client).
 	refusal   string
 	handshake *time.Timer // drops the connection if the handshake lingers
-	// firstSession drops an authenticated connection that opens no
-	// session in time: it would otherwise hold its slot until the
-	// transport's idle timeout.
-	firstSession *time.Timer
-	closeOnce    sync.Once
+	closeOnce sync.Once
+	// input is what the connection's sessions were sent and have not
+	// read yet (inbox.go).
+	input budget
 
 	mu  sync.Mutex
 	key string // the key counted against Limits.ConnsPerKey
 	// The connection's sessions (SSH channels): how many are open, the
-	// allowance of new ones, and, once the server is ending the
-	// connection, what its sessions were told.
+	// allowance of new ones, how many were refused, and, once the server
+	// is ending the connection, what its sessions were told.
 	sessions    int
 	sessionRate *rate.Limiter
+	refused     int
 	ending      string
+	// noSession drops an authenticated connection that holds no session
+	// for as long as it had for its handshake, before its first session
+	// and after its last: it would otherwise hold its slot until the
+	// transport's idle timeout.
+	noSession *time.Timer
 }
 
 // admitConn counts a new connection against its address's limits and
@@ -59,7 +64,13 @@ func (s *Server) admitConn(ctx ssh.Context, c net.Conn) net.Conn {
 		reason = "banned"
 	}
 	if reason != "" {
-		s.refuse(reason, "remote", cs.addr.String(), "dropped", drop)
+		// Dropped and told apart: each kind is logged once per burst
+		// with its own count.
+		kind := reason
+		if drop {
+			kind += " dropped"
+		}
+		s.metrics.refuseAs(kind, reason, "remote", cs.addr.String(), "dropped", drop)
 		s.suspects.note(reason, "", addrKey(cs.addr), time.Now())
 	}
 	if drop {
@@ -78,8 +89,8 @@ func (cs *connState) Close() error {
 			cs.handshake.Stop()
 		}
 		cs.mu.Lock()
-		if cs.firstSession != nil {
-			cs.firstSession.Stop()
+		if cs.noSession != nil {
+			cs.noSession.Stop()
 		}
 		cs.mu.Unlock()
 		cs.s.gate.closeConn(addrKey(cs.addr))
@@ -113,37 +124,97 @@ func (cs *connState) bindKey(key string) bool {
 // open or opened too many in the last minute: then the channel is refused
 // as it opens, saying why, before any handler runs or logs a line. So a
 // client multiplexing thousands of sessions over one connection costs the
-// server a refusal each, logged once per burst.
+// server a refusal each, logged once per burst; past
+// Limits.RefusedSessions refusals the connection is ended, so a flood
+// costs at most that many per connection its address may open.
 func (s *Server) sessionChannel(srv *ssh.Server, conn *gossh.ServerConn, ch gossh.NewChannel, ctx ssh.Context) {
-	if cs := connOf(ctx); cs != nil {
-		if note := cs.endingNote(); note != "" {
-			_ = ch.Reject(gossh.ResourceShortage, note)
-			return
-		}
+	cs := connOf(ctx)
+	if cs != nil {
 		if reason := cs.openChannel(s.cfg.Limits, time.Now()); reason != "" {
-			s.refuse(reason, "remote", cs.addr.String(), "user", conn.User())
-			key := ""
-			if conn.Permissions != nil {
-				key = conn.Permissions.Extensions[extFingerprint]
-			}
-			s.suspects.note(reason, key, addrKey(cs.addr), time.Now())
-			_ = ch.Reject(gossh.ResourceShortage, refusalLines[reason])
+			s.refuseChannel(cs, conn, ch, reason)
 			return
 		}
-		defer cs.closeChannel()
+		defer cs.closeChannel(s.cfg.Limits)
 	}
-	ssh.DefaultSessionHandler(srv, conn, ch, ctx)
+	ic := &inboxChannel{NewChannel: ch, s: s, cs: cs}
+	// Returns when the client has closed the channel; the session may
+	// still be ending, but reads no more.
+	ssh.DefaultSessionHandler(srv, conn, ic, ctx)
+	if ic.in != nil {
+		ic.in.drop()
+	}
+}
+
+// refuseChannel refuses a session as it opens, and ends its connection
+// once it has had too many refused.
+func (s *Server) refuseChannel(cs *connState, conn *gossh.ServerConn, ch gossh.NewChannel, reason string) {
+	lim := s.cfg.Limits
+	cs.mu.Lock()
+	refused, note := cs.refused, cs.ending
+	cs.mu.Unlock()
+	if note != "" {
+		_ = ch.Reject(gossh.ResourceShortage, note)
+		if lim.RefusedSessions > 0 && refused >= 2*lim.RefusedSessions {
+			cs.Close() // still opening sessions while told to go
+		}
+		return
+	}
+	s.refuse(reason, "remote", cs.addr.String(), "user", conn.User())
+	key := ""
+	if conn.Permissions != nil {
+		key = conn.Permissions.Extensions[extFingerprint]
+	}
+	s.suspects.note(reason, key, addrKey(cs.addr), time.Now())
+	_ = ch.Reject(gossh.ResourceShortage, refusalLines[reason])
+	if lim.RefusedSessions > 0 && refused >= lim.RefusedSessions && s.endConnState(cs, nil, refusalLines["refused_sessions"]) {
+		s.refuse("refused_sessions", "remote", cs.addr.String(), "user", conn.User())
+		s.suspects.note("refused_sessions", key, addrKey(cs.addr), time.Now())
+	}
+}
+
+// inboxChannel accepts a session channel as an inbox (inbox.go), so its
+// input is read from the moment it opens.
+type inboxChannel struct {
+	gossh.NewChannel
+	s  *Server
+	cs *connState
+	in *inbox // once accepted
+}
+
+func (c *inboxChannel) Accept() (gossh.Channel, <-chan *gossh.Request, error) {
+	ch, reqs, err := c.NewChannel.Accept()
+	if err != nil {
+		return nil, nil, err
+	}
+	c.in = c.s.openInbox(ch, c.cs)
+	return c.in, reqs, nil
 }
 
 // openChannel counts a new session on the connection, or returns the
-// reason to refuse it. Every "" needs a closeChannel.
+// reason to refuse it, counting the refusal. Every "" needs a
+// closeChannel.
 func (cs *connState) openChannel(lim Limits, now time.Time) string {
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
-	if cs.firstSession != nil {
-		cs.firstSession.Stop()
+	reason := cs.admitChannel(lim, now)
+	if reason != "" {
+		cs.refused++
+		return reason
 	}
-	if lim.SessionsPerConn > 0 && cs.sessions >= lim.SessionsPerConn {
+	if cs.noSession != nil {
+		cs.noSession.Stop()
+	}
+	cs.sessions++
+	return ""
+}
+
+// admitChannel is why a new session is refused, if it is. The caller
+// holds cs.mu.
+func (cs *connState) admitChannel(lim Limits, now time.Time) string {
+	switch {
+	case cs.ending != "":
+		return "ending"
+	case lim.SessionsPerConn > 0 && cs.sessions >= lim.SessionsPerConn:
 		return "sessions_per_conn"
 	}
 	if lim.SessionRate > 0 {
@@ -154,39 +225,54 @@ func (cs *connState) openChannel(lim Limits, now time.Time) string {
 			return "session_rate"
 		}
 	}
-	cs.sessions++
 	return ""
 }
 
-func (cs *connState) closeChannel() {
+// closeChannel counts a session's end; the connection's last one starts
+// the wait for another.
+func (cs *connState) closeChannel(lim Limits) {
 	cs.mu.Lock()
-	cs.sessions--
-	cs.mu.Unlock()
+	defer cs.mu.Unlock()
+	if cs.sessions--; cs.sessions == 0 && cs.ending == "" {
+		cs.awaitSession(lim.HandshakeTimeout)
+	}
 }
 
+// endingNote is what the connection's sessions were told when the
+// server began ending it, or "" while it is not.
 func (cs *connState) endingNote() string {
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
 	return cs.ending
 }
 
-// endConn ends the connection sess is on: every other session on it is
-// ended and told note, new ones are refused, and the connection closes a
-// moment after all are over (endGrace after at the most), so that what
-// they were told reaches the client before the close: a client still
-// sending when the connection closes is reset, which can lose it. sess
-// itself has told its player and ends on its own.
+// endConn ends the connection sess is on: see endConnState.
 func (s *Server) endConn(sess ssh.Session, note string) {
-	cs := connOf(sess.Context())
-	if cs == nil {
-		return
+	if cs := connOf(sess.Context()); cs != nil {
+		_ = s.endConnState(cs, sess, note)
 	}
+}
+
+// endConnState ends the connection cs: every session on it but except
+// is ended and told note, new ones are refused, and the connection
+// closes a moment after all are over (endGrace after at the most), so
+// that what they were told reaches the client before the close: a
+// client still sending when the connection closes is reset, which can
+// lose it. except, if any, has told its player and ends on its own. It
+// reports false, doing nothing, if the connection is being ended
+// already.
+func (s *Server) endConnState(cs *connState, except ssh.Session, note string) bool {
 	cs.mu.Lock()
 	already := cs.ending != ""
-	cs.ending = note
+	if !already {
+		cs.ending = note
+	}
+	if cs.noSession != nil {
+		cs.noSession.Stop()
+	}
 	cs.mu.Unlock()
 	if already {
-		return
+		return false
 	}
 	var on []*liveSession
 	for _, ls := range s.sessions() {
@@ -195,7 +281,7 @@ func (s *Server) endConn(sess ssh.Session, note string) {
 		}
 	}
 	for _, ls := range on {
-		if ls.sess != sess {
+		if ls.sess != except {
 			ls.end(endNote(note))
 		}
 	}
@@ -211,6 +297,7 @@ func (s *Server) endConn(sess ssh.Session, note string) {
 		time.Sleep(endLinger)
 		cs.Close()
 	}()
+	return true
 }
 
 // endLinger is how long an ended connection stays open after its last
@@ -245,18 +332,25 @@ func (s *Server) handshakeConfig(ctx ssh.Context) *gossh.ServerConfig {
 	}
 	cfg.AuthLogCallback = func(_ gossh.ConnMetadata, _ string, err error) {
 		if err == nil && cs.handshake != nil && cs.handshake.Stop() {
+			cs.mu.Lock()
 			cs.awaitSession(s.cfg.Limits.HandshakeTimeout)
+			cs.mu.Unlock()
 		}
 	}
 	return cfg
 }
 
-// awaitSession gives a connection that has just authenticated d to open
-// its first session, as long as it had for its handshake.
+// awaitSession gives a connection that holds no session d to open one,
+// as long as it had for its handshake. The caller holds cs.mu.
 func (cs *connState) awaitSession(d time.Duration) {
-	cs.mu.Lock()
-	defer cs.mu.Unlock()
-	cs.firstSession = time.AfterFunc(d, func() {
+	if d <= 0 {
+		return
+	}
+	if cs.noSession != nil {
+		cs.noSession.Reset(d)
+		return
+	}
+	cs.noSession = time.AfterFunc(d, func() {
 		cs.s.refuse("no_session", "remote", cs.addr.String())
 		cs.s.suspects.note("no_session", "", addrKey(cs.addr), time.Now())
 		cs.Close()

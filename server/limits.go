@@ -33,9 +33,17 @@ type Limits struct {
 	// per minute (a token bucket holding a minute's worth). Past either,
 	// a session is refused as it opens, before anything runs or logs.
 	SessionsPerConn, SessionRate int
+	// RefusedSessions is how many sessions may be refused on one
+	// connection (past the two limits above) before it is ended.
+	RefusedSessions int
 	// InputRate bounds the bytes per second a session's input is read at
 	// (bursts of four seconds' worth pass at once); faster input waits.
 	InputRate int
+	// InputBuffer bounds the input the server holds that one session
+	// has not read yet, ConnInputBuffer that of all the sessions of one
+	// connection, InputBudget that of every session on the instance.
+	// Input past any of them ends its connection (inbox.go).
+	InputBuffer, ConnInputBuffer, InputBudget int
 	// Inactivity closes a terminal session that has had no input for
 	// this long, after a warning a minute before.
 	Inactivity time.Duration
@@ -53,7 +61,11 @@ func DefaultLimits() Limits {
 		Sessions:         3000,
 		SessionsPerConn:  10,
 		SessionRate:      60,
+		RefusedSessions:  20,
 		InputRate:        4096,
+		InputBuffer:      64 << 10,
+		ConnInputBuffer:  256 << 10,
+		InputBudget:      32 << 20,
 		Inactivity:       30 * time.Minute,
 		MaxLine:          64 << 10,
 	}
@@ -68,6 +80,7 @@ var refusalLines = map[string]string{
 	"sessions":          "the server is full right now; try again in a few minutes",
 	"sessions_per_conn": "too many sessions open on this connection; close some and try again",
 	"session_rate":      "too many new sessions on this connection; try again in a minute",
+	"refused_sessions":  "too many sessions refused on this connection; it is closed",
 	"banned":            "this server does not accept you; if you think that is a mistake, ask its operator",
 }
 
@@ -215,8 +228,8 @@ func (g *gate) closeSession() {
 }
 
 // paced reads at most InputRate bytes a second from r: a paste flood or
-// a key-repeat storm waits in the client's SSH window instead of taking
-// the server's time. slowed is called when a read has to wait.
+// a key-repeat storm waits in the session's inbox (inbox.go) instead of
+// taking the server's time. slowed is called when a read has to wait.
 type paced struct {
 	ctx    context.Context
 	r      io.Reader

@@ -98,12 +98,18 @@ func TestHandshakeDeadline(t *testing.T) {
 	// The deadline counts the connections that were not refused first:
 	// three of six were over the address's limit.
 	waitUntil(t, "six handshake timeouts counted", func() bool { return srv.refusals("handshake_timeout") == 6 })
-	// A real client finishes in time and, having opened a session, is not
-	// cut afterwards (one that opens none is: TestFirstSessionDeadline).
+	// A real client finishes in time and, holding a session, is not cut
+	// afterwards (one that holds none is: TestFirstSessionDeadline,
+	// TestConnectionWithoutSessionsCloses).
 	c := dialKey(t, srv.addr, "alice", newKey(t))
 	if r := run(t, c, "whoami", ""); r.status != 0 {
 		t.Fatalf("whoami: %+v", r)
 	}
+	hold, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hold.Close()
 	// A connection opened after c's and stalling is dropped at its
 	// deadline: c's, which began earlier, has passed by then too.
 	stall, err := net.Dial("tcp", srv.addr)
@@ -130,6 +136,11 @@ func TestFirstSessionDeadline(t *testing.T) {
 	ended := make(chan error, 1)
 	go func() { ended <- idle.Wait() }()
 	busy := dialKey(t, srv.addr, "bob", newKey(t))
+	hold, err := busy.NewSession() // held open: see TestConnectionWithoutSessionsCloses
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hold.Close()
 	if r := run(t, busy, "whoami", ""); r.status != 0 {
 		t.Fatalf("whoami: %+v", r)
 	}
@@ -446,7 +457,7 @@ func (s *stream) answer(t *testing.T) line {
 // attempt runs cmd on c as run does, but hands back a session the server
 // refused to open, or a connection that ended, as an error.
 func attempt(c *gossh.Client, cmd string) (result, error) {
-	s, err := c.NewSession()
+	s, err := newSession(c)
 	if err != nil {
 		return result{}, err
 	}

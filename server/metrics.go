@@ -32,6 +32,8 @@ type Metrics struct {
 	log atomic.Pointer[ratelog.Logger]
 	// suspects, once a server is set up, hears who the lobby refused.
 	suspects atomic.Pointer[suspects]
+	// input, once a server is set up, is the input it holds unread.
+	input atomic.Pointer[budget]
 }
 
 // latencyBuckets span a fast local commit to a struggling remote store.
@@ -64,6 +66,14 @@ func NewMetrics(store string) *Metrics {
 	f(m.keyToBroadcast)
 	f(m.storeErrors)
 	f(m.botThink)
+	f(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "smokestack_input_held_bytes",
+		Help: "Input clients sent that their sessions have not read yet, held by the server (bounded by --input-budget)."},
+		func() float64 {
+			if b := m.input.Load(); b != nil {
+				return float64(b.n.Load())
+			}
+			return 0
+		}))
 	f(collectors.NewGoCollector())
 	f(collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	for _, k := range []string{"terminal", "play", "command"} {
@@ -102,11 +112,16 @@ func (m *Metrics) Refused(reason string, who lobby.Player) {
 	m.refuse(reason, "key", cmp.Or(who.Key, who.ID))
 }
 
-// refuse counts a refusal and logs it, once per burst of its kind.
-func (m *Metrics) refuse(reason string, attrs ...any) {
+// refuse counts a refusal and logs it, once per burst of its reason.
+func (m *Metrics) refuse(reason string, attrs ...any) { m.refuseAs(reason, reason, attrs...) }
+
+// refuseAs counts a refusal and logs it, once per burst of kind: a
+// reason's refusals that differ in what was done with them are counted
+// apart in the log.
+func (m *Metrics) refuseAs(kind, reason string, attrs ...any) {
 	m.refusals.WithLabelValues(reason).Inc()
 	if l := m.log.Load(); l != nil {
-		l.Log(slog.LevelWarn, reason, "refused", append([]any{"reason", reason}, attrs...)...)
+		l.Log(slog.LevelWarn, kind, "refused", append([]any{"reason", reason}, attrs...)...)
 	}
 }
 
@@ -117,6 +132,7 @@ var _ lobby.Observer = (*Metrics)(nil)
 // from zero like the rest, so a dashboard sees them before the first.
 var quietReasons = []string{
 	"handshake_timeout", "no_session", "input_rate", "line_too_long", "inactivity", "identity",
+	"input_buffer", "conn_input_buffer", "input_budget",
 	// The lobby's (lobby.LimitError.Reason):
 	"rooms_per_hour", "open_rooms", "move_rate", "lookup_backoff", "lookup_limit",
 }

@@ -75,6 +75,9 @@ type Server struct {
 	suspects suspects
 	// instance names this instance to operators (operators.go).
 	instance string
+	// input is what every session was sent and has not read yet
+	// (inbox.go).
+	inputHeld budget
 
 	// stopping ends when Shutdown starts, so open sessions can say goodbye.
 	stopping context.Context
@@ -113,6 +116,7 @@ func New(cfg Config) (*Server, error) {
 		bySession: map[ssh.Session]*liveSession{}}
 	s.metrics.log.Store(s.refusal)
 	s.metrics.suspects.Store(&s.suspects)
+	s.metrics.input.Store(&s.inputHeld)
 	s.bans.lobby = cfg.Lobby
 	s.bans.fail = func(err error) {
 		s.metrics.StoreFailed(err)

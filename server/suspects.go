@@ -30,7 +30,8 @@ const maxSuspects = 100_000
 // guessing and flooding, not a player idle too long or typing fast.
 var suspectReasons = map[string]bool{
 	"conns_per_addr": true, "conn_rate": true, "conns_per_key": true, "sessions_per_conn": true,
-	"session_rate": true, "banned": true, "no_session": true, "identity": true,
+	"session_rate": true, "refused_sessions": true, "banned": true, "no_session": true, "identity": true,
+	"input_buffer": true, "conn_input_buffer": true,
 	"lookup_backoff": true, "lookup_limit": true, "rooms_per_hour": true, "open_rooms": true,
 }
 

@@ -71,9 +71,13 @@ var serveEnv = []envFlag{
 	{"max-sessions", "SMOKESTACK_MAX_SESSIONS"},
 	{"max-sessions-per-conn", "SMOKESTACK_MAX_SESSIONS_PER_CONN"},
 	{"session-rate", "SMOKESTACK_SESSION_RATE"},
+	{"max-refused-sessions", "SMOKESTACK_MAX_REFUSED_SESSIONS"},
 	{"max-rooms-per-hour", "SMOKESTACK_MAX_ROOMS_PER_HOUR"},
 	{"max-open-rooms", "SMOKESTACK_MAX_OPEN_ROOMS"},
 	{"input-rate", "SMOKESTACK_INPUT_RATE"},
+	{"input-buffer", "SMOKESTACK_INPUT_BUFFER"},
+	{"conn-input-buffer", "SMOKESTACK_CONN_INPUT_BUFFER"},
+	{"input-budget", "SMOKESTACK_INPUT_BUDGET"},
 	{"move-rate", "SMOKESTACK_MOVE_RATE"},
 	{"lookup-misses", "SMOKESTACK_LOOKUP_MISSES"},
 	{"lookup-window", "SMOKESTACK_LOOKUP_WINDOW"},
@@ -116,9 +120,13 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	fs.IntVar(&l.Sessions, "max-sessions", d.Sessions, "open sessions allowed on this instance (0: no limit)")
 	fs.IntVar(&l.SessionsPerConn, "max-sessions-per-conn", d.SessionsPerConn, "sessions (SSH channels) open at once allowed on one connection (0: no limit)")
 	fs.IntVar(&l.SessionRate, "session-rate", d.SessionRate, "new sessions allowed on one connection per minute, a token bucket holding a minute's worth (0: no limit)")
+	fs.IntVar(&l.RefusedSessions, "max-refused-sessions", d.RefusedSessions, "sessions refused on one connection (past --max-sessions-per-conn or --session-rate) before the connection is closed (0: no limit)")
 	fs.IntVar(&c.lobbyLimits.RoomsPerHour, "max-rooms-per-hour", dl.RoomsPerHour, "rooms one key may create per hour (0: no limit)")
 	fs.IntVar(&c.lobbyLimits.OpenRooms, "max-open-rooms", dl.OpenRooms, "unfinished rooms one key may hold (0: no limit)")
 	fs.IntVar(&l.InputRate, "input-rate", d.InputRate, "bytes per second read from one session's input; faster input waits (0: no limit)")
+	fs.IntVar(&l.InputBuffer, "input-buffer", d.InputBuffer, "bytes of one session's input the server holds before the session reads them; more closes the connection (0: no limit)")
+	fs.IntVar(&l.ConnInputBuffer, "conn-input-buffer", d.ConnInputBuffer, "bytes of input the server holds for all the sessions of one connection together; more closes the connection (0: no limit)")
+	fs.IntVar(&l.InputBudget, "input-budget", d.InputBudget, "bytes of input the server holds for all its sessions together; input past it closes the connection it came on (0: no limit)")
 	fs.Float64Var(&c.lobbyLimits.MovesPerSecond, "move-rate", dl.MovesPerSecond, "moves per second played for one seat, by all its sessions together: bursts of twice as many pass, faster ones wait, and ones that would wait over a second are refused (0: no limit)")
 	fs.IntVar(&c.lobbyLimits.LookupMisses, "lookup-misses", dl.LookupMisses, "failed room lookups (no such room, a private room without its invite) allowed per key and per address in a --lookup-window; past it the connection ends and only the player's own rooms open until the window ends (0: no limit)")
 	fs.DurationVar(&c.lobbyLimits.LookupWindow, "lookup-window", dl.LookupWindow, "the window --lookup-misses counts in, from a key's or an address's first miss")
@@ -181,7 +189,8 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 		return c, errors.New("--bot-delay, --expire, --idle-timeout and --shutdown-grace cannot be negative")
 	}
 	if l, ll := c.limits, c.lobbyLimits; l.HandshakeTimeout < 0 || l.ConnsPerAddr < 0 || l.ConnsPerKey < 0 || l.ConnRate < 0 ||
-		l.Sessions < 0 || l.SessionsPerConn < 0 || l.SessionRate < 0 || l.InputRate < 0 || l.Inactivity < 0 || l.MaxLine < 0 ||
+		l.Sessions < 0 || l.SessionsPerConn < 0 || l.SessionRate < 0 || l.RefusedSessions < 0 || l.InputRate < 0 ||
+		l.InputBuffer < 0 || l.ConnInputBuffer < 0 || l.InputBudget < 0 || l.Inactivity < 0 || l.MaxLine < 0 ||
 		ll.RoomsPerHour < 0 || ll.OpenRooms < 0 || ll.MovesPerSecond < 0 || ll.LookupMisses < 0 || ll.LookupWindow < 0 || ll.LookupBackoff < 0 || ll.ChatPerMinute < 0 {
 		return c, errors.New("limits cannot be negative: 0 turns one off")
 	}

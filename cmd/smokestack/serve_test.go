@@ -33,10 +33,11 @@ func TestParseServe(t *testing.T) {
 
 	// Each limit has its flag and variable, and the old --metrics still
 	// names the metrics address.
-	c, err = parseServe([]string{"--max-sessions", "50", "--metrics", "127.0.0.1:9222"},
+	c, err = parseServe([]string{"--max-sessions", "50", "--metrics", "127.0.0.1:9222", "--max-refused-sessions", "5"},
 		func(k string) string {
 			return map[string]string{"SMOKESTACK_CONN_RATE": "7", "SMOKESTACK_MOVE_RATE": "2.5", "XDG_STATE_HOME": "/s",
-				"SMOKESTACK_SESSION_RATE": "12", "SMOKESTACK_LOOKUP_WINDOW": "30m", "SMOKESTACK_CHAT_RATE": "6"}[k]
+				"SMOKESTACK_SESSION_RATE": "12", "SMOKESTACK_LOOKUP_WINDOW": "30m", "SMOKESTACK_CHAT_RATE": "6",
+				"SMOKESTACK_INPUT_BUDGET": "1048576"}[k]
 		}, &stderr)
 	if err != nil {
 		t.Fatal(err)
@@ -45,7 +46,8 @@ func TestParseServe(t *testing.T) {
 		c.limits.HandshakeTimeout != 20*time.Second || c.metricsListen != "127.0.0.1:9222" ||
 		c.limits.SessionRate != 12 || c.limits.SessionsPerConn != 10 ||
 		c.lobbyLimits.LookupWindow != 30*time.Minute || c.lobbyLimits.LookupMisses != 20 || c.lobbyLimits.LookupBackoff != 250*time.Millisecond ||
-		c.lobbyLimits.ChatPerMinute != 6 {
+		c.lobbyLimits.ChatPerMinute != 6 || c.limits.RefusedSessions != 5 || c.limits.InputBudget != 1<<20 ||
+		c.limits.InputBuffer != 64<<10 || c.limits.ConnInputBuffer != 256<<10 {
 		t.Errorf("parsed %+v", c)
 	}
 
