@@ -44,6 +44,7 @@ func TestStoreContract(t *testing.T) {
 		{"list", contractList},
 		{"delete", contractDelete},
 		{"failed lookups", contractMisses},
+		{"failed lookups' turns", contractMissTurns},
 		{"profiles", contractProfiles},
 		{"profile burst", contractProfileBurst},
 		{"ratings", contractRatings},
