@@ -38,6 +38,7 @@ func (l *Lobby) Identify(ctx context.Context, p Player) (Player, error) {
 	}
 	ps, ok := l.profiles()
 	if !ok || p.Key == "" {
+		p.Name = CleanText(p.Name) // the SSH login, as the client sent it
 		return p, nil
 	}
 	prof, err := ps.KeyProfile(ctx, p.Key)
