@@ -329,6 +329,10 @@ func (l *Lobby) Join(ctx context.Context, invite string, p Player) (*Conn, error
 	if err != nil {
 		return nil, err
 	}
+	// A seat binds to a profile: a new key's is made as it sits down.
+	if p, err = l.ensureProfile(ctx, p, ""); err != nil {
+		return nil, err
+	}
 	return r.join(ctx, p, word)
 }
 

@@ -32,6 +32,7 @@ var suspectReasons = map[string]bool{
 	"conns_per_addr": true, "conn_rate": true, "conns_per_key": true, "sessions_per_conn": true,
 	"session_rate": true, "banned": true, "no_session": true, "identity": true,
 	"lookup_backoff": true, "lookup_limit": true, "rooms_per_hour": true, "open_rooms": true,
+	"profiles_per_hour": true,
 }
 
 // note remembers key and addr (either may be empty) after a refusal for

@@ -79,6 +79,7 @@ var serveEnv = []envFlag{
 	{"lookup-window", "SMOKESTACK_LOOKUP_WINDOW"},
 	{"lookup-backoff", "SMOKESTACK_LOOKUP_BACKOFF"},
 	{"chat-rate", "SMOKESTACK_CHAT_RATE"},
+	{"max-new-players-per-hour", "SMOKESTACK_MAX_NEW_PLAYERS_PER_HOUR"},
 	{"inactivity-timeout", "SMOKESTACK_INACTIVITY_TIMEOUT"},
 	{"max-line", "SMOKESTACK_MAX_LINE"},
 	{"operators", "SMOKESTACK_OPERATORS"},
@@ -124,6 +125,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	fs.DurationVar(&c.lobbyLimits.LookupWindow, "lookup-window", dl.LookupWindow, "the window --lookup-misses counts in, from a key's or an address's first miss")
 	fs.DurationVar(&c.lobbyLimits.LookupBackoff, "lookup-backoff", dl.LookupBackoff, "past a quarter of --lookup-misses, each miss waits this long, twice as long as the one before, up to 8s (0: no wait)")
 	fs.IntVar(&c.lobbyLimits.ChatPerMinute, "chat-rate", dl.ChatPerMinute, "chat messages one key may send per minute, in rooms and the lobby together, after a burst of 5; faster ones are refused (0: no limit)")
+	fs.IntVar(&c.lobbyLimits.ProfilesPerHour, "max-new-players-per-hour", dl.ProfilesPerHour, "profiles made for new keys from one address per hour, counted as each first sits down or chooses a name, not as it connects; only while the per-address limits are on (0: no limit)")
 	fs.DurationVar(&l.Inactivity, "inactivity-timeout", d.Inactivity, "close a terminal session after this long without input, warning a minute before (0: never)")
 	fs.IntVar(&l.MaxLine, "max-line", d.MaxLine, "longest line `play` reads, in bytes; a longer one ends the session (0: 16 MiB)")
 	fs.StringVar(&c.operators, "operators", "", "authorized_keys `FILE` of the operators' keys, who may run `admin` (empty: nobody)")
@@ -182,7 +184,8 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	}
 	if l, ll := c.limits, c.lobbyLimits; l.HandshakeTimeout < 0 || l.ConnsPerAddr < 0 || l.ConnsPerKey < 0 || l.ConnRate < 0 ||
 		l.Sessions < 0 || l.SessionsPerConn < 0 || l.SessionRate < 0 || l.InputRate < 0 || l.Inactivity < 0 || l.MaxLine < 0 ||
-		ll.RoomsPerHour < 0 || ll.OpenRooms < 0 || ll.MovesPerSecond < 0 || ll.LookupMisses < 0 || ll.LookupWindow < 0 || ll.LookupBackoff < 0 || ll.ChatPerMinute < 0 {
+		ll.RoomsPerHour < 0 || ll.OpenRooms < 0 || ll.MovesPerSecond < 0 || ll.LookupMisses < 0 || ll.LookupWindow < 0 || ll.LookupBackoff < 0 || ll.ChatPerMinute < 0 ||
+		ll.ProfilesPerHour < 0 {
 		return c, errors.New("limits cannot be negative: 0 turns one off")
 	}
 	if c.lobbyLimits.LookupMisses > 0 && c.lobbyLimits.LookupWindow <= 0 {
