@@ -47,6 +47,7 @@ func TestStoreContract(t *testing.T) {
 		{"failed lookups' turns", contractMissTurns},
 		{"profiles", contractProfiles},
 		{"profile burst", contractProfileBurst},
+		{"drop profile", contractDropProfile},
 		{"ratings", contractRatings},
 	}
 	for _, kind := range storeKinds {
