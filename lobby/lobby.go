@@ -335,9 +335,15 @@ func (l *Lobby) Join(ctx context.Context, invite string, p Player) (*Conn, error
 	if err != nil {
 		return nil, err
 	}
-	// A seat binds to a profile: a new key's is made as it sits down.
-	if p, err = l.ensureProfile(ctx, p, ""); err != nil {
-		return nil, err
+	// A seat binds to a profile: a new key's is made as it sits down,
+	// not for a room it cannot sit in.
+	r.mu.Lock()
+	sits := r.meta.SeatOf(p.ID) < 0 && !r.meta.Started && slices.ContainsFunc(r.meta.Seats, Seat.Free)
+	r.mu.Unlock()
+	if sits {
+		if p, err = l.ensureProfile(ctx, p, ""); err != nil {
+			return nil, err
+		}
 	}
 	return r.join(ctx, p, word)
 }
