@@ -1,6 +1,7 @@
 package lobby
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -28,9 +29,12 @@ func (l *Lobby) profiles() (ProfileStore, bool) {
 
 // Identify completes a player who just connected: a guest gets a guest's
 // name; a key gets the profile it plays as, which binds seats, and its
-// name. A key seen for the first time gets a profile of its own, named
-// after p.Name (the SSH login) when that is a fit name nobody holds, or
-// "player-" and four random letters otherwise.
+// name. A key seen for the first time gets no profile yet: it plays as
+// itself (its ID is the one its profile will have), under its SSH login
+// when that is a fit name no profile holds, or "player-" and four random
+// letters otherwise, reserved by nobody. Its profile is made on its first
+// need (ensureProfile): a seat, a chosen name, a link code. So a client
+// connecting with one new key after another fills no store.
 func (l *Lobby) Identify(ctx context.Context, p Player) (Player, error) {
 	if p.Guest {
 		p.Name = GuestName(p.ID)
@@ -38,11 +42,13 @@ func (l *Lobby) Identify(ctx context.Context, p Player) (Player, error) {
 	}
 	ps, ok := l.profiles()
 	if !ok || p.Key == "" {
+		p.Name = CleanText(p.Name) // the SSH login, as the client sent it
 		return p, nil
 	}
 	prof, err := ps.KeyProfile(ctx, p.Key)
 	if errors.Is(err, ErrNoProfile) {
-		prof, err = l.newProfile(ctx, ps, p)
+		p.ID, p.Name = p.Key, l.sessionName(ctx, ps, p.Name)
+		return p, nil
 	}
 	if err != nil {
 		return Player{}, l.unavailable("profile of "+p.Key, err)
@@ -51,10 +57,67 @@ func (l *Lobby) Identify(ctx context.Context, p Player) (Player, error) {
 	return p, nil
 }
 
-// newProfile creates the profile of a key seen for the first time.
-func (l *Lobby) newProfile(ctx context.Context, ps ProfileStore, p Player) (Profile, error) {
+// sessionName is the name a key without a profile is shown by: its login
+// when that is a fit name no profile holds, else a random one.
+func (l *Lobby) sessionName(ctx context.Context, ps ProfileStore, login string) string {
+	if name := loginName(login); name != "" {
+		if _, err := ps.NamedProfile(ctx, name); errors.Is(err, ErrNoProfile) {
+			return name
+		}
+	}
+	return "player-" + randomHex(2)
+}
+
+// ensureProfile returns p as its profile has it, making the profile of a
+// key that has none (Identify), named name, or p.Name when name is empty,
+// or a random name when that is taken. New profiles from one address are
+// limited (Limits.ProfilesPerHour). A guest, or a lobby without profiles,
+// has nothing to make.
+func (l *Lobby) ensureProfile(ctx context.Context, p Player, name string) (Player, error) {
+	ps, ok := l.profiles()
+	if !ok || p.Guest || p.Key == "" {
+		return p, nil
+	}
+	prof, err := ps.KeyProfile(ctx, p.Key)
+	if errors.Is(err, ErrNoProfile) {
+		if err := l.checkProfileQuota(ctx, p); err != nil {
+			return Player{}, err
+		}
+		prof, err = l.newProfile(ctx, ps, p, cmp.Or(name, p.Name))
+	}
+	if err != nil {
+		return Player{}, l.unavailable("profile of "+p.Key, err)
+	}
+	p.ID, p.Name = prof.ID, prof.Name
+	return p, nil
+}
+
+// checkProfileQuota counts a new profile made from p's address and
+// refuses it past Limits.ProfilesPerHour. With the server's per-address
+// limits off there is no address, and no quota.
+func (l *Lobby) checkProfileQuota(ctx context.Context, p Player) error {
+	lim := l.cfg.Limits.ProfilesPerHour
+	if lim <= 0 || p.Addr == "" {
+		return nil
+	}
+	n, _, err := l.misses().Miss(ctx, "profiles:"+p.Addr, l.cfg.Now(), time.Hour)
+	if err != nil {
+		return l.unavailable("count new players", err)
+	}
+	if n <= lim {
+		return nil
+	}
+	refusal := &LimitError{Reason: "profiles_per_hour",
+		Msg: fmt.Sprintf("%d new players came from your address in the last hour, the most allowed: try again later, or with a key that has played here", lim)}
+	l.observer().Refused(refusal.Reason, p)
+	return refusal
+}
+
+// newProfile creates the profile of a key that has none, named name when
+// that is fit and free.
+func (l *Lobby) newProfile(ctx context.Context, ps ProfileStore, p Player, name string) (Profile, error) {
 	prof := Profile{ID: p.Key, Keys: []string{p.Key}, Created: l.cfg.Now().UTC()}
-	names := []string{loginName(p.Name)}
+	names := []string{loginName(name)}
 	for i := range 8 {
 		// Eight tries at 65536 names, then longer ones.
 		names = append(names, "player-"+randomHex(2+i/4))
@@ -102,6 +165,13 @@ func (l *Lobby) Rename(ctx context.Context, p Player, name string) (string, erro
 	if !ok {
 		return "", errors.New("this server keeps no names")
 	}
+	// A key without a profile gets one now, with the name if it is free.
+	if p, err = l.ensureProfile(ctx, p, name); err != nil {
+		return "", err
+	}
+	if p.Name == name {
+		return name, nil
+	}
 	err = ps.Rename(ctx, p.ID, name)
 	switch {
 	case errors.Is(err, ErrNameTaken):
@@ -124,6 +194,10 @@ func (l *Lobby) LinkCode(ctx context.Context, p Player) (code string, expires ti
 	ps, ok := l.profiles()
 	if !ok {
 		return "", time.Time{}, errors.New("this server keeps no profiles")
+	}
+	// Another key joins a profile: this key's, made now if it has none.
+	if p, err = l.ensureProfile(ctx, p, ""); err != nil {
+		return "", time.Time{}, err
 	}
 	now := l.cfg.Now()
 	code, expires = randomLetters(LinkCodeLength), now.Add(LinkCodeLife)

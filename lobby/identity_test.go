@@ -21,9 +21,20 @@ func connect(t *testing.T, l *Lobby, key, login string) Player {
 	return p
 }
 
+// newPlayer is a player connecting with key as login whose key has a
+// profile: one made on its first need (ensureProfile), as a seat would.
+func newPlayer(t *testing.T, l *Lobby, key, login string) Player {
+	t.Helper()
+	p, err := l.ensureProfile(context.Background(), connect(t, l, key, login), "")
+	if err != nil {
+		t.Fatalf("the profile of %s: %v", key, err)
+	}
+	return p
+}
+
 var playerName = regexp.MustCompile(`^player-[0-9a-f]{4}$`)
 
-// TestNamesStick: a key's first name is its login when that is free and
+// TestNamesStick: a key's profile's first name is its login when that is free and
 // not generic, "player-" and four letters otherwise; it is the same at
 // every connection and after a restart; guests are "guest-…".
 func TestNamesStick(t *testing.T) {
@@ -33,9 +44,9 @@ func TestNamesStick(t *testing.T) {
 		t.Fatal(err)
 	}
 	l := newLobby(t, store)
-	a := connect(t, l, "SHA256:a", "alice")
-	b := connect(t, l, "SHA256:b", "alice") // a friend on the same machine account
-	r := connect(t, l, "SHA256:r", "root")
+	a := newPlayer(t, l, "SHA256:a", "alice")
+	b := newPlayer(t, l, "SHA256:b", "alice") // a friend on the same machine account
+	r := newPlayer(t, l, "SHA256:r", "root")
 	if a.Name != "alice" || a.ID != "SHA256:a" || a.Key != "SHA256:a" {
 		t.Fatalf("the first alice is %+v", a)
 	}
@@ -73,7 +84,7 @@ func TestNamesStick(t *testing.T) {
 func TestRename(t *testing.T) {
 	ctx := context.Background()
 	l := newLobby(t, NewMemStore())
-	a, b := connect(t, l, "SHA256:a", "alice"), connect(t, l, "SHA256:b", "bob")
+	a, b := newPlayer(t, l, "SHA256:a", "alice"), newPlayer(t, l, "SHA256:b", "bob")
 	if _, err := l.Rename(ctx, b, "ALICE"); err == nil || !strings.Contains(err.Error(), "taken") {
 		t.Fatalf("bob renamed to ALICE: %v", err)
 	}
@@ -145,8 +156,8 @@ func TestLink(t *testing.T) {
 	clk := &clock{now: t0}
 	l := New(Config{Store: NewMemStore(), Games: []Game{tallyGame()}, Now: clk.Now,
 		Limits: Limits{LookupMisses: 4, LookupWindow: time.Hour}})
-	desktop := connect(t, l, "SHA256:desktop", "alice")
-	laptop := connect(t, l, "SHA256:laptop", "alice")
+	desktop := newPlayer(t, l, "SHA256:desktop", "alice")
+	laptop := newPlayer(t, l, "SHA256:laptop", "alice")
 	m, err := l.Create(ctx, desktop, CreateOptions{Seats: 2})
 	if err != nil {
 		t.Fatal(err)

@@ -29,12 +29,17 @@ type Limits struct {
 	// ChatPerMinute bounds the chat messages one person may send, in
 	// rooms and the lobby together, after a burst of 5 (chatting.go).
 	ChatPerMinute int
+	// ProfilesPerHour bounds the profiles made for new keys from one
+	// address in an hour (identity.go). A key's profile is made on its
+	// first need, so a key that only connects uses none of it.
+	ProfilesPerHour int
 }
 
 // DefaultLimits are the limits `smokestack serve` starts with.
 func DefaultLimits() Limits {
 	return Limits{RoomsPerHour: 20, OpenRooms: 10, MovesPerSecond: 20,
-		LookupMisses: 20, LookupWindow: time.Hour, LookupBackoff: 250 * time.Millisecond, ChatPerMinute: 20}
+		LookupMisses: 20, LookupWindow: time.Hour, LookupBackoff: 250 * time.Millisecond, ChatPerMinute: 20,
+		ProfilesPerHour: 20}
 }
 
 // LimitError refuses something a player asked for because it goes past a

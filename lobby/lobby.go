@@ -86,7 +86,10 @@ type Config struct {
 	// Expire removes unfinished rooms nobody touched for this long
 	// (0 keeps them forever). Finished games stay in players' history.
 	Expire time.Duration
-	Logger *slog.Logger
+	// ProfileExpire forgets profiles made longer ago than this that hold
+	// no seat in any room and no rating (profileexpiry.go; 0 keeps them).
+	ProfileExpire time.Duration
+	Logger        *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// AfterFunc runs f once d has passed on the clock Now reads, and
@@ -129,6 +132,8 @@ type Lobby struct {
 	presenceDue  map[*room]bool // rooms whose seats held here changed
 	// ownMisses counts failed lookups for a store that does not.
 	ownMisses missCounts
+	// profilesSwept is when Run last expired profiles; only Run uses it.
+	profilesSwept time.Time
 	// The lobby's chat and everyone's chat allowance (chatting.go).
 	lobbyChat lobbyChat
 	chatRates chatRates
@@ -213,6 +218,7 @@ func (l *Lobby) Run(ctx context.Context) {
 	defer tick.Stop()
 	for {
 		l.ExpireRooms(ctx)
+		l.expireProfilesEvery(ctx)
 		select {
 		case <-ctx.Done():
 			return
@@ -334,6 +340,16 @@ func (l *Lobby) Join(ctx context.Context, invite string, p Player) (*Conn, error
 	r, _, err := l.openAs(ctx, invite, word, p)
 	if err != nil {
 		return nil, err
+	}
+	// A seat binds to a profile: a new key's is made as it sits down,
+	// not for a room it cannot sit in.
+	r.mu.Lock()
+	sits := r.meta.SeatOf(p.ID) < 0 && !r.meta.Started && slices.ContainsFunc(r.meta.Seats, Seat.Free)
+	r.mu.Unlock()
+	if sits {
+		if p, err = l.ensureProfile(ctx, p, ""); err != nil {
+			return nil, err
+		}
 	}
 	return r.join(ctx, p, word)
 }

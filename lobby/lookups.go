@@ -15,10 +15,12 @@ import (
 //
 // Misses are counted per key and per address (MissCounter). Past a
 // quarter of Limits.LookupMisses in a window each miss waits twice as long
-// as the one before; past LookupMisses the player may open only the rooms
-// they hold a seat in or host until the window ends, and every other
-// lookup is refused with a final LimitError, on which the server ends the
-// connection.
+// as the one before, after the misses of the same key or address still
+// waiting: misses sent in parallel are answered one after another, and
+// those still waiting when the player goes away are not answered. Past
+// LookupMisses the player may open only the rooms they hold a seat in or
+// host until the window ends, and every other lookup is refused with a
+// final LimitError, on which the server ends the connection.
 
 // maxLookupWait caps the wait of one miss.
 const maxLookupWait = 8 * time.Second
@@ -112,12 +114,14 @@ func (l *Lobby) countMiss(ctx context.Context, p Player, barred *LimitError) err
 	}
 	now := l.cfg.Now()
 	n, by, ends := 0, "", time.Time{}
+	var counts []missCount
 	for _, name := range missNames(p) {
 		c, e, err := l.misses().Miss(ctx, name.key, now, lim.LookupWindow)
 		if err != nil {
 			l.storeFault("count a failed lookup", err)
 			continue
 		}
+		counts = append(counts, missCount{name.key, c})
 		if c > n {
 			n, by, ends = c, name.by, e
 		}
@@ -127,16 +131,49 @@ func (l *Lobby) countMiss(ctx context.Context, p Player, barred *LimitError) err
 		l.observer().Refused(refusal.Reason, p)
 		return refusal
 	}
-	if d := lookupWait(lim, n); d > 0 {
-		l.observer().Refused("lookup_backoff", p)
-		t := time.NewTimer(d)
-		defer t.Stop()
-		select {
-		case <-t.C:
-		case <-ctx.Done():
-		}
+	d := l.missTurn(ctx, counts, now)
+	if d <= 0 {
+		return nil
 	}
-	return nil
+	l.observer().Refused("lookup_backoff", p)
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		// The player went away, or the server ended the session (as it
+		// does every session of a connection past the limit): nothing is
+		// answered, so misses sent in parallel learn no more than misses
+		// sent one by one.
+		return ctx.Err()
+	}
+}
+
+// missCount is a name's count of misses, this one included.
+type missCount struct {
+	key string
+	n   int
+}
+
+// missTurn reserves a miss's turn under each name it was counted by and
+// returns how long it waits: its back-off after the misses of the same key
+// or address still waiting, wherever they wait.
+func (l *Lobby) missTurn(ctx context.Context, counts []missCount, now time.Time) time.Duration {
+	var longest time.Duration
+	for _, c := range counts {
+		wait := lookupWait(l.cfg.Limits, c.n)
+		if wait <= 0 {
+			continue
+		}
+		d, err := l.misses().Turn(ctx, c.key, now, wait)
+		if err != nil {
+			l.storeFault("reserve a failed lookup's turn", err)
+			d = wait
+		}
+		longest = max(longest, d)
+	}
+	return longest
 }
 
 // barred returns the refusal p is under for missing too often, or nil.

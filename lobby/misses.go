@@ -24,6 +24,11 @@ type MissCounter interface {
 	// Misses returns name's count in its window at now (0 when it has
 	// none) and when that window ends.
 	Misses(ctx context.Context, name string, now time.Time) (n int, ends time.Time, err error)
+	// Turn reserves the time name's next miss is answered: wait after
+	// the time reserved last, or after now if that is past. It returns
+	// how long from now that is. Misses in parallel so wait in turn, on
+	// every instance, rather than each waiting its own wait at once.
+	Turn(ctx context.Context, name string, now time.Time, wait time.Duration) (time.Duration, error)
 }
 
 // missCounts is a MissCounter in this process's memory, for the stores of
@@ -37,6 +42,7 @@ type missCounts struct {
 type missWindow struct {
 	n    int
 	ends time.Time
+	next time.Time // when the last miss reserved is answered (Turn)
 }
 
 // Miss implements MissCounter.
@@ -49,7 +55,7 @@ func (c *missCounts) Miss(_ context.Context, name string, now time.Time, window 
 	c.sweep(now)
 	w := c.names[name]
 	if !now.Before(w.ends) {
-		w = missWindow{ends: now.Add(window)}
+		w = missWindow{ends: now.Add(window), next: w.next}
 	}
 	w.n++
 	c.names[name] = w
@@ -67,6 +73,19 @@ func (c *missCounts) Misses(_ context.Context, name string, now time.Time) (int,
 	return w.n, w.ends, nil
 }
 
+// Turn implements MissCounter.
+func (c *missCounts) Turn(_ context.Context, name string, now time.Time, wait time.Duration) (time.Duration, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.names == nil {
+		c.names = map[string]missWindow{}
+	}
+	w := c.names[name]
+	w.next = later(w.next, now).Add(wait)
+	c.names[name] = w
+	return w.next.Sub(now), nil
+}
+
 // sweep forgets ended windows once a minute, so the map holds only the
 // names that missed lately. The caller holds c.mu.
 func (c *missCounts) sweep(now time.Time) {
@@ -75,13 +94,15 @@ func (c *missCounts) sweep(now time.Time) {
 	}
 	c.swept = now
 	for name, w := range c.names {
-		if !now.Before(w.ends) {
+		if !now.Before(later(w.ends, w.next)) {
 			delete(c.names, name)
 		}
 	}
 }
 
 func redisMissKey(name string) string { return redisPrefix + "misses:" + name }
+
+func redisTurnKey(name string) string { return redisPrefix + "missturn:" + name }
 
 // missScript counts a miss: the first opens the window (the key's expiry),
 // the rest only count. It answers the count and the milliseconds left.
@@ -124,4 +145,24 @@ func (s *RedisStore) Misses(ctx context.Context, name string, now time.Time) (in
 		return 0, time.Time{}, fmt.Errorf("read misses: %w", err)
 	}
 	return count, now.Add(left.Val()), nil
+}
+
+// turnScript reserves a miss's turn by Redis's clock, the same for every
+// instance: the key holds the Unix millisecond the last reserved miss is
+// answered, and lives until then. It answers the milliseconds from now.
+var turnScript = redis.NewScript(`
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local turn = math.max(tonumber(redis.call('GET', KEYS[1]) or '0'), now) + tonumber(ARGV[1])
+redis.call('SET', KEYS[1], string.format('%d', turn), 'PX', turn - now + 1)
+return turn - now`)
+
+// Turn implements MissCounter. The turns are timed by Redis's clock; now
+// is not needed.
+func (s *RedisStore) Turn(ctx context.Context, name string, _ time.Time, wait time.Duration) (time.Duration, error) {
+	ms, err := turnScript.Run(ctx, s.rdb, []string{redisTurnKey(name)}, wait.Milliseconds()).Int64()
+	if err != nil {
+		return 0, fmt.Errorf("reserve a miss's turn: %w", err)
+	}
+	return time.Duration(ms) * time.Millisecond, nil
 }

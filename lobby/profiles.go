@@ -62,6 +62,11 @@ type ProfileStore interface {
 	// played as loses it, and is forgotten, name and all, once it has no
 	// key left.
 	LinkKey(ctx context.Context, key, id string) error
+	// Profiles returns every profile, in no order (profileexpiry.go).
+	Profiles(ctx context.Context) ([]Profile, error)
+	// DropProfile forgets profile id, its keys and its name; nothing if
+	// there is no profile id.
+	DropProfile(ctx context.Context, id string) error
 }
 
 // profileSet is the profiles as plain data, shared by the memory and
@@ -72,6 +77,7 @@ type profileSet interface {
 	drop(id string)
 	keyOf(key string) (string, bool)
 	setKey(key, id string)
+	dropKey(key string)
 	nameOf(key string) (string, bool)
 	setName(key, id string)
 	dropName(key string)
@@ -162,6 +168,7 @@ func (m *memProfiles) put(p Profile)                     { m.profiles[p.ID] = p 
 func (m *memProfiles) drop(id string)                    { delete(m.profiles, id) }
 func (m *memProfiles) keyOf(key string) (string, bool)   { id, ok := m.keys[key]; return id, ok }
 func (m *memProfiles) setKey(key, id string)             { m.keys[key] = id }
+func (m *memProfiles) dropKey(key string)                { delete(m.keys, key) }
 func (m *memProfiles) nameOf(name string) (string, bool) { id, ok := m.names[name]; return id, ok }
 func (m *memProfiles) setName(name, id string)           { m.names[name] = id }
 func (m *memProfiles) dropName(name string)              { delete(m.names, name) }
@@ -307,6 +314,7 @@ func (b *boltProfiles) put(p Profile)                     { b.keep(putJSON(b.pro
 func (b *boltProfiles) drop(id string)                    { b.keep(b.profiles.Delete([]byte(id))) }
 func (b *boltProfiles) keyOf(key string) (string, bool)   { return bucketGet(b.keys, key) }
 func (b *boltProfiles) setKey(key, id string)             { b.keep(b.keys.Put([]byte(key), []byte(id))) }
+func (b *boltProfiles) dropKey(key string)                { b.keep(b.keys.Delete([]byte(key))) }
 func (b *boltProfiles) nameOf(name string) (string, bool) { return bucketGet(b.names, name) }
 func (b *boltProfiles) setName(name, id string)           { b.keep(b.names.Put([]byte(name), []byte(id))) }
 func (b *boltProfiles) dropName(name string)              { b.keep(b.names.Delete([]byte(name))) }
@@ -479,6 +487,7 @@ func (r *redisProfileTx) put(p Profile) {
 func (r *redisProfileTx) drop(id string)                    { r.pipe.HDel(r.ctx, redisProfiles, id) }
 func (r *redisProfileTx) keyOf(key string) (string, bool)   { return r.hget(redisProfileKeys, key) }
 func (r *redisProfileTx) setKey(key, id string)             { r.pipe.HSet(r.ctx, redisProfileKeys, key, id) }
+func (r *redisProfileTx) dropKey(key string)                { r.pipe.HDel(r.ctx, redisProfileKeys, key) }
 func (r *redisProfileTx) nameOf(name string) (string, bool) { return r.hget(redisProfileNames, name) }
 func (r *redisProfileTx) setName(name, id string)           { r.pipe.HSet(r.ctx, redisProfileNames, name, id) }
 func (r *redisProfileTx) dropName(name string)              { r.pipe.HDel(r.ctx, redisProfileNames, name) }

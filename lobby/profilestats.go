@@ -81,6 +81,11 @@ func (l *Lobby) PlayerProfile(ctx context.Context, viewer Player, name string) (
 		return PlayerProfile{}, errGuestProfile
 	default:
 		prof, err = ps.Profile(ctx, viewer.ID)
+		if errors.Is(err, ErrNoProfile) {
+			// A new key, whose profile is made when it first sits down
+			// (ensureProfile): nothing played yet.
+			return PlayerProfile{Name: viewer.Name, Recent: []RecentGame{}, ByGame: []GameStats{}}, nil
+		}
 	}
 	if errors.Is(err, ErrNoProfile) {
 		return PlayerProfile{}, errors.New("nobody here is called " + name)

@@ -325,11 +325,11 @@ func TestRecordsAcrossInstances(t *testing.T) {
 	sa, sb := openRedis(t, srv), openRedis(t, srv)
 	a, b := newLobby(t, sa), newLobby(t, sb)
 	u := newCode() // a shared Redis may hold other tests' players
-	ann := connect(t, a, "SHA256:ann"+u, "ann"+u)
+	ann := newPlayer(t, a, "SHA256:ann"+u, "ann"+u)
 	if again := connect(t, b, "SHA256:ann"+u, "whoever"); again.Name != ann.Name || again.ID != ann.ID {
 		t.Fatalf("ann on the other instance is %+v, want %+v", again, ann)
 	}
-	bo := connect(t, b, "SHA256:bo"+u, "ann"+u)
+	bo := newPlayer(t, b, "SHA256:bo"+u, "ann"+u)
 	if bo.Name == ann.Name {
 		t.Fatalf("a second key took ann's name on the other instance: %q", bo.Name)
 	}

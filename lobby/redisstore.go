@@ -34,7 +34,11 @@ import (
 //	smokestack:lobbychat        the lobby's chat, likewise
 //	smokestack:rooms            set of room codes, for List
 //	smokestack:misses:NAME      failed room lookups by a key or an address,
-//	                            expiring with their window (misses.go)
+//	                            and new profiles by an address (NAME
+//	                            profiles:ADDR, identity.go), expiring
+//	                            with their window (misses.go)
+//	smokestack:missturn:NAME    when the last of NAME's slowed misses is
+//	                            answered, expiring then (misses.go)
 //	smokestack:operators:reply:ID  the instances' answers to one operator
 //	                            request, expiring in 30 s (operators.go)
 //

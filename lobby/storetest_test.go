@@ -44,8 +44,10 @@ func TestStoreContract(t *testing.T) {
 		{"list", contractList},
 		{"delete", contractDelete},
 		{"failed lookups", contractMisses},
+		{"failed lookups' turns", contractMissTurns},
 		{"profiles", contractProfiles},
 		{"profile burst", contractProfileBurst},
+		{"drop profile", contractDropProfile},
 		{"ratings", contractRatings},
 	}
 	for _, kind := range storeKinds {

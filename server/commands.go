@@ -146,6 +146,7 @@ func (s *Server) exitStatus(c *call, cmd command, err error) int {
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
+	err = toldAs(c.ctx, err)
 	fmt.Fprintf(c.errOut, "smokestack %s: %v\n", cmd.name, err)
 	var usage errUsage
 	if errors.As(err, &usage) {

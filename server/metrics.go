@@ -134,7 +134,7 @@ var quietReasons = []string{
 	"handshake_timeout", "no_session", "input_rate", "line_too_long", "inactivity", "identity",
 	"input_buffer", "conn_input_buffer", "input_budget",
 	// The lobby's (lobby.LimitError.Reason):
-	"rooms_per_hour", "open_rooms", "move_rate", "lookup_backoff", "lookup_limit",
+	"rooms_per_hour", "open_rooms", "move_rate", "lookup_backoff", "lookup_limit", "profiles_per_hour",
 }
 
 // roomGauge reports the rooms a lobby has loaded by state, read when

@@ -66,16 +66,21 @@ func newRoom(t *testing.T, c *gossh.Client, args string) string {
 	return strings.TrimSpace(r.stdout)
 }
 
-// TestNamesOverSSH: a key keeps its name across reconnects and restarts;
-// a second key logging in as the same user, and anyone logging in as
+// TestNamesOverSSH: a new key is shown its login; its name is kept from
+// its first need (here, choosing it) across reconnects and restarts; a
+// second key logging in as the same user then, and anyone logging in as
 // root, gets a name of its own; guests are guest-XXXX; bad names are
 // refused with the reason.
 func TestNamesOverSSH(t *testing.T) {
 	dir := t.TempDir()
 	srv := startServerIn(t, dir, func(*lobby.Config) {})
 	desk, laptop, admin := newKey(t), newKey(t), newKey(t)
-	if r := run(t, dialKey(t, srv.addr, "alice", desk), "name", ""); r.stdout != "alice\n" {
+	alice := dialKey(t, srv.addr, "alice", desk)
+	if r := run(t, alice, "name", ""); r.stdout != "alice\n" {
 		t.Fatalf("the first alice is %q", r.stdout)
+	}
+	if r := run(t, alice, "name alice", ""); r.status != 0 || r.stdout != "alice\n" {
+		t.Fatalf("the first alice keeping her name: %+v", r)
 	}
 	friend := dialKey(t, srv.addr, "alice", laptop)
 	if r := run(t, friend, "name", ""); !defaultName.MatchString(r.stdout) {

@@ -66,6 +66,7 @@ func (s *Server) play(c *call) error {
 		conn, err = s.cfg.Lobby.Join(c.ctx, room, c.player)
 	}
 	if err != nil {
+		err = toldAs(c.ctx, err)
 		_ = out.Encode(errorLine{Error: err.Error()})
 		return err
 	}

@@ -235,5 +235,15 @@ func noteFor(ctx context.Context) (endNote, bool) {
 	return n, ok
 }
 
+// toldAs is err as the player of a session whose context is ctx is told
+// it: a wait the server cut short by ending the session (a slowed miss on
+// a connection past the lookup limit) reads as why the server ended it.
+func toldAs(ctx context.Context, err error) error {
+	if note, ok := noteFor(ctx); ok && errors.Is(err, context.Canceled) {
+		return note
+	}
+	return err
+}
+
 // refuse counts and logs a refusal, once per burst of its kind.
 func (s *Server) refuse(reason string, attrs ...any) { s.metrics.refuse(reason, attrs...) }

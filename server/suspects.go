@@ -33,6 +33,7 @@ var suspectReasons = map[string]bool{
 	"session_rate": true, "refused_sessions": true, "banned": true, "no_session": true, "identity": true,
 	"input_buffer": true, "conn_input_buffer": true,
 	"lookup_backoff": true, "lookup_limit": true, "rooms_per_hour": true, "open_rooms": true,
+	"profiles_per_hour": true,
 }
 
 // note remembers key and addr (either may be empty) after a refusal for

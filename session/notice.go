@@ -7,6 +7,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/smokestack/smokestack/lobby"
 )
 
 // Notice is a message from the server shown across the top of every
@@ -29,7 +31,9 @@ type notice struct {
 	since time.Time
 }
 
-func (n *notice) set(msg Notice, now time.Time) { n.text, n.since = oneLine(msg.Text), now }
+// set puts msg up, cleaned as every text from outside the code is before
+// it reaches a terminal (an operator's announcement is typed by a person).
+func (n *notice) set(msg Notice, now time.Time) { n.text, n.since = lobby.CleanText(msg.Text), now }
 
 // keyPressed takes the notice down once it has been up long enough.
 func (n *notice) keyPressed(now time.Time) {
@@ -76,9 +80,4 @@ func (n *notice) aboveSmall(w, h int, t Theme, draw func(w, h int) string) strin
 		return banner
 	}
 	return banner + "\n" + draw(w, h-len(lines))
-}
-
-// oneLine keeps a notice to one line of printable text.
-func oneLine(s string) string {
-	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return r < ' ' || r == 0x7f }), " ")
 }

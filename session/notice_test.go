@@ -21,8 +21,8 @@ func TestNoticeOnEveryScreen(t *testing.T) {
 	send := func(msg tea.Msg) { m, _ = m.Update(msg) }
 	lobbyTop := top()
 
-	send(session.Notice{Text: "the server restarts at 18:00\x1b[2J\nfor an upgrade"})
-	if got := top(); !strings.Contains(got, "the server restarts at 18:00 [2J for an upgrade") || len([]rune(got)) != 80 {
+	send(session.Notice{Text: "the server restarts at 18:00\x1b[2J\u009b2J\u202e\nfor an upgrade"})
+	if got := top(); !strings.Contains(got, "the server restarts at 18:00 for an upgrade") || len([]rune(got)) != 80 {
 		t.Errorf("notice line %q", got)
 	}
 	send(tea.KeyMsg{Type: tea.KeyDown})

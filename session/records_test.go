@@ -55,7 +55,12 @@ func TestRenameInTheLobby(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := l.Identify(ctx, lobby.Player{ID: "SHA256:bo", Key: "SHA256:bo", Name: "bo"}); err != nil {
+	// bo keeps his name: choosing it makes his profile.
+	bo, err := l.Identify(ctx, lobby.Player{ID: "SHA256:bo", Key: "SHA256:bo", Name: "bo"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Rename(ctx, bo, "bo"); err != nil {
 		t.Fatal(err)
 	}
 	d := newDriver(t, session.Config{Lobby: l, Player: me, Width: 80, Height: 24})

@@ -32,6 +32,7 @@ type serveConfig struct {
 	redis       string
 	botDelay    time.Duration
 	expire      time.Duration
+	profileExp  time.Duration
 	idleTimeout time.Duration
 	logLevel    string
 	logFormat   string
@@ -63,6 +64,7 @@ var serveEnv = []envFlag{
 	{"proxy-trusted", "SMOKESTACK_PROXY_TRUSTED"},
 	{"bot-delay", "SMOKESTACK_BOT_DELAY"},
 	{"expire", "SMOKESTACK_EXPIRE"},
+	{"profile-expire", "SMOKESTACK_PROFILE_EXPIRE"},
 	{"idle-timeout", "SMOKESTACK_IDLE_TIMEOUT"},
 	{"handshake-timeout", "SMOKESTACK_HANDSHAKE_TIMEOUT"},
 	{"max-conns-per-addr", "SMOKESTACK_MAX_CONNS_PER_ADDR"},
@@ -83,6 +85,7 @@ var serveEnv = []envFlag{
 	{"lookup-window", "SMOKESTACK_LOOKUP_WINDOW"},
 	{"lookup-backoff", "SMOKESTACK_LOOKUP_BACKOFF"},
 	{"chat-rate", "SMOKESTACK_CHAT_RATE"},
+	{"max-new-players-per-hour", "SMOKESTACK_MAX_NEW_PLAYERS_PER_HOUR"},
 	{"inactivity-timeout", "SMOKESTACK_INACTIVITY_TIMEOUT"},
 	{"max-line", "SMOKESTACK_MAX_LINE"},
 	{"operators", "SMOKESTACK_OPERATORS"},
@@ -109,6 +112,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	fs.StringVar(&c.proxyTrusted, "proxy-trusted", "", "with --proxy-protocol, the balancers' addresses or CIDR ranges, comma-separated; connections from anywhere else are dropped (empty: any source, so firewall the port)")
 	fs.DurationVar(&c.botDelay, "bot-delay", 800*time.Millisecond, "pause before a bot moves while people are at the table")
 	fs.DurationVar(&c.expire, "expire", 24*time.Hour, "remove unfinished rooms untouched for this long (0 keeps them forever)")
+	fs.DurationVar(&c.profileExp, "profile-expire", 30*24*time.Hour, "forget profiles made longer ago than this that hold no seat in any room and no rating, freeing their names (0 keeps them forever)")
 	fs.DurationVar(&c.idleTimeout, "idle-timeout", time.Hour, "close connections with no traffic either way for this long (0: never)")
 	d := server.DefaultLimits()
 	dl := lobby.DefaultLimits()
@@ -132,6 +136,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	fs.DurationVar(&c.lobbyLimits.LookupWindow, "lookup-window", dl.LookupWindow, "the window --lookup-misses counts in, from a key's or an address's first miss")
 	fs.DurationVar(&c.lobbyLimits.LookupBackoff, "lookup-backoff", dl.LookupBackoff, "past a quarter of --lookup-misses, each miss waits this long, twice as long as the one before, up to 8s (0: no wait)")
 	fs.IntVar(&c.lobbyLimits.ChatPerMinute, "chat-rate", dl.ChatPerMinute, "chat messages one key may send per minute, in rooms and the lobby together, after a burst of 5; faster ones are refused (0: no limit)")
+	fs.IntVar(&c.lobbyLimits.ProfilesPerHour, "max-new-players-per-hour", dl.ProfilesPerHour, "profiles made for new keys from one address per hour, counted as each first sits down or chooses a name, not as it connects; only while the per-address limits are on (0: no limit)")
 	fs.DurationVar(&l.Inactivity, "inactivity-timeout", d.Inactivity, "close a terminal session after this long without input, warning a minute before (0: never)")
 	fs.IntVar(&l.MaxLine, "max-line", d.MaxLine, "longest line `play` reads, in bytes; a longer one ends the session (0: 16 MiB)")
 	fs.StringVar(&c.operators, "operators", "", "authorized_keys `FILE` of the operators' keys, who may run `admin` (empty: nobody)")
@@ -185,13 +190,14 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	if c.redis != "" && (given["store"] || getenv("SMOKESTACK_STORE") != "") {
 		return c, fmt.Errorf("--store %s and --redis both given: rooms live either in Redis or in the %s store; drop one (check SMOKESTACK_STORE and SMOKESTACK_REDIS)", c.store, c.store)
 	}
-	if c.botDelay < 0 || c.expire < 0 || c.idleTimeout < 0 || c.shutdownGrace < 0 {
-		return c, errors.New("--bot-delay, --expire, --idle-timeout and --shutdown-grace cannot be negative")
+	if c.botDelay < 0 || c.expire < 0 || c.profileExp < 0 || c.idleTimeout < 0 || c.shutdownGrace < 0 {
+		return c, errors.New("--bot-delay, --expire, --profile-expire, --idle-timeout and --shutdown-grace cannot be negative")
 	}
 	if l, ll := c.limits, c.lobbyLimits; l.HandshakeTimeout < 0 || l.ConnsPerAddr < 0 || l.ConnsPerKey < 0 || l.ConnRate < 0 ||
 		l.Sessions < 0 || l.SessionsPerConn < 0 || l.SessionRate < 0 || l.RefusedSessions < 0 || l.InputRate < 0 ||
 		l.InputBuffer < 0 || l.ConnInputBuffer < 0 || l.InputBudget < 0 || l.Inactivity < 0 || l.MaxLine < 0 ||
-		ll.RoomsPerHour < 0 || ll.OpenRooms < 0 || ll.MovesPerSecond < 0 || ll.LookupMisses < 0 || ll.LookupWindow < 0 || ll.LookupBackoff < 0 || ll.ChatPerMinute < 0 {
+		ll.RoomsPerHour < 0 || ll.OpenRooms < 0 || ll.MovesPerSecond < 0 || ll.LookupMisses < 0 || ll.LookupWindow < 0 || ll.LookupBackoff < 0 || ll.ChatPerMinute < 0 ||
+		ll.ProfilesPerHour < 0 {
 		return c, errors.New("limits cannot be negative: 0 turns one off")
 	}
 	if c.lobbyLimits.LookupMisses > 0 && c.lobbyLimits.LookupWindow <= 0 {
@@ -284,13 +290,14 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	metrics := server.NewMetrics(storeName(c))
 	lb := lobby.New(lobby.Config{
-		Store:    store,
-		Games:    lobbyGames(),
-		BotDelay: c.botDelay,
-		Expire:   c.expire,
-		Logger:   log.With("part", "lobby"),
-		Limits:   c.lobbyLimits,
-		Observer: metrics,
+		Store:         store,
+		Games:         lobbyGames(),
+		BotDelay:      c.botDelay,
+		Expire:        c.expire,
+		ProfileExpire: c.profileExp,
+		Logger:        log.With("part", "lobby"),
+		Limits:        c.lobbyLimits,
+		Observer:      metrics,
 	})
 	lobbyCtx, stopLobby := context.WithCancel(context.Background())
 	lobbyDone := make(chan struct{})

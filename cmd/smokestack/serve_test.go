@@ -37,7 +37,8 @@ func TestParseServe(t *testing.T) {
 		func(k string) string {
 			return map[string]string{"SMOKESTACK_CONN_RATE": "7", "SMOKESTACK_MOVE_RATE": "2.5", "XDG_STATE_HOME": "/s",
 				"SMOKESTACK_SESSION_RATE": "12", "SMOKESTACK_LOOKUP_WINDOW": "30m", "SMOKESTACK_CHAT_RATE": "6",
-				"SMOKESTACK_INPUT_BUDGET": "1048576"}[k]
+				"SMOKESTACK_INPUT_BUDGET":             "1048576",
+				"SMOKESTACK_MAX_NEW_PLAYERS_PER_HOUR": "5", "SMOKESTACK_PROFILE_EXPIRE": "72h"}[k]
 		}, &stderr)
 	if err != nil {
 		t.Fatal(err)
@@ -47,7 +48,8 @@ func TestParseServe(t *testing.T) {
 		c.limits.SessionRate != 12 || c.limits.SessionsPerConn != 10 ||
 		c.lobbyLimits.LookupWindow != 30*time.Minute || c.lobbyLimits.LookupMisses != 20 || c.lobbyLimits.LookupBackoff != 250*time.Millisecond ||
 		c.lobbyLimits.ChatPerMinute != 6 || c.limits.RefusedSessions != 5 || c.limits.InputBudget != 1<<20 ||
-		c.limits.InputBuffer != 64<<10 || c.limits.ConnInputBuffer != 256<<10 {
+		c.limits.InputBuffer != 64<<10 || c.limits.ConnInputBuffer != 256<<10 ||
+		c.lobbyLimits.ProfilesPerHour != 5 || c.profileExp != 72*time.Hour {
 		t.Errorf("parsed %+v", c)
 	}
 
