@@ -1,8 +1,10 @@
 package main
 
 import (
+	"net"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -117,11 +119,19 @@ func TestSIGTERMTellsEverySession(t *testing.T) {
 func TestShutdownGraceIsEnforced(t *testing.T) {
 	const grace = 2 * time.Second
 	srv := startServeProcess(t, filepath.Join(t.TempDir(), "data"), "--shutdown-grace", grace.String())
-	c, err := gossh.Dial("tcp", srv.addr, &gossh.ClientConfig{User: "deaf", Auth: []gossh.AuthMethod{gossh.PublicKeys(newClientKey(t))},
-		HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: 10 * time.Second})
+	// The client counts the bytes the server sends it, to know when the
+	// server has filled the session's window and its writes block.
+	raw, err := net.DialTimeout("tcp", srv.addr, 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
+	conn := &countingConn{Conn: raw}
+	cc, chans, reqs, err := gossh.NewClientConn(conn, srv.addr, &gossh.ClientConfig{User: "deaf",
+		Auth: []gossh.AuthMethod{gossh.PublicKeys(newClientKey(t))}, HostKeyCallback: gossh.InsecureIgnoreHostKey()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := gossh.NewClient(cc, chans, reqs)
 	defer c.Close()
 	sess, err := c.NewSession()
 	if err != nil {
@@ -149,14 +159,24 @@ func TestShutdownGraceIsEnforced(t *testing.T) {
 		}
 		seen.Write(buf[:n])
 	}
-	// Whole redraws at the largest size drawn, for a second: far more
-	// than the SSH window holds, so the server's writes to this client
-	// block from then on.
-	for i, end := 0, time.Now().Add(time.Second); time.Now().Before(end); i++ {
+	// Whole redraws at the largest size drawn until the server has sent
+	// more than the session's window (x/crypto's 2 MiB) beyond what was
+	// read: the window is full, so the server's next write to this client
+	// blocks. A few more redraws make sure one is waiting.
+	const window = 2 << 20
+	full := int64(window + seen.Len())
+	deadline := time.Now().Add(time.Minute)
+	for i, more := 0, 5; more > 0; i++ {
+		if conn.received.Load() > full {
+			more--
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the server sent %d bytes in a minute of redraws, not the %d that fill the window", conn.received.Load(), full)
+		}
 		if sess.WindowChange(250+i%2, 512) != nil {
 			t.Fatal("the server stopped taking window sizes")
 		}
-		time.Sleep(5 * time.Millisecond) // paces the redraws, waiting for nothing
+		time.Sleep(5 * time.Millisecond) // paces the redraws; the loop waits on the byte count
 	}
 
 	start := time.Now()
@@ -186,4 +206,16 @@ func TestShutdownGraceIsEnforced(t *testing.T) {
 	if !srv.cmd.ProcessState.Success() || !strings.Contains(srv.logs.String(), "msg=stopped") {
 		t.Errorf("unclean exit %v", srv.cmd.ProcessState)
 	}
+}
+
+// countingConn counts the bytes read from its connection.
+type countingConn struct {
+	net.Conn
+	received atomic.Int64
+}
+
+func (c *countingConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	c.received.Add(int64(n))
+	return n, err
 }
