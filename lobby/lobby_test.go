@@ -11,6 +11,7 @@ import (
 
 	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/internal/tally"
+	"github.com/smokestack/smokestack/internal/waittest"
 )
 
 func newLobby(t testing.TB, store Store) *Lobby {
@@ -30,19 +31,9 @@ func next(t *testing.T, c *Conn) Update {
 	return Update{}
 }
 
-// eventually waits until cond holds, polling it, and fails the test if it
-// does not within 10s: for a state no channel announces (a store's
-// contents, a subscriber list, the time a store keeps).
-func eventually(t testing.TB, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within 10s", what)
-		}
-		time.Sleep(5 * time.Millisecond) // the poll's pace
-	}
-}
+// eventually waits for a state no channel announces (a store's contents,
+// a subscriber list, the time a store keeps).
+var eventually = waittest.Until
 
 // seen remembers each connection's newest update, as a session does.
 var seen sync.Map

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/ssh"
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/smokestack/smokestack/internal/waittest"
 	"github.com/smokestack/smokestack/lobby"
 )
 
@@ -192,15 +193,5 @@ func TestShutdownTellsSessions(t *testing.T) {
 	}
 }
 
-// waitUntil polls ok until it holds, failing the test if it does not
-// within 10s: for a state nothing announces.
-func waitUntil(t *testing.T, what string, ok func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !ok() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(20 * time.Millisecond) // the poll's pace
-	}
-}
+// waitUntil waits for a state nothing announces.
+var waitUntil = waittest.Until

@@ -11,6 +11,7 @@ import (
 	"github.com/smokestack/smokestack/engine/factories"
 	"github.com/smokestack/smokestack/engine/factories/bot"
 	"github.com/smokestack/smokestack/internal/screentest"
+	"github.com/smokestack/smokestack/internal/waittest"
 	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/session"
 	factoriesui "github.com/smokestack/smokestack/session/factories"
@@ -138,19 +139,9 @@ func (d *driver) until(what string, cond func() bool) {
 	}
 }
 
-// eventually waits until cond holds, polling it, and fails the test if it
-// does not within 10s: for a state no message announces, such as a room's
+// eventually waits for a state no message announces, such as a room's
 // seats as the lobby tells them.
-func eventually(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within 10s", what)
-		}
-		time.Sleep(5 * time.Millisecond) // the poll's pace
-	}
-}
+var eventually = waittest.Until
 
 // drain handles the messages already waiting, and those that come until
 // none has for 50ms. That is a fixed wait: use it only before asserting
