@@ -234,12 +234,15 @@ func TestRatingsOverSSH(t *testing.T) {
 			t.Errorf("a newcomer's first rating: %+v", r)
 		}
 	}
-	// The players act at once, so the game may end in a tie: then both
-	// are winners and top orders equal ratings by name, not by result.
+	// Both sit down at once, so either may hold seat 0; and they act at
+	// once, so the game may end in a tie: then both are winners and top
+	// orders equal ratings by name, not by result.
 	tie := res.Ranks[0] == res.Ranks[1]
-	winner, loser := "alice", "bob"
-	if !tie && res.Won(1) {
-		winner, loser = "bob", "alice"
+	winner, loser := lasts[0].Room.Seats[0].Name, lasts[0].Room.Seats[1].Name
+	if tie {
+		winner, loser = "alice", "bob"
+	} else if res.Won(1) {
+		winner, loser = loser, winner
 	}
 	if !tie && byName[winner].Rating <= byName[loser].Rating {
 		t.Errorf("winner %s rated %v, loser %v", winner, byName[winner].Rating, byName[loser].Rating)
