@@ -125,13 +125,21 @@ func (c *Conn) allowMove(ctx context.Context) error {
 		c.room.l.observer().Refused("move_rate", c.player)
 		return &LimitError{Reason: "move_rate", Msg: fmt.Sprintf("too many moves: at most %g a second; that one was not played", per)}
 	}
+	if err := pause(ctx, d); err != nil {
+		r.Cancel()
+		return err
+	}
+	return nil
+}
+
+// pause waits d, or less if ctx ends first, and then says why it ended.
+func pause(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
 	case <-t.C:
 		return nil
 	case <-ctx.Done():
-		r.Cancel()
 		return ctx.Err()
 	}
 }

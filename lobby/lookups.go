@@ -136,18 +136,11 @@ func (l *Lobby) countMiss(ctx context.Context, p Player, barred *LimitError) err
 		return nil
 	}
 	l.observer().Refused("lookup_backoff", p)
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		// The player went away, or the server ended the session (as it
-		// does every session of a connection past the limit): nothing is
-		// answered, so misses sent in parallel learn no more than misses
-		// sent one by one.
-		return ctx.Err()
-	}
+	// Should the player go away, or the server end the session (as it
+	// does every session of a connection past the limit), nothing is
+	// answered, so misses sent in parallel learn no more than misses sent
+	// one by one.
+	return pause(ctx, d)
 }
 
 // missCount is a name's count of misses, this one included.
