@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -143,37 +142,6 @@ func (c *Conn) Say(ctx context.Context, text string) error {
 	r.readChat(ctx)
 	return nil
 }
-
-// readChat reads the room's newest chat from the store and pushes it to
-// the room's sessions. Reads run outside the room's lock; of two that
-// overlap, the later one asked wins.
-func (r *room) readChat(ctx context.Context) {
-	store, ok := r.l.chatStore()
-	if !ok {
-		return
-	}
-	r.mu.Lock()
-	r.chatAsked++
-	asked, code := r.chatAsked, r.meta.Code
-	r.mu.Unlock()
-	lines, err := store.Chat(ctx, code, chatRecent)
-	if err != nil {
-		r.l.storeFault("read chat", err, "code", code)
-		return
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if asked <= r.chatTaken {
-		return
-	}
-	r.chatTaken, r.chat = asked, lines
-	r.broadcast()
-}
-
-// recentChat is the chat an update carries. It shares the room's slice,
-// clipped so the room's later appends never reach it; the room never
-// changes a line it holds.
-func (r *room) recentChat() []ChatLine { return slices.Clip(r.chat) }
 
 // chatChanged catches up with a chat another instance wrote to: the
 // lobby's (code "") or a room's held here.

@@ -171,35 +171,11 @@ func infoOf(m Meta, conns map[*Conn]struct{}, st engine.Status) RoomInfo {
 	return info
 }
 
-func (r *room) info() RoomInfo {
-	info := infoOf(r.meta, r.conns, r.status)
-	info.Recording = !r.recorded && r.toRecord()
-	if r.outcome != nil {
-		info.Ratings = r.outcome.seatRatings(r.meta.Seats)
-		if r.outcome.Solo != nil {
-			solo := r.outcome.Solo.Record
-			info.Solo = &solo
-		}
-	}
-	for seat := range info.Seats {
-		s := &info.Seats[seat]
-		if s.Free || s.Bot != "" {
-			continue
-		}
-		s.Connected = s.Connected || r.elsewhere[seat]
-		if !s.Connected {
-			s.AwaySince = r.awaySince(seat)
-		}
-	}
-	r.tableInfo(&info)
-	return info
-}
-
 // Seat is the connection's seat, or engine.Spectator.
 func (c *Conn) Seat() int { return c.seat }
 
 // Code is the room's code.
-func (c *Conn) Code() string { return c.room.meta.Code }
+func (c *Conn) Code() string { return c.room.code }
 
 // Updates delivers the room as this seat sees it, newest last. The first
 // update arrives at once.

@@ -207,7 +207,7 @@ func (l *Lobby) Run(ctx context.Context) {
 				r := l.rooms[code]
 				l.mu.Unlock()
 				if r != nil {
-					r.refresh(ctx)
+					r.refreshSoon(ctx) // on the room's own goroutine
 				}
 				// Rooms not loaded here are listed too, from the store.
 				l.roomsChanged()
@@ -445,7 +445,7 @@ func (l *Lobby) End(ctx context.Context, code string, by Player) error {
 	if err != nil {
 		return err
 	}
-	return r.end(ctx, by)
+	return r.end(ctx, &by, "ended by the host")
 }
 
 // ExpireRooms deletes unfinished rooms untouched for longer than the
@@ -493,92 +493,4 @@ func (l *Lobby) heldElsewhere(ctx context.Context, code string) bool {
 	}
 	p, err := l.presence.SeatPresence(ctx, code, l.cfg.Now())
 	return err != nil || len(p.Elsewhere) > 0
-}
-
-// room returns the live room for code, loading it from the store. The
-// lobby's lock is held only to look the room up and to add it: the load
-// and the replay run outside it, one per code at a time, so a slow store
-// or a long game delays only the joins of that room.
-func (l *Lobby) room(ctx context.Context, code string) (*room, error) {
-	if c, _, ok := ParseInvite(code); ok {
-		code = c // the host's own calls need no secret
-	} else {
-		code = NormalizeCode(code)
-	}
-	if r := l.cached(code); r != nil {
-		return r, nil
-	}
-	ch := l.loading.DoChan(code, func() (any, error) {
-		if r := l.cached(code); r != nil {
-			return r, nil
-		}
-		// Shared by every caller waiting for this code: not bound to the
-		// first caller's context, which may end first.
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), loadTimeout)
-		defer cancel()
-		r, err := l.load(ctx, code)
-		if err != nil {
-			return nil, err
-		}
-		l.mu.Lock()
-		defer l.mu.Unlock()
-		if old := l.rooms[code]; old != nil {
-			return old, nil
-		}
-		l.rooms[code] = r
-		return r, nil
-	})
-	select {
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	case res := <-ch:
-		if res.Err != nil {
-			return nil, res.Err
-		}
-		return res.Val.(*room), nil
-	}
-}
-
-// loadTimeout bounds loading a room from the store.
-const loadTimeout = 10 * time.Second
-
-func (l *Lobby) cached(code string) *room {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.rooms[code]
-}
-
-// load reads a room from the store and replays its game.
-func (l *Lobby) load(ctx context.Context, code string) (*room, error) {
-	meta, moves, err := l.cfg.Store.Load(ctx, code, 0)
-	if errors.Is(err, ErrNotFound) {
-		return nil, fmt.Errorf("room %s: %w", code, err)
-	}
-	if err != nil {
-		return nil, l.unavailable("load room", err, "code", code)
-	}
-	meta = l.giveSecret(ctx, meta)
-	g, ok := l.games[meta.Game]
-	if !ok {
-		return nil, fmt.Errorf("room %s plays %q, which this server does not offer", code, meta.Game)
-	}
-	r := &room{l: l, game: g, rules: g.Rules, meta: meta, conns: map[*Conn]struct{}{}, away: map[int]time.Time{}}
-	if err := r.rebuild(meta, moves); err != nil {
-		l.cfg.Logger.Error("room does not replay", "code", code, "err", err)
-		return nil, fmt.Errorf("room %s cannot be opened: its game does not replay on this server", code)
-	}
-	if err := r.readPresence(ctx); err != nil {
-		// Not fatal: the next change or renewal round brings it.
-		l.storeFault("seat presence", err, "code", code)
-	}
-	if s, ok := l.chatStore(); ok {
-		if r.chat, err = s.Chat(ctx, code, chatRecent); err != nil {
-			l.storeFault("read chat", err, "code", code) // the next line said brings it
-		}
-	}
-	// A game whose recording was lost (its instance died) is recorded now.
-	r.mu.Lock()
-	r.recordLater()
-	r.mu.Unlock()
-	return r, nil
 }

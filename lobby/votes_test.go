@@ -2,155 +2,13 @@ package lobby
 
 import (
 	"context"
-	"encoding/json"
-	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/smokestack/smokestack/internal/redistest"
 )
-
-// timers is a clock the test moves, with the rooms' timers on it
-// (Config.Now, Config.AfterFunc): a timer due now runs at once in its own
-// goroutine, as the room may hold its lock when it sets one; later ones
-// run, in the test's goroutine, when advance passes their time.
-type timers struct {
-	mu      sync.Mutex
-	now     time.Time
-	pending []*fakeTimer
-}
-
-type fakeTimer struct {
-	at      time.Time
-	f       func()
-	stopped bool
-}
-
-func newTimers() *timers { return &timers{now: time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)} }
-
-func (c *timers) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
-
-func (c *timers) AfterFunc(d time.Duration, f func()) func() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	t := &fakeTimer{at: c.now.Add(d), f: f}
-	if d <= 0 {
-		go f()
-		return func() bool { return false }
-	}
-	c.pending = append(c.pending, t)
-	return func() bool {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		was := !t.stopped
-		t.stopped = true
-		return was
-	}
-}
-
-// advance moves the clock on by d and runs the timers that came due, in
-// the order of their times.
-func (c *timers) advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	var due []*fakeTimer
-	c.pending = slices.DeleteFunc(c.pending, func(t *fakeTimer) bool {
-		if t.stopped || !t.at.After(c.now) {
-			if !t.stopped {
-				t.stopped = true
-				due = append(due, t)
-			}
-			return true
-		}
-		return false
-	})
-	c.mu.Unlock()
-	slices.SortStableFunc(due, func(a, b *fakeTimer) int { return a.at.Compare(b.at) })
-	for _, t := range due {
-		t.f()
-	}
-}
-
-// table is a room of tally played by people on one lobby with a clock
-// the test moves.
-type table struct {
-	t     *testing.T
-	clk   *timers
-	l     *Lobby
-	code  string
-	conns map[string]*Conn
-}
-
-var (
-	ann = Player{ID: "key:ann", Name: "ann"}
-	ben = Player{ID: "key:ben", Name: "ben"}
-	cal = Player{ID: "key:cal", Name: "cal"}
-)
-
-// newTable makes a room of o's seats and seats people in it, in order.
-func newTable(t *testing.T, cfg Config, o CreateOptions, people ...Player) *table {
-	t.Helper()
-	tb := &table{t: t, clk: newTimers(), conns: map[string]*Conn{}}
-	if cfg.Store == nil {
-		cfg.Store = NewMemStore()
-	}
-	cfg.Games, cfg.Now, cfg.AfterFunc = []Game{tallyGame()}, tb.clk.Now, tb.clk.AfterFunc
-	tb.l = New(cfg)
-	o.Seed, o.HasSeed = 3, true
-	m, err := tb.l.Create(context.Background(), people[0], o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tb.code = m.Invite()
-	for _, p := range people {
-		tb.join(p)
-	}
-	return tb
-}
-
-func (tb *table) join(p Player) *Conn {
-	tb.t.Helper()
-	c, err := tb.l.Join(context.Background(), tb.code, p)
-	if err != nil {
-		tb.t.Fatalf("%s joins: %v", p.Name, err)
-	}
-	tb.conns[p.Name] = c
-	return c
-}
-
-func (tb *table) leave(p Player) {
-	tb.conns[p.Name].Close()
-	delete(tb.conns, p.Name)
-}
-
-// await waits, on a connection held open for it, for a room info that
-// cond holds for; the rooms' timers run in goroutines of their own.
-func (tb *table) await(p Player, what string, cond func(RoomInfo) bool) Update {
-	tb.t.Helper()
-	c := tb.conns[p.Name]
-	deadline := time.After(10 * time.Second)
-	u := latest(tb.t, c)
-	for !cond(u.Room) {
-		select {
-		case u = <-c.Updates():
-			seen.Store(c, u)
-		case <-deadline:
-			tb.t.Fatalf("%s: %s did not come: room %+v", p.Name, what, u.Room)
-		}
-	}
-	return u
-}
-
-func (tb *table) move(p Player, kind string) error {
-	return tb.conns[p.Name].Move(context.Background(), json.RawMessage(`{"kind":"`+kind+`"}`))
-}
-
-func botAt(seat int) func(RoomInfo) bool {
-	return func(i RoomInfo) bool { return i.Seats[seat].Bot == "first" }
-}
 
 // TestVotesHandAwaySeatToBot: cal leaves a table of three. Before the
 // grace period is out nobody may hand his seat over; after it, ann's vote
@@ -304,119 +162,6 @@ func TestHostPowersPass(t *testing.T) {
 	tb.await(ben, "the end", func(i RoomInfo) bool { return i.Over })
 }
 
-// TestClockBotPlaysOneTurn: ann runs out of time on her turn. She may not
-// move then, the default bot plays her turn for her, and she plays her
-// next turn herself with a fresh clock.
-func TestClockBotPlaysOneTurn(t *testing.T) {
-	tb := newTable(t, Config{BotDelay: 10 * time.Second}, CreateOptions{Seats: 2, Clock: 90 * time.Second}, ann, ben)
-	start := tb.clk.Now()
-	u := tb.await(ann, "ann's clock", func(i RoomInfo) bool { return !i.Seats[0].Deadline.IsZero() })
-	if d := u.Room.Seats[0].Deadline; !d.Equal(start.Add(90*time.Second)) || u.Room.ClockSeconds != 90 {
-		t.Fatalf("ann's deadline %v, clock %ds; the game started at %v", d, u.Room.ClockSeconds, start)
-	}
-	if !u.Room.Seats[1].Deadline.IsZero() {
-		t.Fatalf("ben, not acting, has a deadline %v", u.Room.Seats[1].Deadline)
-	}
-	tb.clk.advance(90 * time.Second)
-	tb.await(ann, "ann out of time", func(i RoomInfo) bool { return i.Seats[0].OutOfTime })
-	if err := tb.move(ann, "take"); err == nil || !strings.Contains(err.Error(), "your time for this turn ran out") {
-		t.Fatalf("ann moved out of time: %v", err)
-	}
-	tb.clk.advance(10 * time.Second) // the bot's pause
-	u = tb.await(ann, "the bot's move for ann", func(i RoomInfo) bool { return slices.Equal(i.Acting, []int{1}) })
-	if v := view(t, u); len(v.Hand) != 1 || u.Version != 1 {
-		t.Fatalf("after the bot's move: hand %v, version %d", v.Hand, u.Version)
-	}
-	if s := u.Room.Seats[0]; s.Bot != "" || s.OutOfTime {
-		t.Fatalf("ann's seat after her turn: %+v", s)
-	}
-	// Ben's clock began with the bot's move.
-	if d := u.Room.Seats[1].Deadline; !d.Equal(tb.clk.Now().Add(90 * time.Second)) {
-		t.Fatalf("ben's deadline %v at %v", d, tb.clk.Now())
-	}
-	if err := tb.move(ben, "take"); err != nil {
-		t.Fatal(err)
-	}
-	u = tb.await(ann, "ann's next turn", func(i RoomInfo) bool { return len(i.Acting) == 2 })
-	if s := u.Room.Seats[0]; s.OutOfTime || !s.Deadline.Equal(tb.clk.Now().Add(90*time.Second)) {
-		t.Fatalf("ann's next turn: %+v", s)
-	}
-	if err := tb.move(ann, "done"); err != nil {
-		t.Fatalf("ann plays her next turn herself: %v", err)
-	}
-}
-
-// TestClockDeadlinesSurviveReload: deadlines are reckoned from the stored
-// moves' times, so a server that loads the room afresh from the store
-// shows the very same deadline.
-func TestClockDeadlinesSurviveReload(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "rooms.db")
-	store, err := OpenBolt(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tb := newTable(t, Config{Store: store}, CreateOptions{Seats: 2, Clock: time.Minute}, ann, ben)
-	tb.clk.advance(20 * time.Second)
-	if err := tb.move(ann, "take"); err != nil {
-		t.Fatal(err)
-	}
-	tb.clk.advance(15 * time.Second)
-	u := tb.await(ann, "ben's clock", func(i RoomInfo) bool { return !i.Seats[1].Deadline.IsZero() })
-	want := tb.clk.Now().Add(-15 * time.Second).Add(time.Minute)
-	if d := u.Room.Seats[1].Deadline; !d.Equal(want) {
-		t.Fatalf("ben's deadline %v, want %v", d, want)
-	}
-	tb.leave(ann)
-	tb.leave(ben)
-	if err := store.Close(); err != nil {
-		t.Fatal(err)
-	}
-
-	store, err = OpenBolt(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	l := New(Config{Store: store, Games: []Game{tallyGame()}, Now: tb.clk.Now, AfterFunc: tb.clk.AfterFunc, BotDelay: 10 * time.Second})
-	info, err := l.Info(context.Background(), tb.code, ann)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if d := info.Seats[1].Deadline; !d.Equal(want) {
-		t.Fatalf("after a reload ben's deadline is %v, want %v", d, want)
-	}
-	// It goes off there: ann comes back and waits, ben's clock runs out,
-	// and after its pause the bot plays ben's turn.
-	c, err := l.Join(context.Background(), tb.code, ann)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	tb.clk.advance(45 * time.Second)
-	if u := latest(t, c); u.Version != 1 || !u.Room.Seats[1].OutOfTime {
-		t.Fatalf("ben's clock ran out with ann waiting: version %d, seat %+v", u.Version, u.Room.Seats[1])
-	}
-	tb.clk.advance(10 * time.Second) // the bot's pause
-	for u := latest(t, c); u.Version != 2; u = next(t, c) {
-	}
-}
-
-// TestClockWaitsForNobody: at a table everyone left, a clock that runs out
-// plays no turn; the player coming back alone finds their turn theirs,
-// and once another is there too, the bot plays it.
-func TestClockWaitsForNobody(t *testing.T) {
-	tb := newTable(t, Config{}, CreateOptions{Seats: 2, Clock: time.Minute}, ann, ben)
-	tb.leave(ann)
-	tb.leave(ben)
-	tb.clk.advance(2 * time.Minute)
-	c := tb.join(ann)
-	if u := latest(t, c); u.Version != 0 || u.Room.Seats[0].OutOfTime {
-		t.Fatalf("ann, back alone after her clock ran out: version %d, seat %+v", u.Version, u.Room.Seats[0])
-	}
-	tb.join(ben)
-	tb.await(ann, "the bot's move for ann", func(i RoomInfo) bool { return slices.Equal(i.Acting, []int{1}) })
-}
-
 // TestRedisVotesAcrossInstances: ann plays through instance a, ben
 // through b, and cal, through b, leaves. Ann's vote on a is stored with
 // the room: b shows it, and ben's vote on b completes the table's, so the
@@ -470,7 +215,7 @@ func TestRedisHandoverOnce(t *testing.T) {
 // a clock the test moves: ann on a; ben and cal on b.
 type redisTable struct {
 	clk   *timers
-	a, b  *table
+	a, b  *tallyTable
 	store *RedisStore
 }
 
@@ -479,7 +224,7 @@ func newRedisTable(t *testing.T) *redisTable {
 	r := redistest.Start(t)
 	clk := newTimers()
 	g := &redisTable{clk: clk, store: openRedis(t, r)}
-	on := func() *table {
+	on := func() *tallyTable {
 		// A presence TTL far longer than the clock's moves: claims must
 		// not lapse because the test skipped two minutes.
 		l := New(Config{Store: openRedis(t, r), Games: []Game{tallyGame()}, Now: clk.Now, AfterFunc: clk.AfterFunc, PresenceTTL: time.Hour})
@@ -487,7 +232,7 @@ func newRedisTable(t *testing.T) *redisTable {
 		done := make(chan struct{})
 		go func() { defer close(done); l.Run(ctx) }()
 		t.Cleanup(func() { cancel(); <-done })
-		return &table{t: t, clk: clk, l: l, conns: map[string]*Conn{}}
+		return &tallyTable{t: t, clk: clk, l: l, conns: map[string]*Conn{}}
 	}
 	g.a, g.b = on(), on()
 	m, err := g.a.l.Create(context.Background(), ann, CreateOptions{Seats: 3})
