@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"slices"
 	"time"
 
@@ -184,31 +183,6 @@ func (r *room) tookMeta(m Meta) error {
 	return nil
 }
 
-// addBot seats bot in a free seat, for the host or the player standing
-// in for an away host. On the seat of a person it is by's vote to hand it
-// to the game's default bot.
-func (r *room) addBot(ctx context.Context, by Player, seat int, bot string) error {
-	r.writing.Lock()
-	defer r.writing.Unlock()
-	if seat < 0 || seat >= len(r.meta.Seats) {
-		return fmt.Errorf("there is no seat %d", seat+1)
-	}
-	if s := r.meta.Seats[seat]; s.Player != "" && s.Bot == "" {
-		_, err := r.voteWriting(ctx, by, seat) // a person's seat goes to a bot by votes
-		return err
-	}
-	if !r.meta.Seats[seat].Free() {
-		return fmt.Errorf("a bot already plays seat %d", seat+1)
-	}
-	if !r.hostPowers(ctx, by) {
-		return errors.New("only the room's host can seat a bot")
-	}
-	m := r.meta
-	m.Seats = slices.Clone(m.Seats)
-	m.Seats[seat] = Seat{Bot: bot, Name: botName(bot, seat)}
-	return r.saveMeta(ctx, m, nil)
-}
-
 // end stops the game for good, for its host (by) or, with by nil, on an
 // operator's word; why is what its players are shown.
 func (r *room) end(ctx context.Context, by *Player, why string) error {
@@ -228,68 +202,6 @@ func (r *room) end(ctx context.Context, by *Player, why string) error {
 		r.l.cfg.Logger.Info("game ended by an operator", "code", m.Code)
 	}
 	return r.saveMeta(ctx, m, nil)
-}
-
-// hostPowers reports whether p may do what the host does: p is the host,
-// or stands in for an away host. The caller holds r.writing, not r.mu:
-// the store is asked whether the host is here through another instance.
-func (r *room) hostPowers(ctx context.Context, p Player) bool {
-	if p.ID == "" {
-		return false
-	}
-	if p.ID == r.meta.Host {
-		return true
-	}
-	seat := r.meta.SeatOf(p.ID)
-	if seat < 0 {
-		return false
-	}
-	if err := r.readPresence(ctx); err != nil {
-		r.l.storeFault("seat presence", err, "code", r.code)
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.votes().standIn(r.hostWatching()) == seat
-}
-
-func (r *room) vote(ctx context.Context, by Player, seat int) (VoteResult, error) {
-	r.writing.Lock()
-	defer r.writing.Unlock()
-	return r.voteWriting(ctx, by, seat)
-}
-
-// voteWriting is vote for a caller holding r.writing (not r.mu).
-func (r *room) voteWriting(ctx context.Context, by Player, seat int) (VoteResult, error) {
-	for attempt := 0; ; attempt++ {
-		r.mu.Lock()
-		voter, err := r.votes().check(by, seat, r.table.title())
-		r.mu.Unlock()
-		if err != nil {
-			return VoteResult{}, err
-		}
-		// Either may be at the table through another instance: ask.
-		if err := r.readPresence(ctx); err != nil {
-			r.l.storeFault("seat presence", err, "code", r.code)
-			return VoteResult{}, fmt.Errorf("cannot tell whether %s is still playing seat %d: try again in a moment", r.meta.Seats[seat].Name, seat+1)
-		}
-		r.mu.Lock()
-		m, res, err := r.votes().cast(voter, seat, r.l.cfg.Now())
-		r.mu.Unlock()
-		if err != nil {
-			return VoteResult{}, err
-		}
-		err = r.saveMeta(ctx, m, nil)
-		if errors.Is(err, ErrConflict) && attempt < 5 {
-			continue // caught up: judge the vote again
-		}
-		if err != nil {
-			return VoteResult{}, err
-		}
-		if res.HandedOver {
-			r.l.cfg.Logger.Info("seat handed to a bot", "code", m.Code, "seat", seat, "bot", res.Bot, "by", "votes")
-		}
-		return res, nil
-	}
 }
 
 // handOverDue hands to a bot a seat whose time has come, from the room's

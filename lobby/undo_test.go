@@ -154,3 +154,37 @@ func TestUndoLeavesOnlyWhatStandsInTheLog(t *testing.T) {
 		t.Errorf("the replay's last frames: %q then %q", placed.Log, undone.Log)
 	}
 }
+
+// TestUndoLog: the log part alone. An undo drops the lines of the seat's
+// last standing move from every seat's log, tells the undoer what it took
+// back and the others only that a move was taken back; a move taken back
+// stands no more, so a second undo reaches the move before.
+func TestUndoLog(t *testing.T) {
+	seats := []Seat{{Name: "ann"}, {Name: "ben"}}
+	var u undoLog
+	u.record(0, 0, []engine.Event{{Seat: 0, Text: "took a card", Private: "took the 7"}})
+	u.record(1, 1, []engine.Event{{Seat: 1, Text: "took a card"}})
+	u.record(2, 0, []engine.Event{{Seat: 0, Text: "took another", Private: "took the 3"}})
+	u.record(3, 0, []engine.Event{{Seat: 0, Kind: engine.Undo, Text: "took back a move"}})
+	if got, want := u.wordedFor(0, seats), []string{"You took the 7", "ben took a card", "You took back: took the 3"}; !slices.Equal(got, want) {
+		t.Errorf("ann's log %q, want %q", got, want)
+	}
+	if got, want := u.wordedFor(1, seats), []string{"ann took a card", "You took a card", "ann took back a move"}; !slices.Equal(got, want) {
+		t.Errorf("ben's log %q, want %q", got, want)
+	}
+	u.record(4, 0, []engine.Event{{Seat: 0, Kind: engine.Undo, Text: "took back a move"}})
+	if got, want := u.wordedFor(engine.Spectator, seats), []string{"ben took a card", "ann took back a move", "ann took back a move"}; !slices.Equal(got, want) {
+		t.Errorf("a spectator's log after two undos %q, want %q", got, want)
+	}
+	// Ann has nothing standing: a third undo takes nothing from the log.
+	u.record(5, 0, []engine.Event{{Seat: 0, Kind: engine.Undo, Text: "took back a move"}})
+	if n := len(u.events); n != 4 {
+		t.Errorf("after an undo with nothing standing the log has %d lines, want 4", n)
+	}
+	for i := range logSize + 10 {
+		u.record(6+i, 1, []engine.Event{{Seat: 1, Text: "took a card"}})
+	}
+	if len(u.events) != logSize || len(u.standing[1]) != logSize {
+		t.Errorf("a long game keeps %d lines and %d standing moves, want %d of each", len(u.events), len(u.standing[1]), logSize)
+	}
+}
