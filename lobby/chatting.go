@@ -144,14 +144,15 @@ func (c *Conn) Say(ctx context.Context, text string) error {
 }
 
 // chatChanged catches up with a chat another instance wrote to: the
-// lobby's (code "") or a room's held here.
+// lobby's (code "") or a room's held here. Each chat is read on its own
+// goroutine, one read at a time, so a slow read delays no other.
 func (l *Lobby) chatChanged(ctx context.Context, code string) {
 	if code == "" {
-		l.readLobbyChat(ctx)
+		l.lobbyChatReads.kick(func() { l.readLobbyChat(ctx) })
 		return
 	}
 	if r := l.cached(code); r != nil {
-		r.readChat(ctx)
+		r.chatReads.kick(func() { r.readChat(ctx) })
 	}
 }
 

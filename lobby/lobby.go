@@ -132,8 +132,9 @@ type Lobby struct {
 	// profilesSwept is when Run last expired profiles; only Run uses it.
 	profilesSwept time.Time
 	// The lobby's chat and everyone's chat allowance (chatting.go).
-	lobbyChat lobbyChat
-	chatRates chatRates
+	lobbyChat      lobbyChat
+	lobbyChatReads rerun // reads of the lobby's chat others wrote
+	chatRates      chatRates
 	// feed tells lobby screens when room lists change (feed.go).
 	feed roomFeed
 	// listed is the room list lobby screens share (listing.go).
@@ -200,10 +201,7 @@ func (l *Lobby) Run(ctx context.Context) {
 					l.chatChanged(ctx, chat)
 					continue
 				}
-				l.mu.Lock()
-				r := l.rooms[code]
-				l.mu.Unlock()
-				if r != nil {
+				if r := l.cached(code); r != nil {
 					r.refreshSoon(ctx) // on the room's own goroutine
 				}
 				// Rooms not loaded here are listed too, from the store.

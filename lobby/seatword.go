@@ -16,7 +16,7 @@ import (
 // A guest has no key, so a guest's identity lasts one connection: on
 // their own they could never take their seat back. So a guest who sits
 // down is given a seat word ("maple-42"), shown on their screen only; a
-// guest who comes back within the room's grace period (table.go), from
+// guest who comes back within the room's grace period (votes.go), from
 // the address they sat down from, and joins with the room's code and
 // that word ("join K7PXMA maple-42") takes the seat back. After that the
 // seat is like any other away seat: the table hands it to a bot.
