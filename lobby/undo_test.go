@@ -37,34 +37,9 @@ func TestUndoLeavesOnlyWhatStandsInTheLog(t *testing.T) {
 	}
 	games := []Game{{Rules: factories.Rules{}}}
 	l := New(Config{Store: store, Games: games})
-	alice, bob, carol := Player{ID: "key:a", Name: "alice"}, Player{ID: "key:b", Name: "bob"}, Player{ID: "key:c", Name: "carol"}
-	meta, err := l.Create(ctx, alice, CreateOptions{Seats: 2, Seed: 16, HasSeed: true, Public: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	conns := map[int]*Conn{}
-	for _, p := range []Player{alice, bob} {
-		c, err := l.Join(ctx, meta.Code, p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		conns[c.Seat()] = c
-	}
+	meta, conns, w := factoriesRoom(t, l)
 	a, b := conns[0], conns[1]
-	w, err := l.Watch(ctx, meta.Code, carol)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The market phase: each seat takes the first blueprint it may.
-	for factoriesView(t, latest(t, a)).Phase == factories.MarketPhase {
-		turn := factoriesView(t, latest(t, a)).Turn
-		v := factoriesView(t, latest(t, conns[turn]))
-		i := slices.IndexFunc(v.Legal, func(m factories.Move) bool { return m.Kind == factories.Take })
-		raw, _ := json.Marshal(v.Legal[i])
-		if err := conns[turn].Move(ctx, raw); err != nil {
-			t.Fatal(err)
-		}
-	}
+	playMarket(t, conns)
 	v := factoriesView(t, latest(t, a))
 	i := slices.IndexFunc(v.Legal, func(m factories.Move) bool { return m.Kind == factories.Place && m.Action != factories.Research })
 	if i < 0 {
@@ -117,6 +92,57 @@ func TestUndoLeavesOnlyWhatStandsInTheLog(t *testing.T) {
 	}
 	store.Close()
 
+	checkUndoReplayed(t, path, games, meta.Code, afterA, afterB, did)
+}
+
+// factoriesRoom makes a public room of Fantastic Factories on l, seed
+// 16, with alice and bob at its seats and carol watching.
+func factoriesRoom(t *testing.T, l *Lobby) (Meta, map[int]*Conn, *Conn) {
+	t.Helper()
+	ctx := context.Background()
+	alice, bob, carol := Player{ID: "key:a", Name: "alice"}, Player{ID: "key:b", Name: "bob"}, Player{ID: "key:c", Name: "carol"}
+	meta, err := l.Create(ctx, alice, CreateOptions{Seats: 2, Seed: 16, HasSeed: true, Public: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conns := map[int]*Conn{}
+	for _, p := range []Player{alice, bob} {
+		c, err := l.Join(ctx, meta.Code, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns[c.Seat()] = c
+	}
+	w, err := l.Watch(ctx, meta.Code, carol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return meta, conns, w
+}
+
+// playMarket plays a game of Fantastic Factories through its market
+// phase: each seat takes the first blueprint it may.
+func playMarket(t *testing.T, conns map[int]*Conn) {
+	t.Helper()
+	for factoriesView(t, latest(t, conns[0])).Phase == factories.MarketPhase {
+		turn := factoriesView(t, latest(t, conns[0])).Turn
+		v := factoriesView(t, latest(t, conns[turn]))
+		i := slices.IndexFunc(v.Legal, func(m factories.Move) bool { return m.Kind == factories.Take })
+		raw, _ := json.Marshal(v.Legal[i])
+		if err := conns[turn].Move(context.Background(), raw); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// checkUndoReplayed checks, after a restart on the bolt file at path,
+// that room code is rebuilt from its stored moves, undo and all: alice
+// and bob find the logs and views of afterA and afterB, and the replay
+// steps through alice's move (did) and its undo.
+func checkUndoReplayed(t *testing.T, path string, games []Game, code string, afterA, afterB Update, did string) {
+	t.Helper()
+	ctx := context.Background()
+	alice, bob, carol := Player{ID: "key:a", Name: "alice"}, Player{ID: "key:b", Name: "bob"}, Player{ID: "key:c", Name: "carol"}
 	// A restart: the room is rebuilt from the stored moves, undo and all.
 	store2, err := OpenBolt(path)
 	if err != nil {
@@ -128,7 +154,7 @@ func TestUndoLeavesOnlyWhatStandsInTheLog(t *testing.T) {
 		p    Player
 		want Update
 	}{{alice, afterA}, {bob, afterB}} {
-		conn, err := l2.Join(ctx, meta.Code, c.p)
+		conn, err := l2.Join(ctx, code, c.p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -138,10 +164,10 @@ func TestUndoLeavesOnlyWhatStandsInTheLog(t *testing.T) {
 		conn.Close()
 	}
 	// The replay steps through both moves: the die placed, then taken back.
-	if err := l2.End(ctx, meta.Code, alice); err != nil {
+	if err := l2.End(ctx, code, alice); err != nil {
 		t.Fatal(err)
 	}
-	_, frames, err := l2.Replay(ctx, meta.Code, carol)
+	_, frames, err := l2.Replay(ctx, code, carol)
 	if err != nil {
 		t.Fatal(err)
 	}
