@@ -24,29 +24,45 @@ func (r *room) join(ctx context.Context, p Player, word string) (*Conn, error) {
 	}
 	r.writing.Lock()
 	defer r.writing.Unlock()
-	for attempt := 0; ; attempt++ {
+	c, err := r.sit(ctx, p, func() (Meta, int, error) {
 		m := r.meta
 		m.Seats = slices.Clone(m.Seats)
 		free := slices.IndexFunc(m.Seats, Seat.Free)
 		if free < 0 || m.Started {
-			return nil, errors.New("every seat in this room is taken: you can watch it instead")
+			return m, -1, errors.New("every seat in this room is taken: you can watch it instead")
 		}
 		m.Seats[free] = Seat{Player: p.ID, Name: seatName(m.Seats, free, p.Name)}
 		if p.Guest {
 			m.Seats[free].Word, m.Seats[free].From = newSeatWord(), fromDigest(m.Code, p.From)
 		}
-		// Connected as the seat is taken in: in between, the seat would
-		// look held by someone away since the server started, and the
-		// room's timer could hand it to a bot.
+		return m, free, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	r.l.cfg.Logger.Info("seat taken", "code", r.code, "seat", c.Seat(), "player", p.Name)
+	return c, nil
+}
+
+// sit stores the metadata pick gives, which seats p in seat, and connects
+// p there as it is taken in: in between, the seat would look held by
+// someone away since the server started, and the room's timer could hand
+// it to a bot. On a conflict it catches up and picks again. The caller
+// holds r.writing, not r.mu.
+func (r *room) sit(ctx context.Context, p Player, pick func() (m Meta, seat int, err error)) (*Conn, error) {
+	for attempt := 0; ; attempt++ {
+		m, seat, err := pick()
+		if err != nil {
+			return nil, err
+		}
 		var c *Conn
-		err := r.saveMeta(ctx, m, func() { c = r.connectLocked(p, free) })
+		err = r.saveMeta(ctx, m, func() { c = r.connectLocked(p, seat) })
 		if errors.Is(err, ErrConflict) && attempt < 5 {
 			continue
 		}
 		if err != nil {
 			return nil, err
 		}
-		r.l.cfg.Logger.Info("seat taken", "code", m.Code, "seat", free, "player", p.Name)
 		return c, nil
 	}
 }
@@ -101,30 +117,26 @@ func (r *room) reclaimed(p Player, seat int) (m Meta, change bool) {
 func (r *room) reclaimByWord(ctx context.Context, p Player, word string) (*Conn, error) {
 	r.writing.Lock()
 	defer r.writing.Unlock()
-	for attempt := 0; ; attempt++ {
+	c, err := r.sit(ctx, p, func() (Meta, int, error) {
 		r.mu.Lock()
 		seat := r.wordSeat(word, p)
 		r.mu.Unlock()
 		if seat < 0 {
 			// Checked when the room was opened: someone else was quicker.
-			return nil, errNoSeatForWord(r.code, ShortDuration(r.meta.grace()))
+			return Meta{}, -1, errNoSeatForWord(r.code, ShortDuration(r.meta.grace()))
 		}
 		m := r.meta
 		m.Seats = append([]Seat(nil), m.Seats...)
 		// The seat keeps the name the table knows: the guest is the same
 		// person, whatever this connection's guest name.
 		m.Seats[seat].Player = p.ID
-		var c *Conn
-		err := r.saveMeta(ctx, m, func() { c = r.connectLocked(p, seat) })
-		if errors.Is(err, ErrConflict) && attempt < 5 {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		r.l.cfg.Logger.Info("seat taken back by its seat word", "code", m.Code, "seat", seat, "player", p.Name)
-		return c, nil
+		return m, seat, nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	r.l.cfg.Logger.Info("seat taken back by its seat word", "code", r.code, "seat", c.Seat(), "player", p.Name)
+	return c, nil
 }
 
 // wordSeat is the seat word opens for p, or -1: a guest's seat whose

@@ -170,8 +170,7 @@ func TestRedisVotesAcrossInstances(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	g := newRedisTable(t)
-	g.b.leave(cal)
-	g.a.await(ann, "cal away", func(i RoomInfo) bool { return !i.Seats[2].AwaySince.IsZero() })
+	g.calLeaves()
 	g.clk.advance(DefaultGrace)
 	res, err := g.a.l.Vote(ctx, g.a.code, ann, 2)
 	if err != nil || res.HandedOver || res.Votes != 1 || res.Needed != 2 {
@@ -191,9 +190,7 @@ func TestRedisHandoverOnce(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	g := newRedisTable(t)
-	g.b.leave(cal)
-	g.a.await(ann, "cal away", func(i RoomInfo) bool { return !i.Seats[2].AwaySince.IsZero() })
-	g.b.await(ben, "cal away", func(i RoomInfo) bool { return !i.Seats[2].AwaySince.IsZero() })
+	g.calLeaves()
 	code, _, _ := ParseInvite(g.a.code)
 	before, _, err := g.store.Load(ctx, code, 0)
 	if err != nil {
@@ -247,6 +244,14 @@ func newRedisTable(t *testing.T) *redisTable {
 		return i.Started && i.Seats[1].Connected && i.Seats[2].Connected
 	})
 	return g
+}
+
+// calLeaves has cal leave, and waits until both instances show him away.
+func (g *redisTable) calLeaves() {
+	g.b.leave(cal)
+	away := func(i RoomInfo) bool { return !i.Seats[2].AwaySince.IsZero() }
+	g.a.await(ann, "cal away", away)
+	g.b.await(ben, "cal away", away)
 }
 
 // TestSeatVotes: the votes part alone, on a table of three where cal
