@@ -110,8 +110,8 @@ func (l *Lobby) rematchOffer(m Meta, p Player, fresh string) (off Rematch, done 
 // every seat taken, so its game starts at once, with the table's grace
 // period and clock, and its first round stored for the room lists as a
 // room that filled up stores it. A room already made with that code and
-// seed by another acceptance counts as made. t is the old room's
-// table, for the game's rules.
+// seed by another acceptance counts as made. t is a table of the game,
+// for its rules.
 func (l *Lobby) createRematch(ctx context.Context, t table, m Meta, off Rematch) error {
 	now := l.cfg.Now().UTC()
 	nm := Meta{Code: off.Code, Game: m.Game, Public: m.Public, Secret: off.Secret, Host: m.Host, HostAddr: m.HostAddr,

@@ -316,7 +316,7 @@ func (r *room) rematch(ctx context.Context, p Player) (RoomInfo, error) {
 			return info, nil
 		}
 		if len(off.Accepted) == len(m.Seats) {
-			err := r.l.createRematch(ctx, r.table, m, off)
+			err := r.l.createRematch(ctx, table{rules: r.game.Rules}, m, off)
 			if errors.Is(err, errCodeTaken) && attempt < 5 {
 				fresh = newCode()
 				continue
