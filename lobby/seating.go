@@ -23,6 +23,11 @@ func (r *room) join(ctx context.Context, p Player, word string) (*Conn, error) {
 		return r.reclaimByWord(ctx, p, word)
 	}
 	r.writing.Lock()
+	if seat := r.meta.SeatOf(p.ID); seat >= 0 {
+		// Another session of theirs sat down while this one waited.
+		r.writing.Unlock()
+		return r.reclaim(ctx, p, seat)
+	}
 	defer r.writing.Unlock()
 	c, err := r.sit(ctx, p, func() (Meta, int, error) {
 		m := r.meta
