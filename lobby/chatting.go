@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/smokestack/smokestack/lobby/store"
 	"golang.org/x/time/rate"
 )
 
@@ -33,18 +34,9 @@ const (
 	maxNameLength = 24
 )
 
-// errNoChat is the answer of a server whose store keeps no chat.
-var errNoChat = errors.New("this server keeps no chat")
-
-// chatStore is the lobby's store as a ChatStore, if it is one.
-func (l *Lobby) chatStore() (ChatStore, bool) {
-	s, ok := l.cfg.Store.(ChatStore)
-	return s, ok
-}
-
 // newChatLine cleans what p typed into a line for channel, or says why it
 // cannot be sent. "/me waves" is an action.
-func (l *Lobby) newChatLine(p Player, name string, seat int, channel, text string) (ChatLine, error) {
+func (l *Lobby) newChatLine(p Player, name string, seat int, channel, text string) (store.ChatLine, error) {
 	me := false
 	if rest, ok := strings.CutPrefix(text, "/me "); ok {
 		me, text = true, rest
@@ -52,18 +44,18 @@ func (l *Lobby) newChatLine(p Player, name string, seat int, channel, text strin
 	text = CleanText(text)
 	switch n := len([]rune(text)); {
 	case n == 0:
-		return ChatLine{}, errors.New("nothing to send: the message is empty once control characters are removed")
+		return store.ChatLine{}, errors.New("nothing to send: the message is empty once control characters are removed")
 	case n > MaxChatLength:
-		return ChatLine{}, fmt.Errorf("a message has at most %d characters; that one has %d and was not sent", MaxChatLength, n)
+		return store.ChatLine{}, fmt.Errorf("a message has at most %d characters; that one has %d and was not sent", MaxChatLength, n)
 	}
 	if err := l.allowChat(p); err != nil {
-		return ChatLine{}, err
+		return store.ChatLine{}, err
 	}
 	name = CleanText(name)
 	if r := []rune(name); len(r) > maxNameLength {
 		name = string(r[:maxNameLength])
 	}
-	return ChatLine{ID: randomLetters(10), At: l.cfg.Now().UTC(), Name: name, Seat: seat, Channel: channel, Text: text, Me: me}, nil
+	return store.ChatLine{ID: randomLetters(10), At: l.cfg.Now().UTC(), Name: name, Seat: seat, Channel: channel, Text: text, Me: me}, nil
 }
 
 // chatRates paces each person's messages, in the room chats and the
@@ -120,14 +112,10 @@ func (l *Lobby) allowChat(p Player) error {
 // sent: empty, too long, too fast, or the store unavailable.
 func (c *Conn) Say(ctx context.Context, text string) error {
 	r := c.room
-	store, ok := r.l.chatStore()
-	if !ok {
-		return errNoChat
-	}
 	r.mu.Lock()
-	name, channel := c.player.Name, ChatSpectators
+	name, channel := c.player.Name, store.ChatSpectators
 	if c.seat >= 0 && c.seat < len(r.meta.Seats) {
-		name, channel = r.meta.Seats[c.seat].Name, ChatPlayers
+		name, channel = r.meta.Seats[c.seat].Name, store.ChatPlayers
 	}
 	code := r.meta.Code
 	r.mu.Unlock()
@@ -135,7 +123,7 @@ func (c *Conn) Say(ctx context.Context, text string) error {
 	if err != nil {
 		return err
 	}
-	if err := store.AddChat(ctx, code, line, chatKeep); err != nil {
+	if err := r.l.cfg.Store.AddChat(ctx, code, line, chatKeep); err != nil {
 		return r.l.unavailable("chat in room "+code, err)
 	}
 	// The store's order is the chat's: read it back rather than append
@@ -148,15 +136,11 @@ func (c *Conn) Say(ctx context.Context, text string) error {
 // the room's sessions. Reads run outside the room's lock; of two that
 // overlap, the later one asked wins.
 func (r *room) readChat(ctx context.Context) {
-	store, ok := r.l.chatStore()
-	if !ok {
-		return
-	}
 	r.mu.Lock()
 	r.chatAsked++
 	asked, code := r.chatAsked, r.meta.Code
 	r.mu.Unlock()
-	lines, err := store.Chat(ctx, code, chatRecent)
+	lines, err := r.l.cfg.Store.Chat(ctx, code, chatRecent)
 	if err != nil {
 		r.l.storeFault("read chat", err, "code", code)
 		return
@@ -173,7 +157,7 @@ func (r *room) readChat(ctx context.Context) {
 // recentChat is the chat an update carries. It shares the room's slice,
 // clipped so the room's later appends never reach it; the room never
 // changes a line it holds.
-func (r *room) recentChat() []ChatLine { return slices.Clip(r.chat) }
+func (r *room) recentChat() []store.ChatLine { return slices.Clip(r.chat) }
 
 // chatChanged catches up with a chat another instance wrote to: the
 // lobby's (code "") or a room's held here.
@@ -189,24 +173,18 @@ func (l *Lobby) chatChanged(ctx context.Context, code string) {
 
 // deleteChat forgets the chat of a room that is gone.
 func (l *Lobby) deleteChat(ctx context.Context, code string) {
-	if s, ok := l.chatStore(); ok {
-		if err := s.DeleteChat(ctx, code); err != nil {
-			l.storeFault("delete chat", err, "code", code)
-		}
+	if err := l.cfg.Store.DeleteChat(ctx, code); err != nil {
+		l.storeFault("delete chat", err, "code", code)
 	}
 }
 
 // ReplayChat returns everything said in the finished game in the room
 // invite names, for its replay; p may read it if they may replay the game.
-func (l *Lobby) ReplayChat(ctx context.Context, invite string, p Player) ([]ChatLine, error) {
-	store, ok := l.chatStore()
-	if !ok {
-		return nil, nil
-	}
+func (l *Lobby) ReplayChat(ctx context.Context, invite string, p Player) ([]store.ChatLine, error) {
 	var code string
-	_, err := l.lookup(ctx, invite, p, func(c string) (Meta, error) {
+	_, err := l.lookup(ctx, invite, p, func(c string) (store.Meta, error) {
 		m, _, err := l.cfg.Store.Load(ctx, c, math.MaxInt)
-		if err != nil && !errors.Is(err, ErrNotFound) {
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			err = l.unavailable("load room "+c, err)
 		}
 		code = m.Code
@@ -215,7 +193,7 @@ func (l *Lobby) ReplayChat(ctx context.Context, invite string, p Player) ([]Chat
 	if err != nil {
 		return nil, err
 	}
-	lines, err := store.Chat(ctx, code, 0)
+	lines, err := l.cfg.Store.Chat(ctx, code, 0)
 	if err != nil {
 		return nil, l.unavailable("read chat of room "+code, err)
 	}
@@ -234,7 +212,7 @@ type lobbyChat struct {
 // each time they change, the newest replacing any unread.
 type ChatFeed struct {
 	l     *Lobby
-	lines chan []ChatLine
+	lines chan []store.ChatLine
 	// notify is told of every delivery (OnLines); the lobby chat's lock
 	// guards it.
 	notify func()
@@ -242,7 +220,7 @@ type ChatFeed struct {
 
 // Lines delivers the lobby's newest chat lines, oldest first; the first
 // delivery comes once they are read from the store.
-func (f *ChatFeed) Lines() <-chan []ChatLine { return f.lines }
+func (f *ChatFeed) Lines() <-chan []store.ChatLine { return f.lines }
 
 // OnLines has fn called every time lines are put in Lines, and at once if
 // some are waiting already, so a screen can take them as they come
@@ -270,7 +248,7 @@ func (f *ChatFeed) Close() {
 
 // push replaces an unread delivery with lines. The caller holds the
 // lobby chat's lock, so each feed has one writer.
-func (f *ChatFeed) push(lines []ChatLine) {
+func (f *ChatFeed) push(lines []store.ChatLine) {
 	select {
 	case f.lines <- lines:
 	default:
@@ -288,7 +266,7 @@ func (f *ChatFeed) push(lines []ChatLine) {
 // FollowLobbyChat opens a feed of the lobby's chat. Close it when the
 // screen no longer shows the chat.
 func (l *Lobby) FollowLobbyChat(ctx context.Context) *ChatFeed {
-	f := &ChatFeed{l: l, lines: make(chan []ChatLine, 1)}
+	f := &ChatFeed{l: l, lines: make(chan []store.ChatLine, 1)}
 	c := &l.lobbyChat
 	c.mu.Lock()
 	if c.feeds == nil {
@@ -302,15 +280,11 @@ func (l *Lobby) FollowLobbyChat(ctx context.Context) *ChatFeed {
 
 // SayInLobby sends text from p to the lobby's chat.
 func (l *Lobby) SayInLobby(ctx context.Context, p Player, text string) error {
-	store, ok := l.chatStore()
-	if !ok {
-		return errNoChat
-	}
-	line, err := l.newChatLine(p, p.Name, -1, ChatLobby, text)
+	line, err := l.newChatLine(p, p.Name, -1, store.ChatLobby, text)
 	if err != nil {
 		return err
 	}
-	if err := store.AddChat(ctx, "", line, lobbyChatKeep); err != nil {
+	if err := l.cfg.Store.AddChat(ctx, "", line, lobbyChatKeep); err != nil {
 		return l.unavailable("lobby chat", err)
 	}
 	l.readLobbyChat(ctx)
@@ -321,17 +295,16 @@ func (l *Lobby) SayInLobby(ctx context.Context, p Player, text string) error {
 // it, and pushes it to every feed; of two reads that overlap, the later
 // one asked wins.
 func (l *Lobby) readLobbyChat(ctx context.Context) {
-	store, ok := l.chatStore()
 	c := &l.lobbyChat
 	c.mu.Lock()
-	if !ok || len(c.feeds) == 0 {
+	if len(c.feeds) == 0 {
 		c.mu.Unlock()
 		return
 	}
 	c.asked++
 	asked := c.asked
 	c.mu.Unlock()
-	lines, err := store.Chat(ctx, "", chatRecent)
+	lines, err := l.cfg.Store.Chat(ctx, "", chatRecent)
 	if err != nil {
 		l.storeFault("read lobby chat", err)
 		return

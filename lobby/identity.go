@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/smokestack/smokestack/lobby/store"
 )
 
 // LinkCodeLife is how long a link code lasts.
@@ -18,14 +20,6 @@ const LinkCodeLife = 10 * time.Minute
 // guesser is slowed and stopped like one guessing room codes (lookups.go)
 // long before the code lapses.
 const LinkCodeLength = 10
-
-// profiles returns the store as a ProfileStore, if it is one. Without one
-// (a store of tests' own) a key is its own profile and keeps the name it
-// logged in with.
-func (l *Lobby) profiles() (ProfileStore, bool) {
-	ps, ok := l.cfg.Store.(ProfileStore)
-	return ps, ok
-}
 
 // Identify completes a player who just connected: a guest gets a guest's
 // name; a key gets the profile it plays as, which binds seats, and its
@@ -40,13 +34,13 @@ func (l *Lobby) Identify(ctx context.Context, p Player) (Player, error) {
 		p.Name = GuestName(p.ID)
 		return p, nil
 	}
-	ps, ok := l.profiles()
-	if !ok || p.Key == "" {
+	ps := l.cfg.Store
+	if p.Key == "" {
 		p.Name = CleanText(p.Name) // the SSH login, as the client sent it
 		return p, nil
 	}
 	prof, err := ps.KeyProfile(ctx, p.Key)
-	if errors.Is(err, ErrNoProfile) {
+	if errors.Is(err, store.ErrNoProfile) {
 		p.ID, p.Name = p.Key, l.sessionName(ctx, ps, p.Name)
 		return p, nil
 	}
@@ -59,9 +53,9 @@ func (l *Lobby) Identify(ctx context.Context, p Player) (Player, error) {
 
 // sessionName is the name a key without a profile is shown by: its login
 // when that is a fit name no profile holds, else a random one.
-func (l *Lobby) sessionName(ctx context.Context, ps ProfileStore, login string) string {
+func (l *Lobby) sessionName(ctx context.Context, ps store.Profiles, login string) string {
 	if name := loginName(login); name != "" {
-		if _, err := ps.NamedProfile(ctx, name); errors.Is(err, ErrNoProfile) {
+		if _, err := ps.NamedProfile(ctx, name); errors.Is(err, store.ErrNoProfile) {
 			return name
 		}
 	}
@@ -74,12 +68,12 @@ func (l *Lobby) sessionName(ctx context.Context, ps ProfileStore, login string) 
 // limited (Limits.ProfilesPerHour). A guest, or a lobby without profiles,
 // has nothing to make.
 func (l *Lobby) ensureProfile(ctx context.Context, p Player, name string) (Player, error) {
-	ps, ok := l.profiles()
-	if !ok || p.Guest || p.Key == "" {
+	ps := l.cfg.Store
+	if p.Guest || p.Key == "" {
 		return p, nil
 	}
 	prof, err := ps.KeyProfile(ctx, p.Key)
-	if errors.Is(err, ErrNoProfile) {
+	if errors.Is(err, store.ErrNoProfile) {
 		if err := l.checkProfileQuota(ctx, p); err != nil {
 			return Player{}, err
 		}
@@ -115,8 +109,8 @@ func (l *Lobby) checkProfileQuota(ctx context.Context, p Player) error {
 
 // newProfile creates the profile of a key that has none, named name when
 // that is fit and free.
-func (l *Lobby) newProfile(ctx context.Context, ps ProfileStore, p Player, name string) (Profile, error) {
-	prof := Profile{ID: p.Key, Keys: []string{p.Key}, Created: l.cfg.Now().UTC()}
+func (l *Lobby) newProfile(ctx context.Context, ps store.Profiles, p Player, name string) (store.Profile, error) {
+	prof := store.Profile{ID: p.Key, Keys: []string{p.Key}, Created: l.cfg.Now().UTC()}
 	names := []string{loginName(name)}
 	for i := range 8 {
 		// Eight tries at 65536 names, then longer ones.
@@ -132,14 +126,14 @@ func (l *Lobby) newProfile(ctx context.Context, ps ProfileStore, p Player, name 
 		case err == nil:
 			l.cfg.Logger.Info("new player", "key", p.Key, "name", name)
 			return prof, nil
-		case errors.Is(err, ErrExists):
+		case errors.Is(err, store.ErrExists):
 			// Another session of the same key was quicker.
 			return ps.KeyProfile(ctx, p.Key)
-		case !errors.Is(err, ErrNameTaken):
-			return Profile{}, err
+		case !errors.Is(err, store.ErrNameTaken):
+			return store.Profile{}, err
 		}
 	}
-	return Profile{}, errors.New("no free name found for a new player")
+	return store.Profile{}, errors.New("no free name found for a new player")
 }
 
 func randomHex(n int) string {
@@ -161,10 +155,7 @@ func (l *Lobby) Rename(ctx context.Context, p Player, name string) (string, erro
 	if err != nil {
 		return "", err
 	}
-	ps, ok := l.profiles()
-	if !ok {
-		return "", errors.New("this server keeps no names")
-	}
+	ps := l.cfg.Store
 	// A key without a profile gets one now, with the name if it is free.
 	if p, err = l.ensureProfile(ctx, p, name); err != nil {
 		return "", err
@@ -174,9 +165,9 @@ func (l *Lobby) Rename(ctx context.Context, p Player, name string) (string, erro
 	}
 	err = ps.Rename(ctx, p.ID, name)
 	switch {
-	case errors.Is(err, ErrNameTaken):
+	case errors.Is(err, store.ErrNameTaken):
 		return "", fmt.Errorf("%q is taken: choose another name", name)
-	case errors.Is(err, ErrNoProfile):
+	case errors.Is(err, store.ErrNoProfile):
 		return "", errors.New("your profile is gone: reconnect")
 	case err != nil:
 		return "", l.unavailable("rename "+p.ID, err)
@@ -191,10 +182,7 @@ func (l *Lobby) LinkCode(ctx context.Context, p Player) (code string, expires ti
 	if p.Guest {
 		return "", time.Time{}, errGuestProfile
 	}
-	ps, ok := l.profiles()
-	if !ok {
-		return "", time.Time{}, errors.New("this server keeps no profiles")
-	}
+	ps := l.cfg.Store
 	// Another key joins a profile: this key's, made now if it has none.
 	if p, err = l.ensureProfile(ctx, p, ""); err != nil {
 		return "", time.Time{}, err
@@ -210,7 +198,7 @@ func (l *Lobby) LinkCode(ctx context.Context, p Player) (code string, expires ti
 // Linked is what linking a key did.
 type Linked struct {
 	// Profile is the profile the key plays as now.
-	Profile Profile
+	Profile store.Profile
 	// Left is the name of the profile the key played as before, when
 	// that profile is gone with it (its finished games keep the name).
 	Left string
@@ -224,10 +212,7 @@ func (l *Lobby) Link(ctx context.Context, p Player, code string) (Linked, error)
 	if p.Guest || p.Key == "" {
 		return Linked{}, errGuestProfile
 	}
-	ps, ok := l.profiles()
-	if !ok {
-		return Linked{}, errors.New("this server keeps no profiles")
-	}
+	ps := l.cfg.Store
 	code = NormalizeCode(code)
 	if len(code) != LinkCodeLength {
 		return Linked{}, fmt.Errorf("a link code has %d letters and digits: run `link` on a key of the profile to get one", LinkCodeLength)
@@ -237,7 +222,7 @@ func (l *Lobby) Link(ctx context.Context, p Player, code string) (Linked, error)
 		return Linked{}, l.countMiss(ctx, p, barred)
 	}
 	id, err := ps.TakeLinkCode(ctx, code, l.cfg.Now())
-	if errors.Is(err, ErrNoLinkCode) {
+	if errors.Is(err, store.ErrNoLinkCode) {
 		if err := l.countMiss(ctx, p, nil); err != nil {
 			return Linked{}, err
 		}
@@ -263,7 +248,7 @@ func (l *Lobby) Link(ctx context.Context, p Player, code string) (Linked, error)
 		left = old.Name
 	}
 	if err := ps.LinkKey(ctx, p.Key, id); err != nil {
-		if errors.Is(err, ErrNoProfile) {
+		if errors.Is(err, store.ErrNoProfile) {
 			return Linked{}, errors.New("the profile of that code is gone")
 		}
 		return Linked{}, l.unavailable("link key "+p.Key, err)

@@ -20,6 +20,7 @@ import (
 
 	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/internal/ratelog"
+	"github.com/smokestack/smokestack/lobby/store"
 )
 
 // Player is a person at a terminal. ID binds them to seats: their
@@ -78,7 +79,9 @@ func (g Game) HasBot(name string) bool {
 
 // Config sets up a Lobby.
 type Config struct {
-	Store Store
+	// Store keeps rooms, players, chat and bans; its Cluster, if any,
+	// shares presence and changes with the other instances.
+	Store store.Store
 	// Games are the games rooms can play; the first is the default.
 	Games []Game
 	// BotDelay paces bots in rooms with people, so moves can be followed.
@@ -124,14 +127,14 @@ type Lobby struct {
 	// started is when this lobby began serving: a seat not held since was
 	// left before it, by a session of an earlier process.
 	started time.Time
-	// presence is the store as shared presence, nil with a store of
-	// this instance's own.
-	presence     Presence
+	// cluster is the store's part shared between instances, nil with a
+	// store of this instance's own.
+	cluster      store.Cluster
 	presenceKick chan struct{}
 	dueMu        sync.Mutex
 	presenceDue  map[*room]bool // rooms whose seats held here changed
-	// ownMisses counts failed lookups for a store that does not.
-	ownMisses missCounts
+	// localMisses counts failed lookups when no cluster does.
+	localMisses missCounts
 	// profilesSwept is when Run last expired profiles; only Run uses it.
 	profilesSwept time.Time
 	// The lobby's chat and everyone's chat allowance (chatting.go).
@@ -145,13 +148,6 @@ type Lobby struct {
 	faults *ratelog.Logger
 }
 
-// Changes is implemented by stores shared between server instances: it
-// delivers the code of every room that changed elsewhere, so this instance
-// catches up and pushes the new view to its sessions.
-type Changes interface {
-	Changes(ctx context.Context) <-chan string
-}
-
 // New returns a lobby over cfg.Store.
 func New(cfg Config) *Lobby {
 	if cfg.Now == nil {
@@ -163,7 +159,7 @@ func New(cfg Config) *Lobby {
 	l := &Lobby{cfg: cfg, games: map[string]Game{}, rooms: map[string]*room{},
 		started: cfg.Now().UTC().Truncate(time.Millisecond), presenceKick: make(chan struct{}, 1),
 		presenceDue: map[*room]bool{}, faults: newFaultLog(cfg.Logger)}
-	l.presence, _ = cfg.Store.(Presence)
+	l.cluster = cfg.Store.Cluster()
 	for _, g := range cfg.Games {
 		l.games[g.Name()] = g
 	}
@@ -188,18 +184,16 @@ func (l *Lobby) Game(name string) (Game, bool) {
 // only after withdrawing this instance's claims on seats, so close the
 // store after Run returns.
 func (l *Lobby) Run(ctx context.Context) {
-	if l.presence != nil {
+	if l.cluster != nil {
 		shared := make(chan struct{})
 		go func() {
 			defer close(shared)
-			l.sharePresence(ctx, l.presence)
+			l.sharePresence(ctx, l.cluster)
 		}()
 		defer func() { <-shared }()
-	}
-	if c, ok := l.cfg.Store.(Changes); ok {
 		go func() {
-			for code := range c.Changes(ctx) {
-				if chat, ok := strings.CutPrefix(code, chatChange("")); ok {
+			for code := range l.cluster.Changes(ctx) {
+				if chat, ok := strings.CutPrefix(code, store.ChatChanged); ok {
 					l.chatChanged(ctx, chat)
 					continue
 				}
@@ -250,19 +244,19 @@ type CreateOptions struct {
 
 // Create opens a room and returns its metadata; nobody is seated yet. A
 // private room's Invite is in it, for its host to share.
-func (l *Lobby) Create(ctx context.Context, host Player, o CreateOptions) (Meta, error) {
+func (l *Lobby) Create(ctx context.Context, host Player, o CreateOptions) (store.Meta, error) {
 	g, ok := l.Game(o.Game)
 	if !ok {
-		return Meta{}, fmt.Errorf("this server has no game %q", o.Game)
+		return store.Meta{}, fmt.Errorf("this server has no game %q", o.Game)
 	}
 	if lo, hi := g.Rules.Seats(); o.Seats < lo || o.Seats > hi {
-		return Meta{}, fmt.Errorf("a game of %s has %d to %d seats", g.Rules.Title(), lo, hi)
+		return store.Meta{}, fmt.Errorf("a game of %s has %d to %d seats", g.Rules.Title(), lo, hi)
 	}
 	if len(o.Bots) >= o.Seats {
-		return Meta{}, errors.New("leave at least one seat for a person")
+		return store.Meta{}, errors.New("leave at least one seat for a person")
 	}
 	if err := l.checkRoomQuota(ctx, host); err != nil {
-		return Meta{}, err
+		return store.Meta{}, err
 	}
 	seed := o.Seed
 	if !o.HasSeed {
@@ -270,14 +264,14 @@ func (l *Lobby) Create(ctx context.Context, host Player, o CreateOptions) (Meta,
 	}
 	// Check the options now, so a bad one is refused at creation.
 	if _, err := g.Rules.New(o.Seats, o.Options, seed); err != nil {
-		return Meta{}, err
+		return store.Meta{}, err
 	}
 	grace, clock, err := o.times(g)
 	if err != nil {
-		return Meta{}, err
+		return store.Meta{}, err
 	}
 	now := l.cfg.Now().UTC()
-	m := Meta{Game: g.Name(), Public: o.Public, Host: host.ID, Seats: make([]Seat, o.Seats),
+	m := store.Meta{Game: g.Name(), Public: o.Public, Host: host.ID, Seats: make([]store.Seat, o.Seats),
 		Options: o.Options, Seed: seed, Practice: o.HasSeed, Created: now, Updated: now, Version: 1, Grace: grace, Clock: clock}
 	if host.Guest {
 		m.HostAddr = host.Addr
@@ -287,24 +281,24 @@ func (l *Lobby) Create(ctx context.Context, host Player, o CreateOptions) (Meta,
 	}
 	for i, b := range o.Bots {
 		if err := checkBot(g, b); err != nil {
-			return Meta{}, err
+			return store.Meta{}, err
 		}
-		m.Seats[o.Seats-len(o.Bots)+i] = Seat{Bot: b, Name: botName(b, o.Seats-len(o.Bots)+i)}
+		m.Seats[o.Seats-len(o.Bots)+i] = store.Seat{Bot: b, Name: botName(b, o.Seats-len(o.Bots)+i)}
 	}
 	for range 10 {
 		m.Code = newCode()
 		err := l.cfg.Store.Create(ctx, m)
-		if errors.Is(err, ErrExists) {
+		if errors.Is(err, store.ErrExists) {
 			continue
 		}
 		if err != nil {
-			return Meta{}, l.unavailable("create room", err)
+			return store.Meta{}, l.unavailable("create room", err)
 		}
 		l.cfg.Logger.Info("room created", "code", m.Code, "game", m.Game, "seats", o.Seats, "public", o.Public, "practice", o.HasSeed)
 		l.roomsChanged()
 		return m, nil
 	}
-	return Meta{}, errors.New("no free room code found: try again")
+	return store.Meta{}, errors.New("no free room code found: try again")
 }
 
 func checkBot(g Game, name string) error {
@@ -344,7 +338,7 @@ func (l *Lobby) Join(ctx context.Context, invite string, p Player) (*Conn, error
 	// A seat binds to a profile: a new key's is made as it sits down,
 	// not for a room it cannot sit in.
 	r.mu.Lock()
-	sits := r.meta.SeatOf(p.ID) < 0 && !r.meta.Started && slices.ContainsFunc(r.meta.Seats, Seat.Free)
+	sits := r.meta.SeatOf(p.ID) < 0 && !r.meta.Started && slices.ContainsFunc(r.meta.Seats, store.Seat.Free)
 	r.mu.Unlock()
 	if sits {
 		if p, err = l.ensureProfile(ctx, p, ""); err != nil {
@@ -380,16 +374,16 @@ func (l *Lobby) Info(ctx context.Context, invite string, p Player) (RoomInfo, er
 
 // Rooms lists the public rooms that are not finished, newest first.
 func (l *Lobby) Rooms(ctx context.Context) ([]RoomInfo, error) {
-	return l.list(ctx, func(m Meta) bool { return m.Public && !m.Over })
+	return l.list(ctx, func(m store.Meta) bool { return m.Public && !m.Over })
 }
 
 // History lists the rooms where player holds a seat, finished or not,
 // most recently played first.
 func (l *Lobby) History(ctx context.Context, player string) ([]RoomInfo, error) {
-	return l.list(ctx, func(m Meta) bool { return m.SeatOf(player) >= 0 })
+	return l.list(ctx, func(m store.Meta) bool { return m.SeatOf(player) >= 0 })
 }
 
-func (l *Lobby) list(ctx context.Context, keep func(Meta) bool) ([]RoomInfo, error) {
+func (l *Lobby) list(ctx context.Context, keep func(store.Meta) bool) ([]RoomInfo, error) {
 	metas, err := l.metas(ctx)
 	if err != nil {
 		return nil, l.unavailable("list rooms", err)
@@ -408,8 +402,8 @@ func (l *Lobby) list(ctx context.Context, keep func(Meta) bool) ([]RoomInfo, err
 			r.mu.Unlock()
 			continue
 		}
-		info := infoOf(m, nil, m.status())
-		if l.presence == nil {
+		info := infoOf(m, nil, m.Status())
+		if l.cluster == nil {
 			// Not loaded since this server started, so nobody has sat
 			// here since: see room.awaySince.
 			for i := range info.Seats {
@@ -488,10 +482,10 @@ func (l *Lobby) ExpireRooms(ctx context.Context) {
 // in room code, as a quiet table still in use must not expire. When the
 // store cannot say, the room is kept: expiry can wait a minute.
 func (l *Lobby) heldElsewhere(ctx context.Context, code string) bool {
-	if l.presence == nil {
+	if l.cluster == nil {
 		return false
 	}
-	p, err := l.presence.SeatPresence(ctx, code, l.cfg.Now())
+	p, err := l.cluster.SeatPresence(ctx, code, l.cfg.Now())
 	return err != nil || len(p.Elsewhere) > 0
 }
 
@@ -551,7 +545,7 @@ func (l *Lobby) cached(code string) *room {
 // load reads a room from the store and replays its game.
 func (l *Lobby) load(ctx context.Context, code string) (*room, error) {
 	meta, moves, err := l.cfg.Store.Load(ctx, code, 0)
-	if errors.Is(err, ErrNotFound) {
+	if errors.Is(err, store.ErrNotFound) {
 		return nil, fmt.Errorf("room %s: %w", code, err)
 	}
 	if err != nil {
@@ -571,10 +565,8 @@ func (l *Lobby) load(ctx context.Context, code string) (*room, error) {
 		// Not fatal: the next change or renewal round brings it.
 		l.storeFault("seat presence", err, "code", code)
 	}
-	if s, ok := l.chatStore(); ok {
-		if r.chat, err = s.Chat(ctx, code, chatRecent); err != nil {
-			l.storeFault("read chat", err, "code", code) // the next line said brings it
-		}
+	if r.chat, err = l.cfg.Store.Chat(ctx, code, chatRecent); err != nil {
+		l.storeFault("read chat", err, "code", code) // the next line said brings it
 	}
 	// A game whose recording was lost (its instance died) is recorded now.
 	r.mu.Lock()

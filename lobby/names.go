@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/smokestack/smokestack/lobby/store"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -66,9 +67,9 @@ func CheckName(name string) (string, error) {
 		return "", errors.New("a name starts and ends with a letter or a digit")
 	case strings.Contains(name, "  "):
 		return "", errors.New("a name has single spaces between its words")
-	case strings.HasPrefix(nameKey(name), guestPrefix):
+	case strings.HasPrefix(store.NameKey(name), guestPrefix):
 		return "", fmt.Errorf("names starting with %q are for guests", guestPrefix)
-	case slices.Contains(genericNames, nameKey(name)):
+	case slices.Contains(genericNames, store.NameKey(name)):
 		return "", fmt.Errorf("%q is reserved: choose another name", name)
 	}
 	return name, nil
@@ -76,12 +77,8 @@ func CheckName(name string) (string, error) {
 
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
-// nameKey is what makes two names the same: compatibility-folded
-// ("ａｌｉｃｅ" is "alice") and lower-cased.
-func nameKey(name string) string { return strings.ToLower(norm.NFKC.String(name)) }
-
 // SameName reports whether two names count as the same name.
-func SameName(a, b string) bool { return nameKey(a) == nameKey(b) }
+func SameName(a, b string) bool { return store.NameKey(a) == store.NameKey(b) }
 
 // loginName is the name a new key's player starts with: the SSH login
 // they connected as, when it is a fit name and not a generic one; ""
@@ -110,7 +107,7 @@ func GuestName(id string) string {
 // seatName is name as seat of seats shows it: name itself, or name with a
 // suffix ("alice-2") when another seat already shows that name, so nobody
 // at a table is mistaken for another.
-func seatName(seats []Seat, seat int, name string) string {
+func seatName(seats []store.Seat, seat int, name string) string {
 	taken := func(n string) bool {
 		for i, s := range seats {
 			if i != seat && !s.Free() && SameName(s.Name, n) {

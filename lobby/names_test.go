@@ -3,6 +3,8 @@ package lobby
 import (
 	"strings"
 	"testing"
+
+	"github.com/smokestack/smokestack/lobby/store"
 )
 
 func TestCheckName(t *testing.T) {
@@ -74,7 +76,7 @@ func TestLoginAndGuestNames(t *testing.T) {
 // TestSeatName: a seat shows its player's name, with a suffix when another
 // seat already shows it, and keeps that name when its player comes back.
 func TestSeatName(t *testing.T) {
-	seats := []Seat{{Player: "a", Name: "alice"}, {}, {Player: "c", Name: "Alice-2"}, {Bot: "greedy", Name: "greedy bot 4"}}
+	seats := []store.Seat{{Player: "a", Name: "alice"}, {}, {Player: "c", Name: "Alice-2"}, {Bot: "greedy", Name: "greedy bot 4"}}
 	if got := seatName(seats, 1, "ALICE"); got != "ALICE-3" {
 		t.Errorf("a third alice sits as %q, want ALICE-3", got)
 	}

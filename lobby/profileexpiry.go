@@ -2,10 +2,9 @@ package lobby
 
 import (
 	"context"
-	"fmt"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
+	"github.com/smokestack/smokestack/lobby/store"
 )
 
 // A profile is made on a key's first need (ensureProfile), but a name
@@ -33,8 +32,8 @@ func (l *Lobby) expireProfilesEvery(ctx context.Context) {
 
 // ExpireProfiles forgets the profiles that never played (above).
 func (l *Lobby) ExpireProfiles(ctx context.Context) {
-	ps, ok := l.profiles()
-	if !ok || l.cfg.ProfileExpire <= 0 {
+	ps := l.cfg.Store
+	if l.cfg.ProfileExpire <= 0 {
 		return
 	}
 	all, err := ps.Profiles(ctx)
@@ -43,7 +42,7 @@ func (l *Lobby) ExpireProfiles(ctx context.Context) {
 		return
 	}
 	cutoff := l.cfg.Now().Add(-l.cfg.ProfileExpire)
-	var old []Profile
+	var old []store.Profile
 	for _, p := range all {
 		if p.Created.Before(cutoff) {
 			old = append(old, p)
@@ -84,106 +83,14 @@ func (l *Lobby) played(ctx context.Context) (map[string]bool, error) {
 			}
 		}
 	}
-	if rs, ok := l.ratingStore(); ok {
-		for _, g := range l.cfg.Games {
-			board, err := rs.Leaderboard(ctx, g.Name())
-			if err != nil {
-				return nil, err
-			}
-			for id := range board {
-				ids[id] = true
-			}
-		}
-	}
-	return ids, nil
-}
-
-// dropProfile forgets profile id, the keys that play as it and its name.
-func dropProfile(s profileSet, id string) {
-	p, ok := s.get(id)
-	if !ok {
-		return
-	}
-	for _, k := range p.Keys {
-		if owner, ok := s.keyOf(k); ok && owner == id {
-			s.dropKey(k)
-		}
-	}
-	if holder, ok := s.nameOf(nameKey(p.Name)); ok && holder == id {
-		s.dropName(nameKey(p.Name))
-	}
-	s.drop(id)
-}
-
-// Profiles implements ProfileStore.
-func (m *memProfiles) Profiles(context.Context) ([]Profile, error) {
-	defer m.lock().pmu.Unlock()
-	out := make([]Profile, 0, len(m.profiles))
-	for id := range m.profiles {
-		p, _ := m.get(id)
-		out = append(out, p)
-	}
-	return out, nil
-}
-
-// DropProfile implements ProfileStore.
-func (m *memProfiles) DropProfile(_ context.Context, id string) error {
-	defer m.lock().pmu.Unlock()
-	dropProfile(m, id)
-	return nil
-}
-
-// Profiles implements ProfileStore.
-func (s *BoltStore) Profiles(context.Context) ([]Profile, error) {
-	var out []Profile
-	err := s.db.View(func(tx *bolt.Tx) error {
-		b := tx.Bucket(profilesBucket)
-		if b == nil {
-			return nil
-		}
-		return b.ForEach(func(k, v []byte) error {
-			p, err := decodeProfile(string(k), v)
-			if err != nil {
-				return err
-			}
-			out = append(out, p)
-			return nil
-		})
-	})
-	if err != nil {
-		return nil, fmt.Errorf("list profiles: %w", err)
-	}
-	return out, nil
-}
-
-// DropProfile implements ProfileStore.
-func (s *BoltStore) DropProfile(_ context.Context, id string) error {
-	return s.changeProfiles(func(b *boltProfiles) error { dropProfile(b, id); return nil })
-}
-
-// Profiles implements ProfileStore. It reads the hash a page at a time,
-// so Redis is never busy with all of it at once.
-func (s *RedisStore) Profiles(ctx context.Context) ([]Profile, error) {
-	var out []Profile
-	iter := s.rdb.HScan(ctx, redisProfiles, 0, "", 500).Iterator()
-	for iter.Next(ctx) {
-		id := iter.Val()
-		if !iter.Next(ctx) {
-			break
-		}
-		p, err := decodeProfile(id, []byte(iter.Val()))
+	for _, g := range l.cfg.Games {
+		board, err := l.cfg.Store.Leaderboard(ctx, g.Name())
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, p)
+		for id := range board {
+			ids[id] = true
+		}
 	}
-	if err := iter.Err(); err != nil {
-		return nil, fmt.Errorf("list profiles: %w", err)
-	}
-	return out, nil
-}
-
-// DropProfile implements ProfileStore.
-func (s *RedisStore) DropProfile(ctx context.Context, id string) error {
-	return s.changeProfiles(ctx, func(r *redisProfileTx) error { dropProfile(r, id); return nil })
+	return ids, nil
 }

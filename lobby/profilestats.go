@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/smokestack/smokestack/lobby/store"
 )
 
 // PlayerProfile is what `profile` shows of a player: their record, worked
@@ -33,10 +35,10 @@ type GameStats struct {
 	Wins         int     `json:"wins"`
 	AverageScore float64 `json:"averageScore"`
 	// Favourites are the cards the player ended games with most often.
-	Favourites []CardCount  `json:"favourites,omitempty"`
-	Rating     *Rating      `json:"rating,omitempty"`
-	Ordinal    float64      `json:"ordinal,omitempty"`
-	Solo       []SoloRecord `json:"solo,omitempty"`
+	Favourites []CardCount        `json:"favourites,omitempty"`
+	Rating     *store.Rating      `json:"rating,omitempty"`
+	Ordinal    float64            `json:"ordinal,omitempty"`
+	Solo       []store.SoloRecord `json:"solo,omitempty"`
 	cards      map[string]int
 	scoreSum   int
 }
@@ -68,11 +70,8 @@ const (
 // PlayerProfile returns the profile of the player called name, or the
 // viewer's own when name is empty.
 func (l *Lobby) PlayerProfile(ctx context.Context, viewer Player, name string) (PlayerProfile, error) {
-	ps, ok := l.profiles()
-	if !ok {
-		return PlayerProfile{}, errors.New("this server keeps no profiles")
-	}
-	var prof Profile
+	ps := l.cfg.Store
+	var prof store.Profile
 	var err error
 	switch {
 	case name != "":
@@ -81,13 +80,13 @@ func (l *Lobby) PlayerProfile(ctx context.Context, viewer Player, name string) (
 		return PlayerProfile{}, errGuestProfile
 	default:
 		prof, err = ps.Profile(ctx, viewer.ID)
-		if errors.Is(err, ErrNoProfile) {
+		if errors.Is(err, store.ErrNoProfile) {
 			// A new key, whose profile is made when it first sits down
 			// (ensureProfile): nothing played yet.
 			return PlayerProfile{Name: viewer.Name, Recent: []RecentGame{}, ByGame: []GameStats{}}, nil
 		}
 	}
-	if errors.Is(err, ErrNoProfile) {
+	if errors.Is(err, store.ErrNoProfile) {
 		return PlayerProfile{}, errors.New("nobody here is called " + name)
 	}
 	if err != nil {
@@ -149,10 +148,7 @@ func (l *Lobby) PlayerProfile(ctx context.Context, viewer Player, name string) (
 
 // addRecords adds the player's ratings and solo records to their games.
 func (l *Lobby) addRecords(ctx context.Context, player string, byGame map[string]*GameStats) error {
-	rs, ok := l.ratingStore()
-	if !ok {
-		return nil
-	}
+	rs := l.cfg.Store
 	solos, err := rs.SoloRecords(ctx, player)
 	if err != nil {
 		return l.unavailable("read solo records", err)

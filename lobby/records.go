@@ -10,6 +10,7 @@ import (
 
 	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/internal/openskill"
+	"github.com/smokestack/smokestack/lobby/store"
 )
 
 // A finished game between at least two people with keys moves their
@@ -51,26 +52,27 @@ type SeatRating struct {
 	Games int `json:"games"`
 }
 
-func isGuest(id string) bool { return strings.HasPrefix(id, "guest:") }
-
-// ratingStore is the store as a RatingStore, if it is one.
-func (l *Lobby) ratingStore() (RatingStore, bool) {
-	rs, ok := l.cfg.Store.(RatingStore)
-	return rs, ok
+// counts reports whether m's game reached its natural end with a result
+// for every seat in a room whose seed nobody chose, so it may count in
+// its players' records.
+func counts(m store.Meta) bool {
+	return m.Over && m.Result != nil && m.Ended == "" && len(m.Result.Ranks) == len(m.Seats) && !m.Practice
 }
+
+func isGuest(id string) bool { return strings.HasPrefix(id, "guest:") }
 
 // recordRoom records the finished room m once and returns its outcome;
 // nil for a room that counts nowhere.
-func (l *Lobby) recordRoom(ctx context.Context, m Meta) (*Outcome, error) {
-	rs, ok := l.ratingStore()
-	if !ok || !m.counts() {
+func (l *Lobby) recordRoom(ctx context.Context, m store.Meta) (*store.Outcome, error) {
+	rs := l.cfg.Store
+	if !counts(m) {
 		return nil, nil
 	}
 	kept, err := rs.Outcome(ctx, m.Code)
 	if err == nil {
 		return &kept, nil
 	}
-	if !errors.Is(err, ErrNotFound) {
+	if !errors.Is(err, store.ErrNotFound) {
 		return nil, err
 	}
 	for range 5 {
@@ -79,7 +81,7 @@ func (l *Lobby) recordRoom(ctx context.Context, m Meta) (*Outcome, error) {
 			return nil, err
 		}
 		kept, err := rs.Record(ctx, *o)
-		if errors.Is(err, ErrConflict) {
+		if errors.Is(err, store.ErrConflict) {
 			continue // another game of a player was recorded meanwhile
 		}
 		if err != nil {
@@ -88,13 +90,13 @@ func (l *Lobby) recordRoom(ctx context.Context, m Meta) (*Outcome, error) {
 		l.cfg.Logger.Info("game recorded", "code", m.Code, "rated", len(kept.Rated), "solo", kept.Solo != nil)
 		return &kept, nil
 	}
-	return nil, ErrConflict
+	return nil, store.ErrConflict
 }
 
 // outcomeOf works out what the finished room m does to its players'
 // records, from their ratings now; nil when it counts nowhere.
-func (l *Lobby) outcomeOf(ctx context.Context, rs RatingStore, m Meta) (*Outcome, error) {
-	o := &Outcome{Code: m.Code, Game: m.Game, At: m.Updated}
+func (l *Lobby) outcomeOf(ctx context.Context, rs store.Ratings, m store.Meta) (*store.Outcome, error) {
+	o := &store.Outcome{Code: m.Code, Game: m.Game, At: m.Updated}
 	var seats []int
 	var players []string
 	for i, s := range m.Seats {
@@ -107,8 +109,8 @@ func (l *Lobby) outcomeOf(ctx context.Context, rs RatingStore, m Meta) (*Outcome
 		if err != nil {
 			return nil, nil
 		}
-		o.Solo = &SoloResult{Player: players[0], Won: m.Result.Won(0), Score: m.Result.Scores[0],
-			Record: SoloRecord{Game: m.Game, Opponent: g.SoloOpponent(opts)}}
+		o.Solo = &store.SoloResult{Player: players[0], Won: m.Result.Won(0), Score: m.Result.Scores[0],
+			Record: store.SoloRecord{Game: m.Game, Opponent: g.SoloOpponent(opts)}}
 		return o, nil
 	}
 	if len(seats) < 2 {
@@ -123,7 +125,7 @@ func (l *Lobby) outcomeOf(ctx context.Context, rs RatingStore, m Meta) (*Outcome
 	for i, seat := range seats {
 		r, ok := now[players[i]]
 		if !ok {
-			r = Rating{Mu: ratingModel.Mu, Sigma: ratingModel.Sigma}
+			r = store.Rating{Mu: ratingModel.Mu, Sigma: ratingModel.Sigma}
 		}
 		teams[i], ranks[i] = []openskill.Rating{{Mu: r.Mu, Sigma: r.Sigma}}, m.Result.Ranks[seat]
 	}
@@ -131,17 +133,17 @@ func (l *Lobby) outcomeOf(ctx context.Context, rs RatingStore, m Meta) (*Outcome
 	for i, seat := range seats {
 		before, ok := now[players[i]]
 		if !ok {
-			before = Rating{Mu: ratingModel.Mu, Sigma: ratingModel.Sigma}
+			before = store.Rating{Mu: ratingModel.Mu, Sigma: ratingModel.Sigma}
 		}
 		a := after[i][0]
-		o.Rated = append(o.Rated, RatingChange{Seat: seat, Player: players[i], Before: before,
-			After: Rating{Mu: a.Mu, Sigma: a.Sigma, Games: before.Games + 1}})
+		o.Rated = append(o.Rated, store.RatingChange{Seat: seat, Player: players[i], Before: before,
+			After: store.Rating{Mu: a.Mu, Sigma: a.Sigma, Games: before.Games + 1}})
 	}
 	return o, nil
 }
 
 // seatRatings words an outcome's rating changes for the room's seats.
-func (o *Outcome) seatRatings(seats []Seat) []SeatRating {
+func seatRatings(o *store.Outcome, seats []store.Seat) []SeatRating {
 	if o == nil {
 		return nil
 	}
@@ -161,10 +163,7 @@ func (o *Outcome) seatRatings(seats []Seat) []SeatRating {
 // players' records, so an outcome will follow. The caller holds r.mu.
 func (r *room) toRecord() bool {
 	m := r.meta
-	if !m.counts() {
-		return false
-	}
-	if _, ok := r.l.ratingStore(); !ok {
+	if !counts(m) {
 		return false
 	}
 	people := 0
@@ -226,11 +225,7 @@ func (l *Lobby) Top(ctx context.Context, game string, viewer Player) ([]Standing
 	if !ok {
 		return nil, errors.New("this server has no game " + game)
 	}
-	rs, ok := l.ratingStore()
-	ps, pok := l.profiles()
-	if !ok || !pok {
-		return nil, errors.New("this server keeps no ratings")
-	}
+	rs, ps := l.cfg.Store, l.cfg.Store
 	board, err := rs.Leaderboard(ctx, g.Name())
 	if err != nil {
 		return nil, l.unavailable("read the leaderboard", err)
@@ -238,7 +233,7 @@ func (l *Lobby) Top(ctx context.Context, game string, viewer Player) ([]Standing
 	out := make([]Standing, 0, len(board))
 	for id, r := range board {
 		p, err := ps.Profile(ctx, id)
-		if errors.Is(err, ErrNoProfile) {
+		if errors.Is(err, store.ErrNoProfile) {
 			continue // a profile that was linked away
 		}
 		if err != nil {

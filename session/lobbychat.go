@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/store"
 )
 
 // The lobby's chat, for finding players: t opens it under the room lists
@@ -17,7 +18,7 @@ import (
 // it through feed.
 type lobbyChatMsg struct {
 	feed  *lobby.ChatFeed
-	lines []lobby.ChatLine
+	lines []store.ChatLine
 }
 
 // followedMsg hands the screen its feed of the lobby's chat.

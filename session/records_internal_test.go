@@ -8,6 +8,7 @@ import (
 
 	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/store"
 )
 
 // TestRecordText: five players' ratings wrap at 80 columns, best place
@@ -41,7 +42,7 @@ func TestRecordText(t *testing.T) {
 	if got := recordText(th, lobby.RoomInfo{Over: true, Recording: true}, 0, 80); !strings.Contains(got, "being worked out") {
 		t.Errorf("while recording: %q", got)
 	}
-	solo := lobby.RoomInfo{Solo: &lobby.SoloRecord{Opponent: "The Machine (hard)", Wins: 1, Losses: 2, Best: 41}}
+	solo := lobby.RoomInfo{Solo: &store.SoloRecord{Opponent: "The Machine (hard)", Wins: 1, Losses: 2, Best: 41}}
 	if got := recordText(th, solo, 0, 80); got != "Your record against The Machine (hard): 1 win, 2 losses, best score 41" {
 		t.Errorf("solo: %q", got)
 	}

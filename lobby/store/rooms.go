@@ -1,22 +1,19 @@
-package lobby
+package store
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"time"
 
 	"github.com/smokestack/smokestack/engine"
 )
 
-// Store keeps rooms durably: metadata plus the game as seed and ordered move
-// log, from which any state can be rebuilt. Moves are appended with a
+// Rooms keeps rooms durably: metadata plus the game as seed and ordered
+// move log, from which any state can be rebuilt. Moves are appended with a
 // compare-and-set on the log length, so two writers (two sessions, two
 // server instances) can never both append move n: one gets ErrConflict,
 // catches up and tries again.
-type Store interface {
+type Rooms interface {
 	// Create stores a new room; ErrExists if the code is taken.
 	Create(ctx context.Context, m Meta) error
 	// Load returns a room's metadata, with Moves set to the length of its
@@ -37,17 +34,7 @@ type Store interface {
 	List(ctx context.Context) ([]Meta, error)
 	// Delete removes a room and its log.
 	Delete(ctx context.Context, code string) error
-	Close() error
 }
-
-// Store errors.
-var (
-	ErrNotFound = errors.New("no room with that code")
-	ErrExists   = errors.New("room code already taken")
-	// ErrConflict is also what a player is told when their change lost
-	// every retry to others' changes, so it is worded for them.
-	ErrConflict = errors.New("the room changed just then: try again")
-)
 
 // Meta is what a room is, apart from its moves.
 type Meta struct {
@@ -85,24 +72,24 @@ type Meta struct {
 	// Version counts metadata changes, for SaveMeta's compare-and-set.
 	Version int `json:"version"`
 	// StartedAt is when the last seat was taken and the game began: the
-	// start of the first turn's clock (clock.go).
+	// start of the first turn's clock (lobby/clock.go).
 	StartedAt time.Time `json:"startedAt,omitzero"`
 	// Grace is how long a seat's player may be away before the others may
-	// hand the seat to a bot (table.go); 0 means DefaultGrace.
+	// hand the seat to a bot (lobby/table.go); 0 means the lobby's DefaultGrace.
 	Grace time.Duration `json:"grace,omitempty"`
-	// Clock is each seat's time for a turn (clock.go); 0 means none.
+	// Clock is each seat's time for a turn (lobby/clock.go); 0 means none.
 	Clock time.Duration `json:"clock,omitempty"`
 	// Votes are the seated players' votes to hand away seats to a bot.
 	Votes []Vote `json:"votes,omitempty"`
 	// HostAddr is where a guest who created the room connected from
-	// (Player.Addr), for the room quotas: a guest has a new ID on every
+	// (the lobby's Player.Addr), for the room quotas: a guest has a new ID on every
 	// connection, so guests are counted by address. Empty for a key.
 	HostAddr string `json:"hostAddr,omitempty"`
 	// Moves is the length of the move log when Load read it; it is not
 	// stored with the metadata.
 	Moves int `json:"-"`
 	// Rematch is the offer of a new game at the same table, once the game
-	// is over (rematch.go).
+	// is over (lobby/rematch.go).
 	Rematch *Rematch `json:"rematch,omitempty"`
 }
 
@@ -112,22 +99,22 @@ type Seat struct {
 	Name   string `json:"name,omitempty"`
 	Bot    string `json:"bot,omitempty"` // bot name when a bot plays the seat
 	// Since is when a person last took the seat back from a bot: their
-	// turn's clock starts no earlier (clock.go).
+	// turn's clock starts no earlier (lobby/clock.go).
 	Since time.Time `json:"since,omitzero"`
 	// Word and From let a guest, whose identity lasts one connection,
-	// take the seat back (seatword.go): the seat word they were shown and
+	// take the seat back (lobby/seatword.go): the seat word they were shown and
 	// a digest of the address they sat down from.
 	Word string `json:"word,omitempty"`
 	From string `json:"from,omitempty"`
 }
 
-// status is the game's standing as the metadata records it.
-func (m Meta) status() engine.Status {
+// Status is the game's standing as the metadata records it.
+func (m Meta) Status() engine.Status {
 	return engine.Status{Round: m.Round, Acting: m.Acting, Over: m.Over, Result: m.Result}
 }
 
-// setStatus records st in the metadata, as Append does with each move.
-func (m *Meta) setStatus(st engine.Status) {
+// SetStatus records st in the metadata, as Append does with each move.
+func (m *Meta) SetStatus(st engine.Status) {
 	m.Round, m.Acting = st.Round, st.Acting
 	if st.Result != nil {
 		m.Over, m.Result = true, st.Result
@@ -164,54 +151,6 @@ func (m Meta) Full() bool {
 	return true
 }
 
-// codeAlphabet leaves out look-alikes (0/O, 1/I/L) so a code read aloud or
-// copied from a screen is typed right.
-const codeAlphabet = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-
-// CodeLength is the length of room codes: 31^6 is about 887 million, short
-// enough to read aloud. A public room is listed anyway; a private one
-// needs its secret too.
-const CodeLength = 6
-
-// SecretLength is the length of a private room's secret: 31^13 is about
-// 2^64, so guessing it is hopeless even at a million guesses a second.
-const SecretLength = 13
-
-// newCode returns a random room code.
-func newCode() string { return randomLetters(CodeLength) }
-
-// newSecret returns a random secret for a private room's invite.
-func newSecret() string { return randomLetters(SecretLength) }
-
-// randomLetters returns n letters of codeAlphabet, each equally likely.
-func randomLetters(n int) string {
-	out := make([]byte, 0, n)
-	buf := make([]byte, n+n/4+1) // about one byte in 32 is drawn again
-	for len(out) < n {
-		if _, err := rand.Read(buf); err != nil {
-			panic(err) // crypto/rand never fails on supported platforms
-		}
-		for _, b := range buf {
-			if c, ok := letter(b); ok && len(out) < n {
-				out = append(out, c)
-			}
-		}
-	}
-	return string(out)
-}
-
-// letter maps a random byte to a letter, or refuses it. 256 is 8×31 + 8:
-// taking every byte modulo 31 would make the first 8 letters likelier than
-// the rest (9 bytes each instead of 8), so the last 8 bytes are refused and
-// drawn again.
-func letter(b byte) (byte, bool) {
-	const n = len(codeAlphabet)
-	if int(b) >= 256/n*n {
-		return 0, false
-	}
-	return codeAlphabet[int(b)%n], true
-}
-
 // Invite is what a player types to join the room: the code of a public
 // room; the code, a dash and the secret of a private one
 // ("K7PXMA-ABCDEFGHJKMNP").
@@ -222,34 +161,28 @@ func (m Meta) Invite() string {
 	return m.Code + "-" + m.Secret
 }
 
-// NormalizeCode upper-cases a typed code and drops spaces and dashes.
-func NormalizeCode(code string) string {
-	out := make([]byte, 0, len(code))
-	for _, r := range code {
-		switch {
-		case r >= 'a' && r <= 'z':
-			out = append(out, byte(r-'a'+'A'))
-		case r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
-			out = append(out, byte(r))
-		}
-	}
-	return string(out)
+// Vote is a seated player's vote to hand an away seat to a bot.
+type Vote struct {
+	Seat int `json:"seat"` // the away seat
+	By   int `json:"by"`   // the voter's seat
+	// Away is when the seat's player had left, as the voter saw it: a
+	// vote counts only for that absence, not once the player has been
+	// back and left again.
+	Away time.Time `json:"away"`
 }
 
-// newSeed draws the seed of a room created without a chosen one:
-// Config.Seeds, or 64 bits from crypto/rand, so nobody can guess it.
-func (l *Lobby) newSeed() uint64 {
-	if l.cfg.Seeds != nil {
-		return l.cfg.Seeds()
-	}
-	var b [8]byte
-	_, _ = rand.Read(b[:]) // never fails (crypto/rand.Read's documentation)
-	return binary.LittleEndian.Uint64(b[:])
-}
-
-// counts reports whether m's game reached its natural end with a result
-// for every seat in a room whose seed nobody chose, so it may count in
-// its players' records.
-func (m Meta) counts() bool {
-	return m.Over && m.Result != nil && m.Ended == "" && len(m.Result.Ranks) == len(m.Seats) && !m.Practice
+// Rematch is the offer of a new game at a finished game's table: the same
+// game, options, seats and host, a new seed. It is stored with the old
+// room's metadata, so the acceptances of players on any instance count
+// (SaveMeta's compare-and-set orders them). The new room's code, seed and
+// secret are drawn with the offer, so whichever acceptance completes it
+// creates the same room, once.
+type Rematch struct {
+	Code   string `json:"code"`
+	Seed   uint64 `json:"seed"`
+	Secret string `json:"secret,omitempty"` // for a private room
+	// Accepted holds the seats that said yes, in order: bots' at once.
+	Accepted []int `json:"accepted"`
+	// Started is set once every seat accepted and the room exists.
+	Started bool `json:"started,omitempty"`
 }

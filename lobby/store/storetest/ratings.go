@@ -1,29 +1,27 @@
-package lobby
+package storetest
 
 import (
 	"context"
 	"errors"
 	"slices"
 	"testing"
+
+	"github.com/smokestack/smokestack/lobby/store"
 )
 
-// contractRatings holds every store's records to the same behaviour: an
+// ratings holds the store's records to the same behaviour: an
 // outcome is kept once per room, ratings change only from the values the
 // outcome was worked out from, and solo records add up.
-func contractRatings(t *testing.T, s Store) {
+func ratings(t *testing.T, rs store.Ratings) {
 	ctx := context.Background()
-	rs, ok := s.(RatingStore)
-	if !ok {
-		t.Fatal("the store keeps no ratings")
-	}
 	u := newCode()
 	game, a, b := "g"+u, "SHA256:a"+u, "SHA256:b"+u
 	if got, err := rs.Ratings(ctx, game, []string{a, b}); err != nil || len(got) != 0 {
 		t.Fatalf("ratings before any game: %v, %v", got, err)
 	}
-	first := Outcome{Code: "R1" + u, Game: game, At: t0, Rated: []RatingChange{
-		{Seat: 0, Player: a, Before: Rating{Mu: 25, Sigma: 8}, After: Rating{Mu: 27, Sigma: 7.9, Games: 1}},
-		{Seat: 1, Player: b, Before: Rating{Mu: 25, Sigma: 8}, After: Rating{Mu: 23, Sigma: 7.9, Games: 1}},
+	first := store.Outcome{Code: "R1" + u, Game: game, At: t0, Rated: []store.RatingChange{
+		{Seat: 0, Player: a, Before: store.Rating{Mu: 25, Sigma: 8}, After: store.Rating{Mu: 27, Sigma: 7.9, Games: 1}},
+		{Seat: 1, Player: b, Before: store.Rating{Mu: 25, Sigma: 8}, After: store.Rating{Mu: 23, Sigma: 7.9, Games: 1}},
 	}}
 	kept, err := rs.Record(ctx, first)
 	if err != nil || kept.Code != first.Code || len(kept.Rated) != 2 {
@@ -32,7 +30,7 @@ func contractRatings(t *testing.T, s Store) {
 	// The same room again, worked out anew from the old ratings: nothing
 	// changes, and the first outcome is what comes back.
 	again := first
-	again.Rated = []RatingChange{{Seat: 0, Player: a, Before: Rating{Mu: 25, Sigma: 8}, After: Rating{Mu: 99, Sigma: 1, Games: 1}}}
+	again.Rated = []store.RatingChange{{Seat: 0, Player: a, Before: store.Rating{Mu: 25, Sigma: 8}, After: store.Rating{Mu: 99, Sigma: 1, Games: 1}}}
 	if kept, err := rs.Record(ctx, again); err != nil || kept.Rated[0].After.Mu != 27 {
 		t.Fatalf("second record of the same room: %+v, %v; want the first kept", kept, err)
 	}
@@ -41,13 +39,13 @@ func contractRatings(t *testing.T, s Store) {
 		t.Fatalf("ratings after one game: %+v, %v", got, err)
 	}
 	// Another room worked out from ratings that changed since: refused.
-	stale := Outcome{Code: "R2" + u, Game: game, Rated: []RatingChange{
-		{Seat: 0, Player: a, Before: Rating{Mu: 25, Sigma: 8}, After: Rating{Mu: 26, Sigma: 7, Games: 1}},
+	stale := store.Outcome{Code: "R2" + u, Game: game, Rated: []store.RatingChange{
+		{Seat: 0, Player: a, Before: store.Rating{Mu: 25, Sigma: 8}, After: store.Rating{Mu: 26, Sigma: 7, Games: 1}},
 	}}
-	if _, err := rs.Record(ctx, stale); !errors.Is(err, ErrConflict) {
+	if _, err := rs.Record(ctx, stale); !errors.Is(err, store.ErrConflict) {
 		t.Fatalf("a record from stale ratings: %v, want ErrConflict", err)
 	}
-	if _, err := rs.Outcome(ctx, stale.Code); !errors.Is(err, ErrNotFound) {
+	if _, err := rs.Outcome(ctx, stale.Code); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("the refused record was kept: %v", err)
 	}
 	if o, err := rs.Outcome(ctx, first.Code); err != nil || o.Rated[1].After != first.Rated[1].After {
@@ -62,10 +60,10 @@ func contractRatings(t *testing.T, s Store) {
 	}
 
 	// Solo records add up by opponent.
-	solo := func(code, opponent string, won bool, score int) SoloRecord {
+	solo := func(code, opponent string, won bool, score int) store.SoloRecord {
 		t.Helper()
-		o, err := rs.Record(ctx, Outcome{Code: code + u, Game: game, Solo: &SoloResult{Player: a, Won: won, Score: score,
-			Record: SoloRecord{Game: game, Opponent: opponent}}})
+		o, err := rs.Record(ctx, store.Outcome{Code: code + u, Game: game, Solo: &store.SoloResult{Player: a, Won: won, Score: score,
+			Record: store.SoloRecord{Game: game, Opponent: opponent}}})
 		if err != nil || o.Solo == nil {
 			t.Fatalf("solo record: %+v, %v", o, err)
 		}
@@ -73,13 +71,13 @@ func contractRatings(t *testing.T, s Store) {
 	}
 	solo("S1", "The Machine (hard)", false, 30)
 	solo("S2", "The Machine (hard)", true, 41)
-	if rec := solo("S3", "The Machine (hard)", false, 35); rec != (SoloRecord{Game: game, Opponent: "The Machine (hard)", Wins: 1, Losses: 2, Best: 41}) {
+	if rec := solo("S3", "The Machine (hard)", false, 35); rec != (store.SoloRecord{Game: game, Opponent: "The Machine (hard)", Wins: 1, Losses: 2, Best: 41}) {
 		t.Fatalf("record after three hard games: %+v", rec)
 	}
 	solo("S4", "The Machine (easy)", true, 20)
 	solo("S2", "The Machine (easy)", true, 99) // S2 is recorded already
 	recs, err := rs.SoloRecords(ctx, a)
-	want := []SoloRecord{
+	want := []store.SoloRecord{
 		{Game: game, Opponent: "The Machine (easy)", Wins: 1, Best: 20},
 		{Game: game, Opponent: "The Machine (hard)", Wins: 1, Losses: 2, Best: 41},
 	}

@@ -1,93 +1,23 @@
-package lobby
+package storetest
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/smokestack/smokestack/engine"
-	"github.com/smokestack/smokestack/internal/redistest"
+	"github.com/smokestack/smokestack/lobby/store"
 )
 
-// storeKinds opens each Store implementation afresh for one test.
-var storeKinds = []struct {
-	name string
-	open func(t *testing.T) Store
-}{
-	{"mem", func(*testing.T) Store { return NewMemStore() }},
-	{"bolt", func(t *testing.T) Store {
-		s, err := OpenBolt(filepath.Join(t.TempDir(), "rooms.db"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s.Close() })
-		return s
-	}},
-	{"redis", func(t *testing.T) Store { return openRedis(t, redistest.Start(t)) }},
-}
-
-// TestStoreContract holds every store to the same behaviour, so the lobby
-// can rely on it whichever one a server runs.
-func TestStoreContract(t *testing.T) {
-	cases := []struct {
-		name string
-		run  func(t *testing.T, s Store)
-	}{
-		{"create and load", contractCreate},
-		{"append compare-and-set", contractAppend},
-		{"save meta compare-and-set", contractSaveMeta},
-		{"moves since", contractMovesSince},
-		{"list", contractList},
-		{"delete", contractDelete},
-		{"failed lookups", contractMisses},
-		{"failed lookups' turns", contractMissTurns},
-		{"profiles", contractProfiles},
-		{"profile burst", contractProfileBurst},
-		{"drop profile", contractDropProfile},
-		{"ratings", contractRatings},
-	}
-	for _, kind := range storeKinds {
-		t.Run(kind.name, func(t *testing.T) {
-			s := kind.open(t)
-			for _, c := range cases {
-				t.Run(c.name, func(t *testing.T) { c.run(t, s) })
-			}
-		})
-	}
-}
-
-var t0 = time.Date(2026, 3, 4, 5, 6, 7, 890000000, time.UTC)
-
-func testMeta() Meta {
-	return Meta{Code: newCode(), Game: "factories", Public: true, Host: "key:h",
-		Seats:   []Seat{{Player: "key:h", Name: "hana"}, {Bot: "greedy", Name: "greedy bot 2"}},
-		Options: json.RawMessage(`{"difficulty":"hard"}`), Seed: 1<<63 + 12345, Practice: true,
-		Created: t0, Updated: t0, Version: 1}
-}
-
-func rec(seat int, move string, at time.Time) Record {
-	return Record{Seat: seat, Move: json.RawMessage(move), At: at}
-}
-
-func mustCreate(t *testing.T, s Store) Meta {
-	t.Helper()
-	m := testMeta()
-	if err := s.Create(context.Background(), m); err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
-
-func contractCreate(t *testing.T, s Store) {
+func roomsCreate(t *testing.T, s store.Rooms) {
 	ctx := context.Background()
 	m := mustCreate(t, s)
 	other := m
 	other.Host = "key:someone-else"
-	if err := s.Create(ctx, other); !errors.Is(err, ErrExists) {
+	if err := s.Create(ctx, other); !errors.Is(err, store.ErrExists) {
 		t.Fatalf("second create with code %s: %v, want ErrExists", m.Code, err)
 	}
 	got, moves, err := s.Load(ctx, m.Code, 0)
@@ -97,15 +27,15 @@ func contractCreate(t *testing.T, s Store) {
 	if !sameMeta(got, m) || len(moves) != 0 {
 		t.Fatalf("loaded %+v with %d moves, want %+v and none", got, len(moves), m)
 	}
-	if _, _, err := s.Load(ctx, "NOSUCH", 0); !errors.Is(err, ErrNotFound) {
+	if _, _, err := s.Load(ctx, "NOSUCH", 0); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("load of a missing room: %v, want ErrNotFound", err)
 	}
 }
 
-func contractAppend(t *testing.T, s Store) {
+func roomsAppend(t *testing.T, s store.Rooms) {
 	ctx := context.Background()
 	m := mustCreate(t, s)
-	if err := s.Append(ctx, m.Code, 1, rec(0, `{"kind":"take"}`, t0), engine.Status{}); !errors.Is(err, ErrConflict) {
+	if err := s.Append(ctx, m.Code, 1, rec(0, `{"kind":"take"}`, t0), engine.Status{}); !errors.Is(err, store.ErrConflict) {
 		t.Fatalf("append at 1 to an empty log: %v, want ErrConflict", err)
 	}
 	first := rec(0, `{"kind":"take","slot":1}`, t0.Add(time.Second))
@@ -118,7 +48,7 @@ func contractAppend(t *testing.T, s Store) {
 		t.Fatalf("after the first move: round %d acting %v over %v (%v), want round 3 acting [1 0]", got.Round, got.Acting, got.Over, err)
 	}
 	// A second writer who also saw an empty log loses.
-	if err := s.Append(ctx, m.Code, 0, rec(1, `{"kind":"take","slot":2}`, t0.Add(2*time.Second)), engine.Status{}); !errors.Is(err, ErrConflict) {
+	if err := s.Append(ctx, m.Code, 0, rec(1, `{"kind":"take","slot":2}`, t0.Add(2*time.Second)), engine.Status{}); !errors.Is(err, store.ErrConflict) {
 		t.Fatalf("append at 0 to a log of 1: %v, want ErrConflict", err)
 	}
 	last := rec(1, `{"kind":"done"}`, t0.Add(time.Minute))
@@ -130,7 +60,7 @@ func contractAppend(t *testing.T, s Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.EqualFunc(moves, []Record{first, last}, sameRecord) {
+	if !slices.EqualFunc(moves, []store.Record{first, last}, sameRecord) {
 		t.Fatalf("log %+v, want [%+v %+v]", moves, first, last)
 	}
 	if !got.Over || !got.Updated.Equal(last.At) || got.Version != m.Version || got.Round != 4 || len(got.Acting) != 0 {
@@ -139,28 +69,28 @@ func contractAppend(t *testing.T, s Store) {
 	if got.Result == nil || !slices.Equal(got.Result.Scores, end.Scores) || !slices.Equal(got.Result.Winners, end.Winners) {
 		t.Fatalf("after the last move: result %+v, want %+v", got.Result, end)
 	}
-	if err := s.Append(ctx, "NOSUCH", 0, first, engine.Status{}); !errors.Is(err, ErrNotFound) {
+	if err := s.Append(ctx, "NOSUCH", 0, first, engine.Status{}); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("append to a missing room: %v, want ErrNotFound", err)
 	}
 }
 
-func contractSaveMeta(t *testing.T, s Store) {
+func roomsSaveMeta(t *testing.T, s store.Rooms) {
 	ctx := context.Background()
 	m := mustCreate(t, s)
 	next := m
-	next.Seats = []Seat{{Player: "key:h", Name: "hana"}, {Player: "key:g", Name: "gus"}}
+	next.Seats = []store.Seat{{Player: "key:h", Name: "hana"}, {Player: "key:g", Name: "gus"}}
 	next.Started, next.Version, next.Updated = true, 2, t0.Add(time.Hour)
 	if err := s.SaveMeta(ctx, next); err != nil {
 		t.Fatal(err)
 	}
 	stale := next // a writer who also read version 1
 	stale.Public = false
-	if err := s.SaveMeta(ctx, stale); !errors.Is(err, ErrConflict) {
+	if err := s.SaveMeta(ctx, stale); !errors.Is(err, store.ErrConflict) {
 		t.Fatalf("save over version 2 as version 2: %v, want ErrConflict", err)
 	}
 	skip := next
 	skip.Version = 4
-	if err := s.SaveMeta(ctx, skip); !errors.Is(err, ErrConflict) {
+	if err := s.SaveMeta(ctx, skip); !errors.Is(err, store.ErrConflict) {
 		t.Fatalf("save version 4 over 2: %v, want ErrConflict", err)
 	}
 	got, _, err := s.Load(ctx, m.Code, 0)
@@ -172,15 +102,15 @@ func contractSaveMeta(t *testing.T, s Store) {
 	}
 	missing := testMeta()
 	missing.Version = 2
-	if err := s.SaveMeta(ctx, missing); !errors.Is(err, ErrNotFound) {
+	if err := s.SaveMeta(ctx, missing); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("save of a missing room: %v, want ErrNotFound", err)
 	}
 }
 
-func contractMovesSince(t *testing.T, s Store) {
+func roomsMovesSince(t *testing.T, s store.Rooms) {
 	ctx := context.Background()
 	m := mustCreate(t, s)
-	var all []Record
+	var all []store.Record
 	for i := range 5 {
 		r := rec(i%2, `{"kind":"done"}`, t0.Add(time.Duration(i)*time.Second))
 		if err := s.Append(ctx, m.Code, i, r, engine.Status{}); err != nil {
@@ -198,12 +128,12 @@ func contractMovesSince(t *testing.T, s Store) {
 			t.Fatalf("load from %d: %d records of a log of %d, want %d of %d", from, len(got), meta.Moves, len(want), len(all))
 		}
 	}
-	if _, _, err := s.Load(ctx, "NOSUCH", 3); !errors.Is(err, ErrNotFound) {
+	if _, _, err := s.Load(ctx, "NOSUCH", 3); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("load from 3 of a missing room: %v, want ErrNotFound", err)
 	}
 }
 
-func contractList(t *testing.T, s Store) {
+func roomsList(t *testing.T, s store.Rooms) {
 	ctx := context.Background()
 	a, b := mustCreate(t, s), mustCreate(t, s)
 	if err := s.Append(ctx, b.Code, 0, rec(0, `{"kind":"done"}`, t0.Add(time.Hour)), engine.Status{Round: 2, Over: true, Result: &engine.Result{Winners: []int{0}}}); err != nil {
@@ -214,7 +144,7 @@ func contractList(t *testing.T, s Store) {
 		t.Fatal(err)
 	}
 	// Other cases' rooms (or, with REDIS_URL, anyone's) may be listed too.
-	found := map[string]Meta{}
+	found := map[string]store.Meta{}
 	for _, m := range list {
 		found[m.Code] = m
 	}
@@ -226,7 +156,7 @@ func contractList(t *testing.T, s Store) {
 	}
 }
 
-func contractDelete(t *testing.T, s Store) {
+func roomsDelete(t *testing.T, s store.Rooms) {
 	ctx := context.Background()
 	m := mustCreate(t, s)
 	if err := s.Append(ctx, m.Code, 0, rec(0, `{"kind":"done"}`, t0), engine.Status{}); err != nil {
@@ -235,14 +165,14 @@ func contractDelete(t *testing.T, s Store) {
 	if err := s.Delete(ctx, m.Code); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := s.Load(ctx, m.Code, 0); !errors.Is(err, ErrNotFound) {
+	if _, _, err := s.Load(ctx, m.Code, 0); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("load after delete: %v, want ErrNotFound", err)
 	}
 	list, err := s.List(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if slices.ContainsFunc(list, func(x Meta) bool { return x.Code == m.Code }) {
+	if slices.ContainsFunc(list, func(x store.Meta) bool { return x.Code == m.Code }) {
 		t.Fatalf("room %s still listed after delete", m.Code)
 	}
 	// The code is free again, and the new room starts with an empty log.
@@ -258,7 +188,7 @@ func contractDelete(t *testing.T, s Store) {
 }
 
 // sameMeta compares metadata as stored: times by instant, JSON by bytes.
-func sameMeta(a, b Meta) bool {
+func sameMeta(a, b store.Meta) bool {
 	a.Created, b.Created = a.Created.UTC(), b.Created.UTC()
 	a.Updated, b.Updated = a.Updated.UTC(), b.Updated.UTC()
 	x, _ := json.Marshal(a)
@@ -266,6 +196,6 @@ func sameMeta(a, b Meta) bool {
 	return string(x) == string(y)
 }
 
-func sameRecord(a, b Record) bool {
+func sameRecord(a, b store.Record) bool {
 	return a.Seat == b.Seat && string(a.Move) == string(b.Move) && a.At.Equal(b.At)
 }

@@ -1,4 +1,4 @@
-package lobby
+package redis
 
 import (
 	"context"
@@ -8,13 +8,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+	"github.com/smokestack/smokestack/lobby/store"
 )
-
-// presenceKey is a room's hash of seat claims, in the room's hash slot:
-//
-//	claim:ORIGIN  "EXPIRY_MS:SEAT,SEAT…", one field per instance holding seats
-//	seen:SEAT     when the seat was last known held, in Unix milliseconds
-func presenceKey(code string) string { return redisPrefix + "{" + code + "}:presence" }
 
 // claimScript replaces one instance's claim, raises the seats' seen times
 // (never lowers them: another instance may have held a seat later), drops
@@ -54,10 +49,10 @@ end
 if before ~= after then redis.call('PUBLISH', ARGV[4], ARGV[5]) end
 return all`)
 
-func (s *RedisStore) claimField() string { return "claim:" + s.origin }
+func (s *Store) claimField() string { return "claim:" + s.origin }
 
-// ClaimSeats implements Presence.
-func (s *RedisStore) ClaimSeats(ctx context.Context, code string, held []int, last map[int]time.Time, now time.Time, ttl time.Duration) (SharedPresence, error) {
+// ClaimSeats implements store.Presence.
+func (s *Store) ClaimSeats(ctx context.Context, code string, held []int, last map[int]time.Time, now time.Time, ttl time.Duration) (store.SharedPresence, error) {
 	claim := ""
 	if len(held) > 0 {
 		seats := make([]string, len(held))
@@ -72,7 +67,7 @@ func (s *RedisStore) ClaimSeats(ctx context.Context, code string, held []int, la
 	}
 	raw, err := claimScript.Run(ctx, s.rdb, []string{presenceKey(code), metaKey(code)}, args...).StringSlice()
 	if err != nil {
-		return SharedPresence{}, fmt.Errorf("claim seats of room %s: %w", code, err)
+		return store.SharedPresence{}, fmt.Errorf("claim seats of room %s: %w", code, err)
 	}
 	fields := make(map[string]string, len(raw)/2)
 	for i := 0; i+1 < len(raw); i += 2 {
@@ -81,11 +76,11 @@ func (s *RedisStore) ClaimSeats(ctx context.Context, code string, held []int, la
 	return s.decodePresence(code, fields, now)
 }
 
-// SeatPresence implements Presence.
-func (s *RedisStore) SeatPresence(ctx context.Context, code string, now time.Time) (SharedPresence, error) {
+// SeatPresence implements store.Presence.
+func (s *Store) SeatPresence(ctx context.Context, code string, now time.Time) (store.SharedPresence, error) {
 	fields, err := s.rdb.HGetAll(ctx, presenceKey(code)).Result()
 	if err != nil {
-		return SharedPresence{}, fmt.Errorf("seat presence of room %s: %w", code, err)
+		return store.SharedPresence{}, fmt.Errorf("seat presence of room %s: %w", code, err)
 	}
 	return s.decodePresence(code, fields, now)
 }
@@ -93,8 +88,8 @@ func (s *RedisStore) SeatPresence(ctx context.Context, code string, now time.Tim
 // decodePresence reads the other instances' live claims and every seat's
 // seen time; this instance's own claim is left out, as the room knows its
 // own sessions better than its last claim does.
-func (s *RedisStore) decodePresence(code string, fields map[string]string, now time.Time) (SharedPresence, error) {
-	sp := SharedPresence{Elsewhere: map[int]bool{}, LastHeld: map[int]time.Time{}}
+func (s *Store) decodePresence(code string, fields map[string]string, now time.Time) (store.SharedPresence, error) {
+	sp := store.SharedPresence{Elsewhere: map[int]bool{}, LastHeld: map[int]time.Time{}}
 	for f, v := range fields {
 		switch {
 		case strings.HasPrefix(f, "claim:"):

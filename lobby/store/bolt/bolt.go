@@ -1,4 +1,6 @@
-package lobby
+// Package bolt is the store of a single node in one bbolt file: durable,
+// with no Cluster part.
+package bolt
 
 import (
 	"context"
@@ -10,25 +12,25 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/smokestack/smokestack/engine"
+	"github.com/smokestack/smokestack/lobby/store"
 )
 
-// BoltStore is the embedded durable store of a single node: one bbolt file
+// Store is the embedded durable store of a single node: one bbolt file
 // in the data directory. Every write is an fsynced transaction, so a move is
 // on disk before anyone is told it was played.
-type BoltStore struct {
+type Store struct {
 	db *bolt.DB
-	// Failed lookups are counted in memory: they matter for an hour, not
-	// across restarts.
-	missCounts
 }
+
+var _ store.Store = (*Store)(nil)
 
 var (
 	roomsBucket = []byte("rooms") // code -> Meta JSON
 	movesBucket = []byte("moves") // code -> bucket of index -> Record JSON
 )
 
-// OpenBolt opens (creating if needed) the store at path.
-func OpenBolt(path string) (*BoltStore, error) {
+// Open opens (creating if needed) the store at path.
+func Open(path string) (*Store, error) {
 	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 2 * time.Second})
 	if err != nil {
 		return nil, fmt.Errorf("open room store %s: %w (is another server using this data directory?)", path, err)
@@ -45,15 +47,15 @@ func OpenBolt(path string) (*BoltStore, error) {
 		db.Close()
 		return nil, fmt.Errorf("prepare room store: %w", err)
 	}
-	return &BoltStore{db: db}, nil
+	return &Store{db: db}, nil
 }
 
-// Create implements Store.
-func (s *BoltStore) Create(_ context.Context, m Meta) error {
+// Create implements store.Rooms.
+func (s *Store) Create(_ context.Context, m store.Meta) error {
 	return s.db.Update(func(tx *bolt.Tx) error {
 		rooms := tx.Bucket(roomsBucket)
 		if rooms.Get([]byte(m.Code)) != nil {
-			return ErrExists
+			return store.ErrExists
 		}
 		if _, err := tx.Bucket(movesBucket).CreateBucketIfNotExists([]byte(m.Code)); err != nil {
 			return err
@@ -62,8 +64,8 @@ func (s *BoltStore) Create(_ context.Context, m Meta) error {
 	})
 }
 
-// Load implements Store.
-func (s *BoltStore) Load(_ context.Context, code string, from int) (m Meta, moves []Record, err error) {
+// Load implements store.Rooms.
+func (s *Store) Load(_ context.Context, code string, from int) (m store.Meta, moves []store.Record, err error) {
 	err = s.db.View(func(tx *bolt.Tx) error {
 		if err := getMeta(tx, code, &m); err != nil {
 			return err
@@ -74,48 +76,48 @@ func (s *BoltStore) Load(_ context.Context, code string, from int) (m Meta, move
 	return m, moves, err
 }
 
-// Append implements Store.
-func (s *BoltStore) Append(_ context.Context, code string, at int, r Record, st engine.Status) error {
+// Append implements store.Rooms.
+func (s *Store) Append(_ context.Context, code string, at int, r store.Record, st engine.Status) error {
 	return s.db.Update(func(tx *bolt.Tx) error {
-		var m Meta
+		var m store.Meta
 		if err := getMeta(tx, code, &m); err != nil {
 			return err
 		}
 		b := tx.Bucket(movesBucket).Bucket([]byte(code))
 		if b == nil {
-			return ErrNotFound
+			return store.ErrNotFound
 		}
 		if logLength(b) != at {
-			return ErrConflict
+			return store.ErrConflict
 		}
 		if err := putJSON(b, index(at), r); err != nil {
 			return err
 		}
 		m.Updated = r.At
-		m.setStatus(st)
+		m.SetStatus(st)
 		return putJSON(tx.Bucket(roomsBucket), []byte(code), m)
 	})
 }
 
-// SaveMeta implements Store.
-func (s *BoltStore) SaveMeta(_ context.Context, m Meta) error {
+// SaveMeta implements store.Rooms.
+func (s *Store) SaveMeta(_ context.Context, m store.Meta) error {
 	return s.db.Update(func(tx *bolt.Tx) error {
-		var old Meta
+		var old store.Meta
 		if err := getMeta(tx, m.Code, &old); err != nil {
 			return err
 		}
 		if old.Version != m.Version-1 {
-			return ErrConflict
+			return store.ErrConflict
 		}
 		return putJSON(tx.Bucket(roomsBucket), []byte(m.Code), m)
 	})
 }
 
-// List implements Store.
-func (s *BoltStore) List(context.Context) (out []Meta, err error) {
+// List implements store.Rooms.
+func (s *Store) List(context.Context) (out []store.Meta, err error) {
 	err = s.db.View(func(tx *bolt.Tx) error {
 		return tx.Bucket(roomsBucket).ForEach(func(_, v []byte) error {
-			var m Meta
+			var m store.Meta
 			if err := json.Unmarshal(v, &m); err != nil {
 				return err
 			}
@@ -126,8 +128,8 @@ func (s *BoltStore) List(context.Context) (out []Meta, err error) {
 	return out, err
 }
 
-// Delete implements Store.
-func (s *BoltStore) Delete(_ context.Context, code string) error {
+// Delete implements store.Rooms.
+func (s *Store) Delete(_ context.Context, code string) error {
 	return s.db.Update(func(tx *bolt.Tx) error {
 		if err := tx.Bucket(roomsBucket).Delete([]byte(code)); err != nil {
 			return err
@@ -139,27 +141,27 @@ func (s *BoltStore) Delete(_ context.Context, code string) error {
 	})
 }
 
-// Close implements Store.
-func (s *BoltStore) Close() error { return s.db.Close() }
+// Close implements store.Rooms.
+func (s *Store) Close() error { return s.db.Close() }
 
-func getMeta(tx *bolt.Tx, code string, m *Meta) error {
+func getMeta(tx *bolt.Tx, code string, m *store.Meta) error {
 	v := tx.Bucket(roomsBucket).Get([]byte(code))
 	if v == nil {
-		return ErrNotFound
+		return store.ErrNotFound
 	}
 	return json.Unmarshal(v, m)
 }
 
 // readMoves returns the length of a room's log and its moves from from on.
-func readMoves(tx *bolt.Tx, code string, from int) (int, []Record, error) {
+func readMoves(tx *bolt.Tx, code string, from int) (int, []store.Record, error) {
 	b := tx.Bucket(movesBucket).Bucket([]byte(code))
 	if b == nil {
-		return 0, nil, ErrNotFound
+		return 0, nil, store.ErrNotFound
 	}
-	var out []Record
+	var out []store.Record
 	c := b.Cursor()
 	for k, v := c.Seek(index(from)); k != nil; k, v = c.Next() {
-		var r Record
+		var r store.Record
 		if err := json.Unmarshal(v, &r); err != nil {
 			return 0, nil, fmt.Errorf("room %s move %d: %w", code, binary.BigEndian.Uint64(k), err)
 		}
@@ -186,3 +188,11 @@ func putJSON(b *bolt.Bucket, key []byte, v any) error {
 	}
 	return b.Put(key, data)
 }
+
+// Ping implements store.Store: it reports whether the bbolt file is open.
+func (s *Store) Ping(context.Context) error {
+	return s.db.View(func(*bolt.Tx) error { return nil })
+}
+
+// Cluster implements store.Store: nil, as the file is this instance's own.
+func (s *Store) Cluster() store.Cluster { return nil }
