@@ -15,7 +15,7 @@ import (
 // code, or it names a private room without its secret. The player is told
 // the same in both cases, so a guess learns nothing.
 //
-// Misses are counted per key and per address (MissCounter). Past a
+// Misses are counted per key and per address (store.Misses). Past a
 // quarter of Limits.LookupMisses in a window each miss waits twice as long
 // as the one before, after the misses of the same key or address still
 // waiting: misses sent in parallel are answered one after another, and

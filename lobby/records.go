@@ -23,7 +23,7 @@ import (
 // an operator) counts nowhere, nor does a practice room's (Meta.Practice),
 // whose chosen seed let anyone who knew it foresee the game.
 //
-// Each room is recorded once (RatingStore.Record keeps its outcome by
+// Each room is recorded once (store.Ratings.Record keeps its outcome by
 // code): by the instance that stored its last move, or, should that one
 // fail or die, by whichever instance next opens the room.
 

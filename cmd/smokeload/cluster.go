@@ -71,7 +71,7 @@ func (cl *cluster) Close() {
 }
 
 // startInstance runs what `smokestack serve --redis URL` runs: a lobby over
-// a RedisStore following other instances' changes, and the SSH server,
+// a Redis store following other instances' changes, and the SSH server,
 // here with a fresh host key and on a free loopback port.
 func startInstance(ctx context.Context, redisURL string, log *slog.Logger) (addr string, stop func(), err error) {
 	openCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
