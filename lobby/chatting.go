@@ -6,101 +6,28 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
-	"sync"
-	"time"
 
+	"github.com/smokestack/smokestack/lobby/chat"
 	"github.com/smokestack/smokestack/lobby/store"
-	"golang.org/x/time/rate"
 )
 
-// Chat limits.
-const (
-	// MaxChatLength is the most characters one message may have, after
-	// cleaning.
-	MaxChatLength = 300
-	// chatKeep is how many lines a room's chat keeps in the store: what its
-	// replay shows.
-	chatKeep = 500
-	// lobbyChatKeep is how many lines the lobby's chat keeps.
-	lobbyChatKeep = 200
-	// chatRecent is how many of the newest lines a room's updates and the
-	// lobby's chat feed carry.
-	chatRecent = 100
-	// chatBurst is how many messages a person may send at once before
-	// Limits.ChatPerMinute paces them.
-	chatBurst = 5
-	// maxNameLength caps a speaker's name in a chat line.
-	maxNameLength = 24
-)
-
-// newChatLine cleans what p typed into a line for channel, or says why it
-// cannot be sent. "/me waves" is an action.
+// newChatLine makes what p typed into a line for channel (chat.NewLine),
+// or says why it cannot be sent: not fit to send, or too fast.
 func (l *Lobby) newChatLine(p Player, name string, seat int, channel, text string) (store.ChatLine, error) {
-	me := false
-	if rest, ok := strings.CutPrefix(text, "/me "); ok {
-		me, text = true, rest
-	}
-	text = CleanText(text)
-	switch n := len([]rune(text)); {
-	case n == 0:
-		return store.ChatLine{}, errors.New("nothing to send: the message is empty once control characters are removed")
-	case n > MaxChatLength:
-		return store.ChatLine{}, fmt.Errorf("a message has at most %d characters; that one has %d and was not sent", MaxChatLength, n)
+	line, err := chat.NewLine(name, seat, channel, text, l.cfg.Now())
+	if err != nil {
+		return store.ChatLine{}, err
 	}
 	if err := l.allowChat(p); err != nil {
 		return store.ChatLine{}, err
 	}
-	name = CleanText(name)
-	if r := []rune(name); len(r) > maxNameLength {
-		name = string(r[:maxNameLength])
-	}
-	return store.ChatLine{ID: randomLetters(10), At: l.cfg.Now().UTC(), Name: name, Seat: seat, Channel: channel, Text: text, Me: me}, nil
-}
-
-// chatRates paces each person's messages, in the room chats and the
-// lobby's together, on this instance.
-type chatRates struct {
-	mu    sync.Mutex
-	by    map[string]*chatRate // by player ID
-	swept time.Time
-}
-
-type chatRate struct {
-	lim  *rate.Limiter
-	used time.Time
+	return line, nil
 }
 
 // allowChat takes one message from p's allowance, or refuses it.
 func (l *Lobby) allowChat(p Player) error {
 	per := l.cfg.Limits.ChatPerMinute
-	if per <= 0 {
-		return nil
-	}
-	now := time.Now() // the limiter's own clock, not the lobby's test clock
-	c := &l.chatRates
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.by == nil {
-		c.by = map[string]*chatRate{}
-	}
-	if now.Sub(c.swept) > time.Minute {
-		// An allowance unused for a while is full again: forget it.
-		c.swept = now
-		full := time.Duration(math.Ceil(float64(chatBurst)/float64(per)*60)) * time.Second
-		for id, r := range c.by {
-			if now.Sub(r.used) > full {
-				delete(c.by, id)
-			}
-		}
-	}
-	r := c.by[p.ID]
-	if r == nil {
-		r = &chatRate{lim: rate.NewLimiter(rate.Limit(float64(per)/60), chatBurst)}
-		c.by[p.ID] = r
-	}
-	r.used = now
-	if r.lim.AllowN(now, 1) {
+	if l.chatRates.Allow(p.ID, per) {
 		return nil
 	}
 	l.observer().Refused("chat_rate", p)
@@ -123,7 +50,7 @@ func (c *Conn) Say(ctx context.Context, text string) error {
 	if err != nil {
 		return err
 	}
-	if err := r.l.cfg.Store.AddChat(ctx, code, line, chatKeep); err != nil {
+	if err := r.l.cfg.Store.AddChat(ctx, code, line, chat.Keep); err != nil {
 		return r.l.unavailable("chat in room "+code, err)
 	}
 	// The store's order is the chat's: read it back rather than append
@@ -140,7 +67,7 @@ func (r *room) readChat(ctx context.Context) {
 	r.chatAsked++
 	asked, code := r.chatAsked, r.meta.Code
 	r.mu.Unlock()
-	lines, err := r.l.cfg.Store.Chat(ctx, code, chatRecent)
+	lines, err := r.l.cfg.Store.Chat(ctx, code, chat.Recent)
 	if err != nil {
 		r.l.storeFault("read chat", err, "code", code)
 		return
@@ -163,7 +90,7 @@ func (r *room) recentChat() []store.ChatLine { return slices.Clip(r.chat) }
 // lobby's (code "") or a room's held here.
 func (l *Lobby) chatChanged(ctx context.Context, code string) {
 	if code == "" {
-		l.readLobbyChat(ctx)
+		l.lobbyChat.Read(ctx)
 		return
 	}
 	if r := l.cached(code); r != nil {
@@ -200,83 +127,9 @@ func (l *Lobby) ReplayChat(ctx context.Context, invite string, p Player) ([]stor
 	return lines, nil
 }
 
-// lobbyChat is the lobby's chat as this instance follows it: only while a
-// lobby screen here shows it.
-type lobbyChat struct {
-	mu           sync.Mutex
-	feeds        map[*ChatFeed]struct{}
-	asked, taken int
-}
-
-// ChatFeed delivers the lobby's chat to one screen: its newest lines
-// each time they change, the newest replacing any unread.
-type ChatFeed struct {
-	l     *Lobby
-	lines chan []store.ChatLine
-	// notify is told of every delivery (OnLines); the lobby chat's lock
-	// guards it.
-	notify func()
-}
-
-// Lines delivers the lobby's newest chat lines, oldest first; the first
-// delivery comes once they are read from the store.
-func (f *ChatFeed) Lines() <-chan []store.ChatLine { return f.lines }
-
-// OnLines has fn called every time lines are put in Lines, and at once if
-// some are waiting already, so a screen can take them as they come
-// instead of keeping a goroutine waiting on Lines. It is called holding
-// the lobby chat's lock: fn must hand the news on and return without
-// calling back into the lobby.
-func (f *ChatFeed) OnLines(fn func()) {
-	c := &f.l.lobbyChat
-	c.mu.Lock()
-	f.notify = fn
-	pending := len(f.lines) > 0
-	c.mu.Unlock()
-	if pending && fn != nil {
-		fn()
-	}
-}
-
-// Close stops the feed.
-func (f *ChatFeed) Close() {
-	c := &f.l.lobbyChat
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	delete(c.feeds, f)
-}
-
-// push replaces an unread delivery with lines. The caller holds the
-// lobby chat's lock, so each feed has one writer.
-func (f *ChatFeed) push(lines []store.ChatLine) {
-	select {
-	case f.lines <- lines:
-	default:
-		select {
-		case <-f.lines:
-		default:
-		}
-		f.lines <- lines
-	}
-	if f.notify != nil {
-		f.notify()
-	}
-}
-
 // FollowLobbyChat opens a feed of the lobby's chat. Close it when the
 // screen no longer shows the chat.
-func (l *Lobby) FollowLobbyChat(ctx context.Context) *ChatFeed {
-	f := &ChatFeed{l: l, lines: make(chan []store.ChatLine, 1)}
-	c := &l.lobbyChat
-	c.mu.Lock()
-	if c.feeds == nil {
-		c.feeds = map[*ChatFeed]struct{}{}
-	}
-	c.feeds[f] = struct{}{}
-	c.mu.Unlock()
-	l.readLobbyChat(ctx)
-	return f
-}
+func (l *Lobby) FollowLobbyChat(ctx context.Context) *chat.Feed { return l.lobbyChat.Follow(ctx) }
 
 // SayInLobby sends text from p to the lobby's chat.
 func (l *Lobby) SayInLobby(ctx context.Context, p Player, text string) error {
@@ -284,38 +137,9 @@ func (l *Lobby) SayInLobby(ctx context.Context, p Player, text string) error {
 	if err != nil {
 		return err
 	}
-	if err := l.cfg.Store.AddChat(ctx, "", line, lobbyChatKeep); err != nil {
+	if err := l.cfg.Store.AddChat(ctx, "", line, chat.LobbyKeep); err != nil {
 		return l.unavailable("lobby chat", err)
 	}
-	l.readLobbyChat(ctx)
+	l.lobbyChat.Read(ctx)
 	return nil
-}
-
-// readLobbyChat reads the lobby's newest chat, when a screen here follows
-// it, and pushes it to every feed; of two reads that overlap, the later
-// one asked wins.
-func (l *Lobby) readLobbyChat(ctx context.Context) {
-	c := &l.lobbyChat
-	c.mu.Lock()
-	if len(c.feeds) == 0 {
-		c.mu.Unlock()
-		return
-	}
-	c.asked++
-	asked := c.asked
-	c.mu.Unlock()
-	lines, err := l.cfg.Store.Chat(ctx, "", chatRecent)
-	if err != nil {
-		l.storeFault("read lobby chat", err)
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if asked <= c.taken {
-		return
-	}
-	c.taken = asked
-	for f := range c.feeds {
-		f.push(lines)
-	}
 }

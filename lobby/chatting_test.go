@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/smokestack/smokestack/internal/redistest"
+	"github.com/smokestack/smokestack/lobby/chat"
 	"github.com/smokestack/smokestack/lobby/store"
 	"github.com/smokestack/smokestack/lobby/store/bolt"
 	"github.com/smokestack/smokestack/lobby/store/mem"
@@ -128,7 +129,7 @@ func TestChatRate(t *testing.T) {
 	alice, bob := Player{ID: "key:alice", Name: "alice"}, Player{ID: "key:bob", Name: "bob"}
 	m, _ := l.Create(ctx, alice, CreateOptions{Seats: 2, Public: true})
 	a, _ := l.Join(ctx, m.Code, alice)
-	for i := range chatBurst {
+	for i := range chat.Burst {
 		if err := a.Say(ctx, "burst"); err != nil {
 			t.Fatalf("message %d of the burst: %v", i+1, err)
 		}
@@ -157,7 +158,7 @@ func TestLobbyChatAcrossInstances(t *testing.T) {
 	fa, fb := a.lobby.FollowLobbyChat(ctx), b.lobby.FollowLobbyChat(ctx)
 	defer fa.Close()
 	defer fb.Close()
-	waitLines := func(f *ChatFeed, texts ...string) {
+	waitLines := func(f *chat.Feed, texts ...string) {
 		t.Helper()
 		deadline := time.After(5 * time.Second)
 		var last []store.ChatLine

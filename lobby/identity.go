@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/smokestack/smokestack/lobby/chat"
 	"github.com/smokestack/smokestack/lobby/store"
 )
 
@@ -36,7 +37,7 @@ func (l *Lobby) Identify(ctx context.Context, p Player) (Player, error) {
 	}
 	ps := l.cfg.Store
 	if p.Key == "" {
-		p.Name = CleanText(p.Name) // the SSH login, as the client sent it
+		p.Name = chat.CleanText(p.Name) // the SSH login, as the client sent it
 		return p, nil
 	}
 	prof, err := ps.KeyProfile(ctx, p.Key)

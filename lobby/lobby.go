@@ -20,6 +20,7 @@ import (
 
 	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/internal/ratelog"
+	"github.com/smokestack/smokestack/lobby/chat"
 	"github.com/smokestack/smokestack/lobby/store"
 )
 
@@ -138,8 +139,8 @@ type Lobby struct {
 	// profilesSwept is when Run last expired profiles; only Run uses it.
 	profilesSwept time.Time
 	// The lobby's chat and everyone's chat allowance (chatting.go).
-	lobbyChat lobbyChat
-	chatRates chatRates
+	lobbyChat *chat.Lobby
+	chatRates chat.Rates
 	// feed tells lobby screens when room lists change (feed.go).
 	feed roomFeed
 	// listed is the room list lobby screens share (listing.go).
@@ -160,6 +161,7 @@ func New(cfg Config) *Lobby {
 		started: cfg.Now().UTC().Truncate(time.Millisecond), presenceKick: make(chan struct{}, 1),
 		presenceDue: map[*room]bool{}, faults: newFaultLog(cfg.Logger)}
 	l.cluster = cfg.Store.Cluster()
+	l.lobbyChat = chat.NewLobby(cfg.Store, func(what string, err error) { l.storeFault(what, err) })
 	for _, g := range cfg.Games {
 		l.games[g.Name()] = g
 	}
@@ -565,7 +567,7 @@ func (l *Lobby) load(ctx context.Context, code string) (*room, error) {
 		// Not fatal: the next change or renewal round brings it.
 		l.storeFault("seat presence", err, "code", code)
 	}
-	if r.chat, err = l.cfg.Store.Chat(ctx, code, chatRecent); err != nil {
+	if r.chat, err = l.cfg.Store.Chat(ctx, code, chat.Recent); err != nil {
 		l.storeFault("read chat", err, "code", code) // the next line said brings it
 	}
 	// A game whose recording was lost (its instance died) is recorded now.

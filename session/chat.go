@@ -13,7 +13,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/smokestack/smokestack/engine"
-	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/chat"
 	"github.com/smokestack/smokestack/lobby/store"
 )
 
@@ -69,7 +69,7 @@ func (c *chatPane) in() *textinput.Model {
 		in := textinput.New()
 		in.Prompt = "say: "
 		in.Placeholder = "a message; /me ACTION, /mute NAME, /unmute NAME"
-		in.CharLimit = lobby.MaxChatLength
+		in.CharLimit = chat.MaxLength
 		t := c.env.theme
 		in.PromptStyle, in.TextStyle, in.PlaceholderStyle = t.Accent, t.Style(), t.Dim
 		in.Cursor.Style = t.Style().Reverse(true)

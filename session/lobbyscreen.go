@@ -13,6 +13,7 @@ import (
 
 	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/chat"
 )
 
 // lobbyScreen lists the open public rooms and the player's own games, and
@@ -36,7 +37,7 @@ type lobbyScreen struct {
 	// The lobby's chat (lobbychat.go): the pane, the feed it follows
 	// once opened, and done, closed when the screen closes.
 	chat     *chatPane
-	feed     *lobby.ChatFeed
+	feed     *chat.Feed
 	chatTold *poster // with Config.Post: what the feed tells of new lines
 	done     chan struct{}
 }

@@ -1,4 +1,4 @@
-package lobby
+package chat
 
 import (
 	"strings"
@@ -11,7 +11,7 @@ import (
 // cleaning for every text from outside the code that reaches a terminal:
 // chat lines, the names chat shows, operators' announcements (Notices)
 // and the SSH login of a lobby without profiles; a profile's name is held
-// to CheckName, which refuses what this would remove. It replaces
+// to players.CheckName, which refuses what this would remove. It replaces
 // invalid UTF-8; removes escape sequences whole (CSI, OSC, DCS, SOS, PM,
 // APC, two-character escapes, in their ESC and C1 forms: an OSC 52 would
 // write the reader's clipboard, a CSI clear their screen) and every other
