@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/smokestack/smokestack/engine"
+	"github.com/smokestack/smokestack/lobby/players"
 	"github.com/smokestack/smokestack/lobby/store"
 )
 
@@ -64,8 +65,8 @@ type RoomInfo struct {
 	// Ratings are the seats' rating changes, once the finished game is
 	// rated; Solo the player's record against the game's own opponent,
 	// once a solo game is recorded (records.go).
-	Ratings []SeatRating      `json:"ratings,omitempty"`
-	Solo    *store.SoloRecord `json:"solo,omitempty"`
+	Ratings []players.SeatRating `json:"ratings,omitempty"`
+	Solo    *store.SoloRecord    `json:"solo,omitempty"`
 	// Recording is set while a finished game that counts in its
 	// players' records is being recorded: an update with Ratings or
 	// Solo follows.
@@ -176,7 +177,7 @@ func (r *room) info() RoomInfo {
 	info := infoOf(r.meta, r.conns, r.status)
 	info.Recording = !r.recorded && r.toRecord()
 	if r.outcome != nil {
-		info.Ratings = seatRatings(r.outcome, r.meta.Seats)
+		info.Ratings = players.SeatRatings(r.outcome, r.meta.Seats)
 		if r.outcome.Solo != nil {
 			solo := r.outcome.Solo.Record
 			info.Solo = &solo

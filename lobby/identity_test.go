@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/smokestack/smokestack/lobby/players"
 	"github.com/smokestack/smokestack/lobby/store/bolt"
 	"github.com/smokestack/smokestack/lobby/store/mem"
 )
@@ -172,7 +173,7 @@ func TestLink(t *testing.T) {
 	c.Close()
 
 	code, expires, err := l.LinkCode(ctx, desktop)
-	if err != nil || len(code) != LinkCodeLength || !expires.Equal(t0.Add(LinkCodeLife)) {
+	if err != nil || len(code) != players.LinkCodeLength || !expires.Equal(t0.Add(players.LinkCodeLife)) {
 		t.Fatalf("link code %q until %v, %v", code, expires, err)
 	}
 	linked, err := l.Link(ctx, laptop, strings.ToLower(code[:5]+"-"+code[5:]))
@@ -195,7 +196,7 @@ func TestLink(t *testing.T) {
 		t.Fatalf("a used code: %v", err)
 	}
 	stale, _, _ := l.LinkCode(ctx, desktop)
-	clk.advance(LinkCodeLife + time.Second)
+	clk.advance(players.LinkCodeLife + time.Second)
 	if _, err := l.Link(ctx, other, stale); err == nil || !strings.Contains(err.Error(), "no such link code") {
 		t.Fatalf("a lapsed code: %v", err)
 	}

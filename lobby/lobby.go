@@ -21,11 +21,12 @@ import (
 	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/internal/ratelog"
 	"github.com/smokestack/smokestack/lobby/chat"
+	"github.com/smokestack/smokestack/lobby/players"
 	"github.com/smokestack/smokestack/lobby/store"
 )
 
 // Player is a person at a terminal. ID binds them to seats: their
-// profile's (profiles.go), which every key linked to it shares; guests get
+// profile's (package players), which every key linked to it shares; guests get
 // a fresh ID per connection.
 type Player struct {
 	ID string
@@ -138,6 +139,8 @@ type Lobby struct {
 	localMisses missCounts
 	// profilesSwept is when Run last expired profiles; only Run uses it.
 	profilesSwept time.Time
+	// players are the profiles and records of who plays here.
+	players *players.Players
 	// The lobby's chat and everyone's chat allowance (chatting.go).
 	lobbyChat *chat.Lobby
 	chatRates chat.Rates
@@ -162,6 +165,8 @@ func New(cfg Config) *Lobby {
 		presenceDue: map[*room]bool{}, faults: newFaultLog(cfg.Logger)}
 	l.cluster = cfg.Store.Cluster()
 	l.lobbyChat = chat.NewLobby(cfg.Store, func(what string, err error) { l.storeFault(what, err) })
+	l.players = players.New(players.Config{Store: cfg.Store, Now: cfg.Now, Logger: cfg.Logger, Fault: l.storeFault,
+		Unavailable: func(what string, err error) error { return l.unavailable(what, err) }})
 	for _, g := range cfg.Games {
 		l.games[g.Name()] = g
 	}

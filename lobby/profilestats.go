@@ -70,27 +70,20 @@ const (
 // PlayerProfile returns the profile of the player called name, or the
 // viewer's own when name is empty.
 func (l *Lobby) PlayerProfile(ctx context.Context, viewer Player, name string) (PlayerProfile, error) {
-	ps := l.cfg.Store
-	var prof store.Profile
-	var err error
-	switch {
-	case name != "":
-		prof, err = ps.NamedProfile(ctx, name)
-	case viewer.Guest:
+	if name == "" && viewer.Guest {
 		return PlayerProfile{}, errGuestProfile
-	default:
-		prof, err = ps.Profile(ctx, viewer.ID)
-		if errors.Is(err, store.ErrNoProfile) {
-			// A new key, whose profile is made when it first sits down
-			// (ensureProfile): nothing played yet.
-			return PlayerProfile{Name: viewer.Name, Recent: []RecentGame{}, ByGame: []GameStats{}}, nil
-		}
+	}
+	prof, err := l.players.Profile(ctx, viewer.ID, name)
+	if name == "" && errors.Is(err, store.ErrNoProfile) {
+		// A new key, whose profile is made when it first sits down
+		// (ensureProfile): nothing played yet.
+		return PlayerProfile{Name: viewer.Name, Recent: []RecentGame{}, ByGame: []GameStats{}}, nil
 	}
 	if errors.Is(err, store.ErrNoProfile) {
 		return PlayerProfile{}, errors.New("nobody here is called " + name)
 	}
 	if err != nil {
-		return PlayerProfile{}, l.unavailable("read profile", err)
+		return PlayerProfile{}, err
 	}
 	own := prof.ID == viewer.ID && !viewer.Guest
 	out := PlayerProfile{Name: prof.Name, Since: prof.Created, Recent: []RecentGame{}, ByGame: []GameStats{}}

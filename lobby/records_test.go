@@ -12,6 +12,7 @@ import (
 
 	"github.com/smokestack/smokestack/internal/openskill"
 	"github.com/smokestack/smokestack/internal/redistest"
+	"github.com/smokestack/smokestack/lobby/players"
 	"github.com/smokestack/smokestack/lobby/store"
 	"github.com/smokestack/smokestack/lobby/store/mem"
 )
@@ -117,7 +118,8 @@ func TestRatedGame(t *testing.T) {
 	m, conns := playTable(t, l, CreateOptions{Seats: 2}, a, b)
 	u := until(t, conns[1], func(u Update) bool { return len(u.Room.Ratings) == 2 })
 	res := u.Room.Result
-	want := ratingModel.Rate([][]openskill.Rating{{ratingModel.New()}, {ratingModel.New()}}, res.Ranks)
+	model := players.RatingModel()
+	want := model.Rate([][]openskill.Rating{{model.New()}, {model.New()}}, res.Ranks)
 	got, err := st.Ratings(ctx, "tally", []string{a.ID, b.ID})
 	if err != nil {
 		t.Fatal(err)

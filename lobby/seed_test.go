@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/smokestack/smokestack/lobby/players"
 	"github.com/smokestack/smokestack/lobby/store"
 	"github.com/smokestack/smokestack/lobby/store/mem"
 )
@@ -207,7 +208,7 @@ func TestOldRoomsAreNotPractice(t *testing.T) {
 	if err := json.Unmarshal([]byte(stored), &m); err != nil {
 		t.Fatal(err)
 	}
-	if m.Practice || !counts(m) {
-		t.Fatalf("an old finished room reads as practice %v, counts %v", m.Practice, counts(m))
+	if m.Practice || !players.Counts(m) {
+		t.Fatalf("an old finished room reads as practice %v, counts %v", m.Practice, players.Counts(m))
 	}
 }

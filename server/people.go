@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/players"
 )
 
 // The commands about players: their names, profiles, linked keys,
@@ -176,7 +177,7 @@ func (s *Server) link(c *call) error {
 		if err != nil {
 			return err
 		}
-		shown := code[:lobby.LinkCodeLength/2] + "-" + code[lobby.LinkCodeLength/2:]
+		shown := code[:players.LinkCodeLength/2] + "-" + code[players.LinkCodeLength/2:]
 		fmt.Fprintln(c.out, shown)
 		fmt.Fprintf(c.errOut, "On your other key, before %s, run:\n  %s\n"+
 			"It then plays as %s, in your seats, with your records. The code works once.\n",
@@ -215,12 +216,12 @@ func (s *Server) top(c *call) error {
 		return err
 	}
 	if board == nil {
-		board = []lobby.Standing{} // scripts get [] rather than null
+		board = []players.Standing{} // scripts get [] rather than null
 	}
 	if *asJSON {
 		return writeJSON(c.out, struct {
-			Game      string           `json:"game"`
-			Standings []lobby.Standing `json:"standings"`
+			Game      string             `json:"game"`
+			Standings []players.Standing `json:"standings"`
 		}{g.Name(), board})
 	}
 	if len(board) == 0 {

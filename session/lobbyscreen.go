@@ -14,6 +14,7 @@ import (
 	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/lobby/chat"
+	"github.com/smokestack/smokestack/lobby/players"
 )
 
 // lobbyScreen lists the open public rooms and the player's own games, and
@@ -364,7 +365,7 @@ func (l *lobbyScreen) view(w, h int) string {
 		body = t.Title.Render(title) + "\n\n" + l.prompt.input.View() + "\n\n" + t.Dim.Render("enter to confirm · esc to cancel")
 		if l.prompt.kind == "name" {
 			body += "\n" + t.Dim.Render(fmt.Sprintf("%d to %d letters, digits, spaces and - _ . ' · unique here, kept with your key",
-				lobby.MinNameLength, lobby.MaxNameLength))
+				players.MinNameLength, players.MaxNameLength))
 		}
 	case l.rules != nil:
 		body = l.rules.view(t, w, bh)

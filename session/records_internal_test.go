@@ -8,6 +8,7 @@ import (
 
 	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/players"
 	"github.com/smokestack/smokestack/lobby/store"
 )
 
@@ -18,7 +19,7 @@ func TestRecordText(t *testing.T) {
 	th := NewTheme("mono", nil)
 	room := lobby.RoomInfo{Result: &engine.Result{Ranks: []int{3, 1, 5, 2, 4}}}
 	for i, name := range []string{"alice", "Bartholomew-Q", "carol", "dmitri", "Evangeline"} {
-		room.Ratings = append(room.Ratings, lobby.SeatRating{Seat: i, Name: name, Rating: float64(10*i) - 12.25, Change: float64(i) - 2.04})
+		room.Ratings = append(room.Ratings, players.SeatRating{Seat: i, Name: name, Rating: float64(10*i) - 12.25, Change: float64(i) - 2.04})
 	}
 	text := recordText(th, room, 0, 80)
 	lines := strings.Split(text, "\n")

@@ -10,7 +10,7 @@ import (
 	"github.com/smokestack/smokestack/internal/openskill"
 )
 
-// Rating is a player's rating in one game (lobby/records.go says how it moves).
+// Rating is a player's rating in one game (lobby/players/records.go says how it moves).
 type Rating struct {
 	Mu    float64 `json:"mu"`
 	Sigma float64 `json:"sigma"`
