@@ -7,7 +7,6 @@ package lobby
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -18,7 +17,6 @@ import (
 
 	"golang.org/x/sync/singleflight"
 
-	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/internal/ratelog"
 	"github.com/smokestack/smokestack/lobby/chat"
 	"github.com/smokestack/smokestack/lobby/players"
@@ -45,38 +43,6 @@ type Player struct {
 	// limits: a guest's seat word opens their seat only from the address
 	// they sat down from (seatword.go). Empty when unknown.
 	From string
-}
-
-// Game is one game the lobby offers: its rules and its computer players.
-type Game struct {
-	Rules engine.Ruleset
-	// Bots may be zero: rooms of the game then have no bots.
-	Bots engine.Bots
-	// SoloOpponent names the game's own opponent in a solo game with
-	// the given options ("The Machine (hard)"), for its player's solo
-	// record; nil when the game has none, and solo games count nowhere.
-	SoloOpponent func(options map[string]string) string
-}
-
-// Name is the game's stored identifier.
-func (g Game) Name() string { return g.Rules.Name() }
-
-// Titles words the games' titles for a sentence: "A", "A and B",
-// "A, B and C".
-func Titles(games []Game) string {
-	var titles []string
-	for _, g := range games {
-		titles = append(titles, g.Rules.Title())
-	}
-	if len(titles) < 2 {
-		return strings.Join(titles, "")
-	}
-	return strings.Join(titles[:len(titles)-1], ", ") + " and " + titles[len(titles)-1]
-}
-
-// HasBot reports whether the game has a bot called name.
-func (g Game) HasBot(name string) bool {
-	return g.Bots.New != nil && slices.Contains(g.Bots.Names, name)
 }
 
 // Config sets up a Lobby.
@@ -173,18 +139,6 @@ func New(cfg Config) *Lobby {
 	return l
 }
 
-// Games lists the games rooms can play, the default first.
-func (l *Lobby) Games() []Game { return slices.Clone(l.cfg.Games) }
-
-// Game returns the game called name; "" is the default game.
-func (l *Lobby) Game(name string) (Game, bool) {
-	if name == "" && len(l.cfg.Games) > 0 {
-		return l.cfg.Games[0], true
-	}
-	g, ok := l.games[name]
-	return g, ok
-}
-
 // Run does the lobby's background work until ctx ends: expiring abandoned
 // rooms and, with a shared store, following changes made elsewhere and
 // sharing which seats sessions here hold. With a shared store it returns
@@ -228,96 +182,6 @@ func (l *Lobby) Run(ctx context.Context) {
 	}
 }
 
-// CreateOptions describe a new room.
-type CreateOptions struct {
-	Game   string // default: the first configured game
-	Seats  int
-	Public bool
-	// Options are the game's options as JSON, which its rules validate.
-	Options json.RawMessage
-	// Seed, when HasSeed, is the game's seed instead of a secret one
-	// drawn for the room: it makes a practice room (Meta.Practice).
-	Seed    uint64
-	HasSeed bool
-	Bots    []string // bots for the last seats
-	// Grace is how long a player may be away before the table may hand
-	// their seat to a bot (table.go); 0 means DefaultGrace.
-	Grace time.Duration
-	// Clock is each seat's time for a turn (clock.go): 0 means the
-	// default (DefaultPublicClock for a public room of two seats or more,
-	// none otherwise), ClockOff none.
-	Clock time.Duration
-}
-
-// Create opens a room and returns its metadata; nobody is seated yet. A
-// private room's Invite is in it, for its host to share.
-func (l *Lobby) Create(ctx context.Context, host Player, o CreateOptions) (store.Meta, error) {
-	g, ok := l.Game(o.Game)
-	if !ok {
-		return store.Meta{}, fmt.Errorf("this server has no game %q", o.Game)
-	}
-	if lo, hi := g.Rules.Seats(); o.Seats < lo || o.Seats > hi {
-		return store.Meta{}, fmt.Errorf("a game of %s has %d to %d seats", g.Rules.Title(), lo, hi)
-	}
-	if len(o.Bots) >= o.Seats {
-		return store.Meta{}, errors.New("leave at least one seat for a person")
-	}
-	if err := l.checkRoomQuota(ctx, host); err != nil {
-		return store.Meta{}, err
-	}
-	seed := o.Seed
-	if !o.HasSeed {
-		seed = l.newSeed()
-	}
-	// Check the options now, so a bad one is refused at creation.
-	if _, err := g.Rules.New(o.Seats, o.Options, seed); err != nil {
-		return store.Meta{}, err
-	}
-	grace, clock, err := o.times(g)
-	if err != nil {
-		return store.Meta{}, err
-	}
-	now := l.cfg.Now().UTC()
-	m := store.Meta{Game: g.Name(), Public: o.Public, Host: host.ID, Seats: make([]store.Seat, o.Seats),
-		Options: o.Options, Seed: seed, Practice: o.HasSeed, Created: now, Updated: now, Version: 1, Grace: grace, Clock: clock}
-	if host.Guest {
-		m.HostAddr = host.Addr
-	}
-	if !o.Public {
-		m.Secret = newSecret()
-	}
-	for i, b := range o.Bots {
-		if err := checkBot(g, b); err != nil {
-			return store.Meta{}, err
-		}
-		m.Seats[o.Seats-len(o.Bots)+i] = store.Seat{Bot: b, Name: botName(b, o.Seats-len(o.Bots)+i)}
-	}
-	for range 10 {
-		m.Code = newCode()
-		err := l.cfg.Store.Create(ctx, m)
-		if errors.Is(err, store.ErrExists) {
-			continue
-		}
-		if err != nil {
-			return store.Meta{}, l.unavailable("create room", err)
-		}
-		l.cfg.Logger.Info("room created", "code", m.Code, "game", m.Game, "seats", o.Seats, "public", o.Public, "practice", o.HasSeed)
-		l.roomsChanged()
-		return m, nil
-	}
-	return store.Meta{}, errors.New("no free room code found: try again")
-}
-
-func checkBot(g Game, name string) error {
-	if g.Bots.New == nil {
-		return fmt.Errorf("%s has no bots on this server", g.Rules.Title())
-	}
-	if !g.HasBot(name) {
-		return fmt.Errorf("%s has no bot %q: choose %s", g.Rules.Title(), name, strings.Join(g.Bots.Names, " or "))
-	}
-	return nil
-}
-
 // ErrUnavailable is what a player is told when the store cannot be reached
 // or fails; the cause goes to the log, not to the player's screen.
 var ErrUnavailable = errors.New("the game service is unavailable right now: try again in a moment")
@@ -328,8 +192,6 @@ func (l *Lobby) unavailable(what string, err error, attrs ...any) error {
 	l.storeFault(what, err, attrs...)
 	return ErrUnavailable
 }
-
-func botName(bot string, seat int) string { return fmt.Sprintf("%s bot %d", bot, seat+1) }
 
 // Join seats p in the room invite names (its code; a private room's
 // invite, unless p holds a seat there or is its host), or back in the seat
@@ -447,53 +309,6 @@ func (l *Lobby) End(ctx context.Context, code string, by Player) error {
 		return err
 	}
 	return r.end(ctx, by)
-}
-
-// ExpireRooms deletes unfinished rooms untouched for longer than the
-// configured expiry that nobody here is connected to.
-func (l *Lobby) ExpireRooms(ctx context.Context) {
-	if l.cfg.Expire <= 0 {
-		return
-	}
-	metas, err := l.cfg.Store.List(ctx)
-	if err != nil {
-		l.storeFault("expire rooms", err)
-		return
-	}
-	cutoff := l.cfg.Now().Add(-l.cfg.Expire)
-	for _, m := range metas {
-		if m.Over || !m.Updated.Before(cutoff) || l.heldElsewhere(ctx, m.Code) {
-			continue
-		}
-		l.mu.Lock()
-		r := l.rooms[m.Code]
-		busy := r != nil && r.connected()
-		if !busy {
-			delete(l.rooms, m.Code)
-		}
-		l.mu.Unlock()
-		if busy {
-			continue
-		}
-		if err := l.cfg.Store.Delete(ctx, m.Code); err != nil {
-			l.storeFault("expire room", err, "code", m.Code)
-			continue
-		}
-		l.deleteChat(ctx, m.Code)
-		l.cfg.Logger.Info("room expired", "code", m.Code, "idle", l.cfg.Now().Sub(m.Updated).Round(time.Second))
-		l.roomsChanged()
-	}
-}
-
-// heldElsewhere reports whether a session on another instance holds a seat
-// in room code, as a quiet table still in use must not expire. When the
-// store cannot say, the room is kept: expiry can wait a minute.
-func (l *Lobby) heldElsewhere(ctx context.Context, code string) bool {
-	if l.cluster == nil {
-		return false
-	}
-	p, err := l.cluster.SeatPresence(ctx, code, l.cfg.Now())
-	return err != nil || len(p.Elsewhere) > 0
 }
 
 // room returns the live room for code, loading it from the store. The
