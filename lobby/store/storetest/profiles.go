@@ -53,47 +53,8 @@ func profiles(t *testing.T, ps store.Profiles) {
 		t.Fatalf("profile of an unknown name: %v, want ErrNoProfile", err)
 	}
 
-	// Renames: a name held by another is refused; a new one frees the old.
-	if err := ps.Rename(ctx, keyA, "bea"+u); !errors.Is(err, store.ErrNameTaken) {
-		t.Fatalf("A renamed to B's name: %v, want ErrNameTaken", err)
-	}
-	if err := ps.Rename(ctx, keyA, "ann"+u); err != nil {
-		t.Fatalf("A renamed to its own name in another case: %v", err)
-	}
-	if err := ps.Rename(ctx, keyA, "Cy"+u); err != nil {
-		t.Fatal(err)
-	}
-	if got, err := ps.NamedProfile(ctx, "cy"+u); err != nil || got.ID != keyA {
-		t.Fatalf("A by its new name: %+v, %v", got, err)
-	}
-	if _, err := ps.NamedProfile(ctx, nameA); !errors.Is(err, store.ErrNoProfile) {
-		t.Fatalf("A's old name still names someone: %v", err)
-	}
-	if err := ps.Rename(ctx, "SHA256:nobody"+u, "Dee"+u); !errors.Is(err, store.ErrNoProfile) {
-		t.Fatalf("rename of a missing profile: %v, want ErrNoProfile", err)
-	}
-
-	// Link codes work once, and not after they lapse. A code lives ten
-	// minutes, the lobby's LinkCodeLife.
-	code, stale := "L"+u+"XYZ", "S"+u+"XYZ"
-	if err := ps.PutLinkCode(ctx, code, keyA, t0, t0.Add(10*time.Minute)); err != nil {
-		t.Fatal(err)
-	}
-	if err := ps.PutLinkCode(ctx, stale, keyA, t0, t0.Add(time.Minute)); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ps.TakeLinkCode(ctx, stale, t0.Add(2*time.Minute)); !errors.Is(err, store.ErrNoLinkCode) {
-		t.Fatalf("a lapsed code: %v, want ErrNoLinkCode", err)
-	}
-	if id, err := ps.TakeLinkCode(ctx, code, t0.Add(time.Minute)); err != nil || id != keyA {
-		t.Fatalf("a fresh code: %q, %v; want A", id, err)
-	}
-	if _, err := ps.TakeLinkCode(ctx, code, t0.Add(time.Minute)); !errors.Is(err, store.ErrNoLinkCode) {
-		t.Fatalf("a used code: %v, want ErrNoLinkCode", err)
-	}
-	if _, err := ps.TakeLinkCode(ctx, "N"+u+"XYZ", t0); !errors.Is(err, store.ErrNoLinkCode) {
-		t.Fatalf("an unknown code: %v, want ErrNoLinkCode", err)
-	}
+	renames(t, ps, u, keyA, nameA)
+	linkCodes(t, ps, u, keyA)
 
 	// Key B moves to A: B's profile, left without keys, is gone with its
 	// name; a new key C joins A too.
@@ -116,6 +77,55 @@ func profiles(t *testing.T, ps store.Profiles) {
 	}
 	if err := ps.LinkKey(ctx, keyC, "SHA256:nobody"+u); !errors.Is(err, store.ErrNoProfile) {
 		t.Fatalf("link to a missing profile: %v, want ErrNoProfile", err)
+	}
+}
+
+// renames: a name held by another profile is refused; a new one frees
+// the old. Profile id is named name ("Ann"+u), another "Bea"+u.
+func renames(t *testing.T, ps store.Profiles, u, id, name string) {
+	ctx := context.Background()
+	if err := ps.Rename(ctx, id, "bea"+u); !errors.Is(err, store.ErrNameTaken) {
+		t.Fatalf("A renamed to B's name: %v, want ErrNameTaken", err)
+	}
+	if err := ps.Rename(ctx, id, "ann"+u); err != nil {
+		t.Fatalf("A renamed to its own name in another case: %v", err)
+	}
+	if err := ps.Rename(ctx, id, "Cy"+u); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := ps.NamedProfile(ctx, "cy"+u); err != nil || got.ID != id {
+		t.Fatalf("A by its new name: %+v, %v", got, err)
+	}
+	if _, err := ps.NamedProfile(ctx, name); !errors.Is(err, store.ErrNoProfile) {
+		t.Fatalf("A's old name still names someone: %v", err)
+	}
+	if err := ps.Rename(ctx, "SHA256:nobody"+u, "Dee"+u); !errors.Is(err, store.ErrNoProfile) {
+		t.Fatalf("rename of a missing profile: %v, want ErrNoProfile", err)
+	}
+}
+
+// linkCodes: link codes work once, and not after they lapse. A code
+// lives ten minutes, the lobby's LinkCodeLife.
+func linkCodes(t *testing.T, ps store.Profiles, u, id string) {
+	ctx := context.Background()
+	code, stale := "L"+u+"XYZ", "S"+u+"XYZ"
+	if err := ps.PutLinkCode(ctx, code, id, t0, t0.Add(10*time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if err := ps.PutLinkCode(ctx, stale, id, t0, t0.Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ps.TakeLinkCode(ctx, stale, t0.Add(2*time.Minute)); !errors.Is(err, store.ErrNoLinkCode) {
+		t.Fatalf("a lapsed code: %v, want ErrNoLinkCode", err)
+	}
+	if got, err := ps.TakeLinkCode(ctx, code, t0.Add(time.Minute)); err != nil || got != id {
+		t.Fatalf("a fresh code: %q, %v; want %s", got, err, id)
+	}
+	if _, err := ps.TakeLinkCode(ctx, code, t0.Add(time.Minute)); !errors.Is(err, store.ErrNoLinkCode) {
+		t.Fatalf("a used code: %v, want ErrNoLinkCode", err)
+	}
+	if _, err := ps.TakeLinkCode(ctx, "N"+u+"XYZ", t0); !errors.Is(err, store.ErrNoLinkCode) {
+		t.Fatalf("an unknown code: %v, want ErrNoLinkCode", err)
 	}
 }
 
