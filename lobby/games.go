@@ -50,3 +50,12 @@ func (l *Lobby) Game(name string) (Game, bool) {
 	g, ok := l.games[name]
 	return g, ok
 }
+
+// gameNames lists the names of the games rooms can play, the default first.
+func (l *Lobby) gameNames() []string {
+	names := make([]string, len(l.cfg.Games))
+	for i, g := range l.cfg.Games {
+		names[i] = g.Name()
+	}
+	return names
+}

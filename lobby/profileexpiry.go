@@ -26,11 +26,7 @@ func (l *Lobby) ExpireProfiles(ctx context.Context) {
 	if l.cfg.ProfileExpire <= 0 {
 		return
 	}
-	games := make([]string, len(l.cfg.Games))
-	for i, g := range l.cfg.Games {
-		games[i] = g.Name()
-	}
-	l.players.Expire(ctx, l.cfg.Now().Add(-l.cfg.ProfileExpire), games, l.seated)
+	l.players.Expire(ctx, l.cfg.Now().Add(-l.cfg.ProfileExpire), l.gameNames(), l.seated)
 }
 
 // seated is the IDs that hold a seat in a stored room, finished or not.

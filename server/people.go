@@ -8,7 +8,6 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/lobby/players"
 )
 
@@ -82,7 +81,7 @@ func (s *Server) profile(c *call) error {
 }
 
 // profileText prints a profile for people.
-func (s *Server) profileText(w io.Writer, p lobby.PlayerProfile) {
+func (s *Server) profileText(w io.Writer, p players.Summary) {
 	head := p.Name
 	if !p.Since.IsZero() {
 		head += "  playing here since " + p.Since.Format("2 Jan 2006")

@@ -281,7 +281,7 @@ func TestRatingsOverSSH(t *testing.T) {
 			t.Errorf("profile lacks %q:\n%s", want, r.stdout)
 		}
 	}
-	var prof lobby.PlayerProfile
+	var prof players.Summary
 	if err := json.Unmarshal([]byte(run(t, bob, "profile alice --json", "").stdout), &prof); err != nil ||
 		prof.Name != "alice" || prof.Games != 2 || len(prof.ByGame) != 1 || prof.ByGame[0].Rating == nil || len(prof.Recent) != 2 || prof.Keys != 0 {
 		t.Fatalf("profile alice --json as bob sees it: %+v, %v", prof, err)
