@@ -5,6 +5,10 @@ import (
 	"encoding/json"
 	"slices"
 	"time"
+
+	"github.com/smokestack/smokestack/lobby/chat"
+	"github.com/smokestack/smokestack/lobby/players"
+	"github.com/smokestack/smokestack/lobby/store"
 )
 
 // broadcast pushes every connection its seat's current view, and sets the
@@ -45,7 +49,7 @@ func (r *room) info() RoomInfo {
 	info := infoOf(r.meta, r.conns, r.table.status)
 	info.Recording = !r.recorded && r.toRecord()
 	if r.outcome != nil {
-		info.Ratings = r.outcome.seatRatings(r.meta.Seats)
+		info.Ratings = players.SeatRatings(r.outcome, r.meta.Seats)
 		if r.outcome.Solo != nil {
 			solo := r.outcome.Solo.Record
 			info.Solo = &solo
@@ -95,7 +99,7 @@ func (r *room) nextWake(now time.Time) (at time.Time, ok bool) {
 		r.timer.moved()
 	} else {
 		delay := r.l.cfg.BotDelay
-		if !slices.ContainsFunc(r.meta.Seats, func(s Seat) bool { return s.Bot == "" && s.Player != "" }) {
+		if !slices.ContainsFunc(r.meta.Seats, func(s store.Seat) bool { return s.Bot == "" && s.Player != "" }) {
 			delay = 0
 		}
 		if r.notice != "" {
@@ -134,7 +138,7 @@ func (r *room) botPlays(seat int, now time.Time) bool {
 // (or, with all, when it needs renewing) and takes in the other instances'
 // claims. Leaving withdraws the claim. The store is asked without holding
 // r.mu, so a slow store delays no move.
-func (r *room) sharePresence(ctx context.Context, p Presence, all, leaving bool) {
+func (r *room) sharePresence(ctx context.Context, p store.Presence, all, leaving bool) {
 	now := r.l.presenceNow()
 	r.mu.Lock()
 	c, ok := r.seen.claim(all, leaving, len(r.conns) > 0, now)
@@ -142,7 +146,7 @@ func (r *room) sharePresence(ctx context.Context, p Presence, all, leaving bool)
 	if !ok {
 		return
 	}
-	var sp SharedPresence
+	var sp store.SharedPresence
 	var err error
 	if c.write {
 		sp, err = p.ClaimSeats(ctx, r.code, c.held, c.last, now, r.l.presenceTTL())
@@ -165,13 +169,13 @@ func (r *room) sharePresence(ctx context.Context, p Presence, all, leaving bool)
 // are other instances. The caller does not hold r.mu: the store is asked
 // outside it.
 func (r *room) readPresence(ctx context.Context) error {
-	if r.l.presence == nil {
+	if r.l.cluster == nil {
 		return nil
 	}
 	r.mu.Lock()
 	ticket := r.seen.ask()
 	r.mu.Unlock()
-	sp, err := r.l.presence.SeatPresence(ctx, r.code, r.l.presenceNow())
+	sp, err := r.l.cluster.SeatPresence(ctx, r.code, r.l.presenceNow())
 	if err != nil {
 		return err
 	}
@@ -184,7 +188,7 @@ func (r *room) readPresence(ctx context.Context) error {
 // takePresence adopts the other instances' claims as read by the read
 // numbered ticket, and pushes new views if they changed what the room
 // shows. The caller holds r.mu.
-func (r *room) takePresence(ticket int, sp SharedPresence) {
+func (r *room) takePresence(ticket int, sp store.SharedPresence) {
 	if r.seen.take(ticket, sp) && len(r.conns) > 0 {
 		r.broadcast()
 	}
@@ -194,15 +198,11 @@ func (r *room) takePresence(ticket int, sp SharedPresence) {
 // the room's sessions. Reads run outside the room's lock; of two that
 // overlap, the later one asked wins.
 func (r *room) readChat(ctx context.Context) {
-	store, ok := r.l.chatStore()
-	if !ok {
-		return
-	}
 	r.mu.Lock()
 	r.chatAsked++
 	asked := r.chatAsked
 	r.mu.Unlock()
-	lines, err := store.Chat(ctx, r.code, chatRecent)
+	lines, err := r.l.cfg.Store.Chat(ctx, r.code, chat.Recent)
 	if err != nil {
 		r.l.storeFault("read chat", err, "code", r.code)
 		return
@@ -219,21 +219,18 @@ func (r *room) readChat(ctx context.Context) {
 // recentChat is the chat an update carries. It shares the room's slice,
 // clipped so the room's later appends never reach it; the room never
 // changes a line it holds. The caller holds r.mu.
-func (r *room) recentChat() []ChatLine { return slices.Clip(r.chat) }
+func (r *room) recentChat() []store.ChatLine { return slices.Clip(r.chat) }
 
 // toRecord reports whether the room's game is over and counts in its
 // players' records, so an outcome will follow. The caller holds r.mu.
 func (r *room) toRecord() bool {
 	m := r.meta
-	if !m.counts() {
-		return false
-	}
-	if _, ok := r.l.ratingStore(); !ok {
+	if !players.Counts(m) {
 		return false
 	}
 	people := 0
 	for _, s := range m.Seats {
-		if s.Player != "" && !isGuest(s.Player) {
+		if s.Player != "" && !players.IsGuest(s.Player) {
 			people++
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/smokestack/smokestack/engine"
+	"github.com/smokestack/smokestack/lobby/store"
 )
 
 // A room may give each seat a clock: so long for each turn it acts in
@@ -44,7 +45,7 @@ const ClockOff time.Duration = -1
 // turnClock is when each acting seat's turn began, for a room with a
 // clock; empty without one. The room's lock guards it.
 type turnClock struct {
-	per    time.Duration     // each turn's time (Meta.Clock); 0 for none
+	per    time.Duration     // each turn's time (store.Meta.Clock); 0 for none
 	since  map[int]time.Time // acting seat -> when its turn began
 	acting []int
 	round  int
@@ -78,7 +79,7 @@ func (c *turnClock) note(st engine.Status, at time.Time) {
 // deadline is when seat's time for its turn runs out in the room m; ok is
 // false when no clock runs for it (no clock, the game over, not acting,
 // a bot's seat).
-func (c *turnClock) deadline(seat int, m *Meta) (time.Time, bool) {
+func (c *turnClock) deadline(seat int, m *store.Meta) (time.Time, bool) {
 	if c.per <= 0 || m.Over || seat < 0 || seat >= len(m.Seats) {
 		return time.Time{}, false
 	}
@@ -98,7 +99,7 @@ func (c *turnClock) deadline(seat int, m *Meta) (time.Time, bool) {
 // (present). A table everyone left waits for nobody, and a player coming
 // back to it alone finds their turn still theirs; once another comes, it
 // is not.
-func (c *turnClock) outOfTime(seat int, m *Meta, now time.Time, present func(seat int) bool) bool {
+func (c *turnClock) outOfTime(seat int, m *store.Meta, now time.Time, present func(seat int) bool) bool {
 	d, ok := c.deadline(seat, m)
 	if !ok || now.Before(d) {
 		return false
@@ -112,7 +113,7 @@ func (c *turnClock) outOfTime(seat int, m *Meta, now time.Time, present func(sea
 }
 
 // next is the earliest deadline still to come.
-func (c *turnClock) next(m *Meta, now time.Time) (at time.Time, ok bool) {
+func (c *turnClock) next(m *store.Meta, now time.Time) (at time.Time, ok bool) {
 	for seat := range c.since {
 		if d, has := c.deadline(seat, m); has && d.After(now) && (!ok || d.Before(at)) {
 			at, ok = d, true

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/smokestack/smokestack/engine"
+	"github.com/smokestack/smokestack/lobby/store"
+	"github.com/smokestack/smokestack/lobby/store/bolt"
 )
 
 // TestClockBotPlaysOneTurn: ann runs out of time on her turn. She may not
@@ -58,11 +60,11 @@ func TestClockBotPlaysOneTurn(t *testing.T) {
 // shows the very same deadline.
 func TestClockDeadlinesSurviveReload(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "rooms.db")
-	store, err := OpenBolt(path)
+	st, err := bolt.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tb := newTable(t, Config{Store: store}, CreateOptions{Seats: 2, Clock: time.Minute}, ann, ben)
+	tb := newTable(t, Config{Store: st}, CreateOptions{Seats: 2, Clock: time.Minute}, ann, ben)
 	tb.clk.advance(20 * time.Second)
 	if err := tb.move(ann, "take"); err != nil {
 		t.Fatal(err)
@@ -75,16 +77,16 @@ func TestClockDeadlinesSurviveReload(t *testing.T) {
 	}
 	tb.leave(ann)
 	tb.leave(ben)
-	if err := store.Close(); err != nil {
+	if err := st.Close(); err != nil {
 		t.Fatal(err)
 	}
 
-	store, err = OpenBolt(path)
+	st, err = bolt.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer store.Close()
-	l := New(Config{Store: store, Games: []Game{tallyGame()}, Now: tb.clk.Now, AfterFunc: tb.clk.AfterFunc, BotDelay: 10 * time.Second})
+	defer st.Close()
+	l := New(Config{Store: st, Games: []Game{tallyGame()}, Now: tb.clk.Now, AfterFunc: tb.clk.AfterFunc, BotDelay: 10 * time.Second})
 	info, err := l.Info(context.Background(), tb.code, ann)
 	if err != nil {
 		t.Fatal(err)
@@ -131,7 +133,7 @@ func TestClockWaitsForNobody(t *testing.T) {
 // waits.
 func TestTurnClock(t *testing.T) {
 	t0 := time.Date(2026, 3, 4, 5, 0, 0, 0, time.UTC)
-	m := Meta{Seats: []Seat{{Player: "key:ann"}, {Player: "key:ben"}, {Bot: "first"}}, Clock: time.Minute}
+	m := store.Meta{Seats: []store.Seat{{Player: "key:ann"}, {Player: "key:ben"}, {Bot: "first"}}, Clock: time.Minute}
 	var c turnClock
 	c.start(m.Clock, engine.Status{Round: 1, Acting: []int{0}}, t0)
 	if d, ok := c.deadline(0, &m); !ok || !d.Equal(t0.Add(time.Minute)) {
@@ -180,7 +182,7 @@ func TestTurnClock(t *testing.T) {
 	}
 	var off turnClock
 	off.start(0, engine.Status{Acting: []int{0}}, t0)
-	if _, ok := off.deadline(0, &Meta{Seats: m.Seats}); ok || len(off.since) != 0 {
+	if _, ok := off.deadline(0, &store.Meta{Seats: m.Seats}); ok || len(off.since) != 0 {
 		t.Fatal("a room without a clock keeps turns")
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/smokestack/smokestack/engine"
+	"github.com/smokestack/smokestack/lobby/store"
 )
 
 // Every change to a room is stored before anyone sees it, one change at a
@@ -68,8 +69,8 @@ func (r *room) commit(ctx context.Context, seat int, mv json.RawMessage, retries
 		}
 		now := r.l.cfg.Now().UTC()
 		began := time.Now()
-		err = r.l.cfg.Store.Append(ctx, r.code, r.table.moves, Record{Seat: seat, Move: mv, At: now}, next.status)
-		if errors.Is(err, ErrConflict) && (attempt < retries || retries == 0) {
+		err = r.l.cfg.Store.Append(ctx, r.code, r.table.moves, store.Record{Seat: seat, Move: mv, At: now}, next.status)
+		if errors.Is(err, store.ErrConflict) && (attempt < retries || retries == 0) {
 			// Someone else (another session's instance) played first: take
 			// their moves and judge this one again against the new state,
 			// or, for a bot, let it think again.
@@ -121,7 +122,7 @@ func (r *room) played(next table, seat int, events []engine.Event, at time.Time)
 	r.meta.Updated = at
 	r.clock.note(st, at)
 	listed = st.Round != r.meta.Round || !slices.Equal(st.Acting, r.meta.Acting) || st.Result != nil
-	r.meta.setStatus(st)
+	r.meta.SetStatus(st)
 	r.log.record(next.moves-1, seat, events)
 	r.broadcast()
 	return listed
@@ -131,7 +132,7 @@ func (r *room) played(next table, seat int, events []engine.Event, at time.Time)
 // the last seat was just taken, and takes it in; then, if not nil, runs
 // under r.mu as m is taken in, before anyone sees the room again. The
 // caller holds r.writing, not r.mu: the store is written outside it.
-func (r *room) saveMeta(ctx context.Context, m Meta, then func()) error {
+func (r *room) saveMeta(ctx context.Context, m store.Meta, then func()) error {
 	if m.Full() && !m.Started {
 		// The game starts: its first round and who acts first are stored
 		// with the seats, for room lists to show before the first move.
@@ -139,7 +140,7 @@ func (r *room) saveMeta(ctx context.Context, m Meta, then func()) error {
 		if err != nil {
 			return err
 		}
-		m.setStatus(st)
+		m.SetStatus(st)
 	}
 	m.Version = r.meta.Version + 1
 	m.Updated = r.l.cfg.Now().UTC()
@@ -147,7 +148,7 @@ func (r *room) saveMeta(ctx context.Context, m Meta, then func()) error {
 		m.Started, m.StartedAt = true, m.Updated
 	}
 	err := r.l.cfg.Store.SaveMeta(ctx, m)
-	if errors.Is(err, ErrConflict) {
+	if errors.Is(err, store.ErrConflict) {
 		if cerr := r.catchUp(ctx); cerr != nil {
 			return r.l.unavailable("room catch up", cerr, "code", m.Code)
 		}
@@ -170,7 +171,7 @@ func (r *room) saveMeta(ctx context.Context, m Meta, then func()) error {
 
 // tookMeta takes in the stored metadata m. The caller holds r.writing
 // and r.mu.
-func (r *room) tookMeta(m Meta) error {
+func (r *room) tookMeta(m store.Meta) error {
 	started := m.Started && !r.meta.Started
 	r.meta = m
 	if started {
@@ -214,7 +215,7 @@ func (r *room) handOverDue(ctx context.Context) {
 	at, seat := v.next(len(r.conns) > 0)
 	now := r.l.cfg.Now()
 	due := seat >= 0 && !now.Before(at) && !now.Before(r.timer.handoverRetry)
-	var m Meta
+	var m store.Meta
 	if due {
 		m = v.handedOver(r.meta, seat)
 	}
@@ -224,7 +225,7 @@ func (r *room) handOverDue(ctx context.Context) {
 	}
 	err := r.saveMeta(ctx, m, nil)
 	switch {
-	case errors.Is(err, ErrConflict):
+	case errors.Is(err, store.ErrConflict):
 		r.failed(nil) // caught up: a bot may be there already
 	case err != nil:
 		r.mu.Lock()

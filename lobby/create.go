@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/smokestack/smokestack/lobby/store"
 )
 
 // CreateOptions describe a new room.
@@ -32,19 +34,19 @@ type CreateOptions struct {
 
 // Create opens a room and returns its metadata; nobody is seated yet. A
 // private room's Invite is in it, for its host to share.
-func (l *Lobby) Create(ctx context.Context, host Player, o CreateOptions) (Meta, error) {
+func (l *Lobby) Create(ctx context.Context, host Player, o CreateOptions) (store.Meta, error) {
 	g, ok := l.Game(o.Game)
 	if !ok {
-		return Meta{}, fmt.Errorf("this server has no game %q", o.Game)
+		return store.Meta{}, fmt.Errorf("this server has no game %q", o.Game)
 	}
 	if lo, hi := g.Rules.Seats(); o.Seats < lo || o.Seats > hi {
-		return Meta{}, fmt.Errorf("a game of %s has %d to %d seats", g.Rules.Title(), lo, hi)
+		return store.Meta{}, fmt.Errorf("a game of %s has %d to %d seats", g.Rules.Title(), lo, hi)
 	}
 	if len(o.Bots) >= o.Seats {
-		return Meta{}, errors.New("leave at least one seat for a person")
+		return store.Meta{}, errors.New("leave at least one seat for a person")
 	}
 	if err := l.checkRoomQuota(ctx, host); err != nil {
-		return Meta{}, err
+		return store.Meta{}, err
 	}
 	seed := o.Seed
 	if !o.HasSeed {
@@ -52,14 +54,14 @@ func (l *Lobby) Create(ctx context.Context, host Player, o CreateOptions) (Meta,
 	}
 	// Check the options now, so a bad one is refused at creation.
 	if _, err := g.Rules.New(o.Seats, o.Options, seed); err != nil {
-		return Meta{}, err
+		return store.Meta{}, err
 	}
 	grace, clock, err := o.times(g)
 	if err != nil {
-		return Meta{}, err
+		return store.Meta{}, err
 	}
 	now := l.cfg.Now().UTC()
-	m := Meta{Game: g.Name(), Public: o.Public, Host: host.ID, Seats: make([]Seat, o.Seats),
+	m := store.Meta{Game: g.Name(), Public: o.Public, Host: host.ID, Seats: make([]store.Seat, o.Seats),
 		Options: o.Options, Seed: seed, Practice: o.HasSeed, Created: now, Updated: now, Version: 1, Grace: grace, Clock: clock}
 	if host.Guest {
 		m.HostAddr = host.Addr
@@ -69,24 +71,24 @@ func (l *Lobby) Create(ctx context.Context, host Player, o CreateOptions) (Meta,
 	}
 	for i, b := range o.Bots {
 		if err := checkBot(g, b); err != nil {
-			return Meta{}, err
+			return store.Meta{}, err
 		}
-		m.Seats[o.Seats-len(o.Bots)+i] = Seat{Bot: b, Name: botName(b, o.Seats-len(o.Bots)+i)}
+		m.Seats[o.Seats-len(o.Bots)+i] = store.Seat{Bot: b, Name: botName(b, o.Seats-len(o.Bots)+i)}
 	}
 	for range 10 {
 		m.Code = newCode()
 		err := l.cfg.Store.Create(ctx, m)
-		if errors.Is(err, ErrExists) {
+		if errors.Is(err, store.ErrExists) {
 			continue
 		}
 		if err != nil {
-			return Meta{}, l.unavailable("create room", err)
+			return store.Meta{}, l.unavailable("create room", err)
 		}
 		l.cfg.Logger.Info("room created", "code", m.Code, "game", m.Game, "seats", o.Seats, "public", o.Public, "practice", o.HasSeed)
 		l.roomsChanged()
 		return m, nil
 	}
-	return Meta{}, errors.New("no free room code found: try again")
+	return store.Meta{}, errors.New("no free room code found: try again")
 }
 
 func checkBot(g Game, name string) error {

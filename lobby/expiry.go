@@ -45,9 +45,9 @@ func (l *Lobby) ExpireRooms(ctx context.Context) {
 // in room code, as a quiet table still in use must not expire. When the
 // store cannot say, the room is kept: expiry can wait a minute.
 func (l *Lobby) heldElsewhere(ctx context.Context, code string) bool {
-	if l.presence == nil {
+	if l.cluster == nil {
 		return false
 	}
-	p, err := l.presence.SeatPresence(ctx, code, l.cfg.Now())
+	p, err := l.cluster.SeatPresence(ctx, code, l.cfg.Now())
 	return err != nil || len(p.Elsewhere) > 0
 }

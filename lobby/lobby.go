@@ -8,19 +8,20 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"golang.org/x/sync/singleflight"
 
-	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/internal/ratelog"
+	"github.com/smokestack/smokestack/lobby/chat"
+	"github.com/smokestack/smokestack/lobby/players"
+	"github.com/smokestack/smokestack/lobby/store"
 )
 
 // Player is a person at a terminal. ID binds them to seats: their
-// profile's (profiles.go), which every key linked to it shares; guests get
+// profile's (package players), which every key linked to it shares; guests get
 // a fresh ID per connection.
 type Player struct {
 	ID string
@@ -41,41 +42,11 @@ type Player struct {
 	From string
 }
 
-// Game is one game the lobby offers: its rules and its computer players.
-type Game struct {
-	Rules engine.Ruleset
-	// Bots may be zero: rooms of the game then have no bots.
-	Bots engine.Bots
-	// SoloOpponent names the game's own opponent in a solo game with
-	// the given options ("The Machine (hard)"), for its player's solo
-	// record; nil when the game has none, and solo games count nowhere.
-	SoloOpponent func(options map[string]string) string
-}
-
-// Name is the game's stored identifier.
-func (g Game) Name() string { return g.Rules.Name() }
-
-// Titles words the games' titles for a sentence: "A", "A and B",
-// "A, B and C".
-func Titles(games []Game) string {
-	var titles []string
-	for _, g := range games {
-		titles = append(titles, g.Rules.Title())
-	}
-	if len(titles) < 2 {
-		return strings.Join(titles, "")
-	}
-	return strings.Join(titles[:len(titles)-1], ", ") + " and " + titles[len(titles)-1]
-}
-
-// HasBot reports whether the game has a bot called name.
-func (g Game) HasBot(name string) bool {
-	return g.Bots.New != nil && slices.Contains(g.Bots.Names, name)
-}
-
 // Config sets up a Lobby.
 type Config struct {
-	Store Store
+	// Store keeps rooms, players, chat and bans; its Cluster, if any,
+	// shares presence and changes with the other instances.
+	Store store.Store
 	// Games are the games rooms can play; the first is the default.
 	Games []Game
 	// BotDelay paces bots in rooms with people, so moves can be followed.
@@ -121,33 +92,28 @@ type Lobby struct {
 	// started is when this lobby began serving: a seat not held since was
 	// left before it, by a session of an earlier process.
 	started time.Time
-	// presence is the store as shared presence, nil with a store of
-	// this instance's own.
-	presence     Presence
+	// cluster is the store's part shared between instances, nil with a
+	// store of this instance's own.
+	cluster      store.Cluster
 	presenceKick chan struct{}
 	dueMu        sync.Mutex
 	presenceDue  map[*room]bool // rooms whose seats held here changed
-	// ownMisses counts failed lookups for a store that does not.
-	ownMisses missCounts
+	// localMisses counts failed lookups when no cluster does.
+	localMisses missCounts
 	// profilesSwept is when Run last expired profiles; only Run uses it.
 	profilesSwept time.Time
+	// players are the profiles and records of who plays here.
+	players *players.Players
 	// The lobby's chat and everyone's chat allowance (chatting.go).
-	lobbyChat      lobbyChat
+	lobbyChat      *chat.Lobby
 	lobbyChatReads rerun // reads of the lobby's chat others wrote
-	chatRates      chatRates
+	chatRates      chat.Rates
 	// feed tells lobby screens when room lists change (feed.go).
 	feed roomFeed
 	// listed is the room list lobby screens share (listing.go).
 	listed roomList
 	// faults logs store errors once per burst (faults.go).
 	faults *ratelog.Logger
-}
-
-// Changes is implemented by stores shared between server instances: it
-// delivers the code of every room that changed elsewhere, so this instance
-// catches up and pushes the new view to its sessions.
-type Changes interface {
-	Changes(ctx context.Context) <-chan string
 }
 
 // New returns a lobby over cfg.Store.
@@ -161,23 +127,14 @@ func New(cfg Config) *Lobby {
 	l := &Lobby{cfg: cfg, games: map[string]Game{}, rooms: map[string]*room{},
 		started: cfg.Now().UTC().Truncate(time.Millisecond), presenceKick: make(chan struct{}, 1),
 		presenceDue: map[*room]bool{}, faults: newFaultLog(cfg.Logger)}
-	l.presence, _ = cfg.Store.(Presence)
+	l.cluster = cfg.Store.Cluster()
+	l.lobbyChat = chat.NewLobby(cfg.Store, func(what string, err error) { l.storeFault(what, err) })
+	l.players = players.New(players.Config{Store: cfg.Store, Now: cfg.Now, Logger: cfg.Logger, Fault: l.storeFault,
+		Unavailable: func(what string, err error) error { return l.unavailable(what, err) }})
 	for _, g := range cfg.Games {
 		l.games[g.Name()] = g
 	}
 	return l
-}
-
-// Games lists the games rooms can play, the default first.
-func (l *Lobby) Games() []Game { return slices.Clone(l.cfg.Games) }
-
-// Game returns the game called name; "" is the default game.
-func (l *Lobby) Game(name string) (Game, bool) {
-	if name == "" && len(l.cfg.Games) > 0 {
-		return l.cfg.Games[0], true
-	}
-	g, ok := l.games[name]
-	return g, ok
 }
 
 // Run does the lobby's background work until ctx ends: expiring abandoned
@@ -186,18 +143,16 @@ func (l *Lobby) Game(name string) (Game, bool) {
 // only after withdrawing this instance's claims on seats, so close the
 // store after Run returns.
 func (l *Lobby) Run(ctx context.Context) {
-	if l.presence != nil {
+	if l.cluster != nil {
 		shared := make(chan struct{})
 		go func() {
 			defer close(shared)
-			l.sharePresence(ctx, l.presence)
+			l.sharePresence(ctx, l.cluster)
 		}()
 		defer func() { <-shared }()
-	}
-	if c, ok := l.cfg.Store.(Changes); ok {
 		go func() {
-			for code := range c.Changes(ctx) {
-				if chat, ok := strings.CutPrefix(code, chatChange("")); ok {
+			for code := range l.cluster.Changes(ctx) {
+				if chat, ok := strings.CutPrefix(code, store.ChatChanged); ok {
 					l.chatChanged(ctx, chat)
 					continue
 				}

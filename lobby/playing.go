@@ -3,6 +3,8 @@ package lobby
 import (
 	"context"
 	"slices"
+
+	"github.com/smokestack/smokestack/lobby/store"
 )
 
 // What the lobby does with one room for a player: seat them or let them
@@ -23,7 +25,7 @@ func (l *Lobby) Join(ctx context.Context, invite string, p Player) (*Conn, error
 	// A seat binds to a profile: a new key's is made as it sits down,
 	// not for a room it cannot sit in.
 	r.mu.Lock()
-	sits := r.meta.SeatOf(p.ID) < 0 && !r.meta.Started && slices.ContainsFunc(r.meta.Seats, Seat.Free)
+	sits := r.meta.SeatOf(p.ID) < 0 && !r.meta.Started && slices.ContainsFunc(r.meta.Seats, store.Seat.Free)
 	r.mu.Unlock()
 	if sits {
 		if p, err = l.ensureProfile(ctx, p, ""); err != nil {

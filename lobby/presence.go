@@ -6,37 +6,9 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/smokestack/smokestack/lobby/store"
 )
-
-// Presence is implemented by stores shared between server instances. The
-// players of one room may sit on different instances, so whether a seat is
-// held, and since when it has been empty, has to be known to all of them:
-// otherwise a host could hand to a bot the seat of someone playing through
-// another instance. Each instance claims the seats its sessions hold for a
-// while and renews the claim; a claim that is not renewed lapses, so the
-// seats of an instance that died show as away without anyone cleaning up.
-type Presence interface {
-	// ClaimSeats replaces this instance's claim on room code: its sessions
-	// hold the seats in held until now+ttl (none: the claim is withdrawn).
-	// Each seat in last was held here until that time; the store keeps the
-	// latest such time per seat, which is when an empty seat became empty.
-	// It returns the room's presence as the other instances claim it.
-	ClaimSeats(ctx context.Context, code string, held []int, last map[int]time.Time, now time.Time, ttl time.Duration) (SharedPresence, error)
-	// SeatPresence returns the room's presence as the other instances claim
-	// it at now.
-	SeatPresence(ctx context.Context, code string, now time.Time) (SharedPresence, error)
-}
-
-// SharedPresence is what the instances sharing a store say about a room's
-// seats.
-type SharedPresence struct {
-	// Elsewhere holds the seats that sessions on other live instances hold.
-	Elsewhere map[int]bool
-	// LastHeld is when each seat was last known held by any instance: for a
-	// seat nobody holds, the time it became empty, the same on every
-	// instance.
-	LastHeld map[int]time.Time
-}
 
 // DefaultPresenceTTL is how long a claim on seats lasts unless renewed.
 // Renewing every third of it lets a claim survive two missed renewals (a
@@ -81,7 +53,7 @@ func (l *Lobby) takeDue() []*room {
 // it withdraws every claim, so a clean shutdown shows its players away at
 // once rather than after the TTL. A store that cannot be reached only
 // leaves the presence stale; moves never wait for it.
-func (l *Lobby) sharePresence(ctx context.Context, p Presence) {
+func (l *Lobby) sharePresence(ctx context.Context, p store.Presence) {
 	every := l.presenceTTL() / 3
 	tick := time.NewTicker(every)
 	defer tick.Stop()
@@ -239,7 +211,7 @@ func (p *presence) ask() int {
 // claim that the newer read saw (the loop's own claim can come back after
 // a catch-up's read), and whatever changed after the newer read is
 // published or found at the next renewal anyway.
-func (p *presence) take(ticket int, sp SharedPresence) (shown bool) {
+func (p *presence) take(ticket int, sp store.SharedPresence) (shown bool) {
 	if ticket < p.taken {
 		return false
 	}

@@ -6,23 +6,9 @@ import (
 	"fmt"
 	"math"
 	"slices"
-)
 
-// Rematch is the offer of a new game at a finished game's table: the same
-// game, options, seats and host, a new seed. It is stored with the old
-// room's metadata, so the acceptances of players on any instance count
-// (SaveMeta's compare-and-set orders them). The new room's code, seed and
-// secret are drawn with the offer, so whichever acceptance completes it
-// creates the same room, once.
-type Rematch struct {
-	Code   string `json:"code"`
-	Seed   uint64 `json:"seed"`
-	Secret string `json:"secret,omitempty"` // for a private room
-	// Accepted holds the seats that said yes, in order: bots' at once.
-	Accepted []int `json:"accepted"`
-	// Started is set once every seat accepted and the room exists.
-	Started bool `json:"started,omitempty"`
-}
+	"github.com/smokestack/smokestack/lobby/store"
+)
 
 // RematchInfo is a rematch offer as anyone in the room sees it.
 type RematchInfo struct {
@@ -33,7 +19,7 @@ type RematchInfo struct {
 	Code string `json:"code,omitempty"`
 }
 
-func (o *Rematch) info() *RematchInfo {
+func rematchInfo(o *store.Rematch) *RematchInfo {
 	if o == nil {
 		return nil
 	}
@@ -74,7 +60,7 @@ var errCodeTaken = errors.New("the rematch's room code is taken")
 // rematchOffer is the offer p accepts in the finished game m: the one
 // made, or a new one; fresh, unless "", is a code drawn again after the
 // offer's was taken. done says the rematch is made already.
-func (l *Lobby) rematchOffer(m Meta, p Player, fresh string) (off Rematch, done bool, err error) {
+func (l *Lobby) rematchOffer(m store.Meta, p Player, fresh string) (off store.Rematch, done bool, err error) {
 	seat := m.SeatOf(p.ID)
 	switch {
 	case seat < 0:
@@ -90,7 +76,7 @@ func (l *Lobby) rematchOffer(m Meta, p Player, fresh string) (off Rematch, done 
 		off = *m.Rematch
 		off.Accepted = slices.Clone(off.Accepted)
 	} else {
-		off = Rematch{Code: newCode(), Seed: l.newSeed()}
+		off = store.Rematch{Code: newCode(), Seed: l.newSeed()}
 		if !m.Public {
 			off.Secret = newSecret()
 		}
@@ -112,18 +98,18 @@ func (l *Lobby) rematchOffer(m Meta, p Player, fresh string) (off Rematch, done 
 // room that filled up stores it. A room already made with that code and
 // seed by another acceptance counts as made. t is a table of the game,
 // for its rules.
-func (l *Lobby) createRematch(ctx context.Context, t table, m Meta, off Rematch) error {
+func (l *Lobby) createRematch(ctx context.Context, t table, m store.Meta, off store.Rematch) error {
 	now := l.cfg.Now().UTC()
-	nm := Meta{Code: off.Code, Game: m.Game, Public: m.Public, Secret: off.Secret, Host: m.Host, HostAddr: m.HostAddr,
+	nm := store.Meta{Code: off.Code, Game: m.Game, Public: m.Public, Secret: off.Secret, Host: m.Host, HostAddr: m.HostAddr,
 		Seats: slices.Clone(m.Seats), Options: m.Options, Seed: off.Seed, Started: true, StartedAt: now,
 		Grace: m.Grace, Clock: m.Clock, Created: now, Updated: now, Version: 1}
 	st, err := t.opening(&nm)
 	if err != nil {
 		return fmt.Errorf("start the rematch of room %s: %w", m.Code, err)
 	}
-	nm.setStatus(st)
+	nm.SetStatus(st)
 	err = l.cfg.Store.Create(ctx, nm)
-	if errors.Is(err, ErrExists) {
+	if errors.Is(err, store.ErrExists) {
 		got, _, lerr := l.cfg.Store.Load(ctx, off.Code, math.MaxInt)
 		if lerr != nil {
 			return l.unavailable("load room "+off.Code, lerr)

@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/smokestack/smokestack/lobby/store"
+	"github.com/smokestack/smokestack/lobby/store/mem"
 )
 
 // At a finished game's table a rematch is offered by one player and made
@@ -16,7 +19,7 @@ import (
 // Before the end, and for anyone but a player, there is none.
 func TestRematch(t *testing.T) {
 	ctx := context.Background()
-	l := New(Config{Store: NewMemStore(), Games: []Game{tallyGame()}})
+	l := New(Config{Store: mem.New(), Games: []Game{tallyGame()}})
 	alice, bob, carol := Player{ID: "key:alice", Name: "alice"}, Player{ID: "key:bob", Name: "bob"}, Player{ID: "key:carol", Name: "carol"}
 	m, err := l.Create(ctx, alice, CreateOptions{Seats: 3, Public: false, Seed: 9, HasSeed: true, Bots: []string{"first"},
 		Grace: 5 * time.Minute, Clock: 90 * time.Second})
@@ -82,16 +85,16 @@ func TestRematch(t *testing.T) {
 	}
 }
 
-// checkRematchRoom checks that in store the rematch code of room old is
+// checkRematchRoom checks that in st the rematch code of room old is
 // the same game at the same table: options, host and seats, a new seed
 // and secret, its game started. The table's grace period and clock come
 // along, and the room lists show its first round and who acts before
 // anyone moves.
-func checkRematchRoom(t *testing.T, store Store, old, code string) {
+func checkRematchRoom(t *testing.T, st store.Store, old, code string) {
 	t.Helper()
 	ctx := context.Background()
-	was, _, _ := store.Load(ctx, old, 0)
-	got, _, err := store.Load(ctx, code, 0)
+	was, _, _ := st.Load(ctx, old, 0)
+	got, _, err := st.Load(ctx, code, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +110,7 @@ func checkRematchRoom(t *testing.T, store Store, old, code string) {
 // TestNoRematchOfStoppedGame: a game the host stopped has no rematch.
 func TestNoRematchOfStoppedGame(t *testing.T) {
 	ctx := context.Background()
-	l := New(Config{Store: NewMemStore(), Games: []Game{tallyGame()}})
+	l := New(Config{Store: mem.New(), Games: []Game{tallyGame()}})
 	alice, bob := Player{ID: "key:alice", Name: "alice"}, Player{ID: "key:bob", Name: "bob"}
 	m2, _ := l.Create(ctx, alice, CreateOptions{Seats: 2, Public: true})
 	l.Join(ctx, m2.Code, alice)

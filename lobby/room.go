@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/smokestack/smokestack/lobby/chat"
+	"github.com/smokestack/smokestack/lobby/store"
 )
 
 // room is one game being played here, in named parts: the game at its
@@ -34,7 +37,7 @@ type room struct {
 	writing sync.Mutex
 
 	mu     sync.Mutex
-	meta   Meta
+	meta   store.Meta
 	table  table
 	log    undoLog
 	clock  turnClock
@@ -44,11 +47,11 @@ type room struct {
 	notice string
 	// chat is the newest of the room's chat, as last read from the store;
 	// reads are numbered so the last asked wins.
-	chat                 []ChatLine
+	chat                 []store.ChatLine
 	chatAsked, chatTaken int
 	// The game's outcome for ratings and records, once recorded
 	// (records.go).
-	outcome             *Outcome
+	outcome             *store.Outcome
 	recording, recorded bool
 
 	// These have locks of their own.
@@ -58,9 +61,9 @@ type room struct {
 }
 
 // newRoom is a room of game g, as m describes it, not yet replayed.
-func (l *Lobby) newRoom(g Game, m Meta) *room {
+func (l *Lobby) newRoom(g Game, m store.Meta) *room {
 	return &room{l: l, game: g, code: m.Code, meta: m, table: table{rules: g.Rules}, conns: map[*Conn]struct{}{},
-		seen: presence{started: l.started, shared: l.presence != nil}}
+		seen: presence{started: l.started, shared: l.cluster != nil}}
 }
 
 // room returns the live room for code, loading it from the store. The
@@ -120,7 +123,7 @@ func (l *Lobby) cached(code string) *room {
 // knows the room yet: the store is read with no lock held.
 func (l *Lobby) load(ctx context.Context, code string) (*room, error) {
 	meta, moves, err := l.cfg.Store.Load(ctx, code, 0)
-	if errors.Is(err, ErrNotFound) {
+	if errors.Is(err, store.ErrNotFound) {
 		return nil, fmt.Errorf("room %s: %w", code, err)
 	}
 	if err != nil {
@@ -140,10 +143,8 @@ func (l *Lobby) load(ctx context.Context, code string) (*room, error) {
 		// Not fatal: the next change or renewal round brings it.
 		l.storeFault("seat presence", err, "code", code)
 	}
-	if s, ok := l.chatStore(); ok {
-		if r.chat, err = s.Chat(ctx, code, chatRecent); err != nil {
-			l.storeFault("read chat", err, "code", code) // the next line said brings it
-		}
+	if r.chat, err = l.cfg.Store.Chat(ctx, code, chat.Recent); err != nil {
+		l.storeFault("read chat", err, "code", code) // the next line said brings it
 	}
 	// A game whose recording was lost (its instance died) is recorded now.
 	r.mu.Lock()
@@ -154,7 +155,7 @@ func (l *Lobby) load(ctx context.Context, code string) (*room, error) {
 
 // rebuild sets the room to meta and replays moves from the seed. The
 // caller holds r.writing and r.mu, or is the room's only user.
-func (r *room) rebuild(meta Meta, moves []Record) error {
+func (r *room) rebuild(meta store.Meta, moves []store.Record) error {
 	r.meta, r.log, r.clock = meta, undoLog{}, turnClock{}
 	r.table.clear()
 	if !meta.Started {
@@ -173,7 +174,7 @@ func (r *room) rebuild(meta Meta, moves []Record) error {
 
 // replay applies stored moves on top of the current state. The caller
 // holds r.writing and r.mu, or is the room's only user.
-func (r *room) replay(moves []Record) error {
+func (r *room) replay(moves []store.Record) error {
 	for _, rec := range moves {
 		next, events, err := r.table.play(rec.Seat, rec.Move, r.clock.per > 0)
 		if err != nil {

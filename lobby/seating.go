@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/smokestack/smokestack/engine"
+	"github.com/smokestack/smokestack/lobby/store"
 )
 
 // join seats p: back in their own seat, in the seat word names (a
@@ -29,14 +30,14 @@ func (r *room) join(ctx context.Context, p Player, word string) (*Conn, error) {
 		return r.reclaim(ctx, p, seat)
 	}
 	defer r.writing.Unlock()
-	c, err := r.sit(ctx, p, func() (Meta, int, error) {
+	c, err := r.sit(ctx, p, func() (store.Meta, int, error) {
 		m := r.meta
 		m.Seats = slices.Clone(m.Seats)
-		free := slices.IndexFunc(m.Seats, Seat.Free)
+		free := slices.IndexFunc(m.Seats, store.Seat.Free)
 		if free < 0 || m.Started {
 			return m, -1, errors.New("every seat in this room is taken: you can watch it instead")
 		}
-		m.Seats[free] = Seat{Player: p.ID, Name: seatName(m.Seats, free, p.Name)}
+		m.Seats[free] = store.Seat{Player: p.ID, Name: seatName(m.Seats, free, p.Name)}
 		if p.Guest {
 			m.Seats[free].Word, m.Seats[free].From = newSeatWord(), fromDigest(m.Code, p.From)
 		}
@@ -54,7 +55,7 @@ func (r *room) join(ctx context.Context, p Player, word string) (*Conn, error) {
 // someone away since the server started, and the room's timer could hand
 // it to a bot. On a conflict it catches up and picks again. The caller
 // holds r.writing, not r.mu.
-func (r *room) sit(ctx context.Context, p Player, pick func() (m Meta, seat int, err error)) (*Conn, error) {
+func (r *room) sit(ctx context.Context, p Player, pick func() (m store.Meta, seat int, err error)) (*Conn, error) {
 	for attempt := 0; ; attempt++ {
 		m, seat, err := pick()
 		if err != nil {
@@ -62,7 +63,7 @@ func (r *room) sit(ctx context.Context, p Player, pick func() (m Meta, seat int,
 		}
 		var c *Conn
 		err = r.saveMeta(ctx, m, func() { c = r.connectLocked(p, seat) })
-		if errors.Is(err, ErrConflict) && attempt < 5 {
+		if errors.Is(err, store.ErrConflict) && attempt < 5 {
 			continue
 		}
 		if err != nil {
@@ -101,10 +102,10 @@ func (r *room) reclaim(ctx context.Context, p Player, seat int) (*Conn, error) {
 // reclaimed is the room's metadata with p back in seat, from a bot or
 // under a name of theirs it no longer shows; change is false when nothing
 // changes. The caller holds r.mu or r.writing.
-func (r *room) reclaimed(p Player, seat int) (m Meta, change bool) {
+func (r *room) reclaimed(p Player, seat int) (m store.Meta, change bool) {
 	name := seatName(r.meta.Seats, seat, p.Name)
 	if r.meta.Seats[seat].Bot == "" && r.meta.Seats[seat].Name == name {
-		return Meta{}, false
+		return store.Meta{}, false
 	}
 	m = r.meta
 	m.Seats = slices.Clone(m.Seats)
@@ -122,16 +123,16 @@ func (r *room) reclaimed(p Player, seat int) (m Meta, change bool) {
 func (r *room) reclaimByWord(ctx context.Context, p Player, word string) (*Conn, error) {
 	r.writing.Lock()
 	defer r.writing.Unlock()
-	c, err := r.sit(ctx, p, func() (Meta, int, error) {
+	c, err := r.sit(ctx, p, func() (store.Meta, int, error) {
 		r.mu.Lock()
 		seat := r.wordSeat(word, p)
 		r.mu.Unlock()
 		if seat < 0 {
 			// Checked when the room was opened: someone else was quicker.
-			return Meta{}, -1, errNoSeatForWord(r.code, ShortDuration(r.meta.grace()))
+			return store.Meta{}, -1, errNoSeatForWord(r.code, ShortDuration(graceOf(r.meta)))
 		}
 		m := r.meta
-		m.Seats = append([]Seat(nil), m.Seats...)
+		m.Seats = append([]store.Seat(nil), m.Seats...)
 		// The seat keeps the name the table knows: the guest is the same
 		// person, whatever this connection's guest name.
 		m.Seats[seat].Player = p.ID
@@ -156,7 +157,7 @@ func (r *room) wordSeat(word string, p Player) int {
 		if s.Word == "" || subtle.ConstantTimeCompare([]byte(s.Word), []byte(word)) != 1 {
 			continue
 		}
-		if s.From != fromDigest(r.meta.Code, p.From) || s.Bot != "" || r.seen.present(seat) || now.Sub(r.awaySince(seat)) > r.meta.grace() {
+		if s.From != fromDigest(r.meta.Code, p.From) || s.Bot != "" || r.seen.present(seat) || now.Sub(r.awaySince(seat)) > graceOf(r.meta) {
 			return -1
 		}
 		return seat
@@ -185,7 +186,7 @@ func (r *room) addBot(ctx context.Context, by Player, seat int, bot string) erro
 	}
 	m := r.meta
 	m.Seats = slices.Clone(m.Seats)
-	m.Seats[seat] = Seat{Bot: bot, Name: botName(bot, seat)}
+	m.Seats[seat] = store.Seat{Bot: bot, Name: botName(bot, seat)}
 	return r.saveMeta(ctx, m, nil)
 }
 
@@ -238,7 +239,7 @@ func (r *room) voteWriting(ctx context.Context, by Player, seat int) (VoteResult
 			return VoteResult{}, err
 		}
 		err = r.saveMeta(ctx, m, nil)
-		if errors.Is(err, ErrConflict) && attempt < 5 {
+		if errors.Is(err, store.ErrConflict) && attempt < 5 {
 			continue // caught up: judge the vote again
 		}
 		if err != nil {
@@ -332,7 +333,7 @@ func (r *room) rematch(ctx context.Context, p Player) (RoomInfo, error) {
 			created, off.Started = off.Code, true
 		}
 		info, err = r.offerRematch(ctx, m, off)
-		if errors.Is(err, ErrConflict) && attempt < 5 {
+		if errors.Is(err, store.ErrConflict) && attempt < 5 {
 			continue
 		}
 		if err != nil {
@@ -347,11 +348,11 @@ func (r *room) rematch(ctx context.Context, p Player) (RoomInfo, error) {
 
 // offerRematch stores off with the game m, unless the room changed since
 // m was read (ErrConflict: judge again).
-func (r *room) offerRematch(ctx context.Context, m Meta, off Rematch) (RoomInfo, error) {
+func (r *room) offerRematch(ctx context.Context, m store.Meta, off store.Rematch) (RoomInfo, error) {
 	r.writing.Lock()
 	defer r.writing.Unlock()
 	if r.meta.Version != m.Version {
-		return RoomInfo{}, ErrConflict // changed while the room was made
+		return RoomInfo{}, store.ErrConflict // changed while the room was made
 	}
 	m.Rematch = &off
 	var info RoomInfo

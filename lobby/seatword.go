@@ -11,6 +11,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/smokestack/smokestack/lobby/store"
 )
 
 // A guest has no key, so a guest's identity lasts one connection: on
@@ -122,12 +124,12 @@ func (l *Lobby) openAs(ctx context.Context, invite, word string, p Player) (*roo
 		}
 	}
 	missed := false
-	r, share, err := l.openWith(ctx, invite, p, func(r *room, m Meta) Meta {
+	r, share, err := l.openWith(ctx, invite, p, func(r *room, m store.Meta) store.Meta {
 		if m.SeatOf(p.ID) >= 0 || p.ID != "" && p.ID == m.Host {
 			return m // their own room: the word is not needed
 		}
 		if seat := r.wordSeat(word, p); seat >= 0 {
-			m.Seats = append([]Seat(nil), m.Seats...)
+			m.Seats = append([]store.Seat(nil), m.Seats...)
 			m.Seats[seat].Player = p.ID // admitted as the seat's own player
 			return m
 		}
@@ -144,7 +146,7 @@ func (l *Lobby) openAs(ctx context.Context, invite, word string, p Player) (*roo
 			return nil, false, err // the final refusal of one who missed too often
 		}
 		r.mu.Lock()
-		grace := ShortDuration(r.meta.grace())
+		grace := ShortDuration(graceOf(r.meta))
 		r.mu.Unlock()
 		return nil, false, errNoSeatForWord(code, grace)
 	}

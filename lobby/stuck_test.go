@@ -6,21 +6,28 @@ import (
 	"slices"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/smokestack/smokestack/engine"
+	"github.com/smokestack/smokestack/lobby/store"
+	"github.com/smokestack/smokestack/lobby/store/mem"
 )
 
 // stuckStore is the memory store with one room's Append and Load held
 // once armed, until released, as a Redis that stopped answering for that
 // room's slot would hold them. Like a store shared between instances it
-// announces changes: the codes the test sends on changes.
+// has a cluster part (feed), whose changes are what the test announces.
 type stuckStore struct {
-	*MemStore
+	store.Store
 	code    string
 	armed   atomic.Bool
 	release chan struct{}
 	stuck   atomic.Int32 // calls held now
-	changes chan string
+	feed    *feed
+}
+
+func newStuckStore(under store.Store, code string) *stuckStore {
+	return &stuckStore{Store: under, code: code, release: make(chan struct{}), feed: &feed{changes: make(chan string, 8)}}
 }
 
 func (s *stuckStore) hold(ctx context.Context, code string) error {
@@ -37,21 +44,57 @@ func (s *stuckStore) hold(ctx context.Context, code string) error {
 	}
 }
 
-func (s *stuckStore) Load(ctx context.Context, code string, from int) (Meta, []Record, error) {
+func (s *stuckStore) Load(ctx context.Context, code string, from int) (store.Meta, []store.Record, error) {
 	if err := s.hold(ctx, code); err != nil {
-		return Meta{}, nil, err
+		return store.Meta{}, nil, err
 	}
-	return s.MemStore.Load(ctx, code, from)
+	return s.Store.Load(ctx, code, from)
 }
 
-func (s *stuckStore) Append(ctx context.Context, code string, at int, rec Record, st engine.Status) error {
+func (s *stuckStore) Append(ctx context.Context, code string, at int, rec store.Record, st engine.Status) error {
 	if err := s.hold(ctx, code); err != nil {
 		return err
 	}
-	return s.MemStore.Append(ctx, code, at, rec, st)
+	return s.Store.Append(ctx, code, at, rec, st)
 }
 
-func (s *stuckStore) Changes(context.Context) <-chan string { return s.changes }
+func (s *stuckStore) Cluster() store.Cluster { return s.feed }
+
+// feed is the part of a shared store these tests need: the changes the
+// test announces, and no seat held on any other instance. It counts no
+// failed lookups and carries no operators' requests: the tests make none.
+type feed struct {
+	changes chan string
+}
+
+func (f *feed) Changes(context.Context) <-chan string { return f.changes }
+
+func (f *feed) ClaimSeats(context.Context, string, []int, map[int]time.Time, time.Time, time.Duration) (store.SharedPresence, error) {
+	return store.SharedPresence{}, nil
+}
+
+func (f *feed) SeatPresence(context.Context, string, time.Time) (store.SharedPresence, error) {
+	return store.SharedPresence{}, nil
+}
+
+func (f *feed) Miss(context.Context, string, time.Time, time.Duration) (int, time.Time, error) {
+	return 0, time.Time{}, nil
+}
+
+func (f *feed) Misses(context.Context, string, time.Time) (int, time.Time, error) {
+	return 0, time.Time{}, nil
+}
+
+func (f *feed) Turn(context.Context, string, time.Time, time.Duration) (time.Duration, error) {
+	return 0, nil
+}
+
+func (f *feed) AskInstances(context.Context, store.OperatorRequest) ([]store.OperatorAnswer, int, error) {
+	return nil, 0, nil
+}
+
+func (f *feed) AnswerInstances(context.Context, func(context.Context, store.OperatorRequest) store.OperatorAnswer) {
+}
 
 // TestStuckStoreHoldsUpOnlyItsRoom: while one room's store calls hang (a
 // move stuck in Append, or a refresh stuck in Load), another room's moves
@@ -62,15 +105,15 @@ func TestStuckStoreHoldsUpOnlyItsRoom(t *testing.T) {
 	for _, call := range []string{"Append", "Load"} {
 		t.Run(call, func(t *testing.T) {
 			ctx := context.Background()
-			mem := NewMemStore()
+			under := mem.New()
 			// Another instance plays ben's seat in the free room through
 			// the memory store itself, which never sticks.
-			otherStore := &stuckStore{MemStore: mem, changes: make(chan string, 8)}
+			otherStore := newStuckStore(under, "")
 			other := run(t, otherStore)
 			stuck, _ := other.Create(ctx, ann, CreateOptions{Seats: 2, Public: true})
 			free, _ := other.Create(ctx, ann, CreateOptions{Seats: 2, Public: true})
-			store := &stuckStore{MemStore: mem, code: stuck.Code, release: make(chan struct{}), changes: make(chan string, 8)}
-			l := run(t, store)
+			held := newStuckStore(under, stuck.Code)
+			l := run(t, held)
 			join := func(l *Lobby, code string, p Player) *Conn {
 				c, err := l.Join(ctx, code, p)
 				if err != nil {
@@ -81,29 +124,29 @@ func TestStuckStoreHoldsUpOnlyItsRoom(t *testing.T) {
 			}
 			annStuck, benStuck := join(l, stuck.Code, ann), join(l, stuck.Code, ben)
 			annFree, benFree := join(l, free.Code, ann), join(other, free.Code, ben)
-			store.changes <- free.Code // ben sat down on the other instance
+			held.feed.changes <- free.Code // ben sat down on the other instance
 			until(t, annFree, func(u Update) bool { return u.Room.Started })
 
-			store.armed.Store(true)
+			held.armed.Store(true)
 			var released atomic.Bool
 			t.Cleanup(func() {
 				if !released.Load() {
-					close(store.release)
+					close(held.release)
 				}
 			})
 			moved := make(chan error, 1)
 			if call == "Append" {
 				go func() { moved <- annStuck.Move(ctx, take) }()
 			} else {
-				store.changes <- stuck.Code // its refresh loads what changed
+				held.feed.changes <- stuck.Code // its refresh loads what changed
 			}
-			eventually(t, "a store call of the stuck room held", func() bool { return store.stuck.Load() == 1 })
-			store.changes <- stuck.Code // another refresh: it waits its turn
-			othersGoOn(t, store, otherStore, stuck.Code, free.Code, annFree, benFree)
+			eventually(t, "a store call of the stuck room held", func() bool { return held.stuck.Load() == 1 })
+			held.feed.changes <- stuck.Code // another refresh: it waits its turn
+			othersGoOn(t, held, otherStore, stuck.Code, free.Code, annFree, benFree)
 			readersGoOn(t, l, stuck.Code, annStuck, benStuck)
 
 			released.Store(true)
-			close(store.release)
+			close(held.release)
 			if call == "Append" {
 				if err := <-moved; err != nil {
 					t.Fatalf("ann's move, once the store answers: %v", err)
@@ -116,9 +159,9 @@ func TestStuckStoreHoldsUpOnlyItsRoom(t *testing.T) {
 
 var take = json.RawMessage(`{"kind":"take"}`)
 
-// run starts a lobby over store, running until the test ends.
-func run(t *testing.T, store Store) *Lobby {
-	l := New(Config{Store: store, Games: []Game{tallyGame()}})
+// run starts a lobby over st, running until the test ends.
+func run(t *testing.T, st store.Store) *Lobby {
+	l := New(Config{Store: st, Games: []Game{tallyGame()}})
 	ctx, stop := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); l.Run(ctx) }()
@@ -135,13 +178,13 @@ func othersGoOn(t *testing.T, here, other *stuckStore, stuck, free string, ann, 
 	if _, err := within(t, func() (any, error) { return nil, ann.Move(context.Background(), take) }); err != nil {
 		t.Fatalf("a move in another room: %v", err)
 	}
-	other.changes <- free
+	other.feed.changes <- free
 	until(t, ben, func(u Update) bool { return u.Version == 1 })
 	if err := ben.Move(context.Background(), take); err != nil {
 		t.Fatalf("ben's move on the other instance: %v", err)
 	}
-	here.changes <- stuck
-	here.changes <- free
+	here.feed.changes <- stuck
+	here.feed.changes <- free
 	until(t, ann, func(u Update) bool { return u.Version == 2 })
 }
 
@@ -165,7 +208,7 @@ func readersGoOn(t *testing.T, l *Lobby, stuck string, ann, ben *Conn) {
 		t.Fatalf("chat in the stuck room: %v", err)
 	}
 	until(t, ann, func(u Update) bool {
-		return slices.ContainsFunc(u.Chat, func(c ChatLine) bool { return c.Text == "still there?" })
+		return slices.ContainsFunc(u.Chat, func(c store.ChatLine) bool { return c.Text == "still there?" })
 	})
 	within(t, func() (any, error) { ben.Close(); return nil, nil })
 	until(t, ann, func(u Update) bool { return !u.Room.Seats[1].Connected })

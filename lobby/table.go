@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/smokestack/smokestack/engine"
+	"github.com/smokestack/smokestack/lobby/store"
 )
 
 // table is the game being played at a room's table: the state its rules
@@ -21,7 +22,7 @@ type table struct {
 
 // start sets the table to the opening position of the game m describes,
 // its status included.
-func (t *table) start(m *Meta) error {
+func (t *table) start(m *store.Meta) error {
 	*t = table{rules: t.rules}
 	state, err := t.rules.New(len(m.Seats), m.Options, m.Seed)
 	if err != nil {
@@ -36,7 +37,7 @@ func (t *table) clear() { *t = table{rules: t.rules} }
 
 // opening is the status of the game m describes before its first move,
 // for a room that fills up (or a rematch) to store with its seats.
-func (t table) opening(m *Meta) (engine.Status, error) {
+func (t table) opening(m *store.Meta) (engine.Status, error) {
 	state, err := t.rules.New(len(m.Seats), m.Options, m.Seed)
 	if err != nil {
 		return engine.Status{}, err

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/smokestack/smokestack/internal/tally"
+	"github.com/smokestack/smokestack/lobby/store"
 )
 
 // TestTable: the game part alone. A move is judged on a copy: the table
@@ -16,7 +17,7 @@ func TestTable(t *testing.T) {
 	if v, err := tb.view(0); v != nil || err != nil {
 		t.Fatalf("a table before the start shows %s, %v", v, err)
 	}
-	m := Meta{Seats: make([]Seat, 2), Seed: 3}
+	m := store.Meta{Seats: make([]store.Seat, 2), Seed: 3}
 	opening, err := tb.opening(&m)
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/smokestack/smokestack/lobby/store/mem"
 )
 
 // timers is a clock the test moves, with the rooms' timers on it
@@ -91,7 +93,7 @@ func newTable(t *testing.T, cfg Config, o CreateOptions, people ...Player) *tall
 	t.Helper()
 	tb := &tallyTable{t: t, clk: newTimers(), conns: map[string]*Conn{}}
 	if cfg.Store == nil {
-		cfg.Store = NewMemStore()
+		cfg.Store = mem.New()
 	}
 	cfg.Games, cfg.Now, cfg.AfterFunc = []Game{tallyGame()}, tb.clk.Now, tb.clk.AfterFunc
 	tb.l = New(cfg)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/smokestack/smokestack/engine"
+	"github.com/smokestack/smokestack/lobby/store"
 )
 
 // Taking moves back. A game's undo move takes back the seat's last move
@@ -87,7 +88,7 @@ func (u *undoLog) takeBack(seat int, e engine.Event) engine.Event {
 
 // wordedFor words the recent events for seat, naming the players by the
 // seats' names.
-func (u *undoLog) wordedFor(seat int, seats []Seat) []string {
+func (u *undoLog) wordedFor(seat int, seats []store.Seat) []string {
 	out := make([]string, 0, len(u.events))
 	for _, e := range u.events {
 		text := e.For(seat)

@@ -10,6 +10,8 @@ import (
 
 	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/engine/factories"
+	"github.com/smokestack/smokestack/lobby/store"
+	"github.com/smokestack/smokestack/lobby/store/bolt"
 )
 
 // factoriesView reads a Fantastic Factories view from an update.
@@ -31,12 +33,12 @@ func factoriesView(t *testing.T, u Update) factories.View {
 func TestUndoLeavesOnlyWhatStandsInTheLog(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "rooms.db")
-	store, err := OpenBolt(path)
+	st, err := bolt.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	games := []Game{{Rules: factories.Rules{}}}
-	l := New(Config{Store: store, Games: games})
+	l := New(Config{Store: st, Games: games})
 	meta, conns, w := factoriesRoom(t, l)
 	a, b := conns[0], conns[1]
 	playMarket(t, conns)
@@ -90,14 +92,14 @@ func TestUndoLeavesOnlyWhatStandsInTheLog(t *testing.T) {
 	for _, c := range []*Conn{a, b, w} {
 		c.Close()
 	}
-	store.Close()
+	st.Close()
 
 	checkUndoReplayed(t, path, games, meta.Code, afterA, afterB, did)
 }
 
 // factoriesRoom makes a public room of Fantastic Factories on l, seed
 // 16, with alice and bob at its seats and carol watching.
-func factoriesRoom(t *testing.T, l *Lobby) (Meta, map[int]*Conn, *Conn) {
+func factoriesRoom(t *testing.T, l *Lobby) (store.Meta, map[int]*Conn, *Conn) {
 	t.Helper()
 	ctx := context.Background()
 	alice, bob, carol := Player{ID: "key:a", Name: "alice"}, Player{ID: "key:b", Name: "bob"}, Player{ID: "key:c", Name: "carol"}
@@ -144,7 +146,7 @@ func checkUndoReplayed(t *testing.T, path string, games []Game, code string, aft
 	ctx := context.Background()
 	alice, bob, carol := Player{ID: "key:a", Name: "alice"}, Player{ID: "key:b", Name: "bob"}, Player{ID: "key:c", Name: "carol"}
 	// A restart: the room is rebuilt from the stored moves, undo and all.
-	store2, err := OpenBolt(path)
+	store2, err := bolt.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +188,7 @@ func checkUndoReplayed(t *testing.T, path string, games []Game, code string, aft
 // back and the others only that a move was taken back; a move taken back
 // stands no more, so a second undo reaches the move before.
 func TestUndoLog(t *testing.T) {
-	seats := []Seat{{Name: "ann"}, {Name: "ben"}}
+	seats := []store.Seat{{Name: "ann"}, {Name: "ben"}}
 	var u undoLog
 	u.record(0, 0, []engine.Event{{Seat: 0, Text: "took a card", Private: "took the 7"}})
 	u.record(1, 1, []engine.Event{{Seat: 1, Text: "took a card"}})

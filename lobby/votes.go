@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/smokestack/smokestack/lobby/store"
 )
 
 // A table never waits forever. A seat whose player is away (no session
@@ -34,16 +36,6 @@ const (
 	MaxTurnTime = 24 * time.Hour
 )
 
-// Vote is a seated player's vote to hand an away seat to a bot.
-type Vote struct {
-	Seat int `json:"seat"` // the away seat
-	By   int `json:"by"`   // the voter's seat
-	// Away is when the seat's player had left, as the voter saw it: a
-	// vote counts only for that absence, not once the player has been
-	// back and left again.
-	Away time.Time `json:"away"`
-}
-
 // VoteResult says what a vote did.
 type VoteResult struct {
 	// HandedOver is true when the vote completed the table's: a bot now
@@ -55,8 +47,8 @@ type VoteResult struct {
 	Votes, Needed int
 }
 
-// grace is the room's grace period.
-func (m Meta) grace() time.Duration {
+// graceOf is room m's grace period.
+func graceOf(m store.Meta) time.Duration {
 	if m.Grace > 0 {
 		return m.Grace
 	}
@@ -88,7 +80,7 @@ func (l *Lobby) Vote(ctx context.Context, code string, by Player, seat int) (Vot
 // game's default bot. The room makes it under its lock (room.votes), and
 // it is used under that lock.
 type seatVotes struct {
-	meta *Meta
+	meta *store.Meta
 	seen *presence
 	bot  string // the game's default bot; "" when it has none
 }
@@ -124,24 +116,24 @@ func (v seatVotes) check(by Player, seat int, title string) (int, error) {
 
 // cast is voter's vote for seat at now, checked: the metadata with it,
 // and what it did. Presence is as fresh as the store could tell.
-func (v seatVotes) cast(voter, seat int, now time.Time) (Meta, VoteResult, error) {
+func (v seatVotes) cast(voter, seat int, now time.Time) (store.Meta, VoteResult, error) {
 	s := v.meta.Seats[seat]
 	if v.seen.present(seat) {
-		return Meta{}, VoteResult{}, fmt.Errorf("%s is still playing seat %d", s.Name, seat+1)
+		return store.Meta{}, VoteResult{}, fmt.Errorf("%s is still playing seat %d", s.Name, seat+1)
 	}
 	if !v.seen.present(voter) {
-		return Meta{}, VoteResult{}, errors.New("only the players at the table can hand a seat to a bot")
+		return store.Meta{}, VoteResult{}, errors.New("only the players at the table can hand a seat to a bot")
 	}
 	away := v.awaySince(seat)
-	if open := away.Add(v.meta.grace()); now.Before(open) {
-		return Meta{}, VoteResult{}, fmt.Errorf("%s has been away %s: the seat can go to a bot in %s",
+	if open := away.Add(graceOf(*v.meta)); now.Before(open) {
+		return store.Meta{}, VoteResult{}, fmt.Errorf("%s has been away %s: the seat can go to a bot in %s",
 			s.Name, ClockText(now.Sub(away)), ClockText(open.Sub(now)))
 	}
 	m := *v.meta
-	m.Votes = slices.DeleteFunc(slices.Clone(m.Votes), func(vote Vote) bool {
+	m.Votes = slices.DeleteFunc(slices.Clone(m.Votes), func(vote store.Vote) bool {
 		return vote.Seat == seat && vote.By == voter || v.stale(vote)
 	})
-	m.Votes = append(m.Votes, Vote{Seat: seat, By: voter, Away: away})
+	m.Votes = append(m.Votes, store.Vote{Seat: seat, By: voter, Away: away})
 	res := VoteResult{Bot: v.bot}
 	res.Votes, res.Needed = v.tally(&m, seat)
 	if res.Votes >= res.Needed {
@@ -154,17 +146,17 @@ func (v seatVotes) cast(voter, seat int, now time.Time) (Meta, VoteResult, error
 func (v seatVotes) awaySince(seat int) time.Time { return v.seen.awaySince(seat, v.meta.Updated) }
 
 // handedOver is m with seat played by the default bot and its votes gone.
-func (v seatVotes) handedOver(m Meta, seat int) Meta {
+func (v seatVotes) handedOver(m store.Meta, seat int) store.Meta {
 	m.Seats = slices.Clone(m.Seats)
 	m.Seats[seat].Bot = v.bot
-	m.Votes = slices.DeleteFunc(slices.Clone(m.Votes), func(vote Vote) bool { return vote.Seat == seat || v.stale(vote) })
+	m.Votes = slices.DeleteFunc(slices.Clone(m.Votes), func(vote store.Vote) bool { return vote.Seat == seat || v.stale(vote) })
 	return m
 }
 
 // stale reports whether vote is for an absence that is over: its seat's
 // player came back since (and may have left again), or it holds no
 // person any more.
-func (v seatVotes) stale(vote Vote) bool {
+func (v seatVotes) stale(vote store.Vote) bool {
 	if vote.Seat < 0 || vote.Seat >= len(v.meta.Seats) || !v.awayPerson(vote.Seat) {
 		return true
 	}
@@ -173,13 +165,13 @@ func (v seatVotes) stale(vote Vote) bool {
 
 // tally counts, in m, the present players' votes for seat and how many
 // present players there are to vote.
-func (v seatVotes) tally(m *Meta, seat int) (votes, needed int) {
+func (v seatVotes) tally(m *store.Meta, seat int) (votes, needed int) {
 	for voter, s := range m.Seats {
 		if voter == seat || s.Bot != "" || s.Player == "" || !v.seen.present(voter) {
 			continue
 		}
 		needed++
-		if slices.ContainsFunc(m.Votes, func(vote Vote) bool { return vote.Seat == seat && vote.By == voter && !v.stale(vote) }) {
+		if slices.ContainsFunc(m.Votes, func(vote store.Vote) bool { return vote.Seat == seat && vote.By == voter && !v.stale(vote) }) {
 			votes++
 		}
 	}
@@ -212,11 +204,11 @@ func (v seatVotes) handoverAt(seat int) (at time.Time, ok bool) {
 	if !m.Started || m.Over || v.bot == "" || !v.awayPerson(seat) || !v.someoneHere() {
 		return time.Time{}, false
 	}
-	open := v.awaySince(seat).Add(m.grace())
+	open := v.awaySince(seat).Add(graceOf(*m))
 	if votes, needed := v.tally(m, seat); needed > 0 && votes >= needed {
 		return open, true
 	}
-	return open.Add(m.grace()), true
+	return open.Add(graceOf(*m)), true
 }
 
 // next is the earliest handoverAt of every seat, or seat -1. Only an
@@ -266,8 +258,8 @@ func (v seatVotes) addTo(info *RoomInfo, hostWatching bool) {
 		if !m.Started || m.Over || s.AwaySince.IsZero() || v.bot == "" {
 			continue
 		}
-		s.VotesFrom = s.AwaySince.Add(m.grace())
-		s.BotAt = s.VotesFrom.Add(m.grace())
+		s.VotesFrom = s.AwaySince.Add(graceOf(*m))
+		s.BotAt = s.VotesFrom.Add(graceOf(*m))
 		for _, vote := range m.Votes {
 			if vote.Seat == seat && !v.stale(vote) && v.seen.present(vote.By) && !slices.Contains(s.Votes, vote.By) {
 				s.Votes = append(s.Votes, vote.By)

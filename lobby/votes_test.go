@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/smokestack/smokestack/internal/redistest"
+	"github.com/smokestack/smokestack/lobby/store"
+	redisstore "github.com/smokestack/smokestack/lobby/store/redis"
 )
 
 // TestVotesHandAwaySeatToBot: cal leaves a table of three. Before the
@@ -213,7 +215,7 @@ func TestRedisHandoverOnce(t *testing.T) {
 type redisTable struct {
 	clk   *timers
 	a, b  *tallyTable
-	store *RedisStore
+	store *redisstore.Store
 }
 
 func newRedisTable(t *testing.T) *redisTable {
@@ -262,8 +264,8 @@ func (g *redisTable) calLeaves() {
 // host's powers.
 func TestSeatVotes(t *testing.T) {
 	t0 := time.Date(2026, 3, 4, 5, 0, 0, 0, time.UTC)
-	m := Meta{Host: ann.ID, Started: true, Grace: time.Minute,
-		Seats: []Seat{{Player: ann.ID, Name: "ann"}, {Player: ben.ID, Name: "ben"}, {Player: cal.ID, Name: "cal"}}}
+	m := store.Meta{Host: ann.ID, Started: true, Grace: time.Minute,
+		Seats: []store.Seat{{Player: ann.ID, Name: "ann"}, {Player: ben.ID, Name: "ben"}, {Player: cal.ID, Name: "cal"}}}
 	seen := presence{started: t0}
 	for seat := range 3 {
 		seen.arrive(seat)
@@ -302,7 +304,7 @@ func TestSeatVotes(t *testing.T) {
 	if err != nil || !res.HandedOver || m2.Seats[2].Bot != "first" || len(m2.Votes) != 0 {
 		t.Fatalf("ben's vote completing the table's: %+v, seats %+v, votes %v, %v", res, m2.Seats, m2.Votes, err)
 	}
-	m.Votes = append(m.Votes, Vote{Seat: 2, By: 1, Away: t0}) // stored, not yet handed over
+	m.Votes = append(m.Votes, store.Vote{Seat: 2, By: 1, Away: t0}) // stored, not yet handed over
 	if at, ok := v.handoverAt(2); !ok || !at.Equal(opened) {
 		t.Fatalf("with every vote in, the handover is at %v, %v", at, ok)
 	}
