@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -14,7 +15,7 @@ import (
 func BenchmarkSearchMove(b *testing.B) {
 	for _, players := range []int{2, 4} {
 		views := searchViews(players, 4)
-		b.Run(string(rune('0'+players))+"p", func(b *testing.B) {
+		b.Run(fmt.Sprintf("%dp", players), func(b *testing.B) {
 			var took []time.Duration
 			s := newSearch(9)
 			for i := 0; b.Loop(); i++ {
@@ -25,6 +26,7 @@ func BenchmarkSearchMove(b *testing.B) {
 			slices.Sort(took)
 			b.ReportMetric(float64(took[len(took)/2].Microseconds())/1000, "p50-ms")
 			b.ReportMetric(float64(took[len(took)*99/100].Microseconds())/1000, "p99-ms")
+			b.ReportMetric(float64(took[len(took)-1].Microseconds())/1000, "max-ms")
 		})
 	}
 }
