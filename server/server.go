@@ -20,7 +20,7 @@ import (
 
 	"github.com/smokestack/smokestack/internal/ratelog"
 	"github.com/smokestack/smokestack/lobby"
-	"github.com/smokestack/smokestack/session"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // Config is what a Server needs.
@@ -31,7 +31,7 @@ type Config struct {
 	HostKey gossh.Signer
 	Lobby   *lobby.Lobby
 	// Screens draw each game, by game name.
-	Screens map[string]session.Game
+	Screens map[string]kit.Game
 	Logger  *slog.Logger
 	// IdleTimeout closes connections with no traffic for this long (0: never).
 	IdleTimeout time.Duration
