@@ -11,7 +11,7 @@ import (
 const module = "github.com/smokestack/smokestack"
 
 // generic are the packages that must not know any game.
-var generic = []string{"lobby", "server", "session", "session/kit", "engine", "hostkeys"}
+var generic = []string{"lobby", "server", "server/cmd", "session", "session/kit", "engine", "hostkeys"}
 
 // kits are the shared packages that sit under a folder of games: what
 // every game's screens are made of.

@@ -1,6 +1,7 @@
-package server
+package cmd
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -8,6 +9,27 @@ import (
 
 	"github.com/smokestack/smokestack/lobby"
 )
+
+// rooms lists the open public rooms.
+func (s *Set) rooms(c *Call) error {
+	fs := flag.NewFlagSet("rooms", flag.ContinueOnError)
+	asJSON := fs.Bool("json", false, "print JSON")
+	if _, err := c.flags(fs, 0, ""); err != nil {
+		return err
+	}
+	rooms, err := s.Lobby.Rooms(c.Ctx)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return writeJSON(c.Out, rooms)
+	}
+	if len(rooms) == 0 {
+		fmt.Fprintln(c.Out, "No open public rooms. Create one with: new --players 2")
+		return nil
+	}
+	return roomTable(c.Out, rooms)
+}
 
 // roomTable prints rooms for people: code, seats, who sits, and where the
 // game stands.
