@@ -37,7 +37,13 @@ func (s *Server) run(sess ssh.Session) int {
 	}
 	c := s.newCall(sess)
 	defer c.finish()
-	return s.commands.Run(c.command())
+	return s.commands().Run(c.command())
+}
+
+// commands are the exec commands (server/cmd), on the server's lobby, log
+// and limits as they are now.
+func (s *Server) commands() *cmd.Set {
+	return &cmd.Set{Lobby: s.cfg.Lobby, Host: host{s}, Log: s.log, MaxLine: s.cfg.Limits.MaxLine}
 }
 
 func (s *Server) newCall(sess ssh.Session) *call {

@@ -20,7 +20,6 @@ import (
 
 	"github.com/smokestack/smokestack/internal/ratelog"
 	"github.com/smokestack/smokestack/lobby"
-	"github.com/smokestack/smokestack/server/cmd"
 	"github.com/smokestack/smokestack/session/kit"
 )
 
@@ -72,8 +71,6 @@ type Server struct {
 	metrics *Metrics
 	gate    *gate
 	bans    banCache
-	// commands are the exec commands (server/cmd).
-	commands *cmd.Set
 	// suspects are the keys and addresses refused lately (suspects.go).
 	suspects suspects
 	// instance names this instance to operators (operators.go).
@@ -121,7 +118,6 @@ func New(cfg Config) (*Server, error) {
 	s.metrics.suspects.Store(&s.suspects)
 	s.metrics.input.Store(&s.inputHeld)
 	s.bans.lobby = cfg.Lobby
-	s.commands = &cmd.Set{Lobby: cfg.Lobby, Host: host{s}, Log: cfg.Logger, MaxLine: cfg.Limits.MaxLine}
 	s.bans.fail = func(err error) {
 		s.metrics.StoreFailed(err)
 		s.refusal.Log(slog.LevelWarn, "bans", "cannot read bans; using the last ones read", "err", err)
