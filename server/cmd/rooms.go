@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -12,12 +13,18 @@ import (
 
 // rooms lists the open public rooms.
 func (s *Set) rooms(c *Call) error {
-	fs := flag.NewFlagSet("rooms", flag.ContinueOnError)
+	return c.listRooms("rooms", s.Lobby.Rooms, "No open public rooms. Create one with: new --players 2")
+}
+
+// listRooms runs a command that lists rooms: as JSON with --json, for
+// scripts, else as a table, or none when there are none.
+func (c *Call) listRooms(name string, list func(context.Context) ([]lobby.RoomInfo, error), none string) error {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print JSON")
 	if _, err := c.flags(fs, 0, ""); err != nil {
 		return err
 	}
-	rooms, err := s.Lobby.Rooms(c.Ctx)
+	rooms, err := list(c.Ctx)
 	if err != nil {
 		return err
 	}
@@ -25,7 +32,7 @@ func (s *Set) rooms(c *Call) error {
 		return writeJSON(c.Out, rooms)
 	}
 	if len(rooms) == 0 {
-		fmt.Fprintln(c.Out, "No open public rooms. Create one with: new --players 2")
+		fmt.Fprintln(c.Out, none)
 		return nil
 	}
 	return roomTable(c.Out, rooms)
