@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/store"
 )
 
 // banCache is the bans in force, read from the store at most every
@@ -18,7 +19,7 @@ type banCache struct {
 	fail  func(error)
 
 	mu   sync.Mutex
-	list []lobby.Ban
+	list []store.Ban
 	read time.Time
 }
 
@@ -35,20 +36,19 @@ func (b *banCache) covers(ctx context.Context, key string, addr netip.Addr) bool
 	return false
 }
 
-func (b *banCache) current(ctx context.Context, now time.Time) []lobby.Ban {
+func (b *banCache) current(ctx context.Context, now time.Time) []store.Ban {
 	b.mu.Lock()
 	list, fresh := b.list, now.Sub(b.read) < banRefresh
 	if !fresh {
 		b.read = now // one reader at a time; the others use what there is
 	}
 	b.mu.Unlock()
-	store, ok := b.lobby.Bans()
-	if fresh || !ok {
+	if fresh {
 		return list
 	}
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	bans, err := store.Bans(ctx, now)
+	bans, err := b.lobby.Bans(ctx, now)
 	if err != nil {
 		b.fail(err)
 		return list

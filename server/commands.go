@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/ssh"
 
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/store"
 	"github.com/smokestack/smokestack/server/cmd"
 	"github.com/smokestack/smokestack/session"
 )
@@ -122,7 +123,7 @@ func (h host) Operator(p lobby.Player) string {
 func (h host) Refuse(reason string, attrs ...any) { h.s.refuse(reason, attrs...) }
 
 // Ask puts an operator's request to every instance (operators.go).
-func (h host) Ask(ctx context.Context, req lobby.OperatorRequest) cmd.Answers {
+func (h host) Ask(ctx context.Context, req store.OperatorRequest) cmd.Answers {
 	return h.s.askAll(ctx, req)
 }
 

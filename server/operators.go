@@ -14,6 +14,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/store"
 	"github.com/smokestack/smokestack/server/cmd"
 	"github.com/smokestack/smokestack/session"
 )
@@ -72,22 +73,19 @@ func instanceName(l net.Listener) string {
 // answerOperators answers every instance's operator requests until ctx
 // ends, when the lobby's store is shared between instances.
 func (s *Server) answerOperators(ctx context.Context) {
-	if inst, ok := s.cfg.Lobby.Instances(); ok {
-		inst.AnswerInstances(ctx, s.answer)
-	}
+	s.cfg.Lobby.AnswerInstances(ctx, s.answer)
 }
 
 // askAll puts req to every instance and gathers their answers: this
 // instance's at least, however the others fare.
-func (s *Server) askAll(ctx context.Context, req lobby.OperatorRequest) cmd.Answers {
-	inst, ok := s.cfg.Lobby.Instances()
-	if !ok {
-		return cmd.Answers{List: []lobby.OperatorAnswer{s.answer(ctx, req)}}
+func (s *Server) askAll(ctx context.Context, req store.OperatorRequest) cmd.Answers {
+	if !s.cfg.Lobby.Shared() {
+		return cmd.Answers{List: []store.OperatorAnswer{s.answer(ctx, req)}}
 	}
 	ctx, cancel := context.WithTimeout(ctx, askWait)
 	defer cancel()
-	answers, asked, err := inst.AskInstances(ctx, req)
-	if !slices.ContainsFunc(answers, func(a lobby.OperatorAnswer) bool { return a.Instance == s.instance }) {
+	answers, asked, err := s.cfg.Lobby.AskInstances(ctx, req)
+	if !slices.ContainsFunc(answers, func(a store.OperatorAnswer) bool { return a.Instance == s.instance }) {
 		// Not heard here (the subscription is down): answer here anyway.
 		answers = append(answers, s.answer(ctx, req))
 		asked++
@@ -106,8 +104,8 @@ func (s *Server) askAll(ctx context.Context, req lobby.OperatorRequest) cmd.Answ
 }
 
 // answer answers one operator request for this instance's sessions.
-func (s *Server) answer(_ context.Context, req lobby.OperatorRequest) lobby.OperatorAnswer {
-	a := lobby.OperatorAnswer{Instance: s.instance}
+func (s *Server) answer(_ context.Context, req store.OperatorRequest) store.OperatorAnswer {
+	a := store.OperatorAnswer{Instance: s.instance}
 	arg := func(i int) string {
 		if i < len(req.Args) {
 			return req.Args[i]
@@ -141,7 +139,7 @@ func (s *Server) answer(_ context.Context, req lobby.OperatorRequest) lobby.Oper
 	case cmd.AskBanned:
 		s.bans.forget() // read the new ban before the next session
 		target, except := arg(0), arg(1)
-		ban := lobby.Ban{Target: target}
+		ban := store.Ban{Target: target}
 		for _, ls := range s.sessions() {
 			if ls.id != except && ban.Covers(ls.player.Key, remoteAddr(ls.sess.RemoteAddr())) {
 				ls.end(endNote(refusalLines["banned"]))

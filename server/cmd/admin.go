@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"strings"
@@ -9,6 +8,7 @@ import (
 	"time"
 
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/store"
 )
 
 const adminUsage = `admin sessions                      the sessions open, on every instance
@@ -52,7 +52,7 @@ func (s *Set) admin(c *Call) error {
 		if err != nil {
 			return err
 		}
-		g := s.Host.Ask(c.Ctx, lobby.OperatorRequest{Kind: AskKick, Args: []string{id}})
+		g := s.Host.Ask(c.Ctx, store.OperatorRequest{Kind: AskKick, Args: []string{id}})
 		for _, a := range g.List {
 			if a.N > 0 {
 				fmt.Fprintln(c.Out, a.Text)
@@ -86,7 +86,7 @@ func (s *Set) admin(c *Call) error {
 		if text == "" {
 			return errUsage{"missing the TEXT to announce"}
 		}
-		g := s.Host.Ask(c.Ctx, lobby.OperatorRequest{Kind: AskAnnounce, Args: []string{text}})
+		g := s.Host.Ask(c.Ctx, store.OperatorRequest{Kind: AskAnnounce, Args: []string{text}})
 		n := 0
 		for _, a := range g.List {
 			n += a.N
@@ -103,7 +103,7 @@ func (s *Set) admin(c *Call) error {
 // adminSessions lists the sessions of every instance that answers, each
 // with the instance it is on.
 func (s *Set) adminSessions(c *Call) error {
-	g := s.Host.Ask(c.Ctx, lobby.OperatorRequest{Kind: AskSessions})
+	g := s.Host.Ask(c.Ctx, store.OperatorRequest{Kind: AskSessions})
 	tw := tabwriter.NewWriter(c.Out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "SESSION\tNAME\tKEY\tREMOTE\tKIND\tCOMMAND\tAGE\tIDLE\tINSTANCE")
 	for _, a := range g.List {
@@ -128,27 +128,23 @@ func (s *Set) adminBan(c *Call, args []string, op string) error {
 	if err != nil {
 		return err
 	}
-	target, err := lobby.BanTarget(pos[0])
+	target, err := store.BanTarget(pos[0])
 	if err != nil {
 		return errUsage{err.Error()}
 	}
 	if *lasts < 0 {
 		return errUsage{"--for cannot be negative"}
 	}
-	store, ok := s.Lobby.Bans()
-	if !ok {
-		return errors.New("this server's store keeps no bans")
-	}
 	now := time.Now().UTC()
-	b := lobby.Ban{Target: target, By: op + " (" + c.Player.Key + ")", At: now}
+	b := store.Ban{Target: target, By: op + " (" + c.Player.Key + ")", At: now}
 	if *lasts > 0 {
 		b.Until = now.Add(*lasts)
 	}
-	if err := store.Ban(c.Ctx, b); err != nil {
+	if err := s.Lobby.Ban(c.Ctx, b); err != nil {
 		return err
 	}
 	s.Host.BansChanged()
-	g := s.Host.Ask(c.Ctx, lobby.OperatorRequest{Kind: AskBanned, Args: []string{target, c.ID}})
+	g := s.Host.Ask(c.Ctx, store.OperatorRequest{Kind: AskBanned, Args: []string{target, c.ID}})
 	kicked := 0
 	for _, a := range g.List {
 		kicked += a.N
@@ -165,15 +161,11 @@ func (s *Set) adminBan(c *Call, args []string, op string) error {
 }
 
 func (s *Set) adminUnban(c *Call, arg string) error {
-	target, err := lobby.BanTarget(arg)
+	target, err := store.BanTarget(arg)
 	if err != nil {
 		return errUsage{err.Error()}
 	}
-	store, ok := s.Lobby.Bans()
-	if !ok {
-		return errors.New("this server's store keeps no bans")
-	}
-	found, err := store.Unban(c.Ctx, target)
+	found, err := s.Lobby.Unban(c.Ctx, target)
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/store"
 	"github.com/smokestack/smokestack/session"
 )
 
@@ -35,7 +36,7 @@ type Host interface {
 	Refuse(reason string, attrs ...any)
 	// Ask puts an operator's request (Kind: one of the Ask constants) to
 	// every instance, and gathers the answers: this instance's at least.
-	Ask(ctx context.Context, req lobby.OperatorRequest) Answers
+	Ask(ctx context.Context, req store.OperatorRequest) Answers
 	// BansChanged makes the next session read the bans again.
 	BansChanged()
 }
@@ -52,7 +53,7 @@ const (
 
 // Answers are what the instances answered an operator.
 type Answers struct {
-	List []lobby.OperatorAnswer
+	List []store.OperatorAnswer
 	// Note says how far the answers reach, for the operator; "" when only
 	// this instance was asked.
 	Note string

@@ -12,6 +12,8 @@ import (
 
 	"github.com/smokestack/smokestack/internal/tally"
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/store"
+	"github.com/smokestack/smokestack/lobby/store/mem"
 	"github.com/smokestack/smokestack/session"
 )
 
@@ -38,7 +40,7 @@ func (h *testHost) Operator(p lobby.Player) string {
 
 func (h *testHost) Refuse(reason string, _ ...any) { h.refused = append(h.refused, reason) }
 
-func (h *testHost) Ask(context.Context, lobby.OperatorRequest) Answers { return Answers{} }
+func (h *testHost) Ask(context.Context, store.OperatorRequest) Answers { return Answers{} }
 
 func (h *testHost) BansChanged() {}
 
@@ -64,7 +66,7 @@ type result struct {
 }
 
 func newSet() *Set {
-	l := lobby.New(lobby.Config{Store: lobby.NewMemStore(), Games: []lobby.Game{{Rules: tally.Rules{}}}})
+	l := lobby.New(lobby.Config{Store: mem.New(), Games: []lobby.Game{{Rules: tally.Rules{}}}})
 	return &Set{Lobby: l, Host: &testHost{}, Log: slog.New(slog.DiscardHandler)}
 }
 

@@ -4,7 +4,7 @@ import (
 	"flag"
 	"fmt"
 
-	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/players"
 )
 
 // link shows a one-time code for another key, or links this key with
@@ -19,7 +19,7 @@ func (s *Set) link(c *Call) error {
 		if err != nil {
 			return err
 		}
-		shown := code[:lobby.LinkCodeLength/2] + "-" + code[lobby.LinkCodeLength/2:]
+		shown := code[:players.LinkCodeLength/2] + "-" + code[players.LinkCodeLength/2:]
 		fmt.Fprintln(c.Out, shown)
 		fmt.Fprintf(c.Err, "On your other key, before %s, run:\n  %s\n"+
 			"It then plays as %s, in your seats, with your records. The code works once.\n",

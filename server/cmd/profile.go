@@ -8,7 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/players"
 )
 
 // profile prints the player's record, or another player's.
@@ -43,7 +43,7 @@ func (s *Set) profile(c *Call) error {
 }
 
 // profileText prints a profile for people.
-func (s *Set) profileText(w io.Writer, p lobby.PlayerProfile) {
+func (s *Set) profileText(w io.Writer, p players.Summary) {
 	head := p.Name
 	if !p.Since.IsZero() {
 		head += "  playing here since " + p.Since.Format("2 Jan 2006")

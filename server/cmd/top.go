@@ -6,7 +6,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/players"
 )
 
 // top prints a game's leaderboard.
@@ -30,12 +30,12 @@ func (s *Set) top(c *Call) error {
 		return err
 	}
 	if board == nil {
-		board = []lobby.Standing{} // scripts get [] rather than null
+		board = []players.Standing{} // scripts get [] rather than null
 	}
 	if *asJSON {
 		return writeJSON(c.Out, struct {
-			Game      string           `json:"game"`
-			Standings []lobby.Standing `json:"standings"`
+			Game      string             `json:"game"`
+			Standings []players.Standing `json:"standings"`
 		}{g.Name(), board})
 	}
 	if len(board) == 0 {
