@@ -11,6 +11,7 @@ import (
 	"github.com/smokestack/smokestack/lobby/store"
 )
 
+// adminUsage is what `help admin` and a mistyped admin command show.
 const adminUsage = `admin sessions                      the sessions open, on every instance
 admin rooms                         every room, private and finished ones too
 admin kick SESSION                  close a session (its seat is kept), on whichever instance
