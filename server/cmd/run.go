@@ -173,6 +173,16 @@ func (c *Call) flagsUpTo(fs *flag.FlagSet, want, most int, names string) ([]stri
 	return pos, nil
 }
 
+// roomArg joins a command's room and, for a guest coming back, seat word
+// ("K7PXMA maple-42"); a second argument that is no seat word is refused.
+func roomArg(pos []string) (string, error) {
+	room := strings.Join(pos, " ")
+	if _, word := lobby.SplitSeatWord(room); len(pos) > 1 && word == "" {
+		return "", errUsage{fmt.Sprintf("unexpected argument %q: after the room comes only a guest's seat word (maple-42)", pos[1])}
+	}
+	return room, nil
+}
+
 // writeJSON prints v for scripts, indented.
 func writeJSON(w io.Writer, v any) error {
 	if rooms, ok := v.([]lobby.RoomInfo); ok && rooms == nil {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/session"
 )
 
@@ -100,16 +99,6 @@ func bellOffFromEnv(env []string) bool {
 		}
 	}
 	return off
-}
-
-// roomArg joins a command's room and, for a guest coming back, seat word
-// ("K7PXMA maple-42"); a second argument that is no seat word is refused.
-func roomArg(pos []string) (string, error) {
-	room := strings.Join(pos, " ")
-	if _, word := lobby.SplitSeatWord(room); len(pos) > 1 && word == "" {
-		return "", errUsage{fmt.Sprintf("unexpected argument %q: after the room comes only a guest's seat word (maple-42)", pos[1])}
-	}
-	return room, nil
 }
 
 // sessionStart maps a terminal command to the screen it opens on.
