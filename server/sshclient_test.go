@@ -27,9 +27,9 @@ import (
 	"github.com/smokestack/smokestack/hostkeys"
 	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/lobby/store/bolt"
-	"github.com/smokestack/smokestack/session"
 	factoriesui "github.com/smokestack/smokestack/session/factories"
 	furnaceui "github.com/smokestack/smokestack/session/furnace"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // testServer is a real server on 127.0.0.1:0 over a bbolt store in a
@@ -91,7 +91,7 @@ var testGames = []lobby.Game{
 }
 
 // testScreens draw the test servers' games.
-var testScreens = map[string]session.Game{"factories": factoriesui.UI{}, "furnace": furnaceui.UI{}}
+var testScreens = map[string]kit.Game{"factories": factoriesui.UI{}, "furnace": furnaceui.UI{}}
 
 // serveLoopback serves srv on 127.0.0.1:0 until the test ends, then
 // closes it and runs after (to close what the server used).

@@ -16,10 +16,11 @@ import (
 	"github.com/smokestack/smokestack/lobby/store/mem"
 	"github.com/smokestack/smokestack/session"
 	factoriesui "github.com/smokestack/smokestack/session/factories"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // screens are the games' screens the tests' sessions draw.
-var screens = map[string]session.Game{"factories": factoriesui.UI{}}
+var screens = map[string]kit.Game{"factories": factoriesui.UI{}}
 
 // fixedNow is the session's clock in tests: output never shows real time.
 var fixedNow = screentest.FixedNow
