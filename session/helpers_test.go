@@ -13,19 +13,21 @@ import (
 	"github.com/smokestack/smokestack/internal/screentest"
 	"github.com/smokestack/smokestack/internal/waittest"
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/store/mem"
 	"github.com/smokestack/smokestack/session"
 	factoriesui "github.com/smokestack/smokestack/session/factories"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // screens are the games' screens the tests' sessions draw.
-var screens = map[string]session.Game{"factories": factoriesui.UI{}}
+var screens = map[string]kit.Game{"factories": factoriesui.UI{}}
 
 // fixedNow is the session's clock in tests: output never shows real time.
 var fixedNow = screentest.FixedNow
 
 func newTestLobby(change ...func(*lobby.Config)) *lobby.Lobby {
 	clock := screentest.NewClock(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))
-	cfg := lobby.Config{Store: lobby.NewMemStore(), Games: []lobby.Game{{Rules: factories.Rules{}, Bots: bot.JSONBots()}}, Now: clock.Now}
+	cfg := lobby.Config{Store: mem.New(), Games: []lobby.Game{{Rules: factories.Rules{}, Bots: bot.JSONBots()}}, Now: clock.Now}
 	for _, f := range change {
 		f(&cfg)
 	}

@@ -9,16 +9,16 @@ import (
 	"github.com/smokestack/smokestack/engine/furnace"
 	furnacebot "github.com/smokestack/smokestack/engine/furnace/bot"
 	"github.com/smokestack/smokestack/lobby"
-	"github.com/smokestack/smokestack/session"
 	factoriesui "github.com/smokestack/smokestack/session/factories"
 	furnaceui "github.com/smokestack/smokestack/session/furnace"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // game is one game this binary offers: what rooms run, and how
 // `simulate` plays it headless with its bots' own simulator.
 type game struct {
 	lobby.Game
-	screen   session.Game
+	screen   kit.Game
 	simulate func(ctx context.Context, c simConfig) (report, error)
 }
 
@@ -64,8 +64,8 @@ func lobbyGames() []lobby.Game {
 }
 
 // screens is games() as the sessions take them.
-func screens() map[string]session.Game {
-	out := map[string]session.Game{}
+func screens() map[string]kit.Game {
+	out := map[string]kit.Game{}
 	for _, g := range games() {
 		if g.screen != nil {
 			out[g.Name()] = g.screen

@@ -16,6 +16,10 @@ import (
 
 	"github.com/smokestack/smokestack/hostkeys"
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/store"
+	"github.com/smokestack/smokestack/lobby/store/bolt"
+	"github.com/smokestack/smokestack/lobby/store/mem"
+	redisstore "github.com/smokestack/smokestack/lobby/store/redis"
 	"github.com/smokestack/smokestack/server"
 )
 
@@ -276,11 +280,11 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	store, err := openStore(ctx, c)
+	st, err := openStore(ctx, c)
 	if err != nil {
 		return err
 	}
-	defer store.Close()
+	defer st.Close()
 
 	var ops server.Operators
 	if c.operators != "" {
@@ -290,7 +294,7 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	metrics := server.NewMetrics(storeName(c))
 	lb := lobby.New(lobby.Config{
-		Store:         store,
+		Store:         st,
 		Games:         lobbyGames(),
 		BotDelay:      c.botDelay,
 		Expire:        c.expire,
@@ -408,14 +412,14 @@ func storeName(c serveConfig) string {
 }
 
 // openStore opens the room store the flags ask for.
-func openStore(ctx context.Context, c serveConfig) (lobby.Store, error) {
+func openStore(ctx context.Context, c serveConfig) (store.Store, error) {
 	if c.redis != "" {
 		ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		defer cancel()
-		return lobby.OpenRedis(ctx, c.redis)
+		return redisstore.Open(ctx, c.redis)
 	}
 	if c.store == "memory" {
-		return lobby.NewMemStore(), nil
+		return mem.New(), nil
 	}
-	return lobby.OpenBolt(filepath.Join(c.dataDir, "rooms.db"))
+	return bolt.Open(filepath.Join(c.dataDir, "rooms.db"))
 }

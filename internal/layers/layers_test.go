@@ -40,6 +40,7 @@ func TestCheckCatchesPlants(t *testing.T) {
 		{"the store knows the lobby", "lobby/store", Module + "/lobby", false, "lobby/store imports lobby"},
 		{"a lobby test reaches the server", "lobby", Module + "/server", true, "lobby has a test importing server"},
 		{"a new package nobody placed", "lobby/extra", "fmt", false, "lobby/extra has no row"},
+		{"a game's screens link a driver", "session/factories", "github.com/redis/go-redis/v9", false, "session/factories links github.com/redis/go-redis/"},
 	}
 	for _, p := range plants {
 		t.Run(p.name, func(t *testing.T) {
@@ -54,6 +55,7 @@ func TestCheckCatchesPlants(t *testing.T) {
 				q.TestImports = append(slices.Clone(q.TestImports), p.imp)
 			} else {
 				q.Imports = append(slices.Clone(q.Imports), p.imp)
+				q.Deps = append(slices.Clone(q.Deps), p.imp)
 			}
 			pkgs[i] = q
 			bad := Check(pkgs, registered)
@@ -88,7 +90,7 @@ func TestRowsMatchTheirPackages(t *testing.T) {
 func modulePackages(t *testing.T) []Package {
 	t.Helper()
 	cmd := exec.Command("go", "list", "-f",
-		`{{.ImportPath}}|{{join .Imports " "}}|{{join .TestImports " "}} {{join .XTestImports " "}}`, Module+"/...")
+		`{{.ImportPath}}|{{join .Imports " "}}|{{join .TestImports " "}} {{join .XTestImports " "}}|{{join .Deps " "}}`, Module+"/...")
 	cmd.Stderr = os.Stderr
 	out, err := cmd.Output()
 	if err != nil {
@@ -101,7 +103,7 @@ func modulePackages(t *testing.T) []Package {
 		if !ok {
 			continue // the module's root has no package
 		}
-		pkgs = append(pkgs, Package{Path: rel, Imports: strings.Fields(f[1]), TestImports: strings.Fields(f[2])})
+		pkgs = append(pkgs, Package{Path: rel, Imports: strings.Fields(f[1]), TestImports: strings.Fields(f[2]), Deps: strings.Fields(f[3])})
 	}
 	if len(pkgs) < 10 {
 		t.Fatalf("go list found only %d packages", len(pkgs))

@@ -41,12 +41,13 @@ var Table = []Rule{
 	{Pkg: "server/cmd", May: []string{"session", "session/kit", "lobby", "lobby/players", "lobby/chat", "lobby/store", "engine", "internal/ratelog"}, TestMay: testKit},
 	{Pkg: "session", May: []string{"session/kit", "lobby", "lobby/players", "lobby/chat", "lobby/store", "engine"}, TestMay: testKit},
 	{Pkg: "session/kit", May: []string{"engine"}, TestMay: testKit},
-	{Pkg: "session/GAME", May: []string{"session/kit", "engine", "engine/GAME"}, TestMay: testKit},
+	// A game's goldens draw its screens through the real session and lobby.
+	{Pkg: "session/GAME", May: []string{"session/kit", "engine", "engine/GAME"}, TestMay: append([]string{"session", "lobby"}, testKit...)},
 
 	{Pkg: "lobby", May: []string{"lobby/store", "lobby/players", "lobby/chat", "engine", "internal/openskill", "internal/ratelog"}, TestMay: testKit},
 	{Pkg: "lobby/players", May: []string{"lobby/store", "engine", "internal/openskill", "internal/ratelog"}, TestMay: testKit},
 	{Pkg: "lobby/chat", May: []string{"lobby/store", "internal/ratelog"}, TestMay: testKit},
-	{Pkg: "lobby/store", May: []string{"engine"}, TestMay: testKit},
+	{Pkg: "lobby/store", May: []string{"engine", "internal/openskill"}, TestMay: testKit},
 	{Pkg: "lobby/store/storetest", May: []string{"lobby/store", "engine", "internal/waittest"}, TestMay: testKit},
 	{Pkg: "lobby/store/mem", May: []string{"lobby/store", "engine"}, TestMay: testKit},
 	{Pkg: "lobby/store/bolt", May: []string{"lobby/store", "engine"}, TestMay: testKit},
@@ -77,12 +78,19 @@ var Impure = []string{
 }
 
 // Package is one package as the check sees it: its path relative to the
-// module, and its imports and its tests' imports, full paths.
+// module, its imports, its tests' imports and everything it links, full
+// paths.
 type Package struct {
 	Path        string
 	Imports     []string
 	TestImports []string
+	Deps        []string
 }
+
+// Unlinked are what a game's packages must never link, directly or not:
+// the rooms, the generic screens over them, and the stores' drivers. A
+// game's screens are drawn from session/kit.
+var Unlinked = []string{Module + "/lobby", Module + "/session", "github.com/redis/go-redis/", "go.etcd.io/bbolt"}
 
 // Check returns every import that breaks the table, every impure import
 // in the engine, and every package the table has no row for, given the
@@ -98,6 +106,9 @@ func Check(pkgs []Package, games []string) []string {
 		bad = append(bad, checkImports(p.Path, p.Imports, rule.May, games, "imports")...)
 		testMay := append(slices.Clip(rule.May), rule.TestMay...)
 		bad = append(bad, checkImports(p.Path, p.TestImports, testMay, games, "has a test importing")...)
+		if ownGame(p.Path, games) != "" {
+			bad = append(bad, checkLinks(p)...)
+		}
 		if p.Path == "engine" || strings.HasPrefix(p.Path, "engine/") {
 			for _, imp := range p.Imports {
 				if slices.Contains(Impure, imp) {
@@ -118,6 +129,18 @@ func checkImports(pkg string, imports, may, games []string, verb string) []strin
 		}
 		if !allowed(pkg, rel, may, games) {
 			bad = append(bad, fmt.Sprintf("%s %s %s, which its row does not allow", pkg, verb, rel))
+		}
+	}
+	return bad
+}
+
+func checkLinks(p Package) []string {
+	var bad []string
+	for _, part := range Unlinked {
+		if slices.ContainsFunc(p.Deps, func(dep string) bool {
+			return dep == part || strings.HasSuffix(part, "/") && strings.HasPrefix(dep, part)
+		}) {
+			bad = append(bad, fmt.Sprintf("%s links %s: a game's packages stand on the engine and the kit", p.Path, part))
 		}
 	}
 	return bad
