@@ -27,7 +27,7 @@ type room struct {
 
 	mu     sync.Mutex
 	meta   Meta
-	state  json.RawMessage // nil until every seat is taken
+	state  engine.State // the game, decoded; nil until every seat is taken
 	status engine.Status
 	moves  int // moves applied to state
 	events []logEntry

@@ -35,7 +35,7 @@ func TestUndoLeavesOnlyWhatStandsInTheLog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	games := []Game{{Rules: factories.Rules{}}}
+	games := []Game{{Rules: factories.Rules}}
 	l := New(Config{Store: store, Games: games})
 	alice, bob, carol := Player{ID: "key:a", Name: "alice"}, Player{ID: "key:b", Name: "bob"}, Player{ID: "key:c", Name: "carol"}
 	meta, err := l.Create(ctx, alice, CreateOptions{Seats: 2, Seed: 16, HasSeed: true, Public: true})

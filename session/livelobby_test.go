@@ -13,7 +13,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/smokestack/smokestack/engine/factories"
-	"github.com/smokestack/smokestack/engine/factories/bot"
 	"github.com/smokestack/smokestack/internal/redistest"
 	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/session"
@@ -72,7 +71,7 @@ func TestLobbyFollowsRooms(t *testing.T) {
 // never loaded, with the round its moves reached.
 func TestLobbyFollowsOtherInstances(t *testing.T) {
 	r := redistest.Start(t)
-	games := []lobby.Game{{Rules: factories.Rules{}, Bots: bot.JSONBots()}}
+	games := lobbyGames()
 	newInstance := func() *lobby.Lobby {
 		s, err := lobby.OpenRedis(context.Background(), r.URL)
 		if err != nil {
@@ -128,7 +127,7 @@ func (s *countingStore) List(ctx context.Context) ([]lobby.Meta, error) {
 // of its lists at most once a second, and once they stop, nothing.
 func TestLobbyPace(t *testing.T) {
 	store := &countingStore{MemStore: lobby.NewMemStore()}
-	l := lobby.New(lobby.Config{Store: store, Games: []lobby.Game{{Rules: factories.Rules{}, Bots: bot.JSONBots()}}})
+	l := lobby.New(lobby.Config{Store: store, Games: lobbyGames()})
 	d := newDriver(t, session.Config{Lobby: l, Player: alice, Width: 80, Height: 24})
 	d.until("the lobby", d.screenContains("OPEN SEATS"))
 	d.drain()
@@ -213,7 +212,7 @@ func TestLobbyColumns(t *testing.T) {
 // progress at its real round before anyone opens it.
 func TestLobbyRoundAfterRestart(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "rooms.db")
-	games := []lobby.Game{{Rules: factories.Rules{}, Bots: bot.JSONBots()}}
+	games := lobbyGames()
 	store, err := lobby.OpenBolt(path)
 	if err != nil {
 		t.Fatal(err)

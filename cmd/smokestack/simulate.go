@@ -14,18 +14,22 @@ import (
 	"sync"
 
 	"github.com/smokestack/smokestack/engine"
+	"github.com/smokestack/smokestack/internal/games"
 )
 
 // simulateCmd runs "smokestack simulate": headless games between bots,
 // spread over every core, with a summary of who won and how.
 func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	all := games()
+	all, err := games.Load()
+	if err != nil {
+		return err
+	}
 	fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	name := fs.String("game", all[0].Name(), "the game to play: "+strings.Join(gameNames(all), " or "))
+	name := fs.String("game", all[0].Name(), "the game to play: "+strings.Join(games.Names(all), " or "))
 	players := fs.Int("players", 0, "number of seats (default: 4, or the most the game has)")
 	bots := fs.String("bots", "", "comma-separated bots, one per seat, repeated to fill the seats (default: every bot of the game)")
-	games := fs.Int("games", 100, "number of games to play")
+	batch := fs.Int("games", 100, "number of games to play")
 	seed := fs.Uint64("seed", 1, "seed of the whole batch; the same seed replays the same games")
 	workers := fs.Int("workers", 0, "games played at once (0: one per core)")
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
@@ -54,9 +58,9 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
-	i := slices.IndexFunc(all, func(g game) bool { return g.Name() == *name })
+	i := slices.IndexFunc(all, func(g games.Game) bool { return g.Name() == *name })
 	if i < 0 {
-		return fmt.Errorf("--game %q: choose %s", *name, strings.Join(gameNames(all), " or "))
+		return fmt.Errorf("--game %q: choose %s", *name, strings.Join(games.Names(all), " or "))
 	}
 	g := all[i]
 	lo, hi := g.Rules.Seats()
@@ -90,10 +94,10 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			return fmt.Errorf("--bots: %s has no bot %q: choose %s", g.Rules.Title(), seats[i], strings.Join(g.Bots.Names, " or "))
 		}
 	}
-	if *games < 1 {
+	if *batch < 1 {
 		return errors.New("--games must be at least 1")
 	}
-	cfg := simConfig{Bots: seats, Options: values, Games: *games, Seed: *seed, Workers: *workers}
+	cfg := engine.Batch{Bots: seats, Options: values, Games: *batch, Seed: *seed, Workers: *workers}
 	if isTerminal(stderr) {
 		bar := &progressBar{w: stderr}
 		cfg.Progress = bar.update
@@ -105,7 +109,7 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if os.Getenv("GOGC") == "" {
 		defer debug.SetGCPercent(debug.SetGCPercent(400))
 	}
-	res, err := g.simulate(ctx, cfg)
+	res, err := g.Simulate(ctx, cfg)
 	if err != nil {
 		return err // main names the command
 	}

@@ -141,7 +141,7 @@ func checkReplay(t *testing.T, store lobby.Store, code string, seen map[string]p
 		t.Errorf("room %s: %v", code, err)
 		return 0
 	}
-	rules := factories.Rules{}
+	rules := factories.Rules
 	views := map[int]map[int]json.RawMessage{} // version -> seat -> view
 	want := map[int]bool{}
 	for _, l := range seen {

@@ -5,7 +5,6 @@
 package factories
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -15,17 +14,9 @@ import (
 
 // UI is Fantastic Factories' screens, registered for rooms whose game is
 // "factories".
-type UI struct{}
-
-var _ session.Game = UI{}
-
-// Decode implements session.Game.
-func (UI) Decode(data json.RawMessage) (session.Board, error) {
-	v, err := session.DecodeView[factories.View](data)
-	if err != nil {
-		return nil, err
-	}
-	return &board{v: v}, nil
+var UI session.Game = session.Screens[factories.View]{
+	Board: func(v *factories.View) session.Board { return &board{v: v} },
+	Pages: rules,
 }
 
 // board is one seat's (or a spectator's) view, drawn.

@@ -5,7 +5,6 @@
 package furnace
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -13,18 +12,11 @@ import (
 	"github.com/smokestack/smokestack/session"
 )
 
-// UI is Furnace's screens, registered for rooms whose game is "furnace".
-type UI struct{}
-
-var _ session.Game = UI{}
-
-// Decode implements session.Game.
-func (UI) Decode(data json.RawMessage) (session.Board, error) {
-	v, err := session.DecodeView[furnace.View](data)
-	if err != nil {
-		return nil, err
-	}
-	return &board{v: v}, nil
+// UI is Furnace' screens, registered for rooms whose game is
+// "furnace".
+var UI session.Game = session.Screens[furnace.View]{
+	Board: func(v *furnace.View) session.Board { return &board{v: v} },
+	Pages: rules,
 }
 
 // board is one seat's (or a spectator's) view, drawn.
