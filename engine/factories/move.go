@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/smokestack/smokestack/engine"
 )
 
 // MoveKind names what a move does.
@@ -42,6 +44,8 @@ const (
 	DiscardDown MoveKind = "discard"
 	// Done declares the seat finished with the work phase.
 	Done MoveKind = "done"
+	// Undo takes back the seat's last move (see Takeback).
+	Undo MoveKind = engine.Undo
 )
 
 // Headquarters actions for Place.
