@@ -41,3 +41,38 @@ func Pick[M any](r *RNG, moves []M) M {
 	}
 	return moves[r.Intn(len(moves))]
 }
+
+// Legal is a seat's view that lists the moves it may play.
+type Legal[M any] interface {
+	LegalMoves() []M
+}
+
+// Random is the bot every game has: it plays a uniformly random legal
+// move of its view (see Pick).
+type Random[V Legal[M], M any] struct{ rng RNG }
+
+// NewRandom makes a Random bot, seeded.
+func NewRandom[V Legal[M], M any](seed uint64) *Random[V, M] {
+	return &Random[V, M]{rng: NewRNG(seed)}
+}
+
+// Name is the bot's name: "random".
+func (*Random[V, M]) Name() string { return "random" }
+
+// Choose returns one of v's legal moves, or the zero move when it has
+// none.
+func (r *Random[V, M]) Choose(v V) M { return Pick(&r.rng, v.LegalMoves()) }
+
+// SeatBots makes the bot of each seat of a game seeded with seed, by
+// name, each seeded from the game's seed and its seat (see SeatSeed).
+func SeatBots[B any](names []string, seed uint64, newBot func(name string, seed uint64) (B, error)) ([]B, error) {
+	seats := make([]B, len(names))
+	for i, name := range names {
+		b, err := newBot(name, SeatSeed(seed, i))
+		if err != nil {
+			return nil, err
+		}
+		seats[i] = b
+	}
+	return seats, nil
+}

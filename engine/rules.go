@@ -116,3 +116,22 @@ func (t typed[S, M, V]) state(state State) (S, error) {
 	}
 	return s, nil
 }
+
+// Versioned is a game's state that names the version of the format it
+// was written in.
+type Versioned interface {
+	FormatVersion() int
+}
+
+// DecodeState reads a game's state from JSON, refusing a state written in
+// another format version than want: a game's Decode.
+func DecodeState[S Versioned](data []byte, want int) (S, error) {
+	var s, none S
+	if err := json.Unmarshal(data, &s); err != nil {
+		return none, fmt.Errorf("game state: %w", err)
+	}
+	if got := s.FormatVersion(); got != want {
+		return none, fmt.Errorf("game state format %d; this server reads %d", got, want)
+	}
+	return s, nil
+}

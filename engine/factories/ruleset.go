@@ -1,8 +1,6 @@
 package factories
 
 import (
-	"encoding/json"
-	"fmt"
 	"slices"
 
 	"github.com/smokestack/smokestack/engine"
@@ -88,13 +86,7 @@ func holdings(s State) [][]string {
 }
 
 // Decode reads a State from JSON, refusing other format versions.
-func Decode(data []byte) (State, error) {
-	var s State
-	if err := json.Unmarshal(data, &s); err != nil {
-		return State{}, fmt.Errorf("game state: %w", err)
-	}
-	if s.Format != Format {
-		return State{}, fmt.Errorf("game state format %d; this server reads %d", s.Format, Format)
-	}
-	return s, nil
-}
+func Decode(data []byte) (State, error) { return engine.DecodeState[State](data, Format) }
+
+// FormatVersion implements engine.Versioned.
+func (s State) FormatVersion() int { return s.Format }

@@ -2,7 +2,6 @@ package furnace
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"slices"
 
@@ -66,16 +65,10 @@ func ConfigOf(seats int, o map[string]string) (Config, error) {
 }
 
 // Decode reads a State from JSON, refusing other format versions.
-func Decode(data []byte) (State, error) {
-	var s State
-	if err := json.Unmarshal(data, &s); err != nil {
-		return State{}, fmt.Errorf("game state: %w", err)
-	}
-	if s.Format != Format {
-		return State{}, fmt.Errorf("game state format %d; this server reads %d", s.Format, Format)
-	}
-	return s, nil
-}
+func Decode(data []byte) (State, error) { return engine.DecodeState[State](data, Format) }
+
+// FormatVersion implements engine.Versioned.
+func (s State) FormatVersion() int { return s.Format }
 
 // StatusOf reports the round, whether the game is over, who may act and,
 // at the end, the result. Acting is the seat to place a disc in the

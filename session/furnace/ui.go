@@ -12,7 +12,7 @@ import (
 	"github.com/smokestack/smokestack/session"
 )
 
-// UI is Furnace' screens, registered for rooms whose game is
+// UI is Furnace's screens, registered for rooms whose game is
 // "furnace".
 var UI session.Game = session.Screens[furnace.View]{
 	Board: func(v *furnace.View) session.Board { return &board{v: v} },

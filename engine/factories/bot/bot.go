@@ -71,13 +71,5 @@ func JSONBots() engine.Bots {
 	return engine.TypedBots[factories.View, factories.Move](Names(), New)
 }
 
-// random plays a uniformly random legal move (see engine.Pick).
-type random struct{ rng engine.RNG }
-
-func newRandom(seed uint64) Bot { return &random{rng: engine.NewRNG(seed)} }
-
-// Name implements Bot.
-func (*random) Name() string { return "random" }
-
-// Choose implements Bot.
-func (r *random) Choose(v factories.View) factories.Move { return engine.Pick(&r.rng, v.Legal) }
+// newRandom makes the random bot (see engine.Random).
+func newRandom(seed uint64) Bot { return engine.NewRandom[factories.View, factories.Move](seed) }

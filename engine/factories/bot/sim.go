@@ -86,11 +86,9 @@ func play(bots []string, options map[string]string, seed uint64) (outcome, error
 	if err != nil {
 		return outcome{}, err
 	}
-	seats := make([]Bot, len(bots))
-	for i, name := range bots {
-		if seats[i], err = New(name, engine.SeatSeed(seed, i)); err != nil {
-			return outcome{}, err
-		}
+	seats, err := engine.SeatBots(bots, seed, New)
+	if err != nil {
+		return outcome{}, err
 	}
 	o := outcome{built: map[string]int{}, activated: map[string]int{}, hired: map[string]int{}}
 	for s.Phase != factories.GameOver {

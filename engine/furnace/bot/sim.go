@@ -68,11 +68,9 @@ func play(bots []string, options map[string]string, seed uint64) (outcome, error
 	if err != nil {
 		return outcome{}, err
 	}
-	seats := make([]Bot, len(bots))
-	for i, name := range bots {
-		if seats[i], err = New(name, engine.SeatSeed(seed, i)); err != nil {
-			return outcome{}, err
-		}
+	seats, err := engine.SeatBots(bots, seed, New)
+	if err != nil {
+		return outcome{}, err
 	}
 	var o outcome
 	for s.Phase != furnace.GameOver {
