@@ -305,11 +305,9 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	defer store.Close()
 
-	var ops server.Operators
-	if c.operators != "" {
-		if ops, err = server.LoadOperators(c.operators); err != nil {
-			return err
-		}
+	ops, err := loadOperators(c)
+	if err != nil {
+		return err
 	}
 	metrics := server.NewMetrics(storeName(c))
 	lb, stopLobby := runLobby(c, store, gs, log, metrics)
@@ -354,17 +352,23 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("ssh server stopped: %w", err)
 	case <-ctx.Done():
 	}
-	log.Info("shutting down: telling open sessions, waiting for them to close", "grace", c.shutdownGrace)
-	shutCtx, cancel := context.WithTimeout(context.Background(), c.shutdownGrace)
-	defer cancel()
-	if err := srv.Shutdown(shutCtx); err != nil {
-		log.Warn("sessions still open at shutdown; closing them", "err", err)
-		srv.Close()
-	}
+	shutdown(c, srv, log)
 	<-served
 	stopLobby(5 * time.Second)
 	log.Info("stopped")
 	return nil
+}
+
+// shutdown tells open sessions the server is going and gives them
+// --shutdown-grace to close before it cuts them.
+func shutdown(c serveConfig, srv *server.Server, log *slog.Logger) {
+	log.Info("shutting down: telling open sessions, waiting for them to close", "grace", c.shutdownGrace)
+	ctx, cancel := context.WithTimeout(context.Background(), c.shutdownGrace)
+	defer cancel()
+	if err := srv.Shutdown(ctx); err != nil {
+		log.Warn("sessions still open at shutdown; closing them", "err", err)
+		srv.Close()
+	}
 }
 
 // runLobby starts the lobby of gs on store. stop ends its Run and waits
@@ -441,6 +445,14 @@ func splitList(s string) []string {
 		}
 	}
 	return out
+}
+
+// loadOperators reads the operators' keys, none without --operators.
+func loadOperators(c serveConfig) (server.Operators, error) {
+	if c.operators == "" {
+		return nil, nil
+	}
+	return server.LoadOperators(c.operators)
 }
 
 func loadHostKey(c serveConfig) (hostkeys.Key, error) {

@@ -145,112 +145,141 @@ func foremanValues(l *moveList, out []Move, values []int, n, from int) []Move {
 // options recipe r could take (hand is the hand's designs); the list
 // decides which are affordable.
 func recipeCandidates(l *moveList, out []Move, hand []handDesign, r recipe, base Move) []Move {
-	p := &l.s.Players[l.seat]
-	spent := 0 // what accepts charges before the recipe pays: a Replicator's energy
+	rm := recipeMoves{l: l, p: &l.s.Players[l.seat], r: r, out: out}
 	if base.Card.facts().recipe == replicator {
-		spent = 1
+		rm.spent = 1 // what accepts charges before the recipe pays: a Replicator's energy
 	}
-	var values [16]int
-	// withDice lists m with each n dice that fit and reports whether there
-	// were n free dice to try.
-	withDice := func(n int, m Move) bool {
-		combos := l.diceCombos(n)
-		for i := 0; i < len(combos); i += n {
-			d := combos[i : i+n]
-			// Apply refuses dice that break the card's pattern with this same
-			// check, so skipping them here only saves deciding them.
-			vals := values[:0]
-			for _, x := range d {
-				vals = append(vals, p.Dice[x].Value)
-			}
-			if !workersFit(r, vals) {
-				continue
-			}
-			// What accepts decides of m with these dice, on their values
-			// at hand; only a kept move gets a copy of its dice.
-			if l.all || canPayRecipe(p, r, spent, m.Value, vals) {
-				m.Dice = l.ints(d...)
-				out = append(out, m)
-			}
-		}
-		return len(combos) > 0
+	if !rm.withoutDice(hand, base) {
+		rm.withDiceOf(hand, base)
 	}
-	switch r {
+	return rm.out
+}
+
+// recipeMoves lists the moves of one recipe r for recipeCandidates,
+// appending them to out.
+type recipeMoves struct {
+	l      *moveList
+	p      *Player
+	r      recipe
+	spent  int
+	out    []Move
+	values [16]int
+}
+
+// withoutDice lists the moves of a recipe that takes no dice, and
+// reports whether the recipe is one.
+func (rm *recipeMoves) withoutDice(hand []handDesign, base Move) bool {
+	l := rm.l
+	switch rm.r {
 	case batteryFactory, robot:
-		out = l.add(out, base)
+		rm.out = l.add(rm.out, base)
 	case golem:
 		for v := 1; v <= 6; v++ {
 			m := base
 			m.Value = v
-			out = l.add(out, m)
+			rm.out = l.add(rm.out, m)
 		}
 	case incinerator, refinery:
 		for _, e := range hand {
 			m := base
 			m.Discard = l.cards(e.card)
-			out = l.add(out, m)
+			rm.out = l.add(rm.out, m)
 		}
 	case recyclingPlant:
 		var pairs [64][2]Card
-		for _, pair := range cardPairs(pairs[:0], p.Hand, hand) {
+		for _, pair := range cardPairs(pairs[:0], rm.p.Hand, hand) {
 			m := base
 			m.Discard = l.cards(pair[:]...)
-			out = l.add(out, m)
+			rm.out = l.add(rm.out, m)
 		}
+	default:
+		return false
+	}
+	return true
+}
+
+// withDiceOf lists the moves of a recipe that takes dice: each choice of
+// its options with each set of dice that fits.
+func (rm *recipeMoves) withDiceOf(hand []handDesign, base Move) {
+	switch rm.r {
 	case biolab, fulfillmentCenter, nuclearPlant, foundry, motherlode, powerPlant, dojo, fitnessCenter, gymnasium:
-		withDice(1, base)
+		rm.withDice(1, base)
 	case blackMarket:
 		for _, e := range hand {
 			c := e.card
 			m := base
-			m.Discard = l.cards(c)
+			m.Discard = rm.l.cards(c)
 			b := c.info()
 			if b.Metal+b.Energy <= 4 {
-				withDice(1, m)
+				rm.withDice(1, m)
 				continue
 			}
 			for metal := max(0, 4-b.Energy); metal <= min(b.Metal, 4); metal++ {
 				m.Metal, m.Energy = metal, 4-metal
-				withDice(1, m)
+				rm.withDice(1, m)
 			}
 		}
 	case aluminumFactory, concretePlant:
-		withDice(2, base)
+		rm.withDice(2, base)
 	case trashCompactor:
 		var pairs [64][2]Card
-		for _, pair := range cardPairs(pairs[:0], p.Hand, hand) {
+		for _, pair := range cardPairs(pairs[:0], rm.p.Hand, hand) {
 			m := base
-			m.Discard = l.cards(pair[:]...)
-			withDice(2, m)
+			m.Discard = rm.l.cards(pair[:]...)
+			rm.withDice(2, m)
 		}
-	case harvester:
-		for _, c := range [...]string{"metal", "energy"} {
+	case harvester, manufactory:
+		choices := [...]string{"metal", "energy", "draw"}
+		n := 3
+		if rm.r == harvester {
+			n = 2 // no draw
+		}
+		for _, c := range choices[:n] {
 			m := base
 			m.Choice = c
-			withDice(2, m)
-		}
-	case manufactory:
-		for _, c := range [...]string{"metal", "energy", "draw"} {
-			m := base
-			m.Choice = c
-			withDice(2, m)
+			rm.withDice(2, m)
 		}
 	case megaFactory:
 		for v := 1; v <= 6; v++ {
 			m := base
 			m.Value = v
-			withDice(3, m)
+			rm.withDice(3, m)
 		}
 	case assemblyLine, warehouse:
-		withDice(3, base)
+		rm.withDice(3, base)
 	case tempAgency:
-		for n := 1; n <= len(p.Dice); n++ {
-			if !withDice(n, base) {
+		for n := 1; n <= len(rm.p.Dice); n++ {
+			if !rm.withDice(n, base) {
 				break // fewer than n free dice, so fewer than n+1
 			}
 		}
 	}
-	return out
+}
+
+// withDice lists m with each n dice that fit and reports whether there
+// were n free dice to try.
+func (rm *recipeMoves) withDice(n int, m Move) bool {
+	l, p := rm.l, rm.p
+	combos := l.diceCombos(n)
+	for i := 0; i < len(combos); i += n {
+		d := combos[i : i+n]
+		// Apply refuses dice that break the card's pattern with this same
+		// check, so skipping them here only saves deciding them.
+		vals := rm.values[:0]
+		for _, x := range d {
+			vals = append(vals, p.Dice[x].Value)
+		}
+		if !workersFit(rm.r, vals) {
+			continue
+		}
+		// What accepts decides of m with these dice, on their values at
+		// hand; only a kept move gets a copy of its dice.
+		if l.all || canPayRecipe(p, rm.r, rm.spent, m.Value, vals) {
+			m.Dice = l.ints(d...)
+			rm.out = append(rm.out, m)
+		}
+	}
+	return len(combos) > 0
 }
 
 // diceCombos appends to out the ways to pick n unplaced, set dice, n
