@@ -13,7 +13,7 @@ import (
 func BenchmarkRulesetMove(b *testing.B) {
 	for _, g := range All() {
 		b.Run(g.Name(), func(b *testing.B) {
-			log := randomGame(b, g.Rules, 4, 11)
+			log := randomGame(b, g, 4, 11)
 			played := 0
 			for b.Loop() {
 				state, err := g.Rules.New(4, nil, 11)
@@ -45,33 +45,33 @@ type playedMove struct {
 	move json.RawMessage
 }
 
-// randomGame plays a game of seats through rules, each acting seat in
-// turn playing a seeded random legal move from its view, and returns
-// the moves.
-func randomGame(b *testing.B, rules engine.Ruleset, seats int, seed uint64) []playedMove {
-	rng := engine.NewRNG(seed)
+// randomGame plays a game of g for seats, its random bot choosing every
+// move of the seats acting in turn, and returns the moves.
+func randomGame(b *testing.B, g Game, seats int, seed uint64) []playedMove {
+	rules := g.Rules
+	bot, err := g.Bots.New("random", seed)
+	if err != nil {
+		b.Fatal(err)
+	}
 	state, err := rules.New(seats, nil, seed)
 	if err != nil {
 		b.Fatal(err)
 	}
 	var log []playedMove
-	for range 5000 {
+	for n := 0; n < 5000; n++ {
 		st, err := rules.Status(state)
 		if err != nil || st.Over {
 			return log
 		}
-		seat := st.Acting[rng.Intn(len(st.Acting))]
-		raw, err := rules.View(state, seat)
+		seat := st.Acting[n%len(st.Acting)]
+		view, err := rules.View(state, seat)
 		if err != nil {
 			b.Fatal(err)
 		}
-		var v struct {
-			Legal []json.RawMessage `json:"legal"`
-		}
-		if err := json.Unmarshal(raw, &v); err != nil {
+		pm := playedMove{seat: seat}
+		if pm.move, err = bot(view); err != nil {
 			b.Fatal(err)
 		}
-		pm := playedMove{seat, engine.Pick(&rng, v.Legal)}
 		if state, _, err = rules.Apply(state, seat, pm.move); err != nil {
 			b.Fatal(err)
 		}
