@@ -145,65 +145,64 @@ func foremanValues(l *moveList, out []Move, values []int, n, from int) []Move {
 // options recipe r could take (hand is the hand's designs); the list
 // decides which are affordable.
 func recipeCandidates(l *moveList, out []Move, hand []handDesign, r recipe, base Move) []Move {
-	rm := recipeMoves{l: l, p: &l.s.Players[l.seat], r: r, out: out}
+	rm := recipeMoves{l: l, p: &l.s.Players[l.seat], r: r}
 	if base.Card.facts().recipe == replicator {
 		rm.spent = 1 // what accepts charges before the recipe pays: a Replicator's energy
 	}
-	if !rm.withoutDice(hand, base) {
-		rm.withDiceOf(hand, base)
+	if out, ok := rm.withoutDice(out, hand, base); ok {
+		return out
 	}
-	return rm.out
+	return rm.withDiceOf(out, hand, base)
 }
 
-// recipeMoves lists the moves of one recipe r for recipeCandidates,
-// appending them to out.
+// recipeMoves lists the moves of one recipe r for recipeCandidates. Its
+// methods take the list and return it longer, rather than keep it: a
+// list kept behind a pointer would move Legal's stack arrays to the heap.
 type recipeMoves struct {
-	l      *moveList
-	p      *Player
-	r      recipe
-	spent  int
-	out    []Move
-	values [16]int
+	l     *moveList
+	p     *Player
+	r     recipe
+	spent int
 }
 
 // withoutDice lists the moves of a recipe that takes no dice, and
 // reports whether the recipe is one.
-func (rm *recipeMoves) withoutDice(hand []handDesign, base Move) bool {
+func (rm recipeMoves) withoutDice(out []Move, hand []handDesign, base Move) ([]Move, bool) {
 	l := rm.l
 	switch rm.r {
 	case batteryFactory, robot:
-		rm.out = l.add(rm.out, base)
+		out = l.add(out, base)
 	case golem:
 		for v := 1; v <= 6; v++ {
 			m := base
 			m.Value = v
-			rm.out = l.add(rm.out, m)
+			out = l.add(out, m)
 		}
 	case incinerator, refinery:
 		for _, e := range hand {
 			m := base
 			m.Discard = l.cards(e.card)
-			rm.out = l.add(rm.out, m)
+			out = l.add(out, m)
 		}
 	case recyclingPlant:
 		var pairs [64][2]Card
 		for _, pair := range cardPairs(pairs[:0], rm.p.Hand, hand) {
 			m := base
 			m.Discard = l.cards(pair[:]...)
-			rm.out = l.add(rm.out, m)
+			out = l.add(out, m)
 		}
 	default:
-		return false
+		return out, false
 	}
-	return true
+	return out, true
 }
 
 // withDiceOf lists the moves of a recipe that takes dice: each choice of
 // its options with each set of dice that fits.
-func (rm *recipeMoves) withDiceOf(hand []handDesign, base Move) {
+func (rm recipeMoves) withDiceOf(out []Move, hand []handDesign, base Move) []Move {
 	switch rm.r {
 	case biolab, fulfillmentCenter, nuclearPlant, foundry, motherlode, powerPlant, dojo, fitnessCenter, gymnasium:
-		rm.withDice(1, base)
+		out, _ = rm.withDice(out, 1, base)
 	case blackMarket:
 		for _, e := range hand {
 			c := e.card
@@ -211,22 +210,22 @@ func (rm *recipeMoves) withDiceOf(hand []handDesign, base Move) {
 			m.Discard = rm.l.cards(c)
 			b := c.info()
 			if b.Metal+b.Energy <= 4 {
-				rm.withDice(1, m)
+				out, _ = rm.withDice(out, 1, m)
 				continue
 			}
 			for metal := max(0, 4-b.Energy); metal <= min(b.Metal, 4); metal++ {
 				m.Metal, m.Energy = metal, 4-metal
-				rm.withDice(1, m)
+				out, _ = rm.withDice(out, 1, m)
 			}
 		}
 	case aluminumFactory, concretePlant:
-		rm.withDice(2, base)
+		out, _ = rm.withDice(out, 2, base)
 	case trashCompactor:
 		var pairs [64][2]Card
 		for _, pair := range cardPairs(pairs[:0], rm.p.Hand, hand) {
 			m := base
 			m.Discard = rm.l.cards(pair[:]...)
-			rm.withDice(2, m)
+			out, _ = rm.withDice(out, 2, m)
 		}
 	case harvester, manufactory:
 		choices := [...]string{"metal", "energy", "draw"}
@@ -237,35 +236,38 @@ func (rm *recipeMoves) withDiceOf(hand []handDesign, base Move) {
 		for _, c := range choices[:n] {
 			m := base
 			m.Choice = c
-			rm.withDice(2, m)
+			out, _ = rm.withDice(out, 2, m)
 		}
 	case megaFactory:
 		for v := 1; v <= 6; v++ {
 			m := base
 			m.Value = v
-			rm.withDice(3, m)
+			out, _ = rm.withDice(out, 3, m)
 		}
 	case assemblyLine, warehouse:
-		rm.withDice(3, base)
+		out, _ = rm.withDice(out, 3, base)
 	case tempAgency:
 		for n := 1; n <= len(rm.p.Dice); n++ {
-			if !rm.withDice(n, base) {
+			var free bool
+			if out, free = rm.withDice(out, n, base); !free {
 				break // fewer than n free dice, so fewer than n+1
 			}
 		}
 	}
+	return out
 }
 
 // withDice lists m with each n dice that fit and reports whether there
 // were n free dice to try.
-func (rm *recipeMoves) withDice(n int, m Move) bool {
+func (rm recipeMoves) withDice(out []Move, n int, m Move) ([]Move, bool) {
 	l, p := rm.l, rm.p
+	var values [16]int
 	combos := l.diceCombos(n)
 	for i := 0; i < len(combos); i += n {
 		d := combos[i : i+n]
 		// Apply refuses dice that break the card's pattern with this same
 		// check, so skipping them here only saves deciding them.
-		vals := rm.values[:0]
+		vals := values[:0]
 		for _, x := range d {
 			vals = append(vals, p.Dice[x].Value)
 		}
@@ -276,10 +278,10 @@ func (rm *recipeMoves) withDice(n int, m Move) bool {
 		// hand; only a kept move gets a copy of its dice.
 		if l.all || canPayRecipe(p, rm.r, rm.spent, m.Value, vals) {
 			m.Dice = l.ints(d...)
-			rm.out = append(rm.out, m)
+			out = append(out, m)
 		}
 	}
-	return len(combos) > 0
+	return out, len(combos) > 0
 }
 
 // diceCombos appends to out the ways to pick n unplaced, set dice, n
