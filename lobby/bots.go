@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/smokestack/smokestack/engine"
+	"github.com/smokestack/smokestack/lobby/store"
 )
 
 var errSpectator = errors.New("spectators cannot play moves")
@@ -57,7 +58,7 @@ func (r *room) nextWake(now time.Time) (at time.Time, ok bool) {
 	} else {
 		if r.botReady.IsZero() {
 			delay := r.l.cfg.BotDelay
-			if !slices.ContainsFunc(r.meta.Seats, func(s Seat) bool { return s.Bot == "" && s.Player != "" }) {
+			if !slices.ContainsFunc(r.meta.Seats, func(s store.Seat) bool { return s.Bot == "" && s.Player != "" }) {
 				delay = 0
 			}
 			if r.notice != "" {

@@ -6,6 +6,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/smokestack/smokestack/lobby/store"
+	"github.com/smokestack/smokestack/lobby/store/mem"
 )
 
 func TestParseInvite(t *testing.T) {
@@ -35,8 +38,8 @@ func TestParseInvite(t *testing.T) {
 // it, never a list.
 func TestPrivateRoomNeedsInvite(t *testing.T) {
 	ctx := context.Background()
-	store := NewMemStore()
-	l := newLobby(t, store)
+	st := mem.New()
+	l := newLobby(t, st)
 	hana, ann, carol := Player{ID: "key:hana", Name: "hana"}, Player{ID: "key:ann", Name: "ann"}, Player{ID: "key:carol", Name: "carol"}
 	m, err := l.Create(ctx, hana, CreateOptions{Seats: 2, Seed: 4, HasSeed: true})
 	if err != nil {
@@ -146,13 +149,13 @@ func TestPrivateRoomNeedsInvite(t *testing.T) {
 // lets no stranger in.
 func TestPrivateRoomFromBeforeInvites(t *testing.T) {
 	ctx := context.Background()
-	store := NewMemStore()
+	st := mem.New()
 	hana, carol, dan := Player{ID: "key:hana", Name: "hana"}, Player{ID: "key:carol", Name: "carol"}, Player{ID: "key:dan", Name: "dan"}
-	m := Meta{Code: newCode(), Game: "tally", Host: hana.ID, Seats: []Seat{{Player: hana.ID, Name: "hana"}, {}}, Version: 1}
-	if err := store.Create(ctx, m); err != nil {
+	m := store.Meta{Code: newCode(), Game: "tally", Host: hana.ID, Seats: []store.Seat{{Player: hana.ID, Name: "hana"}, {}}, Version: 1}
+	if err := st.Create(ctx, m); err != nil {
 		t.Fatal(err)
 	}
-	lobbies := []*Lobby{newLobby(t, store), newLobby(t, store)}
+	lobbies := []*Lobby{newLobby(t, st), newLobby(t, st)}
 	hosts := make([]*Conn, 2)
 	errs := make(chan error, 2)
 	for i, l := range lobbies {
@@ -167,7 +170,7 @@ func TestPrivateRoomFromBeforeInvites(t *testing.T) {
 			t.Fatalf("the host back with the code: %v", err)
 		}
 	}
-	stored, _, err := store.Load(ctx, m.Code, 0)
+	stored, _, err := st.Load(ctx, m.Code, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +201,7 @@ func TestPrivateRoomFromBeforeInvites(t *testing.T) {
 // not counted as a miss: it cannot find anything.
 func TestMalformedCodeIsNotLookedUp(t *testing.T) {
 	ctx := context.Background()
-	l := New(Config{Store: NewMemStore(), Games: []Game{tallyGame()}, Limits: Limits{LookupMisses: 5, LookupWindow: time.Hour}})
+	l := New(Config{Store: mem.New(), Games: []Game{tallyGame()}, Limits: Limits{LookupMisses: 5, LookupWindow: time.Hour}})
 	p := Player{ID: "key:x", Addr: "192.0.2.1"}
 	_, err := l.Join(ctx, "hello world", p)
 	if err == nil || !strings.Contains(err.Error(), `"HELLOWORLD" is not a room code`) {

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/smokestack/smokestack/lobby/store"
 )
 
 // listMaxAge bounds how long a room list read from the store is shared,
@@ -19,7 +21,7 @@ const listMaxAge = 2 * time.Second
 // finished ones included, once a second while games are played.
 type roomList struct {
 	mu    sync.Mutex
-	metas []Meta // shared: read, never changed
+	metas []store.Meta // shared: read, never changed
 	read  time.Time
 	valid bool
 	// gen counts changes. A read is kept only if no change came while
@@ -39,7 +41,7 @@ func (c *roomList) changed() {
 
 // metas returns every room in the store, from the shared list while it
 // is fresh; the caller must not change what it returns.
-func (l *Lobby) metas(ctx context.Context) ([]Meta, error) {
+func (l *Lobby) metas(ctx context.Context) ([]store.Meta, error) {
 	c := &l.listed
 	c.mu.Lock()
 	if c.valid && l.cfg.Now().Sub(c.read) < listMaxAge {
@@ -56,7 +58,7 @@ func (l *Lobby) metas(ctx context.Context) ([]Meta, error) {
 	if err != nil {
 		return nil, err
 	}
-	metas := v.([]Meta)
+	metas := v.([]store.Meta)
 	c.mu.Lock()
 	if c.gen == gen {
 		c.metas, c.read, c.valid = metas, l.cfg.Now(), true

@@ -5,37 +5,9 @@ import (
 	"maps"
 	"slices"
 	"time"
+
+	"github.com/smokestack/smokestack/lobby/store"
 )
-
-// Presence is implemented by stores shared between server instances. The
-// players of one room may sit on different instances, so whether a seat is
-// held, and since when it has been empty, has to be known to all of them:
-// otherwise a host could hand to a bot the seat of someone playing through
-// another instance. Each instance claims the seats its sessions hold for a
-// while and renews the claim; a claim that is not renewed lapses, so the
-// seats of an instance that died show as away without anyone cleaning up.
-type Presence interface {
-	// ClaimSeats replaces this instance's claim on room code: its sessions
-	// hold the seats in held until now+ttl (none: the claim is withdrawn).
-	// Each seat in last was held here until that time; the store keeps the
-	// latest such time per seat, which is when an empty seat became empty.
-	// It returns the room's presence as the other instances claim it.
-	ClaimSeats(ctx context.Context, code string, held []int, last map[int]time.Time, now time.Time, ttl time.Duration) (SharedPresence, error)
-	// SeatPresence returns the room's presence as the other instances claim
-	// it at now.
-	SeatPresence(ctx context.Context, code string, now time.Time) (SharedPresence, error)
-}
-
-// SharedPresence is what the instances sharing a store say about a room's
-// seats.
-type SharedPresence struct {
-	// Elsewhere holds the seats that sessions on other live instances hold.
-	Elsewhere map[int]bool
-	// LastHeld is when each seat was last known held by any instance: for a
-	// seat nobody holds, the time it became empty, the same on every
-	// instance.
-	LastHeld map[int]time.Time
-}
 
 // DefaultPresenceTTL is how long a claim on seats lasts unless renewed.
 // Renewing every third of it lets a claim survive two missed renewals (a
@@ -77,7 +49,7 @@ func (l *Lobby) takeDue() []*room {
 // it withdraws every claim, so a clean shutdown shows its players away at
 // once rather than after the TTL. A store that cannot be reached only
 // leaves the presence stale; moves never wait for it.
-func (l *Lobby) sharePresence(ctx context.Context, p Presence) {
+func (l *Lobby) sharePresence(ctx context.Context, p store.Presence) {
 	every := l.presenceTTL() / 3
 	tick := time.NewTicker(every)
 	defer tick.Stop()
@@ -116,7 +88,7 @@ func (l *Lobby) sharePresence(ctx context.Context, p Presence) {
 // (or, with all, when it needs renewing) and takes in the other instances'
 // claims. Leaving withdraws the claim. The store is asked without holding
 // r.mu, so a slow store delays no move.
-func (r *room) sharePresence(ctx context.Context, p Presence, all, leaving bool) {
+func (r *room) sharePresence(ctx context.Context, p store.Presence, all, leaving bool) {
 	r.mu.Lock()
 	held := r.heldSeats()
 	if leaving {
@@ -139,7 +111,7 @@ func (r *room) sharePresence(ctx context.Context, p Presence, all, leaving bool)
 	code, gen, ticket := r.meta.Code, r.presenceGen, r.askPresence()
 	r.mu.Unlock()
 
-	var sp SharedPresence
+	var sp store.SharedPresence
 	var err error
 	if write {
 		sp, err = p.ClaimSeats(ctx, code, held, last, now, r.l.presenceTTL())
@@ -165,11 +137,11 @@ func (r *room) sharePresence(ctx context.Context, p Presence, all, leaving bool)
 // readPresence asks the store what the other instances claim, when there
 // are other instances. The caller holds r.mu.
 func (r *room) readPresence(ctx context.Context) error {
-	if r.l.presence == nil {
+	if r.l.cluster == nil {
 		return nil
 	}
 	ticket := r.askPresence()
-	sp, err := r.l.presence.SeatPresence(ctx, r.meta.Code, r.l.presenceNow())
+	sp, err := r.l.cluster.SeatPresence(ctx, r.meta.Code, r.l.presenceNow())
 	if err != nil {
 		return err
 	}
@@ -191,7 +163,7 @@ func (r *room) askPresence() int {
 // come back after a catch-up's read), and whatever changed after the newer
 // read is published or found at the next renewal anyway. The caller holds
 // r.mu.
-func (r *room) takePresence(ticket int, sp SharedPresence) {
+func (r *room) takePresence(ticket int, sp store.SharedPresence) {
 	if ticket < r.presenceTaken {
 		return
 	}
@@ -216,7 +188,7 @@ func (r *room) takePresence(ticket int, sp SharedPresence) {
 // presenceChanged notes that the seats held here changed. The caller holds
 // r.mu.
 func (r *room) presenceChanged() {
-	if r.l.presence == nil {
+	if r.l.cluster == nil {
 		return
 	}
 	r.presenceGen++
@@ -268,7 +240,7 @@ func (r *room) awaySince(seat int) time.Time {
 	}
 	if since.IsZero() {
 		since = r.l.started
-		if r.l.presence != nil {
+		if r.l.cluster != nil {
 			since = r.meta.Updated
 		}
 	}

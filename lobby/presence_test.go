@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/smokestack/smokestack/internal/redistest"
+	"github.com/smokestack/smokestack/lobby/store"
 )
 
 // seatShown is a condition on seat as an update shows it: connected, or
@@ -117,25 +118,48 @@ func TestRedisPresenceCleanShutdown(t *testing.T) {
 		t.Fatal(err)
 	}
 	// What b announces, as the other instances hear it.
-	heard := g.a.store.rdb.Subscribe(ctx, redisChannel)
+	rdb := rawRedis(t, g.r)
+	heard := rdb.Subscribe(ctx, changesChannel)
 	defer heard.Close()
 	if _, err := heard.Receive(ctx); err != nil { // subscribed
 		t.Fatal(err)
 	}
+	// The room's presence hash holds a claim:ORIGIN field per instance
+	// holding seats: a's and b's.
+	presence := "smokestack:{" + g.code + "}:presence"
+	claims := func() map[string]bool {
+		t.Helper()
+		fields, err := rdb.HGetAll(ctx, presence).Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]bool{}
+		for f := range fields {
+			if origin, ok := strings.CutPrefix(f, "claim:"); ok {
+				out[origin] = true
+			}
+		}
+		return out
+	}
+	eventually(t, "a and b claim their seats", func() bool { return len(claims()) == 2 })
+	before := claims()
 	g.b.stop()
 	<-g.b.done
-	fields, err := g.a.store.rdb.HGetAll(ctx, presenceKey(g.code)).Result()
-	if err != nil {
-		t.Fatal(err)
+	after := claims()
+	if len(after) != 1 {
+		t.Fatalf("b stopped, claims still there: %v, want a's alone", after)
 	}
-	if v, ok := fields[g.b.store.claimField()]; ok {
-		t.Fatalf("b stopped, its claim %q is still there", v)
+	var bOrigin string
+	for origin := range before {
+		if !after[origin] {
+			bOrigin = origin
+		}
 	}
 	// The withdrawal was announced, so the others read it at once rather
 	// than at their next renewal, let alone when the claim would lapse.
 	within, stop := context.WithTimeout(ctx, 10*time.Second)
 	defer stop()
-	for want := g.b.store.announcement(g.code); ; {
+	for want := bOrigin + " " + g.code; ; {
 		msg, err := heard.ReceiveMessage(within)
 		if err != nil {
 			t.Fatalf("b stopped without announcing its withdrawal from room %s: %v", g.code, err)
@@ -169,7 +193,7 @@ func TestRedisExpiryKeepsTablesInUseElsewhere(t *testing.T) {
 		t.Fatal(err)
 	}
 	held := func() bool {
-		p, err := a.presence.SeatPresence(ctx, m.Code, time.Now())
+		p, err := a.cluster.SeatPresence(ctx, m.Code, time.Now())
 		return err == nil && p.Elsewhere[0]
 	}
 	eventually(t, "b claims pat's seat", held)
@@ -190,7 +214,7 @@ func TestRedisExpiryKeepsTablesInUseElsewhere(t *testing.T) {
 	c.Close()
 	eventually(t, "b withdraws pat's seat", func() bool { return !held() })
 	a.ExpireRooms(ctx)
-	if _, _, err := a.cfg.Store.Load(ctx, m.Code, 0); !errors.Is(err, ErrNotFound) {
+	if _, _, err := a.cfg.Store.Load(ctx, m.Code, 0); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("the abandoned room survived expiry: %v", err)
 	}
 }

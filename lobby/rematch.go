@@ -6,23 +6,9 @@ import (
 	"fmt"
 	"math"
 	"slices"
-)
 
-// Rematch is the offer of a new game at a finished game's table: the same
-// game, options, seats and host, a new seed. It is stored with the old
-// room's metadata, so the acceptances of players on any instance count
-// (SaveMeta's compare-and-set orders them). The new room's code, seed and
-// secret are drawn with the offer, so whichever acceptance completes it
-// creates the same room, once.
-type Rematch struct {
-	Code   string `json:"code"`
-	Seed   uint64 `json:"seed"`
-	Secret string `json:"secret,omitempty"` // for a private room
-	// Accepted holds the seats that said yes, in order: bots' at once.
-	Accepted []int `json:"accepted"`
-	// Started is set once every seat accepted and the room exists.
-	Started bool `json:"started,omitempty"`
-}
+	"github.com/smokestack/smokestack/lobby/store"
+)
 
 // RematchInfo is a rematch offer as anyone in the room sees it.
 type RematchInfo struct {
@@ -33,7 +19,7 @@ type RematchInfo struct {
 	Code string `json:"code,omitempty"`
 }
 
-func (o *Rematch) info() *RematchInfo {
+func rematchInfo(o *store.Rematch) *RematchInfo {
 	if o == nil {
 		return nil
 	}
@@ -94,12 +80,12 @@ func (r *room) rematch(ctx context.Context, p Player) (RoomInfo, error) {
 			r.l.dropRematch(ctx, created, m.Rematch.Code)
 			return info, nil
 		}
-		var off Rematch
+		var off store.Rematch
 		if m.Rematch != nil {
 			off = *m.Rematch
 			off.Accepted = slices.Clone(off.Accepted)
 		} else {
-			off = Rematch{Code: newCode(), Seed: r.l.newSeed()}
+			off = store.Rematch{Code: newCode(), Seed: r.l.newSeed()}
 			if !m.Public {
 				off.Secret = newSecret()
 			}
@@ -135,7 +121,7 @@ func (r *room) rematch(ctx context.Context, p Player) (RoomInfo, error) {
 		err := r.saveMeta(ctx, m)
 		info := r.info()
 		r.mu.Unlock()
-		if errors.Is(err, ErrConflict) && attempt < 5 {
+		if errors.Is(err, store.ErrConflict) && attempt < 5 {
 			continue
 		}
 		if err != nil {
@@ -153,10 +139,10 @@ func (r *room) rematch(ctx context.Context, p Player) (RoomInfo, error) {
 // period and clock, and its first round stored for the room lists as a
 // room that filled up stores it. A room already made with that code and
 // seed by another acceptance counts as made.
-func (r *room) createRematch(ctx context.Context, m Meta, off Rematch) error {
+func (r *room) createRematch(ctx context.Context, m store.Meta, off store.Rematch) error {
 	l := r.l
 	now := l.cfg.Now().UTC()
-	nm := Meta{Code: off.Code, Game: m.Game, Public: m.Public, Secret: off.Secret, Host: m.Host, HostAddr: m.HostAddr,
+	nm := store.Meta{Code: off.Code, Game: m.Game, Public: m.Public, Secret: off.Secret, Host: m.Host, HostAddr: m.HostAddr,
 		Seats: slices.Clone(m.Seats), Options: m.Options, Seed: off.Seed, Started: true, StartedAt: now,
 		Grace: m.Grace, Clock: m.Clock, Created: now, Updated: now, Version: 1}
 	state, err := r.rules.New(len(nm.Seats), nm.Options, nm.Seed)
@@ -167,9 +153,9 @@ func (r *room) createRematch(ctx context.Context, m Meta, off Rematch) error {
 	if err != nil {
 		return fmt.Errorf("start the rematch of room %s: %w", m.Code, err)
 	}
-	nm.setStatus(st)
+	nm.SetStatus(st)
 	err = l.cfg.Store.Create(ctx, nm)
-	if errors.Is(err, ErrExists) {
+	if errors.Is(err, store.ErrExists) {
 		got, _, lerr := l.cfg.Store.Load(ctx, off.Code, math.MaxInt)
 		if lerr != nil {
 			return l.unavailable("load room "+off.Code, lerr)

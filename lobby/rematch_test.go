@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/smokestack/smokestack/lobby/store/mem"
 )
 
 // At a finished game's table a rematch is offered by one player and made
@@ -16,7 +18,7 @@ import (
 // Before the end, and for anyone but a player, there is none.
 func TestRematch(t *testing.T) {
 	ctx := context.Background()
-	l := New(Config{Store: NewMemStore(), Games: []Game{tallyGame()}})
+	l := New(Config{Store: mem.New(), Games: []Game{tallyGame()}})
 	alice, bob, carol := Player{ID: "key:alice", Name: "alice"}, Player{ID: "key:bob", Name: "bob"}, Player{ID: "key:carol", Name: "carol"}
 	m, err := l.Create(ctx, alice, CreateOptions{Seats: 3, Public: false, Seed: 9, HasSeed: true, Bots: []string{"first"},
 		Grace: 5 * time.Minute, Clock: 90 * time.Second})

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/smokestack/smokestack/engine"
+	"github.com/smokestack/smokestack/lobby/store"
 )
 
 // Frame is one step of a replay: the public view after a move.
@@ -28,12 +29,12 @@ type Frame struct {
 // hidden in replays too. A private room's replay needs its invite, as
 // watching it does, unless p held a seat there or was its host.
 func (l *Lobby) Replay(ctx context.Context, invite string, p Player) (RoomInfo, []Frame, error) {
-	var meta Meta
-	var moves []Record
-	_, err := l.lookup(ctx, invite, p, func(code string) (Meta, error) {
+	var meta store.Meta
+	var moves []store.Record
+	_, err := l.lookup(ctx, invite, p, func(code string) (store.Meta, error) {
 		var err error
 		meta, moves, err = l.cfg.Store.Load(ctx, code, 0)
-		if err != nil && !errors.Is(err, ErrNotFound) {
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			err = l.unavailable("load room", err, "code", code)
 		}
 		return meta, err
@@ -72,7 +73,7 @@ func (l *Lobby) Replay(ctx context.Context, invite string, p Player) (RoomInfo, 
 	}
 	frames := []Frame{first}
 	for _, rec := range moves {
-		if err := r.replay([]Record{rec}); err != nil {
+		if err := r.replay([]store.Record{rec}); err != nil {
 			return RoomInfo{}, nil, err
 		}
 		f, err := frame(rec.Seat, rec.At)

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/smokestack/smokestack/engine"
+	"github.com/smokestack/smokestack/lobby/store"
 )
 
 // logSize is how many recent events a room keeps for its sessions' logs.
@@ -26,7 +27,7 @@ type room struct {
 	rules engine.Ruleset // game.Rules
 
 	mu     sync.Mutex
-	meta   Meta
+	meta   store.Meta
 	state  engine.State // the game, decoded; nil until every seat is taken
 	status engine.Status
 	moves  int // moves applied to state
@@ -37,12 +38,12 @@ type room struct {
 	notice string
 	// chat is the newest of the room's chat, as last read from the store
 	// (chatting.go); reads are numbered so the last asked wins.
-	chat                 []ChatLine
+	chat                 []store.ChatLine
 	chatAsked, chatTaken int
 
 	// The game's outcome for ratings and records, once recorded
 	// (records.go).
-	outcome             *Outcome
+	outcome             *store.Outcome
 	recording, recorded bool
 
 	// The room's one timer (bots.go): bot moves, clocks, handovers.
@@ -76,7 +77,7 @@ type room struct {
 }
 
 // rebuild sets the room to meta and replays moves from the seed.
-func (r *room) rebuild(meta Meta, moves []Record) error {
+func (r *room) rebuild(meta store.Meta, moves []store.Record) error {
 	r.meta, r.state, r.moves, r.events, r.standing = meta, nil, 0, nil, nil
 	if !meta.Started {
 		return nil
@@ -97,7 +98,7 @@ func (r *room) rebuild(meta Meta, moves []Record) error {
 }
 
 // replay applies stored moves on top of the current state.
-func (r *room) replay(moves []Record) error {
+func (r *room) replay(moves []store.Record) error {
 	for _, rec := range moves {
 		next, events, err := r.rules.Apply(r.state, rec.Seat, rec.Move)
 		if err != nil {
@@ -222,8 +223,8 @@ func (r *room) commit(ctx context.Context, seat int, mv json.RawMessage, retries
 		}
 		now := r.l.cfg.Now().UTC()
 		began := time.Now()
-		err = r.l.cfg.Store.Append(ctx, r.meta.Code, r.moves, Record{Seat: seat, Move: mv, At: now}, st)
-		if errors.Is(err, ErrConflict) && (attempt < retries || retries == 0) {
+		err = r.l.cfg.Store.Append(ctx, r.meta.Code, r.moves, store.Record{Seat: seat, Move: mv, At: now}, st)
+		if errors.Is(err, store.ErrConflict) && (attempt < retries || retries == 0) {
 			// Someone else (another session's instance) played first: take
 			// their moves and judge this one again against the new state,
 			// or, for a bot, let it think again.
@@ -252,7 +253,7 @@ func (r *room) commit(ctx context.Context, seat int, mv json.RawMessage, retries
 		// Room lists show the round and who acts: tell them when those
 		// change, not on every move of a phase everyone plays at once.
 		listed := st.Round != r.meta.Round || !slices.Equal(st.Acting, r.meta.Acting) || st.Result != nil
-		r.meta.setStatus(st)
+		r.meta.SetStatus(st)
 		r.record(seat, events)
 		r.broadcast()
 		if listed {
@@ -278,19 +279,19 @@ func (r *room) join(ctx context.Context, p Player, word string) (*Conn, error) {
 		r.mu.Lock()
 		m := r.meta
 		m.Seats = slices.Clone(m.Seats)
-		free := slices.IndexFunc(m.Seats, Seat.Free)
+		free := slices.IndexFunc(m.Seats, store.Seat.Free)
 		if free < 0 || m.Started {
 			r.mu.Unlock()
 			return nil, errors.New("every seat in this room is taken: you can watch it instead")
 		}
-		m.Seats[free] = Seat{Player: p.ID, Name: seatName(m.Seats, free, p.Name)}
+		m.Seats[free] = store.Seat{Player: p.ID, Name: seatName(m.Seats, free, p.Name)}
 		if p.Guest {
 			m.Seats[free].Word, m.Seats[free].From = newSeatWord(), fromDigest(m.Code, p.From)
 		}
 		err := r.saveMeta(ctx, m)
 		if err != nil {
 			r.mu.Unlock()
-			if errors.Is(err, ErrConflict) && attempt < 5 {
+			if errors.Is(err, store.ErrConflict) && attempt < 5 {
 				continue
 			}
 			return nil, err
@@ -330,7 +331,7 @@ func (r *room) reclaim(ctx context.Context, p Player, seat int) (*Conn, error) {
 
 // saveMeta stores m as the next metadata version and starts the game when
 // the last seat was just taken. The caller holds r.mu.
-func (r *room) saveMeta(ctx context.Context, m Meta) error {
+func (r *room) saveMeta(ctx context.Context, m store.Meta) error {
 	if m.Full() && !m.Started {
 		// The game starts: its first round and who acts first are stored
 		// with the seats, for room lists to show before the first move.
@@ -342,7 +343,7 @@ func (r *room) saveMeta(ctx context.Context, m Meta) error {
 		if err != nil {
 			return err
 		}
-		m.setStatus(st)
+		m.SetStatus(st)
 	}
 	m.Version = r.meta.Version + 1
 	m.Updated = r.l.cfg.Now().UTC()
@@ -350,7 +351,7 @@ func (r *room) saveMeta(ctx context.Context, m Meta) error {
 		m.Started, m.StartedAt = true, m.Updated
 	}
 	err := r.l.cfg.Store.SaveMeta(ctx, m)
-	if errors.Is(err, ErrConflict) {
+	if errors.Is(err, store.ErrConflict) {
 		if cerr := r.catchUp(ctx); cerr != nil {
 			return r.l.unavailable("room catch up", cerr, "code", m.Code)
 		}
@@ -393,7 +394,7 @@ func (r *room) addBot(ctx context.Context, by Player, seat int, bot string) erro
 	}
 	m := r.meta
 	m.Seats = slices.Clone(m.Seats)
-	m.Seats[seat] = Seat{Bot: bot, Name: botName(bot, seat)}
+	m.Seats[seat] = store.Seat{Bot: bot, Name: botName(bot, seat)}
 	return r.saveMeta(ctx, m)
 }
 

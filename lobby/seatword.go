@@ -12,6 +12,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/smokestack/smokestack/lobby/store"
 )
 
 // A guest has no key, so a guest's identity lasts one connection: on
@@ -123,12 +125,12 @@ func (l *Lobby) openAs(ctx context.Context, invite, word string, p Player) (*roo
 		}
 	}
 	missed := false
-	r, share, err := l.openWith(ctx, invite, p, func(r *room, m Meta) Meta {
+	r, share, err := l.openWith(ctx, invite, p, func(r *room, m store.Meta) store.Meta {
 		if m.SeatOf(p.ID) >= 0 || p.ID != "" && p.ID == m.Host {
 			return m // their own room: the word is not needed
 		}
 		if seat := r.wordSeat(word, p); seat >= 0 {
-			m.Seats = append([]Seat(nil), m.Seats...)
+			m.Seats = append([]store.Seat(nil), m.Seats...)
 			m.Seats[seat].Player = p.ID // admitted as the seat's own player
 			return m
 		}
@@ -145,7 +147,7 @@ func (l *Lobby) openAs(ctx context.Context, invite, word string, p Player) (*roo
 			return nil, false, err // the final refusal of one who missed too often
 		}
 		r.mu.Lock()
-		grace := ShortDuration(r.meta.grace())
+		grace := ShortDuration(graceOf(r.meta))
 		r.mu.Unlock()
 		return nil, false, errNoSeatForWord(code, grace)
 	}
@@ -164,7 +166,7 @@ func (r *room) wordSeat(word string, p Player) int {
 		if s.Word == "" || subtle.ConstantTimeCompare([]byte(s.Word), []byte(word)) != 1 {
 			continue
 		}
-		if s.From != fromDigest(r.meta.Code, p.From) || s.Bot != "" || r.present(seat) || now.Sub(r.awaySince(seat)) > r.meta.grace() {
+		if s.From != fromDigest(r.meta.Code, p.From) || s.Bot != "" || r.present(seat) || now.Sub(r.awaySince(seat)) > graceOf(r.meta) {
 			return -1
 		}
 		return seat
@@ -181,15 +183,15 @@ func (r *room) reclaimByWord(ctx context.Context, p Player, word string) (*Conn,
 		seat := r.wordSeat(word, p)
 		if seat < 0 {
 			// Checked when the room was opened: someone else was quicker.
-			return nil, errNoSeatForWord(r.meta.Code, ShortDuration(r.meta.grace()))
+			return nil, errNoSeatForWord(r.meta.Code, ShortDuration(graceOf(r.meta)))
 		}
 		m := r.meta
-		m.Seats = append([]Seat(nil), m.Seats...)
+		m.Seats = append([]store.Seat(nil), m.Seats...)
 		// The seat keeps the name the table knows: the guest is the same
 		// person, whatever this connection's guest name.
 		m.Seats[seat].Player = p.ID
 		err := r.saveMeta(ctx, m)
-		if errors.Is(err, ErrConflict) && attempt < 5 {
+		if errors.Is(err, store.ErrConflict) && attempt < 5 {
 			continue
 		}
 		if err != nil {

@@ -8,6 +8,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/smokestack/smokestack/lobby/players"
+	"github.com/smokestack/smokestack/lobby/store"
+	"github.com/smokestack/smokestack/lobby/store/mem"
 )
 
 // TestSeedSecretUntilOver: a room's seed, which decides every card and
@@ -16,8 +20,8 @@ import (
 // ended by its host.
 func TestSeedSecretUntilOver(t *testing.T) {
 	ctx := context.Background()
-	store := NewMemStore()
-	l := newLobby(t, store)
+	st := mem.New()
+	l := newLobby(t, st)
 	alice, bob := Player{ID: "key:alice", Name: "alice"}, Player{ID: "key:bob", Name: "bob"}
 	played, err := l.Create(ctx, alice, CreateOptions{Seats: 2, Public: true})
 	if err != nil {
@@ -98,7 +102,7 @@ func TestSeedSecretUntilOver(t *testing.T) {
 	if err := l.End(ctx, ended.Code, alice); err != nil {
 		t.Fatal(err)
 	}
-	for _, m := range []Meta{played, ended} {
+	for _, m := range []store.Meta{played, ended} {
 		info, err := l.Info(ctx, m.Code, Player{ID: "key:carol"})
 		if err != nil {
 			t.Fatal(err)
@@ -119,8 +123,8 @@ func TestSeedSecretUntilOver(t *testing.T) {
 // fair draw fails is about 2^-57).
 func TestSeedsAreUnguessable(t *testing.T) {
 	ctx := context.Background()
-	store := NewMemStore()
-	l := newLobby(t, store)
+	st := mem.New()
+	l := newLobby(t, st)
 	var ones, zeros uint64
 	seen := map[uint64]bool{}
 	for i := range 64 {
@@ -128,7 +132,7 @@ func TestSeedsAreUnguessable(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		stored, _, err := store.Load(ctx, m.Code, 0)
+		stored, _, err := st.Load(ctx, m.Code, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -149,8 +153,8 @@ func TestSeedsAreUnguessable(t *testing.T) {
 // game without a chosen seed does.
 func TestPracticeRoomCountsNowhere(t *testing.T) {
 	ctx := context.Background()
-	store := NewMemStore()
-	l := New(Config{Store: store, Games: []Game{soloTally()}})
+	st := mem.New()
+	l := New(Config{Store: st, Games: []Game{soloTally()}})
 	a, b := connect(t, l, "SHA256:a", "alice"), connect(t, l, "SHA256:b", "bob")
 
 	practice, conns := playTable(t, l, CreateOptions{Seats: 2, Seed: 77, HasSeed: true}, a, b)
@@ -161,25 +165,25 @@ func TestPracticeRoomCountsNowhere(t *testing.T) {
 			t.Fatalf("a finished practice room shows %+v", u.Room)
 		}
 	}
-	for _, m := range []Meta{practice, solo} {
+	for _, m := range []store.Meta{practice, solo} {
 		if !m.Practice {
 			t.Fatalf("room %s made with --seed is not practice", m.Code)
 		}
-		stored, _, err := store.Load(ctx, m.Code, 0)
+		stored, _, err := st.Load(ctx, m.Code, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if o, err := l.recordRoom(ctx, stored); o != nil || err != nil {
 			t.Fatalf("practice room %s recorded: %+v, %v", m.Code, o, err)
 		}
-		if o, err := store.Outcome(ctx, m.Code); !errors.Is(err, ErrNotFound) {
+		if o, err := st.Outcome(ctx, m.Code); !errors.Is(err, store.ErrNotFound) {
 			t.Fatalf("practice room %s has an outcome: %+v, %v", m.Code, o, err)
 		}
 	}
-	if recs, err := store.SoloRecords(ctx, a.ID); err != nil || len(recs) != 0 {
+	if recs, err := st.SoloRecords(ctx, a.ID); err != nil || len(recs) != 0 {
 		t.Fatalf("solo records after a practice game: %+v, %v", recs, err)
 	}
-	if board, _ := store.Leaderboard(ctx, "tally"); len(board) != 0 {
+	if board, _ := st.Leaderboard(ctx, "tally"); len(board) != 0 {
 		t.Fatalf("ratings after a practice game: %+v", board)
 	}
 
@@ -198,13 +202,13 @@ func TestPracticeRoomCountsNowhere(t *testing.T) {
 // TestOldRoomsAreNotPractice: a room stored before practice rooms existed
 // has no mark, and its finished game counts as it did.
 func TestOldRoomsAreNotPractice(t *testing.T) {
-	var m Meta
+	var m store.Meta
 	stored := `{"code":"K7PXMA","game":"factories","public":true,"host":"key:a","seats":[{"player":"key:a"},{"player":"key:b"}],` +
 		`"seed":42,"started":true,"over":true,"result":{"scores":[31,28],"ranks":[1,2],"winners":[0]},"version":3}`
 	if err := json.Unmarshal([]byte(stored), &m); err != nil {
 		t.Fatal(err)
 	}
-	if m.Practice || !m.counts() {
-		t.Fatalf("an old finished room reads as practice %v, counts %v", m.Practice, m.counts())
+	if m.Practice || !players.Counts(m) {
+		t.Fatalf("an old finished room reads as practice %v, counts %v", m.Practice, players.Counts(m))
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 
-	bolt "go.etcd.io/bbolt"
+	"github.com/smokestack/smokestack/lobby/store"
 )
 
 // RoomStats counts the rooms loaded on this instance by state.
@@ -39,25 +39,13 @@ func (l *Lobby) Stats() RoomStats {
 // AllRooms lists every room in the store, private and finished ones too,
 // most recently played first: for operators.
 func (l *Lobby) AllRooms(ctx context.Context) ([]RoomInfo, error) {
-	return l.list(ctx, func(Meta) bool { return true })
+	return l.list(ctx, func(store.Meta) bool { return true })
 }
 
 // Ping checks that the store answers: for a readiness probe.
 func (l *Lobby) Ping(ctx context.Context) error {
-	if p, ok := l.cfg.Store.(interface{ Ping(context.Context) error }); ok {
-		return p.Ping(ctx)
-	}
-	_, err := l.cfg.Store.List(ctx)
-	return err
+	return l.cfg.Store.Ping(ctx)
 }
-
-// Ping reports whether the bbolt file is open.
-func (s *BoltStore) Ping(context.Context) error {
-	return s.db.View(func(*bolt.Tx) error { return nil })
-}
-
-// Ping asks Redis for a PONG.
-func (s *RedisStore) Ping(ctx context.Context) error { return s.rdb.Ping(ctx).Err() }
 
 // EndByOperator stops an unfinished game for good on an operator's word;
 // reason is shown to its players.

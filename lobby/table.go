@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/smokestack/smokestack/lobby/store"
 )
 
 // A table never waits forever. A seat whose player is away (no session
@@ -34,16 +36,6 @@ const (
 	MaxTurnTime = 24 * time.Hour
 )
 
-// Vote is a seated player's vote to hand an away seat to a bot.
-type Vote struct {
-	Seat int `json:"seat"` // the away seat
-	By   int `json:"by"`   // the voter's seat
-	// Away is when the seat's player had left, as the voter saw it: a
-	// vote counts only for that absence, not once the player has been
-	// back and left again.
-	Away time.Time `json:"away"`
-}
-
 // VoteResult says what a vote did.
 type VoteResult struct {
 	// HandedOver is true when the vote completed the table's: a bot now
@@ -55,8 +47,8 @@ type VoteResult struct {
 	Votes, Needed int
 }
 
-// grace is the room's grace period.
-func (m Meta) grace() time.Duration {
+// graceOf is room m's grace period.
+func graceOf(m store.Meta) time.Duration {
 	if m.Grace > 0 {
 		return m.Grace
 	}
@@ -97,7 +89,7 @@ func (r *room) voteLocked(ctx context.Context, by Player, seat int) (VoteResult,
 			return VoteResult{}, err
 		}
 		err = r.saveMeta(ctx, m)
-		if errors.Is(err, ErrConflict) && attempt < 5 {
+		if errors.Is(err, store.ErrConflict) && attempt < 5 {
 			continue // caught up: judge the vote again
 		}
 		if err != nil {
@@ -112,51 +104,51 @@ func (r *room) voteLocked(ctx context.Context, by Player, seat int) (VoteResult,
 
 // voted checks by's vote for seat and returns the metadata with it. The
 // caller holds r.mu.
-func (r *room) voted(ctx context.Context, by Player, seat int) (Meta, VoteResult, error) {
+func (r *room) voted(ctx context.Context, by Player, seat int) (store.Meta, VoteResult, error) {
 	voter := r.meta.SeatOf(by.ID)
 	if voter < 0 || r.meta.Seats[voter].Bot != "" {
-		return Meta{}, VoteResult{}, errors.New("only the players at the table can hand a seat to a bot")
+		return store.Meta{}, VoteResult{}, errors.New("only the players at the table can hand a seat to a bot")
 	}
 	if seat < 0 || seat >= len(r.meta.Seats) {
-		return Meta{}, VoteResult{}, fmt.Errorf("there is no seat %d", seat+1)
+		return store.Meta{}, VoteResult{}, fmt.Errorf("there is no seat %d", seat+1)
 	}
 	s := r.meta.Seats[seat]
 	switch {
 	case seat == voter:
-		return Meta{}, VoteResult{}, errors.New("that is your own seat")
+		return store.Meta{}, VoteResult{}, errors.New("that is your own seat")
 	case s.Free():
-		return Meta{}, VoteResult{}, fmt.Errorf("seat %d is free: the host seats bots there", seat+1)
+		return store.Meta{}, VoteResult{}, fmt.Errorf("seat %d is free: the host seats bots there", seat+1)
 	case s.Bot != "":
-		return Meta{}, VoteResult{}, fmt.Errorf("a bot already plays seat %d", seat+1)
+		return store.Meta{}, VoteResult{}, fmt.Errorf("a bot already plays seat %d", seat+1)
 	case r.meta.Over:
-		return Meta{}, VoteResult{}, errors.New("this game is over")
+		return store.Meta{}, VoteResult{}, errors.New("this game is over")
 	case !r.meta.Started:
-		return Meta{}, VoteResult{}, errors.New("the game has not started: the seats fill first")
+		return store.Meta{}, VoteResult{}, errors.New("the game has not started: the seats fill first")
 	case r.game.DefaultBot() == "":
-		return Meta{}, VoteResult{}, fmt.Errorf("%s has no bots on this server", r.rules.Title())
+		return store.Meta{}, VoteResult{}, fmt.Errorf("%s has no bots on this server", r.rules.Title())
 	}
 	// Either may be at the table through another instance: ask.
 	if err := r.readPresence(ctx); err != nil {
 		r.l.storeFault("seat presence", err, "code", r.meta.Code)
-		return Meta{}, VoteResult{}, fmt.Errorf("cannot tell whether %s is still playing seat %d: try again in a moment", s.Name, seat+1)
+		return store.Meta{}, VoteResult{}, fmt.Errorf("cannot tell whether %s is still playing seat %d: try again in a moment", s.Name, seat+1)
 	}
 	if r.present(seat) {
-		return Meta{}, VoteResult{}, fmt.Errorf("%s is still playing seat %d", s.Name, seat+1)
+		return store.Meta{}, VoteResult{}, fmt.Errorf("%s is still playing seat %d", s.Name, seat+1)
 	}
 	if !r.present(voter) {
-		return Meta{}, VoteResult{}, errors.New("only the players at the table can hand a seat to a bot")
+		return store.Meta{}, VoteResult{}, errors.New("only the players at the table can hand a seat to a bot")
 	}
 	now := r.l.cfg.Now()
 	away := r.awaySince(seat)
-	if open := away.Add(r.meta.grace()); now.Before(open) {
-		return Meta{}, VoteResult{}, fmt.Errorf("%s has been away %s: the seat can go to a bot in %s",
+	if open := away.Add(graceOf(r.meta)); now.Before(open) {
+		return store.Meta{}, VoteResult{}, fmt.Errorf("%s has been away %s: the seat can go to a bot in %s",
 			s.Name, ClockText(now.Sub(away)), ClockText(open.Sub(now)))
 	}
 	m := r.meta
-	m.Votes = slices.DeleteFunc(slices.Clone(m.Votes), func(v Vote) bool {
+	m.Votes = slices.DeleteFunc(slices.Clone(m.Votes), func(v store.Vote) bool {
 		return v.Seat == seat && v.By == voter || r.staleVote(v)
 	})
-	m.Votes = append(m.Votes, Vote{Seat: seat, By: voter, Away: away})
+	m.Votes = append(m.Votes, store.Vote{Seat: seat, By: voter, Away: away})
 	res := VoteResult{Bot: r.game.DefaultBot()}
 	res.Votes, res.Needed = r.tally(m, seat)
 	if res.Votes >= res.Needed {
@@ -167,17 +159,17 @@ func (r *room) voted(ctx context.Context, by Player, seat int) (Meta, VoteResult
 }
 
 // handedOver is m with seat played by the default bot and its votes gone.
-func (r *room) handedOver(m Meta, seat int) Meta {
+func (r *room) handedOver(m store.Meta, seat int) store.Meta {
 	m.Seats = slices.Clone(m.Seats)
 	m.Seats[seat].Bot = r.game.DefaultBot()
-	m.Votes = slices.DeleteFunc(slices.Clone(m.Votes), func(v Vote) bool { return v.Seat == seat || r.staleVote(v) })
+	m.Votes = slices.DeleteFunc(slices.Clone(m.Votes), func(v store.Vote) bool { return v.Seat == seat || r.staleVote(v) })
 	return m
 }
 
 // staleVote reports whether v is for an absence that is over: its seat's
 // player came back since (and may have left again), or it holds no
 // person any more. The caller holds r.mu.
-func (r *room) staleVote(v Vote) bool {
+func (r *room) staleVote(v store.Vote) bool {
 	if v.Seat < 0 || v.Seat >= len(r.meta.Seats) || !r.awayPerson(v.Seat) {
 		return true
 	}
@@ -186,13 +178,13 @@ func (r *room) staleVote(v Vote) bool {
 
 // tally counts, in m, the present players' votes for seat and how many
 // present players there are to vote. The caller holds r.mu.
-func (r *room) tally(m Meta, seat int) (votes, needed int) {
+func (r *room) tally(m store.Meta, seat int) (votes, needed int) {
 	for voter, s := range m.Seats {
 		if voter == seat || s.Bot != "" || s.Player == "" || !r.present(voter) {
 			continue
 		}
 		needed++
-		if slices.ContainsFunc(m.Votes, func(v Vote) bool { return v.Seat == seat && v.By == voter && !r.staleVote(v) }) {
+		if slices.ContainsFunc(m.Votes, func(v store.Vote) bool { return v.Seat == seat && v.By == voter && !r.staleVote(v) }) {
 			votes++
 		}
 	}
@@ -225,11 +217,11 @@ func (r *room) handoverAt(seat int) (at time.Time, ok bool) {
 	if !r.meta.Started || r.meta.Over || r.game.DefaultBot() == "" || !r.awayPerson(seat) || !r.someoneHere() {
 		return time.Time{}, false
 	}
-	open := r.awaySince(seat).Add(r.meta.grace())
+	open := r.awaySince(seat).Add(graceOf(r.meta))
 	if votes, needed := r.tally(r.meta, seat); needed > 0 && votes >= needed {
 		return open, true
 	}
-	return open.Add(r.meta.grace()), true
+	return open.Add(graceOf(r.meta)), true
 }
 
 // nextHandover is the earliest handoverAt of every seat, or seat -1.
@@ -260,7 +252,7 @@ func (r *room) handOverDue(ctx context.Context) {
 	}
 	err := r.saveMeta(ctx, r.handedOver(r.meta, seat))
 	switch {
-	case errors.Is(err, ErrConflict):
+	case errors.Is(err, store.ErrConflict):
 		r.broadcast() // caught up: a bot may be there already
 	case err != nil:
 		r.handoverRetry = now.Add(botRetry)
@@ -337,8 +329,8 @@ func (r *room) tableInfo(info *RoomInfo) {
 		if !r.meta.Started || r.meta.Over || s.AwaySince.IsZero() || r.game.DefaultBot() == "" {
 			continue
 		}
-		s.VotesFrom = s.AwaySince.Add(r.meta.grace())
-		s.BotAt = s.VotesFrom.Add(r.meta.grace())
+		s.VotesFrom = s.AwaySince.Add(graceOf(r.meta))
+		s.BotAt = s.VotesFrom.Add(graceOf(r.meta))
 		for _, v := range r.meta.Votes {
 			if v.Seat == seat && !r.staleVote(v) && r.present(v.By) && !slices.Contains(s.Votes, v.By) {
 				s.Votes = append(s.Votes, v.By)

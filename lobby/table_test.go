@@ -11,6 +11,9 @@ import (
 	"time"
 
 	"github.com/smokestack/smokestack/internal/redistest"
+	"github.com/smokestack/smokestack/lobby/store/bolt"
+	"github.com/smokestack/smokestack/lobby/store/mem"
+	redisstore "github.com/smokestack/smokestack/lobby/store/redis"
 )
 
 // timers is a clock the test moves, with the rooms' timers on it
@@ -95,7 +98,7 @@ func newTable(t *testing.T, cfg Config, o CreateOptions, people ...Player) *tabl
 	t.Helper()
 	tb := &table{t: t, clk: newTimers(), conns: map[string]*Conn{}}
 	if cfg.Store == nil {
-		cfg.Store = NewMemStore()
+		cfg.Store = mem.New()
 	}
 	cfg.Games, cfg.Now, cfg.AfterFunc = []Game{tallyGame()}, tb.clk.Now, tb.clk.AfterFunc
 	tb.l = New(cfg)
@@ -351,11 +354,11 @@ func TestClockBotPlaysOneTurn(t *testing.T) {
 // shows the very same deadline.
 func TestClockDeadlinesSurviveReload(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "rooms.db")
-	store, err := OpenBolt(path)
+	st, err := bolt.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tb := newTable(t, Config{Store: store}, CreateOptions{Seats: 2, Clock: time.Minute}, ann, ben)
+	tb := newTable(t, Config{Store: st}, CreateOptions{Seats: 2, Clock: time.Minute}, ann, ben)
 	tb.clk.advance(20 * time.Second)
 	if err := tb.move(ann, "take"); err != nil {
 		t.Fatal(err)
@@ -368,16 +371,16 @@ func TestClockDeadlinesSurviveReload(t *testing.T) {
 	}
 	tb.leave(ann)
 	tb.leave(ben)
-	if err := store.Close(); err != nil {
+	if err := st.Close(); err != nil {
 		t.Fatal(err)
 	}
 
-	store, err = OpenBolt(path)
+	st, err = bolt.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer store.Close()
-	l := New(Config{Store: store, Games: []Game{tallyGame()}, Now: tb.clk.Now, AfterFunc: tb.clk.AfterFunc, BotDelay: 10 * time.Second})
+	defer st.Close()
+	l := New(Config{Store: st, Games: []Game{tallyGame()}, Now: tb.clk.Now, AfterFunc: tb.clk.AfterFunc, BotDelay: 10 * time.Second})
 	info, err := l.Info(context.Background(), tb.code, ann)
 	if err != nil {
 		t.Fatal(err)
@@ -471,7 +474,7 @@ func TestRedisHandoverOnce(t *testing.T) {
 type redisTable struct {
 	clk   *timers
 	a, b  *table
-	store *RedisStore
+	store *redisstore.Store
 }
 
 func newRedisTable(t *testing.T) *redisTable {

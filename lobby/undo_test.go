@@ -10,6 +10,7 @@ import (
 
 	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/engine/factories"
+	"github.com/smokestack/smokestack/lobby/store/bolt"
 )
 
 // factoriesView reads a Fantastic Factories view from an update.
@@ -31,12 +32,12 @@ func factoriesView(t *testing.T, u Update) factories.View {
 func TestUndoLeavesOnlyWhatStandsInTheLog(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "rooms.db")
-	store, err := OpenBolt(path)
+	st, err := bolt.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	games := []Game{{Rules: factories.Rules}}
-	l := New(Config{Store: store, Games: games})
+	l := New(Config{Store: st, Games: games})
 	alice, bob, carol := Player{ID: "key:a", Name: "alice"}, Player{ID: "key:b", Name: "bob"}, Player{ID: "key:c", Name: "carol"}
 	meta, err := l.Create(ctx, alice, CreateOptions{Seats: 2, Seed: 16, HasSeed: true, Public: true})
 	if err != nil {
@@ -115,10 +116,10 @@ func TestUndoLeavesOnlyWhatStandsInTheLog(t *testing.T) {
 	for _, c := range []*Conn{a, b, w} {
 		c.Close()
 	}
-	store.Close()
+	st.Close()
 
 	// A restart: the room is rebuilt from the stored moves, undo and all.
-	store2, err := OpenBolt(path)
+	store2, err := bolt.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}

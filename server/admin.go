@@ -3,7 +3,6 @@ package server
 import (
 	"bufio"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"net/netip"
@@ -19,6 +18,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/store"
 	"github.com/smokestack/smokestack/session"
 )
 
@@ -282,7 +282,7 @@ type banCache struct {
 	fail  func(error)
 
 	mu   sync.Mutex
-	list []lobby.Ban
+	list []store.Ban
 	read time.Time
 }
 
@@ -299,20 +299,19 @@ func (b *banCache) covers(ctx context.Context, key string, addr netip.Addr) bool
 	return false
 }
 
-func (b *banCache) current(ctx context.Context, now time.Time) []lobby.Ban {
+func (b *banCache) current(ctx context.Context, now time.Time) []store.Ban {
 	b.mu.Lock()
 	list, fresh := b.list, now.Sub(b.read) < banRefresh
 	if !fresh {
 		b.read = now // one reader at a time; the others use what there is
 	}
 	b.mu.Unlock()
-	store, ok := b.lobby.Bans()
-	if fresh || !ok {
+	if fresh {
 		return list
 	}
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	bans, err := store.Bans(ctx, now)
+	bans, err := b.lobby.Bans(ctx, now)
 	if err != nil {
 		b.fail(err)
 		return list
@@ -371,7 +370,7 @@ func (s *Server) admin(c *call) error {
 		if err != nil {
 			return err
 		}
-		g := s.askAll(c.ctx, lobby.OperatorRequest{Kind: askKick, Args: []string{id}})
+		g := s.askAll(c.ctx, store.OperatorRequest{Kind: askKick, Args: []string{id}})
 		for _, a := range g.answers {
 			if a.N > 0 {
 				fmt.Fprintln(c.out, a.Text)
@@ -405,7 +404,7 @@ func (s *Server) admin(c *call) error {
 		if text == "" {
 			return errUsage{"missing the TEXT to announce"}
 		}
-		g := s.askAll(c.ctx, lobby.OperatorRequest{Kind: askAnnounce, Args: []string{text}})
+		g := s.askAll(c.ctx, store.OperatorRequest{Kind: askAnnounce, Args: []string{text}})
 		n := 0
 		for _, a := range g.answers {
 			n += a.N
@@ -422,7 +421,7 @@ func (s *Server) admin(c *call) error {
 // adminSessions lists the sessions of every instance that answers, each
 // with the instance it is on.
 func (s *Server) adminSessions(c *call) error {
-	g := s.askAll(c.ctx, lobby.OperatorRequest{Kind: askSessions})
+	g := s.askAll(c.ctx, store.OperatorRequest{Kind: askSessions})
 	tw := tabwriter.NewWriter(c.out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "SESSION\tNAME\tKEY\tREMOTE\tKIND\tCOMMAND\tAGE\tIDLE\tINSTANCE")
 	for _, a := range g.answers {
@@ -448,27 +447,23 @@ func (s *Server) adminBan(c *call, args []string, op string) error {
 	if err != nil {
 		return err
 	}
-	target, err := lobby.BanTarget(pos[0])
+	target, err := store.BanTarget(pos[0])
 	if err != nil {
 		return errUsage{err.Error()}
 	}
 	if *lasts < 0 {
 		return errUsage{"--for cannot be negative"}
 	}
-	store, ok := s.cfg.Lobby.Bans()
-	if !ok {
-		return errors.New("this server's store keeps no bans")
-	}
 	now := time.Now().UTC()
-	b := lobby.Ban{Target: target, By: op + " (" + c.player.Key + ")", At: now}
+	b := store.Ban{Target: target, By: op + " (" + c.player.Key + ")", At: now}
 	if *lasts > 0 {
 		b.Until = now.Add(*lasts)
 	}
-	if err := store.Ban(c.ctx, b); err != nil {
+	if err := s.cfg.Lobby.Ban(c.ctx, b); err != nil {
 		return err
 	}
 	s.bans.forget()
-	g := s.askAll(c.ctx, lobby.OperatorRequest{Kind: askBanned, Args: []string{target, c.live.id}})
+	g := s.askAll(c.ctx, store.OperatorRequest{Kind: askBanned, Args: []string{target, c.live.id}})
 	kicked := 0
 	for _, a := range g.answers {
 		kicked += a.N
@@ -485,15 +480,11 @@ func (s *Server) adminBan(c *call, args []string, op string) error {
 }
 
 func (s *Server) adminUnban(c *call, arg string) error {
-	target, err := lobby.BanTarget(arg)
+	target, err := store.BanTarget(arg)
 	if err != nil {
 		return errUsage{err.Error()}
 	}
-	store, ok := s.cfg.Lobby.Bans()
-	if !ok {
-		return errors.New("this server's store keeps no bans")
-	}
-	found, err := store.Unban(c.ctx, target)
+	found, err := s.cfg.Lobby.Unban(c.ctx, target)
 	if err != nil {
 		return err
 	}

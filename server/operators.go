@@ -9,7 +9,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/store"
 	"github.com/smokestack/smokestack/session"
 )
 
@@ -39,30 +39,27 @@ func instanceName(l net.Listener) string {
 // answerOperators answers every instance's operator requests until ctx
 // ends, when the lobby's store is shared between instances.
 func (s *Server) answerOperators(ctx context.Context) {
-	if inst, ok := s.cfg.Lobby.Instances(); ok {
-		inst.AnswerInstances(ctx, s.answer)
-	}
+	s.cfg.Lobby.AnswerInstances(ctx, s.answer)
 }
 
 // gathered is what the instances answered an operator.
 type gathered struct {
-	answers []lobby.OperatorAnswer
+	answers []store.OperatorAnswer
 	asked   int    // instances that heard the request
 	note    string // how far the answers reach, for the operator
 }
 
 // askAll puts req to every instance and gathers their answers: this
 // instance's at least, however the others fare.
-func (s *Server) askAll(ctx context.Context, req lobby.OperatorRequest) gathered {
-	inst, ok := s.cfg.Lobby.Instances()
-	if !ok {
-		return gathered{answers: []lobby.OperatorAnswer{s.answer(ctx, req)}, asked: 1}
+func (s *Server) askAll(ctx context.Context, req store.OperatorRequest) gathered {
+	if !s.cfg.Lobby.Shared() {
+		return gathered{answers: []store.OperatorAnswer{s.answer(ctx, req)}, asked: 1}
 	}
 	ctx, cancel := context.WithTimeout(ctx, askWait)
 	defer cancel()
-	answers, asked, err := inst.AskInstances(ctx, req)
+	answers, asked, err := s.cfg.Lobby.AskInstances(ctx, req)
 	g := gathered{answers: answers, asked: asked}
-	if !slices.ContainsFunc(answers, func(a lobby.OperatorAnswer) bool { return a.Instance == s.instance }) {
+	if !slices.ContainsFunc(answers, func(a store.OperatorAnswer) bool { return a.Instance == s.instance }) {
 		// Not heard here (the subscription is down): answer here anyway.
 		g.answers = append(g.answers, s.answer(ctx, req))
 		g.asked++
@@ -80,8 +77,8 @@ func (s *Server) askAll(ctx context.Context, req lobby.OperatorRequest) gathered
 }
 
 // answer answers one operator request for this instance's sessions.
-func (s *Server) answer(_ context.Context, req lobby.OperatorRequest) lobby.OperatorAnswer {
-	a := lobby.OperatorAnswer{Instance: s.instance}
+func (s *Server) answer(_ context.Context, req store.OperatorRequest) store.OperatorAnswer {
+	a := store.OperatorAnswer{Instance: s.instance}
 	arg := func(i int) string {
 		if i < len(req.Args) {
 			return req.Args[i]
@@ -115,7 +112,7 @@ func (s *Server) answer(_ context.Context, req lobby.OperatorRequest) lobby.Oper
 	case askBanned:
 		s.bans.forget() // read the new ban before the next session
 		target, except := arg(0), arg(1)
-		ban := lobby.Ban{Target: target}
+		ban := store.Ban{Target: target}
 		for _, ls := range s.sessions() {
 			if ls.id != except && ban.Covers(ls.player.Key, remoteAddr(ls.sess.RemoteAddr())) {
 				ls.end(endNote(refusalLines["banned"]))

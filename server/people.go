@@ -8,7 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/players"
 )
 
 // The commands about players: their names, profiles, linked keys,
@@ -81,7 +81,7 @@ func (s *Server) profile(c *call) error {
 }
 
 // profileText prints a profile for people.
-func (s *Server) profileText(w io.Writer, p lobby.PlayerProfile) {
+func (s *Server) profileText(w io.Writer, p players.Summary) {
 	head := p.Name
 	if !p.Since.IsZero() {
 		head += "  playing here since " + p.Since.Format("2 Jan 2006")
@@ -176,7 +176,7 @@ func (s *Server) link(c *call) error {
 		if err != nil {
 			return err
 		}
-		shown := code[:lobby.LinkCodeLength/2] + "-" + code[lobby.LinkCodeLength/2:]
+		shown := code[:players.LinkCodeLength/2] + "-" + code[players.LinkCodeLength/2:]
 		fmt.Fprintln(c.out, shown)
 		fmt.Fprintf(c.errOut, "On your other key, before %s, run:\n  %s\n"+
 			"It then plays as %s, in your seats, with your records. The code works once.\n",
@@ -215,12 +215,12 @@ func (s *Server) top(c *call) error {
 		return err
 	}
 	if board == nil {
-		board = []lobby.Standing{} // scripts get [] rather than null
+		board = []players.Standing{} // scripts get [] rather than null
 	}
 	if *asJSON {
 		return writeJSON(c.out, struct {
-			Game      string           `json:"game"`
-			Standings []lobby.Standing `json:"standings"`
+			Game      string             `json:"game"`
+			Standings []players.Standing `json:"standings"`
 		}{g.Name(), board})
 	}
 	if len(board) == 0 {

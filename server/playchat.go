@@ -5,12 +5,13 @@ import (
 	"encoding/json"
 
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/store"
 )
 
 // chatLine carries one line said in the room, on play's output: a line
 // kind of its own, never inside an update.
 type chatLine struct {
-	Chat lobby.ChatLine `json:"chat"`
+	Chat store.ChatLine `json:"chat"`
 }
 
 // chatSender writes play's updates with the room's chat: after each
@@ -35,7 +36,7 @@ func (c *chatSender) send(u lobby.Update) error {
 		return err
 	}
 	data := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
-	var fresh []lobby.ChatLine
+	var fresh []store.ChatLine
 	for _, l := range u.Chat {
 		if !c.sent[l.ID] {
 			fresh = append(fresh, l)

@@ -23,6 +23,7 @@ import (
 	"github.com/smokestack/smokestack/hostkeys"
 	"github.com/smokestack/smokestack/internal/games"
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/store/bolt"
 )
 
 // testServer is a real server on 127.0.0.1:0 over a bbolt store in a
@@ -31,7 +32,7 @@ type testServer struct {
 	*Server
 	addr  string
 	lobby *lobby.Lobby
-	store *lobby.BoltStore
+	store *bolt.Store
 }
 
 // startServer starts a server; change, when given, adjusts it first.
@@ -54,7 +55,7 @@ func startServerIn(t *testing.T, dir string, config func(*lobby.Config), change 
 	if err != nil {
 		t.Fatal(err)
 	}
-	store, err := lobby.OpenBolt(filepath.Join(dir, "rooms.db"))
+	st, err := bolt.Open(filepath.Join(dir, "rooms.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +64,7 @@ func startServerIn(t *testing.T, dir string, config func(*lobby.Config), change 
 		logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
 	metrics := NewMetrics("bolt") // the lobby reports to the server's metrics, as in serve
-	cfg := lobby.Config{Store: store, Games: testGames, Logger: logger, Observer: metrics}
+	cfg := lobby.Config{Store: st, Games: testGames, Logger: logger, Observer: metrics}
 	config(&cfg)
 	lb := lobby.New(cfg)
 	srv, err := New(Config{HostKey: key.Signer, Lobby: lb, Screens: testScreens, Logger: logger, Metrics: metrics})
@@ -73,8 +74,8 @@ func startServerIn(t *testing.T, dir string, config func(*lobby.Config), change 
 	for _, f := range change {
 		f(srv)
 	}
-	addr := serveLoopback(t, srv, func() { store.Close() })
-	return &testServer{Server: srv, addr: addr, lobby: lb, store: store}
+	addr := serveLoopback(t, srv, func() { st.Close() })
+	return &testServer{Server: srv, addr: addr, lobby: lb, store: st}
 }
 
 // testGames are the test servers' games: the registry's, as

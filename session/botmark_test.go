@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/store/mem"
 	"github.com/smokestack/smokestack/session"
 )
 
@@ -16,7 +17,7 @@ import (
 func TestBotSeatMarked(t *testing.T) {
 	now := fixedNow()
 	clk := &setClock{t: now}
-	l := lobby.New(lobby.Config{Store: lobby.NewMemStore(), Games: lobbyGames(), Now: clk.Now})
+	l := lobby.New(lobby.Config{Store: mem.New(), Games: lobbyGames(), Now: clk.Now})
 	ctx := context.Background()
 	m, err := l.Create(ctx, alice, lobby.CreateOptions{Seats: 2, HasSeed: true, Seed: 5})
 	if err != nil {

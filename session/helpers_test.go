@@ -12,6 +12,7 @@ import (
 	"github.com/smokestack/smokestack/internal/screentest"
 	"github.com/smokestack/smokestack/internal/waittest"
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/store/mem"
 	"github.com/smokestack/smokestack/session"
 )
 
@@ -30,7 +31,7 @@ var fixedNow = screentest.FixedNow
 
 func newTestLobby(change ...func(*lobby.Config)) *lobby.Lobby {
 	clock := screentest.NewClock(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))
-	cfg := lobby.Config{Store: lobby.NewMemStore(), Games: lobbyGames(), Now: clock.Now}
+	cfg := lobby.Config{Store: mem.New(), Games: lobbyGames(), Now: clock.Now}
 	for _, f := range change {
 		f(&cfg)
 	}

@@ -6,7 +6,8 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/chat"
+	"github.com/smokestack/smokestack/lobby/store"
 )
 
 // The lobby's chat, for finding players: t opens it under the room lists
@@ -16,15 +17,15 @@ import (
 // lobbyChatMsg delivers the lobby's newest chat to the screen following
 // it through feed.
 type lobbyChatMsg struct {
-	feed  *lobby.ChatFeed
-	lines []lobby.ChatLine
+	feed  *chat.Feed
+	lines []store.ChatLine
 }
 
 // followedMsg hands the screen its feed of the lobby's chat.
-type followedMsg struct{ feed *lobby.ChatFeed }
+type followedMsg struct{ feed *chat.Feed }
 
 // chatToldMsg says the feed has new lines (with Config.Post).
-type chatToldMsg struct{ feed *lobby.ChatFeed }
+type chatToldMsg struct{ feed *chat.Feed }
 
 // followChat starts following the lobby's chat (its first read is the
 // store's, so outside Update).

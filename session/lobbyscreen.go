@@ -13,6 +13,8 @@ import (
 
 	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/chat"
+	"github.com/smokestack/smokestack/lobby/players"
 )
 
 // lobbyScreen lists the open public rooms and the player's own games, and
@@ -36,7 +38,7 @@ type lobbyScreen struct {
 	// The lobby's chat (lobbychat.go): the pane, the feed it follows
 	// once opened, and done, closed when the screen closes.
 	chat     *chatPane
-	feed     *lobby.ChatFeed
+	feed     *chat.Feed
 	chatTold *poster // with Config.Post: what the feed tells of new lines
 	done     chan struct{}
 }
@@ -363,7 +365,7 @@ func (l *lobbyScreen) view(w, h int) string {
 		body = t.Title.Render(title) + "\n\n" + l.prompt.input.View() + "\n\n" + t.Dim.Render("enter to confirm · esc to cancel")
 		if l.prompt.kind == "name" {
 			body += "\n" + t.Dim.Render(fmt.Sprintf("%d to %d letters, digits, spaces and - _ . ' · unique here, kept with your key",
-				lobby.MinNameLength, lobby.MaxNameLength))
+				players.MinNameLength, players.MaxNameLength))
 		}
 	case l.rules != nil:
 		body = l.rules.view(t, w, bh)

@@ -8,7 +8,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/chat"
 )
 
 // Notice is a message from the server shown across the top of every
@@ -33,7 +33,7 @@ type notice struct {
 
 // set puts msg up, cleaned as every text from outside the code is before
 // it reaches a terminal (an operator's announcement is typed by a person).
-func (n *notice) set(msg Notice, now time.Time) { n.text, n.since = lobby.CleanText(msg.Text), now }
+func (n *notice) set(msg Notice, now time.Time) { n.text, n.since = chat.CleanText(msg.Text), now }
 
 // keyPressed takes the notice down once it has been up long enough.
 func (n *notice) keyPressed(now time.Time) {

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/players"
 )
 
 // recordText words what a finished game did to its players' records, for
@@ -32,7 +33,7 @@ func recordText(t Theme, room lobby.RoomInfo, me int, w int) string {
 	// In the order of the scores above: best place first.
 	ratings := slices.Clone(room.Ratings)
 	if res := room.Result; res != nil {
-		slices.SortStableFunc(ratings, func(a, b lobby.SeatRating) int {
+		slices.SortStableFunc(ratings, func(a, b players.SeatRating) int {
 			if a.Seat < len(res.Ranks) && b.Seat < len(res.Ranks) {
 				return res.Ranks[a.Seat] - res.Ranks[b.Seat]
 			}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/store"
 )
 
 // replayScreen steps through a finished game frame by frame, as a
@@ -38,7 +39,7 @@ type replayScreen struct {
 type replayMsg struct {
 	info   lobby.RoomInfo
 	frames []lobby.Frame
-	chat   []lobby.ChatLine
+	chat   []store.ChatLine
 	err    error
 }
 

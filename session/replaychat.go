@@ -3,7 +3,7 @@ package session
 import (
 	"github.com/charmbracelet/lipgloss"
 
-	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/store"
 )
 
 // logOrChat draws, in the log's place, the chat said while the frame
@@ -21,12 +21,12 @@ func (r *replayScreen) logOrChat(s Seats, log []string, w, h int) string {
 }
 
 // chatUntil is the chat said before the move after the frame shown.
-func (r *replayScreen) chatUntil() []lobby.ChatLine {
+func (r *replayScreen) chatUntil() []store.ChatLine {
 	if r.at+1 >= len(r.frames) {
 		return r.chat.lines
 	}
 	next := r.frames[r.at+1].At
-	var out []lobby.ChatLine
+	var out []store.ChatLine
 	for _, l := range r.chat.lines {
 		if l.At.Before(next) {
 			out = append(out, l)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/store/mem"
 	"github.com/smokestack/smokestack/session"
 )
 
@@ -29,7 +30,7 @@ func awayTable(t *testing.T, start, left time.Time) (l *lobby.Lobby, clk *setClo
 	t.Helper()
 	ctx := context.Background()
 	clk = &setClock{t: start}
-	l = lobby.New(lobby.Config{Store: lobby.NewMemStore(), Games: lobbyGames(), Now: clk.Now})
+	l = lobby.New(lobby.Config{Store: mem.New(), Games: lobbyGames(), Now: clk.Now})
 	m, err := l.Create(ctx, alice, lobby.CreateOptions{Seats: 3, HasSeed: true, Seed: 47, Clock: 5 * time.Minute})
 	if err != nil {
 		t.Fatal(err)

@@ -17,6 +17,10 @@ import (
 	"github.com/smokestack/smokestack/hostkeys"
 	"github.com/smokestack/smokestack/internal/games"
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/store"
+	"github.com/smokestack/smokestack/lobby/store/bolt"
+	"github.com/smokestack/smokestack/lobby/store/mem"
+	redisstore "github.com/smokestack/smokestack/lobby/store/redis"
 	"github.com/smokestack/smokestack/server"
 )
 
@@ -299,18 +303,18 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	store, err := openStore(ctx, c)
+	st, err := openStore(ctx, c)
 	if err != nil {
 		return err
 	}
-	defer store.Close()
+	defer st.Close()
 
 	ops, err := loadOperators(c)
 	if err != nil {
 		return err
 	}
 	metrics := server.NewMetrics(storeName(c))
-	lb, stopLobby := runLobby(c, store, gs, log, metrics)
+	lb, stopLobby := runLobby(c, st, gs, log, metrics)
 	// With Redis, Run withdraws this instance's seat claims on its way
 	// out, so the store (closed by an earlier defer) stays open until Run
 	// has returned, or for as long as shutting down may take.
@@ -371,11 +375,11 @@ func shutdown(c serveConfig, srv *server.Server, log *slog.Logger) {
 	}
 }
 
-// runLobby starts the lobby of gs on store. stop ends its Run and waits
+// runLobby starts the lobby of gs on st. stop ends its Run and waits
 // for it to return, for up to wait; it reports whether it did.
-func runLobby(c serveConfig, store lobby.Store, gs []games.Game, log *slog.Logger, metrics *server.Metrics) (lb *lobby.Lobby, stop func(wait time.Duration) bool) {
+func runLobby(c serveConfig, st store.Store, gs []games.Game, log *slog.Logger, metrics *server.Metrics) (lb *lobby.Lobby, stop func(wait time.Duration) bool) {
 	lb = lobby.New(lobby.Config{
-		Store:         store,
+		Store:         st,
 		Games:         games.Lobby(gs),
 		BotDelay:      c.botDelay,
 		Expire:        c.expire,
@@ -470,14 +474,14 @@ func storeName(c serveConfig) string {
 }
 
 // openStore opens the room store the flags ask for.
-func openStore(ctx context.Context, c serveConfig) (lobby.Store, error) {
+func openStore(ctx context.Context, c serveConfig) (store.Store, error) {
 	if c.redis != "" {
 		ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		defer cancel()
-		return lobby.OpenRedis(ctx, c.redis)
+		return redisstore.Open(ctx, c.redis)
 	}
 	if c.store == "memory" {
-		return lobby.NewMemStore(), nil
+		return mem.New(), nil
 	}
-	return lobby.OpenBolt(filepath.Join(c.dataDir, "rooms.db"))
+	return bolt.Open(filepath.Join(c.dataDir, "rooms.db"))
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/smokestack/smokestack/engine/furnace/bot"
 	"github.com/smokestack/smokestack/internal/screentest"
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/store/mem"
 	"github.com/smokestack/smokestack/session"
 	furnaceui "github.com/smokestack/smokestack/session/furnace"
 )
@@ -31,7 +32,7 @@ var alice = lobby.Player{ID: "SHA256:alice", Name: "alice"}
 
 func newTestLobby(change ...func(*lobby.Config)) *lobby.Lobby {
 	clock := screentest.NewClock(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))
-	cfg := lobby.Config{Store: lobby.NewMemStore(), Games: []lobby.Game{{Rules: furnace.Rules, Bots: bot.JSONBots()}}, Now: clock.Now}
+	cfg := lobby.Config{Store: mem.New(), Games: []lobby.Game{{Rules: furnace.Rules, Bots: bot.JSONBots()}}, Now: clock.Now}
 	for _, f := range change {
 		f(&cfg)
 	}

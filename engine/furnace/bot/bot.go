@@ -22,14 +22,18 @@ type Bot interface {
 	Choose(v furnace.View) furnace.Move
 }
 
-// names lists the bots, the strongest first.
-var names = []string{"greedy", "random"}
+// names lists the bots. The first is the one a room hands an away
+// player's seat to and the form offers first; search, the strongest, is
+// listed last so that rooms keep greedy's quick stand-in.
+var names = []string{"greedy", "random", "search"}
 
 // New makes the bot registered under name, seeded with seed, so a seeded
 // game with seeded bots always plays out the same way. Bots never take
 // moves back: undo is for people (see noUndo).
 func New(name string, seed uint64) (Bot, error) {
 	switch name {
+	case "search":
+		return noUndo{newSearch(seed)}, nil
 	case "greedy":
 		return noUndo{newGreedy(seed)}, nil
 	case "random":
@@ -53,7 +57,7 @@ func (b noUndo) Choose(v furnace.View) furnace.Move {
 
 func isUndo(m furnace.Move) bool { return m.Kind == furnace.Undo }
 
-// Names lists the bots, the strongest first.
+// Names lists the bots, the rooms' default first.
 func Names() []string { return slices.Clone(names) }
 
 // JSONBots offers the bots to rooms, which speak JSON: each sees its seat's

@@ -13,7 +13,7 @@ import (
 )
 
 func TestNew(t *testing.T) {
-	if !slices.Equal(Names(), []string{"greedy", "random"}) || !slices.Equal(JSONBots().Names, Names()) {
+	if !slices.Equal(Names(), []string{"greedy", "random", "search"}) || !slices.Equal(JSONBots().Names, Names()) {
 		t.Errorf("names %v, JSON names %v", Names(), JSONBots().Names)
 	}
 	for _, name := range Names() {
