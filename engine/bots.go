@@ -13,8 +13,8 @@ type Chooser[V, M any] interface {
 
 // TypedBots offers a game's bots, written against its own view and move
 // types, to rooms, which speak JSON: each bot reads its seat's view as the
-// room sends it and answers with a move. names lists the bots, the
-// strongest first; newBot makes one, seeded.
+// room sends it and answers with a move. names lists the bots as
+// Bots.Names does; newBot makes one, seeded.
 func TypedBots[V, M any, B Chooser[V, M]](names []string, newBot func(name string, seed uint64) (B, error)) Bots {
 	return Bots{Names: names, New: func(name string, seed uint64) (Bot, error) {
 		b, err := newBot(name, seed)

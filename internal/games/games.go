@@ -67,14 +67,14 @@ func Load() ([]Game, error) {
 	return gs, nil
 }
 
-// RoomFlags are the settings every room has, whatever its game, as `new`
-// takes them: flags beside the game's own options, so no option may take
-// one of these names.
-var RoomFlags = []string{"game", "players", "private", "seed", "bots", "grace", "clock"}
+// Flags are the flags that `new` (the settings every room has, whatever
+// its game) and `smokestack simulate` take beside the games' own options,
+// which they offer as flags too: no option may take one of these names.
+var Flags = []string{"game", "players", "private", "seed", "bots", "grace", "clock", "games", "workers", "json"}
 
 // Check refuses a list of games that cannot be offered together: two
-// games of one name, or an option named as one of RoomFlags, which `new`
-// could not offer as a flag.
+// games of one name, or an option named as one of Flags, which `new` and
+// `simulate` could not offer beside their own.
 func Check(gs []Game) error {
 	seen := map[string]bool{}
 	for _, g := range gs {
@@ -83,8 +83,8 @@ func Check(gs []Game) error {
 		}
 		seen[g.Name()] = true
 		for _, o := range g.Rules.Options() {
-			if slices.Contains(RoomFlags, o.Name) {
-				return fmt.Errorf("%s: the option %q has the name of a room setting (%v): rename it", g.Name(), o.Name, RoomFlags)
+			if slices.Contains(Flags, o.Name) {
+				return fmt.Errorf("%s: the option %q has the name of a flag of new or simulate (%v): rename it", g.Name(), o.Name, Flags)
 			}
 		}
 	}

@@ -32,11 +32,11 @@ func TestRegistry(t *testing.T) {
 	}
 }
 
-// TestCheckRefusesRoomFlags: a game whose option has the name of one of
-// `new`'s own flags is refused at start-up, naming the game and the
-// option, instead of `new` failing for every game.
-func TestCheckRefusesRoomFlags(t *testing.T) {
-	for _, name := range RoomFlags {
+// TestCheckRefusesFlags: a game whose option has the name of one of
+// `new`'s or `simulate`'s own flags is refused at start-up, naming the
+// game and the option, instead of `new` failing for every game.
+func TestCheckRefusesFlags(t *testing.T) {
+	for _, name := range Flags {
 		clash := tally.Rules
 		g := Game{Game: lobby.Game{Rules: withOption{clash, engine.Option{Name: name, Choices: []string{"a"}}}}}
 		err := Check(append(All(), g))
