@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/smokestack/smokestack/lobby/chat"
 	"github.com/smokestack/smokestack/lobby/store"
@@ -59,42 +58,16 @@ func (c *Conn) Say(ctx context.Context, text string) error {
 	return nil
 }
 
-// readChat reads the room's newest chat from the store and pushes it to
-// the room's sessions. Reads run outside the room's lock; of two that
-// overlap, the later one asked wins.
-func (r *room) readChat(ctx context.Context) {
-	r.mu.Lock()
-	r.chatAsked++
-	asked, code := r.chatAsked, r.meta.Code
-	r.mu.Unlock()
-	lines, err := r.l.cfg.Store.Chat(ctx, code, chat.Recent)
-	if err != nil {
-		r.l.storeFault("read chat", err, "code", code)
-		return
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if asked <= r.chatTaken {
-		return
-	}
-	r.chatTaken, r.chat = asked, lines
-	r.broadcast()
-}
-
-// recentChat is the chat an update carries. It shares the room's slice,
-// clipped so the room's later appends never reach it; the room never
-// changes a line it holds.
-func (r *room) recentChat() []store.ChatLine { return slices.Clip(r.chat) }
-
 // chatChanged catches up with a chat another instance wrote to: the
-// lobby's (code "") or a room's held here.
+// lobby's (code "") or a room's held here. Each chat is read on its own
+// goroutine, one read at a time, so a slow read delays no other.
 func (l *Lobby) chatChanged(ctx context.Context, code string) {
 	if code == "" {
-		l.lobbyChat.Read(ctx)
+		l.lobbyChatReads.kick(func() { l.lobbyChat.Read(ctx) })
 		return
 	}
 	if r := l.cached(code); r != nil {
-		r.readChat(ctx)
+		r.chatReads.kick(func() { r.readChat(ctx) })
 	}
 }
 

@@ -83,7 +83,7 @@ type RoomInfo struct {
 	Updated  time.Time       `json:"updated"`
 	// GraceSeconds is how long a player may be away before the table may
 	// hand their seat to a bot; ClockSeconds each seat's time for a turn,
-	// 0 for none (table.go, clock.go).
+	// 0 for none (votes.go, clock.go).
 	GraceSeconds int `json:"graceSeconds"`
 	ClockSeconds int `json:"clockSeconds,omitempty"`
 	// HostSeat is the seat that has the host's powers now: the host's
@@ -173,35 +173,11 @@ func infoOf(m store.Meta, conns map[*Conn]struct{}, st engine.Status) RoomInfo {
 	return info
 }
 
-func (r *room) info() RoomInfo {
-	info := infoOf(r.meta, r.conns, r.status)
-	info.Recording = !r.recorded && r.toRecord()
-	if r.outcome != nil {
-		info.Ratings = players.SeatRatings(r.outcome, r.meta.Seats)
-		if r.outcome.Solo != nil {
-			solo := r.outcome.Solo.Record
-			info.Solo = &solo
-		}
-	}
-	for seat := range info.Seats {
-		s := &info.Seats[seat]
-		if s.Free || s.Bot != "" {
-			continue
-		}
-		s.Connected = s.Connected || r.elsewhere[seat]
-		if !s.Connected {
-			s.AwaySince = r.awaySince(seat)
-		}
-	}
-	r.tableInfo(&info)
-	return info
-}
-
 // Seat is the connection's seat, or engine.Spectator.
 func (c *Conn) Seat() int { return c.seat }
 
 // Code is the room's code.
-func (c *Conn) Code() string { return c.room.meta.Code }
+func (c *Conn) Code() string { return c.room.code }
 
 // Updates delivers the room as this seat sees it, newest last. The first
 // update arrives at once.

@@ -24,7 +24,7 @@ type CreateOptions struct {
 	HasSeed bool
 	Bots    []string // bots for the last seats
 	// Grace is how long a player may be away before the table may hand
-	// their seat to a bot (table.go); 0 means DefaultGrace.
+	// their seat to a bot (votes.go); 0 means DefaultGrace.
 	Grace time.Duration
 	// Clock is each seat's time for a turn (clock.go): 0 means the
 	// default (DefaultPublicClock for a public room of two seats or more,

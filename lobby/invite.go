@@ -5,7 +5,6 @@ import (
 	"crypto/subtle"
 	"errors"
 
-	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/lobby/store"
 )
 
@@ -51,16 +50,6 @@ func (l *Lobby) giveSecret(ctx context.Context, meta store.Meta) store.Meta {
 		meta = now
 	}
 	return meta
-}
-
-// watch connects p as a spectator of the room, shown its invite if share
-// (they came in with it, or hold a seat or host the room): a spectator who
-// typed the invite sees only the code on the board, and could not come
-// back without it.
-func (r *room) watch(p Player, share bool) *Conn {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.attachLocked(&Conn{room: r, player: p, seat: engine.Spectator, updates: make(chan Update, 1), invited: share})
 }
 
 // admits reports whether p may join or watch the room having typed

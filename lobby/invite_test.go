@@ -56,30 +56,7 @@ func TestPrivateRoomNeedsInvite(t *testing.T) {
 		t.Fatalf("public room %+v has a secret", pub)
 	}
 
-	wrong := m.Code + "-" + strings.Repeat("A", SecretLength)
-	if wrong == m.Invite() {
-		wrong = m.Code + "-" + strings.Repeat("B", SecretLength)
-	}
-	none := "ZZZZZZ"
-	if m.Code == none {
-		none = "YYYYYY"
-	}
-	want := func(err error, code string) {
-		t.Helper()
-		if err == nil || err.Error() != noRoom(code).Error() {
-			t.Errorf("got %v; want exactly what a code with no room gets: %v", err, noRoom(code))
-		}
-	}
-	for _, typed := range []string{m.Code, strings.ToLower(m.Code), wrong} {
-		_, err := l.Join(ctx, typed, carol)
-		want(err, m.Code)
-		_, err = l.Watch(ctx, typed, carol)
-		want(err, m.Code)
-		_, err = l.Info(ctx, typed, carol)
-		want(err, m.Code)
-	}
-	_, err = l.Join(ctx, none, carol)
-	want(err, none)
+	checkStrangersRefused(t, l, m, carol)
 
 	// The host with the code; ann with the invite, typed loosely.
 	h, err := l.Join(ctx, m.Code, hana)
@@ -119,7 +96,7 @@ func TestPrivateRoomNeedsInvite(t *testing.T) {
 
 	// Finished, its replay is guarded the same way.
 	_, _, err = l.Replay(ctx, m.Code, carol)
-	want(err, m.Code)
+	wantNoRoom(t, err, m.Code)
 	if _, _, err := l.Replay(ctx, m.Invite(), carol); err != nil {
 		t.Errorf("replay with the invite: %v", err)
 	}
@@ -127,7 +104,47 @@ func TestPrivateRoomNeedsInvite(t *testing.T) {
 		t.Errorf("replay by a seat with the code: %v", err)
 	}
 
-	// No list shows the secret.
+	checkListsHideSecret(t, l, ann, m.Secret)
+}
+
+// wantNoRoom checks that err says exactly what a code with no room gets.
+func wantNoRoom(t *testing.T, err error, code string) {
+	t.Helper()
+	if err == nil || err.Error() != noRoom(code).Error() {
+		t.Errorf("got %v; want exactly what a code with no room gets: %v", err, noRoom(code))
+	}
+}
+
+// checkStrangersRefused checks that carol, with the private room m's
+// code or a wrong invite, is told what a code with no room is told.
+func checkStrangersRefused(t *testing.T, l *Lobby, m store.Meta, carol Player) {
+	t.Helper()
+	ctx := context.Background()
+	wrong := m.Code + "-" + strings.Repeat("A", SecretLength)
+	if wrong == m.Invite() {
+		wrong = m.Code + "-" + strings.Repeat("B", SecretLength)
+	}
+	none := "ZZZZZZ"
+	if m.Code == none {
+		none = "YYYYYY"
+	}
+	for _, typed := range []string{m.Code, strings.ToLower(m.Code), wrong} {
+		_, err := l.Join(ctx, typed, carol)
+		wantNoRoom(t, err, m.Code)
+		_, err = l.Watch(ctx, typed, carol)
+		wantNoRoom(t, err, m.Code)
+		_, err = l.Info(ctx, typed, carol)
+		wantNoRoom(t, err, m.Code)
+	}
+	_, err := l.Join(ctx, none, carol)
+	wantNoRoom(t, err, none)
+}
+
+// checkListsHideSecret checks that no list of l shows secret, and that
+// ann's history holds her one game.
+func checkListsHideSecret(t *testing.T, l *Lobby, ann Player, secret string) {
+	t.Helper()
+	ctx := context.Background()
 	hist, err := l.History(ctx, ann.ID)
 	if err != nil {
 		t.Fatal(err)
@@ -137,7 +154,7 @@ func TestPrivateRoomNeedsInvite(t *testing.T) {
 		t.Fatal(err)
 	}
 	raw, _ := json.Marshal([]any{hist, rooms})
-	if strings.Contains(string(raw), m.Secret) || len(hist) != 1 {
+	if strings.Contains(string(raw), secret) || len(hist) != 1 {
 		t.Errorf("the lists show the secret, or miss ann's game: %s", raw)
 	}
 }

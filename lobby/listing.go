@@ -1,7 +1,9 @@
 package lobby
 
 import (
+	"cmp"
 	"context"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -65,4 +67,50 @@ func (l *Lobby) metas(ctx context.Context) ([]store.Meta, error) {
 	}
 	c.mu.Unlock()
 	return metas, nil
+}
+
+// Rooms lists the public rooms that are not finished, newest first.
+func (l *Lobby) Rooms(ctx context.Context) ([]RoomInfo, error) {
+	return l.list(ctx, func(m store.Meta) bool { return m.Public && !m.Over })
+}
+
+// History lists the rooms where player holds a seat, finished or not,
+// most recently played first.
+func (l *Lobby) History(ctx context.Context, player string) ([]RoomInfo, error) {
+	return l.list(ctx, func(m store.Meta) bool { return m.SeatOf(player) >= 0 })
+}
+
+func (l *Lobby) list(ctx context.Context, keep func(store.Meta) bool) ([]RoomInfo, error) {
+	metas, err := l.metas(ctx)
+	if err != nil {
+		return nil, l.unavailable("list rooms", err)
+	}
+	var out []RoomInfo
+	for _, m := range metas {
+		if !keep(m) {
+			continue
+		}
+		l.mu.Lock()
+		r := l.rooms[m.Code]
+		l.mu.Unlock()
+		if r != nil {
+			r.mu.Lock()
+			out = append(out, r.info())
+			r.mu.Unlock()
+			continue
+		}
+		info := infoOf(m, nil, m.Status())
+		if l.cluster == nil {
+			// Not loaded since this server started, so nobody has sat
+			// here since: see room.awaySince.
+			for i := range info.Seats {
+				if s := &info.Seats[i]; !s.Free && s.Bot == "" {
+					s.AwaySince = l.started
+				}
+			}
+		}
+		out = append(out, info)
+	}
+	slices.SortFunc(out, func(a, b RoomInfo) int { return cmp.Compare(b.Updated.UnixNano(), a.Updated.UnixNano()) })
+	return out, nil
 }

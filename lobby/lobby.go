@@ -5,12 +5,9 @@
 package lobby
 
 import (
-	"cmp"
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -108,8 +105,9 @@ type Lobby struct {
 	// players are the profiles and records of who plays here.
 	players *players.Players
 	// The lobby's chat and everyone's chat allowance (chatting.go).
-	lobbyChat *chat.Lobby
-	chatRates chat.Rates
+	lobbyChat      *chat.Lobby
+	lobbyChatReads rerun // reads of the lobby's chat others wrote
+	chatRates      chat.Rates
 	// feed tells lobby screens when room lists change (feed.go).
 	feed roomFeed
 	// listed is the room list lobby screens share (listing.go).
@@ -158,11 +156,8 @@ func (l *Lobby) Run(ctx context.Context) {
 					l.chatChanged(ctx, chat)
 					continue
 				}
-				l.mu.Lock()
-				r := l.rooms[code]
-				l.mu.Unlock()
-				if r != nil {
-					r.refresh(ctx)
+				if r := l.cached(code); r != nil {
+					r.refreshSoon(ctx) // on the room's own goroutine
 				}
 				// Rooms not loaded here are listed too, from the store.
 				l.roomsChanged()
@@ -191,208 +186,4 @@ var ErrUnavailable = errors.New("the game service is unavailable right now: try 
 func (l *Lobby) unavailable(what string, err error, attrs ...any) error {
 	l.storeFault(what, err, attrs...)
 	return ErrUnavailable
-}
-
-// Join seats p in the room invite names (its code; a private room's
-// invite, unless p holds a seat there or is its host), or back in the seat
-// bound to their key, and returns a connection that receives the seat's
-// view. A guest coming back adds their seat word: "CODE WORD"
-// (seatword.go).
-func (l *Lobby) Join(ctx context.Context, invite string, p Player) (*Conn, error) {
-	invite, word := SplitSeatWord(invite)
-	r, _, err := l.openAs(ctx, invite, word, p)
-	if err != nil {
-		return nil, err
-	}
-	// A seat binds to a profile: a new key's is made as it sits down,
-	// not for a room it cannot sit in.
-	r.mu.Lock()
-	sits := r.meta.SeatOf(p.ID) < 0 && !r.meta.Started && slices.ContainsFunc(r.meta.Seats, store.Seat.Free)
-	r.mu.Unlock()
-	if sits {
-		if p, err = l.ensureProfile(ctx, p, ""); err != nil {
-			return nil, err
-		}
-	}
-	return r.join(ctx, p, word)
-}
-
-// Watch connects p as a spectator of the room invite names: the public
-// view only.
-func (l *Lobby) Watch(ctx context.Context, invite string, p Player) (*Conn, error) {
-	invite, word := SplitSeatWord(invite)
-	r, share, err := l.openAs(ctx, invite, word, p)
-	if err != nil {
-		return nil, err
-	}
-	return r.watch(p, share), nil
-}
-
-// Info returns the public description of the room invite names, as p
-// would find it joining.
-func (l *Lobby) Info(ctx context.Context, invite string, p Player) (RoomInfo, error) {
-	invite, word := SplitSeatWord(invite)
-	r, _, err := l.openAs(ctx, invite, word, p)
-	if err != nil {
-		return RoomInfo{}, err
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.info(), nil
-}
-
-// Rooms lists the public rooms that are not finished, newest first.
-func (l *Lobby) Rooms(ctx context.Context) ([]RoomInfo, error) {
-	return l.list(ctx, func(m store.Meta) bool { return m.Public && !m.Over })
-}
-
-// History lists the rooms where player holds a seat, finished or not,
-// most recently played first.
-func (l *Lobby) History(ctx context.Context, player string) ([]RoomInfo, error) {
-	return l.list(ctx, func(m store.Meta) bool { return m.SeatOf(player) >= 0 })
-}
-
-func (l *Lobby) list(ctx context.Context, keep func(store.Meta) bool) ([]RoomInfo, error) {
-	metas, err := l.metas(ctx)
-	if err != nil {
-		return nil, l.unavailable("list rooms", err)
-	}
-	var out []RoomInfo
-	for _, m := range metas {
-		if !keep(m) {
-			continue
-		}
-		l.mu.Lock()
-		r := l.rooms[m.Code]
-		l.mu.Unlock()
-		if r != nil {
-			r.mu.Lock()
-			out = append(out, r.info())
-			r.mu.Unlock()
-			continue
-		}
-		info := infoOf(m, nil, m.Status())
-		if l.cluster == nil {
-			// Not loaded since this server started, so nobody has sat
-			// here since: see room.awaySince.
-			for i := range info.Seats {
-				if s := &info.Seats[i]; !s.Free && s.Bot == "" {
-					s.AwaySince = l.started
-				}
-			}
-		}
-		out = append(out, info)
-	}
-	slices.SortFunc(out, func(a, b RoomInfo) int { return cmp.Compare(b.Updated.UnixNano(), a.Updated.UnixNano()) })
-	return out, nil
-}
-
-// AddBot puts a bot in a free seat: only the room's host may, or while
-// the host is away the player standing in. On the seat of a player who is
-// away it is by's vote to hand the seat to the game's default bot (Vote).
-func (l *Lobby) AddBot(ctx context.Context, code string, by Player, seat int, bot string) error {
-	r, err := l.room(ctx, code)
-	if err != nil {
-		return err
-	}
-	// The game, unlike r.meta, is fixed for the room's life: no lock.
-	if err := checkBot(r.game, bot); err != nil {
-		return err
-	}
-	return r.addBot(ctx, by, seat, bot)
-}
-
-// End stops an unfinished game for good. Only the room's host may.
-func (l *Lobby) End(ctx context.Context, code string, by Player) error {
-	r, err := l.room(ctx, code)
-	if err != nil {
-		return err
-	}
-	return r.end(ctx, by)
-}
-
-// room returns the live room for code, loading it from the store. The
-// lobby's lock is held only to look the room up and to add it: the load
-// and the replay run outside it, one per code at a time, so a slow store
-// or a long game delays only the joins of that room.
-func (l *Lobby) room(ctx context.Context, code string) (*room, error) {
-	if c, _, ok := ParseInvite(code); ok {
-		code = c // the host's own calls need no secret
-	} else {
-		code = NormalizeCode(code)
-	}
-	if r := l.cached(code); r != nil {
-		return r, nil
-	}
-	ch := l.loading.DoChan(code, func() (any, error) {
-		if r := l.cached(code); r != nil {
-			return r, nil
-		}
-		// Shared by every caller waiting for this code: not bound to the
-		// first caller's context, which may end first.
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), loadTimeout)
-		defer cancel()
-		r, err := l.load(ctx, code)
-		if err != nil {
-			return nil, err
-		}
-		l.mu.Lock()
-		defer l.mu.Unlock()
-		if old := l.rooms[code]; old != nil {
-			return old, nil
-		}
-		l.rooms[code] = r
-		return r, nil
-	})
-	select {
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	case res := <-ch:
-		if res.Err != nil {
-			return nil, res.Err
-		}
-		return res.Val.(*room), nil
-	}
-}
-
-// loadTimeout bounds loading a room from the store.
-const loadTimeout = 10 * time.Second
-
-func (l *Lobby) cached(code string) *room {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.rooms[code]
-}
-
-// load reads a room from the store and replays its game.
-func (l *Lobby) load(ctx context.Context, code string) (*room, error) {
-	meta, moves, err := l.cfg.Store.Load(ctx, code, 0)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, fmt.Errorf("room %s: %w", code, err)
-	}
-	if err != nil {
-		return nil, l.unavailable("load room", err, "code", code)
-	}
-	meta = l.giveSecret(ctx, meta)
-	g, ok := l.games[meta.Game]
-	if !ok {
-		return nil, fmt.Errorf("room %s plays %q, which this server does not offer", code, meta.Game)
-	}
-	r := &room{l: l, game: g, rules: g.Rules, meta: meta, conns: map[*Conn]struct{}{}, away: map[int]time.Time{}}
-	if err := r.rebuild(meta, moves); err != nil {
-		l.cfg.Logger.Error("room does not replay", "code", code, "err", err)
-		return nil, fmt.Errorf("room %s cannot be opened: its game does not replay on this server", code)
-	}
-	if err := r.readPresence(ctx); err != nil {
-		// Not fatal: the next change or renewal round brings it.
-		l.storeFault("seat presence", err, "code", code)
-	}
-	if r.chat, err = l.cfg.Store.Chat(ctx, code, chat.Recent); err != nil {
-		l.storeFault("read chat", err, "code", code) // the next line said brings it
-	}
-	// A game whose recording was lost (its instance died) is recorded now.
-	r.mu.Lock()
-	r.recordLater()
-	r.mu.Unlock()
-	return r, nil
 }

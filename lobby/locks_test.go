@@ -162,7 +162,7 @@ func within[T any](t *testing.T, f func() (T, error)) (T, error) {
 	case r := <-done:
 		return r.v, r.err
 	case <-time.After(5 * time.Second):
-		t.Fatal("still waiting after 5s: held up by another room's load or a bot's thinking")
+		t.Fatal("still waiting after 5s: held up by something it must not wait on (another room, a store call, a bot thinking)")
 	}
 	var zero T
 	return zero, nil

@@ -31,52 +31,6 @@ func (l *Lobby) recordRoom(ctx context.Context, m store.Meta) (*store.Outcome, e
 	return l.players.Record(ctx, m, opponent)
 }
 
-// toRecord reports whether the room's game is over and counts in its
-// players' records, so an outcome will follow. The caller holds r.mu.
-func (r *room) toRecord() bool {
-	m := r.meta
-	if !players.Counts(m) {
-		return false
-	}
-	people := 0
-	for _, s := range m.Seats {
-		if s.Player != "" && !players.IsGuest(s.Player) {
-			people++
-		}
-	}
-	return people >= 2 || people == 1 && len(m.Seats) == 1 && r.game.SoloOpponent != nil
-}
-
-// recordLater records the room in the background once its game is over,
-// and then pushes the rating changes to its sessions. The caller holds
-// r.mu; the store is written outside it.
-func (r *room) recordLater() {
-	if r.recording || r.recorded || !r.toRecord() {
-		return
-	}
-	r.recording = true
-	meta := r.meta
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		o, err := r.l.recordRoom(ctx, meta)
-		r.mu.Lock()
-		defer r.mu.Unlock()
-		r.recording = false
-		if err != nil {
-			r.l.storeFault("record game", err, "code", meta.Code)
-			time.AfterFunc(recordRetry, func() {
-				r.mu.Lock()
-				defer r.mu.Unlock()
-				r.recordLater()
-			})
-			return
-		}
-		r.recorded, r.outcome = true, o
-		r.broadcast()
-	}()
-}
-
 // Top is the leaderboard of game ("" is the default game), best first, as
 // viewer sees it.
 func (l *Lobby) Top(ctx context.Context, game string, viewer Player) ([]players.Standing, error) {

@@ -50,21 +50,20 @@ func (l *Lobby) Replay(ctx context.Context, invite string, p Player) (RoomInfo, 
 	if !ok {
 		return RoomInfo{}, nil, fmt.Errorf("room %s plays %q, which this server does not offer", code, meta.Game)
 	}
-	rules := g.Rules
 	if !meta.Started {
 		return infoOf(meta, nil, engine.Status{}), nil, errors.New("this game ended before it started")
 	}
-	r := &room{l: l, game: g, rules: rules, meta: meta}
+	r := l.newRoom(g, meta)
 	if err := r.rebuild(meta, nil); err != nil {
 		return RoomInfo{}, nil, err
 	}
 	frame := func(seat int, at time.Time) (Frame, error) {
-		v, err := rules.View(r.state, engine.Spectator)
+		v, err := r.table.view(engine.Spectator)
 		if err != nil {
 			return Frame{}, err
 		}
-		f := Frame{View: v, Round: r.status.Round, Seat: seat, Log: r.logFor(engine.Spectator), At: at}
-		r.events = nil
+		f := Frame{View: v, Round: r.table.status.Round, Seat: seat, Log: r.log.wordedFor(engine.Spectator, r.meta.Seats), At: at}
+		r.log.events = nil
 		return f, nil
 	}
 	first, err := frame(-1, time.Time{})

@@ -62,37 +62,14 @@ func TestSeedSecretUntilOver(t *testing.T) {
 			}
 		}
 	}
-	live := func(what string, info RoomInfo) {
-		t.Helper()
-		if info.Seed != nil || info.Practice {
-			t.Errorf("%s shows room %s with seed %v, practice %v while its game runs", what, info.Code, info.Seed, info.Practice)
-		}
-		data, _ := json.Marshal(info)
-		if strings.Contains(string(data), `"seed"`) {
-			t.Errorf("%s: %s", what, data)
-		}
-	}
 	for _, c := range []*Conn{conns[played.Code][0], conns[played.Code][1], w} {
 		u := latest(t, c)
-		live(fmt.Sprintf("seat %d's update", c.Seat()), u.Room)
+		checkSeedHidden(t, fmt.Sprintf("seat %d's update", c.Seat()), u.Room)
 		if raw, _ := json.Marshal(u); strings.Contains(string(raw), strconv.FormatUint(played.Seed, 10)) {
 			t.Errorf("seat %d's update holds the seed %d: %s", c.Seat(), played.Seed, raw)
 		}
 	}
-	lists := map[string]func() ([]RoomInfo, error){
-		"the public list": func() ([]RoomInfo, error) { return l.Rooms(ctx) },
-		"alice's history": func() ([]RoomInfo, error) { return l.History(ctx, alice.ID) },
-		"bob's games":     func() ([]RoomInfo, error) { return l.Mine(ctx, bob) },
-	}
-	for what, list := range lists {
-		rooms, err := list()
-		if err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-		for _, info := range rooms {
-			live(what, info)
-		}
-	}
+	checkListsHideSeeds(t, l, alice, bob)
 	if _, _, err := l.Replay(ctx, played.Code, Player{ID: "key:carol"}); err == nil {
 		t.Fatal("a replay of a game still running")
 	}
@@ -114,6 +91,40 @@ func TestSeedSecretUntilOver(t *testing.T) {
 	info, _, err := l.Replay(ctx, played.Code, Player{ID: "key:carol"})
 	if err != nil || info.Seed == nil || *info.Seed != played.Seed {
 		t.Fatalf("the replay of the finished game shows seed %v (%v); want %d", info.Seed, err, played.Seed)
+	}
+}
+
+// checkSeedHidden checks that info, shown by what, holds no seed while
+// its game runs.
+func checkSeedHidden(t *testing.T, what string, info RoomInfo) {
+	t.Helper()
+	if info.Seed != nil || info.Practice {
+		t.Errorf("%s shows room %s with seed %v, practice %v while its game runs", what, info.Code, info.Seed, info.Practice)
+	}
+	data, _ := json.Marshal(info)
+	if strings.Contains(string(data), `"seed"`) {
+		t.Errorf("%s: %s", what, data)
+	}
+}
+
+// checkListsHideSeeds checks that the room lists of l show no running
+// game's seed: the public list, alice's history and bob's games.
+func checkListsHideSeeds(t *testing.T, l *Lobby, alice, bob Player) {
+	t.Helper()
+	ctx := context.Background()
+	lists := map[string]func() ([]RoomInfo, error){
+		"the public list": func() ([]RoomInfo, error) { return l.Rooms(ctx) },
+		"alice's history": func() ([]RoomInfo, error) { return l.History(ctx, alice.ID) },
+		"bob's games":     func() ([]RoomInfo, error) { return l.Mine(ctx, bob) },
+	}
+	for what, list := range lists {
+		rooms, err := list()
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		for _, info := range rooms {
+			checkSeedHidden(t, what, info)
+		}
 	}
 }
 

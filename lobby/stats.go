@@ -2,7 +2,6 @@ package lobby
 
 import (
 	"context"
-	"errors"
 
 	"github.com/smokestack/smokestack/lobby/store"
 )
@@ -54,13 +53,5 @@ func (l *Lobby) EndByOperator(ctx context.Context, code, reason string) error {
 	if err != nil {
 		return err
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.meta.Over {
-		return errors.New("this game is already over")
-	}
-	m := r.meta
-	m.Over, m.Ended = true, reason
-	l.cfg.Logger.Info("game ended by an operator", "code", m.Code)
-	return r.saveMeta(ctx, m)
+	return r.end(ctx, nil, reason)
 }

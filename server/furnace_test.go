@@ -13,8 +13,8 @@ import (
 
 	"github.com/smokestack/smokestack/engine/furnace"
 	furnacebot "github.com/smokestack/smokestack/engine/furnace/bot"
-	"github.com/smokestack/smokestack/session"
 	furnaceui "github.com/smokestack/smokestack/session/furnace"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // Furnace played end to end over real SSH: whole games through the play
@@ -224,7 +224,7 @@ func TestFurnaceScreenOverSSH(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		groups := board.Menu(session.Seats{Viewer: v.Seat})
+		groups := board.Menu(kit.Seats{Viewer: v.Seat})
 		group := strings.Count(strings.Join(keys, ""), "\x1b[C") % len(groups)
 		var want furnace.Move
 		json.Unmarshal(groups[group].Moves[0].Move, &want)

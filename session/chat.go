@@ -15,6 +15,7 @@ import (
 	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/lobby/chat"
 	"github.com/smokestack/smokestack/lobby/store"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // chatPane is a chat as a screen shows it: a room's (players' and
@@ -273,7 +274,7 @@ func (c *chatPane) inputView() string { return c.in().View() }
 
 // view draws the pane in w×h: a title with what the keys do, then the
 // newest lines that fit, wrapped, each speaker in their seat's colour.
-func (c *chatPane) view(t Theme, s Seats, room bool, w, h int) string {
+func (c *chatPane) view(t kit.Theme, s kit.Seats, room bool, w, h int) string {
 	if h < 1 {
 		return ""
 	}
@@ -345,7 +346,7 @@ func (c *chatPane) view(t Theme, s Seats, room bool, w, h int) string {
 
 // chatLineText words one line: "♥ bob: hi", "* ♥ bob waves", a spectator
 // as "(watching) carol: hi", the lobby's as "alice: hi".
-func chatLineText(t Theme, s Seats, l store.ChatLine, room bool) string {
+func chatLineText(t kit.Theme, s kit.Seats, l store.ChatLine, room bool) string {
 	who := l.Name
 	switch {
 	case !room:

@@ -10,6 +10,7 @@ import (
 	"github.com/smokestack/smokestack/internal/tally"
 	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/lobby/store/mem"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // TestJoiningUntilTheRoomAnswers: between joining and the room's first
@@ -28,7 +29,7 @@ func TestJoiningUntilTheRoomAnswers(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	g := newConnecting(&env{theme: NewTheme("mono", nil)}, code, false)
+	g := newConnecting(&env{theme: kit.NewTheme("mono", nil)}, code, false)
 	g.conn = c
 	if out := ansi.Strip(g.view(80, 24)); !strings.Contains(out, "joining room "+code) || strings.Contains(out, "seats taken") {
 		t.Errorf("before the first update the screen reads:\n%s", out)

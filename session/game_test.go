@@ -16,6 +16,7 @@ import (
 	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/lobby/store/mem"
 	"github.com/smokestack/smokestack/session"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // TestSoloGameThroughKeys plays a whole solo game with keystrokes only:
@@ -279,7 +280,7 @@ func checkFits(t *testing.T, view string, w, h int) {
 func TestThemes(t *testing.T) {
 	l := newTestLobby()
 	code := createRoom(t, l, alice, lobby.CreateOptions{Seats: 1, HasSeed: true, Seed: 9})
-	for _, theme := range session.ThemeNames {
+	for _, theme := range kit.ThemeNames {
 		d := newDriver(t, session.Config{Lobby: l, Player: alice, Theme: theme, Start: session.Start{Mode: "join", Code: code}})
 		d.inGame()
 		checkFits(t, d.view(), 120, 40)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/smokestack/smokestack/lobby/chat"
 	"github.com/smokestack/smokestack/lobby/store"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // The lobby's chat, for finding players: t opens it under the room lists
@@ -131,5 +132,5 @@ func (l *lobbyScreen) chatUnread() string {
 // withChat draws the lists above the open chat.
 func (l *lobbyScreen) withChat(w, h int) string {
 	ch := max(6, h/2)
-	return Fit(l.listsView(w, h-ch-1), w, h-ch-1) + "\n\n" + l.chat.view(l.env.theme, Seats{}, false, w, ch)
+	return kit.Fit(l.listsView(w, h-ch-1), w, h-ch-1) + "\n\n" + l.chat.view(l.env.theme, kit.Seats{}, false, w, ch)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/lobby/chat"
 	"github.com/smokestack/smokestack/lobby/players"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // lobbyScreen lists the open public rooms and the player's own games, and
@@ -391,7 +392,7 @@ func (l *lobbyScreen) view(w, h int) string {
 	case status == "" && l.chatUnread() != "":
 		status = t.Accent.Render(l.chatUnread())
 	}
-	return strings.Join([]string{Fit(head, w, 1), Fit(note, w, 1), Fit(body, w, bh), Fit(status, w, 1), Fit(helpBar(t, km, w), w, 1)}, "\n")
+	return strings.Join([]string{kit.Fit(head, w, 1), kit.Fit(note, w, 1), kit.Fit(body, w, bh), kit.Fit(status, w, 1), kit.Fit(helpBar(t, km, w), w, 1)}, "\n")
 }
 
 // kind words a room's game for the lists: "factories 3p", "factories
@@ -436,13 +437,13 @@ func optionWord(name, value string) string {
 
 // openRules shows every game's rules, one game after the other.
 func (l *lobbyScreen) openRules() {
-	var pages []RulesPage
+	var pages []kit.RulesPage
 	var titles []string
 	for _, g := range l.env.lobby.Games() {
 		title, ps := l.env.rules(g.Name())
 		titles = append(titles, title)
 		for _, p := range ps {
-			pages = append(pages, RulesPage{Title: title + ": " + p.Title, Text: p.Text})
+			pages = append(pages, kit.RulesPage{Title: title + ": " + p.Title, Text: p.Text})
 		}
 	}
 	w, h := l.env.bodySize()

@@ -9,6 +9,7 @@ import (
 
 	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/lobby/players"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // recordText words what a finished game did to its players' records, for
@@ -16,7 +17,7 @@ import (
 // alice 3.4 (+3.4) · bob -1.8 (-1.8)"), wrapped to w; the solo record
 // against the game's own opponent; or that it is being worked out. Empty
 // for a game that counts nowhere.
-func recordText(t Theme, room lobby.RoomInfo, me int, w int) string {
+func recordText(t kit.Theme, room lobby.RoomInfo, me int, w int) string {
 	switch {
 	case room.Recording:
 		return t.Dim.Render("ratings: being worked out…")

@@ -10,13 +10,14 @@ import (
 	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/lobby/players"
 	"github.com/smokestack/smokestack/lobby/store"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // TestRecordText: five players' ratings wrap at 80 columns, best place
 // first, the viewer as "you"; a game still being recorded says so; a
 // solo game shows its record.
 func TestRecordText(t *testing.T) {
-	th := NewTheme("mono", nil)
+	th := kit.NewTheme("mono", nil)
 	room := lobby.RoomInfo{Result: &engine.Result{Ranks: []int{3, 1, 5, 2, 4}}}
 	for i, name := range []string{"alice", "Bartholomew-Q", "carol", "dmitri", "Evangeline"} {
 		room.Ratings = append(room.Ratings, players.SeatRating{Seat: i, Name: name, Rating: float64(10*i) - 12.25, Change: float64(i) - 2.04})

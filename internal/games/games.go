@@ -19,9 +19,9 @@ import (
 	"github.com/smokestack/smokestack/engine/furnace"
 	furnacebot "github.com/smokestack/smokestack/engine/furnace/bot"
 	"github.com/smokestack/smokestack/lobby"
-	"github.com/smokestack/smokestack/session"
 	factoriesui "github.com/smokestack/smokestack/session/factories"
 	furnaceui "github.com/smokestack/smokestack/session/furnace"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // Game is one game: what rooms run (its rules, bots and solo opponent),
@@ -30,7 +30,7 @@ type Game struct {
 	lobby.Game
 	// Screen draws the game's views; nil for a game played by commands
 	// alone.
-	Screen session.Game
+	Screen kit.Game
 	// Simulate plays a batch of headless games between the game's bots;
 	// nil when it has none.
 	Simulate func(ctx context.Context, b engine.Batch) (Report, error)
@@ -109,8 +109,8 @@ func Lobby(gs []Game) []lobby.Game {
 }
 
 // Screens returns the screens of gs by game name, as sessions take them.
-func Screens(gs []Game) map[string]session.Game {
-	out := map[string]session.Game{}
+func Screens(gs []Game) map[string]kit.Game {
+	out := map[string]kit.Game{}
 	for _, g := range gs {
 		if g.Screen != nil {
 			out[g.Name()] = g.Screen

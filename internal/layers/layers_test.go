@@ -3,6 +3,7 @@ package layers
 import (
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -10,7 +11,11 @@ import (
 const module = "github.com/smokestack/smokestack"
 
 // generic are the packages that must not know any game.
-var generic = []string{"lobby", "server", "session", "engine", "hostkeys"}
+var generic = []string{"lobby", "server", "server/cmd", "session", "session/kit", "engine", "hostkeys"}
+
+// kits are the shared packages that sit under a folder of games: what
+// every game's screens are made of.
+var kits = map[string]bool{"session/kit": true}
 
 // isGame reports whether pkg belongs to one game: its rules, its bots or
 // its screens.
@@ -20,6 +25,9 @@ func isGame(pkg string) bool {
 		return false
 	}
 	parts := strings.Split(rel, "/")
+	if kits[strings.Join(parts[:min(len(parts), 2)], "/")] {
+		return false
+	}
 	return len(parts) >= 2 && (parts[0] == "engine" || parts[0] == "session")
 }
 
@@ -82,11 +90,46 @@ func TestIsGame(t *testing.T) {
 		module + "/session/factories":    true,
 		module + "/engine":               false,
 		module + "/session":              false,
+		module + "/session/kit":          false,
 		module + "/lobby":                false,
 		"github.com/redis/go-redis/v9":   false,
 	} {
 		if isGame(pkg) != want {
 			t.Errorf("isGame(%s) = %v", pkg, !want)
 		}
+	}
+}
+
+// storeParts are what a game's packages must never link: the rooms and
+// the stores' drivers. A game's screens are drawn from session/kit, not
+// from session, which imports the lobby.
+var storeParts = []string{module + "/lobby", module + "/session", "github.com/redis/go-redis/", "go.etcd.io/bbolt"}
+
+// TestGamesLinkNoLobby checks every game package's dependencies, direct
+// or not, for the lobby, the generic screens and the store drivers.
+func TestGamesLinkNoLobby(t *testing.T) {
+	cmd := exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Deps \" \"}}", module+"/...")
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	games := 0
+	for line := range strings.Lines(string(out)) {
+		fields := strings.Fields(line)
+		if !isGame(fields[0]) {
+			continue
+		}
+		games++
+		for _, part := range storeParts {
+			if slices.ContainsFunc(fields[1:], func(dep string) bool {
+				return dep == part || strings.HasSuffix(part, "/") && strings.HasPrefix(dep, part)
+			}) {
+				t.Errorf("%s links %s", fields[0], part)
+			}
+		}
+	}
+	if games == 0 {
+		t.Fatal("go list listed no game package")
 	}
 }

@@ -75,7 +75,7 @@ type Meta struct {
 	// start of the first turn's clock (lobby/clock.go).
 	StartedAt time.Time `json:"startedAt,omitzero"`
 	// Grace is how long a seat's player may be away before the others may
-	// hand the seat to a bot (lobby/table.go); 0 means the lobby's DefaultGrace.
+	// hand the seat to a bot (lobby/votes.go); 0 means the lobby's DefaultGrace.
 	Grace time.Duration `json:"grace,omitempty"`
 	// Clock is each seat's time for a turn (lobby/clock.go); 0 means none.
 	Clock time.Duration `json:"clock,omitempty"`

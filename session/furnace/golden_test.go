@@ -16,6 +16,7 @@ import (
 	"github.com/smokestack/smokestack/lobby/store/mem"
 	"github.com/smokestack/smokestack/session"
 	furnaceui "github.com/smokestack/smokestack/session/furnace"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // The golden screens of Furnace: each is drawn through the real session in
@@ -26,7 +27,7 @@ import (
 
 var goldenSizes = [][2]int{{80, 24}, {100, 30}, {120, 40}, {200, 60}}
 
-var screens = map[string]session.Game{"furnace": furnaceui.UI}
+var screens = map[string]kit.Game{"furnace": furnaceui.UI}
 
 var alice = lobby.Player{ID: "SHA256:alice", Name: "alice"}
 
@@ -214,10 +215,10 @@ func doubtfulAt(t *testing.T, l *lobby.Lobby, code string) int {
 	if err != nil {
 		t.Fatal(err)
 	}
-	seats := session.Seats{Viewer: u.Seat}
+	seats := kit.Seats{Viewer: u.Seat}
 	focus := b.Menu(seats)[0].Card.Key
 	cards := b.Cards(seats)
-	from := slices.IndexFunc(cards, func(r session.CardRef) bool { return r.Key == focus })
+	from := slices.IndexFunc(cards, func(r kit.CardRef) bool { return r.Key == focus })
 	for i, ref := range cards[from:] {
 		id := strings.TrimPrefix(ref.Key, "card:")
 		for _, co := range furnace.Companies() {

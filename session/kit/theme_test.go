@@ -1,4 +1,4 @@
-package session_test
+package kit_test
 
 import (
 	"io"
@@ -9,7 +9,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
-	"github.com/smokestack/smokestack/session"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 func rendererFor(p termenv.Profile) *lipgloss.Renderer {
@@ -22,15 +22,15 @@ func rendererFor(p termenv.Profile) *lipgloss.Renderer {
 // Sessions on terminals alike share one copy of a theme's styles, and
 // each colour profile still gets its own colours.
 func TestThemesShared(t *testing.T) {
-	a := session.NewTheme("default", rendererFor(termenv.ANSI256))
-	b := session.NewTheme("default", rendererFor(termenv.ANSI256))
+	a := kit.NewTheme("default", rendererFor(termenv.ANSI256))
+	b := kit.NewTheme("default", rendererFor(termenv.ANSI256))
 	if a.Styles != b.Styles {
 		t.Error("two sessions on 256-colour terminals hold two copies of the default theme")
 	}
-	if c := session.NewTheme("colorblind", rendererFor(termenv.ANSI256)); c.Styles == a.Styles || c.Name != "colorblind" {
+	if c := kit.NewTheme("colorblind", rendererFor(termenv.ANSI256)); c.Styles == a.Styles || c.Name != "colorblind" {
 		t.Errorf("the colour-blind theme is %q, the same as default: %v", c.Name, c.Styles == a.Styles)
 	}
-	if u := session.NewTheme("no such theme", nil); u.Name != "default" {
+	if u := kit.NewTheme("no such theme", nil); u.Name != "default" {
 		t.Errorf("an unknown theme is %q, want default", u.Name)
 	}
 	for _, tt := range []struct {
@@ -45,7 +45,7 @@ func TestThemesShared(t *testing.T) {
 		{"default", termenv.Ascii, "title"},
 		{"mono", termenv.TrueColor, "title"},
 	} {
-		got := session.NewTheme(tt.theme, rendererFor(tt.profile)).Title.Render("title")
+		got := kit.NewTheme(tt.theme, rendererFor(tt.profile)).Title.Render("title")
 		plain := !strings.Contains(got, "\x1b")
 		if !strings.Contains(got, tt.want) || plain != (tt.want == "title") {
 			t.Errorf("%s on profile %d: title %q, want %q", tt.theme, tt.profile, got, tt.want)
@@ -53,9 +53,9 @@ func TestThemesShared(t *testing.T) {
 	}
 	// Sessions start at once: the first of each theme is built once.
 	var wg sync.WaitGroup
-	got := make([]session.Theme, 8)
+	got := make([]kit.Theme, 8)
 	for i := range got {
-		wg.Go(func() { got[i] = session.NewTheme("colorblind", rendererFor(termenv.ANSI)) })
+		wg.Go(func() { got[i] = kit.NewTheme("colorblind", rendererFor(termenv.ANSI)) })
 	}
 	wg.Wait()
 	for _, th := range got[1:] {

@@ -1,6 +1,8 @@
-package server
+package cmd
 
 import (
+	"context"
+	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -8,6 +10,33 @@ import (
 
 	"github.com/smokestack/smokestack/lobby"
 )
+
+// rooms lists the open public rooms.
+func (s *Set) rooms(c *Call) error {
+	return c.listRooms("rooms", s.Lobby.Rooms, "No open public rooms. Create one with: new --players 2")
+}
+
+// listRooms runs a command that lists rooms: as JSON with --json, for
+// scripts, else as a table, or none when there are none.
+func (c *Call) listRooms(name string, list func(context.Context) ([]lobby.RoomInfo, error), none string) error {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	asJSON := fs.Bool("json", false, "print JSON")
+	if _, err := c.flags(fs, 0, ""); err != nil {
+		return err
+	}
+	rooms, err := list(c.Ctx)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return writeJSON(c.Out, rooms)
+	}
+	if len(rooms) == 0 {
+		fmt.Fprintln(c.Out, none)
+		return nil
+	}
+	return roomTable(c.Out, rooms)
+}
 
 // roomTable prints rooms for people: code, seats, who sits, and where the
 // game stands.

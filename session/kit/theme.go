@@ -1,4 +1,4 @@
-package session
+package kit
 
 import (
 	"io"
@@ -49,8 +49,9 @@ func (t Theme) SeatStyle(seat int) lipgloss.Style {
 // colours. In the mono theme colours render as plain text.
 func (t Theme) Style() lipgloss.Style { return t.renderer.NewStyle() }
 
-// themeNames are the themes Config.Theme accepts.
-var themeNames = []string{"default", "colorblind", "mono"}
+// ThemeNames are the themes NewTheme knows, as a session's theme option
+// offers them.
+var ThemeNames = []string{"default", "colorblind", "mono"}
 
 // themeKey is what a theme's styles depend on: its name and how the
 // terminal shows colour.

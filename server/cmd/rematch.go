@@ -1,4 +1,4 @@
-package server
+package cmd
 
 import (
 	"errors"
@@ -10,14 +10,14 @@ import (
 // rematch accepts, or offers, a rematch of a finished game for a script:
 // the new room's code goes to stdout once every seat has accepted; until
 // then stderr says who is awaited, and --wait waits for them.
-func (s *Server) rematch(c *call) error {
+func (s *Set) rematch(c *Call) error {
 	fs := flag.NewFlagSet("rematch", flag.ContinueOnError)
 	wait := fs.Bool("wait", false, "")
 	pos, err := c.flags(fs, 1, "room CODE")
 	if err != nil {
 		return err
 	}
-	info, err := s.cfg.Lobby.Rematch(c.ctx, pos[0], c.player)
+	info, err := s.Lobby.Rematch(c.Ctx, pos[0], c.Player)
 	if err != nil {
 		return err
 	}
@@ -29,22 +29,22 @@ func (s *Server) rematch(c *call) error {
 	for _, seat := range info.Rematch.Waiting(len(info.Seats)) {
 		names = append(names, info.Seats[seat].Name)
 	}
-	fmt.Fprintf(c.errOut, "You are in for a rematch of %s: waiting for %s.\n", info.Code, strings.Join(names, ", "))
+	fmt.Fprintf(c.Err, "You are in for a rematch of %s: waiting for %s.\n", info.Code, strings.Join(names, ", "))
 	if !*wait {
 		return nil
 	}
 	// Sitting in the old room, the player's own seat, hears the rematch
 	// made wherever the last acceptance comes from.
-	conn, err := s.cfg.Lobby.Join(c.ctx, pos[0], c.player)
+	conn, err := s.Lobby.Join(c.Ctx, pos[0], c.Player)
 	if err != nil {
 		return err
 	}
 	defer conn.Close()
 	for {
 		select {
-		case <-c.ctx.Done():
-			if note, ok := noteFor(c.ctx); ok {
-				return errors.New(string(note))
+		case <-c.Ctx.Done():
+			if note, ok := c.Session.Ended(); ok {
+				return errors.New(note)
 			}
 			return nil
 		case u := <-conn.Updates():
@@ -56,8 +56,8 @@ func (s *Server) rematch(c *call) error {
 	}
 }
 
-func (s *Server) rematchMade(c *call, code string) {
-	fmt.Fprintln(c.out, code)
-	fmt.Fprintf(c.errOut, "The rematch is room %s, your seat kept for you: `%s`, or `%s` for JSON lines.\n",
-		code, s.sshCommand(true, "join", code), s.sshCommand(false, "play", code))
+func (s *Set) rematchMade(c *Call, code string) {
+	fmt.Fprintln(c.Out, code)
+	fmt.Fprintf(c.Err, "The rematch is room %s, your seat kept for you: `%s`, or `%s` for JSON lines.\n",
+		code, s.Host.SSHCommand(true, "join", code), s.Host.SSHCommand(false, "play", code))
 }
