@@ -57,7 +57,7 @@ func TestBotTimer(t *testing.T) {
 	}
 
 	made := 0
-	g := Game{Rules: tally.Rules{}, Bots: engine.Bots{Names: []string{"first", "second"}, New: func(string, uint64) (engine.Bot, error) {
+	g := Game{Rules: tally.Rules, Bots: engine.Bots{Names: []string{"first", "second"}, New: func(string, uint64) (engine.Bot, error) {
 		made++
 		return func(json.RawMessage) (json.RawMessage, error) { return nil, nil }, nil
 	}}}

@@ -233,4 +233,4 @@ func TestRestartResumes(t *testing.T) {
 
 // tallyGame is the game the lobby's tests play: a tiny one that shows rooms
 // run any ruleset without knowing it.
-func tallyGame() Game { return Game{Rules: tally.Rules{}, Bots: tally.Bots()} }
+func tallyGame() Game { return Game{Rules: tally.Rules, Bots: tally.Bots()} }

@@ -104,7 +104,7 @@ func TestThinkingBotDoesNotHoldTheRoom(t *testing.T) {
 			return first(view)
 		}, nil
 	}
-	game := Game{Rules: tally.Rules{}, Bots: engine.Bots{Names: []string{"slow"}, New: slowBot}}
+	game := Game{Rules: tally.Rules, Bots: engine.Bots{Names: []string{"slow"}, New: slowBot}}
 	l := New(Config{Store: mem.New(), Games: []Game{game}})
 	host := Player{ID: "key:h", Name: "hana"}
 	meta, err := l.Create(ctx, host, CreateOptions{Seats: 2, Bots: []string{"slow"}})

@@ -15,7 +15,7 @@ import (
 // room's own table.
 type table struct {
 	rules  engine.Ruleset
-	state  json.RawMessage // nil until every seat is taken
+	state  engine.State // the game, decoded; nil until every seat is taken
 	status engine.Status
 	moves  int // stored moves applied to state
 }

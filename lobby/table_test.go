@@ -13,7 +13,7 @@ import (
 // the store refuses leaves nothing behind. A table before the game's
 // start shows no view.
 func TestTable(t *testing.T) {
-	tb := table{rules: tally.Rules{}}
+	tb := table{rules: tally.Rules}
 	if v, err := tb.view(0); v != nil || err != nil {
 		t.Fatalf("a table before the start shows %s, %v", v, err)
 	}
@@ -28,12 +28,12 @@ func TestTable(t *testing.T) {
 	if tb.status.Round != opening.Round || len(tb.status.Acting) != 1 || tb.status.Acting[0] != 0 {
 		t.Fatalf("the opening status %+v; opening says %+v", tb.status, opening)
 	}
-	before := string(tb.state)
+	before := encoded(t, tb.state)
 	next, events, err := tb.play(0, json.RawMessage(`{"kind":"take"}`), true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(tb.state) != before || tb.moves != 0 {
+	if encoded(t, tb.state) != before || tb.moves != 0 {
 		t.Fatal("playing a move changed the table it was played on")
 	}
 	if next.moves != 1 || len(events) == 0 || len(next.status.Acting) != 1 || next.status.Acting[0] != 1 {
@@ -61,4 +61,14 @@ func TestTable(t *testing.T) {
 	if unsettled.state != nil || unsettled.moves != 0 || unsettled.rules == nil {
 		t.Fatalf("a cleared table %+v", unsettled)
 	}
+}
+
+// encoded is a game's state as JSON, to tell whether it changed.
+func encoded(t *testing.T, state any) string {
+	t.Helper()
+	raw, err := json.Marshal(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(raw)
 }

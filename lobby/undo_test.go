@@ -37,7 +37,7 @@ func TestUndoLeavesOnlyWhatStandsInTheLog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	games := []Game{{Rules: factories.Rules{}}}
+	games := []Game{{Rules: factories.Rules}}
 	l := New(Config{Store: st, Games: games})
 	meta, conns, w := factoriesRoom(t, l)
 	a, b := conns[0], conns[1]

@@ -220,7 +220,7 @@ func TestFurnaceScreenOverSSH(t *testing.T) {
 		}
 		var v furnace.View
 		json.Unmarshal(l.View, &v)
-		board, err := furnaceui.UI{}.Decode(l.View)
+		board, err := furnaceui.UI.Decode(l.View)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -20,16 +20,10 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	gossh "golang.org/x/crypto/ssh"
 
-	"github.com/smokestack/smokestack/engine/factories"
-	"github.com/smokestack/smokestack/engine/factories/bot"
-	"github.com/smokestack/smokestack/engine/furnace"
-	furnacebot "github.com/smokestack/smokestack/engine/furnace/bot"
 	"github.com/smokestack/smokestack/hostkeys"
+	"github.com/smokestack/smokestack/internal/games"
 	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/lobby/store/bolt"
-	factoriesui "github.com/smokestack/smokestack/session/factories"
-	furnaceui "github.com/smokestack/smokestack/session/furnace"
-	"github.com/smokestack/smokestack/session/kit"
 )
 
 // testServer is a real server on 127.0.0.1:0 over a bbolt store in a
@@ -84,14 +78,12 @@ func startServerIn(t *testing.T, dir string, config func(*lobby.Config), change 
 	return &testServer{Server: srv, addr: addr, lobby: lb, store: st}
 }
 
-// testGames are the test servers' games, as cmd/smokestack registers them.
-var testGames = []lobby.Game{
-	{Rules: factories.Rules{}, Bots: bot.JSONBots(), SoloOpponent: factories.SoloOpponent},
-	{Rules: furnace.Rules{}, Bots: furnacebot.JSONBots()},
-}
+// testGames are the test servers' games: the registry's, as
+// cmd/smokestack serves them.
+var testGames = games.Lobby(games.All())
 
 // testScreens draw the test servers' games.
-var testScreens = map[string]kit.Game{"factories": factoriesui.UI{}, "furnace": furnaceui.UI{}}
+var testScreens = games.Screens(games.All())
 
 // serveLoopback serves srv on 127.0.0.1:0 until the test ends, then
 // closes it and runs after (to close what the server used).

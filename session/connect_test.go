@@ -17,7 +17,7 @@ import (
 // update the screen says it is joining, not "0 of 0 seats taken" of an
 // empty waiting room.
 func TestJoiningUntilTheRoomAnswers(t *testing.T) {
-	l := lobby.New(lobby.Config{Store: mem.New(), Games: []lobby.Game{{Rules: tally.Rules{}}}})
+	l := lobby.New(lobby.Config{Store: mem.New(), Games: []lobby.Game{{Rules: tally.Rules}}})
 	alice := lobby.Player{ID: "SHA256:alice", Name: "alice"}
 	m, err := l.Create(context.Background(), alice, lobby.CreateOptions{Seats: 2})
 	if err != nil {

@@ -21,7 +21,7 @@ import (
 // left running.
 func TestFollowKeepsOrder(t *testing.T) {
 	ctx := context.Background()
-	l := lobby.New(lobby.Config{Store: mem.New(), Games: []lobby.Game{{Rules: tally.Rules{}, Bots: tally.Bots()}}})
+	l := lobby.New(lobby.Config{Store: mem.New(), Games: []lobby.Game{{Rules: tally.Rules, Bots: tally.Bots()}}})
 	alice := lobby.Player{ID: "SHA256:alice", Name: "alice"}
 	m, err := l.Create(ctx, alice, lobby.CreateOptions{Seats: 1, Public: true})
 	if err != nil {

@@ -560,7 +560,7 @@ func TestPrivateRoomInvite(t *testing.T) {
 // Past the lookup limit the program ends with the lobby's refusal, for
 // the server to end the connection with.
 func TestLookupLimitEndsTheProgram(t *testing.T) {
-	l := lobby.New(lobby.Config{Store: mem.New(), Games: []lobby.Game{{Rules: factories.Rules{}}},
+	l := lobby.New(lobby.Config{Store: mem.New(), Games: []lobby.Game{{Rules: played[0].Rules}},
 		Limits: lobby.Limits{LookupMisses: 1, LookupWindow: time.Hour}})
 	d := newDriver(t, session.Config{Lobby: l, Player: carol, Width: 80, Height: 24})
 	d.until("the lobby", d.screenContains("OPEN SEATS"))

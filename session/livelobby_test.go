@@ -13,7 +13,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/smokestack/smokestack/engine/factories"
-	"github.com/smokestack/smokestack/engine/factories/bot"
 	"github.com/smokestack/smokestack/internal/redistest"
 	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/lobby/store"
@@ -76,7 +75,7 @@ func TestLobbyFollowsRooms(t *testing.T) {
 // never loaded, with the round its moves reached.
 func TestLobbyFollowsOtherInstances(t *testing.T) {
 	r := redistest.Start(t)
-	games := []lobby.Game{{Rules: factories.Rules{}, Bots: bot.JSONBots()}}
+	games := lobbyGames()
 	newInstance := func() *lobby.Lobby {
 		s, err := redisstore.Open(context.Background(), r.URL)
 		if err != nil {
@@ -132,7 +131,7 @@ func (s *countingStore) List(ctx context.Context) ([]store.Meta, error) {
 // of its lists at most once a second, and once they stop, nothing.
 func TestLobbyPace(t *testing.T) {
 	st := &countingStore{Store: mem.New()}
-	l := lobby.New(lobby.Config{Store: st, Games: []lobby.Game{{Rules: factories.Rules{}, Bots: bot.JSONBots()}}})
+	l := lobby.New(lobby.Config{Store: st, Games: lobbyGames()})
 	d := newDriver(t, session.Config{Lobby: l, Player: alice, Width: 80, Height: 24})
 	d.until("the lobby", d.screenContains("OPEN SEATS"))
 	d.drain()
@@ -217,7 +216,7 @@ func TestLobbyColumns(t *testing.T) {
 // progress at its real round before anyone opens it.
 func TestLobbyRoundAfterRestart(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "rooms.db")
-	games := []lobby.Game{{Rules: factories.Rules{}, Bots: bot.JSONBots()}}
+	games := lobbyGames()
 	st, err := bolt.Open(path)
 	if err != nil {
 		t.Fatal(err)

@@ -142,7 +142,7 @@ func checkReplay(t *testing.T, st store.Store, code string, seen map[string]play
 		t.Errorf("room %s: %v", code, err)
 		return 0
 	}
-	rules := factories.Rules{}
+	rules := factories.Rules
 	views := map[int]map[int]json.RawMessage{} // version -> seat -> view
 	want := map[int]bool{}
 	for _, l := range seen {

@@ -66,7 +66,7 @@ type result struct {
 }
 
 func newSet() *Set {
-	l := lobby.New(lobby.Config{Store: mem.New(), Games: []lobby.Game{{Rules: tally.Rules{}}}})
+	l := lobby.New(lobby.Config{Store: mem.New(), Games: []lobby.Game{{Rules: tally.Rules}}})
 	return &Set{Lobby: l, Host: &testHost{}, Log: slog.New(slog.DiscardHandler)}
 }
 

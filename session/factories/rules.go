@@ -2,11 +2,11 @@ package factories
 
 import "github.com/smokestack/smokestack/session/kit"
 
-// Rules implements kit.Game: Fantastic Factories for someone who has
+// rules are UI's rules pages: Fantastic Factories for someone who has
 // never played it, a screen at a time. The words match the board's: a
 // player who reads "research" here finds "research" on their
 // Headquarters.
-func (UI) Rules() []kit.RulesPage { return rulesPages }
+func rules() []kit.RulesPage { return rulesPages }
 
 var rulesPages = []kit.RulesPage{
 	{Title: "The goal", Text: `Build factories, train workers and make goods. Your score is your goods plus the prestige (★) of every building in your compound.

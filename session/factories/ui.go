@@ -5,7 +5,6 @@
 package factories
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -15,17 +14,9 @@ import (
 
 // UI is Fantastic Factories' screens, registered for rooms whose game is
 // "factories".
-type UI struct{}
-
-var _ kit.Game = UI{}
-
-// Decode implements kit.Game.
-func (UI) Decode(data json.RawMessage) (kit.Board, error) {
-	v, err := kit.DecodeView[factories.View](data)
-	if err != nil {
-		return nil, err
-	}
-	return &board{v: v}, nil
+var UI kit.Game = kit.Screens[factories.View]{
+	Board: func(v *factories.View) kit.Board { return &board{v: v} },
+	Pages: rules,
 }
 
 // board is one seat's (or a spectator's) view, drawn.

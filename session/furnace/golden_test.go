@@ -27,13 +27,13 @@ import (
 
 var goldenSizes = [][2]int{{80, 24}, {100, 30}, {120, 40}, {200, 60}}
 
-var screens = map[string]kit.Game{"furnace": furnaceui.UI{}}
+var screens = map[string]kit.Game{"furnace": furnaceui.UI}
 
 var alice = lobby.Player{ID: "SHA256:alice", Name: "alice"}
 
 func newTestLobby(change ...func(*lobby.Config)) *lobby.Lobby {
 	clock := screentest.NewClock(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))
-	cfg := lobby.Config{Store: mem.New(), Games: []lobby.Game{{Rules: furnace.Rules{}, Bots: bot.JSONBots()}}, Now: clock.Now}
+	cfg := lobby.Config{Store: mem.New(), Games: []lobby.Game{{Rules: furnace.Rules, Bots: bot.JSONBots()}}, Now: clock.Now}
 	for _, f := range change {
 		f(&cfg)
 	}
@@ -211,7 +211,7 @@ func doubtfulAt(t *testing.T, l *lobby.Lobby, code string) int {
 	}
 	defer c.Close()
 	u := <-c.Updates()
-	b, err := furnaceui.UI{}.Decode(u.View)
+	b, err := furnaceui.UI.Decode(u.View)
 	if err != nil {
 		t.Fatal(err)
 	}

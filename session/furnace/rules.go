@@ -8,11 +8,11 @@ import (
 	"github.com/smokestack/smokestack/session/kit"
 )
 
-// Rules implements kit.Game: Furnace for someone who has never played
+// rules are UI's rules pages: Furnace for someone who has never played
 // it, a screen at a time, in the board's own words (disc, market,
 // compensation, production, upgrade). The last page names the cards whose
 // data is uncertain, from the card data itself.
-func (UI) Rules() []kit.RulesPage {
+func rules() []kit.RulesPage {
 	return append(rulesPages, kit.RulesPage{Title: "About the cards", Text: aboutCards()})
 }
 

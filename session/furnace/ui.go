@@ -5,7 +5,6 @@
 package furnace
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -14,17 +13,9 @@ import (
 )
 
 // UI is Furnace's screens, registered for rooms whose game is "furnace".
-type UI struct{}
-
-var _ kit.Game = UI{}
-
-// Decode implements kit.Game.
-func (UI) Decode(data json.RawMessage) (kit.Board, error) {
-	v, err := kit.DecodeView[furnace.View](data)
-	if err != nil {
-		return nil, err
-	}
-	return &board{v: v}, nil
+var UI kit.Game = kit.Screens[furnace.View]{
+	Board: func(v *furnace.View) kit.Board { return &board{v: v} },
+	Pages: rules,
 }
 
 // board is one seat's (or a spectator's) view, drawn.

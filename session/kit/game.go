@@ -24,6 +24,27 @@ type Game interface {
 	Rules() []RulesPage
 }
 
+// Screens is a Game made from the game's own view type V: a game's
+// screens package gives the Board a decoded view draws as, and its rules.
+type Screens[V any] struct {
+	// Board is the board a decoded view draws as.
+	Board func(v *V) Board
+	// Pages are the rules, as Game.Rules returns them.
+	Pages func() []RulesPage
+}
+
+// Decode implements Game.
+func (s Screens[V]) Decode(data json.RawMessage) (Board, error) {
+	v, err := DecodeView[V](data)
+	if err != nil {
+		return nil, err
+	}
+	return s.Board(v), nil
+}
+
+// Rules implements Game.
+func (s Screens[V]) Rules() []RulesPage { return s.Pages() }
+
 // DecodeView reads a view as the room sent it into the game's own view
 // type, for Game.Decode: no view is a game not started yet, and one that
 // does not decode cannot be shown.

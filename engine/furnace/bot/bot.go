@@ -4,7 +4,6 @@
 package bot
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -61,22 +60,11 @@ func isUndo(m furnace.Move) bool { return m.Kind == furnace.Undo }
 // Names lists the bots, the rooms' default first.
 func Names() []string { return slices.Clone(names) }
 
-// JSONBots offers the bots to rooms, which speak JSON: each sees its
-// seat's view as the room sends it and answers with a move.
+// JSONBots offers the bots to rooms, which speak JSON: each sees its seat's
+// view as the room sends it and answers with a move.
 func JSONBots() engine.Bots {
-	return engine.Bots{Names: Names(), New: newJSON}
+	return engine.TypedBots[furnace.View, furnace.Move](Names(), New)
 }
 
-func newJSON(name string, seed uint64) (engine.Bot, error) {
-	b, err := New(name, seed)
-	if err != nil {
-		return nil, err
-	}
-	return func(view json.RawMessage) (json.RawMessage, error) {
-		var v furnace.View
-		if err := json.Unmarshal(view, &v); err != nil {
-			return nil, fmt.Errorf("bot %s: read view: %w", name, err)
-		}
-		return json.Marshal(b.Choose(v))
-	}, nil
-}
+// newRandom makes the random bot (see engine.Random).
+func newRandom(seed uint64) Bot { return engine.NewRandom[furnace.View, furnace.Move](seed) }
