@@ -6,11 +6,51 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/smokestack/smokestack/engine"
+	"github.com/smokestack/smokestack/internal/games"
 )
 
-// registered stands in for the registry's game names until the registry
-// lands.
-var registered = []string{"factories", "furnace"}
+// registered are the games' names from the registry: a game's packages
+// are engine/NAME (and below it) and session/NAME.
+var registered = games.Names(games.All())
+
+// TestEveryGameHasItsFolders keeps a game from escaping the table by
+// living in packages its name does not give.
+func TestEveryGameHasItsFolders(t *testing.T) {
+	pkgs := modulePackages(t)
+	for _, g := range registered {
+		if !slices.ContainsFunc(pkgs, func(p Package) bool { return p.Path == "engine/"+g }) {
+			t.Errorf("the game %q has no package engine/%s", g, g)
+		}
+	}
+}
+
+// withOptions is a game's rules offering other options.
+type withOptions struct {
+	engine.Ruleset
+	options []engine.Option
+}
+
+func (r withOptions) Options() []engine.Option { return r.options }
+
+// TestNoOptionShadowsAFlag holds the registry to refusing, at start-up,
+// a game option named like one of new's or simulate's own flags, and
+// plants one named clock to see it refused.
+func TestNoOptionShadowsAFlag(t *testing.T) {
+	all := games.All()
+	if err := games.Check(all); err != nil {
+		t.Fatal(err)
+	}
+	planted := slices.Clone(all)
+	g := planted[len(planted)-1]
+	g.Rules = withOptions{g.Rules, append(g.Rules.Options(), engine.Option{Name: "clock", Choices: []string{"on", "off"}})}
+	planted[len(planted)-1] = g
+	err := games.Check(planted)
+	if err == nil || !strings.Contains(err.Error(), `"clock"`) {
+		t.Errorf("an option named clock: Check = %v, want it refused by name", err)
+	}
+}
 
 // TestHouseKeepsItsLayers holds every package of the module, and its
 // tests, to the table.

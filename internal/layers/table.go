@@ -58,7 +58,7 @@ var Table = []Rule{
 	{Pkg: "engine/GAME/...", May: []string{"engine", "engine/GAME", "engine/GAME/..."}, TestMay: []string{"internal/movetest"}},
 
 	{Pkg: "hostkeys"},
-	{Pkg: "internal/layers", TestMay: []string{"internal/games"}},
+	{Pkg: "internal/layers", TestMay: []string{"internal/games", "engine"}},
 	{Pkg: "internal/openskill"},
 	{Pkg: "internal/ratelog"},
 	{Pkg: "internal/tally", May: []string{"engine"}, TestMay: []string{"internal/movetest"}},
