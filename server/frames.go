@@ -11,6 +11,8 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // Bubble Tea v1's renderer writes a frame only at its next tick (120 a
@@ -216,10 +218,10 @@ func writeLine(buf *bytes.Buffer, line string, width int) {
 		buf.WriteString(line)
 		return
 	}
-	w := ansi.StringWidth(line)
+	w := kit.Width(line)
 	if w > width {
 		line = ansi.Truncate(line, width, "")
-		w = ansi.StringWidth(line) // a cell short when a wide rune did not fit
+		w = kit.Width(line) // a cell short when a wide rune did not fit
 	}
 	buf.WriteString(line)
 	if w < width {

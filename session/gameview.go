@@ -127,7 +127,7 @@ func (g *gameScreen) header(w int) string {
 		// The clock is last and must show: the game's news before it
 		// gives way, with a marker ("working: you, bob, ca…").
 		news := parts[len(parts)-2]
-		parts[len(parts)-2] = ansi.Truncate(news, max(1, ansi.StringWidth(news)-over), "…")
+		parts[len(parts)-2] = ansi.Truncate(news, max(1, kit.Width(news)-over), "…")
 	}
 	return strings.Join(parts, " · ")
 }

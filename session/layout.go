@@ -27,7 +27,7 @@ func tooSmall(w, h int, size [2]int) string {
 		return msg
 	}
 	block := lipgloss.JoinVertical(lipgloss.Center, msg, sub)
-	if w < ansi.StringWidth(msg) {
+	if w < kit.Width(msg) {
 		// Narrower than the request: wrapped, and marked where even
 		// that does not fit.
 		lines := strings.Split(lipgloss.NewStyle().Width(w).Align(lipgloss.Center).Render(msg+"\n"+sub), "\n")

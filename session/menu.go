@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
 	"github.com/smokestack/smokestack/session/kit"
 )
 
@@ -126,7 +125,7 @@ func (m menu) view(t kit.Theme, w, h int, armed bool) string {
 	head := t.Title.Render(fmt.Sprintf("MOVES %d/%d", m.group+1, len(gs)))
 	title := "◂ " + t.Accent.Render(g.Title) + " ▸"
 	lines := []string{head + " " + title}
-	if ansi.StringWidth(lines[0]) > w && h > 2 {
+	if kit.Width(lines[0]) > w && h > 2 {
 		// A long title gets a line of its own rather than being cut.
 		lines = []string{head, title}
 	}

@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"github.com/smokestack/smokestack/engine/factories"
 	"github.com/smokestack/smokestack/session/kit"
 )
@@ -220,7 +218,7 @@ func handLines(t kit.Theme, hand []factories.Card, w, max int) []string {
 			prefix = head
 		}
 		label := toolText(t, tool) + ": "
-		hang := indent + strings.Repeat(" ", ansi.StringWidth(label))
+		hang := indent + strings.Repeat(" ", kit.Width(label))
 		lines = append(lines, kit.WrapHanging(prefix+label, hang, names, " · ", w)...)
 	}
 	if len(lines) <= max {
@@ -320,7 +318,7 @@ func seatLines(t kit.Theme, v *factories.View, s kit.Seats, p factories.PlayerVi
 		return append([]string{name, "  " + numbers, "  " + diceView(v, p)}, compoundLines(t, "  ", p.Compound, w, budget-3)...)
 	case budget >= 3:
 		return append([]string{name, "  " + numbers}, compoundLines(t, "  ", p.Compound, w, budget-2)...)
-	case budget == 2 && ansi.StringWidth(name+"  "+numbers) <= w:
+	case budget == 2 && kit.Width(name+"  "+numbers) <= w:
 		return append([]string{name + "  " + numbers}, compoundLines(t, "  ", p.Compound, w, 1)...)
 	case budget == 2:
 		return []string{name, "  " + numbers + fmt.Sprintf(" · %d bldg (i)", len(p.Compound))}
@@ -334,7 +332,7 @@ func machineView(t kit.Theme, m *factories.Machine, w, h int) []string {
 	lines := []string{t.Title.Render("THE MACHINE") + fmt.Sprintf("  %d points · %d goods", machineScore(m), m.Goods)}
 	if m.Roll != [5]int{} {
 		roll := fmt.Sprintf("  last roll %d %d %d %d %d", m.Roll[0], m.Roll[1], m.Roll[2], m.Roll[3], m.Roll[4])
-		if legend := " (green red blue purple yellow)"; ansi.StringWidth(roll+legend) <= w {
+		if legend := " (green red blue purple yellow)"; kit.Width(roll+legend) <= w {
 			roll += t.Dim.Render(legend)
 		}
 		lines = append(lines, roll)

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/smokestack/smokestack/engine/furnace"
 	"github.com/smokestack/smokestack/session/kit"
@@ -49,7 +48,7 @@ func (b *board) top(f kit.Frame, w, maxLines int) []string {
 func fitMarket(t kit.Theme, v *furnace.View, s kit.Seats, w, maxLines int) []string {
 	lines := marketBlock(t, v, s, w, long, maxLines)
 	for _, l := range lines {
-		if ansi.StringWidth(l) > w {
+		if kit.Width(l) > w {
 			return marketBlock(t, v, s, w, short, maxLines)
 		}
 	}

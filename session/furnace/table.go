@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // grid lays out rows of cells in columns one space apart. Every column but
@@ -42,7 +42,7 @@ func (g grid) lines(w, maxLines int) []string {
 	measure := func(cells []string) {
 		for i, c := range cells {
 			if i < len(widths) {
-				widths[i] = max(widths[i], ansi.StringWidth(c))
+				widths[i] = max(widths[i], kit.Width(c))
 			}
 		}
 	}
@@ -67,7 +67,7 @@ func (g grid) lines(w, maxLines int) []string {
 			if i < len(cells) {
 				c = cells[i]
 			}
-			b.WriteString(c + strings.Repeat(" ", widths[i]-ansi.StringWidth(c)+1))
+			b.WriteString(c + strings.Repeat(" ", widths[i]-kit.Width(c)+1))
 		}
 		return b.String()
 	}
@@ -77,7 +77,7 @@ func (g grid) lines(w, maxLines int) []string {
 		// "cards (⇧ upgraded)" becomes "cards".
 		last := g.head[len(g.head)-1]
 		for _, cut := range []string{" (", ",", " "} {
-			if before, _, ok := strings.Cut(last, cut); ok && ansi.StringWidth(last) > lastW {
+			if before, _, ok := strings.Cut(last, cut); ok && kit.Width(last) > lastW {
 				last = before
 			}
 		}
@@ -131,7 +131,7 @@ func joinWrapped(items []string, sep string, w int) []string {
 	cur := ""
 	for _, it := range items {
 		switch {
-		case ansi.StringWidth(it) > w:
+		case kit.Width(it) > w:
 			if cur != "" {
 				lines = append(lines, cur)
 			}
@@ -139,7 +139,7 @@ func joinWrapped(items []string, sep string, w int) []string {
 			cur = ""
 		case cur == "":
 			cur = it
-		case ansi.StringWidth(cur+sep+it) > w:
+		case kit.Width(cur+sep+it) > w:
 			// A chain's arrow, or the > between discs, carries over to
 			// the next line, so the row still reads as one list in order.
 			lines = append(lines, cur)

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/smokestack/smokestack/engine/furnace"
 	"github.com/smokestack/smokestack/session/kit"
@@ -379,7 +378,7 @@ func wrap(text string, w int) []string {
 func widest(lines []string) int {
 	n := 0
 	for _, l := range lines {
-		n = max(n, ansi.StringWidth(l))
+		n = max(n, kit.Width(l))
 	}
 	return n
 }

@@ -31,10 +31,10 @@ func FitLines(lines []string, w int) string {
 	widths := small[:0]
 	n := len(lines)
 	for i, l := range lines {
-		lw := ansi.StringWidth(l)
+		lw := Width(l)
 		if lw > w {
 			lines[i] = ansi.Truncate(l, w-1, "") + "…"
-			lw = ansi.StringWidth(lines[i])
+			lw = Width(lines[i])
 		}
 		widths = append(widths, lw)
 		n += len(lines[i]) + w - lw
@@ -88,7 +88,7 @@ func Columns(h int, widths []int, blocks ...string) string {
 // WrapItems joins items with sep into lines no wider than w, never
 // splitting an item (a card name with a space stays whole).
 func WrapItems(prefix string, items []string, sep string, w int) []string {
-	return WrapHanging(prefix, strings.Repeat(" ", min(ansi.StringWidth(prefix), 12)), items, sep, w)
+	return WrapHanging(prefix, strings.Repeat(" ", min(Width(prefix), 12)), items, sep, w)
 }
 
 // WrapHanging is WrapItems with the continuation lines' indent given.
@@ -101,7 +101,7 @@ func WrapHanging(prefix, indent string, items []string, sep string, w int) []str
 		if !fresh {
 			add = sep + it
 		}
-		if !fresh && ansi.StringWidth(cur+add) > w {
+		if !fresh && Width(cur+add) > w {
 			lines = append(lines, cur)
 			cur, add = indent+it, ""
 		}

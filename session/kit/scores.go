@@ -3,8 +3,6 @@ package kit
 import (
 	"fmt"
 	"strings"
-
-	"github.com/charmbracelet/x/ansi"
 )
 
 // ScoreRow is one seat's line in a game's final scores.
@@ -28,7 +26,7 @@ func ScoreChart(t Theme, rows []ScoreRow, w int) []string {
 	for _, r := range rows {
 		best = max(best, r.Score)
 		nameW = max(nameW, len([]rune(r.Name)))
-		detailW = max(detailW, ansi.StringWidth(r.Detail))
+		detailW = max(detailW, Width(r.Detail))
 		if r.Winner {
 			winners = append(winners, r.Name)
 		}
