@@ -30,9 +30,11 @@ func (b *board) seated(f kit.Frame) string {
 		lw := w * 40 / 100
 		mw := (w - lw - 2) / 2
 		rw := w - lw - mw - 2
-		market := marketView(t, v, lw)
-		left := b.withPreview(f, market+"\n\n"+youView(t, v, f.Seats, lw, h-lipgloss.Height(market)-1), lw, h)
-		mid := othersView(t, v, f.Seats, mw, h)
+		market := b.market.Draw(t, f.Seats, lw, 0, func() string { return marketView(t, v, lw) })
+		yh := h - lipgloss.Height(market) - 1
+		you := b.you.Draw(t, f.Seats, lw, yh, func() string { return youView(t, v, f.Seats, lw, yh) })
+		left := b.withPreview(f, market+"\n\n"+you, lw, h)
+		mid := b.others.Draw(t, f.Seats, mw, h, func() string { return othersView(t, v, f.Seats, mw, h) })
 		// The menu takes the lines its moves need, leaving the log at
 		// least a third; the log takes every line left.
 		menuH := min(lipgloss.Height(f.Menu(rw, h)), h-max(3, h/3)-1)
@@ -41,12 +43,14 @@ func (b *board) seated(f kit.Frame) string {
 	}
 	lw := w * 52 / 100
 	rw := w - lw - 1
-	market := marketView(t, v, lw)
-	left := b.withPreview(f, market+"\n"+youView(t, v, f.Seats, lw, h-lipgloss.Height(market)), lw, h)
+	market := b.market.Draw(t, f.Seats, lw, 0, func() string { return marketView(t, v, lw) })
+	yh := h - lipgloss.Height(market)
+	you := b.you.Draw(t, f.Seats, lw, yh, func() string { return youView(t, v, f.Seats, lw, yh) })
+	left := b.withPreview(f, market+"\n"+you, lw, h)
 	// The others take what a short menu (a title and two moves) and a
 	// short log leave; the menu takes the lines its moves need, up to all
 	// that is left but the log's; the log takes the rest.
-	others := othersView(t, v, f.Seats, rw, h-8)
+	others := b.others.Draw(t, f.Seats, rw, h-8, func() string { return othersView(t, v, f.Seats, rw, h-8) })
 	oh := lipgloss.Height(others)
 	menuH := min(lipgloss.Height(f.Menu(rw, h)), h-oh-4)
 	logH := h - oh - menuH - 1
@@ -60,12 +64,20 @@ func (b *board) withPreview(f kit.Frame, block string, w, h int) string {
 	if f.Focus == nil {
 		return block
 	}
-	preview := b.CardText(f.Theme, *f.Focus, w)
-	preview = preview[:strings.LastIndex(preview, "\n")] // not "on the board"
-	if lipgloss.Height(block)+lipgloss.Height(preview)+1 > h {
+	key := preview{f.Theme.Styles, *f.Focus, w}
+	text, ok := b.previews[key]
+	if !ok {
+		text = b.CardText(f.Theme, *f.Focus, w)
+		text = text[:strings.LastIndex(text, "\n")] // not "on the board"
+		if b.previews == nil {
+			b.previews = map[preview]string{}
+		}
+		b.previews[key] = text
+	}
+	if lipgloss.Height(block)+lipgloss.Height(text)+1 > h {
 		return block
 	}
-	return block + "\n\n" + preview
+	return block + "\n\n" + text
 }
 
 // public is the board as a spectator sees it: marketplace and log on the

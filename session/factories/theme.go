@@ -1,6 +1,8 @@
 package factories
 
 import (
+	"sync"
+
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/smokestack/smokestack/engine/factories"
@@ -23,6 +25,28 @@ var toolMarks = map[string]map[factories.Tool]string{
 // toolText words a tool token for the board: its name, in its colour,
 // with a shape in the colour-blind theme.
 func toolText(t kit.Theme, tool factories.Tool) string {
+	key := toolKey{t.Styles, tool}
+	if s, ok := toolTexts.Load(key); ok {
+		return s.(string)
+	}
+	s := drawTool(t, tool)
+	toolTexts.Store(key, s)
+	return s
+}
+
+// toolTexts holds the tool tokens as each theme draws them, by toolKey:
+// a token is drawn for every blueprint and contractor of every frame, and
+// a style is most of its cost. Themes are shared (one per theme and colour
+// profile), so it holds a few dozen strings at most.
+var toolTexts sync.Map
+
+type toolKey struct {
+	styles *kit.Styles
+	tool   factories.Tool
+}
+
+// drawTool draws a tool token, for toolText.
+func drawTool(t kit.Theme, tool factories.Tool) string {
 	st := t.Style()
 	if c, ok := toolColours[t.Name][tool]; ok {
 		st = st.Foreground(lipgloss.Color(c))

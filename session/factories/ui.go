@@ -22,6 +22,19 @@ var UI kit.Game = kit.Screens[factories.View]{
 // board is one seat's (or a spectator's) view, drawn.
 type board struct {
 	v *factories.View
+	// The parts of the seated board that the menu's moving leaves as
+	// they were: the marketplace, the seat's own area and the others.
+	market, you, others kit.Part
+	// previews holds the cards' texts as the menu's preview showed them,
+	// by theme, card and width: the menu moves back and forth among a
+	// few.
+	previews map[preview]string
+}
+
+type preview struct {
+	styles *kit.Styles
+	card   kit.CardRef
+	w      int
 }
 
 // Over implements kit.Board.
