@@ -1,6 +1,9 @@
 package kit
 
 import (
+	"sync"
+	"unicode/utf8"
+
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/ansi/parser"
 )
@@ -8,21 +11,33 @@ import (
 // Width is the number of cells s takes on a terminal, exactly as
 // ansi.StringWidth counts them: escape sequences take none, each grapheme
 // cluster its display width. Every line of every frame is measured, some
-// several times, and ansi.StringWidth segments every printable ASCII byte
-// as a grapheme cluster of its own (since x/ansi v0.11.7), a third of a
-// game frame's CPU. Unicode's grapheme rules join no two ASCII characters
-// but CR LF, neither of them printable, so a printable ASCII byte
-// followed by another ASCII byte, or by the end, is a cluster one cell
-// wide: Width counts those itself and asks ansi only about the clusters
-// that start at, or just before, a byte that is not ASCII.
+// several times, and ansi.StringWidth segments every printable character
+// as a grapheme cluster (since x/ansi v0.11.7), a third of a game frame's
+// CPU. Unicode's grapheme rules join a character to an ASCII one after it
+// only for CR LF, or when the first is a Prepend character (all of them at
+// U+0600 or above). So a printable ASCII character, or one of the runes
+// frames are made of (Latin to Hebrew, and U+2000 to U+2BFF: punctuation,
+// arrows, box drawing, shapes, symbols), followed by an ASCII byte or the
+// end is a cluster of its own: Width counts those from a table and asks
+// ansi only about the rest.
 func Width(s string) int {
 	width := 0
 	state := parser.GroundState
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if state == parser.GroundState && c >= ' ' && c < 0x7f && (i+1 == len(s) || s[i+1] < 0x80) {
-			width++
-			continue
+		if state == parser.GroundState {
+			if c >= ' ' && c < 0x7f && (i+1 == len(s) || s[i+1] < 0x80) {
+				width++
+				continue
+			}
+			if c >= 0x80 {
+				r, n := utf8.DecodeRuneInString(s[i:])
+				if j := tableIndex(r); j >= 0 && (i+n == len(s) || s[i+n] < 0x80) {
+					width += int(runeWidths()[j])
+					i += n - 1
+					continue
+				}
+			}
 		}
 		next, action := parser.Table.Transition(state, c)
 		if action == parser.PrintAction || next == parser.Utf8State {
@@ -36,3 +51,37 @@ func Width(s string) int {
 	}
 	return width
 }
+
+// The runes whose widths runeWidths holds: U+0080 to U+05FF, then U+2000
+// to U+2BFF.
+const (
+	lowEnd    = 0x600
+	highStart = 0x2000
+	highEnd   = 0x2c00
+)
+
+// tableIndex is r's place in runeWidths, or -1.
+func tableIndex(r rune) int {
+	switch {
+	case r >= 0x80 && r < lowEnd:
+		return int(r - 0x80)
+	case r >= highStart && r < highEnd:
+		return int(r-highStart) + lowEnd - 0x80
+	}
+	return -1
+}
+
+// runeWidths are the widths ansi gives each rune of the table alone,
+// worked out once, when first needed.
+var runeWidths = sync.OnceValue(func() []int8 {
+	ws := make([]int8, lowEnd-0x80+highEnd-highStart)
+	var buf [utf8.UTFMax]byte
+	for _, span := range [][2]rune{{0x80, lowEnd}, {highStart, highEnd}} {
+		for r := span[0]; r < span[1]; r++ {
+			n := utf8.EncodeRune(buf[:], r)
+			_, w := ansi.FirstGraphemeCluster(string(buf[:n]), ansi.GraphemeWidth)
+			ws[tableIndex(r)] = int8(w)
+		}
+	}
+	return ws
+})

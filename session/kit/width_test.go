@@ -14,6 +14,7 @@ import (
 func TestWidthIsAnsis(t *testing.T) {
 	pieces := []string{"a", "Z", " ", "~", "1", "\x7f", "\t", "\r", "\n", "\r\n", "·", "★", "→", "✗", "♠", "─", "│",
 		"\u0301", "\u200d", "\ufe0f", "\ufe0e", "é", "e\u0301", "漢", "字", "👍", "👍🏽", "👩\u200d💻", "🇫🇷", "ᄀ", "ᅡ", "ᆨ",
+		"\u0600", "\u0915\u093f", "\u05d0", "\u0591", "\u2500", "\u2028", "\u200b", "\u2b50", "\u2e80", "\u00ad", "\u0085", "\u009b",
 		"\x1b[31m", "\x1b[0m", "\x1b[38;5;214m", "\x1b]8;;http://x\x1b\\", "\x1b", "\x1b[", "\x9b", "\xff", "\xe2\x82"}
 	cases := []string{"", "plain", "MARKETPLACE  deck 12 · discard 3", "\x1b[1mbold\x1b[0m and ★3"}
 	rnd := rand.New(rand.NewPCG(1, 2))
@@ -44,4 +45,20 @@ func BenchmarkWidth(b *testing.B) {
 			ansi.StringWidth(line)
 		}
 	})
+}
+
+// TestWidthOfEveryTableRune holds Width to ansi.StringWidth for every rune
+// whose width Width takes from its table, between the neighbours that
+// could join it to a cluster.
+func TestWidthOfEveryTableRune(t *testing.T) {
+	for _, span := range [][2]rune{{0x80, lowEnd}, {highStart, highEnd}} {
+		for r := span[0]; r < span[1]; r++ {
+			for _, s := range []string{string(r), "a" + string(r) + "b", string(r) + "\u0301", "\u0600" + string(r) + "x",
+				string(r) + string(r) + " ", "\x1b[1m" + string(r) + "\x1b[0m", "\r" + string(r) + "\n"} {
+				if got, want := Width(s), ansi.StringWidth(s); got != want {
+					t.Fatalf("Width(%q) = %d, ansi.StringWidth = %d", s, got, want)
+				}
+			}
+		}
+	}
 }
