@@ -72,7 +72,7 @@ func (c *chatPane) in() *textinput.Model {
 		in.Placeholder = "a message; /me ACTION, /mute NAME, /unmute NAME"
 		in.CharLimit = chat.MaxLength
 		t := c.env.theme
-		in.PromptStyle, in.TextStyle, in.PlaceholderStyle = t.Accent, t.Style(), t.Dim
+		in.PromptStyle, in.TextStyle, in.PlaceholderStyle = t.Accent.Style, t.Style(), t.Dim.Style
 		in.Cursor.Style = t.Style().Reverse(true)
 		in.Cursor.SetMode(cursor.CursorStatic) // no blinking: nothing redraws for it
 		in.KeyMap.Paste.SetEnabled(false)      // ctrl+v would read the server's clipboard, not the player's

@@ -325,10 +325,10 @@ func helpBar(t kit.Theme, km help.KeyMap, w int) string {
 func drawHelpBar(t kit.Theme, km help.KeyMap, w int) string {
 	h := help.New()
 	h.ShortSeparator = " · "
-	h.Styles.ShortKey = t.Accent
-	h.Styles.ShortDesc = t.Dim
-	h.Styles.ShortSeparator = t.Dim
-	h.Styles.Ellipsis = t.Dim
+	h.Styles.ShortKey = t.Accent.Style
+	h.Styles.ShortDesc = t.Dim.Style
+	h.Styles.ShortSeparator = t.Dim.Style
+	h.Styles.Ellipsis = t.Dim.Style
 	keys := km.ShortHelp()
 	for len(keys) > 2 && lipgloss.Width(h.ShortHelpView(keys)) > w {
 		keys = append(keys[:len(keys)-3:len(keys)-3], keys[len(keys)-2:]...)
@@ -343,9 +343,9 @@ func drawHelpBar(t kit.Theme, km help.KeyMap, w int) string {
 // a player looks for (b, E, B) are in the last one.
 func keysHelp(t kit.Theme, title string, km help.KeyMap, w int) string {
 	h := help.New()
-	h.Styles.FullKey = t.Accent
-	h.Styles.FullDesc = t.Dim
-	h.Styles.FullSeparator = t.Dim
+	h.Styles.FullKey = t.Accent.Style
+	h.Styles.FullDesc = t.Dim.Style
+	h.Styles.FullSeparator = t.Dim.Style
 	var bands []string
 	var band [][]key.Binding
 	for _, col := range km.FullHelp() {

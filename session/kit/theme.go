@@ -25,22 +25,23 @@ type Styles struct {
 	// Name is "default", "colorblind" or "mono": games pick their own
 	// colours by it.
 	Name     string
-	Title    lipgloss.Style // screen titles and section heads
-	Dim      lipgloss.Style // secondary text
-	Accent   lipgloss.Style // the player's own things, whose turn it is
-	Selected lipgloss.Style // the focused row (after the ▸ marker)
-	Good     lipgloss.Style // winners, success
-	Bad      lipgloss.Style // errors, warnings, away seats
-	Banner   lipgloss.Style // notices across the top
-	Bar      lipgloss.Style // score bars
-	seats    []lipgloss.Style
+	Title    Style // screen titles and section heads
+	Dim      Style // secondary text
+	Accent   Style // the player's own things, whose turn it is
+	Selected Style // the focused row (after the ▸ marker)
+	Good     Style // winners, success
+	Bad      Style // errors, warnings, away seats
+	Banner   Style // notices across the top
+	Bar      Style // score bars
+	seats    []Style
+	plain    Style
 	renderer *lipgloss.Renderer
 }
 
 // SeatStyle is the seat's colour, for its glyph and name.
-func (t Theme) SeatStyle(seat int) lipgloss.Style {
+func (t Theme) SeatStyle(seat int) Style {
 	if seat < 0 || len(t.seats) == 0 {
-		return t.Style()
+		return t.plain
 	}
 	return t.seats[seat%len(t.seats)]
 }
@@ -96,31 +97,33 @@ func newTheme(key themeKey) Theme {
 	r.SetColorProfile(key.profile)
 	r.SetHasDarkBackground(key.dark)
 	s := r.NewStyle
-	t := Theme{&Styles{Name: key.name, Title: s().Bold(true), Dim: s().Faint(true), Accent: s().Bold(true),
-		Selected: s().Reverse(true), Good: s().Bold(true), Bad: s().Bold(true),
-		Banner: s().Bold(true), Bar: s(), renderer: r}}
+	title, dim, accent, selected := s().Bold(true), s().Faint(true), s().Bold(true), s().Reverse(true)
+	good, bad, banner, bar := s().Bold(true), s().Bold(true), s().Bold(true), s()
 	switch key.name {
 	case "colorblind":
 		// Okabe–Ito: distinguishable with every common colour-vision
 		// deficiency.
-		t.Title = t.Title.Foreground(lipgloss.Color("#56B4E9"))
-		t.Accent = t.Accent.Foreground(lipgloss.Color("#009E73"))
-		t.Good = t.Good.Foreground(lipgloss.Color("#009E73"))
-		t.Bad = t.Bad.Foreground(lipgloss.Color("#D55E00"))
-		t.Banner = t.Banner.Foreground(lipgloss.Color("#000000")).Background(lipgloss.Color("#E69F00"))
-		t.Bar = t.Bar.Foreground(lipgloss.Color("#0072B2"))
+		title = title.Foreground(lipgloss.Color("#56B4E9"))
+		accent = accent.Foreground(lipgloss.Color("#009E73"))
+		good = good.Foreground(lipgloss.Color("#009E73"))
+		bad = bad.Foreground(lipgloss.Color("#D55E00"))
+		banner = banner.Foreground(lipgloss.Color("#000000")).Background(lipgloss.Color("#E69F00"))
+		bar = bar.Foreground(lipgloss.Color("#0072B2"))
 	case "mono":
-		t.Dim, t.Selected, t.Bad, t.Good, t.Accent = s(), s(), s(), s(), s()
+		dim, selected, bad, good, accent = s(), s(), s(), s(), s()
 	default:
-		t.Title = t.Title.Foreground(lipgloss.Color("208"))
-		t.Accent = t.Accent.Foreground(lipgloss.Color("42"))
-		t.Good = t.Good.Foreground(lipgloss.Color("42"))
-		t.Bad = t.Bad.Foreground(lipgloss.Color("203"))
-		t.Banner = t.Banner.Foreground(lipgloss.Color("0")).Background(lipgloss.Color("214"))
-		t.Bar = t.Bar.Foreground(lipgloss.Color("208"))
+		title = title.Foreground(lipgloss.Color("208"))
+		accent = accent.Foreground(lipgloss.Color("42"))
+		good = good.Foreground(lipgloss.Color("42"))
+		bad = bad.Foreground(lipgloss.Color("203"))
+		banner = banner.Foreground(lipgloss.Color("0")).Background(lipgloss.Color("214"))
+		bar = bar.Foreground(lipgloss.Color("208"))
 	}
+	t := Theme{&Styles{Name: key.name, Title: paint(title), Dim: paint(dim), Accent: paint(accent),
+		Selected: paint(selected), Good: paint(good), Bad: paint(bad), Banner: paint(banner), Bar: paint(bar),
+		plain: paint(s()), renderer: r}}
 	for _, c := range seatColours[t.Name] {
-		t.seats = append(t.seats, s().Foreground(lipgloss.Color(c)))
+		t.seats = append(t.seats, paint(s().Foreground(lipgloss.Color(c))))
 	}
 	return t
 }
