@@ -35,8 +35,10 @@ type gameScreen struct {
 	board   kit.Board // nil until the game starts
 	log     []string
 	logPane drawnLog // the log pane as last drawn; apply clears it
-	notice  string
-	version int
+	// logWraps keeps the log's entries wrapped from one update to the next.
+	logWraps logWraps
+	notice   string
+	version  int
 
 	menu      menu
 	filtering bool

@@ -6,6 +6,8 @@ import (
 
 	"github.com/charmbracelet/bubbles/help"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // The game screen's chat: t opens it where the game log is drawn (g still
@@ -38,7 +40,7 @@ func (g *gameScreen) logOrChat(w, h int) string {
 		return g.chat.view(g.env.theme, g.seats(), true, w, h)
 	}
 	if g.logPane.text == "" || g.logPane.w != w || g.logPane.h != h {
-		g.logPane = drawnLog{logTail(g.env.theme, g.seats(), g.log, w, h), w, h}
+		g.logPane = drawnLog{logTailWith(g.env.theme, g.seats(), g.log, w, h, &g.logWraps), w, h}
 	}
 	return g.logPane.text
 }
@@ -49,6 +51,36 @@ func (g *gameScreen) logOrChat(w, h int) string {
 type drawnLog struct {
 	text string
 	w, h int
+}
+
+// logWraps keeps the log's entries as the log pane last wrapped them:
+// every room update draws the log again, and all but its newest entry
+// or two were on the pane before, wrapped the same way while the width,
+// the theme and the seats stay the same.
+type logWraps struct {
+	styles *kit.Styles
+	seats  kit.Seats
+	w      int
+	last   map[string][]string // the entries the last drawing wrapped
+	next   map[string][]string // the entries this drawing wrapped
+}
+
+// start begins a drawing of the log at width w: it returns wrap, taking
+// what the last drawing wrapped the same way where it can, and keeps
+// only the entries this drawing wraps, for the next.
+func (l *logWraps) start(t kit.Theme, s kit.Seats, w int, wrap func(string) []string) func(string) []string {
+	if l.styles != t.Styles || l.w != w || !l.seats.Equal(s) {
+		l.styles, l.seats, l.w, l.next = t.Styles, s, w, nil
+	}
+	l.last, l.next = l.next, map[string][]string{}
+	return func(entry string) []string {
+		lines, ok := l.last[entry]
+		if !ok {
+			lines = wrap(entry)
+		}
+		l.next[entry] = lines
+		return lines
+	}
 }
 
 // chatKeys are the help bar's keys while typing.

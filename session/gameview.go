@@ -169,15 +169,27 @@ func (g *gameScreen) menuView(w, h int) string {
 // logTail draws the last h lines of log, wrapped to w, under a title,
 // each line's speaker in their colour.
 func logTail(t kit.Theme, s kit.Seats, log []string, w, h int) string {
+	return logTailWith(t, s, log, w, h, nil)
+}
+
+// logTailWith is logTail taking each entry's wrapped lines from wraps,
+// which keeps them from one update to the next.
+func logTailWith(t kit.Theme, s kit.Seats, log []string, w, h int, wraps *logWraps) string {
 	if h < 1 {
 		return ""
+	}
+	wrap := func(entry string) []string {
+		return strings.Split(lipgloss.NewStyle().Width(w).Render(s.Speaker(t, entry)), "\n")
+	}
+	if wraps != nil {
+		wrap = wraps.start(t, s, w, wrap)
 	}
 	lines := []string{t.Title.Render("LOG") + t.Dim.Render("  (g: whole log)")}
 	// Newest entries last, each whole: an entry that no longer fits is
 	// dropped rather than shown from its middle.
 	var entries []string
 	for i := len(log) - 1; i >= 0; i-- {
-		wrapped := strings.Split(lipgloss.NewStyle().Width(w).Render(s.Speaker(t, log[i])), "\n")
+		wrapped := wrap(log[i])
 		if len(entries)+len(wrapped) > h-1 {
 			if len(entries) == 0 {
 				entries = wrapped[:max(0, h-1)]
