@@ -99,7 +99,7 @@ func capacity(ctx context.Context, c config, log *slog.Logger) (capResult, error
 	var child *serverChild
 	if server == "" {
 		var err error
-		env := c.serverEnv
+		env := append(c.serverEnv, gameEnv+"="+c.game)
 		if c.profiles != "" {
 			env = append(env, profileRateEnv+"=1")
 		}

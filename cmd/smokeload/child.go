@@ -58,13 +58,18 @@ func serveChild() error {
 		return err
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	g, err := gameNamed(os.Getenv(gameEnv))
+	if err != nil {
+		return err
+	}
+	gs, screens := served(g)
 	metrics := server.NewMetrics("bolt")
-	lb := lobby.New(lobby.Config{Store: st, Games: loadGames, Logger: log,
+	lb := lobby.New(lobby.Config{Store: st, Games: gs, Logger: log,
 		Limits: lobby.DefaultLimits(), Observer: metrics, Expire: 24 * time.Hour})
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
 	go lb.Run(ctx)
-	srv, err := server.New(server.Config{HostKey: key, Lobby: lb, Screens: loadScreens, Logger: log, IdleTimeout: time.Hour,
+	srv, err := server.New(server.Config{HostKey: key, Lobby: lb, Screens: screens, Logger: log, IdleTimeout: time.Hour,
 		Limits: server.DefaultLimits(), Metrics: metrics, Frames: os.Getenv(framesEnv)})
 	if err != nil {
 		return err
@@ -109,6 +114,9 @@ type serverChild struct {
 }
 
 const childEnv = "SMOKELOAD_SERVER_CHILD"
+
+// gameEnv names the game our own server process offers (--game).
+const gameEnv = "SMOKELOAD_GAME"
 
 // framesEnv is how our own server process draws terminals
 // (server.Config.Frames).

@@ -13,6 +13,7 @@ import (
 
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/smokestack/smokestack/internal/games"
 	"github.com/smokestack/smokestack/internal/redistest"
 	"github.com/smokestack/smokestack/lobby"
 	redisstore "github.com/smokestack/smokestack/lobby/store/redis"
@@ -50,8 +51,12 @@ func startCluster(ctx context.Context, c config, log *slog.Logger) (cl *cluster,
 		cl.redis = r.URL
 		log.Info("redis-server started", "url", r.URL, "dir", dir)
 	}
+	g, err := gameNamed(c.game)
+	if err != nil {
+		return cl, err
+	}
 	for _, name := range []string{"A", "B"} {
-		addr, stop, err := startInstance(ctx, cl.redis, log.With("instance", name))
+		addr, stop, err := startInstance(ctx, cl.redis, g, log.With("instance", name))
 		if err != nil {
 			return cl, fmt.Errorf("instance %s: %w", name, err)
 		}
@@ -73,7 +78,7 @@ func (cl *cluster) Close() {
 // startInstance runs what `smokestack serve --redis URL` runs: a lobby over
 // a Redis store following other instances' changes, and the SSH server,
 // here with a fresh host key and on a free loopback port.
-func startInstance(ctx context.Context, redisURL string, log *slog.Logger) (addr string, stop func(), err error) {
+func startInstance(ctx context.Context, redisURL string, g games.Game, log *slog.Logger) (addr string, stop func(), err error) {
 	openCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	st, err := redisstore.Open(openCtx, redisURL)
@@ -90,10 +95,11 @@ func startInstance(ctx context.Context, redisURL string, log *slog.Logger) (addr
 		st.Close()
 		return "", nil, err
 	}
-	lb := lobby.New(lobby.Config{Store: st, Games: loadGames, Logger: log.With("part", "lobby")})
+	gs, screens := served(g)
+	lb := lobby.New(lobby.Config{Store: st, Games: gs, Logger: log.With("part", "lobby")})
 	lobbyCtx, stopLobby := context.WithCancel(context.Background())
 	go lb.Run(lobbyCtx)
-	srv, err := server.New(server.Config{HostKey: key, Lobby: lb, Screens: loadScreens, Logger: log.With("part", "ssh")})
+	srv, err := server.New(server.Config{HostKey: key, Lobby: lb, Screens: screens, Logger: log.With("part", "ssh")})
 	if err != nil {
 		stopLobby()
 		st.Close()

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/smokestack/smokestack/engine/factories/bot"
+	"github.com/smokestack/smokestack/internal/games"
 )
 
 // errFlags reports bad flags, which the flag package has already printed.
@@ -28,7 +28,8 @@ type config struct {
 	duration    time.Duration
 	rooms       int
 	seed        uint64
-	bot         string
+	game        string // --game; empty for the registry's first
+	bot         string // --bot; empty for the game's strongest
 	settle      time.Duration
 	timeout     time.Duration
 	width       int
@@ -97,7 +98,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&c.repeat, "repeat", 1, "capacity mode with --frames: run each way this many times, alternating")
 	fs.StringVar(&c.metricsURL, "metrics", "", "capacity mode with --target: the instance's metrics URL (http://host:port/metrics), for its memory, goroutines and CPU")
 	fs.Uint64Var(&c.seed, "seed", 1, "seed of the first game; each further game adds one")
-	fs.StringVar(&c.bot, "bot", "greedy", "how the players choose their moves: "+strings.Join(bot.Names(), " or "))
+	fs.StringVar(&c.game, "game", "", "the game played, by its name ("+strings.Join(games.Names(games.All()), " or ")+"); the server's default when empty")
+	fs.StringVar(&c.bot, "bot", "", "how the players choose their moves: one of the game's bots ("+botHelp()+"); the game's strongest when empty")
 	fs.DurationVar(&c.settle, "settle", 50*time.Millisecond, "before each move, wait until every watching terminal has been quiet this long, so the next bytes are the move's redraw")
 	fs.DurationVar(&c.timeout, "timeout", 10*time.Second, "give up when a move has not reached every watcher after this long")
 	fs.IntVar(&c.width, "width", 120, "terminal width of the watching screens")
@@ -166,8 +168,17 @@ func (c config) check() error {
 	case c.width < 80 || c.height < 24:
 		return errors.New("--width and --height must be at least 80x24, the game screen's minimum")
 	}
-	if _, err := bot.New(c.bot, 0); err != nil {
-		return fmt.Errorf("--bot: %w", err)
+	g, err := gameNamed(c.game)
+	if err != nil {
+		return fmt.Errorf("--game: %w", err)
+	}
+	if c.bot != "" && g.Bots.New == nil {
+		return fmt.Errorf("--bot: %s has no bots", g.Name())
+	}
+	if c.bot != "" {
+		if _, err := g.Bots.New(c.bot, 0); err != nil {
+			return fmt.Errorf("--bot: %w", err)
+		}
 	}
 	if c.allowRemote {
 		return nil

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
@@ -12,8 +13,7 @@ import (
 
 	gossh "golang.org/x/crypto/ssh"
 
-	"github.com/smokestack/smokestack/engine/factories"
-	"github.com/smokestack/smokestack/engine/factories/bot"
+	"github.com/smokestack/smokestack/engine"
 )
 
 // game is one measured game in a room of its own: two players, both on
@@ -51,9 +51,20 @@ func playGame(ctx context.Context, g *game, moves *budget, rec *recorder) error 
 	}
 	rec.game()
 	g.log.Info("game started", "room", code, "seed", g.seed)
-	bots := make([]bot.Bot, len(g.movers))
+	played, err := gameNamed(g.cfg.game)
+	if err != nil {
+		return err
+	}
+	name := g.cfg.bot
+	if name == "" && len(played.Bots.Names) > 0 {
+		name = played.Bots.Names[0] // the strongest
+	}
+	if played.Bots.New == nil {
+		return fmt.Errorf("%s has no bots to choose the moves", played.Name())
+	}
+	bots := make([]engine.Bot, len(g.movers))
 	for i := range bots {
-		if bots[i], err = bot.New(g.cfg.bot, g.seed+uint64(i)); err != nil {
+		if bots[i], err = played.Bots.New(name, g.seed+uint64(i)); err != nil {
 			return err
 		}
 	}
@@ -160,14 +171,17 @@ func (g *game) synced(ctx context.Context, n int) (over bool, err error) {
 
 // measureMove makes move n once every terminal has been quiet for
 // --settle, and records when it reached each watcher.
-func (g *game) measureMove(ctx context.Context, n int, bots []bot.Bot, rec *recorder) error {
+func (g *game) measureMove(ctx context.Context, n int, bots []engine.Bot, rec *recorder) error {
 	ctx, cancel := context.WithTimeout(ctx, g.cfg.timeout)
 	defer cancel()
 	seat, v, err := g.nextMover(n)
 	if err != nil {
 		return err
 	}
-	move := bots[seat].Choose(v)
+	move, err := bots[seat](v)
+	if err != nil {
+		return fmt.Errorf("seat %d's bot: %w", seat, err)
+	}
 	for _, s := range g.screens {
 		if err := s.quiet(ctx, g.cfg.settle); err != nil {
 			return err
@@ -226,18 +240,15 @@ func (g *game) measureMove(ctx context.Context, n int, bots []bot.Bot, rec *reco
 	return nil
 }
 
-// nextMover is the first seat that may act at version n, and its view.
-func (g *game) nextMover(n int) (int, factories.View, error) {
+// nextMover is the first seat that may act at version n, as its own
+// update says, and its view.
+func (g *game) nextMover(n int) (int, json.RawMessage, error) {
 	for seat, p := range g.movers {
-		v, err := p.view()
-		if err != nil {
-			return 0, v, err
-		}
-		if len(v.Legal) > 0 {
-			return seat, v, nil
+		if slices.Contains(p.last.Room.Acting, seat) {
+			return seat, p.last.View, nil
 		}
 	}
-	return 0, factories.View{}, fmt.Errorf("nobody may move at version %d, yet the game is not over", n)
+	return 0, nil, fmt.Errorf("nobody may move at version %d, yet the game is not over", n)
 }
 
 // close ends every session and connection of the game.

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/smokestack/smokestack/internal/games"
 	"github.com/smokestack/smokestack/internal/redistest"
 )
 
@@ -94,6 +95,19 @@ func TestOwnCluster(t *testing.T) {
 	}
 }
 
+// TestEveryGame plays a few moves of each game the registry holds, its
+// players choosing with the game's bots from the views as JSON:
+// smokeload knows no game of its own.
+func TestEveryGame(t *testing.T) {
+	r := redistest.Start(t)
+	for _, g := range games.All() {
+		t.Run(g.Name(), func(t *testing.T) {
+			rep := runJSON(t, "--redis", r.URL, "--game", g.Name(), "--moves", "4", "--settle", "20ms", "--timeout", "20s")
+			checkReport(t, rep, 4, 20*time.Second)
+		})
+	}
+}
+
 // TestTargets drives instances somebody else started, as with
 // deploy/local-cluster.sh, across two rooms at once.
 func TestTargets(t *testing.T) {
@@ -127,6 +141,7 @@ func TestFlags(t *testing.T) {
 		{[]string{"--rooms", "51"}, "--rooms"},
 		{[]string{"--width", "40"}, "80x24"},
 		{[]string{"--bot", "clever"}, "unknown bot"},
+		{[]string{"--game", "chess"}, "no game"},
 	} {
 		_, err := parseFlags(tc.args, io.Discard)
 		switch {

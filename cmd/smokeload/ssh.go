@@ -16,7 +16,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	gossh "golang.org/x/crypto/ssh"
 
-	"github.com/smokestack/smokestack/engine/factories"
 	"github.com/smokestack/smokestack/lobby"
 )
 
@@ -126,12 +125,13 @@ func startPlay(c *gossh.Client, name, cmd string) (*playStream, error) {
 }
 
 // send writes one move line.
-func (p *playStream) send(move factories.Move) error {
-	b, err := json.Marshal(move)
-	if err != nil {
-		return err
+func (p *playStream) send(move json.RawMessage) error {
+	var line bytes.Buffer // one line, whatever the bot's JSON looks like
+	if err := json.Compact(&line, move); err != nil {
+		return fmt.Errorf("%s: the bot's move: %w", p.name, err)
 	}
-	if _, err := p.in.Write(append(b, '\n')); err != nil {
+	line.WriteByte('\n')
+	if _, err := p.in.Write(line.Bytes()); err != nil {
 		return fmt.Errorf("%s: send move: %w", p.name, err)
 	}
 	return nil
@@ -168,14 +168,6 @@ func (p *playStream) atVersion(ctx context.Context, n int) (playLine, error) {
 		return p.last, nil
 	}
 	return p.await(ctx, fmt.Sprintf("update at version %d", n), is)
-}
-
-func (p *playStream) view() (factories.View, error) {
-	var v factories.View
-	if err := json.Unmarshal(p.last.View, &v); err != nil {
-		return v, fmt.Errorf("%s: view: %w", p.name, err)
-	}
-	return v, nil
 }
 
 // close ends the session; its output goroutine ends with it.
