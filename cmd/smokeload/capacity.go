@@ -220,6 +220,12 @@ func capacity(ctx context.Context, c config, log *slog.Logger) (capResult, error
 	if c.movesGiven {
 		moves.left.Store(int64(c.moves))
 	}
+	profiled := make(chan error, 1)
+	if c.cpuProfile != "" {
+		go func() { profiled <- pr.saveCPUProfile(c.cpuProfile, c.duration) }()
+	} else {
+		profiled <- nil
+	}
 	for r, ps := range rooms {
 		switch {
 		case c.screen == "lobby" && len(ps) > 0:
@@ -230,6 +236,9 @@ func capacity(ctx context.Context, c config, log *slog.Logger) (capResult, error
 	}
 	wg.Wait()
 	played, _ := pr.read(false)
+	if err := <-profiled; err != nil {
+		return res, fmt.Errorf("cpu profile: %w", err)
+	}
 	for _, ps := range rooms {
 		for _, p := range ps {
 			p.screen.close()

@@ -56,13 +56,18 @@ func TestCapacityReportShowsCensoredSamples(t *testing.T) {
 	}
 }
 
-// A small capacity run seats everyone, measures every figure, and finds
-// the server clean.
+// A small capacity run seats everyone, measures every figure, finds
+// the server clean, and writes the server's CPU profile over the play.
 func TestCapacityMode(t *testing.T) {
 	var res capResult
+	cpu := filepath.Join(t.TempDir(), "cpu.pb.gz")
 	// Two players a room: a player acting off their turn plays nothing,
 	// so with four a room eight seconds could pass with no move at all.
-	runCapacity(t, &res, "--sessions", "8", "--rooms", "4", "--duration", "8s", "--think", "200ms", "--idle", "1s")
+	runCapacity(t, &res, "--sessions", "8", "--rooms", "4", "--duration", "8s", "--think", "200ms", "--idle", "1s",
+		"--cpu-profile", cpu)
+	if p, err := os.ReadFile(cpu); err != nil || len(p) == 0 {
+		t.Errorf("cpu profile: %d bytes, %v", len(p), err)
+	}
 	if res.Connected != 8 || len(res.Errors) > 0 || len(res.Refused) > 0 {
 		t.Fatalf("seated %d of 8; errors %v, refused %v", res.Connected, res.Errors, res.Refused)
 	}

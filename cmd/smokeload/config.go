@@ -49,6 +49,7 @@ type config struct {
 	screen      string // "game" or "lobby"
 	idle        time.Duration
 	profiles    string
+	cpuProfile  string
 	// label names a run's profiles; serverEnv is added to our own server
 	// process's environment.
 	label     string
@@ -94,6 +95,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.screen, "screen", "game", "capacity mode: the screen the players sit on: game (seated in --rooms rooms, playing) or lobby (grouped as they would be seated, pressing keys in the lobby)")
 	fs.DurationVar(&c.idle, "idle", 20*time.Second, "capacity mode: once everyone is seated, wait this long with nobody pressing keys, for the server's CPU per idle session; memory is read after it")
 	fs.StringVar(&c.profiles, "profiles", "", "capacity mode: once everyone is seated and --idle is over, save the server's heap and goroutine profiles in this `DIR` (heap-SCREEN.pb.gz, goroutine-SCREEN.pb.gz, goroutine-SCREEN.txt); our own server then samples its heap every 16 KiB, which costs memory and CPU, so take the figures from runs without it; with --target it must serve them (serve --pprof)")
+	fs.StringVar(&c.cpuProfile, "cpu-profile", "", "capacity mode: write the server's CPU profile over the play (--duration) to this `FILE`; with --target it must serve it (serve --pprof)")
 	frames := fs.String("frames", "", "capacity mode: how our own server draws terminals, change (on every change, the default) or tick (Bubble Tea's renderer at 120 fps); several, comma-separated, run one after another and are reported side by side")
 	fs.IntVar(&c.repeat, "repeat", 1, "capacity mode with --frames: run each way this many times, alternating")
 	fs.StringVar(&c.metricsURL, "metrics", "", "capacity mode with --target: the instance's metrics URL (http://host:port/metrics), for its memory, goroutines and CPU")

@@ -84,6 +84,28 @@ func (p probe) saveProfiles(dir, name string) error {
 	return nil
 }
 
+// saveCPUProfile writes the server's CPU profile over the next d to file.
+func (p probe) saveCPUProfile(file string, d time.Duration) error {
+	url := fmt.Sprintf("%s/debug/pprof/profile?seconds=%d", p.base, max(1, int(d.Round(time.Second).Seconds())))
+	resp, err := http.Get(url)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("%s: %s (serve it with --pprof)", url, resp.Status)
+	}
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		return err
+	}
+	f, err := os.Create(file)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(f, resp.Body)
+	return errors.Join(err, f.Close())
+}
+
 // scrape reads a Prometheus text endpoint into name → value, summing a
 // metric's labelled series.
 func scrape(url string) (map[string]float64, error) {
