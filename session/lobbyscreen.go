@@ -369,7 +369,7 @@ func (l *lobbyScreen) view(w, h int) string {
 		body = l.rules.view(t, w, bh)
 		km = l.rules.keys()
 	case l.showHelp:
-		body = keysHelp(t, "KEYS", l.keys(), w) + "\n" + t.Dim.Render("R: the rules of every game here")
+		body = lobbyKeysPage(t, l.keys(), w)
 		km = anyKey{}
 	case l.chat.open:
 		body = l.withChat(w, bh)
@@ -390,6 +390,20 @@ func (l *lobbyScreen) view(w, h int) string {
 		status = t.Accent.Render(l.chatUnread())
 	}
 	return strings.Join([]string{Fit(head, w, 1), Fit(note, w, 1), Fit(body, w, bh), Fit(status, w, 1), Fit(helpBar(t, km, w), w, 1)}, "\n")
+}
+
+// lobbyRulesNote is the line under the lobby's key page.
+const lobbyRulesNote = "R: the rules of every game here"
+
+// lobbyKeysPage is the lobby's ? page for keys k, w wide. It depends on
+// nothing else, so it is drawn once for every session, like the help
+// bars: a crowd that opens it would otherwise lay it out again at every
+// frame of every session. Its head starts with a byte no overlay's title
+// holds, so the page never takes a key overlay's place.
+func lobbyKeysPage(t Theme, k lobbyKeys, w int) string {
+	return helpBars.get(pageKey(t, "\x02"+lobbyRulesNote, k.FullHelp(), w), func() string {
+		return keysHelp(t, "KEYS", k, w) + "\n" + t.Dim.Render(lobbyRulesNote)
+	})
 }
 
 // kind words a room's game for the lists: "factories 3p", "factories
