@@ -179,7 +179,7 @@ func (r *room) recentChat() []ChatLine { return slices.Clip(r.chat) }
 // lobby's (code "") or a room's held here.
 func (l *Lobby) chatChanged(ctx context.Context, code string) {
 	if code == "" {
-		l.readLobbyChat(ctx)
+		l.readLobbyChat(ctx, nil)
 		return
 	}
 	if r := l.cached(code); r != nil {
@@ -225,9 +225,9 @@ func (l *Lobby) ReplayChat(ctx context.Context, invite string, p Player) ([]Chat
 // lobbyChat is the lobby's chat as this instance follows it: only while a
 // lobby screen here shows it.
 type lobbyChat struct {
-	mu           sync.Mutex
-	feeds        map[*ChatFeed]struct{}
-	asked, taken int
+	mu    sync.Mutex
+	feeds map[*ChatFeed]struct{}
+	asked int // reads of the store asked for, to order what they deliver
 }
 
 // ChatFeed delivers the lobby's chat to one screen: its newest lines
@@ -236,8 +236,11 @@ type ChatFeed struct {
 	l     *Lobby
 	lines chan []ChatLine
 	// notify is told of every delivery (OnLines); the lobby chat's lock
-	// guards it.
+	// guards it, and taken.
 	notify func()
+	// taken is the last read delivered here (lobbyChat.asked): a read
+	// asked before it holds older lines.
+	taken int
 }
 
 // Lines delivers the lobby's newest chat lines, oldest first; the first
@@ -268,6 +271,16 @@ func (f *ChatFeed) Close() {
 	delete(c.feeds, f)
 }
 
+// take delivers lines read by the read asked-th, unless the feed has had
+// a later read's. The caller holds the lobby chat's lock.
+func (f *ChatFeed) take(lines []ChatLine, asked int) {
+	if asked <= f.taken {
+		return
+	}
+	f.taken = asked
+	f.push(lines)
+}
+
 // push replaces an unread delivery with lines. The caller holds the
 // lobby chat's lock, so each feed has one writer.
 func (f *ChatFeed) push(lines []ChatLine) {
@@ -296,7 +309,9 @@ func (l *Lobby) FollowLobbyChat(ctx context.Context) *ChatFeed {
 	}
 	c.feeds[f] = struct{}{}
 	c.mu.Unlock()
-	l.readLobbyChat(ctx)
+	// The other feeds have the newest lines already: telling them again
+	// would redraw every lobby screen for every player who opens one.
+	l.readLobbyChat(ctx, f)
 	return f
 }
 
@@ -313,14 +328,14 @@ func (l *Lobby) SayInLobby(ctx context.Context, p Player, text string) error {
 	if err := store.AddChat(ctx, "", line, lobbyChatKeep); err != nil {
 		return l.unavailable("lobby chat", err)
 	}
-	l.readLobbyChat(ctx)
+	l.readLobbyChat(ctx, nil)
 	return nil
 }
 
 // readLobbyChat reads the lobby's newest chat, when a screen here follows
-// it, and pushes it to every feed; of two reads that overlap, the later
-// one asked wins.
-func (l *Lobby) readLobbyChat(ctx context.Context) {
+// it, and pushes it to feed only, or to every feed when feed is nil; of
+// two reads that overlap, the later one asked wins at every feed.
+func (l *Lobby) readLobbyChat(ctx context.Context, feed *ChatFeed) {
 	store, ok := l.chatStore()
 	c := &l.lobbyChat
 	c.mu.Lock()
@@ -338,11 +353,13 @@ func (l *Lobby) readLobbyChat(ctx context.Context) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if asked <= c.taken {
+	if feed != nil {
+		if _, ok := c.feeds[feed]; ok {
+			feed.take(lines, asked)
+		}
 		return
 	}
-	c.taken = asked
 	for f := range c.feeds {
-		f.push(lines)
+		f.take(lines, asked)
 	}
 }
