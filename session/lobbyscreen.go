@@ -171,30 +171,34 @@ func (l *lobbyScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 
 func (l *lobbyScreen) setStatus(s string, bad bool) { l.status, l.statusBad = s, bad }
 
+// key hands a key to what covers the lists (the chat's input, the form,
+// a prompt, the rules, the key page), or else to the lists' own keys.
 func (l *lobbyScreen) key(msg tea.KeyMsg) tea.Cmd {
-	if l.chat.typing {
+	switch {
+	case l.chat.typing:
 		return l.chat.key(msg, false, l.sayLobby)
-	}
-	if l.form != nil {
+	case l.form != nil:
 		return l.formKey(msg)
-	}
-	if l.prompt != nil {
+	case l.prompt != nil:
 		return l.promptKey(msg)
-	}
-	if l.rules != nil {
+	case l.rules != nil:
 		o, cmd := l.rules.update(msg)
 		if o == nil {
 			l.rules = nil
 		}
 		return cmd
-	}
-	if l.showHelp {
+	case l.showHelp:
 		l.showHelp = false
 		if key.Matches(msg, lobbyKeyMap.Rules) {
 			l.openRules()
 		}
 		return nil
 	}
+	return l.listKey(msg)
+}
+
+// listKey is a key pressed over the lists.
+func (l *lobbyScreen) listKey(msg tea.KeyMsg) tea.Cmd {
 	k := l.keys()
 	switch {
 	case key.Matches(msg, k.Quit):
@@ -225,17 +229,7 @@ func (l *lobbyScreen) key(msg tea.KeyMsg) tea.Cmd {
 		l.setStatus("", false)
 		return l.refresh()
 	case key.Matches(msg, k.Open):
-		r, ok := l.selected()
-		if !ok {
-			l.setStatus("no room selected: "+l.createHint(), true)
-			return nil
-		}
-		if r.Over {
-			return func() tea.Msg { return toReplay{code: r.Code} }
-		}
-		// A game in play is watched, unless the player has a seat in it.
-		watch := l.focus == listPlay && r.SeatOf(l.env.player.ID) < 0
-		return func() tea.Msg { return toRoom{code: r.Code, watch: watch} }
+		return l.open()
 	case key.Matches(msg, k.Watch):
 		if r, ok := l.selected(); ok {
 			return func() tea.Msg { return toRoom{code: r.Code, watch: true} }
@@ -257,6 +251,21 @@ func (l *lobbyScreen) key(msg tea.KeyMsg) tea.Cmd {
 		l.prompt.input.CursorEnd()
 	}
 	return nil
+}
+
+// open opens the selected room: its replay when the game is over, else
+// its table, watched when it is a game in play without the player.
+func (l *lobbyScreen) open() tea.Cmd {
+	r, ok := l.selected()
+	if !ok {
+		l.setStatus("no room selected: "+l.createHint(), true)
+		return nil
+	}
+	if r.Over {
+		return func() tea.Msg { return toReplay{code: r.Code} }
+	}
+	watch := l.focus == listPlay && r.SeatOf(l.env.player.ID) < 0
+	return func() tea.Msg { return toRoom{code: r.Code, watch: watch} }
 }
 
 func (l *lobbyScreen) list() []lobby.RoomInfo { return l.lists[l.focus] }
