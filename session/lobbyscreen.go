@@ -20,6 +20,7 @@ import (
 type lobbyScreen struct {
 	env   *env
 	lists [listCount][]lobby.RoomInfo // open seats, games in play, the player's games (roomlist.go)
+	rows  listed                      // the lists worded for drawing
 	focus int                         // the list the keys move in
 	sel   [listCount]int
 	ready bool // the lists have been read once

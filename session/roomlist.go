@@ -136,8 +136,32 @@ func (l *lobbyScreen) loaded(lists [listCount][]lobby.RoomInfo) tea.Cmd {
 		l.sel[i] = min(l.sel[i], max(0, len(list)-1))
 	}
 	l.lists, l.ready = lists, true
+	l.rows = l.wordLists(lists)
 	l.live.loading = false
 	return l.reload()
+}
+
+// listed is the lists as the screen draws them: each room worded into its
+// cells, and the widest cell of each column, once when the lists are
+// read. A frame then draws only the rows it shows: a room's kind decodes
+// its options, and a busy server lists hundreds of rooms.
+type listed struct {
+	cells  [listCount][]roomCells
+	widest listWidths
+}
+
+// wordLists words every room of lists.
+func (l *lobbyScreen) wordLists(lists [listCount][]lobby.RoomInfo) listed {
+	var out listed
+	for i, list := range lists {
+		out.cells[i] = make([]roomCells, 0, len(list))
+		for _, r := range list {
+			c := l.cells(r, i)
+			out.cells[i] = append(out.cells[i], c)
+			out.widest.widen(c)
+		}
+	}
+	return out
 }
 
 // splitPublic sorts the public rooms into those with a seat to take and
@@ -209,15 +233,17 @@ type listWidths struct{ game, seats, vis, state, people int }
 
 const listIndent = 4 // "  ▸ " before every row
 
-func columnWidths(rows []roomCells, w int) listWidths {
-	var cw listWidths
-	for _, r := range rows {
-		cw.game = max(cw.game, ansi.StringWidth(r.game))
-		cw.seats = max(cw.seats, ansi.StringWidth(r.seats))
-		cw.vis = max(cw.vis, ansi.StringWidth(r.vis))
-		cw.state = max(cw.state, ansi.StringWidth(r.state))
-		cw.people = max(cw.people, ansi.StringWidth(r.people))
-	}
+// widen makes each column at least as wide as r's cell in it.
+func (cw *listWidths) widen(r roomCells) {
+	cw.game = max(cw.game, ansi.StringWidth(r.game))
+	cw.seats = max(cw.seats, ansi.StringWidth(r.seats))
+	cw.vis = max(cw.vis, ansi.StringWidth(r.vis))
+	cw.state = max(cw.state, ansi.StringWidth(r.state))
+	cw.people = max(cw.people, ansi.StringWidth(r.people))
+}
+
+// columnWidths fits the columns, each as wide as its widest cell, in w.
+func columnWidths(cw listWidths, w int) listWidths {
 	fixed := func() int {
 		n := listIndent + lobby.CodeLength + 2 + cw.game + 2 + cw.seats + 2 + cw.state + 2
 		if cw.vis > 0 {
@@ -280,17 +306,12 @@ func (l *lobbyScreen) listsView(w, h int) string {
 	if !l.ready {
 		return "loading rooms…"
 	}
-	var cells [listCount][]roomCells
-	var all []roomCells
+	cells := &l.rows.cells
 	var need [listCount]int
 	for i, list := range l.lists {
-		for _, r := range list {
-			cells[i] = append(cells[i], l.cells(r, i))
-		}
-		all = append(all, cells[i]...)
 		need[i] = max(1, len(list))
 	}
-	cw := columnWidths(all, w)
+	cw := columnWidths(l.rows.widest, w)
 	// A title a list, a blank line between lists.
 	rows := listRows(need, h-2*listCount+1)
 	var out []string
