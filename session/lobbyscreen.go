@@ -76,14 +76,16 @@ func (l *lobbyScreen) close() {
 	}
 }
 
-// refresh reads the room lists.
+// refresh reads the room lists. The public rooms come from a read begun
+// now or later, shared with the other lobby screens asking meanwhile.
 func (l *lobbyScreen) refresh() tea.Cmd {
 	e := l.env
-	l.live.loading, l.live.dirty, l.live.last = true, false, time.Now()
+	now := time.Now()
+	l.live.loading, l.live.dirty, l.live.last = true, false, now
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(e.ctx, moveTimeout)
 		defer cancel()
-		rooms, err := e.lobby.Rooms(ctx)
+		rooms, err := e.lobby.PublicRooms(ctx, now)
 		if err != nil {
 			return roomsMsg{err: err}
 		}
