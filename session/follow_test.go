@@ -20,7 +20,7 @@ import (
 // left running.
 func TestFollowKeepsOrder(t *testing.T) {
 	ctx := context.Background()
-	l := lobby.New(lobby.Config{Store: lobby.NewMemStore(), Games: []lobby.Game{{Rules: tally.Rules{}, Bots: tally.Bots()}}})
+	l := tallyLobby()
 	alice := lobby.Player{ID: "SHA256:alice", Name: "alice"}
 	m, err := l.Create(ctx, alice, lobby.CreateOptions{Seats: 1, Public: true})
 	if err != nil {

@@ -51,6 +51,7 @@ type prompt struct {
 type (
 	roomsMsg struct {
 		lists [listCount][]lobby.RoomInfo
+		rows  listed
 		err   error
 	}
 	createdMsg struct {
@@ -79,7 +80,7 @@ func (l *lobbyScreen) close() {
 // refresh reads the room lists. The public rooms come from a read begun
 // now or later, shared with the other lobby screens asking meanwhile.
 func (l *lobbyScreen) refresh() tea.Cmd {
-	e := l.env
+	e, me := l.env, l.env.player.ID
 	now := time.Now()
 	l.live.loading, l.live.dirty, l.live.last = true, false, now
 	return func() tea.Msg {
@@ -89,7 +90,7 @@ func (l *lobbyScreen) refresh() tea.Cmd {
 		if err != nil {
 			return roomsMsg{err: err}
 		}
-		hist, err := e.lobby.History(ctx, e.player.ID)
+		hist, err := e.lobby.History(ctx, me)
 		if err != nil {
 			return roomsMsg{err: err}
 		}
@@ -101,10 +102,8 @@ func (l *lobbyScreen) refresh() tea.Cmd {
 				open = append(open, r)
 			}
 		}
-		var lists [listCount][]lobby.RoomInfo
-		lists[listOpen], lists[listPlay] = splitPublic(rooms)
-		lists[listMine] = append(open, done...)
-		return roomsMsg{lists: lists}
+		lists, rows := wordLists(e.lobby, me, sharedPublic(e.lobby, rooms), append(open, done...))
+		return roomsMsg{lists: lists, rows: rows}
 	}
 }
 
@@ -146,7 +145,7 @@ func (l *lobbyScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 			l.setStatus(msg.err.Error(), true)
 			return l, nil
 		}
-		return l, l.loaded(msg.lists)
+		return l, l.loaded(msg.lists, msg.rows)
 	case createdMsg:
 		if msg.err != nil {
 			l.setStatus(msg.err.Error(), true)
@@ -418,16 +417,16 @@ func lobbyKeysPage(t Theme, k lobbyKeys, w int) string {
 	})
 }
 
-// kind words a room's game for the lists: "factories 3p", "factories
+// roomKind words a room's game for the lists: "factories 3p", "factories
 // solo hard", "furnace 2p 3-rounds": the game, the seats and every option
 // that is not its default.
-func (l *lobbyScreen) kind(r lobby.RoomInfo) string {
+func roomKind(lb *lobby.Lobby, r lobby.RoomInfo) string {
 	seats := fmt.Sprintf("%dp", len(r.Seats))
 	if len(r.Seats) == 1 {
 		seats = "solo"
 	}
 	parts := []string{r.Game, seats}
-	g, ok := l.env.lobby.Game(r.Game)
+	g, ok := lb.Game(r.Game)
 	if !ok {
 		return strings.Join(parts, " ")
 	}

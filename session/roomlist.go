@@ -126,7 +126,7 @@ func (l *lobbyScreen) reload() tea.Cmd {
 // loaded takes in the lists read, keeping each list's selection on the
 // same room when it is still there, and reads them again if they changed
 // meanwhile.
-func (l *lobbyScreen) loaded(lists [listCount][]lobby.RoomInfo) tea.Cmd {
+func (l *lobbyScreen) loaded(lists [listCount][]lobby.RoomInfo, rows listed) tea.Cmd {
 	for i, list := range lists {
 		if r, ok := l.selectedIn(i); ok {
 			if j := slices.IndexFunc(list, func(x lobby.RoomInfo) bool { return x.Code == r.Code }); j >= 0 {
@@ -135,46 +135,9 @@ func (l *lobbyScreen) loaded(lists [listCount][]lobby.RoomInfo) tea.Cmd {
 		}
 		l.sel[i] = min(l.sel[i], max(0, len(list)-1))
 	}
-	l.lists, l.ready = lists, true
-	l.rows = l.wordLists(lists)
+	l.lists, l.rows, l.ready = lists, rows, true
 	l.live.loading = false
 	return l.reload()
-}
-
-// listed is the lists as the screen draws them: each room worded into its
-// cells, and the widest cell of each column, once when the lists are
-// read. A frame then draws only the rows it shows: a room's kind decodes
-// its options, and a busy server lists hundreds of rooms.
-type listed struct {
-	cells  [listCount][]roomCells
-	widest listWidths
-}
-
-// wordLists words every room of lists.
-func (l *lobbyScreen) wordLists(lists [listCount][]lobby.RoomInfo) listed {
-	var out listed
-	for i, list := range lists {
-		out.cells[i] = make([]roomCells, 0, len(list))
-		for _, r := range list {
-			c := l.cells(r, i)
-			out.cells[i] = append(out.cells[i], c)
-			out.widest.widen(c)
-		}
-	}
-	return out
-}
-
-// splitPublic sorts the public rooms into those with a seat to take and
-// the games in play.
-func splitPublic(rooms []lobby.RoomInfo) (open, play []lobby.RoomInfo) {
-	for _, r := range rooms {
-		if r.Started {
-			play = append(play, r)
-		} else if r.Open() {
-			open = append(open, r)
-		}
-	}
-	return open, play
 }
 
 // roomCells are one room's columns in a list.
@@ -182,8 +145,9 @@ type roomCells struct {
 	code, game, seats, vis, state, people string
 }
 
-// cells words room r for list i.
-func (l *lobbyScreen) cells(r lobby.RoomInfo, list int) roomCells {
+// wordRoom words room r of lobby lb for list i, as player me sees it
+// ("" for a player seated nowhere).
+func wordRoom(lb *lobby.Lobby, me string, r lobby.RoomInfo, list int) roomCells {
 	taken := 0
 	var people []string
 	for _, s := range r.Seats {
@@ -197,7 +161,7 @@ func (l *lobbyScreen) cells(r lobby.RoomInfo, list int) roomCells {
 		}
 		people = append(people, name)
 	}
-	c := roomCells{code: r.Code, game: l.kind(r), seats: fmt.Sprintf("%d/%d", taken, len(r.Seats)),
+	c := roomCells{code: r.Code, game: roomKind(lb, r), seats: fmt.Sprintf("%d/%d", taken, len(r.Seats)),
 		people: strings.Join(people, ", ")}
 	if list == listMine && !r.Public {
 		c.vis = "private"
@@ -208,12 +172,12 @@ func (l *lobbyScreen) cells(r lobby.RoomInfo, list int) roomCells {
 	}
 	switch {
 	case r.Over && r.Result != nil:
-		c.state = resultText(r, l.env.player.ID)
+		c.state = resultText(r, me)
 	case r.Over && r.Ended != "":
 		c.state = "finished · " + r.Ended
 	case r.Over:
 		c.state = "finished"
-	case r.YourMove(l.env.player.ID):
+	case r.YourMove(me):
 		c.state = fmt.Sprintf("round %d · your move", r.Round)
 	case r.Started && r.Round > 0:
 		c.state = fmt.Sprintf("round %d", r.Round)
