@@ -122,9 +122,11 @@ type Option struct {
 	Seats int `json:"seats,omitempty"`
 }
 
-// Ruleset is one game as the rooms, stores and bots see it. States, moves
-// and views travel as JSON so the lobby can store and route them without
-// knowing the game; each game package also offers typed functions for its UI.
+// Ruleset is one game as the rooms, stores and bots see it. Moves come in
+// and views go out as JSON, so the lobby can store and route them without
+// knowing the game; the state between moves stays decoded, a State only
+// the Ruleset reads. A game writes its rules once, in its own types, as
+// Rules, whose Ruleset method makes this.
 type Ruleset interface {
 	// Name identifies the game in stored rooms ("factories"); it never
 	// changes once rooms exist.
@@ -138,14 +140,14 @@ type Ruleset interface {
 	// New starts a game for the given number of seats. Options are the
 	// JSON object of Options' values (absent ones take their default);
 	// New refuses unknown options and values with a reason.
-	New(seats int, options json.RawMessage, seed uint64) (json.RawMessage, error)
+	New(seats int, options json.RawMessage, seed uint64) (State, error)
 	// Apply plays move for seat and returns the new state. It never changes
 	// state, and refuses illegal moves with an error a player can read.
-	Apply(state json.RawMessage, seat int, move json.RawMessage) (json.RawMessage, []Event, error)
+	Apply(state State, seat int, move json.RawMessage) (State, []Event, error)
 	// View is what seat may see of state; Spectator gets the public view.
-	View(state json.RawMessage, seat int) (json.RawMessage, error)
+	View(state State, seat int) (json.RawMessage, error)
 	// Status reports round, game over, who may act and the result.
-	Status(state json.RawMessage) (Status, error)
+	Status(state State) (Status, error)
 }
 
 // Bot plays one seat: given the seat's view as JSON, it returns a move. It

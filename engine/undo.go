@@ -1,5 +1,7 @@
 package engine
 
+import "errors"
+
 // Takeback is what one seat may take back in a game that lets seats take
 // moves back (see Undo): its moves since its last checkpoint, oldest
 // first, each a Step of the game's own (what the move changed, as it was
@@ -84,4 +86,43 @@ func (t *Takebacks[Step]) tidy() {
 		}
 	}
 	*t = nil
+}
+
+// Record records seat's move just played, seat being one of seats: a
+// step it may take back, which step makes, or, when why is not "", a
+// checkpoint that stands for that reason.
+func (t *Takebacks[Step]) Record(seats, seat int, why string, step func() Step) {
+	if why != "" {
+		t.Stand(seats, seat, why)
+		return
+	}
+	t.Keep(seats, seat, step())
+}
+
+// Take plays the undo move for seat: its newest step comes off, and lift
+// puts the game back as it was before that move. why is the game's
+// reason seat may not take a move back now, "" when it may: the undo
+// move is refused in those words.
+func (t *Takebacks[Step]) Take(seat int, why string, lift func(Step)) error {
+	if why != "" {
+		return errors.New(why)
+	}
+	lift(t.Pop(seat))
+	return nil
+}
+
+// Mark is where a game stood before a move, which every game judges the
+// move by once it is played: the seat's own part, a P, as it was, the
+// phase and round, and the random source.
+type Mark[P any, Phase comparable] struct {
+	Before P
+	Phase  Phase
+	Round  int
+	RNG    RNG
+}
+
+// NewPhase reports whether the game is in another phase or round than
+// at m: nothing from before then can be taken back.
+func (m *Mark[P, Phase]) NewPhase(phase Phase, round int) bool {
+	return phase != m.Phase || round != m.Round
 }

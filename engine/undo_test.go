@@ -35,3 +35,24 @@ func TestTakebacks(t *testing.T) {
 		t.Fatalf("after a checkpoint: %+v", u)
 	}
 }
+
+// TestRecordAndTake: a move recorded with no reason is a step the seat
+// takes back, lifted once; one with a reason is a checkpoint, and taking
+// back is refused in the game's words without lifting anything.
+func TestRecordAndTake(t *testing.T) {
+	var u Takebacks[int]
+	u.Record(2, 1, "", func() int { return 7 })
+	var lifted []int
+	lift := func(st int) { lifted = append(lifted, st) }
+	if err := u.Take(1, "", lift); err != nil || len(lifted) != 1 || lifted[0] != 7 {
+		t.Fatalf("take: %v, lifted %v", err, lifted)
+	}
+	u.Record(2, 1, "you rolled dice", func() int { t.Fatal("a checkpoint made a step"); return 0 })
+	if err := u.Take(1, "nothing to take back: "+u.Of(1).Why, lift); err == nil || err.Error() != "nothing to take back: you rolled dice" || len(lifted) != 1 {
+		t.Fatalf("refused take: %v, lifted %v", err, lifted)
+	}
+	m := Mark[string, string]{Before: "seat", Phase: "work", Round: 2}
+	if m.NewPhase("work", 2) || !m.NewPhase("market", 2) || !m.NewPhase("work", 3) {
+		t.Error("NewPhase")
+	}
+}

@@ -10,6 +10,9 @@ import (
 	"time"
 
 	"github.com/smokestack/smokestack/internal/tally"
+	"github.com/smokestack/smokestack/lobby/store"
+	"github.com/smokestack/smokestack/lobby/store/bolt"
+	"github.com/smokestack/smokestack/lobby/store/mem"
 )
 
 // benchGame is a solo room whose moves the benchmark plays one by one.
@@ -52,8 +55,8 @@ func (g benchGame) nextMove() (json.RawMessage, bool) {
 
 // benchCommits measures the latency of Conn.Move (apply, durable append,
 // push) and reports its p50 and p99.
-func benchCommits(b *testing.B, store Store) {
-	l := newLobby(b, store)
+func benchCommits(b *testing.B, st store.Store) {
+	l := newLobby(b, st)
 	seed := uint64(1)
 	g := newBenchGame(b, l, seed)
 	lat := make([]time.Duration, 0, b.N)
@@ -81,26 +84,26 @@ func benchCommits(b *testing.B, store Store) {
 // BenchmarkCommitBolt: move commit latency with the durable embedded store
 // (every move fsynced before it is shown).
 func BenchmarkCommitBolt(b *testing.B) {
-	store, err := OpenBolt(filepath.Join(b.TempDir(), "rooms.db"))
+	st, err := bolt.Open(filepath.Join(b.TempDir(), "rooms.db"))
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer store.Close()
-	benchCommits(b, store)
+	defer st.Close()
+	benchCommits(b, st)
 }
 
 // BenchmarkCommitMemory is the same without durability, for the ratio.
-func BenchmarkCommitMemory(b *testing.B) { benchCommits(b, NewMemStore()) }
+func BenchmarkCommitMemory(b *testing.B) { benchCommits(b, mem.New()) }
 
 // BenchmarkStoreSizePerGame plays whole solo games into a bolt file and
 // reports its size per finished game.
 func BenchmarkStoreSizePerGame(b *testing.B) {
 	path := filepath.Join(b.TempDir(), "rooms.db")
-	store, err := OpenBolt(path)
+	st, err := bolt.Open(path)
 	if err != nil {
 		b.Fatal(err)
 	}
-	l := newLobby(b, store)
+	l := newLobby(b, st)
 	moves := 0
 	for i := range b.N {
 		g := newBenchGame(b, l, uint64(i+1))
@@ -117,7 +120,7 @@ func BenchmarkStoreSizePerGame(b *testing.B) {
 		g.c.Close()
 	}
 	b.StopTimer()
-	store.Close()
+	st.Close()
 	fi, err := os.Stat(path)
 	if err != nil {
 		b.Fatal(err)

@@ -1,10 +1,7 @@
 package lobby
 
 import (
-	"context"
-	"encoding/json"
 	"errors"
-	"slices"
 	"time"
 
 	"github.com/smokestack/smokestack/engine"
@@ -20,61 +17,106 @@ const botRetry = time.Second
 // chosen for a position that is gone.
 var errMovedOn = errors.New("the game moved on")
 
-// scheduleBot sets the room's one timer for its next piece of work: a bot
-// move, after the configured pause when people are at the table so they
-// can follow, at once when only bots remain; a seat's clock running out
-// (clock.go); an away seat going to a bot (table.go). The caller holds
-// r.mu; every change to the room comes through here (broadcast).
-func (r *room) scheduleBot() {
-	if r.thinking {
-		return // botTurn schedules again when the bot has moved
-	}
-	now := r.l.cfg.Now()
-	at, ok := r.nextWake(now)
-	if !ok {
-		r.stopTimer()
-		return
-	}
-	if r.timerStop != nil && !r.timerAt.After(at) {
-		return // already due as soon
-	}
-	r.stopTimer()
-	r.timerGen++
-	gen := r.timerGen
-	r.timerAt = at
-	r.timerStop = r.l.afterFunc(at.Sub(now), func() { r.botTurn(gen) })
+// botTimer is a room's one timer, set after every change to the room's
+// next piece of work (room.scheduleBot): a bot's move, a seat's clock
+// running out (clock.go), an away seat going to a bot (votes.go); and the
+// bots it has made. The room's lock guards it.
+type botTimer struct {
+	stop     func() bool // stops the pending wake-up; nil when none
+	at       time.Time   // when it goes off
+	gen      int         // numbers wake-ups, so a stale one does nothing
+	thinking bool        // a bot chooses a move outside the room's lock
+	// ready is when the bot that may act moves; zero while none may.
+	ready time.Time
+	// handoverRetry is, after a handover failed to store, when to try
+	// again.
+	handoverRetry time.Time
+	bots          map[int]seatBot
 }
 
-// nextWake is when the room next has something to do.
-func (r *room) nextWake(now time.Time) (at time.Time, ok bool) {
-	take := func(t time.Time) {
-		if !ok || t.Before(at) {
-			at, ok = t, true
-		}
-	}
-	if r.state == nil || r.meta.Over || r.botSeat(now) < 0 {
-		r.botReady = time.Time{}
-	} else {
-		if r.botReady.IsZero() {
-			delay := r.l.cfg.BotDelay
-			if !slices.ContainsFunc(r.meta.Seats, func(s Seat) bool { return s.Bot == "" && s.Player != "" }) {
-				delay = 0
-			}
-			if r.notice != "" {
-				delay = max(delay, botRetry)
-			}
-			r.botReady = now.Add(delay)
-		}
-		take(r.botReady)
-	}
-	if d, has := r.nextDeadline(now); has {
-		take(d) // to show everyone the seat ran out; its bot moves after the pause
-	}
-	if h, seat := r.nextHandover(); seat >= 0 {
-		take(later(h, r.handoverRetry))
-	}
-	return at, ok
+// seatBot is the bot made for a seat.
+type seatBot struct {
+	name string
+	play engine.Bot
 }
+
+// set has fire called at at, on the timers after gives, unless a
+// wake-up as soon is pending already; fire is told the wake-up's number
+// for fired. Without ok nothing is due: the pending wake-up is stopped.
+// While a bot thinks nothing is set: the room sets it after the move.
+func (t *botTimer) set(at time.Time, ok bool, now time.Time, after func(time.Duration, func()) func() bool, fire func(gen int)) {
+	switch {
+	case t.thinking:
+		return
+	case !ok:
+		t.cancel()
+		return
+	case t.stop != nil && !t.at.After(at):
+		return // already due as soon
+	}
+	t.cancel()
+	t.gen++
+	gen := t.gen
+	t.at = at
+	t.stop = after(at.Sub(now), func() { fire(gen) })
+}
+
+// cancel stops the pending wake-up. One that fired already and waits for
+// the room's lock finds its number stale (fired) and does nothing.
+func (t *botTimer) cancel() {
+	if t.stop != nil {
+		t.stop()
+		t.stop = nil
+	}
+	t.gen++
+}
+
+// fired reports whether the wake-up numbered gen is the one due, and
+// notes it gone off: false for a stale one, or while a bot thinks.
+func (t *botTimer) fired(gen int) bool {
+	if gen != t.gen || t.thinking {
+		return false
+	}
+	t.stop = nil
+	return true
+}
+
+// readyAt is when the bot that may act now moves: delay after it first
+// could, the same however often the room asks until it has moved
+// (moved).
+func (t *botTimer) readyAt(now time.Time, delay time.Duration) time.Time {
+	if t.ready.IsZero() {
+		t.ready = now.Add(delay)
+	}
+	return t.ready
+}
+
+// moved notes that no bot waits to move now: the next waits its own
+// pause.
+func (t *botTimer) moved() { t.ready = time.Time{} }
+
+// player returns the bot called name for seat, made once per seat and
+// bot by g, seeded from seed so a bot game replays the same way.
+func (t *botTimer) player(g Game, seat int, name string, seed uint64) (engine.Bot, error) {
+	if b, ok := t.bots[seat]; ok && b.name == name {
+		return b.play, nil
+	}
+	if err := checkBot(g, name); err != nil {
+		return nil, err
+	}
+	f, err := g.Bots.New(name, seed+uint64(seat)+1)
+	if err != nil {
+		return nil, err
+	}
+	if t.bots == nil {
+		t.bots = map[int]seatBot{}
+	}
+	t.bots[seat] = seatBot{name, f}
+	return f, nil
+}
+
+// forget drops the bot made for seat: a person took the seat back.
+func (t *botTimer) forget(seat int) { delete(t.bots, seat) }
 
 func later(a, b time.Time) time.Time {
 	if b.After(a) {
@@ -83,143 +125,10 @@ func later(a, b time.Time) time.Time {
 	return a
 }
 
-// stopTimer cancels the pending wake-up. One that fired already and waits
-// for the lock finds its generation stale and does nothing. The caller
-// holds r.mu.
-func (r *room) stopTimer() {
-	if r.timerStop != nil {
-		r.timerStop()
-		r.timerStop = nil
-	}
-	r.timerGen++
-}
-
 // afterFunc runs f after d on the lobby's timers.
 func (l *Lobby) afterFunc(d time.Duration, f func()) (stop func() bool) {
 	if l.cfg.AfterFunc != nil {
 		return l.cfg.AfterFunc(d, f)
 	}
 	return time.AfterFunc(d, f).Stop
-}
-
-// botSeat returns the first acting seat a bot plays now, or -1: a bot's
-// seat, or a person's whose time for the turn ran out.
-func (r *room) botSeat(now time.Time) int {
-	for _, seat := range r.status.Acting {
-		if r.botPlays(seat, now) {
-			return seat
-		}
-	}
-	return -1
-}
-
-// botPlays reports whether a bot plays seat's moves now.
-func (r *room) botPlays(seat int, now time.Time) bool {
-	return seat >= 0 && seat < len(r.meta.Seats) && (r.meta.Seats[seat].Bot != "" || r.outOfTime(seat, now))
-}
-
-// botTurn is the room's timer going off: it hands over an away seat whose
-// time has come, then plays a bot's move. The bot thinks outside the
-// room's lock, on the view taken under it, so players' moves in the room
-// never wait for its thinking; the move is then committed like any other,
-// unless the game moved on meanwhile, when the bot thinks again.
-func (r *room) botTurn(gen int) {
-	r.mu.Lock()
-	if gen != r.timerGen || r.thinking {
-		r.mu.Unlock()
-		return
-	}
-	r.timerStop = nil // gone off: nothing pending
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	r.handOverDue(ctx)
-	cancel()
-	now := r.l.cfg.Now()
-	seat := r.botSeat(now)
-	switch {
-	case seat < 0 || r.meta.Over || !r.botReady.IsZero() && now.Before(r.botReady):
-		r.scheduleBot()
-		r.mu.Unlock()
-		return
-	case r.botReady.IsZero():
-		// A seat's time just ran out: everyone sees so now, and its bot
-		// moves after the usual pause.
-		r.broadcast()
-		r.mu.Unlock()
-		return
-	}
-	r.botReady = time.Time{} // this move is made; the next waits its own pause
-	play, err := r.bot(seat)
-	var view json.RawMessage
-	if err == nil {
-		view, err = r.rules.View(r.state, seat)
-	}
-	moves, code := r.moves, r.meta.Code
-	r.stopTimer() // while the bot thinks nothing else is due: it schedules again after
-	r.thinking = true
-	r.mu.Unlock()
-
-	var move json.RawMessage
-	if err == nil {
-		start := time.Now()
-		move, err = play(view)
-		r.l.observer().BotThought(time.Since(start))
-		r.l.cfg.Logger.Debug("bot move", "code", code, "seat", seat, "think", time.Since(start))
-	}
-
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.thinking = false
-	if err == nil {
-		err = errMovedOn
-		if r.moves == moves && r.botPlays(seat, r.l.cfg.Now()) {
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			err = r.commitOnce(ctx, seat, move)
-			cancel()
-		}
-		if err != nil && (r.moves != moves || !r.botPlays(seat, r.l.cfg.Now())) {
-			// The game moved on while the bot thought (a player's move,
-			// a player taking the seat back, another instance's bot):
-			// whatever the bot chose was for a position that is gone.
-			r.scheduleBot()
-			return
-		}
-	}
-	if err != nil {
-		r.l.cfg.Logger.Warn("bot move", "code", r.meta.Code, "seat", seat, "err", err)
-		if r.notice == "" {
-			r.notice = "a bot could not move: " + err.Error()
-		}
-	}
-	r.scheduleBot()
-}
-
-// bot returns the player for a seat a bot plays: the seat's bot, or the
-// game's default bot for a person out of time. It is made once per seat
-// and bot, seeded from the room so a bot game replays the same way.
-func (r *room) bot(seat int) (engine.Bot, error) {
-	name := r.meta.Seats[seat].Bot
-	if name == "" {
-		name = r.game.DefaultBot()
-	}
-	if b, ok := r.bots[seat]; ok && b.name == name {
-		return b.play, nil
-	}
-	if err := checkBot(r.game, name); err != nil {
-		return nil, err
-	}
-	f, err := r.game.Bots.New(name, r.meta.Seed+uint64(seat)+1)
-	if err != nil {
-		return nil, err
-	}
-	if r.bots == nil {
-		r.bots = map[int]seatBot{}
-	}
-	r.bots[seat] = seatBot{name, f}
-	return f, nil
-}
-
-// seatBot is the bot made for a seat.
-type seatBot struct {
-	name string
-	play engine.Bot
 }

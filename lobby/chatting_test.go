@@ -10,6 +10,10 @@ import (
 	"time"
 
 	"github.com/smokestack/smokestack/internal/redistest"
+	"github.com/smokestack/smokestack/lobby/chat"
+	"github.com/smokestack/smokestack/lobby/store"
+	"github.com/smokestack/smokestack/lobby/store/bolt"
+	"github.com/smokestack/smokestack/lobby/store/mem"
 )
 
 // chatShows waits until the connection's newest update carries a chat
@@ -39,11 +43,11 @@ func chatShows(t *testing.T, c *Conn, text string) Update {
 func TestRoomChat(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "rooms.db")
-	store, err := OpenBolt(path)
+	st, err := bolt.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := newLobby(t, store)
+	l := newLobby(t, st)
 	alice, bob, carol := Player{ID: "key:alice", Name: "alice"}, Player{ID: "key:bob", Name: "bob"}, Player{ID: "key:carol", Name: "carol"}
 	m, err := l.Create(ctx, alice, CreateOptions{Seats: 2, Public: true})
 	if err != nil {
@@ -65,10 +69,10 @@ func TestRoomChat(t *testing.T) {
 	}
 	for _, c := range []*Conn{a, b, w} {
 		got := chatShows(t, c, "hello alice").Chat
-		want := []ChatLine{
-			{Name: "alice", Seat: 0, Channel: ChatPlayers, Text: "hi bob"},
-			{Name: "carol", Seat: -1, Channel: ChatSpectators, Text: "waves from the rail", Me: true},
-			{Name: "bob", Seat: 1, Channel: ChatPlayers, Text: "hello alice"},
+		want := []store.ChatLine{
+			{Name: "alice", Seat: 0, Channel: store.ChatPlayers, Text: "hi bob"},
+			{Name: "carol", Seat: -1, Channel: store.ChatSpectators, Text: "waves from the rail", Me: true},
+			{Name: "bob", Seat: 1, Channel: store.ChatPlayers, Text: "hello alice"},
 		}
 		if len(got) != len(want) {
 			t.Fatalf("chat %+v, want %+v", got, want)
@@ -101,13 +105,13 @@ func TestRoomChat(t *testing.T) {
 	for _, c := range []*Conn{a, b, w} {
 		c.Close()
 	}
-	store.Close()
-	store, err = OpenBolt(path)
+	st.Close()
+	st, err = bolt.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer store.Close()
-	again, err := newLobby(t, store).Join(ctx, m.Code, bob)
+	defer st.Close()
+	again, err := newLobby(t, st).Join(ctx, m.Code, bob)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,11 +126,11 @@ func TestRoomChat(t *testing.T) {
 func TestChatRate(t *testing.T) {
 	ctx := context.Background()
 	var seen refusals
-	l := New(Config{Store: NewMemStore(), Games: []Game{tallyGame()}, Limits: Limits{ChatPerMinute: 6}, Observer: &seen})
+	l := New(Config{Store: mem.New(), Games: []Game{tallyGame()}, Limits: Limits{ChatPerMinute: 6}, Observer: &seen})
 	alice, bob := Player{ID: "key:alice", Name: "alice"}, Player{ID: "key:bob", Name: "bob"}
 	m, _ := l.Create(ctx, alice, CreateOptions{Seats: 2, Public: true})
 	a, _ := l.Join(ctx, m.Code, alice)
-	for i := range chatBurst {
+	for i := range chat.Burst {
 		if err := a.Say(ctx, "burst"); err != nil {
 			t.Fatalf("message %d of the burst: %v", i+1, err)
 		}
@@ -155,10 +159,10 @@ func TestLobbyChatAcrossInstances(t *testing.T) {
 	fa, fb := a.lobby.FollowLobbyChat(ctx), b.lobby.FollowLobbyChat(ctx)
 	defer fa.Close()
 	defer fb.Close()
-	waitLines := func(f *ChatFeed, texts ...string) {
+	waitLines := func(f *chat.Feed, texts ...string) {
 		t.Helper()
 		deadline := time.After(5 * time.Second)
-		var last []ChatLine
+		var last []store.ChatLine
 		for {
 			select {
 			case last = <-f.Lines():
@@ -207,7 +211,7 @@ func TestRoomChatAcrossInstances(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if u.Chat[1].Channel != ChatSpectators || u.Chat[0].Name != "alice" {
+		if u.Chat[1].Channel != store.ChatSpectators || u.Chat[0].Name != "alice" {
 			t.Errorf("%s sees %+v", s.name, u.Chat)
 		}
 	}
@@ -218,7 +222,7 @@ func TestRoomChatAcrossInstances(t *testing.T) {
 // otherwise redraw every lobby screen once for every newcomer.
 func TestLobbyChatFollowTellsOnlyTheNewcomer(t *testing.T) {
 	ctx := context.Background()
-	l := newLobby(t, NewMemStore())
+	l := newLobby(t, mem.New())
 	alice := Player{ID: "key:alice", Name: "alice"}
 	if err := l.SayInLobby(ctx, alice, "hello"); err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/smokestack/smokestack/engine"
+	"github.com/smokestack/smokestack/lobby/store"
 )
 
 // A room may give each seat a clock: so long for each turn it acts in
@@ -41,77 +42,80 @@ const DefaultPublicClock = 2 * time.Minute
 // would give one.
 const ClockOff time.Duration = -1
 
-// startTurns begins the turns of the first acting seats at the game's
-// start. The caller holds r.mu.
-func (r *room) startTurns(at time.Time) error {
-	r.turnSince, r.turnActing, r.turnRound = nil, nil, 0
-	if r.meta.Clock <= 0 {
-		return nil
-	}
-	st, err := r.rules.Status(r.state)
-	if err != nil {
-		return err
-	}
-	r.noteTurns(st, at)
-	return nil
+// turnClock is when each acting seat's turn began, for a room with a
+// clock; empty without one. The room's lock guards it.
+type turnClock struct {
+	per    time.Duration     // each turn's time (store.Meta.Clock); 0 for none
+	since  map[int]time.Time // acting seat -> when its turn began
+	acting []int
+	round  int
 }
 
-// noteTurns takes in the game's status after a change made at time at,
-// beginning new turns where it says a turn began. The caller holds r.mu.
-func (r *room) noteTurns(st engine.Status, at time.Time) {
-	if r.meta.Clock <= 0 {
+// start sets the clock to per a turn and begins the turns of the seats
+// acting at the game's start, at.
+func (c *turnClock) start(per time.Duration, st engine.Status, at time.Time) {
+	*c = turnClock{per: per}
+	c.note(st, at)
+}
+
+// note takes in the game's status after a change made at time at,
+// beginning new turns where it says a turn began.
+func (c *turnClock) note(st engine.Status, at time.Time) {
+	if c.per <= 0 {
 		return
 	}
-	fresh := st.Round != r.turnRound || slices.ContainsFunc(st.Acting, func(s int) bool { return !slices.Contains(r.turnActing, s) })
+	fresh := st.Round != c.round || slices.ContainsFunc(st.Acting, func(s int) bool { return !slices.Contains(c.acting, s) })
 	since := make(map[int]time.Time, len(st.Acting))
 	for _, seat := range st.Acting {
-		if t, ok := r.turnSince[seat]; ok && !fresh {
+		if t, ok := c.since[seat]; ok && !fresh {
 			since[seat] = t
 		} else {
 			since[seat] = at
 		}
 	}
-	r.turnSince, r.turnActing, r.turnRound = since, slices.Clone(st.Acting), st.Round
+	c.since, c.acting, c.round = since, slices.Clone(st.Acting), st.Round
 }
 
-// deadline is when seat's time for its turn runs out; ok is false when
-// no clock runs for it (no clock, not acting, a bot's seat).
-func (r *room) deadline(seat int) (time.Time, bool) {
-	if r.meta.Clock <= 0 || r.state == nil || r.meta.Over || seat < 0 || seat >= len(r.meta.Seats) {
+// deadline is when seat's time for its turn runs out in the room m; ok is
+// false when no clock runs for it (no clock, the game over, not acting,
+// a bot's seat).
+func (c *turnClock) deadline(seat int, m *store.Meta) (time.Time, bool) {
+	if c.per <= 0 || m.Over || seat < 0 || seat >= len(m.Seats) {
 		return time.Time{}, false
 	}
-	s := r.meta.Seats[seat]
-	since, acting := r.turnSince[seat]
+	s := m.Seats[seat]
+	since, acting := c.since[seat]
 	if s.Bot != "" || s.Player == "" || !acting {
 		return time.Time{}, false
 	}
 	if s.Since.After(since) {
 		since = s.Since
 	}
-	return since.Add(r.meta.Clock), true
+	return since.Add(c.per), true
 }
 
 // outOfTime reports whether seat's time for its turn ran out by now
-// while someone waits for it: a person in another seat at the table. A
-// table everyone left waits for nobody, and a player coming back to it
-// alone finds their turn still theirs; once another comes, it is not.
-func (r *room) outOfTime(seat int, now time.Time) bool {
-	d, ok := r.deadline(seat)
+// while someone waits for it: a person in another seat at the table
+// (present). A table everyone left waits for nobody, and a player coming
+// back to it alone finds their turn still theirs; once another comes, it
+// is not.
+func (c *turnClock) outOfTime(seat int, m *store.Meta, now time.Time, present func(seat int) bool) bool {
+	d, ok := c.deadline(seat, m)
 	if !ok || now.Before(d) {
 		return false
 	}
-	for other, s := range r.meta.Seats {
-		if other != seat && s.Player != "" && s.Bot == "" && r.present(other) {
+	for other, s := range m.Seats {
+		if other != seat && s.Player != "" && s.Bot == "" && present(other) {
 			return true
 		}
 	}
 	return false
 }
 
-// nextDeadline is the earliest deadline still to come.
-func (r *room) nextDeadline(now time.Time) (at time.Time, ok bool) {
-	for seat := range r.turnSince {
-		if d, has := r.deadline(seat); has && d.After(now) && (!ok || d.Before(at)) {
+// next is the earliest deadline still to come.
+func (c *turnClock) next(m *store.Meta, now time.Time) (at time.Time, ok bool) {
+	for seat := range c.since {
+		if d, has := c.deadline(seat, m); has && d.After(now) && (!ok || d.Before(at)) {
 			at, ok = d, true
 		}
 	}

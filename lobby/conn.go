@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/smokestack/smokestack/engine"
+	"github.com/smokestack/smokestack/lobby/players"
+	"github.com/smokestack/smokestack/lobby/store"
 )
 
 // Conn is one session's place in a room: a seat, or engine.Spectator.
@@ -44,7 +46,7 @@ type Update struct {
 	SeatWord string `json:"seatWord,omitempty"`
 	// Chat is the room's newest chat, both channels, oldest first. The
 	// play protocol sends it as lines of its own, not in the update.
-	Chat []ChatLine `json:"-"`
+	Chat []store.ChatLine `json:"-"`
 }
 
 // RoomInfo describes a room without anyone's key.
@@ -63,8 +65,8 @@ type RoomInfo struct {
 	// Ratings are the seats' rating changes, once the finished game is
 	// rated; Solo the player's record against the game's own opponent,
 	// once a solo game is recorded (records.go).
-	Ratings []SeatRating `json:"ratings,omitempty"`
-	Solo    *SoloRecord  `json:"solo,omitempty"`
+	Ratings []players.SeatRating `json:"ratings,omitempty"`
+	Solo    *store.SoloRecord    `json:"solo,omitempty"`
 	// Recording is set while a finished game that counts in its
 	// players' records is being recorded: an update with Ratings or
 	// Solo follows.
@@ -81,7 +83,7 @@ type RoomInfo struct {
 	Updated  time.Time       `json:"updated"`
 	// GraceSeconds is how long a player may be away before the table may
 	// hand their seat to a bot; ClockSeconds each seat's time for a turn,
-	// 0 for none (table.go, clock.go).
+	// 0 for none (votes.go, clock.go).
 	GraceSeconds int `json:"graceSeconds"`
 	ClockSeconds int `json:"clockSeconds,omitempty"`
 	// HostSeat is the seat that has the host's powers now: the host's
@@ -147,12 +149,12 @@ func (i RoomInfo) Open() bool {
 	return false
 }
 
-func infoOf(m Meta, conns map[*Conn]struct{}, st engine.Status) RoomInfo {
+func infoOf(m store.Meta, conns map[*Conn]struct{}, st engine.Status) RoomInfo {
 	info := RoomInfo{Code: m.Code, Game: m.Game, Public: m.Public, Started: m.Started, Over: m.Over,
 		Ended: m.Ended, Result: m.Result, Round: st.Round, Acting: st.Acting, Practice: m.Practice, Options: m.Options,
 		Created: m.Created, Updated: m.Updated, host: m.Host, HostSeat: m.SeatOf(m.Host),
-		GraceSeconds: int(m.grace().Seconds()), ClockSeconds: int(m.Clock.Seconds())}
-	info.Rematch = m.Rematch.info()
+		GraceSeconds: int(graceOf(m).Seconds()), ClockSeconds: int(m.Clock.Seconds())}
+	info.Rematch = rematchInfo(m.Rematch)
 	if m.Over || m.Practice {
 		seed := m.Seed
 		info.Seed = &seed
@@ -171,35 +173,11 @@ func infoOf(m Meta, conns map[*Conn]struct{}, st engine.Status) RoomInfo {
 	return info
 }
 
-func (r *room) info() RoomInfo {
-	info := infoOf(r.meta, r.conns, r.status)
-	info.Recording = !r.recorded && r.toRecord()
-	if r.outcome != nil {
-		info.Ratings = r.outcome.seatRatings(r.meta.Seats)
-		if r.outcome.Solo != nil {
-			solo := r.outcome.Solo.Record
-			info.Solo = &solo
-		}
-	}
-	for seat := range info.Seats {
-		s := &info.Seats[seat]
-		if s.Free || s.Bot != "" {
-			continue
-		}
-		s.Connected = s.Connected || r.elsewhere[seat]
-		if !s.Connected {
-			s.AwaySince = r.awaySince(seat)
-		}
-	}
-	r.tableInfo(&info)
-	return info
-}
-
 // Seat is the connection's seat, or engine.Spectator.
 func (c *Conn) Seat() int { return c.seat }
 
 // Code is the room's code.
-func (c *Conn) Code() string { return c.room.meta.Code }
+func (c *Conn) Code() string { return c.room.code }
 
 // Updates delivers the room as this seat sees it, newest last. The first
 // update arrives at once.

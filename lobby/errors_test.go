@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/smokestack/smokestack/engine"
+	"github.com/smokestack/smokestack/lobby/store"
+	"github.com/smokestack/smokestack/lobby/store/mem"
 )
 
 // storeFault is what a failing store says: words a player must never see.
@@ -19,7 +21,7 @@ const storeFault = "dial tcp 10.0.0.9:6379: connection refused"
 // failingStore fails every call once failing is set, as a store whose
 // server went away would.
 type failingStore struct {
-	Store
+	store.Store
 	failing atomic.Bool
 }
 
@@ -30,35 +32,35 @@ func (s *failingStore) fail() error {
 	return nil
 }
 
-func (s *failingStore) Load(ctx context.Context, code string, from int) (Meta, []Record, error) {
+func (s *failingStore) Load(ctx context.Context, code string, from int) (store.Meta, []store.Record, error) {
 	if err := s.fail(); err != nil {
-		return Meta{}, nil, err
+		return store.Meta{}, nil, err
 	}
 	return s.Store.Load(ctx, code, from)
 }
 
-func (s *failingStore) List(ctx context.Context) ([]Meta, error) {
+func (s *failingStore) List(ctx context.Context) ([]store.Meta, error) {
 	if err := s.fail(); err != nil {
 		return nil, err
 	}
 	return s.Store.List(ctx)
 }
 
-func (s *failingStore) Create(ctx context.Context, m Meta) error {
+func (s *failingStore) Create(ctx context.Context, m store.Meta) error {
 	if err := s.fail(); err != nil {
 		return err
 	}
 	return s.Store.Create(ctx, m)
 }
 
-func (s *failingStore) Append(ctx context.Context, code string, at int, r Record, st engine.Status) error {
+func (s *failingStore) Append(ctx context.Context, code string, at int, r store.Record, st engine.Status) error {
 	if err := s.fail(); err != nil {
 		return err
 	}
 	return s.Store.Append(ctx, code, at, r, st)
 }
 
-func (s *failingStore) SaveMeta(ctx context.Context, m Meta) error {
+func (s *failingStore) SaveMeta(ctx context.Context, m store.Meta) error {
 	if err := s.fail(); err != nil {
 		return err
 	}
@@ -71,9 +73,9 @@ func (s *failingStore) SaveMeta(ctx context.Context, m Meta) error {
 // go to the log only.
 func TestStoreFaultsReachPlayersAsUnavailable(t *testing.T) {
 	ctx := context.Background()
-	store := &failingStore{Store: NewMemStore()}
+	st := &failingStore{Store: mem.New()}
 	var log bytes.Buffer
-	l := New(Config{Store: store, Games: []Game{tallyGame()}, Limits: DefaultLimits(),
+	l := New(Config{Store: st, Games: []Game{tallyGame()}, Limits: DefaultLimits(),
 		Logger: slog.New(slog.NewTextHandler(&log, nil))})
 	host, guest := Player{ID: "key:h", Name: "hana"}, Player{ID: "key:g", Name: "gus"}
 	open, err := l.Create(ctx, host, CreateOptions{Seats: 2})
@@ -95,11 +97,11 @@ func TestStoreFaultsReachPlayersAsUnavailable(t *testing.T) {
 	}
 	defer g.Close()
 
-	store.failing.Store(true)
+	st.failing.Store(true)
 	asks := map[string]func() error{
 		"create": func() error { _, err := l.Create(ctx, host, CreateOptions{Seats: 2}); return err },
 		"join": func() error {
-			l2 := New(Config{Store: store, Games: []Game{tallyGame()}}) // the room is not loaded there
+			l2 := New(Config{Store: st, Games: []Game{tallyGame()}}) // the room is not loaded there
 			_, err := l2.Join(ctx, open.Invite(), guest)
 			return err
 		},

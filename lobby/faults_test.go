@@ -14,6 +14,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/smokestack/smokestack/internal/redistest"
+	redisstore "github.com/smokestack/smokestack/lobby/store/redis"
 )
 
 // faultyRedis fails the commands on keys whose names contain one of keys
@@ -106,11 +107,11 @@ func TestRedisFaultsAreCountedAndRateLogged(t *testing.T) {
 	faults := &faultyRedis{keys: []string{"}:presence", ":misses:"}}
 	rdb := redis.NewClient(opt)
 	rdb.AddHook(faults)
-	store := NewRedisStore(rdb)
-	t.Cleanup(func() { store.Close() })
+	st := redisstore.New(rdb)
+	t.Cleanup(func() { st.Close() })
 	var counted storeErrors
 	var log lockedLog
-	l := New(Config{Store: store, Games: []Game{tallyGame()}, Observer: &counted,
+	l := New(Config{Store: st, Games: []Game{tallyGame()}, Observer: &counted,
 		Limits: Limits{LookupMisses: 20, LookupWindow: time.Hour}, Logger: slog.New(slog.NewTextHandler(&log, nil))})
 	room, err := l.Create(ctx, Player{ID: "key:" + newCode(), Name: "pat"}, CreateOptions{Seats: 2, Public: true})
 	if err != nil {

@@ -10,6 +10,8 @@ import (
 
 	"github.com/smokestack/smokestack/internal/redistest"
 	"github.com/smokestack/smokestack/internal/tally"
+	"github.com/smokestack/smokestack/lobby/store/bolt"
+	"github.com/smokestack/smokestack/lobby/store/mem"
 )
 
 // woken reports whether ch received a value within d.
@@ -36,7 +38,7 @@ func drain(ch <-chan struct{}) {
 // feed closes with its context.
 func TestRoomChangesFeed(t *testing.T) {
 	ctx := context.Background()
-	l := newLobby(t, NewMemStore())
+	l := newLobby(t, mem.New())
 	sub, stop := context.WithCancel(ctx)
 	ch := l.RoomChanges(sub)
 	alice, bob := Player{ID: "key:alice", Name: "alice"}, Player{ID: "key:bob", Name: "bob"}
@@ -106,11 +108,11 @@ func TestRoomChangesFeed(t *testing.T) {
 func TestRoomListsAfterRestart(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "rooms.db")
-	store, err := OpenBolt(path)
+	st, err := bolt.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := newLobby(t, store)
+	l := newLobby(t, st)
 	alice, bob := Player{ID: "key:alice", Name: "alice"}, Player{ID: "key:bob", Name: "bob"}
 	played, err := l.Create(ctx, alice, CreateOptions{Seats: 2, Public: true, Seed: 5, HasSeed: true})
 	if err != nil {
@@ -145,9 +147,9 @@ func TestRoomListsAfterRestart(t *testing.T) {
 	if before.Round != 2 {
 		t.Fatalf("after 6 moves the room is in round %d, want 2", before.Round)
 	}
-	store.Close()
+	st.Close()
 
-	store2, err := OpenBolt(path)
+	store2, err := bolt.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,9 +186,10 @@ func TestRedisRoomChanges(t *testing.T) {
 	// Both instances follow the change feed once Run subscribes, and a
 	// subscription (re)made announces every room, none yet: once both
 	// are subscribed, nothing more comes of it.
+	rdb := rawRedis(t, r)
 	eventually(t, "both instances subscribed", func() bool {
-		n, err := a.store.rdb.PubSubNumSub(ctx, redisChannel).Result()
-		return err == nil && n[redisChannel] == 2
+		n, err := rdb.PubSubNumSub(ctx, changesChannel).Result()
+		return err == nil && n[changesChannel] == 2
 	})
 	drain(ch)
 

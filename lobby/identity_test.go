@@ -8,6 +8,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/smokestack/smokestack/lobby/players"
+	"github.com/smokestack/smokestack/lobby/store/bolt"
+	"github.com/smokestack/smokestack/lobby/store/mem"
 )
 
 // connect is a player connecting with key as login, as the server
@@ -39,11 +43,11 @@ var playerName = regexp.MustCompile(`^player-[0-9a-f]{4}$`)
 // every connection and after a restart; guests are "guest-…".
 func TestNamesStick(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "rooms.db")
-	store, err := OpenBolt(path)
+	st, err := bolt.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := newLobby(t, store)
+	l := newLobby(t, st)
 	a := newPlayer(t, l, "SHA256:a", "alice")
 	b := newPlayer(t, l, "SHA256:b", "alice") // a friend on the same machine account
 	r := newPlayer(t, l, "SHA256:r", "root")
@@ -63,14 +67,14 @@ func TestNamesStick(t *testing.T) {
 	if _, err := l.Rename(context.Background(), a, "Alice Liddell"); err != nil {
 		t.Fatal(err)
 	}
-	store.Close()
+	st.Close()
 
-	store, err = OpenBolt(path)
+	st, err = bolt.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer store.Close()
-	l = newLobby(t, store)
+	defer st.Close()
+	l = newLobby(t, st)
 	if a := connect(t, l, "SHA256:a", "whoever"); a.Name != "Alice Liddell" || a.ID != "SHA256:a" {
 		t.Fatalf("after a restart the first key is %+v", a)
 	}
@@ -83,7 +87,7 @@ func TestNamesStick(t *testing.T) {
 // guests keep theirs.
 func TestRename(t *testing.T) {
 	ctx := context.Background()
-	l := newLobby(t, NewMemStore())
+	l := newLobby(t, mem.New())
 	a, b := newPlayer(t, l, "SHA256:a", "alice"), newPlayer(t, l, "SHA256:b", "bob")
 	if _, err := l.Rename(ctx, b, "ALICE"); err == nil || !strings.Contains(err.Error(), "taken") {
 		t.Fatalf("bob renamed to ALICE: %v", err)
@@ -125,7 +129,7 @@ func TestRename(t *testing.T) {
 // told apart by a suffix.
 func TestSameNameAtOneTable(t *testing.T) {
 	ctx := context.Background()
-	l := newLobby(t, NewMemStore())
+	l := newLobby(t, mem.New())
 	// Names as a server without profiles keeps them: the login.
 	a, b := Player{ID: "key:a", Name: "alice"}, Player{ID: "key:b", Name: "alice"}
 	m, err := l.Create(ctx, a, CreateOptions{Seats: 2, Public: true})
@@ -154,7 +158,7 @@ func TestSameNameAtOneTable(t *testing.T) {
 func TestLink(t *testing.T) {
 	ctx := context.Background()
 	clk := &clock{now: t0}
-	l := New(Config{Store: NewMemStore(), Games: []Game{tallyGame()}, Now: clk.Now,
+	l := New(Config{Store: mem.New(), Games: []Game{tallyGame()}, Now: clk.Now,
 		Limits: Limits{LookupMisses: 4, LookupWindow: time.Hour}})
 	desktop := newPlayer(t, l, "SHA256:desktop", "alice")
 	laptop := newPlayer(t, l, "SHA256:laptop", "alice")
@@ -169,7 +173,7 @@ func TestLink(t *testing.T) {
 	c.Close()
 
 	code, expires, err := l.LinkCode(ctx, desktop)
-	if err != nil || len(code) != LinkCodeLength || !expires.Equal(t0.Add(LinkCodeLife)) {
+	if err != nil || len(code) != players.LinkCodeLength || !expires.Equal(t0.Add(players.LinkCodeLife)) {
 		t.Fatalf("link code %q until %v, %v", code, expires, err)
 	}
 	linked, err := l.Link(ctx, laptop, strings.ToLower(code[:5]+"-"+code[5:]))
@@ -192,7 +196,7 @@ func TestLink(t *testing.T) {
 		t.Fatalf("a used code: %v", err)
 	}
 	stale, _, _ := l.LinkCode(ctx, desktop)
-	clk.advance(LinkCodeLife + time.Second)
+	clk.advance(players.LinkCodeLife + time.Second)
 	if _, err := l.Link(ctx, other, stale); err == nil || !strings.Contains(err.Error(), "no such link code") {
 		t.Fatalf("a lapsed code: %v", err)
 	}
@@ -219,7 +223,7 @@ func TestLink(t *testing.T) {
 // unfinished game is not linked away from it.
 func TestLinkKeepsUnfinishedSeats(t *testing.T) {
 	ctx := context.Background()
-	l := newLobby(t, NewMemStore())
+	l := newLobby(t, mem.New())
 	a, b := connect(t, l, "SHA256:a", "alice"), connect(t, l, "SHA256:b", "bob")
 	m, err := l.Create(ctx, b, CreateOptions{Seats: 2})
 	if err != nil {

@@ -5,7 +5,7 @@ import (
 	"crypto/subtle"
 	"errors"
 
-	"github.com/smokestack/smokestack/engine"
+	"github.com/smokestack/smokestack/lobby/store"
 )
 
 // ParseInvite reads what a player typed to name a room: a code, or a
@@ -28,7 +28,7 @@ func ParseInvite(s string) (code, secret string, ok bool) {
 // from then on. It is stored with the metadata's compare-and-set: when
 // another instance gave one first, that one is taken. A store that cannot
 // say leaves the room as it was, for the next load to try again.
-func (l *Lobby) giveSecret(ctx context.Context, meta Meta) Meta {
+func (l *Lobby) giveSecret(ctx context.Context, meta store.Meta) store.Meta {
 	for attempt := 0; !meta.Public && meta.Secret == "" && attempt < 3; attempt++ {
 		m := meta
 		m.Secret, m.Version = newSecret(), meta.Version+1
@@ -37,7 +37,7 @@ func (l *Lobby) giveSecret(ctx context.Context, meta Meta) Meta {
 			l.cfg.Logger.Info("private room given an invite", "code", m.Code)
 			return m
 		}
-		if !errors.Is(err, ErrConflict) {
+		if !errors.Is(err, store.ErrConflict) {
 			l.storeFault("give a room its invite", err, "code", meta.Code)
 			return meta
 		}
@@ -52,20 +52,10 @@ func (l *Lobby) giveSecret(ctx context.Context, meta Meta) Meta {
 	return meta
 }
 
-// watch connects p as a spectator of the room, shown its invite if share
-// (they came in with it, or hold a seat or host the room): a spectator who
-// typed the invite sees only the code on the board, and could not come
-// back without it.
-func (r *room) watch(p Player, share bool) *Conn {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.attachLocked(&Conn{room: r, player: p, seat: engine.Spectator, updates: make(chan Update, 1), invited: share})
-}
-
 // admits reports whether p may join or watch the room having typed
 // secret, and whether p holds a seat in it or is its host (who need no
 // secret). Anyone may enter a public room by its code.
-func (m Meta) admits(p Player, secret string) (admitted, own bool) {
+func admits(m store.Meta, p Player, secret string) (admitted, own bool) {
 	own = m.SeatOf(p.ID) >= 0 || p.ID != "" && p.ID == m.Host
 	if own || m.Public {
 		return true, own

@@ -6,6 +6,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/smokestack/smokestack/lobby/store"
+	"github.com/smokestack/smokestack/lobby/store/mem"
 )
 
 func TestParseInvite(t *testing.T) {
@@ -35,8 +38,8 @@ func TestParseInvite(t *testing.T) {
 // it, never a list.
 func TestPrivateRoomNeedsInvite(t *testing.T) {
 	ctx := context.Background()
-	store := NewMemStore()
-	l := newLobby(t, store)
+	st := mem.New()
+	l := newLobby(t, st)
 	hana, ann, carol := Player{ID: "key:hana", Name: "hana"}, Player{ID: "key:ann", Name: "ann"}, Player{ID: "key:carol", Name: "carol"}
 	m, err := l.Create(ctx, hana, CreateOptions{Seats: 2, Seed: 4, HasSeed: true})
 	if err != nil {
@@ -53,30 +56,7 @@ func TestPrivateRoomNeedsInvite(t *testing.T) {
 		t.Fatalf("public room %+v has a secret", pub)
 	}
 
-	wrong := m.Code + "-" + strings.Repeat("A", SecretLength)
-	if wrong == m.Invite() {
-		wrong = m.Code + "-" + strings.Repeat("B", SecretLength)
-	}
-	none := "ZZZZZZ"
-	if m.Code == none {
-		none = "YYYYYY"
-	}
-	want := func(err error, code string) {
-		t.Helper()
-		if err == nil || err.Error() != noRoom(code).Error() {
-			t.Errorf("got %v; want exactly what a code with no room gets: %v", err, noRoom(code))
-		}
-	}
-	for _, typed := range []string{m.Code, strings.ToLower(m.Code), wrong} {
-		_, err := l.Join(ctx, typed, carol)
-		want(err, m.Code)
-		_, err = l.Watch(ctx, typed, carol)
-		want(err, m.Code)
-		_, err = l.Info(ctx, typed, carol)
-		want(err, m.Code)
-	}
-	_, err = l.Join(ctx, none, carol)
-	want(err, none)
+	checkStrangersRefused(t, l, m, carol)
 
 	// The host with the code; ann with the invite, typed loosely.
 	h, err := l.Join(ctx, m.Code, hana)
@@ -116,7 +96,7 @@ func TestPrivateRoomNeedsInvite(t *testing.T) {
 
 	// Finished, its replay is guarded the same way.
 	_, _, err = l.Replay(ctx, m.Code, carol)
-	want(err, m.Code)
+	wantNoRoom(t, err, m.Code)
 	if _, _, err := l.Replay(ctx, m.Invite(), carol); err != nil {
 		t.Errorf("replay with the invite: %v", err)
 	}
@@ -124,7 +104,47 @@ func TestPrivateRoomNeedsInvite(t *testing.T) {
 		t.Errorf("replay by a seat with the code: %v", err)
 	}
 
-	// No list shows the secret.
+	checkListsHideSecret(t, l, ann, m.Secret)
+}
+
+// wantNoRoom checks that err says exactly what a code with no room gets.
+func wantNoRoom(t *testing.T, err error, code string) {
+	t.Helper()
+	if err == nil || err.Error() != noRoom(code).Error() {
+		t.Errorf("got %v; want exactly what a code with no room gets: %v", err, noRoom(code))
+	}
+}
+
+// checkStrangersRefused checks that carol, with the private room m's
+// code or a wrong invite, is told what a code with no room is told.
+func checkStrangersRefused(t *testing.T, l *Lobby, m store.Meta, carol Player) {
+	t.Helper()
+	ctx := context.Background()
+	wrong := m.Code + "-" + strings.Repeat("A", SecretLength)
+	if wrong == m.Invite() {
+		wrong = m.Code + "-" + strings.Repeat("B", SecretLength)
+	}
+	none := "ZZZZZZ"
+	if m.Code == none {
+		none = "YYYYYY"
+	}
+	for _, typed := range []string{m.Code, strings.ToLower(m.Code), wrong} {
+		_, err := l.Join(ctx, typed, carol)
+		wantNoRoom(t, err, m.Code)
+		_, err = l.Watch(ctx, typed, carol)
+		wantNoRoom(t, err, m.Code)
+		_, err = l.Info(ctx, typed, carol)
+		wantNoRoom(t, err, m.Code)
+	}
+	_, err := l.Join(ctx, none, carol)
+	wantNoRoom(t, err, none)
+}
+
+// checkListsHideSecret checks that no list of l shows secret, and that
+// ann's history holds her one game.
+func checkListsHideSecret(t *testing.T, l *Lobby, ann Player, secret string) {
+	t.Helper()
+	ctx := context.Background()
 	hist, err := l.History(ctx, ann.ID)
 	if err != nil {
 		t.Fatal(err)
@@ -134,7 +154,7 @@ func TestPrivateRoomNeedsInvite(t *testing.T) {
 		t.Fatal(err)
 	}
 	raw, _ := json.Marshal([]any{hist, rooms})
-	if strings.Contains(string(raw), m.Secret) || len(hist) != 1 {
+	if strings.Contains(string(raw), secret) || len(hist) != 1 {
 		t.Errorf("the lists show the secret, or miss ann's game: %s", raw)
 	}
 }
@@ -146,13 +166,13 @@ func TestPrivateRoomNeedsInvite(t *testing.T) {
 // lets no stranger in.
 func TestPrivateRoomFromBeforeInvites(t *testing.T) {
 	ctx := context.Background()
-	store := NewMemStore()
+	st := mem.New()
 	hana, carol, dan := Player{ID: "key:hana", Name: "hana"}, Player{ID: "key:carol", Name: "carol"}, Player{ID: "key:dan", Name: "dan"}
-	m := Meta{Code: newCode(), Game: "tally", Host: hana.ID, Seats: []Seat{{Player: hana.ID, Name: "hana"}, {}}, Version: 1}
-	if err := store.Create(ctx, m); err != nil {
+	m := store.Meta{Code: newCode(), Game: "tally", Host: hana.ID, Seats: []store.Seat{{Player: hana.ID, Name: "hana"}, {}}, Version: 1}
+	if err := st.Create(ctx, m); err != nil {
 		t.Fatal(err)
 	}
-	lobbies := []*Lobby{newLobby(t, store), newLobby(t, store)}
+	lobbies := []*Lobby{newLobby(t, st), newLobby(t, st)}
 	hosts := make([]*Conn, 2)
 	errs := make(chan error, 2)
 	for i, l := range lobbies {
@@ -167,7 +187,7 @@ func TestPrivateRoomFromBeforeInvites(t *testing.T) {
 			t.Fatalf("the host back with the code: %v", err)
 		}
 	}
-	stored, _, err := store.Load(ctx, m.Code, 0)
+	stored, _, err := st.Load(ctx, m.Code, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +218,7 @@ func TestPrivateRoomFromBeforeInvites(t *testing.T) {
 // not counted as a miss: it cannot find anything.
 func TestMalformedCodeIsNotLookedUp(t *testing.T) {
 	ctx := context.Background()
-	l := New(Config{Store: NewMemStore(), Games: []Game{tallyGame()}, Limits: Limits{LookupMisses: 5, LookupWindow: time.Hour}})
+	l := New(Config{Store: mem.New(), Games: []Game{tallyGame()}, Limits: Limits{LookupMisses: 5, LookupWindow: time.Hour}})
 	p := Player{ID: "key:x", Addr: "192.0.2.1"}
 	_, err := l.Join(ctx, "hello world", p)
 	if err == nil || !strings.Contains(err.Error(), `"HELLOWORLD" is not a room code`) {

@@ -3,6 +3,7 @@ package lobby
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"golang.org/x/time/rate"
@@ -115,7 +116,7 @@ func (c *Conn) allowMove(ctx context.Context) error {
 	if per <= 0 {
 		return nil
 	}
-	r := c.room.moveLimiter(c.seat, per).Reserve()
+	r := c.room.moveRates.limiter(c.seat, per).Reserve()
 	d := r.Delay()
 	if d == 0 {
 		return nil
@@ -144,17 +145,25 @@ func pause(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// moveLimiter is seat's allowance of moves, made on first use.
-func (r *room) moveLimiter(seat int, per float64) *rate.Limiter {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.moveRates == nil {
-		r.moveRates = map[int]*rate.Limiter{}
+// moveRates are the allowances of a room's seats' moves, made on first
+// use. They have a lock of their own: pacing a move never waits for the
+// room.
+type moveRates struct {
+	mu sync.Mutex
+	by map[int]*rate.Limiter
+}
+
+// limiter is seat's allowance of per moves a second.
+func (m *moveRates) limiter(seat int, per float64) *rate.Limiter {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.by == nil {
+		m.by = map[int]*rate.Limiter{}
 	}
-	lim := r.moveRates[seat]
+	lim := m.by[seat]
 	if lim == nil {
 		lim = rate.NewLimiter(rate.Limit(per), max(1, int(2*per)))
-		r.moveRates[seat] = lim
+		m.by[seat] = lim
 	}
 	return lim
 }

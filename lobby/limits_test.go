@@ -6,16 +6,19 @@ import (
 	"errors"
 	"testing"
 	"time"
+
+	"github.com/smokestack/smokestack/lobby/store"
+	"github.com/smokestack/smokestack/lobby/store/mem"
 )
 
 func TestRoomQuota(t *testing.T) {
 	ctx := context.Background()
 	now := t0
-	store := NewMemStore()
-	l := New(Config{Store: store, Games: []Game{tallyGame()}, Now: func() time.Time { return now },
+	st := mem.New()
+	l := New(Config{Store: st, Games: []Game{tallyGame()}, Now: func() time.Time { return now },
 		Limits: Limits{RoomsPerHour: 3, OpenRooms: 2}})
 	hana, kai := Player{ID: "key:hana", Name: "hana"}, Player{ID: "key:kai", Name: "kai"}
-	create := func(p Player) (Meta, error) {
+	create := func(p Player) (store.Meta, error) {
 		return l.Create(ctx, p, CreateOptions{Seats: 1, Public: true})
 	}
 	refused := func(p Player, reason string) {
@@ -39,7 +42,7 @@ func TestRoomQuota(t *testing.T) {
 	if _, err := create(hana); err != nil { // one ended: room for one more
 		t.Fatal(err)
 	}
-	metas, _ := store.List(ctx)
+	metas, _ := st.List(ctx)
 	for _, m := range metas {
 		if m.Host == hana.ID && !m.Over {
 			if err := l.End(ctx, m.Code, hana); err != nil {
@@ -60,7 +63,7 @@ func TestRoomQuota(t *testing.T) {
 // moves were never played.
 func TestMoveRate(t *testing.T) {
 	ctx := context.Background()
-	l := New(Config{Store: NewMemStore(), Games: []Game{tallyGame()}, Limits: Limits{MovesPerSecond: 2}})
+	l := New(Config{Store: mem.New(), Games: []Game{tallyGame()}, Limits: Limits{MovesPerSecond: 2}})
 	m, err := l.Create(ctx, Player{ID: "key:hana"}, CreateOptions{Seats: 1, HasSeed: true, Seed: 5})
 	if err != nil {
 		t.Fatal(err)

@@ -1,10 +1,14 @@
 package lobby
 
 import (
+	"cmp"
 	"context"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/smokestack/smokestack/lobby/store"
 )
 
 // listMaxAge bounds how long a room list read from the store is shared,
@@ -19,7 +23,7 @@ const listMaxAge = 2 * time.Second
 // finished ones included, once a second while games are played.
 type roomList struct {
 	mu    sync.Mutex
-	metas []Meta // shared: read, never changed
+	metas []store.Meta // shared: read, never changed
 	read  time.Time
 	valid bool
 	// gen counts changes. A read is kept only if no change came while
@@ -39,7 +43,7 @@ func (c *roomList) changed() {
 
 // metas returns every room in the store, from the shared list while it
 // is fresh; the caller must not change what it returns.
-func (l *Lobby) metas(ctx context.Context) ([]Meta, error) {
+func (l *Lobby) metas(ctx context.Context) ([]store.Meta, error) {
 	c := &l.listed
 	c.mu.Lock()
 	if c.valid && l.cfg.Now().Sub(c.read) < listMaxAge {
@@ -56,13 +60,59 @@ func (l *Lobby) metas(ctx context.Context) ([]Meta, error) {
 	if err != nil {
 		return nil, err
 	}
-	metas := v.([]Meta)
+	metas := v.([]store.Meta)
 	c.mu.Lock()
 	if c.gen == gen {
 		c.metas, c.read, c.valid = metas, l.cfg.Now(), true
 	}
 	c.mu.Unlock()
 	return metas, nil
+}
+
+// Rooms lists the public rooms that are not finished, newest first.
+func (l *Lobby) Rooms(ctx context.Context) ([]RoomInfo, error) {
+	return l.list(ctx, func(m store.Meta) bool { return m.Public && !m.Over })
+}
+
+// History lists the rooms where player holds a seat, finished or not,
+// most recently played first.
+func (l *Lobby) History(ctx context.Context, player string) ([]RoomInfo, error) {
+	return l.list(ctx, func(m store.Meta) bool { return m.SeatOf(player) >= 0 })
+}
+
+func (l *Lobby) list(ctx context.Context, keep func(store.Meta) bool) ([]RoomInfo, error) {
+	metas, err := l.metas(ctx)
+	if err != nil {
+		return nil, l.unavailable("list rooms", err)
+	}
+	var out []RoomInfo
+	for _, m := range metas {
+		if !keep(m) {
+			continue
+		}
+		l.mu.Lock()
+		r := l.rooms[m.Code]
+		l.mu.Unlock()
+		if r != nil {
+			r.mu.Lock()
+			out = append(out, r.info())
+			r.mu.Unlock()
+			continue
+		}
+		info := infoOf(m, nil, m.Status())
+		if l.cluster == nil {
+			// Not loaded since this server started, so nobody has sat
+			// here since: see room.awaySince.
+			for i := range info.Seats {
+				if s := &info.Seats[i]; !s.Free && s.Bot == "" {
+					s.AwaySince = l.started
+				}
+			}
+		}
+		out = append(out, info)
+	}
+	slices.SortFunc(out, func(a, b RoomInfo) int { return cmp.Compare(b.Updated.UnixNano(), a.Updated.UnixNano()) })
+	return out, nil
 }
 
 // publicRooms is the last read of the public rooms (Rooms), shared by the

@@ -7,17 +7,20 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/smokestack/smokestack/lobby/store"
+	"github.com/smokestack/smokestack/lobby/store/mem"
 )
 
 // listCounter counts the store's reads of every room.
 type listCounter struct {
-	*MemStore
+	*mem.Store
 	lists atomic.Int64
 }
 
-func (s *listCounter) List(ctx context.Context) ([]Meta, error) {
+func (s *listCounter) List(ctx context.Context) ([]store.Meta, error) {
 	s.lists.Add(1)
-	return s.MemStore.List(ctx)
+	return s.Store.List(ctx)
 }
 
 // TestListsShareOneRead: many lobby screens listing at once cost one read
@@ -26,10 +29,10 @@ func (s *listCounter) List(ctx context.Context) ([]Meta, error) {
 // a change elsewhere this instance never heard of.
 func TestListsShareOneRead(t *testing.T) {
 	ctx := context.Background()
-	store := &listCounter{MemStore: NewMemStore()}
+	st := &listCounter{Store: mem.New()}
 	now := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
 	var clock sync.Mutex
-	l := New(Config{Store: store, Games: []Game{tallyGame()}, Now: func() time.Time {
+	l := New(Config{Store: st, Games: []Game{tallyGame()}, Now: func() time.Time {
 		clock.Lock()
 		defer clock.Unlock()
 		return now
@@ -54,11 +57,11 @@ func TestListsShareOneRead(t *testing.T) {
 	wg.Wait()
 	// Readers that came before the first read was kept may have read
 	// too, but never one each.
-	if n := store.lists.Load(); n > 10 {
+	if n := st.lists.Load(); n > 10 {
 		t.Errorf("200 lists read the store %d times", n)
 	}
 
-	before := store.lists.Load()
+	before := st.lists.Load()
 	second, err := l.Create(ctx, bob, CreateOptions{Seats: 2, Public: true})
 	if err != nil {
 		t.Fatal(err)
@@ -71,14 +74,14 @@ func TestListsShareOneRead(t *testing.T) {
 	if len(rooms) != 2 || !slices.Contains(codes, first.Code) || !slices.Contains(codes, second.Code) {
 		t.Fatalf("after a room was made the list shows %v", codes)
 	}
-	if n := store.lists.Load() - before; n != 1 {
+	if n := st.lists.Load() - before; n != 1 {
 		t.Errorf("a list after a change read the store %d times, want 1", n)
 	}
 
 	// A room the store has but this instance was never told of (made by
 	// an instance whose news was lost) shows once the list is old enough.
-	m := Meta{Code: "ELSEW1", Game: first.Game, Public: true, Seats: []Seat{{Player: "carol", Name: "carol"}, {}}}
-	if err := store.Create(ctx, m); err != nil {
+	m := store.Meta{Code: "ELSEW1", Game: first.Game, Public: true, Seats: []store.Seat{{Player: "carol", Name: "carol"}, {}}}
+	if err := st.Create(ctx, m); err != nil {
 		t.Fatal(err)
 	}
 	if rooms, _ := l.Rooms(ctx); len(rooms) != 2 {
@@ -98,7 +101,7 @@ func TestListsShareOneRead(t *testing.T) {
 // shows the change.
 func TestPublicRoomsShareOneRead(t *testing.T) {
 	ctx := context.Background()
-	l := newLobby(t, NewMemStore())
+	l := newLobby(t, mem.New())
 	alice := Player{ID: "key:alice", Name: "alice"}
 	if _, err := l.Create(ctx, alice, CreateOptions{Seats: 2, Public: true}); err != nil {
 		t.Fatal(err)

@@ -5,25 +5,23 @@
 package lobby
 
 import (
-	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"log/slog"
-	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"golang.org/x/sync/singleflight"
 
-	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/internal/ratelog"
+	"github.com/smokestack/smokestack/lobby/chat"
+	"github.com/smokestack/smokestack/lobby/players"
+	"github.com/smokestack/smokestack/lobby/store"
 )
 
 // Player is a person at a terminal. ID binds them to seats: their
-// profile's (profiles.go), which every key linked to it shares; guests get
+// profile's (package players), which every key linked to it shares; guests get
 // a fresh ID per connection.
 type Player struct {
 	ID string
@@ -44,41 +42,11 @@ type Player struct {
 	From string
 }
 
-// Game is one game the lobby offers: its rules and its computer players.
-type Game struct {
-	Rules engine.Ruleset
-	// Bots may be zero: rooms of the game then have no bots.
-	Bots engine.Bots
-	// SoloOpponent names the game's own opponent in a solo game with
-	// the given options ("The Machine (hard)"), for its player's solo
-	// record; nil when the game has none, and solo games count nowhere.
-	SoloOpponent func(options map[string]string) string
-}
-
-// Name is the game's stored identifier.
-func (g Game) Name() string { return g.Rules.Name() }
-
-// Titles words the games' titles for a sentence: "A", "A and B",
-// "A, B and C".
-func Titles(games []Game) string {
-	var titles []string
-	for _, g := range games {
-		titles = append(titles, g.Rules.Title())
-	}
-	if len(titles) < 2 {
-		return strings.Join(titles, "")
-	}
-	return strings.Join(titles[:len(titles)-1], ", ") + " and " + titles[len(titles)-1]
-}
-
-// HasBot reports whether the game has a bot called name.
-func (g Game) HasBot(name string) bool {
-	return g.Bots.New != nil && slices.Contains(g.Bots.Names, name)
-}
-
 // Config sets up a Lobby.
 type Config struct {
-	Store Store
+	// Store keeps rooms, players, chat and bans; its Cluster, if any,
+	// shares presence and changes with the other instances.
+	Store store.Store
 	// Games are the games rooms can play; the first is the default.
 	Games []Game
 	// BotDelay paces bots in rooms with people, so moves can be followed.
@@ -124,19 +92,22 @@ type Lobby struct {
 	// started is when this lobby began serving: a seat not held since was
 	// left before it, by a session of an earlier process.
 	started time.Time
-	// presence is the store as shared presence, nil with a store of
-	// this instance's own.
-	presence     Presence
+	// cluster is the store's part shared between instances, nil with a
+	// store of this instance's own.
+	cluster      store.Cluster
 	presenceKick chan struct{}
 	dueMu        sync.Mutex
 	presenceDue  map[*room]bool // rooms whose seats held here changed
-	// ownMisses counts failed lookups for a store that does not.
-	ownMisses missCounts
+	// localMisses counts failed lookups when no cluster does.
+	localMisses missCounts
 	// profilesSwept is when Run last expired profiles; only Run uses it.
 	profilesSwept time.Time
+	// players are the profiles and records of who plays here.
+	players *players.Players
 	// The lobby's chat and everyone's chat allowance (chatting.go).
-	lobbyChat lobbyChat
-	chatRates chatRates
+	lobbyChat      *chat.Lobby
+	lobbyChatReads rerun // reads of the lobby's chat others wrote
+	chatRates      chat.Rates
 	// feed tells lobby screens when room lists change (feed.go).
 	feed roomFeed
 	// listed is the room list lobby screens share, and public the last
@@ -145,13 +116,6 @@ type Lobby struct {
 	public publicRooms
 	// faults logs store errors once per burst (faults.go).
 	faults *ratelog.Logger
-}
-
-// Changes is implemented by stores shared between server instances: it
-// delivers the code of every room that changed elsewhere, so this instance
-// catches up and pushes the new view to its sessions.
-type Changes interface {
-	Changes(ctx context.Context) <-chan string
 }
 
 // New returns a lobby over cfg.Store.
@@ -165,23 +129,14 @@ func New(cfg Config) *Lobby {
 	l := &Lobby{cfg: cfg, games: map[string]Game{}, rooms: map[string]*room{},
 		started: cfg.Now().UTC().Truncate(time.Millisecond), presenceKick: make(chan struct{}, 1),
 		presenceDue: map[*room]bool{}, faults: newFaultLog(cfg.Logger)}
-	l.presence, _ = cfg.Store.(Presence)
+	l.cluster = cfg.Store.Cluster()
+	l.lobbyChat = chat.NewLobby(cfg.Store, func(what string, err error) { l.storeFault(what, err) })
+	l.players = players.New(players.Config{Store: cfg.Store, Now: cfg.Now, Logger: cfg.Logger, Fault: l.storeFault,
+		Unavailable: func(what string, err error) error { return l.unavailable(what, err) }})
 	for _, g := range cfg.Games {
 		l.games[g.Name()] = g
 	}
 	return l
-}
-
-// Games lists the games rooms can play, the default first.
-func (l *Lobby) Games() []Game { return slices.Clone(l.cfg.Games) }
-
-// Game returns the game called name; "" is the default game.
-func (l *Lobby) Game(name string) (Game, bool) {
-	if name == "" && len(l.cfg.Games) > 0 {
-		return l.cfg.Games[0], true
-	}
-	g, ok := l.games[name]
-	return g, ok
 }
 
 // Run does the lobby's background work until ctx ends: expiring abandoned
@@ -190,26 +145,21 @@ func (l *Lobby) Game(name string) (Game, bool) {
 // only after withdrawing this instance's claims on seats, so close the
 // store after Run returns.
 func (l *Lobby) Run(ctx context.Context) {
-	if l.presence != nil {
+	if l.cluster != nil {
 		shared := make(chan struct{})
 		go func() {
 			defer close(shared)
-			l.sharePresence(ctx, l.presence)
+			l.sharePresence(ctx, l.cluster)
 		}()
 		defer func() { <-shared }()
-	}
-	if c, ok := l.cfg.Store.(Changes); ok {
 		go func() {
-			for code := range c.Changes(ctx) {
-				if chat, ok := strings.CutPrefix(code, chatChange("")); ok {
+			for code := range l.cluster.Changes(ctx) {
+				if chat, ok := strings.CutPrefix(code, store.ChatChanged); ok {
 					l.chatChanged(ctx, chat)
 					continue
 				}
-				l.mu.Lock()
-				r := l.rooms[code]
-				l.mu.Unlock()
-				if r != nil {
-					r.refresh(ctx)
+				if r := l.cached(code); r != nil {
+					r.refreshSoon(ctx) // on the room's own goroutine
 				}
 				// Rooms not loaded here are listed too, from the store.
 				l.roomsChanged()
@@ -229,96 +179,6 @@ func (l *Lobby) Run(ctx context.Context) {
 	}
 }
 
-// CreateOptions describe a new room.
-type CreateOptions struct {
-	Game   string // default: the first configured game
-	Seats  int
-	Public bool
-	// Options are the game's options as JSON, which its rules validate.
-	Options json.RawMessage
-	// Seed, when HasSeed, is the game's seed instead of a secret one
-	// drawn for the room: it makes a practice room (Meta.Practice).
-	Seed    uint64
-	HasSeed bool
-	Bots    []string // bots for the last seats
-	// Grace is how long a player may be away before the table may hand
-	// their seat to a bot (table.go); 0 means DefaultGrace.
-	Grace time.Duration
-	// Clock is each seat's time for a turn (clock.go): 0 means the
-	// default (DefaultPublicClock for a public room of two seats or more,
-	// none otherwise), ClockOff none.
-	Clock time.Duration
-}
-
-// Create opens a room and returns its metadata; nobody is seated yet. A
-// private room's Invite is in it, for its host to share.
-func (l *Lobby) Create(ctx context.Context, host Player, o CreateOptions) (Meta, error) {
-	g, ok := l.Game(o.Game)
-	if !ok {
-		return Meta{}, fmt.Errorf("this server has no game %q", o.Game)
-	}
-	if lo, hi := g.Rules.Seats(); o.Seats < lo || o.Seats > hi {
-		return Meta{}, fmt.Errorf("a game of %s has %d to %d seats", g.Rules.Title(), lo, hi)
-	}
-	if len(o.Bots) >= o.Seats {
-		return Meta{}, errors.New("leave at least one seat for a person")
-	}
-	if err := l.checkRoomQuota(ctx, host); err != nil {
-		return Meta{}, err
-	}
-	seed := o.Seed
-	if !o.HasSeed {
-		seed = l.newSeed()
-	}
-	// Check the options now, so a bad one is refused at creation.
-	if _, err := g.Rules.New(o.Seats, o.Options, seed); err != nil {
-		return Meta{}, err
-	}
-	grace, clock, err := o.times(g)
-	if err != nil {
-		return Meta{}, err
-	}
-	now := l.cfg.Now().UTC()
-	m := Meta{Game: g.Name(), Public: o.Public, Host: host.ID, Seats: make([]Seat, o.Seats),
-		Options: o.Options, Seed: seed, Practice: o.HasSeed, Created: now, Updated: now, Version: 1, Grace: grace, Clock: clock}
-	if host.Guest {
-		m.HostAddr = host.Addr
-	}
-	if !o.Public {
-		m.Secret = newSecret()
-	}
-	for i, b := range o.Bots {
-		if err := checkBot(g, b); err != nil {
-			return Meta{}, err
-		}
-		m.Seats[o.Seats-len(o.Bots)+i] = Seat{Bot: b, Name: botName(b, o.Seats-len(o.Bots)+i)}
-	}
-	for range 10 {
-		m.Code = newCode()
-		err := l.cfg.Store.Create(ctx, m)
-		if errors.Is(err, ErrExists) {
-			continue
-		}
-		if err != nil {
-			return Meta{}, l.unavailable("create room", err)
-		}
-		l.cfg.Logger.Info("room created", "code", m.Code, "game", m.Game, "seats", o.Seats, "public", o.Public, "practice", o.HasSeed)
-		l.roomsChanged()
-		return m, nil
-	}
-	return Meta{}, errors.New("no free room code found: try again")
-}
-
-func checkBot(g Game, name string) error {
-	if g.Bots.New == nil {
-		return fmt.Errorf("%s has no bots on this server", g.Rules.Title())
-	}
-	if !g.HasBot(name) {
-		return fmt.Errorf("%s has no bot %q: choose %s", g.Rules.Title(), name, strings.Join(g.Bots.Names, " or "))
-	}
-	return nil
-}
-
 // ErrUnavailable is what a player is told when the store cannot be reached
 // or fails; the cause goes to the log, not to the player's screen.
 var ErrUnavailable = errors.New("the game service is unavailable right now: try again in a moment")
@@ -328,259 +188,4 @@ var ErrUnavailable = errors.New("the game service is unavailable right now: try 
 func (l *Lobby) unavailable(what string, err error, attrs ...any) error {
 	l.storeFault(what, err, attrs...)
 	return ErrUnavailable
-}
-
-func botName(bot string, seat int) string { return fmt.Sprintf("%s bot %d", bot, seat+1) }
-
-// Join seats p in the room invite names (its code; a private room's
-// invite, unless p holds a seat there or is its host), or back in the seat
-// bound to their key, and returns a connection that receives the seat's
-// view. A guest coming back adds their seat word: "CODE WORD"
-// (seatword.go).
-func (l *Lobby) Join(ctx context.Context, invite string, p Player) (*Conn, error) {
-	invite, word := SplitSeatWord(invite)
-	r, _, err := l.openAs(ctx, invite, word, p)
-	if err != nil {
-		return nil, err
-	}
-	// A seat binds to a profile: a new key's is made as it sits down,
-	// not for a room it cannot sit in.
-	r.mu.Lock()
-	sits := r.meta.SeatOf(p.ID) < 0 && !r.meta.Started && slices.ContainsFunc(r.meta.Seats, Seat.Free)
-	r.mu.Unlock()
-	if sits {
-		if p, err = l.ensureProfile(ctx, p, ""); err != nil {
-			return nil, err
-		}
-	}
-	return r.join(ctx, p, word)
-}
-
-// Watch connects p as a spectator of the room invite names: the public
-// view only.
-func (l *Lobby) Watch(ctx context.Context, invite string, p Player) (*Conn, error) {
-	invite, word := SplitSeatWord(invite)
-	r, share, err := l.openAs(ctx, invite, word, p)
-	if err != nil {
-		return nil, err
-	}
-	return r.watch(p, share), nil
-}
-
-// Info returns the public description of the room invite names, as p
-// would find it joining.
-func (l *Lobby) Info(ctx context.Context, invite string, p Player) (RoomInfo, error) {
-	invite, word := SplitSeatWord(invite)
-	r, _, err := l.openAs(ctx, invite, word, p)
-	if err != nil {
-		return RoomInfo{}, err
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.info(), nil
-}
-
-// Rooms lists the public rooms that are not finished, newest first.
-func (l *Lobby) Rooms(ctx context.Context) ([]RoomInfo, error) {
-	return l.list(ctx, func(m Meta) bool { return m.Public && !m.Over })
-}
-
-// History lists the rooms where player holds a seat, finished or not,
-// most recently played first.
-func (l *Lobby) History(ctx context.Context, player string) ([]RoomInfo, error) {
-	return l.list(ctx, func(m Meta) bool { return m.SeatOf(player) >= 0 })
-}
-
-func (l *Lobby) list(ctx context.Context, keep func(Meta) bool) ([]RoomInfo, error) {
-	metas, err := l.metas(ctx)
-	if err != nil {
-		return nil, l.unavailable("list rooms", err)
-	}
-	var out []RoomInfo
-	for _, m := range metas {
-		if !keep(m) {
-			continue
-		}
-		l.mu.Lock()
-		r := l.rooms[m.Code]
-		l.mu.Unlock()
-		if r != nil {
-			r.mu.Lock()
-			out = append(out, r.info())
-			r.mu.Unlock()
-			continue
-		}
-		info := infoOf(m, nil, m.status())
-		if l.presence == nil {
-			// Not loaded since this server started, so nobody has sat
-			// here since: see room.awaySince.
-			for i := range info.Seats {
-				if s := &info.Seats[i]; !s.Free && s.Bot == "" {
-					s.AwaySince = l.started
-				}
-			}
-		}
-		out = append(out, info)
-	}
-	slices.SortFunc(out, func(a, b RoomInfo) int { return cmp.Compare(b.Updated.UnixNano(), a.Updated.UnixNano()) })
-	return out, nil
-}
-
-// AddBot puts a bot in a free seat: only the room's host may, or while
-// the host is away the player standing in. On the seat of a player who is
-// away it is by's vote to hand the seat to the game's default bot (Vote).
-func (l *Lobby) AddBot(ctx context.Context, code string, by Player, seat int, bot string) error {
-	r, err := l.room(ctx, code)
-	if err != nil {
-		return err
-	}
-	// The game, unlike r.meta, is fixed for the room's life: no lock.
-	if err := checkBot(r.game, bot); err != nil {
-		return err
-	}
-	return r.addBot(ctx, by, seat, bot)
-}
-
-// End stops an unfinished game for good. Only the room's host may.
-func (l *Lobby) End(ctx context.Context, code string, by Player) error {
-	r, err := l.room(ctx, code)
-	if err != nil {
-		return err
-	}
-	return r.end(ctx, by)
-}
-
-// ExpireRooms deletes unfinished rooms untouched for longer than the
-// configured expiry that nobody here is connected to.
-func (l *Lobby) ExpireRooms(ctx context.Context) {
-	if l.cfg.Expire <= 0 {
-		return
-	}
-	metas, err := l.cfg.Store.List(ctx)
-	if err != nil {
-		l.storeFault("expire rooms", err)
-		return
-	}
-	cutoff := l.cfg.Now().Add(-l.cfg.Expire)
-	for _, m := range metas {
-		if m.Over || !m.Updated.Before(cutoff) || l.heldElsewhere(ctx, m.Code) {
-			continue
-		}
-		l.mu.Lock()
-		r := l.rooms[m.Code]
-		busy := r != nil && r.connected()
-		if !busy {
-			delete(l.rooms, m.Code)
-		}
-		l.mu.Unlock()
-		if busy {
-			continue
-		}
-		if err := l.cfg.Store.Delete(ctx, m.Code); err != nil {
-			l.storeFault("expire room", err, "code", m.Code)
-			continue
-		}
-		l.deleteChat(ctx, m.Code)
-		l.cfg.Logger.Info("room expired", "code", m.Code, "idle", l.cfg.Now().Sub(m.Updated).Round(time.Second))
-		l.roomsChanged()
-	}
-}
-
-// heldElsewhere reports whether a session on another instance holds a seat
-// in room code, as a quiet table still in use must not expire. When the
-// store cannot say, the room is kept: expiry can wait a minute.
-func (l *Lobby) heldElsewhere(ctx context.Context, code string) bool {
-	if l.presence == nil {
-		return false
-	}
-	p, err := l.presence.SeatPresence(ctx, code, l.cfg.Now())
-	return err != nil || len(p.Elsewhere) > 0
-}
-
-// room returns the live room for code, loading it from the store. The
-// lobby's lock is held only to look the room up and to add it: the load
-// and the replay run outside it, one per code at a time, so a slow store
-// or a long game delays only the joins of that room.
-func (l *Lobby) room(ctx context.Context, code string) (*room, error) {
-	if c, _, ok := ParseInvite(code); ok {
-		code = c // the host's own calls need no secret
-	} else {
-		code = NormalizeCode(code)
-	}
-	if r := l.cached(code); r != nil {
-		return r, nil
-	}
-	ch := l.loading.DoChan(code, func() (any, error) {
-		if r := l.cached(code); r != nil {
-			return r, nil
-		}
-		// Shared by every caller waiting for this code: not bound to the
-		// first caller's context, which may end first.
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), loadTimeout)
-		defer cancel()
-		r, err := l.load(ctx, code)
-		if err != nil {
-			return nil, err
-		}
-		l.mu.Lock()
-		defer l.mu.Unlock()
-		if old := l.rooms[code]; old != nil {
-			return old, nil
-		}
-		l.rooms[code] = r
-		return r, nil
-	})
-	select {
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	case res := <-ch:
-		if res.Err != nil {
-			return nil, res.Err
-		}
-		return res.Val.(*room), nil
-	}
-}
-
-// loadTimeout bounds loading a room from the store.
-const loadTimeout = 10 * time.Second
-
-func (l *Lobby) cached(code string) *room {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.rooms[code]
-}
-
-// load reads a room from the store and replays its game.
-func (l *Lobby) load(ctx context.Context, code string) (*room, error) {
-	meta, moves, err := l.cfg.Store.Load(ctx, code, 0)
-	if errors.Is(err, ErrNotFound) {
-		return nil, fmt.Errorf("room %s: %w", code, err)
-	}
-	if err != nil {
-		return nil, l.unavailable("load room", err, "code", code)
-	}
-	meta = l.giveSecret(ctx, meta)
-	g, ok := l.games[meta.Game]
-	if !ok {
-		return nil, fmt.Errorf("room %s plays %q, which this server does not offer", code, meta.Game)
-	}
-	r := &room{l: l, game: g, rules: g.Rules, meta: meta, conns: map[*Conn]struct{}{}, away: map[int]time.Time{}}
-	if err := r.rebuild(meta, moves); err != nil {
-		l.cfg.Logger.Error("room does not replay", "code", code, "err", err)
-		return nil, fmt.Errorf("room %s cannot be opened: its game does not replay on this server", code)
-	}
-	if err := r.readPresence(ctx); err != nil {
-		// Not fatal: the next change or renewal round brings it.
-		l.storeFault("seat presence", err, "code", code)
-	}
-	if s, ok := l.chatStore(); ok {
-		if r.chat, err = s.Chat(ctx, code, chatRecent); err != nil {
-			l.storeFault("read chat", err, "code", code) // the next line said brings it
-		}
-	}
-	// A game whose recording was lost (its instance died) is recorded now.
-	r.mu.Lock()
-	r.recordLater()
-	r.mu.Unlock()
-	return r, nil
 }

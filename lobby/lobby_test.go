@@ -12,11 +12,14 @@ import (
 	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/internal/tally"
 	"github.com/smokestack/smokestack/internal/waittest"
+	"github.com/smokestack/smokestack/lobby/store"
+	"github.com/smokestack/smokestack/lobby/store/bolt"
+	"github.com/smokestack/smokestack/lobby/store/mem"
 )
 
-func newLobby(t testing.TB, store Store) *Lobby {
+func newLobby(t testing.TB, st store.Store) *Lobby {
 	t.Helper()
-	return New(Config{Store: store, Games: []Game{tallyGame()}})
+	return New(Config{Store: st, Games: []Game{tallyGame()}})
 }
 
 // next waits for the connection's next update.
@@ -30,6 +33,9 @@ func next(t *testing.T, c *Conn) Update {
 	}
 	return Update{}
 }
+
+// t0 is the tests' fixed time.
+var t0 = time.Date(2026, 3, 4, 5, 6, 7, 890000000, time.UTC)
 
 // eventually waits for a state no channel announces (a store's contents,
 // a subscriber list, the time a store keeps).
@@ -97,7 +103,7 @@ func playOut(t *testing.T, conns map[int]*Conn) {
 
 func TestRoomLifecycle(t *testing.T) {
 	ctx := context.Background()
-	l := newLobby(t, NewMemStore())
+	l := newLobby(t, mem.New())
 	alice, bob := Player{ID: "key:alice", Name: "alice"}, Player{ID: "key:bob", Name: "bob"}
 	meta, err := l.Create(ctx, alice, CreateOptions{Seats: 2, Public: true, Seed: 7, HasSeed: true})
 	if err != nil {
@@ -171,11 +177,11 @@ func TestRoomLifecycle(t *testing.T) {
 func TestRestartResumes(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "rooms.db")
-	store, err := OpenBolt(path)
+	st, err := bolt.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := newLobby(t, store)
+	l := newLobby(t, st)
 	p := Player{ID: "key:solo", Name: "solo"}
 	meta, err := l.Create(ctx, p, CreateOptions{Seats: 1, Seed: 3, HasSeed: true})
 	if err != nil {
@@ -193,9 +199,9 @@ func TestRestartResumes(t *testing.T) {
 		}
 	}
 	before := latest(t, c)
-	store.Close()
+	st.Close()
 
-	store2, err := OpenBolt(path)
+	store2, err := bolt.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,4 +233,4 @@ func TestRestartResumes(t *testing.T) {
 
 // tallyGame is the game the lobby's tests play: a tiny one that shows rooms
 // run any ruleset without knowing it.
-func tallyGame() Game { return Game{Rules: tally.Rules{}, Bots: tally.Bots()} }
+func tallyGame() Game { return Game{Rules: tally.Rules, Bots: tally.Bots()} }

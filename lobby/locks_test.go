@@ -10,24 +10,26 @@ import (
 
 	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/internal/tally"
+	"github.com/smokestack/smokestack/lobby/store"
+	"github.com/smokestack/smokestack/lobby/store/mem"
 )
 
 // slowStore holds Load of one room until released, as a slow disk or a
 // slow Redis would, and counts the loads of that room.
 type slowStore struct {
-	Store
+	store.Store
 	code    string
 	release chan struct{}
 	loads   atomic.Int32
 }
 
-func (s *slowStore) Load(ctx context.Context, code string, from int) (Meta, []Record, error) {
+func (s *slowStore) Load(ctx context.Context, code string, from int) (store.Meta, []store.Record, error) {
 	if code == s.code {
 		s.loads.Add(1)
 		select {
 		case <-s.release:
 		case <-ctx.Done():
-			return Meta{}, nil, ctx.Err()
+			return store.Meta{}, nil, ctx.Err()
 		}
 	}
 	return s.Store.Load(ctx, code, from)
@@ -38,14 +40,14 @@ func (s *slowStore) Load(ctx context.Context, code string, from int) (Meta, []Re
 // once however many players wait for it.
 func TestSlowLoadHoldsUpOnlyItsRoom(t *testing.T) {
 	ctx := context.Background()
-	mem := NewMemStore()
+	mem := mem.New()
 	seed := New(Config{Store: mem, Games: []Game{tallyGame()}})
 	host := Player{ID: "key:h", Name: "hana"}
 	slow, _ := seed.Create(ctx, host, CreateOptions{Seats: 3})
 	fast, _ := seed.Create(ctx, host, CreateOptions{Seats: 2})
 
-	store := &slowStore{Store: mem, code: slow.Code, release: make(chan struct{})}
-	l := New(Config{Store: store, Games: []Game{tallyGame()}})
+	st := &slowStore{Store: mem, code: slow.Code, release: make(chan struct{})}
+	l := New(Config{Store: st, Games: []Game{tallyGame()}})
 	var waiting sync.WaitGroup
 	joined := make(chan *Conn, 2)
 	for _, p := range []Player{{ID: "key:a", Name: "ann"}, {ID: "key:b", Name: "ben"}} {
@@ -57,7 +59,7 @@ func TestSlowLoadHoldsUpOnlyItsRoom(t *testing.T) {
 			joined <- c
 		})
 	}
-	eventually(t, "the slow load begins", func() bool { return store.loads.Load() > 0 })
+	eventually(t, "the slow load begins", func() bool { return st.loads.Load() > 0 })
 	c, err := within(t, func() (*Conn, error) { return l.Join(ctx, fast.Code, host) })
 	if err != nil {
 		t.Fatalf("join to another room while one load is stuck: %v", err)
@@ -68,9 +70,9 @@ func TestSlowLoadHoldsUpOnlyItsRoom(t *testing.T) {
 		t.Fatal("a join to the stuck room finished before its load")
 	default:
 	}
-	close(store.release)
+	close(st.release)
 	waiting.Wait()
-	if n := store.loads.Load(); n != 1 {
+	if n := st.loads.Load(); n != 1 {
 		t.Errorf("the stuck room was loaded %d times for two joins; want once", n)
 	}
 	close(joined)
@@ -102,8 +104,8 @@ func TestThinkingBotDoesNotHoldTheRoom(t *testing.T) {
 			return first(view)
 		}, nil
 	}
-	game := Game{Rules: tally.Rules{}, Bots: engine.Bots{Names: []string{"slow"}, New: slowBot}}
-	l := New(Config{Store: NewMemStore(), Games: []Game{game}})
+	game := Game{Rules: tally.Rules, Bots: engine.Bots{Names: []string{"slow"}, New: slowBot}}
+	l := New(Config{Store: mem.New(), Games: []Game{game}})
 	host := Player{ID: "key:h", Name: "hana"}
 	meta, err := l.Create(ctx, host, CreateOptions{Seats: 2, Bots: []string{"slow"}})
 	if err != nil {
@@ -160,7 +162,7 @@ func within[T any](t *testing.T, f func() (T, error)) (T, error) {
 	case r := <-done:
 		return r.v, r.err
 	case <-time.After(5 * time.Second):
-		t.Fatal("still waiting after 5s: held up by another room's load or a bot's thinking")
+		t.Fatal("still waiting after 5s: held up by something it must not wait on (another room, a store call, a bot thinking)")
 	}
 	var zero T
 	return zero, nil

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/smokestack/smokestack/lobby/store"
 )
 
 // A lookup is a player naming a room to join, watch or replay it. A miss
@@ -13,7 +15,7 @@ import (
 // code, or it names a private room without its secret. The player is told
 // the same in both cases, so a guess learns nothing.
 //
-// Misses are counted per key and per address (MissCounter). Past a
+// Misses are counted per key and per address (store.Misses). Past a
 // quarter of Limits.LookupMisses in a window each miss waits twice as long
 // as the one before, after the misses of the same key or address still
 // waiting: misses sent in parallel are answered one after another, and
@@ -34,12 +36,12 @@ func (l *Lobby) open(ctx context.Context, invite string, p Player) (*room, bool,
 // openWith is open where see, when not nil, first gives the room's
 // metadata as p's lookup is to judge it (seatword.go). It runs under the
 // room's lock.
-func (l *Lobby) openWith(ctx context.Context, invite string, p Player, see func(*room, Meta) Meta) (*room, bool, error) {
+func (l *Lobby) openWith(ctx context.Context, invite string, p Player, see func(*room, store.Meta) store.Meta) (*room, bool, error) {
 	var r *room
-	share, err := l.lookup(ctx, invite, p, func(code string) (Meta, error) {
+	share, err := l.lookup(ctx, invite, p, func(code string) (store.Meta, error) {
 		var err error
 		if r, err = l.room(ctx, code); err != nil {
-			return Meta{}, err
+			return store.Meta{}, err
 		}
 		r.mu.Lock()
 		defer r.mu.Unlock()
@@ -59,7 +61,7 @@ func (l *Lobby) openWith(ctx context.Context, invite string, p Player, see func(
 // miss, and refuses p past the limit. share says p may be shown the
 // invite of the private room: they came in with it, or they hold a seat
 // there or are its host.
-func (l *Lobby) lookup(ctx context.Context, invite string, p Player, find func(code string) (Meta, error)) (share bool, err error) {
+func (l *Lobby) lookup(ctx context.Context, invite string, p Player, find func(code string) (store.Meta, error)) (share bool, err error) {
 	code, secret, ok := ParseInvite(invite)
 	if !ok {
 		// Nothing is looked up, so nothing is learnt or counted.
@@ -68,13 +70,13 @@ func (l *Lobby) lookup(ctx context.Context, invite string, p Player, find func(c
 	}
 	barred := l.barred(ctx, p)
 	m, err := find(code)
-	if errors.Is(err, ErrNotFound) {
+	if errors.Is(err, store.ErrNotFound) {
 		return false, l.miss(ctx, code, p, barred)
 	}
 	if err != nil {
 		return false, err
 	}
-	admitted, own := m.admits(p, secret)
+	admitted, own := admits(m, p, secret)
 	switch {
 	case own:
 		return !m.Public, nil
@@ -233,11 +235,11 @@ func lookupWait(lim Limits, n int) time.Duration {
 	return min(d, maxLookupWait)
 }
 
-// misses is the store's MissCounter, or one in this process's memory for
-// a store that has none.
-func (l *Lobby) misses() MissCounter {
-	if m, ok := l.cfg.Store.(MissCounter); ok {
-		return m
+// misses counts failed lookups: in the store's cluster, or in this
+// process's memory when the store is this instance's own.
+func (l *Lobby) misses() store.Misses {
+	if l.cluster != nil {
+		return l.cluster
 	}
-	return &l.ownMisses
+	return &l.localMisses
 }

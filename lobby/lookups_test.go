@@ -9,57 +9,8 @@ import (
 	"time"
 
 	"github.com/smokestack/smokestack/internal/redistest"
+	"github.com/smokestack/smokestack/lobby/store/mem"
 )
-
-// contractMisses holds every store's miss counts to the same behaviour:
-// counted per name, in a window the first miss opens and later ones do
-// not stretch, back to zero when it ends.
-func contractMisses(t *testing.T, s Store) {
-	ctx := context.Background()
-	c, ok := s.(MissCounter)
-	if !ok {
-		t.Fatal("the store counts no misses")
-	}
-	// Unique names, as a shared Redis may hold others' counts.
-	name, other := "addr:"+newCode(), "key:"+newCode()
-	const window = time.Second
-	start := time.Now()
-	miss := func(want int) time.Time {
-		t.Helper()
-		n, ends, err := c.Miss(ctx, name, time.Now(), window)
-		if err != nil || n != want {
-			t.Fatalf("miss: %d, %v; want %d", n, err, want)
-		}
-		return ends
-	}
-	first := miss(1)
-	if first.Before(start.Add(window-100*time.Millisecond)) || first.After(time.Now().Add(window+100*time.Millisecond)) {
-		t.Errorf("the window ends %s after the first miss, want %s", first.Sub(start), window)
-	}
-	miss(2)
-	// Time passes on purpose, not waiting for anything: a miss well into
-	// the window must not move its end, as a sliding window would.
-	time.Sleep(600 * time.Millisecond)
-	if ends := miss(3); ends.Sub(first).Abs() > 100*time.Millisecond {
-		t.Errorf("a later miss moved the window's end by %s", ends.Sub(first))
-	}
-	if n, ends, err := c.Misses(ctx, name, time.Now()); err != nil || n != 3 || ends.Sub(first).Abs() > 100*time.Millisecond {
-		t.Errorf("misses: %d ending %s after the first's end, %v; want 3 at its end", n, ends.Sub(first), err)
-	}
-	if n, _, err := c.Misses(ctx, other, time.Now()); err != nil || n != 0 {
-		t.Errorf("another name's misses: %d, %v", n, err)
-	}
-	// The window ends by the store's clock (Redis's own key expiry), which
-	// began a moment after first was worked out: wait for its end.
-	eventually(t, "the window ends", func() bool {
-		n, _, err := c.Misses(ctx, name, time.Now())
-		return err == nil && n == 0
-	})
-	if early := time.Until(first); early > 100*time.Millisecond {
-		t.Errorf("the window ended %s before its end", early)
-	}
-	miss(1) // a new window
-}
 
 func TestLookupWait(t *testing.T) {
 	lim := Limits{LookupMisses: 20, LookupBackoff: 250 * time.Millisecond}
@@ -110,7 +61,7 @@ func TestLookupLimit(t *testing.T) {
 	var clock sync.Mutex
 	obs := &refusals{}
 	lim := Limits{LookupMisses: 8, LookupWindow: time.Hour, LookupBackoff: 5 * time.Millisecond}
-	l := New(Config{Store: NewMemStore(), Games: []Game{tallyGame()}, Limits: lim, Observer: obs,
+	l := New(Config{Store: mem.New(), Games: []Game{tallyGame()}, Limits: lim, Observer: obs,
 		Now: func() time.Time { clock.Lock(); defer clock.Unlock(); return now }})
 	const home, away = "192.0.2.7", "198.51.100.9"
 	hana := Player{ID: "key:hana", Name: "hana", Addr: home}

@@ -10,29 +10,8 @@ import (
 	"time"
 
 	"github.com/smokestack/smokestack/internal/redistest"
+	"github.com/smokestack/smokestack/lobby/store/mem"
 )
-
-// contractMissTurns holds every store's turns to the same behaviour: a
-// name's turns follow each other, each its wait after the one before,
-// and another name's do not queue behind them.
-func contractMissTurns(t *testing.T, s Store) {
-	ctx := context.Background()
-	c := s.(MissCounter)
-	name, other := "addr:"+newCode(), "key:"+newCode()
-	turn := func(name string, wait, atMost time.Duration) time.Duration {
-		t.Helper()
-		d, err := c.Turn(ctx, name, time.Now(), wait)
-		// The time since the turn before was reserved is off it, and that
-		// is well under 50ms here.
-		if err != nil || d > atMost || d <= atMost-50*time.Millisecond {
-			t.Fatalf("turn: %s, %v; want %s at most", d, err, atMost)
-		}
-		return d
-	}
-	turn(name, 200*time.Millisecond, 200*time.Millisecond)
-	turn(name, 100*time.Millisecond, 300*time.Millisecond)
-	turn(other, 50*time.Millisecond, 50*time.Millisecond)
-}
 
 // Misses sent in parallel by one player wait in turn, each its back-off
 // after the one before, on one instance or spread over two: together they
@@ -45,7 +24,7 @@ func TestParallelMissesWaitInTurn(t *testing.T) {
 	}
 	lobbies := map[string]func(t *testing.T) []*Lobby{
 		"one instance": func(*testing.T) []*Lobby {
-			return []*Lobby{New(Config{Store: NewMemStore(), Games: []Game{tallyGame()}, Limits: lim})}
+			return []*Lobby{New(Config{Store: mem.New(), Games: []Game{tallyGame()}, Limits: lim})}
 		},
 		"two instances on Redis": func(t *testing.T) []*Lobby {
 			r := redistest.Start(t)
@@ -101,7 +80,7 @@ func (b backoffs) Refused(reason string, _ Player) {
 func TestMissCutShortIsNotAnswered(t *testing.T) {
 	obs := backoffs{waiting: make(chan struct{})}
 	lim := Limits{LookupMisses: 4, LookupWindow: time.Hour, LookupBackoff: time.Minute}
-	l := New(Config{Store: NewMemStore(), Games: []Game{tallyGame()}, Limits: lim, Observer: obs})
+	l := New(Config{Store: mem.New(), Games: []Game{tallyGame()}, Limits: lim, Observer: obs})
 	guesser := Player{ID: "key:guess", Addr: "192.0.2.7"}
 	if _, err := l.Watch(context.Background(), "ZZZZZZ", guesser); err == nil || !strings.HasPrefix(err.Error(), "no room") {
 		t.Fatalf("the free miss: %v", err)

@@ -1,80 +1,15 @@
 package lobby
 
 import (
-	"strings"
 	"testing"
+
+	"github.com/smokestack/smokestack/lobby/store"
 )
-
-func TestCheckName(t *testing.T) {
-	good := map[string]string{
-		"alice":           "alice",
-		"  Bob Smith  ":   "Bob Smith",
-		"o'brien-2":       "o'brien-2",
-		"Zoë":             "Zoë",
-		"Zoe\u0308":       "Zoë", // composed as it is kept
-		"李雷":              "李雷",
-		"x1":              "x1",
-		"sixteen-letters": "sixteen-letters",
-	}
-	for in, want := range good {
-		if got, err := CheckName(in); err != nil || got != want {
-			t.Errorf("CheckName(%q) = %q, %v; want %q", in, got, err, want)
-		}
-	}
-	bad := map[string]string{
-		"a":                             "2 to 16 characters",
-		"seventeen-letters":             "2 to 16 characters",
-		"ali\x1b[31mce":                 "control characters or escape sequences",
-		"bob\x07":                       "control characters",
-		"ali\u202ece":                   "direction-changing characters (U+202E)",
-		"ali\u200bce":                   "invisible",
-		"ali\u00a0ce":                   "invisible",
-		"ali\u2028ce":                   "invisible",
-		"ali😀ce":                        "cannot be in a name",
-		"a\u0336l\u0336i\u0336c\u0336e": "cannot be in a name", // a combining strike-through
-		"1234":                          "at least one letter",
-		"-alice":                        "starts and ends with a letter or a digit",
-		"alice.":                        "starts and ends",
-		"al  ice":                       "single spaces",
-		"guest-k7qz":                    "for guests",
-		"GUEST-abc":                     "for guests",
-		"root":                          "reserved",
-		"Admin":                         "reserved",
-		"ａｄｍｉｎ":                         "reserved", // full-width letters fold
-	}
-	for in, want := range bad {
-		if got, err := CheckName(in); err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("CheckName(%q) = %q, %v; want a refusal saying %q", in, got, err, want)
-		}
-	}
-}
-
-func TestSameName(t *testing.T) {
-	for _, pair := range [][2]string{{"Alice", "alice"}, {"ａｌｉｃｅ", "alice"}, {"ZOË", "zoe\u0308"}} {
-		if !SameName(pair[0], pair[1]) {
-			t.Errorf("%q and %q count as different names", pair[0], pair[1])
-		}
-	}
-	if SameName("alice", "alicia") {
-		t.Error("alice and alicia count as the same name")
-	}
-}
-
-func TestLoginAndGuestNames(t *testing.T) {
-	for login, want := range map[string]string{"alice": "alice", "root": "", "ubuntu": "", "x": "", "bob\x1b[2J": ""} {
-		if got := loginName(login); got != want {
-			t.Errorf("loginName(%q) = %q, want %q", login, got, want)
-		}
-	}
-	if got := GuestName("guest:k7qzabcdef"); got != "guest-k7qz" {
-		t.Errorf("GuestName = %q, want guest-k7qz", got)
-	}
-}
 
 // TestSeatName: a seat shows its player's name, with a suffix when another
 // seat already shows it, and keeps that name when its player comes back.
 func TestSeatName(t *testing.T) {
-	seats := []Seat{{Player: "a", Name: "alice"}, {}, {Player: "c", Name: "Alice-2"}, {Bot: "greedy", Name: "greedy bot 4"}}
+	seats := []store.Seat{{Player: "a", Name: "alice"}, {}, {Player: "c", Name: "Alice-2"}, {Bot: "greedy", Name: "greedy bot 4"}}
 	if got := seatName(seats, 1, "ALICE"); got != "ALICE-3" {
 		t.Errorf("a third alice sits as %q, want ALICE-3", got)
 	}

@@ -3,9 +3,33 @@ package lobby
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/smokestack/smokestack/internal/redistest"
+	"github.com/smokestack/smokestack/lobby/store"
+	"github.com/smokestack/smokestack/lobby/store/bolt"
+	"github.com/smokestack/smokestack/lobby/store/mem"
 )
+
+// storeKinds opens each store afresh, for the lobby tests that run on
+// every one.
+var storeKinds = []struct {
+	name string
+	open func(t *testing.T) store.Store
+}{
+	{"mem", func(*testing.T) store.Store { return mem.New() }},
+	{"bolt", func(t *testing.T) store.Store {
+		s, err := bolt.Open(filepath.Join(t.TempDir(), "rooms.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	}},
+	{"redis", func(t *testing.T) store.Store { return openRedis(t, redistest.Start(t)) }},
+}
 
 // A new key's profile is made on its first need, not as it connects: a
 // key that only connects leaves nothing stored and reserves no name; the
@@ -17,9 +41,9 @@ func TestProfilesOnFirstNeed(t *testing.T) {
 		t.Run(kind.name, func(t *testing.T) {
 			ctx := context.Background()
 			clk := &clock{now: t0}
-			store := kind.open(t)
-			l := New(Config{Store: store, Games: []Game{tallyGame()}, Now: clk.Now, Limits: Limits{ProfilesPerHour: 2}})
-			ps := store.(ProfileStore)
+			st := kind.open(t)
+			l := New(Config{Store: st, Games: []Game{tallyGame()}, Now: clk.Now, Limits: Limits{ProfilesPerHour: 2}})
+			ps := st
 			u := newCode() // a shared Redis keeps other runs' names and counts
 			home, away := "addr-"+u, "addr2-"+u
 			login := "dana" + u[:4]
@@ -38,7 +62,7 @@ func TestProfilesOnFirstNeed(t *testing.T) {
 				if p.ID != k || p.Name != login {
 					t.Fatalf("a new key connecting is %+v, want itself under its login %s", p, login)
 				}
-				if _, err := ps.KeyProfile(ctx, k); !errors.Is(err, ErrNoProfile) {
+				if _, err := ps.KeyProfile(ctx, k); !errors.Is(err, store.ErrNoProfile) {
 					t.Fatalf("connecting made a profile: %v", err)
 				}
 				ps3 = append(ps3, p)
@@ -73,7 +97,7 @@ func TestProfilesOnFirstNeed(t *testing.T) {
 			if _, err := sit(ps3[2]); !errors.As(err, &refusal) || refusal.Reason != "profiles_per_hour" || refusal.Final {
 				t.Fatalf("a third new player from the address: %v, want the profiles_per_hour refusal", err)
 			}
-			if _, err := ps.KeyProfile(ctx, keys[2]); !errors.Is(err, ErrNoProfile) {
+			if _, err := ps.KeyProfile(ctx, keys[2]); !errors.Is(err, store.ErrNoProfile) {
 				t.Fatalf("the refused key has a profile: %v", err)
 			}
 			if _, err := sit(player(keys[0], home)); err != nil {

@@ -5,13 +5,16 @@ import (
 	"encoding/json"
 	"testing"
 	"time"
+
+	"github.com/smokestack/smokestack/lobby/store"
+	"github.com/smokestack/smokestack/lobby/store/mem"
 )
 
 // OnUpdate is told of an update already waiting at once, then of every
 // update pushed, each one there to take; after it is turned off, of none.
 func TestOnUpdate(t *testing.T) {
 	ctx := context.Background()
-	l := newLobby(t, NewMemStore())
+	l := newLobby(t, mem.New())
 	alice, bob := Player{ID: "SHA256:alice", Name: "alice"}, Player{ID: "SHA256:bob", Name: "bob"}
 	m, err := l.Create(ctx, alice, CreateOptions{Seats: 2, Public: true})
 	if err != nil {
@@ -77,7 +80,7 @@ func TestOnUpdate(t *testing.T) {
 // ends.
 func TestOnRoomChanges(t *testing.T) {
 	ctx := context.Background()
-	l := newLobby(t, NewMemStore())
+	l := newLobby(t, mem.New())
 	sub, stop := context.WithCancel(ctx)
 	told := make(chan struct{}, 100)
 	l.OnRoomChanges(sub, func() { told <- struct{}{} })
@@ -119,13 +122,13 @@ func TestOnRoomChanges(t *testing.T) {
 // each new delivery, each there to take; after it is turned off, of none.
 func TestChatFeedOnLines(t *testing.T) {
 	ctx := context.Background()
-	l := newLobby(t, NewMemStore())
+	l := newLobby(t, mem.New())
 	alice := Player{ID: "SHA256:alice", Name: "alice"}
 	f := l.FollowLobbyChat(ctx) // its first delivery: the store's (empty) chat
 	defer f.Close()
 	told := make(chan struct{}, 100)
 	f.OnLines(func() { told <- struct{}{} })
-	take := func(what string) []ChatLine {
+	take := func(what string) []store.ChatLine {
 		t.Helper()
 		if !woken(told, time.Second) {
 			t.Fatalf("not told of %s", what)

@@ -4,43 +4,19 @@ import (
 	"context"
 	"maps"
 	"slices"
+	"sync"
 	"time"
+
+	"github.com/smokestack/smokestack/lobby/store"
 )
-
-// Presence is implemented by stores shared between server instances. The
-// players of one room may sit on different instances, so whether a seat is
-// held, and since when it has been empty, has to be known to all of them:
-// otherwise a host could hand to a bot the seat of someone playing through
-// another instance. Each instance claims the seats its sessions hold for a
-// while and renews the claim; a claim that is not renewed lapses, so the
-// seats of an instance that died show as away without anyone cleaning up.
-type Presence interface {
-	// ClaimSeats replaces this instance's claim on room code: its sessions
-	// hold the seats in held until now+ttl (none: the claim is withdrawn).
-	// Each seat in last was held here until that time; the store keeps the
-	// latest such time per seat, which is when an empty seat became empty.
-	// It returns the room's presence as the other instances claim it.
-	ClaimSeats(ctx context.Context, code string, held []int, last map[int]time.Time, now time.Time, ttl time.Duration) (SharedPresence, error)
-	// SeatPresence returns the room's presence as the other instances claim
-	// it at now.
-	SeatPresence(ctx context.Context, code string, now time.Time) (SharedPresence, error)
-}
-
-// SharedPresence is what the instances sharing a store say about a room's
-// seats.
-type SharedPresence struct {
-	// Elsewhere holds the seats that sessions on other live instances hold.
-	Elsewhere map[int]bool
-	// LastHeld is when each seat was last known held by any instance: for a
-	// seat nobody holds, the time it became empty, the same on every
-	// instance.
-	LastHeld map[int]time.Time
-}
 
 // DefaultPresenceTTL is how long a claim on seats lasts unless renewed.
 // Renewing every third of it lets a claim survive two missed renewals (a
 // slow Redis, a long GC pause) before other instances show its seats away.
 const DefaultPresenceTTL = 15 * time.Second
+
+// presenceWorkers is how many rooms share their presence at once.
+const presenceWorkers = 8
 
 func (l *Lobby) presenceTTL() time.Duration {
 	if l.cfg.PresenceTTL > 0 {
@@ -77,7 +53,7 @@ func (l *Lobby) takeDue() []*room {
 // it withdraws every claim, so a clean shutdown shows its players away at
 // once rather than after the TTL. A store that cannot be reached only
 // leaves the presence stale; moves never wait for it.
-func (l *Lobby) sharePresence(ctx context.Context, p Presence) {
+func (l *Lobby) sharePresence(ctx context.Context, p store.Presence) {
 	every := l.presenceTTL() / 3
 	tick := time.NewTicker(every)
 	defer tick.Stop()
@@ -102,9 +78,18 @@ func (l *Lobby) sharePresence(ctx context.Context, p Presence) {
 			parent, limit = context.Background(), 2*time.Second
 		}
 		round, cancel := context.WithTimeout(parent, limit)
+		// Rooms share side by side, a few at a time: a room whose claim
+		// is slow to store holds up only its own.
+		var wg sync.WaitGroup
+		slots := make(chan struct{}, presenceWorkers)
 		for _, r := range rooms {
-			r.sharePresence(round, p, all, leaving)
+			slots <- struct{}{}
+			wg.Go(func() {
+				defer func() { <-slots }()
+				r.sharePresence(round, p, all, leaving)
+			})
 		}
+		wg.Wait()
 		cancel()
 		if leaving {
 			return
@@ -112,144 +97,82 @@ func (l *Lobby) sharePresence(ctx context.Context, p Presence) {
 	}
 }
 
-// sharePresence writes this instance's claim on the room when it changed
-// (or, with all, when it needs renewing) and takes in the other instances'
-// claims. Leaving withdraws the claim. The store is asked without holding
-// r.mu, so a slow store delays no move.
-func (r *room) sharePresence(ctx context.Context, p Presence, all, leaving bool) {
-	r.mu.Lock()
-	held := r.heldSeats()
-	if leaving {
-		held = nil
-	}
-	write := r.presenceDirty || len(held) > 0 && all || leaving && len(r.claimed) > 0
-	read := all && len(r.conns) > 0
-	if !write && !read {
-		r.mu.Unlock()
-		return
-	}
-	now := r.l.presenceNow()
-	last := maps.Clone(r.away)
-	if last == nil {
-		last = map[int]time.Time{}
-	}
-	for _, seat := range r.heldSeats() {
-		last[seat] = now // on leaving, the seats held until now
-	}
-	code, gen, ticket := r.meta.Code, r.presenceGen, r.askPresence()
-	r.mu.Unlock()
-
-	var sp SharedPresence
-	var err error
-	if write {
-		sp, err = p.ClaimSeats(ctx, code, held, last, now, r.l.presenceTTL())
-	} else {
-		sp, err = p.SeatPresence(ctx, code, now)
-	}
-
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if err != nil {
-		r.l.storeFault("seat presence not shared", err, "code", code)
-		return // still dirty: the next round tries again
-	}
-	if write {
-		r.claimed = held
-		if r.presenceGen == gen {
-			r.presenceDirty = false
-		}
-	}
-	r.takePresence(ticket, sp)
+// presence is who holds a room's seats: the sessions here, and, with a
+// store shared between instances, those elsewhere as last read. The
+// room's lock guards it; the store is asked outside that lock, with a
+// claim taken under it (claim) and the answer taken under it again
+// (take).
+type presence struct {
+	here      map[int]int       // seat -> sessions here holding it
+	away      map[int]time.Time // seat -> when its last session here left
+	elsewhere map[int]bool      // seats sessions on other instances hold
+	lastHeld  map[int]time.Time // seat -> when any instance last held it
+	// started is when a seat never seen held has been away since, without
+	// a shared store: this server's start (awaySince).
+	started time.Time
+	// shared says there are other instances, and what follows matters.
+	shared  bool
+	claimed []int // the seats this instance last claimed
+	dirty   bool  // the seats held here changed since the last claim
+	gen     int   // counts those changes
+	asked   int   // numbers reads of the shared presence
+	taken   int   // the newest read whose answer was taken
 }
 
-// readPresence asks the store what the other instances claim, when there
-// are other instances. The caller holds r.mu.
-func (r *room) readPresence(ctx context.Context) error {
-	if r.l.presence == nil {
-		return nil
+// arrive notes a session here taking seat (a spectator's is -1) and
+// reports whether the other instances are to be told.
+func (p *presence) arrive(seat int) bool {
+	if seat < 0 {
+		return false
 	}
-	ticket := r.askPresence()
-	sp, err := r.l.presence.SeatPresence(ctx, r.meta.Code, r.l.presenceNow())
-	if err != nil {
-		return err
+	if p.here == nil {
+		p.here = map[int]int{}
 	}
-	r.takePresence(ticket, sp)
-	return nil
+	p.here[seat]++
+	delete(p.away, seat)
+	return p.changed()
 }
 
-// askPresence numbers a read of the shared presence about to be made. The
-// caller holds r.mu.
-func (r *room) askPresence() int {
-	r.presenceAsked++
-	return r.presenceAsked
+// leave notes a session here leaving seat at now and reports whether the
+// other instances are to be told: its last session here left.
+func (p *presence) leave(seat int, now time.Time) bool {
+	if seat < 0 || p.here[seat] == 0 {
+		return false
+	}
+	if p.here[seat]--; p.here[seat] > 0 {
+		return false
+	}
+	delete(p.here, seat)
+	if p.away == nil {
+		p.away = map[int]time.Time{}
+	}
+	p.away[seat] = now
+	return p.changed()
 }
 
-// takePresence adopts the other instances' claims, as read by the read
-// numbered ticket, and pushes new views if they changed what the room
-// shows. An answer to a read asked before one already taken is dropped:
-// it may predate a claim that the newer read saw (the loop's own claim can
-// come back after a catch-up's read), and whatever changed after the newer
-// read is published or found at the next renewal anyway. The caller holds
-// r.mu.
-func (r *room) takePresence(ticket int, sp SharedPresence) {
-	if ticket < r.presenceTaken {
-		return
+// changed notes that the seats held here changed, and reports whether
+// there are other instances to tell.
+func (p *presence) changed() bool {
+	if !p.shared {
+		return false
 	}
-	r.presenceTaken = ticket
-	shown := !maps.Equal(r.elsewhere, sp.Elsewhere)
-	r.elsewhere = sp.Elsewhere
-	// A held seat's time is renewed with every claim, a few times a
-	// minute: it shows nowhere (only an away seat's does), so redrawing
-	// every screen in the room for it would be work for nothing. A seat
-	// missing from a map has the zero time there.
-	for _, seats := range []map[int]time.Time{sp.LastHeld, r.lastHeld} {
-		for seat := range seats {
-			shown = shown || !r.present(seat) && !sp.LastHeld[seat].Equal(r.lastHeld[seat])
-		}
-	}
-	r.lastHeld = sp.LastHeld
-	if shown && len(r.conns) > 0 {
-		r.broadcast()
-	}
+	p.gen++
+	p.dirty = true
+	return true
 }
 
-// presenceChanged notes that the seats held here changed. The caller holds
-// r.mu.
-func (r *room) presenceChanged() {
-	if r.l.presence == nil {
-		return
-	}
-	r.presenceGen++
-	r.presenceDirty = true
-	r.l.kickPresence(r)
-}
-
-// heldSeats lists the seats sessions here hold, in order.
-func (r *room) heldSeats() []int {
-	var seats []int
-	for c := range r.conns {
-		if c.seat >= 0 && !slices.Contains(seats, c.seat) {
-			seats = append(seats, c.seat)
-		}
-	}
+// held lists the seats sessions here hold, in order.
+func (p *presence) held() []int {
+	seats := slices.Collect(maps.Keys(p.here))
 	slices.Sort(seats)
 	return seats
 }
 
 // present reports whether a session on any instance holds seat right now.
-func (r *room) present(seat int) bool {
-	return r.presentHere(seat) || r.elsewhere[seat]
-}
+func (p *presence) present(seat int) bool { return p.presentHere(seat) || p.elsewhere[seat] }
 
 // presentHere reports whether a session on this instance holds seat.
-func (r *room) presentHere(seat int) bool {
-	for c := range r.conns {
-		if c.seat == seat {
-			return true
-		}
-	}
-	return false
-}
+func (p *presence) presentHere(seat int) bool { return p.here[seat] > 0 }
 
 // awaySince says since when a seated person nobody holds has been away:
 // the latest time any instance knew the seat held. A seat never seen held
@@ -259,20 +182,98 @@ func (r *room) presentHere(seat int) bool {
 // would often overstate it (a player can watch an idle table for hours),
 // and the time the room was loaded would understate it more (a room is
 // loaded when the first person comes back, maybe long after). With a
-// shared store a seat without a record falls back to Updated instead,
-// which, unlike each instance's start, is the same on every instance.
-func (r *room) awaySince(seat int) time.Time {
-	since := r.away[seat]
-	if t := r.lastHeld[seat]; t.After(since) {
+// shared store a seat without a record falls back to updated (the room's
+// Updated) instead, which, unlike each instance's start, is the same on
+// every instance.
+func (p *presence) awaySince(seat int, updated time.Time) time.Time {
+	since := p.away[seat]
+	if t := p.lastHeld[seat]; t.After(since) {
 		since = t
 	}
 	if since.IsZero() {
-		since = r.l.started
-		if r.l.presence != nil {
-			since = r.meta.Updated
+		since = p.started
+		if p.shared {
+			since = updated
 		}
 	}
 	return since
+}
+
+// ask numbers a read of the shared presence about to be made.
+func (p *presence) ask() int {
+	p.asked++
+	return p.asked
+}
+
+// take adopts the other instances' claims, as read by the read numbered
+// ticket, and reports whether that changed what the room shows. An answer
+// to a read asked before one already taken is dropped: it may predate a
+// claim that the newer read saw (the loop's own claim can come back after
+// a catch-up's read), and whatever changed after the newer read is
+// published or found at the next renewal anyway.
+func (p *presence) take(ticket int, sp store.SharedPresence) (shown bool) {
+	if ticket < p.taken {
+		return false
+	}
+	p.taken = ticket
+	shown = !maps.Equal(p.elsewhere, sp.Elsewhere)
+	p.elsewhere = sp.Elsewhere
+	// A held seat's time is renewed with every claim, a few times a
+	// minute: it shows nowhere (only an away seat's does), so redrawing
+	// every screen in the room for it would be work for nothing. A seat
+	// missing from a map has the zero time there.
+	for _, seats := range []map[int]time.Time{sp.LastHeld, p.lastHeld} {
+		for seat := range seats {
+			shown = shown || !p.present(seat) && !sp.LastHeld[seat].Equal(p.lastHeld[seat])
+		}
+	}
+	p.lastHeld = sp.LastHeld
+	return shown
+}
+
+// presenceClaim is one round's share of a room's presence, taken under
+// the room's lock for the store to be asked outside it: the claim to
+// write (when write), or else only a read.
+type presenceClaim struct {
+	write  bool
+	held   []int
+	last   map[int]time.Time
+	gen    int // the changes the claim covers
+	ticket int // the read it makes
+}
+
+// claim is what this round shares: the claim when it changed (or, with
+// all, when it needs renewing), a read when all and sessions here watch
+// the room (watched). Leaving withdraws the claim. ok is false when there
+// is nothing to do.
+func (p *presence) claim(all, leaving, watched bool, now time.Time) (c presenceClaim, ok bool) {
+	held := p.held()
+	c.held = held
+	if leaving {
+		c.held = nil
+	}
+	c.write = p.dirty || len(held) > 0 && all || leaving && len(p.claimed) > 0
+	if !c.write && !(all && watched) {
+		return c, false
+	}
+	c.last = maps.Clone(p.away)
+	if c.last == nil {
+		c.last = map[int]time.Time{}
+	}
+	for _, seat := range held {
+		c.last[seat] = now // on leaving, the seats held until now
+	}
+	c.gen, c.ticket = p.gen, p.ask()
+	return c, true
+}
+
+// wrote notes that claim c was stored: it is clean unless the seats held
+// here changed since it was taken.
+func (p *presence) wrote(c presenceClaim) {
+	p.claimed = c.held
+	if p.gen == c.gen {
+		p.dirty = false
+	}
 }
 
 // presenceNow is the clock for presence, in milliseconds: what a shared

@@ -12,6 +12,9 @@ import (
 
 	"github.com/smokestack/smokestack/internal/openskill"
 	"github.com/smokestack/smokestack/internal/redistest"
+	"github.com/smokestack/smokestack/lobby/players"
+	"github.com/smokestack/smokestack/lobby/store"
+	"github.com/smokestack/smokestack/lobby/store/mem"
 )
 
 // soloTally is tally with a solo opponent, as a game's registration names
@@ -56,7 +59,7 @@ func recorded(t *testing.T, l *Lobby, code string, p Player) RoomInfo {
 // playTable seats players in a new public room of seats (bots in the
 // rest) and plays it to the end; it returns the room and its seats'
 // connections.
-func playTable(t *testing.T, l *Lobby, o CreateOptions, players ...Player) (Meta, []*Conn) {
+func playTable(t *testing.T, l *Lobby, o CreateOptions, players ...Player) (store.Meta, []*Conn) {
 	t.Helper()
 	ctx := context.Background()
 	o.Public = true
@@ -109,14 +112,15 @@ func playTable(t *testing.T, l *Lobby, o CreateOptions, players ...Player) (Meta
 // shows everyone the change.
 func TestRatedGame(t *testing.T) {
 	ctx := context.Background()
-	store := NewMemStore()
-	l := newLobby(t, store)
+	st := mem.New()
+	l := newLobby(t, st)
 	a, b := connect(t, l, "SHA256:a", "alice"), connect(t, l, "SHA256:b", "bob")
 	m, conns := playTable(t, l, CreateOptions{Seats: 2}, a, b)
 	u := until(t, conns[1], func(u Update) bool { return len(u.Room.Ratings) == 2 })
 	res := u.Room.Result
-	want := ratingModel.Rate([][]openskill.Rating{{ratingModel.New()}, {ratingModel.New()}}, res.Ranks)
-	got, err := store.Ratings(ctx, "tally", []string{a.ID, b.ID})
+	model := players.RatingModel()
+	want := model.Rate([][]openskill.Rating{{model.New()}, {model.New()}}, res.Ranks)
+	got, err := st.Ratings(ctx, "tally", []string{a.ID, b.ID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,11 +140,11 @@ func TestRatedGame(t *testing.T) {
 
 	// Recorded once: again by this lobby, by another instance's lobby
 	// opening the room, and by several at once.
-	l2 := newLobby(t, store)
+	l2 := newLobby(t, st)
 	if info := recorded(t, l2, m.Code, a); len(info.Ratings) != 2 || info.Ratings[0] != u.Room.Ratings[0] {
 		t.Fatalf("the room on another instance shows %+v, want %+v", info.Ratings, u.Room.Ratings)
 	}
-	meta, _, err := store.Load(ctx, m.Code, 0)
+	meta, _, err := st.Load(ctx, m.Code, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +157,7 @@ func TestRatedGame(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	if again, _ := store.Ratings(ctx, "tally", []string{a.ID, b.ID}); again[a.ID] != got[a.ID] || again[b.ID] != got[b.ID] {
+	if again, _ := st.Ratings(ctx, "tally", []string{a.ID, b.ID}); again[a.ID] != got[a.ID] || again[b.ID] != got[b.ID] {
 		t.Fatalf("recording the room again changed the ratings: %+v, then %+v", got, again)
 	}
 
@@ -172,8 +176,8 @@ func TestRatedGame(t *testing.T) {
 // against bots and a game with a guest move no rating.
 func TestGamesNotRated(t *testing.T) {
 	ctx := context.Background()
-	store := NewMemStore()
-	l := New(Config{Store: store, Games: []Game{tallyGame()}, BotDelay: time.Millisecond})
+	st := mem.New()
+	l := New(Config{Store: st, Games: []Game{tallyGame()}, BotDelay: time.Millisecond})
 	a, b := connect(t, l, "SHA256:a", "alice"), connect(t, l, "SHA256:b", "bob")
 	guest, _ := l.Identify(ctx, Player{ID: "guest:zzzz", Guest: true})
 
@@ -198,11 +202,11 @@ func TestGamesNotRated(t *testing.T) {
 		if info := recorded(t, l, code, a); len(info.Ratings) != 0 {
 			t.Errorf("room %s shows ratings %+v", code, info.Ratings)
 		}
-		if o, err := store.Outcome(ctx, code); !errors.Is(err, ErrNotFound) {
+		if o, err := st.Outcome(ctx, code); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("room %s was recorded: %+v, %v", code, o, err)
 		}
 	}
-	if board, _ := store.Leaderboard(ctx, "tally"); len(board) != 0 {
+	if board, _ := st.Leaderboard(ctx, "tally"); len(board) != 0 {
 		t.Fatalf("ratings after unrated games: %+v", board)
 	}
 }
@@ -211,21 +215,21 @@ func TestGamesNotRated(t *testing.T) {
 // record against the opponent the game's registration names.
 func TestSoloRecord(t *testing.T) {
 	ctx := context.Background()
-	store := NewMemStore()
-	l := New(Config{Store: store, Games: []Game{soloTally()}})
+	st := mem.New()
+	l := New(Config{Store: st, Games: []Game{soloTally()}})
 	a := connect(t, l, "SHA256:a", "alice")
 	_, conns := playTable(t, l, CreateOptions{Seats: 1}, a)
 	u := until(t, conns[0], func(u Update) bool { return u.Room.Solo != nil })
-	want := SoloRecord{Game: "tally", Opponent: "The Counter", Wins: 1, Best: u.Room.Result.Scores[0]}
+	want := store.SoloRecord{Game: "tally", Opponent: "The Counter", Wins: 1, Best: u.Room.Result.Scores[0]}
 	if *u.Room.Solo != want || len(u.Room.Ratings) != 0 {
 		t.Fatalf("after a solo game the room shows %+v and ratings %+v; want %+v", *u.Room.Solo, u.Room.Ratings, want)
 	}
 	playTable(t, l, CreateOptions{Seats: 1}, a)
 	eventually(t, "two solo wins recorded", func() bool {
-		recs, err := store.SoloRecords(ctx, a.ID)
+		recs, err := st.SoloRecords(ctx, a.ID)
 		return err == nil && len(recs) == 1 && recs[0].Wins == 2
 	})
-	if board, _ := store.Leaderboard(ctx, "tally"); len(board) != 0 {
+	if board, _ := st.Leaderboard(ctx, "tally"); len(board) != 0 {
 		t.Fatalf("a solo game was rated: %+v", board)
 	}
 }
@@ -235,7 +239,7 @@ func TestSoloRecord(t *testing.T) {
 // Mine lists the rooms waiting on the player's move.
 func TestProfileAndMine(t *testing.T) {
 	ctx := context.Background()
-	l := newLobby(t, NewMemStore())
+	l := newLobby(t, mem.New())
 	a, b := connect(t, l, "SHA256:a", "alice"), connect(t, l, "SHA256:b", "bob")
 	pub, conns := playTable(t, l, CreateOptions{Seats: 2}, a, b)
 	until(t, conns[0], func(u Update) bool { return len(u.Room.Ratings) == 2 })

@@ -6,23 +6,9 @@ import (
 	"fmt"
 	"math"
 	"slices"
-)
 
-// Rematch is the offer of a new game at a finished game's table: the same
-// game, options, seats and host, a new seed. It is stored with the old
-// room's metadata, so the acceptances of players on any instance count
-// (SaveMeta's compare-and-set orders them). The new room's code, seed and
-// secret are drawn with the offer, so whichever acceptance completes it
-// creates the same room, once.
-type Rematch struct {
-	Code   string `json:"code"`
-	Seed   uint64 `json:"seed"`
-	Secret string `json:"secret,omitempty"` // for a private room
-	// Accepted holds the seats that said yes, in order: bots' at once.
-	Accepted []int `json:"accepted"`
-	// Started is set once every seat accepted and the room exists.
-	Started bool `json:"started,omitempty"`
-}
+	"github.com/smokestack/smokestack/lobby/store"
+)
 
 // RematchInfo is a rematch offer as anyone in the room sees it.
 type RematchInfo struct {
@@ -33,7 +19,7 @@ type RematchInfo struct {
 	Code string `json:"code,omitempty"`
 }
 
-func (o *Rematch) info() *RematchInfo {
+func rematchInfo(o *store.Rematch) *RematchInfo {
 	if o == nil {
 		return nil
 	}
@@ -71,105 +57,59 @@ func (l *Lobby) Rematch(ctx context.Context, invite string, p Player) (RoomInfo,
 // errCodeTaken says the code drawn for a rematch belongs to another room.
 var errCodeTaken = errors.New("the rematch's room code is taken")
 
-func (r *room) rematch(ctx context.Context, p Player) (RoomInfo, error) {
-	created := "" // a room this call made, to remove if another offer won
-	fresh := ""   // a code drawn again after the offer's was taken
-	for attempt := 0; ; attempt++ {
-		r.mu.Lock()
-		m := r.meta
-		seat := m.SeatOf(p.ID)
-		switch {
-		case seat < 0:
-			r.mu.Unlock()
-			return RoomInfo{}, errors.New("only the players of this game can ask for a rematch")
-		case !m.Over:
-			r.mu.Unlock()
-			return RoomInfo{}, errors.New("a rematch can be asked for once the game is over")
-		case m.Result == nil:
-			r.mu.Unlock()
-			return RoomInfo{}, errors.New("this game was stopped before its end: start a new room instead")
-		case m.Rematch != nil && m.Rematch.Started:
-			info := r.info()
-			r.mu.Unlock()
-			r.l.dropRematch(ctx, created, m.Rematch.Code)
-			return info, nil
-		}
-		var off Rematch
-		if m.Rematch != nil {
-			off = *m.Rematch
-			off.Accepted = slices.Clone(off.Accepted)
-		} else {
-			off = Rematch{Code: newCode(), Seed: r.l.newSeed()}
-			if !m.Public {
-				off.Secret = newSecret()
-			}
-		}
-		if fresh != "" {
-			off.Code = fresh
-		}
-		for i, s := range m.Seats {
-			if (i == seat || s.Bot != "") && !slices.Contains(off.Accepted, i) {
-				off.Accepted = append(off.Accepted, i)
-			}
-		}
-		r.mu.Unlock()
-
-		if len(off.Accepted) == len(m.Seats) {
-			err := r.createRematch(ctx, m, off)
-			if errors.Is(err, errCodeTaken) && attempt < 5 {
-				fresh = newCode()
-				continue
-			}
-			if err != nil {
-				return RoomInfo{}, err
-			}
-			created, off.Started = off.Code, true
-		}
-
-		r.mu.Lock()
-		if r.meta.Version != m.Version {
-			r.mu.Unlock() // changed while the room was made: judge again
-			continue
-		}
-		m.Rematch = &off
-		err := r.saveMeta(ctx, m)
-		info := r.info()
-		r.mu.Unlock()
-		if errors.Is(err, ErrConflict) && attempt < 5 {
-			continue
-		}
-		if err != nil {
-			return RoomInfo{}, err
-		}
-		if off.Started {
-			r.l.cfg.Logger.Info("rematch", "code", m.Code, "new", off.Code)
-		}
-		return info, nil
+// rematchOffer is the offer p accepts in the finished game m: the one
+// made, or a new one; fresh, unless "", is a code drawn again after the
+// offer's was taken. done says the rematch is made already.
+func (l *Lobby) rematchOffer(m store.Meta, p Player, fresh string) (off store.Rematch, done bool, err error) {
+	seat := m.SeatOf(p.ID)
+	switch {
+	case seat < 0:
+		return off, false, errors.New("only the players of this game can ask for a rematch")
+	case !m.Over:
+		return off, false, errors.New("a rematch can be asked for once the game is over")
+	case m.Result == nil:
+		return off, false, errors.New("this game was stopped before its end: start a new room instead")
+	case m.Rematch != nil && m.Rematch.Started:
+		return off, true, nil
 	}
+	if m.Rematch != nil {
+		off = *m.Rematch
+		off.Accepted = slices.Clone(off.Accepted)
+	} else {
+		off = store.Rematch{Code: newCode(), Seed: l.newSeed()}
+		if !m.Public {
+			off.Secret = newSecret()
+		}
+	}
+	if fresh != "" {
+		off.Code = fresh
+	}
+	for i, s := range m.Seats {
+		if (i == seat || s.Bot != "") && !slices.Contains(off.Accepted, i) {
+			off.Accepted = append(off.Accepted, i)
+		}
+	}
+	return off, false, nil
 }
 
 // createRematch makes the rematch room of the game m as off describes it:
 // every seat taken, so its game starts at once, with the table's grace
 // period and clock, and its first round stored for the room lists as a
 // room that filled up stores it. A room already made with that code and
-// seed by another acceptance counts as made.
-func (r *room) createRematch(ctx context.Context, m Meta, off Rematch) error {
-	l := r.l
+// seed by another acceptance counts as made. t is a table of the game,
+// for its rules.
+func (l *Lobby) createRematch(ctx context.Context, t table, m store.Meta, off store.Rematch) error {
 	now := l.cfg.Now().UTC()
-	nm := Meta{Code: off.Code, Game: m.Game, Public: m.Public, Secret: off.Secret, Host: m.Host, HostAddr: m.HostAddr,
+	nm := store.Meta{Code: off.Code, Game: m.Game, Public: m.Public, Secret: off.Secret, Host: m.Host, HostAddr: m.HostAddr,
 		Seats: slices.Clone(m.Seats), Options: m.Options, Seed: off.Seed, Started: true, StartedAt: now,
 		Grace: m.Grace, Clock: m.Clock, Created: now, Updated: now, Version: 1}
-	state, err := r.rules.New(len(nm.Seats), nm.Options, nm.Seed)
+	st, err := t.opening(&nm)
 	if err != nil {
 		return fmt.Errorf("start the rematch of room %s: %w", m.Code, err)
 	}
-	st, err := r.rules.Status(state)
-	if err != nil {
-		return fmt.Errorf("start the rematch of room %s: %w", m.Code, err)
-	}
-	nm.setStatus(st)
+	nm.SetStatus(st)
 	err = l.cfg.Store.Create(ctx, nm)
-	if errors.Is(err, ErrExists) {
+	if errors.Is(err, store.ErrExists) {
 		got, _, lerr := l.cfg.Store.Load(ctx, off.Code, math.MaxInt)
 		if lerr != nil {
 			return l.unavailable("load room "+off.Code, lerr)

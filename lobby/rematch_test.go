@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/smokestack/smokestack/lobby/store"
+	"github.com/smokestack/smokestack/lobby/store/mem"
 )
 
 // At a finished game's table a rematch is offered by one player and made
@@ -16,7 +19,7 @@ import (
 // Before the end, and for anyone but a player, there is none.
 func TestRematch(t *testing.T) {
 	ctx := context.Background()
-	l := New(Config{Store: NewMemStore(), Games: []Game{tallyGame()}})
+	l := New(Config{Store: mem.New(), Games: []Game{tallyGame()}})
 	alice, bob, carol := Player{ID: "key:alice", Name: "alice"}, Player{ID: "key:bob", Name: "bob"}, Player{ID: "key:carol", Name: "carol"}
 	m, err := l.Create(ctx, alice, CreateOptions{Seats: 3, Public: false, Seed: 9, HasSeed: true, Bots: []string{"first"},
 		Grace: 5 * time.Minute, Clock: 90 * time.Second})
@@ -67,20 +70,7 @@ func TestRematch(t *testing.T) {
 			t.Errorf("seat %d's update shows the rematch as %+v", c.Seat(), u.Room.Rematch)
 		}
 	}
-	old, _, _ := l.cfg.Store.Load(ctx, m.Code, 0)
-	got, _, err := l.cfg.Store.Load(ctx, code, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got.Game != old.Game || got.Public || got.Host != old.Host || !got.Started || got.Over || got.Seed == old.Seed ||
-		!slices.Equal(got.Seats, old.Seats) || string(got.Options) != string(old.Options) || got.Secret == "" || got.Secret == old.Secret {
-		t.Errorf("the rematch room %+v\nof %+v", got, old)
-	}
-	// The table's grace period and clock come along, and the room lists
-	// show its first round and who acts before anyone moves.
-	if got.Grace != 5*time.Minute || got.Clock != 90*time.Second || got.Round != 1 || len(got.Acting) == 0 {
-		t.Errorf("the rematch room's grace %v, clock %v, round %d, acting %v", got.Grace, got.Clock, got.Round, got.Acting)
-	}
+	checkRematchRoom(t, l.cfg.Store, m.Code, code)
 	// Bob joins by the code alone: his seat is bound to him.
 	nb, err := l.Join(ctx, code, bob)
 	if err != nil || nb.Seat() != 1 {
@@ -93,7 +83,35 @@ func TestRematch(t *testing.T) {
 	if again, err := l.Rematch(ctx, m.Code, alice); err != nil || again.Rematch.Code != code {
 		t.Errorf("asking after it was made: %+v, %v", again.Rematch, err)
 	}
-	// A game the host stopped has no rematch.
+}
+
+// checkRematchRoom checks that in st the rematch code of room old is
+// the same game at the same table: options, host and seats, a new seed
+// and secret, its game started. The table's grace period and clock come
+// along, and the room lists show its first round and who acts before
+// anyone moves.
+func checkRematchRoom(t *testing.T, st store.Store, old, code string) {
+	t.Helper()
+	ctx := context.Background()
+	was, _, _ := st.Load(ctx, old, 0)
+	got, _, err := st.Load(ctx, code, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Game != was.Game || got.Public || got.Host != was.Host || !got.Started || got.Over || got.Seed == was.Seed ||
+		!slices.Equal(got.Seats, was.Seats) || string(got.Options) != string(was.Options) || got.Secret == "" || got.Secret == was.Secret {
+		t.Errorf("the rematch room %+v\nof %+v", got, was)
+	}
+	if got.Grace != 5*time.Minute || got.Clock != 90*time.Second || got.Round != 1 || len(got.Acting) == 0 {
+		t.Errorf("the rematch room's grace %v, clock %v, round %d, acting %v", got.Grace, got.Clock, got.Round, got.Acting)
+	}
+}
+
+// TestNoRematchOfStoppedGame: a game the host stopped has no rematch.
+func TestNoRematchOfStoppedGame(t *testing.T) {
+	ctx := context.Background()
+	l := New(Config{Store: mem.New(), Games: []Game{tallyGame()}})
+	alice, bob := Player{ID: "key:alice", Name: "alice"}, Player{ID: "key:bob", Name: "bob"}
 	m2, _ := l.Create(ctx, alice, CreateOptions{Seats: 2, Public: true})
 	l.Join(ctx, m2.Code, alice)
 	l.Join(ctx, m2.Code, bob)

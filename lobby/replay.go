@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/smokestack/smokestack/engine"
+	"github.com/smokestack/smokestack/lobby/store"
 )
 
 // Frame is one step of a replay: the public view after a move.
@@ -28,12 +29,12 @@ type Frame struct {
 // hidden in replays too. A private room's replay needs its invite, as
 // watching it does, unless p held a seat there or was its host.
 func (l *Lobby) Replay(ctx context.Context, invite string, p Player) (RoomInfo, []Frame, error) {
-	var meta Meta
-	var moves []Record
-	_, err := l.lookup(ctx, invite, p, func(code string) (Meta, error) {
+	var meta store.Meta
+	var moves []store.Record
+	_, err := l.lookup(ctx, invite, p, func(code string) (store.Meta, error) {
 		var err error
 		meta, moves, err = l.cfg.Store.Load(ctx, code, 0)
-		if err != nil && !errors.Is(err, ErrNotFound) {
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			err = l.unavailable("load room", err, "code", code)
 		}
 		return meta, err
@@ -49,21 +50,20 @@ func (l *Lobby) Replay(ctx context.Context, invite string, p Player) (RoomInfo, 
 	if !ok {
 		return RoomInfo{}, nil, fmt.Errorf("room %s plays %q, which this server does not offer", code, meta.Game)
 	}
-	rules := g.Rules
 	if !meta.Started {
 		return infoOf(meta, nil, engine.Status{}), nil, errors.New("this game ended before it started")
 	}
-	r := &room{l: l, game: g, rules: rules, meta: meta}
+	r := l.newRoom(g, meta)
 	if err := r.rebuild(meta, nil); err != nil {
 		return RoomInfo{}, nil, err
 	}
 	frame := func(seat int, at time.Time) (Frame, error) {
-		v, err := rules.View(r.state, engine.Spectator)
+		v, err := r.table.view(engine.Spectator)
 		if err != nil {
 			return Frame{}, err
 		}
-		f := Frame{View: v, Round: r.status.Round, Seat: seat, Log: r.logFor(engine.Spectator), At: at}
-		r.events = nil
+		f := Frame{View: v, Round: r.table.status.Round, Seat: seat, Log: r.log.wordedFor(engine.Spectator, r.meta.Seats), At: at}
+		r.log.events = nil
 		return f, nil
 	}
 	first, err := frame(-1, time.Time{})
@@ -72,7 +72,7 @@ func (l *Lobby) Replay(ctx context.Context, invite string, p Player) (RoomInfo, 
 	}
 	frames := []Frame{first}
 	for _, rec := range moves {
-		if err := r.replay([]Record{rec}); err != nil {
+		if err := r.replay([]store.Record{rec}); err != nil {
 			return RoomInfo{}, nil, err
 		}
 		f, err := frame(rec.Seat, rec.At)

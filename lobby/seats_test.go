@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/smokestack/smokestack/internal/tally"
+	"github.com/smokestack/smokestack/lobby/store"
+	"github.com/smokestack/smokestack/lobby/store/mem"
 )
 
 type clock struct {
@@ -26,7 +28,7 @@ func (c *clock) advance(d time.Duration) {
 
 func TestSameKeyTwoSessions(t *testing.T) {
 	ctx := context.Background()
-	l := newLobby(t, NewMemStore())
+	l := newLobby(t, mem.New())
 	p := Player{ID: "key:p", Name: "pat"}
 	meta, err := l.Create(ctx, p, CreateOptions{Seats: 1, Seed: 11, HasSeed: true})
 	if err != nil {
@@ -68,7 +70,7 @@ func TestSameKeyTwoSessions(t *testing.T) {
 func TestAwayBotStandInAndReclaim(t *testing.T) {
 	ctx := context.Background()
 	clk := &clock{now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
-	l := New(Config{Store: NewMemStore(), Games: []Game{tallyGame()}, Now: clk.Now})
+	l := New(Config{Store: mem.New(), Games: []Game{tallyGame()}, Now: clk.Now})
 	host, guest := Player{ID: "key:h", Name: "hana"}, Player{ID: "key:g", Name: "gus"}
 	meta, err := l.Create(ctx, host, CreateOptions{Seats: 2, Seed: 5, HasSeed: true})
 	if err != nil {
@@ -140,7 +142,7 @@ func pick(legal []tally.Move) tally.Move { return legal[0] }
 
 func TestBotsOnlyFinishAtOnce(t *testing.T) {
 	ctx := context.Background()
-	l := New(Config{Store: NewMemStore(), Games: []Game{tallyGame()}, BotDelay: time.Hour})
+	l := New(Config{Store: mem.New(), Games: []Game{tallyGame()}, BotDelay: time.Hour})
 	host := Player{ID: "key:h", Name: "hana"}
 	meta, err := l.Create(ctx, host, CreateOptions{Seats: 3, Seed: 9, HasSeed: true, Bots: []string{"first", "first"}})
 	if err != nil {
@@ -167,8 +169,8 @@ func TestBotsOnlyFinishAtOnce(t *testing.T) {
 func TestPrivateRoomsAndExpiry(t *testing.T) {
 	ctx := context.Background()
 	clk := &clock{now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
-	store := NewMemStore()
-	l := New(Config{Store: store, Games: []Game{tallyGame()}, Expire: time.Hour, Now: clk.Now})
+	st := mem.New()
+	l := New(Config{Store: st, Games: []Game{tallyGame()}, Expire: time.Hour, Now: clk.Now})
 	p := Player{ID: "key:p", Name: "pat"}
 	pub, _ := l.Create(ctx, p, CreateOptions{Seats: 2, Public: true})
 	priv, _ := l.Create(ctx, p, CreateOptions{Seats: 2})
@@ -191,7 +193,7 @@ func TestPrivateRoomsAndExpiry(t *testing.T) {
 	d.Close()
 	clk.advance(2 * time.Hour)
 	l.ExpireRooms(ctx)
-	left, _ := store.List(ctx)
+	left, _ := st.List(ctx)
 	codes := map[string]bool{}
 	for _, m := range left {
 		codes[m.Code] = true
@@ -203,7 +205,7 @@ func TestPrivateRoomsAndExpiry(t *testing.T) {
 	}
 	c.Close()
 	l.ExpireRooms(ctx)
-	if _, _, err := store.Load(ctx, priv.Code, 0); !errors.Is(err, ErrNotFound) {
+	if _, _, err := st.Load(ctx, priv.Code, 0); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("abandoned private room survived: %v", err)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
-	"crypto/subtle"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -12,12 +11,14 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/smokestack/smokestack/lobby/store"
 )
 
 // A guest has no key, so a guest's identity lasts one connection: on
 // their own they could never take their seat back. So a guest who sits
 // down is given a seat word ("maple-42"), shown on their screen only; a
-// guest who comes back within the room's grace period (table.go), from
+// guest who comes back within the room's grace period (votes.go), from
 // the address they sat down from, and joins with the room's code and
 // that word ("join K7PXMA maple-42") takes the seat back. After that the
 // seat is like any other away seat: the table hands it to a bot.
@@ -123,12 +124,12 @@ func (l *Lobby) openAs(ctx context.Context, invite, word string, p Player) (*roo
 		}
 	}
 	missed := false
-	r, share, err := l.openWith(ctx, invite, p, func(r *room, m Meta) Meta {
+	r, share, err := l.openWith(ctx, invite, p, func(r *room, m store.Meta) store.Meta {
 		if m.SeatOf(p.ID) >= 0 || p.ID != "" && p.ID == m.Host {
 			return m // their own room: the word is not needed
 		}
 		if seat := r.wordSeat(word, p); seat >= 0 {
-			m.Seats = append([]Seat(nil), m.Seats...)
+			m.Seats = append([]store.Seat(nil), m.Seats...)
 			m.Seats[seat].Player = p.ID // admitted as the seat's own player
 			return m
 		}
@@ -145,59 +146,11 @@ func (l *Lobby) openAs(ctx context.Context, invite, word string, p Player) (*roo
 			return nil, false, err // the final refusal of one who missed too often
 		}
 		r.mu.Lock()
-		grace := ShortDuration(r.meta.grace())
+		grace := ShortDuration(graceOf(r.meta))
 		r.mu.Unlock()
 		return nil, false, errNoSeatForWord(code, grace)
 	}
 	return r, share, nil
-}
-
-// wordSeat is the seat word opens for p, or -1: a guest's seat whose
-// player is away for no longer than the grace period, sat down from p's
-// address. The caller holds r.mu.
-func (r *room) wordSeat(word string, p Player) int {
-	if !p.Guest || p.From == "" || word == "" {
-		return -1
-	}
-	now := r.l.cfg.Now()
-	for seat, s := range r.meta.Seats {
-		if s.Word == "" || subtle.ConstantTimeCompare([]byte(s.Word), []byte(word)) != 1 {
-			continue
-		}
-		if s.From != fromDigest(r.meta.Code, p.From) || s.Bot != "" || r.present(seat) || now.Sub(r.awaySince(seat)) > r.meta.grace() {
-			return -1
-		}
-		return seat
-	}
-	return -1
-}
-
-// reclaimByWord seats guest p in the seat word opens, bound from now on
-// to p's identity of this connection, under the seat's name.
-func (r *room) reclaimByWord(ctx context.Context, p Player, word string) (*Conn, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for attempt := 0; ; attempt++ {
-		seat := r.wordSeat(word, p)
-		if seat < 0 {
-			// Checked when the room was opened: someone else was quicker.
-			return nil, errNoSeatForWord(r.meta.Code, ShortDuration(r.meta.grace()))
-		}
-		m := r.meta
-		m.Seats = append([]Seat(nil), m.Seats...)
-		// The seat keeps the name the table knows: the guest is the same
-		// person, whatever this connection's guest name.
-		m.Seats[seat].Player = p.ID
-		err := r.saveMeta(ctx, m)
-		if errors.Is(err, ErrConflict) && attempt < 5 {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		r.l.cfg.Logger.Info("seat taken back by its seat word", "code", m.Code, "seat", seat, "player", p.Name)
-		return r.connectLocked(p, seat), nil
-	}
 }
 
 // fromDigest is what a seat keeps of the address its guest sat down from:

@@ -8,6 +8,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/smokestack/smokestack/lobby/players"
+	"github.com/smokestack/smokestack/lobby/store"
+	"github.com/smokestack/smokestack/lobby/store/mem"
 )
 
 // TestSeedSecretUntilOver: a room's seed, which decides every card and
@@ -16,8 +20,8 @@ import (
 // ended by its host.
 func TestSeedSecretUntilOver(t *testing.T) {
 	ctx := context.Background()
-	store := NewMemStore()
-	l := newLobby(t, store)
+	st := mem.New()
+	l := newLobby(t, st)
 	alice, bob := Player{ID: "key:alice", Name: "alice"}, Player{ID: "key:bob", Name: "bob"}
 	played, err := l.Create(ctx, alice, CreateOptions{Seats: 2, Public: true})
 	if err != nil {
@@ -58,37 +62,14 @@ func TestSeedSecretUntilOver(t *testing.T) {
 			}
 		}
 	}
-	live := func(what string, info RoomInfo) {
-		t.Helper()
-		if info.Seed != nil || info.Practice {
-			t.Errorf("%s shows room %s with seed %v, practice %v while its game runs", what, info.Code, info.Seed, info.Practice)
-		}
-		data, _ := json.Marshal(info)
-		if strings.Contains(string(data), `"seed"`) {
-			t.Errorf("%s: %s", what, data)
-		}
-	}
 	for _, c := range []*Conn{conns[played.Code][0], conns[played.Code][1], w} {
 		u := latest(t, c)
-		live(fmt.Sprintf("seat %d's update", c.Seat()), u.Room)
+		checkSeedHidden(t, fmt.Sprintf("seat %d's update", c.Seat()), u.Room)
 		if raw, _ := json.Marshal(u); strings.Contains(string(raw), strconv.FormatUint(played.Seed, 10)) {
 			t.Errorf("seat %d's update holds the seed %d: %s", c.Seat(), played.Seed, raw)
 		}
 	}
-	lists := map[string]func() ([]RoomInfo, error){
-		"the public list": func() ([]RoomInfo, error) { return l.Rooms(ctx) },
-		"alice's history": func() ([]RoomInfo, error) { return l.History(ctx, alice.ID) },
-		"bob's games":     func() ([]RoomInfo, error) { return l.Mine(ctx, bob) },
-	}
-	for what, list := range lists {
-		rooms, err := list()
-		if err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-		for _, info := range rooms {
-			live(what, info)
-		}
-	}
+	checkListsHideSeeds(t, l, alice, bob)
 	if _, _, err := l.Replay(ctx, played.Code, Player{ID: "key:carol"}); err == nil {
 		t.Fatal("a replay of a game still running")
 	}
@@ -98,7 +79,7 @@ func TestSeedSecretUntilOver(t *testing.T) {
 	if err := l.End(ctx, ended.Code, alice); err != nil {
 		t.Fatal(err)
 	}
-	for _, m := range []Meta{played, ended} {
+	for _, m := range []store.Meta{played, ended} {
 		info, err := l.Info(ctx, m.Code, Player{ID: "key:carol"})
 		if err != nil {
 			t.Fatal(err)
@@ -113,14 +94,48 @@ func TestSeedSecretUntilOver(t *testing.T) {
 	}
 }
 
+// checkSeedHidden checks that info, shown by what, holds no seed while
+// its game runs.
+func checkSeedHidden(t *testing.T, what string, info RoomInfo) {
+	t.Helper()
+	if info.Seed != nil || info.Practice {
+		t.Errorf("%s shows room %s with seed %v, practice %v while its game runs", what, info.Code, info.Seed, info.Practice)
+	}
+	data, _ := json.Marshal(info)
+	if strings.Contains(string(data), `"seed"`) {
+		t.Errorf("%s: %s", what, data)
+	}
+}
+
+// checkListsHideSeeds checks that the room lists of l show no running
+// game's seed: the public list, alice's history and bob's games.
+func checkListsHideSeeds(t *testing.T, l *Lobby, alice, bob Player) {
+	t.Helper()
+	ctx := context.Background()
+	lists := map[string]func() ([]RoomInfo, error){
+		"the public list": func() ([]RoomInfo, error) { return l.Rooms(ctx) },
+		"alice's history": func() ([]RoomInfo, error) { return l.History(ctx, alice.ID) },
+		"bob's games":     func() ([]RoomInfo, error) { return l.Mine(ctx, bob) },
+	}
+	for what, list := range lists {
+		rooms, err := list()
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		for _, info := range rooms {
+			checkSeedHidden(t, what, info)
+		}
+	}
+}
+
 // TestSeedsAreUnguessable: the seeds the server draws are 64 random bits:
 // across 64 rooms every bit is both set and clear somewhere, which a seed
 // from the clock, a counter or a 32-bit source fails (the chance that a
 // fair draw fails is about 2^-57).
 func TestSeedsAreUnguessable(t *testing.T) {
 	ctx := context.Background()
-	store := NewMemStore()
-	l := newLobby(t, store)
+	st := mem.New()
+	l := newLobby(t, st)
 	var ones, zeros uint64
 	seen := map[uint64]bool{}
 	for i := range 64 {
@@ -128,7 +143,7 @@ func TestSeedsAreUnguessable(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		stored, _, err := store.Load(ctx, m.Code, 0)
+		stored, _, err := st.Load(ctx, m.Code, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -149,8 +164,8 @@ func TestSeedsAreUnguessable(t *testing.T) {
 // game without a chosen seed does.
 func TestPracticeRoomCountsNowhere(t *testing.T) {
 	ctx := context.Background()
-	store := NewMemStore()
-	l := New(Config{Store: store, Games: []Game{soloTally()}})
+	st := mem.New()
+	l := New(Config{Store: st, Games: []Game{soloTally()}})
 	a, b := connect(t, l, "SHA256:a", "alice"), connect(t, l, "SHA256:b", "bob")
 
 	practice, conns := playTable(t, l, CreateOptions{Seats: 2, Seed: 77, HasSeed: true}, a, b)
@@ -161,25 +176,25 @@ func TestPracticeRoomCountsNowhere(t *testing.T) {
 			t.Fatalf("a finished practice room shows %+v", u.Room)
 		}
 	}
-	for _, m := range []Meta{practice, solo} {
+	for _, m := range []store.Meta{practice, solo} {
 		if !m.Practice {
 			t.Fatalf("room %s made with --seed is not practice", m.Code)
 		}
-		stored, _, err := store.Load(ctx, m.Code, 0)
+		stored, _, err := st.Load(ctx, m.Code, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if o, err := l.recordRoom(ctx, stored); o != nil || err != nil {
 			t.Fatalf("practice room %s recorded: %+v, %v", m.Code, o, err)
 		}
-		if o, err := store.Outcome(ctx, m.Code); !errors.Is(err, ErrNotFound) {
+		if o, err := st.Outcome(ctx, m.Code); !errors.Is(err, store.ErrNotFound) {
 			t.Fatalf("practice room %s has an outcome: %+v, %v", m.Code, o, err)
 		}
 	}
-	if recs, err := store.SoloRecords(ctx, a.ID); err != nil || len(recs) != 0 {
+	if recs, err := st.SoloRecords(ctx, a.ID); err != nil || len(recs) != 0 {
 		t.Fatalf("solo records after a practice game: %+v, %v", recs, err)
 	}
-	if board, _ := store.Leaderboard(ctx, "tally"); len(board) != 0 {
+	if board, _ := st.Leaderboard(ctx, "tally"); len(board) != 0 {
 		t.Fatalf("ratings after a practice game: %+v", board)
 	}
 
@@ -198,13 +213,13 @@ func TestPracticeRoomCountsNowhere(t *testing.T) {
 // TestOldRoomsAreNotPractice: a room stored before practice rooms existed
 // has no mark, and its finished game counts as it did.
 func TestOldRoomsAreNotPractice(t *testing.T) {
-	var m Meta
+	var m store.Meta
 	stored := `{"code":"K7PXMA","game":"factories","public":true,"host":"key:a","seats":[{"player":"key:a"},{"player":"key:b"}],` +
 		`"seed":42,"started":true,"over":true,"result":{"scores":[31,28],"ranks":[1,2],"winners":[0]},"version":3}`
 	if err := json.Unmarshal([]byte(stored), &m); err != nil {
 		t.Fatal(err)
 	}
-	if m.Practice || !m.counts() {
-		t.Fatalf("an old finished room reads as practice %v, counts %v", m.Practice, m.counts())
+	if m.Practice || !players.Counts(m) {
+		t.Fatalf("an old finished room reads as practice %v, counts %v", m.Practice, players.Counts(m))
 	}
 }

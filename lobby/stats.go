@@ -2,9 +2,8 @@ package lobby
 
 import (
 	"context"
-	"errors"
 
-	bolt "go.etcd.io/bbolt"
+	"github.com/smokestack/smokestack/lobby/store"
 )
 
 // RoomStats counts the rooms loaded on this instance by state.
@@ -39,25 +38,13 @@ func (l *Lobby) Stats() RoomStats {
 // AllRooms lists every room in the store, private and finished ones too,
 // most recently played first: for operators.
 func (l *Lobby) AllRooms(ctx context.Context) ([]RoomInfo, error) {
-	return l.list(ctx, func(Meta) bool { return true })
+	return l.list(ctx, func(store.Meta) bool { return true })
 }
 
 // Ping checks that the store answers: for a readiness probe.
 func (l *Lobby) Ping(ctx context.Context) error {
-	if p, ok := l.cfg.Store.(interface{ Ping(context.Context) error }); ok {
-		return p.Ping(ctx)
-	}
-	_, err := l.cfg.Store.List(ctx)
-	return err
+	return l.cfg.Store.Ping(ctx)
 }
-
-// Ping reports whether the bbolt file is open.
-func (s *BoltStore) Ping(context.Context) error {
-	return s.db.View(func(*bolt.Tx) error { return nil })
-}
-
-// Ping asks Redis for a PONG.
-func (s *RedisStore) Ping(ctx context.Context) error { return s.rdb.Ping(ctx).Err() }
 
 // EndByOperator stops an unfinished game for good on an operator's word;
 // reason is shown to its players.
@@ -66,13 +53,5 @@ func (l *Lobby) EndByOperator(ctx context.Context, code, reason string) error {
 	if err != nil {
 		return err
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.meta.Over {
-		return errors.New("this game is already over")
-	}
-	m := r.meta
-	m.Over, m.Ended = true, reason
-	l.cfg.Logger.Info("game ended by an operator", "code", m.Code)
-	return r.saveMeta(ctx, m)
+	return r.end(ctx, nil, reason)
 }

@@ -10,6 +10,8 @@ import (
 
 	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/engine/factories"
+	"github.com/smokestack/smokestack/lobby/store"
+	"github.com/smokestack/smokestack/lobby/store/bolt"
 )
 
 // factoriesView reads a Fantastic Factories view from an update.
@@ -31,40 +33,15 @@ func factoriesView(t *testing.T, u Update) factories.View {
 func TestUndoLeavesOnlyWhatStandsInTheLog(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "rooms.db")
-	store, err := OpenBolt(path)
+	st, err := bolt.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	games := []Game{{Rules: factories.Rules{}}}
-	l := New(Config{Store: store, Games: games})
-	alice, bob, carol := Player{ID: "key:a", Name: "alice"}, Player{ID: "key:b", Name: "bob"}, Player{ID: "key:c", Name: "carol"}
-	meta, err := l.Create(ctx, alice, CreateOptions{Seats: 2, Seed: 16, HasSeed: true, Public: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	conns := map[int]*Conn{}
-	for _, p := range []Player{alice, bob} {
-		c, err := l.Join(ctx, meta.Code, p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		conns[c.Seat()] = c
-	}
+	games := []Game{{Rules: factories.Rules}}
+	l := New(Config{Store: st, Games: games})
+	meta, conns, w := factoriesRoom(t, l)
 	a, b := conns[0], conns[1]
-	w, err := l.Watch(ctx, meta.Code, carol)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The market phase: each seat takes the first blueprint it may.
-	for factoriesView(t, latest(t, a)).Phase == factories.MarketPhase {
-		turn := factoriesView(t, latest(t, a)).Turn
-		v := factoriesView(t, latest(t, conns[turn]))
-		i := slices.IndexFunc(v.Legal, func(m factories.Move) bool { return m.Kind == factories.Take })
-		raw, _ := json.Marshal(v.Legal[i])
-		if err := conns[turn].Move(ctx, raw); err != nil {
-			t.Fatal(err)
-		}
-	}
+	playMarket(t, conns)
 	v := factoriesView(t, latest(t, a))
 	i := slices.IndexFunc(v.Legal, func(m factories.Move) bool { return m.Kind == factories.Place && m.Action != factories.Research })
 	if i < 0 {
@@ -115,10 +92,61 @@ func TestUndoLeavesOnlyWhatStandsInTheLog(t *testing.T) {
 	for _, c := range []*Conn{a, b, w} {
 		c.Close()
 	}
-	store.Close()
+	st.Close()
 
+	checkUndoReplayed(t, path, games, meta.Code, afterA, afterB, did)
+}
+
+// factoriesRoom makes a public room of Fantastic Factories on l, seed
+// 16, with alice and bob at its seats and carol watching.
+func factoriesRoom(t *testing.T, l *Lobby) (store.Meta, map[int]*Conn, *Conn) {
+	t.Helper()
+	ctx := context.Background()
+	alice, bob, carol := Player{ID: "key:a", Name: "alice"}, Player{ID: "key:b", Name: "bob"}, Player{ID: "key:c", Name: "carol"}
+	meta, err := l.Create(ctx, alice, CreateOptions{Seats: 2, Seed: 16, HasSeed: true, Public: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conns := map[int]*Conn{}
+	for _, p := range []Player{alice, bob} {
+		c, err := l.Join(ctx, meta.Code, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns[c.Seat()] = c
+	}
+	w, err := l.Watch(ctx, meta.Code, carol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return meta, conns, w
+}
+
+// playMarket plays a game of Fantastic Factories through its market
+// phase: each seat takes the first blueprint it may.
+func playMarket(t *testing.T, conns map[int]*Conn) {
+	t.Helper()
+	for factoriesView(t, latest(t, conns[0])).Phase == factories.MarketPhase {
+		turn := factoriesView(t, latest(t, conns[0])).Turn
+		v := factoriesView(t, latest(t, conns[turn]))
+		i := slices.IndexFunc(v.Legal, func(m factories.Move) bool { return m.Kind == factories.Take })
+		raw, _ := json.Marshal(v.Legal[i])
+		if err := conns[turn].Move(context.Background(), raw); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// checkUndoReplayed checks, after a restart on the bolt file at path,
+// that room code is rebuilt from its stored moves, undo and all: alice
+// and bob find the logs and views of afterA and afterB, and the replay
+// steps through alice's move (did) and its undo.
+func checkUndoReplayed(t *testing.T, path string, games []Game, code string, afterA, afterB Update, did string) {
+	t.Helper()
+	ctx := context.Background()
+	alice, bob, carol := Player{ID: "key:a", Name: "alice"}, Player{ID: "key:b", Name: "bob"}, Player{ID: "key:c", Name: "carol"}
 	// A restart: the room is rebuilt from the stored moves, undo and all.
-	store2, err := OpenBolt(path)
+	store2, err := bolt.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +156,7 @@ func TestUndoLeavesOnlyWhatStandsInTheLog(t *testing.T) {
 		p    Player
 		want Update
 	}{{alice, afterA}, {bob, afterB}} {
-		conn, err := l2.Join(ctx, meta.Code, c.p)
+		conn, err := l2.Join(ctx, code, c.p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -138,10 +166,10 @@ func TestUndoLeavesOnlyWhatStandsInTheLog(t *testing.T) {
 		conn.Close()
 	}
 	// The replay steps through both moves: the die placed, then taken back.
-	if err := l2.End(ctx, meta.Code, alice); err != nil {
+	if err := l2.End(ctx, code, alice); err != nil {
 		t.Fatal(err)
 	}
-	_, frames, err := l2.Replay(ctx, meta.Code, carol)
+	_, frames, err := l2.Replay(ctx, code, carol)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,5 +180,39 @@ func TestUndoLeavesOnlyWhatStandsInTheLog(t *testing.T) {
 	if placed, undone := frames[n-2], frames[n-1]; !slices.Equal(placed.Log, []string{"alice " + did}) ||
 		!slices.Equal(undone.Log, []string{"alice took back a move"}) || undone.Seat != 0 || string(undone.View) != string(frames[n-3].View) {
 		t.Errorf("the replay's last frames: %q then %q", placed.Log, undone.Log)
+	}
+}
+
+// TestUndoLog: the log part alone. An undo drops the lines of the seat's
+// last standing move from every seat's log, tells the undoer what it took
+// back and the others only that a move was taken back; a move taken back
+// stands no more, so a second undo reaches the move before.
+func TestUndoLog(t *testing.T) {
+	seats := []store.Seat{{Name: "ann"}, {Name: "ben"}}
+	var u undoLog
+	u.record(0, 0, []engine.Event{{Seat: 0, Text: "took a card", Private: "took the 7"}})
+	u.record(1, 1, []engine.Event{{Seat: 1, Text: "took a card"}})
+	u.record(2, 0, []engine.Event{{Seat: 0, Text: "took another", Private: "took the 3"}})
+	u.record(3, 0, []engine.Event{{Seat: 0, Kind: engine.Undo, Text: "took back a move"}})
+	if got, want := u.wordedFor(0, seats), []string{"You took the 7", "ben took a card", "You took back: took the 3"}; !slices.Equal(got, want) {
+		t.Errorf("ann's log %q, want %q", got, want)
+	}
+	if got, want := u.wordedFor(1, seats), []string{"ann took a card", "You took a card", "ann took back a move"}; !slices.Equal(got, want) {
+		t.Errorf("ben's log %q, want %q", got, want)
+	}
+	u.record(4, 0, []engine.Event{{Seat: 0, Kind: engine.Undo, Text: "took back a move"}})
+	if got, want := u.wordedFor(engine.Spectator, seats), []string{"ben took a card", "ann took back a move", "ann took back a move"}; !slices.Equal(got, want) {
+		t.Errorf("a spectator's log after two undos %q, want %q", got, want)
+	}
+	// Ann has nothing standing: a third undo takes nothing from the log.
+	u.record(5, 0, []engine.Event{{Seat: 0, Kind: engine.Undo, Text: "took back a move"}})
+	if n := len(u.events); n != 4 {
+		t.Errorf("after an undo with nothing standing the log has %d lines, want 4", n)
+	}
+	for i := range logSize + 10 {
+		u.record(6+i, 1, []engine.Event{{Seat: 1, Text: "took a card"}})
+	}
+	if len(u.events) != logSize || len(u.standing[1]) != logSize {
+		t.Errorf("a long game keeps %d lines and %d standing moves, want %d of each", len(u.events), len(u.standing[1]), logSize)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/server/cmd"
 )
 
 // Permission extensions the auth callbacks record on the connection.
@@ -19,12 +20,6 @@ const (
 	extFingerprint = "smokestack-key-fp"
 	extGuest       = "smokestack-guest-id"
 )
-
-// GuestNote is what guests are told when they connect, and what the lobby
-// shows them.
-const GuestNote = "You are playing as a guest because no SSH key was offered. " +
-	"A guest's seat waits for them only a short while: come back from the same address with the room's code and " +
-	"the seat word shown to you (join CODE WORD). Connect with an SSH key to keep your seats for good."
 
 // publicKeyAuth accepts every key: a key is an identity, not a permission.
 // It records the fingerprint of the key it accepted, which checkIdentity
@@ -48,7 +43,7 @@ func (s *Server) guestAuth(ctx ssh.Context, challenge gossh.KeyboardInteractiveC
 		return false
 	}
 	// No questions: the instruction is shown and the client answers nothing.
-	if _, err := challenge("smokestack", GuestNote, nil, nil); err != nil {
+	if _, err := challenge("smokestack", cmd.GuestNote, nil, nil); err != nil {
 		return false
 	}
 	perms := ctx.Permissions()

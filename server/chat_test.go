@@ -9,6 +9,7 @@ import (
 	"github.com/smokestack/smokestack/engine/factories"
 	"github.com/smokestack/smokestack/internal/redistest"
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/store"
 )
 
 // legal is the legal moves of the update l's view of Fantastic Factories.
@@ -69,7 +70,7 @@ func TestChatBetweenTerminals(t *testing.T) {
 		}
 	}
 	// The spectator's stream carries the chat as lines of their own.
-	got := map[string]lobby.ChatLine{}
+	got := map[string]store.ChatLine{}
 	deadline := time.After(10 * time.Second)
 	for len(got) < 3 {
 		select {
@@ -84,10 +85,10 @@ func TestChatBetweenTerminals(t *testing.T) {
 			t.Fatalf("the spectator's stream showed %v", got)
 		}
 	}
-	if c := got["redtxet"]; c.Name != "carol" || c.Seat != -1 || c.Channel != lobby.ChatSpectators {
+	if c := got["redtxet"]; c.Name != "carol" || c.Seat != -1 || c.Channel != store.ChatSpectators {
 		t.Errorf("carol's line on play: %+v", c)
 	}
-	if c := got["hello bob"]; c.Name != "alice" || c.Seat != 0 || c.Channel != lobby.ChatPlayers {
+	if c := got["hello bob"]; c.Name != "alice" || c.Seat != 0 || c.Channel != store.ChatPlayers {
 		t.Errorf("alice's line on play: %+v", c)
 	}
 }

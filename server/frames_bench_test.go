@@ -13,6 +13,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/store/mem"
 	"github.com/smokestack/smokestack/session"
 )
 
@@ -26,7 +27,7 @@ func gameFrames(tb testing.TB, w, h, presses int) ([]string, tea.Model) {
 	tb.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	tb.Cleanup(cancel)
-	l := lobby.New(lobby.Config{Store: lobby.NewMemStore(), Games: testGames})
+	l := lobby.New(lobby.Config{Store: mem.New(), Games: testGames})
 	alice := lobby.Player{ID: "SHA256:alice", Name: "alice"}
 	room, err := l.Create(ctx, alice, lobby.CreateOptions{Seats: 4, HasSeed: true, Seed: 5, Bots: []string{"random", "random", "random"}})
 	if err != nil {

@@ -13,8 +13,8 @@ import (
 
 	"github.com/smokestack/smokestack/engine/furnace"
 	furnacebot "github.com/smokestack/smokestack/engine/furnace/bot"
-	"github.com/smokestack/smokestack/session"
 	furnaceui "github.com/smokestack/smokestack/session/furnace"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // Furnace played end to end over real SSH: whole games through the play
@@ -220,11 +220,11 @@ func TestFurnaceScreenOverSSH(t *testing.T) {
 		}
 		var v furnace.View
 		json.Unmarshal(l.View, &v)
-		board, err := furnaceui.UI{}.Decode(l.View)
+		board, err := furnaceui.UI.Decode(l.View)
 		if err != nil {
 			t.Fatal(err)
 		}
-		groups := board.Menu(session.Seats{Viewer: v.Seat})
+		groups := board.Menu(kit.Seats{Viewer: v.Seat})
 		group := strings.Count(strings.Join(keys, ""), "\x1b[C") % len(groups)
 		var want furnace.Move
 		json.Unmarshal(groups[group].Moves[0].Move, &want)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/smokestack/smokestack/internal/ratelog"
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/store"
 )
 
 // guardLimits turn the per-address limits on, so failed lookups are
@@ -277,7 +278,7 @@ func TestPrivateRoomFromBeforeInvitesOverSSH(t *testing.T) {
 	alice := dialKey(t, srv.addr, "alice", key)
 	fp := gossh.FingerprintSHA256(key.PublicKey())
 	now := time.Now().UTC()
-	old := lobby.Meta{Code: "K7PXMA", Game: "factories", Host: fp, Seats: []lobby.Seat{{Player: fp, Name: "alice"}, {}},
+	old := store.Meta{Code: "K7PXMA", Game: "factories", Host: fp, Seats: []store.Seat{{Player: fp, Name: "alice"}, {}},
 		Seed: 11, Created: now, Updated: now, Version: 1}
 	if err := srv.store.Create(t.Context(), old); err != nil {
 		t.Fatal(err)

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/chat"
 )
 
 // hostileTexts are what a person could put in any text the server shows
@@ -61,7 +61,7 @@ func TestHostileTextReachesNoTerminal(t *testing.T) {
 	for i, h := range hostileTexts {
 		t.Run(h.name, func(t *testing.T) {
 			text := fmt.Sprintf("hostile-%d:%s.", i, h.text)
-			shown := lobby.CleanText(text)
+			shown := chat.CleanText(text)
 			if shown != fmt.Sprintf("hostile-%d:.", i) && h.name != "invalid UTF-8" {
 				t.Fatalf("the set's text %q is cleaned to %q, not to its marker", text, shown)
 			}

@@ -15,6 +15,7 @@ import (
 	"github.com/smokestack/smokestack/engine/factories/bot"
 	"github.com/smokestack/smokestack/internal/redistest"
 	"github.com/smokestack/smokestack/lobby"
+	redisstore "github.com/smokestack/smokestack/lobby/store/redis"
 )
 
 // redisInstance is one smokestack instance of a cluster: a real server on
@@ -22,16 +23,16 @@ import (
 // the changes other instances make there.
 type redisInstance struct {
 	addr  string
-	store *lobby.RedisStore
+	store *redisstore.Store
 }
 
 func startRedisInstance(t *testing.T, url string, change ...func(*Server)) *redisInstance {
 	t.Helper()
-	store, err := lobby.OpenRedis(t.Context(), url)
+	st, err := redisstore.Open(t.Context(), url)
 	if err != nil {
 		t.Fatal(err)
 	}
-	lb := lobby.New(lobby.Config{Store: store, Games: testGames})
+	lb := lobby.New(lobby.Config{Store: st, Games: testGames})
 	ctx, stopLobby := context.WithCancel(context.Background())
 	go lb.Run(ctx)
 	srv, err := New(Config{HostKey: newKey(t), Lobby: lb, Screens: testScreens})
@@ -43,9 +44,9 @@ func startRedisInstance(t *testing.T, url string, change ...func(*Server)) *redi
 	}
 	addr := serveLoopback(t, srv, func() {
 		stopLobby()
-		store.Close()
+		st.Close()
 	})
-	return &redisInstance{addr: addr, store: store}
+	return &redisInstance{addr: addr, store: st}
 }
 
 // follower reads one play stream and keeps its newest update. It checks

@@ -8,6 +8,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/store"
 )
 
 // Keys that only connect make no profiles and squat no names: ten new
@@ -24,7 +25,7 @@ func TestNewKeysMakeNoProfiles(t *testing.T) {
 		}
 		c.Close()
 	}
-	if _, err := srv.store.NamedProfile(t.Context(), "squat"); !errors.Is(err, lobby.ErrNoProfile) {
+	if _, err := srv.store.NamedProfile(t.Context(), "squat"); !errors.Is(err, store.ErrNoProfile) {
 		t.Errorf("keys that only connected hold the name squat: %v", err)
 	}
 	elsewhere, _, err := dialFrom(srv.addr, 0, newKey(t)) // from 127.0.0.2

@@ -1,27 +1,61 @@
 package server
 
 import (
+	"bufio"
 	"cmp"
 	"context"
 	"fmt"
 	"net"
 	"os"
 	"slices"
+	"strings"
 	"time"
 
+	gossh "golang.org/x/crypto/ssh"
+
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/store"
+	"github.com/smokestack/smokestack/server/cmd"
 	"github.com/smokestack/smokestack/session"
 )
 
-// What operators ask of every instance (admin.go): with a store shared
-// between instances (Redis), the request goes to all of them and each
-// answers for its own sessions; otherwise this instance answers alone.
-const (
-	askSessions = "sessions" // list the sessions
-	askKick     = "kick"     // Args: session ID
-	askAnnounce = "announce" // Args: the text
-	askBanned   = "banned"   // Args: ban target, the banning session's ID
-)
+// Operators are the keys allowed the admin commands: fingerprint to the
+// name the operators file gives (its comment).
+type Operators map[string]string
+
+// LoadOperators reads an authorized_keys file: one key a line, options
+// ignored, # comments and blank lines skipped.
+func LoadOperators(path string) (Operators, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("operators: %w", err)
+	}
+	ops := Operators{}
+	sc := bufio.NewScanner(strings.NewReader(string(data)))
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		key, comment, _, _, err := gossh.ParseAuthorizedKey([]byte(line))
+		if err != nil {
+			return nil, fmt.Errorf("operators %s line %d: %w", path, n, err)
+		}
+		if comment == "" {
+			comment = "operator"
+		}
+		ops[gossh.FingerprintSHA256(key)] = comment
+	}
+	return ops, nil
+}
+
+// isOperator reports whether p is an operator. p comes from checkIdentity,
+// so p.Key is the fingerprint of the key that signed the handshake: a key
+// only offered never counts, nor does another key linked to the same
+// profile.
+func (s *Server) isOperator(p lobby.Player) bool {
+	return !p.Guest && p.Key != "" && s.cfg.Operators[p.Key] != ""
+}
 
 // askWait bounds how long an operator waits for the other instances.
 const askWait = 3 * time.Second
@@ -39,49 +73,39 @@ func instanceName(l net.Listener) string {
 // answerOperators answers every instance's operator requests until ctx
 // ends, when the lobby's store is shared between instances.
 func (s *Server) answerOperators(ctx context.Context) {
-	if inst, ok := s.cfg.Lobby.Instances(); ok {
-		inst.AnswerInstances(ctx, s.answer)
-	}
-}
-
-// gathered is what the instances answered an operator.
-type gathered struct {
-	answers []lobby.OperatorAnswer
-	asked   int    // instances that heard the request
-	note    string // how far the answers reach, for the operator
+	s.cfg.Lobby.AnswerInstances(ctx, s.answer)
 }
 
 // askAll puts req to every instance and gathers their answers: this
 // instance's at least, however the others fare.
-func (s *Server) askAll(ctx context.Context, req lobby.OperatorRequest) gathered {
-	inst, ok := s.cfg.Lobby.Instances()
-	if !ok {
-		return gathered{answers: []lobby.OperatorAnswer{s.answer(ctx, req)}, asked: 1}
+func (s *Server) askAll(ctx context.Context, req store.OperatorRequest) cmd.Answers {
+	if !s.cfg.Lobby.Shared() {
+		return cmd.Answers{List: []store.OperatorAnswer{s.answer(ctx, req)}}
 	}
 	ctx, cancel := context.WithTimeout(ctx, askWait)
 	defer cancel()
-	answers, asked, err := inst.AskInstances(ctx, req)
-	g := gathered{answers: answers, asked: asked}
-	if !slices.ContainsFunc(answers, func(a lobby.OperatorAnswer) bool { return a.Instance == s.instance }) {
+	answers, asked, err := s.cfg.Lobby.AskInstances(ctx, req)
+	if !slices.ContainsFunc(answers, func(a store.OperatorAnswer) bool { return a.Instance == s.instance }) {
 		// Not heard here (the subscription is down): answer here anyway.
-		g.answers = append(g.answers, s.answer(ctx, req))
-		g.asked++
+		answers = append(answers, s.answer(ctx, req))
+		asked++
 	}
+	g := cmd.Answers{List: answers}
 	switch {
 	case err != nil:
 		s.log.Warn("ask the other instances", "kind", req.Kind, "err", err)
-		g.note = fmt.Sprintf("the other instances could not be asked (%v): this instance only", err)
-	case len(g.answers) < g.asked:
-		g.note = fmt.Sprintf("%d of %d instances answered within %s; ssh to the others directly (their addresses are in their logs' listening line)", len(g.answers), g.asked, askWait)
+		g.Note = fmt.Sprintf("the other instances could not be asked (%v): this instance only", err)
+	case len(answers) < asked:
+		g.Note = fmt.Sprintf("%d of %d instances answered within %s; ssh to the others directly (their addresses are in their logs' listening line)", len(answers), asked, askWait)
 	default:
-		g.note = fmt.Sprintf("%d of %d instances answered", len(g.answers), g.asked)
+		g.Note = fmt.Sprintf("%d of %d instances answered", len(answers), asked)
 	}
 	return g
 }
 
 // answer answers one operator request for this instance's sessions.
-func (s *Server) answer(_ context.Context, req lobby.OperatorRequest) lobby.OperatorAnswer {
-	a := lobby.OperatorAnswer{Instance: s.instance}
+func (s *Server) answer(_ context.Context, req store.OperatorRequest) store.OperatorAnswer {
+	a := store.OperatorAnswer{Instance: s.instance}
 	arg := func(i int) string {
 		if i < len(req.Args) {
 			return req.Args[i]
@@ -90,7 +114,7 @@ func (s *Server) answer(_ context.Context, req lobby.OperatorRequest) lobby.Oper
 	}
 	now := time.Now()
 	switch req.Kind {
-	case askSessions:
+	case cmd.AskSessions:
 		for _, ls := range s.sessions() {
 			ls.mu.Lock()
 			kind := ls.kind
@@ -98,7 +122,7 @@ func (s *Server) answer(_ context.Context, req lobby.OperatorRequest) lobby.Oper
 			a.Rows = append(a.Rows, []string{ls.id, ls.player.Name, cmp.Or(ls.player.Key, ls.player.ID), ls.remote, kind,
 				fmt.Sprintf("%.40q", ls.cmd), now.Sub(ls.started).Round(time.Second).String(), ls.idle(now).Round(time.Second).String()})
 		}
-	case askKick:
+	case cmd.AskKick:
 		s.mu.Lock()
 		ls := s.live[arg(0)]
 		s.mu.Unlock()
@@ -106,16 +130,16 @@ func (s *Server) answer(_ context.Context, req lobby.OperatorRequest) lobby.Oper
 			ls.end(kickNote)
 			a.N, a.Text = 1, fmt.Sprintf("closed session %s (%s) on %s", ls.id, ls.player.Name, s.instance)
 		}
-	case askAnnounce:
+	case cmd.AskAnnounce:
 		for _, ls := range s.sessions() {
 			if ls.show(session.Notice{Text: "announcement: " + arg(0)}) {
 				a.N++
 			}
 		}
-	case askBanned:
+	case cmd.AskBanned:
 		s.bans.forget() // read the new ban before the next session
 		target, except := arg(0), arg(1)
-		ban := lobby.Ban{Target: target}
+		ban := store.Ban{Target: target}
 		for _, ls := range s.sessions() {
 			if ls.id != except && ban.Covers(ls.player.Key, remoteAddr(ls.sess.RemoteAddr())) {
 				ls.end(endNote(refusalLines["banned"]))

@@ -14,6 +14,7 @@ import (
 
 	"github.com/smokestack/smokestack/engine/factories"
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/players"
 )
 
 var defaultName = regexp.MustCompile(`^player-[0-9a-f]{4}\n$`)
@@ -194,7 +195,7 @@ func TestLinkOverSSH(t *testing.T) {
 	}
 	stale := strings.TrimSpace(run(t, deskC, "link", "").stdout)
 	mu.Lock()
-	now = now.Add(lobby.LinkCodeLife + time.Second)
+	now = now.Add(players.LinkCodeLife + time.Second)
 	mu.Unlock()
 	if r := run(t, other, "link "+stale, ""); r.status == 0 || !strings.Contains(r.stderr, "no such link code") {
 		t.Fatalf("a lapsed code: %d %q", r.status, r.stderr)
@@ -227,7 +228,7 @@ func TestRatingsOverSSH(t *testing.T) {
 		}
 	}
 	res := lasts[0].Room.Result
-	byName := map[string]lobby.SeatRating{}
+	byName := map[string]players.SeatRating{}
 	for _, r := range lasts[0].Room.Ratings {
 		byName[r.Name] = r
 		if r.Games != 1 || r.Change != r.Rating {
@@ -254,8 +255,8 @@ func TestRatingsOverSSH(t *testing.T) {
 		t.Fatalf("top:\n%s%s", r.stdout, r.stderr)
 	}
 	var board struct {
-		Game      string           `json:"game"`
-		Standings []lobby.Standing `json:"standings"`
+		Game      string             `json:"game"`
+		Standings []players.Standing `json:"standings"`
 	}
 	if err := json.Unmarshal([]byte(run(t, alice, "top --json --game factories", "").stdout), &board); err != nil ||
 		board.Game != "factories" || len(board.Standings) != 2 || board.Standings[0].Name != winner || board.Standings[0].Games != 1 {
@@ -280,7 +281,7 @@ func TestRatingsOverSSH(t *testing.T) {
 			t.Errorf("profile lacks %q:\n%s", want, r.stdout)
 		}
 	}
-	var prof lobby.PlayerProfile
+	var prof players.Summary
 	if err := json.Unmarshal([]byte(run(t, bob, "profile alice --json", "").stdout), &prof); err != nil ||
 		prof.Name != "alice" || prof.Games != 2 || len(prof.ByGame) != 1 || prof.ByGame[0].Rating == nil || len(prof.Recent) != 2 || prof.Keys != 0 {
 		t.Fatalf("profile alice --json as bob sees it: %+v, %v", prof, err)

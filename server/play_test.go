@@ -16,6 +16,7 @@ import (
 	"github.com/smokestack/smokestack/engine/factories"
 	"github.com/smokestack/smokestack/engine/factories/bot"
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/store"
 )
 
 // line is one line of the play protocol: an update, a chat line, an ok
@@ -25,7 +26,7 @@ type line struct {
 	Error string          `json:"error"`
 	About string          `json:"about"` // "chat" on an error answering chat
 	OK    bool            `json:"ok"`
-	Chat  *lobby.ChatLine `json:"chat"`
+	Chat  *store.ChatLine `json:"chat"`
 	raw   []byte
 }
 

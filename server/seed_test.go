@@ -214,7 +214,7 @@ type gameSecrets struct {
 	rules   engine.Ruleset
 	seats   int
 	options json.RawMessage
-	start   json.RawMessage
+	start   json.RawMessage // the starting state, as JSON
 	secrets []uint64
 }
 
@@ -225,10 +225,11 @@ func newGameSecrets(t *testing.T, srv *testServer, g lobby.Game, code string) ga
 		t.Fatal(err)
 	}
 	s := gameSecrets{rules: g.Rules, seats: len(meta.Seats), options: meta.Options, secrets: []uint64{meta.Seed}}
-	if s.start, err = g.Rules.New(s.seats, s.options, meta.Seed); err != nil {
+	state, err := g.Rules.New(s.seats, s.options, meta.Seed)
+	if err != nil {
 		t.Fatal(err)
 	}
-	state := s.start
+	s.start = encodeState(t, state)
 	for _, rec := range moves {
 		if state, _, err = g.Rules.Apply(state, rec.Seat, rec.Move); err != nil {
 			t.Fatal(err)
@@ -236,7 +237,7 @@ func newGameSecrets(t *testing.T, srv *testServer, g lobby.Game, code string) ga
 		var st struct {
 			RNG engine.RNG `json:"rng"`
 		}
-		if err := json.Unmarshal(state, &st); err != nil || st.RNG.State == 0 {
+		if err := json.Unmarshal(encodeState(t, state), &st); err != nil || st.RNG.State == 0 {
 			t.Fatalf("the state has no generator: %v", err)
 		}
 		s.secrets = append(s.secrets, st.RNG.State)
@@ -257,7 +258,18 @@ func (s gameSecrets) foreseenBy(t *testing.T, c uint64) bool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return bytes.Equal(fresh, s.start)
+	return bytes.Equal(encodeState(t, fresh), s.start)
+}
+
+// encodeState is a game's state as JSON, the way the game's engine writes
+// it: what a leak of the state would carry.
+func encodeState(t *testing.T, state engine.State) json.RawMessage {
+	t.Helper()
+	raw, err := json.Marshal(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return raw
 }
 
 // encodings are the ways a number could be written out: decimal, signed,

@@ -1,8 +1,9 @@
 // Package server wires SSH to the game: a Wish server whose middleware
-// authenticates players by key (or as guests), then hands each session
-// either to a Bubble Tea program (with a terminal) or to the exec commands
-// scripts use (without one). It knows sessions and the lobby's API, never
-// the rules.
+// authenticates players by key (or as guests), admits them past the
+// limits and bans, then hands each session to the exec commands
+// (server/cmd), whose game screen commands it runs as a Bubble Tea
+// program on the session's terminal. It knows sessions and the lobby's
+// API, never the rules.
 package server
 
 import (
@@ -20,7 +21,7 @@ import (
 
 	"github.com/smokestack/smokestack/internal/ratelog"
 	"github.com/smokestack/smokestack/lobby"
-	"github.com/smokestack/smokestack/session"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // Config is what a Server needs.
@@ -31,7 +32,7 @@ type Config struct {
 	HostKey gossh.Signer
 	Lobby   *lobby.Lobby
 	// Screens draw each game, by game name.
-	Screens map[string]session.Game
+	Screens map[string]kit.Game
 	Logger  *slog.Logger
 	// IdleTimeout closes connections with no traffic for this long (0: never).
 	IdleTimeout time.Duration

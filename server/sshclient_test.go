@@ -20,15 +20,10 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	gossh "golang.org/x/crypto/ssh"
 
-	"github.com/smokestack/smokestack/engine/factories"
-	"github.com/smokestack/smokestack/engine/factories/bot"
-	"github.com/smokestack/smokestack/engine/furnace"
-	furnacebot "github.com/smokestack/smokestack/engine/furnace/bot"
 	"github.com/smokestack/smokestack/hostkeys"
+	"github.com/smokestack/smokestack/internal/games"
 	"github.com/smokestack/smokestack/lobby"
-	"github.com/smokestack/smokestack/session"
-	factoriesui "github.com/smokestack/smokestack/session/factories"
-	furnaceui "github.com/smokestack/smokestack/session/furnace"
+	"github.com/smokestack/smokestack/lobby/store/bolt"
 )
 
 // testServer is a real server on 127.0.0.1:0 over a bbolt store in a
@@ -37,7 +32,7 @@ type testServer struct {
 	*Server
 	addr  string
 	lobby *lobby.Lobby
-	store *lobby.BoltStore
+	store *bolt.Store
 }
 
 // startServer starts a server; change, when given, adjusts it first.
@@ -60,7 +55,7 @@ func startServerIn(t *testing.T, dir string, config func(*lobby.Config), change 
 	if err != nil {
 		t.Fatal(err)
 	}
-	store, err := lobby.OpenBolt(filepath.Join(dir, "rooms.db"))
+	st, err := bolt.Open(filepath.Join(dir, "rooms.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +64,7 @@ func startServerIn(t *testing.T, dir string, config func(*lobby.Config), change 
 		logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
 	metrics := NewMetrics("bolt") // the lobby reports to the server's metrics, as in serve
-	cfg := lobby.Config{Store: store, Games: testGames, Logger: logger, Observer: metrics}
+	cfg := lobby.Config{Store: st, Games: testGames, Logger: logger, Observer: metrics}
 	config(&cfg)
 	lb := lobby.New(cfg)
 	srv, err := New(Config{HostKey: key.Signer, Lobby: lb, Screens: testScreens, Logger: logger, Metrics: metrics})
@@ -79,18 +74,16 @@ func startServerIn(t *testing.T, dir string, config func(*lobby.Config), change 
 	for _, f := range change {
 		f(srv)
 	}
-	addr := serveLoopback(t, srv, func() { store.Close() })
-	return &testServer{Server: srv, addr: addr, lobby: lb, store: store}
+	addr := serveLoopback(t, srv, func() { st.Close() })
+	return &testServer{Server: srv, addr: addr, lobby: lb, store: st}
 }
 
-// testGames are the test servers' games, as cmd/smokestack registers them.
-var testGames = []lobby.Game{
-	{Rules: factories.Rules{}, Bots: bot.JSONBots(), SoloOpponent: factories.SoloOpponent},
-	{Rules: furnace.Rules{}, Bots: furnacebot.JSONBots()},
-}
+// testGames are the test servers' games: the registry's, as
+// cmd/smokestack serves them.
+var testGames = games.Lobby(games.All())
 
 // testScreens draw the test servers' games.
-var testScreens = map[string]session.Game{"factories": factoriesui.UI{}, "furnace": furnaceui.UI{}}
+var testScreens = games.Screens(games.All())
 
 // serveLoopback serves srv on 127.0.0.1:0 until the test ends, then
 // closes it and runs after (to close what the server used).

@@ -21,11 +21,11 @@ import (
 func firstTurnSeed(t *testing.T, seats, seat int) uint64 {
 	t.Helper()
 	for seed := uint64(1); seed < 200; seed++ {
-		st, err := factories.Rules{}.New(seats, nil, seed)
+		st, err := factories.Rules.New(seats, nil, seed)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if s, _ := (factories.Rules{}).Status(st); len(s.Acting) == 1 && s.Acting[0] == seat {
+		if s, _ := factories.Rules.Status(st); len(s.Acting) == 1 && s.Acting[0] == seat {
 			return seed
 		}
 	}

@@ -17,14 +17,6 @@ import (
 	"github.com/smokestack/smokestack/session"
 )
 
-// sessionStart maps a terminal command to the screen it opens on.
-func sessionStart(cmd string, pos []string) session.Start {
-	if cmd == "lobby" || len(pos) == 0 {
-		return session.Start{Mode: "lobby"}
-	}
-	return session.Start{Mode: cmd, Code: strings.Join(pos, " ")} // CODE, or CODE WORD
-}
-
 // Window sizes past these are taken as these: a client claiming
 // 10000x10000 would otherwise have every frame drawn at that size.
 const (

@@ -6,10 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/smokestack/smokestack/engine/factories"
-	"github.com/smokestack/smokestack/engine/factories/bot"
-
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/store/mem"
 	"github.com/smokestack/smokestack/session"
 )
 
@@ -19,7 +17,7 @@ import (
 func TestBotSeatMarked(t *testing.T) {
 	now := fixedNow()
 	clk := &setClock{t: now}
-	l := lobby.New(lobby.Config{Store: lobby.NewMemStore(), Games: []lobby.Game{{Rules: factories.Rules{}, Bots: bot.JSONBots()}}, Now: clk.Now})
+	l := lobby.New(lobby.Config{Store: mem.New(), Games: lobbyGames(), Now: clk.Now})
 	ctx := context.Background()
 	m, err := l.Create(ctx, alice, lobby.CreateOptions{Seats: 2, HasSeed: true, Seed: 5})
 	if err != nil {

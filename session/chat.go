@@ -13,7 +13,9 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/smokestack/smokestack/engine"
-	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/chat"
+	"github.com/smokestack/smokestack/lobby/store"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // chatPane is a chat as a screen shows it: a room's (players' and
@@ -26,7 +28,7 @@ type chatPane struct {
 	open   bool
 	typing bool
 	input  *textinput.Model // made when first needed (in)
-	lines  []lobby.ChatLine
+	lines  []store.ChatLine
 	// seen is the ID of the newest line shown while the pane was open,
 	// or there when the screen opened, for the count of new ones while
 	// it is closed; primed is set once the first lines came.
@@ -68,7 +70,7 @@ func (c *chatPane) in() *textinput.Model {
 		in := textinput.New()
 		in.Prompt = "say: "
 		in.Placeholder = "a message; /me ACTION, /mute NAME, /unmute NAME"
-		in.CharLimit = lobby.MaxChatLength
+		in.CharLimit = chat.MaxLength
 		t := c.env.theme
 		in.PromptStyle, in.TextStyle, in.PlaceholderStyle = t.Accent, t.Style(), t.Dim
 		in.Cursor.Style = t.Style().Reverse(true)
@@ -112,7 +114,7 @@ func (c *chatPane) resize() {
 }
 
 // setLines takes in the chat as the room (or the lobby) now has it.
-func (c *chatPane) setLines(lines []lobby.ChatLine) {
+func (c *chatPane) setLines(lines []store.ChatLine) {
 	c.lines = lines
 	if c.open || !c.primed {
 		c.markSeen()
@@ -129,7 +131,7 @@ func (c *chatPane) markSeen() {
 // unread counts the lines said since the pane was last open, that it
 // would show, by others.
 func (c *chatPane) unread(me string) int {
-	i := slices.IndexFunc(c.lines, func(l lobby.ChatLine) bool { return l.ID == c.seen })
+	i := slices.IndexFunc(c.lines, func(l store.ChatLine) bool { return l.ID == c.seen })
 	n := 0
 	for _, l := range c.lines[i+1:] {
 		if c.shows(l) && l.Name != me {
@@ -141,8 +143,8 @@ func (c *chatPane) unread(me string) int {
 
 // shows reports whether the pane shows line: not from a muted name, nor
 // from the spectators' channel while it is hidden.
-func (c *chatPane) shows(l lobby.ChatLine) bool {
-	return !c.env.muted[strings.ToLower(l.Name)] && !(c.hideSpectators && l.Channel == lobby.ChatSpectators)
+func (c *chatPane) shows(l store.ChatLine) bool {
+	return !c.env.muted[strings.ToLower(l.Name)] && !(c.hideSpectators && l.Channel == store.ChatSpectators)
 }
 
 // key handles a key while the player types. send sends a message and
@@ -272,7 +274,7 @@ func (c *chatPane) inputView() string { return c.in().View() }
 
 // view draws the pane in w×h: a title with what the keys do, then the
 // newest lines that fit, wrapped, each speaker in their seat's colour.
-func (c *chatPane) view(t Theme, s Seats, room bool, w, h int) string {
+func (c *chatPane) view(t kit.Theme, s kit.Seats, room bool, w, h int) string {
 	if h < 1 {
 		return ""
 	}
@@ -344,11 +346,11 @@ func (c *chatPane) view(t Theme, s Seats, room bool, w, h int) string {
 
 // chatLineText words one line: "♥ bob: hi", "* ♥ bob waves", a spectator
 // as "(watching) carol: hi", the lobby's as "alice: hi".
-func chatLineText(t Theme, s Seats, l lobby.ChatLine, room bool) string {
+func chatLineText(t kit.Theme, s kit.Seats, l store.ChatLine, room bool) string {
 	who := l.Name
 	switch {
 	case !room:
-	case l.Channel == lobby.ChatSpectators || l.Seat == engine.Spectator:
+	case l.Channel == store.ChatSpectators || l.Seat == engine.Spectator:
 		who = t.Dim.Render("(watching) ") + l.Name
 	default:
 		who = t.SeatStyle(l.Seat).Render(s.Glyph(l.Seat) + " " + l.Name)

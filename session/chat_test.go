@@ -9,9 +9,9 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/smokestack/smokestack/engine/factories"
-	"github.com/smokestack/smokestack/engine/factories/bot"
 	"github.com/smokestack/smokestack/internal/screentest"
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/store/mem"
 	"github.com/smokestack/smokestack/session"
 )
 
@@ -137,7 +137,7 @@ func TestChatChannelsAndMute(t *testing.T) {
 // in the chat while they type, and the text kept to send later.
 func TestChatRateRefusal(t *testing.T) {
 	clock := screentest.NewClock(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))
-	l := lobby.New(lobby.Config{Store: lobby.NewMemStore(), Games: []lobby.Game{{Rules: factories.Rules{}, Bots: bot.JSONBots()}},
+	l := lobby.New(lobby.Config{Store: mem.New(), Games: lobbyGames(),
 		Now: clock.Now, Limits: lobby.Limits{ChatPerMinute: 2}})
 	code := createRoom(t, l, alice, lobby.CreateOptions{Seats: 1, HasSeed: true, Seed: 5})
 	d := newDriver(t, session.Config{Lobby: l, Player: alice, Width: 80, Height: 24, Start: session.Start{Mode: "join", Code: code}})

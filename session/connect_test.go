@@ -9,13 +9,15 @@ import (
 
 	"github.com/smokestack/smokestack/internal/tally"
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/store/mem"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // TestJoiningUntilTheRoomAnswers: between joining and the room's first
 // update the screen says it is joining, not "0 of 0 seats taken" of an
 // empty waiting room.
 func TestJoiningUntilTheRoomAnswers(t *testing.T) {
-	l := lobby.New(lobby.Config{Store: lobby.NewMemStore(), Games: []lobby.Game{{Rules: tally.Rules{}}}})
+	l := lobby.New(lobby.Config{Store: mem.New(), Games: []lobby.Game{{Rules: tally.Rules}}})
 	alice := lobby.Player{ID: "SHA256:alice", Name: "alice"}
 	m, err := l.Create(context.Background(), alice, lobby.CreateOptions{Seats: 2})
 	if err != nil {
@@ -27,7 +29,7 @@ func TestJoiningUntilTheRoomAnswers(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	g := newConnecting(&env{theme: NewTheme("mono", nil)}, code, false)
+	g := newConnecting(&env{theme: kit.NewTheme("mono", nil)}, code, false)
 	g.conn = c
 	if out := ansi.Strip(g.view(80, 24)); !strings.Contains(out, "joining room "+code) || strings.Contains(out, "seats taken") {
 		t.Errorf("before the first update the screen reads:\n%s", out)

@@ -10,9 +10,6 @@ import (
 // through the screens (a game's screens import this package, so those
 // tests cannot live inside it).
 
-// ThemeNames are the themes Config.Theme accepts.
-var ThemeNames = themeNames
-
 // NoticeHold is how long a notice stays before a key takes it down.
 const NoticeHold = noticeHold
 

@@ -12,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // roomForm is the new-room form: the game, its seats, visibility, the
@@ -169,7 +170,7 @@ func (l *lobbyScreen) formKey(msg tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
-func (f *roomForm) view(t Theme) string {
+func (f *roomForm) view(t kit.Theme) string {
 	lines := []string{t.Title.Render("NEW ROOM"), ""}
 	for i, r := range f.fields() {
 		line := fmt.Sprintf("%-11s ◂ %s ▸", r.label, r.value)

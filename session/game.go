@@ -12,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // gameScreen is one room: the waiting room before the game starts, the
@@ -31,7 +32,7 @@ type gameScreen struct {
 	room    lobby.RoomInfo
 	invite  string // a private room's invite, for a seat or the host to share
 	seat    int
-	board   Board // nil until the game starts
+	board   kit.Board // nil until the game starts
 	log     []string
 	logPane drawnLog // the log pane as last drawn; apply clears it
 	notice  string
@@ -167,10 +168,10 @@ func (g *gameScreen) close() {
 func (g *gameScreen) spectator() bool { return g.seat < 0 }
 
 // seats names the table for the board, from this viewer's side.
-func (g *gameScreen) seats() Seats { return seatsOf(g.room, g.seat) }
+func (g *gameScreen) seats() kit.Seats { return seatsOf(g.room, g.seat) }
 
-func seatsOf(r lobby.RoomInfo, viewer int) Seats {
-	s := Seats{Names: make([]string, len(r.Seats)), Bots: make([]string, len(r.Seats)), Viewer: viewer}
+func seatsOf(r lobby.RoomInfo, viewer int) kit.Seats {
+	s := kit.Seats{Names: make([]string, len(r.Seats)), Bots: make([]string, len(r.Seats)), Viewer: viewer}
 	for i, seat := range r.Seats {
 		s.Names[i], s.Bots[i] = seat.Name, seat.Bot
 	}

@@ -14,7 +14,9 @@ import (
 
 	"github.com/smokestack/smokestack/engine/factories"
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/store/mem"
 	"github.com/smokestack/smokestack/session"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // TestSoloGameThroughKeys plays a whole solo game with keystrokes only:
@@ -278,7 +280,7 @@ func checkFits(t *testing.T, view string, w, h int) {
 func TestThemes(t *testing.T) {
 	l := newTestLobby()
 	code := createRoom(t, l, alice, lobby.CreateOptions{Seats: 1, HasSeed: true, Seed: 9})
-	for _, theme := range session.ThemeNames {
+	for _, theme := range kit.ThemeNames {
 		d := newDriver(t, session.Config{Lobby: l, Player: alice, Theme: theme, Start: session.Start{Mode: "join", Code: code}})
 		d.inGame()
 		checkFits(t, d.view(), 120, 40)
@@ -558,7 +560,7 @@ func TestPrivateRoomInvite(t *testing.T) {
 // Past the lookup limit the program ends with the lobby's refusal, for
 // the server to end the connection with.
 func TestLookupLimitEndsTheProgram(t *testing.T) {
-	l := lobby.New(lobby.Config{Store: lobby.NewMemStore(), Games: []lobby.Game{{Rules: factories.Rules{}}},
+	l := lobby.New(lobby.Config{Store: mem.New(), Games: []lobby.Game{{Rules: played[0].Rules}},
 		Limits: lobby.Limits{LookupMisses: 1, LookupWindow: time.Hour}})
 	d := newDriver(t, session.Config{Lobby: l, Player: carol, Width: 80, Height: 24})
 	d.until("the lobby", d.screenContains("OPEN SEATS"))

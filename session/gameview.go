@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // view draws the room: header, banner, body, status line and help bar.
@@ -55,11 +56,11 @@ func (g *gameScreen) view(w, h int) string {
 		km = g.overlay.keys()
 	}
 	return strings.Join([]string{
-		Fit(g.header(w), w, 1),
-		Fit(g.banner(w), w, 1),
-		Fit(body, w, bh),
-		Fit(status, w, 1),
-		Fit(helpBar(t, km, w), w, 1),
+		kit.Fit(g.header(w), w, 1),
+		kit.Fit(g.banner(w), w, 1),
+		kit.Fit(body, w, bh),
+		kit.Fit(status, w, 1),
+		kit.Fit(helpBar(t, km, w), w, 1),
 	}, "\n")
 }
 
@@ -80,8 +81,8 @@ func (g *gameScreen) keys() help.KeyMap {
 
 // frame is what the board draws into: its size, the seats, and the menu
 // and log widgets for it to place.
-func (g *gameScreen) frame(w, h int) Frame {
-	f := Frame{Theme: g.env.theme, Seats: g.seats(), Width: w, Height: h, Ended: g.room.Ended,
+func (g *gameScreen) frame(w, h int) kit.Frame {
+	f := kit.Frame{Theme: g.env.theme, Seats: g.seats(), Width: w, Height: h, Ended: g.room.Ended,
 		Log: g.logOrChat}
 	if !g.spectator() {
 		f.Menu = g.menuView
@@ -167,7 +168,7 @@ func (g *gameScreen) menuView(w, h int) string {
 
 // logTail draws the last h lines of log, wrapped to w, under a title,
 // each line's speaker in their colour.
-func logTail(t Theme, s Seats, log []string, w, h int) string {
+func logTail(t kit.Theme, s kit.Seats, log []string, w, h int) string {
 	if h < 1 {
 		return ""
 	}

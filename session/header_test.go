@@ -12,6 +12,7 @@ import (
 	"github.com/smokestack/smokestack/engine/factories"
 	"github.com/smokestack/smokestack/engine/factories/bot"
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/store/mem"
 	"github.com/smokestack/smokestack/session"
 )
 
@@ -22,7 +23,7 @@ import (
 func TestHeaderKeepsTheClock(t *testing.T) {
 	ctx := context.Background()
 	clk := &setClock{t: fixedNow().Add(-10 * time.Second)}
-	l := lobby.New(lobby.Config{Store: lobby.NewMemStore(), Games: []lobby.Game{{Rules: factories.Rules{}, Bots: bot.JSONBots()}}, Now: clk.Now})
+	l := lobby.New(lobby.Config{Store: mem.New(), Games: lobbyGames(), Now: clk.Now})
 	bart := lobby.Player{ID: "SHA256:bart", Name: "Bartholomew Bo"}
 	chris := lobby.Player{ID: "SHA256:chris", Name: "Christabel Cox"}
 	m, err := l.Create(ctx, alice, lobby.CreateOptions{Seats: 3, HasSeed: true, Seed: 51, Clock: 2 * time.Minute})

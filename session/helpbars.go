@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // helpBars holds the help bars drawn so far. A screen's bar depends only
@@ -23,13 +24,13 @@ type barCache struct {
 }
 
 type barKey struct {
-	styles *Styles
+	styles *kit.Styles
 	keys   string // each enabled key and its help, as the bar lists them
 	w      int
 }
 
 // keyOf is the cache key of a bar of keys in theme t, w wide.
-func keyOf(t Theme, keys []key.Binding, w int) barKey {
+func keyOf(t kit.Theme, keys []key.Binding, w int) barKey {
 	var b strings.Builder
 	for _, k := range keys {
 		if k.Enabled() {
@@ -46,7 +47,7 @@ func keyOf(t Theme, keys []key.Binding, w int) barKey {
 // pageKey is the cache key of a page of keys in columns, in theme t, w
 // wide, under head (its title and note). Bars' keys never hold the byte 1
 // that starts each column here, so a page never takes a bar's place.
-func pageKey(t Theme, head string, cols [][]key.Binding, w int) barKey {
+func pageKey(t kit.Theme, head string, cols [][]key.Binding, w int) barKey {
 	var b strings.Builder
 	b.WriteString(head)
 	for _, col := range cols {

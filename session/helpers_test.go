@@ -8,24 +8,30 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/smokestack/smokestack/engine/factories"
-	"github.com/smokestack/smokestack/engine/factories/bot"
+	"github.com/smokestack/smokestack/internal/games"
 	"github.com/smokestack/smokestack/internal/screentest"
 	"github.com/smokestack/smokestack/internal/waittest"
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/store/mem"
 	"github.com/smokestack/smokestack/session"
-	factoriesui "github.com/smokestack/smokestack/session/factories"
 )
 
+// played are the games the tests' lobbies offer: the registry's default
+// game alone, Fantastic Factories, as most tests play it.
+var played = games.All()[:1]
+
 // screens are the games' screens the tests' sessions draw.
-var screens = map[string]session.Game{"factories": factoriesui.UI{}}
+var screens = games.Screens(played)
+
+// lobbyGames are played as the tests' lobbies take them.
+func lobbyGames() []lobby.Game { return games.Lobby(played) }
 
 // fixedNow is the session's clock in tests: output never shows real time.
 var fixedNow = screentest.FixedNow
 
 func newTestLobby(change ...func(*lobby.Config)) *lobby.Lobby {
 	clock := screentest.NewClock(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))
-	cfg := lobby.Config{Store: lobby.NewMemStore(), Games: []lobby.Game{{Rules: factories.Rules{}, Bots: bot.JSONBots()}}, Now: clock.Now}
+	cfg := lobby.Config{Store: mem.New(), Games: lobbyGames(), Now: clock.Now}
 	for _, f := range change {
 		f(&cfg)
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // This file is the one place that says which key does what. Screens match
@@ -317,11 +318,11 @@ func (k replayKeys) FullHelp() [][]key.Binding {
 // short help ends with its way out (? for all keys, then q or esc), so
 // when the line is too narrow the keys before those two give way, last
 // first: the way to every key and the way out always show.
-func helpBar(t Theme, km help.KeyMap, w int) string {
+func helpBar(t kit.Theme, km help.KeyMap, w int) string {
 	return helpBars.get(keyOf(t, km.ShortHelp(), w), func() string { return drawHelpBar(t, km, w) })
 }
 
-func drawHelpBar(t Theme, km help.KeyMap, w int) string {
+func drawHelpBar(t kit.Theme, km help.KeyMap, w int) string {
 	h := help.New()
 	h.ShortSeparator = " · "
 	h.Styles.ShortKey = t.Accent
@@ -340,7 +341,7 @@ func drawHelpBar(t Theme, km help.KeyMap, w int) string {
 // go side by side while they fit in w and the rest start a band below:
 // the library would cut the columns past w with an ellipsis, and the keys
 // a player looks for (b, E, B) are in the last one.
-func keysHelp(t Theme, title string, km help.KeyMap, w int) string {
+func keysHelp(t kit.Theme, title string, km help.KeyMap, w int) string {
 	h := help.New()
 	h.Styles.FullKey = t.Accent
 	h.Styles.FullDesc = t.Dim

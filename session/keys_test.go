@@ -6,13 +6,14 @@ import (
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // TestHelpBarKeepsTheWayOut: at every width from the minimum up, each
 // screen's help bar fits and shows its last two keys (all keys, and the
 // way out) whole; the keys before them give way from the end.
 func TestHelpBarKeepsTheWayOut(t *testing.T) {
-	th := NewTheme("mono", nil)
+	th := kit.NewTheme("mono", nil)
 	for name, km := range map[string]help.KeyMap{"game": gameKeyMap, "watch": watchKeys{gameKeyMap}, "over": overKeys{gameKeyMap},
 		"chat": chatKeyMap, "lobbychat": lobbyChatKeys{chatKeyMap},
 		"lobby": lobbyKeyMap, "replay": replayKeyMap, "form": formKeyMap, "log": logKeyMap, "prompt": promptKeyMap} {
@@ -40,7 +41,7 @@ func TestHelpBarKeepsTheWayOut(t *testing.T) {
 // key of its map whole at every width from the minimum up, within the
 // width: columns that do not fit side by side go below, none is cut.
 func TestKeysScreenListsEveryKey(t *testing.T) {
-	th := NewTheme("mono", nil)
+	th := kit.NewTheme("mono", nil)
 	for name, km := range map[string]help.KeyMap{"game": gameKeyMap, "watch": watchKeys{gameKeyMap}, "over": overKeys{gameKeyMap},
 		"lobby": lobbyKeyMap, "replay": replayKeyMap} {
 		for w := MinWidth; w <= 250; w++ {
@@ -67,7 +68,7 @@ func TestKeysScreenListsEveryKey(t *testing.T) {
 // TestKeysOverlayBar: under the ? screen the help bar says how to close
 // it (a binding without keys is disabled, and the bar was blank).
 func TestKeysOverlayBar(t *testing.T) {
-	if bar := helpBar(NewTheme("mono", nil), (&helpOverlay{}).keys(), MinWidth); !strings.Contains(bar, "any key close") {
+	if bar := helpBar(kit.NewTheme("mono", nil), (&helpOverlay{}).keys(), MinWidth); !strings.Contains(bar, "any key close") {
 		t.Errorf("help bar under the keys: %q", bar)
 	}
 }

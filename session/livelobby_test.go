@@ -13,9 +13,12 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/smokestack/smokestack/engine/factories"
-	"github.com/smokestack/smokestack/engine/factories/bot"
 	"github.com/smokestack/smokestack/internal/redistest"
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/store"
+	"github.com/smokestack/smokestack/lobby/store/bolt"
+	"github.com/smokestack/smokestack/lobby/store/mem"
+	redisstore "github.com/smokestack/smokestack/lobby/store/redis"
 	"github.com/smokestack/smokestack/session"
 )
 
@@ -72,9 +75,9 @@ func TestLobbyFollowsRooms(t *testing.T) {
 // never loaded, with the round its moves reached.
 func TestLobbyFollowsOtherInstances(t *testing.T) {
 	r := redistest.Start(t)
-	games := []lobby.Game{{Rules: factories.Rules{}, Bots: bot.JSONBots()}}
+	games := lobbyGames()
 	newInstance := func() *lobby.Lobby {
-		s, err := lobby.OpenRedis(context.Background(), r.URL)
+		s, err := redisstore.Open(context.Background(), r.URL)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -114,25 +117,25 @@ func TestLobbyFollowsOtherInstances(t *testing.T) {
 // countingStore counts the reads of every room's metadata, which is what
 // a lobby screen's lists cost.
 type countingStore struct {
-	*lobby.MemStore
+	*mem.Store
 	lists atomic.Int64
 }
 
-func (s *countingStore) List(ctx context.Context) ([]lobby.Meta, error) {
+func (s *countingStore) List(ctx context.Context) ([]store.Meta, error) {
 	s.lists.Add(1)
-	return s.MemStore.List(ctx)
+	return s.Store.List(ctx)
 }
 
 // TestLobbyPace: a busy server does not redraw a lobby screen on every
 // change. Rooms created every 20ms for two seconds cost the screen a read
 // of its lists at most once a second, and once they stop, nothing.
 func TestLobbyPace(t *testing.T) {
-	store := &countingStore{MemStore: lobby.NewMemStore()}
-	l := lobby.New(lobby.Config{Store: store, Games: []lobby.Game{{Rules: factories.Rules{}, Bots: bot.JSONBots()}}})
+	st := &countingStore{Store: mem.New()}
+	l := lobby.New(lobby.Config{Store: st, Games: lobbyGames()})
 	d := newDriver(t, session.Config{Lobby: l, Player: alice, Width: 80, Height: 24})
 	d.until("the lobby", d.screenContains("OPEN SEATS"))
 	d.drain()
-	start, began := store.lists.Load(), time.Now()
+	start, began := st.lists.Load(), time.Now()
 	n := 0
 	for time.Since(began) < 2*time.Second {
 		createRoom(t, l, bob, lobby.CreateOptions{Seats: 2, Public: true})
@@ -143,19 +146,19 @@ func TestLobbyPace(t *testing.T) {
 	d.until("every room", d.screenContains(fmt.Sprintf("OPEN SEATS (%d)", n)))
 	busy := time.Since(began)
 	// The public rooms and the player's are one read of the store.
-	reads := store.lists.Load() - start
+	reads := st.lists.Load() - start
 	if most := int64(busy/time.Second) + 2; reads > most {
 		t.Fatalf("%d reads of the lists in %s of changes; want at most %d", reads, busy.Round(time.Millisecond), most)
 	}
 	if reads < 2 {
 		t.Fatalf("%d reads of the lists in %s of changes: the screen did not follow them", reads, busy.Round(time.Millisecond))
 	}
-	settled := store.lists.Load()
+	settled := st.lists.Load()
 	// Asserting that nothing happens: longer than the screen's one-second
 	// pace, so a read still due after the last change would have come.
 	time.Sleep(1500 * time.Millisecond)
 	d.drain()
-	if n := store.lists.Load() - settled; n != 0 {
+	if n := st.lists.Load() - settled; n != 0 {
 		t.Fatalf("%d reads of the lists while nothing changed", n)
 	}
 }
@@ -213,22 +216,22 @@ func TestLobbyColumns(t *testing.T) {
 // progress at its real round before anyone opens it.
 func TestLobbyRoundAfterRestart(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "rooms.db")
-	games := []lobby.Game{{Rules: factories.Rules{}, Bots: bot.JSONBots()}}
-	store, err := lobby.OpenBolt(path)
+	games := lobbyGames()
+	st, err := bolt.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := lobby.New(lobby.Config{Store: store, Games: games})
+	l := lobby.New(lobby.Config{Store: st, Games: games})
 	code := createRoom(t, l, alice, lobby.CreateOptions{Seats: 2, Public: true, HasSeed: true, Seed: 21, Bots: []string{"greedy"}})
 	playSolo(t, l, code, alice, func(v *factories.View) bool { return v.Round >= 3 })
-	store.Close()
+	st.Close()
 
-	store, err = lobby.OpenBolt(path)
+	st, err = bolt.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer store.Close()
-	l = lobby.New(lobby.Config{Store: store, Games: games})
+	defer st.Close()
+	l = lobby.New(lobby.Config{Store: st, Games: games})
 	d := newDriver(t, session.Config{Lobby: l, Player: bob, Width: 80, Height: 24})
 	d.until("the lobby", d.screenContains("IN PLAY: WATCH (1)"))
 	if row := rowOf(d.view(), code); !strings.Contains(row, "round 3") {

@@ -6,7 +6,9 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/chat"
+	"github.com/smokestack/smokestack/lobby/store"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // The lobby's chat, for finding players: t opens it under the room lists
@@ -16,15 +18,15 @@ import (
 // lobbyChatMsg delivers the lobby's newest chat to the screen following
 // it through feed.
 type lobbyChatMsg struct {
-	feed  *lobby.ChatFeed
-	lines []lobby.ChatLine
+	feed  *chat.Feed
+	lines []store.ChatLine
 }
 
 // followedMsg hands the screen its feed of the lobby's chat.
-type followedMsg struct{ feed *lobby.ChatFeed }
+type followedMsg struct{ feed *chat.Feed }
 
 // chatToldMsg says the feed has new lines (with Config.Post).
-type chatToldMsg struct{ feed *lobby.ChatFeed }
+type chatToldMsg struct{ feed *chat.Feed }
 
 // followChat starts following the lobby's chat (its first read is the
 // store's, so outside Update).
@@ -130,5 +132,5 @@ func (l *lobbyScreen) chatUnread() string {
 // withChat draws the lists above the open chat.
 func (l *lobbyScreen) withChat(w, h int) string {
 	ch := max(6, h/2)
-	return Fit(l.listsView(w, h-ch-1), w, h-ch-1) + "\n\n" + l.chat.view(l.env.theme, Seats{}, false, w, ch)
+	return kit.Fit(l.listsView(w, h-ch-1), w, h-ch-1) + "\n\n" + l.chat.view(l.env.theme, kit.Seats{}, false, w, ch)
 }

@@ -13,6 +13,9 @@ import (
 
 	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/chat"
+	"github.com/smokestack/smokestack/lobby/players"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // lobbyScreen lists the open public rooms and the player's own games, and
@@ -37,7 +40,7 @@ type lobbyScreen struct {
 	// The lobby's chat (lobbychat.go): the pane, the feed it follows
 	// once opened, and done, closed when the screen closes.
 	chat     *chatPane
-	feed     *lobby.ChatFeed
+	feed     *chat.Feed
 	chatTold *poster // with Config.Post: what the feed tells of new lines
 	done     chan struct{}
 }
@@ -374,7 +377,7 @@ func (l *lobbyScreen) view(w, h int) string {
 		body = t.Title.Render(title) + "\n\n" + l.prompt.input.View() + "\n\n" + t.Dim.Render("enter to confirm · esc to cancel")
 		if l.prompt.kind == "name" {
 			body += "\n" + t.Dim.Render(fmt.Sprintf("%d to %d letters, digits, spaces and - _ . ' · unique here, kept with your key",
-				lobby.MinNameLength, lobby.MaxNameLength))
+				players.MinNameLength, players.MaxNameLength))
 		}
 	case l.rules != nil:
 		body = l.rules.view(t, w, bh)
@@ -400,7 +403,7 @@ func (l *lobbyScreen) view(w, h int) string {
 	case status == "" && l.chatUnread() != "":
 		status = t.Accent.Render(l.chatUnread())
 	}
-	return strings.Join([]string{Fit(head, w, 1), Fit(note, w, 1), Fit(body, w, bh), Fit(status, w, 1), Fit(helpBar(t, km, w), w, 1)}, "\n")
+	return strings.Join([]string{kit.Fit(head, w, 1), kit.Fit(note, w, 1), kit.Fit(body, w, bh), kit.Fit(status, w, 1), kit.Fit(helpBar(t, km, w), w, 1)}, "\n")
 }
 
 // lobbyRulesNote is the line under the lobby's key page.
@@ -411,7 +414,7 @@ const lobbyRulesNote = "R: the rules of every game here"
 // bars: a crowd that opens it would otherwise lay it out again at every
 // frame of every session. Its head starts with a byte no overlay's title
 // holds, so the page never takes a key overlay's place.
-func lobbyKeysPage(t Theme, k lobbyKeys, w int) string {
+func lobbyKeysPage(t kit.Theme, k lobbyKeys, w int) string {
 	return helpBars.get(pageKey(t, "\x02"+lobbyRulesNote, k.FullHelp(), w), func() string {
 		return keysHelp(t, "KEYS", k, w) + "\n" + t.Dim.Render(lobbyRulesNote)
 	})
@@ -459,13 +462,13 @@ func optionWord(name, value string) string {
 
 // openRules shows every game's rules, one game after the other.
 func (l *lobbyScreen) openRules() {
-	var pages []RulesPage
+	var pages []kit.RulesPage
 	var titles []string
 	for _, g := range l.env.lobby.Games() {
 		title, ps := l.env.rules(g.Name())
 		titles = append(titles, title)
 		for _, p := range ps {
-			pages = append(pages, RulesPage{Title: title + ": " + p.Title, Text: p.Text})
+			pages = append(pages, kit.RulesPage{Title: title + ": " + p.Title, Text: p.Text})
 		}
 	}
 	w, h := l.env.bodySize()

@@ -1,13 +1,11 @@
 package session
 
 import (
-	"cmp"
-	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // menu is the move menu: the seat's legal moves grouped by what they act on
@@ -15,7 +13,7 @@ import (
 // legal move is in exactly one group, so every legal move is reachable
 // with the group and move keys.
 type menu struct {
-	groups []MoveGroup
+	groups []kit.MoveGroup
 	group  int // selected group
 	item   int // selected move within the group
 	filter string
@@ -24,7 +22,7 @@ type menu struct {
 
 // newMenu offers groups, keeping the selection of old where the same group
 // and move are still there.
-func newMenu(groups []MoveGroup, old menu) menu {
+func newMenu(groups []kit.MoveGroup, old menu) menu {
 	m := menu{groups: groups, filter: old.filter, undo: holdsUndo(groups)}
 	m.restore(old)
 	return m
@@ -55,12 +53,12 @@ func (m *menu) restore(old menu) {
 
 // visible returns the groups on offer: all of them, or while a search is
 // typed one group of the matching moves.
-func (m menu) visible() []MoveGroup {
+func (m menu) visible() []kit.MoveGroup {
 	if m.filter == "" {
 		return m.groups
 	}
 	f := strings.ToLower(m.filter)
-	res := MoveGroup{Key: "search", Title: "Moves matching “" + m.filter + "”"}
+	res := kit.MoveGroup{Key: "search", Title: "Moves matching “" + m.filter + "”"}
 	for _, g := range m.groups {
 		for _, mv := range g.Moves {
 			if strings.Contains(strings.ToLower(g.Title+" "+mv.Label), f) {
@@ -68,21 +66,21 @@ func (m menu) visible() []MoveGroup {
 			}
 		}
 	}
-	return []MoveGroup{res}
+	return []kit.MoveGroup{res}
 }
 
-func (m menu) selectedGroup() (MoveGroup, bool) {
+func (m menu) selectedGroup() (kit.MoveGroup, bool) {
 	gs := m.visible()
 	if m.group < 0 || m.group >= len(gs) {
-		return MoveGroup{}, false
+		return kit.MoveGroup{}, false
 	}
 	return gs[m.group], true
 }
 
-func (m menu) selected() (MenuMove, bool) {
+func (m menu) selected() (kit.MenuMove, bool) {
 	g, ok := m.selectedGroup()
 	if !ok || m.item < 0 || m.item >= len(g.Moves) {
-		return MenuMove{}, false
+		return kit.MenuMove{}, false
 	}
 	return g.Moves[m.item], true
 }
@@ -116,7 +114,7 @@ func (m *menu) setFilter(f string) {
 // view draws the menu in w×h: the group title with its position, then the
 // group's moves scrolled to keep the selection in sight. An armed
 // selection (a costly move waiting for its second enter) is marked ⏎.
-func (m menu) view(t Theme, w, h int, armed bool) string {
+func (m menu) view(t kit.Theme, w, h int, armed bool) string {
 	gs := m.visible()
 	if len(gs) == 0 || h < 2 {
 		if m.filter != "" {
@@ -137,7 +135,7 @@ func (m menu) view(t Theme, w, h int, armed bool) string {
 	// the rows, so the "… more" line is never cut instead.
 	var selected []string
 	if m.item >= 0 && m.item < len(g.Moves) {
-		selected = WrapItems("", strings.Fields(g.Moves[m.item].Label), " ", max(10, w-2))
+		selected = kit.WrapItems("", strings.Fields(g.Moves[m.item].Label), " ", max(10, w-2))
 	}
 	rows := h - len(lines)
 	if len(g.Moves)+max(0, len(selected)-1) > rows {
@@ -174,43 +172,4 @@ func (m menu) view(t Theme, w, h int, armed bool) string {
 		lines = append(lines, t.Dim.Render(fmt.Sprintf("  … %d more (↓)", more)))
 	}
 	return strings.Join(lines, "\n")
-}
-
-// MenuOf builds a Board's menu from its legal moves: each move joins the
-// group group gives it (the first move of a key makes the group, with its
-// title, card and rank), is worded by item (its label, and whether it
-// needs confirming) and carried as its JSON. Groups come by rank, and in
-// the order of their first move within a rank.
-func MenuOf[M any](moves []M, group func(M) (MoveGroup, int), item func(M) MenuMove) []MoveGroup {
-	var groups []MoveGroup
-	var ranks []int
-	index := map[string]int{}
-	for _, mv := range moves {
-		g, rank := group(mv)
-		i, ok := index[g.Key]
-		if !ok {
-			i = len(groups)
-			index[g.Key] = i
-			g.Moves = nil
-			groups = append(groups, g)
-			ranks = append(ranks, rank)
-		}
-		data, err := json.Marshal(mv)
-		if err != nil {
-			continue // a game's move always encodes; nothing to offer if not
-		}
-		it := item(mv)
-		it.Move = data
-		groups[i].Moves = append(groups[i].Moves, it)
-	}
-	order := make([]int, len(groups))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(ranks[a], ranks[b]) })
-	out := make([]MoveGroup, len(groups))
-	for i, j := range order {
-		out[i] = groups[j]
-	}
-	return out
 }

@@ -8,7 +8,8 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/chat"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // Notice is a message from the server shown across the top of every
@@ -33,7 +34,7 @@ type notice struct {
 
 // set puts msg up, cleaned as every text from outside the code is before
 // it reaches a terminal (an operator's announcement is typed by a person).
-func (n *notice) set(msg Notice, now time.Time) { n.text, n.since = lobby.CleanText(msg.Text), now }
+func (n *notice) set(msg Notice, now time.Time) { n.text, n.since = chat.CleanText(msg.Text), now }
 
 // keyPressed takes the notice down once it has been up long enough.
 func (n *notice) keyPressed(now time.Time) {
@@ -43,12 +44,12 @@ func (n *notice) keyPressed(now time.Time) {
 }
 
 // over draws the notice on the top line of screen, w columns wide.
-func (n *notice) over(screen string, w int, t Theme) string {
+func (n *notice) over(screen string, w int, t kit.Theme) string {
 	if n.text == "" || w <= 0 {
 		return screen
 	}
 	_, rest, _ := strings.Cut(screen, "\n")
-	banner := fitLines([]string{t.Banner.Render(" " + n.text + " ")}, w)
+	banner := kit.FitLines([]string{t.Banner.Render(" " + n.text + " ")}, w)
 	if rest == "" {
 		return banner
 	}
@@ -60,7 +61,7 @@ func (n *notice) over(screen string, w int, t Theme) string {
 // wrapped over as many lines as it takes, so it is read whole however
 // narrow the terminal (a warning that the session is about to close must
 // be). With no room at all it comes first, whole, for the terminal to cut.
-func (n *notice) aboveSmall(w, h int, t Theme, draw func(w, h int) string) string {
+func (n *notice) aboveSmall(w, h int, t kit.Theme, draw func(w, h int) string) string {
 	if n.text == "" {
 		return draw(w, h)
 	}
@@ -75,7 +76,7 @@ func (n *notice) aboveSmall(w, h int, t Theme, draw func(w, h int) string) strin
 	for i, l := range lines {
 		lines[i] = t.Banner.Render(strings.TrimRight(l, " "))
 	}
-	banner := fitLines(lines, w)
+	banner := kit.FitLines(lines, w)
 	if len(lines) == h {
 		return banner
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // overlay is what covers the board for a while: the keys, the card
@@ -21,7 +22,7 @@ type overlay interface {
 	update(k tea.KeyMsg) (overlay, tea.Cmd)
 	// resize tells the overlay the size it will be drawn at.
 	resize(w, h int)
-	view(t Theme, w, h int) string
+	view(t kit.Theme, w, h int) string
 	// keys are the overlay's keys for the help bar.
 	keys() help.KeyMap
 }
@@ -44,7 +45,7 @@ func (o *helpOverlay) update(k tea.KeyMsg) (overlay, tea.Cmd) {
 func (o *helpOverlay) resize(int, int)   {}
 func (o *helpOverlay) keys() help.KeyMap { return anyKey{} }
 
-func (o *helpOverlay) view(t Theme, w, _ int) string {
+func (o *helpOverlay) view(t kit.Theme, w, _ int) string {
 	// The page depends on nothing else, and players open it often: it is
 	// drawn once for every session, like the help bars.
 	k := pageKey(t, o.title+"\x01"+o.note, o.km.FullHelp(), w)
@@ -70,13 +71,13 @@ func (anyKey) FullHelp() [][]key.Binding { return [][]key.Binding{{anyKeyBinding
 // cardsOverlay is the card reference: the selected card's full text above
 // the list of every card on the board. The game and replay screens share it.
 type cardsOverlay struct {
-	cards []CardRef
+	cards []kit.CardRef
 	sel   int
-	text  func(t Theme, c CardRef, w int) string
+	text  func(t kit.Theme, c kit.CardRef, w int) string
 }
 
 // newCardsOverlay opens the reference at the card with key focus, if any.
-func newCardsOverlay(b Board, s Seats, focus string) *cardsOverlay {
+func newCardsOverlay(b kit.Board, s kit.Seats, focus string) *cardsOverlay {
 	o := &cardsOverlay{cards: b.Cards(s), text: b.CardText}
 	for i, c := range o.cards {
 		if c.Key == focus {
@@ -102,7 +103,7 @@ func (o *cardsOverlay) update(k tea.KeyMsg) (overlay, tea.Cmd) {
 func (o *cardsOverlay) resize(int, int)   {}
 func (o *cardsOverlay) keys() help.KeyMap { return overlayKeyMap }
 
-func (o *cardsOverlay) view(t Theme, w, h int) string {
+func (o *cardsOverlay) view(t kit.Theme, w, h int) string {
 	w = min(w, 100)
 	if len(o.cards) == 0 {
 		return t.Title.Render("CARD REFERENCE") + "\n\nno cards on the board yet"
@@ -153,7 +154,7 @@ type logOverlay struct {
 	vp  viewport.Model
 }
 
-func newLogOverlay(t Theme, s Seats, log []string, w, h int) *logOverlay {
+func newLogOverlay(t kit.Theme, s kit.Seats, log []string, w, h int) *logOverlay {
 	o := &logOverlay{vp: viewport.New(0, 0)}
 	for _, l := range log {
 		o.log = append(o.log, s.Speaker(t, l))
@@ -185,7 +186,7 @@ func (o *logOverlay) update(k tea.KeyMsg) (overlay, tea.Cmd) {
 
 func (o *logOverlay) keys() help.KeyMap { return logKeyMap }
 
-func (o *logOverlay) view(t Theme, _, _ int) string {
+func (o *logOverlay) view(t kit.Theme, _, _ int) string {
 	body := o.vp.View()
 	if len(o.log) == 0 {
 		body = t.Dim.Render("nothing has happened yet")
@@ -226,7 +227,7 @@ func (o *botsOverlay) update(k tea.KeyMsg) (overlay, tea.Cmd) {
 func (o *botsOverlay) resize(int, int)   {}
 func (o *botsOverlay) keys() help.KeyMap { return overlayKeyMap }
 
-func (o *botsOverlay) view(t Theme, _, _ int) string {
+func (o *botsOverlay) view(t kit.Theme, _, _ int) string {
 	lines := []string{t.Title.Render("SEAT A BOT"), ""}
 	for i, c := range o.choices {
 		if i == o.sel {
@@ -256,7 +257,7 @@ func (o *confirmOverlay) update(k tea.KeyMsg) (overlay, tea.Cmd) {
 func (o *confirmOverlay) resize(int, int)   {}
 func (o *confirmOverlay) keys() help.KeyMap { return confirmKeys{} }
 
-func (o *confirmOverlay) view(t Theme, _, _ int) string {
+func (o *confirmOverlay) view(t kit.Theme, _, _ int) string {
 	return t.Title.Render(o.title) + "\n\n" + o.text + "\n\n" +
 		t.Accent.Render("y") + " " + o.yesLabel + "   " + t.Accent.Render("any other key") + " " + o.noLabel
 }
@@ -276,12 +277,12 @@ func (confirmKeys) FullHelp() [][]key.Binding { return [][]key.Binding{{yesBindi
 // scroll a page taller than the screen.
 type rulesOverlay struct {
 	title string // the game's title
-	pages []RulesPage
+	pages []kit.RulesPage
 	page  int
 	vp    viewport.Model
 }
 
-func newRulesOverlay(title string, pages []RulesPage, w, h int) *rulesOverlay {
+func newRulesOverlay(title string, pages []kit.RulesPage, w, h int) *rulesOverlay {
 	o := &rulesOverlay{title: title, pages: pages, vp: viewport.New(0, 0)}
 	o.resize(w, h)
 	return o
@@ -329,7 +330,7 @@ func (o *rulesOverlay) keys() help.KeyMap {
 	return rulesKeyMap
 }
 
-func (o *rulesOverlay) view(t Theme, w, _ int) string {
+func (o *rulesOverlay) view(t kit.Theme, w, _ int) string {
 	head := t.Title.Render("RULES") + "  " + o.title
 	if o.page < len(o.pages) {
 		page := t.Dim.Render(fmt.Sprintf("page %d of %d · ", o.page+1, len(o.pages))) + t.Accent.Render(o.pages[o.page].Title)

@@ -10,11 +10,12 @@ import (
 
 	"github.com/smokestack/smokestack/internal/tally"
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/store/mem"
 )
 
 // tallyLobby is a lobby of the shared layers' test game, in memory.
 func tallyLobby() *lobby.Lobby {
-	return lobby.New(lobby.Config{Store: lobby.NewMemStore(), Games: []lobby.Game{{Rules: tally.Rules{}, Bots: tally.Bots()}}})
+	return lobby.New(lobby.Config{Store: mem.New(), Games: []lobby.Game{{Rules: tally.Rules, Bots: tally.Bots()}}})
 }
 
 // TestPublicListsShared: the lobby screens that read the same public

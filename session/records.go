@@ -8,6 +8,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/players"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // recordText words what a finished game did to its players' records, for
@@ -15,7 +17,7 @@ import (
 // alice 3.4 (+3.4) · bob -1.8 (-1.8)"), wrapped to w; the solo record
 // against the game's own opponent; or that it is being worked out. Empty
 // for a game that counts nowhere.
-func recordText(t Theme, room lobby.RoomInfo, me int, w int) string {
+func recordText(t kit.Theme, room lobby.RoomInfo, me int, w int) string {
 	switch {
 	case room.Recording:
 		return t.Dim.Render("ratings: being worked out…")
@@ -32,7 +34,7 @@ func recordText(t Theme, room lobby.RoomInfo, me int, w int) string {
 	// In the order of the scores above: best place first.
 	ratings := slices.Clone(room.Ratings)
 	if res := room.Result; res != nil {
-		slices.SortStableFunc(ratings, func(a, b lobby.SeatRating) int {
+		slices.SortStableFunc(ratings, func(a, b players.SeatRating) int {
 			if a.Seat < len(res.Ranks) && b.Seat < len(res.Ranks) {
 				return res.Ranks[a.Seat] - res.Ranks[b.Seat]
 			}

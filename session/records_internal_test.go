@@ -8,16 +8,19 @@ import (
 
 	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/players"
+	"github.com/smokestack/smokestack/lobby/store"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // TestRecordText: five players' ratings wrap at 80 columns, best place
 // first, the viewer as "you"; a game still being recorded says so; a
 // solo game shows its record.
 func TestRecordText(t *testing.T) {
-	th := NewTheme("mono", nil)
+	th := kit.NewTheme("mono", nil)
 	room := lobby.RoomInfo{Result: &engine.Result{Ranks: []int{3, 1, 5, 2, 4}}}
 	for i, name := range []string{"alice", "Bartholomew-Q", "carol", "dmitri", "Evangeline"} {
-		room.Ratings = append(room.Ratings, lobby.SeatRating{Seat: i, Name: name, Rating: float64(10*i) - 12.25, Change: float64(i) - 2.04})
+		room.Ratings = append(room.Ratings, players.SeatRating{Seat: i, Name: name, Rating: float64(10*i) - 12.25, Change: float64(i) - 2.04})
 	}
 	text := recordText(th, room, 0, 80)
 	lines := strings.Split(text, "\n")
@@ -41,7 +44,7 @@ func TestRecordText(t *testing.T) {
 	if got := recordText(th, lobby.RoomInfo{Over: true, Recording: true}, 0, 80); !strings.Contains(got, "being worked out") {
 		t.Errorf("while recording: %q", got)
 	}
-	solo := lobby.RoomInfo{Solo: &lobby.SoloRecord{Opponent: "The Machine (hard)", Wins: 1, Losses: 2, Best: 41}}
+	solo := lobby.RoomInfo{Solo: &store.SoloRecord{Opponent: "The Machine (hard)", Wins: 1, Losses: 2, Best: 41}}
 	if got := recordText(th, solo, 0, 80); got != "Your record against The Machine (hard): 1 win, 2 losses, best score 41" {
 		t.Errorf("solo: %q", got)
 	}

@@ -12,6 +12,8 @@ import (
 
 	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/store"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // replayScreen steps through a finished game frame by frame, as a
@@ -22,7 +24,7 @@ type replayScreen struct {
 	typed  string // what opens it: the code, or a private room's invite
 	info   lobby.RoomInfo
 	frames []lobby.Frame
-	boards []Board // decoded frames, filled as they are shown
+	boards []kit.Board // decoded frames, filled as they are shown
 	at     int
 	loaded bool
 	err    string
@@ -38,7 +40,7 @@ type replayScreen struct {
 type replayMsg struct {
 	info   lobby.RoomInfo
 	frames []lobby.Frame
-	chat   []lobby.ChatLine
+	chat   []store.ChatLine
 	err    error
 }
 
@@ -73,7 +75,7 @@ func (r *replayScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 		}
 		r.info, r.frames, r.loaded = msg.info, msg.frames, true
 		r.chat.lines = msg.chat
-		r.boards = make([]Board, len(msg.frames))
+		r.boards = make([]kit.Board, len(msg.frames))
 		r.decode()
 	case tea.KeyMsg:
 		cmd := r.key(msg)
@@ -139,7 +141,7 @@ func (r *replayScreen) key(msg tea.KeyMsg) tea.Cmd {
 }
 
 // seats names the table for the boards: a replay is watched, never played.
-func (r *replayScreen) seats() Seats { return seatsOf(r.info, engine.Spectator) }
+func (r *replayScreen) seats() kit.Seats { return seatsOf(r.info, engine.Spectator) }
 
 // jumpToRound goes to the first frame of round n (clamped to the game).
 func (r *replayScreen) jumpToRound(n int) {
@@ -169,7 +171,7 @@ func (r *replayScreen) decode() {
 }
 
 // current is the board at the frame shown, nil before it is decoded.
-func (r *replayScreen) current() Board {
+func (r *replayScreen) current() kit.Board {
 	if r.at < 0 || r.at >= len(r.boards) {
 		return nil
 	}
@@ -192,7 +194,7 @@ func (r *replayScreen) view(w, h int) string {
 		} else if r.at == 0 {
 			banner = "the starting position"
 		}
-		frame := Frame{Theme: t, Seats: seats, Width: w, Height: bh, Ended: r.info.Ended,
+		frame := kit.Frame{Theme: t, Seats: seats, Width: w, Height: bh, Ended: r.info.Ended,
 			Log: func(w, h int) string { return r.logOrChat(seats, f.Log, w, h) }}
 		switch {
 		case r.overlay != nil:
@@ -208,5 +210,5 @@ func (r *replayScreen) view(w, h int) string {
 	if r.round != nil {
 		status = "jump to round: " + *r.round + "▏" + t.Dim.Render("  (enter jumps, esc cancels)")
 	}
-	return strings.Join([]string{Fit(head, w, 1), Fit(banner, w, 1), Fit(body, w, bh), Fit(status, w, 1), Fit(helpBar(t, km, w), w, 1)}, "\n")
+	return strings.Join([]string{kit.Fit(head, w, 1), kit.Fit(banner, w, 1), kit.Fit(body, w, bh), kit.Fit(status, w, 1), kit.Fit(helpBar(t, km, w), w, 1)}, "\n")
 }

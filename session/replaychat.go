@@ -3,14 +3,15 @@ package session
 import (
 	"github.com/charmbracelet/lipgloss"
 
-	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/store"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // logOrChat draws, in the log's place, the chat said while the frame
 // shown stood (from its move until the next) when t opened it, the
 // frame's log otherwise. The last frame shows the whole chat, what was
 // said after the game too.
-func (r *replayScreen) logOrChat(s Seats, log []string, w, h int) string {
+func (r *replayScreen) logOrChat(s kit.Seats, log []string, w, h int) string {
 	t := r.env.theme
 	if !r.chat.open {
 		return logTail(t, s, log, w, h)
@@ -21,12 +22,12 @@ func (r *replayScreen) logOrChat(s Seats, log []string, w, h int) string {
 }
 
 // chatUntil is the chat said before the move after the frame shown.
-func (r *replayScreen) chatUntil() []lobby.ChatLine {
+func (r *replayScreen) chatUntil() []store.ChatLine {
 	if r.at+1 >= len(r.frames) {
 		return r.chat.lines
 	}
 	next := r.frames[r.at+1].At
-	var out []lobby.ChatLine
+	var out []store.ChatLine
 	for _, l := range r.chat.lines {
 		if l.At.Before(next) {
 			out = append(out, l)
@@ -37,7 +38,7 @@ func (r *replayScreen) chatUntil() []lobby.ChatLine {
 
 // withChat puts the chat under the final scores, when t opened it and
 // there is room.
-func (r *replayScreen) withChat(scores string, s Seats, w, h int) string {
+func (r *replayScreen) withChat(scores string, s kit.Seats, w, h int) string {
 	rest := h - lipgloss.Height(scores) - 1
 	if !r.chat.open || rest < 3 {
 		return scores

@@ -1,6 +1,8 @@
 // Package session holds the Bubble Tea models one SSH connection runs: the
 // lobby, the game screen, spectating and replays. It knows the engine's
-// views and moves and the lobby's rooms, never how either works inside.
+// views and moves and the lobby's rooms, never how either works inside;
+// it draws a game through the game's kit.Game (session/kit holds the
+// parts a game's screens are made of, so they need no room or store).
 package session
 
 import (
@@ -15,6 +17,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // Start says which screen a session opens on.
@@ -29,7 +32,7 @@ type Config struct {
 	Lobby *lobby.Lobby
 	// Games are the games' screens by game name (lobby.Game.Name); a room
 	// of a game not here can be joined but not drawn.
-	Games  map[string]Game
+	Games  map[string]kit.Game
 	Player lobby.Player
 	Start  Start
 	// Theme is "default", "colorblind" or "mono".
@@ -71,9 +74,9 @@ const moveTimeout = 10 * time.Second
 // is seen by all of them.
 type env struct {
 	lobby  *lobby.Lobby
-	games  map[string]Game
+	games  map[string]kit.Game
 	player lobby.Player
-	theme  Theme
+	theme  kit.Theme
 	ctx    context.Context
 	now    func() time.Time
 	post   func(tea.Msg) // Config.Post
@@ -88,7 +91,7 @@ type env struct {
 }
 
 // decode reads a view of a room of game through that game's screens.
-func (e *env) decode(game string, view json.RawMessage) (Board, error) {
+func (e *env) decode(game string, view json.RawMessage) (kit.Board, error) {
 	g, ok := e.games[game]
 	if !ok {
 		return nil, fmt.Errorf("this server cannot show games of %q", game)
@@ -97,7 +100,7 @@ func (e *env) decode(game string, view json.RawMessage) (Board, error) {
 }
 
 // rules are the rules pages of game and its title.
-func (e *env) rules(game string) (string, []RulesPage) {
+func (e *env) rules(game string) (string, []kit.RulesPage) {
 	title := game
 	if g, ok := e.lobby.Game(game); ok {
 		title = g.Rules.Title()
@@ -156,7 +159,7 @@ func New(cfg Config) tea.Model {
 	if now == nil {
 		now = time.Now
 	}
-	e := &env{lobby: cfg.Lobby, games: cfg.Games, player: cfg.Player, theme: NewTheme(cfg.Theme, cfg.Renderer),
+	e := &env{lobby: cfg.Lobby, games: cfg.Games, player: cfg.Player, theme: kit.NewTheme(cfg.Theme, cfg.Renderer),
 		ctx: ctx, now: now, post: cfg.Post, width: cfg.Width, height: cfg.Height, muted: map[string]bool{}, publicAddr: cfg.PublicAddr,
 		alerts: alerts{on: !cfg.NoBell, term: cfg.Terminal}}
 	m := &Model{env: e, start: cfg.Start}

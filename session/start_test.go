@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/store/mem"
 	"github.com/smokestack/smokestack/session"
 )
 
@@ -12,18 +13,18 @@ import (
 // the lobby's lists first; the lobby reads them when the player gets
 // there.
 func TestStartOnRoomSkipsTheLobby(t *testing.T) {
-	store := &countingStore{MemStore: lobby.NewMemStore()}
-	l := lobby.New(lobby.Config{Store: store, Games: newTestLobby().Games()})
+	st := &countingStore{Store: mem.New()}
+	l := lobby.New(lobby.Config{Store: st, Games: newTestLobby().Games()})
 	code := createRoom(t, l, alice, lobby.CreateOptions{Seats: 1, HasSeed: true, Seed: 3})
 	d := newDriver(t, session.Config{Lobby: l, Player: alice, Start: session.Start{Mode: "join", Code: code}})
 	d.inGame()
 	d.drain()
-	if n := store.lists.Load(); n != 0 {
+	if n := st.lists.Load(); n != 0 {
 		t.Errorf("opening a room read the room list %d times", n)
 	}
 	d.keys("q")
 	d.until("the lobby", d.screenContains("OPEN SEATS"))
-	d.until("the lobby's lists", func() bool { return store.lists.Load() > 0 })
+	d.until("the lobby's lists", func() bool { return st.lists.Load() > 0 })
 }
 
 // Without Config.Post (as a program the server does not run draws it),

@@ -7,9 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/smokestack/smokestack/engine/factories"
-	"github.com/smokestack/smokestack/engine/factories/bot"
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/store/mem"
 	"github.com/smokestack/smokestack/session"
 )
 
@@ -31,7 +30,7 @@ func awayTable(t *testing.T, start, left time.Time) (l *lobby.Lobby, clk *setClo
 	t.Helper()
 	ctx := context.Background()
 	clk = &setClock{t: start}
-	l = lobby.New(lobby.Config{Store: lobby.NewMemStore(), Games: []lobby.Game{{Rules: factories.Rules{}, Bots: bot.JSONBots()}}, Now: clk.Now})
+	l = lobby.New(lobby.Config{Store: mem.New(), Games: lobbyGames(), Now: clk.Now})
 	m, err := l.Create(ctx, alice, lobby.CreateOptions{Seats: 3, HasSeed: true, Seed: 47, Clock: 5 * time.Minute})
 	if err != nil {
 		t.Fatal(err)

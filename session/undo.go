@@ -6,6 +6,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/smokestack/smokestack/engine"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // offersUndo reports whether the menu holds the undo move: the seat may
@@ -14,7 +15,7 @@ func (m menu) offersUndo() bool { return m.undo }
 
 // holdsUndo reports whether groups hold the undo move; a menu asks once,
 // when it is made, not at every frame (each ask decodes every move).
-func holdsUndo(groups []MoveGroup) bool {
+func holdsUndo(groups []kit.MoveGroup) bool {
 	for _, g := range groups {
 		for _, mv := range g.Moves {
 			if engine.IsUndo(mv.Move) {

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/store/bolt"
 	"github.com/smokestack/smokestack/server"
 )
 
@@ -47,18 +48,18 @@ func serveChild() error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	store, err := lobby.OpenBolt(filepath.Join(dir, "rooms.db"))
+	st, err := bolt.Open(filepath.Join(dir, "rooms.db"))
 	if err != nil {
 		return err
 	}
-	defer store.Close()
+	defer st.Close()
 	key, err := newKey() // the host key
 	if err != nil {
 		return err
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	metrics := server.NewMetrics("bolt")
-	lb := lobby.New(lobby.Config{Store: store, Games: loadGames, Logger: log,
+	lb := lobby.New(lobby.Config{Store: st, Games: loadGames, Logger: log,
 		Limits: lobby.DefaultLimits(), Observer: metrics, Expire: 24 * time.Hour})
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()

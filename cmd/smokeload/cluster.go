@@ -15,6 +15,7 @@ import (
 
 	"github.com/smokestack/smokestack/internal/redistest"
 	"github.com/smokestack/smokestack/lobby"
+	redisstore "github.com/smokestack/smokestack/lobby/store/redis"
 	"github.com/smokestack/smokestack/server"
 )
 
@@ -70,38 +71,38 @@ func (cl *cluster) Close() {
 }
 
 // startInstance runs what `smokestack serve --redis URL` runs: a lobby over
-// a RedisStore following other instances' changes, and the SSH server,
+// a Redis store following other instances' changes, and the SSH server,
 // here with a fresh host key and on a free loopback port.
 func startInstance(ctx context.Context, redisURL string, log *slog.Logger) (addr string, stop func(), err error) {
 	openCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	store, err := lobby.OpenRedis(openCtx, redisURL)
+	st, err := redisstore.Open(openCtx, redisURL)
 	if err != nil {
 		return "", nil, err
 	}
 	_, priv, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {
-		store.Close()
+		st.Close()
 		return "", nil, err
 	}
 	key, err := gossh.NewSignerFromKey(priv)
 	if err != nil {
-		store.Close()
+		st.Close()
 		return "", nil, err
 	}
-	lb := lobby.New(lobby.Config{Store: store, Games: loadGames, Logger: log.With("part", "lobby")})
+	lb := lobby.New(lobby.Config{Store: st, Games: loadGames, Logger: log.With("part", "lobby")})
 	lobbyCtx, stopLobby := context.WithCancel(context.Background())
 	go lb.Run(lobbyCtx)
 	srv, err := server.New(server.Config{HostKey: key, Lobby: lb, Screens: loadScreens, Logger: log.With("part", "ssh")})
 	if err != nil {
 		stopLobby()
-		store.Close()
+		st.Close()
 		return "", nil, err
 	}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		stopLobby()
-		store.Close()
+		st.Close()
 		return "", nil, err
 	}
 	served := make(chan error, 1)
@@ -112,7 +113,7 @@ func startInstance(ctx context.Context, redisURL string, log *slog.Logger) (addr
 			log.Warn("serve", "err", err)
 		}
 		stopLobby()
-		store.Close()
+		st.Close()
 	}
 	return l.Addr().String(), stop, nil
 }

@@ -1,16 +1,16 @@
 package main
 
 import (
+	"slices"
+
 	"github.com/smokestack/smokestack/engine/factories"
-	"github.com/smokestack/smokestack/engine/factories/bot"
-	"github.com/smokestack/smokestack/lobby"
-	"github.com/smokestack/smokestack/session"
-	factoriesui "github.com/smokestack/smokestack/session/factories"
+	"github.com/smokestack/smokestack/internal/games"
 )
 
-// The game smokeload's own servers offer: the load plays Fantastic
-// Factories, its players choosing with its bots.
+// The game smokeload's own servers offer, from the registry: the load
+// plays Fantastic Factories, its players choosing with its bots.
 var (
-	loadGames   = []lobby.Game{{Rules: factories.Rules{}, Bots: bot.JSONBots()}}
-	loadScreens = map[string]session.Game{"factories": factoriesui.UI{}}
+	loadGames   = games.Lobby(played)
+	loadScreens = games.Screens(played)
+	played      = slices.DeleteFunc(games.All(), func(g games.Game) bool { return g.Name() != factories.Rules.Name() })
 )

@@ -18,7 +18,7 @@ import (
 type rulesTable struct {
 	*table
 	rules engine.Ruleset
-	state json.RawMessage
+	state engine.State
 }
 
 // newRulesTable creates a room of rules' game for len(names) seats with
@@ -143,11 +143,11 @@ func (rt *rulesTable) finish() {
 func TestSIGKILLMidFurnaceAuction(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "data")
 	srv := startServeProcess(t, dir)
-	rt := newRulesTable(t, srv.addr, furnace.Rules{}, 17, "--capitalists on", json.RawMessage(`{"capitalists":"on"}`), "alice", "bob")
+	rt := newRulesTable(t, srv.addr, furnace.Rules, 17, "--capitalists on", json.RawMessage(`{"capitalists":"on"}`), "alice", "bob")
 	midAuction := func() bool {
-		s, err := furnace.Decode(rt.state)
-		if err != nil {
-			t.Fatal(err)
+		s, ok := rt.state.(furnace.State)
+		if !ok {
+			t.Fatalf("the reference game holds %T", rt.state)
 		}
 		agent := false
 		for _, l := range s.Market {

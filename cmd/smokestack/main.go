@@ -1,4 +1,5 @@
-// Command smokestack serves board games over SSH: those games() lists.
+// Command smokestack serves board games over SSH: those the registry
+// (internal/games) lists.
 //
 //	smokestack [serve] [flags]   run the server (the default)
 //	smokestack simulate [flags]  play bot games headless and report
@@ -15,6 +16,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/smokestack/smokestack/internal/games"
 	"github.com/smokestack/smokestack/lobby"
 )
 
@@ -47,10 +49,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case "simulate":
 		err = simulateCmd(ctx, args, stdout, stderr)
 	case "help":
-		fmt.Fprintf(stdout, usage, lobby.Titles(lobbyGames()))
+		fmt.Fprintf(stdout, usage, lobby.Titles(games.Lobby(games.All())))
 		return 0
 	default:
-		fmt.Fprintf(stderr, "smokestack: unknown command %q\n\n"+usage, name, lobby.Titles(lobbyGames()))
+		fmt.Fprintf(stderr, "smokestack: unknown command %q\n\n"+usage, name, lobby.Titles(games.Lobby(games.All())))
 		return 2
 	}
 	switch {

@@ -15,7 +15,12 @@ import (
 	"time"
 
 	"github.com/smokestack/smokestack/hostkeys"
+	"github.com/smokestack/smokestack/internal/games"
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/store"
+	"github.com/smokestack/smokestack/lobby/store/bolt"
+	"github.com/smokestack/smokestack/lobby/store/mem"
+	redisstore "github.com/smokestack/smokestack/lobby/store/redis"
 	"github.com/smokestack/smokestack/server"
 )
 
@@ -100,6 +105,33 @@ var serveEnv = []envFlag{
 // parseServe reads flags, then the environment for flags not given.
 func parseServe(args []string, getenv func(string) string, stderr io.Writer) (serveConfig, error) {
 	var c serveConfig
+	fs := c.flags(stderr)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return c, err
+		}
+		return c, errFlags
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "smokestack serve: unexpected argument %q\n", fs.Arg(0))
+		return c, errFlags
+	}
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	for _, e := range serveEnv {
+		v := getenv(e.env)
+		if given[e.flag] || v == "" {
+			continue
+		}
+		if err := fs.Set(e.flag, v); err != nil {
+			return c, fmt.Errorf("%s=%q: %w", e.env, v, err)
+		}
+	}
+	return c, c.check(given, getenv)
+}
+
+// flags is the flag set of `serve`, each flag setting its part of c.
+func (c *serveConfig) flags(stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&c.listen, "listen", ":2222", "address the SSH server listens on")
@@ -114,6 +146,31 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	fs.DurationVar(&c.expire, "expire", 24*time.Hour, "remove unfinished rooms untouched for this long (0 keeps them forever)")
 	fs.DurationVar(&c.profileExp, "profile-expire", 30*24*time.Hour, "forget profiles made longer ago than this that hold no seat in any room and no rating, freeing their names (0 keeps them forever)")
 	fs.DurationVar(&c.idleTimeout, "idle-timeout", time.Hour, "close connections with no traffic either way for this long (0: never)")
+	c.limitFlags(fs)
+	fs.StringVar(&c.operators, "operators", "", "authorized_keys `FILE` of the operators' keys, who may run `admin` (empty: nobody)")
+	fs.DurationVar(&c.shutdownGrace, "shutdown-grace", 10*time.Second, "on SIGTERM, how long sessions have to close after being told before they are cut")
+	fs.StringVar(&c.logLevel, "log-level", "info", "debug, info, warn or error")
+	fs.StringVar(&c.logFormat, "log-format", "text", "text or json")
+	fs.StringVar(&c.metricsListen, "metrics-listen", "", "serve Prometheus metrics at http://ADDR/metrics, and /healthz and /readyz (off when empty)")
+	fs.StringVar(&c.metrics, "metrics", "", "the old name of --metrics-listen (it serves Prometheus text at /metrics now, not expvar)")
+	fs.BoolVar(&c.pprof, "pprof", false, "with --metrics-listen, serve Go's profiles there too, at /debug/pprof/ (heap, goroutines, CPU), for measuring; keep that address private")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, "usage: smokestack serve [flags]\n\nRuns the SSH server: players connect with `ssh -p 2222 HOST`.\nEvery flag can also be set by its environment variable; a flag given on\nthe command line wins.\n\n")
+		for _, e := range serveEnv {
+			f := fs.Lookup(e.flag)
+			name, use := flag.UnquoteUsage(f)
+			fmt.Fprintf(stderr, "  --%s %s\n    \t%s\n    \tenv %s", f.Name, name, use, e.env)
+			if f.DefValue != "" && f.DefValue != "0s" && f.DefValue != "false" {
+				fmt.Fprintf(stderr, ", default %s", f.DefValue)
+			}
+			fmt.Fprintln(stderr)
+		}
+	}
+	return fs
+}
+
+// limitFlags adds the flags of the server's and the lobby's limits to fs.
+func (c *serveConfig) limitFlags(fs *flag.FlagSet) {
 	d := server.DefaultLimits()
 	dl := lobby.DefaultLimits()
 	l := &c.limits
@@ -139,94 +196,60 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	fs.IntVar(&c.lobbyLimits.ProfilesPerHour, "max-new-players-per-hour", dl.ProfilesPerHour, "profiles made for new keys from one address per hour, counted as each first sits down or chooses a name, not as it connects; only while the per-address limits are on (0: no limit)")
 	fs.DurationVar(&l.Inactivity, "inactivity-timeout", d.Inactivity, "close a terminal session after this long without input, warning a minute before (0: never)")
 	fs.IntVar(&l.MaxLine, "max-line", d.MaxLine, "longest line `play` reads, in bytes; a longer one ends the session (0: 16 MiB)")
-	fs.StringVar(&c.operators, "operators", "", "authorized_keys `FILE` of the operators' keys, who may run `admin` (empty: nobody)")
-	fs.DurationVar(&c.shutdownGrace, "shutdown-grace", 10*time.Second, "on SIGTERM, how long sessions have to close after being told before they are cut")
-	fs.StringVar(&c.logLevel, "log-level", "info", "debug, info, warn or error")
-	fs.StringVar(&c.logFormat, "log-format", "text", "text or json")
-	fs.StringVar(&c.metricsListen, "metrics-listen", "", "serve Prometheus metrics at http://ADDR/metrics, and /healthz and /readyz (off when empty)")
-	fs.StringVar(&c.metrics, "metrics", "", "the old name of --metrics-listen (it serves Prometheus text at /metrics now, not expvar)")
-	fs.BoolVar(&c.pprof, "pprof", false, "with --metrics-listen, serve Go's profiles there too, at /debug/pprof/ (heap, goroutines, CPU), for measuring; keep that address private")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, "usage: smokestack serve [flags]\n\nRuns the SSH server: players connect with `ssh -p 2222 HOST`.\nEvery flag can also be set by its environment variable; a flag given on\nthe command line wins.\n\n")
-		for _, e := range serveEnv {
-			f := fs.Lookup(e.flag)
-			name, use := flag.UnquoteUsage(f)
-			fmt.Fprintf(stderr, "  --%s %s\n    \t%s\n    \tenv %s", f.Name, name, use, e.env)
-			if f.DefValue != "" && f.DefValue != "0s" && f.DefValue != "false" {
-				fmt.Fprintf(stderr, ", default %s", f.DefValue)
-			}
-			fmt.Fprintln(stderr)
-		}
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return c, err
-		}
-		return c, errFlags
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "smokestack serve: unexpected argument %q\n", fs.Arg(0))
-		return c, errFlags
-	}
-	given := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
-	for _, e := range serveEnv {
-		v := getenv(e.env)
-		if given[e.flag] || v == "" {
-			continue
-		}
-		if err := fs.Set(e.flag, v); err != nil {
-			return c, fmt.Errorf("%s=%q: %w", e.env, v, err)
-		}
-	}
+}
+
+// check refuses settings that do not fit together, and fills in what
+// follows from the others (the data directory, the public address). given
+// holds the flags given on the command line.
+func (c *serveConfig) check(given map[string]bool, getenv func(string) string) error {
 	switch c.store {
 	case "bolt", "memory":
 	default:
-		return c, fmt.Errorf("--store %q: choose bolt or memory (or give --redis)", c.store)
+		return fmt.Errorf("--store %q: choose bolt or memory (or give --redis)", c.store)
 	}
 	// Rooms live in one place: a --store asked for alongside a Redis URL
 	// (say SMOKESTACK_REDIS left in the environment) is a mistake to name,
 	// not one to settle silently.
 	if c.redis != "" && (given["store"] || getenv("SMOKESTACK_STORE") != "") {
-		return c, fmt.Errorf("--store %s and --redis both given: rooms live either in Redis or in the %s store; drop one (check SMOKESTACK_STORE and SMOKESTACK_REDIS)", c.store, c.store)
+		return fmt.Errorf("--store %s and --redis both given: rooms live either in Redis or in the %s store; drop one (check SMOKESTACK_STORE and SMOKESTACK_REDIS)", c.store, c.store)
 	}
 	if c.botDelay < 0 || c.expire < 0 || c.profileExp < 0 || c.idleTimeout < 0 || c.shutdownGrace < 0 {
-		return c, errors.New("--bot-delay, --expire, --profile-expire, --idle-timeout and --shutdown-grace cannot be negative")
+		return errors.New("--bot-delay, --expire, --profile-expire, --idle-timeout and --shutdown-grace cannot be negative")
 	}
 	if l, ll := c.limits, c.lobbyLimits; l.HandshakeTimeout < 0 || l.ConnsPerAddr < 0 || l.ConnsPerKey < 0 || l.ConnRate < 0 ||
 		l.Sessions < 0 || l.SessionsPerConn < 0 || l.SessionRate < 0 || l.RefusedSessions < 0 || l.InputRate < 0 ||
 		l.InputBuffer < 0 || l.ConnInputBuffer < 0 || l.InputBudget < 0 || l.Inactivity < 0 || l.MaxLine < 0 ||
 		ll.RoomsPerHour < 0 || ll.OpenRooms < 0 || ll.MovesPerSecond < 0 || ll.LookupMisses < 0 || ll.LookupWindow < 0 || ll.LookupBackoff < 0 || ll.ChatPerMinute < 0 ||
 		ll.ProfilesPerHour < 0 {
-		return c, errors.New("limits cannot be negative: 0 turns one off")
+		return errors.New("limits cannot be negative: 0 turns one off")
 	}
 	if c.lobbyLimits.LookupMisses > 0 && c.lobbyLimits.LookupWindow <= 0 {
-		return c, errors.New("--lookup-misses needs a --lookup-window to count in")
+		return errors.New("--lookup-misses needs a --lookup-window to count in")
 	}
 	if c.metrics != "" {
 		if c.metricsListen != "" && c.metricsListen != c.metrics {
-			return c, errors.New("--metrics is the old name of --metrics-listen: give only --metrics-listen")
+			return errors.New("--metrics is the old name of --metrics-listen: give only --metrics-listen")
 		}
 		c.metricsListen = c.metrics
 	}
 	if c.pprof && c.metricsListen == "" {
-		return c, errors.New("--pprof serves the profiles on the metrics listener: give --metrics-listen too")
+		return errors.New("--pprof serves the profiles on the metrics listener: give --metrics-listen too")
 	}
 	if c.publicAddr != "" {
 		addr, err := server.CheckPublicAddr(c.publicAddr)
 		if err != nil {
-			return c, fmt.Errorf("--public-addr %w", err)
+			return fmt.Errorf("--public-addr %w", err)
 		}
 		c.publicAddr = addr
 	}
 	if c.dataDir == "" {
 		dir, err := defaultDataDir(getenv)
 		if err != nil {
-			return c, fmt.Errorf("no --data-dir given and %w", err)
+			return fmt.Errorf("no --data-dir given and %w", err)
 		}
 		c.dataDir = dir
 	}
-	return c, nil
+	return nil
 }
 
 const defaultDataDirHelp = "$XDG_STATE_HOME/smokestack, else the user config dir's smokestack, e.g. ~/.config/smokestack"
@@ -265,6 +288,10 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	gs, err := games.Load()
+	if err != nil {
+		return err
+	}
 	log, err := newLogger(c, stderr)
 	if err != nil {
 		return err
@@ -276,63 +303,38 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	store, err := openStore(ctx, c)
+	st, err := openStore(ctx, c)
 	if err != nil {
 		return err
 	}
-	defer store.Close()
+	defer st.Close()
 
-	var ops server.Operators
-	if c.operators != "" {
-		if ops, err = server.LoadOperators(c.operators); err != nil {
-			return err
-		}
+	ops, err := loadOperators(c)
+	if err != nil {
+		return err
 	}
 	metrics := server.NewMetrics(storeName(c))
-	lb := lobby.New(lobby.Config{
-		Store:         store,
-		Games:         lobbyGames(),
-		BotDelay:      c.botDelay,
-		Expire:        c.expire,
-		ProfileExpire: c.profileExp,
-		Logger:        log.With("part", "lobby"),
-		Limits:        c.lobbyLimits,
-		Observer:      metrics,
-	})
-	lobbyCtx, stopLobby := context.WithCancel(context.Background())
-	lobbyDone := make(chan struct{})
-	go func() {
-		defer close(lobbyDone)
-		lb.Run(lobbyCtx)
-	}()
+	lb, stopLobby := runLobby(c, st, gs, log, metrics)
 	// With Redis, Run withdraws this instance's seat claims on its way
 	// out, so the store (closed by an earlier defer) stays open until Run
 	// has returned, or for as long as shutting down may take.
 	defer func() {
-		stopLobby()
-		select {
-		case <-lobbyDone:
-		case <-time.After(c.shutdownGrace + 5*time.Second):
+		if !stopLobby(c.shutdownGrace + 5*time.Second) {
 			log.Warn("the lobby did not stop in time; closing the store under it")
 		}
 	}()
 
 	srv, err := server.New(server.Config{
-		Addr: c.listen, HostKey: key.Signer, Lobby: lb, Screens: screens(),
+		Addr: c.listen, HostKey: key.Signer, Lobby: lb, Screens: games.Screens(gs),
 		Logger: log.With("part", "ssh"), IdleTimeout: c.idleTimeout,
 		Limits: c.limits, Operators: ops, Metrics: metrics, PublicAddr: c.publicAddr,
 	})
 	if err != nil {
 		return err
 	}
-	l, err := net.Listen("tcp", c.listen)
+	l, err := listen(c)
 	if err != nil {
-		return fmt.Errorf("listen on %s: %w", c.listen, err)
-	}
-	if c.proxyProto {
-		if l, err = server.ProxyListener(l, splitList(c.proxyTrusted), c.limits.HandshakeTimeout); err != nil {
-			return fmt.Errorf("--proxy-trusted: %w", err)
-		}
+		return err
 	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(l) }()
@@ -341,23 +343,12 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		"operators", len(ops))
 
 	if c.metricsListen != "" {
-		if c.metrics != "" {
-			log.Warn("--metrics (SMOKESTACK_METRICS) is now --metrics-listen (SMOKESTACK_METRICS_LISTEN), and serves Prometheus text at /metrics instead of expvar at /debug/vars")
-		}
-		ml, err := net.Listen("tcp", c.metricsListen)
+		stop, err := serveMetrics(c, srv, log)
 		if err != nil {
 			srv.Close()
-			return fmt.Errorf("--metrics-listen: %w", err)
+			return err
 		}
-		h := srv.Handler()
-		if c.pprof {
-			h = server.WithProfiles(h)
-			log.Info("profiles", "url", "http://"+ml.Addr().String()+"/debug/pprof/")
-		}
-		ms := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}
-		go ms.Serve(ml)
-		defer ms.Close()
-		log.Info("metrics", "url", "http://"+ml.Addr().String()+"/metrics")
+		defer stop()
 	}
 
 	select {
@@ -365,21 +356,88 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("ssh server stopped: %w", err)
 	case <-ctx.Done():
 	}
+	shutdown(c, srv, log)
+	<-served
+	stopLobby(5 * time.Second)
+	log.Info("stopped")
+	return nil
+}
+
+// shutdown tells open sessions the server is going and gives them
+// --shutdown-grace to close before it cuts them.
+func shutdown(c serveConfig, srv *server.Server, log *slog.Logger) {
 	log.Info("shutting down: telling open sessions, waiting for them to close", "grace", c.shutdownGrace)
-	shutCtx, cancel := context.WithTimeout(context.Background(), c.shutdownGrace)
+	ctx, cancel := context.WithTimeout(context.Background(), c.shutdownGrace)
 	defer cancel()
-	if err := srv.Shutdown(shutCtx); err != nil {
+	if err := srv.Shutdown(ctx); err != nil {
 		log.Warn("sessions still open at shutdown; closing them", "err", err)
 		srv.Close()
 	}
-	<-served
-	stopLobby()
-	select {
-	case <-lobbyDone:
-	case <-time.After(5 * time.Second):
+}
+
+// runLobby starts the lobby of gs on st. stop ends its Run and waits
+// for it to return, for up to wait; it reports whether it did.
+func runLobby(c serveConfig, st store.Store, gs []games.Game, log *slog.Logger, metrics *server.Metrics) (lb *lobby.Lobby, stop func(wait time.Duration) bool) {
+	lb = lobby.New(lobby.Config{
+		Store:         st,
+		Games:         games.Lobby(gs),
+		BotDelay:      c.botDelay,
+		Expire:        c.expire,
+		ProfileExpire: c.profileExp,
+		Logger:        log.With("part", "lobby"),
+		Limits:        c.lobbyLimits,
+		Observer:      metrics,
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		lb.Run(ctx)
+	}()
+	return lb, func(wait time.Duration) bool {
+		cancel()
+		select {
+		case <-done:
+			return true
+		case <-time.After(wait):
+			return false
+		}
 	}
-	log.Info("stopped")
-	return nil
+}
+
+// listen opens the SSH listener, behind the PROXY protocol when asked.
+func listen(c serveConfig) (net.Listener, error) {
+	l, err := net.Listen("tcp", c.listen)
+	if err != nil {
+		return nil, fmt.Errorf("listen on %s: %w", c.listen, err)
+	}
+	if c.proxyProto {
+		if l, err = server.ProxyListener(l, splitList(c.proxyTrusted), c.limits.HandshakeTimeout); err != nil {
+			return nil, fmt.Errorf("--proxy-trusted: %w", err)
+		}
+	}
+	return l, nil
+}
+
+// serveMetrics serves srv's metrics (and the profiles, with --pprof) on
+// --metrics-listen until stop is called.
+func serveMetrics(c serveConfig, srv *server.Server, log *slog.Logger) (stop func() error, err error) {
+	if c.metrics != "" {
+		log.Warn("--metrics (SMOKESTACK_METRICS) is now --metrics-listen (SMOKESTACK_METRICS_LISTEN), and serves Prometheus text at /metrics instead of expvar at /debug/vars")
+	}
+	ml, err := net.Listen("tcp", c.metricsListen)
+	if err != nil {
+		return nil, fmt.Errorf("--metrics-listen: %w", err)
+	}
+	h := srv.Handler()
+	if c.pprof {
+		h = server.WithProfiles(h)
+		log.Info("profiles", "url", "http://"+ml.Addr().String()+"/debug/pprof/")
+	}
+	ms := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}
+	go ms.Serve(ml)
+	log.Info("metrics", "url", "http://"+ml.Addr().String()+"/metrics")
+	return ms.Close, nil
 }
 
 // splitList splits a comma-separated flag value, dropping blanks.
@@ -391,6 +449,14 @@ func splitList(s string) []string {
 		}
 	}
 	return out
+}
+
+// loadOperators reads the operators' keys, none without --operators.
+func loadOperators(c serveConfig) (server.Operators, error) {
+	if c.operators == "" {
+		return nil, nil
+	}
+	return server.LoadOperators(c.operators)
 }
 
 func loadHostKey(c serveConfig) (hostkeys.Key, error) {
@@ -408,14 +474,14 @@ func storeName(c serveConfig) string {
 }
 
 // openStore opens the room store the flags ask for.
-func openStore(ctx context.Context, c serveConfig) (lobby.Store, error) {
+func openStore(ctx context.Context, c serveConfig) (store.Store, error) {
 	if c.redis != "" {
 		ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		defer cancel()
-		return lobby.OpenRedis(ctx, c.redis)
+		return redisstore.Open(ctx, c.redis)
 	}
 	if c.store == "memory" {
-		return lobby.NewMemStore(), nil
+		return mem.New(), nil
 	}
-	return lobby.OpenBolt(filepath.Join(c.dataDir, "rooms.db"))
+	return bolt.Open(filepath.Join(c.dataDir, "rooms.db"))
 }

@@ -14,37 +14,17 @@ import (
 	"sync"
 
 	"github.com/smokestack/smokestack/engine"
+	"github.com/smokestack/smokestack/internal/games"
 )
 
 // simulateCmd runs "smokestack simulate": headless games between bots,
 // spread over every core, with a summary of who won and how.
 func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	all := games()
-	fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	name := fs.String("game", all[0].Name(), "the game to play: "+strings.Join(gameNames(all), " or "))
-	players := fs.Int("players", 0, "number of seats (default: 4, or the most the game has)")
-	bots := fs.String("bots", "", "comma-separated bots, one per seat, repeated to fill the seats (default: every bot of the game)")
-	games := fs.Int("games", 100, "number of games to play")
-	seed := fs.Uint64("seed", 1, "seed of the whole batch; the same seed replays the same games")
-	workers := fs.Int("workers", 0, "games played at once (0: one per core)")
-	asJSON := fs.Bool("json", false, "print the result as one JSON object")
-	options := map[string]*string{}
-	for _, g := range all {
-		for _, o := range g.Rules.Options() {
-			if options[o.Name] == nil {
-				options[o.Name] = fs.String(o.Name, "", fmt.Sprintf("%s: %s (%s)", g.Rules.Title(), o.About, strings.Join(o.Choices, ", ")))
-			}
-		}
+	all, err := games.Load()
+	if err != nil {
+		return err
 	}
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: smokestack simulate [flags]\n\nPlays games between bots and reports win rates and scores.")
-		fs.PrintDefaults()
-		for _, g := range all {
-			lo, hi := g.Rules.Seats()
-			fmt.Fprintf(stderr, "\n%s (--game %s): %d to %d seats, bots %s\n", g.Rules.Title(), g.Name(), lo, hi, strings.Join(g.Bots.Names, ", "))
-		}
-	}
+	fs, f := newSimulateFlags(all, stderr)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
@@ -54,46 +34,10 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
-	i := slices.IndexFunc(all, func(g game) bool { return g.Name() == *name })
-	if i < 0 {
-		return fmt.Errorf("--game %q: choose %s", *name, strings.Join(gameNames(all), " or "))
-	}
-	g := all[i]
-	lo, hi := g.Rules.Seats()
-	set := map[string]string{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = f.Value.String() })
-	if _, ok := set["players"]; !ok {
-		*players = max(lo, min(4, hi))
-	}
-	if *bots == "" {
-		*bots = strings.Join(g.Bots.Names, ",")
-	}
-	if *players < lo || *players > hi {
-		return fmt.Errorf("--players %d: a game of %s has %d to %d seats", *players, g.Rules.Title(), lo, hi)
-	}
-	given := map[string]string{}
-	for name := range options {
-		if v, ok := set[name]; ok {
-			given[name] = v
-		}
-	}
-	raw, _ := json.Marshal(given)
-	values, err := engine.ReadOptions(g.Rules.Options(), *players, raw)
+	g, cfg, err := f.batch(fs, all)
 	if err != nil {
 		return err
 	}
-	names := strings.Split(*bots, ",")
-	seats := make([]string, *players)
-	for i := range seats {
-		seats[i] = strings.TrimSpace(names[i%len(names)])
-		if !g.HasBot(seats[i]) {
-			return fmt.Errorf("--bots: %s has no bot %q: choose %s", g.Rules.Title(), seats[i], strings.Join(g.Bots.Names, " or "))
-		}
-	}
-	if *games < 1 {
-		return errors.New("--games must be at least 1")
-	}
-	cfg := simConfig{Bots: seats, Options: values, Games: *games, Seed: *seed, Workers: *workers}
 	if isTerminal(stderr) {
 		bar := &progressBar{w: stderr}
 		cfg.Progress = bar.update
@@ -105,16 +49,102 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if os.Getenv("GOGC") == "" {
 		defer debug.SetGCPercent(debug.SetGCPercent(400))
 	}
-	res, err := g.simulate(ctx, cfg)
+	res, err := g.Simulate(ctx, cfg)
 	if err != nil {
 		return err // main names the command
 	}
-	if *asJSON {
+	if *f.asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(res)
 	}
 	return res.WriteReport(stdout)
+}
+
+// simulateFlags are the flags of `simulate`: its own, and every game's
+// options.
+type simulateFlags struct {
+	name, bots              *string
+	players, games, workers *int
+	seed                    *uint64
+	asJSON                  *bool
+	options                 map[string]*string
+}
+
+func newSimulateFlags(all []games.Game, stderr io.Writer) (*flag.FlagSet, simulateFlags) {
+	fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	f := simulateFlags{
+		name:    fs.String("game", all[0].Name(), "the game to play: "+strings.Join(games.Names(all), " or ")),
+		players: fs.Int("players", 0, "number of seats (default: 4, or the most the game has)"),
+		bots:    fs.String("bots", "", "comma-separated bots, one per seat, repeated to fill the seats (default: every bot of the game)"),
+		games:   fs.Int("games", 100, "number of games to play"),
+		seed:    fs.Uint64("seed", 1, "seed of the whole batch; the same seed replays the same games"),
+		workers: fs.Int("workers", 0, "games played at once (0: one per core)"),
+		asJSON:  fs.Bool("json", false, "print the result as one JSON object"),
+		options: map[string]*string{},
+	}
+	for _, g := range all {
+		for _, o := range g.Rules.Options() {
+			if f.options[o.Name] == nil {
+				f.options[o.Name] = fs.String(o.Name, "", fmt.Sprintf("%s: %s (%s)", g.Rules.Title(), o.About, strings.Join(o.Choices, ", ")))
+			}
+		}
+	}
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: smokestack simulate [flags]\n\nPlays games between bots and reports win rates and scores.")
+		fs.PrintDefaults()
+		for _, g := range all {
+			lo, hi := g.Rules.Seats()
+			fmt.Fprintf(stderr, "\n%s (--game %s): %d to %d seats, bots %s\n", g.Rules.Title(), g.Name(), lo, hi, strings.Join(g.Bots.Names, ", "))
+		}
+	}
+	return fs, f
+}
+
+// batch is the game and the batch the parsed flags of fs ask for, checked.
+func (f simulateFlags) batch(fs *flag.FlagSet, all []games.Game) (games.Game, engine.Batch, error) {
+	i := slices.IndexFunc(all, func(g games.Game) bool { return g.Name() == *f.name })
+	if i < 0 {
+		return games.Game{}, engine.Batch{}, fmt.Errorf("--game %q: choose %s", *f.name, strings.Join(games.Names(all), " or "))
+	}
+	g := all[i]
+	lo, hi := g.Rules.Seats()
+	set := map[string]string{}
+	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = fl.Value.String() })
+	players, bots := *f.players, *f.bots
+	if _, ok := set["players"]; !ok {
+		players = max(lo, min(4, hi))
+	}
+	if bots == "" {
+		bots = strings.Join(g.Bots.Names, ",")
+	}
+	if players < lo || players > hi {
+		return g, engine.Batch{}, fmt.Errorf("--players %d: a game of %s has %d to %d seats", players, g.Rules.Title(), lo, hi)
+	}
+	given := map[string]string{}
+	for name := range f.options {
+		if v, ok := set[name]; ok {
+			given[name] = v
+		}
+	}
+	raw, _ := json.Marshal(given)
+	values, err := engine.ReadOptions(g.Rules.Options(), players, raw)
+	if err != nil {
+		return g, engine.Batch{}, err
+	}
+	names := strings.Split(bots, ",")
+	seats := make([]string, players)
+	for i := range seats {
+		seats[i] = strings.TrimSpace(names[i%len(names)])
+		if !g.HasBot(seats[i]) {
+			return g, engine.Batch{}, fmt.Errorf("--bots: %s has no bot %q: choose %s", g.Rules.Title(), seats[i], strings.Join(g.Bots.Names, " or "))
+		}
+	}
+	if *f.games < 1 {
+		return g, engine.Batch{}, errors.New("--games must be at least 1")
+	}
+	return g, engine.Batch{Bots: seats, Options: values, Games: *f.games, Seed: *f.seed, Workers: *f.workers}, nil
 }
 
 // isTerminal reports whether w is a character device, such as a terminal,

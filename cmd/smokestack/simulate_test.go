@@ -3,10 +3,14 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
+	"io"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/smokestack/smokestack/engine/factories/bot"
+	"github.com/smokestack/smokestack/internal/games"
 )
 
 func TestSimulateCmdText(t *testing.T) {
@@ -80,4 +84,16 @@ func TestSimulateFurnace(t *testing.T) {
 			t.Errorf("simulate %v succeeded", args)
 		}
 	}
+}
+
+// TestSimulateFlagsAreReserved: every flag of simulate's own is among
+// the names the registry keeps games' options from, so no game can take
+// one and break the flag set for every game.
+func TestSimulateFlagsAreReserved(t *testing.T) {
+	fs, f := newSimulateFlags(games.All(), io.Discard)
+	fs.VisitAll(func(fl *flag.Flag) {
+		if f.options[fl.Name] == nil && !slices.Contains(games.Flags, fl.Name) {
+			t.Errorf("--%s is not in games.Flags", fl.Name)
+		}
+	})
 }

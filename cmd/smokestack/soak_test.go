@@ -19,7 +19,8 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/smokestack/smokestack/engine/factories"
-	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/store"
+	"github.com/smokestack/smokestack/lobby/store/bolt"
 )
 
 // soakEnv, when set to a duration ("3m"), runs TestSoak for that long;
@@ -110,15 +111,15 @@ func TestSoak(t *testing.T) {
 		t.Errorf("a panic in the server's log:\n%s", srv.logs)
 	}
 
-	store, err := lobby.OpenBolt(filepath.Join(dir, "rooms.db"))
+	st, err := bolt.Open(filepath.Join(dir, "rooms.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer store.Close()
+	defer st.Close()
 	checked := 0
 	for _, slot := range slots {
 		for code, seen := range slot.seen {
-			checked += checkReplay(t, store, code, seen)
+			checked += checkReplay(t, st, code, seen)
 		}
 	}
 	t.Logf("soak %s: %d moves played, %d refused, %d garbage lines, %d drops, %d rooms, %d players' last views replayed",
@@ -134,14 +135,14 @@ type soakStats struct {
 
 // checkReplay replays room code's stored log and compares each player's
 // last view with the engine's at that version; it returns how many.
-func checkReplay(t *testing.T, store lobby.Store, code string, seen map[string]playLine) int {
+func checkReplay(t *testing.T, st store.Store, code string, seen map[string]playLine) int {
 	t.Helper()
-	meta, moves, err := store.Load(context.Background(), code, 0)
+	meta, moves, err := st.Load(context.Background(), code, 0)
 	if err != nil {
 		t.Errorf("room %s: %v", code, err)
 		return 0
 	}
-	rules := factories.Rules{}
+	rules := factories.Rules
 	views := map[int]map[int]json.RawMessage{} // version -> seat -> view
 	want := map[int]bool{}
 	for _, l := range seen {

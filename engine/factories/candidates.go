@@ -145,37 +145,31 @@ func foremanValues(l *moveList, out []Move, values []int, n, from int) []Move {
 // options recipe r could take (hand is the hand's designs); the list
 // decides which are affordable.
 func recipeCandidates(l *moveList, out []Move, hand []handDesign, r recipe, base Move) []Move {
-	p := &l.s.Players[l.seat]
-	spent := 0 // what accepts charges before the recipe pays: a Replicator's energy
+	rm := recipeMoves{l: l, p: &l.s.Players[l.seat], r: r}
 	if base.Card.facts().recipe == replicator {
-		spent = 1
+		rm.spent = 1 // what accepts charges before the recipe pays: a Replicator's energy
 	}
-	var values [16]int
-	// withDice lists m with each n dice that fit and reports whether there
-	// were n free dice to try.
-	withDice := func(n int, m Move) bool {
-		combos := l.diceCombos(n)
-		for i := 0; i < len(combos); i += n {
-			d := combos[i : i+n]
-			// Apply refuses dice that break the card's pattern with this same
-			// check, so skipping them here only saves deciding them.
-			vals := values[:0]
-			for _, x := range d {
-				vals = append(vals, p.Dice[x].Value)
-			}
-			if !workersFit(r, vals) {
-				continue
-			}
-			// What accepts decides of m with these dice, on their values
-			// at hand; only a kept move gets a copy of its dice.
-			if l.all || canPayRecipe(p, r, spent, m.Value, vals) {
-				m.Dice = l.ints(d...)
-				out = append(out, m)
-			}
-		}
-		return len(combos) > 0
+	if out, ok := rm.withoutDice(out, hand, base); ok {
+		return out
 	}
-	switch r {
+	return rm.withDiceOf(out, hand, base)
+}
+
+// recipeMoves lists the moves of one recipe r for recipeCandidates. Its
+// methods take the list and return it longer, rather than keep it: a
+// list kept behind a pointer would move Legal's stack arrays to the heap.
+type recipeMoves struct {
+	l     *moveList
+	p     *Player
+	r     recipe
+	spent int
+}
+
+// withoutDice lists the moves of a recipe that takes no dice, and
+// reports whether the recipe is one.
+func (rm recipeMoves) withoutDice(out []Move, hand []handDesign, base Move) ([]Move, bool) {
+	l := rm.l
+	switch rm.r {
 	case batteryFactory, robot:
 		out = l.add(out, base)
 	case golem:
@@ -192,65 +186,102 @@ func recipeCandidates(l *moveList, out []Move, hand []handDesign, r recipe, base
 		}
 	case recyclingPlant:
 		var pairs [64][2]Card
-		for _, pair := range cardPairs(pairs[:0], p.Hand, hand) {
+		for _, pair := range cardPairs(pairs[:0], rm.p.Hand, hand) {
 			m := base
 			m.Discard = l.cards(pair[:]...)
 			out = l.add(out, m)
 		}
+	default:
+		return out, false
+	}
+	return out, true
+}
+
+// withDiceOf lists the moves of a recipe that takes dice: each choice of
+// its options with each set of dice that fits.
+func (rm recipeMoves) withDiceOf(out []Move, hand []handDesign, base Move) []Move {
+	switch rm.r {
 	case biolab, fulfillmentCenter, nuclearPlant, foundry, motherlode, powerPlant, dojo, fitnessCenter, gymnasium:
-		withDice(1, base)
+		out, _ = rm.withDice(out, 1, base)
 	case blackMarket:
 		for _, e := range hand {
 			c := e.card
 			m := base
-			m.Discard = l.cards(c)
+			m.Discard = rm.l.cards(c)
 			b := c.info()
 			if b.Metal+b.Energy <= 4 {
-				withDice(1, m)
+				out, _ = rm.withDice(out, 1, m)
 				continue
 			}
 			for metal := max(0, 4-b.Energy); metal <= min(b.Metal, 4); metal++ {
 				m.Metal, m.Energy = metal, 4-metal
-				withDice(1, m)
+				out, _ = rm.withDice(out, 1, m)
 			}
 		}
 	case aluminumFactory, concretePlant:
-		withDice(2, base)
+		out, _ = rm.withDice(out, 2, base)
 	case trashCompactor:
 		var pairs [64][2]Card
-		for _, pair := range cardPairs(pairs[:0], p.Hand, hand) {
+		for _, pair := range cardPairs(pairs[:0], rm.p.Hand, hand) {
 			m := base
-			m.Discard = l.cards(pair[:]...)
-			withDice(2, m)
+			m.Discard = rm.l.cards(pair[:]...)
+			out, _ = rm.withDice(out, 2, m)
 		}
-	case harvester:
-		for _, c := range [...]string{"metal", "energy"} {
+	case harvester, manufactory:
+		choices := [...]string{"metal", "energy", "draw"}
+		n := 3
+		if rm.r == harvester {
+			n = 2 // no draw
+		}
+		for _, c := range choices[:n] {
 			m := base
 			m.Choice = c
-			withDice(2, m)
-		}
-	case manufactory:
-		for _, c := range [...]string{"metal", "energy", "draw"} {
-			m := base
-			m.Choice = c
-			withDice(2, m)
+			out, _ = rm.withDice(out, 2, m)
 		}
 	case megaFactory:
 		for v := 1; v <= 6; v++ {
 			m := base
 			m.Value = v
-			withDice(3, m)
+			out, _ = rm.withDice(out, 3, m)
 		}
 	case assemblyLine, warehouse:
-		withDice(3, base)
+		out, _ = rm.withDice(out, 3, base)
 	case tempAgency:
-		for n := 1; n <= len(p.Dice); n++ {
-			if !withDice(n, base) {
+		for n := 1; n <= len(rm.p.Dice); n++ {
+			var free bool
+			if out, free = rm.withDice(out, n, base); !free {
 				break // fewer than n free dice, so fewer than n+1
 			}
 		}
 	}
 	return out
+}
+
+// withDice lists m with each n dice that fit and reports whether there
+// were n free dice to try.
+func (rm recipeMoves) withDice(out []Move, n int, m Move) ([]Move, bool) {
+	l, p := rm.l, rm.p
+	var values [16]int
+	combos := l.diceCombos(n)
+	for i := 0; i < len(combos); i += n {
+		d := combos[i : i+n]
+		// Apply refuses dice that break the card's pattern with this same
+		// check, so skipping them here only saves deciding them.
+		vals := values[:0]
+		for _, x := range d {
+			vals = append(vals, p.Dice[x].Value)
+		}
+		if !workersFit(rm.r, vals) {
+			continue
+		}
+		// What accepts decides of m with these dice, on their values at
+		// hand; only a kept move gets a copy of its dice.
+		if l.all || canPayRecipe(p, rm.r, rm.spent, m.Value, vals) {
+			m.Dice = l.ints(d...)
+			out = append(out, m)
+		}
+	}
+	return out, len(combos) > 0
 }
 
 // diceCombos appends to out the ways to pick n unplaced, set dice, n

@@ -43,14 +43,14 @@ func TestGarbageMoveFields(t *testing.T) {
 	if raceEnabled {
 		every = 28
 	}
-	movetest.Spoil(t, Rules{}, []movetest.Game{{Seats: 1, Seed: 41}, {Seats: 3, Seed: 43}}, 400, every,
+	movetest.Spoil(t, Rules, []movetest.Game{{Seats: 1, Seed: 41}, {Seats: 3, Seed: 43}}, 400, every,
 		garbageValues, refusalGarbage, 1000)
 }
 
 // TestHireUnknownDiscard is the refusal a player once met as "…needs a
 // gear blueprint; unknown card has a".
 func TestHireUnknownDiscard(t *testing.T) {
-	rules := Rules{}
+	rules := Rules
 	state, err := rules.New(2, nil, 1)
 	if err != nil {
 		t.Fatal(err)

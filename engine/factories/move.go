@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/smokestack/smokestack/engine"
 )
 
 // MoveKind names what a move does.
@@ -42,6 +44,8 @@ const (
 	DiscardDown MoveKind = "discard"
 	// Done declares the seat finished with the work phase.
 	Done MoveKind = "done"
+	// Undo takes back the seat's last move (see Takeback).
+	Undo MoveKind = engine.Undo
 )
 
 // Headquarters actions for Place.
@@ -87,28 +91,6 @@ func (m Move) Describe(v View) string {
 // DescribeFor words m for a menu as Describe does, naming other seats
 // with name: screens know the people at the table, the engine does not.
 func (m Move) DescribeFor(v View, name func(seat int) string) string {
-	dice := func() string {
-		var vals []string
-		for _, i := range m.Dice {
-			if i >= 0 && i < len(v.You().Dice) {
-				vals = append(vals, fmt.Sprint(v.You().Dice[i].Value))
-			}
-		}
-		if len(vals) == 0 {
-			return ""
-		}
-		return " with " + strings.Join(vals, "+")
-	}
-	discards := func() string {
-		if len(m.Discard) == 0 {
-			return ""
-		}
-		var names []string
-		for _, c := range m.Discard {
-			names = append(names, c.Name())
-		}
-		return ", discarding " + strings.Join(names, " and ")
-	}
 	switch m.Kind {
 	case Refresh:
 		return fmt.Sprintf("Pay 1 %s to refresh the %s", m.Pay, m.Row)
@@ -119,7 +101,7 @@ func (m Move) DescribeFor(v View, name func(seat int) string) string {
 		if m.Slot >= 0 && m.Slot < marketSize {
 			s += v.Market.Contractors[m.Slot].Name()
 		}
-		s += discards()
+		s += m.discards()
 		if gift(v.Market.Contractors, m.Slot) && v.Seats > 1 {
 			s += " (gift to " + name(m.Opponent) + ")"
 		}
@@ -131,43 +113,79 @@ func (m Move) DescribeFor(v View, name func(seat int) string) string {
 	case Choose:
 		return fmt.Sprintf("Set Specialist die to %d", m.Value)
 	case Build:
-		return "Build " + m.Card.Name() + discards()
+		return "Build " + m.Card.Name() + m.discards()
 	case Place:
 		// Short, for a narrow menu under the "Headquarters" title.
-		return strings.TrimPrefix(dice(), " with ") + " on " + m.Action + placeGain(v, m)
+		return strings.TrimPrefix(m.dice(v), " with ") + " on " + m.Action + placeGain(v, m)
 	case Activate:
-		s := "Activate " + m.Card.Name()
-		if m.Card.Name() == Replicator {
-			s += " as " + marketName(v.Market.Blueprints, m.Slot)
-		}
-		s += dice() + discards()
-		if m.Choice != "" {
-			s += " for " + m.Choice
-		}
-		if m.Value != 0 {
-			s += fmt.Sprintf(" (value %d)", m.Value)
-		}
-		if m.Metal+m.Energy > 0 {
-			s += fmt.Sprintf(" (take %d metal %d energy)", m.Metal, m.Energy)
-		}
-		return s
+		return m.describeActivate(v)
 	case DiscardDown:
-		switch {
-		case len(m.Discard) > 0:
-			return "Discard" + strings.TrimPrefix(discards(), ", discarding")
-		case m.Metal > 0 && m.Energy > 0:
-			return fmt.Sprintf("Discard %d metal and %d energy", m.Metal, m.Energy)
-		case m.Metal > 0:
-			return fmt.Sprintf("Discard %d metal", m.Metal)
-		default:
-			return fmt.Sprintf("Discard %d energy", m.Energy)
-		}
+		return m.describeDiscardDown()
 	case Done:
 		return "Done with the work phase"
 	case Undo:
 		return "Take back your last move"
 	}
 	return string(m.Kind)
+}
+
+// describeActivate words an Activate move for DescribeFor.
+func (m Move) describeActivate(v View) string {
+	s := "Activate " + m.Card.Name()
+	if m.Card.Name() == Replicator {
+		s += " as " + marketName(v.Market.Blueprints, m.Slot)
+	}
+	s += m.dice(v) + m.discards()
+	if m.Choice != "" {
+		s += " for " + m.Choice
+	}
+	if m.Value != 0 {
+		s += fmt.Sprintf(" (value %d)", m.Value)
+	}
+	if m.Metal+m.Energy > 0 {
+		s += fmt.Sprintf(" (take %d metal %d energy)", m.Metal, m.Energy)
+	}
+	return s
+}
+
+// describeDiscardDown words a DiscardDown move for DescribeFor.
+func (m Move) describeDiscardDown() string {
+	switch {
+	case len(m.Discard) > 0:
+		return "Discard" + strings.TrimPrefix(m.discards(), ", discarding")
+	case m.Metal > 0 && m.Energy > 0:
+		return fmt.Sprintf("Discard %d metal and %d energy", m.Metal, m.Energy)
+	case m.Metal > 0:
+		return fmt.Sprintf("Discard %d metal", m.Metal)
+	default:
+		return fmt.Sprintf("Discard %d energy", m.Energy)
+	}
+}
+
+// dice words the values of m's dice in v: " with 3+4", or "" for none.
+func (m Move) dice(v View) string {
+	var vals []string
+	for _, i := range m.Dice {
+		if i >= 0 && i < len(v.You().Dice) {
+			vals = append(vals, fmt.Sprint(v.You().Dice[i].Value))
+		}
+	}
+	if len(vals) == 0 {
+		return ""
+	}
+	return " with " + strings.Join(vals, "+")
+}
+
+// discards words m's discards: ", discarding Mine and Dojo", or "".
+func (m Move) discards() string {
+	if len(m.Discard) == 0 {
+		return ""
+	}
+	var names []string
+	for _, c := range m.Discard {
+		names = append(names, c.Name())
+	}
+	return ", discarding " + strings.Join(names, " and ")
 }
 
 // placeGain says what a worker on the Headquarters brings, and why when

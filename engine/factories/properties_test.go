@@ -414,7 +414,7 @@ func TestReplay(t *testing.T) {
 // room stores and replays them, and gets the same bytes.
 func TestReplayThroughRules(t *testing.T) {
 	games := seededGames(5, 2)
-	r := Rules{}
+	r := Rules
 	for g := range games {
 		players := 1 + (g*2)%MaxPlayers
 		seed := uint64(500 + g)
@@ -429,7 +429,7 @@ func TestReplayThroughRules(t *testing.T) {
 				t.Fatalf("game %d move %d: %v", g, i, err)
 			}
 		}
-		if string(raw) != string(mustJSON(final)) {
+		if string(mustJSON(raw)) != string(mustJSON(final)) {
 			t.Errorf("game %d: the JSON replay differs from the game", g)
 		}
 		st, err := r.Status(raw)

@@ -1,37 +1,21 @@
 package factories
 
 import (
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
 	"slices"
 
 	"github.com/smokestack/smokestack/engine"
 )
 
-// Rules is Fantastic Factories as an engine.Ruleset: the same functions as
-// New, Apply, ViewOf and Legal, speaking JSON so rooms and stores need not
-// know the game.
-type Rules struct{}
-
-var _ engine.Ruleset = Rules{}
-
-// Name implements engine.Ruleset.
-func (Rules) Name() string { return "factories" }
-
-// Title implements engine.Ruleset.
-func (Rules) Title() string { return "Fantastic Factories" }
-
-// Seats implements engine.Ruleset: 1 (solo against The Machine) to 5.
-func (Rules) Seats() (min, max int) { return 1, MaxPlayers }
-
-// Options implements engine.Ruleset: The Machine's level in solo games.
-func (Rules) Options() []engine.Option {
-	return []engine.Option{{Name: "difficulty", Seats: 1,
+// Rules is Fantastic Factories as the rooms drive it: New, Apply, ViewOf
+// and StatusOf, turned into an engine.Ruleset by engine.Rules.
+var Rules = engine.Rules[State, Move, View]{
+	Name: "factories", Title: "Fantastic Factories",
+	MinSeats: 1, MaxSeats: MaxPlayers, // 1: solo against The Machine
+	Options: []engine.Option{{Name: "difficulty", Seats: 1,
 		Choices: []string{"easy", "medium", "hard", "insane"}, Default: "medium",
-		About: "The Machine's level in a solo game: it starts with 2 (easy) to 5 (insane) blueprints built"}}
-}
+		About: "The Machine's level in a solo game: it starts with 2 (easy) to 5 (insane) blueprints built"}},
+	Start: start, Apply: Apply, View: ViewOf, Status: StatusOf,
+}.Ruleset()
 
 // SoloOpponent names The Machine at the level of a solo game's options,
 // for its player's record against it: "The Machine (hard)".
@@ -39,64 +23,10 @@ func SoloOpponent(options map[string]string) string {
 	return "The Machine (" + options["difficulty"] + ")"
 }
 
-// New implements engine.Ruleset: a game in which seats may take moves
-// back (Config.Undo).
-func (r Rules) New(seats int, options json.RawMessage, seed uint64) (json.RawMessage, error) {
-	if seats < 1 || seats > MaxPlayers {
-		return nil, fmt.Errorf("a game of Fantastic Factories has 1 to %d seats, not %d", MaxPlayers, seats)
-	}
-	o, err := engine.ReadOptions(r.Options(), seats, options)
-	if err != nil {
-		return nil, err
-	}
-	// Rooms let players take moves back; bots never do (see bot.New).
-	s, err := New(Config{Players: seats, Difficulty: o["difficulty"], Undo: true}, seed)
-	if err != nil {
-		return nil, err
-	}
-	return json.Marshal(s)
-}
-
-// Apply implements engine.Ruleset.
-func (Rules) Apply(state json.RawMessage, seat int, move json.RawMessage) (json.RawMessage, []engine.Event, error) {
-	s, err := Decode(state)
-	if err != nil {
-		return nil, nil, err
-	}
-	var m Move
-	if err := json.Unmarshal(move, &m); err != nil {
-		// JSON of the wrong shape (a slot of 1e300, a kind that is a
-		// number) is not a JSON problem: say so, as Furnace does.
-		var syntax *json.SyntaxError
-		if errors.As(err, &syntax) || errors.Is(err, io.ErrUnexpectedEOF) {
-			return nil, nil, fmt.Errorf("that move is not valid JSON: %w", err)
-		}
-		return nil, nil, fmt.Errorf("that move cannot be read: %w", err)
-	}
-	next, events, err := Apply(s, seat, m)
-	if err != nil {
-		return nil, nil, err
-	}
-	out, err := json.Marshal(next)
-	return out, events, err
-}
-
-// View implements engine.Ruleset.
-func (Rules) View(state json.RawMessage, seat int) (json.RawMessage, error) {
-	s, err := Decode(state)
-	if err != nil {
-		return nil, err
-	}
-	return json.Marshal(ViewOf(s, seat))
-}
-
-// Status implements engine.Ruleset.
-func (Rules) Status(state json.RawMessage) (engine.Status, error) {
-	s, err := Decode(state)
-	if err != nil {
-		return engine.Status{}, err
-	}
-	return StatusOf(s), nil
+// start begins a game as a room plays it: one in which seats may take
+// moves back (Config.Undo). Bots never do (see bot.New).
+func start(seats int, o map[string]string, seed uint64) (State, error) {
+	return New(Config{Players: seats, Difficulty: o["difficulty"], Undo: true}, seed)
 }
 
 // StatusOf reports the round, whether the game is over, who may act and,
@@ -156,13 +86,7 @@ func holdings(s State) [][]string {
 }
 
 // Decode reads a State from JSON, refusing other format versions.
-func Decode(data []byte) (State, error) {
-	var s State
-	if err := json.Unmarshal(data, &s); err != nil {
-		return State{}, fmt.Errorf("game state: %w", err)
-	}
-	if s.Format != Format {
-		return State{}, fmt.Errorf("game state format %d; this server reads %d", s.Format, Format)
-	}
-	return s, nil
-}
+func Decode(data []byte) (State, error) { return engine.DecodeState[State](data, Format) }
+
+// FormatVersion implements engine.Versioned.
+func (s State) FormatVersion() int { return s.Format }

@@ -74,7 +74,7 @@ func mustNew(t *testing.T, players int) State {
 // TestRulesOptions: the difficulty is an option of solo games only, and New
 // refuses what the options do not offer.
 func TestRulesOptions(t *testing.T) {
-	r := Rules{}
+	r := Rules
 	if lo, hi := r.Seats(); lo != 1 || hi != 5 {
 		t.Errorf("Seats() = %d, %d", lo, hi)
 	}
@@ -98,7 +98,7 @@ func TestRulesOptions(t *testing.T) {
 			}
 			continue
 		}
-		s, err := Decode(raw)
+		s, err := Decode(mustJSON(raw))
 		if err != nil || s.Config.Difficulty != tc.want {
 			t.Errorf("New(%d, %s): difficulty %q, %v; want %q", tc.seats, tc.opts, s.Config.Difficulty, err, tc.want)
 		}

@@ -1,14 +1,13 @@
 package factories
 
 import (
-	"errors"
 	"slices"
 
 	"github.com/smokestack/smokestack/engine"
 )
 
-// Taking moves back (Config.Undo). A seat may take back its own last
-// moves of the work phase under way, newest first, as long as they
+// Taking moves back (Config.Undo), with engine.Takebacks: a seat may
+// take back its last moves of the work phase under way, newest first, as long as they
 // revealed nothing and rolled nothing: a move that draws a blueprint,
 // shows a card from the hand (a build, the Black Market), rolls or
 // rerolls a die, triggers the end of the game, or finishes the work phase
@@ -25,16 +24,13 @@ import (
 // played, unless one of them shuffled the pile into a new deck, which
 // took those cards: the move then stands.
 
-// Undo takes back the seat's last move (see Takeback).
-const Undo MoveKind = engine.Undo
-
 // Takeback is what one seat may take back in the work phase under way:
 // its Steps since its last checkpoint, and why that checkpoint stands.
 type Takeback = engine.Takeback[Step]
 
-// Step is one move a seat may take back.
+// Step is one work-phase move a seat may take back.
 type Step struct {
-	// Before is the seat as it was before the move.
+	// Before is the seat before the move: taking it back restores it.
 	Before Player `json:"before"`
 	// Discarded are the cards the move put on the discard pile.
 	Discarded []Card `json:"discarded,omitempty"`
@@ -44,26 +40,24 @@ type Step struct {
 	Reshuffles int `json:"reshuffles,omitempty"`
 }
 
-// undoMark is what a move is judged by once it is played: the seat and
-// the shared parts of the game before it.
+// undoMark is the seat and the shared parts of the game before a move:
+// once the move is played, keep tells by them whether it may be taken
+// back.
 type undoMark struct {
-	before                                Player
-	phase                                 Phase
-	round                                 int
-	rng                                   engine.RNG
+	engine.Mark[Player, Phase]
 	deck, discard, reshuffles, finalRound int
 }
 
 func (g *game) mark() undoMark {
-	return undoMark{before: g.me().clone(), phase: g.Phase, round: g.Round, rng: g.RNG,
+	return undoMark{Mark: engine.Mark[Player, Phase]{Before: g.me().clone(), Phase: g.Phase, Round: g.Round, RNG: g.RNG},
 		deck: len(g.Deck), discard: len(g.Discard), reshuffles: g.Reshuffles, finalRound: g.FinalRound}
 }
 
 // keep records the move just played by the seat: a step it may take back,
 // or a checkpoint, which clears what it could take back before.
 func (g *game) keep(k *undoMark) {
-	if g.Phase != k.phase || g.Round != k.round {
-		g.Undo = nil // a new phase: nothing before it can be taken back
+	if k.NewPhase(g.Phase, g.Round) {
+		g.Undo = nil
 		return
 	}
 	if g.Phase != WorkPhase {
@@ -79,14 +73,12 @@ func (g *game) keep(k *undoMark) {
 		why = g.revealed
 	case g.Reshuffles != k.reshuffles || len(g.Deck) != k.deck:
 		why = "you drew a blueprint, and a draw cannot be taken back"
-	case g.RNG != k.rng:
+	case g.RNG != k.RNG:
 		why = "you rolled dice, and a roll cannot be taken back"
 	}
-	if why != "" {
-		g.Undo.Stand(len(g.Players), g.seat, why)
-		return
-	}
-	g.Undo.Keep(len(g.Players), g.seat, Step{Before: k.before, Discarded: slices.Clone(g.Discard[k.discard:]), Reshuffles: g.Reshuffles})
+	g.Undo.Record(len(g.Players), g.seat, why, func() Step {
+		return Step{Before: k.Before, Discarded: slices.Clone(g.Discard[k.discard:]), Reshuffles: g.Reshuffles}
+	})
 }
 
 // undoRefusal says why seat may not take a move back now, or "" when it
@@ -121,23 +113,20 @@ func undoRefusal(s *State, seat int) string {
 	return ""
 }
 
-// undo takes back the seat's last move.
+// undo plays the undo move: the seat's last work-phase move is lifted.
 func (g *game) undo() error {
-	if why := undoRefusal(g.State, g.seat); why != "" {
-		return errors.New(why)
-	}
-	st := g.Undo.Pop(g.seat)
-	for _, c := range st.Discarded {
-		i := indexOf(g.Discard, c)
-		g.Discard = slices.Delete(g.Discard, i, i+1)
-	}
-	g.Players[g.seat] = st.Before
-	g.emit(g.seat, engine.Undo, "took back a move")
-	return nil
+	return g.Undo.Take(g.seat, undoRefusal(g.State, g.seat), func(st Step) {
+		for _, c := range st.Discarded {
+			i := indexOf(g.Discard, c)
+			g.Discard = slices.Delete(g.Discard, i, i+1)
+		}
+		g.Players[g.seat] = st.Before
+		g.emit(g.seat, engine.Undo, "took back a move")
+	})
 }
 
-// clone returns a deep copy of p that keeps nil and empty slices as they
-// are, so that its JSON is p's.
+// clone is a deep copy of p, nil and empty slices kept as they are: its
+// JSON is p's.
 func (p *Player) clone() Player {
 	q := *p
 	q.Hand = slices.Clone(p.Hand)
@@ -150,7 +139,7 @@ func (p *Player) clone() Player {
 	return q
 }
 
-// clone returns a deep copy of st.
+// clone is a deep copy of st.
 func (st *Step) clone() Step {
 	return Step{Before: st.Before.clone(), Discarded: slices.Clone(st.Discarded), Reshuffles: st.Reshuffles}
 }

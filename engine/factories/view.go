@@ -98,3 +98,6 @@ func ViewOf(s State, seat int) View {
 	}
 	return v
 }
+
+// LegalMoves implements engine.Legal: the moves the seat may play.
+func (v View) LegalMoves() []Move { return v.Legal }

@@ -358,7 +358,7 @@ func TestDecodeRefusals(t *testing.T) {
 }
 
 func TestRulesAdapter(t *testing.T) {
-	var r engine.Ruleset = Rules{}
+	var r engine.Ruleset = Rules
 	if r.Name() != "factories" {
 		t.Errorf("name %q", r.Name())
 	}
@@ -366,7 +366,7 @@ func TestRulesAdapter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := Decode(raw)
+	s, err := Decode(mustJSON(raw))
 	if err != nil || s.Config.Difficulty != "insane" || len(s.Machine.Compound) != 5 {
 		t.Fatalf("solo from the adapter: %+v, %v", s.Config, err)
 	}
@@ -381,7 +381,7 @@ func TestRulesAdapter(t *testing.T) {
 		t.Fatal(err)
 	}
 	direct, _ := New(Config{Players: 3, Undo: true}, 42) // rooms let seats take moves back
-	if string(raw) != marshal(t, direct) {
+	if marshal(t, raw) != marshal(t, direct) {
 		t.Errorf("the adapter's New differs from New")
 	}
 	st, err := r.Status(raw)
@@ -395,7 +395,7 @@ func TestRulesAdapter(t *testing.T) {
 		t.Fatal(err)
 	}
 	want, wantEvents, _ := Apply(direct, direct.Turn, m)
-	if string(next) != marshal(t, want) || marshal(t, events) != marshal(t, wantEvents) {
+	if marshal(t, next) != marshal(t, want) || marshal(t, events) != marshal(t, wantEvents) {
 		t.Errorf("the adapter's Apply differs from Apply")
 	}
 	if _, _, err := r.Apply(raw, direct.Turn, json.RawMessage(`{"kind":`)); err == nil || !strings.Contains(err.Error(), "not valid JSON") {

@@ -64,30 +64,8 @@ func (g *game) bid(m Move) error {
 		return fmt.Errorf("%s is not up for auction", cardName(m.Card))
 	}
 	paired := g.Config.Arthur == ArthurPaired
-	switch {
-	case m.Neutral && (!p.Neutral || paired):
-		if p.Capitalist != Arthur {
-			return errors.New("only Arthur has the neutral disc")
-		}
-		if paired {
-			return errors.New("the neutral disc goes with another of your discs: name its card as extra")
-		}
-		return errors.New("you have placed the neutral disc already")
-	case m.Neutral && m.Extra != NoCard:
-		return errors.New("the neutral disc goes on one card")
-	case m.Neutral && m.Disc != neutralValue:
-		return fmt.Errorf("the neutral disc is a %d", neutralValue)
-	case m.Neutral:
-		if err := g.canPlace(g.seat, i, neutralValue); err != nil {
-			return err
-		}
-		g.put(i, Disc{Seat: g.seat, Value: neutralValue, Neutral: true})
-		p.Neutral = false
-		if g.log {
-			g.emit(g.seat, "bid", "placed the neutral 2 on "+m.Card.ID())
-		}
-		g.placed()
-		return nil
+	if m.Neutral {
+		return g.bidNeutral(p, i, m, paired)
 	}
 	if !p.Discs.Has(m.Disc) {
 		if m.Disc < 1 || m.Disc > 4 {
@@ -98,26 +76,9 @@ func (g *game) bid(m Move) error {
 	if err := g.canPlace(g.seat, i, m.Disc); err != nil {
 		return err
 	}
-	extra := -1
-	if m.Extra != NoCard {
-		switch {
-		case !paired || !p.Neutral:
-			if p.Capitalist != Arthur {
-				return errors.New("only Arthur has the neutral disc")
-			}
-			if !paired {
-				return errors.New("the neutral disc is placed on a turn of its own: bid it with neutral")
-			}
-			return errors.New("you have placed the neutral disc already")
-		case m.Extra == m.Card:
-			return errors.New("the neutral disc goes on a different card from your other disc")
-		}
-		if extra = g.lot(m.Extra); extra < 0 {
-			return fmt.Errorf("%s is not up for auction", cardName(m.Extra))
-		}
-		if err := g.canPlace(g.seat, extra, neutralValue); err != nil {
-			return err
-		}
+	extra, err := g.pairedExtra(p, m, paired)
+	if err != nil {
+		return err
 	}
 	p.Discs &^= 1 << m.Disc
 	g.put(i, Disc{Seat: g.seat, Value: m.Disc})
@@ -134,6 +95,61 @@ func (g *game) bid(m Move) error {
 	}
 	g.placed()
 	return nil
+}
+
+// bidNeutral places Arthur's neutral disc alone, on a turn of its own (the
+// base card's reading).
+func (g *game) bidNeutral(p *Player, i int, m Move, paired bool) error {
+	switch {
+	case !p.Neutral || paired:
+		if p.Capitalist != Arthur {
+			return errors.New("only Arthur has the neutral disc")
+		}
+		if paired {
+			return errors.New("the neutral disc goes with another of your discs: name its card as extra")
+		}
+		return errors.New("you have placed the neutral disc already")
+	case m.Extra != NoCard:
+		return errors.New("the neutral disc goes on one card")
+	case m.Disc != neutralValue:
+		return fmt.Errorf("the neutral disc is a %d", neutralValue)
+	}
+	if err := g.canPlace(g.seat, i, neutralValue); err != nil {
+		return err
+	}
+	g.put(i, Disc{Seat: g.seat, Value: neutralValue, Neutral: true})
+	p.Neutral = false
+	if g.log {
+		g.emit(g.seat, "bid", "placed the neutral 2 on "+m.Card.ID())
+	}
+	g.placed()
+	return nil
+}
+
+// pairedExtra checks the card m names for the neutral disc placed with
+// another (the updated card's reading), and returns its market position:
+// -1 when m names none.
+func (g *game) pairedExtra(p *Player, m Move, paired bool) (int, error) {
+	if m.Extra == NoCard {
+		return -1, nil
+	}
+	switch {
+	case !paired || !p.Neutral:
+		if p.Capitalist != Arthur {
+			return -1, errors.New("only Arthur has the neutral disc")
+		}
+		if !paired {
+			return -1, errors.New("the neutral disc is placed on a turn of its own: bid it with neutral")
+		}
+		return -1, errors.New("you have placed the neutral disc already")
+	case m.Extra == m.Card:
+		return -1, errors.New("the neutral disc goes on a different card from your other disc")
+	}
+	extra := g.lot(m.Extra)
+	if extra < 0 {
+		return -1, fmt.Errorf("%s is not up for auction", cardName(m.Extra))
+	}
+	return extra, g.canPlace(g.seat, extra, neutralValue)
 }
 
 // cardName names a card in a refusal, even one that does not exist.

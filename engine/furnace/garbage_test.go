@@ -35,6 +35,6 @@ func TestGarbageMoveFields(t *testing.T) {
 	if raceEnabled {
 		every = 20
 	}
-	movetest.Spoil(t, Rules{}, []movetest.Game{{Seats: 2, Options: `{"capitalists":"on"}`, Seed: 52}, {Seats: 4, Options: `{"chain":"on"}`, Seed: 54}},
+	movetest.Spoil(t, Rules, []movetest.Game{{Seats: 2, Options: `{"capitalists":"on"}`, Seed: 52}, {Seats: 4, Options: `{"chain":"on"}`, Seed: 54}},
 		300, every, garbageValues, refusalGarbage, 1000)
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+
+	"github.com/smokestack/smokestack/engine"
 )
 
 // MoveKind names what a move does.
@@ -32,6 +34,8 @@ const (
 	// Done ends the seat's production; cards not resolved yet give their
 	// extractions, which are mandatory, and no processing.
 	Done MoveKind = "done"
+	// Undo takes back the seat's last move (see Takeback).
+	Undo MoveKind = engine.Undo
 )
 
 // Move is every action of the game. Only the fields its Kind uses matter;

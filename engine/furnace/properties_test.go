@@ -485,7 +485,7 @@ func TestReplay(t *testing.T) {
 // TestReplayThroughRules replays games through the JSON Ruleset, the way a
 // room stores and replays them, and gets the same bytes.
 func TestReplayThroughRules(t *testing.T) {
-	r := Rules{}
+	r := Rules
 	for g := range seededGames(8, 3) {
 		players := MinPlayers + g%3
 		opts := map[string]string{"capitalists": []string{"off", "on"}[g%2], "chain": []string{"off", "on"}[g/2%2],
@@ -507,7 +507,7 @@ func TestReplayThroughRules(t *testing.T) {
 				t.Fatalf("game %d move %d: %v", g, i, err)
 			}
 		}
-		if string(raw) != string(mustJSON(final)) {
+		if string(mustJSON(raw)) != string(mustJSON(final)) {
 			t.Errorf("game %d: the JSON replay differs from the game", g)
 		}
 		st, err := r.Status(raw)

@@ -2,65 +2,40 @@ package furnace
 
 import (
 	"cmp"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"slices"
 
 	"github.com/smokestack/smokestack/engine"
 )
 
-// Rules is Furnace as an engine.Ruleset: the same functions as New, Apply,
-// ViewOf and StatusOf, speaking JSON so rooms and stores need not know the
-// game.
-type Rules struct{}
+// Rules is Furnace as the rooms drive it: New, Apply, ViewOf and
+// StatusOf, turned into an engine.Ruleset by engine.Rules.
+var Rules = engine.Rules[State, Move, View]{
+	Name: "furnace", Title: "Furnace",
+	MinSeats: MinPlayers, MaxSeats: MaxPlayers, // 2: with the Agent
+	Options: options, Start: start, Apply: Apply, View: ViewOf, Status: StatusOf,
+}.Ruleset()
 
-var _ engine.Ruleset = Rules{}
-
-// Name implements engine.Ruleset.
-func (Rules) Name() string { return "furnace" }
-
-// Title implements engine.Ruleset.
-func (Rules) Title() string { return "Furnace" }
-
-// Seats implements engine.Ruleset: 2 (with the Agent) to 4.
-func (Rules) Seats() (min, max int) { return MinPlayers, MaxPlayers }
-
-// Options implements engine.Ruleset.
-func (Rules) Options() []engine.Option {
-	return []engine.Option{
-		{Name: "rounds", Choices: []string{"4", "3"}, Default: "4",
-			About: "the number of rounds: 4, or 3 for a shorter game"},
-		{Name: "capitalists", Choices: []string{"off", "on"}, Default: "off",
-			About: "deal each player a capitalist with a power of their own (Évariste, Henry, Monica, Arthur, Timur)"},
-		{Name: "chain", Choices: []string{"off", "on"}, Default: "off",
-			About: "the production-chain variant: your cards form a row, new ones go where you choose, and they produce left to right"},
-		{Name: "arthur", Choices: []string{string(ArthurAlone), string(ArthurPaired)}, Default: string(ArthurAlone),
-			About: "with capitalists, when Arthur places his extra 2 disc: on a turn of its own (alone) or with another of his discs, on another card (paired)"},
-	}
+var options = []engine.Option{
+	{Name: "rounds", Choices: []string{"4", "3"}, Default: "4",
+		About: "the number of rounds: 4, or 3 for a shorter game"},
+	{Name: "capitalists", Choices: []string{"off", "on"}, Default: "off",
+		About: "deal each player a capitalist with a power of their own (Évariste, Henry, Monica, Arthur, Timur)"},
+	{Name: "chain", Choices: []string{"off", "on"}, Default: "off",
+		About: "the production-chain variant: your cards form a row, new ones go where you choose, and they produce left to right"},
+	{Name: "arthur", Choices: []string{string(ArthurAlone), string(ArthurPaired)}, Default: string(ArthurAlone),
+		About: "with capitalists, when Arthur places his extra 2 disc: on a turn of its own (alone) or with another of his discs, on another card (paired)"},
 }
 
-// New implements engine.Ruleset: a game in which seats may take moves
-// back (Config.Undo).
-func (r Rules) New(seats int, options json.RawMessage, seed uint64) (json.RawMessage, error) {
-	if seats < MinPlayers || seats > MaxPlayers {
-		return nil, fmt.Errorf("a game of Furnace has %d to %d seats, not %d", MinPlayers, MaxPlayers, seats)
-	}
-	o, err := engine.ReadOptions(r.Options(), seats, options)
-	if err != nil {
-		return nil, err
-	}
+// start begins a game as a room plays it: one in which seats may take
+// moves back (Config.Undo). Bots never do (see bot.New).
+func start(seats int, o map[string]string, seed uint64) (State, error) {
 	cfg, err := ConfigOf(seats, o)
 	if err != nil {
-		return nil, err
+		return State{}, err
 	}
-	cfg.Undo = true // rooms let players take moves back; bots never do (see bot.New)
-	s, err := New(cfg, seed)
-	if err != nil {
-		return nil, err
-	}
-	return json.Marshal(s)
+	cfg.Undo = true
+	return New(cfg, seed)
 }
 
 // ConfigOf reads a game's Config from option values as engine.ReadOptions
@@ -89,59 +64,11 @@ func ConfigOf(seats int, o map[string]string) (Config, error) {
 	return cfg, nil
 }
 
-// Apply implements engine.Ruleset.
-func (Rules) Apply(state json.RawMessage, seat int, move json.RawMessage) (json.RawMessage, []engine.Event, error) {
-	s, err := Decode(state)
-	if err != nil {
-		return nil, nil, err
-	}
-	var m Move
-	if err := json.Unmarshal(move, &m); err != nil {
-		// A move that is JSON but names no card or too many counts is
-		// not a JSON problem: say what is wrong with it.
-		var syntax *json.SyntaxError
-		if errors.As(err, &syntax) || errors.Is(err, io.ErrUnexpectedEOF) {
-			return nil, nil, fmt.Errorf("that move is not valid JSON: %w", err)
-		}
-		return nil, nil, fmt.Errorf("that move cannot be read: %w", err)
-	}
-	next, events, err := Apply(s, seat, m)
-	if err != nil {
-		return nil, nil, err
-	}
-	out, err := json.Marshal(next)
-	return out, events, err
-}
-
-// View implements engine.Ruleset.
-func (Rules) View(state json.RawMessage, seat int) (json.RawMessage, error) {
-	s, err := Decode(state)
-	if err != nil {
-		return nil, err
-	}
-	return json.Marshal(ViewOf(s, seat))
-}
-
-// Status implements engine.Ruleset.
-func (Rules) Status(state json.RawMessage) (engine.Status, error) {
-	s, err := Decode(state)
-	if err != nil {
-		return engine.Status{}, err
-	}
-	return StatusOf(s), nil
-}
-
 // Decode reads a State from JSON, refusing other format versions.
-func Decode(data []byte) (State, error) {
-	var s State
-	if err := json.Unmarshal(data, &s); err != nil {
-		return State{}, fmt.Errorf("game state: %w", err)
-	}
-	if s.Format != Format {
-		return State{}, fmt.Errorf("game state format %d; this server reads %d", s.Format, Format)
-	}
-	return s, nil
-}
+func Decode(data []byte) (State, error) { return engine.DecodeState[State](data, Format) }
+
+// FormatVersion implements engine.Versioned.
+func (s State) FormatVersion() int { return s.Format }
 
 // StatusOf reports the round, whether the game is over, who may act and,
 // at the end, the result. Acting is the seat to place a disc in the

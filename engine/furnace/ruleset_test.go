@@ -82,7 +82,7 @@ func TestTieBreaks(t *testing.T) {
 
 // TestRulesOptions: the options New takes, their defaults, and refusals.
 func TestRulesOptions(t *testing.T) {
-	r := Rules{}
+	r := Rules
 	if r.Name() != "furnace" || r.Title() != "Furnace" {
 		t.Errorf("%q %q", r.Name(), r.Title())
 	}
@@ -122,7 +122,7 @@ func TestRulesOptions(t *testing.T) {
 			}
 			continue
 		}
-		s, err := Decode(raw)
+		s, err := Decode(mustJSON(raw))
 		if err != nil || string(mustJSON(s.Config)) != tc.want {
 			t.Errorf("New(%d, %s): config %s, %v; want %s", tc.seats, tc.opts, mustJSON(s.Config), err, tc.want)
 		}
@@ -131,7 +131,7 @@ func TestRulesOptions(t *testing.T) {
 
 // TestRulesJSON: the Ruleset refuses what it cannot read, with reasons.
 func TestRulesJSON(t *testing.T) {
-	r := Rules{}
+	r := Rules
 	raw, err := r.New(3, nil, 4)
 	if err != nil {
 		t.Fatal(err)
@@ -153,12 +153,13 @@ func TestRulesJSON(t *testing.T) {
 		}
 	}
 	var s State
-	_ = json.Unmarshal(raw, &s)
+	_ = json.Unmarshal(mustJSON(raw), &s)
 	// Format 1, before moves could be taken back: refused, both versions
 	// named. Rooms rebuild their games from the seed and the moves, so no
-	// stored state is ever read back.
+	// stored state is ever read back; the Ruleset keeps its states
+	// decoded, and only Decode reads one.
 	s.Format = 1
-	if _, err := r.Status(mustJSON(s)); err == nil || !strings.Contains(err.Error(), "format 1; this server reads 2") {
+	if _, err := Decode(mustJSON(s)); err == nil || !strings.Contains(err.Error(), "format 1; this server reads 2") {
 		t.Errorf("a state of another format: %v", err)
 	}
 	if _, err := r.View([]byte(`{`), 0); err == nil {

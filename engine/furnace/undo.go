@@ -1,7 +1,6 @@
 package furnace
 
 import (
-	"errors"
 	"slices"
 
 	"github.com/smokestack/smokestack/engine"
@@ -26,8 +25,22 @@ import (
 // and, for a disc, the market cards it went on: taking it back puts the
 // seat back and lifts the disc off.
 
-// Undo takes back the seat's last move (see Takeback).
-const Undo MoveKind = engine.Undo
+// undoMark is what a move is judged by once it is played: the seat and
+// the shared parts of the game before it.
+type undoMark struct {
+	engine.Mark[Player, Phase]
+	agent Agent
+	// out has bit i set when seat i had stopped placing discs.
+	out uint8
+}
+
+func (g *game) mark() undoMark {
+	k := undoMark{Mark: engine.Mark[Player, Phase]{Before: g.me().clone(), Phase: g.Phase, Round: g.Round, RNG: g.RNG}, out: g.outSeats()}
+	if g.Agent != nil {
+		k.agent = *g.Agent
+	}
+	return k
+}
 
 // Takeback is what one seat may take back now: its Steps since its last
 // checkpoint, and why that checkpoint stands.
@@ -40,26 +53,6 @@ type Step struct {
 	// Lots are the positions of the market cards a disc went on, in the
 	// order placed (a bid with Arthur's paired neutral disc has two).
 	Lots []int `json:"lots,omitempty"`
-}
-
-// undoMark is what a move is judged by once it is played: the seat and
-// the shared parts of the game before it.
-type undoMark struct {
-	before Player
-	phase  Phase
-	round  int
-	rng    engine.RNG
-	agent  Agent
-	// out has bit i set when seat i had stopped placing discs.
-	out uint8
-}
-
-func (g *game) mark() undoMark {
-	k := undoMark{before: g.me().clone(), phase: g.Phase, round: g.Round, rng: g.RNG, out: g.outSeats()}
-	if g.Agent != nil {
-		k.agent = *g.Agent
-	}
-	return k
 }
 
 func (s *State) outSeats() uint8 {
@@ -75,8 +68,8 @@ func (s *State) outSeats() uint8 {
 // keep records the move m just played by the seat: a step it may take
 // back, or a checkpoint, which clears what it could take back before.
 func (g *game) keep(k *undoMark, m Move) {
-	if g.Phase != k.phase || g.Round != k.round {
-		g.Undo = nil // a new phase: nothing before it can be taken back
+	if k.NewPhase(g.Phase, g.Round) {
+		g.Undo = nil
 		return
 	}
 	why := ""
@@ -86,7 +79,7 @@ func (g *game) keep(k *undoMark, m Move) {
 		switch {
 		case g.Turn != g.seat:
 			why = "your disc stands once the turn passes on"
-		case g.RNG != k.rng || (g.Agent != nil && *g.Agent != k.agent):
+		case g.RNG != k.RNG || (g.Agent != nil && *g.Agent != k.agent):
 			why = "the Agent placed its disc after yours, so yours stands"
 		case g.outSeats() != k.out:
 			why = "your disc left another seat no place, so it stands"
@@ -100,11 +93,7 @@ func (g *game) keep(k *undoMark, m Move) {
 	case Done:
 		why = "you are done with production this round"
 	}
-	if why != "" {
-		g.Undo.Stand(len(g.Players), g.seat, why)
-		return
-	}
-	g.Undo.Keep(len(g.Players), g.seat, Step{Before: k.before, Lots: lots})
+	g.Undo.Record(len(g.Players), g.seat, why, func() Step { return Step{Before: k.Before, Lots: lots} })
 }
 
 // undoRefusal says why seat may not take a move back now, or "" when it
@@ -142,20 +131,17 @@ func undoRefusal(s *State, seat int) string {
 
 // undo takes back the seat's last move.
 func (g *game) undo() error {
-	if why := undoRefusal(g.State, g.seat); why != "" {
-		return errors.New(why)
-	}
-	st := g.Undo.Pop(g.seat)
-	for i := len(st.Lots) - 1; i >= 0; i-- {
-		l := &g.Market[st.Lots[i]]
-		l.Discs = l.Discs[:len(l.Discs)-1]
-	}
-	if len(st.Lots) > 0 {
-		g.Placed--
-	}
-	g.Players[g.seat] = st.Before
-	g.emit(g.seat, engine.Undo, "took back a move")
-	return nil
+	return g.Undo.Take(g.seat, undoRefusal(g.State, g.seat), func(st Step) {
+		g.Players[g.seat] = st.Before
+		for i := len(st.Lots) - 1; i >= 0; i-- {
+			l := &g.Market[st.Lots[i]]
+			l.Discs = l.Discs[:len(l.Discs)-1]
+		}
+		if len(st.Lots) > 0 {
+			g.Placed--
+		}
+		g.emit(g.seat, engine.Undo, "took back a move")
+	})
 }
 
 // clone returns a deep copy of p that keeps nil and empty slices as they

@@ -254,7 +254,7 @@ func undoGame(cfg Config, seed uint64) error {
 	if cfg.Chain {
 		opts["chain"] = "on"
 	}
-	rules := Rules{}
+	rules := Rules
 	raw, err := rules.New(cfg.Players, mustJSON(opts), seed)
 	if err != nil {
 		return err
@@ -264,7 +264,7 @@ func undoGame(cfg Config, seed uint64) error {
 			return fmt.Errorf("replayed move %d (%s) refused: %w", i, mustJSON(pm), err)
 		}
 	}
-	if string(raw) != string(mustJSON(s)) {
+	if string(mustJSON(raw)) != string(mustJSON(s)) {
 		return fmt.Errorf("the replay through Rules differs from the game")
 	}
 	if undos == 0 || asIf == 0 {

@@ -3,90 +3,150 @@ package layers
 import (
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/smokestack/smokestack/engine"
+	"github.com/smokestack/smokestack/internal/games"
 )
 
-const module = "github.com/smokestack/smokestack"
+// registered are the games' names from the registry: a game's packages
+// are engine/NAME (and below it) and session/NAME.
+var registered = games.Names(games.All())
 
-// generic are the packages that must not know any game.
-var generic = []string{"lobby", "server", "session", "engine", "hostkeys"}
-
-// isGame reports whether pkg belongs to one game: its rules, its bots or
-// its screens.
-func isGame(pkg string) bool {
-	rel, ok := strings.CutPrefix(pkg, module+"/")
-	if !ok {
-		return false
-	}
-	parts := strings.Split(rel, "/")
-	return len(parts) >= 2 && (parts[0] == "engine" || parts[0] == "session")
-}
-
-// TestSharedLayersKnowNoGame walks every import, direct or not, of the
-// generic packages (not their tests, which may play a real game) and fails
-// on any game package.
-func TestSharedLayersKnowNoGame(t *testing.T) {
-	imports := moduleImports(t)
-	for _, pkg := range generic {
-		seen := map[string]bool{}
-		var walk func(p string, via []string)
-		walk = func(p string, via []string) {
-			if seen[p] || !strings.HasPrefix(p, module) {
-				return
-			}
-			seen[p] = true
-			if isGame(p) {
-				t.Errorf("%s imports the game package %s (via %s)", pkg, p, strings.Join(via, " -> "))
-				return
-			}
-			for _, imp := range imports[p] {
-				walk(imp, append(via, p))
-			}
+// TestEveryGameHasItsFolders keeps a game from escaping the table by
+// living in packages its name does not give.
+func TestEveryGameHasItsFolders(t *testing.T) {
+	pkgs := modulePackages(t)
+	for _, g := range registered {
+		if !slices.ContainsFunc(pkgs, func(p Package) bool { return p.Path == "engine/"+g }) {
+			t.Errorf("the game %q has no package engine/%s", g, g)
 		}
-		walk(module+"/"+pkg, nil)
 	}
 }
 
-// moduleImports lists the imports (not the tests' imports) of every
-// package of the module, from one go list: go/build's Import runs go list
-// once a package.
-func moduleImports(t *testing.T) map[string][]string {
+// withOptions is a game's rules offering other options.
+type withOptions struct {
+	engine.Ruleset
+	options []engine.Option
+}
+
+func (r withOptions) Options() []engine.Option { return r.options }
+
+// TestNoOptionShadowsAFlag holds the registry to refusing, at start-up,
+// a game option named like one of new's or simulate's own flags, and
+// plants one named clock to see it refused.
+func TestNoOptionShadowsAFlag(t *testing.T) {
+	all := games.All()
+	if err := games.Check(all); err != nil {
+		t.Fatal(err)
+	}
+	planted := slices.Clone(all)
+	g := planted[len(planted)-1]
+	g.Rules = withOptions{g.Rules, append(g.Rules.Options(), engine.Option{Name: "clock", Choices: []string{"on", "off"}})}
+	planted[len(planted)-1] = g
+	err := games.Check(planted)
+	if err == nil || !strings.Contains(err.Error(), `"clock"`) {
+		t.Errorf("an option named clock: Check = %v, want it refused by name", err)
+	}
+}
+
+// TestHouseKeepsItsLayers holds every package of the module, and its
+// tests, to the table.
+func TestHouseKeepsItsLayers(t *testing.T) {
+	for _, bad := range Check(modulePackages(t), registered) {
+		t.Error(bad)
+	}
+}
+
+// TestCheckCatchesPlants plants one wrong edge at a time into the real
+// graph and wants each caught, so the test above cannot pass by
+// recognising nothing.
+func TestCheckCatchesPlants(t *testing.T) {
+	real := modulePackages(t)
+	plants := []struct {
+		name, pkg, imp string
+		test           bool
+		want           string
+	}{
+		{"lobby reaches up to session", "lobby", Module + "/session", false, "lobby imports session"},
+		{"a game's rules reach the lobby", "engine/furnace", Module + "/lobby", false, "engine/furnace imports lobby"},
+		{"one game reads another", "engine/furnace/bot", Module + "/engine/factories", false, "engine/furnace/bot imports engine/factories"},
+		{"a game's screens link the lobby", "session/furnace", Module + "/session", false, "session/furnace imports session"},
+		{"the kit links the lobby", "session/kit", Module + "/lobby", false, "session/kit imports lobby"},
+		{"a game's rules read the clock", "engine/factories", "time", false, "engine/factories imports time"},
+		{"a bot rolls a global die", "engine/furnace/bot", "math/rand/v2", false, "engine/furnace/bot imports math/rand/v2"},
+		{"the store knows the lobby", "lobby/store", Module + "/lobby", false, "lobby/store imports lobby"},
+		{"a lobby test reaches the server", "lobby", Module + "/server", true, "lobby has a test importing server"},
+		{"a new package nobody placed", "lobby/extra", "fmt", false, "lobby/extra has no row"},
+		{"a game's screens link a driver", "session/factories", "github.com/redis/go-redis/v9", false, "session/factories links github.com/redis/go-redis/"},
+	}
+	for _, p := range plants {
+		t.Run(p.name, func(t *testing.T) {
+			pkgs := slices.Clone(real)
+			i := slices.IndexFunc(pkgs, func(q Package) bool { return q.Path == p.pkg })
+			if i < 0 {
+				pkgs = append(pkgs, Package{Path: p.pkg})
+				i = len(pkgs) - 1
+			}
+			q := pkgs[i]
+			if p.test {
+				q.TestImports = append(slices.Clone(q.TestImports), p.imp)
+			} else {
+				q.Imports = append(slices.Clone(q.Imports), p.imp)
+				q.Deps = append(slices.Clone(q.Deps), p.imp)
+			}
+			pkgs[i] = q
+			bad := Check(pkgs, registered)
+			if !slices.ContainsFunc(bad, func(s string) bool { return strings.HasPrefix(s, p.want) }) {
+				t.Errorf("planted %s -> %s, want a finding starting %q, got %q", p.pkg, p.imp, p.want, bad)
+			}
+		})
+	}
+}
+
+// TestRowsMatchTheirPackages pins how rows are chosen: the most specific
+// one wins, and GAME is each game in turn.
+func TestRowsMatchTheirPackages(t *testing.T) {
+	for pkg, want := range map[string]string{
+		"engine":             "engine",
+		"engine/furnace":     "engine/GAME",
+		"engine/furnace/bot": "engine/GAME/...",
+		"session/factories":  "session/GAME",
+		"session/kit":        "session/kit",
+		"lobby/store/redis":  "lobby/store/redis",
+		"cmd/smokestack":     "cmd/...",
+	} {
+		r, ok := ruleFor(pkg, registered)
+		if !ok || r.Pkg != want {
+			t.Errorf("row for %s = %q (found %v), want %q", pkg, r.Pkg, ok, want)
+		}
+	}
+}
+
+// modulePackages lists every package of the module with its imports and
+// its tests' imports, from one go list.
+func modulePackages(t *testing.T) []Package {
 	t.Helper()
-	cmd := exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", module+"/...")
+	cmd := exec.Command("go", "list", "-f",
+		`{{.ImportPath}}|{{join .Imports " "}}|{{join .TestImports " "}} {{join .XTestImports " "}}|{{join .Deps " "}}`, Module+"/...")
 	cmd.Stderr = os.Stderr
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}
-	imports := map[string][]string{}
+	var pkgs []Package
 	for line := range strings.Lines(string(out)) {
-		fields := strings.Fields(line)
-		imports[fields[0]] = fields[1:]
-	}
-	for _, pkg := range generic {
-		if _, ok := imports[module+"/"+pkg]; !ok {
-			t.Fatalf("go list did not list %s", pkg)
+		f := strings.Split(strings.TrimSpace(line), "|")
+		rel, ok := strings.CutPrefix(f[0], Module+"/")
+		if !ok {
+			continue // the module's root has no package
 		}
+		pkgs = append(pkgs, Package{Path: rel, Imports: strings.Fields(f[1]), TestImports: strings.Fields(f[2]), Deps: strings.Fields(f[3])})
 	}
-	return imports
-}
-
-// TestIsGame pins what counts as a game package, so the test above cannot
-// pass by recognising nothing.
-func TestIsGame(t *testing.T) {
-	for pkg, want := range map[string]bool{
-		module + "/engine/factories":     true,
-		module + "/engine/factories/bot": true,
-		module + "/engine/furnace":       true,
-		module + "/session/factories":    true,
-		module + "/engine":               false,
-		module + "/session":              false,
-		module + "/lobby":                false,
-		"github.com/redis/go-redis/v9":   false,
-	} {
-		if isGame(pkg) != want {
-			t.Errorf("isGame(%s) = %v", pkg, !want)
-		}
+	if len(pkgs) < 10 {
+		t.Fatalf("go list found only %d packages", len(pkgs))
 	}
+	return pkgs
 }

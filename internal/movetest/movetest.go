@@ -100,7 +100,7 @@ func spoilGame(t *testing.T, rules engine.Ruleset, g Game, steps, spoilEvery int
 
 // spoil plays m with each field in turn set to each garbage value and
 // checks the refusals; it returns how many moves it judged.
-func spoil(t *testing.T, rules engine.Ruleset, state json.RawMessage, seat int, m json.RawMessage,
+func spoil(t *testing.T, rules engine.Ruleset, state engine.State, seat int, m json.RawMessage,
 	garbage map[string][]any, bad []string) int {
 	t.Helper()
 	n := 0
@@ -128,7 +128,7 @@ func spoil(t *testing.T, rules engine.Ruleset, state json.RawMessage, seat int, 
 }
 
 // apply plays mv, failing the test on a panic.
-func apply(t *testing.T, rules engine.Ruleset, state json.RawMessage, seat int, mv json.RawMessage) (err error) {
+func apply(t *testing.T, rules engine.Ruleset, state engine.State, seat int, mv json.RawMessage) (err error) {
 	t.Helper()
 	defer func() {
 		if p := recover(); p != nil {

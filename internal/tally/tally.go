@@ -14,8 +14,12 @@ import (
 	"github.com/smokestack/smokestack/engine"
 )
 
-// Rules is the game as an engine.Ruleset.
-type Rules struct{}
+// Rules is the game as an engine.Ruleset, made the way every game's is:
+// typed functions turned into one by engine.Rules.
+var Rules = engine.Rules[state, Move, View]{
+	Name: "tally", Title: "Tally", MinSeats: 1, MaxSeats: 5,
+	Start: start, Apply: apply, View: view, Status: status,
+}.Ruleset()
 
 // Rounds makes a game of 2*seats*Rounds moves: long enough for the tests
 // that stop a game in its middle.
@@ -47,54 +51,28 @@ type Move struct {
 	Kind string `json:"kind"` // "take" or "done"
 }
 
-var _ engine.Ruleset = Rules{}
-
-// Name, Title, Seats, Options, New, Apply, View and Status implement
-// engine.Ruleset.
-func (Rules) Name() string             { return "tally" }
-func (Rules) Title() string            { return "Tally" }
-func (Rules) Seats() (int, int)        { return 1, 5 }
-func (Rules) Options() []engine.Option { return nil }
-
 func (s *state) over() bool { return s.Round > Rounds }
 
-func (Rules) decode(raw []byte) (state, error) {
-	var s state
-	if err := json.Unmarshal(raw, &s); err != nil || len(s.Hands) == 0 {
-		return s, fmt.Errorf("not a tally state: %s", raw)
-	}
-	return s, nil
-}
-
-func (Rules) New(seats int, opts json.RawMessage, seed uint64) (json.RawMessage, error) {
-	if _, err := engine.ReadOptions(nil, seats, opts); err != nil {
-		return nil, err
-	}
+func start(seats int, _ map[string]string, seed uint64) (state, error) {
 	rng := engine.NewRNG(seed)
 	s := state{Hands: make([][]int, seats), Round: 1, Done: make([]bool, seats), Secret: "deck"}
 	for i := range 40 {
 		s.Deck = append(s.Deck, i%10)
 	}
 	rng.Shuffle(len(s.Deck), func(i, j int) { s.Deck[i], s.Deck[j] = s.Deck[j], s.Deck[i] })
-	return json.Marshal(s)
+	return s, nil
 }
 
-func (t Rules) Apply(raw json.RawMessage, seat int, mv json.RawMessage) (json.RawMessage, []engine.Event, error) {
-	s, err := t.decode(raw)
-	if err != nil {
-		return nil, nil, err
+// apply plays m on a copy of s: the room keeps s until the move is stored.
+func apply(s state, seat int, m Move) (state, []engine.Event, error) {
+	if !slices.Contains(legal(s, seat), m) {
+		return s, nil, errors.New("it is not your turn")
 	}
-	var m Move
-	if err := json.Unmarshal(mv, &m); err != nil {
-		return nil, nil, fmt.Errorf("that move is not valid JSON: %w", err)
-	}
-	if !slices.Contains(t.legal(s, seat), m) {
-		return nil, nil, errors.New("it is not your turn")
-	}
+	s.Hands, s.Done = slices.Clone(s.Hands), slices.Clone(s.Done)
 	var ev engine.Event
 	if m.Kind == "take" {
 		card := s.Deck[0]
-		s.Deck, s.Hands[seat] = s.Deck[1:], append(s.Hands[seat], card)
+		s.Deck, s.Hands[seat] = s.Deck[1:], append(slices.Clip(s.Hands[seat]), card)
 		ev = engine.Event{Seat: seat, Kind: "take", Text: "took a card", Private: fmt.Sprintf("took a %d", card)}
 		if s.Turn++; s.Turn == len(s.Hands) {
 			s.Turn = -1
@@ -106,11 +84,10 @@ func (t Rules) Apply(raw json.RawMessage, seat int, mv json.RawMessage) (json.Ra
 			s.Round, s.Turn, s.Done = s.Round+1, 0, make([]bool, len(s.Hands))
 		}
 	}
-	out, err := json.Marshal(s)
-	return out, []engine.Event{ev}, err
+	return s, []engine.Event{ev}, nil
 }
 
-func (Rules) legal(s state, seat int) []Move {
+func legal(s state, seat int) []Move {
 	switch {
 	case s.over() || seat < 0 || seat >= len(s.Hands):
 		return nil
@@ -122,15 +99,10 @@ func (Rules) legal(s state, seat int) []Move {
 	return nil
 }
 
-func (t Rules) View(raw json.RawMessage, seat int) (json.RawMessage, error) {
-	s, err := t.decode(raw)
-	if err != nil {
-		return nil, err
-	}
-	v := View{Seat: seat, Round: s.Round, Turn: s.Turn, Legal: t.legal(s, seat), Over: s.over()}
+func view(s state, seat int) View {
+	v := View{Seat: seat, Round: s.Round, Turn: s.Turn, Legal: legal(s, seat), Over: s.over()}
 	if v.Over {
-		st, _ := t.Status(raw)
-		v.Scores = st.Result.Scores
+		v.Scores = status(s).Result.Scores
 	}
 	for i, h := range s.Hands {
 		v.HandSizes = append(v.HandSizes, len(h))
@@ -138,50 +110,52 @@ func (t Rules) View(raw json.RawMessage, seat int) (json.RawMessage, error) {
 			v.Hand = h
 		}
 	}
-	return json.Marshal(v)
+	return v
 }
 
-func (t Rules) Status(raw json.RawMessage) (engine.Status, error) {
-	s, err := t.decode(raw)
-	if err != nil {
-		return engine.Status{}, err
-	}
+func status(s state) engine.Status {
 	st := engine.Status{Round: min(s.Round, Rounds), Over: s.over()}
 	for seat := range s.Hands {
-		if len(t.legal(s, seat)) > 0 {
+		if len(legal(s, seat)) > 0 {
 			st.Acting = append(st.Acting, seat)
 		}
 	}
 	if st.Over {
-		st.Result = &engine.Result{Winners: []int{}}
-		for _, h := range s.Hands {
-			total := 0
-			for _, c := range h {
-				total += c
-			}
-			st.Result.Scores = append(st.Result.Scores, total)
-		}
-		best := slices.Max(st.Result.Scores)
-		for seat, sc := range st.Result.Scores {
-			if sc == best {
-				st.Result.Winners = append(st.Result.Winners, seat)
-			}
-			// A seat's place: one more than the seats that scored more.
-			place := 1
-			for _, other := range st.Result.Scores {
-				if other > sc {
-					place++
-				}
-			}
-			st.Result.Ranks = append(st.Result.Ranks, place)
-			var held []string
-			for _, c := range s.Hands[seat] {
-				held = append(held, fmt.Sprint(c))
-			}
-			st.Result.Holdings = append(st.Result.Holdings, held)
-		}
+		st.Result = result(s)
 	}
-	return st, nil
+	return st
+}
+
+// result is the final standing: the biggest hand total wins.
+func result(s state) *engine.Result {
+	r := &engine.Result{Winners: []int{}}
+	for _, h := range s.Hands {
+		total := 0
+		for _, c := range h {
+			total += c
+		}
+		r.Scores = append(r.Scores, total)
+	}
+	best := slices.Max(r.Scores)
+	for seat, sc := range r.Scores {
+		if sc == best {
+			r.Winners = append(r.Winners, seat)
+		}
+		// A seat's place: one more than the seats that scored more.
+		place := 1
+		for _, other := range r.Scores {
+			if other > sc {
+				place++
+			}
+		}
+		r.Ranks = append(r.Ranks, place)
+		var held []string
+		for _, c := range s.Hands[seat] {
+			held = append(held, fmt.Sprint(c))
+		}
+		r.Holdings = append(r.Holdings, held)
+	}
+	return r
 }
 
 // Bots are the game's one bot, "first", which plays its first legal move.

@@ -10,7 +10,7 @@ import (
 // TestGameEnds plays the first legal move of every acting seat until the
 // end: 2*seats*Rounds moves, a result, and hands that stay hidden.
 func TestGameEnds(t *testing.T) {
-	r := Rules{}
+	r := Rules
 	st, err := r.New(3, nil, 1)
 	if err != nil {
 		t.Fatal(err)

@@ -8,17 +8,17 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/smokestack/smokestack/engine/factories"
-	"github.com/smokestack/smokestack/session"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // Card keys tell blueprints from contractors: "blueprint:Foundry",
 // "contractor:Architect".
-func blueprintRef(c factories.Card, where string) session.CardRef {
-	return session.CardRef{Key: "blueprint:" + c.Name(), Name: c.Name(), Where: where}
+func blueprintRef(c factories.Card, where string) kit.CardRef {
+	return kit.CardRef{Key: "blueprint:" + c.Name(), Name: c.Name(), Where: where}
 }
 
-func contractorRef(c factories.Contractor, where string) session.CardRef {
-	return session.CardRef{Key: "contractor:" + c.Name(), Name: c.Name(), Where: where}
+func contractorRef(c factories.Contractor, where string) kit.CardRef {
+	return kit.CardRef{Key: "contractor:" + c.Name(), Name: c.Name(), Where: where}
 }
 
 // boardRules are the parts of the board that are not cards, as the card
@@ -43,20 +43,20 @@ var boardRules = map[string]struct{ name, text string }{
 		"The market phase has nothing to take back: every move there shows new cards or passes the turn."},
 }
 
-func ruleRef(key, where string) *session.CardRef {
+func ruleRef(key, where string) *kit.CardRef {
 	r := boardRules[key]
-	return &session.CardRef{Key: "rule:" + key, Name: r.name, Where: where}
+	return &kit.CardRef{Key: "rule:" + key, Name: r.name, Where: where}
 }
 
-// Cards implements session.Board: every card the view shows, once per
+// Cards implements kit.Board: every card the view shows, once per
 // name, in board order: marketplace, hand, then each compound, and the
 // Headquarters. It reads only the view, so it can list nothing the seat
 // may not see.
-func (b *board) Cards(s session.Seats) []session.CardRef {
+func (b *board) Cards(s kit.Seats) []kit.CardRef {
 	v := b.v
-	var out []session.CardRef
+	var out []kit.CardRef
 	seen := map[string]bool{}
-	add := func(c session.CardRef) {
+	add := func(c kit.CardRef) {
 		if !seen[c.Key] {
 			seen[c.Key] = true
 			out = append(out, c)
@@ -95,8 +95,8 @@ func (b *board) Cards(s session.Seats) []session.CardRef {
 	return out
 }
 
-// CardText implements session.Board: the full printed card.
-func (b *board) CardText(t session.Theme, c session.CardRef, w int) string {
+// CardText implements kit.Board: the full printed card.
+func (b *board) CardText(t kit.Theme, c kit.CardRef, w int) string {
 	wrap := lipgloss.NewStyle().Width(w)
 	kind, name, _ := strings.Cut(c.Key, ":")
 	if r, ok := boardRules[name]; ok && kind == "rule" {

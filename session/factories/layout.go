@@ -8,12 +8,12 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/smokestack/smokestack/engine/factories"
-	"github.com/smokestack/smokestack/session"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
-// Draw implements session.Board: the seated board with its menu, or the
+// Draw implements kit.Board: the seated board with its menu, or the
 // public board.
-func (b *board) Draw(f session.Frame) string {
+func (b *board) Draw(f kit.Frame) string {
 	if f.Menu == nil {
 		return b.public(f)
 	}
@@ -24,7 +24,7 @@ func (b *board) Draw(f session.Frame) string {
 // the left, the other seats, the move menu and the log on the right (in a
 // third column on wide terminals). Every part gets a share of the height
 // and shortens itself, with a mark, to stay in it.
-func (b *board) seated(f session.Frame) string {
+func (b *board) seated(f kit.Frame) string {
 	t, v, w, h := f.Theme, b.v, f.Width, f.Height
 	if w >= 150 {
 		lw := w * 40 / 100
@@ -36,8 +36,8 @@ func (b *board) seated(f session.Frame) string {
 		// The menu takes the lines its moves need, leaving the log at
 		// least a third; the log takes every line left.
 		menuH := min(lipgloss.Height(f.Menu(rw, h)), h-max(3, h/3)-1)
-		right := session.Fit(f.Menu(rw, menuH), rw, menuH) + "\n\n" + f.Log(rw, h-menuH-2)
-		return session.Columns(h, []int{lw, mw, rw}, left, mid, right)
+		right := kit.Fit(f.Menu(rw, menuH), rw, menuH) + "\n\n" + f.Log(rw, h-menuH-2)
+		return kit.Columns(h, []int{lw, mw, rw}, left, mid, right)
 	}
 	lw := w * 52 / 100
 	rw := w - lw - 1
@@ -50,13 +50,13 @@ func (b *board) seated(f session.Frame) string {
 	oh := lipgloss.Height(others)
 	menuH := min(lipgloss.Height(f.Menu(rw, h)), h-oh-4)
 	logH := h - oh - menuH - 1
-	right := session.Fit(others, rw, oh) + "\n\n" + session.Fit(f.Menu(rw, menuH), rw, menuH) + "\n" + f.Log(rw, logH)
-	return session.Columns(h, []int{lw, rw}, left, right)
+	right := kit.Fit(others, rw, oh) + "\n\n" + kit.Fit(f.Menu(rw, menuH), rw, menuH) + "\n" + f.Log(rw, logH)
+	return kit.Columns(h, []int{lw, rw}, left, right)
 }
 
 // withPreview adds the full text of the card the menu is on below block,
 // when the column has room for it.
-func (b *board) withPreview(f session.Frame, block string, w, h int) string {
+func (b *board) withPreview(f kit.Frame, block string, w, h int) string {
 	if f.Focus == nil {
 		return block
 	}
@@ -70,18 +70,18 @@ func (b *board) withPreview(f session.Frame, block string, w, h int) string {
 
 // public is the board as a spectator sees it: marketplace and log on the
 // left, every seat on the right. Replays draw it too.
-func (b *board) public(f session.Frame) string {
+func (b *board) public(f kit.Frame) string {
 	t, w, h := f.Theme, f.Width, f.Height
 	lw := w * 48 / 100
 	rw := w - lw - 1
 	market := marketView(t, b.v, lw)
 	left := market + "\n\n" + f.Log(lw, max(2, h-lipgloss.Height(market)-2))
-	return session.Columns(h, []int{lw, rw}, left, othersView(t, b.v, f.Seats, rw, h))
+	return kit.Columns(h, []int{lw, rw}, left, othersView(t, b.v, f.Seats, rw, h))
 }
 
-// Scores implements session.Board: the final scores as a bar chart, the
+// Scores implements kit.Board: the final scores as a bar chart, the
 // winner named, and in a replay every seat's final compound below.
-func (b *board) Scores(f session.Frame) string {
+func (b *board) Scores(f kit.Frame) string {
 	t, v, w := f.Theme, b.v, f.Width
 	lines := []string{t.Title.Render("GAME OVER") + fmt.Sprintf("  after round %d", v.Round)}
 	why := ""
@@ -109,7 +109,7 @@ func (b *board) Scores(f session.Frame) string {
 	scores := slices.Clone(v.Scores)
 	slices.SortStableFunc(scores, func(a, b factories.Score) int { return a.Rank - b.Rank })
 	long := w >= 100 // room for the tie-breakers
-	var rows []session.ScoreRow
+	var rows []kit.ScoreRow
 	for _, s := range scores {
 		d := fmt.Sprintf("%3d  goods %d + prestige %d", s.Total, s.Goods, s.Prestige)
 		if s.Machine {
@@ -120,9 +120,9 @@ func (b *board) Scores(f session.Frame) string {
 		if !s.Machine && long {
 			d += fmt.Sprintf("  (metal %d, energy %d, hand %d)", s.Metal, s.Energy, s.Hand)
 		}
-		rows = append(rows, session.ScoreRow{Rank: s.Rank, Name: scoreName(f.Seats, s), Score: s.Total, Detail: d, Winner: s.Winner})
+		rows = append(rows, kit.ScoreRow{Rank: s.Rank, Name: scoreName(f.Seats, s), Score: s.Total, Detail: d, Winner: s.Winner})
 	}
-	lines = append(lines, session.ScoreChart(t, rows, w)...)
+	lines = append(lines, kit.ScoreChart(t, rows, w)...)
 	if tie := tieNote(f.Seats, scores); tie != "" {
 		lines = append(lines, t.Dim.Render(tie))
 	}
@@ -132,7 +132,7 @@ func (b *board) Scores(f session.Frame) string {
 // tieNote says how a tie on points at the top was broken, since the
 // tie-breakers are not shown beside narrow bars: "tied on 9 points: You
 // win with more cards in hand (10 to 9)". scores are in rank order.
-func tieNote(s session.Seats, scores []factories.Score) string {
+func tieNote(s kit.Seats, scores []factories.Score) string {
 	if len(scores) < 2 || scores[0].Machine || scores[1].Machine || scores[0].Total != scores[1].Total {
 		return ""
 	}
@@ -157,7 +157,7 @@ func tieNote(s session.Seats, scores []factories.Score) string {
 	return head + who + verb + why
 }
 
-func scoreName(s session.Seats, sc factories.Score) string {
+func scoreName(s kit.Seats, sc factories.Score) string {
 	switch {
 	case sc.Machine:
 		return "The Machine"

@@ -4,21 +4,21 @@ import (
 	"fmt"
 
 	"github.com/smokestack/smokestack/engine/factories"
-	"github.com/smokestack/smokestack/session"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
-// Menu implements session.Board: the legal moves grouped by what they act
+// Menu implements kit.Board: the legal moves grouped by what they act
 // on (a marketplace slot, a card in hand, a building, the Headquarters),
 // in the engine's order within a group. The groups open on what a player
 // most likely wants, and keep the paid refresh and Done, which end or cost
 // something, last, where a careless enter cannot reach them.
-func (b *board) Menu(s session.Seats) []session.MoveGroup {
+func (b *board) Menu(s kit.Seats) []kit.MoveGroup {
 	v := b.v
-	return session.MenuOf(v.Legal, func(mv factories.Move) (session.MoveGroup, int) {
+	return kit.MenuOf(v.Legal, func(mv factories.Move) (kit.MoveGroup, int) {
 		key, title, card := groupOf(v, mv)
-		return session.MoveGroup{Key: key, Title: title, Card: card}, kindRank[mv.Kind]
-	}, func(mv factories.Move) session.MenuMove {
-		return session.MenuMove{Label: mv.DescribeFor(*v, s.Name), Confirm: costly[mv.Kind]}
+		return kit.MoveGroup{Key: key, Title: title, Card: card}, kindRank[mv.Kind]
+	}, func(mv factories.Move) kit.MenuMove {
+		return kit.MenuMove{Label: mv.DescribeFor(*v, s.Name), Confirm: costly[mv.Kind]}
 	})
 }
 
@@ -43,8 +43,8 @@ var kindRank = map[factories.MoveKind]int{
 
 // groupOf says which group a move belongs to, what the group is called and
 // which card it is about.
-func groupOf(v *factories.View, mv factories.Move) (key, title string, card *session.CardRef) {
-	ref := func(c session.CardRef) *session.CardRef { return &c }
+func groupOf(v *factories.View, mv factories.Move) (key, title string, card *kit.CardRef) {
+	ref := func(c kit.CardRef) *kit.CardRef { return &c }
 	switch mv.Kind {
 	case factories.Take:
 		c := blueprintAt(v, mv.Slot)

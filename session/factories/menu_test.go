@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/smokestack/smokestack/engine/factories"
-	"github.com/smokestack/smokestack/session"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // TestMenuPutsCostlyMovesLast plays seeded games through the engine, as
@@ -31,8 +31,8 @@ func TestMenuPutsCostlyMovesLast(t *testing.T) {
 		for step := 0; step < 400 && s.Phase != factories.GameOver; step++ {
 			seat := factories.StatusOf(s).Acting[0]
 			v := factories.ViewOf(s, seat)
-			groups := (&board{v: &v}).Menu(session.Seats{Viewer: seat})
-			kind := func(g session.MoveGroup, i int) factories.Move {
+			groups := (&board{v: &v}).Menu(kit.Seats{Viewer: seat})
+			kind := func(g kit.MoveGroup, i int) factories.Move {
 				var mv factories.Move
 				if err := json.Unmarshal(g.Moves[i].Move, &mv); err != nil {
 					t.Fatal(err)

@@ -1,14 +1,14 @@
 package factories
 
-import "github.com/smokestack/smokestack/session"
+import "github.com/smokestack/smokestack/session/kit"
 
-// Rules implements session.Game: Fantastic Factories for someone who has
+// rules are UI's rules pages: Fantastic Factories for someone who has
 // never played it, a screen at a time. The words match the board's: a
 // player who reads "research" here finds "research" on their
 // Headquarters.
-func (UI) Rules() []session.RulesPage { return rulesPages }
+func rules() []kit.RulesPage { return rulesPages }
 
-var rulesPages = []session.RulesPage{
+var rulesPages = []kit.RulesPage{
 	{Title: "The goal", Text: `Build factories, train workers and make goods. Your score is your goods plus the prestige (★) of every building in your compound.
 
 Each round has two phases: the market phase, when players take turns choosing one card, then the work phase, when everyone rolls their dice and works at the same time.

@@ -4,7 +4,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/smokestack/smokestack/engine/factories"
-	"github.com/smokestack/smokestack/session"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // toolColours are the tool tokens' colours by theme name; the mono theme
@@ -22,7 +22,7 @@ var toolMarks = map[string]map[factories.Tool]string{
 
 // toolText words a tool token for the board: its name, in its colour,
 // with a shape in the colour-blind theme.
-func toolText(t session.Theme, tool factories.Tool) string {
+func toolText(t kit.Theme, tool factories.Tool) string {
 	st := t.Style()
 	if c, ok := toolColours[t.Name][tool]; ok {
 		st = st.Foreground(lipgloss.Color(c))

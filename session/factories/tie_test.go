@@ -4,13 +4,13 @@ import (
 	"testing"
 
 	"github.com/smokestack/smokestack/engine/factories"
-	"github.com/smokestack/smokestack/session"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // TestTieNote: a tie on points at the top says what broke it, since the
 // narrow score bars leave the tie-breakers out.
 func TestTieNote(t *testing.T) {
-	seats := session.Seats{Names: []string{"alice", "bob"}, Bots: []string{"", ""}, Viewer: 0}
+	seats := kit.Seats{Names: []string{"alice", "bob"}, Bots: []string{"", ""}, Viewer: 0}
 	sc := func(seat, total, metal, energy, hand, rank int) factories.Score {
 		return factories.Score{Seat: seat, Total: total, Metal: metal, Energy: energy, Hand: hand, Rank: rank}
 	}

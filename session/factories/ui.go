@@ -5,27 +5,18 @@
 package factories
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
 	"github.com/smokestack/smokestack/engine/factories"
-	"github.com/smokestack/smokestack/session"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // UI is Fantastic Factories' screens, registered for rooms whose game is
 // "factories".
-type UI struct{}
-
-var _ session.Game = UI{}
-
-// Decode implements session.Game.
-func (UI) Decode(data json.RawMessage) (session.Board, error) {
-	v, err := session.DecodeView[factories.View](data)
-	if err != nil {
-		return nil, err
-	}
-	return &board{v: v}, nil
+var UI kit.Game = kit.Screens[factories.View]{
+	Board: func(v *factories.View) kit.Board { return &board{v: v} },
+	Pages: rules,
 }
 
 // board is one seat's (or a spectator's) view, drawn.
@@ -33,11 +24,11 @@ type board struct {
 	v *factories.View
 }
 
-// Over implements session.Board.
+// Over implements kit.Board.
 func (b *board) Over() bool { return b.v.Phase == factories.GameOver }
 
-// Header implements session.Board: the round, the phase and who acts.
-func (b *board) Header(t session.Theme, s session.Seats) string {
+// Header implements kit.Board: the round, the phase and who acts.
+func (b *board) Header(t kit.Theme, s kit.Seats) string {
 	v := b.v
 	if v.Phase == factories.GameOver {
 		return fmt.Sprintf("round %d · game over", v.Round)
@@ -70,8 +61,8 @@ func (b *board) Header(t session.Theme, s session.Seats) string {
 	return strings.Join(parts, " · ")
 }
 
-// Banner implements session.Board: the end of the game coming.
-func (b *board) Banner(t session.Theme, s session.Seats) string {
+// Banner implements kit.Board: the end of the game coming.
+func (b *board) Banner(t kit.Theme, s kit.Seats) string {
 	if b.v.EndCause != "" && b.v.Phase != factories.GameOver {
 		return t.Accent.Render(fmt.Sprintf("the end is near: %s; round %d is the last", endCause(b.v, s, false), b.v.FinalRound))
 	}
@@ -81,7 +72,7 @@ func (b *board) Banner(t session.Theme, s session.Seats) string {
 // endCause words what triggered the end, naming who: "bob has 12
 // goods". past words it as it was then, for the final scores, whose own
 // numbers may be higher: "bob had 12 goods".
-func endCause(v *factories.View, s session.Seats, past bool) string {
+func endCause(v *factories.View, s kit.Seats, past bool) string {
 	cause := v.EndCause
 	switch {
 	case past:
@@ -98,8 +89,8 @@ func endCause(v *factories.View, s session.Seats, past bool) string {
 	return s.Name(v.EndSeat) + " " + cause
 }
 
-// Idle implements session.Board.
-func (b *board) Idle(s session.Seats) string {
+// Idle implements kit.Board.
+func (b *board) Idle(s kit.Seats) string {
 	switch {
 	case b.v.Phase == factories.MarketPhase && !s.Me(b.v.Turn):
 		return "waiting for " + s.Name(b.v.Turn) + " to choose"

@@ -8,7 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/smokestack/smokestack/engine/factories"
-	"github.com/smokestack/smokestack/session"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // The board's widgets: each draws one part of the game from the seat's view
@@ -16,7 +16,7 @@ import (
 
 // marketView draws the marketplace: four blueprints with tool, cost and
 // prestige, and the four contractors under their tool tokens.
-func marketView(t session.Theme, v *factories.View, w int) string {
+func marketView(t kit.Theme, v *factories.View, w int) string {
 	lines := []string{t.Title.Render("MARKETPLACE") + t.Dim.Render(fmt.Sprintf("  deck %d · discard %d", v.DeckSize, v.DiscardSize))}
 	nameW := max(10, min(18, w-23))
 	for i, c := range v.Market.Blueprints {
@@ -43,7 +43,7 @@ func marketView(t session.Theme, v *factories.View, w int) string {
 }
 
 // padTool draws a tool token padded to a fixed width so columns line up.
-func padTool(t session.Theme, tool factories.Tool) string {
+func padTool(t kit.Theme, tool factories.Tool) string {
 	mark := toolMarks[t.Name][tool]
 	width := 6
 	if mark != "" {
@@ -161,21 +161,21 @@ func buildingLabel(b factories.Building) string {
 
 // moreMark ends a list cut short to fit: how many items it leaves out and
 // the key that shows every card.
-func moreMark(t session.Theme, n int) string {
+func moreMark(t kit.Theme, n int) string {
 	return t.Dim.Render(fmt.Sprintf("+%d more (i)", n))
 }
 
 // listLines wraps items after prefix into at most max lines of width w.
 // When they need more, the last line ends with a "+N more (i)" mark
 // instead: a list is shortened, never cut silently.
-func listLines(t session.Theme, prefix string, items []string, w, max int) []string {
-	lines := session.WrapItems(prefix, items, " · ", w)
+func listLines(t kit.Theme, prefix string, items []string, w, max int) []string {
+	lines := kit.WrapItems(prefix, items, " · ", w)
 	if len(lines) <= max || max < 1 {
 		return lines
 	}
 	for n := len(items) - 1; n >= 0; n-- {
 		kept := append(append([]string{}, items[:n]...), moreMark(t, len(items)-n))
-		if lines := session.WrapItems(prefix, kept, " · ", w); len(lines) <= max {
+		if lines := kit.WrapItems(prefix, kept, " · ", w); len(lines) <= max {
 			return lines
 		}
 	}
@@ -183,7 +183,7 @@ func listLines(t session.Theme, prefix string, items []string, w, max int) []str
 }
 
 // compoundLines lists a compound's buildings in at most max lines of w.
-func compoundLines(t session.Theme, prefix string, compound []factories.Building, w, max int) []string {
+func compoundLines(t kit.Theme, prefix string, compound []factories.Building, w, max int) []string {
 	if len(compound) == 0 {
 		return []string{prefix + t.Dim.Render("no buildings yet")}
 	}
@@ -197,7 +197,7 @@ func compoundLines(t session.Theme, prefix string, compound []factories.Building
 // handLines lists the seat's own hand grouped by tool, one line a tool,
 // since building takes a discard of the same tool: what the seat can pay
 // with shows at a glance. At most max lines of w.
-func handLines(t session.Theme, hand []factories.Card, w, max int) []string {
+func handLines(t kit.Theme, hand []factories.Card, w, max int) []string {
 	if len(hand) == 0 {
 		return []string{"hand: empty"}
 	}
@@ -221,7 +221,7 @@ func handLines(t session.Theme, hand []factories.Card, w, max int) []string {
 		}
 		label := toolText(t, tool) + ": "
 		hang := indent + strings.Repeat(" ", ansi.StringWidth(label))
-		lines = append(lines, session.WrapHanging(prefix+label, hang, names, " · ", w)...)
+		lines = append(lines, kit.WrapHanging(prefix+label, hang, names, " · ", w)...)
 	}
 	if len(lines) <= max {
 		return lines
@@ -252,7 +252,7 @@ func machineScore(m *factories.Machine) int {
 
 // youView draws the seat's own area in at most h lines: resources, dice,
 // Headquarters, compound and hand, shortened (with marks) to fit.
-func youView(t session.Theme, v *factories.View, s session.Seats, w, h int) string {
+func youView(t kit.Theme, v *factories.View, s kit.Seats, w, h int) string {
 	p := v.You()
 	title := t.Title.Render("YOU") + " " + s.Label(t, v.Seat)
 	if v.Machine != nil {
@@ -269,7 +269,7 @@ func youView(t session.Theme, v *factories.View, s session.Seats, w, h int) stri
 
 // seatState is a seat's state mark: choosing in the market, working or
 // done in the work phase.
-func seatState(t session.Theme, v *factories.View, seat int, done bool) string {
+func seatState(t kit.Theme, v *factories.View, seat int, done bool) string {
 	switch {
 	case v.Phase == factories.MarketPhase && v.Turn == seat:
 		return t.Accent.Render("▶ choosing")
@@ -286,7 +286,7 @@ func seatState(t session.Theme, v *factories.View, seat int, done bool) string {
 // seat gets its name and state, a line of numbers and its compound; when
 // lines are short, the compound is shortened with a mark and then the
 // numbers share the name's line. Only hand sizes are shown, never a hand.
-func othersView(t session.Theme, v *factories.View, s session.Seats, w, h int) string {
+func othersView(t kit.Theme, v *factories.View, s kit.Seats, w, h int) string {
 	var others []factories.PlayerView
 	for _, p := range v.Players {
 		if p.Seat != v.Seat {
@@ -308,7 +308,7 @@ func othersView(t session.Theme, v *factories.View, s session.Seats, w, h int) s
 }
 
 // seatLines draws one other seat in about budget lines (at least one).
-func seatLines(t session.Theme, v *factories.View, s session.Seats, p factories.PlayerView, w, budget int) []string {
+func seatLines(t kit.Theme, v *factories.View, s kit.Seats, p factories.PlayerView, w, budget int) []string {
 	name := s.Label(t, p.Seat)
 	if st := seatState(t, v, p.Seat, p.Done); st != "" {
 		name += " " + st
@@ -330,7 +330,7 @@ func seatLines(t session.Theme, v *factories.View, s session.Seats, p factories.
 
 // machineView draws The Machine, the solo opponent: its score, goods and
 // last roll, then its compound in at most h more lines.
-func machineView(t session.Theme, m *factories.Machine, w, h int) []string {
+func machineView(t kit.Theme, m *factories.Machine, w, h int) []string {
 	lines := []string{t.Title.Render("THE MACHINE") + fmt.Sprintf("  %d points · %d goods", machineScore(m), m.Goods)}
 	if m.Roll != [5]int{} {
 		roll := fmt.Sprintf("  last roll %d %d %d %d %d", m.Roll[0], m.Roll[1], m.Roll[2], m.Roll[3], m.Roll[4])

@@ -5,7 +5,7 @@ import (
 
 	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/engine/furnace"
-	"github.com/smokestack/smokestack/session"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // BenchmarkDraw draws a 4-player board with capitalists in the middle of
@@ -28,7 +28,7 @@ func BenchmarkDraw(b *testing.B) {
 	seat := furnace.StatusOf(s).Acting[0]
 	v := furnace.ViewOf(s, seat)
 	board := &board{v: &v}
-	seats := session.Seats{Names: []string{"alice", "bob", "carol", "dave"}, Viewer: seat}
+	seats := kit.Seats{Names: []string{"alice", "bob", "carol", "dave"}, Viewer: seat}
 	// The bodies of an 80x24 and a 200x60 screen (whose width is capped
 	// at 160).
 	for _, sz := range []struct {
@@ -36,9 +36,9 @@ func BenchmarkDraw(b *testing.B) {
 		w, h int
 	}{{"80x24", 80, 20}, {"200x60", 160, 56}} {
 		b.Run(sz.name, func(b *testing.B) {
-			f := session.Frame{Theme: session.NewTheme("default", nil), Seats: seats, Width: sz.w, Height: sz.h,
-				Log:  func(w, h int) string { return session.Fit("LOG", w, h) },
-				Menu: func(w, h int) string { return session.Fit("MOVES", w, h) }}
+			f := kit.Frame{Theme: kit.NewTheme("default", nil), Seats: seats, Width: sz.w, Height: sz.h,
+				Log:  func(w, h int) string { return kit.Fit("LOG", w, h) },
+				Menu: func(w, h int) string { return kit.Fit("MOVES", w, h) }}
 			b.ReportAllocs()
 			for b.Loop() {
 				board.Draw(f)

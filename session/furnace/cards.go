@@ -7,17 +7,17 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/smokestack/smokestack/engine/furnace"
-	"github.com/smokestack/smokestack/session"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
-// Cards implements session.Board: every card the view shows, in board
+// Cards implements kit.Board: every card the view shows, in board
 // order: the market, the viewer's cards, the other seats' cards, the
 // capitalists, then the cards out of the game. Where says whose a card is
 // and its state, so the reference is also the long form of every row the
 // board had to shorten.
-func (b *board) Cards(s session.Seats) []session.CardRef {
+func (b *board) Cards(s kit.Seats) []kit.CardRef {
 	v := b.v
-	var out []session.CardRef
+	var out []kit.CardRef
 	for i, l := range v.Market {
 		where := fmt.Sprintf("market card %d", i+1)
 		if v.Phase == furnace.ResolvePhase {
@@ -59,7 +59,7 @@ func (b *board) Cards(s session.Seats) []session.CardRef {
 	}
 	for _, seat := range seats {
 		if c := v.Players[seat].Capitalist; c != "" {
-			out = append(out, session.CardRef{Key: "capitalist:" + string(c), Name: c.Name(), Where: strings.ToLower(s.Whose(seat)) + " capitalist"})
+			out = append(out, kit.CardRef{Key: "capitalist:" + string(c), Name: c.Name(), Where: strings.ToLower(s.Whose(seat)) + " capitalist"})
 		}
 	}
 	for _, c := range v.Removed {
@@ -68,9 +68,9 @@ func (b *board) Cards(s session.Seats) []session.CardRef {
 	return out
 }
 
-// CardText implements session.Board: a card's lines in words, what they
+// CardText implements kit.Board: a card's lines in words, what they
 // mean, and how sure the card data is.
-func (b *board) CardText(t session.Theme, c session.CardRef, w int) string {
+func (b *board) CardText(t kit.Theme, c kit.CardRef, w int) string {
 	wrap := lipgloss.NewStyle().Width(w)
 	kind, id, _ := strings.Cut(c.Key, ":")
 	var lines []string
@@ -101,7 +101,7 @@ func (b *board) CardText(t session.Theme, c session.CardRef, w int) string {
 
 // companyText is a company: both sides, the compensation and the data's
 // confidence.
-func companyText(t session.Theme, c furnace.Card, wrap lipgloss.Style) []string {
+func companyText(t kit.Theme, c furnace.Card, wrap lipgloss.Style) []string {
 	co := c.Company()
 	basic, upgraded := c.Lines(false), c.Lines(true)
 	comp := "Compensation, for each disc that loses this card: "
@@ -121,7 +121,7 @@ func companyText(t session.Theme, c furnace.Card, wrap lipgloss.Style) []string 
 }
 
 // startText is a start card: its three lines and what it gave at setup.
-func startText(t session.Theme, c furnace.Card, wrap lipgloss.Style) []string {
+func startText(t kit.Theme, c furnace.Card, wrap lipgloss.Style) []string {
 	st := c.Start()
 	return []string{
 		t.Title.Render(st.ID) + t.Dim.Render("  start card (one side)"),

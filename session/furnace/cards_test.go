@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/smokestack/smokestack/engine/furnace"
-	"github.com/smokestack/smokestack/session"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // TestCardTextSaysHowSureTheDataIs reads the reference of every company,
@@ -13,11 +13,11 @@ import (
 // the doubt or the stand-in told in the card data's own words.
 func TestCardTextSaysHowSureTheDataIs(t *testing.T) {
 	b := &board{v: &furnace.View{Config: furnace.Config{Capitalists: true, Arthur: furnace.ArthurPaired}}}
-	th := session.NewTheme("mono", nil)
+	th := kit.NewTheme("mono", nil)
 	words := map[string]string{"A": "a published fact (A)", "B": "single-source (B)", "C": "doubtful (C)", "stand-in": "STAND-IN value"}
 	check := func(key, id, mark, note string) {
 		t.Helper()
-		text := strings.Join(strings.Fields(b.CardText(th, session.CardRef{Key: key, Name: id, Where: "here"}, 400)), " ")
+		text := strings.Join(strings.Fields(b.CardText(th, kit.CardRef{Key: key, Name: id, Where: "here"}, 400)), " ")
 		if !strings.Contains(text, words[mark]) {
 			t.Errorf("%s (%s) does not say %q:\n%s", id, mark, words[mark], text)
 		}
@@ -41,7 +41,7 @@ func TestCardTextSaysHowSureTheDataIs(t *testing.T) {
 	for _, k := range furnace.Capitalists() {
 		check("capitalist:"+string(k.ID), k.Name, k.Confidence, k.Note)
 	}
-	if text := b.CardText(th, session.CardRef{Key: "card:nope", Name: "nope"}, 60); !strings.Contains(text, "not a card of this game") {
+	if text := b.CardText(th, kit.CardRef{Key: "card:nope", Name: "nope"}, 60); !strings.Contains(text, "not a card of this game") {
 		t.Errorf("an unknown card reads %q", text)
 	}
 }
@@ -49,7 +49,7 @@ func TestCardTextSaysHowSureTheDataIs(t *testing.T) {
 // TestRulesNameTheUncertainCards checks the rules' last page against the
 // card data: every doubtful and stand-in company is named.
 func TestRulesNameTheUncertainCards(t *testing.T) {
-	pages := UI{}.Rules()
+	pages := UI.Rules()
 	if len(pages) < 7 {
 		t.Fatalf("%d rules pages", len(pages))
 	}

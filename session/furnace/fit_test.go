@@ -9,7 +9,7 @@ import (
 
 	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/engine/furnace"
-	"github.com/smokestack/smokestack/session"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // TestBoardFits draws every position of seeded games, in every size and
@@ -36,7 +36,7 @@ func TestBoardFits(t *testing.T) {
 				t.Fatal(err)
 			}
 			rng := engine.NewRNG(seed)
-			seats := session.Seats{Names: names[:cfg.Players]}
+			seats := kit.Seats{Names: names[:cfg.Players]}
 			for step := 0; ; step++ {
 				if step%stride == 0 || s.Phase == furnace.GameOver {
 					checkPosition(t, s, cfg, seed, step, seats, sizes)
@@ -57,7 +57,7 @@ func TestBoardFits(t *testing.T) {
 
 // checkPosition draws s for a spectator, the seat of the step's turn and
 // the first seat that may act.
-func checkPosition(t *testing.T, s furnace.State, cfg furnace.Config, seed uint64, step int, seats session.Seats, sizes [][2]int) {
+func checkPosition(t *testing.T, s furnace.State, cfg furnace.Config, seed uint64, step int, seats kit.Seats, sizes [][2]int) {
 	t.Helper()
 	viewers := []int{engine.Spectator, step % cfg.Players}
 	if st := furnace.StatusOf(s); len(st.Acting) > 0 {
@@ -74,13 +74,13 @@ func checkPosition(t *testing.T, s furnace.State, cfg furnace.Config, seed uint6
 	}
 }
 
-func checkFits(t *testing.T, where string, b *board, s session.Seats, w, h int) {
+func checkFits(t *testing.T, where string, b *board, s kit.Seats, w, h int) {
 	t.Helper()
-	th := session.NewTheme("mono", nil)
-	f := session.Frame{Theme: th, Seats: s, Width: w, Height: h,
-		Log: func(w, h int) string { return session.Fit("LOG", w, h) }}
+	th := kit.NewTheme("mono", nil)
+	f := kit.Frame{Theme: th, Seats: s, Width: w, Height: h,
+		Log: func(w, h int) string { return kit.Fit("LOG", w, h) }}
 	if s.Viewer >= 0 {
-		f.Menu = func(w, h int) string { return session.Fit("MOVES", w, h) }
+		f.Menu = func(w, h int) string { return kit.Fit("MOVES", w, h) }
 		if g := b.Menu(s); len(g) > 0 {
 			f.Focus = g[0].Card
 		}
@@ -110,9 +110,9 @@ func TestMenuBesideLogHasAGutter(t *testing.T) {
 	}
 	v := furnace.ViewOf(s, 0)
 	b := &board{v: &v}
-	f := session.Frame{Theme: session.NewTheme("mono", nil), Seats: session.Seats{Names: []string{"a", "b", "c", "d"}}, Width: 80, Height: 20,
-		Menu: func(w, h int) string { return session.Fit(strings.Repeat("M", w), w, h) },
-		Log:  func(w, h int) string { return session.Fit(strings.Repeat("L", w), w, h) }}
+	f := kit.Frame{Theme: kit.NewTheme("mono", nil), Seats: kit.Seats{Names: []string{"a", "b", "c", "d"}}, Width: 80, Height: 20,
+		Menu: func(w, h int) string { return kit.Fit(strings.Repeat("M", w), w, h) },
+		Log:  func(w, h int) string { return kit.Fit(strings.Repeat("L", w), w, h) }}
 	out := b.Draw(f)
 	if !strings.Contains(out, "M  L") || strings.Contains(out, "M L") {
 		t.Errorf("the menu and the log:\n%s", out)

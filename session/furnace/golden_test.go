@@ -13,8 +13,10 @@ import (
 	"github.com/smokestack/smokestack/engine/furnace/bot"
 	"github.com/smokestack/smokestack/internal/screentest"
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/store/mem"
 	"github.com/smokestack/smokestack/session"
 	furnaceui "github.com/smokestack/smokestack/session/furnace"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // The golden screens of Furnace: each is drawn through the real session in
@@ -25,13 +27,13 @@ import (
 
 var goldenSizes = [][2]int{{80, 24}, {100, 30}, {120, 40}, {200, 60}}
 
-var screens = map[string]session.Game{"furnace": furnaceui.UI{}}
+var screens = map[string]kit.Game{"furnace": furnaceui.UI}
 
 var alice = lobby.Player{ID: "SHA256:alice", Name: "alice"}
 
 func newTestLobby(change ...func(*lobby.Config)) *lobby.Lobby {
 	clock := screentest.NewClock(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))
-	cfg := lobby.Config{Store: lobby.NewMemStore(), Games: []lobby.Game{{Rules: furnace.Rules{}, Bots: bot.JSONBots()}}, Now: clock.Now}
+	cfg := lobby.Config{Store: mem.New(), Games: []lobby.Game{{Rules: furnace.Rules, Bots: bot.JSONBots()}}, Now: clock.Now}
 	for _, f := range change {
 		f(&cfg)
 	}
@@ -209,14 +211,14 @@ func doubtfulAt(t *testing.T, l *lobby.Lobby, code string) int {
 	}
 	defer c.Close()
 	u := <-c.Updates()
-	b, err := furnaceui.UI{}.Decode(u.View)
+	b, err := furnaceui.UI.Decode(u.View)
 	if err != nil {
 		t.Fatal(err)
 	}
-	seats := session.Seats{Viewer: u.Seat}
+	seats := kit.Seats{Viewer: u.Seat}
 	focus := b.Menu(seats)[0].Card.Key
 	cards := b.Cards(seats)
-	from := slices.IndexFunc(cards, func(r session.CardRef) bool { return r.Key == focus })
+	from := slices.IndexFunc(cards, func(r kit.CardRef) bool { return r.Key == focus })
 	for i, ref := range cards[from:] {
 		id := strings.TrimPrefix(ref.Key, "card:")
 		for _, co := range furnace.Companies() {

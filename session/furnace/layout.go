@@ -9,16 +9,16 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/smokestack/smokestack/engine/furnace"
-	"github.com/smokestack/smokestack/session"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // wide is the width from which the board has room for every card's lines
 // and a column of its own for the menu and the log.
 const wide = 120
 
-// Draw implements session.Board: the seated board with its menu, or the
+// Draw implements kit.Board: the seated board with its menu, or the
 // public board.
-func (b *board) Draw(f session.Frame) string {
+func (b *board) Draw(f kit.Frame) string {
 	switch {
 	case f.Menu == nil:
 		return b.public(f)
@@ -31,7 +31,7 @@ func (b *board) Draw(f session.Frame) string {
 // top is what the board opens with: the market in the auction and the
 // resolution; the seat's own cards in production (none for a spectator,
 // whose players' table shows every seat's cards).
-func (b *board) top(f session.Frame, w, maxLines int) []string {
+func (b *board) top(f kit.Frame, w, maxLines int) []string {
 	v := b.v
 	switch {
 	case v.Phase == furnace.AuctionPhase || v.Phase == furnace.ResolvePhase:
@@ -46,7 +46,7 @@ func (b *board) top(f session.Frame, w, maxLines int) []string {
 // notation where they do not, or where the words would leave less room
 // for the discs: who bids what is the auction, and the words had pushed
 // it behind "(i)" markers at 100 columns.
-func fitMarket(t session.Theme, v *furnace.View, s session.Seats, w, maxLines int) []string {
+func fitMarket(t kit.Theme, v *furnace.View, s kit.Seats, w, maxLines int) []string {
 	lines := marketBlock(t, v, s, w, long, maxLines)
 	for _, l := range lines {
 		if ansi.StringWidth(l) > w {
@@ -64,7 +64,7 @@ func fitMarket(t session.Theme, v *furnace.View, s session.Seats, w, maxLines in
 // in production) across the top, the players' table under it, and the
 // move menu beside the log at the bottom. Rows shorten before anything is
 // dropped, and what is shortened says so and is listed whole by i.
-func (b *board) seatedNarrow(f session.Frame) string {
+func (b *board) seatedNarrow(f kit.Frame) string {
 	v, t, w, h := b.v, f.Theme, f.Width, f.Height
 	const minBottom = 5
 	skip := v.Phase == furnace.ProductionPhase
@@ -105,7 +105,7 @@ func (b *board) seatedNarrow(f session.Frame) string {
 	logW := w - menuW - 1
 	// The menu is drawn a column short of its share: a wrapped move that
 	// fills its width would read on into the log beside it.
-	bottom := session.Columns(bottomH, []int{menuW, logW}, f.Menu(menuW-1, bottomH), f.Log(logW, bottomH))
+	bottom := kit.Columns(bottomH, []int{menuW, logW}, f.Menu(menuW-1, bottomH), f.Log(logW, bottomH))
 	blocks := slices.DeleteFunc([]string{strings.Join(top, "\n"), strings.Join(players, "\n")}, func(s string) bool { return s == "" })
 	return strings.Join(append(blocks, bottom), gap)
 }
@@ -114,7 +114,7 @@ func (b *board) seatedNarrow(f session.Frame) string {
 // (in production the seat's own cards, left), every seat's cards with
 // their lines on the left, and the focused card, the menu and the log on
 // the right.
-func (b *board) seatedWide(f session.Frame) string {
+func (b *board) seatedWide(f kit.Frame) string {
 	v, w, h := b.v, f.Width, f.Height
 	var head []string
 	lw := w * 58 / 100
@@ -130,8 +130,8 @@ func (b *board) seatedWide(f session.Frame) string {
 	right := b.preview(f, rw, bodyH/2)
 	logH := max(4, bodyH/3)
 	menuH := max(4, bodyH-logH-len(right)-1)
-	right = append(right, session.Fit(f.Menu(rw, menuH), rw, menuH), "", f.Log(rw, bodyH-menuH-len(right)-1))
-	cols := session.Columns(bodyH, []int{lw, rw}, strings.Join(left, "\n"), strings.Join(right, "\n"))
+	right = append(right, kit.Fit(f.Menu(rw, menuH), rw, menuH), "", f.Log(rw, bodyH-menuH-len(right)-1))
+	cols := kit.Columns(bodyH, []int{lw, rw}, strings.Join(left, "\n"), strings.Join(right, "\n"))
 	if len(head) == 0 {
 		return cols
 	}
@@ -141,7 +141,7 @@ func (b *board) seatedWide(f session.Frame) string {
 // playersWithTitle draws every seat (but the viewer's, when its cards are
 // drawn apart) with each card's lines, in at most h lines: the lines go
 // first, then rows are cut with a marker, if the table does not fit.
-func (b *board) playersWithTitle(f session.Frame, w, h int, skipViewer bool) []string {
+func (b *board) playersWithTitle(f kit.Frame, w, h int, skipViewer bool) []string {
 	t := f.Theme
 	title := t.Title.Render("PLAYERS") + t.Dim.Render("  "+legend)
 	// Every card with its lines under each seat's row if they fit whole,
@@ -162,7 +162,7 @@ func (b *board) playersWithTitle(f session.Frame, w, h int, skipViewer bool) []s
 
 // preview is the full text of the card the menu is on, with a blank line
 // under it, when it fits in h lines.
-func (b *board) preview(f session.Frame, w, h int) []string {
+func (b *board) preview(f kit.Frame, w, h int) []string {
 	if f.Focus == nil {
 		return nil
 	}
@@ -178,7 +178,7 @@ func (b *board) preview(f session.Frame, w, h int) []string {
 // public is the board as a spectator sees it, and replays draw it: the
 // market, every seat with its cards (their lines where there is room),
 // and the log.
-func (b *board) public(f session.Frame) string {
+func (b *board) public(f kit.Frame) string {
 	w, h := f.Width, f.Height
 	top := b.top(f, w, h/2)
 	var lines []string
@@ -194,9 +194,9 @@ func (b *board) public(f session.Frame) string {
 	return strings.Join(lines, "\n") + "\n\n" + f.Log(w, logH)
 }
 
-// Scores implements session.Board: the final money as a bar chart, the
+// Scores implements kit.Board: the final money as a bar chart, the
 // winners named, the tie-breaks, and every seat's final cards.
-func (b *board) Scores(f session.Frame) string {
+func (b *board) Scores(f kit.Frame) string {
 	t, v, w := f.Theme, b.v, f.Width
 	lines := []string{t.Title.Render("GAME OVER")}
 	if f.Ended != "" {
@@ -205,12 +205,12 @@ func (b *board) Scores(f session.Frame) string {
 	if len(v.Scores) == 0 {
 		return strings.Join(append(lines, "", "no scores: the game stopped early"), "\n")
 	}
-	var rows []session.ScoreRow
+	var rows []kit.ScoreRow
 	for _, sc := range v.Scores {
-		rows = append(rows, session.ScoreRow{Rank: sc.Rank, Name: scoreName(f.Seats, sc.Seat), Score: sc.Money, Winner: sc.Winner,
+		rows = append(rows, kit.ScoreRow{Rank: sc.Rank, Name: scoreName(f.Seats, sc.Seat), Score: sc.Money, Winner: sc.Winner,
 			Detail: fmt.Sprintf("%3d money · %d cards · %d resources", sc.Money, sc.Cards, sc.Resources)})
 	}
-	lines = append(lines, session.ScoreChart(t, rows, w)...)
+	lines = append(lines, kit.ScoreChart(t, rows, w)...)
 	// A line an element, so that the room left below is counted right.
 	for _, l := range strings.Split(lipgloss.NewStyle().Width(w).Render(
 		"The most money wins; ties go to the most cards, then the most coal, iron, oil and upgrade tokens together."), "\n") {
@@ -228,7 +228,7 @@ func (b *board) Scores(f session.Frame) string {
 	return strings.Join(lines, "\n")
 }
 
-func scoreName(s session.Seats, seat int) string {
+func scoreName(s kit.Seats, seat int) string {
 	if s.Me(seat) {
 		return "You"
 	}

@@ -6,18 +6,18 @@ import (
 	"strings"
 
 	"github.com/smokestack/smokestack/engine/furnace"
-	"github.com/smokestack/smokestack/session"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
-// Menu implements session.Board: the legal moves grouped by what they act
+// Menu implements kit.Board: the legal moves grouped by what they act
 // on. In the auction a group is a market card with every disc that may go
 // on it; in the resolution, the compensation of the card being resolved;
 // in production, each card to resolve, the upgrades while the start card's
 // line is open (first, as resolving any other card closes it), Évariste's
 // repeat, taking a move back, and Done last, where a careless enter
 // cannot reach it while anything else can be played.
-func (b *board) Menu(session.Seats) []session.MoveGroup {
-	groups := session.MenuOf(b.v.Legal, b.groupOf, b.item)
+func (b *board) Menu(kit.Seats) []kit.MoveGroup {
+	groups := kit.MenuOf(b.v.Legal, b.groupOf, b.item)
 	for i, g := range groups {
 		// The engine lists counts from 0 up; the menu opens on the most a
 		// card or a compensation can do, and keeps "none" last.
@@ -42,11 +42,11 @@ const (
 
 // groupOf says which group a move belongs to, with its title and the
 // card it is about, and the group's rank.
-func (b *board) groupOf(mv furnace.Move) (session.MoveGroup, int) {
+func (b *board) groupOf(mv furnace.Move) (kit.MoveGroup, int) {
 	v := b.v
-	ref := func(c furnace.Card, where string) *session.CardRef { r := cardRef(c, where); return &r }
-	group := func(key, title string, card *session.CardRef) session.MoveGroup {
-		return session.MoveGroup{Key: key, Title: title, Card: card}
+	ref := func(c furnace.Card, where string) *kit.CardRef { r := cardRef(c, where); return &r }
+	group := func(key, title string, card *kit.CardRef) kit.MoveGroup {
+		return kit.MoveGroup{Key: key, Title: title, Card: card}
 	}
 	switch mv.Kind {
 	case furnace.Bid:
@@ -81,8 +81,8 @@ func (b *board) groupOf(mv furnace.Move) (session.MoveGroup, int) {
 // item words a move for the menu; Done and upgrades, which end the seat's
 // production or spend coal and tokens for good, and taking a move back
 // take a second enter.
-func (b *board) item(mv furnace.Move) session.MenuMove {
-	return session.MenuMove{Label: b.label(mv), Confirm: mv.Kind == furnace.Done || mv.Kind == furnace.Upgrade || mv.Kind == furnace.Undo}
+func (b *board) item(mv furnace.Move) kit.MenuMove {
+	return kit.MenuMove{Label: b.label(mv), Confirm: mv.Kind == furnace.Done || mv.Kind == furnace.Upgrade || mv.Kind == furnace.Undo}
 }
 
 func (b *board) label(mv furnace.Move) string {
@@ -155,6 +155,6 @@ func produced(o furnace.Owned, t furnace.Times) string {
 }
 
 // cardRef points at a card: companies and start cards by id.
-func cardRef(c furnace.Card, where string) session.CardRef {
-	return session.CardRef{Key: "card:" + c.ID(), Name: c.ID(), Where: where}
+func cardRef(c furnace.Card, where string) kit.CardRef {
+	return kit.CardRef{Key: "card:" + c.ID(), Name: c.ID(), Where: where}
 }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/engine/furnace"
-	"github.com/smokestack/smokestack/session"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // TestMenuHoldsEveryLegalMove plays seeded games in every size and setting
@@ -50,7 +50,7 @@ func checkMenus(t *testing.T, cfg furnace.Config, seed uint64) {
 		acting := furnace.StatusOf(s).Acting
 		for _, seat := range acting {
 			v := furnace.ViewOf(s, seat)
-			groups := (&board{v: &v}).Menu(session.Seats{Viewer: seat})
+			groups := (&board{v: &v}).Menu(kit.Seats{Viewer: seat})
 			var offered []furnace.Move
 			for i, g := range groups {
 				if len(g.Moves) == 0 {
@@ -90,7 +90,7 @@ func checkMenus(t *testing.T, cfg furnace.Config, seed uint64) {
 		// could, but never takes one back: that could go round in circles.
 		seat := acting[rng.Intn(len(acting))]
 		v := furnace.ViewOf(s, seat)
-		groups := slices.DeleteFunc((&board{v: &v}).Menu(session.Seats{Viewer: seat}), func(g session.MoveGroup) bool { return g.Key == "undo" })
+		groups := slices.DeleteFunc((&board{v: &v}).Menu(kit.Seats{Viewer: seat}), func(g kit.MoveGroup) bool { return g.Key == "undo" })
 		g := groups[rng.Intn(len(groups))]
 		var mv furnace.Move
 		json.Unmarshal(g.Moves[rng.Intn(len(g.Moves))].Move, &mv)

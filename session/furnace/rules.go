@@ -5,18 +5,18 @@ import (
 	"strings"
 
 	"github.com/smokestack/smokestack/engine/furnace"
-	"github.com/smokestack/smokestack/session"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
-// Rules implements session.Game: Furnace for someone who has never played
+// rules are UI's rules pages: Furnace for someone who has never played
 // it, a screen at a time, in the board's own words (disc, market,
 // compensation, production, upgrade). The last page names the cards whose
 // data is uncertain, from the card data itself.
-func (UI) Rules() []session.RulesPage {
-	return append(rulesPages, session.RulesPage{Title: "About the cards", Text: aboutCards()})
+func rules() []kit.RulesPage {
+	return append(rulesPages, kit.RulesPage{Title: "About the cards", Text: aboutCards()})
 }
 
-var rulesPages = []session.RulesPage{
+var rulesPages = []kit.RulesPage{
 	{Title: "The goal", Text: `You are a 19th-century industrialist. Buy companies at auction, run them to turn coal, iron and oil into money, and finish with the most money.
 
 A game is 4 rounds (3 in the short game). Each round has three parts:

@@ -2,8 +2,7 @@ package furnace
 
 import (
 	"github.com/charmbracelet/lipgloss"
-
-	"github.com/smokestack/smokestack/session"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // seatColours tint the seats' names by theme name, so a glance at the
@@ -16,7 +15,7 @@ var seatColours = map[string][]string{
 }
 
 // seatStyle is the style of a seat's name.
-func seatStyle(t session.Theme, seat int) lipgloss.Style {
+func seatStyle(t kit.Theme, seat int) lipgloss.Style {
 	st := t.Style()
 	if cs, ok := seatColours[t.Name]; ok && seat >= 0 {
 		st = st.Foreground(lipgloss.Color(cs[seat%len(cs)]))

@@ -5,26 +5,17 @@
 package furnace
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
 	"github.com/smokestack/smokestack/engine/furnace"
-	"github.com/smokestack/smokestack/session"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // UI is Furnace's screens, registered for rooms whose game is "furnace".
-type UI struct{}
-
-var _ session.Game = UI{}
-
-// Decode implements session.Game.
-func (UI) Decode(data json.RawMessage) (session.Board, error) {
-	v, err := session.DecodeView[furnace.View](data)
-	if err != nil {
-		return nil, err
-	}
-	return &board{v: v}, nil
+var UI kit.Game = kit.Screens[furnace.View]{
+	Board: func(v *furnace.View) kit.Board { return &board{v: v} },
+	Pages: rules,
 }
 
 // board is one seat's (or a spectator's) view, drawn.
@@ -32,11 +23,11 @@ type board struct {
 	v *furnace.View
 }
 
-// Over implements session.Board.
+// Over implements kit.Board.
 func (b *board) Over() bool { return b.v.Phase == furnace.GameOver }
 
-// Header implements session.Board: the round, the phase and who acts.
-func (b *board) Header(t session.Theme, s session.Seats) string {
+// Header implements kit.Board: the round, the phase and who acts.
+func (b *board) Header(t kit.Theme, s kit.Seats) string {
 	v := b.v
 	if v.Phase == furnace.GameOver {
 		return fmt.Sprintf("round %d · game over", v.Round)
@@ -67,7 +58,7 @@ func (b *board) Header(t session.Theme, s session.Seats) string {
 }
 
 // busy names the seats for which is holds, "you" first.
-func (b *board) busy(t session.Theme, s session.Seats, is func(furnace.Player) bool) string {
+func (b *board) busy(t kit.Theme, s kit.Seats, is func(furnace.Player) bool) string {
 	var names []string
 	if me := b.v.You(); me != nil && is(*me) {
 		names = append(names, t.Accent.Render("you"))
@@ -79,7 +70,7 @@ func (b *board) busy(t session.Theme, s session.Seats, is func(furnace.Player) b
 }
 
 // waiting names the seats other than the viewer's for which busy holds.
-func (b *board) waiting(s session.Seats, busy func(furnace.Player) bool) string {
+func (b *board) waiting(s kit.Seats, busy func(furnace.Player) bool) string {
 	var names []string
 	for seat, p := range b.v.Players {
 		if busy(p) && !s.Me(seat) {
@@ -89,8 +80,8 @@ func (b *board) waiting(s session.Seats, busy func(furnace.Player) bool) string 
 	return strings.Join(names, ", ")
 }
 
-// Banner implements session.Board: the last round coming to its end.
-func (b *board) Banner(t session.Theme, _ session.Seats) string {
+// Banner implements kit.Board: the last round coming to its end.
+func (b *board) Banner(t kit.Theme, _ kit.Seats) string {
 	v := b.v
 	if v.Phase != furnace.GameOver && v.Round == v.Config.Rounds {
 		return t.Accent.Render("last round: the most money after this production wins")
@@ -98,11 +89,11 @@ func (b *board) Banner(t session.Theme, _ session.Seats) string {
 	return ""
 }
 
-// Idle implements session.Board. The menu shows it as it is, so it comes
+// Idle implements kit.Board. The menu shows it as it is, so it comes
 // wrapped to the narrowest menu (44 columns at 80x24).
-func (b *board) Idle(s session.Seats) string { return strings.Join(wrap(b.idle(s), 42), "\n") }
+func (b *board) Idle(s kit.Seats) string { return strings.Join(wrap(b.idle(s), 42), "\n") }
 
-func (b *board) idle(s session.Seats) string {
+func (b *board) idle(s kit.Seats) string {
 	v := b.v
 	me := v.You()
 	switch {

@@ -11,7 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/smokestack/smokestack/engine/furnace"
-	"github.com/smokestack/smokestack/session"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // The board's widgets: each draws one part of the game from the seat's
@@ -20,7 +20,7 @@ import (
 // discText words one disc: "alice's 3", "your 2", "the Agent's 1",
 // "bob's neutral 2", or in the short notation "alice:3", "you:2",
 // "Agent:1", "bob:2n" (names shortened).
-func discText(t session.Theme, s session.Seats, d furnace.Disc, n notation) string {
+func discText(t kit.Theme, s kit.Seats, d furnace.Disc, n notation) string {
 	var name string
 	switch {
 	case d.Seat == furnace.AgentSeat && n.short:
@@ -50,7 +50,7 @@ func discText(t session.Theme, s session.Seats, d furnace.Disc, n notation) stri
 
 // discItems lists a card's discs, the one winning it now first and the
 // rest from the highest down, for a " > " list: "alice:3 > Agent:2 > you:1".
-func discItems(t session.Theme, v *furnace.View, l furnace.Lot, s session.Seats, n notation) []string {
+func discItems(t kit.Theme, v *furnace.View, l furnace.Lot, s kit.Seats, n notation) []string {
 	if len(l.Discs) == 0 {
 		return nil
 	}
@@ -69,8 +69,8 @@ func discItems(t session.Theme, v *furnace.View, l furnace.Lot, s session.Seats,
 }
 
 // discsText is discItems on one line, for the card reference.
-func discsText(v *furnace.View, l furnace.Lot, s session.Seats, n notation) string {
-	return strings.Join(discItems(session.NewTheme("mono", nil), v, l, s, n), " > ")
+func discsText(v *furnace.View, l furnace.Lot, s kit.Seats, n notation) string {
+	return strings.Join(discItems(kit.NewTheme("mono", nil), v, l, s, n), " > ")
 }
 
 // hasNeutral reports whether Arthur is at the table, so the board explains
@@ -82,7 +82,7 @@ func hasNeutral(v *furnace.View) bool {
 // marketBlock draws the market: each card with its lines, its
 // compensation and the discs on it. While the cards are resolved it holds
 // the cards still to resolve, the one being resolved first.
-func marketBlock(t session.Theme, v *furnace.View, s session.Seats, w int, n notation, maxLines int) []string {
+func marketBlock(t kit.Theme, v *furnace.View, s kit.Seats, w int, n notation, maxLines int) []string {
 	title := t.Title.Render("MARKET") + t.Dim.Render(fmt.Sprintf("  %d in the deck", v.DeckSize))
 	if v.Phase == furnace.ResolvePhase {
 		title = t.Title.Render("RESOLVING") + t.Dim.Render("  left to right")
@@ -190,7 +190,7 @@ type playersOptions struct {
 
 // playersBlock draws every seat as a row of a table: capitalist, goods,
 // its part in the phase and its cards; in the 2-player game the Agent too.
-func playersBlock(t session.Theme, v *furnace.View, s session.Seats, w int, n notation, o playersOptions) []string {
+func playersBlock(t kit.Theme, v *furnace.View, s kit.Seats, w int, n notation, o playersOptions) []string {
 	stateHead := map[furnace.Phase]string{furnace.AuctionPhase: "discs", furnace.ResolvePhase: "compensation",
 		furnace.ProductionPhase: "production"}[v.Phase]
 	cards := "cards (⇧ upgraded)"
@@ -274,7 +274,7 @@ func playersBlock(t session.Theme, v *furnace.View, s session.Seats, w int, n no
 // cut with a marker (the menu lists each of them, and i every card). A
 // hint on reading the lines, and a reminder that upgrades are open, come
 // where there is room.
-func yourCardsBlock(t session.Theme, v *furnace.View, w, maxLines int) []string {
+func yourCardsBlock(t kit.Theme, v *furnace.View, w, maxLines int) []string {
 	me := v.You()
 	how := "each card once, in any order · + always · ×N: 0 to N times · ⇧ upgraded"
 	if v.Config.Chain {
@@ -322,7 +322,7 @@ func canUpgrade(v *furnace.View) bool {
 // cardRows draws the viewer's cards in the notation n: a row a card
 // (fold 0); the resolved ones folded into a list (fold 1); or the cards to
 // resolve in a list as well, in at most maxLines lines (fold 2).
-func cardRows(t session.Theme, v *furnace.View, n notation, fold, w, maxLines int) []string {
+func cardRows(t kit.Theme, v *furnace.View, n notation, fold, w, maxLines int) []string {
 	me := v.You()
 	g := grid{sep: "; "}
 	next := -1

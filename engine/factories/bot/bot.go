@@ -5,7 +5,6 @@
 package bot
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -69,19 +68,8 @@ func Names() []string {
 // JSONBots offers the bots to rooms, which speak JSON: each sees its seat's
 // view as the room sends it and answers with a move.
 func JSONBots() engine.Bots {
-	return engine.Bots{Names: []string{"greedy", "random"}, New: newJSON}
+	return engine.TypedBots[factories.View, factories.Move](Names(), New)
 }
 
-func newJSON(name string, seed uint64) (engine.Bot, error) {
-	b, err := New(name, seed)
-	if err != nil {
-		return nil, err
-	}
-	return func(view json.RawMessage) (json.RawMessage, error) {
-		var v factories.View
-		if err := json.Unmarshal(view, &v); err != nil {
-			return nil, fmt.Errorf("bot %s: read view: %w", name, err)
-		}
-		return json.Marshal(b.Choose(v))
-	}, nil
-}
+// newRandom makes the random bot (see engine.Random).
+func newRandom(seed uint64) Bot { return engine.NewRandom[factories.View, factories.Move](seed) }

@@ -2,34 +2,18 @@ package bot
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/engine/factories"
 )
 
-// Config describes a batch of headless games.
-type Config struct {
-	// Bots names the bot in each seat; its length is the number of players.
-	// One bot means a solo game against The Machine.
-	Bots []string
-	// Difficulty is The Machine's level in solo games (default medium).
-	Difficulty string
-	Games      int
-	// Seed fixes every game: game i is seeded from Seed and i alone, so the
-	// results do not depend on how games are spread over workers.
-	Seed uint64
-	// Workers plays games in parallel; 0 means runtime.GOMAXPROCS(0).
-	Workers int
-	// Progress, when set, is called after each finished game with the
-	// number finished so far. It may be called from several goroutines.
-	Progress func(done, total int)
-}
+// Config describes a batch of headless games. One bot means a solo game
+// against The Machine, whose level is the option "difficulty" (medium
+// when not given).
+type Config = engine.Batch
 
 // Result sums up a batch of games.
 type Result struct {
@@ -90,91 +74,21 @@ type outcome struct {
 const maxMoves = 20000
 
 // Simulate plays cfg.Games games between bots, in parallel, and sums them
-// up. It fails if a bot name is unknown or a bot makes an illegal move, and
-// stops, once the games being played end, when ctx is done.
-func Simulate(ctx context.Context, cfg Config) (Result, error) {
-	if len(cfg.Bots) < 1 || len(cfg.Bots) > factories.MaxPlayers {
-		return Result{}, fmt.Errorf("name 1 to %d bots, one per seat", factories.MaxPlayers)
-	}
-	for _, name := range cfg.Bots {
-		if _, err := New(name, 0); err != nil {
-			return Result{}, err
-		}
-	}
-	if cfg.Games < 1 {
-		return Result{}, errors.New("play at least one game")
-	}
-	if len(cfg.Bots) == 1 && cfg.Difficulty == "" {
-		cfg.Difficulty = "medium"
-	}
-	if len(cfg.Bots) > 1 {
-		cfg.Difficulty = ""
-	}
-	workers := cfg.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	workers = min(workers, cfg.Games)
+// up (see engine.Simulator).
+func Simulate(ctx context.Context, cfg Config) (Result, error) { return simulator.Simulate(ctx, cfg) }
 
-	outcomes := make([]outcome, cfg.Games)
-	errs := make([]error, cfg.Games)
-	next := make(chan int)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	done := 0
-	for range workers {
-		wg.Go(func() {
-			for i := range next {
-				outcomes[i], errs[i] = play(cfg.Bots, cfg.Difficulty, GameSeed(cfg.Seed, i))
-				if cfg.Progress != nil {
-					mu.Lock()
-					done++
-					n := done
-					mu.Unlock()
-					cfg.Progress(n, cfg.Games)
-				}
-			}
-		})
-	}
-	started := 0
-feed:
-	for ; started < cfg.Games; started++ {
-		select {
-		case next <- started:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(next)
-	wg.Wait()
-	if started < cfg.Games {
-		return Result{}, fmt.Errorf("stopped after %d of %d games: %w", started, cfg.Games, context.Cause(ctx))
-	}
-	if err := errors.Join(errs...); err != nil {
-		return Result{}, err
-	}
-	return summarise(cfg, outcomes), nil
-}
-
-// GameSeed derives the seed of game i of a batch seeded with seed.
-func GameSeed(seed uint64, i int) uint64 {
-	r := engine.NewRNG(seed ^ uint64(i)*0x9e3779b97f4a7c15)
-	return r.Uint64()
-}
+var simulator = engine.Simulator[outcome, Result]{Rules: factories.Rules, Bots: JSONBots(), Play: play, Sum: summarise}
 
 // play plays one game between the named bots (one per seat) and reports
 // its outcome. Each bot is seeded from the game seed and its seat.
-func play(bots []string, difficulty string, seed uint64) (outcome, error) {
-	s, err := factories.New(factories.Config{Players: len(bots), Difficulty: difficulty}, seed)
+func play(bots []string, options map[string]string, seed uint64) (outcome, error) {
+	s, err := factories.New(factories.Config{Players: len(bots), Difficulty: options["difficulty"]}, seed)
 	if err != nil {
 		return outcome{}, err
 	}
-	seats := make([]Bot, len(bots))
-	for i, name := range bots {
-		r := engine.NewRNG(seed + uint64(i+1)*0x2545f4914f6cdd1d)
-		if seats[i], err = New(name, r.Uint64()); err != nil {
-			return outcome{}, err
-		}
+	seats, err := engine.SeatBots(bots, seed, New)
+	if err != nil {
+		return outcome{}, err
 	}
 	o := outcome{built: map[string]int{}, activated: map[string]int{}, hired: map[string]int{}}
 	for s.Phase != factories.GameOver {
@@ -208,9 +122,9 @@ func play(bots []string, difficulty string, seed uint64) (outcome, error) {
 	return o, nil
 }
 
-func summarise(cfg Config, outcomes []outcome) Result {
+func summarise(cfg Config, options map[string]string, outcomes []outcome) Result {
 	n := float64(len(outcomes))
-	res := Result{Games: len(outcomes), Players: len(cfg.Bots), Difficulty: cfg.Difficulty, Seed: cfg.Seed}
+	res := Result{Games: len(outcomes), Players: len(cfg.Bots), Difficulty: options["difficulty"], Seed: cfg.Seed}
 	for seat, name := range cfg.Bots {
 		res.Seats = append(res.Seats, SeatResult{Seat: seat, Bot: name})
 	}

@@ -29,6 +29,34 @@ func guess(v factories.View, rng *engine.RNG) factories.State {
 		Market:     v.Market,
 		Discard:    []factories.Card{},
 	}
+	if v.Machine != nil {
+		m := *v.Machine
+		m.Compound = slices.Clone(m.Compound)
+		s.Machine = &m
+	}
+	s.Deck = unseen(v)
+	s.RNG.Shuffle(len(s.Deck), func(i, j int) { s.Deck[i], s.Deck[j] = s.Deck[j], s.Deck[i] })
+	s.ContractorDiscard = []factories.Contractor{}
+	s.ContractorDeck = unhired(v)
+	s.RNG.Shuffle(len(s.ContractorDeck), func(i, j int) {
+		s.ContractorDeck[i], s.ContractorDeck[j] = s.ContractorDeck[j], s.ContractorDeck[i]
+	})
+	for _, pv := range v.Players {
+		p := guessPlayer(pv)
+		if pv.Seat == v.Seat {
+			p.Hand = slices.Clone(v.Hand)
+		} else {
+			n := min(pv.HandSize, len(s.Deck))
+			p.Hand, s.Deck = slices.Clone(s.Deck[:n]), s.Deck[n:]
+		}
+		s.Players = append(s.Players, p)
+	}
+	return s
+}
+
+// unseen lists the cards v shows nowhere, in card order: the guessed
+// deck, before it is shuffled and other hands are dealt from it.
+func unseen(v factories.View) []factories.Card {
 	seen := make([]bool, factories.NumCards())
 	mark := func(c factories.Card) {
 		if c >= 0 && int(c) < len(seen) {
@@ -47,59 +75,53 @@ func guess(v factories.View, rng *engine.RNG) factories.State {
 		}
 	}
 	if v.Machine != nil {
-		m := *v.Machine
-		m.Compound = slices.Clone(m.Compound)
-		for _, c := range m.Compound {
+		for _, c := range v.Machine.Compound {
 			mark(c)
 		}
-		s.Machine = &m
 	}
+	var deck []factories.Card
 	for c, ok := range seen {
 		if !ok {
-			s.Deck = append(s.Deck, factories.Card(c))
+			deck = append(deck, factories.Card(c))
 		}
 	}
-	s.RNG.Shuffle(len(s.Deck), func(i, j int) { s.Deck[i], s.Deck[j] = s.Deck[j], s.Deck[i] })
+	return deck
+}
 
-	hired := make([]bool, factories.NumContractors())
+// unhired lists the contractors not in v's market, in contractor order:
+// the guessed contractor deck, before it is shuffled.
+func unhired(v factories.View) []factories.Contractor {
+	shown := make([]bool, factories.NumContractors())
 	for _, c := range v.Market.Contractors {
-		if c >= 0 && int(c) < len(hired) {
-			hired[c] = true
+		if c >= 0 && int(c) < len(shown) {
+			shown[c] = true
 		}
 	}
-	s.ContractorDiscard = []factories.Contractor{}
-	for c, ok := range hired {
+	var deck []factories.Contractor
+	for c, ok := range shown {
 		if !ok {
-			s.ContractorDeck = append(s.ContractorDeck, factories.Contractor(c))
+			deck = append(deck, factories.Contractor(c))
 		}
 	}
-	s.RNG.Shuffle(len(s.ContractorDeck), func(i, j int) {
-		s.ContractorDeck[i], s.ContractorDeck[j] = s.ContractorDeck[j], s.ContractorDeck[i]
-	})
+	return deck
+}
 
-	for _, pv := range v.Players {
-		p := factories.Player{
-			Compound: slices.Clone(pv.Compound), Metal: pv.Metal, Energy: pv.Energy, Goods: pv.Goods,
-			Dice: slices.Clone(pv.Dice), Done: pv.Done, Foreman: pv.Foreman,
-			HiredHands: pv.HiredHands, Specialists: pv.Specialists, SettingDice: pv.SettingDice,
-		}
-		// Nothing is shared with the view: bots play on guessed worlds in
-		// place, and two worlds of one view must not write to one array.
-		p.HQ = factories.Headquarters{Research: slices.Clone(pv.HQ.Research),
-			Generate: slices.Clone(pv.HQ.Generate), Mine: slices.Clone(pv.HQ.Mine)}
-		if p.Compound == nil {
-			p.Compound = []factories.Building{}
-		}
-		for i := range p.Compound {
-			p.Compound[i].Dice = slices.Clone(p.Compound[i].Dice)
-		}
-		if pv.Seat == v.Seat {
-			p.Hand = slices.Clone(v.Hand)
-		} else {
-			n := min(pv.HandSize, len(s.Deck))
-			p.Hand, s.Deck = slices.Clone(s.Deck[:n]), s.Deck[n:]
-		}
-		s.Players = append(s.Players, p)
+// guessPlayer is a seat as its view shows it, its hand left empty.
+// Nothing is shared with the view: bots play on guessed worlds in place,
+// and two worlds of one view must not write to one array.
+func guessPlayer(pv factories.PlayerView) factories.Player {
+	p := factories.Player{
+		Compound: slices.Clone(pv.Compound), Metal: pv.Metal, Energy: pv.Energy, Goods: pv.Goods,
+		Dice: slices.Clone(pv.Dice), Done: pv.Done, Foreman: pv.Foreman,
+		HiredHands: pv.HiredHands, Specialists: pv.Specialists, SettingDice: pv.SettingDice,
 	}
-	return s
+	p.HQ = factories.Headquarters{Research: slices.Clone(pv.HQ.Research),
+		Generate: slices.Clone(pv.HQ.Generate), Mine: slices.Clone(pv.HQ.Mine)}
+	if p.Compound == nil {
+		p.Compound = []factories.Building{}
+	}
+	for i := range p.Compound {
+		p.Compound[i].Dice = slices.Clone(p.Compound[i].Dice)
+	}
+	return p
 }

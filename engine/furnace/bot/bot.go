@@ -4,7 +4,6 @@
 package bot
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -23,14 +22,18 @@ type Bot interface {
 	Choose(v furnace.View) furnace.Move
 }
 
-// names lists the bots, the strongest first.
-var names = []string{"greedy", "random"}
+// names lists the bots. The first is the one a room hands an away
+// player's seat to and the form offers first; search, the strongest, is
+// listed last so that rooms keep greedy's quick stand-in.
+var names = []string{"greedy", "random", "search"}
 
 // New makes the bot registered under name, seeded with seed, so a seeded
 // game with seeded bots always plays out the same way. Bots never take
 // moves back: undo is for people (see noUndo).
 func New(name string, seed uint64) (Bot, error) {
 	switch name {
+	case "search":
+		return noUndo{newSearch(seed)}, nil
 	case "greedy":
 		return noUndo{newGreedy(seed)}, nil
 	case "random":
@@ -54,25 +57,14 @@ func (b noUndo) Choose(v furnace.View) furnace.Move {
 
 func isUndo(m furnace.Move) bool { return m.Kind == furnace.Undo }
 
-// Names lists the bots, the strongest first.
+// Names lists the bots, the rooms' default first.
 func Names() []string { return slices.Clone(names) }
 
-// JSONBots offers the bots to rooms, which speak JSON: each sees its
-// seat's view as the room sends it and answers with a move.
+// JSONBots offers the bots to rooms, which speak JSON: each sees its seat's
+// view as the room sends it and answers with a move.
 func JSONBots() engine.Bots {
-	return engine.Bots{Names: Names(), New: newJSON}
+	return engine.TypedBots[furnace.View, furnace.Move](Names(), New)
 }
 
-func newJSON(name string, seed uint64) (engine.Bot, error) {
-	b, err := New(name, seed)
-	if err != nil {
-		return nil, err
-	}
-	return func(view json.RawMessage) (json.RawMessage, error) {
-		var v furnace.View
-		if err := json.Unmarshal(view, &v); err != nil {
-			return nil, fmt.Errorf("bot %s: read view: %w", name, err)
-		}
-		return json.Marshal(b.Choose(v))
-	}, nil
-}
+// newRandom makes the random bot (see engine.Random).
+func newRandom(seed uint64) Bot { return engine.NewRandom[furnace.View, furnace.Move](seed) }

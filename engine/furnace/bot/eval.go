@@ -30,7 +30,14 @@ const leftShare = 0.15
 type side struct {
 	extract  furnace.Goods
 	converts []furnace.Line
-	sells    []furnace.Line
+	sells    []sale
+}
+
+// sale is a line that pays money and its rateOrder, worked out once: the
+// simulation sorts sales for every production it plays.
+type sale struct {
+	furnace.Line
+	rate int
 }
 
 // sides holds each card's two sides (0 basic, 1 upgraded), and gain what
@@ -55,12 +62,12 @@ func init() {
 				case !l.Processing():
 					sd.extract = sd.extract.Plus(l.Gain)
 				case l.Gain.Money > 0:
-					sd.sells = append(sd.sells, l)
+					sd.sells = append(sd.sells, sale{l, rateOrder(l)})
 				default:
 					sd.converts = append(sd.converts, l)
 				}
 			}
-			slices.SortStableFunc(sd.sells, func(a, b furnace.Line) int { return rateOrder(b) - rateOrder(a) })
+			slices.SortStableFunc(sd.sells, bestRateFirst)
 		}
 		if !card.IsStart() {
 			l := card.Company().Upgraded
@@ -71,6 +78,9 @@ func init() {
 		}
 	}
 }
+
+// bestRateFirst orders sales by their rate, the best first.
+func bestRateFirst(a, b sale) int { return b.rate - a.rate }
 
 // rateOrder ranks a sale by money per base worth of what it pays, in
 // thousandths, so better sales are made first.
@@ -172,12 +182,12 @@ func produceOnce(cards []furnace.Owned, g furnace.Goods) furnace.Goods {
 		}
 	}
 	// Sales, best rates first across all cards.
-	var lines [32]furnace.Line
+	var lines [32]sale
 	sells := lines[:0]
 	for _, sd := range sds {
 		sells = append(sells, sd.sells...)
 	}
-	slices.SortStableFunc(sells, func(a, b furnace.Line) int { return rateOrder(b) - rateOrder(a) })
+	slices.SortStableFunc(sells, bestRateFirst)
 	for _, l := range sells {
 		if n := g.Affords(l.Pay, l.Times); n > 0 {
 			g = g.Minus(l.Pay.Times(n)).Plus(l.Gain.Times(n))

@@ -1,0 +1,268 @@
+package lobby
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"time"
+
+	"github.com/smokestack/smokestack/lobby/chat"
+	"github.com/smokestack/smokestack/lobby/players"
+	"github.com/smokestack/smokestack/lobby/store"
+)
+
+// broadcast pushes every connection its seat's current view, and sets the
+// room's timer. The caller holds r.mu, so each connection has one writer
+// and the newest update always wins.
+func (r *room) broadcast() {
+	views := map[int]json.RawMessage{}
+	info := r.info()
+	invite := ""
+	if !r.meta.Public {
+		invite = r.meta.Invite()
+	}
+	for c := range r.conns {
+		v, ok := views[c.seat]
+		if !ok {
+			var err error
+			if v, err = r.table.view(c.seat); err != nil {
+				r.l.cfg.Logger.Error("view", "code", r.code, "seat", c.seat, "err", err)
+			}
+			views[c.seat] = v
+		}
+		u := Update{Room: info, Seat: c.seat, View: v, Log: r.log.wordedFor(c.seat, r.meta.Seats), Notice: r.notice,
+			Version: r.table.moves, Chat: r.recentChat()}
+		if c.seat >= 0 || c.invited || c.player.ID != "" && c.player.ID == r.meta.Host {
+			u.Invite = invite
+		}
+		if c.player.Guest && c.seat >= 0 && c.seat < len(r.meta.Seats) {
+			u.SeatWord = r.meta.Seats[c.seat].Word
+		}
+		c.push(u)
+	}
+	r.scheduleBot()
+	r.recordLater()
+}
+
+// info describes the room as its sessions see it. The caller holds r.mu.
+func (r *room) info() RoomInfo {
+	info := infoOf(r.meta, r.conns, r.table.status)
+	info.Recording = !r.recorded && r.toRecord()
+	if r.outcome != nil {
+		info.Ratings = players.SeatRatings(r.outcome, r.meta.Seats)
+		if r.outcome.Solo != nil {
+			solo := r.outcome.Solo.Record
+			info.Solo = &solo
+		}
+	}
+	now := r.l.cfg.Now()
+	for seat := range info.Seats {
+		s := &info.Seats[seat]
+		if d, ok := r.clock.deadline(seat, &r.meta); ok {
+			s.Deadline, s.OutOfTime = d, r.outOfTime(seat, now)
+		}
+		if s.Free || s.Bot != "" {
+			continue
+		}
+		s.Connected = s.Connected || r.seen.elsewhere[seat]
+		if !s.Connected {
+			s.AwaySince = r.awaySince(seat)
+		}
+	}
+	r.votes().addTo(&info, r.hostWatching())
+	return info
+}
+
+// scheduleBot sets the room's one timer for its next piece of work: a bot
+// move, after the configured pause when people are at the table so they
+// can follow, at once when only bots remain; a seat's clock running out;
+// an away seat going to a bot. The caller holds r.mu; every change to the
+// room comes through here (broadcast).
+func (r *room) scheduleBot() {
+	if r.timer.thinking {
+		return // botMoved schedules again when the bot has moved
+	}
+	now := r.l.cfg.Now()
+	at, ok := r.nextWake(now)
+	r.timer.set(at, ok, now, r.l.afterFunc, r.botTurn)
+}
+
+// nextWake is when the room next has something to do. The caller holds
+// r.mu.
+func (r *room) nextWake(now time.Time) (at time.Time, ok bool) {
+	take := func(t time.Time) {
+		if !ok || t.Before(at) {
+			at, ok = t, true
+		}
+	}
+	if r.table.state == nil || r.meta.Over || r.botSeat(now) < 0 {
+		r.timer.moved()
+	} else {
+		delay := r.l.cfg.BotDelay
+		if !slices.ContainsFunc(r.meta.Seats, func(s store.Seat) bool { return s.Bot == "" && s.Player != "" }) {
+			delay = 0
+		}
+		if r.notice != "" {
+			delay = max(delay, botRetry)
+		}
+		take(r.timer.readyAt(now, delay))
+	}
+	if d, has := r.clock.next(&r.meta, now); has {
+		take(d) // to show everyone the seat ran out; its bot moves after the pause
+	}
+	if h, seat := r.votes().next(len(r.conns) > 0); seat >= 0 {
+		take(later(h, r.timer.handoverRetry))
+	}
+	return at, ok
+}
+
+// botSeat returns the first acting seat a bot plays now, or -1: a bot's
+// seat, or a person's whose time for the turn ran out. The caller holds
+// r.mu.
+func (r *room) botSeat(now time.Time) int {
+	for _, seat := range r.table.status.Acting {
+		if r.botPlays(seat, now) {
+			return seat
+		}
+	}
+	return -1
+}
+
+// botPlays reports whether a bot plays seat's moves now. The caller holds
+// r.mu.
+func (r *room) botPlays(seat int, now time.Time) bool {
+	return seat >= 0 && seat < len(r.meta.Seats) && (r.meta.Seats[seat].Bot != "" || r.outOfTime(seat, now))
+}
+
+// sharePresence writes this instance's claim on the room when it changed
+// (or, with all, when it needs renewing) and takes in the other instances'
+// claims. Leaving withdraws the claim. The store is asked without holding
+// r.mu, so a slow store delays no move.
+func (r *room) sharePresence(ctx context.Context, p store.Presence, all, leaving bool) {
+	now := r.l.presenceNow()
+	r.mu.Lock()
+	c, ok := r.seen.claim(all, leaving, len(r.conns) > 0, now)
+	r.mu.Unlock()
+	if !ok {
+		return
+	}
+	var sp store.SharedPresence
+	var err error
+	if c.write {
+		sp, err = p.ClaimSeats(ctx, r.code, c.held, c.last, now, r.l.presenceTTL())
+	} else {
+		sp, err = p.SeatPresence(ctx, r.code, now)
+	}
+	if err != nil {
+		r.l.storeFault("seat presence not shared", err, "code", r.code)
+		return // still dirty: the next round tries again
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if c.write {
+		r.seen.wrote(c)
+	}
+	r.takePresence(c.ticket, sp)
+}
+
+// readPresence asks the store what the other instances claim, when there
+// are other instances. The caller does not hold r.mu: the store is asked
+// outside it.
+func (r *room) readPresence(ctx context.Context) error {
+	if r.l.cluster == nil {
+		return nil
+	}
+	r.mu.Lock()
+	ticket := r.seen.ask()
+	r.mu.Unlock()
+	sp, err := r.l.cluster.SeatPresence(ctx, r.code, r.l.presenceNow())
+	if err != nil {
+		return err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.takePresence(ticket, sp)
+	return nil
+}
+
+// takePresence adopts the other instances' claims as read by the read
+// numbered ticket, and pushes new views if they changed what the room
+// shows. The caller holds r.mu.
+func (r *room) takePresence(ticket int, sp store.SharedPresence) {
+	if r.seen.take(ticket, sp) && len(r.conns) > 0 {
+		r.broadcast()
+	}
+}
+
+// readChat reads the room's newest chat from the store and pushes it to
+// the room's sessions. Reads run outside the room's lock; of two that
+// overlap, the later one asked wins.
+func (r *room) readChat(ctx context.Context) {
+	r.mu.Lock()
+	r.chatAsked++
+	asked := r.chatAsked
+	r.mu.Unlock()
+	lines, err := r.l.cfg.Store.Chat(ctx, r.code, chat.Recent)
+	if err != nil {
+		r.l.storeFault("read chat", err, "code", r.code)
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if asked <= r.chatTaken {
+		return
+	}
+	r.chatTaken, r.chat = asked, lines
+	r.broadcast()
+}
+
+// recentChat is the chat an update carries. It shares the room's slice,
+// clipped so the room's later appends never reach it; the room never
+// changes a line it holds. The caller holds r.mu.
+func (r *room) recentChat() []store.ChatLine { return slices.Clip(r.chat) }
+
+// toRecord reports whether the room's game is over and counts in its
+// players' records, so an outcome will follow. The caller holds r.mu.
+func (r *room) toRecord() bool {
+	m := r.meta
+	if !players.Counts(m) {
+		return false
+	}
+	people := 0
+	for _, s := range m.Seats {
+		if s.Player != "" && !players.IsGuest(s.Player) {
+			people++
+		}
+	}
+	return people >= 2 || people == 1 && len(m.Seats) == 1 && r.game.SoloOpponent != nil
+}
+
+// recordLater records the room in the background once its game is over,
+// and then pushes the rating changes to its sessions. The caller holds
+// r.mu; the store is written outside it.
+func (r *room) recordLater() {
+	if r.recording || r.recorded || !r.toRecord() {
+		return
+	}
+	r.recording = true
+	meta := r.meta
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		o, err := r.l.recordRoom(ctx, meta)
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		r.recording = false
+		if err != nil {
+			r.l.storeFault("record game", err, "code", meta.Code)
+			time.AfterFunc(recordRetry, func() {
+				r.mu.Lock()
+				defer r.mu.Unlock()
+				r.recordLater()
+			})
+			return
+		}
+		r.recorded, r.outcome = true, o
+		r.broadcast()
+	}()
+}

@@ -1,0 +1,351 @@
+package lobby
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+	"time"
+
+	"github.com/smokestack/smokestack/engine"
+	"github.com/smokestack/smokestack/lobby/store"
+)
+
+// Every change to a room is stored before anyone sees it, one change at a
+// time (r.writing), with the store called outside the room's memory lock
+// (r.mu): its sessions, its presence and its chat never wait for the
+// store, only its next change does.
+
+// errNotPlayed is what a player sees when the store refused a move: an
+// ErrUnavailable that says the move is not in the game.
+var errNotPlayed = &notPlayedError{}
+
+type notPlayedError struct{}
+
+func (*notPlayedError) Error() string {
+	return "the game service is unavailable right now: nothing was played, try again in a moment"
+}
+
+func (*notPlayedError) Unwrap() error { return ErrUnavailable }
+
+// move validates and commits one move for seat. The move is durable in the
+// store before the new state is shown to anyone.
+func (r *room) move(ctx context.Context, seat int, mv json.RawMessage) error {
+	r.writing.Lock()
+	defer r.writing.Unlock()
+	r.mu.Lock()
+	late := r.outOfTime(seat, r.l.cfg.Now())
+	r.mu.Unlock()
+	if late {
+		return errors.New("your time for this turn ran out: the bot plays it, and you play again from your next turn")
+	}
+	return r.commit(ctx, seat, mv, 5)
+}
+
+// commitOnce commits a bot's move, or catches up and returns errMovedOn
+// if another move was stored first: the bot thinks again.
+func (r *room) commitOnce(ctx context.Context, seat int, mv json.RawMessage) error {
+	return r.commit(ctx, seat, mv, 0)
+}
+
+// commit applies and stores mv for seat. On a conflict it catches up and
+// judges mv again against the new state, up to retries times. The caller
+// holds r.writing, not r.mu: the move is judged on a copy of the table
+// and stored outside r.mu, and the room takes it in under r.mu after.
+func (r *room) commit(ctx context.Context, seat int, mv json.RawMessage, retries int) error {
+	for attempt := 0; ; attempt++ {
+		if r.meta.Over {
+			return errors.New("this game is over")
+		}
+		if r.table.state == nil {
+			return errors.New("the game starts when every seat is taken")
+		}
+		next, events, err := r.table.play(seat, mv, true)
+		if err != nil {
+			return err
+		}
+		if st := &next.status; st.Over && st.Result == nil {
+			st.Result = &engine.Result{} // a ruleset that did not say: over all the same
+		}
+		now := r.l.cfg.Now().UTC()
+		began := time.Now()
+		err = r.l.cfg.Store.Append(ctx, r.code, r.table.moves, store.Record{Seat: seat, Move: mv, At: now}, next.status)
+		if errors.Is(err, store.ErrConflict) && (attempt < retries || retries == 0) {
+			// Someone else (another session's instance) played first: take
+			// their moves and judge this one again against the new state,
+			// or, for a bot, let it think again.
+			if err := r.catchUp(ctx); err != nil {
+				r.failed(err)
+				return errNotPlayed
+			}
+			if retries == 0 {
+				r.failed(nil)
+				return errMovedOn
+			}
+			continue
+		}
+		if err != nil {
+			r.failed(err)
+			return errNotPlayed
+		}
+		r.l.observer().MoveStored(time.Since(began))
+		r.mu.Lock()
+		listed := r.played(next, seat, events, now)
+		r.mu.Unlock()
+		if listed {
+			r.l.roomsChanged()
+		}
+		return nil
+	}
+}
+
+// failed shows the room's sessions that the store failed (err), or only
+// the room as it is now (nil).
+func (r *room) failed(err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if err != nil {
+		r.setNotice(err)
+	}
+	r.broadcast()
+}
+
+// played takes in seat's move, stored at at: the table after it and its
+// events. It reports whether room lists show something new: they show
+// the round and who acts, so they are told when those change, not on
+// every move of a phase everyone plays at once. The caller holds
+// r.writing and r.mu.
+func (r *room) played(next table, seat int, events []engine.Event, at time.Time) (listed bool) {
+	st := next.status
+	r.notice = ""
+	r.table = next
+	r.meta.Updated = at
+	r.clock.note(st, at)
+	listed = st.Round != r.meta.Round || !slices.Equal(st.Acting, r.meta.Acting) || st.Result != nil
+	r.meta.SetStatus(st)
+	r.log.record(next.moves-1, seat, events)
+	r.broadcast()
+	return listed
+}
+
+// saveMeta stores m as the next metadata version, starting the game when
+// the last seat was just taken, and takes it in; then, if not nil, runs
+// under r.mu as m is taken in, before anyone sees the room again. The
+// caller holds r.writing, not r.mu: the store is written outside it.
+func (r *room) saveMeta(ctx context.Context, m store.Meta, then func()) error {
+	if m.Full() && !m.Started {
+		// The game starts: its first round and who acts first are stored
+		// with the seats, for room lists to show before the first move.
+		st, err := r.table.opening(&m)
+		if err != nil {
+			return err
+		}
+		m.SetStatus(st)
+	}
+	m.Version = r.meta.Version + 1
+	m.Updated = r.l.cfg.Now().UTC()
+	if m.Full() && !m.Started {
+		m.Started, m.StartedAt = true, m.Updated
+	}
+	err := r.l.cfg.Store.SaveMeta(ctx, m)
+	if errors.Is(err, store.ErrConflict) {
+		if cerr := r.catchUp(ctx); cerr != nil {
+			return r.l.unavailable("room catch up", cerr, "code", m.Code)
+		}
+		return err
+	}
+	if err != nil {
+		return r.l.unavailable("save room", err, "code", m.Code)
+	}
+	r.mu.Lock()
+	err = r.tookMeta(m)
+	if err == nil && then != nil {
+		then()
+	}
+	r.mu.Unlock()
+	if err == nil {
+		r.l.roomsChanged()
+	}
+	return err
+}
+
+// tookMeta takes in the stored metadata m. The caller holds r.writing
+// and r.mu.
+func (r *room) tookMeta(m store.Meta) error {
+	started := m.Started && !r.meta.Started
+	r.meta = m
+	if started {
+		if err := r.rebuild(m, nil); err != nil {
+			return err
+		}
+		r.l.cfg.Logger.Info("game started", "code", m.Code, "seats", len(m.Seats))
+	}
+	r.broadcast()
+	return nil
+}
+
+// end stops the game for good, for its host (by) or, with by nil, on an
+// operator's word; why is what its players are shown.
+func (r *room) end(ctx context.Context, by *Player, why string) error {
+	r.writing.Lock()
+	defer r.writing.Unlock()
+	if by != nil && !r.hostPowers(ctx, *by) {
+		return errors.New("only the room's host can end the game")
+	}
+	if r.meta.Over {
+		return errors.New("this game is already over")
+	}
+	m := r.meta
+	m.Over, m.Ended = true, why
+	if by != nil {
+		m.Acting = nil
+	} else {
+		r.l.cfg.Logger.Info("game ended by an operator", "code", m.Code)
+	}
+	return r.saveMeta(ctx, m, nil)
+}
+
+// handOverDue hands to a bot a seat whose time has come, from the room's
+// timer. Every instance with the room does it at the same moment; the
+// compare-and-set lets one win, and the others catch up. The caller holds
+// r.writing, not r.mu.
+func (r *room) handOverDue(ctx context.Context) {
+	r.mu.Lock()
+	v := r.votes()
+	at, seat := v.next(len(r.conns) > 0)
+	now := r.l.cfg.Now()
+	due := seat >= 0 && !now.Before(at) && !now.Before(r.timer.handoverRetry)
+	var m store.Meta
+	if due {
+		m = v.handedOver(r.meta, seat)
+	}
+	r.mu.Unlock()
+	if !due {
+		return
+	}
+	err := r.saveMeta(ctx, m, nil)
+	switch {
+	case errors.Is(err, store.ErrConflict):
+		r.failed(nil) // caught up: a bot may be there already
+	case err != nil:
+		r.mu.Lock()
+		r.timer.handoverRetry = now.Add(botRetry)
+		r.mu.Unlock()
+		r.l.storeFault("hand a seat to a bot", err, "code", r.code, "seat", seat)
+	default:
+		r.l.cfg.Logger.Info("seat handed to a bot", "code", r.code, "seat", seat, "bot", r.game.DefaultBot(), "by", "time")
+	}
+}
+
+// botMove is what a bot thinks about outside the room's locks: the seat
+// it plays, the position's number and its view.
+type botMove struct {
+	seat, moves int
+	play        engine.Bot
+	view        json.RawMessage
+	err         error
+}
+
+// botTurn is the room's timer going off: it hands over an away seat whose
+// time has come, then plays a bot's move. The bot thinks outside the
+// room's locks, on the view taken under them, so players' moves in the
+// room never wait for its thinking; the move is then committed like any
+// other, unless the game moved on meanwhile, when the bot thinks again.
+func (r *room) botTurn(gen int) {
+	b, ok := r.botToMove(gen)
+	if !ok {
+		return
+	}
+	var move json.RawMessage
+	if b.err == nil {
+		start := time.Now()
+		move, b.err = b.play(b.view)
+		r.l.observer().BotThought(time.Since(start))
+		r.l.cfg.Logger.Debug("bot move", "code", r.code, "seat", b.seat, "think", time.Since(start))
+	}
+	r.botMoved(b, move)
+}
+
+// botToMove does the timer's work up to a bot's thinking, and returns
+// what the bot is to think about; ok is false when no bot moves now.
+func (r *room) botToMove(gen int) (b botMove, ok bool) {
+	r.writing.Lock()
+	defer r.writing.Unlock()
+	r.mu.Lock()
+	ok = r.timer.fired(gen)
+	r.mu.Unlock()
+	if !ok {
+		return b, false
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	r.handOverDue(ctx)
+	cancel()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	now := r.l.cfg.Now()
+	seat := r.botSeat(now)
+	switch {
+	case seat < 0 || r.meta.Over || !r.timer.ready.IsZero() && now.Before(r.timer.ready):
+		r.scheduleBot()
+		return b, false
+	case r.timer.ready.IsZero():
+		// A seat's time just ran out: everyone sees so now, and its bot
+		// moves after the usual pause.
+		r.broadcast()
+		return b, false
+	}
+	r.timer.moved()
+	b = botMove{seat: seat, moves: r.table.moves}
+	b.play, b.err = r.bot(seat)
+	if b.err == nil {
+		b.view, b.err = r.table.view(seat)
+	}
+	r.timer.cancel() // while the bot thinks nothing else is due: it schedules again after
+	r.timer.thinking = true
+	return b, true
+}
+
+// botMoved commits the move a bot chose for b, or what went wrong.
+func (r *room) botMoved(b botMove, move json.RawMessage) {
+	r.writing.Lock()
+	defer r.writing.Unlock()
+	r.mu.Lock()
+	r.timer.thinking = false
+	same := r.table.moves == b.moves && r.botPlays(b.seat, r.l.cfg.Now())
+	r.mu.Unlock()
+	err := b.err
+	if err == nil {
+		err = errMovedOn
+		if same {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			err = r.commitOnce(ctx, b.seat, move)
+			cancel()
+		}
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if b.err == nil && err != nil && (r.table.moves != b.moves || !r.botPlays(b.seat, r.l.cfg.Now())) {
+		// The game moved on while the bot thought (a player's move,
+		// a player taking the seat back, another instance's bot):
+		// whatever the bot chose was for a position that is gone.
+		r.scheduleBot()
+		return
+	}
+	if err != nil {
+		r.l.cfg.Logger.Warn("bot move", "code", r.code, "seat", b.seat, "err", err)
+		if r.notice == "" {
+			r.notice = "a bot could not move: " + err.Error()
+		}
+	}
+	r.scheduleBot()
+}
+
+// bot returns the player for a seat a bot plays: the seat's bot, or the
+// game's default bot for a person out of time. The caller holds r.mu.
+func (r *room) bot(seat int) (engine.Bot, error) {
+	name := r.meta.Seats[seat].Bot
+	if name == "" {
+		name = r.game.DefaultBot()
+	}
+	return r.timer.player(r.game, seat, name, r.meta.Seed)
+}

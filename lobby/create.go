@@ -1,0 +1,104 @@
+package lobby
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/smokestack/smokestack/lobby/store"
+)
+
+// CreateOptions describe a new room.
+type CreateOptions struct {
+	Game   string // default: the first configured game
+	Seats  int
+	Public bool
+	// Options are the game's options as JSON, which its rules validate.
+	Options json.RawMessage
+	// Seed, when HasSeed, is the game's seed instead of a secret one
+	// drawn for the room: it makes a practice room (Meta.Practice).
+	Seed    uint64
+	HasSeed bool
+	Bots    []string // bots for the last seats
+	// Grace is how long a player may be away before the table may hand
+	// their seat to a bot (votes.go); 0 means DefaultGrace.
+	Grace time.Duration
+	// Clock is each seat's time for a turn (clock.go): 0 means the
+	// default (DefaultPublicClock for a public room of two seats or more,
+	// none otherwise), ClockOff none.
+	Clock time.Duration
+}
+
+// Create opens a room and returns its metadata; nobody is seated yet. A
+// private room's Invite is in it, for its host to share.
+func (l *Lobby) Create(ctx context.Context, host Player, o CreateOptions) (store.Meta, error) {
+	g, ok := l.Game(o.Game)
+	if !ok {
+		return store.Meta{}, fmt.Errorf("this server has no game %q", o.Game)
+	}
+	if lo, hi := g.Rules.Seats(); o.Seats < lo || o.Seats > hi {
+		return store.Meta{}, fmt.Errorf("a game of %s has %d to %d seats", g.Rules.Title(), lo, hi)
+	}
+	if len(o.Bots) >= o.Seats {
+		return store.Meta{}, errors.New("leave at least one seat for a person")
+	}
+	if err := l.checkRoomQuota(ctx, host); err != nil {
+		return store.Meta{}, err
+	}
+	seed := o.Seed
+	if !o.HasSeed {
+		seed = l.newSeed()
+	}
+	// Check the options now, so a bad one is refused at creation.
+	if _, err := g.Rules.New(o.Seats, o.Options, seed); err != nil {
+		return store.Meta{}, err
+	}
+	grace, clock, err := o.times(g)
+	if err != nil {
+		return store.Meta{}, err
+	}
+	now := l.cfg.Now().UTC()
+	m := store.Meta{Game: g.Name(), Public: o.Public, Host: host.ID, Seats: make([]store.Seat, o.Seats),
+		Options: o.Options, Seed: seed, Practice: o.HasSeed, Created: now, Updated: now, Version: 1, Grace: grace, Clock: clock}
+	if host.Guest {
+		m.HostAddr = host.Addr
+	}
+	if !o.Public {
+		m.Secret = newSecret()
+	}
+	for i, b := range o.Bots {
+		if err := checkBot(g, b); err != nil {
+			return store.Meta{}, err
+		}
+		m.Seats[o.Seats-len(o.Bots)+i] = store.Seat{Bot: b, Name: botName(b, o.Seats-len(o.Bots)+i)}
+	}
+	for range 10 {
+		m.Code = newCode()
+		err := l.cfg.Store.Create(ctx, m)
+		if errors.Is(err, store.ErrExists) {
+			continue
+		}
+		if err != nil {
+			return store.Meta{}, l.unavailable("create room", err)
+		}
+		l.cfg.Logger.Info("room created", "code", m.Code, "game", m.Game, "seats", o.Seats, "public", o.Public, "practice", o.HasSeed)
+		l.roomsChanged()
+		return m, nil
+	}
+	return store.Meta{}, errors.New("no free room code found: try again")
+}
+
+func checkBot(g Game, name string) error {
+	if g.Bots.New == nil {
+		return fmt.Errorf("%s has no bots on this server", g.Rules.Title())
+	}
+	if !g.HasBot(name) {
+		return fmt.Errorf("%s has no bot %q: choose %s", g.Rules.Title(), name, strings.Join(g.Bots.Names, " or "))
+	}
+	return nil
+}
+
+func botName(bot string, seat int) string { return fmt.Sprintf("%s bot %d", bot, seat+1) }

@@ -1,0 +1,109 @@
+package players
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/smokestack/smokestack/lobby/store"
+	"golang.org/x/text/unicode/norm"
+)
+
+// Names are what the table shows of a person. A player's name is kept
+// with their profile (identity.go), unique among profiles however it is
+// cased or written (full-width letters, composed or not), so that one
+// player cannot take another's name; guests are "guest-" and four letters
+// of their connection's identity. Seats take the name their player has
+// when they sit down or come back, with a suffix when another seat of the
+// room already shows it (the lobby's seat names).
+
+// Name lengths, in characters.
+const (
+	MinNameLength = 2
+	MaxNameLength = 16
+)
+
+// genericNames are SSH logins that say nothing of a person ("root",
+// "ubuntu"): not taken as anyone's name, so a server's guests and
+// newcomers are not all "root", and nobody passes for the operator.
+var genericNames = []string{
+	"admin", "administrator", "android", "centos", "debian", "default", "docker", "ec2-user", "fedora",
+	"git", "guest", "mod", "moderator", "nobody", "operator", "pi", "player", "root", "server", "smokestack",
+	"ssh", "sysadmin", "system", "test", "ubuntu", "user", "vagrant", "www-data",
+}
+
+// guestPrefix starts every guest's name, and no player's.
+const guestPrefix = "guest-"
+
+// CheckName checks a name a player chose and returns it as it is kept:
+// trimmed of surrounding spaces and in composed form. A refusal says
+// what is wrong, for the player.
+func CheckName(name string) (string, error) {
+	name = norm.NFC.String(strings.TrimSpace(name))
+	if n := len([]rune(name)); n < MinNameLength || n > MaxNameLength {
+		return "", fmt.Errorf("a name has %d to %d characters", MinNameLength, MaxNameLength)
+	}
+	rs := []rune(name)
+	letters := 0
+	for _, r := range rs {
+		switch {
+		case r == '\x1b' || unicode.IsControl(r):
+			return "", errors.New("a name cannot hold control characters or escape sequences")
+		case unicode.Is(unicode.Bidi_Control, r) || unicode.In(r, unicode.Cf, unicode.Zs, unicode.Zl, unicode.Zp) && r != ' ':
+			return "", fmt.Errorf("a name cannot hold invisible or direction-changing characters (U+%04X)", r)
+		case unicode.IsLetter(r):
+			letters++
+		case unicode.IsDigit(r) || strings.ContainsRune(" -_.'", r):
+		default:
+			return "", fmt.Errorf("%q cannot be in a name: use letters, digits, spaces and - _ . '", r)
+		}
+	}
+	switch {
+	case letters == 0:
+		return "", errors.New("a name needs at least one letter")
+	case !isWordRune(rs[0]) || !isWordRune(rs[len(rs)-1]):
+		return "", errors.New("a name starts and ends with a letter or a digit")
+	case strings.Contains(name, "  "):
+		return "", errors.New("a name has single spaces between its words")
+	case strings.HasPrefix(store.NameKey(name), guestPrefix):
+		return "", fmt.Errorf("names starting with %q are for guests", guestPrefix)
+	case slices.Contains(genericNames, store.NameKey(name)):
+		return "", fmt.Errorf("%q is reserved: choose another name", name)
+	}
+	return name, nil
+}
+
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// SameName reports whether two names count as the same name.
+func SameName(a, b string) bool { return store.NameKey(a) == store.NameKey(b) }
+
+// loginName is the name a new key's player starts with: the SSH login
+// they connected as, when it is a fit name and not a generic one; ""
+// otherwise.
+func loginName(login string) string {
+	name, err := CheckName(login)
+	if err != nil {
+		return ""
+	}
+	return name
+}
+
+// GuestName is the name of the guest whose identity is id ("guest:k7qz…"):
+// "guest-k7qz".
+func GuestName(id string) string {
+	tail := strings.TrimPrefix(id, "guest:")
+	if len(tail) > 4 {
+		tail = tail[:4]
+	}
+	if tail == "" {
+		tail = "anon"
+	}
+	return guestPrefix + tail
+}
+
+// IsGuest reports whether id is a guest's: guests play, but have no
+// profile and are never rated.
+func IsGuest(id string) bool { return strings.HasPrefix(id, "guest:") }

@@ -1,0 +1,361 @@
+package lobby
+
+import (
+	"context"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/smokestack/smokestack/engine"
+	"github.com/smokestack/smokestack/lobby/store"
+)
+
+// join seats p: back in their own seat, in the seat word names (a
+// guest's: seatword.go), or in the first free one.
+func (r *room) join(ctx context.Context, p Player, word string) (*Conn, error) {
+	r.mu.Lock()
+	seat := r.meta.SeatOf(p.ID)
+	r.mu.Unlock()
+	if seat >= 0 {
+		return r.reclaim(ctx, p, seat)
+	}
+	if word != "" {
+		return r.reclaimByWord(ctx, p, word)
+	}
+	r.writing.Lock()
+	if seat := r.meta.SeatOf(p.ID); seat >= 0 {
+		// Another session of theirs sat down while this one waited.
+		r.writing.Unlock()
+		return r.reclaim(ctx, p, seat)
+	}
+	defer r.writing.Unlock()
+	c, err := r.sit(ctx, p, func() (store.Meta, int, error) {
+		m := r.meta
+		m.Seats = slices.Clone(m.Seats)
+		free := slices.IndexFunc(m.Seats, store.Seat.Free)
+		if free < 0 || m.Started {
+			return m, -1, errors.New("every seat in this room is taken: you can watch it instead")
+		}
+		m.Seats[free] = store.Seat{Player: p.ID, Name: seatName(m.Seats, free, p.Name)}
+		if p.Guest {
+			m.Seats[free].Word, m.Seats[free].From = newSeatWord(), fromDigest(m.Code, p.From)
+		}
+		return m, free, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	r.l.cfg.Logger.Info("seat taken", "code", r.code, "seat", c.Seat(), "player", p.Name)
+	return c, nil
+}
+
+// sit stores the metadata pick gives, which seats p in seat, and connects
+// p there as it is taken in: in between, the seat would look held by
+// someone away since the server started, and the room's timer could hand
+// it to a bot. On a conflict it catches up and picks again. The caller
+// holds r.writing, not r.mu.
+func (r *room) sit(ctx context.Context, p Player, pick func() (m store.Meta, seat int, err error)) (*Conn, error) {
+	for attempt := 0; ; attempt++ {
+		m, seat, err := pick()
+		if err != nil {
+			return nil, err
+		}
+		var c *Conn
+		err = r.saveMeta(ctx, m, func() { c = r.connectLocked(p, seat) })
+		if errors.Is(err, store.ErrConflict) && attempt < 5 {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		return c, nil
+	}
+}
+
+// reclaim connects p to the seat their key holds, taking it back from a
+// bot that was standing in. A player simply coming back changes nothing
+// stored, and waits for none of the room's changes.
+func (r *room) reclaim(ctx context.Context, p Player, seat int) (*Conn, error) {
+	r.mu.Lock()
+	m, change := r.reclaimed(p, seat)
+	if !change {
+		defer r.mu.Unlock()
+		return r.connectLocked(p, seat), nil
+	}
+	r.mu.Unlock()
+	r.writing.Lock()
+	defer r.writing.Unlock()
+	if m, change = r.reclaimed(p, seat); !change { // changed meanwhile
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		return r.connectLocked(p, seat), nil
+	}
+	var c *Conn
+	err := r.saveMeta(ctx, m, func() {
+		r.timer.forget(seat)
+		c = r.connectLocked(p, seat)
+	})
+	return c, err
+}
+
+// reclaimed is the room's metadata with p back in seat, from a bot or
+// under a name of theirs it no longer shows; change is false when nothing
+// changes. The caller holds r.mu or r.writing.
+func (r *room) reclaimed(p Player, seat int) (m store.Meta, change bool) {
+	name := seatName(r.meta.Seats, seat, p.Name)
+	if r.meta.Seats[seat].Bot == "" && r.meta.Seats[seat].Name == name {
+		return store.Meta{}, false
+	}
+	m = r.meta
+	m.Seats = slices.Clone(m.Seats)
+	if m.Seats[seat].Bot != "" {
+		// Back from a bot, maybe mid-turn: the turn's clock starts again
+		// for them.
+		m.Seats[seat].Since = r.l.cfg.Now().UTC()
+	}
+	m.Seats[seat].Bot, m.Seats[seat].Name = "", name
+	return m, true
+}
+
+// reclaimByWord seats guest p in the seat word opens, bound from now on
+// to p's identity of this connection, under the seat's name.
+func (r *room) reclaimByWord(ctx context.Context, p Player, word string) (*Conn, error) {
+	r.writing.Lock()
+	defer r.writing.Unlock()
+	c, err := r.sit(ctx, p, func() (store.Meta, int, error) {
+		r.mu.Lock()
+		seat := r.wordSeat(word, p)
+		r.mu.Unlock()
+		if seat < 0 {
+			// Checked when the room was opened: someone else was quicker.
+			return store.Meta{}, -1, errNoSeatForWord(r.code, ShortDuration(graceOf(r.meta)))
+		}
+		m := r.meta
+		m.Seats = append([]store.Seat(nil), m.Seats...)
+		// The seat keeps the name the table knows: the guest is the same
+		// person, whatever this connection's guest name.
+		m.Seats[seat].Player = p.ID
+		return m, seat, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	r.l.cfg.Logger.Info("seat taken back by its seat word", "code", r.code, "seat", c.Seat(), "player", p.Name)
+	return c, nil
+}
+
+// wordSeat is the seat word opens for p, or -1: a guest's seat whose
+// player is away for no longer than the grace period, sat down from p's
+// address. The caller holds r.mu.
+func (r *room) wordSeat(word string, p Player) int {
+	if !p.Guest || p.From == "" || word == "" {
+		return -1
+	}
+	now := r.l.cfg.Now()
+	for seat, s := range r.meta.Seats {
+		if s.Word == "" || subtle.ConstantTimeCompare([]byte(s.Word), []byte(word)) != 1 {
+			continue
+		}
+		if s.From != fromDigest(r.meta.Code, p.From) || s.Bot != "" || r.seen.present(seat) || now.Sub(r.awaySince(seat)) > graceOf(r.meta) {
+			return -1
+		}
+		return seat
+	}
+	return -1
+}
+
+// addBot seats bot in a free seat, for the host or the player standing
+// in for an away host. On the seat of a person it is by's vote to hand it
+// to the game's default bot.
+func (r *room) addBot(ctx context.Context, by Player, seat int, bot string) error {
+	r.writing.Lock()
+	defer r.writing.Unlock()
+	if seat < 0 || seat >= len(r.meta.Seats) {
+		return fmt.Errorf("there is no seat %d", seat+1)
+	}
+	if s := r.meta.Seats[seat]; s.Player != "" && s.Bot == "" {
+		_, err := r.voteWriting(ctx, by, seat) // a person's seat goes to a bot by votes
+		return err
+	}
+	if !r.meta.Seats[seat].Free() {
+		return fmt.Errorf("a bot already plays seat %d", seat+1)
+	}
+	if !r.hostPowers(ctx, by) {
+		return errors.New("only the room's host can seat a bot")
+	}
+	m := r.meta
+	m.Seats = slices.Clone(m.Seats)
+	m.Seats[seat] = store.Seat{Bot: bot, Name: botName(bot, seat)}
+	return r.saveMeta(ctx, m, nil)
+}
+
+// hostPowers reports whether p may do what the host does: p is the host,
+// or stands in for an away host. The caller holds r.writing, not r.mu:
+// the store is asked whether the host is here through another instance.
+func (r *room) hostPowers(ctx context.Context, p Player) bool {
+	if p.ID == "" {
+		return false
+	}
+	if p.ID == r.meta.Host {
+		return true
+	}
+	seat := r.meta.SeatOf(p.ID)
+	if seat < 0 {
+		return false
+	}
+	if err := r.readPresence(ctx); err != nil {
+		r.l.storeFault("seat presence", err, "code", r.code)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.votes().standIn(r.hostWatching()) == seat
+}
+
+func (r *room) vote(ctx context.Context, by Player, seat int) (VoteResult, error) {
+	r.writing.Lock()
+	defer r.writing.Unlock()
+	return r.voteWriting(ctx, by, seat)
+}
+
+// voteWriting is vote for a caller holding r.writing (not r.mu).
+func (r *room) voteWriting(ctx context.Context, by Player, seat int) (VoteResult, error) {
+	for attempt := 0; ; attempt++ {
+		r.mu.Lock()
+		voter, err := r.votes().check(by, seat, r.table.title())
+		r.mu.Unlock()
+		if err != nil {
+			return VoteResult{}, err
+		}
+		// Either may be at the table through another instance: ask.
+		if err := r.readPresence(ctx); err != nil {
+			r.l.storeFault("seat presence", err, "code", r.code)
+			return VoteResult{}, fmt.Errorf("cannot tell whether %s is still playing seat %d: try again in a moment", r.meta.Seats[seat].Name, seat+1)
+		}
+		r.mu.Lock()
+		m, res, err := r.votes().cast(voter, seat, r.l.cfg.Now())
+		r.mu.Unlock()
+		if err != nil {
+			return VoteResult{}, err
+		}
+		err = r.saveMeta(ctx, m, nil)
+		if errors.Is(err, store.ErrConflict) && attempt < 5 {
+			continue // caught up: judge the vote again
+		}
+		if err != nil {
+			return VoteResult{}, err
+		}
+		if res.HandedOver {
+			r.l.cfg.Logger.Info("seat handed to a bot", "code", m.Code, "seat", seat, "bot", res.Bot, "by", "votes")
+		}
+		return res, nil
+	}
+}
+
+// watch connects p as a spectator of the room, shown its invite if share
+// (they came in with it, or hold a seat or host the room): a spectator who
+// typed the invite sees only the code on the board, and could not come
+// back without it.
+func (r *room) watch(p Player, share bool) *Conn {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.attachLocked(&Conn{room: r, player: p, seat: engine.Spectator, updates: make(chan Update, 1), invited: share})
+}
+
+func (r *room) connectLocked(p Player, seat int) *Conn {
+	return r.attachLocked(&Conn{room: r, player: p, seat: seat, updates: make(chan Update, 1)})
+}
+
+// attachLocked adds c to the room's connections. The caller holds r.mu.
+func (r *room) attachLocked(c *Conn) *Conn {
+	r.conns[c] = struct{}{}
+	if r.seen.arrive(c.seat) {
+		r.l.kickPresence(r)
+	}
+	r.broadcast()
+	return c
+}
+
+func (r *room) disconnect(c *Conn) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, ok := r.conns[c]; !ok {
+		return
+	}
+	delete(r.conns, c)
+	if r.seen.leave(c.seat, r.l.presenceNow()) {
+		r.l.kickPresence(r)
+	}
+	r.broadcast()
+}
+
+// hostWatching reports whether one of the host's sessions is in the room
+// here. The caller holds r.mu.
+func (r *room) hostWatching() bool {
+	for c := range r.conns {
+		if c.player.ID == r.meta.Host {
+			return true
+		}
+	}
+	return false
+}
+
+// rematch accepts, for p, a rematch of the room's finished game (see
+// Lobby.Rematch).
+func (r *room) rematch(ctx context.Context, p Player) (RoomInfo, error) {
+	created := "" // a room this call made, to remove if another offer won
+	fresh := ""   // a code drawn again after the offer's was taken
+	for attempt := 0; ; attempt++ {
+		r.mu.Lock()
+		m := r.meta
+		off, done, err := r.l.rematchOffer(m, p, fresh)
+		var info RoomInfo
+		if done {
+			info = r.info()
+		}
+		r.mu.Unlock()
+		switch {
+		case err != nil:
+			return RoomInfo{}, err
+		case done:
+			r.l.dropRematch(ctx, created, m.Rematch.Code)
+			return info, nil
+		}
+		if len(off.Accepted) == len(m.Seats) {
+			err := r.l.createRematch(ctx, table{rules: r.game.Rules}, m, off)
+			if errors.Is(err, errCodeTaken) && attempt < 5 {
+				fresh = newCode()
+				continue
+			}
+			if err != nil {
+				return RoomInfo{}, err
+			}
+			created, off.Started = off.Code, true
+		}
+		info, err = r.offerRematch(ctx, m, off)
+		if errors.Is(err, store.ErrConflict) && attempt < 5 {
+			continue
+		}
+		if err != nil {
+			return RoomInfo{}, err
+		}
+		if off.Started {
+			r.l.cfg.Logger.Info("rematch", "code", m.Code, "new", off.Code)
+		}
+		return info, nil
+	}
+}
+
+// offerRematch stores off with the game m, unless the room changed since
+// m was read (ErrConflict: judge again).
+func (r *room) offerRematch(ctx context.Context, m store.Meta, off store.Rematch) (RoomInfo, error) {
+	r.writing.Lock()
+	defer r.writing.Unlock()
+	if r.meta.Version != m.Version {
+		return RoomInfo{}, store.ErrConflict // changed while the room was made
+	}
+	m.Rematch = &off
+	var info RoomInfo
+	err := r.saveMeta(ctx, m, func() { info = r.info() })
+	return info, err
+}

@@ -1,0 +1,143 @@
+package redis
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/smokestack/smokestack/engine"
+	"github.com/smokestack/smokestack/internal/redistest"
+	"github.com/smokestack/smokestack/lobby/store"
+	"github.com/smokestack/smokestack/lobby/store/storetest"
+)
+
+// TestContract holds the store to the contract on a real Redis; every
+// part's store is a connection of its own to the one server.
+func TestContract(t *testing.T) {
+	r := redistest.Start(t)
+	storetest.Run(t, func(t *testing.T) store.Store { return openRedis(t, r) })
+}
+
+// openRedis opens a store on r, closed when the test ends. r comes from
+// redistest.Start, which skips the test without redis-server (and fails it
+// when CI is set).
+func openRedis(t testing.TB, r *redistest.Server) *Store {
+	t.Helper()
+	s, err := Open(context.Background(), r.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+var t0 = time.Date(2026, 3, 4, 5, 6, 7, 890000000, time.UTC)
+
+// mustCreate stores a new room of two seats under a code of its own.
+func mustCreate(t *testing.T, s *Store) store.Meta {
+	t.Helper()
+	m := store.Meta{Code: "R" + time.Now().Format("150405.000000000"), Game: "tally", Public: true, Host: "key:h",
+		Seats: []store.Seat{{Player: "key:h", Name: "hana"}, {}}, Created: t0, Updated: t0, Version: 1}
+	if err := s.Create(context.Background(), m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func rec(seat int, move string, at time.Time) store.Record {
+	return store.Record{Seat: seat, Move: json.RawMessage(move), At: at}
+}
+
+// TestRedisRetriedWritesAreIdempotent: go-redis resends a script whose
+// reply was lost; the resend must count as done, never as a conflict that
+// would make the room judge — and maybe play — its own move twice.
+func TestRedisRetriedWritesAreIdempotent(t *testing.T) {
+	ctx := context.Background()
+	s := openRedis(t, redistest.Start(t))
+	m := mustCreate(t, s)
+	if err := s.Create(ctx, m); err != nil {
+		t.Fatalf("resent create: %v", err)
+	}
+	r := rec(0, `{"kind":"take","slot":0}`, t0)
+	for range 2 {
+		if err := s.Append(ctx, m.Code, 0, r, engine.Status{}); err != nil {
+			t.Fatalf("resent append: %v", err)
+		}
+	}
+	if err := s.Append(ctx, m.Code, 0, rec(1, `{"kind":"take","slot":0}`, t0), engine.Status{}); !errors.Is(err, store.ErrConflict) {
+		t.Fatalf("another writer's move 0: %v, want ErrConflict", err)
+	}
+	next := m
+	next.Version, next.Public = 2, false
+	for range 2 {
+		if err := s.SaveMeta(ctx, next); err != nil {
+			t.Fatalf("resent save: %v", err)
+		}
+	}
+	if _, moves, _ := s.Load(ctx, m.Code, 0); len(moves) != 1 {
+		t.Fatalf("log holds %d moves, want 1", len(moves))
+	}
+}
+
+// TestRedisChanges: a store hears other stores' changes but not its own,
+// and after Redis restarts it names every room and every chat again,
+// because whatever was announced while it was away is lost.
+func TestRedisChanges(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	r := redistest.Start(t)
+	if r.External {
+		t.Skip("REDIS_URL is set: other rooms would be announced too")
+	}
+	a, b := openRedis(t, r), openRedis(t, r)
+	x, y := mustCreate(t, a), mustCreate(t, a)
+	ch := a.Changes(ctx)
+	all := []string{x.Code, y.Code, chatChange(x.Code), chatChange(y.Code), chatChange("")}
+	slices.Sort(all)
+	if got := receive(t, ch, len(all)); !slices.Equal(got, all) {
+		t.Fatalf("on subscribe: %v, want every room and chat %v", got, all)
+	}
+	if err := a.Append(ctx, x.Code, 0, rec(0, `{"kind":"done"}`, t0), engine.Status{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Append(ctx, y.Code, 0, rec(0, `{"kind":"done"}`, t0), engine.Status{}); err != nil {
+		t.Fatal(err)
+	}
+	// Announcements arrive in order, so had a's own come through it would
+	// be first.
+	if got := receive(t, ch, 1); got[0] != y.Code {
+		t.Fatalf("first change heard: %s, want %s (changed by the other store)", got[0], y.Code)
+	}
+	r.Down()
+	r.Up()
+	if got := receive(t, ch, len(all)); !slices.Equal(got, all) {
+		t.Fatalf("after redis restarted: %v, want every room and chat %v", got, all)
+	}
+	cancel()
+	for range ch { // closes once ctx ends
+	}
+}
+
+// receive takes n codes from ch, sorted.
+func receive(t *testing.T, ch <-chan string, n int) []string {
+	t.Helper()
+	var got []string
+	deadline := time.After(10 * time.Second)
+	for len(got) < n {
+		select {
+		case c, ok := <-ch:
+			if !ok {
+				t.Fatalf("changes closed after %v", got)
+			}
+			got = append(got, c)
+		case <-deadline:
+			t.Fatalf("got %v within 10s, want %d codes", got, n)
+		}
+	}
+	slices.Sort(got)
+	return got
+}

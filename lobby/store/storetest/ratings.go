@@ -1,0 +1,90 @@
+package storetest
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+
+	"github.com/smokestack/smokestack/lobby/store"
+)
+
+// ratings holds the store's records to the same behaviour: an
+// outcome is kept once per room, ratings change only from the values the
+// outcome was worked out from, and solo records add up.
+func ratings(t *testing.T, rs store.Ratings) {
+	ctx := context.Background()
+	u := newCode()
+	game, a, b := "g"+u, "SHA256:a"+u, "SHA256:b"+u
+	if got, err := rs.Ratings(ctx, game, []string{a, b}); err != nil || len(got) != 0 {
+		t.Fatalf("ratings before any game: %v, %v", got, err)
+	}
+	first := store.Outcome{Code: "R1" + u, Game: game, At: t0, Rated: []store.RatingChange{
+		{Seat: 0, Player: a, Before: store.Rating{Mu: 25, Sigma: 8}, After: store.Rating{Mu: 27, Sigma: 7.9, Games: 1}},
+		{Seat: 1, Player: b, Before: store.Rating{Mu: 25, Sigma: 8}, After: store.Rating{Mu: 23, Sigma: 7.9, Games: 1}},
+	}}
+	kept, err := rs.Record(ctx, first)
+	if err != nil || kept.Code != first.Code || len(kept.Rated) != 2 {
+		t.Fatalf("record: %+v, %v", kept, err)
+	}
+	// The same room again, worked out anew from the old ratings: nothing
+	// changes, and the first outcome is what comes back.
+	again := first
+	again.Rated = []store.RatingChange{{Seat: 0, Player: a, Before: store.Rating{Mu: 25, Sigma: 8}, After: store.Rating{Mu: 99, Sigma: 1, Games: 1}}}
+	if kept, err := rs.Record(ctx, again); err != nil || kept.Rated[0].After.Mu != 27 {
+		t.Fatalf("second record of the same room: %+v, %v; want the first kept", kept, err)
+	}
+	got, err := rs.Ratings(ctx, game, []string{a, b, "SHA256:nobody"})
+	if err != nil || got[a] != first.Rated[0].After || got[b] != first.Rated[1].After || len(got) != 2 {
+		t.Fatalf("ratings after one game: %+v, %v", got, err)
+	}
+	// Another room worked out from ratings that changed since: refused.
+	stale := store.Outcome{Code: "R2" + u, Game: game, Rated: []store.RatingChange{
+		{Seat: 0, Player: a, Before: store.Rating{Mu: 25, Sigma: 8}, After: store.Rating{Mu: 26, Sigma: 7, Games: 1}},
+	}}
+	if _, err := rs.Record(ctx, stale); !errors.Is(err, store.ErrConflict) {
+		t.Fatalf("a record from stale ratings: %v, want ErrConflict", err)
+	}
+	if _, err := rs.Outcome(ctx, stale.Code); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("the refused record was kept: %v", err)
+	}
+	if o, err := rs.Outcome(ctx, first.Code); err != nil || o.Rated[1].After != first.Rated[1].After {
+		t.Fatalf("outcome of the first room: %+v, %v", o, err)
+	}
+	board, err := rs.Leaderboard(ctx, game)
+	if err != nil || len(board) != 2 || board[a].Mu != 27 {
+		t.Fatalf("leaderboard: %+v, %v", board, err)
+	}
+	if other, err := rs.Leaderboard(ctx, "other"+u); err != nil || len(other) != 0 {
+		t.Fatalf("leaderboard of another game: %+v, %v", other, err)
+	}
+
+	// Solo records add up by opponent.
+	solo := func(code, opponent string, won bool, score int) store.SoloRecord {
+		t.Helper()
+		o, err := rs.Record(ctx, store.Outcome{Code: code + u, Game: game, Solo: &store.SoloResult{Player: a, Won: won, Score: score,
+			Record: store.SoloRecord{Game: game, Opponent: opponent}}})
+		if err != nil || o.Solo == nil {
+			t.Fatalf("solo record: %+v, %v", o, err)
+		}
+		return o.Solo.Record
+	}
+	solo("S1", "The Machine (hard)", false, 30)
+	solo("S2", "The Machine (hard)", true, 41)
+	if rec := solo("S3", "The Machine (hard)", false, 35); rec != (store.SoloRecord{Game: game, Opponent: "The Machine (hard)", Wins: 1, Losses: 2, Best: 41}) {
+		t.Fatalf("record after three hard games: %+v", rec)
+	}
+	solo("S4", "The Machine (easy)", true, 20)
+	solo("S2", "The Machine (easy)", true, 99) // S2 is recorded already
+	recs, err := rs.SoloRecords(ctx, a)
+	want := []store.SoloRecord{
+		{Game: game, Opponent: "The Machine (easy)", Wins: 1, Best: 20},
+		{Game: game, Opponent: "The Machine (hard)", Wins: 1, Losses: 2, Best: 41},
+	}
+	if err != nil || !slices.Equal(recs, want) {
+		t.Fatalf("solo records: %+v, %v; want %+v", recs, err, want)
+	}
+	if recs, err := rs.SoloRecords(ctx, b); err != nil || len(recs) != 0 {
+		t.Fatalf("b's solo records: %+v, %v", recs, err)
+	}
+}

@@ -1,0 +1,107 @@
+// Package cmd holds the exec commands: what `ssh HOST COMMAND` does, one
+// file a command (the four that open the game screen share one). A
+// command sees a narrow Call (the player, their input and output, the
+// lobby) and asks the SSH server it runs in only through Host and
+// Session; the server knows the command set only through Set.Run.
+package cmd
+
+import (
+	"context"
+	"io"
+	"log/slog"
+
+	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/store"
+	"github.com/smokestack/smokestack/session"
+)
+
+// Set is one server's exec commands and what they run against.
+type Set struct {
+	Lobby *lobby.Lobby
+	Host  Host
+	// Log records what operators do.
+	Log *slog.Logger
+	// MaxLine bounds a line of play's input; 0 allows 16 MiB.
+	MaxLine int
+}
+
+// Host is what the commands ask of the SSH server they run in.
+type Host interface {
+	// SSHCommand is the ssh command line that runs args on this server.
+	SSHCommand(tty bool, args ...string) string
+	// Operator is the name the operators file gives p, or "" for a
+	// player who is no operator.
+	Operator(p lobby.Player) string
+	// Refuse counts and logs a refusal, once per burst of its kind.
+	Refuse(reason string, attrs ...any)
+	// Ask puts an operator's request (Kind: one of the Ask constants) to
+	// every instance, and gathers the answers: this instance's at least.
+	Ask(ctx context.Context, req store.OperatorRequest) Answers
+	// BansChanged makes the next session read the bans again.
+	BansChanged()
+}
+
+// What operators ask of every instance: with a store shared between
+// instances (Redis) the request goes to all of them and each answers for
+// its own sessions; otherwise this instance answers alone.
+const (
+	AskSessions = "sessions" // list the sessions
+	AskKick     = "kick"     // Args: session ID
+	AskAnnounce = "announce" // Args: the text
+	AskBanned   = "banned"   // Args: ban target, the banning session's ID
+)
+
+// Answers are what the instances answered an operator.
+type Answers struct {
+	List []store.OperatorAnswer
+	// Note says how far the answers reach, for the operator; "" when only
+	// this instance was asked.
+	Note string
+}
+
+// Session is what a command asks of the SSH session it runs in.
+type Session interface {
+	// Started tells the server the session's kind (terminal, play or
+	// command), once its command is known.
+	Started(kind string)
+	// Input is the client's input, read until ctx ends.
+	Input(ctx context.Context) io.Reader
+	// Ended says why the server ended the session, if it did.
+	Ended() (note string, ok bool)
+	// Screen runs the game screen on the session's terminal from start,
+	// until the player leaves it.
+	Screen(start session.Start, theme string, noBell bool) error
+	// EndConn ends the session's connection, telling its other sessions
+	// note: the lobby refused the player for good.
+	EndConn(note string)
+}
+
+// Call is one command line run for a session.
+type Call struct {
+	// Ctx ends with the session.
+	Ctx    context.Context
+	Player lobby.Player
+	// Line is the command line as the client sent it, in words.
+	Line []string
+	Out  io.Writer
+	// Err takes what is said to people: errors and hints.
+	Err io.Writer
+	// Env is the environment the client sent (ssh -o SendEnv).
+	Env []string
+	// Terminal reports whether the session has one (ssh -t).
+	Terminal bool
+	// ID names the session to operators (admin sessions).
+	ID string
+	// Remote is the client's address, for the log.
+	Remote  string
+	Session Session
+
+	// args are the command's arguments: the line after its name.
+	args []string
+}
+
+// GuestNote is what guests are told when they connect, and what the
+// commands tell them of their seats.
+const GuestNote = "You are playing as a guest because no SSH key was offered. " +
+	"A guest's seat waits for them only a short while: come back from the same address with the room's code and " +
+	"the seat word shown to you (join CODE WORD). Connect with an SSH key to keep your seats for good."

@@ -1,0 +1,14 @@
+package cmd
+
+import (
+	"context"
+
+	"github.com/smokestack/smokestack/lobby"
+)
+
+// mine lists the rooms waiting on the player's move.
+func (s *Set) mine(c *Call) error {
+	return c.listRooms("mine", func(ctx context.Context) ([]lobby.RoomInfo, error) {
+		return s.Lobby.Mine(ctx, c.Player)
+	}, "No game waits on your move.")
+}

@@ -1,0 +1,75 @@
+package cmd
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/smokestack/smokestack/lobby"
+)
+
+// inputResult is what became of one line of input: a move, or chat.
+type inputResult struct {
+	err  error
+	chat bool
+}
+
+// readMoves plays each line of input as a move, or says it in the room's
+// chat, until input ends, handing each result to play's loop.
+func (s *Set) readMoves(ctx context.Context, c *Call, conn *lobby.Conn, results chan<- inputResult) {
+	report := func(err error, chat bool) bool {
+		select {
+		case results <- inputResult{err: err, chat: chat}:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
+	in := bufio.NewScanner(c.Session.Input(ctx))
+	maxLine := s.MaxLine
+	if maxLine <= 0 {
+		maxLine = unboundedLine
+	}
+	in.Buffer(make([]byte, 0, min(4096, maxLine)), maxLine)
+	for in.Scan() {
+		line := bytes.TrimSpace(in.Bytes())
+		if len(line) == 0 {
+			continue
+		}
+		if ctx.Err() != nil {
+			return // the session is over; the move must not count
+		}
+		err, chat := errNotJSON, false
+		switch text, ok := chatText(line); {
+		case ok:
+			err, chat = conn.Say(ctx, text), true
+		case !json.Valid(line):
+		case line[0] != '{':
+			// null, a number, a string, an array: the game's rules would
+			// word this in the decoder's terms.
+			err = errNotObject
+		default:
+			err = conn.Move(ctx, json.RawMessage(bytes.Clone(line)))
+		}
+		if !report(err, chat) {
+			return
+		}
+	}
+	if errors.Is(in.Err(), bufio.ErrTooLong) {
+		s.Host.Refuse("line_too_long", "key", c.Player.Key, "remote", c.Remote)
+		report(badInput(fmt.Sprintf("a line longer than %d bytes: send one move per line; this session ends here (the room goes on)", maxLine)), false)
+	}
+}
+
+// badInput ends a play session: the input cannot be read as moves.
+type badInput string
+
+func (b badInput) Error() string { return string(b) }
+
+var (
+	errNotJSON   = errors.New(`that line is not JSON: send one move object per line, like {"kind":"pass"}`)
+	errNotObject = errors.New(`a move is a JSON object, like {"kind":"pass"}: send one per line`)
+)

@@ -1,0 +1,63 @@
+package cmd
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"strings"
+)
+
+// rematch accepts, or offers, a rematch of a finished game for a script:
+// the new room's code goes to stdout once every seat has accepted; until
+// then stderr says who is awaited, and --wait waits for them.
+func (s *Set) rematch(c *Call) error {
+	fs := flag.NewFlagSet("rematch", flag.ContinueOnError)
+	wait := fs.Bool("wait", false, "")
+	pos, err := c.flags(fs, 1, "room CODE")
+	if err != nil {
+		return err
+	}
+	info, err := s.Lobby.Rematch(c.Ctx, pos[0], c.Player)
+	if err != nil {
+		return err
+	}
+	if info.Rematch.Code != "" {
+		s.rematchMade(c, info.Rematch.Code)
+		return nil
+	}
+	var names []string
+	for _, seat := range info.Rematch.Waiting(len(info.Seats)) {
+		names = append(names, info.Seats[seat].Name)
+	}
+	fmt.Fprintf(c.Err, "You are in for a rematch of %s: waiting for %s.\n", info.Code, strings.Join(names, ", "))
+	if !*wait {
+		return nil
+	}
+	// Sitting in the old room, the player's own seat, hears the rematch
+	// made wherever the last acceptance comes from.
+	conn, err := s.Lobby.Join(c.Ctx, pos[0], c.Player)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	for {
+		select {
+		case <-c.Ctx.Done():
+			if note, ok := c.Session.Ended(); ok {
+				return errors.New(note)
+			}
+			return nil
+		case u := <-conn.Updates():
+			if r := u.Room.Rematch; r != nil && r.Code != "" {
+				s.rematchMade(c, r.Code)
+				return nil
+			}
+		}
+	}
+}
+
+func (s *Set) rematchMade(c *Call, code string) {
+	fmt.Fprintln(c.Out, code)
+	fmt.Fprintf(c.Err, "The rematch is room %s, your seat kept for you: `%s`, or `%s` for JSON lines.\n",
+		code, s.Host.SSHCommand(true, "join", code), s.Host.SSHCommand(false, "play", code))
+}

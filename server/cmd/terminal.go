@@ -1,0 +1,110 @@
+package cmd
+
+import (
+	"flag"
+	"fmt"
+	"strings"
+
+	"github.com/smokestack/smokestack/session"
+)
+
+// The terminal commands, join, watch, replay and lobby, open the game
+// screen: each reads its flags and the room here, and the server runs
+// the screen on the session's terminal.
+
+// terminalStart is what a terminal command opens, and how.
+type terminalStart struct {
+	start  session.Start
+	theme  string
+	noBell bool
+}
+
+// screen opens the game screen a terminal command asks for, and returns
+// once the player leaves it. Its frame stays on the session's stack all
+// the while: what it reads first is read in openTerminal.
+func (s *Set) screen(c *Call, cmd command) error {
+	ts, err := s.openTerminal(c, cmd)
+	if err != nil {
+		return err
+	}
+	return c.Session.Screen(ts.start, ts.theme, ts.noBell)
+}
+
+// openTerminal reads what a terminal command (join, watch, replay,
+// lobby) opens, or says how to run it when the session has no terminal.
+func (s *Set) openTerminal(c *Call, cmd command) (terminalStart, error) {
+	fs := flag.NewFlagSet(cmd.name, flag.ContinueOnError)
+	theme := fs.String("theme", themeFromEnv(c.Env), "")
+	noBell := fs.Bool("no-bell", bellOffFromEnv(c.Env), "")
+	want, most, names := 1, 1, "room CODE"
+	switch cmd.name {
+	case "lobby":
+		want, most, names = 0, 0, ""
+	case "join":
+		most = 2 // a guest's seat word
+	}
+	pos, err := c.flagsUpTo(fs, want, most, names)
+	if err != nil {
+		return terminalStart{}, err
+	}
+	if _, err := roomArg(pos); err != nil {
+		return terminalStart{}, err
+	}
+	switch *theme {
+	case "default", "colorblind", "mono":
+	default:
+		return terminalStart{}, errUsage{fmt.Sprintf("--theme %q: choose default, colorblind or mono", *theme)}
+	}
+	if !c.Terminal {
+		hint := s.Host.SSHCommand(true, append([]string{cmd.name}, c.args...)...)
+		if cmd.name == "lobby" {
+			hint = s.Host.SSHCommand(false) + " (from a terminal)"
+		}
+		return terminalStart{}, fmt.Errorf("%s opens the game screen, which needs a terminal: run `%s`. Scripts can use `play CODE` instead", cmd.name, hint)
+	}
+	start := sessionStart(cmd.name, pos)
+	if start.Code != "" {
+		// Check the room now, so a typo gets a plain message instead of
+		// a screen that opens only to say so.
+		if _, err := s.Lobby.Info(c.Ctx, start.Code, c.Player); err != nil {
+			return terminalStart{}, err
+		}
+	}
+	return terminalStart{start: start, theme: *theme, noBell: *noBell}, nil
+}
+
+// themeFromEnv honours NO_COLOR and SMOKESTACK_THEME when the client sends
+// them (ssh -o SendEnv=SMOKESTACK_THEME).
+func themeFromEnv(env []string) string {
+	theme := "default"
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		switch {
+		case k == "NO_COLOR" && v != "":
+			theme = "mono"
+		case k == "SMOKESTACK_THEME" && v != "":
+			return v
+		}
+	}
+	return theme
+}
+
+// bellOffFromEnv honours SMOKESTACK_BELL=off when the client sends it
+// (ssh -o SendEnv=SMOKESTACK_BELL): no bell, no window title.
+func bellOffFromEnv(env []string) bool {
+	off := false
+	for _, kv := range env {
+		if k, v, _ := strings.Cut(kv, "="); k == "SMOKESTACK_BELL" {
+			off = v == "off" || v == "0" || v == "no"
+		}
+	}
+	return off
+}
+
+// sessionStart maps a terminal command to the screen it opens on.
+func sessionStart(cmd string, pos []string) session.Start {
+	if cmd == "lobby" || len(pos) == 0 {
+		return session.Start{Mode: "lobby"}
+	}
+	return session.Start{Mode: cmd, Code: strings.Join(pos, " ")} // CODE, or CODE WORD
+}

@@ -1,0 +1,149 @@
+// Package kit is what a game's screens are made of: the Game and Board
+// contracts the generic screens draw a game through, the Frame a board
+// draws into, the theme, the layout helpers (Fit, Columns, WrapItems),
+// the score chart and the menu builder. It knows no room, lobby or store,
+// so a game's screens (session/GAME) link only this package and their
+// engine.
+package kit
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// Game is one game's screens. The game and replay screens know no game:
+// they decode every view the room sends through the room's Game and ask
+// the Board it returns what to draw. Each game's package under session/
+// implements it, and the server picks one by lobby.RoomInfo.Game.
+type Game interface {
+	// Decode reads a view as the room sent it, a seat's or a spectator's.
+	Decode(view json.RawMessage) (Board, error)
+	// Rules are a few short pages that teach the game to a first-time
+	// player, as the rules screen shows them.
+	Rules() []RulesPage
+}
+
+// Screens is a Game made from the game's own view type V: a game's
+// screens package gives the Board a decoded view draws as, and its rules.
+type Screens[V any] struct {
+	// Board is the board a decoded view draws as.
+	Board func(v *V) Board
+	// Pages are the rules, as Game.Rules returns them.
+	Pages func() []RulesPage
+}
+
+// Decode implements Game.
+func (s Screens[V]) Decode(data json.RawMessage) (Board, error) {
+	v, err := DecodeView[V](data)
+	if err != nil {
+		return nil, err
+	}
+	return s.Board(v), nil
+}
+
+// Rules implements Game.
+func (s Screens[V]) Rules() []RulesPage { return s.Pages() }
+
+// DecodeView reads a view as the room sent it into the game's own view
+// type, for Game.Decode: no view is a game not started yet, and one that
+// does not decode cannot be shown.
+func DecodeView[V any](data json.RawMessage) (*V, error) {
+	if len(data) == 0 {
+		return nil, errors.New("the game has not started")
+	}
+	var v V
+	if err := json.Unmarshal(data, &v); err != nil {
+		return nil, fmt.Errorf("this game cannot be shown: %w", err)
+	}
+	return &v, nil
+}
+
+// RulesPage is one page of a game's rules.
+type RulesPage struct {
+	Title string
+	// Text is the page in short paragraphs separated by blank lines; the
+	// screen wraps it to its width.
+	Text string
+}
+
+// Board is one decoded view of a game: what the generic screens draw. It
+// holds only what the view holds, so it can show nothing the seat may not
+// see, and every move it offers comes from the view's legal moves, so the
+// engine stays the only judge of what may be played.
+type Board interface {
+	// Over reports whether the game has ended.
+	Over() bool
+	// Header says where the game stands, for the screen's top line:
+	// "round 3 of 9 · market phase · your turn".
+	Header(t Theme, s Seats) string
+	// Banner is news about the game for the second line ("the end is
+	// near: …"), or "".
+	Banner(t Theme, s Seats) string
+	// Draw draws the board in f.Width×f.Height: the seat's own board with
+	// the menu where f.Menu is set, the public board otherwise.
+	Draw(f Frame) string
+	// Scores draws the end of the game.
+	Scores(f Frame) string
+	// Menu groups the seat's legal moves, in the order the menu offers
+	// them; none for a spectator or a seat that may not act.
+	Menu(s Seats) []MoveGroup
+	// Idle says why the seat has nothing to play now: "waiting for bob to
+	// choose".
+	Idle(s Seats) string
+	// Cards lists every card the view shows, in board order, for the card
+	// reference.
+	Cards(s Seats) []CardRef
+	// CardText is a card's full text in lines no wider than w.
+	CardText(t Theme, c CardRef, w int) string
+}
+
+// Frame is what a Board draws into: its size, who is looking, and the
+// generic widgets it places where its layout has room.
+type Frame struct {
+	Theme  Theme
+	Seats  Seats
+	Width  int
+	Height int
+	// Menu draws the move menu in w×h; nil on a board without moves
+	// (a spectator, a replay).
+	Menu func(w, h int) string
+	// Log draws the newest entries of the game log in w×h.
+	Log func(w, h int) string
+	// Focus is the card the menu is on, for a preview; nil when none.
+	Focus *CardRef
+	// Ended says why the game stopped early ("ended by the host"), for
+	// the scores.
+	Ended string
+}
+
+// MoveGroup is the menu's moves about one thing: a card, an action.
+type MoveGroup struct {
+	// Key identifies the group across updates, so the menu keeps its place.
+	Key   string
+	Title string
+	// Card is the card the group is about, for i and the preview; nil
+	// when none.
+	Card  *CardRef
+	Moves []MenuMove
+}
+
+// MenuMove is one legal move with its menu label and the JSON the room
+// takes.
+type MenuMove struct {
+	Label string
+	Move  json.RawMessage
+	// Confirm marks a move a stray enter must not play: one that ends the
+	// seat's part of a phase or spends what cannot be had back. It plays on
+	// a second enter.
+	Confirm bool
+}
+
+// CardRef points at a printed card the view shows, and where it lies.
+type CardRef struct {
+	// Key identifies the card for its game (its name); equal keys are the
+	// same printed card.
+	Key   string
+	Name  string
+	Where string
+}

@@ -1,0 +1,86 @@
+package kit
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/smokestack/smokestack/engine"
+)
+
+// Seats names the people at the table for a board, and who is looking.
+type Seats struct {
+	Names []string
+	// Bots holds, by seat, the name of the bot playing it, or "".
+	Bots []string
+	// Viewer is the viewer's seat, or engine.Spectator.
+	Viewer int
+}
+
+// seatGlyphs mark each seat wherever it is named, with its colour: the
+// glyph alone tells seats apart in the mono theme and for every eye.
+var seatGlyphs = []string{"♠", "♥", "♦", "♣", "✦", "♤", "♡", "♢"}
+
+// Glyph is the seat's mark.
+func (s Seats) Glyph(seat int) string {
+	if seat < 0 {
+		return "·"
+	}
+	return seatGlyphs[seat%len(seatGlyphs)]
+}
+
+// Label is the seat's glyph and name in its colour: "♥ bob".
+func (s Seats) Label(t Theme, seat int) string {
+	return t.SeatStyle(seat).Render(s.Glyph(seat) + " " + s.Name(seat))
+}
+
+// Speaker colours the name a log line starts with, as the room words it
+// ("bob took…", "You took…"), so who did what reads at a glance.
+func (s Seats) Speaker(t Theme, line string) string {
+	best, seat := "", -1
+	for i, n := range s.Names {
+		if n != "" && len(n) > len(best) && strings.HasPrefix(line, n+" ") {
+			best, seat = n, i
+		}
+	}
+	if s.Viewer >= 0 && strings.HasPrefix(line, "You ") {
+		best, seat = "You", s.Viewer
+	}
+	if seat < 0 {
+		return line
+	}
+	shown := best
+	if best != "You" {
+		shown = s.Name(seat) // with its bot mark
+	}
+	return t.SeatStyle(seat).Render(s.Glyph(seat)+" "+shown) + line[len(best):]
+}
+
+// Bot reports whether a bot plays the seat.
+func (s Seats) Bot(seat int) bool { return seat >= 0 && seat < len(s.Bots) && s.Bots[seat] != "" }
+
+// Name is a seat's display name. A seat a bot plays says so, wherever it
+// is named: "alice (bot)" for a player's seat handed to a bot (a bot in a
+// seat nobody took is named for it already: "greedy bot 3").
+func (s Seats) Name(seat int) string {
+	name := fmt.Sprintf("seat %d", seat+1)
+	if seat >= 0 && seat < len(s.Names) && s.Names[seat] != "" {
+		name = s.Names[seat]
+	}
+	if s.Bot(seat) && !strings.Contains(name, "bot") {
+		name += " (bot)"
+	}
+	return name
+}
+
+// Whose names a seat's belongings: "Your" for the viewer, "bob's".
+func (s Seats) Whose(seat int) string {
+	if s.Me(seat) {
+		return "Your"
+	}
+	return s.Name(seat) + "'s"
+}
+
+// Me reports whether seat is the viewer's.
+func (s Seats) Me(seat int) bool {
+	return seat >= 0 && seat == s.Viewer && s.Viewer != engine.Spectator
+}
