@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"github.com/charmbracelet/x/ansi"
 	"strings"
 	"time"
 
@@ -358,8 +359,11 @@ func (l *lobbyScreen) view(w, h int) string {
 	for _, g := range l.env.lobby.Games() {
 		titles = append(titles, g.Rules.Title())
 	}
-	head := t.Title.Render("smokestack") + t.Dim.Render("  "+strings.Join(titles, " and ")+" over SSH") +
-		"   signed in as " + t.Accent.Render(l.env.player.Name)
+	signedIn := "   signed in as " + t.Accent.Render(l.env.player.Name)
+	head := t.Title.Render("smokestack") + t.Dim.Render("  "+andList(titles)+" over SSH") + signedIn
+	if ansi.StringWidth(head) > w {
+		head = t.Title.Render("smokestack") + signedIn // the player's name matters more than the games'
+	}
 	var note string
 	if l.env.player.Guest {
 		note = t.Bad.Render("Guest: your seat word brings you back for a short while; a key keeps your seats.")
@@ -510,4 +514,12 @@ func (l *lobbyScreen) createHint() string {
 		return "n creates one, s starts a solo game"
 	}
 	return "n creates one"
+}
+
+// andList joins words as a sentence does: "a", "a and b", "a, b and c".
+func andList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
 }
