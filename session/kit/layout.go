@@ -10,6 +10,9 @@ import (
 // cut, short ones padded, extra lines dropped. Every widget passes through
 // it, so no widget can break the layout whatever the game state.
 func Fit(block string, w, h int) string {
+	if fitted(block, w, h) {
+		return block // a board's columns are, and copying a frame is garbage
+	}
 	lines := strings.Split(block, "\n")
 	if len(lines) > h {
 		lines = lines[:h]
@@ -18,6 +21,21 @@ func Fit(block string, w, h int) string {
 		lines = append(lines, "")
 	}
 	return FitLines(lines, w)
+}
+
+// fitted reports whether block is already h lines of exactly w columns,
+// as Fit would make it; it stops at the first line that is not.
+func fitted(block string, w, h int) bool {
+	if w <= 0 || h <= 0 {
+		return false
+	}
+	n := 0
+	for line := range strings.SplitSeq(block, "\n") {
+		if n++; n > h || Width(line) != w {
+			return false
+		}
+	}
+	return n == h
 }
 
 // FitLines cuts or pads every line to w columns. Every frame passes
