@@ -83,6 +83,10 @@ func (l *logWraps) start(t kit.Theme, s kit.Seats, w int, wrap func(string) []st
 	}
 }
 
+// done ends a drawing: what the last one wrapped and this one did not
+// is let go.
+func (l *logWraps) done() { l.last = nil }
+
 // chatKeys are the help bar's keys while typing.
 func (g *gameScreen) chatKeys() help.KeyMap {
 	if g.spectator() {

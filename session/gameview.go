@@ -55,13 +55,7 @@ func (g *gameScreen) view(w, h int) string {
 	case g.overlay != nil:
 		km = g.overlay.keys()
 	}
-	return strings.Join([]string{
-		kit.Fit(g.header(w), w, 1),
-		kit.Fit(g.banner(w), w, 1),
-		kit.Fit(body, w, bh),
-		kit.Fit(status, w, 1),
-		kit.Fit(helpBar(t, km, w), w, 1),
-	}, "\n")
+	return kit.Rows(w, []int{1, 1, bh, 1, 1}, g.header(w), g.banner(w), body, status, helpBar(t, km, w))
 }
 
 // keys are the screen's keys now: moves for a seat in play, the rest for
@@ -183,6 +177,7 @@ func logTailWith(t kit.Theme, s kit.Seats, log []string, w, h int, wraps *logWra
 	}
 	if wraps != nil {
 		wrap = wraps.start(t, s, w, wrap)
+		defer wraps.done()
 	}
 	lines := []string{t.Title.Render("LOG") + t.Dim.Render("  (g: whole log)")}
 	// Newest entries last, each whole: an entry that no longer fits is

@@ -27,3 +27,42 @@ func TestFitKeepsAFittedBlock(t *testing.T) {
 		}
 	}
 }
+
+// TestColumnsFitsEachBlock holds Columns to its promise: each block
+// fitted to its width and h lines, the rows joined with one space.
+func TestColumnsFitsEachBlock(t *testing.T) {
+	blocks := []string{"", "a", "a\nb", "long line here\nx\n", "\x1b[1m★★★★★★★\x1b[0m\n漢字漢字\n\n\nz", "a\nb\nc\nd\ne\nf"}
+	for _, h := range []int{1, 2, 4} {
+		for _, w := range [][]int{{3, 5}, {0, 4}, {6, 1}} {
+			for _, a := range blocks {
+				for _, b := range blocks {
+					fa, fb := strings.Split(Fit(a, w[0], h), "\n"), strings.Split(Fit(b, w[1], h), "\n")
+					var want []string
+					for r := range h {
+						want = append(want, fa[r]+" "+fb[r])
+					}
+					if got := Columns(h, w, a, b); got != strings.Join(want, "\n") {
+						t.Errorf("Columns(%d, %v, %q, %q) = %q, want %q", h, w, a, b, got, strings.Join(want, "\n"))
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestRowsFitsEachBlock holds Rows to fitting each block as Fit does.
+func TestRowsFitsEachBlock(t *testing.T) {
+	blocks := []string{"", "a", "a\nb", "long line here\nx\n", "\x1b[1m★★★★★★★\x1b[0m\n漢字漢字\n\n\nz"}
+	for _, w := range []int{0, 3, 8} {
+		for _, hs := range [][]int{{1, 1}, {0, 3}, {2, 1}} {
+			for _, a := range blocks {
+				for _, b := range blocks {
+					parts := []string{Fit(a, w, hs[0]), Fit(b, w, hs[1])}
+					if got, want := Rows(w, hs, a, b), strings.Join(parts, "\n"); got != want {
+						t.Errorf("Rows(%d, %v, %q, %q) = %q, want %q", w, hs, a, b, got, want)
+					}
+				}
+			}
+		}
+	}
+}
