@@ -26,9 +26,22 @@ func Width(s string) int {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if state == parser.GroundState {
-			if c >= ' ' && c < 0x7f && (i+1 == len(s) || s[i+1] < 0x80) {
-				width++
-				continue
+			if c >= ' ' && c < 0x7f {
+				// A run of printable ASCII counts a cell a byte, all of
+				// it unless its last byte comes before a non-ASCII one,
+				// with which it may make a cluster.
+				j := i + 1
+				for j < len(s) && s[j] >= ' ' && s[j] < 0x7f {
+					j++
+				}
+				if j < len(s) && s[j] >= 0x80 {
+					j--
+				}
+				if j > i {
+					width += j - i
+					i = j - 1
+					continue
+				}
 			}
 			if c >= 0x80 {
 				r, n := utf8.DecodeRuneInString(s[i:])
