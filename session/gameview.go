@@ -62,15 +62,21 @@ func (g *gameScreen) view(w, h int) string {
 // spectators, the waiting room and a finished game.
 func (g *gameScreen) keys() help.KeyMap {
 	if g.over() && !g.spectator() {
-		return overKeys{gameKeyMap}
+		return gameKeySets.over
 	}
 	if g.spectator() || g.board == nil || g.over() {
-		return watchKeys{gameKeyMap}
+		return gameKeySets.watch
 	}
 	if g.menu.offersUndo() {
-		return undoKeys{gameKeyMap}
+		return gameKeySets.undo
 	}
-	return gameKeyMap
+	return gameKeySets.play
+}
+
+// gameKeySets are the screen's key maps, made into help.KeyMaps once:
+// each frame asks for one, and boxing the key map copies every binding.
+var gameKeySets = struct{ play, undo, watch, over help.KeyMap }{
+	gameKeyMap, undoKeys{gameKeyMap}, watchKeys{gameKeyMap}, overKeys{gameKeyMap},
 }
 
 // frame is what the board draws into: its size, the seats, and the menu

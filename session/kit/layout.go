@@ -124,28 +124,41 @@ func Columns(h int, widths []int, blocks ...string) string {
 // breaks gives, written in one string rather than fitted one by one and
 // joined (a screen's header, body and bars).
 func Rows(w int, heights []int, blocks ...string) string {
-	size := 0 // at most: every byte of the blocks, and every line padded from nothing
-	for i, b := range blocks {
-		size += len(b) + heights[i]*(max(w, 0)+1)
+	type cell struct {
+		line string
+		pad  int
 	}
-	var out strings.Builder
-	out.Grow(size)
+	var small [64]cell
+	cells := small[:0]
+	size := 0
 	for i, b := range blocks {
-		if i > 0 {
-			out.WriteByte('\n')
-		}
 		rest, more := b, true
-		for r := range heights[i] {
-			if r > 0 {
-				out.WriteByte('\n')
-			}
+		for range heights[i] {
 			line := ""
 			if more {
 				line, rest, more = strings.Cut(rest, "\n")
 			}
-			line, pad := fitLine(line, w)
-			out.WriteString(line)
-			for range pad {
+			c := cell{}
+			c.line, c.pad = fitLine(line, w)
+			cells = append(cells, c)
+			size += len(c.line) + c.pad + 1
+		}
+	}
+	var out strings.Builder
+	out.Grow(size + len(blocks))
+	n := 0
+	for i := range blocks {
+		if i > 0 {
+			out.WriteByte('\n')
+		}
+		for r := range heights[i] {
+			if r > 0 {
+				out.WriteByte('\n')
+			}
+			c := cells[n]
+			n++
+			out.WriteString(c.line)
+			for range c.pad {
 				out.WriteByte(' ')
 			}
 		}
