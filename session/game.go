@@ -32,6 +32,7 @@ type gameScreen struct {
 	room    lobby.RoomInfo
 	invite  string // a private room's invite, for a seat or the host to share
 	seat    int
+	table   kit.Seats // seatsOf(room, seat), for seats
 	board   kit.Board // nil until the game starts
 	log     []string
 	logPane drawnLog // the log pane as last drawn; apply clears it
@@ -92,7 +93,7 @@ type (
 )
 
 func newConnecting(e *env, typed string, watch bool) *gameScreen {
-	return &gameScreen{env: e, code: codeOf(typed), typed: typed, watch: watch, seat: -1, done: make(chan struct{}), chat: newChatPane(e)}
+	return &gameScreen{env: e, code: codeOf(typed), typed: typed, watch: watch, seat: -1, table: seatsOf(lobby.RoomInfo{}, -1), done: make(chan struct{}), chat: newChatPane(e)}
 }
 
 // codeOf is the room code in what a player typed, without a private
@@ -169,8 +170,9 @@ func (g *gameScreen) close() {
 
 func (g *gameScreen) spectator() bool { return g.seat < 0 }
 
-// seats names the table for the board, from this viewer's side.
-func (g *gameScreen) seats() kit.Seats { return seatsOf(g.room, g.seat) }
+// seats names the table for the board, from this viewer's side: worked
+// out when the room or the seat changes, as a frame asks for it often.
+func (g *gameScreen) seats() kit.Seats { return g.table }
 
 func seatsOf(r lobby.RoomInfo, viewer int) kit.Seats {
 	s := kit.Seats{Names: make([]string, len(r.Seats)), Bots: make([]string, len(r.Seats)), Viewer: viewer}
@@ -198,6 +200,7 @@ func (g *gameScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 		default:
 		}
 		g.conn, g.unwatch, g.seat = msg.conn, msg.unwatch, msg.conn.Seat()
+		g.table = seatsOf(g.room, g.seat)
 		return g, g.wait()
 	case updateMsg:
 		if msg.conn != g.conn {
@@ -262,6 +265,7 @@ func (g *gameScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 // apply takes in a room update: the view replaces the old one whole.
 func (g *gameScreen) apply(u lobby.Update) {
 	g.room, g.seat, g.log, g.notice, g.version, g.invite = u.Room, u.Seat, u.Log, u.Notice, u.Version, u.Invite
+	g.table = seatsOf(g.room, g.seat)
 	g.logPane = drawnLog{}
 	if u.SeatWord != "" && g.seatWord == "" {
 		g.seatWord = u.SeatWord
