@@ -168,7 +168,7 @@ func (r *room) rebuild(meta store.Meta, moves []store.Record) error {
 	if started.IsZero() {
 		started = meta.Created // stored before StartedAt was
 	}
-	r.clock.start(meta.Clock, r.table.status, started)
+	r.clock.start(meta.Clock, r.l.pauses, r.table.status, started)
 	return r.replay(moves)
 }
 
@@ -258,7 +258,7 @@ func (r *room) connected() bool {
 // votes judges the table's votes from the room as it is. The caller
 // holds r.mu.
 func (r *room) votes() seatVotes {
-	return seatVotes{meta: &r.meta, seen: &r.seen, bot: r.game.DefaultBot()}
+	return seatVotes{meta: &r.meta, seen: &r.seen, bot: r.game.DefaultBot(), run: r.l.pauses}
 }
 
 // awaySince is since when seat's person has been away. The caller holds
