@@ -182,7 +182,7 @@ func (r *room) replay(moves []store.Record) error {
 		}
 		r.clock.note(next.status, rec.At)
 		r.table = next
-		r.log.record(next.moves-1, rec.Seat, events)
+		r.log.record(next.moves-1, rec.Seat, rec.Bot != "", events)
 	}
 	return r.table.settle()
 }

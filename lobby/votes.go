@@ -82,7 +82,7 @@ func (l *Lobby) Vote(ctx context.Context, code string, by Player, seat int) (Vot
 type seatVotes struct {
 	meta *store.Meta
 	seen *presence
-	bot  string // the game's default bot; "" when it has none
+	bot  string  // the game's default bot; "" when it has none
 	run  *pauses // when the service was down: no grace period ran
 }
 
