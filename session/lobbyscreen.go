@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -26,7 +27,10 @@ type lobbyScreen struct {
 	focus int                         // the list the keys move in
 	sel   [listCount]int
 	ready bool // the lists have been read once
-	live  liveLists
+	// landing is set on the session's first lobby screen until its lists
+	// are read: it takes a returning player to their seat (landing.go).
+	landing bool
+	live    liveLists
 
 	status    string
 	statusBad bool
@@ -103,6 +107,8 @@ func (l *lobbyScreen) refresh() tea.Cmd {
 		}
 		var lists [listCount][]lobby.RoomInfo
 		lists[listOpen], lists[listPlay] = splitPublic(rooms)
+		// A game you sit in is yours to play, under YOUR GAMES, not to watch.
+		lists[listPlay] = slices.DeleteFunc(lists[listPlay], func(r lobby.RoomInfo) bool { return r.SeatOf(e.player.ID) >= 0 })
 		lists[listMine] = append(open, done...)
 		return roomsMsg{lists: lists}
 	}
@@ -146,7 +152,11 @@ func (l *lobbyScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 			l.setStatus(msg.err.Error(), true)
 			return l, nil
 		}
-		return l, l.loaded(msg.lists)
+		cmd := l.loaded(msg.lists)
+		if land := l.land(); land != nil {
+			return l, land
+		}
+		return l, cmd
 	case createdMsg:
 		if msg.err != nil {
 			l.setStatus(msg.err.Error(), true)
