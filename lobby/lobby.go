@@ -132,10 +132,7 @@ func New(cfg Config) *Lobby {
 	}
 	l := &Lobby{cfg: cfg, games: map[string]Game{}, rooms: map[string]*room{},
 		started: cfg.Now().UTC().Truncate(time.Millisecond), presenceKick: make(chan struct{}, 1),
-		presenceDue: map[*room]bool{}, faults: newFaultLog(cfg.Logger), pauses: &pauses{window: cfg.ReconnectWindow}}
-	if l.pauses.window <= 0 {
-		l.pauses.window = DefaultReconnectWindow
-	}
+		presenceDue: map[*room]bool{}, faults: newFaultLog(cfg.Logger), pauses: newPauses(cfg.ReconnectWindow)}
 	l.cluster = cfg.Store.Cluster()
 	l.lobbyChat = chat.NewLobby(cfg.Store, func(what string, err error) { l.storeFault(what, err) })
 	l.players = players.New(players.Config{Store: cfg.Store, Now: cfg.Now, Logger: cfg.Logger, Fault: l.storeFault,
@@ -153,6 +150,7 @@ func New(cfg Config) *Lobby {
 // only after withdrawing this instance's claims on seats, so close the
 // store after Run returns.
 func (l *Lobby) Run(ctx context.Context) {
+	l.pauses.running.Store(true)
 	alive := make(chan struct{})
 	go func() {
 		defer close(alive)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/smokestack/smokestack/lobby/store"
@@ -38,6 +39,30 @@ type pauses struct {
 	mu     sync.Mutex
 	down   []store.Downtime
 	window time.Duration // the reconnect window after each
+	// running is set once Run says the service is alive; known is closed
+	// once it first asked the store, so that rooms loaded by a server
+	// just restarted reckon their clocks with the downtime it ends.
+	running atomic.Bool
+	known   chan struct{}
+}
+
+func newPauses(window time.Duration) *pauses {
+	if window <= 0 {
+		window = DefaultReconnectWindow
+	}
+	return &pauses{window: window, known: make(chan struct{})}
+}
+
+// wait returns once the store was first asked for the downtimes, when
+// Run asks it, or when ctx ends.
+func (p *pauses) wait(ctx context.Context) {
+	if !p.running.Load() {
+		return
+	}
+	select {
+	case <-p.known:
+	case <-ctx.Done():
+	}
 }
 
 // set takes in the store's account.
@@ -70,8 +95,10 @@ func (p *pauses) after(since time.Time, d time.Duration) time.Time {
 // stayAlive says in the store that this instance runs, at once and every
 // aliveEvery until ctx ends, and once more then (a clean shutdown's
 // downtime starts at its end); each answer updates the lobby's pauses. A
-// store that cannot be reached only leaves them as they were.
+// store that cannot be reached only leaves them as they were. The caller
+// sets l.pauses.running first.
 func (l *Lobby) stayAlive(ctx context.Context) {
+	first := true
 	say := func(ctx context.Context) {
 		down, err := l.cfg.Store.Alive(ctx, l.cfg.Now(), aliveStale)
 		if err != nil {
@@ -86,6 +113,10 @@ func (l *Lobby) stayAlive(ctx context.Context) {
 		round, cancel := context.WithTimeout(ctx, aliveEvery)
 		say(round)
 		cancel()
+		if first {
+			close(l.pauses.known)
+			first = false
+		}
 		select {
 		case <-ctx.Done():
 			bye, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)

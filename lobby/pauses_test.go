@@ -72,7 +72,7 @@ func TestClockStandsStillWhileDown(t *testing.T) {
 // after one.
 func TestPausesAfter(t *testing.T) {
 	t0 := time.Date(2026, 3, 4, 5, 0, 0, 0, time.UTC)
-	p := &pauses{window: time.Minute, down: []store.Downtime{
+	p := &pauses{window: time.Minute, known: make(chan struct{}), down: []store.Downtime{
 		{From: t0.Add(-time.Hour), To: t0.Add(-50 * time.Minute)},
 		{From: t0.Add(30 * time.Second), To: t0.Add(10 * time.Minute)},
 		{From: t0.Add(2 * time.Hour), To: t0.Add(3 * time.Hour)},

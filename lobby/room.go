@@ -122,6 +122,7 @@ func (l *Lobby) cached(code string) *room {
 // load reads a room from the store and replays its game. Nobody else
 // knows the room yet: the store is read with no lock held.
 func (l *Lobby) load(ctx context.Context, code string) (*room, error) {
+	l.pauses.wait(ctx) // a server just restarted knows first how long it was down
 	meta, moves, err := l.cfg.Store.Load(ctx, code, 0)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, fmt.Errorf("room %s: %w", code, err)
