@@ -56,3 +56,20 @@ func othersAt(r lobby.RoomInfo, seat int) bool {
 	}
 	return false
 }
+
+// notMine is the games in play, and their cells, without those me sits
+// in: those are me's to play, under YOUR GAMES, not to watch. The shared
+// lists are copied only when one is left out.
+func notMine(me string, play []lobby.RoomInfo, cells []roomCells) ([]lobby.RoomInfo, []roomCells) {
+	if !slices.ContainsFunc(play, func(r lobby.RoomInfo) bool { return r.SeatOf(me) >= 0 }) {
+		return play, cells
+	}
+	var keep []lobby.RoomInfo
+	var kept []roomCells
+	for j, r := range play {
+		if r.SeatOf(me) < 0 {
+			keep, kept = append(keep, r), append(kept, cells[j])
+		}
+	}
+	return keep, kept
+}

@@ -110,6 +110,7 @@ func (l *lobbyScreen) refresh() tea.Cmd {
 			}
 		}
 		lists, rows := wordLists(e.lobby, me, sharedPublic(e.lobby, rooms), append(open, done...))
+		lists[listPlay], rows.cells[listPlay] = notMine(me, lists[listPlay], rows.cells[listPlay])
 		return roomsMsg{lists: lists, rows: rows}
 	}
 }

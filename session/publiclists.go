@@ -101,7 +101,6 @@ func wordLists(lb *lobby.Lobby, me string, pub *publicLists, mine []lobby.RoomIn
 			out.widest.widen(out.cells[i][j])
 		}
 	}
-	lists[listPlay], out.cells[listPlay] = notMine(me, lists[listPlay], out.cells[listPlay])
 	lists[listMine] = mine
 	out.cells[listMine] = make([]roomCells, 0, len(mine))
 	for _, r := range mine {
@@ -110,21 +109,4 @@ func wordLists(lb *lobby.Lobby, me string, pub *publicLists, mine []lobby.RoomIn
 		out.widest.widen(c)
 	}
 	return lists, out
-}
-
-// notMine is the games in play, and their cells, without those me sits
-// in: those are me's to play, under YOUR GAMES, not to watch. The shared
-// lists are copied only when one is left out.
-func notMine(me string, play []lobby.RoomInfo, cells []roomCells) ([]lobby.RoomInfo, []roomCells) {
-	if !slices.ContainsFunc(play, func(r lobby.RoomInfo) bool { return r.SeatOf(me) >= 0 }) {
-		return play, cells
-	}
-	var keep []lobby.RoomInfo
-	var kept []roomCells
-	for j, r := range play {
-		if r.SeatOf(me) < 0 {
-			keep, kept = append(keep, r), append(kept, cells[j])
-		}
-	}
-	return keep, kept
 }
