@@ -70,6 +70,9 @@ func (g *gameScreen) keys() help.KeyMap {
 	if g.over() && !g.spectator() {
 		return overKeys{gameKeyMap}
 	}
+	if g.board == nil && !g.room.Over {
+		return waitingKeys{gameKeyMap}
+	}
 	if g.spectator() || g.board == nil || g.over() {
 		return watchKeys{gameKeyMap}
 	}
@@ -110,6 +113,9 @@ func (g *gameScreen) header(w int) string {
 		parts = append(parts, "practice")
 	}
 	clock := ""
+	if g.board == nil && g.room.Code != "" && !g.room.Over {
+		parts = append(parts, g.setupText())
+	}
 	if g.board != nil {
 		parts = append(parts, g.board.Header(t, g.seats()))
 		if c := g.clockText(); c != "" && !g.over() {
@@ -130,6 +136,32 @@ func (g *gameScreen) header(w int) string {
 		parts[len(parts)-2] = ansi.Truncate(news, max(1, ansi.StringWidth(news)-over), "…")
 	}
 	return strings.Join(parts, " · ")
+}
+
+// setupText names, before the game starts, what is to be played: the
+// game, its seats, the options that are not the game's default, the clock.
+func (g *gameScreen) setupText() string {
+	seats := fmt.Sprintf("%d seats", len(g.room.Seats))
+	if len(g.room.Seats) == 1 {
+		seats = "solo"
+	}
+	parts := []string{g.room.Game, seats}
+	if game, ok := g.gameOf(); ok {
+		parts[0] = game.Rules.Title()
+		parts = append(parts, optionWords(game, g.room)...)
+	}
+	if g.room.ClockSeconds > 0 {
+		parts = append(parts, "⏱ "+lobby.ShortDuration(time.Duration(g.room.ClockSeconds)*time.Second)+" a turn")
+	}
+	return strings.Join(parts, " · ")
+}
+
+// gameOf is the room's game as the lobby registered it.
+func (g *gameScreen) gameOf() (lobby.Game, bool) {
+	if g.env.lobby == nil { // a screen drawn without a lobby, in tests
+		return lobby.Game{}, false
+	}
+	return g.env.lobby.Game(g.room.Game)
 }
 
 // banner is the notice line: trouble with the game service first, then

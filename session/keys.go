@@ -99,6 +99,20 @@ func (k watchKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{k.Card, k.Log, k.Chat, k.Rules, k.Help, k.Leave}, {k.AddBot, k.End, k.Bell}}
 }
 
+// waitingKeys are the waiting room's keys: no cards or moves before the
+// game starts.
+type waitingKeys struct{ gameKeys }
+
+// ShortHelp implements help.KeyMap.
+func (k waitingKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.Chat, k.Rules, k.Log, k.Help, k.Leave}
+}
+
+// FullHelp implements help.KeyMap.
+func (k waitingKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Chat, k.Rules, k.Log, k.Help, k.Leave}, {k.AddBot, k.End, k.Bell}}
+}
+
 // overKeys are a player's keys once the game is over: r is the rematch.
 type overKeys struct{ gameKeys }
 
@@ -225,7 +239,7 @@ var lobbyKeyMap = lobbyKeys{
 	Open:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "join/resume")),
 	Watch:   key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "watch")),
 	New:     key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new room")),
-	Solo:    key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "quick solo")),
+	Solo:    key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "solo")),
 	Join:    key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "join by code")),
 	Name:    key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "change name")),
 	Chat:    key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "chat")),
@@ -236,7 +250,8 @@ var lobbyKeyMap = lobbyKeys{
 	Quit:    key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
 }
 
-// ShortHelp implements help.KeyMap.
+// ShortHelp implements help.KeyMap: 80 columns show it up to t, the way
+// to find players (so "s solo" is short).
 func (k lobbyKeys) ShortHelp() []key.Binding {
 	return []key.Binding{k.Open, k.Watch, k.New, k.Solo, k.Chat, k.Join, k.Name, k.Help, k.Quit}
 }
