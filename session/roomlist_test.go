@@ -1,0 +1,46 @@
+package session_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/session"
+)
+
+// TestListCutToOneRowSaysSo: at 80x24 with the chat open a list may get
+// one row; the rooms it hides are counted on its title, as a longer list
+// counts them on a line of their own.
+func TestListCutToOneRowSaysSo(t *testing.T) {
+	l := newTestLobby()
+	ctx := context.Background()
+	sit := func(code string, who ...lobby.Player) {
+		for _, p := range who {
+			c, err := l.Join(ctx, code, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(c.Close)
+		}
+	}
+	for range 3 {
+		sit(createRoom(t, l, bob, lobby.CreateOptions{Seats: 2, Public: true}), bob, carol)
+		sit(createRoom(t, l, carol, lobby.CreateOptions{Seats: 2, Public: true}), carol)
+		sit(createRoom(t, l, alice, lobby.CreateOptions{Seats: 1}), alice)
+	}
+	d := newDriver(t, session.Config{Lobby: l, Player: alice, Width: 80, Height: 24})
+	d.until("the lists", d.screenContains("IN PLAY: WATCH (3)"))
+	if !strings.Contains(d.view(), "t chat") {
+		t.Errorf("the 80-column help bar does not offer the chat:\n%s", d.view())
+	}
+	d.keys("t")
+	d.until("the chat", d.screenContains("CHAT"))
+	for _, list := range []string{"OPEN SEATS (3)", "IN PLAY: WATCH (3)", "YOUR GAMES (3)"} {
+		i := strings.Index(d.view(), list)
+		rest := d.view()[i:]
+		if !strings.Contains(rest[:strings.Index(rest+"\n\n", "\n\n")], "more") {
+			t.Errorf("%s is cut without a mark:\n%s", list, d.view())
+		}
+	}
+}
