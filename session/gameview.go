@@ -39,6 +39,8 @@ func (g *gameScreen) view(w, h int) string {
 	switch {
 	case g.chat.typing:
 		status = g.chat.inputView()
+	case g.filtering && g.statusBad && g.status != "":
+		status = "search moves: " + g.menu.filter + "▏  " + t.Bad.Render("✗ "+g.status) // enter's answer
 	case g.filtering:
 		status = "search moves: " + g.menu.filter + "▏" + t.Dim.Render("  (esc clears, enter plays)")
 	case g.status != "" && g.statusBad:
