@@ -9,7 +9,7 @@ import "testing"
 func TestPlayThroughSearch(t *testing.T) {
 	srv := startServer(t)
 	alice := sitDown(t, srv.addr, "alice", 80, 24, "")
-	alice.sees("OPEN SEATS", "s solo")
+	alice.sees("OPEN SEATS")
 	alice.press("s")
 	alice.sees("MARKETPLACE", "MOVES 1/")
 	alice.press("/", "zzz")

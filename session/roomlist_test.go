@@ -2,6 +2,7 @@ package session_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -36,10 +37,14 @@ func TestListCutToOneRowSaysSo(t *testing.T) {
 	}
 	d.keys("t")
 	d.until("the chat", d.screenContains("CHAT"))
+	lines := strings.Split(d.view(), "\n")
 	for _, list := range []string{"OPEN SEATS (3)", "IN PLAY: WATCH (3)", "YOUR GAMES (3)"} {
-		i := strings.Index(d.view(), list)
-		rest := d.view()[i:]
-		if !strings.Contains(rest[:strings.Index(rest+"\n\n", "\n\n")], "more") {
+		i := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, list) })
+		var section []string // the title and its rows, to the blank line
+		for j := i; i >= 0 && j < len(lines) && strings.TrimSpace(lines[j]) != ""; j++ {
+			section = append(section, lines[j])
+		}
+		if !strings.Contains(strings.Join(section, "\n"), "more") {
 			t.Errorf("%s is cut without a mark:\n%s", list, d.view())
 		}
 	}
