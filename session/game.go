@@ -555,7 +555,7 @@ func (g *gameScreen) openBots() {
 	case !host && slices.ContainsFunc(g.room.Seats, func(s lobby.SeatInfo) bool { return s.Free }):
 		g.setStatus("only the room's host seats bots in free seats", true)
 	case g.spectator() && away:
-		g.setStatus("spectators have no vote: the players at the table may hand an away seat to a bot", true)
+		g.setStatus("spectators have no vote: the players at the table decide on away seats", true)
 	case away:
 		g.setStatus("an away seat can go to a bot only once the game is under way", true)
 	default:
