@@ -60,6 +60,9 @@ var gameKeyMap = gameKeys{
 var (
 	moveKeysHelp  = key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "move"))
 	groupKeysHelp = key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "card"))
+	// soloHelp is s in the lobby's bar, short so that 80 columns still
+	// show t, the way to find players.
+	soloHelp = key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "solo"))
 )
 
 // ShortHelp implements help.KeyMap: most needed first, as the bar gives
@@ -239,7 +242,7 @@ var lobbyKeyMap = lobbyKeys{
 	Open:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "join/resume")),
 	Watch:   key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "watch")),
 	New:     key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new room")),
-	Solo:    key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "solo")),
+	Solo:    key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "quick solo")),
 	Join:    key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "join by code")),
 	Name:    key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "change name")),
 	Chat:    key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "chat")),
@@ -250,10 +253,9 @@ var lobbyKeyMap = lobbyKeys{
 	Quit:    key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
 }
 
-// ShortHelp implements help.KeyMap: 80 columns show it up to t, the way
-// to find players (so "s solo" is short).
+// ShortHelp implements help.KeyMap.
 func (k lobbyKeys) ShortHelp() []key.Binding {
-	return []key.Binding{k.Open, k.Watch, k.New, k.Solo, k.Chat, k.Join, k.Name, k.Help, k.Quit}
+	return []key.Binding{k.Open, k.Watch, k.New, soloHelp, k.Chat, k.Join, k.Name, k.Help, k.Quit}
 }
 
 // FullHelp implements help.KeyMap.
