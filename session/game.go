@@ -577,7 +577,9 @@ func (g *gameScreen) addBot(c botChoice) tea.Cmd {
 		res, err := e.lobby.Vote(ctx, code, e.player, c.seat)
 		what := fmt.Sprintf("the %s bot now plays %s's seat, until %[2]s comes back", res.Bot, name)
 		// The note holds while the seat stays as the vote left it.
-		gone := func(g *gameScreen) bool { return c.seat >= len(g.room.Seats) || g.room.Seats[c.seat].Bot == "" }
+		gone := func(g *gameScreen) bool { // the player took the seat back
+			return c.seat >= len(g.room.Seats) || g.room.Seats[c.seat].Bot == "" && g.room.Seats[c.seat].Connected
+		}
 		if !res.HandedOver {
 			what = fmt.Sprintf("your vote is in: %d of %d; the seat goes to the bot once everyone here votes", res.Votes, res.Needed)
 			gone = func(g *gameScreen) bool { return c.seat >= len(g.room.Seats) || g.room.Seats[c.seat].Connected }

@@ -60,9 +60,6 @@ var gameKeyMap = gameKeys{
 var (
 	moveKeysHelp  = key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "move"))
 	groupKeysHelp = key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "card"))
-	// soloHelp is s in the lobby's bar, short so that 80 columns still
-	// show t, the way to find players.
-	soloHelp = key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "solo"))
 )
 
 // ShortHelp implements help.KeyMap: most needed first, as the bar gives
@@ -255,7 +252,11 @@ var lobbyKeyMap = lobbyKeys{
 
 // ShortHelp implements help.KeyMap.
 func (k lobbyKeys) ShortHelp() []key.Binding {
-	return []key.Binding{k.Open, k.Watch, k.New, soloHelp, k.Chat, k.Join, k.Name, k.Help, k.Quit}
+	// s is short in the bar, so that 80 columns still show t, the way to
+	// find players.
+	solo := k.Solo
+	solo.SetHelp("s", "solo")
+	return []key.Binding{k.Open, k.Watch, k.New, solo, k.Chat, k.Join, k.Name, k.Help, k.Quit}
 }
 
 // FullHelp implements help.KeyMap.
