@@ -248,7 +248,7 @@ func (k lobbyKeys) FullHelp() [][]key.Binding {
 
 // formKeys drive the new-room form.
 type formKeys struct {
-	Up, Down, Less, More, Create, Cancel key.Binding
+	Up, Down, Less, More, Create, Help, Cancel key.Binding
 }
 
 var formKeyMap = formKeys{
@@ -257,12 +257,13 @@ var formKeyMap = formKeys{
 	Less:   key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←", "change")),
 	More:   key.NewBinding(key.WithKeys("right", "l", " "), key.WithHelp("→", "change")),
 	Create: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "create")),
+	Help:   key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 	Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
 }
 
 // ShortHelp implements help.KeyMap.
 func (k formKeys) ShortHelp() []key.Binding {
-	return []key.Binding{k.Up, k.Down, k.Less, k.More, k.Create, k.Cancel}
+	return []key.Binding{k.Up, k.Down, k.Less, k.More, k.Create, k.Help, k.Cancel}
 }
 
 // FullHelp implements help.KeyMap.
