@@ -23,7 +23,7 @@ type gameKeys struct {
 	Play                 key.Binding
 	Undo                 key.Binding
 	Filter               key.Binding
-	Card                 key.Binding
+	Card, Yours          key.Binding
 	Log                  key.Binding
 	AddBot, End          key.Binding
 	Chat, Rematch        key.Binding
@@ -42,6 +42,7 @@ var gameKeyMap = gameKeys{
 	Undo:      key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "take back")),
 	Filter:    key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search moves")),
 	Card:      key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "card info")),
+	Yours:     key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "your cards")),
 	Log:       key.NewBinding(key.WithKeys("L", "g"), key.WithHelp("g", "game log")),
 	AddBot:    key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "bot for a free seat (host) or an away one (vote)")),
 	End:       key.NewBinding(key.WithKeys("E"), key.WithHelp("E", "end game (host)")),
@@ -72,7 +73,7 @@ func (k gameKeys) ShortHelp() []key.Binding {
 func (k gameKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.NextGroup, k.PrevGroup, k.Up, k.Down, k.Play, k.Undo, k.Filter},
-		{k.Card, k.Log, k.Chat, k.Rules, k.Help, k.Leave},
+		{k.Card, k.Yours, k.Log, k.Chat, k.Rules, k.Help, k.Leave},
 		{k.AddBot, k.End, k.Bell},
 	}
 }

@@ -58,6 +58,16 @@ func (o *helpOverlay) view(t kit.Theme, w, _ int) string {
 	})
 }
 
+// drawnOverlay is a page the board draws (kit.Yours); any key closes it.
+type drawnOverlay struct {
+	draw func(t kit.Theme, w, h int) string
+}
+
+func (o *drawnOverlay) update(tea.KeyMsg) (overlay, tea.Cmd) { return nil, nil }
+func (o *drawnOverlay) resize(int, int)                      {}
+func (o *drawnOverlay) keys() help.KeyMap                    { return anyKey{} }
+func (o *drawnOverlay) view(t kit.Theme, w, h int) string    { return o.draw(t, w, h) }
+
 // anyKey is the help bar of an overlay that any key closes.
 type anyKey struct{}
 

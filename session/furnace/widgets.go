@@ -238,7 +238,15 @@ func playersBlock(t kit.Theme, v *furnace.View, s kit.Seats, w int, n notation, 
 			}
 			items = append(items, "(won, to place: "+strings.Join(ids, ", ")+")")
 		}
-		g.rows = append(g.rows, gridRow{cells: cells, items: items})
+		row := gridRow{cells: cells, items: items}
+		if s.Me(seat) && len(items) > 0 {
+			// Your own cards are one key away, with what each produces.
+			row.more = "y"
+			if !o.withLines {
+				row.items[len(items)-1] += " (y)"
+			}
+		}
+		g.rows = append(g.rows, row)
 	}
 	if a := v.Agent; a != nil && v.Phase == furnace.AuctionPhase {
 		var d []string
