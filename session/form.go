@@ -208,7 +208,10 @@ func (f *roomForm) view(t kit.Theme, w int) string {
 	if f.help {
 		lines := []string{t.Title.Render("NEW ROOM") + t.Dim.Render("  what each setting does · any key: back to the form"), ""}
 		for _, r := range fields {
-			lines = append(lines, t.Accent.Render(r.label)+": "+kit.Wrap(r.about, max(20, w-len(r.label)-2)))
+			// Lines after the first hang under the text, not the label.
+			indent := "\n" + strings.Repeat(" ", len(r.label)+2)
+			text := strings.TrimRight(kit.Wrap(r.about, max(20, w-len(r.label)-2)), " ")
+			lines = append(lines, t.Accent.Render(r.label)+": "+strings.ReplaceAll(text, "\n", indent))
 		}
 		return strings.Join(lines, "\n")
 	}

@@ -126,7 +126,7 @@ func undoRefusal(s *State, seat int) string {
 	case s.Phase == ResolvePhase:
 		// No choice of the seat's this phase (that would be t.Why): its
 		// discs are what stand, and production will let moves be taken back.
-		return "nothing to take back: the auction is over and its discs stand; in production you may take moves back until you are done"
+		return "nothing to take back: the auction's discs stand (u works in production)"
 	}
 	return "nothing to take back yet this production"
 }
