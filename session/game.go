@@ -381,6 +381,8 @@ func (g *gameScreen) key(msg tea.KeyMsg) tea.Cmd {
 		return func() tea.Msg { return toLobby{} }
 	case key.Matches(msg, k.Card):
 		g.openCards()
+	case key.Matches(msg, k.Yours):
+		g.openYours()
 	case key.Matches(msg, k.Log):
 		w, h := g.env.bodySize()
 		g.overlay = newLogOverlay(g.env.theme, g.seats(), g.log, w, h)
@@ -512,6 +514,22 @@ func (g *gameScreen) openCards() {
 		focus = grp.Card.Key
 	}
 	g.overlay = newCardsOverlay(g.board, g.seats(), focus)
+}
+
+// openYours lays the seat's own cards, with what each does, over the
+// board, where the game draws them apart (kit.Yours).
+func (g *gameScreen) openYours() {
+	b, ok := g.board.(kit.Yours)
+	switch {
+	case g.board == nil:
+		g.setStatus("the cards show once the game starts", true)
+	case g.spectator():
+		g.setStatus("a spectator has no cards of their own: i lists every card", true)
+	case !ok:
+		g.setStatus("your cards are on the board: i lists every card", true)
+	default:
+		g.overlay = &drawnOverlay{draw: func(t kit.Theme, w, h int) string { return b.Yours(t, g.seats(), w, h) }}
+	}
 }
 
 // openBots offers the host (or who stands in) every free seat, once per

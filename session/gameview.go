@@ -211,7 +211,7 @@ func logTail(t kit.Theme, s kit.Seats, log []string, w, h int) string {
 	// dropped rather than shown from its middle.
 	var entries []string
 	for i := len(log) - 1; i >= 0; i-- {
-		wrapped := strings.Split(lipgloss.NewStyle().Width(w).Render(s.Speaker(t, log[i])), "\n")
+		wrapped := strings.Split(kit.Wrap(s.Speaker(t, log[i]), w), "\n")
 		if len(entries)+len(wrapped) > h-1 {
 			if len(entries) == 0 {
 				entries = wrapped[:max(0, h-1)]

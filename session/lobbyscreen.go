@@ -373,8 +373,11 @@ func (l *lobbyScreen) view(w, h int) string {
 	var km help.KeyMap = l.keys()
 	switch {
 	case l.form != nil:
-		body = l.form.view(t)
+		body = l.form.view(t, w)
 		km = formKeyMap
+		if l.form.help {
+			km = anyKey{}
+		}
 	case l.prompt != nil:
 		km = promptKeyMap // while typing, q is a letter
 		title := map[string]string{"join": "JOIN A ROOM", "watch": "WATCH A ROOM", "name": "CHANGE YOUR NAME"}[l.prompt.kind]
