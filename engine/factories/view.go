@@ -13,10 +13,10 @@ type View struct {
 	Phase      Phase  `json:"phase"`
 	First      int    `json:"first"`
 	Turn       int    `json:"turn"`
-	Refreshed  bool   `json:"refreshed,omitempty"`
-	FinalRound int    `json:"finalRound,omitempty"`
-	EndCause   string `json:"endCause,omitempty"`
-	EndSeat    int    `json:"endSeat,omitempty"` // who triggered the end; -1 The Machine
+	Refreshed  bool   `json:"refreshed"`
+	FinalRound int    `json:"finalRound"`
+	EndCause   string `json:"endCause"`
+	EndSeat    int    `json:"endSeat"` // who triggered the end; -1 The Machine
 
 	Market         Market `json:"market"`
 	DeckSize       int    `json:"deckSize"`
@@ -43,10 +43,10 @@ type PlayerView struct {
 	Dice        []Die        `json:"dice"`
 	HQ          Headquarters `json:"hq"`
 	Done        bool         `json:"done"`
-	Foreman     bool         `json:"foreman,omitempty"`
-	HiredHands  int          `json:"hiredHands,omitempty"`
-	Specialists int          `json:"specialists,omitempty"`
-	SettingDice bool         `json:"settingDice,omitempty"`
+	Foreman     bool         `json:"foreman"`
+	HiredHands  int          `json:"hiredHands"`
+	Specialists int          `json:"specialists"`
+	SettingDice bool         `json:"settingDice"`
 }
 
 // You returns the viewing seat's own public record (zero for a spectator).

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"sync/atomic"
 	"time"
 
 	"github.com/smokestack/smokestack/lobby"
@@ -72,13 +73,13 @@ func (s *Set) play(c *Call) error {
 	ctx, cancel := context.WithCancel(c.Ctx)
 	defer cancel()
 	results := make(chan inputResult)
+	p := &playLoop{out: out, chat: newChatSender(out)}
 	go func() {
 		if !*watch {
 			defer cancel()
 		}
-		s.readMoves(ctx, c, conn, results)
+		s.readMoves(ctx, c, conn, &p.moving, results)
 	}()
-	p := &playLoop{out: out, chat: newChatSender(out)}
 	return p.run(ctx, c, conn, results)
 }
 
@@ -89,6 +90,11 @@ type playLoop struct {
 	chat    *chatSender
 	version int              // of the last update sent
 	settle  <-chan time.Time // after the game over, the wait for its record
+	// moving is set while a move read is with the room and its result
+	// not yet taken here: the update showing a move is pushed before
+	// the move returns, so the game over can come first, and the move
+	// that ended the game is answered all the same.
+	moving atomic.Bool
 }
 
 // run writes updates and answers until the session ends.
@@ -103,14 +109,33 @@ func (p *playLoop) run(ctx context.Context, c *Call, conn *lobby.Conn, results <
 			}
 			return nil
 		case u := <-conn.Updates():
-			if over, err := p.send(u); over || err != nil {
-				return nil // game over, or the client went away
+			over, err := p.send(u)
+			if err != nil {
+				return nil // the client went away
+			}
+			if over {
+				return p.last(ctx, conn, results)
 			}
 		case res := <-results:
 			if end, err := p.answer(conn, res); end {
 				return err
 			}
 		}
+	}
+}
+
+// last answers, once the game is over, the move still with the room, if
+// any: the move that ended the game, or one that came too late for it.
+func (p *playLoop) last(ctx context.Context, conn *lobby.Conn, results <-chan inputResult) error {
+	if !p.moving.Load() {
+		return nil
+	}
+	select {
+	case res := <-results:
+		_, err := p.answer(conn, res)
+		return err
+	case <-ctx.Done():
+		return nil
 	}
 }
 
@@ -127,6 +152,7 @@ func (p *playLoop) send(u lobby.Update) (over bool, err error) {
 // answer writes what became of a line of input, and reports whether the
 // session ends there, with what error.
 func (p *playLoop) answer(conn *lobby.Conn, res inputResult) (end bool, err error) {
+	p.moving.Store(false)
 	var bad badInput
 	if errors.As(res.err, &bad) {
 		_ = p.out.Encode(errorLine{Error: res.err.Error()})

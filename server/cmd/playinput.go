@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/smokestack/smokestack/lobby"
 )
@@ -18,8 +19,10 @@ type inputResult struct {
 }
 
 // readMoves plays each line of input as a move, or says it in the room's
-// chat, until input ends, handing each result to play's loop.
-func (s *Set) readMoves(ctx context.Context, c *Call, conn *lobby.Conn, results chan<- inputResult) {
+// chat, until input ends, handing each result to play's loop. moving is
+// set from before a move goes to the room until play's loop takes its
+// result.
+func (s *Set) readMoves(ctx context.Context, c *Call, conn *lobby.Conn, moving *atomic.Bool, results chan<- inputResult) {
 	report := func(err error, chat bool) bool {
 		select {
 		case results <- inputResult{err: err, chat: chat}:
@@ -43,7 +46,9 @@ func (s *Set) readMoves(ctx context.Context, c *Call, conn *lobby.Conn, results 
 			return // the session is over; the move must not count
 		}
 		err, chat := errNotJSON, false
-		switch text, ok := chatText(line); {
+		switch text, ok, cerr := chatText(line); {
+		case cerr != nil:
+			err, chat = cerr, true
 		case ok:
 			err, chat = conn.Say(ctx, text), true
 		case !json.Valid(line):
@@ -52,6 +57,7 @@ func (s *Set) readMoves(ctx context.Context, c *Call, conn *lobby.Conn, results 
 			// word this in the decoder's terms.
 			err = errNotObject
 		default:
+			moving.Store(true)
 			err = conn.Move(ctx, json.RawMessage(bytes.Clone(line)))
 		}
 		if !report(err, chat) {
@@ -73,3 +79,5 @@ var (
 	errNotJSON   = errors.New(`that line is not JSON: send one move object per line, like {"kind":"pass"}`)
 	errNotObject = errors.New(`a move is a JSON object, like {"kind":"pass"}: send one per line`)
 )
+
+var errChatNotText = errors.New(`a chat line is {"chat":"text"}: its text goes in quotes`)
