@@ -22,7 +22,36 @@ import (
 //	          values when the recipe takes them; metal and energy together
 //	discard   discard, metal, energy
 func (m Move) MarshalJSON() ([]byte, error) {
-	b := make([]byte, 0, 64)
+	return m.appendJSON(make([]byte, 0, 64))
+}
+
+// Moves is a list of moves, as a view lists the legal ones.
+type Moves []Move
+
+// MarshalJSON writes the moves as Move.MarshalJSON does, into one buffer:
+// a view may list hundreds, and a buffer a move doubled the cost of
+// writing a view.
+func (ms Moves) MarshalJSON() ([]byte, error) {
+	if ms == nil {
+		return []byte("null"), nil
+	}
+	b := make([]byte, 0, 1+48*len(ms))
+	b = append(b, '[')
+	for i, m := range ms {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var err error
+		if b, err = m.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, ']'), nil
+}
+
+// appendJSON appends m as MarshalJSON writes it.
+func (m Move) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
 	b = append(b, `{"kind":`...)
 	b = appendString(b, string(m.Kind))
 	switch m.Kind {
@@ -49,7 +78,8 @@ func (m Move) MarshalJSON() ([]byte, error) {
 		b = appendIntField(appendIntField(b, "metal", m.Metal), "energy", m.Energy)
 	default:
 		// Refused kinds, pass, done and undo: what was set, as given.
-		return json.Marshal(plainMove(m))
+		plain, err := json.Marshal(plainMove(m))
+		return append(b[:start], plain...), err
 	}
 	return append(b, '}'), nil
 }

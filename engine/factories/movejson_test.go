@@ -86,3 +86,15 @@ func TestUnreadableMove(t *testing.T) {
 		}
 	}
 }
+
+// A list of moves writes each as it writes alone.
+func TestMovesJSON(t *testing.T) {
+	ms := Moves{{Kind: Take}, {Kind: Pass}, {Kind: "nonsense", Slot: 2}, {Kind: Hire, Slot: 1, Discard: []Card{4}}}
+	want := `[{"kind":"take","slot":0},{"kind":"pass"},{"kind":"nonsense","slot":2},{"kind":"hire","slot":1,"discard":[4],"opponent":0}]`
+	if got := marshal(t, ms); got != want {
+		t.Errorf("moves are %s; want %s", got, want)
+	}
+	if got := marshal(t, Moves(nil)); got != "null" {
+		t.Errorf("no moves are %s", got)
+	}
+}

@@ -27,7 +27,7 @@ type View struct {
 	Hand    []Card       `json:"hand,omitempty"` // the seat's own hand
 	Machine *Machine     `json:"machine,omitempty"`
 	// Legal lists the moves the seat can make now.
-	Legal  []Move  `json:"legal,omitempty"`
+	Legal  Moves   `json:"legal,omitempty"`
 	Scores []Score `json:"scores,omitempty"`
 }
 

@@ -17,6 +17,34 @@ import (
 //	produce     card, times, again
 //	upgrade     card
 func (m Move) MarshalJSON() ([]byte, error) {
+	return m.appendJSON(make([]byte, 0, 64))
+}
+
+// Moves is a list of moves, as a view lists the legal ones.
+type Moves []Move
+
+// MarshalJSON writes the moves as Move.MarshalJSON does, into one buffer:
+// a view may list dozens, and a buffer a move is an allocation each.
+func (ms Moves) MarshalJSON() ([]byte, error) {
+	if ms == nil {
+		return []byte("null"), nil
+	}
+	b := make([]byte, 0, 1+48*len(ms))
+	b = append(b, '[')
+	for i, m := range ms {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var err error
+		if b, err = m.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, ']'), nil
+}
+
+// appendJSON appends m as MarshalJSON writes it.
+func (m Move) appendJSON(b []byte) ([]byte, error) {
 	var f moveFields
 	switch m.Kind {
 	case Bid:
@@ -31,9 +59,10 @@ func (m Move) MarshalJSON() ([]byte, error) {
 		f = moveFields{Kind: m.Kind, Card: &m.Card}
 	default:
 		// Refused kinds, done and undo: what was set, as given.
-		return json.Marshal(plainMove(m))
+		plain, err := json.Marshal(plainMove(m))
+		return append(b, plain...), err
 	}
-	return f.appendTo(make([]byte, 0, 64))
+	return f.appendTo(b)
 }
 
 // plainMove is Move without its MarshalJSON: every field set, as tagged.

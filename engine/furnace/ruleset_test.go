@@ -269,3 +269,12 @@ func TestDescribe(t *testing.T) {
 		}
 	}
 }
+
+// A list of moves writes each as it writes alone.
+func TestMovesJSON(t *testing.T) {
+	ms := Moves{{Kind: Done}, {Kind: Place, Card: card(t, "mine-04")}, {Kind: Compensate, Times: Times{1}}}
+	want := `[{"kind":"done"},{"kind":"place","card":"mine-04","at":0},{"kind":"compensate","times":[1]}]`
+	if got := string(mustJSON(ms)); got != want {
+		t.Errorf("moves are %s; want %s", got, want)
+	}
+}
