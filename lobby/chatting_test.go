@@ -5,6 +5,7 @@ import (
 	"errors"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -213,5 +214,46 @@ func TestRoomChatAcrossInstances(t *testing.T) {
 		if u.Chat[1].Channel != store.ChatSpectators || u.Chat[0].Name != "alice" {
 			t.Errorf("%s sees %+v", s.name, u.Chat)
 		}
+	}
+}
+
+// A screen opening the lobby's chat gets its lines, and the screens
+// already following it are not told again: a crowd arriving would
+// otherwise redraw every lobby screen once for every newcomer.
+func TestLobbyChatFollowTellsOnlyTheNewcomer(t *testing.T) {
+	ctx := context.Background()
+	l := newLobby(t, mem.New())
+	alice := Player{ID: "key:alice", Name: "alice"}
+	if err := l.SayInLobby(ctx, alice, "hello"); err != nil {
+		t.Fatal(err)
+	}
+	first := l.FollowLobbyChat(ctx)
+	defer first.Close()
+	var told atomic.Int32
+	first.OnLines(func() { told.Add(1) })
+	if lines := <-first.Lines(); len(lines) != 1 || lines[0].Text != "hello" {
+		t.Fatalf("the first screen got %+v, want hello", lines)
+	}
+	told.Store(0)
+	for range 3 {
+		late := l.FollowLobbyChat(ctx)
+		defer late.Close()
+		if lines := <-late.Lines(); len(lines) != 1 || lines[0].Text != "hello" {
+			t.Fatalf("a newcomer got %+v, want hello", lines)
+		}
+	}
+	if n := told.Load(); n != 0 {
+		t.Errorf("the first screen was told %d times of newcomers", n)
+	}
+	select {
+	case lines := <-first.Lines():
+		t.Errorf("the first screen was sent %+v again", lines)
+	default:
+	}
+	if err := l.SayInLobby(ctx, alice, "anyone?"); err != nil {
+		t.Fatal(err)
+	}
+	if lines := <-first.Lines(); len(lines) != 2 || told.Load() != 1 {
+		t.Errorf("after a line, the first screen got %+v, told %d times", lines, told.Load())
 	}
 }

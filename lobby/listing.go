@@ -114,3 +114,66 @@ func (l *Lobby) list(ctx context.Context, keep func(store.Meta) bool) ([]RoomInf
 	slices.SortFunc(out, func(a, b RoomInfo) int { return cmp.Compare(b.Updated.UnixNano(), a.Updated.UnixNano()) })
 	return out, nil
 }
+
+// publicRooms is the last read of the public rooms (Rooms), shared by the
+// lobby screens that ask for it at about the same time: each screen reads
+// the lists again at every change, and without it a thousand screens
+// would each build every public room's info, once a second while games
+// are played.
+type publicRooms struct {
+	mu   sync.Mutex
+	last *publicRead // the newest read, done or under way; nil after a failed one
+}
+
+// publicRead is one read of the public rooms.
+type publicRead struct {
+	began time.Time     // on the monotonic clock, to compare with PublicRooms' since
+	done  chan struct{} // closed once rooms and err are set
+	rooms []RoomInfo
+	err   error
+}
+
+// publicReadTimeout bounds a shared read, which outlives the context of
+// the screen that began it.
+const publicReadTimeout = 10 * time.Second
+
+// PublicRooms is Rooms from a read begun at since or later: a screen
+// told of a change at since gets the rooms as they stand after it, and
+// shares that read with every screen asking meanwhile. The rooms are
+// shared: the caller must not change them.
+func (l *Lobby) PublicRooms(ctx context.Context, since time.Time) ([]RoomInfo, error) {
+	p := &l.public
+	p.mu.Lock()
+	r := p.last
+	if r == nil || r.began.Before(since) {
+		r = &publicRead{began: time.Now(), done: make(chan struct{})}
+		p.last = r
+		p.mu.Unlock()
+		l.readPublic(ctx, r)
+	} else {
+		p.mu.Unlock()
+	}
+	select {
+	case <-r.done:
+		return r.rooms, r.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// readPublic reads the public rooms into r. A failed read is not kept:
+// the next screen to ask tries again.
+func (l *Lobby) readPublic(ctx context.Context, r *publicRead) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), publicReadTimeout)
+	defer cancel()
+	r.rooms, r.err = l.Rooms(ctx)
+	close(r.done)
+	if r.err != nil {
+		p := &l.public
+		p.mu.Lock()
+		if p.last == r {
+			p.last = nil
+		}
+		p.mu.Unlock()
+	}
+}

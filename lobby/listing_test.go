@@ -94,3 +94,38 @@ func TestListsShareOneRead(t *testing.T) {
 		t.Errorf("a list %s old shows %d rooms, want 3", listMaxAge, len(rooms))
 	}
 }
+
+// TestPublicRoomsShareOneRead: screens asking for the public rooms after
+// the same change share one read, whose rooms are the same slice for
+// all; a screen told of a later change gets a read begun after it, which
+// shows the change.
+func TestPublicRoomsShareOneRead(t *testing.T) {
+	ctx := context.Background()
+	l := newLobby(t, mem.New())
+	alice := Player{ID: "key:alice", Name: "alice"}
+	if _, err := l.Create(ctx, alice, CreateOptions{Seats: 2, Public: true}); err != nil {
+		t.Fatal(err)
+	}
+	told := time.Now()
+	first, err := l.PublicRooms(ctx, told)
+	if err != nil || len(first) != 1 {
+		t.Fatalf("public rooms: %v, %v", first, err)
+	}
+	var wg sync.WaitGroup
+	for range 50 {
+		wg.Go(func() {
+			rooms, err := l.PublicRooms(ctx, told)
+			if err != nil || len(rooms) != 1 || &rooms[0] != &first[0] {
+				t.Errorf("a screen told at the same change read again: %v, %v", rooms, err)
+			}
+		})
+	}
+	wg.Wait()
+	if _, err := l.Create(ctx, alice, CreateOptions{Seats: 3, Public: true}); err != nil {
+		t.Fatal(err)
+	}
+	later, err := l.PublicRooms(ctx, time.Now())
+	if err != nil || len(later) != 2 {
+		t.Errorf("after a change: %v, %v; want both rooms", later, err)
+	}
+}

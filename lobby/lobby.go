@@ -110,8 +110,10 @@ type Lobby struct {
 	chatRates      chat.Rates
 	// feed tells lobby screens when room lists change (feed.go).
 	feed roomFeed
-	// listed is the room list lobby screens share (listing.go).
+	// listed is the room list lobby screens share, and public the last
+	// read of the public rooms (listing.go).
 	listed roomList
+	public publicRooms
 	// faults logs store errors once per burst (faults.go).
 	faults *ratelog.Logger
 }

@@ -51,6 +51,16 @@ func startServerLimited(t *testing.T, limits lobby.Limits, change ...func(*Serve
 // a server used it before), its lobby configured by config.
 func startServerIn(t *testing.T, dir string, config func(*lobby.Config), change ...func(*Server)) *testServer {
 	t.Helper()
+	return startServerOf(t, games.All(), dir, config, change...)
+}
+
+// startServerOf starts a server offering the games gs, as a binary
+// built with that registry would.
+func startServerOf(t *testing.T, gs []games.Game, dir string, config func(*lobby.Config), change ...func(*Server)) *testServer {
+	t.Helper()
+	if err := games.Check(gs); err != nil {
+		t.Fatal(err)
+	}
 	key, err := hostkeys.Ensure(filepath.Join(dir, hostkeys.FileName))
 	if err != nil {
 		t.Fatal(err)
@@ -64,10 +74,10 @@ func startServerIn(t *testing.T, dir string, config func(*lobby.Config), change 
 		logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
 	metrics := NewMetrics("bolt") // the lobby reports to the server's metrics, as in serve
-	cfg := lobby.Config{Store: st, Games: testGames, Logger: logger, Observer: metrics}
+	cfg := lobby.Config{Store: st, Games: games.Lobby(gs), Logger: logger, Observer: metrics}
 	config(&cfg)
 	lb := lobby.New(cfg)
-	srv, err := New(Config{HostKey: key.Signer, Lobby: lb, Screens: testScreens, Logger: logger, Metrics: metrics})
+	srv, err := New(Config{HostKey: key.Signer, Lobby: lb, Screens: games.Screens(gs), Logger: logger, Metrics: metrics})
 	if err != nil {
 		t.Fatal(err)
 	}

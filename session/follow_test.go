@@ -13,7 +13,6 @@ import (
 
 	"github.com/smokestack/smokestack/internal/tally"
 	"github.com/smokestack/smokestack/lobby"
-	"github.com/smokestack/smokestack/lobby/store/mem"
 )
 
 // A followed room's updates reach the program in order, the newest last,
@@ -21,7 +20,7 @@ import (
 // left running.
 func TestFollowKeepsOrder(t *testing.T) {
 	ctx := context.Background()
-	l := lobby.New(lobby.Config{Store: mem.New(), Games: []lobby.Game{{Rules: tally.Rules, Bots: tally.Bots()}}})
+	l := tallyLobby()
 	alice := lobby.Player{ID: "SHA256:alice", Name: "alice"}
 	m, err := l.Create(ctx, alice, lobby.CreateOptions{Seats: 1, Public: true})
 	if err != nil {

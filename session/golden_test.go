@@ -183,6 +183,11 @@ func TestGolden(t *testing.T) {
 	t.Run("rules", func(t *testing.T) {
 		goldenRun(t, session.Config{Lobby: l, Player: alice, Start: session.Start{Mode: "join", Code: solo}}, codes, "MARKETPLACE", "r", "right")
 	})
+	// The lobby's own key page, drawn once for every session with its
+	// theme, keys and width.
+	t.Run("lobbykeys", func(t *testing.T) {
+		goldenRun(t, session.Config{Lobby: l, Player: alice}, codes, "lost ", "?")
+	})
 	// Every key, none cut: at 80 columns the last column goes below.
 	t.Run("keys", func(t *testing.T) {
 		goldenRun(t, session.Config{Lobby: l, Player: alice, Start: session.Start{Mode: "join", Code: solo}}, codes, "MARKETPLACE", "?")

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"github.com/charmbracelet/x/ansi"
 	"strings"
 	"time"
 
@@ -23,6 +24,7 @@ import (
 type lobbyScreen struct {
 	env   *env
 	lists [listCount][]lobby.RoomInfo // open seats, games in play, the player's games (roomlist.go)
+	rows  listed                      // the lists worded for drawing
 	focus int                         // the list the keys move in
 	sel   [listCount]int
 	ready bool // the lists have been read once
@@ -53,6 +55,7 @@ type prompt struct {
 type (
 	roomsMsg struct {
 		lists [listCount][]lobby.RoomInfo
+		rows  listed
 		err   error
 	}
 	createdMsg struct {
@@ -78,18 +81,20 @@ func (l *lobbyScreen) close() {
 	}
 }
 
-// refresh reads the room lists.
+// refresh reads the room lists. The public rooms come from a read begun
+// now or later, shared with the other lobby screens asking meanwhile.
 func (l *lobbyScreen) refresh() tea.Cmd {
-	e := l.env
-	l.live.loading, l.live.dirty, l.live.last = true, false, time.Now()
+	e, me := l.env, l.env.player.ID
+	now := time.Now()
+	l.live.loading, l.live.dirty, l.live.last = true, false, now
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(e.ctx, moveTimeout)
 		defer cancel()
-		rooms, err := e.lobby.Rooms(ctx)
+		rooms, err := e.lobby.PublicRooms(ctx, now)
 		if err != nil {
 			return roomsMsg{err: err}
 		}
-		hist, err := e.lobby.History(ctx, e.player.ID)
+		hist, err := e.lobby.History(ctx, me)
 		if err != nil {
 			return roomsMsg{err: err}
 		}
@@ -101,10 +106,8 @@ func (l *lobbyScreen) refresh() tea.Cmd {
 				open = append(open, r)
 			}
 		}
-		var lists [listCount][]lobby.RoomInfo
-		lists[listOpen], lists[listPlay] = splitPublic(rooms)
-		lists[listMine] = append(open, done...)
-		return roomsMsg{lists: lists}
+		lists, rows := wordLists(e.lobby, me, sharedPublic(e.lobby, rooms), append(open, done...))
+		return roomsMsg{lists: lists, rows: rows}
 	}
 }
 
@@ -146,7 +149,7 @@ func (l *lobbyScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 			l.setStatus(msg.err.Error(), true)
 			return l, nil
 		}
-		return l, l.loaded(msg.lists)
+		return l, l.loaded(msg.lists, msg.rows)
 	case createdMsg:
 		if msg.err != nil {
 			l.setStatus(msg.err.Error(), true)
@@ -174,30 +177,34 @@ func (l *lobbyScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 
 func (l *lobbyScreen) setStatus(s string, bad bool) { l.status, l.statusBad = s, bad }
 
+// key hands a key to what covers the lists (the chat's input, the form,
+// a prompt, the rules, the key page), or else to the lists' own keys.
 func (l *lobbyScreen) key(msg tea.KeyMsg) tea.Cmd {
-	if l.chat.typing {
+	switch {
+	case l.chat.typing:
 		return l.chat.key(msg, false, l.sayLobby)
-	}
-	if l.form != nil {
+	case l.form != nil:
 		return l.formKey(msg)
-	}
-	if l.prompt != nil {
+	case l.prompt != nil:
 		return l.promptKey(msg)
-	}
-	if l.rules != nil {
+	case l.rules != nil:
 		o, cmd := l.rules.update(msg)
 		if o == nil {
 			l.rules = nil
 		}
 		return cmd
-	}
-	if l.showHelp {
+	case l.showHelp:
 		l.showHelp = false
 		if key.Matches(msg, lobbyKeyMap.Rules) {
 			l.openRules()
 		}
 		return nil
 	}
+	return l.listKey(msg)
+}
+
+// listKey is a key pressed over the lists.
+func (l *lobbyScreen) listKey(msg tea.KeyMsg) tea.Cmd {
 	k := l.keys()
 	switch {
 	case key.Matches(msg, k.Quit):
@@ -228,17 +235,7 @@ func (l *lobbyScreen) key(msg tea.KeyMsg) tea.Cmd {
 		l.setStatus("", false)
 		return l.refresh()
 	case key.Matches(msg, k.Open):
-		r, ok := l.selected()
-		if !ok {
-			l.setStatus("no room selected: "+l.createHint(), true)
-			return nil
-		}
-		if r.Over {
-			return func() tea.Msg { return toReplay{code: r.Code} }
-		}
-		// A game in play is watched, unless the player has a seat in it.
-		watch := l.focus == listPlay && r.SeatOf(l.env.player.ID) < 0
-		return func() tea.Msg { return toRoom{code: r.Code, watch: watch} }
+		return l.open()
 	case key.Matches(msg, k.Watch):
 		if r, ok := l.selected(); ok {
 			return func() tea.Msg { return toRoom{code: r.Code, watch: true} }
@@ -260,6 +257,21 @@ func (l *lobbyScreen) key(msg tea.KeyMsg) tea.Cmd {
 		l.prompt.input.CursorEnd()
 	}
 	return nil
+}
+
+// open opens the selected room: its replay when the game is over, else
+// its table, watched when it is a game in play without the player.
+func (l *lobbyScreen) open() tea.Cmd {
+	r, ok := l.selected()
+	if !ok {
+		l.setStatus("no room selected: "+l.createHint(), true)
+		return nil
+	}
+	if r.Over {
+		return func() tea.Msg { return toReplay{code: r.Code} }
+	}
+	watch := l.focus == listPlay && r.SeatOf(l.env.player.ID) < 0
+	return func() tea.Msg { return toRoom{code: r.Code, watch: watch} }
 }
 
 func (l *lobbyScreen) list() []lobby.RoomInfo { return l.lists[l.focus] }
@@ -347,8 +359,11 @@ func (l *lobbyScreen) view(w, h int) string {
 	for _, g := range l.env.lobby.Games() {
 		titles = append(titles, g.Rules.Title())
 	}
-	head := t.Title.Render("smokestack") + t.Dim.Render("  "+strings.Join(titles, " and ")+" over SSH") +
-		"   signed in as " + t.Accent.Render(l.env.player.Name)
+	signedIn := "   signed in as " + t.Accent.Render(l.env.player.Name)
+	head := t.Title.Render("smokestack") + t.Dim.Render("  "+andList(titles)+" over SSH") + signedIn
+	if ansi.StringWidth(head) > w {
+		head = t.Title.Render("smokestack") + signedIn // the player's name matters more than the games'
+	}
 	var note string
 	if l.env.player.Guest {
 		note = t.Bad.Render("Guest: your seat word brings you back for a short while; a key keeps your seats.")
@@ -372,7 +387,7 @@ func (l *lobbyScreen) view(w, h int) string {
 		body = l.rules.view(t, w, bh)
 		km = l.rules.keys()
 	case l.showHelp:
-		body = keysHelp(t, "KEYS", l.keys(), w) + "\n" + t.Dim.Render("R: the rules of every game here")
+		body = lobbyKeysPage(t, l.keys(), w)
 		km = anyKey{}
 	case l.chat.open:
 		body = l.withChat(w, bh)
@@ -395,16 +410,30 @@ func (l *lobbyScreen) view(w, h int) string {
 	return strings.Join([]string{kit.Fit(head, w, 1), kit.Fit(note, w, 1), kit.Fit(body, w, bh), kit.Fit(status, w, 1), kit.Fit(helpBar(t, km, w), w, 1)}, "\n")
 }
 
-// kind words a room's game for the lists: "factories 3p", "factories
+// lobbyRulesNote is the line under the lobby's key page.
+const lobbyRulesNote = "R: the rules of every game here"
+
+// lobbyKeysPage is the lobby's ? page for keys k, w wide. It depends on
+// nothing else, so it is drawn once for every session, like the help
+// bars: a crowd that opens it would otherwise lay it out again at every
+// frame of every session. Its head starts with a byte no overlay's title
+// holds, so the page never takes a key overlay's place.
+func lobbyKeysPage(t kit.Theme, k lobbyKeys, w int) string {
+	return helpBars.get(pageKey(t, "\x02"+lobbyRulesNote, k.FullHelp(), w), func() string {
+		return keysHelp(t, "KEYS", k, w) + "\n" + t.Dim.Render(lobbyRulesNote)
+	})
+}
+
+// roomKind words a room's game for the lists: "factories 3p", "factories
 // solo hard", "furnace 2p 3-rounds": the game, the seats and every option
 // that is not its default.
-func (l *lobbyScreen) kind(r lobby.RoomInfo) string {
+func roomKind(lb *lobby.Lobby, r lobby.RoomInfo) string {
 	seats := fmt.Sprintf("%dp", len(r.Seats))
 	if len(r.Seats) == 1 {
 		seats = "solo"
 	}
 	parts := []string{r.Game, seats}
-	g, ok := l.env.lobby.Game(r.Game)
+	g, ok := lb.Game(r.Game)
 	if !ok {
 		return strings.Join(parts, " ")
 	}
@@ -485,4 +514,12 @@ func (l *lobbyScreen) createHint() string {
 		return "n creates one, s starts a solo game"
 	}
 	return "n creates one"
+}
+
+// andList joins words as a sentence does: "a", "a and b", "a, b and c".
+func andList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
 }

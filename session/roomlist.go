@@ -126,7 +126,7 @@ func (l *lobbyScreen) reload() tea.Cmd {
 // loaded takes in the lists read, keeping each list's selection on the
 // same room when it is still there, and reads them again if they changed
 // meanwhile.
-func (l *lobbyScreen) loaded(lists [listCount][]lobby.RoomInfo) tea.Cmd {
+func (l *lobbyScreen) loaded(lists [listCount][]lobby.RoomInfo, rows listed) tea.Cmd {
 	for i, list := range lists {
 		if r, ok := l.selectedIn(i); ok {
 			if j := slices.IndexFunc(list, func(x lobby.RoomInfo) bool { return x.Code == r.Code }); j >= 0 {
@@ -135,22 +135,9 @@ func (l *lobbyScreen) loaded(lists [listCount][]lobby.RoomInfo) tea.Cmd {
 		}
 		l.sel[i] = min(l.sel[i], max(0, len(list)-1))
 	}
-	l.lists, l.ready = lists, true
+	l.lists, l.rows, l.ready = lists, rows, true
 	l.live.loading = false
 	return l.reload()
-}
-
-// splitPublic sorts the public rooms into those with a seat to take and
-// the games in play.
-func splitPublic(rooms []lobby.RoomInfo) (open, play []lobby.RoomInfo) {
-	for _, r := range rooms {
-		if r.Started {
-			play = append(play, r)
-		} else if r.Open() {
-			open = append(open, r)
-		}
-	}
-	return open, play
 }
 
 // roomCells are one room's columns in a list.
@@ -158,8 +145,9 @@ type roomCells struct {
 	code, game, seats, vis, state, people string
 }
 
-// cells words room r for list i.
-func (l *lobbyScreen) cells(r lobby.RoomInfo, list int) roomCells {
+// wordRoom words room r of lobby lb for list i, as player me sees it
+// ("" for a player seated nowhere).
+func wordRoom(lb *lobby.Lobby, me string, r lobby.RoomInfo, list int) roomCells {
 	taken := 0
 	var people []string
 	for _, s := range r.Seats {
@@ -173,7 +161,7 @@ func (l *lobbyScreen) cells(r lobby.RoomInfo, list int) roomCells {
 		}
 		people = append(people, name)
 	}
-	c := roomCells{code: r.Code, game: l.kind(r), seats: fmt.Sprintf("%d/%d", taken, len(r.Seats)),
+	c := roomCells{code: r.Code, game: roomKind(lb, r), seats: fmt.Sprintf("%d/%d", taken, len(r.Seats)),
 		people: strings.Join(people, ", ")}
 	if list == listMine && !r.Public {
 		c.vis = "private"
@@ -184,12 +172,12 @@ func (l *lobbyScreen) cells(r lobby.RoomInfo, list int) roomCells {
 	}
 	switch {
 	case r.Over && r.Result != nil:
-		c.state = resultText(r, l.env.player.ID)
+		c.state = resultText(r, me)
 	case r.Over && r.Ended != "":
 		c.state = "finished · " + r.Ended
 	case r.Over:
 		c.state = "finished"
-	case r.YourMove(l.env.player.ID):
+	case r.YourMove(me):
 		c.state = fmt.Sprintf("round %d · your move", r.Round)
 	case r.Started && r.Round > 0:
 		c.state = fmt.Sprintf("round %d", r.Round)
@@ -209,15 +197,17 @@ type listWidths struct{ game, seats, vis, state, people int }
 
 const listIndent = 4 // "  ▸ " before every row
 
-func columnWidths(rows []roomCells, w int) listWidths {
-	var cw listWidths
-	for _, r := range rows {
-		cw.game = max(cw.game, ansi.StringWidth(r.game))
-		cw.seats = max(cw.seats, ansi.StringWidth(r.seats))
-		cw.vis = max(cw.vis, ansi.StringWidth(r.vis))
-		cw.state = max(cw.state, ansi.StringWidth(r.state))
-		cw.people = max(cw.people, ansi.StringWidth(r.people))
-	}
+// widen makes each column at least as wide as r's cell in it.
+func (cw *listWidths) widen(r roomCells) {
+	cw.game = max(cw.game, ansi.StringWidth(r.game))
+	cw.seats = max(cw.seats, ansi.StringWidth(r.seats))
+	cw.vis = max(cw.vis, ansi.StringWidth(r.vis))
+	cw.state = max(cw.state, ansi.StringWidth(r.state))
+	cw.people = max(cw.people, ansi.StringWidth(r.people))
+}
+
+// columnWidths fits the columns, each as wide as its widest cell, in w.
+func columnWidths(cw listWidths, w int) listWidths {
 	fixed := func() int {
 		n := listIndent + lobby.CodeLength + 2 + cw.game + 2 + cw.seats + 2 + cw.state + 2
 		if cw.vis > 0 {
@@ -280,17 +270,12 @@ func (l *lobbyScreen) listsView(w, h int) string {
 	if !l.ready {
 		return "loading rooms…"
 	}
-	var cells [listCount][]roomCells
-	var all []roomCells
+	cells := &l.rows.cells
 	var need [listCount]int
 	for i, list := range l.lists {
-		for _, r := range list {
-			cells[i] = append(cells[i], l.cells(r, i))
-		}
-		all = append(all, cells[i]...)
 		need[i] = max(1, len(list))
 	}
-	cw := columnWidths(all, w)
+	cw := columnWidths(l.rows.widest, w)
 	// A title a list, a blank line between lists.
 	rows := listRows(need, h-2*listCount+1)
 	var out []string

@@ -91,39 +91,73 @@ type capPlayer struct {
 	screen *screen
 }
 
-// capacity runs capacity mode.
+// capacity runs capacity mode: a server (its own, or --target), the
+// players seated, their idle cost, their play, and the figures.
 func capacity(ctx context.Context, c config, log *slog.Logger) (capResult, error) {
 	res := capResult{Mode: "target", Screen: c.screen, Sessions: c.sessions, Rooms: c.rooms, Think: c.think.String(),
 		Refused: map[string]int{}, Errors: map[string]int{}}
-	server, metricsURL := c.target, c.metricsURL
-	var child *serverChild
-	if server == "" {
-		var err error
-		env := c.serverEnv
-		if c.profiles != "" {
-			env = append(env, profileRateEnv+"=1")
-		}
-		if child, err = startServerChild(ctx, env); err != nil {
-			return res, fmt.Errorf("start a server: %w", err)
-		}
+	server, metricsURL, child, err := capServer(ctx, c)
+	if err != nil {
+		return res, err
+	}
+	if child != nil {
 		defer child.stop() // when the run fails; stopping twice is harmless
-		res.Mode, server, metricsURL = "own", child.addr, "http://"+child.metrics+"/metrics"
+		res.Mode = "own"
 	}
 	res.Server, res.Freed = server, child != nil
 	pr := newProbe(metricsURL, child != nil)
 	before, _ := pr.read(true)
 
 	rec := newRecorder()
+	start := time.Now()
+	rooms := seatPlayers(ctx, c, server, rec, &res, log)
+	log.Info("players connected", "connected", res.Connected, "took", time.Since(start).Round(time.Millisecond))
+	defer func() { closeRooms(rooms) }()
+	seated, idled, held, err := sitIdle(ctx, c, pr, &res)
+	if err != nil {
+		return res, err
+	}
+	played := playRooms(ctx, c, rooms, rec, pr)
+	closeRooms(rooms)
+	rooms = nil
+	if child != nil {
+		child.stop()
+		res.Panics, res.ServerLogLines = child.panics(), child.lines()
+	}
+
+	res.Seconds = roundTenth(time.Since(start).Seconds())
+	res.figures(rec, before, seated, idled, held, played)
+	return res, nil
+}
+
+// capServer is the server a capacity run measures: --target, or a server
+// process of its own, started here (child; nil with --target).
+func capServer(ctx context.Context, c config) (server, metricsURL string, child *serverChild, err error) {
+	if c.target != "" {
+		return c.target, c.metricsURL, nil, nil
+	}
+	env := c.serverEnv
+	if c.profiles != "" {
+		env = append(env, profileRateEnv+"=1")
+	}
+	if child, err = startServerChild(ctx, env); err != nil {
+		return "", "", nil, fmt.Errorf("start a server: %w", err)
+	}
+	return child.addr, "http://" + child.metrics + "/metrics", child, nil
+}
+
+// seatPlayers connects the players, --connect-conc at a time, room by
+// room (the first of each room creates it), and returns them by room;
+// the refused and failed are counted in res.
+func seatPlayers(ctx context.Context, c config, server string, rec *recorder, res *capResult, log *slog.Logger) [][]*capPlayer {
 	var mu sync.Mutex
 	count := func(m map[string]int, msg string) {
 		mu.Lock()
 		m[msg]++
 		mu.Unlock()
 	}
-	// Seat players room by room: the first of each room creates it.
 	perRoom := (c.sessions + c.rooms - 1) / c.rooms
 	rooms := make([][]*capPlayer, c.rooms)
-	start := time.Now()
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, c.connectConc)
 	codes := make([]string, c.rooms)
@@ -174,21 +208,27 @@ func capacity(ctx context.Context, c config, log *slog.Logger) (capResult, error
 	}
 	wg.Wait()
 	res.Connected = int(connected.Load())
-	log.Info("players connected", "connected", res.Connected, "took", time.Since(start).Round(time.Millisecond))
-	defer func() {
-		for _, ps := range rooms {
-			for _, p := range ps {
-				p.screen.close()
-				p.client.Close()
-			}
+	return rooms
+}
+
+// closeRooms ends every player's session.
+func closeRooms(rooms [][]*capPlayer) {
+	for _, ps := range rooms {
+		for _, p := range ps {
+			p.screen.close()
+			p.client.Close()
 		}
-	}()
-	// Every screen has drawn its first frame. The players sit idle for
-	// --idle, for the CPU an idle session costs; what the server holds
-	// after that is what the sessions cost while they sit (timers set as
-	// the rooms filled up have run out by then).
-	seated, _ := pr.read(false)
-	idled := seated
+	}
+}
+
+// sitIdle reads the server's figures with every screen drawn (seated),
+// after --idle without a key (idled: the CPU an idle session costs), and
+// after a collection (held: what the sessions cost while they sit, the
+// timers set as the rooms filled up run out by then), saving the
+// profiles there with --profiles.
+func sitIdle(ctx context.Context, c config, pr probe, res *capResult) (seated, idled, held sample, err error) {
+	seated, _ = pr.read(false)
+	idled = seated
 	if c.idle > 0 {
 		select {
 		case <-ctx.Done():
@@ -196,14 +236,14 @@ func capacity(ctx context.Context, c config, log *slog.Logger) (capResult, error
 		}
 		idled, _ = pr.read(false)
 	}
-	held, _ := pr.read(true)
+	held, _ = pr.read(true)
 	if c.profiles != "" {
 		name := c.screen
 		if c.label != "" {
 			name += "-" + c.label
 		}
 		if err := pr.saveProfiles(c.profiles, name); err != nil {
-			return res, fmt.Errorf("profiles: %w", err)
+			return seated, idled, held, fmt.Errorf("profiles: %w", err)
 		}
 		res.Profiles = c.profiles
 	}
@@ -211,8 +251,13 @@ func capacity(ctx context.Context, c config, log *slog.Logger) (capResult, error
 		held.at = p.at // play's CPU from here: not the collection's, nor the profiles'
 		held.m["process_cpu_seconds_total"] = p.m["process_cpu_seconds_total"]
 	}
+	return seated, idled, held, nil
+}
 
-	// Play until --duration (or --moves moves) is up.
+// playRooms plays until --duration (or --moves moves) is up: each room's
+// players take turns, at a table or in the lobby. It returns the server's
+// figures at the end.
+func playRooms(ctx context.Context, c config, rooms [][]*capPlayer, rec *recorder, pr probe) sample {
 	playCtx, cancel := context.WithTimeout(ctx, c.duration)
 	defer cancel()
 	var moves budget
@@ -220,6 +265,7 @@ func capacity(ctx context.Context, c config, log *slog.Logger) (capResult, error
 	if c.movesGiven {
 		moves.left.Store(int64(c.moves))
 	}
+	var wg sync.WaitGroup
 	for r, ps := range rooms {
 		switch {
 		case c.screen == "lobby" && len(ps) > 0:
@@ -230,19 +276,12 @@ func capacity(ctx context.Context, c config, log *slog.Logger) (capResult, error
 	}
 	wg.Wait()
 	played, _ := pr.read(false)
-	for _, ps := range rooms {
-		for _, p := range ps {
-			p.screen.close()
-			p.client.Close()
-		}
-	}
-	rooms = nil
-	if child != nil {
-		child.stop()
-		res.Panics, res.ServerLogLines = child.panics(), child.lines()
-	}
+	return played
+}
 
-	res.Seconds = roundTenth(time.Since(start).Seconds())
+// figures sums up the run: the players' latencies from rec, and the
+// server's costs from its figures before, seated, idled, held and played.
+func (res *capResult) figures(rec *recorder, before, seated, idled, held, played sample) {
 	res.Connect = summarise(rec.samples["connect"])
 	// A censored sample counts as its window, which is less than it was:
 	// a percentile or max that lands on one is shown as "> window".
@@ -259,7 +298,6 @@ func capacity(ctx context.Context, c config, log *slog.Logger) (capResult, error
 		res.ServerRSSMB = roundTenth(played.m["process_resident_memory_bytes"] / (1 << 20))
 		res.ServerRefusals = int(played.m["smokestack_refusals_total"] - before.m["smokestack_refusals_total"])
 	}
-	return res, nil
 }
 
 // errNoRoom is a player whose room was never created.

@@ -46,6 +46,9 @@ type View struct {
 	Scores    []int  `json:"scores,omitempty"` // once over
 }
 
+// LegalMoves are the seat's legal moves, for engine.Random.
+func (v View) LegalMoves() []Move { return v.Legal }
+
 // Move is a move: take (on your turn) or done (in the shared part).
 type Move struct {
 	Kind string `json:"kind"` // "take" or "done"
@@ -79,7 +82,7 @@ func apply(s state, seat int, m Move) (state, []engine.Event, error) {
 		}
 	} else {
 		s.Done[seat] = true
-		ev = engine.Event{Seat: seat, Kind: "done", Text: "is done"}
+		ev = engine.Event{Seat: seat, Kind: "done", Text: "said done"}
 		if !slices.Contains(s.Done, false) {
 			s.Round, s.Turn, s.Done = s.Round+1, 0, make([]bool, len(s.Hands))
 		}

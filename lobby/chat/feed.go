@@ -13,10 +13,10 @@ import (
 type Lobby struct {
 	store Store
 	// fault hears of a read that failed (the lobby logs and counts it).
-	fault        func(what string, err error)
-	mu           sync.Mutex
-	feeds        map[*Feed]struct{}
-	asked, taken int
+	fault func(what string, err error)
+	mu    sync.Mutex
+	feeds map[*Feed]struct{}
+	asked int // reads of the store asked for, to order what they deliver
 }
 
 // NewLobby follows the lobby's chat in s; fault hears of failed reads.
@@ -34,14 +34,20 @@ func (c *Lobby) Follow(ctx context.Context) *Feed {
 	}
 	c.feeds[f] = struct{}{}
 	c.mu.Unlock()
-	c.Read(ctx)
+	// The other feeds have the newest lines already: telling them again
+	// would redraw every lobby screen for every player who opens one.
+	c.read(ctx, f)
 	return f
 }
 
 // Read reads the lobby's newest chat, when a screen here follows it, and
 // pushes it to every feed; of two reads that overlap, the later one
-// asked wins.
-func (c *Lobby) Read(ctx context.Context) {
+// asked wins at every feed.
+func (c *Lobby) Read(ctx context.Context) { c.read(ctx, nil) }
+
+// read reads the lobby's newest chat and pushes it to feed only, or to
+// every feed when feed is nil.
+func (c *Lobby) read(ctx context.Context, feed *Feed) {
 	c.mu.Lock()
 	if len(c.feeds) == 0 {
 		c.mu.Unlock()
@@ -57,12 +63,14 @@ func (c *Lobby) Read(ctx context.Context) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if asked <= c.taken {
+	if feed != nil {
+		if _, ok := c.feeds[feed]; ok {
+			feed.take(lines, asked)
+		}
 		return
 	}
-	c.taken = asked
 	for f := range c.feeds {
-		f.push(lines)
+		f.take(lines, asked)
 	}
 }
 
@@ -72,8 +80,11 @@ type Feed struct {
 	c     *Lobby
 	lines chan []store.ChatLine
 	// notify is told of every delivery (OnLines); the lobby chat's lock
-	// guards it.
+	// guards it, and taken.
 	notify func()
+	// taken is the last read delivered here (Lobby.asked): a read asked
+	// before it holds older lines.
+	taken int
 }
 
 // Lines delivers the lobby's newest chat lines, oldest first; the first
@@ -100,6 +111,16 @@ func (f *Feed) Close() {
 	f.c.mu.Lock()
 	defer f.c.mu.Unlock()
 	delete(f.c.feeds, f)
+}
+
+// take delivers lines read by the read asked-th, unless the feed has had
+// a later read's. The caller holds the lobby chat's lock.
+func (f *Feed) take(lines []store.ChatLine, asked int) {
+	if asked <= f.taken {
+		return
+	}
+	f.taken = asked
+	f.push(lines)
 }
 
 // push replaces an unread delivery with lines. The caller holds the

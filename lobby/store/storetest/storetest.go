@@ -68,7 +68,7 @@ func newCode() string {
 }
 
 func testMeta() store.Meta {
-	return store.Meta{Code: newCode(), Game: "factories", Public: true, Host: "key:h",
+	return store.Meta{Code: newCode(), Game: "a-game", Public: true, Host: "key:h",
 		Seats:   []store.Seat{{Player: "key:h", Name: "hana"}, {Bot: "greedy", Name: "greedy bot 2"}},
 		Options: json.RawMessage(`{"difficulty":"hard"}`), Seed: 1<<63 + 12345, Practice: true,
 		Created: t0, Updated: t0, Version: 1}
