@@ -7,7 +7,8 @@ import (
 
 // MarshalJSON writes every field m's kind uses, zero values included, and
 // no other: a client reading a legal move finds "slot":0 and "opponent":0
-// where a field left out would have meant them. Reading stays as
+// where a field left out would have meant them. Lists alone are left out
+// when empty, so that a move read back is the move written. Reading stays as
 // encoding/json does it (a missing field is zero), so a stored move in
 // either form replays the same.
 //
@@ -91,18 +92,14 @@ func (m Move) appendActivate(b []byte) []byte {
 	if m.Card.Name() == Replicator {
 		b = appendIntField(b, "slot", m.Slot)
 	}
-	if len(m.Discard) > 0 {
-		b = appendCardsField(b, "discard", m.Discard)
-	}
+	b = appendCardsField(b, "discard", m.Discard)
 	if m.Choice != "" {
 		b = appendStringField(b, "choice", m.Choice)
 	}
 	if m.Value != 0 {
 		b = appendIntField(b, "value", m.Value)
 	}
-	if len(m.Values) > 0 {
-		b = appendIntsField(b, "values", m.Values)
-	}
+	b = appendIntsField(b, "values", m.Values)
 	if m.Metal != 0 || m.Energy != 0 {
 		b = appendIntField(appendIntField(b, "metal", m.Metal), "energy", m.Energy)
 	}
@@ -132,7 +129,13 @@ func appendIntField(b []byte, name string, n int) []byte {
 	return strconv.AppendInt(append(b, `,"`+name+`":`...), int64(n), 10)
 }
 
+// appendIntsField writes a list, when it is not empty: read back, a list
+// left out is nil, as the engine makes an empty one, and a move read back
+// equals the one written.
 func appendIntsField(b []byte, name string, ns []int) []byte {
+	if len(ns) == 0 {
+		return b
+	}
 	b = append(b, `,"`+name+`":[`...)
 	for i, n := range ns {
 		if i > 0 {
@@ -143,7 +146,11 @@ func appendIntsField(b []byte, name string, ns []int) []byte {
 	return append(b, ']')
 }
 
+// appendCardsField writes a list of cards as appendIntsField does.
 func appendCardsField(b []byte, name string, cs []Card) []byte {
+	if len(cs) == 0 {
+		return b
+	}
 	b = append(b, `,"`+name+`":[`...)
 	for i, c := range cs {
 		if i > 0 {

@@ -2,6 +2,7 @@ package factories
 
 import (
 	"encoding/json"
+	"reflect"
 	"testing"
 )
 
@@ -36,7 +37,7 @@ func TestMoveJSON(t *testing.T) {
 		{Move{Kind: Activate, Card: 12, Dice: []int{0, 2}}, `{"kind":"activate","card":12,"dice":[0,2]}`},
 		{Move{Kind: Activate, Card: rep, Dice: []int{1}}, `{"kind":"activate","card":` + marshal(t, int(rep)) + `,"dice":[1],"slot":0}`},
 		{Move{Kind: Activate, Card: 5, Dice: []int{0}, Discard: []Card{9}, Energy: 4}, `{"kind":"activate","card":5,"dice":[0],"discard":[9],"metal":0,"energy":4}`},
-		{Move{Kind: DiscardDown, Energy: 1}, `{"kind":"discard","discard":[],"metal":0,"energy":1}`},
+		{Move{Kind: DiscardDown, Energy: 1}, `{"kind":"discard","metal":0,"energy":1}`},
 		{Move{Kind: Pass}, `{"kind":"pass"}`},
 		{Move{Kind: Done}, `{"kind":"done"}`},
 	} {
@@ -45,7 +46,7 @@ func TestMoveJSON(t *testing.T) {
 			t.Errorf("%+v is %s; want %s", tc.m, got, tc.json)
 		}
 		var back Move
-		if err := json.Unmarshal([]byte(tc.json), &back); err != nil || marshal(t, back) != tc.json {
+		if err := json.Unmarshal([]byte(tc.json), &back); err != nil || !reflect.DeepEqual(back, tc.m) {
 			t.Errorf("%s reads back as %+v, %v", tc.json, back, err)
 		}
 	}

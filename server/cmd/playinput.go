@@ -16,16 +16,16 @@ import (
 type inputResult struct {
 	err  error
 	chat bool
+	move bool // the line went to the room as a move
 }
 
 // readMoves plays each line of input as a move, or says it in the room's
-// chat, until input ends, handing each result to play's loop. moving is
-// set from before a move goes to the room until play's loop takes its
-// result.
-func (s *Set) readMoves(ctx context.Context, c *Call, conn *lobby.Conn, moving *atomic.Bool, results chan<- inputResult) {
+// chat, until input ends, handing each result to play's loop. moves
+// counts the moves sent to the room, each before it goes.
+func (s *Set) readMoves(ctx context.Context, c *Call, conn *lobby.Conn, moves *atomic.Int64, results chan<- inputResult) {
 	report := func(err error, chat bool) bool {
 		select {
-		case results <- inputResult{err: err, chat: chat}:
+		case results <- inputResult{err: err, chat: chat, move: !chat && moved(err)}:
 			return true
 		case <-ctx.Done():
 			return false
@@ -57,7 +57,7 @@ func (s *Set) readMoves(ctx context.Context, c *Call, conn *lobby.Conn, moving *
 			// word this in the decoder's terms.
 			err = errNotObject
 		default:
-			moving.Store(true)
+			moves.Add(1)
 			err = conn.Move(ctx, json.RawMessage(bytes.Clone(line)))
 		}
 		if !report(err, chat) {
@@ -68,6 +68,13 @@ func (s *Set) readMoves(ctx context.Context, c *Call, conn *lobby.Conn, moving *
 		s.Host.Refuse("line_too_long", "key", c.Player.Key, "remote", c.Remote)
 		report(badInput(fmt.Sprintf("a line longer than %d bytes: send one move per line; this session ends here (the room goes on)", maxLine)), false)
 	}
+}
+
+// moved reports whether a line whose result is err went to the room as
+// a move: every line but those that are no JSON object.
+func moved(err error) bool {
+	var bad badInput
+	return !errors.Is(err, errNotJSON) && !errors.Is(err, errNotObject) && !errors.As(err, &bad)
 }
 
 // badInput ends a play session: the input cannot be read as moves.
