@@ -253,9 +253,12 @@ func (v seatVotes) addTo(info *RoomInfo, hostWatching bool) {
 	if s := v.standIn(hostWatching); s >= 0 {
 		info.HostSeat, info.HostAway, info.standIn = s, true, m.Seats[s].Player
 	}
+	// Nobody at the table means no handover is coming (handoverAt) and
+	// nobody who could vote: no countdown to show.
+	here := v.someoneHere()
 	for seat := range info.Seats {
 		s := &info.Seats[seat]
-		if !m.Started || m.Over || s.AwaySince.IsZero() || v.bot == "" {
+		if !m.Started || m.Over || s.AwaySince.IsZero() || v.bot == "" || !here {
 			continue
 		}
 		s.VotesFrom = s.AwaySince.Add(graceOf(*m))

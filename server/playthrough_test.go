@@ -159,17 +159,30 @@ func (p *player) waitScreen(what string, ok func(string) bool) {
 	}
 }
 
+// openForm opens the new-room form from the lobby and turns its game
+// field to title, the registry's games being offered in their order.
+func (p *player) openForm(title string) {
+	p.t.Helper()
+	p.sees("OPEN SEATS", "n new room")
+	p.press("n")
+	p.sees("NEW ROOM", "▸ game")
+	for i := 0; !strings.Contains(p.screen(), "◂ "+title+" ▸"); i++ {
+		if i == 10 {
+			p.t.Fatalf("the new-room form offers no game %q:\n%s", title, p.screen())
+		}
+		shown := p.screen()
+		p.press("right")
+		p.waitScreen("the next game", func(s string) bool { return s != shown })
+	}
+}
+
 // TestPlayThroughFirstGame is a new player's first minutes: the lobby at
 // 80x24, the new-room form, a friend joining from the lobby, and both at
 // the table of a Furnace auction.
 func TestPlayThroughFirstGame(t *testing.T) {
 	srv := startServer(t)
 	alice := sitDown(t, srv.addr, "alice", 80, 24, "")
-	alice.sees("OPEN SEATS", "n new room")
-	alice.press("n")
-	alice.sees("NEW ROOM", "◂ Fantastic Factories ▸")
-	alice.press("right")
-	alice.sees("◂ Furnace ▸")
+	alice.openForm("Furnace")
 	alice.press("enter")
 	alice.sees("WAITING ROOM", "1 of 2 seats taken")
 	bob := sitDown(t, srv.addr, "bob", 80, 24, "")

@@ -130,13 +130,7 @@ func TestPlayThroughThirdGame(t *testing.T) {
 	}
 
 	alice := sitDown(t, srv.addr, "alice", 80, 24, "")
-	alice.sees("OPEN SEATS", "n new room")
-	alice.press("n")
-	alice.sees("NEW ROOM", "◂ Fantastic Factories ▸")
-	alice.press("right")
-	alice.sees("◂ Furnace ▸")
-	alice.press("right")
-	alice.sees("◂ Tally ▸")
+	alice.openForm("Tally")
 	alice.press("down", "down", "down")
 	alice.sees("▸ bots")
 	alice.press("right")

@@ -373,8 +373,11 @@ func (l *lobbyScreen) view(w, h int) string {
 	var km help.KeyMap = l.keys()
 	switch {
 	case l.form != nil:
-		body = l.form.view(t)
+		body = l.form.view(t, w)
 		km = formKeyMap
+		if l.form.help {
+			km = anyKey{}
+		}
 	case l.prompt != nil:
 		km = promptKeyMap // while typing, q is a letter
 		title := map[string]string{"join": "JOIN A ROOM", "watch": "WATCH A ROOM", "name": "CHANGE YOUR NAME"}[l.prompt.kind]
@@ -433,20 +436,26 @@ func roomKind(lb *lobby.Lobby, r lobby.RoomInfo) string {
 		seats = "solo"
 	}
 	parts := []string{r.Game, seats}
-	g, ok := lb.Game(r.Game)
-	if !ok {
-		return strings.Join(parts, " ")
-	}
-	values, err := engine.ReadOptions(g.Rules.Options(), len(r.Seats), r.Options)
-	if err != nil {
-		return strings.Join(parts, " ")
-	}
-	for _, o := range g.Rules.Options() {
-		if v, ok := values[o.Name]; ok && v != o.DefaultValue() {
-			parts = append(parts, optionWord(o.Name, v))
-		}
+	if g, ok := lb.Game(r.Game); ok {
+		parts = append(parts, optionWords(g, r)...)
 	}
 	return strings.Join(parts, " ")
+}
+
+// optionWords words every option of the room r of game g that is not
+// its default, in the order the game lists them.
+func optionWords(g lobby.Game, r lobby.RoomInfo) []string {
+	values, err := engine.ReadOptions(g.Rules.Options(), len(r.Seats), r.Options)
+	if err != nil {
+		return nil
+	}
+	var words []string
+	for _, o := range g.Rules.Options() {
+		if v, ok := values[o.Name]; ok && v != o.DefaultValue() {
+			words = append(words, optionWord(o.Name, v))
+		}
+	}
+	return words
 }
 
 // optionWord words an option's value for the lists: a switch by its name
