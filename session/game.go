@@ -271,6 +271,7 @@ func (g *gameScreen) apply(u lobby.Update) {
 	g.logPane = drawnLog{}
 	if u.SeatWord != "" && g.seatWord == "" {
 		g.seatWord = u.SeatWord
+		g.env.words.add(g.code, u.SeatWord)
 		g.setStatus(g.seatWordText(), false) // once, at sit-down: the guest must see it
 	}
 	g.chat.setLines(u.Chat)

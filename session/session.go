@@ -92,6 +92,9 @@ type env struct {
 	// publicAddr is where players reach the server (Config.PublicAddr).
 	publicAddr string
 	alerts     alerts // the bell and the window title (alert.go)
+	// words are a guest's seat words, kept for the session's end
+	// (seatwords.go).
+	words seatWords
 }
 
 // decode reads a view of a room of game through that game's screens.
