@@ -358,10 +358,7 @@ func (g *gameScreen) key(msg tea.KeyMsg) tea.Cmd {
 	k := gameKeyMap
 	switch {
 	case key.Matches(msg, k.Help):
-		g.overlay = &helpOverlay{title: "KEYS", km: g.keys(), rules: g.rules,
-			note: "Pick a card or action with ←/→ (tab), a move for it with ↑/↓, and play it with enter. " +
-				"Only legal moves are listed. / searches every move by name. u takes back your last move, while it " +
-				"drew, showed and rolled nothing. R: the rules of the game."}
+		g.openHelp()
 	case key.Matches(msg, k.Chat):
 		return g.chat.start()
 	case g.chat.open && msg.Type == tea.KeyEsc:
@@ -390,15 +387,7 @@ func (g *gameScreen) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.AddBot):
 		g.openBots()
 	case key.Matches(msg, k.End):
-		switch {
-		case !g.room.IsHost(g.env.player.ID):
-			g.setStatus("only the room's host can end the game", true)
-		case g.room.Over:
-			g.setStatus("this game is already over", true)
-		default:
-			g.overlay = &confirmOverlay{title: "END THE GAME?", text: "The game stops for everyone and cannot be resumed.",
-				yesLabel: "end it", noLabel: "keep playing", yes: g.endGame()}
-		}
+		g.askEnd()
 	case g.conn == nil || g.spectator() || g.board == nil || g.over():
 		// Everything below plays moves.
 	case key.Matches(msg, k.NextGroup):
@@ -418,6 +407,28 @@ func (g *gameScreen) key(msg tea.KeyMsg) tea.Cmd {
 		return g.undo()
 	}
 	return nil
+}
+
+// openHelp shows the game's keys, and how a turn is played.
+func (g *gameScreen) openHelp() {
+	g.overlay = &helpOverlay{title: "KEYS", km: g.keys(), rules: g.rules,
+		note: "Pick a card or action with ←/→ (tab), a move for it with ↑/↓, and play it with enter. " +
+			"Only legal moves are listed. / searches every move by name. u takes back your last move, while it " +
+			"drew, showed and rolled nothing. R: the rules of the game."}
+}
+
+// askEnd asks the host to confirm ending the game for everyone; anyone
+// else is told why they cannot.
+func (g *gameScreen) askEnd() {
+	switch {
+	case !g.room.IsHost(g.env.player.ID):
+		g.setStatus("only the room's host can end the game", true)
+	case g.room.Over:
+		g.setStatus("this game is already over", true)
+	default:
+		g.overlay = &confirmOverlay{title: "END THE GAME?", text: "The game stops for everyone and cannot be resumed.",
+			yesLabel: "end it", noLabel: "keep playing", yes: g.endGame()}
+	}
 }
 
 // filterKey edits the move search; arrows and enter still work. Every

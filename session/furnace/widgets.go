@@ -249,29 +249,35 @@ func playersBlock(t kit.Theme, v *furnace.View, s kit.Seats, w int, n notation, 
 		g.rows = append(g.rows, row)
 	}
 	if a := v.Agent; a != nil && v.Phase == furnace.AuctionPhase {
-		var d []string
-		for k := 1; k <= 4; k++ {
-			if a.Discs.Has(k) {
-				d = append(d, strconv.Itoa(k))
-			}
-		}
-		state := strings.Join(d, " ")
-		if a.Out || state == "" {
-			state = "out"
-		}
-		items := []string{"places after every 2 discs"}
-		if a.Roll > 0 {
-			items = append(items, fmt.Sprintf("last roll %d", a.Roll))
-		}
-		cells := []string{" ", "Agent", "", "", "", "", "", state}
-		if capitalists {
-			cells = slices.Insert(cells, 2, "")
-		}
-		g.rows = append(g.rows, gridRow{cells: cells, items: items})
+		g.rows = append(g.rows, agentRow(a, capitalists))
 	}
 	lines := g.lines(w, o.perPlayer)
 	lines[0] = t.Dim.Render(lines[0])
 	return lines
+}
+
+// agentRow is the 2-player Agent's row of the table during the auction:
+// its discs left and its last roll.
+func agentRow(a *furnace.Agent, capitalists bool) gridRow {
+	var d []string
+	for k := 1; k <= 4; k++ {
+		if a.Discs.Has(k) {
+			d = append(d, strconv.Itoa(k))
+		}
+	}
+	state := strings.Join(d, " ")
+	if a.Out || state == "" {
+		state = "out"
+	}
+	items := []string{"places after every 2 discs"}
+	if a.Roll > 0 {
+		items = append(items, fmt.Sprintf("last roll %d", a.Roll))
+	}
+	cells := []string{" ", "Agent", "", "", "", "", "", state}
+	if capitalists {
+		cells = slices.Insert(cells, 2, "")
+	}
+	return gridRow{cells: cells, items: items}
 }
 
 // yourCardsBlock draws the viewer's cards in production under the goods
