@@ -43,6 +43,7 @@ require (
 	github.com/charmbracelet/x/termios v0.1.1 // indirect
 	github.com/charmbracelet/x/windows v0.2.2 // indirect
 	github.com/clipperhouse/displaywidth v0.11.0 // indirect
+	github.com/clipperhouse/stringish v0.1.1 // indirect
 	github.com/clipperhouse/uax29/v2 v2.7.0 // indirect
 	github.com/creack/pty v1.1.21 // indirect
 	github.com/erikgeiser/coninput v0.0.0-20211004153227-1c3628e74d0f // indirect
@@ -62,4 +63,15 @@ require (
 	golang.org/x/exp v0.0.0-20240719175910-8a7402abbf56 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
+)
+
+// The text-width stack stays at the versions the UI line was measured on
+// (docs/performance.md): x/vt, which the play-through tests use, asks for
+// newer ones, and x/ansi v0.11.7 draws a changed frame 3-5x slower
+// (BenchmarkFrames/change).
+replace (
+	github.com/charmbracelet/x/ansi => github.com/charmbracelet/x/ansi v0.11.6
+	github.com/clipperhouse/displaywidth => github.com/clipperhouse/displaywidth v0.9.0
+	github.com/clipperhouse/uax29/v2 => github.com/clipperhouse/uax29/v2 v2.5.0
+	github.com/mattn/go-runewidth => github.com/mattn/go-runewidth v0.0.19
 )

@@ -111,7 +111,8 @@ func (r *Result) Won(seat int) bool {
 type Option struct {
 	// Name is the flag and the JSON key: "difficulty".
 	Name string `json:"name"`
-	// About is one line of help.
+	// About is one line of help, short enough for a form's line at 80
+	// columns: it is what the form shows where the cursor is.
 	About string `json:"about"`
 	// Choices are the allowed values, in the order menus show them.
 	Choices []string `json:"choices"`
@@ -120,6 +121,24 @@ type Option struct {
 	// Seats, when not zero, is the only number of seats the option
 	// applies to (a solo opponent's level applies to one seat).
 	Seats int `json:"seats,omitempty"`
+	// Needs, when set, is another option's value without which this one
+	// means nothing (Arthur's timing without capitalists): forms hide it.
+	Needs *Need `json:"needs,omitempty"`
+}
+
+// Need is another option's value an Option needs to mean anything.
+type Need struct {
+	Option string `json:"option"`
+	Value  string `json:"value"`
+}
+
+// Applies reports whether the option means anything in a game of seats
+// with the other options' values (as ReadOptions returns them).
+func (o Option) Applies(seats int, values map[string]string) bool {
+	if o.Seats != 0 && o.Seats != seats {
+		return false
+	}
+	return o.Needs == nil || values[o.Needs.Option] == o.Needs.Value
 }
 
 // Ruleset is one game as the rooms, stores and bots see it. Moves come in

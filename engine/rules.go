@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
+	"strings"
 )
 
 // State is a game in play as its Ruleset holds it between moves: the
@@ -81,7 +83,7 @@ func (t typed[S, M, V]) Apply(state State, seat int, move json.RawMessage) (Stat
 		if errors.As(err, &syntax) || errors.Is(err, io.ErrUnexpectedEOF) {
 			return nil, nil, fmt.Errorf("that move is not valid JSON: %w", err)
 		}
-		return nil, nil, fmt.Errorf("that move cannot be read: %w", err)
+		return nil, nil, fmt.Errorf("that move cannot be read: %w", readable(err))
 	}
 	next, events, err := t.r.Apply(s, seat, m)
 	if err != nil {
@@ -135,3 +137,56 @@ func DecodeState[S Versioned](data []byte, want int) (S, error) {
 	}
 	return s, nil
 }
+
+// readable words a move's field of the wrong type for a player: the
+// decoder's own words name Go types ("cannot unmarshal string into Go
+// struct field Move.slot of type int"). Other errors (a game's own
+// decoders say what they want) pass as they are.
+func readable(err error) error {
+	var typ *json.UnmarshalTypeError
+	if !errors.As(err, &typ) || typ.Type == nil {
+		return err
+	}
+	field := "the move"
+	if typ.Field != "" {
+		field = fmt.Sprintf("%q", typ.Field)
+	}
+	got, ok := strings.CutPrefix(typ.Value, "number ")
+	if !ok {
+		got = map[string]string{"string": "text", "number": "a number", "bool": "true or false",
+			"array": "a list", "object": "an object"}[typ.Value]
+	}
+	if got == "" {
+		got = typ.Value
+	}
+	return &fieldError{msg: fmt.Sprintf("%s should be %s, not %s", field, kindWord(typ.Type), got), err: err}
+}
+
+// kindWord names what a value of t is written as in JSON, for a player.
+func kindWord(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return "a whole number"
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number, 0 or more"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.String:
+		return "text in quotes"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	}
+	return "an object"
+}
+
+// fieldError is a move's field of the wrong type, worded for players; it
+// wraps the decoder's error for the log.
+type fieldError struct {
+	msg string
+	err error
+}
+
+func (e *fieldError) Error() string { return e.msg }
+func (e *fieldError) Unwrap() error { return e.err }

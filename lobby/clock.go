@@ -29,8 +29,9 @@ import (
 // Deadlines come from stored facts only: the time of the move (Record.At)
 // or of the game's start (Meta.StartedAt) after which the seat began
 // acting, or the time its person took it back from a bot (Seat.Since),
-// whichever is later. So every instance, and a server restarted, reckons
-// the same deadline; each fires it from the room's own timer (bots.go),
+// whichever is later, and the service's downtimes since (pauses.go),
+// which stop the clock. So every instance, and a server restarted,
+// reckons the same deadline; each fires it from the room's own timer (bots.go),
 // and the store's compare-and-set lets one bot move win.
 
 // DefaultPublicClock is the clock of a public room that does not choose:
@@ -46,6 +47,7 @@ const ClockOff time.Duration = -1
 // clock; empty without one. The room's lock guards it.
 type turnClock struct {
 	per    time.Duration     // each turn's time (store.Meta.Clock); 0 for none
+	run    *pauses           // when the service was down: no clock ran
 	since  map[int]time.Time // acting seat -> when its turn began
 	acting []int
 	round  int
@@ -53,8 +55,8 @@ type turnClock struct {
 
 // start sets the clock to per a turn and begins the turns of the seats
 // acting at the game's start, at.
-func (c *turnClock) start(per time.Duration, st engine.Status, at time.Time) {
-	*c = turnClock{per: per}
+func (c *turnClock) start(per time.Duration, run *pauses, st engine.Status, at time.Time) {
+	*c = turnClock{per: per, run: run}
 	c.note(st, at)
 }
 
@@ -91,7 +93,10 @@ func (c *turnClock) deadline(seat int, m *store.Meta) (time.Time, bool) {
 	if s.Since.After(since) {
 		since = s.Since
 	}
-	return since.Add(c.per), true
+	if c.run == nil {
+		return since.Add(c.per), true
+	}
+	return c.run.after(since, c.per), true
 }
 
 // outOfTime reports whether seat's time for its turn ran out by now

@@ -135,7 +135,7 @@ func TestTurnClock(t *testing.T) {
 	t0 := time.Date(2026, 3, 4, 5, 0, 0, 0, time.UTC)
 	m := store.Meta{Seats: []store.Seat{{Player: "key:ann"}, {Player: "key:ben"}, {Bot: "first"}}, Clock: time.Minute}
 	var c turnClock
-	c.start(m.Clock, engine.Status{Round: 1, Acting: []int{0}}, t0)
+	c.start(m.Clock, nil, engine.Status{Round: 1, Acting: []int{0}}, t0)
 	if d, ok := c.deadline(0, &m); !ok || !d.Equal(t0.Add(time.Minute)) {
 		t.Fatalf("ann's deadline %v, %v", d, ok)
 	}
@@ -181,7 +181,7 @@ func TestTurnClock(t *testing.T) {
 		t.Fatal("a deadline in a game that is over")
 	}
 	var off turnClock
-	off.start(0, engine.Status{Acting: []int{0}}, t0)
+	off.start(0, nil, engine.Status{Acting: []int{0}}, t0)
 	if _, ok := off.deadline(0, &store.Meta{Seats: m.Seats}); ok || len(off.since) != 0 {
 		t.Fatal("a room without a clock keeps turns")
 	}

@@ -39,20 +39,22 @@ func (r *room) move(ctx context.Context, seat int, mv json.RawMessage) error {
 	if late {
 		return errors.New("your time for this turn ran out: the bot plays it, and you play again from your next turn")
 	}
-	return r.commit(ctx, seat, mv, 5)
+	return r.commit(ctx, seat, mv, "", 5)
 }
 
 // commitOnce commits a bot's move, or catches up and returns errMovedOn
-// if another move was stored first: the bot thinks again.
-func (r *room) commitOnce(ctx context.Context, seat int, mv json.RawMessage) error {
-	return r.commit(ctx, seat, mv, 0)
+// if another move was stored first: the bot thinks again. standIn names
+// the bot when it plays for the seat's person (store.Record.Bot).
+func (r *room) commitOnce(ctx context.Context, seat int, mv json.RawMessage, standIn string) error {
+	return r.commit(ctx, seat, mv, standIn, 0)
 }
 
 // commit applies and stores mv for seat. On a conflict it catches up and
-// judges mv again against the new state, up to retries times. The caller
+// judges mv again against the new state, up to retries times. standIn is
+// the bot playing for the seat's person, if one is. The caller
 // holds r.writing, not r.mu: the move is judged on a copy of the table
 // and stored outside r.mu, and the room takes it in under r.mu after.
-func (r *room) commit(ctx context.Context, seat int, mv json.RawMessage, retries int) error {
+func (r *room) commit(ctx context.Context, seat int, mv json.RawMessage, standIn string, retries int) error {
 	for attempt := 0; ; attempt++ {
 		if r.meta.Over {
 			return errors.New("this game is over")
@@ -69,7 +71,7 @@ func (r *room) commit(ctx context.Context, seat int, mv json.RawMessage, retries
 		}
 		now := r.l.cfg.Now().UTC()
 		began := time.Now()
-		err = r.l.cfg.Store.Append(ctx, r.code, r.table.moves, store.Record{Seat: seat, Move: mv, At: now}, next.status)
+		err = r.l.cfg.Store.Append(ctx, r.code, r.table.moves, store.Record{Seat: seat, Move: mv, At: now, Bot: standIn}, next.status)
 		if errors.Is(err, store.ErrConflict) && (attempt < retries || retries == 0) {
 			// Someone else (another session's instance) played first: take
 			// their moves and judge this one again against the new state,
@@ -90,7 +92,7 @@ func (r *room) commit(ctx context.Context, seat int, mv json.RawMessage, retries
 		}
 		r.l.observer().MoveStored(time.Since(began))
 		r.mu.Lock()
-		listed := r.played(next, seat, events, now)
+		listed := r.played(next, seat, standIn != "", events, now)
 		r.mu.Unlock()
 		if listed {
 			r.l.roomsChanged()
@@ -111,11 +113,11 @@ func (r *room) failed(err error) {
 }
 
 // played takes in seat's move, stored at at: the table after it and its
-// events. It reports whether room lists show something new: they show
+// events, played by a bot for the seat's person when byBot. It reports whether room lists show something new: they show
 // the round and who acts, so they are told when those change, not on
 // every move of a phase everyone plays at once. The caller holds
 // r.writing and r.mu.
-func (r *room) played(next table, seat int, events []engine.Event, at time.Time) (listed bool) {
+func (r *room) played(next table, seat int, byBot bool, events []engine.Event, at time.Time) (listed bool) {
 	st := next.status
 	r.notice = ""
 	r.table = next
@@ -123,7 +125,7 @@ func (r *room) played(next table, seat int, events []engine.Event, at time.Time)
 	r.clock.note(st, at)
 	listed = st.Round != r.meta.Round || !slices.Equal(st.Acting, r.meta.Acting) || st.Result != nil
 	r.meta.SetStatus(st)
-	r.log.record(next.moves-1, seat, events)
+	r.log.record(next.moves-1, seat, byBot, events)
 	r.broadcast()
 	return listed
 }
@@ -241,6 +243,7 @@ func (r *room) handOverDue(ctx context.Context) {
 // it plays, the position's number and its view.
 type botMove struct {
 	seat, moves int
+	standIn     string // the bot's name when it plays for the seat's person
 	play        engine.Bot
 	view        json.RawMessage
 	err         error
@@ -297,6 +300,9 @@ func (r *room) botToMove(gen int) (b botMove, ok bool) {
 	r.timer.moved()
 	b = botMove{seat: seat, moves: r.table.moves}
 	b.play, b.err = r.bot(seat)
+	if r.meta.Seats[seat].Player != "" {
+		b.standIn = r.botName(seat)
+	}
 	if b.err == nil {
 		b.view, b.err = r.table.view(seat)
 	}
@@ -318,7 +324,7 @@ func (r *room) botMoved(b botMove, move json.RawMessage) {
 		err = errMovedOn
 		if same {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			err = r.commitOnce(ctx, b.seat, move)
+			err = r.commitOnce(ctx, b.seat, move, b.standIn)
 			cancel()
 		}
 	}
@@ -343,9 +349,13 @@ func (r *room) botMoved(b botMove, move json.RawMessage) {
 // bot returns the player for a seat a bot plays: the seat's bot, or the
 // game's default bot for a person out of time. The caller holds r.mu.
 func (r *room) bot(seat int) (engine.Bot, error) {
-	name := r.meta.Seats[seat].Bot
-	if name == "" {
-		name = r.game.DefaultBot()
+	return r.timer.player(r.game, seat, r.botName(seat), r.meta.Seed)
+}
+
+// botName names the bot that plays seat. The caller holds r.mu.
+func (r *room) botName(seat int) string {
+	if name := r.meta.Seats[seat].Bot; name != "" {
+		return name
 	}
-	return r.timer.player(r.game, seat, name, r.meta.Seed)
+	return r.game.DefaultBot()
 }

@@ -34,6 +34,10 @@ type Update struct {
 	View json.RawMessage `json:"view,omitempty"`
 	// Log is the recent game log worded for this seat, oldest first.
 	Log []string `json:"log,omitempty"`
+	// LogByBot lists the indices in Log of the lines of moves a bot
+	// played for a seat's person (their clock ran out, or their seat went
+	// to a bot while they were away); those lines say so too.
+	LogByBot []int `json:"logByBot,omitempty"`
 	// Notice reports trouble reaching the store ("reconnecting…").
 	Notice  string `json:"notice,omitempty"`
 	Version int    `json:"version"` // moves played

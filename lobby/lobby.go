@@ -74,6 +74,10 @@ type Config struct {
 	// hearing from it again; it renews its claim every third of that.
 	// 0 means DefaultPresenceTTL.
 	PresenceTTL time.Duration
+	// ReconnectWindow is the least time every seat has after a restart
+	// before its clock runs out or it goes to a bot (pauses.go); 0 means
+	// DefaultReconnectWindow.
+	ReconnectWindow time.Duration
 	// Seeds draws the seed of every room made without a chosen one,
 	// rematches too; nil means 64 bits from crypto/rand. Tests set it for
 	// games they can replay that still count like any other.
@@ -116,6 +120,8 @@ type Lobby struct {
 	public publicRooms
 	// faults logs store errors once per burst (faults.go).
 	faults *ratelog.Logger
+	// pauses are the service's downtimes, when no clock runs (pauses.go).
+	pauses *pauses
 }
 
 // New returns a lobby over cfg.Store.
@@ -128,7 +134,7 @@ func New(cfg Config) *Lobby {
 	}
 	l := &Lobby{cfg: cfg, games: map[string]Game{}, rooms: map[string]*room{},
 		started: cfg.Now().UTC().Truncate(time.Millisecond), presenceKick: make(chan struct{}, 1),
-		presenceDue: map[*room]bool{}, faults: newFaultLog(cfg.Logger)}
+		presenceDue: map[*room]bool{}, faults: newFaultLog(cfg.Logger), pauses: newPauses(cfg.ReconnectWindow)}
 	l.cluster = cfg.Store.Cluster()
 	l.lobbyChat = chat.NewLobby(cfg.Store, func(what string, err error) { l.storeFault(what, err) })
 	l.players = players.New(players.Config{Store: cfg.Store, Now: cfg.Now, Logger: cfg.Logger, Fault: l.storeFault,
@@ -139,12 +145,20 @@ func New(cfg Config) *Lobby {
 	return l
 }
 
-// Run does the lobby's background work until ctx ends: expiring abandoned
-// rooms and, with a shared store, following changes made elsewhere and
+// Run does the lobby's background work until ctx ends: saying in the
+// store that the service runs (pauses.go), expiring abandoned rooms and,
+// with a shared store, following changes made elsewhere and
 // sharing which seats sessions here hold. With a shared store it returns
 // only after withdrawing this instance's claims on seats, so close the
 // store after Run returns.
 func (l *Lobby) Run(ctx context.Context) {
+	l.pauses.running.Store(true)
+	alive := make(chan struct{})
+	go func() {
+		defer close(alive)
+		l.stayAlive(ctx)
+	}()
+	defer func() { <-alive }()
 	if l.cluster != nil {
 		shared := make(chan struct{})
 		go func() {

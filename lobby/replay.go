@@ -19,6 +19,9 @@ type Frame struct {
 	Seat int `json:"seat"`
 	// Log is what that move did, worded for spectators.
 	Log []string `json:"log,omitempty"`
+	// Bot names the bot that made that move for the seat's person, if
+	// one did (store.Record.Bot).
+	Bot string `json:"bot,omitempty"`
 	// At is when that move was made (zero for the starting position), so
 	// a replay can show the chat said meanwhile (ReplayChat).
 	At time.Time `json:"at,omitzero"`
@@ -57,16 +60,17 @@ func (l *Lobby) Replay(ctx context.Context, invite string, p Player) (RoomInfo, 
 	if err := r.rebuild(meta, nil); err != nil {
 		return RoomInfo{}, nil, err
 	}
-	frame := func(seat int, at time.Time) (Frame, error) {
+	frame := func(rec store.Record) (Frame, error) {
 		v, err := r.table.view(engine.Spectator)
 		if err != nil {
 			return Frame{}, err
 		}
-		f := Frame{View: v, Round: r.table.status.Round, Seat: seat, Log: r.log.wordedFor(engine.Spectator, r.meta.Seats), At: at}
+		f := Frame{View: v, Round: r.table.status.Round, Seat: rec.Seat, Bot: rec.Bot, At: rec.At}
+		f.Log, _ = r.log.wordedFor(engine.Spectator, r.meta.Seats)
 		r.log.events = nil
 		return f, nil
 	}
-	first, err := frame(-1, time.Time{})
+	first, err := frame(store.Record{Seat: -1})
 	if err != nil {
 		return RoomInfo{}, nil, err
 	}
@@ -75,7 +79,7 @@ func (l *Lobby) Replay(ctx context.Context, invite string, p Player) (RoomInfo, 
 		if err := r.replay([]store.Record{rec}); err != nil {
 			return RoomInfo{}, nil, err
 		}
-		f, err := frame(rec.Seat, rec.At)
+		f, err := frame(rec)
 		if err != nil {
 			return RoomInfo{}, nil, err
 		}

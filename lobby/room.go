@@ -122,6 +122,7 @@ func (l *Lobby) cached(code string) *room {
 // load reads a room from the store and replays its game. Nobody else
 // knows the room yet: the store is read with no lock held.
 func (l *Lobby) load(ctx context.Context, code string) (*room, error) {
+	l.pauses.wait(ctx) // a server just restarted knows first how long it was down
 	meta, moves, err := l.cfg.Store.Load(ctx, code, 0)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, fmt.Errorf("room %s: %w", code, err)
@@ -168,7 +169,7 @@ func (r *room) rebuild(meta store.Meta, moves []store.Record) error {
 	if started.IsZero() {
 		started = meta.Created // stored before StartedAt was
 	}
-	r.clock.start(meta.Clock, r.table.status, started)
+	r.clock.start(meta.Clock, r.l.pauses, r.table.status, started)
 	return r.replay(moves)
 }
 
@@ -182,7 +183,7 @@ func (r *room) replay(moves []store.Record) error {
 		}
 		r.clock.note(next.status, rec.At)
 		r.table = next
-		r.log.record(next.moves-1, rec.Seat, events)
+		r.log.record(next.moves-1, rec.Seat, rec.Bot != "", events)
 	}
 	return r.table.settle()
 }
@@ -258,7 +259,7 @@ func (r *room) connected() bool {
 // votes judges the table's votes from the room as it is. The caller
 // holds r.mu.
 func (r *room) votes() seatVotes {
-	return seatVotes{meta: &r.meta, seen: &r.seen, bot: r.game.DefaultBot()}
+	return seatVotes{meta: &r.meta, seen: &r.seen, bot: r.game.DefaultBot(), run: r.l.pauses}
 }
 
 // awaySince is since when seat's person has been away. The caller holds

@@ -25,6 +25,9 @@ const logSize = 200
 type logEntry struct {
 	engine.Event
 	move int // the move's index in the room's log
+	// byBot marks the event of a seat's move that a bot played for the
+	// seat's person (store.Record.Bot): its line says so.
+	byBot bool
 }
 
 // undoLog is a room's recent events, and per seat the moves an undo may
@@ -34,8 +37,9 @@ type undoLog struct {
 	standing map[int][]int
 }
 
-// record adds to the log the events of move, played by seat.
-func (u *undoLog) record(move, seat int, events []engine.Event) {
+// record adds to the log the events of move, played by seat, by a bot
+// for the seat's person when byBot.
+func (u *undoLog) record(move, seat int, byBot bool, events []engine.Event) {
 	undo := slices.IndexFunc(events, func(e engine.Event) bool { return e.Kind == engine.Undo && e.Seat == seat })
 	switch {
 	case seat < 0:
@@ -53,7 +57,7 @@ func (u *undoLog) record(move, seat int, events []engine.Event) {
 		}
 	}
 	for _, e := range events {
-		u.events = append(u.events, logEntry{Event: e, move: move})
+		u.events = append(u.events, logEntry{Event: e, move: move, byBot: byBot && seat >= 0 && e.Seat == seat})
 	}
 	if over := len(u.events) - logSize; over > 0 {
 		u.events = slices.Delete(u.events, 0, over)
@@ -87,19 +91,28 @@ func (u *undoLog) takeBack(seat int, e engine.Event) engine.Event {
 }
 
 // wordedFor words the recent events for seat, naming the players by the
-// seats' names.
-func (u *undoLog) wordedFor(seat int, seats []store.Seat) []string {
-	out := make([]string, 0, len(u.events))
-	for _, e := range u.events {
+// seats' names, and lists which of the lines a bot played for a seat's
+// person: those say so ("the bot played for carol: built Manufactory").
+func (u *undoLog) wordedFor(seat int, seats []store.Seat) (lines []string, byBot []int) {
+	lines = make([]string, 0, len(u.events))
+	for i, e := range u.events {
 		text := e.For(seat)
 		if e.Seat >= 0 && e.Seat < len(seats) {
 			who := seats[e.Seat].Name
-			if e.Seat == seat {
+			switch {
+			case e.byBot && e.Seat == seat:
+				who = "the bot played for you:"
+			case e.byBot:
+				who = "the bot played for " + who + ":"
+			case e.Seat == seat:
 				who = "You"
 			}
 			text = who + " " + text
 		}
-		out = append(out, text)
+		if e.byBot {
+			byBot = append(byBot, i)
+		}
+		lines = append(lines, text)
 	}
-	return out
+	return lines, byBot
 }

@@ -82,7 +82,18 @@ func (l *Lobby) Vote(ctx context.Context, code string, by Player, seat int) (Vot
 type seatVotes struct {
 	meta *store.Meta
 	seen *presence
-	bot  string // the game's default bot; "" when it has none
+	bot  string  // the game's default bot; "" when it has none
+	run  *pauses // when the service was down: no grace period ran
+}
+
+// graceOver is when the seat's player has been away n grace periods of
+// the service's running time (pauses.go).
+func (v seatVotes) graceOver(seat, n int) time.Time {
+	away, d := v.awaySince(seat), time.Duration(n)*graceOf(*v.meta)
+	if v.run == nil {
+		return away.Add(d)
+	}
+	return v.run.after(away, d)
 }
 
 // check refuses by's vote for seat before presence is read, by what the
@@ -125,7 +136,7 @@ func (v seatVotes) cast(voter, seat int, now time.Time) (store.Meta, VoteResult,
 		return store.Meta{}, VoteResult{}, errors.New("only the players at the table can hand a seat to a bot")
 	}
 	away := v.awaySince(seat)
-	if open := away.Add(graceOf(*v.meta)); now.Before(open) {
+	if open := v.graceOver(seat, 1); now.Before(open) {
 		return store.Meta{}, VoteResult{}, fmt.Errorf("%s has been away %s: the seat can go to a bot in %s",
 			s.Name, ClockText(now.Sub(away)), ClockText(open.Sub(now)))
 	}
@@ -204,11 +215,10 @@ func (v seatVotes) handoverAt(seat int) (at time.Time, ok bool) {
 	if !m.Started || m.Over || v.bot == "" || !v.awayPerson(seat) || !v.someoneHere() {
 		return time.Time{}, false
 	}
-	open := v.awaySince(seat).Add(graceOf(*m))
 	if votes, needed := v.tally(m, seat); needed > 0 && votes >= needed {
-		return open, true
+		return v.graceOver(seat, 1), true
 	}
-	return open.Add(graceOf(*m)), true
+	return v.graceOver(seat, 2), true
 }
 
 // next is the earliest handoverAt of every seat, or seat -1. Only an
@@ -253,13 +263,15 @@ func (v seatVotes) addTo(info *RoomInfo, hostWatching bool) {
 	if s := v.standIn(hostWatching); s >= 0 {
 		info.HostSeat, info.HostAway, info.standIn = s, true, m.Seats[s].Player
 	}
+	// Nobody at the table means no handover is coming (handoverAt) and
+	// nobody who could vote: no countdown to show.
+	here := v.someoneHere()
 	for seat := range info.Seats {
 		s := &info.Seats[seat]
-		if !m.Started || m.Over || s.AwaySince.IsZero() || v.bot == "" {
+		if !m.Started || m.Over || s.AwaySince.IsZero() || v.bot == "" || !here {
 			continue
 		}
-		s.VotesFrom = s.AwaySince.Add(graceOf(*m))
-		s.BotAt = s.VotesFrom.Add(graceOf(*m))
+		s.VotesFrom, s.BotAt = v.graceOver(seat, 1), v.graceOver(seat, 2)
 		for _, vote := range m.Votes {
 			if vote.Seat == seat && !v.stale(vote) && v.seen.present(vote.By) && !slices.Contains(s.Votes, vote.By) {
 				s.Votes = append(s.Votes, vote.By)

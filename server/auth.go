@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"github.com/charmbracelet/ssh"
+	"github.com/charmbracelet/x/ansi"
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/smokestack/smokestack/lobby"
@@ -43,7 +44,7 @@ func (s *Server) guestAuth(ctx ssh.Context, challenge gossh.KeyboardInteractiveC
 		return false
 	}
 	// No questions: the instruction is shown and the client answers nothing.
-	if _, err := challenge("smokestack", cmd.GuestNote, nil, nil); err != nil {
+	if _, err := challenge("smokestack", guestBanner, nil, nil); err != nil {
 		return false
 	}
 	perms := ctx.Permissions()
@@ -53,6 +54,17 @@ func (s *Server) guestAuth(ctx ssh.Context, challenge gossh.KeyboardInteractiveC
 	perms.Extensions[extGuest] = "guest:" + randomID()
 	return true
 }
+
+// bannerWidth is the width the guests' note is wrapped to before login.
+// The terminal's width is not known then (the client asks for its
+// terminal after logging in), and a client prints the note as it comes,
+// so a line wider than the terminal would break mid-word: lines this
+// short fit a phone's terminal, and every one the game screens fit.
+const bannerWidth = 48
+
+// guestBanner is the guests' note as shown before login: wrapped at
+// word boundaries to bannerWidth.
+var guestBanner = ansi.Wordwrap(cmd.GuestNote, bannerWidth, "")
 
 var errNotAuthenticated = errors.New("permission denied: the key used does not match the key that authenticated")
 

@@ -115,6 +115,10 @@ func TestHelp(t *testing.T) {
 	if !strings.Contains(r.stdout, "--difficulty easy|medium|hard|insane") || !strings.Contains(r.stdout, "factories: Fantastic Factories, 1 to 5 seats") {
 		t.Errorf("help new:\n%s", r.stdout)
 	}
+	// An option that means nothing without another says which.
+	if !strings.Contains(r.stdout, "default alone (with --capitalists on)") {
+		t.Errorf("help new does not say arthur needs capitalists:\n%s", r.stdout)
+	}
 }
 
 // Guests come in by keyboard-interactive, are told how to take a seat

@@ -40,11 +40,25 @@ func sitDown(t *testing.T, addr, name string, w, h int, cmd string) *player {
 	return p
 }
 
-// connect opens a new connection with the player's key, as `ssh HOST
-// cmd` would, on a fresh terminal.
+// guestSitsDown brings a person without a key, a guest, to the server
+// at a terminal of w x h, running cmd: each of their connections is a
+// new guest, who comes back to a seat with its seat word.
+func guestSitsDown(t *testing.T, addr, name string, w, h int, cmd string) *player {
+	t.Helper()
+	p := &player{t: t, name: name, addr: addr, w: w, h: h}
+	p.connect(cmd)
+	return p
+}
+
+// connect opens a new connection with the player's key (as a guest
+// without one), as `ssh HOST cmd` would, on a fresh terminal.
 func (p *player) connect(cmd string) {
 	p.t.Helper()
-	c := dialKey(p.t, p.addr, p.name, p.key)
+	auth := guestAuth
+	if p.key != nil {
+		auth = gossh.PublicKeys(p.key)
+	}
+	c := dial(p.t, p.addr, p.name, auth)
 	s, err := c.NewSession()
 	if err != nil {
 		p.t.Fatal(err)

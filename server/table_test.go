@@ -120,8 +120,8 @@ func TestHostLeavesOnMarketTurn(t *testing.T) {
 }
 
 // TestClockRunsOut: a seat whose time for its turn runs out is played by
-// its bot for that turn, over real SSH; its player stays seated and plays
-// the next turn.
+// its bot for that turn, over real SSH, and the log says the bot played
+// it; its player stays seated and plays the next turn.
 func TestClockRunsOut(t *testing.T) {
 	srv := startServer(t)
 	aliceC := dialKey(t, srv.addr, "alice", newKey(t))
@@ -155,8 +155,11 @@ func TestClockRunsOut(t *testing.T) {
 	if moved.Version != 1 || time.Now().Before(deadline) {
 		t.Fatalf("alice's seat moved at version %d, %v before its deadline %v", moved.Version, time.Until(deadline), deadline)
 	}
-	if s := moved.Room.Seats[0]; s.Bot != "" || s.Name != "alice" || len(moved.Log) == 0 || !strings.HasPrefix(moved.Log[0], "You ") {
-		t.Fatalf("after the bot's move for alice: seat %+v, log %q", s, moved.Log)
+	// The log credits the bot, not alice (issue 25, point 2), and play's
+	// JSON lists the line as the bot's (logByBot).
+	if s := moved.Room.Seats[0]; s.Bot != "" || s.Name != "alice" || len(moved.Log) == 0 ||
+		!strings.HasPrefix(moved.Log[0], "the bot played for you: ") || !strings.Contains(string(moved.raw), `"logByBot":[0`) {
+		t.Fatalf("after the bot's move for alice: seat %+v, log %q, line %s", s, moved.Log, moved.raw)
 	}
 	if slices.Contains(moved.Room.Acting, 0) {
 		t.Fatalf("the bot played on past alice's turn: acting %v", moved.Room.Acting)

@@ -167,12 +167,28 @@ func (s *Server) ended(c *call, start session.Start, t *terminal, final tea.Mode
 	case ended:
 		// After the restored terminal, on the same stream, so it cannot
 		// overtake it.
-		fmt.Fprint(c.out, "\n"+string(note)+"\n") // made \r\n by the emulated PTY
+		fmt.Fprint(c.out, "\n"+string(note)+"\n"+s.seatWordsNote(final)) // made \r\n by the emulated PTY
 		return nil
 	case errors.Is(err, tea.ErrProgramKilled):
 		return nil // the connection went away
 	}
 	return err
+}
+
+// seatWordsNote repeats to a guest, as the server ends their session,
+// the seat words its screens showed: the restored terminal no longer
+// shows them, and without one a guest cannot come back.
+func (s *Server) seatWordsNote(final tea.Model) string {
+	sw, ok := final.(interface{ SeatWords() []session.SeatWord })
+	if !ok {
+		return ""
+	}
+	var b strings.Builder
+	for _, w := range sw.SeatWords() {
+		fmt.Fprintf(&b, "Your seat word in room %s is %s. Come back from this address with:\n  %s\n",
+			w.Code, w.Word, s.sshCommand(true, "join", w.Code, w.Word))
+	}
+	return b.String()
 }
 
 // watchIdle warns terminal sessions left without input for a while and

@@ -135,10 +135,14 @@ func (g *gameScreen) awaySeat(i int, s lobby.SeatInfo, now time.Time, short bool
 	}
 	votes := fmt.Sprintf("%d of %d votes", len(s.Votes), s.VotesNeeded)
 	switch {
+	case g.spectator() && short:
+		// A spectator has no vote: how long the seat has been away, and
+		// when a bot takes it.
+		return fmt.Sprintf("%s away %s, bot in %s", name, since(now.Sub(s.AwaySince)), lobby.ClockText(s.BotAt.Sub(now)))
+	case g.spectator():
+		return fmt.Sprintf("%s away %s: a bot takes the seat (%s, %s)", name, since(now.Sub(s.AwaySince)), votes, auto)
 	case short:
 		return fmt.Sprintf("%s: b for a bot %d/%d, %s", name, len(s.Votes), s.VotesNeeded, lobby.ClockText(s.BotAt.Sub(now)))
-	case g.spectator():
-		return fmt.Sprintf("%s away: a bot takes the seat (%s, %s)", name, votes, auto)
 	case slices.Contains(s.Votes, g.seat):
 		return fmt.Sprintf("%s away: you voted for a bot (%s, %s)", name, votes, auto)
 	}
@@ -146,17 +150,20 @@ func (g *gameScreen) awaySeat(i int, s lobby.SeatInfo, now time.Time, short bool
 }
 
 // clockText is the header's clock: the viewer's own time for the turn,
-// or the acting seats' when the viewer does not act. "" with no clock.
+// or the acting seats' when the viewer does not act. "" with no clock,
+// and for a time past that nobody waits for (clock.go in lobby: the turn
+// stays the seat's, so ⏱ 0:00 would be no fact).
 func (g *gameScreen) clockText() string {
 	now := g.now()
+	running := func(s lobby.SeatInfo) bool { return !s.Deadline.IsZero() && (s.OutOfTime || now.Before(s.Deadline)) }
 	if g.seat >= 0 && g.seat < len(g.room.Seats) {
-		if d := g.room.Seats[g.seat].Deadline; !d.IsZero() {
-			return "⏱ " + lobby.ClockText(d.Sub(now))
+		if s := g.room.Seats[g.seat]; running(s) {
+			return "⏱ " + lobby.ClockText(s.Deadline.Sub(now))
 		}
 	}
 	first, who, n := time.Time{}, -1, 0
 	for i, s := range g.room.Seats {
-		if s.Deadline.IsZero() {
+		if !running(s) {
 			continue
 		}
 		n++

@@ -47,6 +47,9 @@ type gameScreen struct {
 	armed     json.RawMessage // a costly move waiting for its second enter
 	status    string
 	statusBad bool
+	// statusGone, when set, says the status no longer holds: it was about
+	// a state of the table or the menu that has since changed.
+	statusGone func(*gameScreen) bool
 	// noteRound is set while the status is a note of a move played
 	// ("played: …"), to the round it was played in, and noteVersion to
 	// the room's version then: the note goes with that round, and gives
@@ -88,6 +91,7 @@ type (
 	hostDoneMsg struct {
 		what string
 		err  error
+		gone func(*gameScreen) bool // when what no longer holds
 	}
 	tickMsg struct{ done chan struct{} }
 )
@@ -236,7 +240,8 @@ func (g *gameScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 		if msg.err != nil {
 			g.setStatus(msg.err.Error(), true)
 		} else {
-			g.setStatus(msg.what, false)
+			g.setStatusUntil(msg.what, false, msg.gone)
+			g.dropGoneStatus() // the update saying so may have come first
 		}
 	case chatSentMsg:
 		if msg.pane == g.chat {
@@ -257,18 +262,22 @@ func (g *gameScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 		}
 		g.chat.resize()
 	case tea.KeyMsg:
-		return g, g.key(msg)
+		cmd := g.key(msg)
+		g.dropGoneStatus()
+		return g, cmd
 	}
 	return g, nil
 }
 
 // apply takes in a room update: the view replaces the old one whole.
 func (g *gameScreen) apply(u lobby.Update) {
+	was := g.acting()
 	g.room, g.seat, g.log, g.notice, g.version, g.invite = u.Room, u.Seat, u.Log, u.Notice, u.Version, u.Invite
 	g.table = seatsOf(g.room, g.seat)
 	g.logPane = drawnLog{}
 	if u.SeatWord != "" && g.seatWord == "" {
 		g.seatWord = u.SeatWord
+		g.env.words.add(g.code, u.SeatWord)
 		g.setStatus(g.seatWordText(), false) // once, at sit-down: the guest must see it
 	}
 	g.chat.setLines(u.Chat)
@@ -280,10 +289,18 @@ func (g *gameScreen) apply(u lobby.Update) {
 		}
 		g.board = b
 	}
-	if g.spectator() || g.over() || g.board == nil {
+	switch {
+	case g.spectator() || g.over() || g.board == nil:
 		g.menu = menu{}
-	} else {
+	case !was && g.acting():
+		// A new turn starts with every move on offer: a search typed
+		// for the last turn would hide this one's.
+		g.menu = newMenu(g.board.Menu(g.seats()), menu{})
+	default:
 		g.menu = newMenu(g.board.Menu(g.seats()), g.menu)
+	}
+	if len(g.menu.groups) == 0 || !was && g.acting() {
+		g.filtering = false
 	}
 	if sel, ok := g.menu.selected(); g.armed != nil && (!ok || !bytes.Equal(sel.Move, g.armed)) {
 		// The move waiting for its second enter is gone (the table
@@ -294,7 +311,21 @@ func (g *gameScreen) apply(u lobby.Update) {
 }
 
 func (g *gameScreen) setStatus(s string, bad bool) {
-	g.status, g.statusBad, g.noteRound, g.noteVersion = s, bad, 0, 0
+	g.setStatusUntil(s, bad, nil)
+}
+
+// setStatusUntil says s on the status line until gone reports that it no
+// longer holds (nil: until something else is said, or staleStatus).
+func (g *gameScreen) setStatusUntil(s string, bad bool, gone func(*gameScreen) bool) {
+	g.status, g.statusBad, g.noteRound, g.noteVersion, g.statusGone = s, bad, 0, 0, gone
+}
+
+// dropGoneStatus clears a status whose state has changed: a status
+// belongs to the state that caused it.
+func (g *gameScreen) dropGoneStatus() {
+	if g.statusGone != nil && g.statusGone(g) {
+		g.setStatus("", false)
+	}
 }
 
 // staleStatus clears what the status line says once the game has moved
@@ -307,6 +338,8 @@ func (g *gameScreen) staleStatus(was bool) {
 		g.setStatus("", false)
 	case g.statusBad && !was && g.acting():
 		g.setStatus("", false)
+	default:
+		g.dropGoneStatus()
 	}
 }
 
@@ -331,14 +364,15 @@ func (g *gameScreen) key(msg tea.KeyMsg) tea.Cmd {
 	k := gameKeyMap
 	switch {
 	case key.Matches(msg, k.Help):
-		g.overlay = &helpOverlay{title: "KEYS", km: g.keys(), rules: g.rules,
-			note: "Pick a card or action with ←/→ (tab), a move for it with ↑/↓, and play it with enter. " +
-				"Only legal moves are listed. / searches every move by name. u takes back your last move, while it " +
-				"drew, showed and rolled nothing. R: the rules of the game."}
+		g.openHelp()
 	case key.Matches(msg, k.Chat):
 		return g.chat.start()
 	case g.chat.open && msg.Type == tea.KeyEsc:
 		g.chat.close() // esc hides the chat before it leaves the room
+	case msg.Type == tea.KeyEsc && g.menu.filter != "":
+		g.menu.clearFilter() // and a search left typed, then a refusal
+	case msg.Type == tea.KeyEsc && g.statusBad && g.status != "":
+		g.setStatus("", false)
 	case g.over() && key.Matches(msg, k.Rematch):
 		return g.rematch()
 	case key.Matches(msg, k.Rules):
@@ -351,21 +385,15 @@ func (g *gameScreen) key(msg tea.KeyMsg) tea.Cmd {
 		return func() tea.Msg { return toLobby{} }
 	case key.Matches(msg, k.Card):
 		g.openCards()
+	case key.Matches(msg, k.Yours):
+		g.openYours()
 	case key.Matches(msg, k.Log):
 		w, h := g.env.bodySize()
 		g.overlay = newLogOverlay(g.env.theme, g.seats(), g.log, w, h)
 	case key.Matches(msg, k.AddBot):
 		g.openBots()
 	case key.Matches(msg, k.End):
-		switch {
-		case !g.room.IsHost(g.env.player.ID):
-			g.setStatus("only the room's host can end the game", true)
-		case g.room.Over:
-			g.setStatus("this game is already over", true)
-		default:
-			g.overlay = &confirmOverlay{title: "END THE GAME?", text: "The game stops for everyone and cannot be resumed.",
-				yesLabel: "end it", noLabel: "keep playing", yes: g.endGame()}
-		}
+		g.askEnd()
 	case g.conn == nil || g.spectator() || g.board == nil || g.over():
 		// Everything below plays moves.
 	case key.Matches(msg, k.NextGroup):
@@ -387,21 +415,51 @@ func (g *gameScreen) key(msg tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
-// filterKey edits the move search; arrows and enter still work.
+// openHelp shows the game's keys, and how a turn is played.
+func (g *gameScreen) openHelp() {
+	g.overlay = &helpOverlay{title: "KEYS", km: g.keys(), rules: g.rules,
+		note: "Pick a card or action with ←/→ (tab), a move for it with ↑/↓, and play it with enter. " +
+			"Only legal moves are listed. / searches every move by name. u takes back your last move, while it " +
+			"drew, showed and rolled nothing. R: the rules of the game."}
+}
+
+// askEnd asks the host to confirm ending the game for everyone; anyone
+// else is told why they cannot.
+func (g *gameScreen) askEnd() {
+	switch {
+	case !g.room.IsHost(g.env.player.ID):
+		g.setStatus("only the room's host can end the game", true)
+	case g.room.Over:
+		g.setStatus("this game is already over", true)
+	default:
+		g.overlay = &confirmOverlay{title: "END THE GAME?", text: "The game stops for everyone and cannot be resumed.",
+			yesLabel: "end it", noLabel: "keep playing", yes: g.endGame()}
+	}
+}
+
+// filterKey edits the move search; arrows and enter still work. Every
+// move is one key away: esc ends the search, and so does an arrow that
+// has no result to move through (← and → leave the search's one group).
 func (g *gameScreen) filterKey(msg tea.KeyMsg) tea.Cmd {
 	k := gameKeyMap
-	switch {
+	switch arrow := msg.Type == tea.KeyLeft || msg.Type == tea.KeyRight; {
 	case msg.Type == tea.KeyEsc:
 		g.filtering = false
-		g.menu.setFilter("")
+		g.menu.clearFilter()
 	case msg.Type == tea.KeyBackspace:
 		if r := []rune(g.menu.filter); len(r) > 0 {
 			g.menu.setFilter(string(r[:len(r)-1]))
 		}
+	case key.Matches(msg, k.Play) && g.menu.unmatched():
+		return g.play() // says why, and the search stays open to fix
 	case key.Matches(msg, k.Play):
 		cmd := g.play()
 		g.filtering = false
 		return cmd
+	case arrow || g.menu.unmatched() && (msg.Type == tea.KeyDown || msg.Type == tea.KeyUp):
+		g.filtering = false
+		g.menu.clearFilter()
+		return g.key(msg)
 	case msg.Type == tea.KeyDown:
 		g.menu.stepItem(1)
 	case msg.Type == tea.KeyUp:
@@ -419,7 +477,7 @@ func (g *gameScreen) filterKey(msg tea.KeyMsg) tea.Cmd {
 func (g *gameScreen) play() tea.Cmd {
 	mv, ok := g.menu.selected()
 	if !ok {
-		g.setStatus("nothing to play right now", true)
+		g.nothingToPlay()
 		return nil
 	}
 	if g.pending {
@@ -442,6 +500,20 @@ func (g *gameScreen) play() tea.Cmd {
 	}
 }
 
+// nothingToPlay says why enter played nothing, until the menu offers a
+// move again: a search that matches no move, or no move at all.
+func (g *gameScreen) nothingToPlay() {
+	filter := g.menu.filter
+	why := "nothing to play right now"
+	if g.menu.unmatched() {
+		why = "no move matches “" + filter + "”: esc shows every move"
+	}
+	g.setStatusUntil(why, true, func(g *gameScreen) bool {
+		_, ok := g.menu.selected()
+		return ok || g.menu.filter != filter
+	})
+}
+
 // rules is the rules screen of the room's game.
 func (g *gameScreen) rules() overlay {
 	w, h := g.env.bodySize()
@@ -460,6 +532,22 @@ func (g *gameScreen) openCards() {
 		focus = grp.Card.Key
 	}
 	g.overlay = newCardsOverlay(g.board, g.seats(), focus)
+}
+
+// openYours lays the seat's own cards, with what each does, over the
+// board, where the game draws them apart (kit.Yours).
+func (g *gameScreen) openYours() {
+	b, ok := g.board.(kit.Yours)
+	switch {
+	case g.board == nil:
+		g.setStatus("the cards show once the game starts", true)
+	case g.spectator():
+		g.setStatus("a spectator has no cards of their own: i lists every card", true)
+	case !ok:
+		g.setStatus("your cards are on the board: i lists every card", true)
+	default:
+		g.overlay = &drawnOverlay{draw: func(t kit.Theme, w, h int) string { return b.Yours(t, g.seats(), w, h) }}
+	}
 }
 
 // openBots offers the host (or who stands in) every free seat, once per
@@ -494,6 +582,7 @@ func (g *gameScreen) openBots() {
 					s.Name, lobby.ClockText(now.Sub(s.AwaySince)), game.DefaultBot(), len(s.Votes), s.VotesNeeded)})
 		}
 	}
+	away := slices.ContainsFunc(g.room.Seats, func(s lobby.SeatInfo) bool { return !s.Free && !s.Connected })
 	switch {
 	case len(choices) > 0:
 		g.overlay = &botsOverlay{choices: choices, seat: g.addBot}
@@ -501,6 +590,10 @@ func (g *gameScreen) openBots() {
 		g.setStatus(wait, true)
 	case !host && slices.ContainsFunc(g.room.Seats, func(s lobby.SeatInfo) bool { return s.Free }):
 		g.setStatus("only the room's host seats bots in free seats", true)
+	case g.spectator() && away:
+		g.setStatus("spectators have no vote: the players at the table decide on away seats", true)
+	case away:
+		g.setStatus("an away seat can go to a bot only once the game is under way", true)
 	default:
 		g.setStatus("every seat is taken by someone who is here", true)
 	}
@@ -519,10 +612,15 @@ func (g *gameScreen) addBot(c botChoice) tea.Cmd {
 		}
 		res, err := e.lobby.Vote(ctx, code, e.player, c.seat)
 		what := fmt.Sprintf("the %s bot now plays %s's seat, until %[2]s comes back", res.Bot, name)
+		// The note holds while the seat stays as the vote left it.
+		gone := func(g *gameScreen) bool { // the player took the seat back
+			return c.seat >= len(g.room.Seats) || g.room.Seats[c.seat].Bot == "" && g.room.Seats[c.seat].Connected
+		}
 		if !res.HandedOver {
 			what = fmt.Sprintf("your vote is in: %d of %d; the seat goes to the bot once everyone here votes", res.Votes, res.Needed)
+			gone = func(g *gameScreen) bool { return c.seat >= len(g.room.Seats) || g.room.Seats[c.seat].Connected }
 		}
-		return hostDoneMsg{what: what, err: err}
+		return hostDoneMsg{what: what, err: err, gone: gone}
 	}
 }
 

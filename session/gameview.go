@@ -39,6 +39,8 @@ func (g *gameScreen) view(w, h int) string {
 	switch {
 	case g.chat.typing:
 		status = g.chat.inputView()
+	case g.filtering && g.statusBad && g.status != "":
+		status = "search moves: " + g.menu.filter + "▏  " + t.Bad.Render("✗ "+g.status) // enter's answer
 	case g.filtering:
 		status = "search moves: " + g.menu.filter + "▏" + t.Dim.Render("  (esc clears, enter plays)")
 	case g.status != "" && g.statusBad:
@@ -63,6 +65,9 @@ func (g *gameScreen) view(w, h int) string {
 func (g *gameScreen) keys() help.KeyMap {
 	if g.over() && !g.spectator() {
 		return gameKeySets.over
+	}
+	if g.board == nil && !g.room.Over {
+		return waitingKeys{gameKeyMap}
 	}
 	if g.spectator() || g.board == nil || g.over() {
 		return gameKeySets.watch
@@ -110,6 +115,9 @@ func (g *gameScreen) header(w int) string {
 		parts = append(parts, "practice")
 	}
 	clock := ""
+	if g.board == nil && g.room.Code != "" && !g.room.Over {
+		parts = append(parts, g.setupText())
+	}
 	if g.board != nil {
 		parts = append(parts, g.board.Header(t, g.seats()))
 		if c := g.clockText(); c != "" && !g.over() {
@@ -130,6 +138,32 @@ func (g *gameScreen) header(w int) string {
 		parts[len(parts)-2] = ansi.Truncate(news, max(1, kit.Width(news)-over), "…")
 	}
 	return strings.Join(parts, " · ")
+}
+
+// setupText names, before the game starts, what is to be played: the
+// game, its seats, the options that are not the game's default, the clock.
+func (g *gameScreen) setupText() string {
+	seats := fmt.Sprintf("%d seats", len(g.room.Seats))
+	if len(g.room.Seats) == 1 {
+		seats = "solo"
+	}
+	parts := []string{g.room.Game, seats}
+	if game, ok := g.gameOf(); ok {
+		parts[0] = game.Rules.Title()
+		parts = append(parts, optionWords(game, g.room)...)
+	}
+	if g.room.ClockSeconds > 0 {
+		parts = append(parts, "⏱ "+lobby.ShortDuration(time.Duration(g.room.ClockSeconds)*time.Second)+" a turn")
+	}
+	return strings.Join(parts, " · ")
+}
+
+// gameOf is the room's game as the lobby registered it.
+func (g *gameScreen) gameOf() (lobby.Game, bool) {
+	if g.env.lobby == nil { // a screen drawn without a lobby, in tests
+		return lobby.Game{}, false
+	}
+	return g.env.lobby.Game(g.room.Game)
 }
 
 // banner is the notice line: trouble with the game service first, then
@@ -179,7 +213,7 @@ func logTailWith(t kit.Theme, s kit.Seats, log []string, w, h int, wraps *logWra
 		return ""
 	}
 	wrap := func(entry string) []string {
-		return strings.Split(lipgloss.NewStyle().Width(w).Render(s.Speaker(t, entry)), "\n")
+		return strings.Split(kit.Wrap(s.Speaker(t, entry), w), "\n")
 	}
 	if wraps != nil {
 		wrap = wraps.start(t, s, w, wrap)

@@ -23,7 +23,7 @@ type gameKeys struct {
 	Play                 key.Binding
 	Undo                 key.Binding
 	Filter               key.Binding
-	Card                 key.Binding
+	Card, Yours          key.Binding
 	Log                  key.Binding
 	AddBot, End          key.Binding
 	Chat, Rematch        key.Binding
@@ -42,6 +42,7 @@ var gameKeyMap = gameKeys{
 	Undo:      key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "take back")),
 	Filter:    key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search moves")),
 	Card:      key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "card info")),
+	Yours:     key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "your cards")),
 	Log:       key.NewBinding(key.WithKeys("L", "g"), key.WithHelp("g", "game log")),
 	AddBot:    key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "bot for a free seat (host) or an away one (vote)")),
 	End:       key.NewBinding(key.WithKeys("E"), key.WithHelp("E", "end game (host)")),
@@ -72,7 +73,7 @@ func (k gameKeys) ShortHelp() []key.Binding {
 func (k gameKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.NextGroup, k.PrevGroup, k.Up, k.Down, k.Play, k.Undo, k.Filter},
-		{k.Card, k.Log, k.Chat, k.Rules, k.Help, k.Leave},
+		{k.Card, k.Yours, k.Log, k.Chat, k.Rules, k.Help, k.Leave},
 		{k.AddBot, k.End, k.Bell},
 	}
 }
@@ -97,6 +98,20 @@ func (k watchKeys) ShortHelp() []key.Binding {
 // FullHelp implements help.KeyMap.
 func (k watchKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{k.Card, k.Log, k.Chat, k.Rules, k.Help, k.Leave}, {k.AddBot, k.End, k.Bell}}
+}
+
+// waitingKeys are the waiting room's keys: no cards or moves before the
+// game starts.
+type waitingKeys struct{ gameKeys }
+
+// ShortHelp implements help.KeyMap.
+func (k waitingKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.Chat, k.Rules, k.Log, k.Help, k.Leave}
+}
+
+// FullHelp implements help.KeyMap.
+func (k waitingKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Chat, k.Rules, k.Log, k.Help, k.Leave}, {k.AddBot, k.End, k.Bell}}
 }
 
 // overKeys are a player's keys once the game is over: r is the rematch.
@@ -238,7 +253,11 @@ var lobbyKeyMap = lobbyKeys{
 
 // ShortHelp implements help.KeyMap.
 func (k lobbyKeys) ShortHelp() []key.Binding {
-	return []key.Binding{k.Open, k.Watch, k.New, k.Solo, k.Chat, k.Join, k.Name, k.Help, k.Quit}
+	// s is short in the bar, so that 80 columns still show t, the way to
+	// find players.
+	solo := k.Solo
+	solo.SetHelp("s", "solo")
+	return []key.Binding{k.Open, k.Watch, k.New, solo, k.Chat, k.Join, k.Name, k.Help, k.Quit}
 }
 
 // FullHelp implements help.KeyMap.
@@ -248,7 +267,7 @@ func (k lobbyKeys) FullHelp() [][]key.Binding {
 
 // formKeys drive the new-room form.
 type formKeys struct {
-	Up, Down, Less, More, Create, Cancel key.Binding
+	Up, Down, Less, More, Create, Help, Cancel key.Binding
 }
 
 var formKeyMap = formKeys{
@@ -257,12 +276,13 @@ var formKeyMap = formKeys{
 	Less:   key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←", "change")),
 	More:   key.NewBinding(key.WithKeys("right", "l", " "), key.WithHelp("→", "change")),
 	Create: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "create")),
+	Help:   key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 	Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
 }
 
 // ShortHelp implements help.KeyMap.
 func (k formKeys) ShortHelp() []key.Binding {
-	return []key.Binding{k.Up, k.Down, k.Less, k.More, k.Create, k.Cancel}
+	return []key.Binding{k.Up, k.Down, k.Less, k.More, k.Create, k.Help, k.Cancel}
 }
 
 // FullHelp implements help.KeyMap.

@@ -28,7 +28,10 @@ type lobbyScreen struct {
 	focus int                         // the list the keys move in
 	sel   [listCount]int
 	ready bool // the lists have been read once
-	live  liveLists
+	// landing is set on the session's first lobby screen until its lists
+	// are read: it takes a returning player to their seat (landing.go).
+	landing bool
+	live    liveLists
 
 	status    string
 	statusBad bool
@@ -107,6 +110,7 @@ func (l *lobbyScreen) refresh() tea.Cmd {
 			}
 		}
 		lists, rows := wordLists(e.lobby, me, sharedPublic(e.lobby, rooms), append(open, done...))
+		lists[listPlay], rows.cells[listPlay] = notMine(me, lists[listPlay], rows.cells[listPlay])
 		return roomsMsg{lists: lists, rows: rows}
 	}
 }
@@ -149,7 +153,11 @@ func (l *lobbyScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 			l.setStatus(msg.err.Error(), true)
 			return l, nil
 		}
-		return l, l.loaded(msg.lists, msg.rows)
+		cmd := l.loaded(msg.lists, msg.rows)
+		if land := l.land(); land != nil {
+			return l, land
+		}
+		return l, cmd
 	case createdMsg:
 		if msg.err != nil {
 			l.setStatus(msg.err.Error(), true)
@@ -373,8 +381,11 @@ func (l *lobbyScreen) view(w, h int) string {
 	var km help.KeyMap = l.keys()
 	switch {
 	case l.form != nil:
-		body = l.form.view(t)
+		body = l.form.view(t, w)
 		km = formKeyMap
+		if l.form.help {
+			km = anyKey{}
+		}
 	case l.prompt != nil:
 		km = promptKeyMap // while typing, q is a letter
 		title := map[string]string{"join": "JOIN A ROOM", "watch": "WATCH A ROOM", "name": "CHANGE YOUR NAME"}[l.prompt.kind]
@@ -433,20 +444,26 @@ func roomKind(lb *lobby.Lobby, r lobby.RoomInfo) string {
 		seats = "solo"
 	}
 	parts := []string{r.Game, seats}
-	g, ok := lb.Game(r.Game)
-	if !ok {
-		return strings.Join(parts, " ")
-	}
-	values, err := engine.ReadOptions(g.Rules.Options(), len(r.Seats), r.Options)
-	if err != nil {
-		return strings.Join(parts, " ")
-	}
-	for _, o := range g.Rules.Options() {
-		if v, ok := values[o.Name]; ok && v != o.DefaultValue() {
-			parts = append(parts, optionWord(o.Name, v))
-		}
+	if g, ok := lb.Game(r.Game); ok {
+		parts = append(parts, optionWords(g, r)...)
 	}
 	return strings.Join(parts, " ")
+}
+
+// optionWords words every option of the room r of game g that is not
+// its default, in the order the game lists them.
+func optionWords(g lobby.Game, r lobby.RoomInfo) []string {
+	values, err := engine.ReadOptions(g.Rules.Options(), len(r.Seats), r.Options)
+	if err != nil {
+		return nil
+	}
+	var words []string
+	for _, o := range g.Rules.Options() {
+		if v, ok := values[o.Name]; ok && v != o.DefaultValue() {
+			words = append(words, optionWord(o.Name, v))
+		}
+	}
+	return words
 }
 
 // optionWord words an option's value for the lists: a switch by its name

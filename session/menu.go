@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 
@@ -51,7 +52,8 @@ func (m *menu) restore(old menu) {
 }
 
 // visible returns the groups on offer: all of them, or while a search is
-// typed one group of the matching moves.
+// typed one group of the matching moves; none when the search matches
+// nothing (the view says so, and how to get every move back).
 func (m menu) visible() []kit.MoveGroup {
 	if m.filter == "" {
 		return m.groups
@@ -65,7 +67,31 @@ func (m menu) visible() []kit.MoveGroup {
 			}
 		}
 	}
+	if len(res.Moves) == 0 {
+		return nil
+	}
 	return []kit.MoveGroup{res}
+}
+
+// unmatched reports whether a search is typed that matches no move.
+func (m menu) unmatched() bool { return m.filter != "" && len(m.visible()) == 0 }
+
+// clearFilter ends the search and shows every move, keeping the
+// selection on the move the search had selected.
+func (m *menu) clearFilter() {
+	mv, ok := m.selected()
+	m.filter, m.group, m.item = "", 0, 0
+	if !ok {
+		return
+	}
+	for i, g := range m.groups {
+		for j, x := range g.Moves {
+			if bytes.Equal(x.Move, mv.Move) {
+				m.group, m.item = i, j
+				return
+			}
+		}
+	}
 }
 
 func (m menu) selectedGroup() (kit.MoveGroup, bool) {
@@ -117,7 +143,8 @@ func (m menu) view(t kit.Theme, w, h int, armed bool) string {
 	gs := m.visible()
 	if len(gs) == 0 || h < 2 {
 		if m.filter != "" {
-			return t.Title.Render("MOVES") + "\n" + t.Dim.Render("no move matches “"+m.filter+"”")
+			return t.Title.Render("MOVES") + "\n" + t.Bad.Render("no move matches “"+m.filter+"”") +
+				"\n" + t.Dim.Render("esc or an arrow: every move again")
 		}
 		return t.Title.Render("MOVES") + "\n" + t.Dim.Render("nothing to do right now")
 	}

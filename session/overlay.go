@@ -58,6 +58,16 @@ func (o *helpOverlay) view(t kit.Theme, w, _ int) string {
 	})
 }
 
+// drawnOverlay is a page the board draws (kit.Yours); any key closes it.
+type drawnOverlay struct {
+	draw func(t kit.Theme, w, h int) string
+}
+
+func (o *drawnOverlay) update(tea.KeyMsg) (overlay, tea.Cmd) { return nil, nil }
+func (o *drawnOverlay) resize(int, int)                      {}
+func (o *drawnOverlay) keys() help.KeyMap                    { return anyKey{} }
+func (o *drawnOverlay) view(t kit.Theme, w, h int) string    { return o.draw(t, w, h) }
+
 // anyKey is the help bar of an overlay that any key closes.
 type anyKey struct{}
 
@@ -166,10 +176,9 @@ func newLogOverlay(t kit.Theme, s kit.Seats, log []string, w, h int) *logOverlay
 // resize wraps the log to the new width and opens it at the newest entry.
 func (o *logOverlay) resize(w, h int) {
 	o.vp.Width, o.vp.Height = w, max(1, h-1)
-	wrap := lipgloss.NewStyle().Width(w)
 	lines := make([]string, len(o.log))
 	for i, l := range o.log {
-		lines[i] = wrap.Render(l)
+		lines[i] = kit.Wrap(l, w)
 	}
 	o.vp.SetContent(strings.Join(lines, "\n"))
 	o.vp.GotoBottom()
@@ -299,7 +308,7 @@ func (o *rulesOverlay) show() {
 	if o.page < len(o.pages) {
 		text = o.pages[o.page].Text
 	}
-	o.vp.SetContent(lipgloss.NewStyle().Width(o.vp.Width).Render(text))
+	o.vp.SetContent(kit.Wrap(text, o.vp.Width))
 	o.vp.GotoTop()
 }
 
@@ -333,16 +342,32 @@ func (o *rulesOverlay) keys() help.KeyMap {
 func (o *rulesOverlay) view(t kit.Theme, w, _ int) string {
 	head := t.Title.Render("RULES") + "  " + o.title
 	if o.page < len(o.pages) {
-		page := t.Dim.Render(fmt.Sprintf("page %d of %d · ", o.page+1, len(o.pages))) + t.Accent.Render(o.pages[o.page].Title)
-		head += t.Dim.Render(" · ") + page
-		if lipgloss.Width(head) > w {
-			// The games' names give way to the page's own title.
-			head = t.Title.Render("RULES") + "  " + page
-		}
+		head = o.pageHead(t, o.page, o.named(t, w))
 	}
 	more := ""
 	if !o.vp.AtBottom() {
 		more = t.Dim.Render("↓ more on this page")
 	}
 	return head + "\n" + o.vp.View() + "\n" + more
+}
+
+// pageHead is page i's header line, with the games' names when named.
+func (o *rulesOverlay) pageHead(t kit.Theme, i int, named bool) string {
+	page := t.Dim.Render(fmt.Sprintf("page %d of %d · ", i+1, len(o.pages))) + t.Accent.Render(o.pages[i].Title)
+	if !named {
+		return t.Title.Render("RULES") + "  " + page
+	}
+	return t.Title.Render("RULES") + "  " + o.title + t.Dim.Render(" · ") + page
+}
+
+// named reports whether every page's header has room for the games'
+// names in w: they give way to the pages' own titles on all pages or on
+// none, so the header reads the same as the player turns the pages.
+func (o *rulesOverlay) named(t kit.Theme, w int) bool {
+	for i := range o.pages {
+		if lipgloss.Width(o.pageHead(t, i, true)) > w {
+			return false
+		}
+	}
+	return true
 }

@@ -292,8 +292,8 @@ func (l *lobbyScreen) listsView(w, h int) string {
 		} else {
 			title = "  " + title
 		}
-		out = append(out, title)
 		if len(cells[i]) == 0 {
+			out = append(out, title)
 			empty := listEmpty[i]
 			if i == listOpen {
 				empty += l.createHint()
@@ -301,14 +301,19 @@ func (l *lobbyScreen) listsView(w, h int) string {
 			out = append(out, "    "+t.Dim.Render(empty))
 			continue
 		}
-		out = append(out, l.listLines(i, cells[i], cw, rows[i])...)
+		lines, more := l.listLines(i, cells[i], cw, rows[i])
+		if more != "" {
+			title += t.Dim.Render(" · " + more) // no line left for it
+		}
+		out = append(append(out, title), lines...)
 	}
 	return strings.Join(out, "\n")
 }
 
 // listLines draws list i in at most n lines, scrolled to its selection;
-// rows it cannot show are counted on a last line.
-func (l *lobbyScreen) listLines(i int, cells []roomCells, cw listWidths, n int) []string {
+// rows it cannot show are counted on a last line, or in more when n
+// leaves no line for it (the title says it then).
+func (l *lobbyScreen) listLines(i int, cells []roomCells, cw listWidths, n int) (lines []string, more string) {
 	t := l.env.theme
 	show := len(cells)
 	if show > n {
@@ -325,7 +330,7 @@ func (l *lobbyScreen) listLines(i int, cells []roomCells, cw listWidths, n int) 
 			out = append(out, "    "+text)
 		}
 	}
-	if hidden := len(cells) - show; hidden > 0 && len(out) < n {
+	if hidden := len(cells) - show; hidden > 0 {
 		above := start
 		words := fmt.Sprintf("%d more below", hidden-above)
 		switch {
@@ -334,7 +339,10 @@ func (l *lobbyScreen) listLines(i int, cells []roomCells, cw listWidths, n int) 
 		case above > 0:
 			words = fmt.Sprintf("%d more above", above)
 		}
+		if len(out) >= n {
+			return out, words + " (↑/↓)"
+		}
 		out = append(out, "    "+t.Dim.Render("… "+words+" (↑/↓)"))
 	}
-	return out
+	return out, ""
 }

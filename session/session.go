@@ -25,6 +25,10 @@ type Start struct {
 	// Mode is "lobby" (default), "join", "watch" or "replay".
 	Mode string
 	Code string // room code for join, watch and replay
+	// Back, in the lobby, takes a player who sits at a table with others
+	// back to it (landing.go): what the server asks for a plain `ssh
+	// HOST`.
+	Back bool
 }
 
 // Config is everything a session needs from the server.
@@ -88,6 +92,9 @@ type env struct {
 	// publicAddr is where players reach the server (Config.PublicAddr).
 	publicAddr string
 	alerts     alerts // the bell and the window title (alert.go)
+	// words are a guest's seat words, kept for the session's end
+	// (seatwords.go).
+	words seatWords
 }
 
 // decode reads a view of a room of game through that game's screens.
@@ -133,6 +140,8 @@ type (
 	toRoom struct {
 		code  string
 		watch bool
+		// status is what the table's status line says on arriving.
+		status string
 	}
 	// toReplay opens the replay of a finished game.
 	toReplay struct{ code string }
@@ -163,7 +172,9 @@ func New(cfg Config) tea.Model {
 		ctx: ctx, now: now, post: cfg.Post, width: cfg.Width, height: cfg.Height, muted: map[string]bool{}, publicAddr: cfg.PublicAddr,
 		alerts: alerts{on: !cfg.NoBell, term: cfg.Terminal}}
 	m := &Model{env: e, start: cfg.Start}
-	m.cur = newLobbyScreen(e, "")
+	ls := newLobbyScreen(e, "")
+	ls.landing = cfg.Start.Back
+	m.cur = ls
 	return m
 }
 
@@ -226,6 +237,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case toRoom:
 		m.cur.close()
 		gs := newConnecting(m.env, msg.code, msg.watch)
+		gs.status = msg.status
 		m.cur = gs
 		return m, gs.open()
 	case toReplay:

@@ -117,7 +117,7 @@ func TestNewRoomFormWords(t *testing.T) {
 	if !strings.Contains(d.view(), "private: join by invite only") {
 		t.Errorf("a private room's words:\n%s", d.view())
 	}
-	d.keys("down", "down", "right") // difficulty, then one bot
+	d.keys("down", "right") // one bot (difficulty, for solo games, is hidden)
 	if !strings.Contains(d.view(), "1 (seat 4)") {
 		t.Errorf("one bot's seat:\n%s", d.view())
 	}

@@ -3,6 +3,7 @@ package factories
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/smokestack/smokestack/engine"
@@ -131,9 +132,10 @@ func (m Move) DescribeFor(v View, name func(seat int) string) string {
 
 // describeActivate words an Activate move for DescribeFor.
 func (m Move) describeActivate(v View) string {
-	s := "Activate " + m.Card.Name()
+	s, design := "Activate "+m.Card.Name(), m.Card.Name()
 	if m.Card.Name() == Replicator {
-		s += " as " + marketName(v.Market.Blueprints, m.Slot)
+		design = marketName(v.Market.Blueprints, m.Slot)
+		s += " as " + design
 	}
 	s += m.dice(v) + m.discards()
 	if m.Choice != "" {
@@ -142,10 +144,26 @@ func (m Move) describeActivate(v View) string {
 	if m.Value != 0 {
 		s += fmt.Sprintf(" (value %d)", m.Value)
 	}
+	// What it brings, as the Headquarters' moves say theirs; the Black
+	// Market's split of metal and energy is part of it.
+	if r := activationResult(design, m, m.diceValues(v)); r != "" {
+		return s + ": " + r
+	}
 	if m.Metal+m.Energy > 0 {
 		s += fmt.Sprintf(" (take %d metal %d energy)", m.Metal, m.Energy)
 	}
 	return s
+}
+
+// diceValues are the values of m's dice in v.
+func (m Move) diceValues(v View) []int {
+	var vals []int
+	for _, i := range m.Dice {
+		if i >= 0 && i < len(v.You().Dice) {
+			vals = append(vals, v.You().Dice[i].Value)
+		}
+	}
+	return vals
 }
 
 // describeDiscardDown words a DiscardDown move for DescribeFor.
@@ -165,10 +183,8 @@ func (m Move) describeDiscardDown() string {
 // dice words the values of m's dice in v: " with 3+4", or "" for none.
 func (m Move) dice(v View) string {
 	var vals []string
-	for _, i := range m.Dice {
-		if i >= 0 && i < len(v.You().Dice) {
-			vals = append(vals, fmt.Sprint(v.You().Dice[i].Value))
-		}
+	for _, d := range m.diceValues(v) {
+		vals = append(vals, strconv.Itoa(d))
 	}
 	if len(vals) == 0 {
 		return ""

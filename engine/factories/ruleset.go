@@ -13,7 +13,7 @@ var Rules = engine.Rules[State, Move, View]{
 	MinSeats: 1, MaxSeats: MaxPlayers, // 1: solo against The Machine
 	Options: []engine.Option{{Name: "difficulty", Seats: 1,
 		Choices: []string{"easy", "medium", "hard", "insane"}, Default: "medium",
-		About: "The Machine's level in a solo game: it starts with 2 (easy) to 5 (insane) blueprints built"}},
+		About: "The Machine's level: it starts with 2 (easy) to 5 (insane) blueprints built"}},
 	Start: start, Apply: Apply, View: ViewOf, Status: StatusOf,
 }.Ruleset()
 

@@ -13,10 +13,10 @@ type View struct {
 	Phase      Phase  `json:"phase"`
 	First      int    `json:"first"`
 	Turn       int    `json:"turn"`
-	Refreshed  bool   `json:"refreshed,omitempty"`
-	FinalRound int    `json:"finalRound,omitempty"`
-	EndCause   string `json:"endCause,omitempty"`
-	EndSeat    int    `json:"endSeat,omitempty"` // who triggered the end; -1 The Machine
+	Refreshed  bool   `json:"refreshed"`
+	FinalRound int    `json:"finalRound"`
+	EndCause   string `json:"endCause"`
+	EndSeat    int    `json:"endSeat"` // who triggered the end; -1 The Machine
 
 	Market         Market `json:"market"`
 	DeckSize       int    `json:"deckSize"`
@@ -27,7 +27,7 @@ type View struct {
 	Hand    []Card       `json:"hand,omitempty"` // the seat's own hand
 	Machine *Machine     `json:"machine,omitempty"`
 	// Legal lists the moves the seat can make now.
-	Legal  []Move  `json:"legal,omitempty"`
+	Legal  Moves   `json:"legal,omitempty"`
 	Scores []Score `json:"scores,omitempty"`
 }
 
@@ -43,10 +43,10 @@ type PlayerView struct {
 	Dice        []Die        `json:"dice"`
 	HQ          Headquarters `json:"hq"`
 	Done        bool         `json:"done"`
-	Foreman     bool         `json:"foreman,omitempty"`
-	HiredHands  int          `json:"hiredHands,omitempty"`
-	Specialists int          `json:"specialists,omitempty"`
-	SettingDice bool         `json:"settingDice,omitempty"`
+	Foreman     bool         `json:"foreman"`
+	HiredHands  int          `json:"hiredHands"`
+	Specialists int          `json:"specialists"`
+	SettingDice bool         `json:"settingDice"`
 }
 
 // You returns the viewing seat's own public record (zero for a spectator).

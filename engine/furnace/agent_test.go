@@ -185,10 +185,10 @@ func TestAgentWinsAreDiscarded(t *testing.T) {
 	}
 	want := []string{
 		"bid: placed a 3 on mine-09",
-		"compensation: received 4 coal in compensation for mine-04 (disc 2)",
 		"agent: the Agent won mine-04 with a 4: it is discarded",
-		"compensation: received 6 coal in compensation for mine-09 (disc 3)",
+		"compensation: received 4 coal in compensation for mine-04 (disc 2)",
 		"agent: the Agent won mine-09 with a 3: it is discarded",
+		"compensation: received 6 coal in compensation for mine-09 (disc 3)",
 		"production: production begins",
 	}
 	if !slices.Equal(kinds, want) {

@@ -198,7 +198,8 @@ func TestTimur(t *testing.T) {
 }
 
 // TestHenry: his discs count 1 higher for compensation (both kinds, see
-// TestEveryCompensation) but not for winning a card.
+// TestEveryCompensation) but not for winning a card, and the log says
+// where the +1 comes from.
 func TestHenry(t *testing.T) {
 	s := auctionOf(t, Henry, "", "mine-04")
 	s.Market[0].Discs = []Disc{{Seat: 1, Value: 4}}
@@ -208,7 +209,7 @@ func TestHenry(t *testing.T) {
 	if s.Players[1].owned(card(t, "mine-04")) < 0 || s.Players[0].Goods.Coal != 8 {
 		t.Errorf("Henry's 3 against a 4: seat 1's cards %v, Henry's coal %d", s.Players[1].Cards, s.Players[0].Goods.Coal)
 	}
-	if !strings.Contains(string(mustJSON(events)), "received 8 coal in compensation for mine-04 (disc 3)") {
+	if !strings.Contains(string(mustJSON(events)), "received 8 coal in compensation for mine-04 (disc 3, +1 Henry)") {
 		t.Errorf("events %v", events)
 	}
 }

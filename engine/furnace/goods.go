@@ -7,12 +7,12 @@ import "strconv"
 // rulebook's multiplier tiles stand for any amount), so these are plain
 // counters with no caps.
 type Goods struct {
-	Coal int `json:"coal,omitempty"`
-	Iron int `json:"iron,omitempty"`
-	Oil  int `json:"oil,omitempty"`
+	Coal int `json:"coal"`
+	Iron int `json:"iron"`
+	Oil  int `json:"oil"`
 	// Tokens are upgrade tokens (the rulebook's "marcadores de Melhoria").
-	Tokens int `json:"tokens,omitempty"`
-	Money  int `json:"money,omitempty"`
+	Tokens int `json:"tokens"`
+	Money  int `json:"money"`
 }
 
 // Plus returns g and h added up.

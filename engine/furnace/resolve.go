@@ -51,6 +51,9 @@ func (s *State) losesTies(d Disc) bool {
 func (g *game) payCompensation() bool {
 	l := &g.Market[0]
 	w := g.Winner(*l)
+	// The card's fate is told first: the losers' compensation reads as
+	// what follows from it.
+	g.announce(*l, w)
 	line := l.Card.compensation()
 	for j, d := range l.Discs {
 		if j == w || d.Seat == AgentSeat {
@@ -65,7 +68,7 @@ func (g *game) payCompensation() bool {
 		gain := line.Gain.Times(k)
 		p.Goods = p.Goods.Plus(gain)
 		if g.log {
-			g.emit(d.Seat, "compensation", fmt.Sprintf("received %s in compensation for %s (disc %d)", gain, l.Card, d.Value))
+			g.emit(d.Seat, "compensation", fmt.Sprintf("received %s in compensation for %s (%s)", gain, l.Card, g.discWords(d)))
 		}
 	}
 	waiting := false
@@ -84,6 +87,15 @@ func (g *game) payCompensation() bool {
 		waiting = true
 	}
 	return waiting
+}
+
+// discWords names a disc for its compensation: "disc 1", and for Henry,
+// whose discs count one higher, "disc 1, +1 Henry".
+func (s *State) discWords(d Disc) string {
+	if s.Players[d.Seat].Capitalist == Henry {
+		return fmt.Sprintf("disc %d, +1 Henry", d.Value)
+	}
+	return fmt.Sprintf("disc %d", d.Value)
 }
 
 // compensationTimes is the multiplier of a disc's compensation: its value,
@@ -132,32 +144,34 @@ func (g *game) compensate(n int) error {
 }
 
 // award gives the leftmost card to its highest disc. A card nobody bid on,
-// or the Agent's, goes back to the box.
+// or the Agent's, goes back to the box. The log told it already
+// (announce).
 func (g *game) award() {
 	l := g.Market[0]
 	g.Market = g.Market[1:]
 	w := g.Winner(l)
 	switch {
-	case w < 0:
+	case w < 0 || l.Discs[w].Seat == AgentSeat:
 		g.Removed = append(g.Removed, l.Card)
-		if g.log {
-			g.emit(-1, "discard", "nobody bid on "+l.Card.ID()+": it goes back to the box")
-		}
-	case l.Discs[w].Seat == AgentSeat:
-		g.Removed = append(g.Removed, l.Card)
-		if g.log {
-			g.emit(-1, "agent", "the Agent won "+l.Card.ID()+" with a "+strconv.Itoa(l.Discs[w].Value)+": it is discarded")
-		}
+	case g.Config.Chain:
+		p := &g.Players[l.Discs[w].Seat]
+		p.New = append(p.New, l.Card)
 	default:
-		seat := l.Discs[w].Seat
-		p := &g.Players[seat]
-		if g.Config.Chain {
-			p.New = append(p.New, l.Card)
-		} else {
-			p.Cards = append(p.Cards, Owned{Card: l.Card})
-		}
-		if g.log {
-			g.emit(seat, "win", "won "+l.Card.ID()+" with a "+strconv.Itoa(l.Discs[w].Value))
-		}
+		p := &g.Players[l.Discs[w].Seat]
+		p.Cards = append(p.Cards, Owned{Card: l.Card})
+	}
+}
+
+// announce logs where the lot l goes, its winning disc being w (-1 for
+// none), before its losers are compensated and award hands it over.
+func (g *game) announce(l Lot, w int) {
+	switch {
+	case !g.log:
+	case w < 0:
+		g.emit(-1, "discard", "nobody bid on "+l.Card.ID()+": it goes back to the box")
+	case l.Discs[w].Seat == AgentSeat:
+		g.emit(-1, "agent", "the Agent won "+l.Card.ID()+" with a "+strconv.Itoa(l.Discs[w].Value)+": it is discarded")
+	default:
+		g.emit(l.Discs[w].Seat, "win", "won "+l.Card.ID()+" with a "+strconv.Itoa(l.Discs[w].Value))
 	}
 }

@@ -20,11 +20,12 @@ var options = []engine.Option{
 	{Name: "rounds", Choices: []string{"4", "3"}, Default: "4",
 		About: "the number of rounds: 4, or 3 for a shorter game"},
 	{Name: "capitalists", Choices: []string{"off", "on"}, Default: "off",
-		About: "deal each player a capitalist with a power of their own (Évariste, Henry, Monica, Arthur, Timur)"},
+		About: "each player is dealt a capitalist with a power of their own"},
 	{Name: "chain", Choices: []string{"off", "on"}, Default: "off",
-		About: "the production-chain variant: your cards form a row, new ones go where you choose, and they produce left to right"},
+		About: "production chain: your cards form a row that produces left to right"},
 	{Name: "arthur", Choices: []string{string(ArthurAlone), string(ArthurPaired)}, Default: string(ArthurAlone),
-		About: "with capitalists, when Arthur places his extra 2 disc: on a turn of its own (alone) or with another of his discs, on another card (paired)"},
+		About: "Arthur's extra 2 disc: on a turn of its own, or paired with another",
+		Needs: &engine.Need{Option: "capitalists", Value: "on"}},
 }
 
 // start begins a game as a room plays it: one in which seats may take

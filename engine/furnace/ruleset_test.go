@@ -175,22 +175,25 @@ func TestRulesJSON(t *testing.T) {
 	}
 }
 
-// TestMoveJSON pins the move shapes clients send.
+// TestMoveJSON pins the move shapes clients send and read: every field
+// the kind uses, zero values included (a bid's "neutral":false, a
+// place's "at":0), so a client reading a field never finds it missing.
 func TestMoveJSON(t *testing.T) {
 	for _, tc := range []struct {
 		m    Move
 		json string
 	}{
-		{Move{Kind: Bid, Card: card(t, "oil-03"), Disc: 3}, `{"kind":"bid","card":"oil-03","disc":3}`},
-		{Move{Kind: Bid, Card: card(t, "oil-03"), Disc: 2, Neutral: true}, `{"kind":"bid","card":"oil-03","disc":2,"neutral":true}`},
-		{Move{Kind: Bid, Card: card(t, "oil-03"), Disc: 4, Extra: card(t, "mine-02")}, `{"kind":"bid","card":"oil-03","disc":4,"extra":"mine-02"}`},
-		{Move{Kind: Compensate}, `{"kind":"compensate"}`},
+		{Move{Kind: Bid, Card: card(t, "oil-03"), Disc: 3}, `{"kind":"bid","card":"oil-03","disc":3,"neutral":false,"extra":""}`},
+		{Move{Kind: Bid, Card: card(t, "oil-03"), Disc: 2, Neutral: true}, `{"kind":"bid","card":"oil-03","disc":2,"neutral":true,"extra":""}`},
+		{Move{Kind: Bid, Card: card(t, "oil-03"), Disc: 4, Extra: card(t, "mine-02")}, `{"kind":"bid","card":"oil-03","disc":4,"neutral":false,"extra":"mine-02"}`},
+		{Move{Kind: Compensate}, `{"kind":"compensate","times":[]}`},
 		{Move{Kind: Compensate, Times: Times{2}}, `{"kind":"compensate","times":[2]}`},
 		{Move{Kind: Place, Card: card(t, "mine-04"), At: 1}, `{"kind":"place","card":"mine-04","at":1}`},
-		{Move{Kind: Produce, Card: card(t, "oil-02"), Times: Times{2, 1}}, `{"kind":"produce","card":"oil-02","times":[2,1]}`},
-		{Move{Kind: Produce, Card: card(t, "oil-02"), Times: Times{0, 3}}, `{"kind":"produce","card":"oil-02","times":[0,3]}`},
+		{Move{Kind: Place, Card: card(t, "mine-04")}, `{"kind":"place","card":"mine-04","at":0}`},
+		{Move{Kind: Produce, Card: card(t, "oil-02"), Times: Times{2, 1}}, `{"kind":"produce","card":"oil-02","times":[2,1],"again":false}`},
+		{Move{Kind: Produce, Card: card(t, "oil-02"), Times: Times{0, 3}}, `{"kind":"produce","card":"oil-02","times":[0,3],"again":false}`},
 		{Move{Kind: Produce, Card: card(t, "mine-06"), Times: Times{1}, Again: true}, `{"kind":"produce","card":"mine-06","times":[1],"again":true}`},
-		{Move{Kind: Produce, Card: card(t, "start-2")}, `{"kind":"produce","card":"start-2"}`},
+		{Move{Kind: Produce, Card: card(t, "start-2")}, `{"kind":"produce","card":"start-2","times":[],"again":false}`},
 		{Move{Kind: Upgrade, Card: card(t, "mine-04")}, `{"kind":"upgrade","card":"mine-04"}`},
 		{Move{Kind: Done}, `{"kind":"done"}`},
 	} {
@@ -264,5 +267,14 @@ func TestDescribe(t *testing.T) {
 		if got := tc.m.Describe(v); got != tc.want {
 			t.Errorf("%s: %q, want %q", mustJSON(tc.m), got, tc.want)
 		}
+	}
+}
+
+// A list of moves writes each as it writes alone.
+func TestMovesJSON(t *testing.T) {
+	ms := Moves{{Kind: Done}, {Kind: Place, Card: card(t, "mine-04")}, {Kind: Compensate, Times: Times{1}}}
+	want := `[{"kind":"done"},{"kind":"place","card":"mine-04","at":0},{"kind":"compensate","times":[1]}]`
+	if got := string(mustJSON(ms)); got != want {
+		t.Errorf("moves are %s; want %s", got, want)
 	}
 }

@@ -131,7 +131,7 @@ type Bidder struct {
 	// Out is set once it may place no more discs this auction: none left,
 	// or none with a legal place (it then places no more, even should one
 	// open up, as the publisher's FAQ rules).
-	Out bool `json:"out,omitempty"`
+	Out bool `json:"out"`
 }
 
 // Agent is the dummy bidder of the 2-player game: it places its discs by
@@ -153,24 +153,24 @@ type Player struct {
 	New []Card `json:"new,omitempty"`
 	Bidder
 	// Neutral is set while Arthur's neutral disc is in hand.
-	Neutral bool `json:"neutral,omitempty"`
+	Neutral bool `json:"neutral"`
 	// Owed is how many times the seat may still process the compensation
 	// of the card being resolved.
-	Owed int `json:"owed,omitempty"`
+	Owed int `json:"owed"`
 	// Open is the card last resolved in production: while it is the start
 	// card, its upgrade line is open.
 	Open Card `json:"open,omitzero"`
 	// Repeated is set once Évariste has used a card again this round.
-	Repeated bool `json:"repeated,omitempty"`
-	Done     bool `json:"done,omitempty"`
+	Repeated bool `json:"repeated"`
+	Done     bool `json:"done"`
 }
 
 // Owned is one of a seat's cards.
 type Owned struct {
 	Card     Card `json:"card"`
-	Upgraded bool `json:"upgraded,omitempty"`
+	Upgraded bool `json:"upgraded"`
 	// Used is set once the card is resolved this production phase.
-	Used bool `json:"used,omitempty"`
+	Used bool `json:"used"`
 }
 
 // Discs is a set of coloured disc values 1-4, in JSON a list: [1,3,4].

@@ -124,7 +124,9 @@ func undoRefusal(s *State, seat int) string {
 	case s.Phase == AuctionPhase:
 		return "nothing to take back: a disc stands once the turn passes on"
 	case s.Phase == ResolvePhase:
-		return "nothing to take back: a compensation choice stands"
+		// No choice of the seat's this phase (that would be t.Why): its
+		// discs are what stand, and production will let moves be taken back.
+		return "nothing to take back: the auction's discs stand (u works in production)"
 	}
 	return "nothing to take back yet this production"
 }

@@ -138,7 +138,9 @@ func TestUndoRefusedInTheResolution(t *testing.T) {
 	s.Turn = 3
 	s.Market[0].Discs = []Disc{{Seat: 0, Value: 3}, {Seat: 1, Value: 2}, {Seat: 2, Value: 1}}
 	s, _ = mustApply(t, s, 3, bid(t, "oil-09", 4))
-	mustRefuse(t, s, 0, undo, "a compensation choice stands")
+	// The disc that ended the auction stands, and no choice has been made.
+	mustRefuse(t, s, 3, undo, "the auction's discs stand (u works in production)")
+	mustRefuse(t, s, 0, undo, "the auction's discs stand (u works in production)")
 	s, _ = mustApply(t, s, 1, Move{Kind: Compensate, Times: Times{2}})
 	mustRefuse(t, s, 1, undo, "a compensation choice stands")
 }

@@ -26,7 +26,7 @@ type View struct {
 	Players  []Player `json:"players"`
 	Agent    *Agent   `json:"agent,omitempty"`
 	// Legal lists the moves the seat can make now.
-	Legal  []Move  `json:"legal,omitempty"`
+	Legal  Moves   `json:"legal,omitempty"`
 	Scores []Score `json:"scores,omitempty"`
 }
 

@@ -129,6 +129,11 @@ type Record struct {
 	Seat int             `json:"seat"`
 	Move json.RawMessage `json:"move"`
 	At   time.Time       `json:"at"`
+	// Bot names the bot that played the move for the seat's person: their
+	// clock ran out, or their seat was handed to a bot while they were
+	// away. Empty for a person's own move and a bot's in its own seat, and
+	// in records stored before the mark, which read as before.
+	Bot string `json:"bot,omitempty"`
 }
 
 // SeatOf returns the seat bound to player, or -1.

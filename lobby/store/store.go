@@ -21,6 +21,7 @@ type Store interface {
 	Ratings
 	Chats
 	Bans
+	Uptime
 	// Ping checks that the store answers: for a readiness probe.
 	Ping(ctx context.Context) error
 	// Cluster is the part shared between server instances; nil when the

@@ -78,6 +78,9 @@ func (s *Set) gamesHelp(w io.Writer) {
 			if o.Seats != 0 {
 				only = fmt.Sprintf(" (%d-seat games only)", o.Seats)
 			}
+			if o.Needs != nil {
+				only += fmt.Sprintf(" (with --%s %s)", o.Needs.Option, o.Needs.Value)
+			}
 			fmt.Fprintf(w, "    --%s %s: %s; default %s%s\n", o.Name, strings.Join(o.Choices, "|"), o.About, o.DefaultValue(), only)
 		}
 		if len(g.Bots.Names) > 0 {

@@ -21,6 +21,7 @@ func (s *Set) newRoom(c *Call) error {
 	bots := fs.String("bots", "", "")
 	grace := fs.Duration("grace", lobby.DefaultGrace, "")
 	clock := fs.String("clock", "", "")
+	sit := fs.Bool("sit", false, "")
 	options := map[string]*string{}
 	for _, g := range s.Lobby.Games() {
 		for _, o := range g.Rules.Options() {
@@ -69,8 +70,12 @@ func (s *Set) newRoom(c *Call) error {
 		return err
 	}
 	fmt.Fprintln(c.Out, m.Invite())
-	fmt.Fprintf(c.Err, "Room %s (%s) is ready. To sit down, you or a friend:\n  %s\nScripts: %s\n",
-		m.Invite(), g.Rules.Title(), s.Host.SSHCommand(true, "join", m.Invite()), s.Host.SSHCommand(false, "play", m.Invite()))
+	fmt.Fprintf(c.Err, "Room %s (%s) is ready.\nYou host it: on its screen, b seats bots and E ends it.\n", m.Invite(), g.Rules.Title())
+	if err := s.seatCreator(c, m.Invite(), *sit); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.Err, "To play, you or a friend:\n  %s\nScripts: %s\n",
+		s.Host.SSHCommand(true, "join", m.Invite()), s.Host.SSHCommand(false, "play", m.Invite()))
 	if !m.Public {
 		fmt.Fprintf(c.Err, "It is private: share the whole invite. The code %s alone lets nobody in but its players.\n", m.Code)
 	}
@@ -82,6 +87,33 @@ func (s *Set) newRoom(c *Call) error {
 		clockNote = lobby.ShortDuration(m.Clock) + " a turn on the clock"
 	}
 	fmt.Fprintf(c.Err, "A player away %s may have their seat handed to a bot; %s.\n", lobby.ShortDuration(m.Grace), clockNote)
+	return nil
+}
+
+// seatCreator seats the room's creator, with --sit, and says who sits
+// there: without it nobody does yet, the creator included, and the room
+// shows under YOUR GAMES only once they sit down.
+func (s *Set) seatCreator(c *Call, invite string, sit bool) error {
+	if !sit {
+		fmt.Fprintln(c.Err, "Nobody sits in it yet, not even you: it shows under YOUR GAMES in the\nlobby once you sit down (new --sit seats you as it is made).")
+		return nil
+	}
+	conn, err := s.Lobby.Join(c.Ctx, invite, c.Player)
+	if err != nil {
+		return fmt.Errorf("the room is made, but you could not sit down: %w", err)
+	}
+	defer conn.Close() // the seat stays bound to the player
+	var u lobby.Update
+	select {
+	case u = <-conn.Updates(): // the first comes at once
+	case <-c.Ctx.Done():
+		return c.Ctx.Err()
+	}
+	fmt.Fprintf(c.Err, "You sit in seat %d: it shows under YOUR GAMES in the lobby.\n", u.Seat+1)
+	if u.SeatWord != "" {
+		fmt.Fprintf(c.Err, "Your seat word is %s: as a guest, you come back from this address with\n  %s\n",
+			u.SeatWord, s.Host.SSHCommand(true, "join", invite, u.SeatWord))
+	}
 	return nil
 }
 

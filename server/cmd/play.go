@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"sync/atomic"
 	"time"
 
 	"github.com/smokestack/smokestack/lobby"
@@ -72,13 +73,13 @@ func (s *Set) play(c *Call) error {
 	ctx, cancel := context.WithCancel(c.Ctx)
 	defer cancel()
 	results := make(chan inputResult)
+	p := &playLoop{out: out, chat: newChatSender(out)}
 	go func() {
 		if !*watch {
 			defer cancel()
 		}
-		s.readMoves(ctx, c, conn, results)
+		s.readMoves(ctx, c, conn, &p.sent, results)
 	}()
-	p := &playLoop{out: out, chat: newChatSender(out)}
 	return p.run(ctx, c, conn, results)
 }
 
@@ -89,6 +90,12 @@ type playLoop struct {
 	chat    *chatSender
 	version int              // of the last update sent
 	settle  <-chan time.Time // after the game over, the wait for its record
+	// sent counts the moves the reader sent to the room, answered those
+	// answered here: the update showing a move is pushed before the move
+	// returns, so the game over can come before the answer to the move
+	// that ended the game, which is given all the same.
+	sent     atomic.Int64
+	answered int64
 }
 
 // run writes updates and answers until the session ends.
@@ -103,15 +110,35 @@ func (p *playLoop) run(ctx context.Context, c *Call, conn *lobby.Conn, results <
 			}
 			return nil
 		case u := <-conn.Updates():
-			if over, err := p.send(u); over || err != nil {
-				return nil // game over, or the client went away
+			over, err := p.send(u)
+			if err != nil {
+				return nil // the client went away
+			}
+			if over {
+				return p.last(ctx, conn, results)
 			}
 		case res := <-results:
-			if end, err := p.answer(conn, res); end {
+			if end, err := p.answer(ctx, conn, res, results); end {
 				return err
 			}
 		}
 	}
+}
+
+// last answers, once the game is over, the move still with the room, if
+// any: the move that ended the game, or one that came too late for it.
+func (p *playLoop) last(ctx context.Context, conn *lobby.Conn, results <-chan inputResult) error {
+	for p.sent.Load() > p.answered {
+		select {
+		case res := <-results:
+			if end, err := p.answer(ctx, conn, res, results); end {
+				return err
+			}
+		case <-ctx.Done():
+			return nil
+		}
+	}
+	return nil
 }
 
 // send writes an update and its new chat, and reports whether it shows
@@ -126,7 +153,10 @@ func (p *playLoop) send(u lobby.Update) (over bool, err error) {
 
 // answer writes what became of a line of input, and reports whether the
 // session ends there, with what error.
-func (p *playLoop) answer(conn *lobby.Conn, res inputResult) (end bool, err error) {
+func (p *playLoop) answer(ctx context.Context, conn *lobby.Conn, res inputResult, results <-chan inputResult) (end bool, err error) {
+	if res.move {
+		p.answered++
+	}
 	var bad badInput
 	if errors.As(res.err, &bad) {
 		_ = p.out.Encode(errorLine{Error: res.err.Error()})
@@ -152,5 +182,12 @@ func (p *playLoop) answer(conn *lobby.Conn, res inputResult) (end bool, err erro
 		}
 	default:
 	}
-	return p.out.Encode(okLine{OK: true, Version: p.version}) != nil || over, nil
+	if p.out.Encode(okLine{OK: true, Version: p.version}) != nil {
+		return true, nil
+	}
+	if over {
+		// The next move may be with the room already: it is answered too.
+		return true, p.last(ctx, conn, results)
+	}
+	return false, nil
 }

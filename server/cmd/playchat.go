@@ -66,13 +66,18 @@ func (c *chatSender) send(u lobby.Update) error {
 	return nil
 }
 
-// chatText reads a line of play's input as chat: {"chat":"text"}.
-func chatText(line []byte) (string, bool) {
+// chatText reads a line of play's input as chat: {"chat":"text"}. A line
+// with a "chat" key whose value is no text is chat all the same, refused
+// with err: judged as a move, it would be answered in the rules' words.
+func chatText(line []byte) (text string, ok bool, err error) {
 	var in struct {
-		Chat *string `json:"chat"`
+		Chat json.RawMessage `json:"chat"`
 	}
 	if json.Unmarshal(line, &in) != nil || in.Chat == nil {
-		return "", false
+		return "", false, nil
 	}
-	return *in.Chat, true
+	if json.Unmarshal(in.Chat, &text) != nil || in.Chat[0] != '"' {
+		return "", false, errChatNotText
+	}
+	return text, true, nil
 }

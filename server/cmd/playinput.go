@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/smokestack/smokestack/lobby"
 )
@@ -15,14 +16,16 @@ import (
 type inputResult struct {
 	err  error
 	chat bool
+	move bool // the line went to the room as a move
 }
 
 // readMoves plays each line of input as a move, or says it in the room's
-// chat, until input ends, handing each result to play's loop.
-func (s *Set) readMoves(ctx context.Context, c *Call, conn *lobby.Conn, results chan<- inputResult) {
+// chat, until input ends, handing each result to play's loop. moves
+// counts the moves sent to the room, each before it goes.
+func (s *Set) readMoves(ctx context.Context, c *Call, conn *lobby.Conn, moves *atomic.Int64, results chan<- inputResult) {
 	report := func(err error, chat bool) bool {
 		select {
-		case results <- inputResult{err: err, chat: chat}:
+		case results <- inputResult{err: err, chat: chat, move: !chat && moved(err)}:
 			return true
 		case <-ctx.Done():
 			return false
@@ -43,7 +46,9 @@ func (s *Set) readMoves(ctx context.Context, c *Call, conn *lobby.Conn, results 
 			return // the session is over; the move must not count
 		}
 		err, chat := errNotJSON, false
-		switch text, ok := chatText(line); {
+		switch text, ok, cerr := chatText(line); {
+		case cerr != nil:
+			err, chat = cerr, true
 		case ok:
 			err, chat = conn.Say(ctx, text), true
 		case !json.Valid(line):
@@ -52,6 +57,7 @@ func (s *Set) readMoves(ctx context.Context, c *Call, conn *lobby.Conn, results 
 			// word this in the decoder's terms.
 			err = errNotObject
 		default:
+			moves.Add(1)
 			err = conn.Move(ctx, json.RawMessage(bytes.Clone(line)))
 		}
 		if !report(err, chat) {
@@ -64,6 +70,13 @@ func (s *Set) readMoves(ctx context.Context, c *Call, conn *lobby.Conn, results 
 	}
 }
 
+// moved reports whether a line whose result is err went to the room as
+// a move: every line but those that are no JSON object.
+func moved(err error) bool {
+	var bad badInput
+	return !errors.Is(err, errNotJSON) && !errors.Is(err, errNotObject) && !errors.As(err, &bad)
+}
+
 // badInput ends a play session: the input cannot be read as moves.
 type badInput string
 
@@ -73,3 +86,5 @@ var (
 	errNotJSON   = errors.New(`that line is not JSON: send one move object per line, like {"kind":"pass"}`)
 	errNotObject = errors.New(`a move is a JSON object, like {"kind":"pass"}: send one per line`)
 )
+
+var errChatNotText = errors.New(`a chat line is {"chat":"text"}: its text goes in quotes`)

@@ -30,8 +30,8 @@ type command struct {
 var commands = []command{
 	{name: "help", args: "[COMMAND]", about: "show this help, or one command's"}, // run set in init: help lists commands
 	{name: "rooms", args: "[--json]", about: "list open public rooms", run: (*Set).rooms},
-	{name: "new", args: "[--game G] [--players N] [--private] [--seed S] [--bots B,B] [--grace 2m] [--clock 90s|off] [game options]",
-		about: "create a room and print its code on its own line (help new: games, options, bots)", run: (*Set).newRoom},
+	{name: "new", args: "[--game G] [--players N] [--private] [--seed S] [--bots B,B] [--grace 2m] [--clock 90s|off] [--sit] [game options]",
+		about: "create a room you host and print its code on its own line; --sit seats you in it (help new: games, options, bots)", run: (*Set).newRoom},
 	{name: "play", args: "CODE [WORD] [--watch]", about: "play (or watch) a room as JSON lines: views out, moves in (see docs/protocol.md)", run: (*Set).play},
 	{name: "join", args: "CODE [WORD] [--theme T] [--no-bell]", about: "open the game screen in your seat of that room (a guest coming back adds their seat word)", terminal: true},
 	{name: "watch", args: "CODE [--theme T] [--no-bell]", about: "watch a room live", terminal: true},

@@ -104,7 +104,7 @@ func bellOffFromEnv(env []string) bool {
 // sessionStart maps a terminal command to the screen it opens on.
 func sessionStart(cmd string, pos []string) session.Start {
 	if cmd == "lobby" || len(pos) == 0 {
-		return session.Start{Mode: "lobby"}
+		return session.Start{Mode: "lobby", Back: true} // back to your seat, if one waits
 	}
 	return session.Start{Mode: cmd, Code: strings.Join(pos, " ")} // CODE, or CODE WORD
 }

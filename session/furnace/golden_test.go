@@ -169,6 +169,11 @@ func TestGolden(t *testing.T) {
 	t.Run("auction4", func(t *testing.T) {
 		goldenRun(t, l, join(four), codes, "MARKET")
 	})
+	t.Run("yours", func(t *testing.T) {
+		// The seat's own cards, with what each produces, one key from the
+		// 4-player auction (issue 25, point 5).
+		goldenRun(t, l, join(four), codes, "MARKET", "y")
+	})
 	t.Run("resolve", func(t *testing.T) {
 		goldenRun(t, l, join(resolve), codes, "RESOLVING")
 	})

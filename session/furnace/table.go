@@ -25,6 +25,9 @@ type grid struct {
 type gridRow struct {
 	cells []string // every column but the last
 	items []string // the last column
+	// more is the key a marker of items left out names: "i" (every card
+	// on the board) when empty; "y" for the viewer's own row.
+	more string
 }
 
 // lines draws the grid in width w. A row's last column takes at most
@@ -88,6 +91,11 @@ func (g grid) lines(w, maxLines int) []string {
 	}
 	for _, r := range g.rows {
 		wrapped := wrapItems(r.items, g.sep, lastW, maxLines, g.noun)
+		if r.more != "" {
+			for i, l := range wrapped {
+				wrapped[i] = strings.Replace(l, " (i)", " ("+r.more+")", 1)
+			}
+		}
 		if g.below {
 			out = append(out, strings.TrimRight(pad(r.cells), " "))
 		} else {

@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/lipgloss"
-
 	"github.com/smokestack/smokestack/engine/furnace"
 	"github.com/smokestack/smokestack/session/kit"
 )
@@ -31,7 +29,7 @@ func discText(t kit.Theme, s kit.Seats, d furnace.Disc, n notation) string {
 	case s.Me(d.Seat):
 		name = t.Accent.Render("your")
 	case n.short:
-		name = seatStyle(t, d.Seat).Render(shortName(s.Name(d.Seat), 8))
+		name = seatStyle(t, d.Seat).Render(discName(s, d.Seat))
 	default:
 		name = seatStyle(t, d.Seat).Render(s.Name(d.Seat)) + "'s"
 	}
@@ -238,32 +236,46 @@ func playersBlock(t kit.Theme, v *furnace.View, s kit.Seats, w int, n notation, 
 			}
 			items = append(items, "(won, to place: "+strings.Join(ids, ", ")+")")
 		}
-		g.rows = append(g.rows, gridRow{cells: cells, items: items})
-	}
-	if a := v.Agent; a != nil && v.Phase == furnace.AuctionPhase {
-		var d []string
-		for k := 1; k <= 4; k++ {
-			if a.Discs.Has(k) {
-				d = append(d, strconv.Itoa(k))
+		row := gridRow{cells: cells, items: items}
+		if s.Me(seat) && len(items) > 0 {
+			// Your own cards are one key away, with what each produces.
+			row.more = "y"
+			if !o.withLines {
+				row.items[len(items)-1] += " (y)"
 			}
 		}
-		state := strings.Join(d, " ")
-		if a.Out || state == "" {
-			state = "out"
-		}
-		items := []string{"places after every 2 discs"}
-		if a.Roll > 0 {
-			items = append(items, fmt.Sprintf("last roll %d", a.Roll))
-		}
-		cells := []string{" ", "Agent", "", "", "", "", "", state}
-		if capitalists {
-			cells = slices.Insert(cells, 2, "")
-		}
-		g.rows = append(g.rows, gridRow{cells: cells, items: items})
+		g.rows = append(g.rows, row)
+	}
+	if a := v.Agent; a != nil && v.Phase == furnace.AuctionPhase {
+		g.rows = append(g.rows, agentRow(a, capitalists))
 	}
 	lines := g.lines(w, o.perPlayer)
 	lines[0] = t.Dim.Render(lines[0])
 	return lines
+}
+
+// agentRow is the 2-player Agent's row of the table during the auction:
+// its discs left and its last roll.
+func agentRow(a *furnace.Agent, capitalists bool) gridRow {
+	var d []string
+	for k := 1; k <= 4; k++ {
+		if a.Discs.Has(k) {
+			d = append(d, strconv.Itoa(k))
+		}
+	}
+	state := strings.Join(d, " ")
+	if a.Out || state == "" {
+		state = "out"
+	}
+	items := []string{"places after every 2 discs"}
+	if a.Roll > 0 {
+		items = append(items, fmt.Sprintf("last roll %d", a.Roll))
+	}
+	cells := []string{" ", "Agent", "", "", "", "", "", state}
+	if capitalists {
+		cells = slices.Insert(cells, 2, "")
+	}
+	return gridRow{cells: cells, items: items}
 }
 
 // yourCardsBlock draws the viewer's cards in production under the goods
@@ -369,9 +381,10 @@ func cardRows(t kit.Theme, v *furnace.View, n notation, fold, w, maxLines int) [
 	return lines
 }
 
-// wrap breaks text into lines of width w at spaces.
+// wrap breaks text into lines of width w at spaces (a card id stays one
+// word).
 func wrap(text string, w int) []string {
-	return strings.Split(lipgloss.NewStyle().Width(w).Render(text), "\n")
+	return strings.Split(kit.Wrap(text, w), "\n")
 }
 
 // widest is the width of the widest line.
@@ -386,6 +399,25 @@ func widest(lines []string) int {
 // goodsLine is a seat's goods in words.
 func goodsLine(g furnace.Goods) string {
 	return fmt.Sprintf("money %d · coal %d · iron %d · oil %d · upgrade tokens %d", g.Money, g.Coal, g.Iron, g.Oil, g.Tokens)
+}
+
+// discName is a seat's name in the short notation's discs, at most 8
+// runes: its first word whole when that tells the seat apart ("Carol" for
+// "Carol Ann", where "Caro…Ann" lost the middle of a word), else
+// shortName's first letters and last word ("greedy…2").
+func discName(s kit.Seats, seat int) string {
+	const n = 8
+	name := s.Name(seat)
+	first, _, spaced := strings.Cut(name, " ")
+	if !spaced || len([]rune(name)) <= n || len([]rune(first)) > n {
+		return shortName(name, n)
+	}
+	for other := range s.Names {
+		if other != seat && strings.HasPrefix(s.Name(other), first) {
+			return shortName(name, n)
+		}
+	}
+	return first
 }
 
 // shortName shortens a name to n runes, keeping the end of a name of

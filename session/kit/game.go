@@ -98,6 +98,15 @@ type Board interface {
 	CardText(t Theme, c CardRef, w int) string
 }
 
+// Yours is a Board that can show the viewing seat's own cards whole, each
+// with what it does, over the board when the seat presses y: a game whose
+// 80-column board cannot always show them (Furnace's auction) implements
+// it, so deciding a bid never means scrolling through every card.
+type Yours interface {
+	// Yours draws the seat's own cards in w×h; "" for a spectator.
+	Yours(t Theme, s Seats, w, h int) string
+}
+
 // Frame is what a Board draws into: its size, who is looking, and the
 // generic widgets it places where its layout has room.
 type Frame struct {

@@ -3,6 +3,7 @@ package kit
 import (
 	"strings"
 
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -204,4 +205,20 @@ func WrapHanging(prefix, indent string, items []string, sep string, w int) []str
 		fresh = false
 	}
 	return append(lines, cur)
+}
+
+// nbHyphen is the non-breaking hyphen, which the wrapping below takes for
+// a letter.
+const nbHyphen = "\u2011"
+
+// Wrap breaks text into lines no wider than w at its spaces, and only
+// there: lipgloss also breaks after a hyphen, which cut card ids
+// ("mine-" / "05") in the log and the rules. A word wider than w alone is
+// still broken.
+func Wrap(text string, w int) string {
+	if !strings.Contains(text, "-") {
+		return lipgloss.NewStyle().Width(w).Render(text)
+	}
+	kept := strings.ReplaceAll(text, "-", nbHyphen)
+	return strings.ReplaceAll(lipgloss.NewStyle().Width(w).Render(kept), nbHyphen, "-")
 }

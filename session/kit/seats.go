@@ -33,9 +33,26 @@ func (s Seats) Label(t Theme, seat int) string {
 	return t.SeatStyle(seat).Render(s.Glyph(seat) + " " + s.Name(seat))
 }
 
+// botPlayedFor starts the log line of a move a bot played for a seat's
+// person, as the room words it: "the bot played for carol: built…".
+const botPlayedFor = "the bot played for "
+
 // Speaker colours the name a log line starts with, as the room words it
-// ("bob took…", "You took…"), so who did what reads at a glance.
+// ("bob took…", "You took…", "the bot played for bob: took…"), so who
+// did what reads at a glance.
 func (s Seats) Speaker(t Theme, line string) string {
+	if rest, ok := strings.CutPrefix(line, botPlayedFor); ok {
+		for i, n := range s.Names {
+			if who := n + ":"; n != "" && strings.HasPrefix(rest, who) || s.Me(i) && strings.HasPrefix(rest, "you:") {
+				if s.Me(i) {
+					who = "you:"
+				}
+				head := botPlayedFor + who
+				return t.SeatStyle(i).Render(s.Glyph(i)+" "+head) + line[len(head):]
+			}
+		}
+		return line
+	}
 	best, seat := "", -1
 	for i, n := range s.Names {
 		if n != "" && len(n) > len(best) && strings.HasPrefix(line, n+" ") {

@@ -9,17 +9,18 @@ import (
 )
 
 // Width is the number of cells s takes on a terminal, exactly as
-// ansi.StringWidth counts them: escape sequences take none, each grapheme
-// cluster its display width. Every line of every frame is measured, some
-// several times, and ansi.StringWidth segments every printable character
-// as a grapheme cluster (since x/ansi v0.11.7), a third of a game frame's
-// CPU. Unicode's grapheme rules join a character to an ASCII one after it
-// only for CR LF, or when the first is a Prepend character (all of them at
-// U+0600 or above). So a printable ASCII character, or one of the runes
-// frames are made of (Latin to Hebrew, and U+2000 to U+2BFF: punctuation,
-// arrows, box drawing, shapes, symbols), followed by an ASCII byte or the
-// end is a cluster of its own: Width counts those from a table and asks
-// ansi only about the rest.
+// ansi.StringWidth counts them with the x/ansi that go.mod pins: escape
+// sequences take none, a printable ASCII character one, a grapheme
+// cluster that starts with any other character its display width. Every
+// line of every frame is measured, some several times, and ansi reads
+// every byte through its parser and every other character through a
+// grapheme segmenter. Width counts a run of printable ASCII in one loop,
+// and a rune frames are made of (Latin to Hebrew, and U+2000 to U+2BFF:
+// punctuation, arrows, box drawing, shapes, symbols) followed by an ASCII
+// byte or the end from a table: Unicode's grapheme rules join a character
+// to an ASCII one after it only for CR LF, or when it is a Prepend
+// character (all of them at U+0600 or above), so such a rune is a cluster
+// of its own. The rest goes as ansi would take it.
 func Width(s string) int {
 	width := 0
 	state := parser.GroundState
@@ -27,21 +28,13 @@ func Width(s string) int {
 		c := s[i]
 		if state == parser.GroundState {
 			if c >= ' ' && c < 0x7f {
-				// A run of printable ASCII counts a cell a byte, all of
-				// it unless its last byte comes before a non-ASCII one,
-				// with which it may make a cluster.
 				j := i + 1
 				for j < len(s) && s[j] >= ' ' && s[j] < 0x7f {
 					j++
 				}
-				if j < len(s) && s[j] >= 0x80 {
-					j--
-				}
-				if j > i {
-					width += j - i
-					i = j - 1
-					continue
-				}
+				width += j - i
+				i = j - 1
+				continue
 			}
 			if c >= 0x80 {
 				r, n := utf8.DecodeRuneInString(s[i:])
@@ -53,12 +46,15 @@ func Width(s string) int {
 			}
 		}
 		next, action := parser.Table.Transition(state, c)
-		if action == parser.PrintAction || next == parser.Utf8State {
+		if next == parser.Utf8State {
 			cluster, w := ansi.FirstGraphemeCluster(s[i:], ansi.GraphemeWidth)
 			width += w
 			i += len(cluster) - 1
 			state = parser.GroundState
 			continue
+		}
+		if action == parser.PrintAction {
+			width++
 		}
 		state = next
 	}

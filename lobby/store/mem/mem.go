@@ -17,6 +17,7 @@ type Store struct {
 	rooms map[string]*room
 	bans  map[string]store.Ban        // by target; see bans.go
 	chat  map[string][]store.ChatLine // by room code, the lobby's under ""; see chat.go
+	alive store.Alive                 // see uptime.go
 	// profiles and ratings have locks of their own (profiles.go, ratings.go).
 	profiles profiles
 	ratings  ratings

@@ -40,6 +40,12 @@ package redis
 //	smokestack:missturn:NAME    when the last of NAME's slowed misses is
 //	                            answered, expiring then
 //
+// Uptime (uptime.go):
+//
+//	smokestack:{uptime}:last    when an instance last said it was alive, Unix ms
+//	smokestack:{uptime}:down    list of "FROM_MS:TO_MS", the service's
+//	                            downtimes, oldest first
+//
 // Channels and operators (redis.go, operators.go):
 //
 //	smokestack:changes          channel: "ORIGIN CODE" for every committed
@@ -66,6 +72,9 @@ const (
 	redisSolos    = redisPrefix + "{records}:solos"
 
 	redisBans = redisPrefix + "bans"
+
+	redisAliveLast = redisPrefix + "{uptime}:last"
+	redisAliveDown = redisPrefix + "{uptime}:down"
 
 	redisOperators = redisPrefix + "operators"
 	redisReplies   = redisPrefix + "operators:reply:"

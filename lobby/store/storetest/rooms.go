@@ -52,6 +52,7 @@ func roomsAppend(t *testing.T, s store.Rooms) {
 		t.Fatalf("append at 0 to a log of 1: %v, want ErrConflict", err)
 	}
 	last := rec(1, `{"kind":"done"}`, t0.Add(time.Minute))
+	last.Bot = "first" // a bot played it for the seat's person
 	end := &engine.Result{Scores: []int{12, 30}, Ranks: []int{2, 1}, Winners: []int{1}}
 	if err := s.Append(ctx, m.Code, 1, last, engine.Status{Round: 4, Over: true, Result: end}); err != nil {
 		t.Fatal(err)
@@ -197,5 +198,5 @@ func sameMeta(a, b store.Meta) bool {
 }
 
 func sameRecord(a, b store.Record) bool {
-	return a.Seat == b.Seat && string(a.Move) == string(b.Move) && a.At.Equal(b.At)
+	return a.Seat == b.Seat && string(a.Move) == string(b.Move) && a.At.Equal(b.At) && a.Bot == b.Bot
 }

@@ -35,6 +35,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"ratings", func(t *testing.T, s store.Store) { ratings(t, s) }},
 		{"chat", func(t *testing.T, s store.Store) { chat(t, s) }},
 		{"bans", func(t *testing.T, s store.Store) { bans(t, s) }},
+		{"uptime", func(t *testing.T, s store.Store) { uptime(t, s) }},
 		{"cluster", func(t *testing.T, s store.Store) {
 			if c := s.Cluster(); c != nil {
 				RunMisses(t, c)
