@@ -48,20 +48,20 @@ func (m Move) appendJSON(b []byte) ([]byte, error) {
 		b = appendIntField(b, "slot", m.Slot)
 	case Hire:
 		b = appendIntField(b, "slot", m.Slot)
-		b = appendCardsField(b, "discard", m.Discard)
+		b = appendIntsField(b, "discard", m.Discard)
 		b = appendIntField(b, "opponent", m.Opponent)
 	case SetDice:
 		b = appendIntsField(b, "values", m.Values)
 	case Choose:
 		b = appendIntField(appendIntsField(b, "dice", m.Dice), "value", m.Value)
 	case Build:
-		b = appendCardsField(appendIntField(b, "card", int(m.Card)), "discard", m.Discard)
+		b = appendIntsField(appendIntField(b, "card", int(m.Card)), "discard", m.Discard)
 	case Place:
 		b = appendStringField(appendIntsField(b, "dice", m.Dice), "action", m.Action)
 	case Activate:
 		b = m.appendActivate(b)
 	case DiscardDown:
-		b = appendCardsField(b, "discard", m.Discard)
+		b = appendIntsField(b, "discard", m.Discard)
 		b = appendIntField(appendIntField(b, "metal", m.Metal), "energy", m.Energy)
 	default:
 		// Refused kinds, pass, done and undo: what was set, as given.
@@ -78,7 +78,7 @@ func (m Move) appendActivate(b []byte) []byte {
 	if m.Card.Name() == Replicator {
 		b = appendIntField(b, "slot", m.Slot)
 	}
-	b = appendCardsField(b, "discard", m.Discard)
+	b = appendIntsField(b, "discard", m.Discard)
 	if m.Choice != "" {
 		b = appendStringField(b, "choice", m.Choice)
 	}
@@ -115,10 +115,10 @@ func appendIntField(b []byte, name string, n int) []byte {
 	return strconv.AppendInt(append(b, `,"`+name+`":`...), int64(n), 10)
 }
 
-// appendIntsField writes a list, when it is not empty: read back, a list
-// left out is nil, as the engine makes an empty one, and a move read back
-// equals the one written.
-func appendIntsField(b []byte, name string, ns []int) []byte {
+// appendIntsField writes a list of numbers (cards are numbered), when it
+// is not empty: read back, a list left out is nil, as the engine makes an
+// empty one, and a move read back equals the one written.
+func appendIntsField[N ~int](b []byte, name string, ns []N) []byte {
 	if len(ns) == 0 {
 		return b
 	}
@@ -128,21 +128,6 @@ func appendIntsField(b []byte, name string, ns []int) []byte {
 			b = append(b, ',')
 		}
 		b = strconv.AppendInt(b, int64(n), 10)
-	}
-	return append(b, ']')
-}
-
-// appendCardsField writes a list of cards as appendIntsField does.
-func appendCardsField(b []byte, name string, cs []Card) []byte {
-	if len(cs) == 0 {
-		return b
-	}
-	b = append(b, `,"`+name+`":[`...)
-	for i, c := range cs {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = strconv.AppendInt(b, int64(c), 10)
 	}
 	return append(b, ']')
 }
