@@ -143,5 +143,5 @@ func TestPlayThroughThirdGame(t *testing.T) {
 		alice.sees(fmt.Sprintf("round %d of %d · everyone says done", round, tally.Rounds), "Done for this round")
 		alice.press("enter")
 	}
-	alice.sees("game over", "wins!", "1. ", "alice", "random bot 2", "You said done")
+	alice.sees("game over", "★ ", "1. ", "alice", "random bot 2", "You said done") // a tie shares the win
 }

@@ -3,6 +3,8 @@ package factories
 import (
 	"encoding/json"
 	"strconv"
+
+	"github.com/smokestack/smokestack/engine"
 )
 
 // MarshalJSON writes every field m's kind uses, zero values included, and
@@ -29,25 +31,9 @@ func (m Move) MarshalJSON() ([]byte, error) {
 // Moves is a list of moves, as a view lists the legal ones.
 type Moves []Move
 
-// MarshalJSON writes the moves as Move.MarshalJSON does, into one buffer:
-// a view may list hundreds, and a buffer a move doubled the cost of
-// writing a view.
+// MarshalJSON writes the moves as Move.MarshalJSON does, into one buffer.
 func (ms Moves) MarshalJSON() ([]byte, error) {
-	if ms == nil {
-		return []byte("null"), nil
-	}
-	b := make([]byte, 0, 1+48*len(ms))
-	b = append(b, '[')
-	for i, m := range ms {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		var err error
-		if b, err = m.appendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return append(b, ']'), nil
+	return engine.MarshalList(ms, func(b []byte, m Move) ([]byte, error) { return m.appendJSON(b) })
 }
 
 // appendJSON appends m as MarshalJSON writes it.
@@ -62,20 +48,20 @@ func (m Move) appendJSON(b []byte) ([]byte, error) {
 		b = appendIntField(b, "slot", m.Slot)
 	case Hire:
 		b = appendIntField(b, "slot", m.Slot)
-		b = appendCardsField(b, "discard", m.Discard)
+		b = appendIntsField(b, "discard", m.Discard)
 		b = appendIntField(b, "opponent", m.Opponent)
 	case SetDice:
 		b = appendIntsField(b, "values", m.Values)
 	case Choose:
 		b = appendIntField(appendIntsField(b, "dice", m.Dice), "value", m.Value)
 	case Build:
-		b = appendCardsField(appendIntField(b, "card", int(m.Card)), "discard", m.Discard)
+		b = appendIntsField(appendIntField(b, "card", int(m.Card)), "discard", m.Discard)
 	case Place:
 		b = appendStringField(appendIntsField(b, "dice", m.Dice), "action", m.Action)
 	case Activate:
 		b = m.appendActivate(b)
 	case DiscardDown:
-		b = appendCardsField(b, "discard", m.Discard)
+		b = appendIntsField(b, "discard", m.Discard)
 		b = appendIntField(appendIntField(b, "metal", m.Metal), "energy", m.Energy)
 	default:
 		// Refused kinds, pass, done and undo: what was set, as given.
@@ -92,7 +78,7 @@ func (m Move) appendActivate(b []byte) []byte {
 	if m.Card.Name() == Replicator {
 		b = appendIntField(b, "slot", m.Slot)
 	}
-	b = appendCardsField(b, "discard", m.Discard)
+	b = appendIntsField(b, "discard", m.Discard)
 	if m.Choice != "" {
 		b = appendStringField(b, "choice", m.Choice)
 	}
@@ -129,10 +115,10 @@ func appendIntField(b []byte, name string, n int) []byte {
 	return strconv.AppendInt(append(b, `,"`+name+`":`...), int64(n), 10)
 }
 
-// appendIntsField writes a list, when it is not empty: read back, a list
-// left out is nil, as the engine makes an empty one, and a move read back
-// equals the one written.
-func appendIntsField(b []byte, name string, ns []int) []byte {
+// appendIntsField writes a list of numbers (cards are numbered), when it
+// is not empty: read back, a list left out is nil, as the engine makes an
+// empty one, and a move read back equals the one written.
+func appendIntsField[N ~int](b []byte, name string, ns []N) []byte {
 	if len(ns) == 0 {
 		return b
 	}
@@ -142,21 +128,6 @@ func appendIntsField(b []byte, name string, ns []int) []byte {
 			b = append(b, ',')
 		}
 		b = strconv.AppendInt(b, int64(n), 10)
-	}
-	return append(b, ']')
-}
-
-// appendCardsField writes a list of cards as appendIntsField does.
-func appendCardsField(b []byte, name string, cs []Card) []byte {
-	if len(cs) == 0 {
-		return b
-	}
-	b = append(b, `,"`+name+`":[`...)
-	for i, c := range cs {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = strconv.AppendInt(b, int64(c), 10)
 	}
 	return append(b, ']')
 }

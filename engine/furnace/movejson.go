@@ -3,6 +3,8 @@ package furnace
 import (
 	"encoding/json"
 	"strconv"
+
+	"github.com/smokestack/smokestack/engine"
 )
 
 // MarshalJSON writes every field m's kind uses, zero values included, and
@@ -23,24 +25,9 @@ func (m Move) MarshalJSON() ([]byte, error) {
 // Moves is a list of moves, as a view lists the legal ones.
 type Moves []Move
 
-// MarshalJSON writes the moves as Move.MarshalJSON does, into one buffer:
-// a view may list dozens, and a buffer a move is an allocation each.
+// MarshalJSON writes the moves as Move.MarshalJSON does, into one buffer.
 func (ms Moves) MarshalJSON() ([]byte, error) {
-	if ms == nil {
-		return []byte("null"), nil
-	}
-	b := make([]byte, 0, 1+48*len(ms))
-	b = append(b, '[')
-	for i, m := range ms {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		var err error
-		if b, err = m.appendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return append(b, ']'), nil
+	return engine.MarshalList(ms, func(b []byte, m Move) ([]byte, error) { return m.appendJSON(b) })
 }
 
 // appendJSON appends m as MarshalJSON writes it.
