@@ -9,10 +9,7 @@ import "testing"
 // for you: …", never "You took…" (issue 25, point 2).
 func TestPlayThroughClockLog(t *testing.T) {
 	srv := startServer(t)
-	code := newRoom(t, dialKey(t, srv.addr, "host", newKey(t)), "--players 2 --clock 5s --seed 7")
-	alice := sitDown(t, srv.addr, "alice", 80, 24, "join "+code)
-	alice.sees("WAITING ROOM")
-	bob := sitDown(t, srv.addr, "bob", 80, 24, "join "+code)
+	alice, bob, _ := sitTwo(t, srv.addr, "--players 2 --clock 5s --seed 7")
 	alice.sees("MARKETPLACE", "⏱")
 	bob.sees("MARKETPLACE", "alice's turn")
 

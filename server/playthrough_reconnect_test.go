@@ -10,10 +10,7 @@ import "testing"
 // again (issue 25, point 3).
 func TestPlayThroughReconnect(t *testing.T) {
 	srv := startServer(t)
-	code := newRoom(t, dialKey(t, srv.addr, "host", newKey(t)), "--players 2 --seed 7")
-	alice := sitDown(t, srv.addr, "alice", 80, 24, "join "+code)
-	alice.sees("WAITING ROOM")
-	bob := sitDown(t, srv.addr, "bob", 80, 24, "join "+code)
+	alice, bob, code := sitTwo(t, srv.addr, "--players 2 --seed 7")
 	alice.sees("MARKETPLACE", "YOU ♠ alice")
 	bob.sees("MARKETPLACE", "alice's turn")
 

@@ -34,10 +34,7 @@ func TestPlayThroughRestartMidClock(t *testing.T) {
 	dir := t.TempDir()
 	srv := startServerIn(t, dir, func(*lobby.Config) {})
 	stop := runLobby(t, srv)
-	code := newRoom(t, dialKey(t, srv.addr, "host", newKey(t)), "--players 2 --clock 10s --seed 7")
-	alice := sitDown(t, srv.addr, "alice", 80, 24, "join "+code)
-	alice.sees("WAITING ROOM")
-	bob := sitDown(t, srv.addr, "bob", 80, 24, "join "+code)
+	alice, bob, code := sitTwo(t, srv.addr, "--players 2 --clock 10s --seed 7")
 	alice.sees("MARKETPLACE", "⏱")
 	bob.sees("alice's turn")
 

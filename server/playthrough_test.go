@@ -159,6 +159,18 @@ func (p *player) waitScreen(what string, ok func(string) bool) {
 	}
 }
 
+// sitTwo has a host make a room with new's args and seats alice, then
+// bob, at 80x24 terminals: alice waits in the waiting room until bob's
+// seat starts the game.
+func sitTwo(t *testing.T, addr, args string) (alice, bob *player, code string) {
+	t.Helper()
+	code = newRoom(t, dialKey(t, addr, "host", newKey(t)), args)
+	alice = sitDown(t, addr, "alice", 80, 24, "join "+code)
+	alice.sees("WAITING ROOM")
+	bob = sitDown(t, addr, "bob", 80, 24, "join "+code)
+	return alice, bob, code
+}
+
 // openForm opens the new-room form from the lobby and turns its game
 // field to title, the registry's games being offered in their order.
 func (p *player) openForm(title string) {
