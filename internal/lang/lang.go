@@ -181,6 +181,9 @@ func (p *Printer) N(id string, n int, args ...any) string {
 // Has reports whether id is in the catalogue (in English, or the
 // printer's language).
 func (p *Printer) Has(id string) bool {
+	if p == nil {
+		p = For(English)
+	}
 	_, err := p.loc.Localize(&i18n.LocalizeConfig{MessageID: id})
 	return err == nil
 }
