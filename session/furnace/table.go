@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/session/kit"
 )
 
@@ -16,7 +17,10 @@ type grid struct {
 	head []string // column titles; nil for none
 	rows []gridRow
 	sep  string // between the last column's items
-	noun string // what the items are, "disc" or "card", for a marker that shows none
+	// noun is the plural message counting the items ("3 discs"), for a
+	// marker that shows none of them.
+	noun string
+	p    *lang.Printer // the reader's language
 	// below draws the last column's items under their row, indented,
 	// across the whole width, instead of in a column.
 	below bool
@@ -90,7 +94,7 @@ func (g grid) lines(w, maxLines int) []string {
 		out = append(out, strings.TrimRight(pad(g.head)+last, " "))
 	}
 	for _, r := range g.rows {
-		wrapped := wrapItems(r.items, g.sep, lastW, maxLines, g.noun)
+		wrapped := wrapItems(g.p, r.items, g.sep, lastW, maxLines, g.noun)
 		if r.more != "" {
 			for i, l := range wrapped {
 				wrapped[i] = strings.Replace(l, " (i)", " ("+r.more+")", 1)
@@ -114,8 +118,9 @@ func (g grid) lines(w, maxLines int) []string {
 // its spaces on lines of its own). At most maxLines lines (0: no limit):
 // when some items do not fit, the last line ends with "+N more (i)", i
 // being the key of the card reference, which lists them all; when none
-// fits beside it, the marker counts them as nouns ("3 cards (i)").
-func wrapItems(items []string, sep string, w, maxLines int, noun string) []string {
+// fits beside it, the marker counts them with the plural message noun
+// ("3 cards (i)").
+func wrapItems(p *lang.Printer, items []string, sep string, w, maxLines int, noun string) []string {
 	lines := joinWrapped(items, sep, w)
 	if maxLines <= 0 || len(lines) <= maxLines {
 		return lines
@@ -123,9 +128,9 @@ func wrapItems(items []string, sep string, w, maxLines int, noun string) []strin
 	// Drop items from the end until the marker fits. With none left it
 	// counts them all: "+3 more" after nothing read as three besides.
 	for k := len(items) - 1; k >= 0; k-- {
-		more := "+" + strconv.Itoa(len(items)-k) + " more (i)"
+		more := p.N("furnace.count.more", len(items)-k) + " (i)"
 		if k == 0 && noun != "" {
-			more = countOf(len(items), noun) + " (i)"
+			more = p.N(noun, len(items)) + " (i)"
 		}
 		if ls := joinWrapped(append(slices.Clone(items[:k]), more), sep, w); len(ls) <= maxLines {
 			return ls
@@ -163,12 +168,4 @@ func joinWrapped(items []string, sep string, w int) []string {
 		lines = append(lines, cur)
 	}
 	return lines
-}
-
-// countOf is "1 card", "3 cards".
-func countOf(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
 }
