@@ -3,6 +3,7 @@ package furnace
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/smokestack/smokestack/engine/furnace"
@@ -206,7 +207,7 @@ func (b *board) Scores(f kit.Frame) string {
 	var rows []kit.ScoreRow
 	for _, sc := range v.Scores {
 		rows = append(rows, kit.ScoreRow{Rank: sc.Rank, Name: scoreName(p, f.Seats, sc.Seat), Score: sc.Money, Winner: sc.Winner,
-			Detail: p.T("furnace.scores.detail", "Money", fmt.Sprintf("%3d", sc.Money), "Cards", sc.Cards, "Resources", sc.Resources)})
+			Detail: fmt.Sprintf("%*s", 3-len(strconv.Itoa(sc.Money)), "") + p.N("furnace.scores.detail", sc.Money, "Cards", sc.Cards, "Resources", sc.Resources)})
 	}
 	lines = append(lines, kit.ScoreChart(t, rows, w)...)
 	// A line an element, so that the room left below is counted right.

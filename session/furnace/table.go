@@ -38,33 +38,9 @@ type gridRow struct {
 // maxLines lines (0: no limit); items that do not fit are counted in a
 // "+N more (i)" marker, so nothing is cut silently.
 func (g grid) lines(w, maxLines int) []string {
-	n := len(g.head)
-	for _, r := range g.rows {
-		n = max(n, len(r.cells)+1)
-	}
-	if n == 0 {
+	widths, indent := g.columns()
+	if widths == nil {
 		return nil
-	}
-	widths := make([]int, n-1)
-	measure := func(cells []string) {
-		for i, c := range cells {
-			if i < len(widths) {
-				widths[i] = max(widths[i], kit.Width(c))
-			}
-		}
-	}
-	if g.head != nil {
-		measure(g.head[:len(g.head)-1])
-	}
-	for _, r := range g.rows {
-		measure(r.cells)
-	}
-	indent := 0
-	for _, wd := range widths {
-		indent += wd + 1
-	}
-	if g.below {
-		indent = 4
 	}
 	lastW := max(8, w-indent)
 	pad := func(cells []string) string {
@@ -111,6 +87,39 @@ func (g grid) lines(w, maxLines int) []string {
 		}
 	}
 	return out
+}
+
+// columns are the widths of every column but the last, and where the
+// last starts; nil for a grid with no column.
+func (g grid) columns() (widths []int, indent int) {
+	n := len(g.head)
+	for _, r := range g.rows {
+		n = max(n, len(r.cells)+1)
+	}
+	if n == 0 {
+		return nil, 0
+	}
+	widths = make([]int, n-1)
+	measure := func(cells []string) {
+		for i, c := range cells {
+			if i < len(widths) {
+				widths[i] = max(widths[i], kit.Width(c))
+			}
+		}
+	}
+	if g.head != nil {
+		measure(g.head[:len(g.head)-1])
+	}
+	for _, r := range g.rows {
+		measure(r.cells)
+	}
+	for _, wd := range widths {
+		indent += wd + 1
+	}
+	if g.below {
+		indent = 4
+	}
+	return widths, indent
 }
 
 // wrapItems wraps items joined by sep into lines of width w, never

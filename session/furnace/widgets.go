@@ -275,16 +275,25 @@ func playersBlock(t kit.Theme, v *furnace.View, s kit.Seats, w int, n notation, 
 		g.rows = append(g.rows, agentRow(p, a, capitalists))
 	}
 	lines := g.lines(w, o.perPlayer)
-	if widest(lines) > w {
-		// The goods' columns headed by their letters, which the legend
-		// beside the table explains, where their words are too wide.
-		i := slices.Index(head, p.T("furnace.players.money"))
-		copy(g.head[i:], []string{"$", p.T("furnace.short.coal"), p.T("furnace.short.iron"), p.T("furnace.short.oil"), p.T("furnace.short.tokens")})
-		lines = g.lines(w, o.perPlayer)
+	// The goods' columns headed by their letters, which the legend beside
+	// the table explains, where their words are too wide or leave the
+	// cards too little room.
+	letters := g
+	letters.head = slices.Clone(head)
+	i := slices.Index(head, p.T("furnace.players.money"))
+	copy(letters.head[i:], []string{"$", p.T("furnace.short.coal"), p.T("furnace.short.iron"), p.T("furnace.short.oil"), p.T("furnace.short.tokens")})
+	_, at := g.columns()
+	if short := letters.lines(w, o.perPlayer); widest(lines) > w || len(short) < len(lines) || w-at < minCardsWidth {
+		lines = short
 	}
 	lines[0] = t.Dim.Render(lines[0])
 	return lines
 }
+
+// minCardsWidth is the least room the players' table leaves its cards'
+// column beside the rows before it heads the goods by their letters:
+// "12 cards (i)" and a card or two.
+const minCardsWidth = 16
 
 // agentRow is the 2-player Agent's row of the table during the auction:
 // its discs left and its last roll.
