@@ -211,21 +211,8 @@ type playersOptions struct {
 func playersBlock(t kit.Theme, v *furnace.View, s kit.Seats, w int, n notation, o playersOptions) []string {
 	p := t.L
 	n = n.in(p)
-	stateHead := map[furnace.Phase]string{furnace.AuctionPhase: p.T("furnace.players.discs"),
-		furnace.ResolvePhase: p.T("furnace.players.compensation"), furnace.ProductionPhase: p.T("furnace.players.production")}[v.Phase]
-	id := "furnace.players.cards"
-	if v.Config.Chain {
-		id = "furnace.players.chain"
-	}
-	if v.Phase == furnace.ProductionPhase {
-		id += "Resolved"
-	}
-	head := []string{"", p.T("furnace.players.player"), p.T("furnace.players.money"), p.T("furnace.players.coal"),
-		p.T("furnace.players.iron"), p.T("furnace.players.oil"), p.T("furnace.players.tokens"), stateHead, p.T(id)}
+	head := playersHead(p, v)
 	capitalists := v.Config.Capitalists
-	if capitalists {
-		head = slices.Insert(head, 2, p.T("furnace.players.capitalist"))
-	}
 	g := grid{head: head, sep: " · ", noun: "furnace.count.cards", p: p, below: o.below}
 	if v.Config.Chain {
 		g.sep = " → "
@@ -294,6 +281,26 @@ func playersBlock(t kit.Theme, v *furnace.View, s kit.Seats, w int, n notation, 
 // column beside the rows before it heads the goods by their letters:
 // "12 cards (i)" and a card or two.
 const minCardsWidth = 16
+
+// playersHead is the players' table's head: the seat, its capitalist
+// (with the module on), its goods, its part in the phase and its cards.
+func playersHead(p *lang.Printer, v *furnace.View) []string {
+	stateHead := map[furnace.Phase]string{furnace.AuctionPhase: p.T("furnace.players.discs"),
+		furnace.ResolvePhase: p.T("furnace.players.compensation"), furnace.ProductionPhase: p.T("furnace.players.production")}[v.Phase]
+	id := "furnace.players.cards"
+	if v.Config.Chain {
+		id = "furnace.players.chain"
+	}
+	if v.Phase == furnace.ProductionPhase {
+		id += "Resolved"
+	}
+	head := []string{"", p.T("furnace.players.player"), p.T("furnace.players.money"), p.T("furnace.players.coal"),
+		p.T("furnace.players.iron"), p.T("furnace.players.oil"), p.T("furnace.players.tokens"), stateHead, p.T(id)}
+	if v.Config.Capitalists {
+		head = slices.Insert(head, 2, p.T("furnace.players.capitalist"))
+	}
+	return head
+}
 
 // agentRow is the 2-player Agent's row of the table during the auction:
 // its discs left and its last roll.
