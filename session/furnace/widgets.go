@@ -339,15 +339,15 @@ func yourCardsBlock(t kit.Theme, v *furnace.View, w, maxLines int) []string {
 	if v.Config.Chain {
 		how = p.T("furnace.yours.howChain")
 	}
-	title := t.Title.Render(p.T("furnace.yours.title")) + "  " + goodsLine(p, me.Goods)
+	title := yoursTitle(t, me.Goods, w)
 	var lines []string
 	for fold := range 3 {
 		for _, n := range []notation{long.in(p), short.in(p)} {
-			rows := cardRows(t, v, n, fold, w, maxLines-2)
+			rows := cardRows(t, v, n, fold, w, maxLines-1-len(title))
 			if widest(rows) > w {
 				continue
 			}
-			lines = append([]string{title}, rows...)
+			lines = append(slices.Clone(title), rows...)
 			for _, c := range me.New {
 				for _, l := range wrap(p.T("furnace.yours.won", "Card", c.ID()), w) {
 					lines = append(lines, t.Accent.Render(l))
@@ -369,7 +369,7 @@ func yourCardsBlock(t kit.Theme, v *furnace.View, w, maxLines int) []string {
 				for i, l := range hint {
 					hint[i] = t.Dim.Render(l)
 				}
-				lines = slices.Insert(lines, 1, hint...)
+				lines = slices.Insert(lines, len(title), hint...)
 			}
 			if room(nil) {
 				return lines
@@ -464,6 +464,16 @@ func withLegend(t kit.Theme, title, sep string, w int) []string {
 		lines = append(lines, t.Dim.Render(line))
 	}
 	return lines
+}
+
+// yoursTitle heads the seat's own cards with its goods, on the title's
+// line where they fit in w, else on lines of their own.
+func yoursTitle(t kit.Theme, g furnace.Goods, w int) []string {
+	head, goods := t.Title.Render(t.L.T("furnace.yours.title")), goodsLine(t.L, g)
+	if kit.Width(head+"  "+goods) <= w {
+		return []string{head + "  " + goods}
+	}
+	return append([]string{head}, wrapItems(t.L, strings.Split(goods, " · "), " · ", w, 0, "")...)
 }
 
 // goodsLine is a seat's goods in words.

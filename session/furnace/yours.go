@@ -1,6 +1,7 @@
 package furnace
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -18,9 +19,9 @@ func (b *board) Yours(t kit.Theme, s kit.Seats, w, h int) string {
 	if me == nil {
 		return ""
 	}
-	title := t.Title.Render(p.T("furnace.yours.title")) + "  " + goodsLine(p, me.Goods)
+	title := yoursTitle(t, me.Goods, w)
 	if len(me.Cards)+len(me.New) == 0 {
-		return title + "\n\n" + p.T("furnace.yours.none")
+		return strings.Join(title, "\n") + "\n\n" + p.T("furnace.yours.none")
 	}
 	var lines []string
 	for _, n := range []notation{long.in(p), short.in(p)} {
@@ -41,13 +42,19 @@ func (b *board) Yours(t kit.Theme, s kit.Seats, w, h int) string {
 		if n.short {
 			hint += " · " + legend(p)
 		}
-		lines = append([]string{title, t.Dim.Render(strings.Join(wrap(hint, w), "\n"))}, lines...)
+		head := slices.Clone(title)
+		for _, l := range wrap(hint, w) {
+			head = append(head, t.Dim.Render(l))
+		}
+		lines = append(head, lines...)
 		if widest(lines) <= w && len(lines) <= h-1 {
 			break
 		}
 	}
 	for _, c := range me.New {
-		lines = append(lines, t.Accent.Render(p.T("furnace.yours.wonToPlace", "Card", c.ID())))
+		for _, l := range wrap(p.T("furnace.yours.wonToPlace", "Card", c.ID()), w) {
+			lines = append(lines, t.Accent.Render(l))
+		}
 	}
 	return strings.Join(append(lines, "", t.Dim.Render(p.T("furnace.yours.back"))), "\n")
 }
