@@ -3,6 +3,7 @@ package furnace
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/smokestack/smokestack/engine/furnace"
 	"github.com/smokestack/smokestack/internal/lang"
@@ -43,7 +44,7 @@ func (n notation) goods(g furnace.Goods) string {
 		case n.short:
 			parts = append(parts, fmt.Sprintf("%d%s", k, n.p.T(letter)))
 		default:
-			parts = append(parts, n.p.N(word, k))
+			parts = append(parts, counted(n.p, word, k))
 		}
 	}
 	add(g.Coal, "furnace.short.coal", "furnace.goods.coal")
@@ -58,6 +59,29 @@ func (n notation) goods(g furnace.Goods) string {
 		return strings.Join(parts, "+")
 	}
 	return strings.Join(parts, " + ")
+}
+
+// countKey is a good counted in a language.
+type countKey struct {
+	tag lang.Tag
+	id  string
+	n   int
+}
+
+// counts are the goods counted so far ("2 węgle"): a board words the
+// same few amounts on every frame, and a plural message is a template
+// run each time it is asked for.
+var counts sync.Map // countKey -> string
+
+// counted is p.N(id, n), remembered.
+func counted(p *lang.Printer, id string, n int) string {
+	k := countKey{p.Tag(), id, n}
+	if s, ok := counts.Load(k); ok {
+		return s.(string)
+	}
+	s := p.N(id, n)
+	counts.Store(k, s)
+	return s
 }
 
 // line words one printed line: an extraction "+2c", a processing
