@@ -104,8 +104,32 @@ func newLedgerInstance(t *testing.T, url string, o redisstore.Options, l *ledger
 
 // faultTable is one game between alice on instance a and bob on instance b.
 type faultTable struct {
-	code  string
-	seats []*mover
+	code     string
+	seats    []*mover
+	watchers []*watcher // one on each instance
+}
+
+// watcher is a spectator's session that reads every update, and notes
+// whether one had the reconnecting notice.
+type watcher struct {
+	told atomic.Bool
+	seen chan struct{} // closed once the game is over
+}
+
+func watch(c *Conn) *watcher {
+	w := &watcher{seen: make(chan struct{})}
+	go func() {
+		defer close(w.seen)
+		for u := range c.Updates() {
+			if u.Notice != "" {
+				w.told.Store(true)
+			}
+			if u.Room.Over {
+				return
+			}
+		}
+	}()
+	return w
 }
 
 // mover plays one seat as a person would, at a pace, counting the
@@ -114,27 +138,31 @@ type mover struct {
 	s           *session
 	player      Player
 	ids         *atomic.Int64
-	told        bool // saw the reconnecting notice
-	refused     int  // told nothing was played
-	unconfirmed int  // told the move may still count
+	told        atomic.Bool // saw the reconnecting notice
+	refused     int         // told nothing was played
+	unconfirmed int         // told the move may still count
 }
 
 // play plays the seat until its game is over. A move refused because the
 // service was away is tried again from the newest view, a while later.
 func (m *mover) play(ctx context.Context, pace time.Duration) error {
 	for {
-		u, err := m.s.await(30*time.Second, func(Update) bool { return true })
+		u, err := m.s.await(time.Minute, func(Update) bool { return true })
 		if err != nil {
 			return err
 		}
-		m.told = m.told || u.Notice != ""
+		if u.Notice != "" {
+			m.told.Store(true)
+		}
 		v := m.s.view()
 		if u.Room.Over || v.Over {
 			return nil
 		}
 		if len(v.Legal) == 0 {
-			if _, err := m.s.await(30*time.Second, func(n Update) bool {
-				m.told = m.told || n.Notice != ""
+			if _, err := m.s.await(time.Minute, func(n Update) bool {
+				if n.Notice != "" {
+					m.told.Store(true)
+				}
 				return n.Version != u.Version || n.Room.Over || n.View != nil && u.View == nil
 			}); err != nil {
 				return err
@@ -210,7 +238,8 @@ func (f *faultRig) sit(ctx context.Context, seed uint64) (*faultTable, error) {
 	var ca, cb *Conn
 	deadline := time.Now().Add(30 * time.Second)
 	var err error
-	for cb == nil {
+	var wa, wb *Conn
+	for wb == nil {
 		if time.Now().After(deadline) {
 			return nil, fmt.Errorf("no table within 30s: %w", err)
 		}
@@ -219,14 +248,18 @@ func (f *faultRig) sit(ctx context.Context, seed uint64) (*faultTable, error) {
 			meta, err = f.a.lobby.Create(ctx, alice, CreateOptions{Seats: 2, Seed: seed, HasSeed: true})
 		case ca == nil:
 			ca, err = f.a.lobby.Join(ctx, meta.Code, alice)
-		default:
+		case cb == nil:
 			cb, err = f.b.lobby.Join(ctx, meta.Invite(), bob)
+		case wa == nil:
+			wa, err = f.a.lobby.Watch(ctx, meta.Invite(), Player{ID: "key:watcher"})
+		default:
+			wb, err = f.b.lobby.Watch(ctx, meta.Invite(), Player{ID: "key:watcher"})
 		}
 		if err != nil {
 			time.Sleep(100 * time.Millisecond) // the service is away
 		}
 	}
-	tb := &faultTable{code: meta.Code, seats: make([]*mover, 2)}
+	tb := &faultTable{code: meta.Code, seats: make([]*mover, 2), watchers: []*watcher{watch(wa), watch(wb)}}
 	tb.seats[ca.Seat()] = &mover{s: &session{name: "alice@a", c: ca}, player: alice, ids: &f.ids}
 	tb.seats[cb.Seat()] = &mover{s: &session{name: "bob@b", c: cb}, player: bob, ids: &f.ids}
 	f.mu.Lock()
@@ -259,9 +292,9 @@ func (f *faultRig) check(ctx context.Context) (moves int) {
 			stored[recordKey(r)]++
 		}
 		for _, m := range tb.seats {
-			u, err := m.s.await(10*time.Second, atVersion(len(log)))
+			u, err := m.s.await(10*time.Second, func(u Update) bool { return u.Version == len(log) && u.Notice == "" })
 			if err != nil {
-				t.Fatalf("room %s: %v (the log holds %d moves)", tb.code, err, len(log))
+				t.Fatalf("room %s: %v (the log holds %d moves; a notice should be gone)", tb.code, err, len(log))
 			}
 			c, err := fresh.lobby.Join(ctx, tb.code, m.player)
 			if err != nil {
@@ -296,7 +329,7 @@ func sameRecord(a, b store.Record) bool { return recordKey(a) == recordKey(b) }
 func (f *faultRig) refusals() (told, refused, unconfirmed int) {
 	for _, tb := range f.tables {
 		for _, m := range tb.seats {
-			if m.told {
+			if m.told.Load() {
 				told++
 			}
 			refused += m.refused
@@ -385,4 +418,97 @@ func (f *faultRig) confirmedAfter(t *testing.T, done <-chan error, t0 time.Time,
 		}
 		time.Sleep(10 * time.Millisecond) // polling the ledger
 	}
+}
+
+// current is the table being played now.
+func (f *faultRig) current() *faultTable {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.tables[len(f.tables)-1]
+}
+
+// TestRedisPaused: Redis stops answering (SIGSTOP) while two instances
+// play, for 30s with SMOKESTACK_FAULTS_LONG and 5s otherwise. Every
+// session stays and is told the service is reconnecting, and once Redis
+// answers again (SIGCONT) the games play on and nothing confirmed is lost
+// or played twice.
+func TestRedisPaused(t *testing.T) {
+	t.Parallel()
+	pause := 5 * time.Second
+	if faultsLong {
+		pause = 30 * time.Second
+	}
+	r := redistest.Start(t)
+	if r.External {
+		t.Skip("REDIS_URL is set: this test stops the Redis it starts")
+	}
+	f := newFaultRig(t, r.URL, redisstore.Options{})
+	ctx := context.Background()
+	stop := make(chan struct{})
+	done := make(chan error, 1)
+	// At a slower pace, so the pause falls in the middle of a game.
+	go func() { done <- f.run(ctx, stop, 100*time.Millisecond) }()
+	f.flowing(t, done, 5)
+
+	tb := f.current()
+	for _, w := range tb.watchers {
+		w.told.Store(false)
+	}
+	r.Pause()
+	stopped := time.Now()
+	for i, w := range tb.watchers {
+		for !w.told.Load() && time.Since(stopped) < pause {
+			time.Sleep(10 * time.Millisecond) // polling the watchers
+		}
+		if !w.told.Load() {
+			t.Errorf("the watcher on instance %c was not told within the %s Redis was away", 'a'+i, pause)
+		}
+	}
+	time.Sleep(time.Until(stopped.Add(pause)))
+	r.Resume()
+	f.flowing(t, done, 10)
+	close(stop)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	moves := f.check(ctx)
+	_, refused, unconfirmed := f.refusals()
+	// A move sent meanwhile waits for Redis until its deadline or its
+	// retries run out: it is refused, or played once when Redis wakes.
+	t.Logf("Redis stopped %s: %d moves in %d rooms, %d refused as not played, %d as unconfirmed", pause, moves, len(f.tables), refused, unconfirmed)
+}
+
+// TestRedisHiccup: the network between instance b and Redis stalls and
+// then drops b's connections, three times, while alice plays on a and
+// bob on b. Instance b resubscribes and catches up each time: its
+// players see every move made meanwhile, and the games play on.
+func TestRedisHiccup(t *testing.T) {
+	t.Parallel()
+	r := redistest.Start(t)
+	if r.External {
+		t.Skip("REDIS_URL is set: this test puts a proxy before the Redis it starts")
+	}
+	link := redistest.StartProxy(t, r.Addr())
+	l := newLedger()
+	f := &faultRig{t: t, url: r.URL, l: l,
+		a: newLedgerInstance(t, r.URL, redisstore.Options{}, l),
+		b: newLedgerInstance(t, "redis://"+link.Addr+"/0", redisstore.Options{}, l)}
+	ctx := context.Background()
+	stop := make(chan struct{})
+	done := make(chan error, 1)
+	go func() { done <- f.run(ctx, stop, 20*time.Millisecond) }()
+	for range 3 {
+		f.flowing(t, done, 10)
+		link.Stall()
+		time.Sleep(time.Second) // b hears nothing, and its moves hang
+		link.Cut()
+	}
+	f.flowing(t, done, 10)
+	close(stop)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	moves := f.check(ctx)
+	_, refused, unconfirmed := f.refusals()
+	t.Logf("3 hiccups: %d moves in %d rooms, %d refused as not played, %d as unconfirmed", moves, len(f.tables), refused, unconfirmed)
 }
