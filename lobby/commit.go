@@ -340,7 +340,7 @@ func (r *room) botMoved(b botMove, move json.RawMessage) {
 	if err != nil {
 		r.l.cfg.Logger.Warn("bot move", "code", r.code, "seat", b.seat, "err", err)
 		if r.notice == "" {
-			r.notice = "a bot could not move: " + err.Error()
+			r.notice = NoticeBotFailed + err.Error()
 		}
 	}
 	r.scheduleBot()

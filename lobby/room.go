@@ -239,12 +239,20 @@ func (r *room) refresh(ctx context.Context) {
 	r.broadcast()
 }
 
+// The room's notices (Update.Notice), which sessions word in their
+// players' languages: the store failed, or a bot could not move (and
+// why, after the prefix).
+const (
+	NoticeReconnecting = "reconnecting to the game service…"
+	NoticeBotFailed    = "a bot could not move: "
+)
+
 // setNotice shows the room's sessions that the store failed, or, with
 // err nil, no longer. The caller holds r.mu.
 func (r *room) setNotice(err error) {
 	r.notice = ""
 	if err != nil {
-		r.notice = "reconnecting to the game service…"
+		r.notice = NoticeReconnecting
 		r.l.storeFault("room store", err, "code", r.meta.Code)
 	}
 }

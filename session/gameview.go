@@ -150,7 +150,7 @@ func (g *gameScreen) setupText() string {
 	parts := []string{g.room.Game, seats}
 	if game, ok := g.gameOf(); ok {
 		parts[0] = game.Rules.Title()
-		parts = append(parts, optionWords(game, g.room)...)
+		parts = append(parts, optionWords(g.env.theme.L, game, g.room)...)
 	}
 	if g.room.ClockSeconds > 0 {
 		parts = append(parts, "⏱ "+lobby.ShortDuration(time.Duration(g.room.ClockSeconds)*time.Second)+" a turn")

@@ -73,7 +73,7 @@ type anyKey struct{}
 
 // Its key is only a name for the help bar (a binding without keys is
 // disabled, and the bar would be blank); the overlay closes on any key.
-var anyKeyBinding = key.NewBinding(key.WithKeys("any"), key.WithHelp("any key", "close"))
+var anyKeyBinding = key.NewBinding(key.WithKeys("any"), key.WithHelp("session.keyname.any", "session.key.close"))
 
 func (anyKey) ShortHelp() []key.Binding  { return []key.Binding{anyKeyBinding} }
 func (anyKey) FullHelp() [][]key.Binding { return [][]key.Binding{{anyKeyBinding}} }
@@ -268,15 +268,15 @@ func (o *confirmOverlay) keys() help.KeyMap { return confirmKeys{} }
 
 func (o *confirmOverlay) view(t kit.Theme, _, _ int) string {
 	return t.Title.Render(o.title) + "\n\n" + o.text + "\n\n" +
-		t.Accent.Render("y") + " " + o.yesLabel + "   " + t.Accent.Render("any other key") + " " + o.noLabel
+		t.Accent.Render("y") + " " + o.yesLabel + "   " + t.Accent.Render(t.L.T("session.keyname.anyOther")) + " " + o.noLabel
 }
 
 // confirmKeys is the help bar of a yes-or-no question.
 type confirmKeys struct{}
 
 var (
-	yesBinding = key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "yes"))
-	noBinding  = key.NewBinding(key.WithKeys(), key.WithHelp("any other key", "no"))
+	yesBinding = key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "session.key.yes"))
+	noBinding  = key.NewBinding(key.WithKeys(), key.WithHelp("session.keyname.anyOther", "session.key.no"))
 )
 
 func (confirmKeys) ShortHelp() []key.Binding  { return []key.Binding{yesBinding, noBinding} }
