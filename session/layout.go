@@ -1,11 +1,12 @@
 package session
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/session/kit"
 )
 
@@ -20,9 +21,10 @@ const (
 
 // tooSmall is the whole screen when the terminal is below the minimum,
 // or, with a notice above it, the w by h left of a terminal of size.
-func tooSmall(w, h int, size [2]int) string {
-	msg := "make the window at least 80x24"
-	sub := fmt.Sprintf("(it is %dx%d)", size[0], size[1])
+// Its words are p's.
+func tooSmall(p *lang.Printer, w, h int, size [2]int) string {
+	msg := p.T("session.small.ask", "Width", MinWidth, "Height", MinHeight)
+	sub := p.T("session.small.is", "Width", size[0], "Height", size[1])
 	if w <= 0 || h <= 0 {
 		return msg
 	}

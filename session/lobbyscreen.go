@@ -227,7 +227,7 @@ func (l *lobbyScreen) listKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Rules):
 		l.openRules()
 	case key.Matches(msg, k.Bell):
-		cmd, say := l.env.alerts.toggle()
+		cmd, say := l.env.alerts.toggle(l.env.theme.L)
 		l.setStatus(say, false)
 		return cmd
 	case key.Matches(msg, k.Up):
@@ -495,7 +495,7 @@ func (l *lobbyScreen) openRules() {
 		}
 	}
 	w, h := l.env.bodySize()
-	l.rules = newRulesOverlay(strings.Join(titles, " · "), pages, w, h)
+	l.rules = newRulesOverlay(l.env.theme, strings.Join(titles, " · "), pages, w, h)
 }
 
 // soloGame is the first game here that has one-seat games.
