@@ -93,7 +93,7 @@ func (l *Lobby) Create(ctx context.Context, host Player, o CreateOptions) (store
 
 func checkBot(g Game, name string) error {
 	if g.Bots.New == nil {
-		return fmt.Errorf("%s has no bots on this server", g.Rules.Title())
+		return noBots(g.Rules.Title())
 	}
 	if !g.HasBot(name) {
 		return fmt.Errorf("%s has no bot %q: choose %s", g.Rules.Title(), name, strings.Join(g.Bots.Names, " or "))

@@ -151,7 +151,7 @@ func (l *lobbyScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 	case roomsMsg:
 		if msg.err != nil {
 			l.live.loading = false
-			l.setStatus(msg.err.Error(), true)
+			l.setStatus(errText(l.env.theme, "", msg.err), true)
 			return l, nil
 		}
 		cmd := l.loaded(msg.lists, msg.rows)
@@ -161,14 +161,14 @@ func (l *lobbyScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 		return l, cmd
 	case createdMsg:
 		if msg.err != nil {
-			l.setStatus(msg.err.Error(), true)
+			l.setStatus(errText(l.env.theme, "", msg.err), true)
 			return l, nil
 		}
 		code := msg.code
 		return l, func() tea.Msg { return toRoom{code: code} }
 	case renamedMsg:
 		if msg.err != nil {
-			l.setStatus(msg.err.Error(), true)
+			l.setStatus(errText(l.env.theme, "", msg.err), true)
 			return l, nil
 		}
 		l.env.player.Name = msg.name

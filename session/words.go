@@ -1,6 +1,7 @@
 package session
 
 import (
+	"errors"
 	"strings"
 	"time"
 
@@ -47,9 +48,14 @@ func optionValue(p *lang.Printer, game, name, value string) string {
 }
 
 // errText words err for the player: a lobby's or an engine's refusal
-// (engine.Refusal) in the theme's language, any other error as it is.
-// game names the cards a game's refusal may name ("" outside a room).
+// (engine.Refusal, or a lobby.LimitError with words) in the theme's
+// language, any other error as it is. game names the cards a game's
+// refusal may name ("" outside a room).
 func errText(t kit.Theme, game string, err error) string {
+	var lim *lobby.LimitError
+	if errors.As(err, &lim) && lim.Words.ID != "" {
+		return kit.Say(t, game, lim.Words)
+	}
 	return kit.Refusal(t, game, err)
 }
 
