@@ -243,7 +243,9 @@ func (f *roomForm) view(t kit.Theme, w int) string {
 	}
 	about := ""
 	if f.field < len(fields) {
-		about = fields[f.field].about
+		// Wrapped under its indent: a translation may not fit one line.
+		about = strings.TrimRight(kit.Wrap(fields[f.field].about, max(20, w-2)), " ")
+		about = strings.ReplaceAll(about, "\n", "\n  ")
 	}
 	return strings.Join(append(lines, "", "  "+t.Dim.Render(about), "",
 		t.Dim.Render(t.L.T("session.form.keys"))), "\n")

@@ -271,28 +271,32 @@ func (g *gameScreen) waitingView(w, h int) string {
 		lines = append(lines, "", "")
 	}
 	lines = append(lines, g.seatLines()...)
-	lines = append(lines, "", p.T("session.wait.starts"))
+	// The sentences wrap at w: translations run longer than English.
+	say := func(s string) { lines = append(lines, strings.Split(strings.TrimRight(kit.Wrap(s, w), " "), "\n")...) }
+	lines = append(lines, "")
+	say(p.T("session.wait.starts"))
 	switch {
 	case g.room.HostAway && g.room.HostSeat == g.seat && g.seat >= 0:
-		lines = append(lines, p.T("session.wait.standIn"))
+		say(p.T("session.wait.standIn"))
 	case g.room.HostAway && g.room.HostSeat >= 0:
-		lines = append(lines, p.T("session.wait.standsIn", "Name", g.seats().Name(g.room.HostSeat)))
+		say(p.T("session.wait.standsIn", "Name", g.seats().Name(g.room.HostSeat)))
 	case g.room.IsHost(g.env.player.ID):
-		lines = append(lines, p.T("session.wait.host"))
+		say(p.T("session.wait.host"))
 	}
 	if g.seatWord != "" {
 		back := "ssh -t … join " + g.code // the server's address unknown
 		if cmd := g.env.joinCommand(g.code); cmd != "" {
 			back = cmd
 		}
-		lines = append(lines, "", p.T("session.wait.guest", "Grace", shortDuration(p, time.Duration(g.room.GraceSeconds)*time.Second)),
-			"  "+back+" "+t.Accent.Render(g.seatWord))
+		lines = append(lines, "")
+		say(p.T("session.wait.guest", "Grace", shortDuration(p, time.Duration(g.room.GraceSeconds)*time.Second)))
+		lines = append(lines, "  "+back+" "+t.Accent.Render(g.seatWord))
 	}
 	if g.room.ClockSeconds > 0 {
-		lines = append(lines, p.T("session.wait.clock", "Time", shortDuration(p, time.Duration(g.room.ClockSeconds)*time.Second)))
+		say(p.T("session.wait.clock", "Time", shortDuration(p, time.Duration(g.room.ClockSeconds)*time.Second)))
 	}
 	if g.spectator() {
-		lines = append(lines, p.N("session.wait.watching", g.room.Spectators))
+		say(p.N("session.wait.watching", g.room.Spectators))
 	}
 	if g.chat.open {
 		// The chat below, with four lines at least: the seats give way.
