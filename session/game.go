@@ -29,6 +29,8 @@ type gameScreen struct {
 	unwatch func() bool   // stops the session's end from closing conn
 	done    chan struct{} // closed when the screen leaves the room
 
+	// named is the header's "room CODE" as last worded, and its code.
+	named   [2]string
 	room    lobby.RoomInfo
 	invite  string // a private room's invite, for a seat or the host to share
 	seat    int

@@ -102,7 +102,7 @@ func (g *gameScreen) frame(w, h int) kit.Frame {
 // turn's clock last; the name of the server gives way when w is short.
 func (g *gameScreen) header(w int) string {
 	t := g.env.theme
-	room := t.L.T("session.room.code", "Code", g.code)
+	room := g.roomName(g.code)
 	parts := []string{t.Title.Render("smokestack"), room}
 	if g.spectator() && g.conn != nil {
 		if g.invite != "" {
@@ -139,6 +139,15 @@ func (g *gameScreen) header(w int) string {
 		parts[len(parts)-2] = ansi.Truncate(news, max(1, kit.Width(news)-over), "…")
 	}
 	return strings.Join(parts, " · ")
+}
+
+// roomName is "room CODE" in the reader's language, worded once for the
+// screen rather than at every frame.
+func (g *gameScreen) roomName(code string) string {
+	if g.named[0] != code || g.named[1] == "" {
+		g.named = [2]string{code, g.env.theme.L.T("session.room.code", "Code", code)}
+	}
+	return g.named[1]
 }
 
 // setupText names, before the game starts, what is to be played: the

@@ -36,6 +36,11 @@ type lobbyScreen struct {
 	status    string
 	statusBad bool
 	showHelp  bool
+	// heading is the first line as last drawn (head).
+	heading struct {
+		name, text string
+		w          int
+	}
 
 	form   *roomForm
 	prompt *prompt
@@ -364,15 +369,7 @@ func (l *lobbyScreen) create(o lobby.CreateOptions) tea.Cmd {
 
 func (l *lobbyScreen) view(w, h int) string {
 	t := l.env.theme
-	var titles []string
-	for _, g := range l.env.lobby.Games() {
-		titles = append(titles, gameTitle(t.L, g))
-	}
-	signedIn := "   " + t.L.T("session.lobby.signedIn", "Name", t.Accent.Render(l.env.player.Name))
-	head := t.Title.Render("smokestack") + t.Dim.Render("  "+t.L.T("session.lobby.overSSH", "Games", andList(t.L, titles))) + signedIn
-	if ansi.StringWidth(head) > w {
-		head = t.Title.Render("smokestack") + signedIn // the player's name matters more than the games'
-	}
+	head := l.head(w)
 	var note string
 	if l.env.player.Guest {
 		note = t.Bad.Render(t.L.T("session.lobby.guest"))
@@ -420,6 +417,27 @@ func (l *lobbyScreen) view(w, h int) string {
 		status = t.Accent.Render(l.chatUnread())
 	}
 	return strings.Join([]string{kit.Fit(head, w, 1), kit.Fit(note, w, 1), kit.Fit(body, w, bh), kit.Fit(status, w, 1), kit.Fit(helpBar(t, km, w), w, 1)}, "\n")
+}
+
+// head is the lobby's first line in width w: the server, its games and
+// who is signed in. Its words are kept while the player's name and the
+// width stay, not worded again at every frame.
+func (l *lobbyScreen) head(w int) string {
+	if l.heading.name == l.env.player.Name && l.heading.w == w && l.heading.text != "" {
+		return l.heading.text
+	}
+	t := l.env.theme
+	var titles []string
+	for _, g := range l.env.lobby.Games() {
+		titles = append(titles, gameTitle(t.L, g))
+	}
+	signedIn := "   " + t.L.T("session.lobby.signedIn", "Name", t.Accent.Render(l.env.player.Name))
+	head := t.Title.Render("smokestack") + t.Dim.Render("  "+t.L.T("session.lobby.overSSH", "Games", andList(t.L, titles))) + signedIn
+	if ansi.StringWidth(head) > w {
+		head = t.Title.Render("smokestack") + signedIn // the player's name matters more than the games'
+	}
+	l.heading.name, l.heading.w, l.heading.text = l.env.player.Name, w, head
+	return head
 }
 
 // lobbyKeysPage is the lobby's ? page for keys k, w wide. It depends on
