@@ -31,3 +31,14 @@ func botThere(seat int) error {
 func noBots(title string) error {
 	return refuse(title+" has no bots on this server", "lobby.noBots", engine.Str("Game", title))
 }
+
+// noGame refuses a game (as the player typed it) the server lacks.
+func noGame(game string) error {
+	return refuse("this server has no game "+game, "lobby.noGame", engine.Str("Game", game))
+}
+
+// notOffered refuses a stored room whose game this server lacks.
+func notOffered(code, game string) error {
+	return refuse(fmt.Sprintf("room %s plays %q, which this server does not offer", code, game), "lobby.notOffered",
+		engine.Str("Code", code), engine.Str("Game", fmt.Sprintf("%q", game)))
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/smokestack/smokestack/engine"
@@ -51,7 +50,7 @@ func (l *Lobby) Replay(ctx context.Context, invite string, p Player) (RoomInfo, 
 	}
 	g, ok := l.games[meta.Game]
 	if !ok {
-		return RoomInfo{}, nil, fmt.Errorf("room %s plays %q, which this server does not offer", code, meta.Game)
+		return RoomInfo{}, nil, notOffered(code, meta.Game)
 	}
 	if !meta.Started {
 		return infoOf(meta, nil, engine.Status{}), nil, refuse("this game ended before it started", "lobby.replayNeverStarted")
