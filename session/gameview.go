@@ -16,7 +16,8 @@ import (
 // view draws the room: header, banner, body, status line and help bar.
 func (g *gameScreen) view(w, h int) string {
 	t := g.env.theme
-	bh := h - 4
+	status, sh := g.statusView(w)
+	bh := h - 3 - sh
 	var body string
 	switch {
 	case g.conn == nil || g.room.Code == "":
@@ -35,10 +36,25 @@ func (g *gameScreen) view(w, h int) string {
 	default:
 		body = g.board.Draw(g.frame(w, bh))
 	}
+	km := g.keys()
+	switch {
+	case g.chat.typing:
+		km = g.chatKeys()
+	case g.overlay != nil:
+		km = g.overlay.keys()
+	}
+	return kit.Rows(w, []int{1, 1, bh, sh, 1}, g.header(w), g.banner(w), body, status, helpBar(t, km, w))
+}
+
+// statusView is the status line fitted to w (statusLines), and its
+// height: the chat's input while typing, the move search, what was said
+// last, or the chat's unread lines.
+func (g *gameScreen) statusView(w int) (string, int) {
+	t := g.env.theme
 	status := ""
 	switch {
 	case g.chat.typing:
-		status = g.chat.inputView()
+		return g.chat.inputView(), 1
 	case g.filtering && g.statusBad && g.status != "":
 		status = t.L.T("session.game.search", "Search", g.menu.filter) + "▏  " + t.Bad.Render("✗ "+g.status) // enter's answer
 	case g.filtering:
@@ -50,14 +66,7 @@ func (g *gameScreen) view(w, h int) string {
 	case g.unreadText() != "":
 		status = t.Accent.Render(g.unreadText()) // before a note of a move played
 	}
-	km := g.keys()
-	switch {
-	case g.chat.typing:
-		km = g.chatKeys()
-	case g.overlay != nil:
-		km = g.overlay.keys()
-	}
-	return kit.Rows(w, []int{1, 1, bh, 1, 1}, g.header(w), g.banner(w), body, status, helpBar(t, km, w))
+	return statusLines(status, w)
 }
 
 // keys are the screen's keys now: moves for a seat in play, the rest for
@@ -266,7 +275,8 @@ func (g *gameScreen) waitingView(w, h int) string {
 	}
 	lines := []string{t.Title.Render(p.T("session.wait.title")) + "  " + head}
 	if g.room.Practice && g.room.Seed != nil {
-		lines = append(lines, t.Dim.Render(p.T("session.wait.practice", "Seed", *g.room.Seed)))
+		practice := strings.TrimRight(kit.Wrap(p.T("session.wait.practice", "Seed", *g.room.Seed), w), " ")
+		lines = append(lines, t.Dim.Render(practice))
 	}
 	if g.room.Over {
 		lines[0] = t.Title.Render(p.T("session.wait.closed")) + "  " + endedText(p, g.room.Ended)

@@ -46,3 +46,23 @@ func tooSmall(p *lang.Printer, w, h int, size [2]int) string {
 func center(screen string, w, h int) string {
 	return lipgloss.Place(w, h, lipgloss.Center, lipgloss.Top, screen)
 }
+
+// maxStatus is the most lines a status takes from the body.
+const maxStatus = 3
+
+// statusLines fits the status line s to w: whole on one line when it
+// fits, else wrapped at its spaces in up to maxStatus lines (the last
+// marked "…" if even those are short), so a long refusal or a
+// translation longer than English reads whole. n is its height; the
+// body gives up the lines past the first.
+func statusLines(s string, w int) (block string, n int) {
+	if kit.Width(s) <= w {
+		return s, 1
+	}
+	lines := strings.Split(kit.Wrap(s, w), "\n")
+	if len(lines) > maxStatus {
+		lines = lines[:maxStatus]
+		lines[maxStatus-1] = ansi.Truncate(lines[maxStatus-1], w-1, "") + "…"
+	}
+	return strings.Join(lines, "\n"), len(lines)
+}

@@ -370,11 +370,12 @@ func (l *lobbyScreen) create(o lobby.CreateOptions) tea.Cmd {
 func (l *lobbyScreen) view(w, h int) string {
 	t := l.env.theme
 	head := l.head(w)
-	var note string
+	note, nh := "", 1
 	if l.env.player.Guest {
-		note = t.Bad.Render(t.L.T("session.lobby.guest"))
+		note, nh = statusLines(t.Bad.Render(t.L.T("session.lobby.guest")), w)
 	}
-	bh := h - 4
+	status, sh := l.statusView(w)
+	bh := h - 2 - nh - sh
 	var body string
 	var km help.KeyMap = l.keys()
 	switch {
@@ -390,7 +391,8 @@ func (l *lobbyScreen) view(w, h int) string {
 			"name": t.L.T("session.lobby.nameTitle")}[l.prompt.kind]
 		body = t.Title.Render(title) + "\n\n" + l.prompt.input.View() + "\n\n" + t.Dim.Render(t.L.T("session.lobby.promptKeys"))
 		if l.prompt.kind == "name" {
-			body += "\n" + t.Dim.Render(t.L.T("session.lobby.nameRules", "Min", players.MinNameLength, "Max", players.MaxNameLength))
+			rules := t.L.T("session.lobby.nameRules", "Min", players.MinNameLength, "Max", players.MaxNameLength)
+			body += "\n" + t.Dim.Render(strings.TrimRight(kit.Wrap(rules, w), " "))
 		}
 	case l.rules != nil:
 		body = l.rules.view(t, w, bh)
@@ -403,6 +405,16 @@ func (l *lobbyScreen) view(w, h int) string {
 	default:
 		body = l.listsView(w, bh)
 	}
+	if l.chat.typing {
+		km = lobbyChatKeys{chatKeyMap}
+	}
+	return strings.Join([]string{kit.Fit(head, w, 1), kit.Fit(note, w, nh), kit.Fit(body, w, bh), kit.Fit(status, w, sh), kit.Fit(helpBar(t, km, w), w, 1)}, "\n")
+}
+
+// statusView is the status line (the chat's input while typing) fitted
+// to w, and its height.
+func (l *lobbyScreen) statusView(w int) (string, int) {
+	t := l.env.theme
 	status := ""
 	if l.status != "" {
 		status = t.Dim.Render(l.status)
@@ -412,11 +424,11 @@ func (l *lobbyScreen) view(w, h int) string {
 	}
 	switch {
 	case l.chat.typing:
-		status, km = l.chat.inputView(), lobbyChatKeys{chatKeyMap}
+		return l.chat.inputView(), 1
 	case status == "" && l.chatUnread() != "":
 		status = t.Accent.Render(l.chatUnread())
 	}
-	return strings.Join([]string{kit.Fit(head, w, 1), kit.Fit(note, w, 1), kit.Fit(body, w, bh), kit.Fit(status, w, 1), kit.Fit(helpBar(t, km, w), w, 1)}, "\n")
+	return statusLines(status, w)
 }
 
 // head is the lobby's first line in width w: the server, its games and
