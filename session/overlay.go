@@ -236,13 +236,20 @@ func (o *botsOverlay) update(k tea.KeyMsg) (overlay, tea.Cmd) {
 func (o *botsOverlay) resize(int, int)   {}
 func (o *botsOverlay) keys() help.KeyMap { return overlayKeyMap }
 
-func (o *botsOverlay) view(t kit.Theme, _, _ int) string {
+func (o *botsOverlay) view(t kit.Theme, w, _ int) string {
 	lines := []string{t.Title.Render(t.L.T("session.bots.title")), ""}
 	for i, c := range o.choices {
-		if i == o.sel {
-			lines = append(lines, "▸ "+t.Selected.Render(c.text))
-		} else {
-			lines = append(lines, "  "+c.text)
+		// Each choice whole, wrapped under its text: they run long in
+		// some languages.
+		for j, l := range kit.WrapHanging("", "", strings.Fields(c.text), " ", max(20, w-2)) {
+			switch {
+			case i == o.sel && j == 0:
+				lines = append(lines, "▸ "+t.Selected.Render(l))
+			case i == o.sel:
+				lines = append(lines, "  "+t.Selected.Render(l))
+			default:
+				lines = append(lines, "  "+l)
+			}
 		}
 	}
 	return strings.Join(append(lines, "", t.Dim.Render(t.L.T("session.bots.keys"))), "\n")
