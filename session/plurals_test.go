@@ -17,8 +17,8 @@ func TestScreenPlurals(t *testing.T) {
 	}{
 		{lang.Polish, "session.list.seatsFree", []string{"1 wolne miejsce", "2 wolne miejsca", "5 wolnych miejsc",
 			"21 wolnych miejsc", "22 wolne miejsca", "25 wolnych miejsc"}},
-		{lang.Russian, "session.list.seatsFree", []string{"1 место свободно", "2 места свободно", "5 мест свободно",
-			"21 место свободно", "22 места свободно", "25 мест свободно"}},
+		{lang.Russian, "session.list.seatsFree", []string{"1 свободное место", "2 свободных места", "5 свободных мест",
+			"21 свободное место", "22 свободных места", "25 свободных мест"}},
 		{lang.Polish, "session.chat.unread", []string{"1 nowa wiadomość na czacie (t)", "2 nowe wiadomości na czacie (t)",
 			"5 nowych wiadomości na czacie (t)", "21 nowych wiadomości na czacie (t)", "22 nowe wiadomości na czacie (t)",
 			"25 nowych wiadomości na czacie (t)"}},
