@@ -467,14 +467,15 @@ func lobbyKeysPage(t kit.Theme, k lobbyKeys, w int) string {
 
 // roomKind words a room's game for the lists: "factories 3p", "factories
 // solo hard", "furnace 2p 3-rounds": the game, the seats and every option
-// that is not its default, in p's language (the game by its name, which
-// commands take).
+// that is not its default, in p's language.
 func roomKind(lb *lobby.Lobby, p *lang.Printer, r lobby.RoomInfo) string {
 	seats := p.T("session.list.seats", "Seats", len(r.Seats))
 	if len(r.Seats) == 1 {
 		seats = p.T("session.list.solo")
 	}
-	parts := []string{r.Game, seats}
+	// The game by its short name in p's language (games.GAME.short),
+	// else its name.
+	parts := []string{worded(p, "games."+r.Game+".short", r.Game), seats}
 	if g, ok := lb.Game(r.Game); ok {
 		parts = append(parts, optionWords(p, g, r)...)
 	}
