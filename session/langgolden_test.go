@@ -18,7 +18,7 @@ import (
 // least size and a roomy one, compared with testdata/TestLangGolden/
 // TAG/SCREEN/SIZE.golden: the lobby of a server with both games, the
 // new-room form for each game (Furnace with every option it shows), the
-// form's help, the lobby's keys and a waiting room. Translations run
+// form's help, the lobby's keys, a waiting room and a replay's frame. Translations run
 // longer than English: these show they fit, nothing cut unmarked and no
 // word broken.
 func TestLangGolden(t *testing.T) {
@@ -41,12 +41,16 @@ func TestLangGolden(t *testing.T) {
 	}
 	codes := []string{done, open, wait.Code, wait.Secret}
 	for _, c := range []struct {
-		tag  lang.Tag
-		wait string // the finished solo game's row, which comes last
-	}{{lang.English, "lost "}, {lang.Portuguese, "perdeu "}, {lang.Polish, "przegrana "}, {lang.Russian, "поражение "}} {
+		tag    lang.Tag
+		wait   string // the finished solo game's row, which comes last
+		replay string // the replay's head
+	}{{lang.English, "lost ", "move 0 of"}, {lang.Portuguese, "perdeu ", "jogada 0 de"}, {lang.Polish, "przegrana ", "ruch 0 z"},
+		{lang.Russian, "поражение ", "ход 0 из"}} {
 		lobbyCfg := session.Config{Lobby: l, Player: alice, Lang: c.tag, Games: games.Screens(all)}
 		waitCfg := lobbyCfg
 		waitCfg.Start, waitCfg.PublicAddr = session.Start{Mode: "join", Code: wait.Code}, "games.example.org:2222"
+		replayCfg := lobbyCfg
+		replayCfg.Start = session.Start{Mode: "replay", Code: done}
 		for _, sz := range [][2]int{{80, 24}, {120, 40}} {
 			for _, screen := range []struct {
 				name string
@@ -60,6 +64,7 @@ func TestLangGolden(t *testing.T) {
 				{"solo", lobbyCfg, c.wait, []string{"n", "down", "left", "down", "down"}},
 				{"keys", lobbyCfg, c.wait, []string{"?"}},
 				{"waiting", waitCfg, "games.example.org", nil},
+				{"replay", replayCfg, c.replay, []string{"]", "]", "n"}},
 			} {
 				t.Run(fmt.Sprintf("%s/%s/%dx%d", c.tag, screen.name, sz[0], sz[1]), func(t *testing.T) {
 					screentest.Golden(t, screen.cfg, sz[0], sz[1], codes, screen.wait, screen.keys...)
