@@ -242,8 +242,8 @@ func (r *room) refresh(ctx context.Context) {
 }
 
 // The room's notices (Update.Notice), which sessions word in their
-// players' languages: the store failed, or a bot could not move (and
-// why, after the prefix).
+// players' languages: the store fails it (short, and saying that it is
+// being dealt with), or a bot could not move (and why, after the prefix).
 const (
 	NoticeReconnecting = "reconnecting to the game service…"
 	NoticeBotFailed    = "a bot could not move: "
