@@ -6,7 +6,6 @@ package lobby
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 	"strings"
 	"sync"
@@ -201,7 +200,7 @@ func (l *Lobby) Run(ctx context.Context) {
 
 // ErrUnavailable is what a player is told when the store cannot be reached
 // or fails; the cause goes to the log, not to the player's screen.
-var ErrUnavailable = errors.New("the game service is unavailable right now: try again in a moment")
+var ErrUnavailable = refuse("the game service is unavailable right now: try again in a moment", "lobby.unavailable")
 
 // unavailable counts and logs what failed (once per burst of what) and
 // returns ErrUnavailable for the player.
