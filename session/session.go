@@ -106,7 +106,11 @@ func (e *env) decode(game string, view json.RawMessage) (kit.Board, error) {
 	if !ok {
 		return nil, fmt.Errorf("this server cannot show games of %q", game)
 	}
-	return g.Decode(view)
+	b, err := g.Decode(view)
+	if sp, ok := b.(kit.Speaker); ok {
+		sp.Speak(e.theme.L)
+	}
+	return b, err
 }
 
 // rules are the rules pages of game and its title.
@@ -116,7 +120,7 @@ func (e *env) rules(game string) (string, []kit.RulesPage) {
 		title = g.Rules.Title()
 	}
 	if g, ok := e.games[game]; ok {
-		return title, g.Rules()
+		return title, kit.Pages(e.theme, g.Rules())
 	}
 	return title, nil
 }
