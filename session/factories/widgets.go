@@ -17,10 +17,24 @@ import (
 func marketView(t kit.Theme, v *factories.View, w int) string {
 	lines := []string{t.Title.Render(t.L.T("factories.market.title")) +
 		t.Dim.Render("  "+t.L.T("factories.market.decks", "Deck", v.DeckSize, "Discard", v.DiscardSize))}
-	// Names take what the tool and cost leave, at least the longest
-	// English one's 18 where there is room: a longer name in another
-	// language pushes its row, never cuts the name.
-	nameW := max(10, min(18, w-17-toolWidth(t)))
+	// Names take what the tool and cost leave (a row is the name, the
+	// tool and 14 more cells), as wide as the longest one here and at
+	// least the longest English name's 18. Where a language's long name
+	// and tool leave too little, the gaps around the cost narrow before
+	// anything is cut.
+	toolW, longest := toolWidth(t), 18
+	for _, c := range v.Market.Blueprints {
+		if c != factories.None {
+			longest = max(longest, kit.Width(cardName(t, c.Name())))
+		}
+	}
+	gap := "  "
+	if longest+toolW+14 > w {
+		gap = " "
+	}
+	// At the 80-column board's 41 cells every name fits whole; in a
+	// narrower column the names give way first, a cell a cell.
+	nameW := max(10, min(longest, w-41+longest, w-toolW-10-2*len(gap)))
 	empty := t.Dim.Render(t.L.T("factories.empty"))
 	for i, c := range v.Market.Blueprints {
 		if c == factories.None {
@@ -29,8 +43,8 @@ func marketView(t kit.Theme, v *factories.View, w int) string {
 		}
 		b := c.Info()
 		name := cardName(t, b.Name)
-		lines = append(lines, fmt.Sprintf("%d %s %s  %s  ★%d", i+1, name+strings.Repeat(" ", max(0, nameW-kit.Width(name))),
-			padTool(t, b.Tool), costShort(t, b.Metal, b.Energy), b.Prestige))
+		lines = append(lines, fmt.Sprintf("%d %s %s%s%s%s★%d", i+1, name+strings.Repeat(" ", max(0, nameW-kit.Width(name))),
+			padTool(t, b.Tool), gap, costShort(t, b.Metal, b.Energy), gap, b.Prestige))
 	}
 	lines = append(lines, t.Dim.Render("  "+t.L.T("factories.market.contractors", "Deck", v.ContractorDeck)))
 	for i, c := range v.Market.Contractors {
