@@ -3,6 +3,7 @@ package factories
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/smokestack/smokestack/engine/factories"
@@ -43,8 +44,15 @@ func marketView(t kit.Theme, v *factories.View, w int) string {
 		}
 		b := c.Info()
 		name := cardName(t, b.Name)
-		lines = append(lines, fmt.Sprintf("%d %s %s%s%s%s★%d", i+1, name+strings.Repeat(" ", max(0, nameW-kit.Width(name))),
-			padTool(t, b.Tool), gap, costShort(t, b.Metal, b.Energy), gap, b.Prestige))
+		rest := fmt.Sprintf(" %s%s%s%s★%d", padTool(t, b.Tool), gap, costShort(t, b.Metal, b.Energy), gap, b.Prestige)
+		slot := strconv.Itoa(i + 1)
+		if kit.Width(name) > nameW {
+			// Too long to share its row: the name alone, the rest below
+			// in its columns.
+			lines = append(lines, slot+" "+name)
+			slot, name = " ", ""
+		}
+		lines = append(lines, slot+" "+name+strings.Repeat(" ", max(0, nameW-kit.Width(name)))+rest)
 	}
 	lines = append(lines, t.Dim.Render("  "+t.L.T("factories.market.contractors", "Deck", v.ContractorDeck)))
 	for i, c := range v.Market.Contractors {
@@ -185,6 +193,15 @@ func buildingLabel(t kit.Theme, b factories.Building) string {
 	return s
 }
 
+// fitLine breaks a line of parts joined by " · " (the Headquarters, the
+// dice) into lines no wider than w, between parts where it can.
+func fitLine(line string, w int) []string {
+	if kit.Width(line) <= w {
+		return []string{line}
+	}
+	return wrapList("", "  ", strings.Split(line, " · "), w)
+}
+
 // moreMark ends a list cut short to fit: how many items it leaves out and
 // the key that shows every card.
 func moreMark(t kit.Theme, n int) string {
@@ -195,17 +212,50 @@ func moreMark(t kit.Theme, n int) string {
 // When they need more, the last line ends with a "+N more (i)" mark
 // instead: a list is shortened, never cut silently.
 func listLines(t kit.Theme, prefix string, items []string, w, max int) []string {
-	lines := kit.WrapItems(prefix, items, " · ", w)
+	indent := strings.Repeat(" ", min(kit.Width(prefix), 12))
+	lines := wrapList(prefix, indent, items, w)
 	if len(lines) <= max || max < 1 {
 		return lines
 	}
 	for n := len(items) - 1; n >= 0; n-- {
 		kept := append(append([]string{}, items[:n]...), moreMark(t, len(items)-n))
-		if lines := kit.WrapItems(prefix, kept, " · ", w); len(lines) <= max {
+		if lines := wrapList(prefix, indent, kept, w); len(lines) <= max {
 			return lines
 		}
 	}
 	return []string{prefix + moreMark(t, len(items))}
+}
+
+// wrapList joins items with " · " into lines no wider than w, as
+// kit.WrapHanging does, never splitting an item that fits a line of its
+// own; a longer one (a long name in some language, a copy beside its
+// Replicator) breaks at its spaces, never inside a word.
+func wrapList(prefix, indent string, items []string, w int) []string {
+	var lines []string
+	cur, fresh := prefix, true
+	for _, it := range items {
+		words := []string{it}
+		if kit.Width(indent+it) > w {
+			words = strings.Fields(it)
+		}
+		for i, word := range words {
+			add := word
+			switch {
+			case fresh:
+			case i == 0:
+				add = " · " + word
+			default:
+				add = " " + word
+			}
+			if !fresh && kit.Width(cur+add) > w {
+				lines = append(lines, cur)
+				cur, add = indent+word, ""
+			}
+			cur += add
+			fresh = false
+		}
+	}
+	return append(lines, cur)
 }
 
 // compoundLines lists a compound's buildings in at most max lines of w.
@@ -247,7 +297,7 @@ func handLines(t kit.Theme, hand []factories.Card, w, max int) []string {
 		}
 		label := toolText(t, tool) + ": "
 		hang := indent + strings.Repeat(" ", kit.Width(label))
-		lines = append(lines, kit.WrapHanging(prefix+label, hang, names, " · ", w)...)
+		lines = append(lines, wrapList(prefix+label, hang, names, w)...)
 	}
 	if len(lines) <= max {
 		return lines
@@ -281,7 +331,10 @@ func youView(t kit.Theme, v *factories.View, s kit.Seats, w, h int) string {
 	if v.Machine != nil {
 		title += " · " + t.L.T("factories.you.vs_machine", "You", score(p), "Machine", machineScore(v.Machine))
 	}
-	lines := []string{title, resources(t, p), diceView(t, v, p), hqView(t, p.HQ)}
+	lines := []string{title}
+	for _, l := range []string{resources(t, p), diceView(t, v, p), hqView(t, p.HQ)} {
+		lines = append(lines, fitLine(l, w)...)
+	}
 	room := h - len(lines)
 	hand := handLines(t, v.Hand, w, max(1, room-1))
 	compound := compoundLines(t, t.L.T("factories.compound.head")+" ", p.Compound, w, max(1, room-len(hand)))
