@@ -50,7 +50,7 @@ func (m Move) Words(v View) []engine.Words {
 			break
 		}
 		w.add("factories.move.discard")
-		w.cost(m.Metal, m.Energy)
+		w.cost(m.Metal, m.Energy, false)
 	case Done:
 		w.add("factories.move.done")
 	case Undo:
@@ -77,17 +77,22 @@ func (w *moveWords) discards(cards []Card, id string) {
 	}
 }
 
-// cost words metal and energy as costText does: "2 metal and 1 energy";
-// nothing for neither.
-func (w *moveWords) cost(metal, energy int) {
+// cost words metal and energy as costText does, "2 metal and 1 energy",
+// as what is paid or given up (factories.pay.*: a language may word
+// those apart from a gain) or, gained, as factories.gain.*.
+func (w *moveWords) cost(metal, energy int, gained bool) {
+	metalID, energyID := "factories.pay.metal", "factories.pay.energy"
+	if gained {
+		metalID, energyID = "factories.gain.metal", "factories.gain.energy"
+	}
 	if metal > 0 {
-		w.add("factories.gain.metal", engine.Num("N", metal))
+		w.add(metalID, engine.Num("N", metal))
 	}
 	if metal > 0 && energy > 0 {
 		w.add("factories.move.and")
 	}
 	if energy > 0 || metal == 0 {
-		w.add("factories.gain.energy", engine.Num("N", energy))
+		w.add(energyID, engine.Num("N", energy))
 	}
 }
 
@@ -143,7 +148,7 @@ func (w *moveWords) activate(v View, m Move) {
 		w.gain(design, m, dice)
 		if metal, energy := activationCost(design, m, dice); metal+energy > 0 {
 			w.add("factories.move.paying")
-			w.cost(metal, energy)
+			w.cost(metal, energy, false)
 		}
 		return
 	}
@@ -242,7 +247,7 @@ func (w *moveWords) blackMarket(m Move) {
 		w.add("factories.gain.nothing")
 		return
 	}
-	w.cost(metal, energy)
+	w.cost(metal, energy, true)
 }
 
 // marketCard is the card in a marketplace slot, or "an empty slot".
