@@ -47,19 +47,19 @@ func (b *board) Cards(s kit.Seats) []kit.CardRef {
 	}
 	for i, c := range v.Market.Blueprints {
 		if c != factories.None {
-			add(blueprintRef(t, c, t.L.T("factories.where.market_blueprint", "N", i+1)))
+			add(blueprintRef(t, c, tf(t, "factories.where.market_blueprint", "N", i+1)))
 		}
 	}
 	for i, c := range v.Market.Contractors {
 		if c != factories.None {
-			add(contractorRef(t, c, t.L.T("factories.where.market_contractor_token", "N", i+1, "Tool", term(t, string(v.Market.Tools[i])))))
+			add(contractorRef(t, c, tf(t, "factories.where.market_contractor_token", "N", i+1, "Tool", term(t, string(v.Market.Tools[i])))))
 		}
 	}
 	for _, c := range v.Hand {
 		add(blueprintRef(t, c, t.L.T("factories.where.hand")))
 	}
 	for _, p := range v.Players {
-		where := t.L.T("factories.where.compound_of", "Name", s.Name(p.Seat))
+		where := tf(t, "factories.where.compound_of", "Name", s.Name(p.Seat))
 		if s.Me(p.Seat) {
 			where = t.L.T("factories.where.compound")
 		}
@@ -86,7 +86,7 @@ func (b *board) Cards(s kit.Seats) []kit.CardRef {
 func (b *board) CardText(t kit.Theme, c kit.CardRef, w int) string {
 	wrap := lipgloss.NewStyle().Width(w)
 	kind, name, _ := strings.Cut(c.Key, ":")
-	where := t.Dim.Render(t.L.T("factories.card_text.where", "Where", c.Where))
+	where := t.Dim.Render(tf(t, "factories.card_text.where", "Where", c.Where))
 	if kind == "rule" && boardRules[name] {
 		// The last line, which a preview leaves out, points to the rules.
 		return strings.Join([]string{t.Title.Render(t.L.T("factories.rule."+name+".name")) +
@@ -102,7 +102,7 @@ func (b *board) CardText(t kit.Theme, c kit.CardRef, w int) string {
 		info := found[0].Info()
 		cost := t.L.T("factories.card_text.hire")
 		if info.Energy > 0 {
-			cost = t.L.T("factories.card_text.hire_energy", "Energy", info.Energy)
+			cost = tf(t, "factories.card_text.hire_energy", "Energy", info.Energy)
 		}
 		return strings.Join([]string{
 			t.Title.Render(cardName(t, info.Name)) + t.Dim.Render("  "+t.L.T("factories.card_text.contractor")),
@@ -118,8 +118,8 @@ func (b *board) CardText(t kit.Theme, c kit.CardRef, w int) string {
 	info := found[0].Info()
 	return strings.Join([]string{
 		t.Title.Render(cardName(t, info.Name)) +
-			t.Dim.Render("  "+t.L.T("factories.card_text.blueprint", "Type", term(t, string(info.Type)))+" · ") + toolText(t, info.Tool),
-		t.L.T("factories.card_text.build", "Cost", costText(t, info.Metal, info.Energy), "Prestige", info.Prestige),
+			t.Dim.Render("  "+tf(t, "factories.card_text.blueprint", "Type", term(t, string(info.Type)))+" · ") + toolText(t, info.Tool),
+		tf(t, "factories.card_text.build", "Cost", costText(t, info.Metal, info.Energy), "Prestige", info.Prestige),
 		wrap.Render(cardText(t, info.Name, info.Text)),
 		where,
 	}, "\n")

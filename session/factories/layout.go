@@ -95,7 +95,7 @@ func (b *board) public(f kit.Frame) string {
 // winner named, and in a replay every seat's final compound below.
 func (b *board) Scores(f kit.Frame) string {
 	t, v, w := f.Theme, b.v, f.Width
-	lines := []string{t.Title.Render(t.L.T("factories.over.title")) + "  " + t.L.T("factories.over.after", "Round", v.Round)}
+	lines := []string{t.Title.Render(t.L.T("factories.over.title")) + "  " + tf(t, "factories.over.after", "Round", v.Round)}
 	why := ""
 	switch {
 	case f.Ended != "":
@@ -104,7 +104,7 @@ func (b *board) Scores(f kit.Frame) string {
 		// The cause is worded as it stood when it ended the game, a round
 		// before the scores: say when, so the scores' higher numbers do
 		// not read as a contradiction.
-		why = t.L.T("factories.over.came", "Round", v.FinalRound-1, "Cause", endCause(t, v, f.Seats, true))
+		why = tf(t, "factories.over.came", "Round", v.FinalRound-1, "Cause", endCause(t, v, f.Seats, true))
 	case v.EndCause != "":
 		why = endCause(t, v, f.Seats, true)
 	}
@@ -123,14 +123,14 @@ func (b *board) Scores(f kit.Frame) string {
 	long := w >= 100 // room for the tie-breakers
 	var rows []kit.ScoreRow
 	for _, s := range scores {
-		d := fmt.Sprintf("%3d  ", s.Total) + t.L.T("factories.over.points", "Goods", s.Goods, "Prestige", s.Prestige)
+		d := fmt.Sprintf("%3d  ", s.Total) + tf(t, "factories.over.points", "Goods", s.Goods, "Prestige", s.Prestige)
 		if s.Machine {
 			// The Machine scores its buildings (a Monument twice), not
 			// their prestige.
-			d = fmt.Sprintf("%3d  ", s.Total) + t.L.T("factories.over.machine_points", "Goods", s.Goods, "Buildings", s.Prestige)
+			d = fmt.Sprintf("%3d  ", s.Total) + tf(t, "factories.over.machine_points", "Goods", s.Goods, "Buildings", s.Prestige)
 		}
 		if !s.Machine && long {
-			d += "  (" + t.L.T("factories.over.tiebreak", "Metal", s.Metal, "Energy", s.Energy, "Hand", s.Hand) + ")"
+			d += "  (" + tf(t, "factories.over.tiebreak", "Metal", s.Metal, "Energy", s.Energy, "Hand", s.Hand) + ")"
 		}
 		rows = append(rows, kit.ScoreRow{Rank: s.Rank, Name: scoreName(t, f.Seats, s), Score: s.Total, Detail: d, Winner: s.Winner})
 	}
@@ -153,18 +153,18 @@ func tieNote(t kit.Theme, s kit.Seats, scores []factories.Score) string {
 	if a.Rank == b.Rank {
 		return head + t.L.T("factories.tie.shared")
 	}
-	why := t.L.T("factories.tie.metal", "A", a.Metal, "B", b.Metal)
+	why := tf(t, "factories.tie.metal", "A", a.Metal, "B", b.Metal)
 	switch {
 	case a.Metal != b.Metal:
 	case a.Energy != b.Energy:
-		why = t.L.T("factories.tie.energy", "A", a.Energy, "B", b.Energy)
+		why = tf(t, "factories.tie.energy", "A", a.Energy, "B", b.Energy)
 	default:
-		why = t.L.T("factories.tie.hand", "A", a.Hand, "B", b.Hand)
+		why = tf(t, "factories.tie.hand", "A", a.Hand, "B", b.Hand)
 	}
 	if s.Me(a.Seat) {
-		return head + t.L.T("factories.tie.you_win", "Why", why)
+		return head + tf(t, "factories.tie.you_win", "Why", why)
 	}
-	return head + t.L.T("factories.tie.wins", "Who", scoreName(t, s, a), "Why", why)
+	return head + tf(t, "factories.tie.wins", "Who", scoreName(t, s, a), "Why", why)
 }
 
 func scoreName(t kit.Theme, s kit.Seats, sc factories.Score) string {

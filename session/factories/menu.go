@@ -50,15 +50,15 @@ func groupOf(t kit.Theme, v *factories.View, mv factories.Move) (key, title stri
 	case factories.Take:
 		c := blueprintAt(v, mv.Slot)
 		if c != factories.None {
-			card = ref(blueprintRef(t, c, t.L.T("factories.where.market_blueprint", "N", mv.Slot+1)))
+			card = ref(blueprintRef(t, c, tf(t, "factories.where.market_blueprint", "N", mv.Slot+1)))
 		}
-		return fmt.Sprintf("take:%d", mv.Slot), t.L.T("factories.group.take", "N", mv.Slot+1, "Card", cardName(t, c.Name())), card
+		return fmt.Sprintf("take:%d", mv.Slot), tf(t, "factories.group.take", "N", mv.Slot+1, "Card", cardName(t, c.Name())), card
 	case factories.Hire:
 		c := contractorAt(v, mv.Slot)
 		if c != factories.None {
-			card = ref(contractorRef(t, c, t.L.T("factories.where.market_contractor", "N", mv.Slot+1)))
+			card = ref(contractorRef(t, c, tf(t, "factories.where.market_contractor", "N", mv.Slot+1)))
 		}
-		return fmt.Sprintf("hire:%d", mv.Slot), t.L.T("factories.group.hire", "N", mv.Slot+1, "Card", cardName(t, c.Name())), card
+		return fmt.Sprintf("hire:%d", mv.Slot), tf(t, "factories.group.hire", "N", mv.Slot+1, "Card", cardName(t, c.Name())), card
 	case factories.Refresh:
 		return "refresh", t.L.T("factories.group.refresh"), ruleRef(t, "refresh", t.L.T("factories.where.marketplace"))
 	case factories.Pass:
@@ -70,12 +70,12 @@ func groupOf(t kit.Theme, v *factories.View, mv factories.Move) (key, title stri
 		return fmt.Sprintf("choose:%v", mv.Dice), t.L.T("factories.group.specialist"),
 			ref(contractorRef(t, contractorNamed(factories.Specialist), t.L.T("factories.where.hired")))
 	case factories.Build:
-		return "build:" + mv.Card.Name(), t.L.T("factories.group.build", "Card", cardName(t, mv.Card.Name())),
+		return "build:" + mv.Card.Name(), tf(t, "factories.group.build", "Card", cardName(t, mv.Card.Name())),
 			ref(blueprintRef(t, mv.Card, t.L.T("factories.where.hand")))
 	case factories.Place:
 		return "place", t.L.T("factories.group.hq"), ruleRef(t, "headquarters", t.L.T("factories.where.board"))
 	case factories.Activate:
-		return "activate:" + mv.Card.Name(), t.L.T("factories.group.activate", "Card", cardName(t, mv.Card.Name())),
+		return "activate:" + mv.Card.Name(), tf(t, "factories.group.activate", "Card", cardName(t, mv.Card.Name())),
 			ref(blueprintRef(t, mv.Card, t.L.T("factories.where.compound")))
 	case factories.DiscardDown:
 		return "discard", t.L.T("factories.group.discard"), ruleRef(t, "limits", work)

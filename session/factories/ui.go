@@ -52,16 +52,16 @@ func (b *board) Over() bool { return b.v.Phase == factories.GameOver }
 func (b *board) Header(t kit.Theme, s kit.Seats) string {
 	v := b.v
 	if v.Phase == factories.GameOver {
-		return t.L.T("factories.header.over", "Round", v.Round)
+		return tf(t, "factories.header.over", "Round", v.Round)
 	}
-	round := t.L.T("factories.header.round", "Round", v.Round)
+	round := tf(t, "factories.header.round", "Round", v.Round)
 	if v.FinalRound > 0 {
-		round = t.L.T("factories.header.round_of", "Round", v.Round, "Final", v.FinalRound)
+		round = tf(t, "factories.header.round_of", "Round", v.Round, "Final", v.FinalRound)
 	}
 	parts := []string{round}
 	switch v.Phase {
 	case factories.MarketPhase:
-		turn := t.L.T("factories.header.turn_of", "Name", s.Name(v.Turn))
+		turn := tf(t, "factories.header.turn_of", "Name", s.Name(v.Turn))
 		if s.Me(v.Turn) {
 			turn = t.Accent.Render(t.L.T("factories.header.your_turn"))
 		}
@@ -77,7 +77,7 @@ func (b *board) Header(t kit.Theme, s kit.Seats) string {
 				working = append(working, s.Name(p.Seat))
 			}
 		}
-		parts = append(parts, t.L.T("factories.header.work", "Names", strings.Join(working, ", ")))
+		parts = append(parts, tf(t, "factories.header.work", "Names", strings.Join(working, ", ")))
 	}
 	return strings.Join(parts, " · ")
 }
@@ -85,7 +85,7 @@ func (b *board) Header(t kit.Theme, s kit.Seats) string {
 // Banner implements kit.Board: the end of the game coming.
 func (b *board) Banner(t kit.Theme, s kit.Seats) string {
 	if b.v.EndCause != "" && b.v.Phase != factories.GameOver {
-		return t.Accent.Render(t.L.T("factories.banner.end", "Cause", endCause(t, b.v, s, false), "Round", b.v.FinalRound))
+		return t.Accent.Render(tf(t, "factories.banner.end", "Cause", endCause(t, b.v, s, false), "Round", b.v.FinalRound))
 	}
 	return ""
 }
@@ -129,7 +129,7 @@ func (b *board) Idle(s kit.Seats) string {
 	t := kit.Theme{L: b.lang}
 	switch {
 	case b.v.Phase == factories.MarketPhase && !s.Me(b.v.Turn):
-		return t.L.T("factories.idle.waiting_for", "Name", s.Name(b.v.Turn))
+		return tf(t, "factories.idle.waiting_for", "Name", s.Name(b.v.Turn))
 	case b.v.Phase == factories.WorkPhase && b.v.You().Done:
 		return t.L.T("factories.idle.done")
 	}

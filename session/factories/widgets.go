@@ -5,8 +5,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/smokestack/smokestack/engine/factories"
+	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/session/kit"
 )
 
@@ -17,7 +19,7 @@ import (
 // prestige, and the four contractors under their tool tokens.
 func marketView(t kit.Theme, v *factories.View, w int) string {
 	lines := []string{t.Title.Render(t.L.T("factories.market.title")) +
-		t.Dim.Render("  "+t.L.T("factories.market.decks", "Deck", v.DeckSize, "Discard", v.DiscardSize))}
+		t.Dim.Render("  "+tf(t, "factories.market.decks", "Deck", v.DeckSize, "Discard", v.DiscardSize))}
 	// Names take what the tool and cost leave (a row is the name, the
 	// tool and 14 more cells), as wide as the longest one here and at
 	// least the longest English name's 18. Where a language's long name
@@ -54,7 +56,7 @@ func marketView(t kit.Theme, v *factories.View, w int) string {
 		}
 		lines = append(lines, slot+" "+name+strings.Repeat(" ", max(0, nameW-kit.Width(name)))+rest)
 	}
-	lines = append(lines, t.Dim.Render("  "+t.L.T("factories.market.contractors", "Deck", v.ContractorDeck)))
+	lines = append(lines, t.Dim.Render("  "+tf(t, "factories.market.contractors", "Deck", v.ContractorDeck)))
 	for i, c := range v.Market.Contractors {
 		name := empty
 		if c != factories.None {
@@ -86,6 +88,25 @@ func toolWidth(t kit.Theme) int {
 // costShort is a cost for a table cell: "2m 1e", "free", five cells
 // wide with one-letter units.
 func costShort(t kit.Theme, metal, energy int) string {
+	k := costKey{t.L.Tag(), metal, energy}
+	if s, ok := costs.Load(k); ok {
+		return s.(string)
+	}
+	s := drawCost(t, metal, energy)
+	costs.Store(k, s)
+	return s
+}
+
+// costs holds the cost cells by language and cost (costKey): the
+// printed costs are a dozen.
+var costs sync.Map
+
+type costKey struct {
+	tag           lang.Tag
+	metal, energy int
+}
+
+func drawCost(t kit.Theme, metal, energy int) string {
 	m, e := t.L.T("factories.abbr.metal"), t.L.T("factories.abbr.energy")
 	switch {
 	case metal == 0 && energy == 0:
@@ -101,7 +122,7 @@ func costShort(t kit.Theme, metal, energy int) string {
 
 // resources is a player's metal, energy, goods and prestige in one line.
 func resources(t kit.Theme, p factories.PlayerView) string {
-	return t.L.T("factories.resources", "Metal", p.Metal, "Energy", p.Energy, "Goods", p.Goods, "Prestige", p.Prestige)
+	return tf(t, "factories.resources", "Metal", p.Metal, "Energy", p.Energy, "Goods", p.Goods, "Prestige", p.Prestige)
 }
 
 // diceView draws a player's dice in the work phase: the free ones' values,
@@ -144,7 +165,7 @@ func diceView(t kit.Theme, v *factories.View, p factories.PlayerView) string {
 				free = append(free, s)
 			}
 		}
-		out = t.L.T("factories.dice.free", "Dice", strings.Join(free, " "))
+		out = tf(t, "factories.dice.free", "Dice", strings.Join(free, " "))
 		switch {
 		case len(free) == 0:
 			out = t.L.T("factories.dice.placed_all")
@@ -153,7 +174,7 @@ func diceView(t kit.Theme, v *factories.View, p factories.PlayerView) string {
 		}
 	}
 	if len(hired) > 0 {
-		out += " · " + t.L.T("factories.dice.hired", "Names", strings.Join(hired, ", "))
+		out += " · " + tf(t, "factories.dice.hired", "Names", strings.Join(hired, ", "))
 	}
 	return out
 }
@@ -170,7 +191,7 @@ func hqView(t kit.Theme, hq factories.Headquarters) string {
 		}
 		return strings.Join(s, ",")
 	}
-	return t.L.T("factories.hq", "Research", slot(hq.Research), "Generate", slot(hq.Generate), "Mine", slot(hq.Mine))
+	return tf(t, "factories.hq", "Research", slot(hq.Research), "Generate", slot(hq.Generate), "Mine", slot(hq.Mine))
 }
 
 // buildingLabel names a compound building with the dice on it; "✓" marks
@@ -205,7 +226,7 @@ func fitLine(line string, w int) []string {
 // moreMark ends a list cut short to fit: how many items it leaves out and
 // the key that shows every card.
 func moreMark(t kit.Theme, n int) string {
-	return t.Dim.Render(t.L.T("factories.more", "N", n))
+	return t.Dim.Render(tf(t, "factories.more", "N", n))
 }
 
 // listLines wraps items after prefix into at most max lines of width w.
@@ -282,7 +303,7 @@ func handLines(t kit.Theme, hand []factories.Card, w, max int) []string {
 		tool := c.Info().Tool
 		byTool[tool] = append(byTool[tool], cardName(t, c.Name()))
 	}
-	head := t.L.T("factories.hand.head", "N", len(hand)) + " "
+	head := tf(t, "factories.hand.head", "N", len(hand)) + " "
 	indent := strings.Repeat(" ", kit.Width(head))
 	var lines []string
 	for _, tool := range factories.Tools() {
@@ -329,7 +350,7 @@ func youView(t kit.Theme, v *factories.View, s kit.Seats, w, h int) string {
 	p := v.You()
 	title := t.Title.Render(t.L.T("factories.you.title")) + " " + s.Label(t, v.Seat)
 	if v.Machine != nil {
-		title += " · " + t.L.T("factories.you.vs_machine", "You", score(p), "Machine", machineScore(v.Machine))
+		title += " · " + tf(t, "factories.you.vs_machine", "You", score(p), "Machine", machineScore(v.Machine))
 	}
 	lines := []string{title}
 	for _, l := range []string{resources(t, p), diceView(t, v, p), hqView(t, p.HQ)} {
@@ -389,7 +410,7 @@ func seatLines(t kit.Theme, v *factories.View, s kit.Seats, p factories.PlayerVi
 	if st := seatState(t, v, p.Seat, p.Done); st != "" {
 		name += " " + st
 	}
-	numbers := t.L.T("factories.seat.numbers", "Goods", p.Goods, "Prestige", p.Prestige, "Hand", p.HandSize) +
+	numbers := tf(t, "factories.seat.numbers", "Goods", p.Goods, "Prestige", p.Prestige, "Hand", p.HandSize) +
 		fmt.Sprintf(" · %d%s %d%s", p.Metal, t.L.T("factories.abbr.metal"), p.Energy, t.L.T("factories.abbr.energy"))
 	dice := v.Phase == factories.WorkPhase && len(p.Dice) > 0
 	switch {
@@ -409,9 +430,9 @@ func seatLines(t kit.Theme, v *factories.View, s kit.Seats, p factories.PlayerVi
 // last roll, then its compound in at most h more lines.
 func machineView(t kit.Theme, m *factories.Machine, w, h int) []string {
 	lines := []string{t.Title.Render(t.L.T("factories.machine.title")) + "  " +
-		t.L.T("factories.machine.score", "Points", machineScore(m), "Goods", m.Goods)}
+		tf(t, "factories.machine.score", "Points", machineScore(m), "Goods", m.Goods)}
 	if m.Roll != [5]int{} {
-		roll := "  " + t.L.T("factories.machine.roll", "Dice", fmt.Sprintf("%d %d %d %d %d", m.Roll[0], m.Roll[1], m.Roll[2], m.Roll[3], m.Roll[4]))
+		roll := "  " + tf(t, "factories.machine.roll", "Dice", fmt.Sprintf("%d %d %d %d %d", m.Roll[0], m.Roll[1], m.Roll[2], m.Roll[3], m.Roll[4]))
 		if legend := " (" + t.L.T("factories.machine.legend") + ")"; kit.Width(roll+legend) <= w {
 			roll += t.Dim.Render(legend)
 		}
