@@ -148,3 +148,20 @@ func TestRulesStateTheSameNumbers(t *testing.T) {
 		}
 	}
 }
+
+// TestGoodsPlurals: the board counts goods by CLDR's forms, Polish and
+// Russian with their three.
+func TestGoodsPlurals(t *testing.T) {
+	for tag, want := range map[lang.Tag][]string{
+		lang.English:    {"1 good", "2 goods", "5 goods", "21 goods", "22 goods", "25 goods"},
+		lang.Portuguese: {"1 produto", "2 produtos", "5 produtos", "21 produtos", "22 produtos", "25 produtos"},
+		lang.Polish:     {"1 Towar", "2 Towary", "5 Towarów", "21 Towarów", "22 Towary", "25 Towarów"},
+		lang.Russian:    {"1 товар", "2 товара", "5 товаров", "21 товар", "22 товара", "25 товаров"},
+	} {
+		for i, n := range []int{1, 2, 5, 21, 22, 25} {
+			if got := lang.For(tag).N("factories.gain.goods", n); got != want[i] {
+				t.Errorf("%s: %d goods words %q; want %q", tag, n, got, want[i])
+			}
+		}
+	}
+}
