@@ -106,11 +106,7 @@ func (e *env) decode(game string, view json.RawMessage) (kit.Board, error) {
 	if !ok {
 		return nil, fmt.Errorf("this server cannot show games of %q", game)
 	}
-	b, err := g.Decode(view)
-	if sp, ok := b.(kit.Speaker); ok {
-		sp.Speak(e.theme.L)
-	}
-	return b, err
+	return g.Decode(view)
 }
 
 // rules are the rules pages of game and its title.
@@ -120,7 +116,7 @@ func (e *env) rules(game string) (string, []kit.RulesPage) {
 		title = g.Rules.Title()
 	}
 	if g, ok := e.games[game]; ok {
-		return title, kit.Pages(e.theme, g.Rules())
+		return title, g.Rules()
 	}
 	return title, nil
 }

@@ -5,7 +5,6 @@ import (
 	"strconv"
 
 	"github.com/smokestack/smokestack/engine"
-	"github.com/smokestack/smokestack/internal/lang"
 )
 
 // Say words w in the theme's language for a game's screens: a card or
@@ -45,25 +44,4 @@ func Refusal(t Theme, game string, err error) string {
 		return Say(t, game, r.Words)
 	}
 	return err.Error()
-}
-
-// Speaker is a Board whose theme-less methods (Menu, Cards, Idle) word
-// their text in a language: the session tells it the reader's as it
-// decodes a view, before it asks for any of them.
-type Speaker interface {
-	Speak(p *lang.Printer)
-}
-
-// Pages words a game's rules pages in the theme's language: a page whose
-// Title and Text are message IDs in the catalogue reads as those
-// messages; a page written out in English stays as it is.
-func Pages(t Theme, pages []RulesPage) []RulesPage {
-	out := make([]RulesPage, len(pages))
-	for i, p := range pages {
-		if t.L.Has(p.Title) {
-			p.Title, p.Text = t.L.T(p.Title), t.L.T(p.Text)
-		}
-		out[i] = p
-	}
-	return out
 }
