@@ -116,7 +116,7 @@ func (e *env) rules(game string) (string, []kit.RulesPage) {
 		title = g.Rules.Title()
 	}
 	if g, ok := e.games[game]; ok {
-		return title, g.Rules()
+		return title, g.Rules(e.theme.L)
 	}
 	return title, nil
 }

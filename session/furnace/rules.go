@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/smokestack/smokestack/engine/furnace"
+	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/session/kit"
 )
 
@@ -12,7 +13,7 @@ import (
 // it, a screen at a time, in the board's own words (disc, market,
 // compensation, production, upgrade). The last page names the cards whose
 // data is uncertain, from the card data itself.
-func rules() []kit.RulesPage {
+func rules(p *lang.Printer) []kit.RulesPage {
 	return append(rulesPages, kit.RulesPage{Title: "About the cards", Text: aboutCards()})
 }
 
