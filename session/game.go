@@ -176,7 +176,11 @@ func (g *gameScreen) spectator() bool { return g.seat < 0 }
 
 // seats names the table for the board, from this viewer's side: worked
 // out when the room or the seat changes, as a frame asks for it often.
-func (g *gameScreen) seats() kit.Seats { return g.table }
+func (g *gameScreen) seats() kit.Seats {
+	s := g.table
+	s.L = g.env.theme.L
+	return s
+}
 
 func seatsOf(r lobby.RoomInfo, viewer int) kit.Seats {
 	s := kit.Seats{Names: make([]string, len(r.Seats)), Bots: make([]string, len(r.Seats)), Viewer: viewer}

@@ -141,7 +141,11 @@ func (r *replayScreen) key(msg tea.KeyMsg) tea.Cmd {
 }
 
 // seats names the table for the boards: a replay is watched, never played.
-func (r *replayScreen) seats() kit.Seats { return seatsOf(r.info, engine.Spectator) }
+func (r *replayScreen) seats() kit.Seats {
+	s := seatsOf(r.info, engine.Spectator)
+	s.L = r.env.theme.L
+	return s
+}
 
 // jumpToRound goes to the first frame of round n (clamped to the game).
 func (r *replayScreen) jumpToRound(n int) {

@@ -34,13 +34,13 @@ func BenchmarkDrawFresh(b *testing.B) {
 			w, h int
 		}{{"80x24", 80, 20}, {"120x40", 120, 36}} {
 			b.Run(string(tag)+"/"+sz.name, func(b *testing.B) {
-				f := kit.Frame{Theme: kit.NewTheme("default", nil).In(lang.For(tag)), Seats: seats, Width: sz.w, Height: sz.h,
+				seats.L = lang.For(tag)
+				f := kit.Frame{Theme: kit.NewTheme("default", nil).In(seats.L), Seats: seats, Width: sz.w, Height: sz.h,
 					Log:  func(w, h int) string { return kit.Fit("LOG", w, h) },
 					Menu: func(w, h int) string { return kit.Fit("MOVES", w, h) }}
 				b.ReportAllocs()
 				for b.Loop() {
 					board := &board{v: &v}
-					board.Speak(f.Theme.L)
 					board.Draw(f)
 					board.Menu(seats)
 				}

@@ -36,7 +36,7 @@ func ruleRef(t kit.Theme, key, where string) *kit.CardRef {
 // Headquarters. It reads only the view, so it can list nothing the seat
 // may not see.
 func (b *board) Cards(s kit.Seats) []kit.CardRef {
-	v, t := b.v, kit.Theme{L: b.lang}
+	v, t := b.v, kit.Theme{L: s.L}
 	var out []kit.CardRef
 	seen := map[string]bool{}
 	add := func(c kit.CardRef) {

@@ -13,7 +13,7 @@ import (
 // most likely wants, and keep the paid refresh and Done, which end or cost
 // something, last, where a careless enter cannot reach them.
 func (b *board) Menu(s kit.Seats) []kit.MoveGroup {
-	v, t := b.v, kit.Theme{L: b.lang}
+	v, t := b.v, kit.Theme{L: s.L}
 	return kit.MenuOf(v.Legal, func(mv factories.Move) (kit.MoveGroup, int) {
 		key, title, card := groupOf(t, v, mv)
 		return kit.MoveGroup{Key: key, Title: title, Card: card}, kindRank[mv.Kind]

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/smokestack/smokestack/engine/factories"
-	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/session/kit"
 )
 
@@ -17,8 +16,7 @@ import (
 // "factories".
 var UI kit.Game = kit.Screens[factories.View]{
 	Board: func(v *factories.View) kit.Board { return &board{v: v} },
-	// The rules speak English until their catalogue lands (issue 27).
-	Pages: func(*lang.Printer) []kit.RulesPage { return rules() },
+	Pages: rules,
 }
 
 // board is one seat's (or a spectator's) view, drawn.
@@ -31,9 +29,6 @@ type board struct {
 	// by theme, card and width: the menu moves back and forth among a
 	// few.
 	previews map[preview]string
-	// lang is the reader's language (Speak), for the methods whose
-	// contract takes no theme.
-	lang *lang.Printer
 }
 
 type preview struct {
@@ -41,10 +36,6 @@ type preview struct {
 	card   kit.CardRef
 	w      int
 }
-
-// Speak implements kit.Speaker: the language of the menu, the card
-// list and Idle, which take no theme.
-func (b *board) Speak(p *lang.Printer) { b.lang = p }
 
 // Over implements kit.Board.
 func (b *board) Over() bool { return b.v.Phase == factories.GameOver }
@@ -125,9 +116,9 @@ func endCause(t kit.Theme, v *factories.View, s kit.Seats, past bool) string {
 	return t.L.N("factories.end.has_goods", n, "Who", who)
 }
 
-// Idle implements kit.Board, in the board's language (Speak).
+// Idle implements kit.Board, in the viewer's language (s.L).
 func (b *board) Idle(s kit.Seats) string {
-	t := kit.Theme{L: b.lang}
+	t := kit.Theme{L: s.L}
 	switch {
 	case b.v.Phase == factories.MarketPhase && !s.Me(b.v.Turn):
 		return tf(t, "factories.idle.waiting_for", "Name", s.Name(b.v.Turn))
