@@ -230,7 +230,8 @@ func (g *gameScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 		g.pending = false
 		switch {
 		case msg.err != nil:
-			g.setStatus(msg.err.Error(), true)
+			// A move the engine refused reads in the player's language.
+			g.setStatus(kit.Refusal(g.env.theme, g.room.Game, msg.err), true)
 		case !g.over():
 			// Said even when the round moved on before the answer came
 			// (the answer to Done often comes after the next round's
