@@ -233,6 +233,7 @@ func (g *gameScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 		g.pending = false
 		switch {
 		case msg.err != nil:
+			// A move the engine refused reads in the player's language.
 			g.setStatus(errText(g.env.theme, g.room.Game, msg.err), true)
 		case !g.over():
 			// Said even when the round moved on before the answer came

@@ -4,7 +4,6 @@
 package factories
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -128,10 +127,10 @@ func (s *State) Play(seat int, m Move, events *[]Event) (err error) {
 // canAct refuses moves from outside the game or after it.
 func canAct(s *State, seat int) error {
 	if seat < 0 || seat >= len(s.Players) {
-		return fmt.Errorf("seat %d is not in this game", seat)
+		return refuse("seat", fmt.Sprintf("seat %d is not in this game", seat), num("Seat", seat))
 	}
 	if s.Phase == GameOver {
-		return errors.New("the game is over")
+		return refuse("over", "the game is over")
 	}
 	return nil
 }
@@ -153,7 +152,7 @@ func (g *game) play(m Move) error {
 	case WorkPhase:
 		err = g.work(m)
 	default:
-		err = fmt.Errorf("the game is in no phase %q can be played in", g.Phase)
+		err = refuse("phase", fmt.Sprintf("the game is in no phase %q can be played in", g.Phase), quoted("Phase", string(g.Phase)))
 	}
 	if err != nil {
 		return err
@@ -310,11 +309,11 @@ func takeFromHand(p *Player, cards ...Card) error {
 	for i, c := range cards {
 		switch {
 		case c < 0 || int(c) >= len(cardKind):
-			return fmt.Errorf("card %d is not a blueprint of this game, so not in your hand", c)
+			return refuse("no_card", fmt.Sprintf("card %d is not a blueprint of this game, so not in your hand", c), num("Card", int(c)))
 		case indexOf(p.Hand, c) < 0:
-			return fmt.Errorf("%s is not in your hand", c.Name())
+			return refuse("not_in_hand", c.Name()+" is not in your hand", card("Card", c))
 		case slices.Contains(cards[:i], c):
-			return fmt.Errorf("a second %s is not in your hand: the same card is named twice", c.Name())
+			return refuse("named_twice", "a second "+c.Name()+" is not in your hand: the same card is named twice", card("Card", c))
 		}
 	}
 	for _, c := range cards {

@@ -1,16 +1,17 @@
 package factories
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
+
+	"github.com/smokestack/smokestack/engine"
 )
 
 // market applies a market-phase move: the acting seat refreshes a row,
 // takes a blueprint or hires a contractor.
 func (g *game) market(m Move) error {
 	if g.seat != g.Turn {
-		return errors.New("it is not your turn in the market phase: wait for yours")
+		return refuse("not_your_turn", "it is not your turn in the market phase: wait for yours")
 	}
 	p := g.me()
 	switch m.Kind {
@@ -22,7 +23,7 @@ func (g *game) market(m Move) error {
 		}
 		c := g.Market.Blueprints[m.Slot]
 		if c == None {
-			return errors.New("that marketplace slot is empty")
+			return refuse("empty_slot", "that marketplace slot is empty")
 		}
 		p.Hand = append(p.Hand, c)
 		g.Market.Blueprints[m.Slot] = None
@@ -33,11 +34,11 @@ func (g *game) market(m Move) error {
 		}
 	case Pass:
 		if canDraft(g.State, g.seat) {
-			return errors.New("you can take a blueprint or hire a contractor, so you cannot pass")
+			return refuse("cannot_pass", "you can take a blueprint or hire a contractor, so you cannot pass")
 		}
 		g.emit(g.seat, "pass", "passed: nothing to take or hire")
 	default:
-		return fmt.Errorf("%q is not a market phase move: take a blueprint, hire a contractor or refresh a row", m.Kind)
+		return refuse("not_market_move", fmt.Sprintf("%q is not a market phase move: take a blueprint, hire a contractor or refresh a row", m.Kind), quoted("Kind", string(m.Kind)))
 	}
 	g.restock()
 	g.endMarketTurn()
@@ -46,30 +47,30 @@ func (g *game) market(m Move) error {
 
 func checkSlot(slot int) error {
 	if slot < 0 || slot >= marketSize {
-		return fmt.Errorf("marketplace slots are numbered 0 to %d", marketSize-1)
+		return refuse("slots", fmt.Sprintf("marketplace slots are numbered 0 to %d", marketSize-1), num("Last", marketSize-1))
 	}
 	return nil
 }
 
 func (g *game) refresh(m Move) error {
 	if g.Refreshed {
-		return errors.New("you already refreshed the marketplace this turn")
+		return refuse("refreshed", "you already refreshed the marketplace this turn")
 	}
 	p := g.me()
 	switch m.Pay {
 	case "metal":
 		if p.Metal < 1 {
-			return errors.New("refreshing costs 1 metal and you have none")
+			return refuse("refresh_metal", "refreshing costs 1 metal and you have none")
 		}
 	case "energy":
 		if p.Energy < 1 {
-			return errors.New("refreshing costs 1 energy and you have none")
+			return refuse("refresh_energy", "refreshing costs 1 energy and you have none")
 		}
 	default:
-		return errors.New("pay for a refresh with metal or energy")
+		return refuse("refresh_pay", "pay for a refresh with metal or energy")
 	}
 	if m.Row != BlueprintRow && m.Row != ContractorRow {
-		return errors.New("refresh either the blueprints or the contractors row")
+		return refuse("refresh_row", "refresh either the blueprints or the contractors row")
 	}
 	if m.Pay == "metal" {
 		p.Metal--
@@ -104,25 +105,28 @@ func (g *game) hire(m Move) error {
 	}
 	c := g.Market.Contractors[m.Slot]
 	if c == None {
-		return errors.New("that contractor slot is empty")
+		return refuse("empty_contractor", "that contractor slot is empty")
 	}
-	info, tool := c.Info(), g.Market.Tools[m.Slot]
+	info, slotTool := c.Info(), g.Market.Tools[m.Slot]
 	p := g.me()
 	if len(m.Discard) != 1 {
-		return fmt.Errorf("hiring the %s needs one %s blueprint from your hand to discard", info.Name, tool)
+		return refuse("hire_discard", fmt.Sprintf("hiring the %s needs one %s blueprint from your hand to discard", info.Name, slotTool),
+			engine.CardArg("Card", info.Name), tool("Tool", slotTool))
 	}
 	if indexOf(p.Hand, m.Discard[0]) < 0 {
-		return fmt.Errorf("the blueprint to discard for the %s is not in your hand", info.Name)
+		return refuse("hire_not_in_hand", fmt.Sprintf("the blueprint to discard for the %s is not in your hand", info.Name), engine.CardArg("Card", info.Name))
 	}
-	if d := m.Discard[0]; d.Info().Tool != tool {
-		return fmt.Errorf("the %s slot needs a %s blueprint; %s has a %s", info.Name, tool, d.Name(), d.Info().Tool)
+	if d := m.Discard[0]; d.Info().Tool != slotTool {
+		return refuse("hire_tool", fmt.Sprintf("the %s slot needs a %s blueprint; %s has a %s", info.Name, slotTool, d.Name(), d.Info().Tool),
+			engine.CardArg("Card", info.Name), tool("Tool", slotTool), card("Discard", d), tool("Has", d.Info().Tool))
 	}
 	if p.Energy < info.Energy {
-		return fmt.Errorf("the %s costs %d energy on top of the blueprint; you have %d", info.Name, info.Energy, p.Energy)
+		return refuse("hire_energy", fmt.Sprintf("the %s costs %d energy on top of the blueprint; you have %d", info.Name, info.Energy, p.Energy),
+			engine.CardArg("Card", info.Name), num("N", info.Energy), num("Have", p.Energy))
 	}
 	opp := m.Opponent
 	if gift(g.Market.Contractors, m.Slot) && !g.Solo() && (opp < 0 || opp >= len(g.Players) || opp == g.seat) {
-		return fmt.Errorf("pick an opponent to receive the %s's gift", info.Name)
+		return refuse("hire_opponent", fmt.Sprintf("pick an opponent to receive the %s's gift", info.Name), engine.CardArg("Card", info.Name))
 	}
 	if err := takeFromHand(p, m.Discard[0]); err != nil {
 		return err

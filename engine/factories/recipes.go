@@ -1,11 +1,12 @@
 package factories
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/smokestack/smokestack/engine"
 )
 
 // activate runs the recipe of a building in the seat's compound.
@@ -13,15 +14,15 @@ func (g *game) activate(m Move) error {
 	p := g.me()
 	at := slices.IndexFunc(p.Compound, func(b Building) bool { return b.Card == m.Card })
 	if at < 0 {
-		return errors.New("you can only activate a card in your compound")
+		return refuse("activate_compound", "you can only activate a card in your compound")
 	}
 	host := &p.Compound[at]
 	b := host.Card.Info()
 	if !activatable(&b) {
-		return fmt.Errorf("%s has no recipe to activate", b.Name)
+		return refuse("no_recipe", b.Name+" has no recipe to activate", engine.CardArg("Card", b.Name))
 	}
 	if host.Used {
-		return fmt.Errorf("%s was already activated this round", b.Name)
+		return refuse("activated", b.Name+" was already activated this round", engine.CardArg("Card", b.Name))
 	}
 	if b.Name == Replicator {
 		if err := checkSlot(m.Slot); err != nil {
@@ -29,19 +30,19 @@ func (g *game) activate(m Move) error {
 		}
 		target := g.Market.Blueprints[m.Slot]
 		if target == None {
-			return errors.New("Replicator needs a blueprint in that marketplace slot")
+			return refuse("replicator_slot", "Replicator needs a blueprint in that marketplace slot")
 		}
 		copied := target.Info()
 		if !activatable(&copied) || copied.Name == Replicator {
-			return fmt.Errorf("Replicator cannot copy %s: it has no recipe to activate", copied.Name)
+			return refuse("replicator_copy", "Replicator cannot copy "+copied.Name+": it has no recipe to activate", engine.CardArg("Card", copied.Name))
 		}
 		if p.Energy < 1 {
-			return errors.New("Replicator costs 1 energy")
+			return refuse("replicator_energy", "Replicator costs 1 energy")
 		}
 		p.Energy--
 		if err := g.recipe(copied, m, at); err != nil {
 			p.Energy++ // the recipe refused before any change of its own
-			return fmt.Errorf("Replicator as %s: %w", copied.Name, err)
+			return replicatorAs(copied.Name, err)
 		}
 		host = &g.me().Compound[at]
 		host.Copied = copied.Name
@@ -70,7 +71,8 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 	afford := func() error {
 		metal, energy := recipeCost(r, m.Value, dice)
 		if p.Metal < metal || p.Energy < energy {
-			return fmt.Errorf("%s needs %s; you have %d metal and %d energy", b.Name, costText(metal, energy), p.Metal, p.Energy)
+			return refuse("recipe_cost_"+costKind(metal, energy), fmt.Sprintf("%s needs %s; you have %d metal and %d energy", b.Name, costText(metal, energy), p.Metal, p.Energy),
+				engine.CardArg("Card", b.Name), num("Metal", metal), num("Energy", energy), num("HaveMetal", p.Metal), num("HaveEnergy", p.Energy))
 		}
 		return nil
 	}
@@ -88,7 +90,7 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 	}
 	discard := func(n int) error {
 		if len(m.Discard) != n {
-			return fmt.Errorf("%s needs %s from your hand to discard", b.Name, plural(n, "blueprint"))
+			return refuse("recipe_discard", fmt.Sprintf("%s needs %s from your hand to discard", b.Name, plural(n, "blueprint")), engine.CardArg("Card", b.Name), num("N", n))
 		}
 		if err := takeFromHand(p, m.Discard...); err != nil {
 			return err
@@ -142,13 +144,14 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 		g.gainGoods(1)
 	case BlackMarket:
 		if len(m.Discard) != 1 {
-			return errors.New("Black Market needs one blueprint from your hand to discard")
+			return refuse("black_market", "Black Market needs one blueprint from your hand to discard")
 		}
 		cost := m.Discard[0].Info() // the printed cost: Megalith's discount does not count
 		metal, energy := cost.Metal, cost.Energy
 		if metal+energy > 4 {
 			if m.Metal < 0 || m.Energy < 0 || m.Metal > metal || m.Energy > energy || m.Metal+m.Energy != 4 {
-				return fmt.Errorf("%s costs %s: choose 4 of those resources to gain", cost.Name, costText(metal, energy))
+				return refuse("black_market_"+costKind(metal, energy), fmt.Sprintf("%s costs %s: choose 4 of those resources to gain", cost.Name, costText(metal, energy)),
+					engine.CardArg("Card", cost.Name), num("Metal", metal), num("Energy", energy))
 			}
 			metal, energy = m.Metal, m.Energy
 		}
@@ -199,7 +202,7 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 		g.gainGoods(1)
 	case Golem:
 		if m.Value < 1 || m.Value > 6 {
-			return errors.New("Golem makes a die of value 1 to 6: choose X and pay X energy")
+			return refuse("golem", "Golem makes a die of value 1 to 6: choose X and pay X energy")
 		}
 		if err := pay(); err != nil {
 			return err
@@ -247,7 +250,7 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 		g.gainGoods(1)
 	case MegaFactory:
 		if m.Value < 1 || m.Value > 6 {
-			return errors.New("Mega Factory gives an extra die: choose its value, 1 to 6")
+			return refuse("mega_factory", "Mega Factory gives an extra die: choose its value, 1 to 6")
 		}
 		work()
 		p.Dice = append(p.Dice, Die{Value: m.Value, Extra: true})
@@ -316,7 +319,7 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 		say("compacted 2 blueprints into 2 goods")
 		g.gainGoods(2)
 	default:
-		return fmt.Errorf("%s has no recipe to activate", b.Name)
+		return refuse("no_recipe", b.Name+" has no recipe to activate", engine.CardArg("Card", b.Name))
 	}
 	return nil
 }
@@ -392,37 +395,37 @@ func checkWorkers(name string, d []int) error {
 	}
 	switch name {
 	case BatteryFactory, Golem, Incinerator, RecyclingPlant, Refinery, Robot:
-		return fmt.Errorf("%s needs no dice", name)
+		return refuse("no_dice", name+" needs no dice", engine.CardArg("Card", name))
 	case Biolab:
-		return errors.New("Biolab needs a die showing 1")
+		return refuse("die_showing", "Biolab needs a die showing 1", engine.CardArg("Card", name), num("Face", 1))
 	case FulfillmentCenter:
-		return errors.New("Fulfillment Center needs a die showing 4")
+		return refuse("die_showing", "Fulfillment Center needs a die showing 4", engine.CardArg("Card", name), num("Face", 4))
 	case NuclearPlant:
-		return errors.New("Nuclear Plant needs a die showing 6")
+		return refuse("die_showing", "Nuclear Plant needs a die showing 6", engine.CardArg("Card", name), num("Face", 6))
 	case BlackMarket, Foundry, Motherlode, PowerPlant:
-		return fmt.Errorf("%s needs one die", name)
+		return refuse("one_die", name+" needs one die", engine.CardArg("Card", name))
 	case Dojo:
-		return fmt.Errorf("%s needs one unplaced die to flip", name)
+		return refuse("flip", name+" needs one unplaced die to flip", engine.CardArg("Card", name))
 	case FitnessCenter:
 		if len(d) != 1 {
-			return fmt.Errorf("%s needs one unplaced die to lower", name)
+			return refuse("lower", name+" needs one unplaced die to lower", engine.CardArg("Card", name))
 		}
-		return errors.New("Fitness Center cannot lower a 1")
+		return refuse("lower_1", "Fitness Center cannot lower a 1", engine.CardArg("Card", name))
 	case Gymnasium:
 		if len(d) != 1 {
-			return fmt.Errorf("%s needs one unplaced die to raise", name)
+			return refuse("raise", name+" needs one unplaced die to raise", engine.CardArg("Card", name))
 		}
-		return errors.New("Gymnasium cannot raise a 6")
+		return refuse("raise_6", "Gymnasium cannot raise a 6", engine.CardArg("Card", name))
 	case TempAgency:
-		return errors.New("Temp Agency needs at least one unplaced die to reroll")
+		return refuse("reroll", "Temp Agency needs at least one unplaced die to reroll", engine.CardArg("Card", name))
 	case AluminumFactory, ConcretePlant, Harvester, Manufactory, TrashCompactor:
-		return fmt.Errorf("%s needs 2 matching dice", name)
+		return refuse("pair", name+" needs 2 matching dice", engine.CardArg("Card", name))
 	case MegaFactory:
-		return errors.New("Mega Factory needs 3 matching dice")
+		return refuse("three", "Mega Factory needs 3 matching dice", engine.CardArg("Card", name))
 	case AssemblyLine:
-		return errors.New("Assembly Line needs 3 dice in a run, such as 2, 3 and 4")
+		return refuse("run", "Assembly Line needs 3 dice in a run, such as 2, 3 and 4", engine.CardArg("Card", name))
 	case Warehouse:
-		return errors.New("Warehouse needs 3 dice adding up to 14 or more")
+		return refuse("total", "Warehouse needs 3 dice adding up to 14 or more", engine.CardArg("Card", name))
 	}
 	return nil
 }
@@ -431,7 +434,7 @@ func choice(card, got string, options ...string) error {
 	if slices.Contains(options, got) {
 		return nil
 	}
-	return fmt.Errorf("%s: choose %s", card, joinNames(options))
+	return choiceRefusal(card, options)
 }
 
 func costText(metal, energy int) string {
