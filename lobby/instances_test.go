@@ -40,8 +40,12 @@ func rawRedis(t testing.TB, r *redistest.Server) *redis.Client {
 	return rdb
 }
 
-// changesChannel is where every instance announces its changes.
-const changesChannel = "smokestack:changes"
+// indexChannel is where every instance announces what room lists show,
+// and roomChannel where it announces a room's changes, both sharded
+// (lobby/store/redis/keys.go).
+const indexChannel = "smokestack:{index}:changes"
+
+func roomChannel(code string) string { return "smokestack:{" + code + "}:changes" }
 
 // instance is one smokestack server: its own Redis connection and lobby.
 type instance struct {

@@ -35,6 +35,8 @@ type Server struct {
 	port int
 	dir  string
 	cmd  *exec.Cmd
+	// cluster makes the server a Redis Cluster node (cluster.go).
+	cluster bool
 	// exited closes when cmd's process has been waited for.
 	exited chan struct{}
 }
@@ -113,10 +115,11 @@ func freePort() (int, error) {
 // start runs redis-server and waits until it answers PING.
 func (s *Server) start() error {
 	log := filepath.Join(s.dir, "redis.log")
-	cmd := exec.Command(s.bin,
+	args := append([]string{
 		"--port", strconv.Itoa(s.port), "--bind", "127.0.0.1", "--dir", s.dir,
 		"--appendonly", "yes", "--appendfsync", "always", "--save", "",
-		"--logfile", log, "--daemonize", "no")
+		"--logfile", log, "--daemonize", "no"}, s.clusterArgs()...)
+	cmd := exec.Command(s.bin, args...)
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("start redis-server: %w", err)
 	}
