@@ -52,6 +52,9 @@ type serveConfig struct {
 	shutdownGrace time.Duration
 	limits        server.Limits
 	lobbyLimits   lobby.Limits
+
+	// redisCluster names a Redis Cluster's nodes (--redis-cluster).
+	redisCluster string
 }
 
 // envFlag ties a flag to the environment variable that sets it when the
@@ -65,6 +68,7 @@ var serveEnv = []envFlag{
 	{"host-key", "SMOKESTACK_HOST_KEY"},
 	{"store", "SMOKESTACK_STORE"},
 	{"redis", "SMOKESTACK_REDIS"},
+	{"redis-cluster", "SMOKESTACK_REDIS_CLUSTER"},
 	{"proxy-protocol", "SMOKESTACK_PROXY_PROTOCOL"},
 	{"proxy-trusted", "SMOKESTACK_PROXY_TRUSTED"},
 	{"bot-delay", "SMOKESTACK_BOT_DELAY"},
@@ -140,6 +144,7 @@ func (c *serveConfig) flags(stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&c.hostKey, "host-key", "", "use this existing host key file instead of the data directory's, e.g. one key shared by several instances")
 	fs.StringVar(&c.store, "store", "bolt", "where rooms live: bolt (rooms.db in the data directory, durable) or memory (lost on exit)")
 	fs.StringVar(&c.redis, "redis", "", "Redis URL for a room store shared by several instances (redis://host:6379/0)")
+	fs.StringVar(&c.redisCluster, "redis-cluster", "", "a Redis Cluster for a room store shared by several instances, some of its nodes as `URL` (redis://NODE1:6379?addr=NODE2:6379&addr=NODE3:6379)")
 	fs.BoolVar(&c.proxyProto, "proxy-protocol", false, "expect a PROXY protocol v1/v2 header on every connection, as a load balancer sends; connections without one are refused")
 	fs.StringVar(&c.proxyTrusted, "proxy-trusted", "", "with --proxy-protocol, the balancers' addresses or CIDR ranges, comma-separated; connections from anywhere else are dropped (empty: any source, so firewall the port)")
 	fs.DurationVar(&c.botDelay, "bot-delay", 800*time.Millisecond, "pause before a bot moves while people are at the table")
@@ -210,6 +215,12 @@ func (c *serveConfig) check(given map[string]bool, getenv func(string) string) e
 	// Rooms live in one place: a --store asked for alongside a Redis URL
 	// (say SMOKESTACK_REDIS left in the environment) is a mistake to name,
 	// not one to settle silently.
+	if c.redis != "" && c.redisCluster != "" {
+		return errors.New("--redis and --redis-cluster both given: rooms live in one Redis or one Redis Cluster; drop one (check SMOKESTACK_REDIS and SMOKESTACK_REDIS_CLUSTER)")
+	}
+	if c.redisCluster != "" && (given["store"] || getenv("SMOKESTACK_STORE") != "") {
+		return fmt.Errorf("--store %s and --redis-cluster both given: rooms live either in Redis or in the %s store; drop one (check SMOKESTACK_STORE and SMOKESTACK_REDIS_CLUSTER)", c.store, c.store)
+	}
 	if c.redis != "" && (given["store"] || getenv("SMOKESTACK_STORE") != "") {
 		return fmt.Errorf("--store %s and --redis both given: rooms live either in Redis or in the %s store; drop one (check SMOKESTACK_STORE and SMOKESTACK_REDIS)", c.store, c.store)
 	}
@@ -467,7 +478,7 @@ func loadHostKey(c serveConfig) (hostkeys.Key, error) {
 }
 
 func storeName(c serveConfig) string {
-	if c.redis != "" {
+	if c.redis != "" || c.redisCluster != "" {
 		return "redis"
 	}
 	return c.store
@@ -479,6 +490,11 @@ func openStore(ctx context.Context, c serveConfig) (store.Store, error) {
 		ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		defer cancel()
 		return redisstore.Open(ctx, c.redis)
+	}
+	if c.redisCluster != "" {
+		ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		return redisstore.OpenCluster(ctx, c.redisCluster)
 	}
 	if c.store == "memory" {
 		return mem.New(), nil
