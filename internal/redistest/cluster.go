@@ -51,7 +51,8 @@ func StartCluster(t testing.TB) *Cluster {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s := &Server{t: t, bin: bin, port: port, dir: t.TempDir(), cluster: true}
+		s := &Server{t: t, bin: bin, port: port, dir: t.TempDir()}
+		s.args = s.clusterArgs()
 		s.URL = s.url()
 		t.Cleanup(s.Kill)
 		if err := s.start(); err != nil {
@@ -107,9 +108,6 @@ func freeClusterPort() (int, error) {
 	}
 	return 0, fmt.Errorf("no free port with a free cluster bus port (+10000)")
 }
-
-// Addr is the server's HOST:PORT.
-func (s *Server) Addr() string { return "127.0.0.1:" + strconv.Itoa(s.port) }
 
 // Client is a cluster client of the test's own, closed when it ends.
 func (c *Cluster) Client() *redis.ClusterClient {
@@ -208,9 +206,6 @@ func (c *Cluster) Restart(n *Server) {
 
 // clusterArgs are the extra redis-server arguments of a cluster node.
 func (s *Server) clusterArgs() []string {
-	if !s.cluster {
-		return nil
-	}
 	return []string{"--cluster-enabled", "yes",
 		"--cluster-config-file", filepath.Join(s.dir, "nodes.conf"),
 		"--cluster-node-timeout", strconv.Itoa(int(NodeTimeout.Milliseconds()))}
