@@ -321,10 +321,7 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	if c.redis != "" || c.redisCluster != "" {
-		redisstore.LogTo(log) // go-redis's own lines, once per burst
-	}
-	st, err := openStore(ctx, c)
+	st, err := openStore(ctx, c, log)
 	if err != nil {
 		return err
 	}
@@ -494,8 +491,12 @@ func storeName(c serveConfig) string {
 	return c.store
 }
 
-// openStore opens the room store the flags ask for.
-func openStore(ctx context.Context, c serveConfig) (store.Store, error) {
+// openStore opens the room store the flags ask for; go-redis's own
+// lines go to log, once per burst.
+func openStore(ctx context.Context, c serveConfig, log *slog.Logger) (store.Store, error) {
+	if c.redis != "" || c.redisCluster != "" {
+		redisstore.LogTo(log)
+	}
 	if c.redis != "" {
 		ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		defer cancel()
