@@ -2,7 +2,9 @@ package redis
 
 import (
 	"context"
+	"strconv"
 	"testing"
+	"time"
 
 	"github.com/smokestack/smokestack/internal/redistest"
 	"github.com/smokestack/smokestack/lobby/store"
@@ -41,5 +43,38 @@ func TestSlot(t *testing.T) {
 		if got := Slot(key); got != want {
 			t.Errorf("Slot(%q) = %d, want %d", key, got, want)
 		}
+	}
+}
+
+// TestClusterAskInstances: on a cluster PUBLISH counts only the listeners
+// of the node that took it; the request's sharded channel counts every
+// instance, so the asker waits for all of them and no more.
+func TestClusterAskInstances(t *testing.T) {
+	c := redistest.StartCluster(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	asker := openCluster(t, c)
+	for i := range 3 {
+		s := openCluster(t, c)
+		go s.AnswerInstances(ctx, func(context.Context, store.OperatorRequest) store.OperatorAnswer {
+			return store.OperatorAnswer{Instance: "i" + strconv.Itoa(i), N: 1}
+		})
+	}
+	rdb := c.Client()
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		n, err := rdb.PubSubShardNumSub(ctx, redisOperators).Result()
+		if err == nil && n[redisOperators] == 3 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("3 instances not listening for requests after 10s: %v %v", n, err)
+		}
+		time.Sleep(20 * time.Millisecond) // polling for the subscriptions
+	}
+	wait, stop := context.WithTimeout(ctx, 5*time.Second)
+	defer stop()
+	answers, asked, err := asker.AskInstances(wait, store.OperatorRequest{Kind: "sessions"})
+	if err != nil || asked != 3 || len(answers) != 3 {
+		t.Fatalf("asked %d, %d answers, err %v; want 3 and 3", asked, len(answers), err)
 	}
 }
