@@ -196,6 +196,11 @@ func (s *Store) listen(ctx context.Context, sh *shard) {
 		if errors.Is(err, redis.ErrClosed) {
 			continue // dropped, closed or ended: open tells
 		}
+		if cc, ok := s.rdb.(*redis.ClusterClient); ok {
+			// A failover or a slot move: ask the cluster who serves the
+			// slot now, rather than wait for go-redis to look again.
+			cc.ReloadState(ctx)
+		}
 		select {
 		case <-ctx.Done():
 		case <-time.After(200 * time.Millisecond): // Redis is away: retry soon, not in a spin

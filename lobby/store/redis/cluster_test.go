@@ -2,10 +2,12 @@ package redis
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
 
+	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/internal/redistest"
 	"github.com/smokestack/smokestack/lobby/store"
 	"github.com/smokestack/smokestack/lobby/store/storetest"
@@ -76,5 +78,44 @@ func TestClusterAskInstances(t *testing.T) {
 	answers, asked, err := asker.AskInstances(wait, store.OperatorRequest{Kind: "sessions"})
 	if err != nil || asked != 3 || len(answers) != 3 {
 		t.Fatalf("asked %d, %d answers, err %v; want 3 and 3", asked, len(answers), err)
+	}
+}
+
+// TestClusterChangesFollowASlotMove: a room's slot moves to another
+// primary (resharding); Redis drops the subscriptions to its channel, and
+// the store subscribes again where the slot is now, so it goes on
+// hearing the room's changes.
+func TestClusterChangesFollowASlotMove(t *testing.T) {
+	c := redistest.StartCluster(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	a, b := openCluster(t, c), openCluster(t, c)
+	m := mustCreate(t, b)
+	ch := a.Changes(ctx)
+	a.Follow(m.Code)
+	want := sorted(m.Code, chatChange(m.Code), listChange, chatChange(""))
+	if got := receive(t, ch, len(want)); !slices.Equal(got, want) {
+		t.Fatalf("on subscribe: %v, want %v", got, want)
+	}
+	from := c.Primary(metaKey(m.Code))
+	to := c.Primaries()[0]
+	if to == from {
+		to = c.Primaries()[1]
+	}
+	c.MoveSlot(metaKey(m.Code), to)
+	if c.Primary(metaKey(m.Code)) != to {
+		t.Fatal("the slot did not move")
+	}
+	// Until a subscribes again on the new primary, b's news is lost: b
+	// plays on until a hears one.
+	deadline := time.Now().Add(15 * time.Second)
+	for at := 0; a.Heard() == 0; at++ {
+		if time.Now().After(deadline) {
+			t.Fatalf("a heard nothing of room %s for 15s after its slot moved", m.Code)
+		}
+		if err := b.Append(ctx, m.Code, at, rec(0, `{"kind":"take","slot":0}`, t0.Add(time.Duration(at))), engine.Status{}); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(50 * time.Millisecond) // the pace of b's player
 	}
 }
