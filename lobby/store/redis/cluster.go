@@ -47,36 +47,3 @@ func OpenClusterWith(ctx context.Context, url string, o Options) (*Store, error)
 	s.repl.probe(ctx, s.rdb)
 	return s, nil
 }
-
-// slotOf is the cluster slot of key (or sharded channel), as Redis
-// Cluster computes it, for grouping subscriptions; 0 for every key on a
-// single node, where one subscription holds them all.
-func (s *Store) slotOf(key string) int {
-	if _, ok := s.rdb.(*redis.ClusterClient); !ok {
-		return 0
-	}
-	return Slot(key)
-}
-
-// Slot is key's Redis Cluster hash slot: CRC16 (XMODEM) of its hash tag,
-// the part between the first { and the next }, when that is not empty,
-// else of the whole key, modulo 16384.
-func Slot(key string) int {
-	if i := strings.IndexByte(key, '{'); i >= 0 {
-		if j := strings.IndexByte(key[i+1:], '}'); j > 0 {
-			key = key[i+1 : i+1+j]
-		}
-	}
-	var crc uint16
-	for i := 0; i < len(key); i++ {
-		crc ^= uint16(key[i]) << 8
-		for range 8 {
-			if crc&0x8000 != 0 {
-				crc = crc<<1 ^ 0x1021
-			} else {
-				crc <<= 1
-			}
-		}
-	}
-	return int(crc) % 16384
-}

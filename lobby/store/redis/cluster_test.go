@@ -4,8 +4,11 @@ import (
 	"context"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 
 	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/internal/redistest"
@@ -32,22 +35,6 @@ func openCluster(t testing.TB, c *redistest.Cluster) *Store {
 	return s
 }
 
-// TestSlot: the slots Redis Cluster's specification gives as examples,
-// and a hash tag choosing the slot.
-func TestSlot(t *testing.T) {
-	for key, want := range map[string]int{
-		"123456789":              0x31C3 % 16384,
-		"foo":                    12182,
-		"{user1000}.following":   Slot("user1000"),
-		"smokestack:{AB12}:meta": Slot("AB12"),
-		"foo{}{bar}":             Slot("foo{}{bar}"),
-	} {
-		if got := Slot(key); got != want {
-			t.Errorf("Slot(%q) = %d, want %d", key, got, want)
-		}
-	}
-}
-
 // TestClusterAskInstances: on a cluster PUBLISH counts only the listeners
 // of the node that took it; the request's sharded channel counts every
 // instance, so the asker waits for all of them and no more.
@@ -64,12 +51,12 @@ func TestClusterAskInstances(t *testing.T) {
 	}
 	rdb := c.Client()
 	for deadline := time.Now().Add(10 * time.Second); ; {
-		n, err := rdb.PubSubShardNumSub(ctx, redisOperators).Result()
-		if err == nil && n[redisOperators] == 3 {
+		n := shardListeners(ctx, rdb, redisOperators)
+		if n == 3 {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("3 instances not listening for requests after 10s: %v %v", n, err)
+			t.Fatalf("%d instances listening for requests after 10s, want 3", n)
 		}
 		time.Sleep(20 * time.Millisecond) // polling for the subscriptions
 	}
@@ -118,4 +105,61 @@ func TestClusterChangesFollowASlotMove(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond) // the pace of b's player
 	}
+}
+
+// TestClusterSubscriptionsPerNode: an instance following rooms in many
+// slots subscribes over one connection per primary, not one per slot.
+func TestClusterSubscriptionsPerNode(t *testing.T) {
+	c := redistest.StartCluster(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s := openCluster(t, c)
+	s.Changes(ctx)
+	channels := []string{indexChannel}
+	for i := range 40 {
+		code := "S" + strconv.Itoa(i)
+		s.Follow(code)
+		channels = append(channels, roomChannel(code))
+	}
+	rdb := c.Client()
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		subscribed := 0
+		for _, ch := range channels {
+			if shardListeners(ctx, rdb, ch) == 1 {
+				subscribed++
+			}
+		}
+		if subscribed == len(channels) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of %d channels subscribed after 10s", subscribed, len(channels))
+		}
+		time.Sleep(20 * time.Millisecond) // polling for the subscriptions
+	}
+	conns := 0
+	for _, n := range c.Primaries() {
+		clients, err := redis.NewClient(&redis.Options{Addr: n.Addr()}).ClientList(ctx).Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns += strings.Count(clients, "flags=P")
+	}
+	if conns > 3 {
+		t.Fatalf("%d subscription connections for %d channels, want one per primary (3)", conns, len(channels))
+	}
+}
+
+// shardListeners counts the subscribers of a sharded channel on the node
+// serving its slot, where they all are.
+func shardListeners(ctx context.Context, rdb *redis.ClusterClient, channel string) int64 {
+	node, err := rdb.MasterForKey(ctx, channel)
+	if err != nil {
+		return -1
+	}
+	n, err := node.PubSubShardNumSub(ctx, channel).Result()
+	if err != nil {
+		return -1
+	}
+	return n[channel]
 }
