@@ -222,6 +222,21 @@ func (c *Cluster) Primaries() []*Server {
 	return out
 }
 
+// ReplicaOf returns a live replica of primary, or nil.
+func (c *Cluster) ReplicaOf(primary *Server) *Server {
+	c.t.Helper()
+	for _, n := range c.Nodes {
+		if n.cmd == nil || n == primary {
+			continue
+		}
+		role, err := c.node(n).Do(context.Background(), "ROLE").Slice()
+		if err == nil && len(role) > 2 && role[0] == "slave" && fmt.Sprint(role[2]) == strconv.Itoa(primary.port) {
+			return n
+		}
+	}
+	return nil
+}
+
 // WaitHealthy waits until every live node says cluster_state:ok, serves
 // or replicates its part of all 16384 slots, and every replica's link to
 // its primary is up.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/redis/go-redis/v9"
 )
@@ -46,4 +47,50 @@ func OpenClusterWith(ctx context.Context, url string, o Options) (*Store, error)
 	s.repl = replication{n: o.Replicas, wait: o.ReplicaWait}
 	s.repl.probe(ctx, s.rdb)
 	return s, nil
+}
+
+// nodeFor is where a write to key and its wait for replicas go: on a
+// cluster, the node serving key's slot now, as WAIT counts the replicas
+// of its own connection's node and go-redis would send a keyless WAIT to
+// any primary; elsewhere the store's client.
+func (s *Store) nodeFor(ctx context.Context, key string) redis.Cmdable {
+	cc, ok := s.rdb.(*redis.ClusterClient)
+	if !ok {
+		return s.rdb
+	}
+	node, err := cc.MasterForKey(ctx, key)
+	if err != nil {
+		return s.rdb
+	}
+	return node
+}
+
+// redirected is the node a write refused with MOVED (its slot moved to
+// another node, which the refusal names) should go to, or nil for any
+// other error. The cluster is asked where the slots are now, for the
+// writes after it.
+func (s *Store) redirected(ctx context.Context, err error) redis.Cmdable {
+	cc, ok := s.rdb.(*redis.ClusterClient)
+	if !ok || !redis.HasErrorPrefix(err, "MOVED") {
+		return nil
+	}
+	cc.ReloadState(ctx)
+	f := strings.Fields(err.Error()) // MOVED SLOT HOST:PORT
+	if len(f) != 3 {
+		return nil
+	}
+	var found *redis.Client
+	var mu sync.Mutex
+	_ = cc.ForEachShard(ctx, func(_ context.Context, c *redis.Client) error {
+		if c.Options().Addr == f[2] {
+			mu.Lock()
+			found = c
+			mu.Unlock()
+		}
+		return nil
+	})
+	if found == nil {
+		return nil
+	}
+	return found
 }

@@ -2,6 +2,7 @@ package redis
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strconv"
 	"strings"
@@ -162,4 +163,30 @@ func shardListeners(ctx context.Context, rdb *redis.ClusterClient, channel strin
 		return -1
 	}
 	return n[channel]
+}
+
+// TestClusterWaitsForTheSlotsReplica: a move waits for a replica of the
+// primary that took it, not of any node: with that one replica killed,
+// and the others alive, the move is not confirmed.
+func TestClusterWaitsForTheSlotsReplica(t *testing.T) {
+	c := redistest.StartCluster(t)
+	ctx := context.Background()
+	s, err := OpenClusterWith(ctx, c.URL, Options{Replicas: 1, ReplicaWait: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	m := mustCreate(t, s)
+	if err := s.Append(ctx, m.Code, 0, rec(0, `{"kind":"take","slot":0}`, t0), engine.Status{}); err != nil {
+		t.Fatalf("with its replica: %v", err)
+	}
+	replica := c.ReplicaOf(c.Primary(metaKey(m.Code)))
+	if replica == nil {
+		t.Fatal("the room's primary has no replica")
+	}
+	replica.Kill()
+	err = s.Append(ctx, m.Code, 1, rec(1, `{"kind":"take","slot":1}`, t0), engine.Status{})
+	if !errors.Is(err, store.ErrUnconfirmed) {
+		t.Fatalf("with its replica killed: %v, want ErrUnconfirmed", err)
+	}
 }
