@@ -87,8 +87,8 @@ func unsure(err error) error {
 }
 
 // writeWaiting pipelines the script (by its hash, or whole when send)
-// and the wait for replicas on node, and returns the script's answer and how
-// many replicas acknowledged.
+// and the wait for replicas on node, and returns the script's answer
+// and how many replicas acknowledged.
 func (s *Store) writeWaiting(ctx context.Context, node redis.Cmdable, sc *redis.Script, send bool, keys []string, args []any) (n, acked int, err error) {
 	var res *redis.Cmd
 	var wait *redis.Cmd
