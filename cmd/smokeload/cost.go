@@ -43,6 +43,9 @@ type costResult struct {
 	Connected int      `json:"connected"`
 	Think     string   `json:"think"`
 	Moves     int      `json:"moves"`
+	// Claims is the seat claims: rooms with players seated, each on its
+	// home instance.
+	Claims int `json:"claims"`
 	// Phases in order: baseline, connect, idle, moves.
 	Phases    []costPhase    `json:"phases"`
 	Instances []costInstance `json:"instances"`
@@ -205,6 +208,9 @@ func (res *costResult) tally(c config, lay costLayout, rooms [][]*capPlayer, wat
 	}
 	for r, ps := range rooms {
 		res.Instances[lay.home(r)].Players += len(ps)
+		if len(ps) > 0 {
+			res.Claims++
+		}
 	}
 	heard := map[[2]int]bool{} // instance, room
 	for _, w := range watchers {
@@ -291,7 +297,7 @@ func readModel(path string) (costUnits, error) {
 	if err := json.Unmarshal(b, &r); err != nil {
 		return costUnits{}, fmt.Errorf("--model %s: not a cost run's JSON: %w", path, err)
 	}
-	if r.Units.OpsPerMove == 0 {
+	if r.Units.Move.Commands == 0 {
 		return costUnits{}, fmt.Errorf("--model %s: the run measured no moves", path)
 	}
 	return r.Units, nil

@@ -20,7 +20,7 @@ func TestParseInfo(t *testing.T) {
 		"total_net_output_bytes:5000\r\n# Commandstats\r\ncmdstat_evalsha:calls=7,usec=70,usec_per_call=10.00\r\n" +
 		"cmdstat_info:calls=3,usec=1\r\ncmdstat_publish:calls=2,usec=4\r\n"
 	w, primary, err := parseInfo(text)
-	if err != nil || !primary || w.InBytes != 1000 || w.OutBytes != 5000 || w.total() != 9 || w.Commands["info"] != 0 {
+	if err != nil || !primary || w.InBytes != 1000 || w.OutBytes != 5000 || w.total() != 9 || w.scripts() != 7 || w.Commands["info"] != 0 {
 		t.Errorf("parseInfo: %+v, primary %v, %v", w, primary, err)
 	}
 	if _, primary, _ := parseInfo(strings.Replace(text, "role:master", "role:slave", 1)); primary {
@@ -98,7 +98,8 @@ func TestCostMode(t *testing.T) {
 	// A room is made and joined, a move stored and announced: Redis
 	// works for each; and the idle instances renew their heartbeats.
 	u := res.Units
-	if u.OpsPerConnect < 1 || u.OpsPerMove < 1 || u.BytesPerMove < 100 || u.BaseOpsPerInstanceSec <= 0 || u.RemotesPerMove != 1 {
+	if u.Connect.Commands < 1 || u.Move.Scripts <= 0 || u.Move.Commands < u.Move.Scripts || u.Move.Bytes < 100 ||
+		u.BaseInstanceSec.Commands <= 0 || u.RemotesPerMove != 1 || res.Claims != 2 {
 		t.Errorf("units %+v", u)
 	}
 	if c := res.Phases[2].Redis.Commands; c["evalsha"] == 0 {
@@ -113,8 +114,8 @@ func TestCostMode(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := res.Units.predict(res)
-	if off := worst(p.MoveOps); off > 0.01 {
-		t.Errorf("a run's units predict its Redis commands at play %.1f%% off: %+v", 100*off, p.MoveOps)
+	if off := worst(p.MoveCommands, p.MoveScripts, p.MoveBytes, p.IdleCommands); off > 0.01 {
+		t.Errorf("a run's units predict its own Redis work %.1f%% off: %+v", 100*off, p)
 	}
 	if u, err := readModel(model); err != nil || u != res.Units {
 		t.Errorf("readModel: %+v, %v", u, err)

@@ -9,29 +9,26 @@ import (
 
 // costUnits are a cost run's figures per unit: what the capacity model
 // (docs/scaling.md) multiplies by a deployment's numbers. Redis's are
-// commands ("ops") and bytes in plus out; the CPU's are an instance's.
-// A figure that the run's layout could not isolate is zero.
+// commands, scripts and bytes (redisAmount); the CPU's an instance's. A
+// figure the run's layout could not isolate is zero.
 type costUnits struct {
-	// An instance with nobody connected: its heartbeats, subscription
-	// pings and the like.
-	BaseOpsPerInstanceSec   float64 `json:"base_ops_per_instance_s"`
-	BaseBytesPerInstanceSec float64 `json:"base_bytes_per_instance_s"`
-	BaseCPUPerInstanceMsSec float64 `json:"base_cpu_ms_per_instance_s"`
+	// An instance with nobody connected, a second: its heartbeats,
+	// subscription pings and the like.
+	BaseInstanceSec         redisAmount `json:"base_instance_s"`
+	BaseCPUPerInstanceMsSec float64     `json:"base_cpu_ms_per_instance_s"`
 	// A player seated at a table, or a watcher watching: its connection,
-	// room made or joined, first frame.
-	OpsPerConnect   float64 `json:"ops_per_connect"`
-	BytesPerConnect float64 `json:"bytes_per_connect"`
-	// A session sitting idle, per minute, beyond the instances' own.
-	OpsPerSessionMin    float64 `json:"ops_per_session_min"`
-	BytesPerSessionMin  float64 `json:"bytes_per_session_min"`
-	IdleCPUPerSessionUs float64 `json:"idle_cpu_us_per_session_s"`
+	// the room made or joined, the first frame.
+	Connect redisAmount `json:"connect"`
+	// A session sitting idle, a minute, beyond the instances' own; and
+	// the same per seat claim (a room and an instance holding a seat in
+	// it: presence is renewed per claim).
+	SessionMin          redisAmount `json:"session_min"`
+	ClaimMin            redisAmount `json:"claim_min"`
+	IdleCPUPerSessionUs float64     `json:"idle_cpu_us_per_session_s"`
 	// A move, beyond the idle work: its commit and announcement, and the
-	// catch-ups of the instances that hear it (as many as in the run).
-	OpsPerMove   float64 `json:"ops_per_move"`
-	BytesPerMove float64 `json:"bytes_per_move"`
-	// RemotesPerMove is how many instances heard each move in the run:
-	// OpsPerMove includes their catch-ups.
-	RemotesPerMove float64 `json:"remotes_per_move"`
+	// catch-ups of the instances that hear it (RemotesPerMove of them).
+	Move           redisAmount `json:"move"`
+	RemotesPerMove float64     `json:"remotes_per_move"`
 	// CPU: on the mover's instance per move (its keys, the commit, its
 	// room's screens there); per remote change an instance hears for a
 	// room it has a screen in; per change announced that it holds no
@@ -39,6 +36,34 @@ type costUnits struct {
 	CPUPerMoveMs   float64 `json:"cpu_ms_per_move"`
 	CPUPerRemoteMs float64 `json:"cpu_ms_per_remote_change"`
 	CPUPerDeafMs   float64 `json:"cpu_ms_per_deaf_change"`
+}
+
+// redisAmount is Redis work: the commands run (a script's own calls each
+// count), the scripts among them (each once), and bytes in and out.
+type redisAmount struct {
+	Commands float64 `json:"commands"`
+	Scripts  float64 `json:"scripts"`
+	Bytes    float64 `json:"bytes"`
+}
+
+func amountOf(w redisWork) redisAmount {
+	return redisAmount{float64(w.total()), float64(w.scripts()), float64(w.InBytes + w.OutBytes)}
+}
+
+func (a redisAmount) plus(b redisAmount) redisAmount {
+	return redisAmount{a.Commands + b.Commands, a.Scripts + b.Scripts, a.Bytes + b.Bytes}
+}
+
+func (a redisAmount) times(f float64) redisAmount {
+	return redisAmount{a.Commands * f, a.Scripts * f, a.Bytes * f}
+}
+
+// over is a divided by n, zero when n is.
+func (a redisAmount) over(n float64) redisAmount {
+	if n == 0 {
+		return redisAmount{}
+	}
+	return a.times(1 / n)
 }
 
 // phase returns the named phase; a zero one when the run stopped before.
@@ -65,8 +90,6 @@ func ratio(v, n float64) float64 {
 	return v / n
 }
 
-func bytesOf(w redisWork) float64 { return float64(w.InBytes + w.OutBytes) }
-
 // units works the per-unit figures out of the phases: each phase's work
 // less what the phase before it does at rest (the baseline's rate under
 // the idle phase, the idle phase's under the moves).
@@ -77,15 +100,13 @@ func (r costResult) units() costUnits {
 		sessions += float64(in.sessions())
 	}
 	var u costUnits
-	u.BaseOpsPerInstanceSec = ratio(perSec(float64(base.Redis.total()), base.Seconds), n)
-	u.BaseBytesPerInstanceSec = ratio(perSec(bytesOf(base.Redis), base.Seconds), n)
-	u.OpsPerConnect = ratio(float64(conn.Redis.total()), float64(r.Connected))
-	u.BytesPerConnect = ratio(bytesOf(conn.Redis), float64(r.Connected))
-	above := func(w, rate, secs float64) float64 { return w - rate*secs }
-	u.OpsPerSessionMin = 60 * ratio(perSec(above(float64(idle.Redis.total()), n*u.BaseOpsPerInstanceSec, idle.Seconds), idle.Seconds), sessions)
-	u.BytesPerSessionMin = 60 * ratio(perSec(above(bytesOf(idle.Redis), n*u.BaseBytesPerInstanceSec, idle.Seconds), idle.Seconds), sessions)
-	u.OpsPerMove = ratio(above(float64(moves.Redis.total()), perSec(float64(idle.Redis.total()), idle.Seconds), moves.Seconds), float64(r.Moves))
-	u.BytesPerMove = ratio(above(bytesOf(moves.Redis), perSec(bytesOf(idle.Redis), idle.Seconds), moves.Seconds), float64(r.Moves))
+	baseRate := amountOf(base.Redis).over(base.Seconds)
+	idleRate := amountOf(idle.Redis).over(idle.Seconds)
+	u.BaseInstanceSec = baseRate.over(n)
+	u.Connect = amountOf(conn.Redis).over(float64(r.Connected))
+	idleAbove := idleRate.plus(baseRate.times(-1)).times(60)
+	u.SessionMin, u.ClaimMin = idleAbove.over(sessions), idleAbove.over(float64(r.Claims))
+	u.Move = amountOf(moves.Redis).plus(idleRate.times(-moves.Seconds)).over(float64(r.Moves))
 	heard := 0
 	for _, in := range r.Instances {
 		heard += in.Heard
@@ -94,11 +115,12 @@ func (r costResult) units() costUnits {
 	if len(base.CPUms) != len(r.Instances) || len(moves.CPUms) != len(r.Instances) {
 		return u
 	}
-	var baseCPU, idleAbove, mv, mvN, rm, rmN, df, dfN float64
+	above := func(w, rate, secs float64) float64 { return w - rate*secs }
+	var baseCPU, idleCPU, mv, mvN, rm, rmN, df, dfN float64
 	for k, in := range r.Instances {
 		baseRate, idleRate := perSec(base.CPUms[k], base.Seconds), perSec(idle.CPUms[k], idle.Seconds)
 		baseCPU += baseRate
-		idleAbove += idleRate - baseRate
+		idleCPU += idleRate - baseRate
 		extra := above(moves.CPUms[k], idleRate, moves.Seconds)
 		switch {
 		case in.Own > 0 && in.Heard == 0:
@@ -110,7 +132,7 @@ func (r costResult) units() costUnits {
 		}
 	}
 	u.BaseCPUPerInstanceMsSec = baseCPU / n
-	u.IdleCPUPerSessionUs = 1000 * ratio(idleAbove, sessions)
+	u.IdleCPUPerSessionUs = 1000 * ratio(idleCPU, sessions)
 	u.CPUPerMoveMs, u.CPUPerRemoteMs, u.CPUPerDeafMs = ratio(mv, mvN), ratio(rm, rmN), ratio(df, dfN)
 	return u
 }
@@ -118,11 +140,12 @@ func (r costResult) units() costUnits {
 // prediction is a run as a model's units predicted it, beside what was
 // measured.
 type prediction struct {
-	IdleOps  predicted   `json:"idle_redis_ops_per_s"`
-	MoveOps  predicted   `json:"moves_redis_ops_per_s"`
-	MoveNet  predicted   `json:"moves_redis_bytes_per_s"`
-	IdleCPU  []predicted `json:"idle_cpu_ms_per_s,omitempty"`
-	MovesCPU []predicted `json:"moves_cpu_ms_per_s,omitempty"`
+	IdleCommands predicted   `json:"idle_redis_commands_per_s"`
+	MoveCommands predicted   `json:"moves_redis_commands_per_s"`
+	MoveScripts  predicted   `json:"moves_redis_scripts_per_s"`
+	MoveBytes    predicted   `json:"moves_redis_bytes_per_s"`
+	IdleCPU      []predicted `json:"idle_cpu_ms_per_s,omitempty"`
+	MovesCPU     []predicted `json:"moves_cpu_ms_per_s,omitempty"`
 }
 
 // predicted is one figure, predicted and measured.
@@ -141,23 +164,23 @@ func (p predicted) Off() float64 {
 }
 
 // predict works out run r's Redis work and CPU from u, from r's own
-// counts: its instances, sessions, and moves over the moves phase.
-// Each move's catch-ups are scaled from the model's remotes per move to
-// r's.
+// counts: its instances, sessions, and moves over the moves phase, each
+// instance's own, heard and deaf. (Redis's work per move is the model's:
+// a run with as many remotes per move.)
 func (u costUnits) predict(r costResult) prediction {
 	idle, moves := r.phase("idle"), r.phase("moves")
-	n, sessions, heard := float64(len(r.Instances)), 0.0, 0.0
+	n, sessions := float64(len(r.Instances)), 0.0
 	for _, in := range r.Instances {
 		sessions += float64(in.sessions())
-		heard += float64(in.Heard)
 	}
-	idleOps := n*u.BaseOpsPerInstanceSec + sessions*u.OpsPerSessionMin/60
-	idleNet := n*u.BaseBytesPerInstanceSec + sessions*u.BytesPerSessionMin/60
-	mps := perSec(float64(r.Moves), moves.Seconds)
+	idleRate := u.BaseInstanceSec.times(n).plus(u.SessionMin.times(sessions / 60))
+	playRate := idleRate.plus(u.Move.times(perSec(float64(r.Moves), moves.Seconds)))
+	idleGot, playGot := amountOf(idle.Redis).over(idle.Seconds), amountOf(moves.Redis).over(moves.Seconds)
 	var p prediction
-	p.IdleOps = predicted{idleOps, perSec(float64(idle.Redis.total()), idle.Seconds)}
-	p.MoveOps = predicted{idleOps + mps*u.OpsPerMove, perSec(float64(moves.Redis.total()), moves.Seconds)}
-	p.MoveNet = predicted{idleNet + mps*u.BytesPerMove, perSec(bytesOf(moves.Redis), moves.Seconds)}
+	p.IdleCommands = predicted{idleRate.Commands, idleGot.Commands}
+	p.MoveCommands = predicted{playRate.Commands, playGot.Commands}
+	p.MoveScripts = predicted{playRate.Scripts, playGot.Scripts}
+	p.MoveBytes = predicted{playRate.Bytes, playGot.Bytes}
 	if len(idle.CPUms) != len(r.Instances) || len(moves.CPUms) != len(r.Instances) {
 		return p
 	}
@@ -186,9 +209,9 @@ func mapAbs(ps []predicted) []float64 {
 func (r costResult) writeTable(w io.Writer) error {
 	fmt.Fprintf(w, "smokeload cost: %d players in %d rooms, %d watcher(s) a room, %d connected, over %d instance(s); %d moves, think %s\n\n",
 		r.Players, r.Rooms, r.Watchers, r.Connected, len(r.Instances), r.Moves, r.Think)
-	fmt.Fprintf(w, "%-9s %8s %10s %12s %12s   %s\n", "phase", "seconds", "commands", "bytes in", "bytes out", "CPU ms by instance")
+	fmt.Fprintf(w, "%-9s %8s %9s %9s %11s %11s   %s\n", "phase", "seconds", "commands", "scripts", "bytes in", "bytes out", "CPU ms by instance")
 	for _, p := range r.Phases {
-		fmt.Fprintf(w, "%-9s %8.1f %10d %12d %12d  ", p.Name, p.Seconds, p.Redis.total(), p.Redis.InBytes, p.Redis.OutBytes)
+		fmt.Fprintf(w, "%-9s %8.1f %9d %9d %11d %11d  ", p.Name, p.Seconds, p.Redis.total(), p.Redis.scripts(), p.Redis.InBytes, p.Redis.OutBytes)
 		for _, c := range p.CPUms {
 			fmt.Fprintf(w, " %7.0f", c)
 		}
@@ -199,13 +222,15 @@ func (r costResult) writeTable(w io.Writer) error {
 		fmt.Fprintf(w, "%-24s %8d %8d %8d %8d %8d\n", in.Target, in.Players, in.Watchers, in.Own, in.Heard, in.Deaf)
 	}
 	u := r.Units
-	fmt.Fprintf(w, "\nper unit:\n")
-	fmt.Fprintf(w, "  an instance, nobody connected: %.1f commands/s, %.0f bytes/s, %.2f ms CPU/s\n",
-		u.BaseOpsPerInstanceSec, u.BaseBytesPerInstanceSec, u.BaseCPUPerInstanceMsSec)
-	fmt.Fprintf(w, "  a connect: %.1f commands, %.0f bytes\n", u.OpsPerConnect, u.BytesPerConnect)
-	fmt.Fprintf(w, "  an idle session, a minute: %.2f commands, %.0f bytes; CPU %.1f µs/s\n",
-		u.OpsPerSessionMin, u.BytesPerSessionMin, u.IdleCPUPerSessionUs)
-	fmt.Fprintf(w, "  a move (heard by %.2f other instances): %.1f commands, %.0f bytes\n", u.RemotesPerMove, u.OpsPerMove, u.BytesPerMove)
+	amount := func(a redisAmount) string {
+		return fmt.Sprintf("%.2f commands (%.2f scripts), %.0f bytes", a.Commands, a.Scripts, a.Bytes)
+	}
+	fmt.Fprintf(w, "\nper unit (Redis: commands run, scripts' own calls counted; bytes in and out):\n")
+	fmt.Fprintf(w, "  an instance alone, a second: %s; CPU %.2f ms\n", amount(u.BaseInstanceSec), u.BaseCPUPerInstanceMsSec)
+	fmt.Fprintf(w, "  a connect: %s\n", amount(u.Connect))
+	fmt.Fprintf(w, "  an idle session, a minute: %s; CPU %.1f µs/s\n", amount(u.SessionMin), u.IdleCPUPerSessionUs)
+	fmt.Fprintf(w, "  a seat claim (room, instance), a minute: %s\n", amount(u.ClaimMin))
+	fmt.Fprintf(w, "  a move (heard by %.2f other instances): %s\n", u.RemotesPerMove, amount(u.Move))
 	fmt.Fprintf(w, "  CPU: %.2f ms a move on the mover's instance, %.2f ms a remote change heard, %.3f ms a change of rooms it holds no part of\n",
 		u.CPUPerMoveMs, u.CPUPerRemoteMs, u.CPUPerDeafMs)
 	if p := r.Prediction; p != nil {
@@ -225,10 +250,11 @@ func (r costResult) writePrediction(w io.Writer, p prediction) {
 	row := func(label string, x predicted) {
 		fmt.Fprintf(w, "  %-30s %10.1f %10.1f %+7.0f%%\n", label, x.Predicted, x.Measured, 100*x.Off())
 	}
-	row("Redis commands/s, idle", p.IdleOps)
-	row("Redis commands/s, moves", p.MoveOps)
-	row("Redis bytes/s, moves", p.MoveNet)
-	all := []predicted{p.MoveOps}
+	row("Redis commands/s, idle", p.IdleCommands)
+	row("Redis commands/s, moves", p.MoveCommands)
+	row("Redis scripts/s, moves", p.MoveScripts)
+	row("Redis bytes/s, moves", p.MoveBytes)
+	all := []predicted{p.MoveCommands}
 	for k, x := range p.MovesCPU {
 		row(fmt.Sprintf("CPU ms/s, moves, %s", r.Instances[k].Target), x)
 		all = append(all, x)

@@ -14,14 +14,21 @@ import (
 )
 
 // redisWork is what Redis did up to one moment, summed over the primaries
-// asked: the commands each processed (INFO commandstats, by command) and
-// the bytes it read and wrote (INFO stats' total_net_input_bytes and
-// total_net_output_bytes, which leave out replication's own traffic).
+// asked: the commands run (INFO commandstats, by command; Redis 7 counts
+// a script's own calls there, and in total_commands_processed too, so a
+// script is its EVALSHA and every command it ran), and the bytes read
+// and written (total_net_input_bytes and total_net_output_bytes, which
+// leave out replication's own traffic).
 type redisWork struct {
 	Commands  map[string]int64 `json:"commands"`
 	InBytes   int64            `json:"in_bytes"`
 	OutBytes  int64            `json:"out_bytes"`
 	Primaries int              `json:"primaries"`
+}
+
+// scripts is the scripts run, each counted once.
+func (w redisWork) scripts() int64 {
+	return w.Commands["evalsha"] + w.Commands["eval"] + w.Commands["fcall"]
 }
 
 // total is the commands of every kind.
@@ -50,8 +57,8 @@ func (w redisWork) minus(then redisWork) redisWork {
 // that swaps roles is followed).
 type redisMeter struct {
 	nodes []*redis.Client
-	// ours is, per node, the bytes of our own INFO calls so far: its
-	// questions in, its answers out.
+	// ours is, per node, our own INFO calls' bytes so far: the
+	// questions in, the answers out.
 	oursIn, oursOut []int64
 }
 
