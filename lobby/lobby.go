@@ -166,6 +166,7 @@ func (l *Lobby) Run(ctx context.Context) {
 			l.sharePresence(ctx, l.cluster)
 		}()
 		defer func() { <-shared }()
+		go l.pollLists(ctx)
 		go func() {
 			for code := range l.cluster.Changes(ctx) {
 				if chat, ok := strings.CutPrefix(code, store.ChatChanged); ok {

@@ -92,11 +92,18 @@ func (l *Lobby) room(ctx context.Context, code string) (*room, error) {
 			return nil, err
 		}
 		l.mu.Lock()
-		defer l.mu.Unlock()
 		if old := l.rooms[code]; old != nil {
+			l.mu.Unlock()
 			return old, nil
 		}
 		l.rooms[code] = r
+		l.mu.Unlock()
+		if l.cluster != nil {
+			// Held here from now on: hear of its changes elsewhere. The
+			// store sends the code once subscribed, covering news
+			// between the load and now.
+			l.cluster.Follow(code)
+		}
 		return r, nil
 	})
 	select {

@@ -16,6 +16,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/session/kit"
 )
@@ -40,7 +41,9 @@ type Config struct {
 	Player lobby.Player
 	Start  Start
 	// Theme is "default", "colorblind" or "mono".
-	Theme  string
+	Theme string
+	// Lang is the language the session speaks; "" is English.
+	Lang   lang.Tag
 	Width  int
 	Height int
 
@@ -168,7 +171,7 @@ func New(cfg Config) tea.Model {
 	if now == nil {
 		now = time.Now
 	}
-	e := &env{lobby: cfg.Lobby, games: cfg.Games, player: cfg.Player, theme: kit.NewTheme(cfg.Theme, cfg.Renderer),
+	e := &env{lobby: cfg.Lobby, games: cfg.Games, player: cfg.Player, theme: kit.NewTheme(cfg.Theme, cfg.Renderer).In(lang.For(cfg.Lang)),
 		ctx: ctx, now: now, post: cfg.Post, width: cfg.Width, height: cfg.Height, muted: map[string]bool{}, publicAddr: cfg.PublicAddr,
 		alerts: alerts{on: !cfg.NoBell, term: cfg.Terminal}}
 	m := &Model{env: e, start: cfg.Start}

@@ -37,12 +37,12 @@ var Table = []Rule{
 	{Pkg: "cmd/...", May: []string{"*"}},
 	{Pkg: "internal/games", May: []string{"engine", "engine/GAME", "engine/GAME/...", "session/kit", "session/GAME", "lobby"}},
 
-	{Pkg: "server", May: []string{"server/cmd", "session", "session/kit", "lobby", "lobby/players", "lobby/chat", "lobby/store", "engine", "hostkeys", "internal/ratelog"}, TestMay: testKit},
-	{Pkg: "server/cmd", May: []string{"session", "session/kit", "lobby", "lobby/players", "lobby/chat", "lobby/store", "engine", "internal/ratelog"}, TestMay: testKit},
-	{Pkg: "session", May: []string{"session/kit", "lobby", "lobby/players", "lobby/chat", "lobby/store", "engine"}, TestMay: testKit},
-	{Pkg: "session/kit", May: []string{"engine"}, TestMay: testKit},
+	{Pkg: "server", May: []string{"server/cmd", "session", "session/kit", "lobby", "lobby/players", "lobby/chat", "lobby/store", "engine", "hostkeys", "internal/ratelog", "internal/lang"}, TestMay: testKit},
+	{Pkg: "server/cmd", May: []string{"session", "session/kit", "lobby", "lobby/players", "lobby/chat", "lobby/store", "engine", "internal/ratelog", "internal/lang"}, TestMay: testKit},
+	{Pkg: "session", May: []string{"session/kit", "lobby", "lobby/players", "lobby/chat", "lobby/store", "engine", "internal/lang"}, TestMay: testKit},
+	{Pkg: "session/kit", May: []string{"engine", "internal/lang"}, TestMay: testKit},
 	// A game's goldens draw its screens through the real session and lobby.
-	{Pkg: "session/GAME", May: []string{"session/kit", "engine", "engine/GAME"}, TestMay: append([]string{"session", "lobby"}, testKit...)},
+	{Pkg: "session/GAME", May: []string{"session/kit", "engine", "engine/GAME", "internal/lang"}, TestMay: append([]string{"session", "lobby"}, testKit...)},
 
 	{Pkg: "lobby", May: []string{"lobby/store", "lobby/players", "lobby/chat", "engine", "internal/openskill", "internal/ratelog"}, TestMay: testKit},
 	{Pkg: "lobby/players", May: []string{"lobby/store", "engine", "internal/openskill", "internal/ratelog"}, TestMay: testKit},
@@ -61,6 +61,8 @@ var Table = []Rule{
 	{Pkg: "internal/layers", TestMay: []string{"internal/games", "engine"}},
 	{Pkg: "internal/openskill"},
 	{Pkg: "internal/ratelog"},
+	// The catalogues: what every screen and command words, per language.
+	{Pkg: "internal/lang"},
 	{Pkg: "internal/tally", May: []string{"engine"}, TestMay: []string{"internal/movetest"}},
 	{Pkg: "internal/movetest", May: []string{"engine"}},
 	{Pkg: "internal/waittest"},

@@ -6,6 +6,8 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
+
+	"github.com/smokestack/smokestack/internal/lang"
 )
 
 // Theme is every style the screens use. Views take their styles from one
@@ -17,7 +19,20 @@ import (
 // A Theme is a pointer to its Styles, which are built once per theme and
 // colour profile and shared by every session that draws with them: a
 // thousand sessions hold one copy, not a thousand.
-type Theme struct{ *Styles }
+//
+// It also carries the language the session reads (L), since everything
+// that draws takes a Theme: a board words its text with t.L.T(…). A nil
+// L words English.
+type Theme struct {
+	*Styles
+	L *lang.Printer
+}
+
+// In returns the theme speaking language p.
+func (t Theme) In(p *lang.Printer) Theme {
+	t.L = p
+	return t
+}
 
 // Styles are a theme's styles. Treat them as read-only: sessions share
 // them.
@@ -119,7 +134,7 @@ func newTheme(key themeKey) Theme {
 		banner = banner.Foreground(lipgloss.Color("0")).Background(lipgloss.Color("214"))
 		bar = bar.Foreground(lipgloss.Color("208"))
 	}
-	t := Theme{&Styles{Name: key.name, Title: paint(title), Dim: paint(dim), Accent: paint(accent),
+	t := Theme{Styles: &Styles{Name: key.name, Title: paint(title), Dim: paint(dim), Accent: paint(accent),
 		Selected: paint(selected), Good: paint(good), Bad: paint(bad), Banner: paint(banner), Bar: paint(bar),
 		plain: paint(s()), renderer: r}}
 	for _, c := range seatColours[t.Name] {

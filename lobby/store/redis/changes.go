@@ -11,32 +11,190 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// Changes implements store.Changes: the codes of rooms changed by other
-// instances, until ctx ends or the store closes. The subscription survives
-// Redis restarts and network trouble; each time it is (re)established it
-// also sends every room's code, because announcements made while it was
-// down are lost and only a catch-up from the log can stand in for them.
-// Codes waiting to be taken are merged, so a busy room costs one catch-up
-// per read, not one per move.
+// Changes implements store.Changes: the codes of the rooms this store
+// follows (Follow) that other instances changed, and of every room
+// created, reseated, finished or deleted anywhere (the room index's
+// channel), until ctx ends or the store closes. Room news travels on
+// sharded pub/sub, a channel per room in the room's own slot, so an
+// instance hears only the rooms its sessions are in, not every move of
+// the whole service. Each channel survives Redis restarts, failovers and
+// slot moves; each time it is (re)subscribed its room's code is sent too,
+// because announcements made while it was down are lost and only a
+// catch-up from the log can stand in for them. Codes waiting to be taken
+// are merged, so a busy room costs one catch-up per read, not one per
+// move. A store serves one Changes at a time.
 func (s *Store) Changes(ctx context.Context) <-chan string {
 	out := make(chan string)
 	q := newCodeQueue()
-	go s.follow(ctx, q)
+	s.news.start(ctx, s, q)
+	context.AfterFunc(ctx, q.close)
 	go q.feed(ctx, out)
+	s.news.add(s, indexChannel, listChange)
 	return out
 }
+
+// Follow implements store.Changes: this instance holds room code, so it
+// hears of the room's changes from now on.
+func (s *Store) Follow(code string) { s.news.add(s, roomChannel(code), code) }
+
+// Unfollow implements store.Changes: this instance no longer holds room
+// code.
+func (s *Store) Unfollow(code string) { s.news.remove(roomChannel(code)) }
+
+// Heard counts the announcements from other instances this store has
+// received, to measure what sharded channels save.
+func (s *Store) Heard() int64 { return s.heard.Load() }
+
+// listChange is what Changes delivers when the room index's channel is
+// (re)subscribed: no room's code (codes are capitals and digits), so the
+// lobby reads its lists again.
+const listChange = "list"
 
 // healthInterval is how long a quiet subscription waits before pinging
 // Redis, so a connection that died silently (a partition without a reset)
 // is noticed and replaced.
 const healthInterval = 3 * time.Second
 
-func (s *Store) follow(ctx context.Context, q *codeQueue) {
-	defer q.close()
+// news is the store's sharded subscriptions: one go-redis PubSub per
+// cluster slot with followed channels (one in all on a single node),
+// since one SSUBSCRIBE, and go-redis's resubscribe after a reconnect,
+// must stay within a slot.
+type news struct {
+	mu     sync.Mutex
+	ctx    context.Context // Changes' context; nil before it starts
+	q      *codeQueue
+	shards map[int]*shard
+	closed bool
+}
+
+// shard is the followed channels of one slot and their subscription.
+type shard struct {
+	slot     int
+	channels map[string]string // channel -> the code its (re)subscription sends
+	ps       *redis.PubSub     // nil until its listener opens one
+}
+
+func (n *news) start(ctx context.Context, s *Store, q *codeQueue) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.ctx, n.q = ctx, q
+	for _, sh := range n.shards {
+		go s.listen(ctx, sh)
+	}
+}
+
+// add follows channel, whose (re)subscription sends code.
+func (n *news) add(s *Store, channel, code string) {
+	n.mu.Lock()
+	slot := s.slotOf(channel)
+	if n.shards == nil {
+		n.shards = map[int]*shard{}
+	}
+	sh := n.shards[slot]
+	if sh == nil {
+		sh = &shard{slot: slot, channels: map[string]string{}}
+		n.shards[slot] = sh
+		if n.ctx != nil {
+			go s.listen(n.ctx, sh)
+		}
+	}
+	_, had := sh.channels[channel]
+	sh.channels[channel] = code
+	ps, ctx := sh.ps, n.ctx
+	n.mu.Unlock()
+	if !had && ps != nil {
+		// Only written here: the reply comes to the listener. Should it
+		// fail, go-redis resubscribes with the next connection.
+		_ = ps.SSubscribe(ctx, channel)
+	}
+}
+
+// remove stops following channel.
+func (n *news) remove(channel string) {
+	n.mu.Lock()
+	var sh *shard
+	for _, x := range n.shards {
+		if _, ok := x.channels[channel]; ok {
+			sh = x
+		}
+	}
+	if sh == nil {
+		n.mu.Unlock()
+		return
+	}
+	delete(sh.channels, channel)
+	ps, ctx, last := sh.ps, n.ctx, len(sh.channels) == 0
+	if last {
+		delete(n.shards, sh.slot)
+	}
+	n.mu.Unlock()
+	switch {
+	case ps == nil:
+	case last:
+		ps.Close() // its listener sees the shard gone and ends
+	default:
+		_ = ps.SUnsubscribe(ctx, channel)
+	}
+}
+
+// open gives sh a new subscription to its channels, or nil when sh is no
+// longer followed or the store closed.
+func (n *news) open(s *Store, sh *shard) *redis.PubSub {
+	n.mu.Lock()
+	if n.closed || n.shards[sh.slot] != sh {
+		n.mu.Unlock()
+		return nil
+	}
+	ctx := n.ctx
+	sh.ps = s.rdb.SSubscribe(ctx) // no I/O until it subscribes
+	ps := sh.ps
+	chans := make([]string, 0, len(sh.channels))
+	for c := range sh.channels {
+		chans = append(chans, c)
+	}
+	n.mu.Unlock()
+	_ = ps.SSubscribe(ctx, chans...) // a failure shows in Receive
+	return ps
+}
+
+// subscribed returns what a (re)subscription to channel sends, and
+// whether channel is still followed.
+func (n *news) subscribed(sh *shard, channel string) (string, bool) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	code, ok := sh.channels[channel]
+	return code, ok
+}
+
+func (n *news) close() {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.closed = true
+	if n.q != nil {
+		n.q.close()
+	}
+	for _, sh := range n.shards {
+		if sh.ps != nil {
+			sh.ps.Close()
+		}
+	}
+}
+
+// listen follows one shard's subscription until the shard is dropped,
+// ctx ends or the store closes, opening a new one whenever it has to be
+// replaced.
+func (s *Store) listen(ctx context.Context, sh *shard) {
 	for ctx.Err() == nil {
-		err := s.subscribeOnce(ctx, q)
-		if errors.Is(err, redis.ErrClosed) {
+		ps := s.news.open(s, sh)
+		if ps == nil {
 			return
+		}
+		stop := context.AfterFunc(ctx, func() { ps.Close() })
+		err := s.receive(ctx, ps, sh)
+		stop()
+		ps.Close()
+		if errors.Is(err, redis.ErrClosed) {
+			continue // dropped, closed or ended: open tells
 		}
 		select {
 		case <-ctx.Done():
@@ -45,12 +203,13 @@ func (s *Store) follow(ctx context.Context, q *codeQueue) {
 	}
 }
 
-// subscribeOnce follows one subscription until it has to be replaced.
-func (s *Store) subscribeOnce(ctx context.Context, q *codeQueue) error {
-	ps := s.rdb.Subscribe(ctx, redisChannel)
-	defer ps.Close()
-	stop := context.AfterFunc(ctx, func() { ps.Close() })
-	defer stop()
+// errMoved ends a subscription the server dropped: its slot moved to
+// another node, where the next one goes.
+var errMoved = errors.New("redis dropped a sharded subscription: its slot moved")
+
+// receive follows one subscription until it has to be replaced.
+func (s *Store) receive(ctx context.Context, ps *redis.PubSub, sh *shard) error {
+	q := s.news.q
 	pinged := false
 	failures := 0
 	for {
@@ -81,30 +240,33 @@ func (s *Store) subscribeOnce(ctx context.Context, q *codeQueue) error {
 		pinged = false
 		switch msg := msg.(type) {
 		case *redis.Subscription:
-			if msg.Kind == "subscribe" {
-				s.announceAll(ctx, q)
+			code, followed := s.news.subscribed(sh, msg.Channel)
+			switch {
+			case msg.Kind == "ssubscribe" && followed:
+				s.caughtUp(q, code)
+			case msg.Kind == "sunsubscribe" && followed:
+				return errMoved
 			}
 		case *redis.Message:
 			origin, code, ok := strings.Cut(msg.Payload, " ")
 			if ok && origin != s.origin {
+				s.heard.Add(1)
 				q.add(code)
 			}
 		}
 	}
 }
 
-// announceAll queues every room's code, and every chat's (chatChange):
-// the lobby refreshes those it holds.
-func (s *Store) announceAll(ctx context.Context, q *codeQueue) {
-	codes, err := s.rdb.SMembers(ctx, redisRoomIndex).Result()
-	if err != nil {
-		return // the subscription will fail too and come back here
+// caughtUp queues what a (re)subscription stands for: a room and its
+// chat, or, for the index, the lists and the lobby's chat.
+func (s *Store) caughtUp(q *codeQueue, code string) {
+	if code == listChange {
+		q.add(listChange)
+		q.add(chatChange(""))
+		return
 	}
-	q.add(chatChange(""))
-	for _, c := range codes {
-		q.add(c)
-		q.add(chatChange(c))
-	}
+	q.add(code)
+	q.add(chatChange(code))
 }
 
 // codeQueue is a set of room codes in arrival order, each at most once.

@@ -9,8 +9,8 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	mrand "math/rand/v2"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -25,27 +25,16 @@ import (
 // as one step however many instances race; see "Many instances" in
 // docs/architecture.md for the design, and keys.go for every key.
 //
-// Every committed change is announced on smokestack:changes; the keys,
-// not the message, are the truth, so a lost message costs only latency
-// until the next one or the next resubscribe.
+// Every committed change is announced on its room's sharded channel, and
+// what lists show on the room index's; the keys, not the message, are the
+// truth, so a lost message costs only latency until the next one or the
+// next resubscribe.
 type Store struct {
 	rdb    redis.UniversalClient
 	origin string // tells this store's own announcements from others'
-}
-
-// Open connects to the Redis at url ("redis://[:password@]host:port/db",
-// or rediss:// for TLS) and checks that it answers.
-func Open(ctx context.Context, url string) (*Store, error) {
-	opt, err := redis.ParseURL(url)
-	if err != nil {
-		return nil, fmt.Errorf("redis url: %w", err)
-	}
-	s := New(redis.NewClient(opt))
-	if err := s.rdb.Ping(ctx).Err(); err != nil {
-		s.rdb.Close()
-		return nil, fmt.Errorf("reach redis at %s: %w", opt.Addr, err)
-	}
-	return s, nil
+	news   news   // the sharded subscriptions of Changes
+	heard  atomic.Int64
+	repl   replication
 }
 
 // New uses an existing client, such as a redis.ClusterClient.
@@ -61,7 +50,10 @@ func New(rdb redis.UniversalClient) *Store {
 func (s *Store) announcement(code string) string { return s.origin + " " + code }
 
 // Close implements store.Store; it also ends every Changes subscription.
-func (s *Store) Close() error { return s.rdb.Close() }
+func (s *Store) Close() error {
+	s.news.close()
+	return s.rdb.Close()
+}
 
 // optimistic runs fn as one optimistic transaction over keys (WATCH, then
 // MULTI/EXEC): when another client changes them between fn's reads and its

@@ -1,0 +1,210 @@
+// Package lang is what a player reads, in the player's language: the
+// languages offered, their message catalogues (locales/, one file per
+// language; English is the source every other follows) and a Printer per
+// language that words a message by its ID with CLDR plural rules.
+//
+// Code names a message by a literal ID ("lobby.title", or in the catalogue
+// a table [lobby] with title = …) and passes its arguments as pairs:
+//
+//	p.T("lobby.seats", "Free", 2)           // "{{.Free}} seats free"
+//	p.N("lobby.rounds", n)                  // one/few/many/other by n, {{.N}}
+//
+// A message missing from a language falls back to English; one missing
+// from English words as its ID, and the catalogue's tests fail on both.
+package lang
+
+import (
+	"embed"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/BurntSushi/toml"
+	"github.com/nicksnyder/go-i18n/v2/i18n"
+	"golang.org/x/text/language"
+)
+
+// Tag is a language the game speaks: "en", "pt", "pl" or "ru".
+type Tag string
+
+// The languages the game speaks; English is the default and the fallback.
+const (
+	English    Tag = "en"
+	Portuguese Tag = "pt"
+	Polish     Tag = "pl"
+	Russian    Tag = "ru"
+)
+
+// Tags are the languages the game speaks, in the order a picker offers
+// them.
+var Tags = []Tag{English, Portuguese, Polish, Russian}
+
+// Name is the language's name in itself, as a picker shows it.
+func (t Tag) Name() string {
+	switch t {
+	case Portuguese:
+		return "Português"
+	case Polish:
+		return "Polski"
+	case Russian:
+		return "Русский"
+	}
+	return "English"
+}
+
+// Parse reads a language as a player or a locale names it: a tag ("pl",
+// "pt-BR"), a POSIX locale ("pl_PL.UTF-8", "ru_RU@euro") or the language's
+// own or English name ("polski", "Russian"). ok is false for anything the
+// game does not speak, including "C" and "POSIX".
+func Parse(s string) (t Tag, ok bool) {
+	s = strings.ToLower(strings.TrimSpace(s))
+	if i := strings.IndexAny(s, ".@"); i >= 0 {
+		s = s[:i]
+	}
+	if i := strings.IndexAny(s, "_-"); i >= 0 {
+		s = s[:i]
+	}
+	for _, t := range Tags {
+		if s == string(t) || s == strings.ToLower(t.Name()) || s == strings.ToLower(englishNames[t]) {
+			return t, true
+		}
+	}
+	return "", false
+}
+
+var englishNames = map[Tag]string{English: "English", Portuguese: "Portuguese", Polish: "Polish", Russian: "Russian"}
+
+// FromEnv is the language a client's environment asks for ("NAME=value"
+// pairs, as an SSH session's Environ gives them), by POSIX precedence:
+// LC_ALL, then LC_MESSAGES, then LANG. ok is false when none names a
+// language the game speaks.
+func FromEnv(environ []string) (t Tag, ok bool) {
+	for _, name := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
+		for _, kv := range environ {
+			if v, found := strings.CutPrefix(kv, name+"="); found && v != "" {
+				// The first variable set decides, as it does for
+				// programs: LC_ALL=C means C, whatever LANG says.
+				return Parse(v)
+			}
+		}
+	}
+	return "", false
+}
+
+//go:embed locales/*.toml
+var locales embed.FS
+
+// bundle holds every catalogue, read once.
+var bundle = sync.OnceValues(func() (*i18n.Bundle, error) {
+	b := i18n.NewBundle(language.English)
+	b.RegisterUnmarshalFunc("toml", toml.Unmarshal)
+	files, err := locales.ReadDir("locales")
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range files {
+		if _, err := b.LoadMessageFileFS(locales, "locales/"+f.Name()); err != nil {
+			return nil, fmt.Errorf("lang: %s: %w", f.Name(), err)
+		}
+	}
+	return b, nil
+})
+
+// Printer words messages in one language. Printers are shared by every
+// session speaking that language, and safe for concurrent use.
+type Printer struct {
+	tag Tag
+	loc *i18n.Localizer
+	// plain caches the messages without arguments, which a screen asks
+	// for on every frame.
+	plain sync.Map // id -> string
+}
+
+var printers sync.Map // Tag -> *Printer
+
+// For returns the Printer of t; English for a language the game does not
+// speak.
+func For(t Tag) *Printer {
+	if _, ok := Parse(string(t)); !ok || t == "" {
+		t = English
+	}
+	if p, ok := printers.Load(t); ok {
+		return p.(*Printer)
+	}
+	b, err := bundle()
+	if err != nil {
+		// The catalogues are embedded and their tests parse them: a
+		// broken one is a build that must not ship.
+		panic(err)
+	}
+	p, _ := printers.LoadOrStore(t, &Printer{tag: t, loc: i18n.NewLocalizer(b, string(t), string(English))})
+	return p.(*Printer)
+}
+
+// Tag is the printer's language.
+func (p *Printer) Tag() Tag {
+	if p == nil {
+		return English
+	}
+	return p.tag
+}
+
+// T words message id with its arguments given as name, value pairs.
+// A nil Printer words English.
+func (p *Printer) T(id string, args ...any) string {
+	if p == nil {
+		return For(English).T(id, args...)
+	}
+	if len(args) == 0 {
+		if s, ok := p.plain.Load(id); ok {
+			return s.(string)
+		}
+		s := p.word(id, nil, nil)
+		p.plain.Store(id, s)
+		return s
+	}
+	return p.word(id, nil, data(args))
+}
+
+// N words message id in the plural form n takes in the printer's language
+// (CLDR: Polish and Russian have one, few, many and other). The message
+// reads n as {{.N}}; further arguments come as name, value pairs.
+func (p *Printer) N(id string, n int, args ...any) string {
+	if p == nil {
+		return For(English).N(id, n, args...)
+	}
+	d := data(args)
+	d["N"] = n
+	return p.word(id, n, d)
+}
+
+// Has reports whether id is in the catalogue (in English, or the
+// printer's language).
+func (p *Printer) Has(id string) bool {
+	if p == nil {
+		p = For(English)
+	}
+	_, err := p.loc.Localize(&i18n.LocalizeConfig{MessageID: id})
+	return err == nil
+}
+
+func (p *Printer) word(id string, count any, d map[string]any) string {
+	s, err := p.loc.Localize(&i18n.LocalizeConfig{MessageID: id, PluralCount: count, TemplateData: d})
+	if err != nil && s == "" {
+		return id
+	}
+	return s
+}
+
+// data makes template data of name, value pairs; an odd one out is kept
+// under "Arg" so a slip shows instead of vanishing.
+func data(args []any) map[string]any {
+	d := make(map[string]any, len(args)/2+1)
+	for i := 0; i+1 < len(args); i += 2 {
+		d[fmt.Sprint(args[i])] = args[i+1]
+	}
+	if len(args)%2 == 1 {
+		d["Arg"] = args[len(args)-1]
+	}
+	return d
+}

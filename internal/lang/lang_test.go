@@ -1,0 +1,260 @@
+package lang
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/BurntSushi/toml"
+)
+
+func TestParse(t *testing.T) {
+	for in, want := range map[string]Tag{
+		"pl": Polish, "pl_PL.UTF-8": Polish, "pt_BR.UTF-8": Portuguese, "pt_PT": Portuguese,
+		"pt-BR": Portuguese, "ru_RU.UTF-8": Russian, "ru_RU@euro": Russian, "en_GB.UTF-8": English,
+		"EN": English, "polski": Polish, "Russian": Russian, "Русский": Russian, " português ": Portuguese,
+	} {
+		if got, ok := Parse(in); !ok || got != want {
+			t.Errorf("Parse(%q) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+	for _, in := range []string{"", "C", "POSIX", "C.UTF-8", "de_DE.UTF-8", "klingon"} {
+		if got, ok := Parse(in); ok {
+			t.Errorf("Parse(%q) = %q; want no language", in, got)
+		}
+	}
+}
+
+func TestFromEnv(t *testing.T) {
+	for _, c := range []struct {
+		env  []string
+		want Tag
+		ok   bool
+	}{
+		{[]string{"LANG=pl_PL.UTF-8"}, Polish, true},
+		{[]string{"LANG=pl_PL.UTF-8", "LC_ALL=ru_RU.UTF-8"}, Russian, true},
+		{[]string{"LANG=ru_RU.UTF-8", "LC_MESSAGES=pt_PT.UTF-8"}, Portuguese, true},
+		{[]string{"LC_ALL=C", "LANG=pl_PL.UTF-8"}, "", false}, // LC_ALL decides
+		{[]string{"LC_ALL=", "LANG=pl_PL.UTF-8"}, Polish, true},
+		{[]string{"TERM=xterm", "LANG=de_DE.UTF-8"}, "", false},
+		{nil, "", false},
+	} {
+		if got, ok := FromEnv(c.env); got != c.want || ok != c.ok {
+			t.Errorf("FromEnv(%q) = %q, %v; want %q, %v", c.env, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+// The plural forms of CLDR for 1, 2, 5, 21, 22 and 25.
+func TestPlurals(t *testing.T) {
+	for tag, want := range map[Tag][]string{
+		English:    {"1 player", "2 players", "5 players", "21 players", "22 players", "25 players"},
+		Polish:     {"1 gracz", "2 gracze", "5 graczy", "21 graczy", "22 gracze", "25 graczy"},
+		Russian:    {"1 игрок", "2 игрока", "5 игроков", "21 игрок", "22 игрока", "25 игроков"},
+		Portuguese: {"1 jogador", "2 jogadores", "5 jogadores", "21 jogadores", "22 jogadores", "25 jogadores"},
+	} {
+		for i, n := range []int{1, 2, 5, 21, 22, 25} {
+			if got := For(tag).N("lang.players", n); got != want[i] {
+				t.Errorf("%s: N(lang.players, %d) = %q; want %q", tag, n, got, want[i])
+			}
+		}
+	}
+}
+
+func TestFallback(t *testing.T) {
+	if got := For("xx").T("lang.name"); got != "English" {
+		t.Errorf("an unknown language words %q; want English", got)
+	}
+	var p *Printer
+	if got := p.T("lang.name"); got != "English" {
+		t.Errorf("a nil printer words %q; want English", got)
+	}
+	if got := For(Polish).T("no.such.message"); got != "no.such.message" {
+		t.Errorf("a missing message words %q; want its ID", got)
+	}
+}
+
+// catalogue reads a language's files (locales/TAG.toml, and any
+// locales/AREA.TAG.toml) into its messages: ID -> the forms it has
+// ("other" for a message without plurals) -> text.
+func catalogue(t *testing.T, tag Tag) map[string]map[string]string {
+	t.Helper()
+	files, err := fs.Glob(locales, "locales/*.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]map[string]string{}
+	for _, file := range files {
+		if !strings.HasSuffix(file, "/"+string(tag)+".toml") && !strings.HasSuffix(file, "."+string(tag)+".toml") {
+			continue
+		}
+		var raw map[string]any
+		if _, err := toml.DecodeFS(locales, file, &raw); err != nil {
+			t.Fatal(err)
+		}
+		walkMessages("", raw, func(id string, forms map[string]string) {
+			if _, dup := out[id]; dup {
+				t.Errorf("%s: %q is given twice", file, id)
+			}
+			out[id] = forms
+		})
+	}
+	return out
+}
+
+// walkMessages calls fn for each message of a decoded catalogue, with its
+// full ID.
+func walkMessages(prefix string, m map[string]any, fn func(id string, forms map[string]string)) {
+	for k, v := range m {
+		id := strings.TrimPrefix(prefix+"."+k, ".")
+		switch v := v.(type) {
+		case string:
+			fn(id, map[string]string{"other": v})
+		case map[string]any:
+			if _, plural := v["other"]; !plural {
+				walkMessages(id, v, fn)
+				continue
+			}
+			forms := map[string]string{}
+			for f, s := range v {
+				forms[f], _ = s.(string)
+			}
+			fn(id, forms)
+		}
+	}
+}
+
+// pluralForms are the CLDR cardinal forms each language's plurals must
+// give (for integers).
+var pluralForms = map[Tag][]string{
+	English:    {"one", "other"},
+	Portuguese: {"one", "many", "other"},
+	Polish:     {"one", "few", "many", "other"},
+	Russian:    {"one", "few", "many", "other"},
+}
+
+var argument = regexp.MustCompile(`{{\s*\.(\w+)\s*}}`)
+
+func arguments(s string) []string {
+	var names []string
+	for _, m := range argument.FindAllStringSubmatch(s, -1) {
+		names = append(names, m[1])
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
+}
+
+// TestCatalogues is the key check: every language has exactly English's
+// messages, each plural with its language's forms, each taking the same
+// arguments.
+func TestCatalogues(t *testing.T) {
+	en := catalogue(t, English)
+	for _, tag := range Tags[1:] {
+		got := catalogue(t, tag)
+		for _, id := range slices.Sorted(maps.Keys(en)) {
+			forms, ok := got[id]
+			if !ok {
+				t.Errorf("%s lacks %q", tag, id)
+				continue
+			}
+			_, enPlural := en[id]["one"]
+			_, plural := forms["one"]
+			if enPlural != plural {
+				t.Errorf("%s: %q is plural in one language and not the other", tag, id)
+			}
+			if plural {
+				for _, f := range pluralForms[tag] {
+					if forms[f] == "" {
+						t.Errorf("%s: %q lacks its %q form", tag, id, f)
+					}
+				}
+			}
+			want := arguments(strings.Join(slices.Collect(maps.Values(en[id])), " "))
+			for f, s := range forms {
+				if s == "" {
+					t.Errorf("%s: %q.%s is empty", tag, id, f)
+				}
+				if args := arguments(s); !isSubset(args, want) {
+					t.Errorf("%s: %q.%s takes %v; English takes %v", tag, id, f, args, want)
+				}
+			}
+		}
+		for id := range got {
+			if _, ok := en[id]; !ok {
+				t.Errorf("%s has %q, which English no longer has", tag, id)
+			}
+		}
+	}
+}
+
+func isSubset(a, b []string) bool {
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			return false
+		}
+	}
+	return true
+}
+
+// TestCodeNamesOnlyKnownMessages reads every Go file of the module for
+// literal message IDs (.T("id" and .N("id") and fails on one English
+// does not have.
+func TestCodeNamesOnlyKnownMessages(t *testing.T) {
+	en := catalogue(t, English)
+	root := filepath.Join("..", "..")
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") && path != root {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		f, err := parser.ParseFile(fset, path, src, 0)
+		if err != nil {
+			return err
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || len(call.Args) == 0 {
+				return true
+			}
+			sel, ok := call.Fun.(*ast.SelectorExpr)
+			if !ok || (sel.Sel.Name != "T" && sel.Sel.Name != "N") {
+				return true
+			}
+			lit, ok := call.Args[0].(*ast.BasicLit)
+			if !ok || lit.Kind != token.STRING {
+				return true
+			}
+			id, _ := strconv.Unquote(lit.Value)
+			if !strings.Contains(id, ".") || strings.Contains(id, " ") {
+				return true // not a message ID (t.T? a sentence)
+			}
+			if _, ok := en[id]; !ok && id != "no.such.message" {
+				t.Errorf("%s: message %q is not in locales/en.toml", fset.Position(lit.Pos()), id)
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
