@@ -108,7 +108,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&c.watchers, "watchers", 0, "cost mode: each room's game is watched from this many other instances (the next ones after its players')")
 	fs.IntVar(&c.playerTargets, "player-targets", 0, "cost mode: rooms' players sit on the first `K` instances of --target, round robin (0: all); the rest only watch")
 	fs.DurationVar(&c.baseline, "baseline", 20*time.Second, "cost mode: before anyone connects, measure the instances alone this long")
-	fs.StringVar(&c.model, "model", "", "cost mode: a cost run's JSON `FILE` whose units predict this run's Redis work and CPU, shown beside what was measured")
+	fs.StringVar(&c.model, "model", "", "cost mode: cost runs' JSON `FILES`, comma-separated, whose units predict this run's Redis work and CPU, shown beside what was measured; runs whose moves were heard by different numbers of instances give what each one more adds")
 	fs.StringVar(&c.screen, "screen", "game", "capacity mode: the screen the players sit on: game (seated in --rooms rooms, playing) or lobby (grouped as they would be seated, pressing keys in the lobby)")
 	fs.DurationVar(&c.idle, "idle", 20*time.Second, "capacity mode: once everyone is seated, wait this long with nobody pressing keys, for the server's CPU per idle session; memory is read after it")
 	fs.StringVar(&c.profiles, "profiles", "", "capacity mode: once everyone is seated and --idle is over, save the server's heap and goroutine profiles in this `DIR` (heap-SCREEN.pb.gz, goroutine-SCREEN.pb.gz, goroutine-SCREEN.txt); our own server then samples its heap every 16 KiB, which costs memory and CPU, so take the figures from runs without it; with --target it must serve them (serve --pprof)")

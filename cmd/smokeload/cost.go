@@ -30,7 +30,7 @@ import (
 // through Redis. An instance with only own moves gives the CPU a move
 // costs, one with only watchers the CPU a remote change costs, and one
 // with neither what hearing the others' announcements costs. With
-// --model, a previous run's units predict this run's Redis work and each
+// --model, earlier runs' units predict this run's Redis work and each
 // instance's CPU, side by side with what was measured: the capacity
 // model's check (docs/scaling.md).
 
@@ -139,11 +139,15 @@ func cost(ctx context.Context, c config, log *slog.Logger) (costResult, error) {
 	res.tally(c, lay, rooms, watchers, rec)
 	res.Units = res.units()
 	if c.model != "" {
-		m, err := readModel(c.model)
-		if err != nil {
-			return res, err
+		var us []costUnits
+		for _, path := range splitList(c.model) {
+			u, err := readModel(path)
+			if err != nil {
+				return res, err
+			}
+			us = append(us, u)
 		}
-		p := m.predict(res)
+		p := fit(us).predict(res)
 		res.Prediction = &p
 	}
 	return res, ctx.Err()

@@ -163,3 +163,20 @@ func TestCostFlags(t *testing.T) {
 		}
 	}
 }
+
+// Two runs whose moves were heard by one and by three other instances
+// give what each one more adds; one run alone gives nothing more.
+func TestFit(t *testing.T) {
+	one := costUnits{RemotesPerMove: 1, Move: redisAmount{Commands: 13, Scripts: 1, Bytes: 2400}, CPUPerMoveMs: 10}
+	three := costUnits{RemotesPerMove: 3, Move: redisAmount{Commands: 25, Scripts: 1, Bytes: 4000}, CPUPerMoveMs: 12}
+	m := fit([]costUnits{one, three})
+	if m.MovePerRemote != (redisAmount{Commands: 6, Bytes: 800}) || m.CPUPerMoveMs != 11 {
+		t.Errorf("fit: %+v", m)
+	}
+	if got := m.moveAt(2); got != (redisAmount{Commands: 19, Scripts: 1, Bytes: 3200}) {
+		t.Errorf("a move heard by two: %+v", got)
+	}
+	if m := fit([]costUnits{one}); m.MovePerRemote != (redisAmount{}) || m.moveAt(3) != one.Move {
+		t.Errorf("one run: %+v, a move heard by three %+v", m, m.moveAt(3))
+	}
+}

@@ -29,6 +29,9 @@ type costUnits struct {
 	// catch-ups of the instances that hear it (RemotesPerMove of them).
 	Move           redisAmount `json:"move"`
 	RemotesPerMove float64     `json:"remotes_per_move"`
+	// MovePerRemote is what each instance hearing a move adds to it, when
+	// a model of runs with different remotes per move (fit) tells.
+	MovePerRemote redisAmount `json:"move_per_remote,omitzero"`
 	// CPU: on the mover's instance per move (its keys, the commit, its
 	// room's screens there); per remote change an instance hears for a
 	// room it has a screen in; per change announced that it holds no
@@ -95,9 +98,10 @@ func ratio(v, n float64) float64 {
 // the idle phase, the idle phase's under the moves).
 func (r costResult) units() costUnits {
 	base, conn, idle, moves := r.phase("baseline"), r.phase("connect"), r.phase("idle"), r.phase("moves")
-	n, sessions := float64(len(r.Instances)), 0.0
+	n, sessions, heard := float64(len(r.Instances)), 0.0, 0.0
 	for _, in := range r.Instances {
 		sessions += float64(in.sessions())
+		heard += float64(in.Heard)
 	}
 	var u costUnits
 	baseRate := amountOf(base.Redis).over(base.Seconds)
@@ -107,11 +111,7 @@ func (r costResult) units() costUnits {
 	idleAbove := idleRate.plus(baseRate.times(-1)).times(60)
 	u.SessionMin, u.ClaimMin = idleAbove.over(sessions), idleAbove.over(float64(r.Claims))
 	u.Move = amountOf(moves.Redis).plus(idleRate.times(-moves.Seconds)).over(float64(r.Moves))
-	heard := 0
-	for _, in := range r.Instances {
-		heard += in.Heard
-	}
-	u.RemotesPerMove = ratio(float64(heard), float64(r.Moves))
+	u.RemotesPerMove = ratio(heard, float64(r.Moves))
 	if len(base.CPUms) != len(r.Instances) || len(moves.CPUms) != len(r.Instances) {
 		return u
 	}
@@ -135,6 +135,42 @@ func (r costResult) units() costUnits {
 	u.IdleCPUPerSessionUs = 1000 * ratio(idleCPU, sessions)
 	u.CPUPerMoveMs, u.CPUPerRemoteMs, u.CPUPerDeafMs = ratio(mv, mvN), ratio(rm, rmN), ratio(df, dfN)
 	return u
+}
+
+// moveAt is a move's Redis work when r other instances hear it: Move,
+// with MovePerRemote for each remote more or fewer than the model's.
+func (u costUnits) moveAt(r float64) redisAmount {
+	return u.Move.plus(u.MovePerRemote.times(r - u.RemotesPerMove))
+}
+
+// fit makes one model of several runs' units: each figure their mean,
+// and a move's Redis work a line through the runs' remotes per move
+// (least squares), which gives MovePerRemote when they differ.
+func fit(us []costUnits) costUnits {
+	var m costUnits
+	n := float64(len(us))
+	for _, u := range us {
+		m.BaseInstanceSec = m.BaseInstanceSec.plus(u.BaseInstanceSec.over(n))
+		m.BaseCPUPerInstanceMsSec += u.BaseCPUPerInstanceMsSec / n
+		m.Connect = m.Connect.plus(u.Connect.over(n))
+		m.SessionMin = m.SessionMin.plus(u.SessionMin.over(n))
+		m.ClaimMin = m.ClaimMin.plus(u.ClaimMin.over(n))
+		m.IdleCPUPerSessionUs += u.IdleCPUPerSessionUs / n
+		m.Move = m.Move.plus(u.Move.over(n))
+		m.RemotesPerMove += u.RemotesPerMove / n
+		m.CPUPerMoveMs += u.CPUPerMoveMs / n
+		m.CPUPerRemoteMs += u.CPUPerRemoteMs / n
+		m.CPUPerDeafMs += u.CPUPerDeafMs / n
+	}
+	var sxx float64
+	var sxy redisAmount
+	for _, u := range us {
+		dx := u.RemotesPerMove - m.RemotesPerMove
+		sxx += dx * dx
+		sxy = sxy.plus(u.Move.plus(m.Move.times(-1)).times(dx))
+	}
+	m.MovePerRemote = sxy.over(sxx)
+	return m
 }
 
 // prediction is a run as a model's units predicted it, beside what was
@@ -165,16 +201,16 @@ func (p predicted) Off() float64 {
 
 // predict works out run r's Redis work and CPU from u, from r's own
 // counts: its instances, sessions, and moves over the moves phase, each
-// instance's own, heard and deaf. (Redis's work per move is the model's:
-// a run with as many remotes per move.)
+// instance's own, heard and deaf, and how many instances heard each move.
 func (u costUnits) predict(r costResult) prediction {
 	idle, moves := r.phase("idle"), r.phase("moves")
-	n, sessions := float64(len(r.Instances)), 0.0
+	n, sessions, heard := float64(len(r.Instances)), 0.0, 0.0
 	for _, in := range r.Instances {
 		sessions += float64(in.sessions())
+		heard += float64(in.Heard)
 	}
 	idleRate := u.BaseInstanceSec.times(n).plus(u.SessionMin.times(sessions / 60))
-	playRate := idleRate.plus(u.Move.times(perSec(float64(r.Moves), moves.Seconds)))
+	playRate := idleRate.plus(u.moveAt(ratio(heard, float64(r.Moves))).times(perSec(float64(r.Moves), moves.Seconds)))
 	idleGot, playGot := amountOf(idle.Redis).over(idle.Seconds), amountOf(moves.Redis).over(moves.Seconds)
 	var p prediction
 	p.IdleCommands = predicted{idleRate.Commands, idleGot.Commands}
@@ -231,6 +267,9 @@ func (r costResult) writeTable(w io.Writer) error {
 	fmt.Fprintf(w, "  an idle session, a minute: %s; CPU %.1f µs/s\n", amount(u.SessionMin), u.IdleCPUPerSessionUs)
 	fmt.Fprintf(w, "  a seat claim (room, instance), a minute: %s\n", amount(u.ClaimMin))
 	fmt.Fprintf(w, "  a move (heard by %.2f other instances): %s\n", u.RemotesPerMove, amount(u.Move))
+	if u.MovePerRemote != (redisAmount{}) {
+		fmt.Fprintf(w, "  each instance more that hears a move: %s\n", amount(u.MovePerRemote))
+	}
 	fmt.Fprintf(w, "  CPU: %.2f ms a move on the mover's instance, %.2f ms a remote change heard, %.3f ms a change of rooms it holds no part of\n",
 		u.CPUPerMoveMs, u.CPUPerRemoteMs, u.CPUPerDeafMs)
 	if p := r.Prediction; p != nil {
