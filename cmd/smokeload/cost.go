@@ -65,6 +65,9 @@ type costPhase struct {
 	// CPUms is each instance's CPU over the phase, in --target order;
 	// nil without --pids.
 	CPUms []float64 `json:"cpu_ms,omitempty"`
+	// TerminalBytes is what every player's and watcher's terminal
+	// received over the phase.
+	TerminalBytes int64 `json:"terminal_bytes"`
 }
 
 // costInstance is one instance's part in the run.
@@ -123,6 +126,9 @@ func cost(ctx context.Context, c config, log *slog.Logger) (costResult, error) {
 	defer func() { closeRooms(append(rooms, watchers)) }()
 	res.Connected = seated.Connected + len(watchers)
 	log.Info("seated", "players", seated.Connected, "watchers", len(watchers))
+	for _, ps := range append(rooms, watchers) {
+		ph.screens = append(ph.screens, ps...)
+	}
 	if err := ph.end(&res, "connect"); err != nil {
 		return res, err
 	}
@@ -245,9 +251,20 @@ type phaser struct {
 	ctx   context.Context
 	meter *redisMeter
 	pids  []int
-	at    time.Time
-	redis redisWork
-	cpu   []time.Duration
+	// screens are the terminals connected so far, whose bytes are read.
+	screens  []*capPlayer
+	at       time.Time
+	redis    redisWork
+	cpu      []time.Duration
+	terminal int64
+}
+
+func (p *phaser) received() int64 {
+	var n int64
+	for _, s := range p.screens {
+		n += s.screen.received()
+	}
+	return n
 }
 
 func (p *phaser) read() (redisWork, []time.Duration, error) {
@@ -282,12 +299,13 @@ func (p *phaser) end(res *costResult, name string) error {
 	if err != nil {
 		return fmt.Errorf("after the %s phase: %w", name, err)
 	}
-	ph := costPhase{Name: name, Seconds: at.Sub(p.at).Seconds(), Redis: w.minus(p.redis)}
+	term := p.received()
+	ph := costPhase{Name: name, Seconds: at.Sub(p.at).Seconds(), Redis: w.minus(p.redis), TerminalBytes: term - p.terminal}
 	for k := range cpu {
 		ph.CPUms = append(ph.CPUms, float64(cpu[k]-p.cpu[k])/float64(time.Millisecond))
 	}
 	res.Phases = append(res.Phases, ph)
-	p.at, p.redis, p.cpu = at, w, cpu
+	p.at, p.redis, p.cpu, p.terminal = at, w, cpu, term
 	return nil
 }
 

@@ -18,9 +18,9 @@ import (
 func TestParseInfo(t *testing.T) {
 	text := "# Replication\r\nrole:master\r\nconnected_slaves:1\r\n# Stats\r\ntotal_net_input_bytes:1000\r\n" +
 		"total_net_output_bytes:5000\r\n# Commandstats\r\ncmdstat_evalsha:calls=7,usec=70,usec_per_call=10.00\r\n" +
-		"cmdstat_info:calls=3,usec=1\r\ncmdstat_publish:calls=2,usec=4\r\n"
+		"cmdstat_info:calls=3,usec=1\r\ncmdstat_publish:calls=2,usec=4\r\n# CPU\r\nused_cpu_sys:1.25\r\nused_cpu_user:2.5\r\n"
 	w, primary, err := parseInfo(text)
-	if err != nil || !primary || w.InBytes != 1000 || w.OutBytes != 5000 || w.total() != 9 || w.scripts() != 7 || w.Commands["info"] != 0 {
+	if err != nil || !primary || w.InBytes != 1000 || w.OutBytes != 5000 || w.total() != 9 || w.scripts() != 7 || w.CPUSeconds != 3.75 || w.Commands["info"] != 0 {
 		t.Errorf("parseInfo: %+v, primary %v, %v", w, primary, err)
 	}
 	if _, primary, _ := parseInfo(strings.Replace(text, "role:master", "role:slave", 1)); primary {
@@ -101,6 +101,10 @@ func TestCostMode(t *testing.T) {
 	if u.Connect.Commands < 1 || u.Move.Scripts <= 0 || u.Move.Commands < u.Move.Scripts || u.Move.Bytes < 100 ||
 		u.BaseInstanceSec.Commands <= 0 || u.RemotesPerMove != 1 || res.Claims != 2 {
 		t.Errorf("units %+v", u)
+	}
+	if u.TerminalBytesPerMove < 100 || res.Phases[1].TerminalBytes == 0 || res.Phases[3].Redis.CPUSeconds <= 0 {
+		t.Errorf("terminals %.0f bytes a move, %d at connect; Redis CPU at play %v",
+			u.TerminalBytesPerMove, res.Phases[1].TerminalBytes, res.Phases[3].Redis.CPUSeconds)
 	}
 	if c := res.Phases[2].Redis.Commands; c["evalsha"] == 0 {
 		t.Errorf("idle phase's commands %v: no heartbeat script", c)

@@ -39,26 +39,33 @@ type costUnits struct {
 	CPUPerMoveMs   float64 `json:"cpu_ms_per_move"`
 	CPUPerRemoteMs float64 `json:"cpu_ms_per_remote_change"`
 	CPUPerDeafMs   float64 `json:"cpu_ms_per_deaf_change"`
+	// What the players' terminals received (SSH's payload): per move,
+	// every screen of the room with the mover's keys; per idle session
+	// a minute.
+	TerminalBytesPerMove       float64 `json:"terminal_bytes_per_move"`
+	TerminalBytesPerSessionMin float64 `json:"terminal_bytes_per_session_min"`
 }
 
 // redisAmount is Redis work: the commands run (a script's own calls each
-// count), the scripts among them (each once), and bytes in and out.
+// count), the scripts among them (each once), bytes in and out, and the
+// primaries' CPU.
 type redisAmount struct {
 	Commands float64 `json:"commands"`
 	Scripts  float64 `json:"scripts"`
 	Bytes    float64 `json:"bytes"`
+	CPUms    float64 `json:"cpu_ms"`
 }
 
 func amountOf(w redisWork) redisAmount {
-	return redisAmount{float64(w.total()), float64(w.scripts()), float64(w.InBytes + w.OutBytes)}
+	return redisAmount{float64(w.total()), float64(w.scripts()), float64(w.InBytes + w.OutBytes), w.CPUSeconds * 1000}
 }
 
 func (a redisAmount) plus(b redisAmount) redisAmount {
-	return redisAmount{a.Commands + b.Commands, a.Scripts + b.Scripts, a.Bytes + b.Bytes}
+	return redisAmount{a.Commands + b.Commands, a.Scripts + b.Scripts, a.Bytes + b.Bytes, a.CPUms + b.CPUms}
 }
 
 func (a redisAmount) times(f float64) redisAmount {
-	return redisAmount{a.Commands * f, a.Scripts * f, a.Bytes * f}
+	return redisAmount{a.Commands * f, a.Scripts * f, a.Bytes * f, a.CPUms * f}
 }
 
 // over is a divided by n, zero when n is.
@@ -112,6 +119,9 @@ func (r costResult) units() costUnits {
 	u.SessionMin, u.ClaimMin = idleAbove.over(sessions), idleAbove.over(float64(r.Claims))
 	u.Move = amountOf(moves.Redis).plus(idleRate.times(-moves.Seconds)).over(float64(r.Moves))
 	u.RemotesPerMove = ratio(heard, float64(r.Moves))
+	idleTerm := perSec(float64(idle.TerminalBytes), idle.Seconds)
+	u.TerminalBytesPerSessionMin = 60 * ratio(idleTerm, sessions)
+	u.TerminalBytesPerMove = ratio(float64(moves.TerminalBytes)-idleTerm*moves.Seconds, float64(r.Moves))
 	if len(base.CPUms) != len(r.Instances) || len(moves.CPUms) != len(r.Instances) {
 		return u
 	}
@@ -161,6 +171,8 @@ func fit(us []costUnits) costUnits {
 		m.CPUPerMoveMs += u.CPUPerMoveMs / n
 		m.CPUPerRemoteMs += u.CPUPerRemoteMs / n
 		m.CPUPerDeafMs += u.CPUPerDeafMs / n
+		m.TerminalBytesPerMove += u.TerminalBytesPerMove / n
+		m.TerminalBytesPerSessionMin += u.TerminalBytesPerSessionMin / n
 	}
 	var sxx float64
 	var sxy redisAmount
@@ -180,6 +192,7 @@ type prediction struct {
 	MoveCommands predicted   `json:"moves_redis_commands_per_s"`
 	MoveScripts  predicted   `json:"moves_redis_scripts_per_s"`
 	MoveBytes    predicted   `json:"moves_redis_bytes_per_s"`
+	MoveRedisCPU predicted   `json:"moves_redis_cpu_ms_per_s"`
 	IdleCPU      []predicted `json:"idle_cpu_ms_per_s,omitempty"`
 	MovesCPU     []predicted `json:"moves_cpu_ms_per_s,omitempty"`
 }
@@ -217,6 +230,7 @@ func (u costUnits) predict(r costResult) prediction {
 	p.MoveCommands = predicted{playRate.Commands, playGot.Commands}
 	p.MoveScripts = predicted{playRate.Scripts, playGot.Scripts}
 	p.MoveBytes = predicted{playRate.Bytes, playGot.Bytes}
+	p.MoveRedisCPU = predicted{playRate.CPUms, playGot.CPUms}
 	if len(idle.CPUms) != len(r.Instances) || len(moves.CPUms) != len(r.Instances) {
 		return p
 	}
@@ -259,7 +273,7 @@ func (r costResult) writeTable(w io.Writer) error {
 	}
 	u := r.Units
 	amount := func(a redisAmount) string {
-		return fmt.Sprintf("%.2f commands (%.2f scripts), %.0f bytes", a.Commands, a.Scripts, a.Bytes)
+		return fmt.Sprintf("%.2f commands (%.2f scripts), %.0f bytes, %.3f ms Redis CPU", a.Commands, a.Scripts, a.Bytes, a.CPUms)
 	}
 	fmt.Fprintf(w, "\nper unit (Redis: commands run, scripts' own calls counted; bytes in and out):\n")
 	fmt.Fprintf(w, "  an instance alone, a second: %s; CPU %.2f ms\n", amount(u.BaseInstanceSec), u.BaseCPUPerInstanceMsSec)
@@ -270,6 +284,7 @@ func (r costResult) writeTable(w io.Writer) error {
 	if u.MovePerRemote != (redisAmount{}) {
 		fmt.Fprintf(w, "  each instance more that hears a move: %s\n", amount(u.MovePerRemote))
 	}
+	fmt.Fprintf(w, "  terminals: %.0f bytes a move, %.0f bytes an idle session a minute\n", u.TerminalBytesPerMove, u.TerminalBytesPerSessionMin)
 	fmt.Fprintf(w, "  CPU: %.2f ms a move on the mover's instance, %.2f ms a remote change heard, %.3f ms a change of rooms it holds no part of\n",
 		u.CPUPerMoveMs, u.CPUPerRemoteMs, u.CPUPerDeafMs)
 	if p := r.Prediction; p != nil {
@@ -293,6 +308,7 @@ func (r costResult) writePrediction(w io.Writer, p prediction) {
 	row("Redis commands/s, moves", p.MoveCommands)
 	row("Redis scripts/s, moves", p.MoveScripts)
 	row("Redis bytes/s, moves", p.MoveBytes)
+	row("Redis CPU ms/s, moves", p.MoveRedisCPU)
 	all := []predicted{p.MoveCommands}
 	for k, x := range p.MovesCPU {
 		row(fmt.Sprintf("CPU ms/s, moves, %s", r.Instances[k].Target), x)

@@ -20,10 +20,13 @@ import (
 // and written (total_net_input_bytes and total_net_output_bytes, which
 // leave out replication's own traffic).
 type redisWork struct {
-	Commands  map[string]int64 `json:"commands"`
-	InBytes   int64            `json:"in_bytes"`
-	OutBytes  int64            `json:"out_bytes"`
-	Primaries int              `json:"primaries"`
+	Commands map[string]int64 `json:"commands"`
+	// CPUSeconds is the primaries' own CPU (INFO cpu: used_cpu_sys and
+	// used_cpu_user, the main thread's and its helpers').
+	CPUSeconds float64 `json:"cpu_s"`
+	InBytes    int64   `json:"in_bytes"`
+	OutBytes   int64   `json:"out_bytes"`
+	Primaries  int     `json:"primaries"`
 }
 
 // scripts is the scripts run, each counted once.
@@ -42,7 +45,7 @@ func (w redisWork) total() int64 {
 
 // minus is the work done between then and w.
 func (w redisWork) minus(then redisWork) redisWork {
-	d := redisWork{Commands: map[string]int64{}, InBytes: w.InBytes - then.InBytes,
+	d := redisWork{Commands: map[string]int64{}, CPUSeconds: w.CPUSeconds - then.CPUSeconds, InBytes: w.InBytes - then.InBytes,
 		OutBytes: w.OutBytes - then.OutBytes, Primaries: w.Primaries}
 	for name, n := range w.Commands {
 		if n -= then.Commands[name]; n != 0 {
@@ -89,7 +92,7 @@ func (m *redisMeter) read(ctx context.Context) (redisWork, error) {
 	w := redisWork{Commands: map[string]int64{}}
 	for i, n := range m.nodes {
 		ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		text, err := n.Info(ctx, "replication", "commandstats", "stats").Result()
+		text, err := n.Info(ctx, "replication", "cpu", "commandstats", "stats").Result()
 		cancel()
 		if err != nil {
 			return w, fmt.Errorf("INFO from %s: %w", n.Options().Addr, err)
@@ -107,6 +110,7 @@ func (m *redisMeter) read(ctx context.Context) (redisWork, error) {
 			continue
 		}
 		w.Primaries++
+		w.CPUSeconds += one.CPUSeconds
 		w.InBytes += one.InBytes
 		w.OutBytes += one.OutBytes
 		for name, c := range one.Commands {
@@ -120,10 +124,10 @@ func (m *redisMeter) read(ctx context.Context) (redisWork, error) {
 }
 
 // What one INFO call adds to the byte counts besides its answer's text:
-// the question ("INFO replication commandstats stats" in RESP), and the
-// answer's framing.
+// the question ("INFO replication cpu commandstats stats" in RESP), and
+// the answer's framing.
 const (
-	infoQuestion    = 62
+	infoQuestion    = 71
 	infoAnswerFrame = 15
 )
 
@@ -142,6 +146,10 @@ func parseInfo(text string) (w redisWork, primary bool, err error) {
 		case key == "role":
 			primary = value == "master"
 			found++
+		case key == "used_cpu_sys" || key == "used_cpu_user":
+			var f float64
+			f, err = strconv.ParseFloat(value, 64)
+			w.CPUSeconds += f
 		case key == "total_net_input_bytes":
 			w.InBytes, err = strconv.ParseInt(value, 10, 64)
 			found++
