@@ -10,6 +10,7 @@
 #   deploy/local-cluster.sh start    # build, start everything, print how to connect
 #   deploy/local-cluster.sh status
 #   deploy/local-cluster.sh stop     # stop what start started (by pid)
+#   deploy/local-cluster.sh revive NAME   # start a killed process again (redis, node1…)
 #   deploy/local-cluster.sh targets|pids|redis-nodes
 #                                    # the instances' addresses, their pids, the
 #                                    # Redis servers' URLs, comma-separated
@@ -115,8 +116,21 @@ launch() {
 	local name=$1
 	shift
 	alive "$name" && die "$name is already running (pid $(cat "$dir/$name.pid")); run stop first"
-	nohup "$@" >"$dir/$name.log" 2>&1 &
+	printf '%q ' "$@" >"$dir/$name.cmd" # for revive
+	nohup "$@" >>"$dir/$name.log" 2>&1 &
 	echo $! >"$dir/$name.pid"
+}
+
+# revive NAME: start NAME again as start first started it, after a
+# failover drill killed it (a Redis primary comes back as a replica).
+revive() {
+	local name=${1:-}
+	[[ -n $name && -f "$dir/$name.cmd" ]] || die "revive what? one of: $(every | tr '\n' ' ')"
+	alive "$name" && die "$name is running (pid $(cat "$dir/$name.pid"))"
+	local cmd
+	cmd=$(cat "$dir/$name.cmd")
+	eval "launch $(printf '%q' "$name") $cmd"
+	say "revived $name (pid $(cat "$dir/$name.pid"))"
 }
 
 start() {
@@ -198,8 +212,8 @@ start() {
 	say "  logs and pids: $dir"
 	say "  kill one instance to watch failover: kill \$(cat $dir/node1.pid)"
 	case $redis_mode in
-	sentinel) say "  kill the primary to watch Sentinel promote the replica: kill -9 \$(cat $dir/redis.pid)" ;;
-	cluster) say "  kill a primary to watch its replica take over: kill -9 \$(cat $dir/redis1.pid)" ;;
+	sentinel) say "  kill the primary to watch Sentinel promote the replica: kill -9 \$(cat $dir/redis.pid); then $0 revive redis" ;;
+	cluster) say "  kill a primary to watch its replica take over: kill -9 \$(cat $dir/redis1.pid); then $0 revive redis1" ;;
 	esac
 }
 
@@ -388,8 +402,9 @@ status) status ;;
 targets) targets ;;
 pids) pids ;;
 redis-nodes) redis_nodes ;;
+revive) revive "${2:-}" ;;
 *)
-	say "usage: $0 start|stop|status|targets|pids|redis-nodes"
+	say "usage: $0 start|stop|status|revive NAME|targets|pids|redis-nodes"
 	exit 2
 	;;
 esac
