@@ -48,3 +48,37 @@ func (r *room) unconfirmed(ctx context.Context, err error) error {
 	r.failed(err)
 	return errUnconfirmed
 }
+
+// reconnecting is the notice a room's sessions show while the store
+// fails it: short, and saying that it is being dealt with.
+const reconnecting = "reconnecting to the game service…"
+
+// serviceAway shows the reconnecting notice in every room here while
+// the store does not answer the lobby's regular word (stayAlive), and
+// takes it away when it answers again: the players at a quiet table are
+// told too, not only one whose move failed.
+func (l *Lobby) serviceAway(away bool) {
+	if l.away.Swap(away) == away {
+		return
+	}
+	l.mu.Lock()
+	rooms := make([]*room, 0, len(l.rooms))
+	for _, r := range l.rooms {
+		rooms = append(rooms, r)
+	}
+	l.mu.Unlock()
+	for _, r := range rooms {
+		r.mu.Lock()
+		r.broadcast()
+		r.mu.Unlock()
+	}
+}
+
+// shownNotice is the room's notice, or the reconnecting one while the
+// store is away. The caller holds r.mu.
+func (r *room) shownNotice() string {
+	if r.notice == "" && r.l.away.Load() {
+		return reconnecting
+	}
+	return r.notice
+}

@@ -61,7 +61,9 @@ func TestRedisClusterPrimaryKilled(t *testing.T) {
 	primary := c.Primary("smokestack:{" + g.code + "}:moves")
 	primary.Kill()
 	killed := time.Now()
+	restarted := make(chan struct{})
 	go func() { // the supervisor: once the replica took over, restart it
+		defer close(restarted)
 		for c.Primary("smokestack:{"+g.code+"}:moves") == primary {
 			time.Sleep(20 * time.Millisecond) // polling the cluster's view
 		}
@@ -90,6 +92,7 @@ func TestRedisClusterPrimaryKilled(t *testing.T) {
 		t.Fatal("no move accepted after the primary was killed")
 	}
 	t.Logf("kill to the first move accepted again: %s (node timeout %s)", back.Round(time.Millisecond), redistest.NodeTimeout)
+	<-restarted
 	if err := c.WaitHealthy(30 * time.Second); err != nil {
 		t.Fatal(err)
 	}

@@ -153,6 +153,90 @@ func (c *Cluster) Primary(key string) *Server {
 	return nil
 }
 
+// MoveSlot moves the slot of key, with its keys, to the primary to, as
+// an operator resharding the cluster would: the slot is marked
+// importing on to and migrating on its primary, its keys MIGRATEd, and
+// every node told its new owner.
+func (c *Cluster) MoveSlot(key string, to *Server) {
+	c.t.Helper()
+	ctx := context.Background()
+	from := c.Primary(key)
+	src, dst := c.node(from), c.node(to)
+	slot, err := src.ClusterKeySlot(ctx, key).Result()
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	srcID, dstID := src.ClusterMyID(ctx).Val(), dst.ClusterMyID(ctx).Val()
+	must := func(err error) {
+		if err != nil {
+			c.t.Helper()
+			c.t.Fatalf("move slot %d: %v", slot, err)
+		}
+	}
+	must(dst.Do(ctx, "CLUSTER", "SETSLOT", slot, "IMPORTING", srcID).Err())
+	must(src.Do(ctx, "CLUSTER", "SETSLOT", slot, "MIGRATING", dstID).Err())
+	for {
+		keys, err := src.ClusterGetKeysInSlot(ctx, int(slot), 100).Result()
+		must(err)
+		if len(keys) == 0 {
+			break
+		}
+		args := []any{"MIGRATE", "127.0.0.1", to.port, "", 0, 5000, "KEYS"}
+		for _, k := range keys {
+			args = append(args, k)
+		}
+		must(src.Do(ctx, args...).Err())
+	}
+	// The new owner first, then the old, then the other primaries, as
+	// the cluster tutorial orders it, so no node sends clients back and
+	// forth; replicas learn it from their primaries.
+	must(dst.Do(ctx, "CLUSTER", "SETSLOT", slot, "NODE", dstID).Err())
+	must(src.Do(ctx, "CLUSTER", "SETSLOT", slot, "NODE", dstID).Err())
+	for _, n := range c.Primaries() {
+		if n != from && n != to {
+			must(c.node(n).Do(ctx, "CLUSTER", "SETSLOT", slot, "NODE", dstID).Err())
+		}
+	}
+}
+
+// node is a plain client of one node, closed when the test ends.
+func (c *Cluster) node(n *Server) *redis.Client {
+	rdb := redis.NewClient(&redis.Options{Addr: n.Addr(), MaxRetries: -1})
+	c.t.Cleanup(func() { rdb.Close() })
+	return rdb
+}
+
+// Primaries are the nodes that serve slots now.
+func (c *Cluster) Primaries() []*Server {
+	c.t.Helper()
+	var out []*Server
+	for _, n := range c.Nodes {
+		if n.cmd == nil {
+			continue
+		}
+		role, err := c.node(n).Do(context.Background(), "ROLE").Slice()
+		if err == nil && len(role) > 0 && role[0] == "master" {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// ReplicaOf returns a live replica of primary, or nil.
+func (c *Cluster) ReplicaOf(primary *Server) *Server {
+	c.t.Helper()
+	for _, n := range c.Nodes {
+		if n.cmd == nil || n == primary {
+			continue
+		}
+		role, err := c.node(n).Do(context.Background(), "ROLE").Slice()
+		if err == nil && len(role) > 2 && role[0] == "slave" && fmt.Sprint(role[2]) == strconv.Itoa(primary.port) {
+			return n
+		}
+	}
+	return nil
+}
+
 // WaitHealthy waits until every live node says cluster_state:ok, serves
 // or replicates its part of all 16384 slots, and every replica's link to
 // its primary is up.

@@ -55,154 +55,6 @@ const listChange = "list"
 // is noticed and replaced.
 const healthInterval = 3 * time.Second
 
-// news is the store's sharded subscriptions: one go-redis PubSub per
-// cluster slot with followed channels (one in all on a single node),
-// since one SSUBSCRIBE, and go-redis's resubscribe after a reconnect,
-// must stay within a slot.
-type news struct {
-	mu     sync.Mutex
-	ctx    context.Context // Changes' context; nil before it starts
-	q      *codeQueue
-	shards map[int]*shard
-	closed bool
-}
-
-// shard is the followed channels of one slot and their subscription.
-type shard struct {
-	slot     int
-	channels map[string]string // channel -> the code its (re)subscription sends
-	ps       *redis.PubSub     // nil until its listener opens one
-}
-
-func (n *news) start(ctx context.Context, s *Store, q *codeQueue) {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	n.ctx, n.q = ctx, q
-	for _, sh := range n.shards {
-		go s.listen(ctx, sh)
-	}
-}
-
-// add follows channel, whose (re)subscription sends code.
-func (n *news) add(s *Store, channel, code string) {
-	n.mu.Lock()
-	slot := s.slotOf(channel)
-	if n.shards == nil {
-		n.shards = map[int]*shard{}
-	}
-	sh := n.shards[slot]
-	if sh == nil {
-		sh = &shard{slot: slot, channels: map[string]string{}}
-		n.shards[slot] = sh
-		if n.ctx != nil {
-			go s.listen(n.ctx, sh)
-		}
-	}
-	_, had := sh.channels[channel]
-	sh.channels[channel] = code
-	ps, ctx := sh.ps, n.ctx
-	n.mu.Unlock()
-	if !had && ps != nil {
-		// Only written here: the reply comes to the listener. Should it
-		// fail, go-redis resubscribes with the next connection.
-		_ = ps.SSubscribe(ctx, channel)
-	}
-}
-
-// remove stops following channel.
-func (n *news) remove(channel string) {
-	n.mu.Lock()
-	var sh *shard
-	for _, x := range n.shards {
-		if _, ok := x.channels[channel]; ok {
-			sh = x
-		}
-	}
-	if sh == nil {
-		n.mu.Unlock()
-		return
-	}
-	delete(sh.channels, channel)
-	ps, ctx, last := sh.ps, n.ctx, len(sh.channels) == 0
-	if last {
-		delete(n.shards, sh.slot)
-	}
-	n.mu.Unlock()
-	switch {
-	case ps == nil:
-	case last:
-		ps.Close() // its listener sees the shard gone and ends
-	default:
-		_ = ps.SUnsubscribe(ctx, channel)
-	}
-}
-
-// open gives sh a new subscription to its channels, or nil when sh is no
-// longer followed or the store closed.
-func (n *news) open(s *Store, sh *shard) *redis.PubSub {
-	n.mu.Lock()
-	if n.closed || n.shards[sh.slot] != sh {
-		n.mu.Unlock()
-		return nil
-	}
-	ctx := n.ctx
-	sh.ps = s.rdb.SSubscribe(ctx) // no I/O until it subscribes
-	ps := sh.ps
-	chans := make([]string, 0, len(sh.channels))
-	for c := range sh.channels {
-		chans = append(chans, c)
-	}
-	n.mu.Unlock()
-	_ = ps.SSubscribe(ctx, chans...) // a failure shows in Receive
-	return ps
-}
-
-// subscribed returns what a (re)subscription to channel sends, and
-// whether channel is still followed.
-func (n *news) subscribed(sh *shard, channel string) (string, bool) {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	code, ok := sh.channels[channel]
-	return code, ok
-}
-
-func (n *news) close() {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	n.closed = true
-	if n.q != nil {
-		n.q.close()
-	}
-	for _, sh := range n.shards {
-		if sh.ps != nil {
-			sh.ps.Close()
-		}
-	}
-}
-
-// listen follows one shard's subscription until the shard is dropped,
-// ctx ends or the store closes, opening a new one whenever it has to be
-// replaced.
-func (s *Store) listen(ctx context.Context, sh *shard) {
-	for ctx.Err() == nil {
-		ps := s.news.open(s, sh)
-		if ps == nil {
-			return
-		}
-		stop := context.AfterFunc(ctx, func() { ps.Close() })
-		err := s.receive(ctx, ps, sh)
-		stop()
-		ps.Close()
-		if errors.Is(err, redis.ErrClosed) {
-			continue // dropped, closed or ended: open tells
-		}
-		select {
-		case <-ctx.Done():
-		case <-time.After(200 * time.Millisecond): // Redis is away: retry soon, not in a spin
-		}
-	}
-}
-
 // errMoved ends a subscription the server dropped: its slot moved to
 // another node, where the next one goes.
 var errMoved = errors.New("redis dropped a sharded subscription: its slot moved")
@@ -211,13 +63,11 @@ var errMoved = errors.New("redis dropped a sharded subscription: its slot moved"
 func (s *Store) receive(ctx context.Context, ps *redis.PubSub, sh *shard) error {
 	q := s.news.q
 	pinged := false
-	failures := 0
 	for {
 		msg, err := ps.ReceiveTimeout(ctx, healthInterval)
 		var nerr interface{ Timeout() bool }
 		switch {
 		case err == nil:
-			failures = 0
 		case errors.As(err, &nerr) && nerr.Timeout():
 			if pinged {
 				return fmt.Errorf("redis subscription silent after ping: %w", err)
@@ -230,12 +80,11 @@ func (s *Store) receive(ctx context.Context, ps *redis.PubSub, sh *shard) error 
 		case errors.Is(err, redis.ErrClosed) || ctx.Err() != nil:
 			return redis.ErrClosed
 		default:
-			// go-redis reconnects and resubscribes on the next Receive;
-			// after a few failures in a row start over with a pause.
-			if failures++; failures > 2 {
-				return err
-			}
-			continue
+			// Start over rather than let go-redis resubscribe: it would
+			// send every channel in one SSUBSCRIBE, which a cluster node
+			// refuses for channels of several slots; and the node may
+			// have failed over.
+			return err
 		}
 		pinged = false
 		switch msg := msg.(type) {

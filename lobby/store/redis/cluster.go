@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/redis/go-redis/v9"
 )
@@ -48,35 +49,48 @@ func OpenClusterWith(ctx context.Context, url string, o Options) (*Store, error)
 	return s, nil
 }
 
-// slotOf is the cluster slot of key (or sharded channel), as Redis
-// Cluster computes it, for grouping subscriptions; 0 for every key on a
-// single node, where one subscription holds them all.
-func (s *Store) slotOf(key string) int {
-	if _, ok := s.rdb.(*redis.ClusterClient); !ok {
-		return 0
+// nodeFor is where a write to key and its wait for replicas go: on a
+// cluster, the node serving key's slot now, as WAIT counts the replicas
+// of its own connection's node and go-redis would send a keyless WAIT to
+// any primary; elsewhere the store's client.
+func (s *Store) nodeFor(ctx context.Context, key string) redis.Cmdable {
+	cc, ok := s.rdb.(*redis.ClusterClient)
+	if !ok {
+		return s.rdb
 	}
-	return Slot(key)
+	node, err := cc.MasterForKey(ctx, key)
+	if err != nil {
+		return s.rdb
+	}
+	return node
 }
 
-// Slot is key's Redis Cluster hash slot: CRC16 (XMODEM) of its hash tag,
-// the part between the first { and the next }, when that is not empty,
-// else of the whole key, modulo 16384.
-func Slot(key string) int {
-	if i := strings.IndexByte(key, '{'); i >= 0 {
-		if j := strings.IndexByte(key[i+1:], '}'); j > 0 {
-			key = key[i+1 : i+1+j]
-		}
+// redirected is the node a write refused with MOVED (its slot moved to
+// another node, which the refusal names) should go to, or nil for any
+// other error. The cluster is asked where the slots are now, for the
+// writes after it.
+func (s *Store) redirected(ctx context.Context, err error) redis.Cmdable {
+	cc, ok := s.rdb.(*redis.ClusterClient)
+	if !ok || !redis.HasErrorPrefix(err, "MOVED") {
+		return nil
 	}
-	var crc uint16
-	for i := 0; i < len(key); i++ {
-		crc ^= uint16(key[i]) << 8
-		for range 8 {
-			if crc&0x8000 != 0 {
-				crc = crc<<1 ^ 0x1021
-			} else {
-				crc <<= 1
-			}
-		}
+	cc.ReloadState(ctx)
+	f := strings.Fields(err.Error()) // MOVED SLOT HOST:PORT
+	if len(f) != 3 {
+		return nil
 	}
-	return int(crc) % 16384
+	var found *redis.Client
+	var mu sync.Mutex
+	_ = cc.ForEachShard(ctx, func(_ context.Context, c *redis.Client) error {
+		if c.Options().Addr == f[2] {
+			mu.Lock()
+			found = c
+			mu.Unlock()
+		}
+		return nil
+	})
+	if found == nil {
+		return nil
+	}
+	return found
 }

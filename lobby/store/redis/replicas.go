@@ -2,7 +2,9 @@ package redis
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net"
 	"sync/atomic"
 	"time"
 
@@ -45,16 +47,22 @@ func (r *replication) probe(ctx context.Context, rdb redis.UniversalClient) {
 // failover, and the room must not tell its player either way.
 func (s *Store) write(ctx context.Context, sc *redis.Script, keys []string, args ...any) (int, error) {
 	if s.repl.n == 0 {
-		return sc.Run(ctx, s.rdb, keys, args...).Int()
+		n, err := sc.Run(ctx, s.rdb, keys, args...).Int()
+		return n, unsure(err)
 	}
-	n, acked, err := s.writeWaiting(ctx, sc, false, keys, args)
+	node := s.nodeFor(ctx, keys[0])
+	n, acked, err := s.writeWaiting(ctx, node, sc, false, keys, args)
+	if next := s.redirected(ctx, err); next != nil {
+		node = next // the slot moved: to where the cluster says it is
+		n, acked, err = s.writeWaiting(ctx, node, sc, false, keys, args)
+	}
 	if redis.HasErrorPrefix(err, "NOSCRIPT") {
 		// A primary promoted since the script was last sent (or a
 		// restarted one) has not cached it.
-		n, acked, err = s.writeWaiting(ctx, sc, true, keys, args)
+		n, acked, err = s.writeWaiting(ctx, node, sc, true, keys, args)
 	}
 	if err != nil {
-		return 0, err
+		return 0, unsure(err)
 	}
 	if n == 1 && acked < s.repl.n {
 		return 0, fmt.Errorf("%w: %d of %d within %s", store.ErrUnconfirmed, acked, s.repl.n, s.repl.wait)
@@ -62,14 +70,30 @@ func (s *Store) write(ctx context.Context, sc *redis.Script, keys []string, args
 	return n, nil
 }
 
+// unsure marks err as store.ErrUnconfirmed when the script may have run
+// all the same: the connection failed, or the wait for the answer ran
+// out, after the script was sent (a Redis stopped, not dead, runs it
+// when it wakes). A refused dial, or an answer that is an error, means
+// it did not run.
+func unsure(err error) error {
+	var reply redis.Error
+	var op *net.OpError
+	switch {
+	case err == nil, errors.As(err, &reply), errors.As(err, &op) && op.Op == "dial",
+		errors.Is(err, redis.ErrPoolTimeout), errors.Is(err, redis.ErrClosed):
+		return err
+	}
+	return fmt.Errorf("%w: %w", store.ErrUnconfirmed, err)
+}
+
 // writeWaiting pipelines the script (by its hash, or whole when send)
-// and the wait for replicas, and returns the script's answer and how
-// many replicas acknowledged.
-func (s *Store) writeWaiting(ctx context.Context, sc *redis.Script, send bool, keys []string, args []any) (n, acked int, err error) {
+// and the wait for replicas on node, and returns the script's answer
+// and how many replicas acknowledged.
+func (s *Store) writeWaiting(ctx context.Context, node redis.Cmdable, sc *redis.Script, send bool, keys []string, args []any) (n, acked int, err error) {
 	var res *redis.Cmd
 	var wait *redis.Cmd
 	aof := s.repl.aof.Load()
-	_, _ = s.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+	_, _ = node.Pipelined(ctx, func(p redis.Pipeliner) error {
 		if send {
 			res = sc.Eval(ctx, p, keys, args...)
 		} else {
