@@ -491,18 +491,17 @@ func storeName(c serveConfig) string {
 	return c.store
 }
 
-// openStore opens the room store the flags ask for; go-redis's own
-// lines go to log, once per burst.
+// openStore opens the room store the flags ask for. go-redis's own lines
+// go to log, once per burst.
 func openStore(ctx context.Context, c serveConfig, log *slog.Logger) (store.Store, error) {
-	if c.redis != "" || c.redisCluster != "" {
-		redisstore.LogTo(log)
-	}
 	if c.redis != "" {
+		redisstore.LogTo(log)
 		ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		defer cancel()
 		return redisstore.OpenWith(ctx, c.redis, redisstore.Options{Replicas: c.redisReplicas})
 	}
 	if c.redisCluster != "" {
+		redisstore.LogTo(log)
 		ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		defer cancel()
 		return redisstore.OpenClusterWith(ctx, c.redisCluster, redisstore.Options{Replicas: c.redisReplicas})

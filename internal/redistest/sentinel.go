@@ -267,3 +267,34 @@ func StartReplica(t testing.TB, addr string) *Server {
 		time.Sleep(20 * time.Millisecond) // polling the replica
 	}
 }
+
+// Describe says what each node and sentinel thinks now, for a test's
+// failure message.
+func (s *Sentinel) Describe() string {
+	ctx := context.Background()
+	var b strings.Builder
+	for _, n := range s.Nodes {
+		c := redis.NewClient(&redis.Options{Addr: n.Addr(), MaxRetries: -1, DialTimeout: time.Second})
+		info, err := c.Info(ctx, "replication").Result()
+		c.Close()
+		if err != nil {
+			fmt.Fprintf(&b, "node %s: %v\n", n.Addr(), err)
+			continue
+		}
+		var lines []string
+		for line := range strings.Lines(info) {
+			if l := strings.TrimSpace(line); strings.HasPrefix(l, "role:") || strings.HasPrefix(l, "master_port:") ||
+				strings.HasPrefix(l, "master_link_status:") || strings.HasPrefix(l, "slave") && strings.Contains(l, "ip=") {
+				lines = append(lines, l)
+			}
+		}
+		fmt.Fprintf(&b, "node %s: %s\n", n.Addr(), strings.Join(lines, " "))
+	}
+	for _, sn := range s.sentinels {
+		c := redis.NewSentinelClient(&redis.Options{Addr: sn.Addr(), MaxRetries: -1})
+		got, err := c.GetMasterAddrByName(ctx, MasterName).Result()
+		c.Close()
+		fmt.Fprintf(&b, "sentinel %s: primary %v %v\n", sn.Addr(), got, err)
+	}
+	return b.String()
+}

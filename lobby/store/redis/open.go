@@ -64,7 +64,10 @@ func OpenWith(ctx context.Context, url string, o Options) (*Store, error) {
 }
 
 // dial makes the client url asks for, and says where it points and
-// whether through Sentinel.
+// whether through Sentinel. The client keeps to its callers' deadlines:
+// the lobby bounds what must not hang (its regular word to the store,
+// which tells players when the service is away), and without this a
+// stopped Redis would hold each call for every retry's read timeout.
 func dial(raw string) (rdb redis.UniversalClient, where string, sentinel bool, err error) {
 	if isFailoverURL(raw) {
 		opt, err := redis.ParseFailoverURL(raw)
@@ -72,12 +75,14 @@ func dial(raw string) (rdb redis.UniversalClient, where string, sentinel bool, e
 			return nil, "", false, fmt.Errorf("redis sentinel url: %w", err)
 		}
 		where = fmt.Sprintf("primary %q through the sentinels at %s", opt.MasterName, strings.Join(opt.SentinelAddrs, ", "))
+		opt.ContextTimeoutEnabled = true
 		return redis.NewFailoverClient(opt), where, true, nil
 	}
 	opt, err := redis.ParseURL(raw)
 	if err != nil {
 		return nil, "", false, fmt.Errorf("redis url: %w (a Sentinel URL names its primary with master_name=NAME)", err)
 	}
+	opt.ContextTimeoutEnabled = true
 	return redis.NewClient(opt), opt.Addr, false, nil
 }
 

@@ -62,7 +62,7 @@ func lostInFailover(t *testing.T, replicas int) (error, int) {
 	}
 	link := redistest.StartProxy(t, primary.Addr())
 	replica := redistest.StartReplica(t, link.Addr)
-	s, err := OpenWith(ctx, primary.URL, Options{Replicas: replicas, ReplicaWait: 300 * time.Millisecond})
+	s, err := OpenWith(ctx, primary.URL, Options{Replicas: replicas})
 	if err != nil {
 		t.Fatal(err)
 	}
