@@ -1,8 +1,6 @@
 package factories
 
 import (
-	"strconv"
-
 	"github.com/smokestack/smokestack/engine"
 )
 
@@ -33,9 +31,6 @@ func amount(id string, n int) engine.Words { return engine.Say(id, engine.Num("N
 // gains is a list argument of amounts, in the order given, leaving out
 // none: "2 goods and 1 metal".
 func gains(name string, items ...engine.Words) engine.Arg { return engine.ListArg(name, items...) }
-
-// itoa is strconv.Itoa, short for the log's many numbers.
-func itoa(n int) string { return strconv.Itoa(n) }
 
 // The reasons to draw that are not a card's name.
 const (
