@@ -28,13 +28,14 @@ type Arg struct {
 type ArgKind string
 
 // The kinds of argument: as it is, a card's name, a game's term, and
-// Words worded in turn and joined, as a list ("A, B and C") or as steps
-// ("A; B").
+// Words worded in turn and joined, as a list ("A, B and C"), as items
+// ("A, B, C") or as steps ("A; B").
 const (
 	Plain ArgKind = ""
 	Card  ArgKind = "card"
 	Term  ArgKind = "term"
 	List  ArgKind = "list"
+	Items ArgKind = "items"
 	Steps ArgKind = "steps"
 )
 
@@ -58,6 +59,9 @@ func TermArg(name, key string) Arg { return Arg{Name: name, Value: key, Kind: Te
 // English. One item words as itself, so it also nests one text in
 // another.
 func ListArg(name string, items ...Words) Arg { return Arg{Name: name, Kind: List, List: items} }
+
+// ItemsArg is Words worded in turn and joined with commas: "A, B, C".
+func ItemsArg(name string, items ...Words) Arg { return Arg{Name: name, Kind: Items, List: items} }
 
 // StepsArg is Words worded in turn and joined as steps: "A; B".
 func StepsArg(name string, items ...Words) Arg { return Arg{Name: name, Kind: Steps, List: items} }

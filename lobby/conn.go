@@ -38,6 +38,9 @@ type Update struct {
 	// played for a seat's person (their clock ran out, or their seat went
 	// to a bot while they were away); those lines say so too.
 	LogByBot []int `json:"logByBot,omitempty"`
+	// Events are the same log as the game's events, for a screen to word
+	// in its viewer's language: shared by every update, never changed.
+	Events []*LogEntry `json:"-"`
 	// Notice reports trouble reaching the store ("reconnecting…").
 	Notice  string `json:"notice,omitempty"`
 	Version int    `json:"version"` // moves played

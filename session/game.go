@@ -29,12 +29,15 @@ type gameScreen struct {
 	unwatch func() bool   // stops the session's end from closing conn
 	done    chan struct{} // closed when the screen leaves the room
 
-	room    lobby.RoomInfo
-	invite  string // a private room's invite, for a seat or the host to share
-	seat    int
-	table   kit.Seats // seatsOf(room, seat), for seats
-	board   kit.Board // nil until the game starts
-	log     []string
+	room   lobby.RoomInfo
+	invite string // a private room's invite, for a seat or the host to share
+	seat   int
+	table  kit.Seats // seatsOf(room, seat), for seats
+	board  kit.Board // nil until the game starts
+	log    []string
+	events []*lobby.LogEntry
+	// words keeps the log's lines worded for the viewer.
+	words   logWords
 	logPane drawnLog // the log pane as last drawn; apply clears it
 	// logWraps keeps the log's entries wrapped from one update to the next.
 	logWraps logWraps
@@ -273,6 +276,7 @@ func (g *gameScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 func (g *gameScreen) apply(u lobby.Update) {
 	was := g.acting()
 	g.room, g.seat, g.log, g.notice, g.version, g.invite = u.Room, u.Seat, u.Log, u.Notice, u.Version, u.Invite
+	g.events = u.Events
 	g.table = seatsOf(g.room, g.seat)
 	g.logPane = drawnLog{}
 	if u.SeatWord != "" && g.seatWord == "" {
@@ -389,7 +393,7 @@ func (g *gameScreen) key(msg tea.KeyMsg) tea.Cmd {
 		g.openYours()
 	case key.Matches(msg, k.Log):
 		w, h := g.env.bodySize()
-		g.overlay = newLogOverlay(g.env.theme, g.seats(), g.log, w, h)
+		g.overlay = newLogOverlay(g.env.theme, g.logLines(), w, h)
 	case key.Matches(msg, k.AddBot):
 		g.openBots()
 	case key.Matches(msg, k.End):

@@ -272,7 +272,7 @@ func (g *game) restock() {
 		}
 	}
 	if len(fresh) > 0 {
-		g.emit(-1, "market", engine.Say("factories.log.market", engine.ListArg("Cards", words...)),
+		g.emit(-1, "market", engine.Say("factories.log.market", engine.ItemsArg("Cards", words...)),
 			"new in the marketplace: ", strings.Join(fresh, ", "))
 	}
 }

@@ -39,7 +39,7 @@ func (g *game) startAuction() {
 			ids[i], words[i] = l.Card.ID(), idWords(l.Card)
 		}
 		g.emit(-1, "round", fmt.Sprintf("round %d: %s up for auction", g.Round, strings.Join(ids, ", ")),
-			engine.Say("furnace.log.round", engine.Num("Round", g.Round), engine.ListArg("Cards", words...)))
+			engine.Say("furnace.log.round", engine.Num("Round", g.Round), engine.ItemsArg("Cards", words...)))
 	}
 	g.nextBidder(g.First)
 }

@@ -23,8 +23,8 @@ func Say(t Theme, game string, w engine.Words) string {
 			if id := game + "." + string(a.Kind) + "." + v; t.L.Has(id) {
 				v = t.L.T(id)
 			}
-		case engine.List, engine.Steps:
-			v = sayList(t, game, a)
+		case engine.List, engine.Items, engine.Steps:
+			v = sayList(t, game, a, you(w))
 		}
 		if a.Name == "N" {
 			if i, err := strconv.Atoi(a.Value); err == nil {
@@ -40,19 +40,38 @@ func Say(t Theme, game string, w engine.Words) string {
 	return t.L.T(w.ID, args...)
 }
 
-// sayList words a List or Steps argument's items and joins them: steps
-// with semicolons, a list with commas and the language's "and" before its
-// last item.
-func sayList(t Theme, game string, a engine.Arg) string {
+// sayList words a List, Items or Steps argument's items and joins them:
+// steps with semicolons, items with commas, a list with commas and the
+// language's "and" before its last item.
+func sayList(t Theme, game string, a engine.Arg, you *engine.Arg) string {
 	items := make([]string, len(a.List))
 	for i, w := range a.List {
+		if you != nil {
+			w.Args = append(w.Args[:len(w.Args):len(w.Args)], *you)
+		}
 		items[i] = Say(t, game, w)
 	}
-	if a.Kind == engine.Steps || len(items) < 2 {
+	switch {
+	case a.Kind == engine.Steps:
 		return strings.Join(items, "; ")
+	case a.Kind == engine.Items || len(items) < 2:
+		return strings.Join(items, ", ")
 	}
 	last := len(items) - 1
 	return t.L.T("log.and", "Rest", strings.Join(items[:last], ", "), "Last", items[last])
+}
+
+// you is w's argument named You, which a log line sets when its reader
+// did what it says (so Polish and Russian word the verb in the second
+// person): the texts w nests say what the same person did, and take it
+// too. nil when w has none.
+func you(w engine.Words) *engine.Arg {
+	for i := range w.Args {
+		if w.Args[i].Name == "You" {
+			return &w.Args[i]
+		}
+	}
+	return nil
 }
 
 // Refusal words err for the player in the theme's language when it is
