@@ -26,11 +26,11 @@ func (l *Lobby) Identify(ctx context.Context, p Player) (Player, error) {
 		p.Name = chat.CleanText(p.Name) // the SSH login, as the client sent it
 		return p, nil
 	}
-	id, name, err := l.players.Identify(ctx, p.Key, p.Name)
+	id, name, lang, err := l.players.Identify(ctx, p.Key, p.Name)
 	if err != nil {
 		return Player{}, err
 	}
-	p.ID, p.Name = id, name
+	p.ID, p.Name, p.Lang = id, name, lang
 	return p, nil
 }
 
@@ -95,6 +95,25 @@ func (l *Lobby) Rename(ctx context.Context, p Player, name string) (string, erro
 		return "", err
 	}
 	return name, nil
+}
+
+// SetLang keeps lang (a language tag the caller checked; "" forgets the
+// choice) as p's language, which beats their client's environment from
+// their next connection on, and returns p with it. A key without a
+// profile gets one now; a guest has none to keep it in.
+func (l *Lobby) SetLang(ctx context.Context, p Player, lang string) (Player, error) {
+	if p.Guest {
+		return p, errGuestProfile
+	}
+	p, err := l.ensureProfile(ctx, p, "")
+	if err != nil {
+		return p, err
+	}
+	if err := l.players.SetLang(ctx, p.ID, lang); err != nil {
+		return p, err
+	}
+	p.Lang = lang
+	return p, nil
 }
 
 // LinkCode makes a one-time code with which another key can join p's

@@ -40,6 +40,9 @@ type Player struct {
 	// limits: a guest's seat word opens their seat only from the address
 	// they sat down from (seatword.go). Empty when unknown.
 	From string
+	// Lang is the language tag the player's profile keeps ("pl"), which
+	// beats their client's environment; "" when they chose none.
+	Lang string
 }
 
 // Config sets up a Lobby.

@@ -134,7 +134,7 @@ func TestAdminCommands(t *testing.T) {
 	for l := range st.lines {
 		last = l
 	}
-	if last.Error != string(kickNote) {
+	if last.Error != kickNote.Error() {
 		t.Errorf("the kicked session ended with %+v", last)
 	}
 

@@ -60,7 +60,7 @@ func TestAdminAcrossInstances(t *testing.T) {
 	for l := range st.lines {
 		last = l
 	}
-	if last.Error != string(kickNote) {
+	if last.Error != kickNote.Error() {
 		t.Errorf("the kicked session on B ended with %+v", last)
 	}
 

@@ -43,7 +43,10 @@ type Config struct {
 	// Theme is "default", "colorblind" or "mono".
 	Theme string
 	// Lang is the language the session speaks; "" is English.
-	Lang   lang.Tag
+	Lang lang.Tag
+	// OnLang, if set, hears the language the player picks in the lobby
+	// (langpick.go), so what the server tells them follows it.
+	OnLang func(lang.Tag)
 	Width  int
 	Height int
 
@@ -98,6 +101,8 @@ type env struct {
 	// words are a guest's seat words, kept for the session's end
 	// (seatwords.go).
 	words seatWords
+	// onLang is Config.OnLang.
+	onLang func(lang.Tag)
 }
 
 // decode reads a view of a room of game through that game's screens.
@@ -174,6 +179,7 @@ func New(cfg Config) tea.Model {
 	e := &env{lobby: cfg.Lobby, games: cfg.Games, player: cfg.Player, theme: kit.NewTheme(cfg.Theme, cfg.Renderer).In(lang.For(cfg.Lang)),
 		ctx: ctx, now: now, post: cfg.Post, width: cfg.Width, height: cfg.Height, muted: map[string]bool{}, publicAddr: cfg.PublicAddr,
 		alerts: alerts{on: !cfg.NoBell, term: cfg.Terminal}}
+	e.onLang = cfg.OnLang
 	m := &Model{env: e, start: cfg.Start}
 	ls := newLobbyScreen(e, "")
 	ls.landing = cfg.Start.Back

@@ -22,6 +22,7 @@ import (
 	"github.com/BurntSushi/toml"
 	"github.com/nicksnyder/go-i18n/v2/i18n"
 	"golang.org/x/text/language"
+	"golang.org/x/text/message"
 )
 
 // Tag is a language the game speaks: "en", "pt", "pl" or "ru".
@@ -91,6 +92,20 @@ func FromEnv(environ []string) (t Tag, ok bool) {
 	return "", false
 }
 
+// Choose is the language a player reads: the one their profile keeps
+// (stored, a tag; "" for none), which beats the one their client's
+// environment asks for (FromEnv), and English when neither names a
+// language the game speaks.
+func Choose(stored string, environ []string) Tag {
+	if t, ok := Parse(stored); ok {
+		return t
+	}
+	if t, ok := FromEnv(environ); ok {
+		return t
+	}
+	return English
+}
+
 //go:embed locales/*.toml
 var locales embed.FS
 
@@ -115,6 +130,7 @@ var bundle = sync.OnceValues(func() (*i18n.Bundle, error) {
 type Printer struct {
 	tag Tag
 	loc *i18n.Localizer
+	num *message.Printer // numbers as the language writes them
 	// plain caches the messages without arguments, which a screen asks
 	// for on every frame.
 	plain sync.Map // id -> string
@@ -137,7 +153,8 @@ func For(t Tag) *Printer {
 		// broken one is a build that must not ship.
 		panic(err)
 	}
-	p, _ := printers.LoadOrStore(t, &Printer{tag: t, loc: i18n.NewLocalizer(b, string(t), string(English))})
+	p, _ := printers.LoadOrStore(t, &Printer{tag: t, loc: i18n.NewLocalizer(b, string(t), string(English)),
+		num: message.NewPrinter(language.Make(string(t)))})
 	return p.(*Printer)
 }
 
@@ -176,6 +193,15 @@ func (p *Printer) N(id string, n int, args ...any) string {
 	d := data(args)
 	d["N"] = n
 	return p.word(id, n, d)
+}
+
+// Decimal writes x with places decimals as the printer's language writes
+// numbers: 25.3 in English, 25,3 in Portuguese, Polish and Russian.
+func (p *Printer) Decimal(x float64, places int) string {
+	if p == nil {
+		p = For(English)
+	}
+	return p.num.Sprintf("%.*f", places, x)
 }
 
 // Has reports whether id is in the catalogue (in English, or the

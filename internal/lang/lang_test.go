@@ -54,6 +54,27 @@ func TestFromEnv(t *testing.T) {
 	}
 }
 
+// A stored choice beats the environment; English when neither names a
+// language the game speaks.
+func TestChoose(t *testing.T) {
+	for _, c := range []struct {
+		stored string
+		env    []string
+		want   Tag
+	}{
+		{"", nil, English},
+		{"", []string{"LANG=ru_RU.UTF-8"}, Russian},
+		{"pl", []string{"LANG=ru_RU.UTF-8"}, Polish},
+		{"en", []string{"LC_ALL=pt_BR.UTF-8"}, English},
+		{"xx", []string{"LANG=pt_PT.UTF-8"}, Portuguese},
+		{"", []string{"LANG=de_DE.UTF-8"}, English},
+	} {
+		if got := Choose(c.stored, c.env); got != c.want {
+			t.Errorf("Choose(%q, %q) = %q; want %q", c.stored, c.env, got, c.want)
+		}
+	}
+}
+
 // The plural forms of CLDR for 1, 2, 5, 21, 22 and 25.
 func TestPlurals(t *testing.T) {
 	for tag, want := range map[Tag][]string{
@@ -66,6 +87,14 @@ func TestPlurals(t *testing.T) {
 			if got := For(tag).N("lang.players", n); got != want[i] {
 				t.Errorf("%s: N(lang.players, %d) = %q; want %q", tag, n, got, want[i])
 			}
+		}
+	}
+}
+
+func TestDecimal(t *testing.T) {
+	for tag, want := range map[Tag]string{English: "25.3", Portuguese: "25,3", Polish: "25,3", Russian: "25,3"} {
+		if got := For(tag).Decimal(25.34, 1); got != want {
+			t.Errorf("%s: Decimal(25.34, 1) = %q; want %q", tag, got, want)
 		}
 	}
 }

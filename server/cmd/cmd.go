@@ -10,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 
+	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/lobby/store"
 	"github.com/smokestack/smokestack/session"
@@ -88,6 +89,9 @@ type Call struct {
 	Err io.Writer
 	// Env is the environment the client sent (ssh -o SendEnv).
 	Env []string
+	// Lang is the language the player reads: their profile's choice,
+	// else their environment's (lang.Choose); "" is English.
+	Lang lang.Tag
 	// Terminal reports whether the session has one (ssh -t).
 	Terminal bool
 	// ID names the session to operators (admin sessions).
@@ -100,8 +104,16 @@ type Call struct {
 	args []string
 }
 
-// GuestNote is what guests are told when they connect, and what the
-// commands tell them of their seats.
-const GuestNote = "You are playing as a guest because no SSH key was offered. " +
-	"A guest's seat waits for them only a short while: come back from the same address with the room's code and " +
-	"the seat word shown to you (join CODE WORD). Connect with an SSH key to keep your seats for good."
+// T words message id for the player, in their language.
+func (c *Call) T(id string, args ...any) string { return lang.For(c.Lang).T(id, args...) }
+
+// N words message id in the plural form n takes, in the player's language.
+func (c *Call) N(id string, n int, args ...any) string { return lang.For(c.Lang).N(id, n, args...) }
+
+// decimal writes x as the player's language writes numbers.
+func (c *Call) decimal(x float64, places int) string { return lang.For(c.Lang).Decimal(x, places) }
+
+// GuestNote is what guests are told as they connect, before any
+// language is known, so in English; the commands word it in the guest's
+// language (cmd.guest_note).
+var GuestNote = lang.For(lang.English).T("cmd.guest_note")

@@ -47,14 +47,14 @@ type okLine struct {
 func (s *Set) play(c *Call) error {
 	fs := flag.NewFlagSet("play", flag.ContinueOnError)
 	watch := fs.Bool("watch", false, "")
-	pos, err := c.flagsUpTo(fs, 1, 2, "room CODE")
+	pos, err := c.flagsUpTo(fs, 1, 2, c.T("cmd.missing_room"))
 	if err != nil {
 		return err
 	}
 	out := json.NewEncoder(c.Out) // only play's loop writes
 	out.SetEscapeHTML(false)
 	var conn *lobby.Conn
-	room, err := roomArg(pos) // CODE, or a guest's CODE WORD
+	room, err := c.roomArg(pos) // CODE, or a guest's CODE WORD
 	if err != nil {
 		return err
 	}
