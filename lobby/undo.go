@@ -3,6 +3,7 @@ package lobby
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/lobby/store"
@@ -31,6 +32,27 @@ type LogEntry struct {
 	// seat's person (store.Record.Bot): its line says so.
 	ByBot bool
 	move  int // the move's index in the room's log
+
+	mu     sync.Mutex
+	worded []wording // Worded's texts
+}
+
+type wording struct{ key, text string }
+
+// Worded returns the entry's text under key (a language, and how its
+// reader stands to it), made by word the first time it is asked for:
+// the screens at a table reading it alike word it once between them.
+func (e *LogEntry) Worded(key string, word func() string) string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, w := range e.worded {
+		if w.key == key {
+			return w.text
+		}
+	}
+	text := word()
+	e.worded = append(e.worded, wording{key, text})
+	return text
 }
 
 // undoLog is a room's recent events, and per seat the moves an undo may

@@ -15,7 +15,9 @@ import (
 // viewer: their own moves as theirs ("You took…"), what only they may
 // read (what they drew), who did what in the seat's colour. An entry
 // never changes, so a screen words each once and keeps the line while
-// the theme, the seats and the language stay.
+// the theme, the seats and the language stay; and what it says is kept
+// with the entry (LogEntry.Worded), for the table's other screens that
+// read it alike in the same language.
 
 // logWords keeps a screen's worded log lines from one update to the next.
 type logWords struct {
@@ -48,15 +50,22 @@ func (l *logWords) words(t kit.Theme, s kit.Seats, game string, events []*lobby.
 func logLine(t kit.Theme, s kit.Seats, game string, e *lobby.LogEntry) string {
 	viewer := s.Viewer
 	mine := e.Seat >= 0 && e.Seat == viewer
-	what := e.For(viewer)
-	if w := e.WordsFor(viewer); w.ID != "" {
+	key := string(t.L.Tag()) + " other"
+	if mine {
+		key = string(t.L.Tag()) + " mine"
+	}
+	what := e.Worded(key, func() string {
+		w := e.WordsFor(viewer)
+		if w.ID == "" {
+			return e.For(viewer)
+		}
 		you := ""
 		if mine && !e.ByBot {
 			you = "yes" // the reader did it: "Ty bierzesz", not "bierze"
 		}
 		w.Args = append(slices.Clip(w.Args), engine.Str("You", you))
-		what = kit.Say(t, game, w)
-	}
+		return kit.Say(t, game, w)
+	})
 	if e.Seat < 0 || e.Seat >= len(s.Names) {
 		return what
 	}

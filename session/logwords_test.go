@@ -150,24 +150,24 @@ func TestLogLinesNameWhoInTheViewersLanguage(t *testing.T) {
 	for _, c := range []struct {
 		tag    lang.Tag
 		viewer int
-		e      lobby.LogEntry
+		e      *lobby.LogEntry
 		want   string
 	}{
-		{lang.English, 0, lobby.LogEntry{Event: take}, "♠ You took Dojo from the marketplace"},
-		{lang.English, 1, lobby.LogEntry{Event: take}, "♠ ann took Dojo from the marketplace"},
-		{lang.English, 0, lobby.LogEntry{Event: take, ByBot: true}, "♠ the bot played for you: took Dojo from the marketplace"},
-		{lang.English, engine.Spectator, lobby.LogEntry{Event: take, ByBot: true}, "♠ the bot played for ann: took Dojo from the marketplace"},
-		{lang.English, 0, lobby.LogEntry{Event: drew}, "♠ You drew Dojo and Robot (research)"},
-		{lang.English, 1, lobby.LogEntry{Event: drew}, "♠ ann drew 2 blueprints (research)"},
-		{lang.Polish, 0, lobby.LogEntry{Event: drew}, "♠ Ty dobierasz karty: Dojo i Robot (Biuro)"},
-		{lang.Polish, 1, lobby.LogEntry{Event: drew}, "♠ ann dobiera 2 karty Projektów (Biuro)"},
-		{lang.Russian, 0, lobby.LogEntry{Event: drew}, "♠ Вы берёте карты: Dojo и Robot (исследование)"},
-		{lang.Russian, 1, lobby.LogEntry{Event: drew}, "♠ ann берёт 2 чертежа (исследование)"},
-		{lang.Portuguese, 1, lobby.LogEntry{Event: drew}, "♠ ann comprou 2 projetos (pesquisa)"},
+		{lang.English, 0, &lobby.LogEntry{Event: take}, "♠ You took Dojo from the marketplace"},
+		{lang.English, 1, &lobby.LogEntry{Event: take}, "♠ ann took Dojo from the marketplace"},
+		{lang.English, 0, &lobby.LogEntry{Event: take, ByBot: true}, "♠ the bot played for you: took Dojo from the marketplace"},
+		{lang.English, engine.Spectator, &lobby.LogEntry{Event: take, ByBot: true}, "♠ the bot played for ann: took Dojo from the marketplace"},
+		{lang.English, 0, &lobby.LogEntry{Event: drew}, "♠ You drew Dojo and Robot (research)"},
+		{lang.English, 1, &lobby.LogEntry{Event: drew}, "♠ ann drew 2 blueprints (research)"},
+		{lang.Polish, 0, &lobby.LogEntry{Event: drew}, "♠ Ty dobierasz karty: Dojo i Robot (Biuro)"},
+		{lang.Polish, 1, &lobby.LogEntry{Event: drew}, "♠ ann dobiera 2 karty Projektów (Biuro)"},
+		{lang.Russian, 0, &lobby.LogEntry{Event: drew}, "♠ Вы берёте карты: Dojo и Robot (исследование)"},
+		{lang.Russian, 1, &lobby.LogEntry{Event: drew}, "♠ ann берёт 2 чертежа (исследование)"},
+		{lang.Portuguese, 1, &lobby.LogEntry{Event: drew}, "♠ ann comprou 2 projetos (pesquisa)"},
 	} {
 		th := kit.NewTheme("mono", nil).In(lang.For(c.tag))
 		s := kit.Seats{Names: names, Bots: make([]string, 2), Viewer: c.viewer}
-		if got := ansi.Strip(logLine(th, s, "factories", &c.e)); got != c.want {
+		if got := ansi.Strip(logLine(th, s, "factories", c.e)); got != c.want {
 			t.Errorf("%s, viewer %d: %q; want %q", c.tag, c.viewer, got, c.want)
 		}
 	}
@@ -186,5 +186,34 @@ func TestLogPluralsInPolishAndRussian(t *testing.T) {
 				t.Errorf("%s: %d blueprints = %q; want %q", tag, n, got, want[i])
 			}
 		}
+	}
+}
+
+// BenchmarkLogWords is a screen's log at each room update: 200 entries
+// of a played game, three of them new, worded for a seat in Polish.
+func BenchmarkLogWords(b *testing.B) {
+	var events []engine.Event
+	for _, g := range games.All() {
+		if g.Name() == "factories" {
+			events = playRandom(&testing.T{}, g, 4, 1)
+		}
+	}
+	window := make([]*lobby.LogEntry, 0, 200)
+	for _, e := range events[:200] {
+		window = append(window, &lobby.LogEntry{Event: e})
+	}
+	th := kit.NewTheme("mono", nil).In(lang.For(lang.Polish))
+	s := kit.Seats{Names: []string{"ann", "ben", "cat", "dan"}, Bots: make([]string, 4), Viewer: 1}
+	var l logWords
+	l.words(th, s, "factories", window)
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		next := make([]*lobby.LogEntry, 0, 200)
+		next = append(next, window[3:]...)
+		for k := range 3 {
+			next = append(next, &lobby.LogEntry{Event: events[(200+3*i+k)%len(events)]})
+		}
+		window = next
+		l.words(th, s, "factories", window)
 	}
 }
