@@ -32,7 +32,6 @@ func (r *room) broadcast() {
 			views[c.seat] = v
 		}
 		u := Update{Room: info, Seat: c.seat, View: v, Notice: r.notice, Version: r.table.moves, Chat: r.recentChat(), Events: events}
-		u.Log, u.LogByBot = r.log.wordedFor(c.seat, r.meta.Seats)
 		if c.seat >= 0 || c.invited || c.player.ID != "" && c.player.ID == r.meta.Host {
 			u.Invite = invite
 		}

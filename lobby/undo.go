@@ -128,11 +128,20 @@ func (u *undoLog) takeBack(seat int, e engine.Event) engine.Event {
 // seats' names, and lists which of the lines a bot played for a seat's
 // person: those say so ("the bot played for carol: built Manufactory").
 func (u *undoLog) wordedFor(seat int, seats []store.Seat) (lines []string, byBot []int) {
-	lines = make([]string, 0, len(u.events))
-	for i, e := range u.events {
+	names := make([]string, len(seats))
+	for i, s := range seats {
+		names[i] = s.Name
+	}
+	return wordLog(u.events, seat, names)
+}
+
+// wordLog words events for seat in English, as wordedFor says.
+func wordLog(events []*LogEntry, seat int, names []string) (lines []string, byBot []int) {
+	lines = make([]string, 0, len(events))
+	for i, e := range events {
 		text := e.For(seat)
-		if e.Seat >= 0 && e.Seat < len(seats) {
-			who := seats[e.Seat].Name
+		if e.Seat >= 0 && e.Seat < len(names) {
+			who := names[e.Seat]
 			switch {
 			case e.ByBot && e.Seat == seat:
 				who = "the bot played for you:"

@@ -275,7 +275,7 @@ func (g *gameScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 // apply takes in a room update: the view replaces the old one whole.
 func (g *gameScreen) apply(u lobby.Update) {
 	was := g.acting()
-	g.room, g.seat, g.log, g.notice, g.version, g.invite = u.Room, u.Seat, u.Log, u.Notice, u.Version, u.Invite
+	g.room, g.seat, g.notice, g.version, g.invite = u.Room, u.Seat, u.Notice, u.Version, u.Invite
 	g.events = u.Events
 	g.table = seatsOf(g.room, g.seat)
 	g.logPane = drawnLog{}
