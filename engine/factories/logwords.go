@@ -51,3 +51,11 @@ func whyWords(why string) engine.Words {
 	}
 	return cardWords(why)
 }
+
+// emitCard records an event whose words name one card, as Card: its
+// Words are made only when the game words events.
+func (g *game) emitCard(seat int, kind, id, card string, parts ...string) {
+	if g.wording() {
+		g.emit(seat, kind, engine.Say(id, engine.CardArg("Card", card)), parts...)
+	}
+}

@@ -28,9 +28,7 @@ func (g *game) market(m Move) error {
 		}
 		p.Hand = append(p.Hand, c)
 		g.Market.Blueprints[m.Slot] = None
-		if g.wording() {
-			g.emit(g.seat, "take", engine.Say("factories.log.take", engine.CardArg("Card", c.Name())), "took ", c.Name(), " from the marketplace")
-		}
+		g.emitCard(g.seat, "take", "factories.log.take", c.Name(), "took ", c.Name(), " from the marketplace")
 	case Hire:
 		if err := g.hire(m); err != nil {
 			return err
@@ -146,9 +144,7 @@ func (g *game) hire(m Move) error {
 	g.Discard = append(g.Discard, m.Discard[0])
 	g.Market.Contractors[m.Slot] = None
 	g.ContractorDiscard = append(g.ContractorDiscard, c)
-	if g.wording() {
-		g.emit(g.seat, "hire", engine.Say("factories.log.hire", engine.CardArg("Card", info.Name)), "hired the ", info.Name)
-	}
+	g.emitCard(g.seat, "hire", "factories.log.hire", info.Name, "hired the ", info.Name)
 	// Gifts to opponents are ignored in solo play.
 	giveTo := func(f func(q *Player)) {
 		if !g.Solo() {
@@ -180,9 +176,7 @@ func (g *game) hire(m Move) error {
 	case Investor:
 		card, ok := g.draw()
 		if !ok {
-			if g.wording() {
-				g.emit(g.seat, "deck", engine.Say("factories.log.investnone", engine.CardArg("Card", Investor)), "the blueprint deck is empty: the Investor finds nothing")
-			}
+			g.emitCard(g.seat, "deck", "factories.log.investnone", Investor, "the blueprint deck is empty: the Investor finds nothing")
 			break
 		}
 		b := card.Info()
@@ -215,17 +209,13 @@ func (g *game) engineer() {
 		}
 		if err := canOwn(g.me(), c); err != nil {
 			g.Discard = append(g.Discard, c)
-			if g.wording() {
-				g.emit(g.seat, "reveal", engine.Say("factories.log.reveal", engine.CardArg("Card", c.Name())), "revealed ", c.Name(), " but cannot build it")
-			}
+			g.emitCard(g.seat, "reveal", "factories.log.reveal", c.Name(), "revealed ", c.Name(), " but cannot build it")
 			continue
 		}
 		g.addBuilding(c, " for free (Engineer)")
 		return
 	}
-	if g.wording() {
-		g.emit(g.seat, "deck", engine.Say("factories.log.engineernone", engine.CardArg("Card", Engineer)), "the Engineer found nothing to build")
-	}
+	g.emitCard(g.seat, "deck", "factories.log.engineernone", Engineer, "the Engineer found nothing to build")
 }
 
 // canDraft reports whether seat can take or hire anything.
@@ -275,9 +265,7 @@ func (g *game) startWork() {
 		}
 		if p.Foreman {
 			p.SettingDice = true
-			if g.wording() {
-				g.emit(seat, "foreman", engine.Say("factories.log.foreman", engine.CardArg("Card", Foreman)), "chooses dice values (Foreman)")
-			}
+			g.emitCard(seat, "foreman", "factories.log.foreman", Foreman, "chooses dice values (Foreman)")
 		} else {
 			g.rollUnset(p)
 			if g.wording() {

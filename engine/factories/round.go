@@ -101,9 +101,7 @@ func (g *game) machineTurn() {
 	}
 	take := func(c Card) {
 		m.Compound = append(m.Compound, c)
-		if g.wording() {
-			g.emit(-1, "machine", engine.Say("factories.log.machine.added", engine.CardArg("Card", c.Name())), "The Machine added ", c.Name(), " to its compound")
-		}
+		g.emitCard(-1, "machine", "factories.log.machine.added", c.Name(), "The Machine added ", c.Name(), " to its compound")
 	}
 	reveal := func() {
 		if c, ok := g.draw(); ok {
