@@ -31,7 +31,7 @@ func (r *room) broadcast() {
 			}
 			views[c.seat] = v
 		}
-		u := Update{Room: info, Seat: c.seat, View: v, Notice: r.notice, Version: r.table.moves, Chat: r.recentChat(), Events: events}
+		u := Update{Room: info, Seat: c.seat, View: v, Notice: r.shownNotice(), Version: r.table.moves, Chat: r.recentChat(), Events: events}
 		if c.seat >= 0 || c.invited || c.player.ID != "" && c.player.ID == r.meta.Host {
 			u.Invite = invite
 		}

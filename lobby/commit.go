@@ -86,6 +86,9 @@ func (r *room) commit(ctx context.Context, seat int, mv json.RawMessage, standIn
 			}
 			continue
 		}
+		if errors.Is(err, store.ErrUnconfirmed) {
+			return r.unconfirmed(ctx, err)
+		}
 		if err != nil {
 			r.failed(err)
 			return errNotPlayed

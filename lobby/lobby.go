@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sync/singleflight"
@@ -123,6 +124,8 @@ type Lobby struct {
 	public publicRooms
 	// faults logs store errors once per burst (faults.go).
 	faults *ratelog.Logger
+	// away is set while the store does not answer (faults.go).
+	away atomic.Bool
 	// pauses are the service's downtimes, when no clock runs (pauses.go).
 	pauses *pauses
 }

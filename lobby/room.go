@@ -244,7 +244,7 @@ func (r *room) refresh(ctx context.Context) {
 func (r *room) setNotice(err error) {
 	r.notice = ""
 	if err != nil {
-		r.notice = "reconnecting to the game service…"
+		r.notice = reconnecting
 		r.l.storeFault("room store", err, "code", r.meta.Code)
 	}
 }
