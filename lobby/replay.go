@@ -18,6 +18,9 @@ type Frame struct {
 	Seat int `json:"seat"`
 	// Log is what that move did, worded for spectators.
 	Log []string `json:"log,omitempty"`
+	// Events are that move's events, for a screen to word in its
+	// viewer's language.
+	Events []*LogEntry `json:"-"`
 	// Bot names the bot that made that move for the seat's person, if
 	// one did (store.Record.Bot).
 	Bot string `json:"bot,omitempty"`
@@ -66,6 +69,7 @@ func (l *Lobby) Replay(ctx context.Context, invite string, p Player) (RoomInfo, 
 		}
 		f := Frame{View: v, Round: r.table.status.Round, Seat: rec.Seat, Bot: rec.Bot, At: rec.At}
 		f.Log, _ = r.log.wordedFor(engine.Spectator, r.meta.Seats)
+		f.Events = r.log.entries()
 		r.log.events = nil
 		return f, nil
 	}

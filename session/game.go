@@ -30,13 +30,16 @@ type gameScreen struct {
 	done    chan struct{} // closed when the screen leaves the room
 
 	// named is the header's "room CODE" as last worded, and its code.
-	named   [2]string
-	room    lobby.RoomInfo
-	invite  string // a private room's invite, for a seat or the host to share
-	seat    int
-	table   kit.Seats // seatsOf(room, seat), for seats
-	board   kit.Board // nil until the game starts
-	log     []string
+	named  [2]string
+	room   lobby.RoomInfo
+	invite string // a private room's invite, for a seat or the host to share
+	seat   int
+	table  kit.Seats // seatsOf(room, seat), for seats
+	board  kit.Board // nil until the game starts
+	log    []string
+	events []*lobby.LogEntry
+	// words keeps the log's lines worded for the viewer.
+	words   logWords
 	logPane drawnLog // the log pane as last drawn; apply clears it
 	// logWraps keeps the log's entries wrapped from one update to the next.
 	logWraps logWraps
@@ -280,7 +283,8 @@ func (g *gameScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 // apply takes in a room update: the view replaces the old one whole.
 func (g *gameScreen) apply(u lobby.Update) {
 	was := g.acting()
-	g.room, g.seat, g.log, g.notice, g.version, g.invite = u.Room, u.Seat, u.Log, u.Notice, u.Version, u.Invite
+	g.room, g.seat, g.notice, g.version, g.invite = u.Room, u.Seat, u.Notice, u.Version, u.Invite
+	g.events = u.Events
 	g.table = seatsOf(g.room, g.seat)
 	g.logPane = drawnLog{}
 	if u.SeatWord != "" && g.seatWord == "" {
@@ -397,7 +401,7 @@ func (g *gameScreen) key(msg tea.KeyMsg) tea.Cmd {
 		g.openYours()
 	case key.Matches(msg, k.Log):
 		w, h := g.env.bodySize()
-		g.overlay = newLogOverlay(g.env.theme, g.seats(), g.log, w, h)
+		g.overlay = newLogOverlay(g.env.theme, g.logLines(), w, h)
 	case key.Matches(msg, k.AddBot):
 		g.openBots()
 	case key.Matches(msg, k.End):

@@ -41,9 +41,14 @@ func (g *gameScreen) logOrChat(w, h int) string {
 		return g.chat.view(g.env.theme, g.seats(), true, w, h)
 	}
 	if g.logPane.text == "" || g.logPane.w != w || g.logPane.h != h {
-		g.logPane = drawnLog{logTailWith(g.env.theme, g.seats(), g.log, w, h, &g.logWraps), w, h}
+		g.logPane = drawnLog{logTailWith(g.env.theme, g.seats(), g.logLines(), w, h, &g.logWraps), w, h}
 	}
 	return g.logPane.text
+}
+
+// logLines is the room's log worded for the viewer, in their language.
+func (g *gameScreen) logLines() []string {
+	return g.words.words(g.env.theme, g.seats(), g.room.Game, g.events)
 }
 
 // drawnLog is the log pane as last drawn, at w×h: a key that moves the

@@ -220,8 +220,8 @@ func (g *gameScreen) menuView(w, h int) string {
 	return g.menu.view(t, w, h, g.armed != nil)
 }
 
-// logTail draws the last h lines of log, wrapped to w, under a title,
-// each line's speaker in their colour.
+// logTail draws the last h lines of log (logWords' lines, each speaker in
+// their colour), wrapped to w, under a title.
 func logTail(t kit.Theme, s kit.Seats, log []string, w, h int) string {
 	return logTailWith(t, s, log, w, h, nil)
 }
@@ -233,7 +233,7 @@ func logTailWith(t kit.Theme, s kit.Seats, log []string, w, h int, wraps *logWra
 		return ""
 	}
 	wrap := func(entry string) []string {
-		return strings.Split(kit.Wrap(s.Speaker(t, entry), w), "\n")
+		return strings.Split(kit.Wrap(entry, w), "\n")
 	}
 	if wraps != nil {
 		wrap = wraps.start(t, s, w, wrap)

@@ -164,11 +164,8 @@ type logOverlay struct {
 	vp  viewport.Model
 }
 
-func newLogOverlay(t kit.Theme, s kit.Seats, log []string, w, h int) *logOverlay {
-	o := &logOverlay{vp: viewport.New(0, 0)}
-	for _, l := range log {
-		o.log = append(o.log, s.Speaker(t, l))
-	}
+func newLogOverlay(t kit.Theme, log []string, w, h int) *logOverlay {
+	o := &logOverlay{vp: viewport.New(0, 0), log: log}
 	o.resize(w, h)
 	return o
 }

@@ -24,6 +24,7 @@ type replayScreen struct {
 	info   lobby.RoomInfo
 	frames []lobby.Frame
 	boards []kit.Board // decoded frames, filled as they are shown
+	words  logWords    // each frame's log worded for the viewer
 	at     int
 	loaded bool
 	err    string
@@ -199,7 +200,7 @@ func (r *replayScreen) view(w, h int) string {
 			banner = p.T("session.replay.start")
 		}
 		frame := kit.Frame{Theme: t, Seats: seats, Width: w, Height: bh, Ended: r.info.Ended,
-			Log: func(w, h int) string { return r.logOrChat(seats, f.Log, w, h) }}
+			Log: func(w, h int) string { return r.logOrChat(seats, r.words.words(t, seats, r.info.Game, f.Events), w, h) }}
 		switch {
 		case r.overlay != nil:
 			body = r.overlay.view(t, w, bh)

@@ -184,19 +184,21 @@ func (g *game) me() *Player { return &g.Players[g.seat] }
 // work to make; emit's parts cost nothing when they are not.
 func (g *game) wording() bool { return g.events != nil }
 
-// emit records an event whose text is parts joined. Parts are names,
-// constants and small numbers (strconv.Itoa makes those without
-// allocating), so a game that words no events pays nothing for them.
-func (g *game) emit(seat int, kind string, parts ...string) {
+// emit records an event whose text is parts joined, and w its words for
+// translators (logwords.go). Parts are names, constants and small numbers
+// (strconv.Itoa makes those without allocating), so a game that words no
+// events pays nothing for them; Words with arguments are made only when
+// g.wording().
+func (g *game) emit(seat int, kind string, w engine.Words, parts ...string) {
 	if g.events != nil {
-		*g.events = append(*g.events, Event{Seat: seat, Kind: kind, Text: strings.Join(parts, "")})
+		*g.events = append(*g.events, Event{Seat: seat, Kind: kind, Text: strings.Join(parts, ""), Words: w})
 	}
 }
 
 // emitPrivate records an event whose details only seat may read.
-func (g *game) emitPrivate(seat int, kind, public, private string) {
+func (g *game) emitPrivate(seat int, kind, public, private string, pw, xw engine.Words) {
 	if g.events != nil {
-		*g.events = append(*g.events, Event{Seat: seat, Kind: kind, Text: public, Private: private})
+		*g.events = append(*g.events, Event{Seat: seat, Kind: kind, Text: public, Private: private, Words: pw, PrivateWords: xw})
 	}
 }
 
@@ -257,27 +259,32 @@ func (g *game) restock() {
 		return
 	}
 	var fresh []string
+	var words []engine.Words
 	for i := range marketSize {
 		if before.Blueprints[i] == None && g.Market.Blueprints[i] != None {
 			fresh = append(fresh, g.Market.Blueprints[i].Name())
+			words = append(words, cardWords(g.Market.Blueprints[i].Name()))
 		}
 		if before.Contractors[i] == None && g.Market.Contractors[i] != None {
 			fresh = append(fresh, "the "+g.Market.Contractors[i].Name())
+			words = append(words, engine.Say("factories.log.contractor", engine.CardArg("Card", g.Market.Contractors[i].Name())))
 		}
 	}
 	if len(fresh) > 0 {
-		g.emit(-1, "market", "new in the marketplace: ", strings.Join(fresh, ", "))
+		g.emit(-1, "market", engine.Say("factories.log.market", engine.ItemsArg("Cards", words...)),
+			"new in the marketplace: ", strings.Join(fresh, ", "))
 	}
 }
 
-// drawTo draws n blueprints into seat's hand and logs it privately.
+// drawTo draws n blueprints into seat's hand and logs it privately, and
+// why: a card's name, or one of the reasons of whyWords.
 func (g *game) drawTo(seat, n int, why string) {
 	var space [4]string // draws are of 1 to 3 cards
 	names := space[:0]
 	for range n {
 		c, ok := g.draw()
 		if !ok {
-			g.emit(seat, "deck", "the blueprint deck and discard pile are empty")
+			g.emit(seat, "deck", engine.Say("factories.log.deckempty"), "the blueprint deck and discard pile are empty")
 			break
 		}
 		g.Players[seat].Hand = append(g.Players[seat].Hand, c)
@@ -287,9 +294,16 @@ func (g *game) drawTo(seat, n int, why string) {
 		return
 	}
 	if g.wording() {
+		cards := make([]engine.Words, len(names))
+		for i, name := range names {
+			cards[i] = cardWords(name)
+		}
+		reason := engine.ListArg("Why", whyWords(why))
 		g.emitPrivate(seat, "draw",
 			"drew "+plural(len(names), "blueprint")+" ("+why+")",
-			"drew "+joinNames(names)+" ("+why+")")
+			"drew "+joinNames(names)+" ("+why+")",
+			engine.Say("factories.log.drew", engine.Num("N", len(names)), reason),
+			engine.Say("factories.log.drewcards", engine.ListArg("Cards", cards...), reason))
 	}
 }
 

@@ -27,7 +27,7 @@ func (g *game) market(m Move) error {
 		}
 		p.Hand = append(p.Hand, c)
 		g.Market.Blueprints[m.Slot] = None
-		g.emit(g.seat, "take", "took ", c.Name(), " from the marketplace")
+		g.emitCard(g.seat, "take", "factories.log.take", c.Name(), "took ", c.Name(), " from the marketplace")
 	case Hire:
 		if err := g.hire(m); err != nil {
 			return err
@@ -36,7 +36,7 @@ func (g *game) market(m Move) error {
 		if canDraft(g.State, g.seat) {
 			return refuse("cannot_pass", "you can take a blueprint or hire a contractor, so you cannot pass")
 		}
-		g.emit(g.seat, "pass", "passed: nothing to take or hire")
+		g.emit(g.seat, "pass", engine.Say("factories.log.pass"), "passed: nothing to take or hire")
 	default:
 		return refuse("not_market_move", fmt.Sprintf("%q is not a market phase move: take a blueprint, hire a contractor or refresh a row", m.Kind), quoted("Kind", string(m.Kind)))
 	}
@@ -94,7 +94,18 @@ func (g *game) refresh(m Move) error {
 		}
 	}
 	g.Refreshed = true
-	g.emit(g.seat, "refresh", "paid 1 ", m.Pay, " to refresh the ", m.Row)
+	if g.wording() {
+		cost := amount(nEnergy, 1)
+		if m.Pay == "metal" {
+			cost = amount(nMetal, 1)
+		}
+		row := engine.Say("factories.log.row.blueprints")
+		if m.Row == ContractorRow {
+			row = engine.Say("factories.log.row.contractors")
+		}
+		g.emit(g.seat, "refresh", engine.Say("factories.log.refresh", engine.ListArg("Cost", cost), engine.ListArg("Row", row)),
+			"paid 1 ", m.Pay, " to refresh the ", m.Row)
+	}
 	g.restock()
 	return nil
 }
@@ -135,7 +146,7 @@ func (g *game) hire(m Move) error {
 	g.Discard = append(g.Discard, m.Discard[0])
 	g.Market.Contractors[m.Slot] = None
 	g.ContractorDiscard = append(g.ContractorDiscard, c)
-	g.emit(g.seat, "hire", "hired the ", info.Name)
+	g.emitCard(g.seat, "hire", "factories.log.hire", info.Name, "hired the ", info.Name)
 	// Gifts to opponents are ignored in solo play.
 	giveTo := func(f func(q *Player)) {
 		if !g.Solo() {
@@ -146,16 +157,16 @@ func (g *game) hire(m Move) error {
 	case Architect:
 		g.drawTo(g.seat, 3, Architect)
 		if !g.Solo() {
-			g.drawTo(opp, 1, "gift from the Architect")
+			g.drawTo(opp, 1, giftOfArchitect)
 		}
 	case Electrician:
 		p.Energy += 5
 		giveTo(func(q *Player) { q.Energy += 2 })
-		g.giftEvent(opp, "2 energy")
+		g.giftEvent(opp, 2, "energy")
 	case Miner:
 		p.Metal += 3
 		giveTo(func(q *Player) { q.Metal++ })
-		g.giftEvent(opp, "1 metal")
+		g.giftEvent(opp, 1, "metal")
 	case Engineer:
 		g.engineer()
 	case Foreman:
@@ -167,21 +178,25 @@ func (g *game) hire(m Move) error {
 	case Investor:
 		card, ok := g.draw()
 		if !ok {
-			g.emit(g.seat, "deck", "the blueprint deck is empty: the Investor finds nothing")
+			g.emitCard(g.seat, "deck", "factories.log.investnone", Investor, "the blueprint deck is empty: the Investor finds nothing")
 			break
 		}
 		b := card.Info()
 		p.Metal += b.Metal
 		p.Energy += b.Energy
 		g.Discard = append(g.Discard, card)
-		g.emit(g.seat, "invest", "revealed ", b.Name, " and gained ", strconv.Itoa(b.Metal), " metal and ", strconv.Itoa(b.Energy), " energy")
+		if g.wording() {
+			g.emit(g.seat, "invest", engine.Say("factories.log.invest", engine.CardArg("Card", b.Name), gains("Gain", amount(nMetal, b.Metal), amount(nEnergy, b.Energy))),
+				"revealed ", b.Name, " and gained ", strconv.Itoa(b.Metal), " metal and ", strconv.Itoa(b.Energy), " energy")
+		}
 	}
 	return nil
 }
 
-func (g *game) giftEvent(opp int, what string) {
-	if !g.Solo() {
-		g.emit(opp, "gift", "received ", what)
+func (g *game) giftEvent(opp, n int, thing string) {
+	if !g.Solo() && g.wording() {
+		g.emit(opp, "gift", engine.Say("factories.log.gift", engine.ListArg("Gift", amount("factories.log.n."+thing, n))),
+			"received ", strconv.Itoa(n), " ", thing)
 	}
 }
 
@@ -196,13 +211,13 @@ func (g *game) engineer() {
 		}
 		if err := canOwn(g.me(), c); err != nil {
 			g.Discard = append(g.Discard, c)
-			g.emit(g.seat, "reveal", "revealed ", c.Name(), " but cannot build it")
+			g.emitCard(g.seat, "reveal", "factories.log.reveal", c.Name(), "revealed ", c.Name(), " but cannot build it")
 			continue
 		}
 		g.addBuilding(c, " for free (Engineer)")
 		return
 	}
-	g.emit(g.seat, "deck", "the Engineer found nothing to build")
+	g.emitCard(g.seat, "deck", "factories.log.engineernone", Engineer, "the Engineer found nothing to build")
 }
 
 // canDraft reports whether seat can take or hire anything.
@@ -252,11 +267,12 @@ func (g *game) startWork() {
 		}
 		if p.Foreman {
 			p.SettingDice = true
-			g.emit(seat, "foreman", "chooses dice values (Foreman)")
+			g.emitCard(seat, "foreman", "factories.log.foreman", Foreman, "chooses dice values (Foreman)")
 		} else {
 			g.rollUnset(p)
 			if g.wording() {
-				g.emit(seat, "roll", "rolled ", diceText(p.Dice))
+				dice := diceText(p.Dice)
+				g.emit(seat, "roll", engine.Say("factories.log.roll", engine.Str("Dice", dice)), "rolled ", dice)
 			}
 		}
 		for range p.Specialists {

@@ -102,11 +102,18 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 		placeDice(p, m.Dice)
 		p.Compound[host].Dice = append(p.Compound[host].Dice[:0], dice...)
 	}
-	say := func(text ...string) {
+	say := func(w func() engine.Words, text ...string) {
 		if g.wording() {
-			g.emit(g.seat, "activate", "used ", b.Name, ": ", strings.Join(text, ""))
+			g.emit(g.seat, "activate", engine.Say("factories.log.activate", engine.CardArg("Card", b.Name), engine.ListArg("What", w())),
+				"used ", b.Name, ": ", strings.Join(text, ""))
 		}
 	}
+	gained := func(items ...engine.Words) engine.Words {
+		return engine.Say("factories.log.gain", gains("Gain", items...))
+	}
+	metal := func(n int) engine.Words { return amount(nMetal, n) }
+	energy := func(n int) engine.Words { return amount(nEnergy, n) }
+	goods := func(n int) engine.Words { return amount(nGoods, n) }
 
 	if err := checkWorkers(b.Name, dice); err != nil {
 		return err
@@ -118,29 +125,29 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 		}
 		work()
 		p.Metal++
-		say("gained 2 goods and 1 metal")
+		say(func() engine.Words { return gained(goods(2), metal(1)) }, "gained 2 goods and 1 metal")
 		g.gainGoods(2)
 	case AssemblyLine, Warehouse:
 		work()
 		if b.Name == Warehouse {
 			p.Energy += 2
-			say("gained 2 goods and 2 energy")
+			say(func() engine.Words { return gained(goods(2), energy(2)) }, "gained 2 goods and 2 energy")
 		} else {
-			say("gained 2 goods")
+			say(func() engine.Words { return gained(goods(2)) }, "gained 2 goods")
 		}
 		g.gainGoods(2)
 	case BatteryFactory:
 		if err := pay(); err != nil {
 			return err
 		}
-		say("gained 1 good")
+		say(func() engine.Words { return gained(goods(1)) }, "gained 1 good")
 		g.gainGoods(1)
 	case Biolab:
 		if err := pay(); err != nil {
 			return err
 		}
 		work()
-		say("gained 1 good")
+		say(func() engine.Words { return gained(goods(1)) }, "gained 1 good")
 		g.gainGoods(1)
 	case BlackMarket:
 		if len(m.Discard) != 1 {
@@ -162,13 +169,18 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 		p.Metal += metal
 		p.Energy += energy
 		g.revealed = "the Black Market showed the card you sold, so it stands"
-		say("sold ", cost.Name, " for ", strconv.Itoa(metal), " metal and ", strconv.Itoa(energy), " energy")
+		say(func() engine.Words {
+			return engine.Say("factories.log.sold", engine.CardArg("Card", cost.Name), gains("Gain", amount(nMetal, metal), amount(nEnergy, energy)))
+		},
+			"sold ", cost.Name, " for ", strconv.Itoa(metal), " metal and ", strconv.Itoa(energy), " energy")
 	case ConcretePlant:
 		if err := pay(); err != nil {
 			return err
 		}
 		work()
-		say("paid ", strconv.Itoa(dice[0]), " metal for 2 goods")
+		say(func() engine.Words {
+			return engine.Say("factories.log.paidfor", engine.ListArg("Pay", metal(dice[0])), gains("Gain", goods(2)))
+		}, "paid ", strconv.Itoa(dice[0]), " metal for 2 goods")
 		g.gainGoods(2)
 	case Dojo, FitnessCenter, Gymnasium:
 		if err := pay(); err != nil {
@@ -184,21 +196,26 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 		case Gymnasium:
 			d.Value++
 		}
-		say("turned a ", strconv.Itoa(from), " into a ", strconv.Itoa(d.Value))
+		say(func() engine.Words {
+			return engine.Say("factories.log.turned", engine.Num("From", from), engine.Num("To", d.Value))
+		}, "turned a ", strconv.Itoa(from), " into a ", strconv.Itoa(d.Value))
 	case Foundry:
 		if err := pay(); err != nil {
 			return err
 		}
 		work()
 		p.Metal += dice[0]
-		say("turned ", strconv.Itoa(dice[0]), " energy into ", strconv.Itoa(dice[0]), " metal")
+		say(func() engine.Words {
+			return engine.Say("factories.log.convert", engine.ListArg("Pay", energy(dice[0])), gains("Gain", metal(dice[0])))
+		},
+			"turned ", strconv.Itoa(dice[0]), " energy into ", strconv.Itoa(dice[0]), " metal")
 	case FulfillmentCenter:
 		if err := pay(); err != nil {
 			return err
 		}
 		work()
 		p.Metal++
-		say("gained 1 good and 1 metal")
+		say(func() engine.Words { return gained(goods(1), metal(1)) }, "gained 1 good and 1 metal")
 		g.gainGoods(1)
 	case Golem:
 		if m.Value < 1 || m.Value > 6 {
@@ -208,7 +225,9 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 			return err
 		}
 		p.Dice = append(p.Dice, Die{Value: m.Value, Extra: true})
-		say("paid ", strconv.Itoa(m.Value), " energy for an extra ", strconv.Itoa(m.Value))
+		say(func() engine.Words {
+			return engine.Say("factories.log.golem", engine.ListArg("Pay", energy(m.Value)), engine.Num("Value", m.Value))
+		}, "paid ", strconv.Itoa(m.Value), " energy for an extra ", strconv.Itoa(m.Value))
 	case Harvester:
 		if err := choice(b.Name, m.Choice, "metal", "energy"); err != nil {
 			return err
@@ -216,10 +235,10 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 		work()
 		if m.Choice == "metal" {
 			p.Metal += 4
-			say("gained 4 metal")
+			say(func() engine.Words { return gained(metal(4)) }, "gained 4 metal")
 		} else {
 			p.Energy += 7
-			say("gained 7 energy")
+			say(func() engine.Words { return gained(energy(7)) }, "gained 7 energy")
 		}
 	case Incinerator:
 		if err := afford(); err != nil {
@@ -230,7 +249,7 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 		}
 		charge()
 		p.Energy += 6
-		say("burned a blueprint for 6 energy")
+		say(func() engine.Words { return engine.Say("factories.log.burned", gains("Gain", energy(6))) }, "burned a blueprint for 6 energy")
 	case Manufactory:
 		if err := choice(b.Name, m.Choice, "metal", "energy", "draw"); err != nil {
 			return err
@@ -239,12 +258,12 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 		switch m.Choice {
 		case "metal":
 			p.Metal += 2
-			say("gained 1 good and 2 metal")
+			say(func() engine.Words { return gained(goods(1), metal(2)) }, "gained 1 good and 2 metal")
 		case "energy":
 			p.Energy += 3
-			say("gained 1 good and 3 energy")
+			say(func() engine.Words { return gained(goods(1), energy(3)) }, "gained 1 good and 3 energy")
 		case "draw":
-			say("gained 1 good and 2 blueprints")
+			say(func() engine.Words { return gained(goods(1), amount(nBlueprints, 2)) }, "gained 1 good and 2 blueprints")
 			g.drawTo(g.seat, 2, Manufactory)
 		}
 		g.gainGoods(1)
@@ -254,7 +273,9 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 		}
 		work()
 		p.Dice = append(p.Dice, Die{Value: m.Value, Extra: true})
-		say("gained 2 goods and an extra ", strconv.Itoa(m.Value))
+		say(func() engine.Words {
+			return engine.Say("factories.log.megafactory", gains("Gain", goods(2)), engine.Num("Value", m.Value))
+		}, "gained 2 goods and an extra ", strconv.Itoa(m.Value))
 		g.gainGoods(2)
 	case Motherlode:
 		work()
@@ -263,16 +284,16 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 			gain = 2
 		}
 		p.Metal += gain
-		say("gained ", strconv.Itoa(gain), " metal")
+		say(func() engine.Words { return gained(metal(gain)) }, "gained ", strconv.Itoa(gain), " metal")
 	case NuclearPlant:
 		work()
 		p.Energy++
-		say("gained 1 good and 1 energy")
+		say(func() engine.Words { return gained(goods(1), energy(1)) }, "gained 1 good and 1 energy")
 		g.gainGoods(1)
 	case PowerPlant:
 		work()
 		p.Energy += dice[0]
-		say("gained ", strconv.Itoa(dice[0]), " energy")
+		say(func() engine.Words { return gained(energy(dice[0])) }, "gained ", strconv.Itoa(dice[0]), " energy")
 	case RecyclingPlant:
 		if err := afford(); err != nil {
 			return err
@@ -281,7 +302,9 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 			return err
 		}
 		charge()
-		say("recycled 2 blueprints for 1 good")
+		say(func() engine.Words {
+			return engine.Say("factories.log.recycled", engine.ListArg("Pay", amount(nBlueprints, 2)), gains("Gain", goods(1)))
+		}, "recycled 2 blueprints for 1 good")
 		g.gainGoods(1)
 		g.drawTo(g.seat, 1, RecyclingPlant)
 	case Refinery:
@@ -293,14 +316,18 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 		}
 		charge()
 		p.Metal += 3
-		say("refined a blueprint and 3 energy into 3 metal")
+		say(func() engine.Words {
+			return engine.Say("factories.log.refined", engine.ListArg("Pay", energy(3)), gains("Gain", metal(3)))
+		}, "refined a blueprint and 3 energy into 3 metal")
 	case Robot:
 		if err := pay(); err != nil {
 			return err
 		}
 		d := Die{Value: g.RNG.Die(), Extra: true}
 		p.Dice = append(p.Dice, d)
-		say("paid 1 metal and rolled an extra ", strconv.Itoa(d.Value))
+		say(func() engine.Words {
+			return engine.Say("factories.log.robot", engine.ListArg("Pay", metal(1)), engine.Num("Value", d.Value))
+		}, "paid 1 metal and rolled an extra ", strconv.Itoa(d.Value))
 	case TempAgency:
 		if err := pay(); err != nil {
 			return err
@@ -309,14 +336,23 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 			p.Dice[i].Value = g.RNG.Die()
 		}
 		if g.wording() {
-			say("rerolled ", plural(len(m.Dice), "die"), ": dice now ", diceText(p.Dice))
+			n, dice := len(m.Dice), diceText(p.Dice)
+			rolled := "1 die"
+			if n != 1 {
+				rolled = strconv.Itoa(n) + " dice"
+			}
+			say(func() engine.Words {
+				return engine.Say("factories.log.rerolled", engine.Num("N", n), engine.Str("Dice", dice))
+			}, "rerolled ", rolled, ": dice now ", dice)
 		}
 	case TrashCompactor:
 		if err := discard(2); err != nil {
 			return err
 		}
 		work()
-		say("compacted 2 blueprints into 2 goods")
+		say(func() engine.Words {
+			return engine.Say("factories.log.compacted", engine.ListArg("Pay", amount(nBlueprints, 2)), gains("Gain", goods(2)))
+		}, "compacted 2 blueprints into 2 goods")
 		g.gainGoods(2)
 	default:
 		return refuse("no_recipe", b.Name+" has no recipe to activate", engine.CardArg("Card", b.Name))

@@ -125,7 +125,7 @@ func (g *game) undo() error {
 			g.Discard = slices.Delete(g.Discard, i, i+1)
 		}
 		g.Players[g.seat] = st.Before
-		g.emit(g.seat, engine.Undo, "took back a move")
+		g.emit(g.seat, engine.Undo, engine.Say("log.undo"), "took back a move")
 	})
 }
 

@@ -63,7 +63,9 @@ func (g *game) setDice(m Move) error {
 	g.rollUnset(p)
 	p.SettingDice = false
 	if g.wording() {
-		g.emit(g.seat, "roll", fmt.Sprintf("set %v with the Foreman; dice now %s", m.Values, diceText(p.Dice)))
+		set, dice := fmt.Sprint(m.Values), diceText(p.Dice)
+		g.emit(g.seat, "roll", engine.Say("factories.log.foremanset", engine.Str("Values", set), engine.Str("Dice", dice), engine.CardArg("Card", Foreman)),
+			"set ", set, " with the Foreman; dice now ", dice)
 	}
 	return nil
 }
@@ -81,7 +83,9 @@ func (g *game) choose(m Move) error {
 		return refuse("face", fmt.Sprintf("a die shows 1 to 6, not %d", m.Value), num("Value", m.Value))
 	}
 	d.Value = m.Value
-	g.emit(g.seat, "choose", "set the Specialist die to ", strconv.Itoa(m.Value))
+	if g.wording() {
+		g.emit(g.seat, "choose", engine.Say("factories.log.specialist", engine.Num("Value", m.Value), engine.CardArg("Card", Specialist)), "set the Specialist die to ", strconv.Itoa(m.Value))
+	}
 	return nil
 }
 
@@ -166,17 +170,27 @@ func (g *game) build(m Move) error {
 func (g *game) addBuilding(c Card, how string) {
 	p := g.me()
 	p.Compound = append(p.Compound, Building{Card: c})
-	g.emit(g.seat, "build", "built ", c.Name(), how)
+	id := "factories.log.build"
+	if how != "" {
+		id = "factories.log.buildfree"
+	}
+	if g.wording() {
+		g.emit(g.seat, "build", engine.Say(id, engine.CardArg("Card", c.Name()), engine.CardArg("By", Engineer)), "built ", c.Name(), how)
+	}
 	name := c.Name()
 	if name != ScrapYard && !p.ScrapUsed && hasBuilding(p, ScrapYard) {
 		p.ScrapUsed = true
 		p.Metal++
-		g.emit(g.seat, "trigger", "gained 1 metal (Scrap Yard)")
+		if g.wording() {
+			g.emit(g.seat, "trigger", engine.Say("factories.log.trigger", gains("Gain", amount(nMetal, 1)), engine.CardArg("Card", ScrapYard)), "gained 1 metal (Scrap Yard)")
+		}
 	}
 	if name != SolarArray && !p.SolarUsed && hasBuilding(p, SolarArray) {
 		p.SolarUsed = true
 		p.Energy += 2
-		g.emit(g.seat, "trigger", "gained 2 energy (Solar Array)")
+		if g.wording() {
+			g.emit(g.seat, "trigger", engine.Say("factories.log.trigger", gains("Gain", amount(nEnergy, 2)), engine.CardArg("Card", SolarArray)), "gained 2 energy (Solar Array)")
+		}
 	}
 }
 
@@ -263,23 +277,29 @@ func (g *game) place(m Move) error {
 	}
 	*slot = append(*slot, v)
 	placeDice(p, m.Dice)
-	why := ""
+	why, suffix := "", ""
 	if bonus > 0 {
-		why = " (+1 for matching a die already there)"
+		why, suffix = " (+1 for matching a die already there)", ".bonus"
 	}
 	switch m.Action {
 	case Research:
-		research := "research"
+		research := whyResearch
 		if bonus > 0 {
-			research += ", +1 for matching a die already there"
+			research = whyResearchBonus
 		}
 		g.drawTo(g.seat, 1+bonus, research)
 	case Generate:
 		p.Energy += v + bonus
-		g.emit(g.seat, "generate", "generated ", strconv.Itoa(v+bonus), " energy with a ", strconv.Itoa(v), why)
+		if g.wording() {
+			g.emit(g.seat, "generate", engine.Say("factories.log.generate"+suffix, gains("Gain", amount(nEnergy, v+bonus)), engine.Num("Value", v)),
+				"generated ", strconv.Itoa(v+bonus), " energy with a ", strconv.Itoa(v), why)
+		}
 	case Mine:
 		p.Metal += 1 + bonus
-		g.emit(g.seat, "mine", "mined ", strconv.Itoa(1+bonus), " metal with a ", strconv.Itoa(v), why)
+		if g.wording() {
+			g.emit(g.seat, "mine", engine.Say("factories.log.mine"+suffix, gains("Gain", amount(nMetal, 1+bonus)), engine.Num("Value", v)),
+				"mined ", strconv.Itoa(1+bonus), " metal with a ", strconv.Itoa(v), why)
+		}
 	}
 	return nil
 }
@@ -310,16 +330,17 @@ func (g *game) discardDown(m Move) error {
 		return nil
 	}
 	var gave []string
+	var words []engine.Words
 	if len(m.Discard) > 0 {
-		gave = append(gave, plural(len(m.Discard), "blueprint"))
+		gave, words = append(gave, plural(len(m.Discard), "blueprint")), append(words, amount(nBlueprints, len(m.Discard)))
 	}
 	if m.Metal > 0 {
-		gave = append(gave, fmt.Sprintf("%d metal", m.Metal))
+		gave, words = append(gave, fmt.Sprintf("%d metal", m.Metal)), append(words, amount(nMetal, m.Metal))
 	}
 	if m.Energy > 0 {
-		gave = append(gave, fmt.Sprintf("%d energy", m.Energy))
+		gave, words = append(gave, fmt.Sprintf("%d energy", m.Energy)), append(words, amount(nEnergy, m.Energy))
 	}
-	g.emit(g.seat, "discard", "discarded ", joinNames(gave), " to meet the limits")
+	g.emit(g.seat, "discard", engine.Say("factories.log.discard", engine.ListArg("Gave", words...)), "discarded ", joinNames(gave), " to meet the limits")
 	return nil
 }
 
@@ -334,7 +355,7 @@ func (g *game) done() error {
 			num("N", over), num("Limit", HandLimit))
 	}
 	p.Done = true
-	g.emit(g.seat, "done", "finished the work phase")
+	g.emit(g.seat, "done", engine.Say("factories.log.done"), "finished the work phase")
 	for _, q := range g.Players {
 		if !q.Done {
 			return nil

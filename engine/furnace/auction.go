@@ -33,10 +33,12 @@ func (g *game) startAuction() {
 	}
 	if g.log {
 		ids := make([]string, len(g.Market))
+		words := make([]engine.Words, len(g.Market))
 		for i, l := range g.Market {
-			ids[i] = l.Card.ID()
+			ids[i], words[i] = l.Card.ID(), idWords(l.Card)
 		}
-		g.emit(-1, "round", fmt.Sprintf("round %d: %s up for auction", g.Round, strings.Join(ids, ", ")))
+		g.emit(-1, "round", fmt.Sprintf("round %d: %s up for auction", g.Round, strings.Join(ids, ", ")),
+			engine.Say("furnace.log.round", engine.Num("Round", g.Round), engine.ItemsArg("Cards", words...)))
 	}
 	g.nextBidder(g.First)
 }
@@ -89,10 +91,12 @@ func (g *game) bid(m Move) error {
 	}
 	if g.log {
 		text := "placed a " + strconv.Itoa(m.Disc) + " on " + m.Card.ID()
+		w := engine.Say("furnace.log.bid", engine.Num("Disc", m.Disc), engine.Str("Card", m.Card.ID()))
 		if extra >= 0 {
 			text += " and the neutral 2 on " + m.Extra.ID()
+			w = engine.Say("furnace.log.bid.paired", engine.Num("Disc", m.Disc), engine.Str("Card", m.Card.ID()), engine.Str("Extra", m.Extra.ID()))
 		}
-		g.emit(g.seat, "bid", text)
+		g.emit(g.seat, "bid", text, w)
 	}
 	g.placed()
 	return nil
@@ -121,7 +125,7 @@ func (g *game) bidNeutral(p *Player, i int, m Move, paired bool) error {
 	g.put(i, Disc{Seat: g.seat, Value: neutralValue, Neutral: true})
 	p.Neutral = false
 	if g.log {
-		g.emit(g.seat, "bid", "placed the neutral 2 on "+m.Card.ID())
+		g.emit(g.seat, "bid", "placed the neutral 2 on "+m.Card.ID(), engine.Say("furnace.log.neutral", engine.Str("Card", m.Card.ID())))
 	}
 	g.placed()
 	return nil
@@ -249,7 +253,7 @@ func (g *game) nextBidder(seat int) {
 		if !g.hasBid(s) {
 			p.Out = true
 			if p.Discs != 0 && g.log {
-				g.emit(s, "out", "can place no more discs this auction: none fits anywhere")
+				g.emit(s, "out", "can place no more discs this auction: none fits anywhere", engine.Say("furnace.log.out"))
 			}
 			continue
 		}
@@ -280,13 +284,15 @@ func (g *game) agentBids() {
 		a.Discs &^= 1 << v
 		g.put(i, Disc{Seat: AgentSeat, Value: v})
 		if g.log {
-			g.emit(-1, "agent", fmt.Sprintf("the Agent rolled %d and placed a %d on %s (card %d)", a.Roll, v, g.Market[i].Card, i+1))
+			g.emit(-1, "agent", fmt.Sprintf("the Agent rolled %d and placed a %d on %s (card %d)", a.Roll, v, g.Market[i].Card, i+1),
+				engine.Say("furnace.log.agent", engine.Num("Roll", a.Roll), engine.Num("Disc", v), engine.Str("Card", g.Market[i].Card.ID()), engine.Num("At", i+1)))
 		}
 		return
 	}
 	a.Out = true
 	if g.log {
-		g.emit(-1, "agent", fmt.Sprintf("the Agent rolled %d but has no legal place for a disc: it places no more this auction", a.Roll))
+		g.emit(-1, "agent", fmt.Sprintf("the Agent rolled %d but has no legal place for a disc: it places no more this auction", a.Roll),
+			engine.Say("furnace.log.agent.out", engine.Num("Roll", a.Roll)))
 	}
 }
 

@@ -155,10 +155,12 @@ type game struct {
 
 func (g *game) me() *Player { return &g.Players[g.seat] }
 
-// emit records an event. Callers that build its text check g.log first.
-func (g *game) emit(seat int, kind, text string) {
+// emit records an event, its English text and w, its words for
+// translators (logwords.go). Callers that build its text or words with
+// arguments check g.log first.
+func (g *game) emit(seat int, kind, text string, w engine.Words) {
 	if g.log {
-		g.events = append(g.events, Event{Seat: seat, Kind: kind, Text: text})
+		g.events = append(g.events, Event{Seat: seat, Kind: kind, Text: text, Words: w})
 	}
 }
 

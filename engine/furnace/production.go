@@ -12,7 +12,7 @@ import (
 // own cards, all at once. (endRound left every card unused.)
 func (g *game) startProduction() {
 	g.Phase = ProductionPhase
-	g.emit(-1, "production", "production begins")
+	g.emit(-1, "production", "production begins", engine.Say("furnace.log.production"))
 }
 
 // place puts a card won this round into the seat's chain at position at
@@ -38,7 +38,8 @@ func (g *game) place(c Card, at int) error {
 	}
 	p.Cards = slices.Insert(p.Cards, at, Owned{Card: c})
 	if g.log {
-		g.emit(g.seat, "place", "put "+c.ID()+" at position "+strconv.Itoa(at+1)+" of the chain")
+		g.emit(g.seat, "place", "put "+c.ID()+" at position "+strconv.Itoa(at+1)+" of the chain",
+			engine.Say("furnace.log.place", engine.Str("Card", c.ID()), engine.Num("At", at+1)))
 	}
 	return nil
 }
@@ -100,7 +101,7 @@ func (g *game) produce(m Move) error {
 		p.Repeated = true
 	}
 	if g.log {
-		g.emit(g.seat, "produce", produced(o, m.Again, m.Times))
+		g.emit(g.seat, "produce", produced(o, m.Again, m.Times), producedWords(o, m.Again, m.Times))
 	}
 	return nil
 }
@@ -113,6 +114,19 @@ func produced(o Owned, again bool, t Times) string {
 		text = "paid 2 coal to resolve " + o.Card.ID() + " again"
 	}
 	return text + lineText(o, t, "skipped")
+}
+
+// producedWords is produced's words for translators.
+func producedWords(o Owned, again bool, t Times) engine.Words {
+	id := "furnace.log.resolved"
+	if again {
+		id = "furnace.log.again"
+	}
+	lines := lineWords(o, t)
+	if len(lines) == 0 {
+		id += ".bare"
+	}
+	return engine.Say(id, engine.Str("Card", o.Card.ID()), engine.ListArg("Pay", goodsWords(Goods{Coal: 2})), engine.StepsArg("Lines", lines...))
 }
 
 // lineText words what resolving o with counts t does, line by line, for
@@ -235,14 +249,16 @@ func (g *game) upgrade(c Card) error {
 	p.Goods = p.Goods.Minus(cost)
 	p.Cards[j].Upgraded = true
 	if g.log {
-		text := "upgraded " + c.ID() + " for " + cost.String()
+		text, id := "upgraded "+c.ID()+" for "+cost.String(), "furnace.log.upgrade"
 		switch {
 		case p.Cards[j].Used && g.Round >= g.Config.Rounds:
 			text += " (resolved already, and this is the last round: its new line will not work)"
+			id = "furnace.log.upgrade.last"
 		case p.Cards[j].Used:
 			text += " (its new line works from next round)"
+			id = "furnace.log.upgrade.next"
 		}
-		g.emit(g.seat, "upgrade", text)
+		g.emit(g.seat, "upgrade", text, engine.Say(id, engine.Str("Card", c.ID()), engine.ListArg("Cost", goodsWords(cost))))
 	}
 	return nil
 }
@@ -268,11 +284,12 @@ func (g *game) done() {
 	p.Goods = p.Goods.Plus(gained)
 	p.Done, p.Open = true, NoCard
 	if g.log {
-		text := "finished production"
+		text, w := "finished production", engine.Say("furnace.log.done")
 		if !gained.IsZero() {
 			text += "; the cards not resolved gave " + gained.String()
+			w = engine.Say("furnace.log.done.gave", engine.ListArg("Gain", goodsWords(gained)))
 		}
-		g.emit(g.seat, "done", text)
+		g.emit(g.seat, "done", text, w)
 	}
 	for i := range g.Players {
 		if !g.Players[i].Done {
@@ -295,7 +312,7 @@ func (g *game) endRound() {
 	if g.Round >= g.Config.Rounds {
 		g.Phase = GameOver
 		if g.log {
-			g.emit(-1, "over", "the game is over")
+			g.emit(-1, "over", "the game is over", engine.Say("furnace.log.over"))
 		}
 		return
 	}

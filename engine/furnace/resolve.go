@@ -69,7 +69,8 @@ func (g *game) payCompensation() bool {
 		gain := line.Gain.Times(k)
 		p.Goods = p.Goods.Plus(gain)
 		if g.log {
-			g.emit(d.Seat, "compensation", fmt.Sprintf("received %s in compensation for %s (%s)", gain, l.Card, g.discWords(d)))
+			g.emit(d.Seat, "compensation", fmt.Sprintf("received %s in compensation for %s (%s)", gain, l.Card, g.discWords(d)),
+				engine.Say("furnace.log.compensation", engine.ListArg("Gain", goodsWords(gain)), engine.Str("Card", l.Card.ID()), g.discArg(d)))
 		}
 	}
 	waiting := false
@@ -81,7 +82,8 @@ func (g *game) payCompensation() bool {
 		if p.Goods.Affords(line.Pay, 1) == 0 {
 			p.Owed = 0
 			if g.log {
-				g.emit(seat, "compensation", fmt.Sprintf("cannot pay %s for the compensation of %s", line.Pay, l.Card))
+				g.emit(seat, "compensation", fmt.Sprintf("cannot pay %s for the compensation of %s", line.Pay, l.Card),
+					engine.Say("furnace.log.compensation.cannot", engine.ListArg("Pay", goodsWords(line.Pay)), engine.Str("Card", l.Card.ID())))
 			}
 			continue
 		}
@@ -130,11 +132,13 @@ func (g *game) compensate(n int) error {
 	p.Goods = p.Goods.Minus(line.Pay.Times(n)).Plus(line.Gain.Times(n))
 	p.Owed = 0
 	if g.log {
-		text := "took no compensation for " + l.Card.ID()
+		text, w := "took no compensation for "+l.Card.ID(), engine.Say("furnace.log.compensation.none", engine.Str("Card", l.Card.ID()))
 		if n > 0 {
 			text = "turned " + line.Pay.Times(n).String() + " into " + line.Gain.Times(n).String() + " in compensation for " + l.Card.ID()
+			w = engine.Say("furnace.log.compensation.turned", engine.ListArg("Pay", goodsWords(line.Pay.Times(n))),
+				engine.ListArg("Gain", goodsWords(line.Gain.Times(n))), engine.Str("Card", l.Card.ID()))
 		}
-		g.emit(g.seat, "compensation", text)
+		g.emit(g.seat, "compensation", text, w)
 	}
 	for i := range g.Players {
 		if g.Players[i].Owed > 0 {
@@ -171,10 +175,12 @@ func (g *game) announce(l Lot, w int) {
 	switch {
 	case !g.log:
 	case w < 0:
-		g.emit(-1, "discard", "nobody bid on "+l.Card.ID()+": it goes back to the box")
+		g.emit(-1, "discard", "nobody bid on "+l.Card.ID()+": it goes back to the box", engine.Say("furnace.log.nobid", engine.Str("Card", l.Card.ID())))
 	case l.Discs[w].Seat == AgentSeat:
-		g.emit(-1, "agent", "the Agent won "+l.Card.ID()+" with a "+strconv.Itoa(l.Discs[w].Value)+": it is discarded")
+		g.emit(-1, "agent", "the Agent won "+l.Card.ID()+" with a "+strconv.Itoa(l.Discs[w].Value)+": it is discarded",
+			engine.Say("furnace.log.agent.won", engine.Str("Card", l.Card.ID()), engine.Num("Disc", l.Discs[w].Value)))
 	default:
-		g.emit(l.Discs[w].Seat, "win", "won "+l.Card.ID()+" with a "+strconv.Itoa(l.Discs[w].Value))
+		g.emit(l.Discs[w].Seat, "win", "won "+l.Card.ID()+" with a "+strconv.Itoa(l.Discs[w].Value),
+			engine.Say("furnace.log.won", engine.Str("Card", l.Card.ID()), engine.Num("Disc", l.Discs[w].Value)))
 	}
 }

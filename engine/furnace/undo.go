@@ -173,7 +173,7 @@ func (g *game) undo() error {
 		if len(st.Lots) > 0 {
 			g.Placed--
 		}
-		g.emit(g.seat, engine.Undo, "took back a move")
+		g.emit(g.seat, engine.Undo, "took back a move", engine.Say("log.undo"))
 	})
 }
 

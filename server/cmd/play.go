@@ -145,6 +145,7 @@ func (p *playLoop) last(ctx context.Context, conn *lobby.Conn, results <-chan in
 // the game over with nothing more to wait for.
 func (p *playLoop) send(u lobby.Update) (over bool, err error) {
 	p.version = u.Version
+	u.WordLog()
 	if u.Room.Over && u.Room.Recording && p.settle == nil {
 		p.settle = time.After(recordWait)
 	}

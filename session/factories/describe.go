@@ -43,7 +43,12 @@ func say(t kit.Theme, w engine.Words) string {
 		return kit.Say(t, "factories", w)
 	}
 	k := partKey{tag: t.L.Tag(), id: w.ID}
-	copy(k.args[:], w.Args)
+	for i, a := range w.Args {
+		if a.List != nil {
+			return kit.Say(t, "factories", w)
+		}
+		k.args[i] = argKey{a.Name, a.Value, a.Kind}
+	}
 	partsMu.RLock()
 	s, ok := parts[k]
 	partsMu.RUnlock()
@@ -65,7 +70,13 @@ func say(t kit.Theme, w engine.Words) string {
 type partKey struct {
 	tag  lang.Tag
 	id   string
-	args [3]engine.Arg
+	args [3]argKey
+}
+
+// argKey is an engine.Arg without its list, which no menu part has.
+type argKey struct {
+	name, value string
+	kind        engine.ArgKind
 }
 
 // parts holds the worded parts, at most maxParts.
