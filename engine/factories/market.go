@@ -118,27 +118,11 @@ func (g *game) hire(m Move) error {
 	if c == None {
 		return refuse("empty_contractor", "that contractor slot is empty")
 	}
-	info, slotTool := c.Info(), g.Market.Tools[m.Slot]
-	p := g.me()
-	if len(m.Discard) != 1 {
-		return refuse("hire_discard", fmt.Sprintf("hiring the %s needs one %s blueprint from your hand to discard", info.Name, slotTool),
-			engine.CardArg("Card", info.Name), tool("Tool", slotTool))
+	info := c.Info()
+	if err := g.canHire(m, info); err != nil {
+		return err
 	}
-	if indexOf(p.Hand, m.Discard[0]) < 0 {
-		return refuse("hire_not_in_hand", fmt.Sprintf("the blueprint to discard for the %s is not in your hand", info.Name), engine.CardArg("Card", info.Name))
-	}
-	if d := m.Discard[0]; d.Info().Tool != slotTool {
-		return refuse("hire_tool", fmt.Sprintf("the %s slot needs a %s blueprint; %s has a %s", info.Name, slotTool, d.Name(), d.Info().Tool),
-			engine.CardArg("Card", info.Name), tool("Tool", slotTool), card("Discard", d), tool("Has", d.Info().Tool))
-	}
-	if p.Energy < info.Energy {
-		return refuse("hire_energy", fmt.Sprintf("the %s costs %d energy on top of the blueprint; you have %d", info.Name, info.Energy, p.Energy),
-			engine.CardArg("Card", info.Name), num("N", info.Energy), num("Have", p.Energy))
-	}
-	opp := m.Opponent
-	if gift(g.Market.Contractors, m.Slot) && !g.Solo() && (opp < 0 || opp >= len(g.Players) || opp == g.seat) {
-		return refuse("hire_opponent", fmt.Sprintf("pick an opponent to receive the %s's gift", info.Name), engine.CardArg("Card", info.Name))
-	}
+	p, opp := g.me(), m.Opponent
 	if err := takeFromHand(p, m.Discard[0]); err != nil {
 		return err
 	}
@@ -189,6 +173,32 @@ func (g *game) hire(m Move) error {
 			g.emit(g.seat, "invest", engine.Say("factories.log.invest", engine.CardArg("Card", b.Name), gains("Gain", amount(nMetal, b.Metal), amount(nEnergy, b.Energy))),
 				"revealed ", b.Name, " and gained ", strconv.Itoa(b.Metal), " metal and ", strconv.Itoa(b.Energy), " energy")
 		}
+	}
+	return nil
+}
+
+// canHire checks what hiring the contractor info in m's slot asks of the
+// seat: one blueprint of the slot's tool to discard, the energy, and an
+// opponent for a gift.
+func (g *game) canHire(m Move, info ContractorCard) error {
+	slotTool, p := g.Market.Tools[m.Slot], g.me()
+	if len(m.Discard) != 1 {
+		return refuse("hire_discard", fmt.Sprintf("hiring the %s needs one %s blueprint from your hand to discard", info.Name, slotTool),
+			engine.CardArg("Card", info.Name), tool("Tool", slotTool))
+	}
+	if indexOf(p.Hand, m.Discard[0]) < 0 {
+		return refuse("hire_not_in_hand", fmt.Sprintf("the blueprint to discard for the %s is not in your hand", info.Name), engine.CardArg("Card", info.Name))
+	}
+	if d := m.Discard[0]; d.Info().Tool != slotTool {
+		return refuse("hire_tool", fmt.Sprintf("the %s slot needs a %s blueprint; %s has a %s", info.Name, slotTool, d.Name(), d.Info().Tool),
+			engine.CardArg("Card", info.Name), tool("Tool", slotTool), card("Discard", d), tool("Has", d.Info().Tool))
+	}
+	if p.Energy < info.Energy {
+		return refuse("hire_energy", fmt.Sprintf("the %s costs %d energy on top of the blueprint; you have %d", info.Name, info.Energy, p.Energy),
+			engine.CardArg("Card", info.Name), num("N", info.Energy), num("Have", p.Energy))
+	}
+	if opp := m.Opponent; gift(g.Market.Contractors, m.Slot) && !g.Solo() && (opp < 0 || opp >= len(g.Players) || opp == g.seat) {
+		return refuse("hire_opponent", fmt.Sprintf("pick an opponent to receive the %s's gift", info.Name), engine.CardArg("Card", info.Name))
 	}
 	return nil
 }
