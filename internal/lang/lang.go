@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/BurntSushi/toml"
 	"github.com/nicksnyder/go-i18n/v2/i18n"
@@ -202,6 +203,34 @@ func (p *Printer) Decimal(x float64, places int) string {
 		p = For(English)
 	}
 	return p.num.Sprintf("%.*f", places, x)
+}
+
+// Duration writes d as the printer's language abbreviates its units,
+// largest first, the zero ones left out: 1h30m and 800ms in English (as
+// Go writes them), 1 h 30 min in Portuguese, 1 godz. 30 min in Polish,
+// 1 ч 30 мин in Russian. Below a second it counts milliseconds, else
+// whole seconds.
+func (p *Printer) Duration(d time.Duration) string {
+	if d < time.Second {
+		return p.T("lang.duration.ms", "N", d.Milliseconds())
+	}
+	d = d.Round(time.Second)
+	h, m, s := int(d/time.Hour), int(d%time.Hour/time.Minute), int(d%time.Minute/time.Second)
+	out := ""
+	for _, part := range []struct {
+		n  int
+		id string
+	}{{h, "lang.duration.h"}, {m, "lang.duration.m"}, {s, "lang.duration.s"}} {
+		if part.n == 0 {
+			continue
+		}
+		w := p.T(part.id, "N", part.n)
+		if out != "" {
+			w = p.T("lang.duration.join", "A", out, "B", w)
+		}
+		out = w
+	}
+	return out
 }
 
 // Has reports whether id is in the catalogue (in English, or the

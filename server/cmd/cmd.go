@@ -9,6 +9,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"time"
 
 	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/lobby"
@@ -112,6 +113,9 @@ func (c *Call) N(id string, n int, args ...any) string { return lang.For(c.Lang)
 
 // decimal writes x as the player's language writes numbers.
 func (c *Call) decimal(x float64, places int) string { return lang.For(c.Lang).Decimal(x, places) }
+
+// duration writes d as the player's language abbreviates time.
+func (c *Call) duration(d time.Duration) string { return lang.For(c.Lang).Duration(d) }
 
 // GuestNote is what guests are told as they connect, before any
 // language is known, so in English; the commands word it in the guest's

@@ -83,8 +83,8 @@ func (s *Set) gamesHelp(c *Call, w io.Writer) {
 		}
 	}
 	fmt.Fprintf(w, "\n%s\n    --grace DURATION: %s\n    --clock DURATION|off: %s\n", c.T("cmd.help.every_game"),
-		c.T("cmd.help.grace", "Default", lobby.ShortDuration(lobby.DefaultGrace)),
-		c.T("cmd.help.clock", "Default", lobby.ShortDuration(lobby.DefaultPublicClock)))
+		c.T("cmd.help.grace", "Default", c.duration(lobby.DefaultGrace)),
+		c.T("cmd.help.clock", "Default", c.duration(lobby.DefaultPublicClock)))
 }
 
 // gameWord is a game's word (its title, an option's help) from the

@@ -84,9 +84,9 @@ func (s *Set) newRoom(c *Call) error {
 	}
 	clockNote := c.T("cmd.new.no_clock")
 	if m.Clock > 0 {
-		clockNote = c.T("cmd.new.clock_on", "Time", lobby.ShortDuration(m.Clock))
+		clockNote = c.T("cmd.new.clock_on", "Time", c.duration(m.Clock))
 	}
-	fmt.Fprintln(c.Err, c.T("cmd.new.away", "Grace", lobby.ShortDuration(m.Grace), "Clock", clockNote))
+	fmt.Fprintln(c.Err, c.T("cmd.new.away", "Grace", c.duration(m.Grace), "Clock", clockNote))
 	return nil
 }
 
