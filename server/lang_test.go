@@ -8,16 +8,17 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 )
 
-// runEnv runs one exec command with the environment a client sends
-// (ssh -o SetEnv=NAME=value).
-func runEnv(t *testing.T, c *gossh.Client, env map[string]string, cmd string) result {
+// runEnv runs one exec command with the environment a client sends, in
+// its order ("NAME=value", as ssh -o SetEnv=NAME=value).
+func runEnv(t *testing.T, c *gossh.Client, env []string, cmd string) result {
 	t.Helper()
 	s, err := c.NewSession()
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	for k, v := range env {
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
 		if err := s.Setenv(k, v); err != nil {
 			t.Fatalf("setenv %s: %v", k, err)
 		}
@@ -51,15 +52,19 @@ func TestLangOverSSH(t *testing.T) {
 		"de_DE.UTF-8": "Commands (",
 		"C":           "Commands (",
 	} {
-		r := runEnv(t, c, map[string]string{"LANG": lang}, "help")
+		r := runEnv(t, c, []string{"LANG=" + lang}, "help")
 		if r.status != 0 || !strings.Contains(r.stdout, want) {
 			t.Errorf("LANG=%s: help answers:\n%s", lang, r.stdout)
 		}
 	}
-	if r := runEnv(t, c, map[string]string{"LANG": "pl_PL.UTF-8", "LC_ALL": "ru_RU.UTF-8"}, "help"); !strings.Contains(r.stdout, "Команды (") {
+	if r := runEnv(t, c, []string{"LANG=pl_PL.UTF-8", "LC_ALL=ru_RU.UTF-8"}, "help"); !strings.Contains(r.stdout, "Команды (") {
 		t.Errorf("LC_ALL does not beat LANG:\n%s", r.stdout)
 	}
-	ru := map[string]string{"LANG": "ru_RU.UTF-8"}
+	// OpenSSH sends SendEnv's LANG (the client's shell's) before SetEnv's.
+	if r := runEnv(t, c, []string{"LANG=C.UTF-8", "LANG=pt_BR.UTF-8"}, "help"); !strings.Contains(r.stdout, "Comandos (") {
+		t.Errorf("SetEnv's LANG after SendEnv's does not count:\n%s", r.stdout)
+	}
+	ru := []string{"LANG=ru_RU.UTF-8"}
 	if r := runEnv(t, c, ru, "lang pl"); r.status != 0 || r.stdout != "pl\n" || !strings.Contains(r.stderr, "po polsku") {
 		t.Fatalf("lang pl: %+v", r)
 	}

@@ -80,14 +80,23 @@ var englishNames = map[Tag]string{English: "English", Portuguese: "Portuguese", 
 // pairs, as an SSH session's Environ gives them), by POSIX precedence:
 // LC_ALL, then LC_MESSAGES, then LANG. ok is false when none names a
 // language the game speaks.
+//
+// A variable sent twice takes its last value, as setenv would: OpenSSH
+// sends SendEnv's variables (LANG=C.UTF-8 from the client's own shell)
+// before SetEnv's (ssh -o SetEnv=LANG=pl_PL.UTF-8), which the player
+// meant.
 func FromEnv(environ []string) (t Tag, ok bool) {
 	for _, name := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
+		v := ""
 		for _, kv := range environ {
-			if v, found := strings.CutPrefix(kv, name+"="); found && v != "" {
-				// The first variable set decides, as it does for
-				// programs: LC_ALL=C means C, whatever LANG says.
-				return Parse(v)
+			if val, found := strings.CutPrefix(kv, name+"="); found {
+				v = val
 			}
+		}
+		if v != "" {
+			// The first variable set decides, as it does for
+			// programs: LC_ALL=C means C, whatever LANG says.
+			return Parse(v)
 		}
 	}
 	return "", false

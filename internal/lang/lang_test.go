@@ -47,6 +47,8 @@ func TestFromEnv(t *testing.T) {
 		{[]string{"LC_ALL=C", "LANG=pl_PL.UTF-8"}, "", false}, // LC_ALL decides
 		{[]string{"LC_ALL=", "LANG=pl_PL.UTF-8"}, Polish, true},
 		{[]string{"TERM=xterm", "LANG=de_DE.UTF-8"}, "", false},
+		{[]string{"LANG=C.UTF-8", "LANG=pl_PL.UTF-8"}, Polish, true}, // SendEnv, then SetEnv
+		{[]string{"LANG=pl_PL.UTF-8", "LANG="}, "", false},
 		{nil, "", false},
 	} {
 		if got, ok := FromEnv(c.env); got != c.want || ok != c.ok {
