@@ -68,7 +68,8 @@ type Session interface {
 	Started(kind string)
 	// Input is the client's input, read until ctx ends.
 	Input(ctx context.Context) io.Reader
-	// Ended says why the server ended the session, if it did.
+	// Ended says why the server ended the session, if it did: in the
+	// player's language, English for play's JSON.
 	Ended() (note string, ok bool)
 	// Screen runs the game screen on the session's terminal from start,
 	// until the player leaves it.
