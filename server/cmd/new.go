@@ -100,7 +100,7 @@ func (s *Set) seatCreator(c *Call, invite string, sit bool) error {
 	}
 	conn, err := s.Lobby.Join(c.Ctx, invite, c.Player)
 	if err != nil {
-		return fmt.Errorf("%s", c.T("cmd.new.sit_failed", "Error", err.Error()))
+		return fmt.Errorf("%s", c.T("cmd.new.sit_failed", "Error", c.errText(err)))
 	}
 	defer conn.Close() // the seat stays bound to the player
 	var u lobby.Update
