@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"io"
 	"strings"
 	"testing"
 
@@ -80,5 +81,42 @@ func TestLangOverSSH(t *testing.T) {
 	}
 	if r := runEnv(t, again, ru, "nosuch"); r.status != 1 || !strings.Contains(r.stderr, "nieznane polecenie") {
 		t.Errorf("an unknown command after lang pl: %+v", r)
+	}
+}
+
+// TestLangPickerOverSSH: a terminal opens in the language its client's
+// LANG names; L in the lobby picks another, which the key keeps: its
+// next connection reads it whatever LANG says.
+func TestLangPickerOverSSH(t *testing.T) {
+	srv := startServer(t)
+	key := newKey(t)
+	c := dialKey(t, srv.addr, "dora", key)
+	s, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	if err := s.Setenv("LANG", "ru_RU.UTF-8"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RequestPty("xterm-256color", 24, 80, gossh.TerminalModes{}); err != nil {
+		t.Fatal(err)
+	}
+	scr := &screen{}
+	s.Stdout, s.Stderr = scr, scr
+	if scr.in, err = s.StdinPipe(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Shell(); err != nil {
+		t.Fatal(err)
+	}
+	scr.waitFor(t, "smokestack")
+	io.WriteString(scr.in, "L")
+	scr.waitFor(t, "ЯЗЫК")
+	io.WriteString(scr.in, "3")
+	scr.waitFor(t, "Gra mówi teraz po polsku.")
+	again := dialKey(t, srv.addr, "dora", key)
+	if r := runEnv(t, again, []string{"LANG=ru_RU.UTF-8"}, "help"); !strings.Contains(r.stdout, "Polecenia (") {
+		t.Errorf("after picking Polish, a connection with a Russian LANG reads:\n%s", r.stdout)
 	}
 }
