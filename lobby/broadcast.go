@@ -30,7 +30,7 @@ func (r *room) broadcast() {
 			}
 			views[c.seat] = v
 		}
-		u := Update{Room: info, Seat: c.seat, View: v, Notice: r.notice, Version: r.table.moves, Chat: r.recentChat()}
+		u := Update{Room: info, Seat: c.seat, View: v, Notice: r.shownNotice(), Version: r.table.moves, Chat: r.recentChat()}
 		u.Log, u.LogByBot = r.log.wordedFor(c.seat, r.meta.Seats)
 		if c.seat >= 0 || c.invited || c.player.ID != "" && c.player.ID == r.meta.Host {
 			u.Invite = invite

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/lobby/chat"
 	"github.com/smokestack/smokestack/lobby/players"
 	"github.com/smokestack/smokestack/lobby/store"
@@ -72,7 +73,7 @@ func (l *Lobby) checkProfileQuota(ctx context.Context, p Player) error {
 }
 
 // errGuestProfile refuses what only players with a key can have.
-var errGuestProfile = errors.New("guests have no profile: connect with an SSH key to keep a name, records and ratings")
+var errGuestProfile = refuse("guests have no profile: connect with an SSH key to keep a name, records and ratings", "lobby.guestProfile")
 
 // Rename gives p's profile the name, for every room they sit down or come
 // back to from now on, and returns the name as kept.
@@ -143,7 +144,8 @@ func (l *Lobby) Link(ctx context.Context, p Player, code string) (players.Linked
 	}
 	code = NormalizeCode(code)
 	if len(code) != players.LinkCodeLength {
-		return players.Linked{}, fmt.Errorf("a link code has %d letters and digits: run `link` on a key of the profile to get one", players.LinkCodeLength)
+		return players.Linked{}, refuse(fmt.Sprintf("a link code has %d letters and digits: run `link` on a key of the profile to get one", players.LinkCodeLength),
+			"lobby.linkLength", engine.Num("Length", players.LinkCodeLength))
 	}
 	barred := l.barred(ctx, p)
 	if barred != nil {
@@ -154,7 +156,7 @@ func (l *Lobby) Link(ctx context.Context, p Player, code string) (players.Linked
 		if err := l.countMiss(ctx, p, nil); err != nil {
 			return players.Linked{}, err
 		}
-		return players.Linked{}, errors.New("no such link code: codes last 10 minutes and work once; run `link` on the other key for a new one")
+		return players.Linked{}, refuse("no such link code: codes last 10 minutes and work once; run `link` on the other key for a new one", "lobby.noLinkCode")
 	}
 	if err != nil {
 		return players.Linked{}, err

@@ -6,10 +6,10 @@ package lobby
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sync/singleflight"
@@ -123,6 +123,8 @@ type Lobby struct {
 	public publicRooms
 	// faults logs store errors once per burst (faults.go).
 	faults *ratelog.Logger
+	// away is set while the store does not answer (faults.go).
+	away atomic.Bool
 	// pauses are the service's downtimes, when no clock runs (pauses.go).
 	pauses *pauses
 }
@@ -198,7 +200,7 @@ func (l *Lobby) Run(ctx context.Context) {
 
 // ErrUnavailable is what a player is told when the store cannot be reached
 // or fails; the cause goes to the log, not to the player's screen.
-var ErrUnavailable = errors.New("the game service is unavailable right now: try again in a moment")
+var ErrUnavailable = refuse("the game service is unavailable right now: try again in a moment", "lobby.unavailable")
 
 // unavailable counts and logs what failed (once per burst of what) and
 // returns ErrUnavailable for the player.

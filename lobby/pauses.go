@@ -101,6 +101,7 @@ func (l *Lobby) stayAlive(ctx context.Context) {
 	first := true
 	say := func(ctx context.Context) {
 		down, err := l.cfg.Store.Alive(ctx, l.cfg.Now(), aliveStale)
+		l.serviceAway(err != nil)
 		if err != nil {
 			l.storeFault("uptime", err)
 			return

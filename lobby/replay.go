@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/smokestack/smokestack/engine"
@@ -47,14 +46,14 @@ func (l *Lobby) Replay(ctx context.Context, invite string, p Player) (RoomInfo, 
 	}
 	code := meta.Code
 	if !meta.Over {
-		return RoomInfo{}, nil, errors.New("replays open once the game is over: watch it live instead")
+		return RoomInfo{}, nil, refuse("replays open once the game is over: watch it live instead", "lobby.replayNotOver")
 	}
 	g, ok := l.games[meta.Game]
 	if !ok {
-		return RoomInfo{}, nil, fmt.Errorf("room %s plays %q, which this server does not offer", code, meta.Game)
+		return RoomInfo{}, nil, notOffered(code, meta.Game)
 	}
 	if !meta.Started {
-		return infoOf(meta, nil, engine.Status{}), nil, errors.New("this game ended before it started")
+		return infoOf(meta, nil, engine.Status{}), nil, refuse("this game ended before it started", "lobby.replayNeverStarted")
 	}
 	r := l.newRoom(g, meta)
 	if err := r.rebuild(meta, nil); err != nil {

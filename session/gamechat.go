@@ -2,7 +2,7 @@ package session
 
 import (
 	"context"
-	"fmt"
+	"errors"
 
 	"github.com/charmbracelet/bubbles/help"
 	tea "github.com/charmbracelet/bubbletea"
@@ -24,7 +24,8 @@ func (g *gameScreen) chatKey(msg tea.KeyMsg) tea.Cmd {
 func (g *gameScreen) say(text string) tea.Cmd {
 	c, ctx, pane := g.conn, g.env.ctx, g.chat
 	if c == nil {
-		return func() tea.Msg { return chatSentMsg{pane: pane, text: text, err: fmt.Errorf("not in the room yet")} }
+		err := errors.New(g.env.theme.L.T("session.chat.notInRoom"))
+		return func() tea.Msg { return chatSentMsg{pane: pane, text: text, err: err} }
 	}
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, moveTimeout)
@@ -109,5 +110,5 @@ func (g *gameScreen) unreadText() string {
 	if n == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%d new in the chat (t)", n)
+	return g.env.theme.L.N("session.chat.unread", n)
 }

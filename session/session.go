@@ -9,7 +9,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"time"
 
@@ -109,7 +108,7 @@ type env struct {
 func (e *env) decode(game string, view json.RawMessage) (kit.Board, error) {
 	g, ok := e.games[game]
 	if !ok {
-		return nil, fmt.Errorf("this server cannot show games of %q", game)
+		return nil, errors.New(e.theme.L.T("session.room.cannotShow", "Game", game))
 	}
 	return g.Decode(view)
 }
@@ -118,10 +117,10 @@ func (e *env) decode(game string, view json.RawMessage) (kit.Board, error) {
 func (e *env) rules(game string) (string, []kit.RulesPage) {
 	title := game
 	if g, ok := e.lobby.Game(game); ok {
-		title = g.Rules.Title()
+		title = gameTitle(e.theme.L, g)
 	}
 	if g, ok := e.games[game]; ok {
-		return title, g.Rules()
+		return title, g.Rules(e.theme.L)
 	}
 	return title, nil
 }
@@ -294,7 +293,7 @@ func (m *Model) Refused() error { return m.refused }
 func (m *Model) View() string {
 	w, h := m.env.width, m.env.height
 	if w < MinWidth || h < MinHeight {
-		return m.note.aboveSmall(w, h, m.env.theme, func(w, left int) string { return tooSmall(w, left, [2]int{w, h}) })
+		return m.note.aboveSmall(w, h, m.env.theme, func(w, left int) string { return tooSmall(m.env.theme.L, w, left, [2]int{w, h}) })
 	}
 	cw := min(w, maxWidth)
 	v := m.cur.view(cw, h)

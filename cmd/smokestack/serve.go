@@ -50,6 +50,8 @@ type serveConfig struct {
 	pprof         bool
 	operators     string
 	shutdownGrace time.Duration
+	// redisReplicas is --redis-replicas: -1 leaves it to the store.
+	redisReplicas int
 	limits        server.Limits
 	lobbyLimits   lobby.Limits
 }
@@ -65,6 +67,7 @@ var serveEnv = []envFlag{
 	{"host-key", "SMOKESTACK_HOST_KEY"},
 	{"store", "SMOKESTACK_STORE"},
 	{"redis", "SMOKESTACK_REDIS"},
+	{"redis-replicas", "SMOKESTACK_REDIS_REPLICAS"},
 	{"proxy-protocol", "SMOKESTACK_PROXY_PROTOCOL"},
 	{"proxy-trusted", "SMOKESTACK_PROXY_TRUSTED"},
 	{"bot-delay", "SMOKESTACK_BOT_DELAY"},
@@ -139,7 +142,8 @@ func (c *serveConfig) flags(stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&c.dataDir, "data-dir", "", "directory for the host key and the room store (default "+defaultDataDirHelp+")")
 	fs.StringVar(&c.hostKey, "host-key", "", "use this existing host key file instead of the data directory's, e.g. one key shared by several instances")
 	fs.StringVar(&c.store, "store", "bolt", "where rooms live: bolt (rooms.db in the data directory, durable) or memory (lost on exit)")
-	fs.StringVar(&c.redis, "redis", "", "Redis URL for a room store shared by several instances (redis://host:6379/0)")
+	fs.StringVar(&c.redis, "redis", "", "Redis URL for a room store shared by several instances (redis://host:6379/0), or of the sentinels of a Sentinel-managed primary (redis://sentinel1:26379?master_name=NAME&addr=sentinel2:26379)")
+	fs.IntVar(&c.redisReplicas, "redis-replicas", -1, "with --redis, how many replicas must hold a move before it counts; -1: 1 under Sentinel, 0 on a single node")
 	fs.BoolVar(&c.proxyProto, "proxy-protocol", false, "expect a PROXY protocol v1/v2 header on every connection, as a load balancer sends; connections without one are refused")
 	fs.StringVar(&c.proxyTrusted, "proxy-trusted", "", "with --proxy-protocol, the balancers' addresses or CIDR ranges, comma-separated; connections from anywhere else are dropped (empty: any source, so firewall the port)")
 	fs.DurationVar(&c.botDelay, "bot-delay", 800*time.Millisecond, "pause before a bot moves while people are at the table")
@@ -212,6 +216,9 @@ func (c *serveConfig) check(given map[string]bool, getenv func(string) string) e
 	// not one to settle silently.
 	if c.redis != "" && (given["store"] || getenv("SMOKESTACK_STORE") != "") {
 		return fmt.Errorf("--store %s and --redis both given: rooms live either in Redis or in the %s store; drop one (check SMOKESTACK_STORE and SMOKESTACK_REDIS)", c.store, c.store)
+	}
+	if c.redisReplicas < -1 || c.redisReplicas >= 0 && c.redis == "" {
+		return fmt.Errorf("--redis-replicas %d: give a number of replicas, 0 or more, with --redis", c.redisReplicas)
 	}
 	if c.botDelay < 0 || c.expire < 0 || c.profileExp < 0 || c.idleTimeout < 0 || c.shutdownGrace < 0 {
 		return errors.New("--bot-delay, --expire, --profile-expire, --idle-timeout and --shutdown-grace cannot be negative")
@@ -303,7 +310,7 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	st, err := openStore(ctx, c)
+	st, err := openStore(ctx, c, log)
 	if err != nil {
 		return err
 	}
@@ -473,12 +480,14 @@ func storeName(c serveConfig) string {
 	return c.store
 }
 
-// openStore opens the room store the flags ask for.
-func openStore(ctx context.Context, c serveConfig) (store.Store, error) {
+// openStore opens the room store the flags ask for. go-redis's own lines
+// go to log, once per burst.
+func openStore(ctx context.Context, c serveConfig, log *slog.Logger) (store.Store, error) {
 	if c.redis != "" {
+		redisstore.LogTo(log)
 		ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		defer cancel()
-		return redisstore.Open(ctx, c.redis)
+		return redisstore.OpenWith(ctx, c.redis, redisstore.Options{Replicas: c.redisReplicas})
 	}
 	if c.store == "memory" {
 		return mem.New(), nil

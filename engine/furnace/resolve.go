@@ -1,9 +1,10 @@
 package furnace
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
+
+	"github.com/smokestack/smokestack/engine"
 )
 
 // resolve resolves the market left to right: each card's losing discs are
@@ -113,16 +114,18 @@ func (g *game) compensate(n int) error {
 	p := g.me()
 	l := g.Market[0]
 	if p.Owed == 0 {
-		return fmt.Errorf("you have no compensation to take on %s", l.Card)
+		return refuse(fmt.Sprintf("you have no compensation to take on %s", l.Card), "furnace.refuse.noneOwed", cardArg("Card", l.Card))
 	}
 	line := l.Card.compensation()
 	switch {
 	case n < 0:
-		return errors.New("the number of times cannot be negative")
+		return refuse("the number of times cannot be negative", "furnace.refuse.negative")
 	case n > p.Owed:
-		return fmt.Errorf("your discs on %s allow at most %d", l.Card, p.Owed)
+		return refuse(fmt.Sprintf("your discs on %s allow at most %d", l.Card, p.Owed), "furnace.refuse.owed",
+			cardArg("Card", l.Card), engine.Num("N", p.Owed))
 	case !p.Goods.Covers(line.Pay.Times(n)):
-		return fmt.Errorf("processing %s%s needs %s; you have %s", line, times(n), line.Pay.Times(n), p.Goods.of(line.Pay))
+		return refuse(fmt.Sprintf("processing %s%s needs %s; you have %s", line, times(n), line.Pay.Times(n), p.Goods.of(line.Pay)),
+			"furnace.refuse.cannotPayCompensation", append(goodsArgs(p.Goods), cardArg("Card", l.Card), engine.Num("N", n))...)
 	}
 	p.Goods = p.Goods.Minus(line.Pay.Times(n)).Plus(line.Gain.Times(n))
 	p.Owed = 0

@@ -34,7 +34,11 @@ type Server struct {
 	bin  string
 	port int
 	dir  string
-	cmd  *exec.Cmd
+	// args follow the usual ones: a replica's --replicaof, say.
+	args []string
+	// sentinel, when set, is the config file of a sentinel this is.
+	sentinel string
+	cmd      *exec.Cmd
 	// exited closes when cmd's process has been waited for.
 	exited chan struct{}
 }
@@ -53,6 +57,13 @@ func Start(t testing.TB) *Server {
 	if url := os.Getenv("REDIS_URL"); url != "" {
 		return &Server{t: t, URL: url, External: true}
 	}
+	return startLocal(t, binary(t))
+}
+
+// binary finds redis-server, or skips the test loudly (fails it when CI
+// is set).
+func binary(t testing.TB) string {
+	t.Helper()
 	bin, err := exec.LookPath("redis-server")
 	if err != nil {
 		msg := "redis-server not found in PATH: Redis tests NOT RUN (install redis-server or set REDIS_URL)"
@@ -64,11 +75,18 @@ func Start(t testing.TB) *Server {
 		})
 		t.Skip(msg)
 	}
+	return bin
+}
+
+// startLocal starts bin with args after the usual ones, killed when the
+// test ends.
+func startLocal(t testing.TB, bin string, args ...string) *Server {
+	t.Helper()
 	port, err := freePort()
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &Server{t: t, bin: bin, port: port, dir: t.TempDir()}
+	s := &Server{t: t, bin: bin, port: port, dir: t.TempDir(), args: args}
 	s.URL = s.url()
 	if err := s.start(); err != nil {
 		t.Fatal(err)
@@ -113,10 +131,17 @@ func freePort() (int, error) {
 // start runs redis-server and waits until it answers PING.
 func (s *Server) start() error {
 	log := filepath.Join(s.dir, "redis.log")
-	cmd := exec.Command(s.bin,
-		"--port", strconv.Itoa(s.port), "--bind", "127.0.0.1", "--dir", s.dir,
+	args := []string{"--port", strconv.Itoa(s.port), "--bind", "127.0.0.1", "--dir", s.dir,
 		"--appendonly", "yes", "--appendfsync", "always", "--save", "",
-		"--logfile", log, "--daemonize", "no")
+		"--logfile", log, "--daemonize", "no",
+		// A replica (sentinel.go) syncs at once, not after 5s of waiting
+		// for others to sync along.
+		"--repl-diskless-sync-delay", "0"}
+	if s.sentinel != "" {
+		args = []string{s.sentinel, "--sentinel", "--port", strconv.Itoa(s.port), "--bind", "127.0.0.1",
+			"--dir", s.dir, "--logfile", log, "--daemonize", "no"}
+	}
+	cmd := exec.Command(s.bin, append(args, s.args...)...)
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("start redis-server: %w", err)
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/lobby/store"
 )
 
@@ -105,7 +106,8 @@ func (ps *Players) Rename(ctx context.Context, id, name string) error {
 	err := ps.cfg.Store.Rename(ctx, id, name)
 	switch {
 	case errors.Is(err, store.ErrNameTaken):
-		return fmt.Errorf("%q is taken: choose another name", name)
+		return engine.Refuse(fmt.Sprintf("%q is taken: choose another name", name),
+			engine.Say("lobby.nameTaken", engine.Str("Name", fmt.Sprintf("%q", name))))
 	case errors.Is(err, store.ErrNoProfile):
 		return errors.New("your profile is gone: reconnect")
 	case err != nil:

@@ -37,4 +37,9 @@ var (
 	// ErrConflict is also what a player is told when their change lost
 	// every retry to others' changes, so it is worded for them.
 	ErrConflict = errors.New("the room changed just then: try again")
+	// ErrUnconfirmed is a write the store may have made but cannot
+	// confirm is safe: too few replicas hold it, or its answer was lost
+	// on the way back. It may stand or, after a failover, be gone, so it
+	// is neither done nor undone.
+	ErrUnconfirmed = errors.New("the write could not be confirmed")
 )

@@ -136,10 +136,15 @@ func (s *Set) exitStatus(c *Call, cmd command, err error) int {
 }
 
 // errText words err for the player: a refusal that carries its words
-// (the lobby's, an engine's: engine.Refusal) in their language, any other
-// error as it is.
+// (the lobby's, an engine's: engine.Refusal, a lobby.LimitError) in their
+// language, any other error as it is.
 func (c *Call) errText(err error) string {
-	return kit.Refusal(kit.Theme{}.In(lang.For(c.Lang)), "", err)
+	t := kit.Theme{}.In(lang.For(c.Lang))
+	var lim *lobby.LimitError
+	if errors.As(err, &lim) && lim.Words.ID != "" {
+		return kit.Say(t, "", lim.Words)
+	}
+	return kit.Refusal(t, "", err)
 }
 
 // told is err as the player is told it: a wait the server cut short by

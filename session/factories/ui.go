@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/smokestack/smokestack/engine/factories"
+	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/session/kit"
 )
 
@@ -16,7 +17,8 @@ import (
 // "factories".
 var UI kit.Game = kit.Screens[factories.View]{
 	Board: func(v *factories.View) kit.Board { return &board{v: v} },
-	Pages: rules,
+	// The rules speak English until their catalogue lands (issue 27).
+	Pages: func(*lang.Printer) []kit.RulesPage { return rules() },
 }
 
 // board is one seat's (or a spectator's) view, drawn.

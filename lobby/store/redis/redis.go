@@ -9,7 +9,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	mrand "math/rand/v2"
 	"time"
 
@@ -31,21 +30,7 @@ import (
 type Store struct {
 	rdb    redis.UniversalClient
 	origin string // tells this store's own announcements from others'
-}
-
-// Open connects to the Redis at url ("redis://[:password@]host:port/db",
-// or rediss:// for TLS) and checks that it answers.
-func Open(ctx context.Context, url string) (*Store, error) {
-	opt, err := redis.ParseURL(url)
-	if err != nil {
-		return nil, fmt.Errorf("redis url: %w", err)
-	}
-	s := New(redis.NewClient(opt))
-	if err := s.rdb.Ping(ctx).Err(); err != nil {
-		s.rdb.Close()
-		return nil, fmt.Errorf("reach redis at %s: %w", opt.Addr, err)
-	}
-	return s, nil
+	repl   replication
 }
 
 // New uses an existing client, such as a redis.ClusterClient.

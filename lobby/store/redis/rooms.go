@@ -82,8 +82,8 @@ func (s *Store) Create(ctx context.Context, m store.Meta) error {
 	if err := s.rdb.SAdd(ctx, redisRoomIndex, m.Code).Err(); err != nil {
 		return fmt.Errorf("create room %s: %w", m.Code, err)
 	}
-	n, err := createScript.Run(ctx, s.rdb, []string{metaKey(m.Code), movesKey(m.Code)},
-		data, m.Version, redisTime(m.Updated), redisBool(m.Over), redisChannel, s.announcement(m.Code)).Int()
+	n, err := s.write(ctx, createScript, []string{metaKey(m.Code), movesKey(m.Code)},
+		data, m.Version, redisTime(m.Updated), redisBool(m.Over), redisChannel, s.announcement(m.Code))
 	if err != nil {
 		return fmt.Errorf("create room %s: %w", m.Code, err)
 	}
@@ -134,8 +134,8 @@ func (s *Store) Append(ctx context.Context, code string, at int, r store.Record,
 	if err != nil {
 		return fmt.Errorf("append to room %s: %w", code, err)
 	}
-	n, err := appendScript.Run(ctx, s.rdb, []string{metaKey(code), movesKey(code)},
-		at, data, redisTime(r.At), end, redisChannel, s.announcement(code), standing).Int()
+	n, err := s.write(ctx, appendScript, []string{metaKey(code), movesKey(code)},
+		at, data, redisTime(r.At), end, redisChannel, s.announcement(code), standing)
 	if err != nil {
 		return fmt.Errorf("append move %d to room %s: %w", at, code, err)
 	}
@@ -148,8 +148,8 @@ func (s *Store) SaveMeta(ctx context.Context, m store.Meta) error {
 	if err != nil {
 		return fmt.Errorf("save room %s: %w", m.Code, err)
 	}
-	n, err := saveMetaScript.Run(ctx, s.rdb, []string{metaKey(m.Code)},
-		m.Version, data, redisTime(m.Updated), redisBool(m.Over), redisChannel, s.announcement(m.Code)).Int()
+	n, err := s.write(ctx, saveMetaScript, []string{metaKey(m.Code)},
+		m.Version, data, redisTime(m.Updated), redisBool(m.Over), redisChannel, s.announcement(m.Code))
 	if err != nil {
 		return fmt.Errorf("save room %s: %w", m.Code, err)
 	}
