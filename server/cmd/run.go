@@ -139,6 +139,9 @@ func (s *Set) exitStatus(c *Call, cmd command, err error) int {
 // (the lobby's, an engine's: engine.Refusal, a lobby.LimitError) in their
 // language, any other error as it is.
 func (c *Call) errText(err error) string {
+	if c.Lang == lang.English || c.Lang == "" {
+		return err.Error() // the refusal's own English text
+	}
 	t := kit.Theme{}.In(lang.For(c.Lang))
 	var lim *lobby.LimitError
 	if errors.As(err, &lim) && lim.Words.ID != "" {
