@@ -84,9 +84,14 @@ func (c *call) finish() {
 // Input is the session's input, paced and noted as activity (limits.go).
 func (c *call) Input(ctx context.Context) io.Reader { return c.s.input(ctx, c) }
 
-// Ended says why the server ended the session, if it did.
+// Ended says why the server ended the session, if it did: in the
+// player's language, but in English to play, whose JSON lines stay
+// language-neutral.
 func (c *call) Ended() (string, bool) {
 	note, ok := noteFor(c.ctx)
+	if c.kind == "play" {
+		return note.Error(), ok
+	}
 	return note.In(c.live.printer()), ok
 }
 

@@ -2,22 +2,24 @@ package server
 
 import (
 	"bytes"
+	"io"
 	"strings"
 	"testing"
 
 	gossh "golang.org/x/crypto/ssh"
 )
 
-// runEnv runs one exec command with the environment a client sends
-// (ssh -o SetEnv=NAME=value).
-func runEnv(t *testing.T, c *gossh.Client, env map[string]string, cmd string) result {
+// runEnv runs one exec command with the environment a client sends, in
+// its order ("NAME=value", as ssh -o SetEnv=NAME=value).
+func runEnv(t *testing.T, c *gossh.Client, env []string, cmd string) result {
 	t.Helper()
 	s, err := c.NewSession()
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	for k, v := range env {
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
 		if err := s.Setenv(k, v); err != nil {
 			t.Fatalf("setenv %s: %v", k, err)
 		}
@@ -51,15 +53,19 @@ func TestLangOverSSH(t *testing.T) {
 		"de_DE.UTF-8": "Commands (",
 		"C":           "Commands (",
 	} {
-		r := runEnv(t, c, map[string]string{"LANG": lang}, "help")
+		r := runEnv(t, c, []string{"LANG=" + lang}, "help")
 		if r.status != 0 || !strings.Contains(r.stdout, want) {
 			t.Errorf("LANG=%s: help answers:\n%s", lang, r.stdout)
 		}
 	}
-	if r := runEnv(t, c, map[string]string{"LANG": "pl_PL.UTF-8", "LC_ALL": "ru_RU.UTF-8"}, "help"); !strings.Contains(r.stdout, "Команды (") {
+	if r := runEnv(t, c, []string{"LANG=pl_PL.UTF-8", "LC_ALL=ru_RU.UTF-8"}, "help"); !strings.Contains(r.stdout, "Команды (") {
 		t.Errorf("LC_ALL does not beat LANG:\n%s", r.stdout)
 	}
-	ru := map[string]string{"LANG": "ru_RU.UTF-8"}
+	// OpenSSH sends SendEnv's LANG (the client's shell's) before SetEnv's.
+	if r := runEnv(t, c, []string{"LANG=C.UTF-8", "LANG=pt_BR.UTF-8"}, "help"); !strings.Contains(r.stdout, "Comandos (") {
+		t.Errorf("SetEnv's LANG after SendEnv's does not count:\n%s", r.stdout)
+	}
+	ru := []string{"LANG=ru_RU.UTF-8"}
 	if r := runEnv(t, c, ru, "lang pl"); r.status != 0 || r.stdout != "pl\n" || !strings.Contains(r.stderr, "po polsku") {
 		t.Fatalf("lang pl: %+v", r)
 	}
@@ -75,5 +81,42 @@ func TestLangOverSSH(t *testing.T) {
 	}
 	if r := runEnv(t, again, ru, "nosuch"); r.status != 1 || !strings.Contains(r.stderr, "nieznane polecenie") {
 		t.Errorf("an unknown command after lang pl: %+v", r)
+	}
+}
+
+// TestLangPickerOverSSH: a terminal opens in the language its client's
+// LANG names; L in the lobby picks another, which the key keeps: its
+// next connection reads it whatever LANG says.
+func TestLangPickerOverSSH(t *testing.T) {
+	srv := startServer(t)
+	key := newKey(t)
+	c := dialKey(t, srv.addr, "dora", key)
+	s, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	if err := s.Setenv("LANG", "ru_RU.UTF-8"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RequestPty("xterm-256color", 24, 80, gossh.TerminalModes{}); err != nil {
+		t.Fatal(err)
+	}
+	scr := &screen{}
+	s.Stdout, s.Stderr = scr, scr
+	if scr.in, err = s.StdinPipe(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Shell(); err != nil {
+		t.Fatal(err)
+	}
+	scr.waitFor(t, "smokestack")
+	io.WriteString(scr.in, "L")
+	scr.waitFor(t, "ЯЗЫК")
+	io.WriteString(scr.in, "3")
+	scr.waitFor(t, "Gra mówi teraz po polsku.")
+	again := dialKey(t, srv.addr, "dora", key)
+	if r := runEnv(t, again, []string{"LANG=ru_RU.UTF-8"}, "help"); !strings.Contains(r.stdout, "Polecenia (") {
+		t.Errorf("after picking Polish, a connection with a Russian LANG reads:\n%s", r.stdout)
 	}
 }

@@ -213,8 +213,8 @@ func (s *Server) Close() error {
 // message of the server's catalogue, worded in the player's language
 // when it is told (In), or a text as it came (a lobby's refusal).
 type endNote struct {
-	id   string // the message; "" for text
-	time string // the time the message names, if any
+	id   string        // the message; "" for text
+	time time.Duration // the time the message names, if any
 	text string
 }
 
@@ -226,7 +226,7 @@ func (n endNote) In(p *lang.Printer) string {
 	if n.id == "" {
 		return n.text
 	}
-	return p.T(n.id, "Time", n.time)
+	return p.T(n.id, "Time", p.Duration(n.time))
 }
 
 // Error is the note in English, for the log and the JSON of play.

@@ -15,7 +15,6 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/smokestack/smokestack/internal/lang"
-	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/session"
 )
 
@@ -218,10 +217,10 @@ func (s *Server) watchIdle() {
 				case ls.ctx.Err() != nil: // ending already
 				case idle >= limit:
 					s.refuse("inactivity", "key", ls.player.Key, "idle", idle.Round(time.Second))
-					ls.end(endNote{id: "server.note.idle_closed", time: lobby.ShortDuration(limit)})
+					ls.end(endNote{id: "server.note.idle_closed", time: limit})
 				case idle >= warnAt && !ls.warned:
 					ls.warned = true
-					ls.show(session.Notice{Text: ls.printer().T("server.note.idle_warning", "Time", lobby.ShortDuration((limit - idle).Round(time.Second)))})
+					ls.show(session.Notice{Text: ls.printer().T("server.note.idle_warning", "Time", ls.printer().Duration(limit-idle))})
 				case idle < warnAt && ls.warned:
 					ls.warned = false
 					ls.show(session.Notice{})

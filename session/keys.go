@@ -231,6 +231,7 @@ type lobbyKeys struct {
 	Refresh, Rules   key.Binding
 	Bell             key.Binding
 	Help, Quit       key.Binding
+	Lang             key.Binding // langpick.go
 }
 
 var lobbyKeyMap = lobbyKeys{
@@ -249,6 +250,7 @@ var lobbyKeyMap = lobbyKeys{
 	Bell:    key.NewBinding(key.WithKeys("B"), key.WithHelp("B", "session.key.bell")),
 	Help:    key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "session.key.allKeys")),
 	Quit:    key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "session.key.quit")),
+	Lang:    key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "lang.pick.key")),
 }
 
 // ShortHelp implements help.KeyMap.
@@ -262,7 +264,7 @@ func (k lobbyKeys) ShortHelp() []key.Binding {
 
 // FullHelp implements help.KeyMap.
 func (k lobbyKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down, k.Switch, k.Open, k.Watch}, {k.New, k.Solo, k.Join, k.Name, k.Chat}, {k.Refresh, k.Rules, k.Bell, k.Help, k.Quit}}
+	return [][]key.Binding{{k.Up, k.Down, k.Switch, k.Open, k.Watch}, {k.New, k.Solo, k.Join, k.Name, k.Lang, k.Chat}, {k.Refresh, k.Rules, k.Bell, k.Help, k.Quit}}
 }
 
 // formKeys drive the new-room form.

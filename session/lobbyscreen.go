@@ -184,6 +184,9 @@ func (l *lobbyScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 		}
 		l.chat.resize()
 	case tea.KeyMsg:
+		if !l.covered() && key.Matches(msg, l.keys().Lang) {
+			return l.pickLang(), nil
+		}
 		return l, l.key(msg)
 	}
 	return l, nil

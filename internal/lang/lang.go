@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/BurntSushi/toml"
 	"github.com/nicksnyder/go-i18n/v2/i18n"
@@ -79,14 +80,23 @@ var englishNames = map[Tag]string{English: "English", Portuguese: "Portuguese", 
 // pairs, as an SSH session's Environ gives them), by POSIX precedence:
 // LC_ALL, then LC_MESSAGES, then LANG. ok is false when none names a
 // language the game speaks.
+//
+// A variable sent twice takes its last value, as setenv would: OpenSSH
+// sends SendEnv's variables (LANG=C.UTF-8 from the client's own shell)
+// before SetEnv's (ssh -o SetEnv=LANG=pl_PL.UTF-8), which the player
+// meant.
 func FromEnv(environ []string) (t Tag, ok bool) {
 	for _, name := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
+		v := ""
 		for _, kv := range environ {
-			if v, found := strings.CutPrefix(kv, name+"="); found && v != "" {
-				// The first variable set decides, as it does for
-				// programs: LC_ALL=C means C, whatever LANG says.
-				return Parse(v)
+			if val, found := strings.CutPrefix(kv, name+"="); found {
+				v = val
 			}
+		}
+		if v != "" {
+			// The first variable set decides, as it does for
+			// programs: LC_ALL=C means C, whatever LANG says.
+			return Parse(v)
 		}
 	}
 	return "", false
@@ -202,6 +212,34 @@ func (p *Printer) Decimal(x float64, places int) string {
 		p = For(English)
 	}
 	return p.num.Sprintf("%.*f", places, x)
+}
+
+// Duration writes d as the printer's language abbreviates its units,
+// largest first, the zero ones left out: 1h30m and 800ms in English (as
+// Go writes them), 1 h 30 min in Portuguese, 1 godz. 30 min in Polish,
+// 1 ч 30 мин in Russian. Below a second it counts milliseconds, else
+// whole seconds.
+func (p *Printer) Duration(d time.Duration) string {
+	if d < time.Second {
+		return p.T("lang.duration.ms", "N", d.Milliseconds())
+	}
+	d = d.Round(time.Second)
+	h, m, s := int(d/time.Hour), int(d%time.Hour/time.Minute), int(d%time.Minute/time.Second)
+	out := ""
+	for _, part := range []struct {
+		n  int
+		id string
+	}{{h, "lang.duration.h"}, {m, "lang.duration.m"}, {s, "lang.duration.s"}} {
+		if part.n == 0 {
+			continue
+		}
+		w := p.T(part.id, "N", part.n)
+		if out != "" {
+			w = p.T("lang.duration.join", "A", out, "B", w)
+		}
+		out = w
+	}
+	return out
 }
 
 // Has reports whether id is in the catalogue (in English, or the

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/BurntSushi/toml"
 )
@@ -46,6 +47,8 @@ func TestFromEnv(t *testing.T) {
 		{[]string{"LC_ALL=C", "LANG=pl_PL.UTF-8"}, "", false}, // LC_ALL decides
 		{[]string{"LC_ALL=", "LANG=pl_PL.UTF-8"}, Polish, true},
 		{[]string{"TERM=xterm", "LANG=de_DE.UTF-8"}, "", false},
+		{[]string{"LANG=C.UTF-8", "LANG=pl_PL.UTF-8"}, Polish, true}, // SendEnv, then SetEnv
+		{[]string{"LANG=pl_PL.UTF-8", "LANG="}, "", false},
 		{nil, "", false},
 	} {
 		if got, ok := FromEnv(c.env); got != c.want || ok != c.ok {
@@ -95,6 +98,22 @@ func TestDecimal(t *testing.T) {
 	for tag, want := range map[Tag]string{English: "25.3", Portuguese: "25,3", Polish: "25,3", Russian: "25,3"} {
 		if got := For(tag).Decimal(25.34, 1); got != want {
 			t.Errorf("%s: Decimal(25.34, 1) = %q; want %q", tag, got, want)
+		}
+	}
+}
+
+func TestDuration(t *testing.T) {
+	for tag, want := range map[Tag][]string{
+		English:    {"800ms", "59s", "2m", "1m30s", "30m", "1h30m", "24h"},
+		Portuguese: {"800 ms", "59 s", "2 min", "1 min 30 s", "30 min", "1 h 30 min", "24 h"},
+		Polish:     {"800 ms", "59 s", "2 min", "1 min 30 s", "30 min", "1 godz. 30 min", "24 godz."},
+		Russian:    {"800 мс", "59 с", "2 мин", "1 мин 30 с", "30 мин", "1 ч 30 мин", "24 ч"},
+	} {
+		for i, d := range []time.Duration{800 * time.Millisecond, 59 * time.Second, 2 * time.Minute, 90 * time.Second,
+			30 * time.Minute, 90 * time.Minute, 24 * time.Hour} {
+			if got := For(tag).Duration(d); got != want[i] {
+				t.Errorf("%s: Duration(%s) = %q; want %q", tag, d, got, want[i])
+			}
 		}
 	}
 }

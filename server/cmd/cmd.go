@@ -9,6 +9,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"time"
 
 	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/lobby"
@@ -67,7 +68,8 @@ type Session interface {
 	Started(kind string)
 	// Input is the client's input, read until ctx ends.
 	Input(ctx context.Context) io.Reader
-	// Ended says why the server ended the session, if it did.
+	// Ended says why the server ended the session, if it did: in the
+	// player's language, English for play's JSON.
 	Ended() (note string, ok bool)
 	// Screen runs the game screen on the session's terminal from start,
 	// until the player leaves it.
@@ -112,6 +114,9 @@ func (c *Call) N(id string, n int, args ...any) string { return lang.For(c.Lang)
 
 // decimal writes x as the player's language writes numbers.
 func (c *Call) decimal(x float64, places int) string { return lang.For(c.Lang).Decimal(x, places) }
+
+// duration writes d as the player's language abbreviates time.
+func (c *Call) duration(d time.Duration) string { return lang.For(c.Lang).Duration(d) }
 
 // GuestNote is what guests are told as they connect, before any
 // language is known, so in English; the commands word it in the guest's

@@ -7,6 +7,7 @@ import (
 
 	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // help lists the commands the player has, or tells of one, in the
@@ -15,13 +16,13 @@ func (s *Set) help(c *Call) error {
 	if len(c.args) > 0 {
 		return s.helpOn(c, c.args[0])
 	}
-	lobbyCmd, joinCmd := s.Host.SSHCommand(false), s.Host.SSHCommand(true, "join", "CODE")
+	lobbyCmd, joinCmd := s.Host.SSHCommand(false), s.Host.SSHCommand(true, "join", c.T("cmd.help.code_arg"))
 	w := max(len(lobbyCmd), len(joinCmd)) + 2
 	play := c.T("cmd.help.play")
 	pad := max(len([]rune(play))+1, 8)
 	fmt.Fprintf(c.Out, "%s\n\n%-*s%-*s%s\n%-*s%-*s%s\n\n%s\n", c.T("cmd.help.intro", "Games", s.titles(c)),
 		pad, play, w, lobbyCmd, c.T("cmd.help.lobby"), pad, "", w, joinCmd, c.T("cmd.help.room"),
-		c.T("cmd.help.commands", "Command", s.Host.SSHCommand(false, "COMMAND")))
+		c.T("cmd.help.commands", "Command", s.Host.SSHCommand(false, c.T("cmd.help.command_arg"))))
 	for _, cmd := range commands {
 		if cmd.operator && s.Host.Operator(c.Player) == "" {
 			continue
@@ -30,7 +31,7 @@ func (s *Set) help(c *Call) error {
 		if cmd.terminal {
 			t = " (ssh -t)"
 		}
-		fmt.Fprintf(c.Out, "  %-8s %s%s\n", cmd.name, c.T(cmd.about), t)
+		wrapped(c.Out, fmt.Sprintf("  %-8s ", cmd.name), strings.Repeat(" ", 11), c.T(cmd.about)+t)
 	}
 	fmt.Fprintf(c.Out, "\n%s\n%s\n", c.T("cmd.help.outro"), c.T("cmd.help.lang", "Name", c.Lang.Name()))
 	if c.Player.Guest {
@@ -46,7 +47,8 @@ func (s *Set) helpOn(c *Call, name string) error {
 	if !ok {
 		return fmt.Errorf("%s", c.T("cmd.help.no_command", "Name", fmt.Sprintf("%q", name)))
 	}
-	fmt.Fprintf(c.Out, "%s %s %s\n\n%s\n", c.T("cmd.usage"), cmd.name, cmd.args, c.T(cmd.about))
+	fmt.Fprintf(c.Out, "%s %s %s\n\n", c.T("cmd.usage"), cmd.name, cmd.args)
+	wrapped(c.Out, "", "", c.T(cmd.about))
 	if cmd.name == "new" {
 		s.gamesHelp(c, c.Out)
 	}
@@ -75,16 +77,31 @@ func (s *Set) gamesHelp(c *Call, w io.Writer) {
 			if o.Needs != nil {
 				only += " " + c.T("cmd.help.needs", "Option", o.Needs.Option, "Value", o.Needs.Value)
 			}
-			fmt.Fprintf(w, "    --%s %s: %s; %s%s\n", o.Name, strings.Join(o.Choices, "|"),
-				gameWord(c.Lang, "games."+g.Name()+".about."+o.Name, o.About), c.T("cmd.help.default", "Value", o.DefaultValue()), only)
+			wrapped(w, fmt.Sprintf("    --%s %s: ", o.Name, strings.Join(o.Choices, "|")), indent,
+				gameWord(c.Lang, "games."+g.Name()+".about."+o.Name, o.About)+"; "+c.T("cmd.help.default", "Value", o.DefaultValue())+only)
 		}
 		if len(g.Bots.Names) > 0 {
-			fmt.Fprintf(w, "    --bots %s: %s\n", strings.Join(g.Bots.Names, ","), c.T("cmd.help.bots"))
+			wrapped(w, "    --bots "+strings.Join(g.Bots.Names, ",")+": ", indent, c.T("cmd.help.bots"))
 		}
 	}
-	fmt.Fprintf(w, "\n%s\n    --grace DURATION: %s\n    --clock DURATION|off: %s\n", c.T("cmd.help.every_game"),
-		c.T("cmd.help.grace", "Default", lobby.ShortDuration(lobby.DefaultGrace)),
-		c.T("cmd.help.clock", "Default", lobby.ShortDuration(lobby.DefaultPublicClock)))
+	fmt.Fprintf(w, "\n%s\n", c.T("cmd.help.every_game"))
+	wrapped(w, "    --grace DURATION: ", indent, c.T("cmd.help.grace", "Default", c.duration(lobby.DefaultGrace)))
+	wrapped(w, "    --clock DURATION|off: ", indent, c.T("cmd.help.clock", "Default", c.duration(lobby.DefaultPublicClock)))
+}
+
+// helpWidth is the width help wraps its lines to: a terminal's least.
+const helpWidth = 80
+
+// indent is the indent of an option's help past its first line.
+const indent = "      "
+
+// wrapped writes text after prefix in lines of helpWidth, the lines after
+// the first indented, breaking only at spaces.
+func wrapped(w io.Writer, prefix, indent, text string) {
+	words := strings.FieldsFunc(text, func(r rune) bool { return r == ' ' })
+	for _, line := range kit.WrapHanging(prefix, indent, words, " ", helpWidth) {
+		fmt.Fprintln(w, line)
+	}
 }
 
 // gameWord is a game's word (its title, an option's help) from the

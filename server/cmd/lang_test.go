@@ -3,9 +3,11 @@ package cmd
 import (
 	"bytes"
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
+	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/lobby"
 )
@@ -58,6 +60,18 @@ func TestHelpInTheEnvironmentsLanguage(t *testing.T) {
 	r := s.runIn(alice, []string{"LANG=ru_RU.UTF-8"}, "new --colour red")
 	if r.status != 1 || !strings.Contains(r.err, "нет такого параметра: -colour") || !strings.Contains(r.err, "использование: new ") {
 		t.Errorf("a bad flag in Russian:\n%s", r.err)
+	}
+}
+
+// A refusal that carries its words (the lobby's, an engine's) is told in
+// the player's language; any other error as it is.
+func TestErrorsInThePlayersLanguage(t *testing.T) {
+	c := &Call{Lang: lang.Polish}
+	if got := c.errText(engine.Refuse("the game now speaks English", engine.Say("lang.chosen"))); got != "Gra mówi teraz po polsku." {
+		t.Errorf("a refusal with words reads %q", got)
+	}
+	if got := c.errText(errors.New("plain")); got != "plain" {
+		t.Errorf("a plain error reads %q", got)
 	}
 }
 

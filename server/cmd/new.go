@@ -84,9 +84,9 @@ func (s *Set) newRoom(c *Call) error {
 	}
 	clockNote := c.T("cmd.new.no_clock")
 	if m.Clock > 0 {
-		clockNote = c.T("cmd.new.clock_on", "Time", lobby.ShortDuration(m.Clock))
+		clockNote = c.T("cmd.new.clock_on", "Time", c.duration(m.Clock))
 	}
-	fmt.Fprintln(c.Err, c.T("cmd.new.away", "Grace", lobby.ShortDuration(m.Grace), "Clock", clockNote))
+	fmt.Fprintln(c.Err, c.T("cmd.new.away", "Grace", c.duration(m.Grace), "Clock", clockNote))
 	return nil
 }
 
@@ -100,7 +100,7 @@ func (s *Set) seatCreator(c *Call, invite string, sit bool) error {
 	}
 	conn, err := s.Lobby.Join(c.Ctx, invite, c.Player)
 	if err != nil {
-		return fmt.Errorf("%s", c.T("cmd.new.sit_failed", "Error", err.Error()))
+		return fmt.Errorf("%s", c.T("cmd.new.sit_failed", "Error", c.errText(err)))
 	}
 	defer conn.Close() // the seat stays bound to the player
 	var u lobby.Update

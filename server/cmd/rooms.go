@@ -71,8 +71,10 @@ func roomStatus(p *lang.Printer, r lobby.RoomInfo) string {
 // gameStatus is where r's game stands.
 func gameStatus(p *lang.Printer, r lobby.RoomInfo) string {
 	switch {
+	case r.Over && r.Ended == lobby.EndedByHost:
+		return p.T("cmd.rooms.over_ended", "Ended", p.T("session.room.endedByHost"))
 	case r.Over && r.Ended != "":
-		return p.T("cmd.rooms.over_ended", "Ended", r.Ended)
+		return p.T("cmd.rooms.over_ended", "Ended", r.Ended) // an operator's words, as they wrote them
 	case r.Over:
 		return p.T("cmd.rooms.over")
 	case r.Started:

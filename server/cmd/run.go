@@ -11,7 +11,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // command is one thing `ssh host COMMAND` can do.
@@ -121,7 +123,7 @@ func (s *Set) exitStatus(c *Call, cmd command, err error) int {
 		return 0
 	}
 	err = told(c, err)
-	fmt.Fprintf(c.Err, "smokestack %s: %v\n", cmd.name, err)
+	fmt.Fprintf(c.Err, "smokestack %s: %s\n", cmd.name, c.errText(err))
 	var usage errUsage
 	if errors.As(err, &usage) {
 		fmt.Fprintf(c.Err, "%s %s %s\n", c.T("cmd.usage"), cmd.name, cmd.args)
@@ -131,6 +133,21 @@ func (s *Set) exitStatus(c *Call, cmd command, err error) int {
 		c.Session.EndConn(refusal.Msg)
 	}
 	return 1
+}
+
+// errText words err for the player: a refusal that carries its words
+// (the lobby's, an engine's: engine.Refusal, a lobby.LimitError) in their
+// language, any other error as it is.
+func (c *Call) errText(err error) string {
+	if c.Lang == lang.English || c.Lang == "" {
+		return err.Error() // the refusal's own English text
+	}
+	t := kit.Theme{}.In(lang.For(c.Lang))
+	var lim *lobby.LimitError
+	if errors.As(err, &lim) && lim.Words.ID != "" {
+		return kit.Say(t, "", lim.Words)
+	}
+	return kit.Refusal(t, "", err)
 }
 
 // told is err as the player is told it: a wait the server cut short by
