@@ -131,9 +131,9 @@ func TestFallback(t *testing.T) {
 	}
 }
 
-// catalogue reads a language's files (locales/TAG.toml, and any
-// locales/AREA.TAG.toml) into its messages: ID -> the forms it has
-// ("other" for a message without plurals) -> text.
+// catalogue reads a language's file, locales/TAG.toml, into its
+// messages: ID -> the forms it has ("other" for a message without
+// plurals) -> text.
 func catalogue(t *testing.T, tag Tag) map[string]map[string]string {
 	t.Helper()
 	files, err := fs.Glob(locales, "locales/*.toml")
@@ -205,6 +205,17 @@ func arguments(s string) []string {
 // messages, each plural with its language's forms, each taking the same
 // arguments.
 func TestCatalogues(t *testing.T) {
+	files, err := fs.Glob(locales, "locales/*.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, tag := range Tags {
+		want = append(want, "locales/"+string(tag)+".toml")
+	}
+	if slices.Sort(files); !slices.Equal(files, slices.Sorted(slices.Values(want))) {
+		t.Errorf("locales/ holds %v; want one file per language: %v", files, want)
+	}
 	en := catalogue(t, English)
 	for _, tag := range Tags[1:] {
 		got := catalogue(t, tag)
