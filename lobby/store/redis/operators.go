@@ -49,7 +49,7 @@ func (s *Store) AskInstances(ctx context.Context, req store.OperatorRequest) ([]
 		switch {
 		case errors.Is(err, redis.Nil):
 			continue // nothing yet: look at the deadline again
-		case err != nil && ctx.Err() != nil:
+		case err != nil && outOfTime(ctx):
 			return answers, int(heard), nil // out of time: what came, came
 		case err != nil:
 			return answers, int(heard), fmt.Errorf("gather answers: %w", err)
@@ -61,6 +61,18 @@ func (s *Store) AskInstances(ctx context.Context, req store.OperatorRequest) ([]
 		answers = append(answers, a)
 	}
 	return answers, int(heard), nil
+}
+
+// outOfTime reports whether ctx's time is up. The connection's read
+// deadline is ctx's own, and a read can time out an instant before
+// ctx.Err() says so: an answer cut off by the asker's deadline is the
+// deadline's, not a fault of Redis.
+func outOfTime(ctx context.Context) bool {
+	if ctx.Err() != nil {
+		return true
+	}
+	deadline, ok := ctx.Deadline()
+	return ok && !time.Now().Before(deadline)
 }
 
 // AnswerInstances implements store.Instances. go-redis keeps the subscription
