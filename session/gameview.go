@@ -239,7 +239,7 @@ func logTailWith(t kit.Theme, s kit.Seats, log []string, w, h int, wraps *logWra
 		wrap = wraps.start(t, s, w, wrap)
 		defer wraps.done()
 	}
-	lines := []string{t.Title.Render("LOG") + t.Dim.Render("  (g: whole log)")}
+	lines := []string{t.Title.Render(t.L.T("session.log.pane")) + t.Dim.Render("  "+t.L.T("session.log.paneHint"))}
 	// Newest entries last, each whole: an entry that no longer fits is
 	// dropped rather than shown from its middle.
 	var entries []string
@@ -254,7 +254,7 @@ func logTailWith(t kit.Theme, s kit.Seats, log []string, w, h int, wraps *logWra
 		entries = append(wrapped, entries...)
 	}
 	if len(entries) == 0 {
-		entries = []string{t.Dim.Render("nothing has happened yet")}
+		entries = []string{t.Dim.Render(t.L.T("session.log.empty"))}
 	}
 	return strings.Join(append(lines, entries...), "\n")
 }

@@ -56,7 +56,11 @@ func marketView(t kit.Theme, v *factories.View, w int) string {
 		}
 		lines = append(lines, slot+" "+name+strings.Repeat(" ", max(0, nameW-kit.Width(name)))+rest)
 	}
-	lines = append(lines, t.Dim.Render("  "+tf(t, "factories.market.contractors", "Deck", v.ContractorDeck)))
+	// The contractors' head wraps between words where a language's runs
+	// longer than the column, never cut.
+	for _, l := range strings.Split(kit.Wrap(tf(t, "factories.market.contractors", "Deck", v.ContractorDeck), max(10, w-2)), "\n") {
+		lines = append(lines, t.Dim.Render("  "+l))
+	}
 	for i, c := range v.Market.Contractors {
 		name := empty
 		if c != factories.None {
