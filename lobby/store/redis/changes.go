@@ -82,7 +82,9 @@ func (s *Store) subscribeOnce(ctx context.Context, q *codeQueue) error {
 		switch msg := msg.(type) {
 		case *redis.Subscription:
 			if msg.Kind == "subscribe" {
-				s.announceAll(ctx, q)
+				if err := s.announceAll(ctx, q); err != nil {
+					return err // start over: what was missed must be announced
+				}
 			}
 		case *redis.Message:
 			origin, code, ok := strings.Cut(msg.Payload, " ")
@@ -94,17 +96,22 @@ func (s *Store) subscribeOnce(ctx context.Context, q *codeQueue) error {
 }
 
 // announceAll queues every room's code, and every chat's (chatChange):
-// the lobby refreshes those it holds.
-func (s *Store) announceAll(ctx context.Context, q *codeQueue) {
+// the lobby refreshes those it holds. When the room index cannot be read
+// (in a failover the new subscription can be up while the client's other
+// connections still fail), the caller subscribes again and comes back
+// here, rather than follow a subscription that missed changes no one
+// will announce again.
+func (s *Store) announceAll(ctx context.Context, q *codeQueue) error {
 	codes, err := s.rdb.SMembers(ctx, redisRoomIndex).Result()
 	if err != nil {
-		return // the subscription will fail too and come back here
+		return err
 	}
 	q.add(chatChange(""))
 	for _, c := range codes {
 		q.add(c)
 		q.add(chatChange(c))
 	}
+	return nil
 }
 
 // codeQueue is a set of room codes in arrival order, each at most once.
