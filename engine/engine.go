@@ -14,12 +14,17 @@ const Spectator = -1
 
 // Event is one thing that happened while a move was applied, worded for the
 // game log. Text is safe for everyone; Private, when set, is shown to Seat
-// alone because it names hidden cards (what a player drew).
+// alone because it names hidden cards (what a player drew). Words and
+// PrivateWords are the same for a translator: each reader's log words
+// them in the reader's language, as what Seat did ("took Biolab from the
+// marketplace"), the room naming who. Text stays English, for JSON.
 type Event struct {
-	Seat    int    `json:"seat"`
-	Kind    string `json:"kind"`
-	Text    string `json:"text"`
-	Private string `json:"private,omitempty"`
+	Seat         int    `json:"seat"`
+	Kind         string `json:"kind"`
+	Text         string `json:"text"`
+	Private      string `json:"private,omitempty"`
+	Words        Words  `json:"words,omitzero"`
+	PrivateWords Words  `json:"privateWords,omitzero"`
 }
 
 // For returns the wording of e that seat may read.
@@ -28,6 +33,15 @@ func (e Event) For(seat int) string {
 		return e.Private
 	}
 	return e.Text
+}
+
+// WordsFor returns the Words of e that seat may read, as For does the
+// text; their ID is empty when the game gave none.
+func (e Event) WordsFor(seat int) Words {
+	if e.Private != "" && seat == e.Seat {
+		return e.PrivateWords
+	}
+	return e.Words
 }
 
 // Undo is the kind of the move that takes back a seat's last move, and of

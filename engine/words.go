@@ -19,16 +19,24 @@ type Arg struct {
 	Name  string  `json:"name"`
 	Value string  `json:"value"`
 	Kind  ArgKind `json:"kind,omitempty"`
+	// List holds the items of a List or Steps argument, each worded in
+	// the reader's language.
+	List []Words `json:"list,omitempty"`
 }
 
 // ArgKind says how an argument is worded.
 type ArgKind string
 
-// The kinds of argument: as it is, a card's name, a game's term.
+// The kinds of argument: as it is, a card's name, a game's term, and
+// Words worded in turn and joined, as a list ("A, B and C"), as items
+// ("A, B, C") or as steps ("A; B").
 const (
 	Plain ArgKind = ""
 	Card  ArgKind = "card"
 	Term  ArgKind = "term"
+	List  ArgKind = "list"
+	Items ArgKind = "items"
+	Steps ArgKind = "steps"
 )
 
 // Say makes Words of id and its arguments.
@@ -46,6 +54,17 @@ func CardArg(name, key string) Arg { return Arg{Name: name, Value: key, Kind: Ca
 
 // TermArg is a game term ("metal", "energy") named by its English key.
 func TermArg(name, key string) Arg { return Arg{Name: name, Value: key, Kind: Term} }
+
+// ListArg is Words worded in turn and joined as a list: "A, B and C" in
+// English. One item words as itself, so it also nests one text in
+// another.
+func ListArg(name string, items ...Words) Arg { return Arg{Name: name, Kind: List, List: items} }
+
+// ItemsArg is Words worded in turn and joined with commas: "A, B, C".
+func ItemsArg(name string, items ...Words) Arg { return Arg{Name: name, Kind: Items, List: items} }
+
+// StepsArg is Words worded in turn and joined as steps: "A; B".
+func StepsArg(name string, items ...Words) Arg { return Arg{Name: name, Kind: Steps, List: items} }
 
 // Refusal is a move refused for a reason the player reads: its English
 // text, and its Words for the player's language. Engines return it (or

@@ -7,7 +7,7 @@ import (
 	"github.com/smokestack/smokestack/engine"
 )
 
-var errSpectator = errors.New("spectators cannot play moves")
+var errSpectator = refuse("spectators cannot play moves", "lobby.spectatorMoves")
 
 // botRetry is how long a bot waits after its move could not be stored.
 const botRetry = time.Second

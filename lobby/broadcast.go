@@ -21,6 +21,7 @@ func (r *room) broadcast() {
 	if !r.meta.Public {
 		invite = r.meta.Invite()
 	}
+	events := r.log.entries()
 	for c := range r.conns {
 		v, ok := views[c.seat]
 		if !ok {
@@ -30,8 +31,7 @@ func (r *room) broadcast() {
 			}
 			views[c.seat] = v
 		}
-		u := Update{Room: info, Seat: c.seat, View: v, Notice: r.shownNotice(), Version: r.table.moves, Chat: r.recentChat()}
-		u.Log, u.LogByBot = r.log.wordedFor(c.seat, r.meta.Seats)
+		u := Update{Room: info, Seat: c.seat, View: v, Notice: r.shownNotice(), Version: r.table.moves, Chat: r.recentChat(), Events: events}
 		if c.seat >= 0 || c.invited || c.player.ID != "" && c.player.ID == r.meta.Host {
 			u.Invite = invite
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/lobby/chat"
 	"github.com/smokestack/smokestack/lobby/store"
 )
@@ -30,7 +31,8 @@ func (l *Lobby) allowChat(p Player) error {
 		return nil
 	}
 	l.observer().Refused("chat_rate", p)
-	return &LimitError{Reason: "chat_rate", Msg: fmt.Sprintf("slow down: at most %d messages a minute; that one was not sent", per)}
+	return &LimitError{Reason: "chat_rate", Msg: fmt.Sprintf("slow down: at most %d messages a minute; that one was not sent", per),
+		Words: engine.Say("lobby.chatRate", engine.Num("N", per))}
 }
 
 // Say sends text to the room's chat: to the players' channel from a seat,

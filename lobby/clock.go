@@ -135,7 +135,8 @@ func (o CreateOptions) times(g Game) (grace, clock time.Duration, err error) {
 	case grace == 0:
 		grace = DefaultGrace
 	case grace < MinTurnTime || grace > MaxTurnTime:
-		return 0, 0, fmt.Errorf("a grace period is %s to %s, not %s", ShortDuration(MinTurnTime), ShortDuration(MaxTurnTime), ShortDuration(o.Grace))
+		return 0, 0, refuse(fmt.Sprintf("a grace period is %s to %s, not %s", ShortDuration(MinTurnTime), ShortDuration(MaxTurnTime), ShortDuration(o.Grace)),
+			"lobby.graceRange", engine.Str("Min", ShortDuration(MinTurnTime)), engine.Str("Max", ShortDuration(MaxTurnTime)), engine.Str("Got", ShortDuration(o.Grace)))
 	}
 	switch {
 	case o.Clock == ClockOff:
@@ -144,9 +145,11 @@ func (o CreateOptions) times(g Game) (grace, clock time.Duration, err error) {
 			clock = DefaultPublicClock
 		}
 	case o.Clock < MinTurnTime || o.Clock > MaxTurnTime:
-		return 0, 0, fmt.Errorf("a clock is %s to %s a turn, or off; not %s", ShortDuration(MinTurnTime), ShortDuration(MaxTurnTime), ShortDuration(o.Clock))
+		return 0, 0, refuse(fmt.Sprintf("a clock is %s to %s a turn, or off; not %s", ShortDuration(MinTurnTime), ShortDuration(MaxTurnTime), ShortDuration(o.Clock)),
+			"lobby.clockRange", engine.Str("Min", ShortDuration(MinTurnTime)), engine.Str("Max", ShortDuration(MaxTurnTime)), engine.Str("Got", ShortDuration(o.Clock)))
 	case g.DefaultBot() == "":
-		return 0, 0, fmt.Errorf("%s has no bots here to play a turn whose time ran out: no clock", g.Rules.Title())
+		return 0, 0, refuse(fmt.Sprintf("%s has no bots here to play a turn whose time ran out: no clock", g.Rules.Title()),
+			"lobby.clockNoBots", engine.Str("Game", g.Rules.Title()))
 	default:
 		clock = o.Clock
 	}

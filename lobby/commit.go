@@ -37,7 +37,7 @@ func (r *room) move(ctx context.Context, seat int, mv json.RawMessage) error {
 	late := r.outOfTime(seat, r.l.cfg.Now())
 	r.mu.Unlock()
 	if late {
-		return errors.New("your time for this turn ran out: the bot plays it, and you play again from your next turn")
+		return refuse("your time for this turn ran out: the bot plays it, and you play again from your next turn", "lobby.timeOut")
 	}
 	return r.commit(ctx, seat, mv, "", 5)
 }
@@ -57,10 +57,10 @@ func (r *room) commitOnce(ctx context.Context, seat int, mv json.RawMessage, sta
 func (r *room) commit(ctx context.Context, seat int, mv json.RawMessage, standIn string, retries int) error {
 	for attempt := 0; ; attempt++ {
 		if r.meta.Over {
-			return errors.New("this game is over")
+			return errGameOver
 		}
 		if r.table.state == nil {
-			return errors.New("the game starts when every seat is taken")
+			return refuse("the game starts when every seat is taken", "lobby.notStarted")
 		}
 		next, events, err := r.table.play(seat, mv, true)
 		if err != nil {
@@ -195,10 +195,10 @@ func (r *room) end(ctx context.Context, by *Player, why string) error {
 	r.writing.Lock()
 	defer r.writing.Unlock()
 	if by != nil && !r.hostPowers(ctx, *by) {
-		return errors.New("only the room's host can end the game")
+		return refuse("only the room's host can end the game", "lobby.hostEnds")
 	}
 	if r.meta.Over {
-		return errors.New("this game is already over")
+		return refuse("this game is already over", "lobby.alreadyOver")
 	}
 	m := r.meta
 	m.Over, m.Ended = true, why
@@ -343,7 +343,7 @@ func (r *room) botMoved(b botMove, move json.RawMessage) {
 	if err != nil {
 		r.l.cfg.Logger.Warn("bot move", "code", r.code, "seat", b.seat, "err", err)
 		if r.notice == "" {
-			r.notice = "a bot could not move: " + err.Error()
+			r.notice = NoticeBotFailed + err.Error()
 		}
 	}
 	r.scheduleBot()

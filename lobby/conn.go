@@ -32,12 +32,17 @@ type Update struct {
 	Seat int      `json:"seat"`
 	// View is the game as this seat may see it; nil until the game starts.
 	View json.RawMessage `json:"view,omitempty"`
-	// Log is the recent game log worded for this seat, oldest first.
+	// Log is the recent game log worded for this seat in English, oldest
+	// first: Events as WordLog words them, for the play protocol. A room
+	// leaves it empty; screens word Events in their viewer's language.
 	Log []string `json:"log,omitempty"`
 	// LogByBot lists the indices in Log of the lines of moves a bot
 	// played for a seat's person (their clock ran out, or their seat went
 	// to a bot while they were away); those lines say so too.
 	LogByBot []int `json:"logByBot,omitempty"`
+	// Events are the same log as the game's events, for a screen to word
+	// in its viewer's language: shared by every update, never changed.
+	Events []*LogEntry `json:"-"`
 	// Notice reports trouble reaching the store ("reconnecting…").
 	Notice  string `json:"notice,omitempty"`
 	Version int    `json:"version"` // moves played
@@ -51,6 +56,16 @@ type Update struct {
 	// Chat is the room's newest chat, both channels, oldest first. The
 	// play protocol sends it as lines of its own, not in the update.
 	Chat []store.ChatLine `json:"-"`
+}
+
+// WordLog fills Log and LogByBot from Events, worded in English for the
+// update's seat, naming the seats as the room does.
+func (u *Update) WordLog() {
+	names := make([]string, len(u.Room.Seats))
+	for i, s := range u.Room.Seats {
+		names[i] = s.Name
+	}
+	u.Log, u.LogByBot = wordLog(u.Events, u.Seat, names)
 }
 
 // RoomInfo describes a room without anyone's key.

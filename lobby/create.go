@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/lobby/store"
 )
 
@@ -37,13 +38,14 @@ type CreateOptions struct {
 func (l *Lobby) Create(ctx context.Context, host Player, o CreateOptions) (store.Meta, error) {
 	g, ok := l.Game(o.Game)
 	if !ok {
-		return store.Meta{}, fmt.Errorf("this server has no game %q", o.Game)
+		return store.Meta{}, noGame(fmt.Sprintf("%q", o.Game))
 	}
 	if lo, hi := g.Rules.Seats(); o.Seats < lo || o.Seats > hi {
-		return store.Meta{}, fmt.Errorf("a game of %s has %d to %d seats", g.Rules.Title(), lo, hi)
+		return store.Meta{}, refuse(fmt.Sprintf("a game of %s has %d to %d seats", g.Rules.Title(), lo, hi), "lobby.seatRange",
+			engine.Str("Game", g.Rules.Title()), engine.Num("Min", lo), engine.Num("Max", hi))
 	}
 	if len(o.Bots) >= o.Seats {
-		return store.Meta{}, errors.New("leave at least one seat for a person")
+		return store.Meta{}, refuse("leave at least one seat for a person", "lobby.seatForPerson")
 	}
 	if err := l.checkRoomQuota(ctx, host); err != nil {
 		return store.Meta{}, err
@@ -88,15 +90,16 @@ func (l *Lobby) Create(ctx context.Context, host Player, o CreateOptions) (store
 		l.roomsChanged()
 		return m, nil
 	}
-	return store.Meta{}, errors.New("no free room code found: try again")
+	return store.Meta{}, refuse("no free room code found: try again", "lobby.noFreeCode")
 }
 
 func checkBot(g Game, name string) error {
 	if g.Bots.New == nil {
-		return fmt.Errorf("%s has no bots on this server", g.Rules.Title())
+		return noBots(g.Rules.Title())
 	}
 	if !g.HasBot(name) {
-		return fmt.Errorf("%s has no bot %q: choose %s", g.Rules.Title(), name, strings.Join(g.Bots.Names, " or "))
+		return refuse(fmt.Sprintf("%s has no bot %q: choose %s", g.Rules.Title(), name, strings.Join(g.Bots.Names, " or ")), "lobby.noSuchBot",
+			engine.Str("Game", g.Rules.Title()), engine.Str("Bot", fmt.Sprintf("%q", name)), engine.Str("Bots", strings.Join(g.Bots.Names, ", ")))
 	}
 	return nil
 }

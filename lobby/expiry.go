@@ -31,6 +31,9 @@ func (l *Lobby) ExpireRooms(ctx context.Context) {
 		if busy {
 			continue
 		}
+		if r != nil && l.cluster != nil {
+			l.cluster.Unfollow(m.Code)
+		}
 		if err := l.cfg.Store.Delete(ctx, m.Code); err != nil {
 			l.storeFault("expire room", err, "code", m.Code)
 			continue

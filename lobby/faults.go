@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/internal/ratelog"
 )
 
@@ -28,15 +29,26 @@ func newFaultLog(log *slog.Logger) *ratelog.Logger { return ratelog.New(log, fau
 // but could not confirm it is safe (store.ErrUnconfirmed: too few
 // replicas hold it). It may stand, or be lost if the primary fails now:
 // neither "played" nor "nothing was played" would be true.
-var errUnconfirmed = &unconfirmedError{}
+var errUnconfirmed = &unconfirmedError{refusal: engine.Refusal{Words: engine.Say("lobby.unconfirmed"),
+	Text: "the game service could not confirm your move: it may still count, so look at the board before you play it again"}}
 
-type unconfirmedError struct{}
+// unconfirmedError is ErrUnavailable (errors.Is) that says more, and says
+// it in the player's language: errors.As finds its own words first, not
+// the unavailable service's it wraps.
+type unconfirmedError struct{ refusal engine.Refusal }
 
-func (*unconfirmedError) Error() string {
-	return "the game service could not confirm your move: it may still count, so look at the board before you play it again"
-}
+func (e *unconfirmedError) Error() string { return e.refusal.Text }
 
 func (*unconfirmedError) Unwrap() error { return ErrUnavailable }
+
+// As gives an *engine.Refusal target the error's own words.
+func (e *unconfirmedError) As(target any) bool {
+	if r, ok := target.(**engine.Refusal); ok {
+		*r = &e.refusal
+		return true
+	}
+	return false
+}
 
 // unconfirmed shows the room's sessions the game as the store has it
 // after a move it could not confirm, so the board says whether the move
@@ -48,10 +60,6 @@ func (r *room) unconfirmed(ctx context.Context, err error) error {
 	r.failed(err)
 	return errUnconfirmed
 }
-
-// reconnecting is the notice a room's sessions show while the store
-// fails it: short, and saying that it is being dealt with.
-const reconnecting = "reconnecting to the game service…"
 
 // serviceAway shows the reconnecting notice in every room here while
 // the store does not answer the lobby's regular word (stayAlive), and
@@ -78,7 +86,7 @@ func (l *Lobby) serviceAway(away bool) {
 // store is away. The caller holds r.mu.
 func (r *room) shownNotice() string {
 	if r.notice == "" && r.l.away.Load() {
-		return reconnecting
+		return NoticeReconnecting
 	}
 	return r.notice
 }

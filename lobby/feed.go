@@ -3,6 +3,7 @@ package lobby
 import (
 	"context"
 	"sync"
+	"time"
 )
 
 // roomFeed tells whoever shows room lists (the lobby screens) that a list
@@ -76,5 +77,33 @@ func (l *Lobby) roomsChanged() {
 	}
 	for call := range f.calls {
 		(*call)()
+	}
+}
+
+// listPoll is how often lobby screens are told to read the lists again
+// with a shared store, which announces to every instance only the
+// changes lists show of rooms it does not hold (created, reseated,
+// finished, deleted), not their every move: a room's round and acting
+// seats reach a list here within listPoll.
+const listPoll = 2 * time.Second
+
+// pollLists wakes the lobby screens every listPoll while there are any,
+// until ctx ends.
+func (l *Lobby) pollLists(ctx context.Context) {
+	tick := time.NewTicker(listPoll)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		f := &l.feed
+		f.mu.Lock()
+		watched := len(f.subs)+len(f.calls) > 0
+		f.mu.Unlock()
+		if watched {
+			l.roomsChanged()
+		}
 	}
 }

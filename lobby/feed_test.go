@@ -188,8 +188,8 @@ func TestRedisRoomChanges(t *testing.T) {
 	// are subscribed, nothing more comes of it.
 	rdb := rawRedis(t, r)
 	eventually(t, "both instances subscribed", func() bool {
-		n, err := rdb.PubSubNumSub(ctx, changesChannel).Result()
-		return err == nil && n[changesChannel] == 2
+		n, err := rdb.PubSubShardNumSub(ctx, indexChannel).Result()
+		return err == nil && n[indexChannel] == 2
 	})
 	drain(ch)
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/lobby/chat"
 	"github.com/smokestack/smokestack/lobby/players"
 	"github.com/smokestack/smokestack/lobby/store"
@@ -26,11 +27,11 @@ func (l *Lobby) Identify(ctx context.Context, p Player) (Player, error) {
 		p.Name = chat.CleanText(p.Name) // the SSH login, as the client sent it
 		return p, nil
 	}
-	id, name, err := l.players.Identify(ctx, p.Key, p.Name)
+	id, name, lang, err := l.players.Identify(ctx, p.Key, p.Name)
 	if err != nil {
 		return Player{}, err
 	}
-	p.ID, p.Name = id, name
+	p.ID, p.Name, p.Lang = id, name, lang
 	return p, nil
 }
 
@@ -72,7 +73,7 @@ func (l *Lobby) checkProfileQuota(ctx context.Context, p Player) error {
 }
 
 // errGuestProfile refuses what only players with a key can have.
-var errGuestProfile = errors.New("guests have no profile: connect with an SSH key to keep a name, records and ratings")
+var errGuestProfile = refuse("guests have no profile: connect with an SSH key to keep a name, records and ratings", "lobby.guestProfile")
 
 // Rename gives p's profile the name, for every room they sit down or come
 // back to from now on, and returns the name as kept.
@@ -95,6 +96,25 @@ func (l *Lobby) Rename(ctx context.Context, p Player, name string) (string, erro
 		return "", err
 	}
 	return name, nil
+}
+
+// SetLang keeps lang (a language tag the caller checked; "" forgets the
+// choice) as p's language, which beats their client's environment from
+// their next connection on, and returns p with it. A key without a
+// profile gets one now; a guest has none to keep it in.
+func (l *Lobby) SetLang(ctx context.Context, p Player, lang string) (Player, error) {
+	if p.Guest {
+		return p, errGuestProfile
+	}
+	p, err := l.ensureProfile(ctx, p, "")
+	if err != nil {
+		return p, err
+	}
+	if err := l.players.SetLang(ctx, p.ID, lang); err != nil {
+		return p, err
+	}
+	p.Lang = lang
+	return p, nil
 }
 
 // LinkCode makes a one-time code with which another key can join p's
@@ -124,7 +144,8 @@ func (l *Lobby) Link(ctx context.Context, p Player, code string) (players.Linked
 	}
 	code = NormalizeCode(code)
 	if len(code) != players.LinkCodeLength {
-		return players.Linked{}, fmt.Errorf("a link code has %d letters and digits: run `link` on a key of the profile to get one", players.LinkCodeLength)
+		return players.Linked{}, refuse(fmt.Sprintf("a link code has %d letters and digits: run `link` on a key of the profile to get one", players.LinkCodeLength),
+			"lobby.linkLength", engine.Num("Length", players.LinkCodeLength))
 	}
 	barred := l.barred(ctx, p)
 	if barred != nil {
@@ -135,7 +156,7 @@ func (l *Lobby) Link(ctx context.Context, p Player, code string) (players.Linked
 		if err := l.countMiss(ctx, p, nil); err != nil {
 			return players.Linked{}, err
 		}
-		return players.Linked{}, errors.New("no such link code: codes last 10 minutes and work once; run `link` on the other key for a new one")
+		return players.Linked{}, refuse("no such link code: codes last 10 minutes and work once; run `link` on the other key for a new one", "lobby.noLinkCode")
 	}
 	if err != nil {
 		return players.Linked{}, err

@@ -245,3 +245,31 @@ func TestLinkKeepsUnfinishedSeats(t *testing.T) {
 		t.Fatalf("bob's key moved anyway: %+v", again)
 	}
 }
+
+// TestLangSticks: a key's chosen language is kept with the profile it
+// makes, so the key's next connection, and a key linked later, read it;
+// a guest has no profile to keep one in.
+func TestLangSticks(t *testing.T) {
+	ctx := context.Background()
+	l := newLobby(t, mem.New())
+	a := connect(t, l, "SHA256:a", "alice") // no profile yet
+	got, err := l.SetLang(ctx, a, "pl")
+	if err != nil || got.Lang != "pl" {
+		t.Fatalf("alice chose Polish: %+v, %v", got, err)
+	}
+	if again := connect(t, l, "SHA256:a", "alice"); again.Lang != "pl" || again.Name != "alice" {
+		t.Fatalf("alice reconnecting is %+v; want Polish", again)
+	}
+	if b := connect(t, l, "SHA256:b", "bob"); b.Lang != "" {
+		t.Fatalf("bob, who chose nothing, reads %q", b.Lang)
+	}
+	if _, err := l.SetLang(ctx, a, ""); err != nil {
+		t.Fatal(err)
+	}
+	if again := connect(t, l, "SHA256:a", "alice"); again.Lang != "" {
+		t.Fatalf("alice's forgotten choice still reads %q", again.Lang)
+	}
+	if _, err := l.SetLang(ctx, Player{ID: "guest:x", Guest: true}, "ru"); !errors.Is(err, errGuestProfile) {
+		t.Fatalf("a guest chose a language: %v", err)
+	}
+}

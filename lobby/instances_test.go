@@ -40,8 +40,12 @@ func rawRedis(t testing.TB, r *redistest.Server) *redis.Client {
 	return rdb
 }
 
-// changesChannel is where every instance announces its changes.
-const changesChannel = "smokestack:changes"
+// indexChannel is where every instance announces what room lists show,
+// and roomChannel where it announces a room's changes, both sharded
+// (lobby/store/redis/keys.go).
+const indexChannel = "smokestack:{index}:changes"
+
+func roomChannel(code string) string { return "smokestack:{" + code + "}:changes" }
 
 // instance is one smokestack server: its own Redis connection and lobby.
 type instance struct {
@@ -53,7 +57,12 @@ type instance struct {
 
 func newInstance(t *testing.T, r *redistest.Server) *instance {
 	t.Helper()
-	s := openRedis(t, r)
+	return startInstance(t, openRedis(t, r))
+}
+
+// startInstance runs a lobby on s until the test ends.
+func startInstance(t *testing.T, s *redisstore.Store) *instance {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	l := New(Config{Store: s, Games: []Game{tallyGame()}, PresenceTTL: testPresenceTTL})
@@ -138,10 +147,18 @@ type redisGame struct {
 
 func newRedisGame(t *testing.T, seed uint64) *redisGame {
 	t.Helper()
-	ctx := context.Background()
 	r := redistest.Start(t)
-	g := &redisGame{r: r, a: newInstance(t, r), b: newInstance(t, r),
-		alice: Player{ID: "key:alice", Name: "alice"}, bob: Player{ID: "key:bob", Name: "bob"}}
+	g := &redisGame{r: r, a: newInstance(t, r), b: newInstance(t, r)}
+	g.seat(t, seed)
+	return g
+}
+
+// seat makes the room on instance a and seats alice through a and bob
+// through b, with a watcher on each.
+func (g *redisGame) seat(t *testing.T, seed uint64) {
+	t.Helper()
+	ctx := context.Background()
+	g.alice, g.bob = Player{ID: "key:alice", Name: "alice"}, Player{ID: "key:bob", Name: "bob"}
 	meta, err := g.a.lobby.Create(ctx, g.alice, CreateOptions{Seats: 2, Seed: seed, HasSeed: true})
 	if err != nil {
 		t.Fatal(err)
@@ -169,7 +186,6 @@ func newRedisGame(t *testing.T, seed uint64) *redisGame {
 			t.Fatal(err)
 		}
 	}
-	return g
 }
 
 func (g *redisGame) all() []*session {

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"golang.org/x/time/rate"
+
+	"github.com/smokestack/smokestack/engine"
 )
 
 // Limits bound what one player can make the lobby do, so that one client
@@ -49,6 +51,9 @@ func DefaultLimits() Limits {
 type LimitError struct {
 	Reason string
 	Msg    string
+	// Words are Msg for the player's language (catalogue area lobby);
+	// empty where only English says it.
+	Words engine.Words
 	// Final says the player is refused more than what they asked: the
 	// server ends their connection.
 	Final bool
@@ -88,13 +93,17 @@ func (l *Lobby) checkRoomQuota(ctx context.Context, host Player) error {
 	var refusal *LimitError
 	switch {
 	case lim.RoomsPerHour > 0 && recent >= lim.RoomsPerHour && byAddr:
-		refusal = &LimitError{Reason: "rooms_per_hour", Msg: fmt.Sprintf("guests from your address created %d rooms in the last hour, the most allowed: try again later, or connect with an SSH key", recent)}
+		refusal = &LimitError{Reason: "rooms_per_hour", Msg: fmt.Sprintf("guests from your address created %d rooms in the last hour, the most allowed: try again later, or connect with an SSH key", recent),
+			Words: engine.Say("lobby.guestRoomsPerHour", engine.Num("N", recent))}
 	case lim.RoomsPerHour > 0 && recent >= lim.RoomsPerHour:
-		refusal = &LimitError{Reason: "rooms_per_hour", Msg: fmt.Sprintf("you created %d rooms in the last hour, the most allowed: try again later", recent)}
+		refusal = &LimitError{Reason: "rooms_per_hour", Msg: fmt.Sprintf("you created %d rooms in the last hour, the most allowed: try again later", recent),
+			Words: engine.Say("lobby.roomsPerHour", engine.Num("N", recent))}
 	case lim.OpenRooms > 0 && open >= lim.OpenRooms && byAddr:
-		refusal = &LimitError{Reason: "open_rooms", Msg: fmt.Sprintf("guests from your address have %d unfinished rooms, the most allowed: try again later, or connect with an SSH key", open)}
+		refusal = &LimitError{Reason: "open_rooms", Msg: fmt.Sprintf("guests from your address have %d unfinished rooms, the most allowed: try again later, or connect with an SSH key", open),
+			Words: engine.Say("lobby.guestOpenRooms", engine.Num("N", open))}
 	case lim.OpenRooms > 0 && open >= lim.OpenRooms:
-		refusal = &LimitError{Reason: "open_rooms", Msg: fmt.Sprintf("you have %d unfinished rooms, the most allowed: finish or end one first: they are under \"your games\" in the lobby", open)}
+		refusal = &LimitError{Reason: "open_rooms", Msg: fmt.Sprintf("you have %d unfinished rooms, the most allowed: finish or end one first: they are under \"your games\" in the lobby", open),
+			Words: engine.Say("lobby.openRooms", engine.Num("N", open))}
 	default:
 		return nil
 	}
@@ -124,7 +133,8 @@ func (c *Conn) allowMove(ctx context.Context) error {
 	if d > moveWait {
 		r.Cancel()
 		c.room.l.observer().Refused("move_rate", c.player)
-		return &LimitError{Reason: "move_rate", Msg: fmt.Sprintf("too many moves: at most %g a second; that one was not played", per)}
+		return &LimitError{Reason: "move_rate", Msg: fmt.Sprintf("too many moves: at most %g a second; that one was not played", per),
+			Words: engine.Say("lobby.moveRate", engine.Str("Rate", fmt.Sprintf("%g", per)))}
 	}
 	if err := pause(ctx, d); err != nil {
 		r.Cancel()

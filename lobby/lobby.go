@@ -6,7 +6,6 @@ package lobby
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 	"strings"
 	"sync"
@@ -41,6 +40,9 @@ type Player struct {
 	// limits: a guest's seat word opens their seat only from the address
 	// they sat down from (seatword.go). Empty when unknown.
 	From string
+	// Lang is the language tag the player's profile keeps ("pl"), which
+	// beats their client's environment; "" when they chose none.
+	Lang string
 }
 
 // Config sets up a Lobby.
@@ -169,6 +171,7 @@ func (l *Lobby) Run(ctx context.Context) {
 			l.sharePresence(ctx, l.cluster)
 		}()
 		defer func() { <-shared }()
+		go l.pollLists(ctx)
 		go func() {
 			for code := range l.cluster.Changes(ctx) {
 				if chat, ok := strings.CutPrefix(code, store.ChatChanged); ok {
@@ -198,7 +201,7 @@ func (l *Lobby) Run(ctx context.Context) {
 
 // ErrUnavailable is what a player is told when the store cannot be reached
 // or fails; the cause goes to the log, not to the player's screen.
-var ErrUnavailable = errors.New("the game service is unavailable right now: try again in a moment")
+var ErrUnavailable = refuse("the game service is unavailable right now: try again in a moment", "lobby.unavailable")
 
 // unavailable counts and logs what failed (once per burst of what) and
 // returns ErrUnavailable for the player.

@@ -27,6 +27,7 @@ func next(t *testing.T, c *Conn) Update {
 	t.Helper()
 	select {
 	case u := <-c.Updates():
+		u.WordLog() // as play does, for the tests reading the log
 		return u
 	case <-time.After(5 * time.Second):
 		t.Fatal("no update within 5s")
@@ -55,8 +56,10 @@ func latest(t *testing.T, c *Conn) Update {
 		select {
 		case u = <-c.Updates():
 		default:
-			seen.Store(c, u)
-			return u.(Update)
+			w := u.(Update)
+			w.WordLog()
+			seen.Store(c, w)
+			return w
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/lobby/store"
 )
 
@@ -65,8 +66,10 @@ func (l *Lobby) lookup(ctx context.Context, invite string, p Player, find func(c
 	code, secret, ok := ParseInvite(invite)
 	if !ok {
 		// Nothing is looked up, so nothing is learnt or counted.
-		return false, fmt.Errorf("%.*q is not a room code: a code has %d letters and digits, a private room's invite %d",
-			CodeLength+SecretLength, NormalizeCode(invite), CodeLength, CodeLength+SecretLength)
+		typed := fmt.Sprintf("%.*q", CodeLength+SecretLength, NormalizeCode(invite))
+		return false, refuse(fmt.Sprintf("%s is not a room code: a code has %d letters and digits, a private room's invite %d",
+			typed, CodeLength, CodeLength+SecretLength), "lobby.notCode",
+			engine.Str("Typed", typed), engine.Num("Code", CodeLength), engine.Num("Invite", CodeLength+SecretLength))
 	}
 	barred := l.barred(ctx, p)
 	m, err := find(code)
@@ -90,7 +93,8 @@ func (l *Lobby) lookup(ctx context.Context, invite string, p Player, find func(c
 
 // noRoom is what a miss says, whichever kind it is.
 func noRoom(code string) error {
-	return fmt.Errorf("no room %q: check the code (a private room needs its whole invite, CODE-SECRET)", code)
+	return refuse(fmt.Sprintf("no room %q: check the code (a private room needs its whole invite, CODE-SECRET)", code),
+		"lobby.noRoom", engine.Str("Code", fmt.Sprintf("%q", code)))
 }
 
 // miss counts a miss by p and returns what to tell them: after a wait

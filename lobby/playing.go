@@ -74,11 +74,15 @@ func (l *Lobby) AddBot(ctx context.Context, code string, by Player, seat int, bo
 	return r.addBot(ctx, by, seat, bot)
 }
 
+// EndedByHost is why a game the host ended stopped (RoomInfo.Ended), as
+// stored: sessions word it in their players' languages.
+const EndedByHost = "ended by the host"
+
 // End stops an unfinished game for good. Only the room's host may.
 func (l *Lobby) End(ctx context.Context, code string, by Player) error {
 	r, err := l.room(ctx, code)
 	if err != nil {
 		return err
 	}
-	return r.end(ctx, &by, "ended by the host")
+	return r.end(ctx, &by, EndedByHost)
 }

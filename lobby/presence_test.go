@@ -120,7 +120,7 @@ func TestRedisPresenceCleanShutdown(t *testing.T) {
 	}
 	// What b announces, as the other instances hear it.
 	rdb := rawRedis(t, g.r)
-	heard := rdb.Subscribe(ctx, changesChannel)
+	heard := rdb.SSubscribe(ctx, roomChannel(g.code))
 	defer heard.Close()
 	if _, err := heard.Receive(ctx); err != nil { // subscribed
 		t.Fatal(err)

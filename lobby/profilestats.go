@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/lobby/players"
 	"github.com/smokestack/smokestack/lobby/store"
 )
@@ -22,7 +23,7 @@ func (l *Lobby) PlayerProfile(ctx context.Context, viewer Player, name string) (
 		return players.Summary{Name: viewer.Name, Recent: []players.RecentGame{}, ByGame: []players.GameStats{}}, nil
 	}
 	if errors.Is(err, store.ErrNoProfile) {
-		return players.Summary{}, errors.New("nobody here is called " + name)
+		return players.Summary{}, refuse("nobody here is called "+name, "lobby.nobodyCalled", engine.Str("Name", name))
 	}
 	if err != nil {
 		return players.Summary{}, err

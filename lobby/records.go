@@ -2,7 +2,6 @@ package lobby
 
 import (
 	"context"
-	"errors"
 	"slices"
 	"time"
 
@@ -36,7 +35,7 @@ func (l *Lobby) recordRoom(ctx context.Context, m store.Meta) (*store.Outcome, e
 func (l *Lobby) Top(ctx context.Context, game string, viewer Player) ([]players.Standing, error) {
 	g, ok := l.Game(game)
 	if !ok {
-		return nil, errors.New("this server has no game " + game)
+		return nil, noGame(game)
 	}
 	you := viewer.ID
 	if viewer.Guest {

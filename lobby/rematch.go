@@ -64,11 +64,11 @@ func (l *Lobby) rematchOffer(m store.Meta, p Player, fresh string) (off store.Re
 	seat := m.SeatOf(p.ID)
 	switch {
 	case seat < 0:
-		return off, false, errors.New("only the players of this game can ask for a rematch")
+		return off, false, refuse("only the players of this game can ask for a rematch", "lobby.rematchPlayers")
 	case !m.Over:
-		return off, false, errors.New("a rematch can be asked for once the game is over")
+		return off, false, refuse("a rematch can be asked for once the game is over", "lobby.rematchNotOver")
 	case m.Result == nil:
-		return off, false, errors.New("this game was stopped before its end: start a new room instead")
+		return off, false, refuse("this game was stopped before its end: start a new room instead", "lobby.rematchStopped")
 	case m.Rematch != nil && m.Rematch.Started:
 		return off, true, nil
 	}

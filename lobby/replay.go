@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/smokestack/smokestack/engine"
@@ -19,6 +18,9 @@ type Frame struct {
 	Seat int `json:"seat"`
 	// Log is what that move did, worded for spectators.
 	Log []string `json:"log,omitempty"`
+	// Events are that move's events, for a screen to word in its
+	// viewer's language.
+	Events []*LogEntry `json:"-"`
 	// Bot names the bot that made that move for the seat's person, if
 	// one did (store.Record.Bot).
 	Bot string `json:"bot,omitempty"`
@@ -47,14 +49,14 @@ func (l *Lobby) Replay(ctx context.Context, invite string, p Player) (RoomInfo, 
 	}
 	code := meta.Code
 	if !meta.Over {
-		return RoomInfo{}, nil, errors.New("replays open once the game is over: watch it live instead")
+		return RoomInfo{}, nil, refuse("replays open once the game is over: watch it live instead", "lobby.replayNotOver")
 	}
 	g, ok := l.games[meta.Game]
 	if !ok {
-		return RoomInfo{}, nil, fmt.Errorf("room %s plays %q, which this server does not offer", code, meta.Game)
+		return RoomInfo{}, nil, notOffered(code, meta.Game)
 	}
 	if !meta.Started {
-		return infoOf(meta, nil, engine.Status{}), nil, errors.New("this game ended before it started")
+		return infoOf(meta, nil, engine.Status{}), nil, refuse("this game ended before it started", "lobby.replayNeverStarted")
 	}
 	r := l.newRoom(g, meta)
 	if err := r.rebuild(meta, nil); err != nil {
@@ -67,6 +69,7 @@ func (l *Lobby) Replay(ctx context.Context, invite string, p Player) (RoomInfo, 
 		}
 		f := Frame{View: v, Round: r.table.status.Round, Seat: rec.Seat, Bot: rec.Bot, At: rec.At}
 		f.Log, _ = r.log.wordedFor(engine.Spectator, r.meta.Seats)
+		f.Events = r.log.entries()
 		r.log.events = nil
 		return f, nil
 	}

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/lobby/chat"
 	"github.com/smokestack/smokestack/lobby/store"
 )
@@ -92,11 +93,18 @@ func (l *Lobby) room(ctx context.Context, code string) (*room, error) {
 			return nil, err
 		}
 		l.mu.Lock()
-		defer l.mu.Unlock()
 		if old := l.rooms[code]; old != nil {
+			l.mu.Unlock()
 			return old, nil
 		}
 		l.rooms[code] = r
+		l.mu.Unlock()
+		if l.cluster != nil {
+			// Held here from now on: hear of its changes elsewhere. The
+			// store sends the code once subscribed, covering news
+			// between the load and now.
+			l.cluster.Follow(code)
+		}
 		return r, nil
 	})
 	select {
@@ -133,12 +141,13 @@ func (l *Lobby) load(ctx context.Context, code string) (*room, error) {
 	meta = l.giveSecret(ctx, meta)
 	g, ok := l.games[meta.Game]
 	if !ok {
-		return nil, fmt.Errorf("room %s plays %q, which this server does not offer", code, meta.Game)
+		return nil, notOffered(code, meta.Game)
 	}
 	r := l.newRoom(g, meta)
 	if err := r.rebuild(meta, moves); err != nil {
 		l.cfg.Logger.Error("room does not replay", "code", code, "err", err)
-		return nil, fmt.Errorf("room %s cannot be opened: its game does not replay on this server", code)
+		return nil, refuse(fmt.Sprintf("room %s cannot be opened: its game does not replay on this server", code), "lobby.noReplay",
+			engine.Str("Code", code))
 	}
 	if err := r.readPresence(ctx); err != nil {
 		// Not fatal: the next change or renewal round brings it.
@@ -259,12 +268,20 @@ func (r *room) refreshAgain(ctx context.Context) {
 	})
 }
 
+// The room's notices (Update.Notice), which sessions word in their
+// players' languages: the store fails it (short, and saying that it is
+// being dealt with), or a bot could not move (and why, after the prefix).
+const (
+	NoticeReconnecting = "reconnecting to the game service…"
+	NoticeBotFailed    = "a bot could not move: "
+)
+
 // setNotice shows the room's sessions that the store failed, or, with
 // err nil, no longer. The caller holds r.mu.
 func (r *room) setNotice(err error) {
 	r.notice = ""
 	if err != nil {
-		r.notice = reconnecting
+		r.notice = NoticeReconnecting
 		r.l.storeFault("room store", err, "code", r.meta.Code)
 	}
 }

@@ -41,7 +41,7 @@ func (r *room) join(ctx context.Context, p Player, word string) (*Conn, error) {
 		m.Seats = slices.Clone(m.Seats)
 		free := slices.IndexFunc(m.Seats, store.Seat.Free)
 		if free < 0 || m.Started {
-			return m, -1, errors.New("every seat in this room is taken: you can watch it instead")
+			return m, -1, refuse("every seat in this room is taken: you can watch it instead", "lobby.full")
 		}
 		m.Seats[free] = store.Seat{Player: p.ID, Name: seatName(m.Seats, free, p.Name)}
 		if p.Guest {
@@ -178,17 +178,17 @@ func (r *room) addBot(ctx context.Context, by Player, seat int, bot string) erro
 	r.writing.Lock()
 	defer r.writing.Unlock()
 	if seat < 0 || seat >= len(r.meta.Seats) {
-		return fmt.Errorf("there is no seat %d", seat+1)
+		return noSeat(seat)
 	}
 	if s := r.meta.Seats[seat]; s.Player != "" && s.Bot == "" {
 		_, err := r.voteWriting(ctx, by, seat) // a person's seat goes to a bot by votes
 		return err
 	}
 	if !r.meta.Seats[seat].Free() {
-		return fmt.Errorf("a bot already plays seat %d", seat+1)
+		return botThere(seat)
 	}
 	if !r.hostPowers(ctx, by) {
-		return errors.New("only the room's host can seat a bot")
+		return refuse("only the room's host can seat a bot", "lobby.hostSeatsBots")
 	}
 	m := r.meta
 	m.Seats = slices.Clone(m.Seats)
@@ -236,7 +236,9 @@ func (r *room) voteWriting(ctx context.Context, by Player, seat int) (VoteResult
 		// Either may be at the table through another instance: ask.
 		if err := r.readPresence(ctx); err != nil {
 			r.l.storeFault("seat presence", err, "code", r.code)
-			return VoteResult{}, fmt.Errorf("cannot tell whether %s is still playing seat %d: try again in a moment", r.meta.Seats[seat].Name, seat+1)
+			name := r.meta.Seats[seat].Name
+			return VoteResult{}, refuse(fmt.Sprintf("cannot tell whether %s is still playing seat %d: try again in a moment", name, seat+1),
+				"lobby.cannotTell", engine.Str("Name", name), engine.Num("Seat", seat+1))
 		}
 		r.mu.Lock()
 		m, res, err := r.votes().cast(voter, seat, r.l.cfg.Now())

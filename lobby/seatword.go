@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/lobby/store"
 )
 
@@ -107,7 +108,8 @@ func SplitSeatWord(typed string) (invite, word string) {
 // errNoSeatForWord is what a seat word that opens nothing is told, in a
 // public room, whatever was wrong.
 func errNoSeatForWord(code string, grace string) error {
-	return fmt.Errorf("no seat in room %s takes that seat word from here: a seat word works from the address you played from, for %s after you left", code, grace)
+	return refuse(fmt.Sprintf("no seat in room %s takes that seat word from here: a seat word works from the address you played from, for %s after you left", code, grace),
+		"lobby.noSeatForWord", engine.Str("Code", code), engine.Str("Grace", grace))
 }
 
 // openAs is open for a player who may bring a seat word: one that names a

@@ -68,6 +68,8 @@ type feed struct {
 }
 
 func (f *feed) Changes(context.Context) <-chan string { return f.changes }
+func (f *feed) Follow(string)                         {}
+func (f *feed) Unfollow(string)                       {}
 
 func (f *feed) ClaimSeats(context.Context, string, []int, map[int]time.Time, time.Time, time.Duration) (store.SharedPresence, error) {
 	return store.SharedPresence{}, nil

@@ -3,6 +3,7 @@ package lobby
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/lobby/store"
@@ -21,21 +22,49 @@ import (
 // logSize is how many recent events a room keeps for its sessions' logs.
 const logSize = 200
 
-// logEntry is one event of the room's log and the move that made it.
-type logEntry struct {
+// LogEntry is one event of a room's log: what a seat's move did (or the
+// game, Seat -1), with its Words, so that each session words it for its
+// viewer in the viewer's language (Event.For, Event.WordsFor), naming
+// who did it. An entry never changes once made: updates share them.
+type LogEntry struct {
 	engine.Event
-	move int // the move's index in the room's log
-	// byBot marks the event of a seat's move that a bot played for the
+	// ByBot marks the event of a seat's move that a bot played for the
 	// seat's person (store.Record.Bot): its line says so.
-	byBot bool
+	ByBot bool
+	move  int // the move's index in the room's log
+
+	mu     sync.Mutex
+	worded []wording // Worded's texts
+}
+
+type wording struct{ key, text string }
+
+// Worded returns the entry's text under key (a language, and how its
+// reader stands to it), made by word the first time it is asked for:
+// the screens at a table reading it alike word it once between them.
+func (e *LogEntry) Worded(key string, word func() string) string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, w := range e.worded {
+		if w.key == key {
+			return w.text
+		}
+	}
+	text := word()
+	e.worded = append(e.worded, wording{key, text})
+	return text
 }
 
 // undoLog is a room's recent events, and per seat the moves an undo may
 // still take back, newest last. The room's lock guards it.
 type undoLog struct {
-	events   []logEntry
+	events   []*LogEntry
 	standing map[int][]int
 }
+
+// entries are the log's events as they stand, oldest first, in a slice
+// of their own for updates to share.
+func (u *undoLog) entries() []*LogEntry { return slices.Clone(u.events) }
 
 // record adds to the log the events of move, played by seat, by a bot
 // for the seat's person when byBot.
@@ -57,7 +86,7 @@ func (u *undoLog) record(move, seat int, byBot bool, events []engine.Event) {
 		}
 	}
 	for _, e := range events {
-		u.events = append(u.events, logEntry{Event: e, move: move, byBot: byBot && seat >= 0 && e.Seat == seat})
+		u.events = append(u.events, &LogEntry{Event: e, move: move, ByBot: byBot && seat >= 0 && e.Seat == seat})
 	}
 	if over := len(u.events) - logSize; over > 0 {
 		u.events = slices.Delete(u.events, 0, over)
@@ -75,17 +104,22 @@ func (u *undoLog) takeBack(seat int, e engine.Event) engine.Event {
 	gone := stack[len(stack)-1]
 	u.standing[seat] = stack[:len(stack)-1]
 	var did []string
-	u.events = slices.DeleteFunc(u.events, func(l logEntry) bool {
+	var words []engine.Words
+	u.events = slices.DeleteFunc(u.events, func(l *LogEntry) bool {
 		if l.move != gone {
 			return false
 		}
 		if text := l.For(seat); text != "" {
-			did = append(did, text)
+			did, words = append(did, text), append(words, l.WordsFor(seat))
 		}
 		return true
 	})
 	if len(did) > 0 {
 		e.Private = "took back: " + strings.Join(did, "; ")
+		e.PrivateWords = engine.Words{}
+		if !slices.ContainsFunc(words, func(w engine.Words) bool { return w.ID == "" }) {
+			e.PrivateWords = engine.Say("log.tookback", engine.StepsArg("Did", words...))
+		}
 	}
 	return e
 }
@@ -94,22 +128,31 @@ func (u *undoLog) takeBack(seat int, e engine.Event) engine.Event {
 // seats' names, and lists which of the lines a bot played for a seat's
 // person: those say so ("the bot played for carol: built Manufactory").
 func (u *undoLog) wordedFor(seat int, seats []store.Seat) (lines []string, byBot []int) {
-	lines = make([]string, 0, len(u.events))
-	for i, e := range u.events {
+	names := make([]string, len(seats))
+	for i, s := range seats {
+		names[i] = s.Name
+	}
+	return wordLog(u.events, seat, names)
+}
+
+// wordLog words events for seat in English, as wordedFor says.
+func wordLog(events []*LogEntry, seat int, names []string) (lines []string, byBot []int) {
+	lines = make([]string, 0, len(events))
+	for i, e := range events {
 		text := e.For(seat)
-		if e.Seat >= 0 && e.Seat < len(seats) {
-			who := seats[e.Seat].Name
+		if e.Seat >= 0 && e.Seat < len(names) {
+			who := names[e.Seat]
 			switch {
-			case e.byBot && e.Seat == seat:
+			case e.ByBot && e.Seat == seat:
 				who = "the bot played for you:"
-			case e.byBot:
+			case e.ByBot:
 				who = "the bot played for " + who + ":"
 			case e.Seat == seat:
 				who = "You"
 			}
 			text = who + " " + text
 		}
-		if e.byBot {
+		if e.ByBot {
 			byBot = append(byBot, i)
 		}
 		lines = append(lines, text)

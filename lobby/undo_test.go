@@ -3,6 +3,7 @@ package lobby
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -242,5 +243,30 @@ func TestLogCreditsTheBot(t *testing.T) {
 		if !slices.Equal(lines, c.want) || !slices.Equal(byBot, []int{0}) {
 			t.Errorf("seat %d reads %q with the bot's lines %v; want %q and [0]", c.seat, lines, byBot, c.want)
 		}
+	}
+}
+
+// TestUndoLogWordsWhatWasTakenBack: the undoer's line carries, for their
+// language, the words of each event of the move taken back; a move
+// whose events have no words leaves it to the English text.
+func TestUndoLogWordsWhatWasTakenBack(t *testing.T) {
+	take := engine.Say("factories.log.take", engine.CardArg("Card", "Dojo"))
+	roll := engine.Say("factories.log.roll", engine.Str("Dice", "6 1"))
+	undo := engine.Event{Seat: 0, Kind: engine.Undo, Text: "took back a move", Words: engine.Say("log.undo")}
+	var u undoLog
+	u.record(0, 0, false, []engine.Event{{Seat: 0, Text: "took Dojo from the marketplace", Words: take}, {Seat: 0, Text: "rolled 6 1", Words: roll}})
+	u.record(1, 0, false, []engine.Event{undo})
+	got := u.entries()[0]
+	want := engine.Say("log.tookback", engine.StepsArg("Did", take, roll))
+	if w := got.WordsFor(0); w.ID != want.ID || fmt.Sprint(w) != fmt.Sprint(want) {
+		t.Errorf("the undoer's words %v; want %v", w, want)
+	}
+	if w := got.WordsFor(1); w.ID != "log.undo" {
+		t.Errorf("another seat's words %v; want log.undo", w)
+	}
+	u.record(2, 0, false, []engine.Event{{Seat: 0, Text: "took a card"}})
+	u.record(3, 0, false, []engine.Event{undo})
+	if got := u.entries()[1]; got.WordsFor(0).ID != "" || got.For(0) != "took back: took a card" {
+		t.Errorf("an undo of a move without words: %v, %q", got.WordsFor(0), got.For(0))
 	}
 }

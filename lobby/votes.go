@@ -2,11 +2,11 @@ package lobby
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"time"
 
+	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/lobby/store"
 )
 
@@ -102,25 +102,25 @@ func (v seatVotes) check(by Player, seat int, title string) (int, error) {
 	m := v.meta
 	voter := m.SeatOf(by.ID)
 	if voter < 0 || m.Seats[voter].Bot != "" {
-		return -1, errors.New("only the players at the table can hand a seat to a bot")
+		return -1, errPlayersVote
 	}
 	if seat < 0 || seat >= len(m.Seats) {
-		return -1, fmt.Errorf("there is no seat %d", seat+1)
+		return -1, noSeat(seat)
 	}
 	s := m.Seats[seat]
 	switch {
 	case seat == voter:
-		return -1, errors.New("that is your own seat")
+		return -1, refuse("that is your own seat", "lobby.ownSeat")
 	case s.Free():
-		return -1, fmt.Errorf("seat %d is free: the host seats bots there", seat+1)
+		return -1, refuse(fmt.Sprintf("seat %d is free: the host seats bots there", seat+1), "lobby.seatFree", engine.Num("Seat", seat+1))
 	case s.Bot != "":
-		return -1, fmt.Errorf("a bot already plays seat %d", seat+1)
+		return -1, botThere(seat)
 	case m.Over:
-		return -1, errors.New("this game is over")
+		return -1, errGameOver
 	case !m.Started:
-		return -1, errors.New("the game has not started: the seats fill first")
+		return -1, refuse("the game has not started: the seats fill first", "lobby.seatsFillFirst")
 	case v.bot == "":
-		return -1, fmt.Errorf("%s has no bots on this server", title)
+		return -1, noBots(title)
 	}
 	return voter, nil
 }
@@ -130,15 +130,17 @@ func (v seatVotes) check(by Player, seat int, title string) (int, error) {
 func (v seatVotes) cast(voter, seat int, now time.Time) (store.Meta, VoteResult, error) {
 	s := v.meta.Seats[seat]
 	if v.seen.present(seat) {
-		return store.Meta{}, VoteResult{}, fmt.Errorf("%s is still playing seat %d", s.Name, seat+1)
+		return store.Meta{}, VoteResult{}, refuse(fmt.Sprintf("%s is still playing seat %d", s.Name, seat+1), "lobby.stillPlaying",
+			engine.Str("Name", s.Name), engine.Num("Seat", seat+1))
 	}
 	if !v.seen.present(voter) {
-		return store.Meta{}, VoteResult{}, errors.New("only the players at the table can hand a seat to a bot")
+		return store.Meta{}, VoteResult{}, errPlayersVote
 	}
 	away := v.awaySince(seat)
 	if open := v.graceOver(seat, 1); now.Before(open) {
-		return store.Meta{}, VoteResult{}, fmt.Errorf("%s has been away %s: the seat can go to a bot in %s",
-			s.Name, ClockText(now.Sub(away)), ClockText(open.Sub(now)))
+		return store.Meta{}, VoteResult{}, refuse(fmt.Sprintf("%s has been away %s: the seat can go to a bot in %s",
+			s.Name, ClockText(now.Sub(away)), ClockText(open.Sub(now))), "lobby.tooSoon",
+			engine.Str("Name", s.Name), engine.Str("Away", ClockText(now.Sub(away))), engine.Str("Left", ClockText(open.Sub(now))))
 	}
 	m := *v.meta
 	m.Votes = slices.DeleteFunc(slices.Clone(m.Votes), func(vote store.Vote) bool {

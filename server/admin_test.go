@@ -108,6 +108,11 @@ func TestAdminCommands(t *testing.T) {
 		}
 	}
 
+	// Bob reads Polish from here on: his terminal is told in Polish, his
+	// play session's JSON stays English.
+	if r := run(t, bob, "lang pl", ""); r.status != 0 {
+		t.Fatalf("lang pl: %+v", r)
+	}
 	code := strings.TrimSpace(run(t, bob, "new --players 2 --private", "").stdout)
 	st := startPlay(t, bob, "play "+code)
 	<-st.lines
@@ -125,7 +130,7 @@ func TestAdminCommands(t *testing.T) {
 	if r := run(t, admin, "admin announce back in five minutes", ""); !strings.Contains(r.stdout, "shown on 1 terminal") {
 		t.Errorf("announce: %+v", r)
 	}
-	scr.waitFor(t, "announcement: back in five minutes")
+	scr.waitFor(t, "ogłoszenie: back in five minutes")
 
 	if r := run(t, admin, "admin kick "+playID, ""); r.status != 0 {
 		t.Fatalf("kick: %+v", r)
@@ -134,7 +139,7 @@ func TestAdminCommands(t *testing.T) {
 	for l := range st.lines {
 		last = l
 	}
-	if last.Error != string(kickNote) {
+	if last.Error != kickNote.Error() {
 		t.Errorf("the kicked session ended with %+v", last)
 	}
 
@@ -149,7 +154,7 @@ func TestAdminCommands(t *testing.T) {
 	if r := run(t, admin, "admin ban "+bobFP+" --for 1h", ""); r.status != 0 || !strings.Contains(r.stdout, "closed 1 session") {
 		t.Fatalf("ban: %+v", r)
 	}
-	scr.waitFor(t, "does not accept you")
+	scr.waitFor(t, "ten serwer cię nie przyjmuje") // in bob's language
 	again := dialKey(t, srv.addr, "bob", bobKey)
 	if r := run(t, again, "rooms", ""); r.status != 1 || !strings.Contains(r.stderr, "does not accept you") {
 		t.Errorf("banned key: %+v", r)

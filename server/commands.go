@@ -32,12 +32,12 @@ type call struct {
 // session's program runs inside it for as long as the player stays, so
 // its work before and after is done out of line (see runTUI).
 func (s *Server) run(sess ssh.Session) int {
-	if len(sess.RawCommand()) > maxCommand {
-		fmt.Fprintf(sess.Stderr(), "smokestack: that command is %d bytes long; commands are short (run help)\n", len(sess.RawCommand()))
-		return 1
-	}
 	c := s.newCall(sess)
 	defer c.finish()
+	if len(sess.RawCommand()) > maxCommand {
+		fmt.Fprintln(sess.Stderr(), "smokestack: "+c.live.printer().N("server.command_too_long", len(sess.RawCommand())))
+		return 1
+	}
 	return s.commands().Run(c.command())
 }
 
@@ -64,7 +64,7 @@ func (c *call) command() *cmd.Call {
 		errOut = c.sess
 	}
 	return &cmd.Call{Ctx: c.ctx, Player: c.player, Line: c.sess.Command(), Out: c.sess, Err: errOut,
-		Env: c.sess.Environ(), Terminal: isPty, ID: c.live.id, Remote: c.sess.RemoteAddr().String(), Session: c}
+		Env: c.sess.Environ(), Lang: c.live.printer().Tag(), Terminal: isPty, ID: c.live.id, Remote: c.sess.RemoteAddr().String(), Session: c}
 }
 
 // Started counts the session in the sessions metric, by its kind.
@@ -84,10 +84,15 @@ func (c *call) finish() {
 // Input is the session's input, paced and noted as activity (limits.go).
 func (c *call) Input(ctx context.Context) io.Reader { return c.s.input(ctx, c) }
 
-// Ended says why the server ended the session, if it did.
+// Ended says why the server ended the session, if it did: in the
+// player's language, but in English to play, whose JSON lines stay
+// language-neutral.
 func (c *call) Ended() (string, bool) {
 	note, ok := noteFor(c.ctx)
-	return string(note), ok
+	if c.kind == "play" {
+		return note.Error(), ok
+	}
+	return note.In(c.live.printer()), ok
 }
 
 // Screen runs the game screen on the session's terminal (tui.go).

@@ -165,8 +165,8 @@ func (s *Server) refuseChannel(cs *connState, conn *gossh.ServerConn, ch gossh.N
 		key = conn.Permissions.Extensions[extFingerprint]
 	}
 	s.suspects.note(reason, key, addrKey(cs.addr), time.Now())
-	_ = ch.Reject(gossh.ResourceShortage, refusalLines[reason])
-	if lim.RefusedSessions > 0 && refused >= lim.RefusedSessions && s.endConnState(cs, nil, refusalLines["refused_sessions"]) {
+	_ = ch.Reject(gossh.ResourceShortage, refusalLine(nil, reason))
+	if lim.RefusedSessions > 0 && refused >= lim.RefusedSessions && s.endConnState(cs, nil, refusalLine(nil, "refused_sessions")) {
 		s.refuse("refused_sessions", "remote", cs.addr.String(), "user", conn.User())
 		s.suspects.note("refused_sessions", key, addrKey(cs.addr), time.Now())
 	}
@@ -282,7 +282,7 @@ func (s *Server) endConnState(cs *connState, except ssh.Session, note string) bo
 	}
 	for _, ls := range on {
 		if ls.sess != except {
-			ls.end(endNote(note))
+			ls.end(textNote(note))
 		}
 	}
 	go func() {
@@ -327,7 +327,7 @@ func (s *Server) handshakeConfig(ctx ssh.Context) *gossh.ServerConfig {
 	}
 	cfg.PreAuthConnCallback = func(pc gossh.ServerPreAuthConn) {
 		if cs.refusal != "" {
-			_ = pc.SendAuthBanner("smokestack: " + refusalLines[cs.refusal] + "\r\n")
+			_ = pc.SendAuthBanner("smokestack: " + refusalLine(nil, cs.refusal) + "\r\n")
 		}
 	}
 	cfg.AuthLogCallback = func(_ gossh.ConnMetadata, _ string, err error) {

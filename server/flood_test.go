@@ -255,8 +255,8 @@ func TestRefusedSessionsEndTheConnection(t *testing.T) {
 	if attempts > 2*threshold {
 		t.Errorf("%d sessions refused before the connection closed, want at most %d", attempts, 2*threshold)
 	}
-	if !strings.Contains(strings.Join(lines, "\n"), refusalLines["refused_sessions"]) {
-		t.Errorf("the client was never told %q; it was told:\n%s", refusalLines["refused_sessions"], strings.Join(lines, "\n"))
+	if !strings.Contains(strings.Join(lines, "\n"), refusalLine(nil, "refused_sessions")) {
+		t.Errorf("the client was never told %q; it was told:\n%s", refusalLine(nil, "refused_sessions"), strings.Join(lines, "\n"))
 	}
 	if n := srv.refusals("refused_sessions"); n != 1 {
 		t.Errorf("%d refused_sessions refusals counted, want 1", n)
@@ -304,7 +304,7 @@ func TestDroppedRefusalsLoggedApart(t *testing.T) {
 	srv := startServer(t, withLimits(Limits{ConnsPerAddr: 1}), logBurstsTo(&out, time.Minute))
 	key := newKey(t)
 	dialKey(t, srv.addr, "alice", key)
-	mustRefuse(t, srv.addr, key, refusalLines["conns_per_addr"]) // told, and logged
+	mustRefuse(t, srv.addr, key, refusalLine(nil, "conns_per_addr")) // told, and logged
 	waitUntil(t, "the refused connection's slot to be freed", func() bool {
 		srv.gate.mu.Lock()
 		defer srv.gate.mu.Unlock()

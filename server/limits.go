@@ -10,6 +10,8 @@ import (
 
 	"github.com/charmbracelet/ssh"
 	"golang.org/x/time/rate"
+
+	"github.com/smokestack/smokestack/internal/lang"
 )
 
 // Limits bound what one address, key or session may take of the server,
@@ -71,18 +73,24 @@ func DefaultLimits() Limits {
 	}
 }
 
-// What a client is told when it is refused, by reason. The reasons name
-// the refusal in logs and in the refusals metric.
+// What a client is told when it is refused, by reason: the message of
+// the server's catalogue that words it. The reasons name the refusal in
+// logs and in the refusals metric.
 var refusalLines = map[string]string{
-	"conns_per_addr":    "too many connections from your address; try again in a minute",
-	"conn_rate":         "too many new connections from your address; try again in a minute",
-	"conns_per_key":     "too many connections with your key; close some and try again",
-	"sessions":          "the server is full right now; try again in a few minutes",
-	"sessions_per_conn": "too many sessions open on this connection; close some and try again",
-	"session_rate":      "too many new sessions on this connection; try again in a minute",
-	"refused_sessions":  "too many sessions refused on this connection; it is closed",
-	"banned":            "this server does not accept you; if you think that is a mistake, ask its operator",
+	"conns_per_addr":    "server.refusal.conns_per_addr",
+	"conn_rate":         "server.refusal.conn_rate",
+	"conns_per_key":     "server.refusal.conns_per_key",
+	"sessions":          "server.refusal.sessions",
+	"sessions_per_conn": "server.refusal.sessions_per_conn",
+	"session_rate":      "server.refusal.session_rate",
+	"refused_sessions":  "server.refusal.refused_sessions",
+	"banned":            "server.refusal.banned",
 }
+
+// refusalLine words the refusal for reason in p's language. A refusal
+// before a session (the connection's, its channels') knows no language
+// yet, and is told in English (a nil p).
+func refusalLine(p *lang.Printer, reason string) string { return p.T(refusalLines[reason]) }
 
 // gate counts what is open per address, per key and in all, and decides
 // whether one more may come in.

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/ssh"
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/session"
 )
@@ -31,6 +32,10 @@ type liveSession struct {
 	// warned, which only watchIdle touches, while its player is warned.
 	idleWatched atomic.Bool
 	warned      bool
+	// lang is the printer of the language the player reads: their
+	// profile's choice, else their client's environment's; the lang
+	// command and the lobby's picker change it.
+	lang atomic.Pointer[lang.Printer]
 
 	mu     sync.Mutex
 	kind   string               // terminal, play or command, once known
@@ -62,6 +67,12 @@ func (ls *liveSession) end(note endNote) {
 		}
 	})
 }
+
+// printer words what the server tells the session's player.
+func (ls *liveSession) printer() *lang.Printer { return ls.lang.Load() }
+
+// setLang makes the session speak t from now on.
+func (ls *liveSession) setLang(t lang.Tag) { ls.lang.Store(lang.For(t)) }
 
 func (ls *liveSession) touch() { ls.lastInput.Store(time.Now().UnixNano()) }
 
@@ -96,6 +107,7 @@ func (s *Server) register(sess ssh.Session, p lobby.Player) *liveSession {
 	ls := &liveSession{id: randomID()[:8], player: p, remote: sess.RemoteAddr().String(), cmd: sess.RawCommand(),
 		started: time.Now(), sess: sess, done: make(chan struct{})}
 	ls.touch()
+	ls.setLang(lang.Choose(p.Lang, sess.Environ()))
 	if _, winch, ok := sess.Pty(); ok {
 		go ls.followWindow(winch)
 	}

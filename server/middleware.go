@@ -7,6 +7,8 @@ import (
 
 	"github.com/charmbracelet/ssh"
 	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/smokestack/smokestack/internal/lang"
 )
 
 // recoverPanics keeps one session's bug from taking the server down: the
@@ -17,7 +19,8 @@ func (s *Server) recoverPanics(next ssh.Handler) ssh.Handler {
 			if r := recover(); r != nil {
 				s.log.Error("session panic", "user", sess.User(), "remote", sess.RemoteAddr().String(),
 					"cmd", sess.Command(), "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
-				fmt.Fprintln(sess.Stderr(), "\r\nsmokestack hit an internal error and closed this session; it has been logged. Your seat is kept: reconnect to carry on.")
+				p := lang.For(lang.Choose(playerFrom(sess.Context()).Lang, sess.Environ()))
+				fmt.Fprintln(sess.Stderr(), "\r\n"+p.T("server.panic"))
 				_ = sess.Exit(1)
 			}
 		}()
@@ -141,7 +144,9 @@ func (s *Server) admit(sess ssh.Session) *liveSession {
 	if reason != "" {
 		s.refuse(reason, "remote", sess.RemoteAddr().String(), "key", p.Key)
 		s.suspects.note(reason, p.Key, clientAddr(sess), time.Now())
-		fmt.Fprintln(sess.Stderr(), "smokestack: "+refusalLines[reason])
+		// Its profile is not read yet: the client's environment says
+		// what it reads.
+		fmt.Fprintln(sess.Stderr(), "smokestack: "+refusalLine(lang.For(lang.Choose("", sess.Environ())), reason))
 		_ = sess.Exit(1)
 		return nil
 	}

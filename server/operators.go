@@ -132,7 +132,7 @@ func (s *Server) answer(_ context.Context, req store.OperatorRequest) store.Oper
 		}
 	case cmd.AskAnnounce:
 		for _, ls := range s.sessions() {
-			if ls.show(session.Notice{Text: "announcement: " + arg(0)}) {
+			if ls.show(session.Notice{Text: ls.printer().T("server.note.announcement", "Text", arg(0))}) {
 				a.N++
 			}
 		}
@@ -142,7 +142,7 @@ func (s *Server) answer(_ context.Context, req store.OperatorRequest) store.Oper
 		ban := store.Ban{Target: target}
 		for _, ls := range s.sessions() {
 			if ls.id != except && ban.Covers(ls.player.Key, remoteAddr(ls.sess.RemoteAddr())) {
-				ls.end(endNote(refusalLines["banned"]))
+				ls.end(bannedNote)
 				a.N++
 			}
 		}

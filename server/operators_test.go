@@ -16,6 +16,9 @@ import (
 // Redis, admin sessions, announce, kick and ban reach every instance, and
 // say how many answered; an instance that heard and did not answer is
 // counted, and the operator told how to reach it.
+// operatorsChannel carries operators' requests (lobby/store/redis/keys.go).
+const operatorsChannel = "smokestack:{operators}:requests"
+
 func TestAdminAcrossInstances(t *testing.T) {
 	r := redistest.Start(t)
 	op, bobKey := newKey(t), newKey(t)
@@ -24,8 +27,8 @@ func TestAdminAcrossInstances(t *testing.T) {
 	rdb := redis.NewClient(mustParseURL(t, r.URL))
 	defer rdb.Close()
 	waitUntil(t, "both instances to listen for operators", func() bool {
-		n, err := rdb.PubSubNumSub(t.Context(), "smokestack:operators").Result()
-		return err == nil && n["smokestack:operators"] == 2
+		n, err := rdb.PubSubShardNumSub(t.Context(), operatorsChannel).Result()
+		return err == nil && n[operatorsChannel] == 2
 	})
 	admin := dialKey(t, a.addr, "ops", op)
 	bob := dialKey(t, b.addr, "bob", bobKey)
@@ -60,7 +63,7 @@ func TestAdminAcrossInstances(t *testing.T) {
 	for l := range st.lines {
 		last = l
 	}
-	if last.Error != string(kickNote) {
+	if last.Error != kickNote.Error() {
 		t.Errorf("the kicked session on B ended with %+v", last)
 	}
 
@@ -73,7 +76,7 @@ func TestAdminAcrossInstances(t *testing.T) {
 	}
 
 	// A third instance that hears requests and never answers.
-	deaf := rdb.Subscribe(context.Background(), "smokestack:operators")
+	deaf := rdb.SSubscribe(context.Background(), operatorsChannel)
 	defer deaf.Close()
 	if _, err := deaf.Receive(context.Background()); err != nil { // the subscription, confirmed
 		t.Fatal(err)

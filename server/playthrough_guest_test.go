@@ -38,9 +38,9 @@ func TestPlayThroughGuestRestart(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	go srv.Shutdown(ctx)
-	guest.sees(string(restartNote), "Your seat word in room "+code+" is "+word,
+	guest.sees(restartNote.Error(), "Your seat word in room "+code+" is "+word,
 		"join "+code+" "+word)
-	bob.sees(string(restartNote))
+	bob.sees(restartNote.Error())
 	bob.seesNo("Your seat word") // a key needs none
 	srv.Close()
 	srv.store.Close()

@@ -26,6 +26,8 @@ type player struct {
 	key  gossh.Signer
 	addr string
 	w, h int
+	// env is what the player's ssh sends (SetEnv), such as LANG.
+	env  map[string]string
 	term *vt.SafeEmulator
 	in   io.WriteCloser
 	sess *gossh.Session
@@ -64,6 +66,11 @@ func (p *player) connect(cmd string) {
 		p.t.Fatal(err)
 	}
 	p.t.Cleanup(func() { s.Close() })
+	for k, v := range p.env {
+		if err := s.Setenv(k, v); err != nil {
+			p.t.Fatal(err)
+		}
+	}
 	if err := s.RequestPty("xterm-256color", p.h, p.w, gossh.TerminalModes{}); err != nil {
 		p.t.Fatal(err)
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/charmbracelet/wish"
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/internal/ratelog"
 	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/session/kit"
@@ -208,16 +209,37 @@ func (s *Server) Close() error {
 	return s.srv.Close()
 }
 
-// endNote is why the server ended a session, as its player is told.
-type endNote string
+// endNote is why the server ended a session, as its player is told: a
+// message of the server's catalogue, worded in the player's language
+// when it is told (In), or a text as it came (a lobby's refusal).
+type endNote struct {
+	id   string        // the message; "" for text
+	time time.Duration // the time the message names, if any
+	text string
+}
 
-func (n endNote) Error() string { return string(n) }
+// textNote is a note told as it is.
+func textNote(text string) endNote { return endNote{text: text} }
+
+// In words the note in p's language.
+func (n endNote) In(p *lang.Printer) string {
+	if n.id == "" {
+		return n.text
+	}
+	return p.T(n.id, "Time", p.Duration(n.time))
+}
+
+// Error is the note in English, for the log and the JSON of play.
+func (n endNote) Error() string { return n.In(nil) }
 
 // restartNote is what open sessions see when the server shuts down.
-const restartNote endNote = "the server is restarting: your seat is kept, reconnect in a moment"
+var restartNote = endNote{id: "server.note.restart"}
 
 // kickNote is what a session an operator closed sees.
-const kickNote endNote = "an operator closed this session"
+var kickNote = endNote{id: "server.note.kicked"}
+
+// bannedNote is what the sessions of a player just banned see.
+var bannedNote = endNote{id: "server.refusal.banned"}
 
 // sessionContext ends when the session's connection closes, the server
 // shuts down or the session is ended (see liveSession.end); its cause is

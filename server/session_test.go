@@ -174,10 +174,10 @@ func TestShutdownTellsSessions(t *testing.T) {
 	defer cancel()
 	go srv.Shutdown(ctx)
 	for i, scr := range screens {
-		scr.waitFor(t, string(restartNote))
+		scr.waitFor(t, restartNote.Error())
 		raw := scr.raw()
 		leave := strings.LastIndex(raw, "\x1b[?1049l") // the alt screen left, the terminal restored
-		if leave < 0 || leave > strings.LastIndex(raw, string(restartNote)) {
+		if leave < 0 || leave > strings.LastIndex(raw, restartNote.Error()) {
 			t.Errorf("screen %d: the note is not below a restored terminal: %q", i, raw[max(0, len(raw)-300):])
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/internal/games"
+	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/internal/tally"
 	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/session/kit"
@@ -31,7 +32,7 @@ func tallyBots() engine.Bots {
 // Step 3: the screens, a kit.Screens over the game's own view.
 var tallyScreens = kit.Screens[tally.View]{
 	Board: func(v *tally.View) kit.Board { return tallyBoard{v} },
-	Pages: func() []kit.RulesPage {
+	Pages: func(*lang.Printer) []kit.RulesPage {
 		return []kit.RulesPage{{Title: "Tally", Text: "Take the top card on your turn, then say you are done.\n\nThe biggest hand wins."}}
 	},
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/ssh"
 	"github.com/muesli/termenv"
 
+	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/session"
 )
 
@@ -79,6 +80,7 @@ func (s *Server) newTerminal(c *call, ts terminalStart) *terminal {
 	w, h := clampSize(t.size.Width, t.size.Height)
 	model := session.New(session.Config{
 		Lobby: s.cfg.Lobby, Games: s.cfg.Screens, Player: c.player, Start: ts.start, Theme: ts.theme,
+		Lang: c.live.printer().Tag(), OnLang: c.live.setLang,
 		Width: w, Height: h,
 		Context:    c.ctx,
 		Renderer:   renderer(c.sess, pty.Term),
@@ -163,11 +165,11 @@ func (s *Server) ended(c *call, start session.Start, t *terminal, final tea.Mode
 	switch {
 	case errors.Is(err, tea.ErrProgramPanic):
 		s.log.Error("session screen panic", "user", c.sess.User(), "start", start.Mode, "code", start.Code)
-		return errors.New("the game screen hit an internal error; it has been logged. Your seat is kept: reconnect to carry on")
+		return errors.New(c.live.printer().T("server.screen_panic"))
 	case ended:
 		// After the restored terminal, on the same stream, so it cannot
 		// overtake it.
-		fmt.Fprint(c.out, "\n"+string(note)+"\n"+s.seatWordsNote(final)) // made \r\n by the emulated PTY
+		fmt.Fprint(c.out, "\n"+note.In(c.live.printer())+"\n"+s.seatWordsNote(c.live.printer(), final)) // made \r\n by the emulated PTY
 		return nil
 	case errors.Is(err, tea.ErrProgramKilled):
 		return nil // the connection went away
@@ -178,15 +180,15 @@ func (s *Server) ended(c *call, start session.Start, t *terminal, final tea.Mode
 // seatWordsNote repeats to a guest, as the server ends their session,
 // the seat words its screens showed: the restored terminal no longer
 // shows them, and without one a guest cannot come back.
-func (s *Server) seatWordsNote(final tea.Model) string {
+func (s *Server) seatWordsNote(p *lang.Printer, final tea.Model) string {
 	sw, ok := final.(interface{ SeatWords() []session.SeatWord })
 	if !ok {
 		return ""
 	}
 	var b strings.Builder
 	for _, w := range sw.SeatWords() {
-		fmt.Fprintf(&b, "Your seat word in room %s is %s. Come back from this address with:\n  %s\n",
-			w.Code, w.Word, s.sshCommand(true, "join", w.Code, w.Word))
+		fmt.Fprintf(&b, "%s\n  %s\n", p.T("server.seat_word", "Code", w.Code, "Word", w.Word),
+			s.sshCommand(true, "join", w.Code, w.Word))
 	}
 	return b.String()
 }
@@ -215,10 +217,10 @@ func (s *Server) watchIdle() {
 				case ls.ctx.Err() != nil: // ending already
 				case idle >= limit:
 					s.refuse("inactivity", "key", ls.player.Key, "idle", idle.Round(time.Second))
-					ls.end(endNote(fmt.Sprintf("closed after %s without input; your seat is kept", limit)))
+					ls.end(endNote{id: "server.note.idle_closed", time: limit})
 				case idle >= warnAt && !ls.warned:
 					ls.warned = true
-					ls.show(session.Notice{Text: fmt.Sprintf("no input for a while: this session closes in %s unless you press a key", (limit - idle).Round(time.Second))})
+					ls.show(session.Notice{Text: ls.printer().T("server.note.idle_warning", "Time", ls.printer().Duration(limit-idle))})
 				case idle < warnAt && ls.warned:
 					ls.warned = false
 					ls.show(session.Notice{})

@@ -6,6 +6,8 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/smokestack/smokestack/internal/lang"
 )
 
 // A player who looks away is called back: when their seat comes to act
@@ -47,15 +49,16 @@ func (a *alerts) setTitle(title string) tea.Cmd {
 	return a.send(ansi.SetWindowTitle(title))
 }
 
-// toggle switches the bell and title off or on and says which.
-func (a *alerts) toggle() (tea.Cmd, string) {
+// toggle switches the bell and title off or on and says which, in p's
+// language.
+func (a *alerts) toggle(p *lang.Printer) (tea.Cmd, string) {
 	if a.on {
 		cmd := a.setTitle(baseTitle) // no stale "your move" left behind
 		a.on = false
-		return cmd, "bell and window title off (B turns them on)"
+		return cmd, p.T("session.alert.off")
 	}
 	a.on = true
-	return nil, "bell and window title on: they call you when it is your move (B turns them off)"
+	return nil, p.T("session.alert.on")
 }
 
 // seatAlert is what a room update means for the terminal: the bell when
@@ -64,9 +67,10 @@ func (a *alerts) toggle() (tea.Cmd, string) {
 func (g *gameScreen) seatAlert(wasActing bool) tea.Cmd {
 	a := &g.env.alerts
 	acting := g.acting()
-	title := "room " + g.code + " · " + baseTitle
+	p := g.env.theme.L
+	title := p.T("session.room.code", "Code", g.code) + " · " + baseTitle
 	if acting {
-		title = "your move · " + title
+		title = p.T("session.alert.yourMove") + " · " + title
 	}
 	cmd := a.setTitle(title)
 	if acting && !wasActing && a.on {

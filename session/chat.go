@@ -1,7 +1,6 @@
 package session
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -67,11 +66,11 @@ func newChatPane(e *env) *chatPane { return &chatPane{env: e} }
 // is 5 KB a session.
 func (c *chatPane) in() *textinput.Model {
 	if c.input == nil {
-		in := textinput.New()
-		in.Prompt = "say: "
-		in.Placeholder = "a message; /me ACTION, /mute NAME, /unmute NAME"
-		in.CharLimit = chat.MaxLength
 		t := c.env.theme
+		in := textinput.New()
+		in.Prompt = t.L.T("session.chat.prompt") + " "
+		in.Placeholder = t.L.T("session.chat.placeholder")
+		in.CharLimit = chat.MaxLength
 		in.PromptStyle, in.TextStyle, in.PlaceholderStyle = t.Accent.Style, t.Style(), t.Dim.Style
 		in.Cursor.Style = t.Style().Reverse(true)
 		in.Cursor.SetMode(cursor.CursorStatic) // no blinking: nothing redraws for it
@@ -162,7 +161,11 @@ func (c *chatPane) key(msg tea.KeyMsg, spectators bool, send func(text string) t
 	case key.Matches(msg, k.Spectators):
 		if spectators {
 			c.hideSpectators = !c.hideSpectators
-			c.setNote(map[bool]string{true: "the spectators' chat is hidden (tab shows it)", false: "the spectators' chat shows (tab hides it)"}[c.hideSpectators], false)
+			note := c.env.theme.L.T("session.chat.spectatorsShown")
+			if c.hideSpectators {
+				note = c.env.theme.L.T("session.chat.spectatorsHidden")
+			}
+			c.setNote(note, false)
 		}
 	case key.Matches(msg, k.Send):
 		return c.enter(send)
@@ -206,7 +209,7 @@ func (c *chatPane) enter(send func(string) tea.Cmd) tea.Cmd {
 			text = "/" + text
 		}
 	case strings.HasPrefix(text, "/"):
-		c.setNote(fmt.Sprintf("no command %s: /me ACTION, /mute NAME, /unmute NAME (// starts a message with /)", cmd), true)
+		c.setNote(c.env.theme.L.T("session.chat.noCommand", "Command", cmd), true)
 		return nil
 	}
 	c.in().Reset()
@@ -226,7 +229,7 @@ func (c *chatPane) enter(send func(string) tea.Cmd) tea.Cmd {
 func (c *chatPane) sent(text string, err error) tea.Cmd {
 	c.sending = false
 	if err != nil {
-		c.setNote(err.Error(), true)
+		c.setNote(errText(c.env.theme, "", err), true)
 		if in := c.in(); in.Value() == "" {
 			in.SetValue(text)
 			in.CursorEnd()
@@ -245,28 +248,28 @@ func (c *chatPane) sent(text string, err error) tea.Cmd {
 
 // mute mutes or unmutes name for the rest of the session, and says so.
 func (c *chatPane) mute(on bool, name string) string {
-	m := c.env.muted
+	m, p := c.env.muted, c.env.theme.L
 	if name == "" {
 		if len(m) == 0 {
-			return "nobody is muted; /mute NAME hides a name's messages for this session"
+			return p.T("session.chat.nobodyMuted")
 		}
 		var names []string
 		for n := range m {
 			names = append(names, n)
 		}
 		slices.Sort(names)
-		return "muted for this session: " + strings.Join(names, ", ")
+		return p.T("session.chat.muted", "Names", strings.Join(names, ", "))
 	}
 	low := strings.ToLower(name)
 	if on {
 		m[low] = true
-		return fmt.Sprintf("%s is muted until you disconnect (/unmute %[1]s)", name)
+		return p.T("session.chat.mutes", "Name", name)
 	}
 	if !m[low] {
-		return name + " was not muted"
+		return p.T("session.chat.notMuted", "Name", name)
 	}
 	delete(m, low)
-	return name + " is no longer muted"
+	return p.T("session.chat.unmuted", "Name", name)
 }
 
 // inputView is the status line while the player types.
@@ -287,31 +290,32 @@ func (c *chatPane) view(t kit.Theme, s kit.Seats, room bool, w, h int) string {
 		}
 		shown = append(shown, lipgloss.NewStyle().Width(w).Render(chatLineText(t, s, l, room)))
 	}
-	title := t.Title.Render("CHAT")
+	p := t.L
+	title := t.Title.Render(p.T("session.chat.title"))
 	var hints []string
 	switch {
 	case c.readOnly:
-		hints = append(hints, "t: hide")
+		hints = append(hints, p.T("session.chat.hintHide"))
 	case c.typing:
-		hints = append(hints, "esc: stop")
+		hints = append(hints, p.T("session.chat.hintStop"))
 	default:
-		hints = append(hints, "t: type", "esc: hide")
+		hints = append(hints, p.T("session.chat.hintType"), p.T("session.chat.hintEscHide"))
 	}
 	if room && c.hideSpectators {
-		hints = append(hints, "spectators hidden")
+		hints = append(hints, p.T("session.chat.hiddenSpectators"))
 	}
 	if hidden > 0 && !(room && c.hideSpectators) {
-		hints = append(hints, fmt.Sprintf("%d muted", hidden))
+		hints = append(hints, p.N("session.chat.mutedCount", hidden))
 	}
 	later := min(c.scroll, max(0, len(shown)-1))
 	body := strings.Join(shown[:len(shown)-later], "\n")
 	switch {
 	case !c.primed && !c.readOnly:
-		body = t.Dim.Render("loading the chat…")
+		body = t.Dim.Render(p.T("session.chat.loading"))
 	case len(shown) == 0:
-		body = t.Dim.Render("nothing said yet")
+		body = t.Dim.Render(p.T("session.chat.empty"))
 		if !c.typing && !c.readOnly {
-			body += t.Dim.Render(": t to talk")
+			body = t.Dim.Render(p.T("session.chat.emptyTalk"))
 		}
 	}
 	rows := h - 1
@@ -330,12 +334,12 @@ func (c *chatPane) view(t kit.Theme, s kit.Seats, room bool, w, h int) string {
 	vp.GotoBottom()
 	switch {
 	case vp.YOffset > 0 && c.typing:
-		hints = append(hints, "↑ older")
+		hints = append(hints, "↑ "+p.T("session.chat.older"))
 	case vp.YOffset > 0:
-		hints = append(hints, "older above")
+		hints = append(hints, p.T("session.chat.olderAbove"))
 	}
 	if later > 0 {
-		hints = append(hints, fmt.Sprintf("↓ %d newer", later))
+		hints = append(hints, "↓ "+p.N("session.chat.newer", later))
 	}
 	title += t.Dim.Render("  " + strings.Join(hints, " · "))
 	if h == 1 {
@@ -351,7 +355,7 @@ func chatLineText(t kit.Theme, s kit.Seats, l store.ChatLine, room bool) string 
 	switch {
 	case !room:
 	case l.Channel == store.ChatSpectators || l.Seat == engine.Spectator:
-		who = t.Dim.Render("(watching) ") + l.Name
+		who = t.Dim.Render(t.L.T("session.chat.watching")+" ") + l.Name
 	default:
 		who = t.SeatStyle(l.Seat).Render(s.Glyph(l.Seat) + " " + l.Name)
 	}

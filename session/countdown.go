@@ -1,7 +1,6 @@
 package session
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -82,24 +81,24 @@ func (g *gameScreen) hostText() string {
 	case !g.room.HostAway || g.room.HostSeat < 0:
 		return ""
 	case g.room.HostSeat == g.seat:
-		return "you are host"
+		return g.env.theme.L.T("session.table.youHost")
 	}
-	return g.seats().Name(g.room.HostSeat) + " is host"
+	return g.env.theme.L.T("session.table.host", "Name", g.seats().Name(g.room.HostSeat))
 }
 
 func (g *gameScreen) tableParts(short bool) []string {
 	now := g.now()
-	seats := g.seats()
+	seats, p := g.seats(), g.env.theme.L
 	var parts []string
 	for i, s := range g.room.Seats {
 		if s.OutOfTime {
 			switch {
 			case i == g.seat:
-				parts = append(parts, "⏱ your time ran out: the bot plays this turn")
+				parts = append(parts, "⏱ "+p.T("session.table.yourTimeOut"))
 			case short:
-				parts = append(parts, "⏱ "+seats.Name(i)+": bot's turn")
+				parts = append(parts, "⏱ "+p.T("session.table.botsTurn", "Name", seats.Name(i)))
 			default:
-				parts = append(parts, "⏱ "+seats.Name(i)+"'s time ran out: the bot plays the turn")
+				parts = append(parts, "⏱ "+p.T("session.table.timeOut", "Name", seats.Name(i)))
 			}
 		}
 	}
@@ -114,39 +113,41 @@ func (g *gameScreen) tableParts(short bool) []string {
 
 // awaySeat words one away seat's countdown.
 func (g *gameScreen) awaySeat(i int, s lobby.SeatInfo, now time.Time, short bool) string {
-	name := g.seats().Name(i)
+	name, p := g.seats().Name(i), g.env.theme.L
+	away := since(p, now.Sub(s.AwaySince))
 	if s.VotesFrom.IsZero() {
 		// Not under way, or a game with no bots: nothing counts down.
 		if short {
-			return name + " away " + since(now.Sub(s.AwaySince))
+			return p.T("session.away.short", "Name", name, "Away", away)
 		}
-		return fmt.Sprintf("waiting for %s (disconnected %s)", name, since(now.Sub(s.AwaySince)))
+		return p.T("session.away.waiting", "Name", name, "Away", away)
 	}
 	if now.Before(s.VotesFrom) {
 		left := lobby.ClockText(s.VotesFrom.Sub(now))
 		if short {
-			return name + " away, bot vote in " + left
+			return p.T("session.away.voteInShort", "Name", name, "Left", left)
 		}
-		return name + " away: a bot may take the seat in " + left
+		return p.T("session.away.voteIn", "Name", name, "Left", left)
 	}
-	auto := "automatic in " + lobby.ClockText(s.BotAt.Sub(now))
+	botIn := lobby.ClockText(s.BotAt.Sub(now))
+	auto := p.T("session.away.automatic", "Left", botIn)
 	if !now.Before(s.BotAt) {
-		auto = "going to a bot now"
+		auto = p.T("session.away.botNow")
 	}
-	votes := fmt.Sprintf("%d of %d votes", len(s.Votes), s.VotesNeeded)
+	votes := p.N("session.away.votes", len(s.Votes), "Needed", s.VotesNeeded)
 	switch {
 	case g.spectator() && short:
 		// A spectator has no vote: how long the seat has been away, and
 		// when a bot takes it.
-		return fmt.Sprintf("%s away %s, bot in %s", name, since(now.Sub(s.AwaySince)), lobby.ClockText(s.BotAt.Sub(now)))
+		return p.T("session.away.watchShort", "Name", name, "Away", away, "Left", botIn)
 	case g.spectator():
-		return fmt.Sprintf("%s away %s: a bot takes the seat (%s, %s)", name, since(now.Sub(s.AwaySince)), votes, auto)
+		return p.T("session.away.watch", "Name", name, "Away", away, "Votes", votes, "Auto", auto)
 	case short:
-		return fmt.Sprintf("%s: b for a bot %d/%d, %s", name, len(s.Votes), s.VotesNeeded, lobby.ClockText(s.BotAt.Sub(now)))
+		return p.T("session.away.voteShort", "Name", name, "Votes", len(s.Votes), "Needed", s.VotesNeeded, "Left", botIn)
 	case slices.Contains(s.Votes, g.seat):
-		return fmt.Sprintf("%s away: you voted for a bot (%s, %s)", name, votes, auto)
+		return p.T("session.away.voted", "Name", name, "Votes", votes, "Auto", auto)
 	}
-	return fmt.Sprintf("%s away: b to hand the seat to a bot (%s, %s)", name, votes, auto)
+	return p.T("session.away.vote", "Name", name, "Votes", votes, "Auto", auto)
 }
 
 // clockText is the header's clock: the viewer's own time for the turn,
@@ -185,5 +186,5 @@ func (g *gameScreen) seatWordText() string {
 	if g.seatWord == "" {
 		return ""
 	}
-	return fmt.Sprintf("your seat word: %s · join %s %s to come back", g.seatWord, g.code, g.seatWord)
+	return g.env.theme.L.T("session.table.seatWord", "Word", g.seatWord, "Code", g.code)
 }

@@ -2,7 +2,6 @@ package session
 
 import (
 	"encoding/json"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/session/kit"
 )
@@ -20,8 +20,9 @@ import (
 // comes from the games' registration, so a new game needs nothing here.
 type roomForm struct {
 	games  []lobby.Game
-	game   int // index into games
-	field  int // index into fields()
+	p      *lang.Printer // the language it speaks
+	game   int           // index into games
+	field  int           // index into fields()
 	seats  int
 	public bool
 	values map[string]int // option name -> index into its choices
@@ -52,8 +53,8 @@ type formField struct {
 	change func(d int)
 }
 
-func newRoomForm(games []lobby.Game) *roomForm {
-	f := &roomForm{games: games, public: true, grace: slices.Index(graceChoices, lobby.DefaultGrace)}
+func newRoomForm(games []lobby.Game, p *lang.Printer) *roomForm {
+	f := &roomForm{games: games, p: p, public: true, grace: slices.Index(graceChoices, lobby.DefaultGrace)}
 	f.setGame(0)
 	return f
 }
@@ -75,43 +76,46 @@ func (f *roomForm) setGame(i int) {
 
 // fields lists the rows for the chosen game: an option that means
 // nothing with the others' values (engine.Option.Applies) is left out.
+// The game's options are worded from its catalogue (games.GAME.…).
 func (f *roomForm) fields() []formField {
-	g := f.games[f.game]
+	g, p := f.games[f.game], f.p
 	lo, hi := g.Rules.Seats()
 	step := func(v, d, n int) int { return (v + d + n) % n }
 	out := []formField{
-		{label: "game", value: g.Rules.Title(), about: "the game to play; R in the lobby teaches each one",
+		{label: p.T("session.form.game"), value: gameTitle(p, g), about: p.T("session.form.gameAbout"),
 			change: func(d int) { f.setGame(step(f.game, d, len(f.games))) }},
-		{label: "seats", value: strconv.Itoa(f.seats), note: fmt.Sprintf("%d to %d", lo, hi), about: "how many sit at the table, bots included",
+		{label: p.T("session.form.seats"), value: strconv.Itoa(f.seats), note: p.T("session.form.seatsRange", "Min", lo, "Max", hi),
+			about: p.T("session.form.seatsAbout"),
 			change: func(d int) {
 				f.seats = min(hi, max(lo, f.seats+d))
 				f.bots = min(f.bots, f.seats-1)
 			}},
-		{label: "visibility", value: "private: join by invite only", about: "only those you give the room's code to can join",
+		{label: p.T("session.form.visibility"), value: p.T("session.form.private"), about: p.T("session.form.privateAbout"),
 			change: func(int) { f.public = !f.public }},
 	}
 	if f.public {
-		out[2].value, out[2].about = "public: listed in the lobby", "anyone in the lobby sees the room and can take a seat"
+		out[2].value, out[2].about = p.T("session.form.public"), p.T("session.form.publicAbout")
 	}
 	values := f.chosen()
 	for _, o := range g.Rules.Options() {
 		if !o.Applies(f.seats, values) {
 			continue
 		}
-		out = append(out, formField{label: o.Name, value: o.Choices[f.values[o.Name]], about: o.About, change: func(d int) {
-			f.values[o.Name] = step(f.values[o.Name], d, len(o.Choices))
-		}})
+		out = append(out, formField{label: optionLabel(p, g.Name(), o.Name), value: optionValue(p, g.Name(), o.Name, o.Choices[f.values[o.Name]]),
+			about: optionAbout(p, g.Name(), o.Name, o.About), change: func(d int) {
+				f.values[o.Name] = step(f.values[o.Name], d, len(o.Choices))
+			}})
 	}
 	if names := g.Bots.Names; len(names) > 0 {
-		bots := formField{label: "bots", value: "none", about: "bots sit in the last seats, so the game needs fewer people",
+		bots := formField{label: p.T("session.form.bots"), value: p.T("session.form.noBots"), about: p.T("session.form.botsAbout"),
 			change: func(d int) { f.bots = min(f.seats-1, max(0, f.bots+d)) }}
 		if f.bots > 0 {
-			bots.value = fmt.Sprintf("%d (seats %d–%d)", f.bots, f.seats-f.bots+1, f.seats)
+			bots.value = p.T("session.form.botSeats", "Bots", f.bots, "First", f.seats-f.bots+1, "Last", f.seats)
 			if f.bots == 1 {
-				bots.value = fmt.Sprintf("1 (seat %d)", f.seats)
+				bots.value = p.T("session.form.botSeat", "Seat", f.seats)
 			}
 		}
-		out = append(out, bots, formField{label: "bot kind", value: names[f.bot], about: "which bot plays the bots' seats",
+		out = append(out, bots, formField{label: p.T("session.form.botKind"), value: names[f.bot], about: p.T("session.form.botKindAbout"),
 			change: func(d int) { f.bot = step(f.bot, d, len(names)) }})
 	}
 	return append(out, f.timeFields(step)...)
@@ -129,26 +133,28 @@ func (f *roomForm) chosen() map[string]string {
 // timeFields are the rows every game has: the grace period before an
 // away player's seat may go to a bot, and the clock for each turn.
 func (f *roomForm) timeFields(step func(v, d, n int) int) []formField {
-	clock := "off"
+	p := f.p
+	clock, ticks := p.T("session.form.clockOff"), false
 	if c := clockChoices[f.clock]; c > 0 {
-		clock = lobby.ShortDuration(c) + " a turn"
+		clock, ticks = p.T("session.form.perTurn", "Time", shortDuration(p, c)), true
 	}
 	if f.clock == 0 {
-		clock = "default: off"
+		clock = p.T("session.form.byDefault", "Value", p.T("session.form.clockOff"))
 		if g := f.games[f.game]; f.public && f.seats > 1 && g.DefaultBot() != "" {
-			clock = "default: " + lobby.ShortDuration(lobby.DefaultPublicClock) + " a turn"
+			clock = p.T("session.form.byDefault", "Value", p.T("session.form.perTurn", "Time", shortDuration(p, lobby.DefaultPublicClock)))
+			ticks = true
 		}
 	}
 	// A clock that is off never hands a turn to the bot.
 	note := ""
-	if strings.HasSuffix(clock, "a turn") {
-		note = "then the bot plays the turn"
+	if ticks {
+		note = p.T("session.form.clockNote")
 	}
 	return []formField{
-		{label: "away grace", value: lobby.ShortDuration(graceChoices[f.grace]), note: "then the table may vote in a bot",
-			about:  "how long one may be away before the others may vote a bot into the seat",
+		{label: p.T("session.form.grace"), value: shortDuration(p, graceChoices[f.grace]), note: p.T("session.form.graceNote"),
+			about:  p.T("session.form.graceAbout"),
 			change: func(d int) { f.grace = step(f.grace, d, len(graceChoices)) }},
-		{label: "clock", value: clock, note: note, about: "the time each turn may take; off lets everyone think as long as they like",
+		{label: p.T("session.form.clock"), value: clock, note: note, about: p.T("session.form.clockAbout"),
 			change: func(d int) { f.clock = step(f.clock, d, len(clockChoices)) }},
 	}
 }
@@ -206,18 +212,26 @@ func (l *lobbyScreen) formKey(msg tea.KeyMsg) tea.Cmd {
 func (f *roomForm) view(t kit.Theme, w int) string {
 	fields := f.fields()
 	if f.help {
-		lines := []string{t.Title.Render("NEW ROOM") + t.Dim.Render("  what each setting does · any key: back to the form"), ""}
+		lines := []string{t.Title.Render(t.L.T("session.form.title")) + t.Dim.Render("  "+t.L.T("session.form.helpNote")), ""}
 		for _, r := range fields {
 			// Lines after the first hang under the text, not the label.
-			indent := "\n" + strings.Repeat(" ", len(r.label)+2)
-			text := strings.TrimRight(kit.Wrap(r.about, max(20, w-len(r.label)-2)), " ")
+			lw := kit.Width(r.label)
+			indent := "\n" + strings.Repeat(" ", lw+2)
+			text := strings.TrimRight(kit.Wrap(r.about, max(20, w-lw-2)), " ")
 			lines = append(lines, t.Accent.Render(r.label)+": "+strings.ReplaceAll(text, "\n", indent))
 		}
 		return strings.Join(lines, "\n")
 	}
-	lines := []string{t.Title.Render("NEW ROOM"), ""}
+	// The labels line up, as wide as the widest in the form's language
+	// (and as English's longest option, capitalists, so the column stays
+	// put as the game changes).
+	lw := 11
+	for _, r := range fields {
+		lw = max(lw, kit.Width(r.label))
+	}
+	lines := []string{t.Title.Render(t.L.T("session.form.title")), ""}
 	for i, r := range fields {
-		line := fmt.Sprintf("%-11s ◂ %s ▸", r.label, r.value)
+		line := r.label + strings.Repeat(" ", lw-kit.Width(r.label)) + " ◂ " + r.value + " ▸"
 		if r.note != "" {
 			line += "  " + t.Dim.Render("("+r.note+")")
 		}
@@ -229,8 +243,10 @@ func (f *roomForm) view(t kit.Theme, w int) string {
 	}
 	about := ""
 	if f.field < len(fields) {
-		about = fields[f.field].about
+		// Wrapped under its indent: a translation may not fit one line.
+		about = strings.TrimRight(kit.Wrap(fields[f.field].about, max(20, w-2)), " ")
+		about = strings.ReplaceAll(about, "\n", "\n  ")
 	}
 	return strings.Join(append(lines, "", "  "+t.Dim.Render(about), "",
-		t.Dim.Render("←/→ change · ↑/↓ field · enter create · ? help · esc cancel")), "\n")
+		t.Dim.Render(t.L.T("session.form.keys"))), "\n")
 }

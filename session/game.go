@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"slices"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/session/kit"
 )
@@ -29,12 +29,17 @@ type gameScreen struct {
 	unwatch func() bool   // stops the session's end from closing conn
 	done    chan struct{} // closed when the screen leaves the room
 
-	room    lobby.RoomInfo
-	invite  string // a private room's invite, for a seat or the host to share
-	seat    int
-	table   kit.Seats // seatsOf(room, seat), for seats
-	board   kit.Board // nil until the game starts
-	log     []string
+	// named is the header's "room CODE" as last worded, and its code.
+	named  [2]string
+	room   lobby.RoomInfo
+	invite string // a private room's invite, for a seat or the host to share
+	seat   int
+	table  kit.Seats // seatsOf(room, seat), for seats
+	board  kit.Board // nil until the game starts
+	log    []string
+	events []*lobby.LogEntry
+	// words keeps the log's lines worded for the viewer.
+	words   logWords
 	logPane drawnLog // the log pane as last drawn; apply clears it
 	// logWraps keeps the log's entries wrapped from one update to the next.
 	logWraps logWraps
@@ -176,7 +181,11 @@ func (g *gameScreen) spectator() bool { return g.seat < 0 }
 
 // seats names the table for the board, from this viewer's side: worked
 // out when the room or the seat changes, as a frame asks for it often.
-func (g *gameScreen) seats() kit.Seats { return g.table }
+func (g *gameScreen) seats() kit.Seats {
+	s := g.table
+	s.L = g.env.theme.L
+	return s
+}
 
 func seatsOf(r lobby.RoomInfo, viewer int) kit.Seats {
 	s := kit.Seats{Names: make([]string, len(r.Seats)), Bots: make([]string, len(r.Seats)), Viewer: viewer}
@@ -194,7 +203,8 @@ func (g *gameScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case joinedMsg:
 		if msg.err != nil {
-			return g, func() tea.Msg { return toLobby{status: msg.err.Error()} }
+			status := errText(g.env.theme, g.room.Game, msg.err)
+			return g, func() tea.Msg { return toLobby{status: status} }
 		}
 		select {
 		case <-g.done: // left before the join finished
@@ -226,19 +236,20 @@ func (g *gameScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 		g.pending = false
 		switch {
 		case msg.err != nil:
-			g.setStatus(msg.err.Error(), true)
+			// A move the engine refused reads in the player's language.
+			g.setStatus(errText(g.env.theme, g.room.Game, msg.err), true)
 		case !g.over():
 			// Said even when the round moved on before the answer came
 			// (the answer to Done often comes after the next round's
 			// update): the next update takes it down.
-			g.setStatus("played: "+msg.label, false)
+			g.setStatus(g.env.theme.L.T("session.game.played", "Move", msg.label), false)
 			g.noteRound, g.noteVersion = msg.round, msg.version
 		default:
 			g.setStatus("", false) // the scores say the rest
 		}
 	case hostDoneMsg:
 		if msg.err != nil {
-			g.setStatus(msg.err.Error(), true)
+			g.setStatus(errText(g.env.theme, g.room.Game, msg.err), true)
 		} else {
 			g.setStatusUntil(msg.what, false, msg.gone)
 			g.dropGoneStatus() // the update saying so may have come first
@@ -272,7 +283,8 @@ func (g *gameScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 // apply takes in a room update: the view replaces the old one whole.
 func (g *gameScreen) apply(u lobby.Update) {
 	was := g.acting()
-	g.room, g.seat, g.log, g.notice, g.version, g.invite = u.Room, u.Seat, u.Log, u.Notice, u.Version, u.Invite
+	g.room, g.seat, g.notice, g.version, g.invite = u.Room, u.Seat, u.Notice, u.Version, u.Invite
+	g.events = u.Events
 	g.table = seatsOf(g.room, g.seat)
 	g.logPane = drawnLog{}
 	if u.SeatWord != "" && g.seatWord == "" {
@@ -285,7 +297,7 @@ func (g *gameScreen) apply(u lobby.Update) {
 	if len(u.View) > 0 {
 		b, err := g.env.decode(u.Room.Game, u.View)
 		if err != nil {
-			g.setStatus(err.Error(), true)
+			g.setStatus(errText(g.env.theme, g.room.Game, err), true)
 		}
 		g.board = b
 	}
@@ -306,7 +318,7 @@ func (g *gameScreen) apply(u lobby.Update) {
 		// The move waiting for its second enter is gone (the table
 		// changed under it): ask again rather than play something else.
 		g.armed = nil
-		g.setStatus("the table changed: choose your move again", false)
+		g.setStatus(g.env.theme.L.T("session.game.tableChanged"), false)
 	}
 }
 
@@ -378,7 +390,7 @@ func (g *gameScreen) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Rules):
 		g.overlay = g.rules()
 	case key.Matches(msg, k.Bell):
-		cmd, say := g.env.alerts.toggle()
+		cmd, say := g.env.alerts.toggle(g.env.theme.L)
 		g.setStatus(say, false)
 		return tea.Batch(cmd, g.seatAlert(true))
 	case key.Matches(msg, k.Leave):
@@ -389,7 +401,7 @@ func (g *gameScreen) key(msg tea.KeyMsg) tea.Cmd {
 		g.openYours()
 	case key.Matches(msg, k.Log):
 		w, h := g.env.bodySize()
-		g.overlay = newLogOverlay(g.env.theme, g.seats(), g.log, w, h)
+		g.overlay = newLogOverlay(g.env.theme, g.logLines(), w, h)
 	case key.Matches(msg, k.AddBot):
 		g.openBots()
 	case key.Matches(msg, k.End):
@@ -417,23 +429,22 @@ func (g *gameScreen) key(msg tea.KeyMsg) tea.Cmd {
 
 // openHelp shows the game's keys, and how a turn is played.
 func (g *gameScreen) openHelp() {
-	g.overlay = &helpOverlay{title: "KEYS", km: g.keys(), rules: g.rules,
-		note: "Pick a card or action with ←/→ (tab), a move for it with ↑/↓, and play it with enter. " +
-			"Only legal moves are listed. / searches every move by name. u takes back your last move, while it " +
-			"drew, showed and rolled nothing. R: the rules of the game."}
+	p := g.env.theme.L
+	g.overlay = &helpOverlay{title: p.T("session.keys.title"), km: g.keys(), rules: g.rules, note: p.T("session.game.howToPlay")}
 }
 
 // askEnd asks the host to confirm ending the game for everyone; anyone
 // else is told why they cannot.
 func (g *gameScreen) askEnd() {
+	p := g.env.theme.L
 	switch {
 	case !g.room.IsHost(g.env.player.ID):
-		g.setStatus("only the room's host can end the game", true)
+		g.setStatus(p.T("session.game.hostEnds"), true)
 	case g.room.Over:
-		g.setStatus("this game is already over", true)
+		g.setStatus(p.T("session.game.alreadyOver"), true)
 	default:
-		g.overlay = &confirmOverlay{title: "END THE GAME?", text: "The game stops for everyone and cannot be resumed.",
-			yesLabel: "end it", noLabel: "keep playing", yes: g.endGame()}
+		g.overlay = &confirmOverlay{title: p.T("session.game.endTitle"), text: p.T("session.game.endText"),
+			yesLabel: p.T("session.game.endYes"), noLabel: p.T("session.game.endNo"), yes: g.endGame()}
 	}
 }
 
@@ -481,12 +492,12 @@ func (g *gameScreen) play() tea.Cmd {
 		return nil
 	}
 	if g.pending {
-		g.setStatus("still sending your last move…", true)
+		g.setStatus(g.env.theme.L.T("session.game.stillSending"), true)
 		return nil
 	}
 	if mv.Confirm && !bytes.Equal(g.armed, mv.Move) {
 		g.armed = mv.Move
-		g.setStatus("press enter again to play the move marked ⏎; any other key cancels", false)
+		g.setStatus(g.env.theme.L.T("session.game.confirm"), false)
 		return nil
 	}
 	g.armed = nil
@@ -504,9 +515,9 @@ func (g *gameScreen) play() tea.Cmd {
 // move again: a search that matches no move, or no move at all.
 func (g *gameScreen) nothingToPlay() {
 	filter := g.menu.filter
-	why := "nothing to play right now"
+	why := g.env.theme.L.T("session.game.nothingToPlay")
 	if g.menu.unmatched() {
-		why = "no move matches “" + filter + "”: esc shows every move"
+		why = g.env.theme.L.T("session.game.noMatch", "Search", filter)
 	}
 	g.setStatusUntil(why, true, func(g *gameScreen) bool {
 		_, ok := g.menu.selected()
@@ -518,13 +529,13 @@ func (g *gameScreen) nothingToPlay() {
 func (g *gameScreen) rules() overlay {
 	w, h := g.env.bodySize()
 	title, pages := g.env.rules(g.room.Game)
-	return newRulesOverlay(title, pages, w, h)
+	return newRulesOverlay(g.env.theme, title, pages, w, h)
 }
 
 // openCards shows the card reference at the card the menu is on.
 func (g *gameScreen) openCards() {
 	if g.board == nil {
-		g.setStatus("the cards show once the game starts", true)
+		g.setStatus(g.env.theme.L.T("session.game.noCardsYet"), true)
 		return
 	}
 	focus := ""
@@ -538,13 +549,14 @@ func (g *gameScreen) openCards() {
 // board, where the game draws them apart (kit.Yours).
 func (g *gameScreen) openYours() {
 	b, ok := g.board.(kit.Yours)
+	p := g.env.theme.L
 	switch {
 	case g.board == nil:
-		g.setStatus("the cards show once the game starts", true)
+		g.setStatus(p.T("session.game.noCardsYet"), true)
 	case g.spectator():
-		g.setStatus("a spectator has no cards of their own: i lists every card", true)
+		g.setStatus(p.T("session.game.spectatorCards"), true)
 	case !ok:
-		g.setStatus("your cards are on the board: i lists every card", true)
+		g.setStatus(p.T("session.game.cardsOnBoard"), true)
 	default:
 		g.overlay = &drawnOverlay{draw: func(t kit.Theme, w, h int) string { return b.Yours(t, g.seats(), w, h) }}
 	}
@@ -554,13 +566,14 @@ func (g *gameScreen) openYours() {
 // bot, and a seated player every away seat whose grace period is over,
 // to vote it to the game's default bot.
 func (g *gameScreen) openBots() {
+	p := g.env.theme.L
 	if g.room.Over {
-		g.setStatus("this game is over", true)
+		g.setStatus(p.T("session.game.over"), true)
 		return
 	}
 	game, _ := g.env.lobby.Game(g.room.Game)
 	if len(game.Bots.Names) == 0 {
-		g.setStatus("this game has no bots on this server", true)
+		g.setStatus(p.T("session.game.noBots"), true)
 		return
 	}
 	host, now := g.room.IsHost(g.env.player.ID), g.now()
@@ -570,16 +583,16 @@ func (g *gameScreen) openBots() {
 		switch {
 		case s.Free && host:
 			for _, b := range game.Bots.Names {
-				choices = append(choices, botChoice{seat: i, bot: b, text: fmt.Sprintf("seat %d, free seat: play it with the %s bot", i+1, b)})
+				choices = append(choices, botChoice{seat: i, bot: b, text: p.T("session.bots.free", "Seat", i+1, "Bot", b)})
 			}
 		case g.spectator() || s.VotesFrom.IsZero() || s.Connected:
 		case now.Before(s.VotesFrom):
-			wait = fmt.Sprintf("%s has been away %s: you can vote to hand the seat to a bot in %s",
-				s.Name, lobby.ClockText(now.Sub(s.AwaySince)), lobby.ClockText(s.VotesFrom.Sub(now)))
+			wait = p.T("session.bots.voteLater", "Name", s.Name, "Away", lobby.ClockText(now.Sub(s.AwaySince)),
+				"Left", lobby.ClockText(s.VotesFrom.Sub(now)))
 		default:
 			choices = append(choices, botChoice{seat: i, bot: game.DefaultBot(), vote: true,
-				text: fmt.Sprintf("%s's seat, away %s: vote for the %s bot (%d of %d so far)",
-					s.Name, lobby.ClockText(now.Sub(s.AwaySince)), game.DefaultBot(), len(s.Votes), s.VotesNeeded)})
+				text: p.T("session.bots.vote", "Name", s.Name, "Away", lobby.ClockText(now.Sub(s.AwaySince)), "Bot", game.DefaultBot(),
+					"Votes", len(s.Votes), "Needed", s.VotesNeeded)})
 		}
 	}
 	away := slices.ContainsFunc(g.room.Seats, func(s lobby.SeatInfo) bool { return !s.Free && !s.Connected })
@@ -589,35 +602,35 @@ func (g *gameScreen) openBots() {
 	case wait != "":
 		g.setStatus(wait, true)
 	case !host && slices.ContainsFunc(g.room.Seats, func(s lobby.SeatInfo) bool { return s.Free }):
-		g.setStatus("only the room's host seats bots in free seats", true)
+		g.setStatus(p.T("session.bots.hostOnly"), true)
 	case g.spectator() && away:
-		g.setStatus("spectators have no vote: the players at the table decide on away seats", true)
+		g.setStatus(p.T("session.bots.spectatorNoVote"), true)
 	case away:
-		g.setStatus("an away seat can go to a bot only once the game is under way", true)
+		g.setStatus(p.T("session.bots.notStarted"), true)
 	default:
-		g.setStatus("every seat is taken by someone who is here", true)
+		g.setStatus(p.T("session.bots.allHere"), true)
 	}
 }
 
 // addBot seats the chosen bot, or votes for it in an away player's seat.
 func (g *gameScreen) addBot(c botChoice) tea.Cmd {
-	e, code := g.env, g.code
+	e, code, p := g.env, g.code, g.env.theme.L
 	name := g.seats().Name(c.seat)
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(e.ctx, moveTimeout)
 		defer cancel()
 		if !c.vote {
 			err := e.lobby.AddBot(ctx, code, e.player, c.seat, c.bot)
-			return hostDoneMsg{what: fmt.Sprintf("the %s bot now plays seat %d", c.bot, c.seat+1), err: err}
+			return hostDoneMsg{what: p.T("session.bots.seated", "Bot", c.bot, "Seat", c.seat+1), err: err}
 		}
 		res, err := e.lobby.Vote(ctx, code, e.player, c.seat)
-		what := fmt.Sprintf("the %s bot now plays %s's seat, until %[2]s comes back", res.Bot, name)
+		what := p.T("session.bots.handedOver", "Bot", res.Bot, "Name", name)
 		// The note holds while the seat stays as the vote left it.
 		gone := func(g *gameScreen) bool { // the player took the seat back
 			return c.seat >= len(g.room.Seats) || g.room.Seats[c.seat].Bot == "" && g.room.Seats[c.seat].Connected
 		}
 		if !res.HandedOver {
-			what = fmt.Sprintf("your vote is in: %d of %d; the seat goes to the bot once everyone here votes", res.Votes, res.Needed)
+			what = p.T("session.bots.voted", "Votes", res.Votes, "Needed", res.Needed)
 			gone = func(g *gameScreen) bool { return c.seat >= len(g.room.Seats) || g.room.Seats[c.seat].Connected }
 		}
 		return hostDoneMsg{what: what, err: err, gone: gone}
@@ -629,17 +642,18 @@ func (g *gameScreen) endGame() tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(e.ctx, moveTimeout)
 		defer cancel()
-		return hostDoneMsg{what: "you ended the game", err: e.lobby.End(ctx, code, e.player)}
+		return hostDoneMsg{what: e.theme.L.T("session.game.ended"), err: e.lobby.End(ctx, code, e.player)}
 	}
 }
 
-// since words a duration the way a player reads it: 40s, 2m, 1h5m.
-func since(d time.Duration) string {
+// since words a duration the way a player reads it, in p's language:
+// 40s, 2m, 1h5m.
+func since(p *lang.Printer, d time.Duration) string {
 	switch {
 	case d < time.Minute:
-		return fmt.Sprintf("%ds", max(0, int(d.Seconds())))
+		return p.T("session.time.seconds", "N", max(0, int(d.Seconds())))
 	case d < time.Hour:
-		return fmt.Sprintf("%dm", int(d.Minutes()))
+		return p.T("session.time.minutes", "N", int(d.Minutes()))
 	}
-	return fmt.Sprintf("%dh%dm", int(d.Hours()), int(d.Minutes())%60)
+	return p.T("session.time.hoursMinutes", "H", int(d.Hours()), "M", int(d.Minutes())%60)
 }

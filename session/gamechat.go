@@ -2,7 +2,7 @@ package session
 
 import (
 	"context"
-	"fmt"
+	"errors"
 
 	"github.com/charmbracelet/bubbles/help"
 	tea "github.com/charmbracelet/bubbletea"
@@ -24,7 +24,8 @@ func (g *gameScreen) chatKey(msg tea.KeyMsg) tea.Cmd {
 func (g *gameScreen) say(text string) tea.Cmd {
 	c, ctx, pane := g.conn, g.env.ctx, g.chat
 	if c == nil {
-		return func() tea.Msg { return chatSentMsg{pane: pane, text: text, err: fmt.Errorf("not in the room yet")} }
+		err := errors.New(g.env.theme.L.T("session.chat.notInRoom"))
+		return func() tea.Msg { return chatSentMsg{pane: pane, text: text, err: err} }
 	}
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, moveTimeout)
@@ -40,9 +41,14 @@ func (g *gameScreen) logOrChat(w, h int) string {
 		return g.chat.view(g.env.theme, g.seats(), true, w, h)
 	}
 	if g.logPane.text == "" || g.logPane.w != w || g.logPane.h != h {
-		g.logPane = drawnLog{logTailWith(g.env.theme, g.seats(), g.log, w, h, &g.logWraps), w, h}
+		g.logPane = drawnLog{logTailWith(g.env.theme, g.seats(), g.logLines(), w, h, &g.logWraps), w, h}
 	}
 	return g.logPane.text
+}
+
+// logLines is the room's log worded for the viewer, in their language.
+func (g *gameScreen) logLines() []string {
+	return g.words.words(g.env.theme, g.seats(), g.room.Game, g.events)
 }
 
 // drawnLog is the log pane as last drawn, at w×h: a key that moves the
@@ -109,5 +115,5 @@ func (g *gameScreen) unreadText() string {
 	if n == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%d new in the chat (t)", n)
+	return g.env.theme.L.N("session.chat.unread", n)
 }

@@ -16,15 +16,16 @@ import (
 // view draws the room: header, banner, body, status line and help bar.
 func (g *gameScreen) view(w, h int) string {
 	t := g.env.theme
-	bh := h - 4
+	status, sh := g.statusView(w)
+	bh := h - 3 - sh
 	var body string
 	switch {
 	case g.conn == nil || g.room.Code == "":
 		// Connected but no update yet: an empty waiting room would read
 		// "0 of 0 seats taken" for a frame.
-		body = "joining room " + g.code + "…"
+		body = t.L.T("session.room.joining", "Code", g.code)
 		if g.watch {
-			body = "opening room " + g.code + " to watch…"
+			body = t.L.T("session.room.opening", "Code", g.code)
 		}
 	case g.overlay != nil:
 		body = g.overlay.view(t, w, bh)
@@ -35,21 +36,6 @@ func (g *gameScreen) view(w, h int) string {
 	default:
 		body = g.board.Draw(g.frame(w, bh))
 	}
-	status := ""
-	switch {
-	case g.chat.typing:
-		status = g.chat.inputView()
-	case g.filtering && g.statusBad && g.status != "":
-		status = "search moves: " + g.menu.filter + "▏  " + t.Bad.Render("✗ "+g.status) // enter's answer
-	case g.filtering:
-		status = "search moves: " + g.menu.filter + "▏" + t.Dim.Render("  (esc clears, enter plays)")
-	case g.status != "" && g.statusBad:
-		status = t.Bad.Render("✗ " + g.status)
-	case g.status != "" && (g.noteRound == 0 || g.unreadText() == ""):
-		status = t.Dim.Render(g.status)
-	case g.unreadText() != "":
-		status = t.Accent.Render(g.unreadText()) // before a note of a move played
-	}
 	km := g.keys()
 	switch {
 	case g.chat.typing:
@@ -57,7 +43,30 @@ func (g *gameScreen) view(w, h int) string {
 	case g.overlay != nil:
 		km = g.overlay.keys()
 	}
-	return kit.Rows(w, []int{1, 1, bh, 1, 1}, g.header(w), g.banner(w), body, status, helpBar(t, km, w))
+	return kit.Rows(w, []int{1, 1, bh, sh, 1}, g.header(w), g.banner(w), body, status, helpBar(t, km, w))
+}
+
+// statusView is the status line fitted to w (statusLines), and its
+// height: the chat's input while typing, the move search, what was said
+// last, or the chat's unread lines.
+func (g *gameScreen) statusView(w int) (string, int) {
+	t := g.env.theme
+	status := ""
+	switch {
+	case g.chat.typing:
+		return g.chat.inputView(), 1
+	case g.filtering && g.statusBad && g.status != "":
+		status = t.L.T("session.game.search", "Search", g.menu.filter) + "▏  " + t.Bad.Render("✗ "+g.status) // enter's answer
+	case g.filtering:
+		status = t.L.T("session.game.search", "Search", g.menu.filter) + "▏" + t.Dim.Render("  "+t.L.T("session.game.searchKeys"))
+	case g.status != "" && g.statusBad:
+		status = t.Bad.Render("✗ " + g.status)
+	case g.status != "" && (g.noteRound == 0 || g.unreadText() == ""):
+		status = t.Dim.Render(g.status)
+	case g.unreadText() != "":
+		status = t.Accent.Render(g.unreadText()) // before a note of a move played
+	}
+	return statusLines(status, w)
 }
 
 // keys are the screen's keys now: moves for a seat in play, the rest for
@@ -102,17 +111,18 @@ func (g *gameScreen) frame(w, h int) kit.Frame {
 // turn's clock last; the name of the server gives way when w is short.
 func (g *gameScreen) header(w int) string {
 	t := g.env.theme
-	parts := []string{t.Title.Render("smokestack"), "room " + g.code}
+	room := g.roomName(g.code)
+	parts := []string{t.Title.Render("smokestack"), room}
 	if g.spectator() && g.conn != nil {
 		if g.invite != "" {
 			// Came in with a private room's invite: the code alone would
 			// not let them back in.
-			parts[1] = "room " + g.invite
+			parts[1] = t.L.T("session.room.code", "Code", g.invite)
 		}
-		parts = append(parts, "watching")
+		parts = append(parts, t.L.T("session.room.watching"))
 	}
 	if g.room.Practice {
-		parts = append(parts, "practice")
+		parts = append(parts, t.L.T("session.room.practice"))
 	}
 	clock := ""
 	if g.board == nil && g.room.Code != "" && !g.room.Over {
@@ -128,8 +138,8 @@ func (g *gameScreen) header(w int) string {
 	if lipgloss.Width(strings.Join(parts, " · ")) > w {
 		parts = parts[1:]
 	}
-	if lipgloss.Width(strings.Join(parts, " · ")) > w && parts[0] != "room "+g.code {
-		parts[0] = "room " + g.code // the invite gives way to the game's own news
+	if lipgloss.Width(strings.Join(parts, " · ")) > w && parts[0] != room {
+		parts[0] = room // the invite gives way to the game's own news
 	}
 	if over := lipgloss.Width(strings.Join(parts, " · ")) - w; over > 0 && clock != "" && len(parts) > 2 {
 		// The clock is last and must show: the game's news before it
@@ -140,20 +150,30 @@ func (g *gameScreen) header(w int) string {
 	return strings.Join(parts, " · ")
 }
 
+// roomName is "room CODE" in the reader's language, worded once for the
+// screen rather than at every frame.
+func (g *gameScreen) roomName(code string) string {
+	if g.named[0] != code || g.named[1] == "" {
+		g.named = [2]string{code, g.env.theme.L.T("session.room.code", "Code", code)}
+	}
+	return g.named[1]
+}
+
 // setupText names, before the game starts, what is to be played: the
 // game, its seats, the options that are not the game's default, the clock.
 func (g *gameScreen) setupText() string {
-	seats := fmt.Sprintf("%d seats", len(g.room.Seats))
+	p := g.env.theme.L
+	seats := p.N("session.room.seats", len(g.room.Seats))
 	if len(g.room.Seats) == 1 {
-		seats = "solo"
+		seats = p.T("session.list.solo")
 	}
 	parts := []string{g.room.Game, seats}
 	if game, ok := g.gameOf(); ok {
-		parts[0] = game.Rules.Title()
-		parts = append(parts, optionWords(game, g.room)...)
+		parts[0] = gameTitle(p, game)
+		parts = append(parts, optionWords(p, game, g.room)...)
 	}
 	if g.room.ClockSeconds > 0 {
-		parts = append(parts, "⏱ "+lobby.ShortDuration(time.Duration(g.room.ClockSeconds)*time.Second)+" a turn")
+		parts = append(parts, "⏱ "+p.T("session.form.perTurn", "Time", shortDuration(p, time.Duration(g.room.ClockSeconds)*time.Second)))
 	}
 	return strings.Join(parts, " · ")
 }
@@ -177,7 +197,7 @@ func (g *gameScreen) banner(w int) string {
 	}
 	switch table := g.tableText(w); {
 	case g.notice != "":
-		return t.Banner.Render("⚠ " + g.notice)
+		return t.Banner.Render("⚠ " + noticeText(t.L, g.notice))
 	case g.rematchText() != "":
 		return g.rematchText()
 	case table != "" && !g.over():
@@ -192,16 +212,16 @@ func (g *gameScreen) banner(w int) string {
 func (g *gameScreen) menuView(w, h int) string {
 	t := g.env.theme
 	if len(g.menu.groups) == 0 && g.board != nil {
-		return t.Title.Render("MOVES") + "\n" + t.Dim.Render(g.board.Idle(g.seats()))
+		return t.Title.Render(t.L.T("session.menu.title")) + "\n" + t.Dim.Render(g.board.Idle(g.seats()))
 	}
 	if g.pending {
-		return t.Title.Render("MOVES") + "\n" + t.Dim.Render("sending…")
+		return t.Title.Render(t.L.T("session.menu.title")) + "\n" + t.Dim.Render(t.L.T("session.menu.sending"))
 	}
 	return g.menu.view(t, w, h, g.armed != nil)
 }
 
-// logTail draws the last h lines of log, wrapped to w, under a title,
-// each line's speaker in their colour.
+// logTail draws the last h lines of log (logWords' lines, each speaker in
+// their colour), wrapped to w, under a title.
 func logTail(t kit.Theme, s kit.Seats, log []string, w, h int) string {
 	return logTailWith(t, s, log, w, h, nil)
 }
@@ -213,7 +233,7 @@ func logTailWith(t kit.Theme, s kit.Seats, log []string, w, h int, wraps *logWra
 		return ""
 	}
 	wrap := func(entry string) []string {
-		return strings.Split(kit.Wrap(s.Speaker(t, entry), w), "\n")
+		return strings.Split(kit.Wrap(entry, w), "\n")
 	}
 	if wraps != nil {
 		wrap = wraps.start(t, s, w, wrap)
@@ -242,70 +262,60 @@ func logTailWith(t kit.Theme, s kit.Seats, log []string, w, h int, wraps *logWra
 // waitingView is the waiting room: the code to share and the seats.
 func (g *gameScreen) waitingView(w, h int) string {
 	t := g.env.theme
-	vis := "private"
-	if g.room.Public {
-		vis = "public"
-	}
+	p := t.L
 	taken := 0
 	for _, s := range g.room.Seats {
 		if !s.Free {
 			taken++
 		}
 	}
-	lines := []string{t.Title.Render("WAITING ROOM") + fmt.Sprintf("  %s room · %d of %d seats taken", vis, taken, len(g.room.Seats))}
+	head := p.T("session.wait.private", "Taken", taken, "Seats", len(g.room.Seats))
+	if g.room.Public {
+		head = p.T("session.wait.public", "Taken", taken, "Seats", len(g.room.Seats))
+	}
+	lines := []string{t.Title.Render(p.T("session.wait.title")) + "  " + head}
 	if g.room.Practice && g.room.Seed != nil {
-		lines = append(lines, t.Dim.Render(fmt.Sprintf("practice · seed %d chosen · counts for no records or ratings", *g.room.Seed)))
+		practice := strings.TrimRight(kit.Wrap(p.T("session.wait.practice", "Seed", *g.room.Seed), w), " ")
+		lines = append(lines, t.Dim.Render(practice))
 	}
 	if g.room.Over {
-		lines[0] = t.Title.Render("ROOM CLOSED") + "  " + g.room.Ended
+		lines[0] = t.Title.Render(p.T("session.wait.closed")) + "  " + endedText(p, g.room.Ended)
 	}
 	switch {
 	case g.room.Public:
-		lines = append(lines, "", g.shareLines("Share the code "+t.Accent.Render(g.room.Code)+" so others can join", g.room.Code, "code", w), "")
+		lines = append(lines, "", g.shareLines(p.T("session.wait.shareCode", "Code", t.Accent.Render(g.room.Code)), g.room.Code, false, w), "")
 	case g.invite != "":
-		lines = append(lines, "", g.shareLines("Share the invite "+t.Accent.Render(g.invite)+" so friends can join", g.invite, "invite", w), "")
+		lines = append(lines, "", g.shareLines(p.T("session.wait.shareInvite", "Invite", t.Accent.Render(g.invite)), g.invite, true, w), "")
 	default:
 		lines = append(lines, "", "")
 	}
-	for i, s := range g.room.Seats {
-		who := s.Name
-		state := "connected"
-		switch {
-		case s.Free:
-			who, state = t.Dim.Render("free"), ""
-		case s.Bot != "":
-			state = "bot"
-		case !s.Connected:
-			state = t.Bad.Render("away")
-		}
-		if i == g.seat {
-			who += " (you)"
-		}
-		lines = append(lines, fmt.Sprintf(" %d  %-24s %s", i+1, who, state))
-	}
-	lines = append(lines, "", "The game starts when every seat is taken.")
+	lines = append(lines, g.seatLines()...)
+	// The sentences wrap at w: translations run longer than English.
+	say := func(s string) { lines = append(lines, strings.Split(strings.TrimRight(kit.Wrap(s, w), " "), "\n")...) }
+	lines = append(lines, "")
+	say(p.T("session.wait.starts"))
 	switch {
 	case g.room.HostAway && g.room.HostSeat == g.seat && g.seat >= 0:
-		lines = append(lines, "The host is away, so you stand in: b seats bots, E closes the room.")
+		say(p.T("session.wait.standIn"))
 	case g.room.HostAway && g.room.HostSeat >= 0:
-		lines = append(lines, fmt.Sprintf("The host is away: %s stands in.", g.seats().Name(g.room.HostSeat)))
+		say(p.T("session.wait.standsIn", "Name", g.seats().Name(g.room.HostSeat)))
 	case g.room.IsHost(g.env.player.ID):
-		lines = append(lines, "You are the host: b seats a bot in a free seat, E closes the room.")
+		say(p.T("session.wait.host"))
 	}
 	if g.seatWord != "" {
 		back := "ssh -t … join " + g.code // the server's address unknown
 		if cmd := g.env.joinCommand(g.code); cmd != "" {
 			back = cmd
 		}
-		lines = append(lines, "", "You are a guest: if you drop, come back within "+lobby.ShortDuration(time.Duration(g.room.GraceSeconds)*time.Second)+
-			" from here with", "  "+back+" "+t.Accent.Render(g.seatWord))
+		lines = append(lines, "")
+		say(p.T("session.wait.guest", "Grace", shortDuration(p, time.Duration(g.room.GraceSeconds)*time.Second)))
+		lines = append(lines, "  "+back+" "+t.Accent.Render(g.seatWord))
 	}
 	if g.room.ClockSeconds > 0 {
-		lines = append(lines, fmt.Sprintf("Each turn has %s on the clock; when it runs out the bot plays that turn.",
-			lobby.ShortDuration(time.Duration(g.room.ClockSeconds)*time.Second)))
+		say(p.T("session.wait.clock", "Time", shortDuration(p, time.Duration(g.room.ClockSeconds)*time.Second)))
 	}
 	if g.spectator() {
-		lines = append(lines, fmt.Sprintf("You are watching (%d watching).", g.room.Spectators))
+		say(p.N("session.wait.watching", g.room.Spectators))
 	}
 	if g.chat.open {
 		// The chat below, with four lines at least: the seats give way.
@@ -316,16 +326,45 @@ func (g *gameScreen) waitingView(w, h int) string {
 	return strings.Join(lines, "\n")
 }
 
+// seatLines are the waiting room's seats: who sits in each, and how.
+func (g *gameScreen) seatLines() []string {
+	t := g.env.theme
+	p := t.L
+	var lines []string
+	for i, s := range g.room.Seats {
+		who := s.Name
+		state := p.T("session.wait.connected")
+		switch {
+		case s.Free:
+			who, state = t.Dim.Render(p.T("session.wait.free")), ""
+		case s.Bot != "":
+			state = p.T("session.wait.bot")
+		case !s.Connected:
+			state = t.Bad.Render(p.T("session.wait.away"))
+		}
+		if i == g.seat {
+			who += " " + p.T("session.wait.you")
+		}
+		// The names' column is 24 cells wide in every script.
+		lines = append(lines, fmt.Sprintf(" %d  %s%s %s", i+1, who, strings.Repeat(" ", max(0, 24-kit.Width(who))), state))
+	}
+	return lines
+}
+
 // shareLines say how others join: the command to paste, wrapped to w
-// rather than cut, and the lobby's way.
-func (g *gameScreen) shareLines(say, invite, what string, w int) string {
+// rather than cut, and the lobby's way (by the invite, or the code).
+func (g *gameScreen) shareLines(say, invite string, byInvite bool, w int) string {
 	t := g.env.theme
 	cmd := g.env.joinCommand(invite)
+	how := t.L.T("session.wait.byCode")
+	if byInvite {
+		how = t.L.T("session.wait.byInvite")
+	}
 	if cmd == "" {
-		return say + " (in the lobby: c, then the " + what + ")."
+		return say + " (" + how + ")."
 	}
 	return say + ":\n" + lipgloss.NewStyle().Width(w).Render("  "+t.Accent.Render(cmd)) +
-		"\n" + t.Dim.Render("or in the lobby: c, then the "+what+".")
+		"\n" + t.Dim.Render(t.L.T("session.wait.orLobby", "How", how))
 }
 
 // scoresBody is the end of the game: the game's scores, what the game did

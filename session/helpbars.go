@@ -4,7 +4,10 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
+
+	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/session/kit"
 )
 
@@ -25,6 +28,7 @@ type barCache struct {
 
 type barKey struct {
 	styles *kit.Styles
+	lang   lang.Tag
 	keys   string // each enabled key and its help, as the bar lists them
 	w      int
 }
@@ -41,7 +45,7 @@ func keyOf(t kit.Theme, keys []key.Binding, w int) barKey {
 			b.WriteByte(0)
 		}
 	}
-	return barKey{styles: t.Styles, keys: b.String(), w: w}
+	return barKey{styles: t.Styles, lang: t.L.Tag(), keys: b.String(), w: w}
 }
 
 // pageKey is the cache key of a page of keys in columns, in theme t, w
@@ -54,7 +58,7 @@ func pageKey(t kit.Theme, head string, cols [][]key.Binding, w int) barKey {
 		b.WriteByte(1)
 		b.WriteString(keyOf(t, col, w).keys)
 	}
-	return barKey{styles: t.Styles, keys: b.String(), w: w}
+	return barKey{styles: t.Styles, lang: t.L.Tag(), keys: b.String(), w: w}
 }
 
 // get returns the bar for k, drawing it with draw the first time.
@@ -73,3 +77,38 @@ func (c *barCache) get(k barKey, draw func() string) string {
 	c.mu.Unlock()
 	return bar
 }
+
+// wordedBindings is keys with their help in the theme's language: a binding's
+// help names its message ("session.key.play"), and a key's name that is a
+// word rather than a key cap ("session.keyname.any") is worded too. Bars
+// and pages are cached per language (barKey), so this runs once a bar.
+func wordedBindings(t kit.Theme, keys []key.Binding) []key.Binding {
+	out := make([]key.Binding, len(keys))
+	for i, k := range keys {
+		h := k.Help()
+		name := h.Key
+		if strings.HasPrefix(name, "session.") {
+			name = t.L.T(name)
+		}
+		k.SetHelp(name, t.L.T(h.Desc))
+		out[i] = k
+	}
+	return out
+}
+
+// wordedMap is km with its keys worded in the theme's language.
+type wordedMap struct {
+	short []key.Binding
+	full  [][]key.Binding
+}
+
+func wordedKeys(t kit.Theme, km help.KeyMap) wordedMap {
+	w := wordedMap{short: wordedBindings(t, km.ShortHelp())}
+	for _, col := range km.FullHelp() {
+		w.full = append(w.full, wordedBindings(t, col))
+	}
+	return w
+}
+
+func (w wordedMap) ShortHelp() []key.Binding  { return w.short }
+func (w wordedMap) FullHelp() [][]key.Binding { return w.full }

@@ -34,33 +34,33 @@ type gameKeys struct {
 }
 
 var gameKeyMap = gameKeys{
-	NextGroup: key.NewBinding(key.WithKeys("right", "tab", "l"), key.WithHelp("→/tab", "next card")),
-	PrevGroup: key.NewBinding(key.WithKeys("left", "shift+tab", "h"), key.WithHelp("←/S-tab", "prev card")),
-	Up:        key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑", "prev move")),
-	Down:      key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", "next move")),
-	Play:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "play move")),
-	Undo:      key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "take back")),
-	Filter:    key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search moves")),
-	Card:      key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "card info")),
-	Yours:     key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "your cards")),
-	Log:       key.NewBinding(key.WithKeys("L", "g"), key.WithHelp("g", "game log")),
-	AddBot:    key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "bot for a free seat (host) or an away one (vote)")),
-	End:       key.NewBinding(key.WithKeys("E"), key.WithHelp("E", "end game (host)")),
-	Chat:      key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "chat")),
+	NextGroup: key.NewBinding(key.WithKeys("right", "tab", "l"), key.WithHelp("→/tab", "session.key.nextCard")),
+	PrevGroup: key.NewBinding(key.WithKeys("left", "shift+tab", "h"), key.WithHelp("←/S-tab", "session.key.prevCard")),
+	Up:        key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑", "session.key.prevMove")),
+	Down:      key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", "session.key.nextMove")),
+	Play:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "session.key.playMove")),
+	Undo:      key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "session.key.takeBack")),
+	Filter:    key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "session.key.searchMoves")),
+	Card:      key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "session.key.cardInfo")),
+	Yours:     key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "session.key.yourCards")),
+	Log:       key.NewBinding(key.WithKeys("L", "g"), key.WithHelp("g", "session.key.gameLog")),
+	AddBot:    key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "session.key.addBot")),
+	End:       key.NewBinding(key.WithKeys("E"), key.WithHelp("E", "session.key.endGame")),
+	Chat:      key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "session.key.chat")),
 	// r is the rematch once the game is over, the rules while it runs;
 	// R is the rules everywhere, as in the lobby.
-	Rematch: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "rematch")),
-	Rules:   key.NewBinding(key.WithKeys("R", "r"), key.WithHelp("R", "rules of the game")),
-	Bell:    key.NewBinding(key.WithKeys("B"), key.WithHelp("B", "bell on your move on/off")),
-	Help:    key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "all keys")),
-	Leave:   key.NewBinding(key.WithKeys("q", "esc"), key.WithHelp("q", "leave room")),
+	Rematch: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "session.key.rematch")),
+	Rules:   key.NewBinding(key.WithKeys("R", "r"), key.WithHelp("R", "session.key.rulesGame")),
+	Bell:    key.NewBinding(key.WithKeys("B"), key.WithHelp("B", "session.key.bell")),
+	Help:    key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "session.key.allKeys")),
+	Leave:   key.NewBinding(key.WithKeys("q", "esc"), key.WithHelp("q", "session.key.leaveRoom")),
 }
 
 // Pairs of keys the help bar shows as one, to keep it short. Screens
 // match the bindings above, which do the work; these only name them.
 var (
-	moveKeysHelp  = key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "move"))
-	groupKeysHelp = key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "card"))
+	moveKeysHelp  = key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "session.key.move"))
+	groupKeysHelp = key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "session.key.card"))
 )
 
 // ShortHelp implements help.KeyMap: most needed first, as the bar gives
@@ -133,11 +133,11 @@ type chatKeys struct {
 }
 
 var chatKeyMap = chatKeys{
-	Send:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send")),
-	Stop:       key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "stop typing")),
-	Older:      key.NewBinding(key.WithKeys("up", "pgup"), key.WithHelp("↑", "older")),
-	Newer:      key.NewBinding(key.WithKeys("down", "pgdown"), key.WithHelp("↓", "newer")),
-	Spectators: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "hide/show spectators")),
+	Send:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "session.key.send")),
+	Stop:       key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "session.key.stopTyping")),
+	Older:      key.NewBinding(key.WithKeys("up", "pgup"), key.WithHelp("↑", "session.key.older")),
+	Newer:      key.NewBinding(key.WithKeys("down", "pgdown"), key.WithHelp("↓", "session.key.newer")),
+	Spectators: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "session.key.spectators")),
 }
 
 // ShortHelp implements help.KeyMap.
@@ -166,10 +166,10 @@ type overlayKeys struct {
 }
 
 var overlayKeyMap = overlayKeys{
-	Up:     key.NewBinding(key.WithKeys("up", "k", "left", "pgup"), key.WithHelp("↑", "previous")),
-	Down:   key.NewBinding(key.WithKeys("down", "j", "right", "pgdown"), key.WithHelp("↓", "next")),
-	Choose: key.NewBinding(key.WithKeys("enter", "y"), key.WithHelp("enter", "choose")),
-	Close:  key.NewBinding(key.WithKeys("esc", "q", "i", "?", "g", "L", "n"), key.WithHelp("esc", "close")),
+	Up:     key.NewBinding(key.WithKeys("up", "k", "left", "pgup"), key.WithHelp("↑", "session.key.previous")),
+	Down:   key.NewBinding(key.WithKeys("down", "j", "right", "pgdown"), key.WithHelp("↓", "session.key.next")),
+	Choose: key.NewBinding(key.WithKeys("enter", "y"), key.WithHelp("enter", "session.key.choose")),
+	Close:  key.NewBinding(key.WithKeys("esc", "q", "i", "?", "g", "L", "n"), key.WithHelp("esc", "session.key.close")),
 }
 
 // ShortHelp implements help.KeyMap.
@@ -185,8 +185,8 @@ type logKeys struct {
 }
 
 var logKeyMap = logKeys{
-	Scroll: key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "scroll")),
-	Page:   key.NewBinding(key.WithKeys("pgup", "pgdown"), key.WithHelp("pgup/pgdn", "page")),
+	Scroll: key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "session.key.scroll")),
+	Page:   key.NewBinding(key.WithKeys("pgup", "pgdown"), key.WithHelp("pgup/pgdn", "session.key.page")),
 	Close:  overlayKeyMap.Close,
 }
 
@@ -202,11 +202,11 @@ type rulesKeys struct {
 }
 
 var rulesKeyMap = rulesKeys{
-	Next:  key.NewBinding(key.WithKeys("right", "l", "n", " ", "tab"), key.WithHelp("→", "next page")),
-	Prev:  key.NewBinding(key.WithKeys("left", "h", "p", "shift+tab"), key.WithHelp("←", "previous page")),
-	Up:    key.NewBinding(key.WithKeys("up", "k", "pgup"), key.WithHelp("↑", "scroll up")),
-	Down:  key.NewBinding(key.WithKeys("down", "j", "pgdown"), key.WithHelp("↓", "scroll down")),
-	Close: key.NewBinding(key.WithKeys("esc", "q", "r", "R", "?"), key.WithHelp("esc", "close")),
+	Next:  key.NewBinding(key.WithKeys("right", "l", "n", " ", "tab"), key.WithHelp("→", "session.key.nextPage")),
+	Prev:  key.NewBinding(key.WithKeys("left", "h", "p", "shift+tab"), key.WithHelp("←", "session.key.previousPage")),
+	Up:    key.NewBinding(key.WithKeys("up", "k", "pgup"), key.WithHelp("↑", "session.key.scrollUp")),
+	Down:  key.NewBinding(key.WithKeys("down", "j", "pgdown"), key.WithHelp("↓", "session.key.scrollDown")),
+	Close: key.NewBinding(key.WithKeys("esc", "q", "r", "R", "?"), key.WithHelp("esc", "session.key.close")),
 }
 
 // ShortHelp implements help.KeyMap.
@@ -231,24 +231,26 @@ type lobbyKeys struct {
 	Refresh, Rules   key.Binding
 	Bell             key.Binding
 	Help, Quit       key.Binding
+	Lang             key.Binding // langpick.go
 }
 
 var lobbyKeyMap = lobbyKeys{
-	Up:      key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑", "up")),
-	Down:    key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", "down")),
-	Switch:  key.NewBinding(key.WithKeys("tab", "shift+tab"), key.WithHelp("tab", "next list")),
-	Open:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "join/resume")),
-	Watch:   key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "watch")),
-	New:     key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new room")),
-	Solo:    key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "quick solo")),
-	Join:    key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "join by code")),
-	Name:    key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "change name")),
-	Chat:    key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "chat")),
-	Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
-	Rules:   key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "rules of the games")),
-	Bell:    key.NewBinding(key.WithKeys("B"), key.WithHelp("B", "bell on your move on/off")),
-	Help:    key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "all keys")),
-	Quit:    key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
+	Up:      key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑", "session.key.up")),
+	Down:    key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", "session.key.down")),
+	Switch:  key.NewBinding(key.WithKeys("tab", "shift+tab"), key.WithHelp("tab", "session.key.nextList")),
+	Open:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "session.key.open")),
+	Watch:   key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "session.key.watch")),
+	New:     key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "session.key.newRoom")),
+	Solo:    key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "session.key.quickSolo")),
+	Join:    key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "session.key.joinByCode")),
+	Name:    key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "session.key.changeName")),
+	Chat:    key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "session.key.chat")),
+	Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "session.key.refresh")),
+	Rules:   key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "session.key.rulesGames")),
+	Bell:    key.NewBinding(key.WithKeys("B"), key.WithHelp("B", "session.key.bell")),
+	Help:    key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "session.key.allKeys")),
+	Quit:    key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "session.key.quit")),
+	Lang:    key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "lang.pick.key")),
 }
 
 // ShortHelp implements help.KeyMap.
@@ -256,13 +258,13 @@ func (k lobbyKeys) ShortHelp() []key.Binding {
 	// s is short in the bar, so that 80 columns still show t, the way to
 	// find players.
 	solo := k.Solo
-	solo.SetHelp("s", "solo")
+	solo.SetHelp("s", "session.key.solo")
 	return []key.Binding{k.Open, k.Watch, k.New, solo, k.Chat, k.Join, k.Name, k.Help, k.Quit}
 }
 
 // FullHelp implements help.KeyMap.
 func (k lobbyKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down, k.Switch, k.Open, k.Watch}, {k.New, k.Solo, k.Join, k.Name, k.Chat}, {k.Refresh, k.Rules, k.Bell, k.Help, k.Quit}}
+	return [][]key.Binding{{k.Up, k.Down, k.Switch, k.Open, k.Watch}, {k.New, k.Solo, k.Join, k.Name, k.Lang, k.Chat}, {k.Refresh, k.Rules, k.Bell, k.Help, k.Quit}}
 }
 
 // formKeys drive the new-room form.
@@ -271,13 +273,13 @@ type formKeys struct {
 }
 
 var formKeyMap = formKeys{
-	Up:     key.NewBinding(key.WithKeys("up", "k", "shift+tab"), key.WithHelp("↑", "field")),
-	Down:   key.NewBinding(key.WithKeys("down", "j", "tab"), key.WithHelp("↓", "field")),
-	Less:   key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←", "change")),
-	More:   key.NewBinding(key.WithKeys("right", "l", " "), key.WithHelp("→", "change")),
-	Create: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "create")),
-	Help:   key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-	Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+	Up:     key.NewBinding(key.WithKeys("up", "k", "shift+tab"), key.WithHelp("↑", "session.key.field")),
+	Down:   key.NewBinding(key.WithKeys("down", "j", "tab"), key.WithHelp("↓", "session.key.field")),
+	Less:   key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←", "session.key.change")),
+	More:   key.NewBinding(key.WithKeys("right", "l", " "), key.WithHelp("→", "session.key.change")),
+	Create: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "session.key.create")),
+	Help:   key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "session.key.help")),
+	Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "session.key.cancel")),
 }
 
 // ShortHelp implements help.KeyMap.
@@ -295,8 +297,8 @@ type promptKeys struct {
 }
 
 var promptKeyMap = promptKeys{
-	Confirm: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "confirm")),
-	Cancel:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+	Confirm: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "session.key.confirm")),
+	Cancel:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "session.key.cancel")),
 }
 
 // ShortHelp implements help.KeyMap.
@@ -311,17 +313,17 @@ type replayKeys struct {
 }
 
 var replayKeyMap = replayKeys{
-	Next:      key.NewBinding(key.WithKeys("right", "n", "l", " "), key.WithHelp("→/n", "next move")),
-	Prev:      key.NewBinding(key.WithKeys("left", "p", "h"), key.WithHelp("←/p", "prev move")),
-	NextRound: key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "next round")),
-	PrevRound: key.NewBinding(key.WithKeys("["), key.WithHelp("[", "prev round")),
-	Round:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r N enter", "jump to round")),
-	First:     key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("home", "start")),
-	Last:      key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("end", "final scores")),
-	Card:      key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "card info")),
-	Chat:      key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "chat so far")),
-	Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "all keys")),
-	Leave:     key.NewBinding(key.WithKeys("q", "esc"), key.WithHelp("q", "leave")),
+	Next:      key.NewBinding(key.WithKeys("right", "n", "l", " "), key.WithHelp("→/n", "session.key.nextMove")),
+	Prev:      key.NewBinding(key.WithKeys("left", "p", "h"), key.WithHelp("←/p", "session.key.prevMove")),
+	NextRound: key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "session.key.nextRound")),
+	PrevRound: key.NewBinding(key.WithKeys("["), key.WithHelp("[", "session.key.prevRound")),
+	Round:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r N enter", "session.key.jumpRound")),
+	First:     key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("home", "session.key.start")),
+	Last:      key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("end", "session.key.finalScores")),
+	Card:      key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "session.key.cardInfo")),
+	Chat:      key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "session.key.chatSoFar")),
+	Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "session.key.allKeys")),
+	Leave:     key.NewBinding(key.WithKeys("q", "esc"), key.WithHelp("q", "session.key.leave")),
 }
 
 // ShortHelp implements help.KeyMap.
@@ -343,6 +345,7 @@ func helpBar(t kit.Theme, km help.KeyMap, w int) string {
 }
 
 func drawHelpBar(t kit.Theme, km help.KeyMap, w int) string {
+	km = wordedKeys(t, km)
 	h := help.New()
 	h.ShortSeparator = " · "
 	h.Styles.ShortKey = t.Accent.Style
@@ -362,6 +365,7 @@ func drawHelpBar(t kit.Theme, km help.KeyMap, w int) string {
 // the library would cut the columns past w with an ellipsis, and the keys
 // a player looks for (b, E, B) are in the last one.
 func keysHelp(t kit.Theme, title string, km help.KeyMap, w int) string {
+	km = wordedKeys(t, km)
 	h := help.New()
 	h.Styles.FullKey = t.Accent.Style
 	h.Styles.FullDesc = t.Dim.Style
@@ -378,5 +382,5 @@ func keysHelp(t kit.Theme, title string, km help.KeyMap, w int) string {
 	if len(band) > 0 {
 		bands = append(bands, h.FullHelpView(band))
 	}
-	return t.Title.Render(title) + "\n\n" + strings.Join(bands, "\n\n") + "\n\n" + t.Dim.Render("press any key to close")
+	return t.Title.Render(title) + "\n\n" + strings.Join(bands, "\n\n") + "\n\n" + t.Dim.Render(t.L.T("session.keys.close"))
 }

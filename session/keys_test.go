@@ -1,23 +1,33 @@
 package session
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/session/kit"
 )
 
 // TestHelpBarKeepsTheWayOut: at every width from the minimum up, each
 // screen's help bar fits and shows its last two keys (all keys, and the
 // way out) whole; the keys before them give way from the end.
+// Every language's, whose words run longer than English's.
 func TestHelpBarKeepsTheWayOut(t *testing.T) {
-	th := kit.NewTheme("mono", nil)
+	for _, tag := range lang.Tags {
+		th := kit.NewTheme("mono", nil).In(lang.For(tag))
+		t.Run(string(tag), func(t *testing.T) { helpBarsKeepTheWayOut(t, th) })
+	}
+}
+
+func helpBarsKeepTheWayOut(t *testing.T, th kit.Theme) {
 	for name, km := range map[string]help.KeyMap{"game": gameKeyMap, "watch": watchKeys{gameKeyMap}, "over": overKeys{gameKeyMap},
 		"chat": chatKeyMap, "lobbychat": lobbyChatKeys{chatKeyMap},
 		"lobby": lobbyKeyMap, "replay": replayKeyMap, "form": formKeyMap, "log": logKeyMap, "prompt": promptKeyMap} {
-		keys := km.ShortHelp()
+		keys := wordedBindings(th, km.ShortHelp())
 		last := keys[len(keys)-2:]
 		for w := MinWidth; w <= 250; w++ {
 			bar := helpBar(th, km, w)
@@ -41,7 +51,13 @@ func TestHelpBarKeepsTheWayOut(t *testing.T) {
 // key of its map whole at every width from the minimum up, within the
 // width: columns that do not fit side by side go below, none is cut.
 func TestKeysScreenListsEveryKey(t *testing.T) {
-	th := kit.NewTheme("mono", nil)
+	for _, tag := range lang.Tags {
+		th := kit.NewTheme("mono", nil).In(lang.For(tag))
+		t.Run(string(tag), func(t *testing.T) { keysScreensListEveryKey(t, th) })
+	}
+}
+
+func keysScreensListEveryKey(t *testing.T, th kit.Theme) {
 	for name, km := range map[string]help.KeyMap{"game": gameKeyMap, "watch": watchKeys{gameKeyMap}, "over": overKeys{gameKeyMap},
 		"lobby": lobbyKeyMap, "replay": replayKeyMap} {
 		for w := MinWidth; w <= 250; w++ {
@@ -54,7 +70,7 @@ func TestKeysScreenListsEveryKey(t *testing.T) {
 			if strings.Contains(s, "…") {
 				t.Fatalf("%s at %d columns cuts a column:\n%s", name, w, s)
 			}
-			for _, col := range km.FullHelp() {
+			for _, col := range wordedKeys(th, km).FullHelp() {
 				for _, k := range col {
 					if !strings.Contains(s, k.Help().Desc) {
 						t.Fatalf("%s at %d columns lacks %q:\n%s", name, w, k.Help().Desc, s)
@@ -70,5 +86,27 @@ func TestKeysScreenListsEveryKey(t *testing.T) {
 func TestKeysOverlayBar(t *testing.T) {
 	if bar := helpBar(kit.NewTheme("mono", nil), (&helpOverlay{}).keys(), MinWidth); !strings.Contains(bar, "any key close") {
 		t.Errorf("help bar under the keys: %q", bar)
+	}
+}
+
+// TestKeysAreWorded: every key's help names a message English has (the
+// bindings hold IDs, which the catalogue check cannot see in code), and
+// every language words it.
+func TestKeysAreWorded(t *testing.T) {
+	maps := []help.KeyMap{gameKeyMap, undoKeys{gameKeyMap}, watchKeys{gameKeyMap}, waitingKeys{gameKeyMap}, overKeys{gameKeyMap},
+		chatKeyMap, lobbyChatKeys{chatKeyMap}, overlayKeyMap, logKeyMap, rulesKeyMap, rulesPageKeys{rulesKeyMap},
+		lobbyKeyMap, formKeyMap, promptKeyMap, replayKeyMap, anyKey{}, confirmKeys{}}
+	en := lang.For(lang.English)
+	for _, km := range maps {
+		all := append(km.ShortHelp(), slices.Concat(km.FullHelp()...)...)
+		for _, k := range append(all, moveKeysHelp, groupKeysHelp) {
+			h := k.Help()
+			if !en.Has(h.Desc) {
+				t.Errorf("key %q: its help %q is no message", h.Key, h.Desc)
+			}
+			if strings.HasPrefix(h.Key, "session.") && !en.Has(h.Key) {
+				t.Errorf("key name %q is no message", h.Key)
+			}
+		}
 	}
 }

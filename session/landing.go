@@ -1,7 +1,6 @@
 package session
 
 import (
-	"fmt"
 	"slices"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -35,14 +34,14 @@ func (l *lobbyScreen) land() tea.Cmd {
 	}
 	for _, r := range mine {
 		if r.YourMove(me) {
-			code, status := r.Code, fmt.Sprintf("welcome back: your move in %s is waiting", r.Code)
+			code, status := r.Code, l.env.theme.L.T("session.landing.yourMove", "Code", r.Code)
 			return func() tea.Msg { return toRoom{code: code, status: status} }
 		}
 	}
 	if len(mine) > 0 {
 		r := mine[0]
 		l.focus, l.sel[listMine] = listMine, slices.IndexFunc(l.lists[listMine], func(x lobby.RoomInfo) bool { return x.Code == r.Code })
-		l.setStatus(fmt.Sprintf("you sit in %s: enter takes you back to your seat", r.Code), false)
+		l.setStatus(l.env.theme.L.T("session.landing.seated", "Code", r.Code), false)
 	}
 	return nil
 }

@@ -1,11 +1,12 @@
 package session
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/session/kit"
 )
 
@@ -20,9 +21,10 @@ const (
 
 // tooSmall is the whole screen when the terminal is below the minimum,
 // or, with a notice above it, the w by h left of a terminal of size.
-func tooSmall(w, h int, size [2]int) string {
-	msg := "make the window at least 80x24"
-	sub := fmt.Sprintf("(it is %dx%d)", size[0], size[1])
+// Its words are p's.
+func tooSmall(p *lang.Printer, w, h int, size [2]int) string {
+	msg := p.T("session.small.ask", "Width", MinWidth, "Height", MinHeight)
+	sub := p.T("session.small.is", "Width", size[0], "Height", size[1])
 	if w <= 0 || h <= 0 {
 		return msg
 	}
@@ -43,4 +45,24 @@ func tooSmall(w, h int, size [2]int) string {
 // center places the screen in the middle of a terminal wider than maxWidth.
 func center(screen string, w, h int) string {
 	return lipgloss.Place(w, h, lipgloss.Center, lipgloss.Top, screen)
+}
+
+// maxStatus is the most lines a status takes from the body.
+const maxStatus = 3
+
+// statusLines fits the status line s to w: whole on one line when it
+// fits, else wrapped at its spaces in up to maxStatus lines (the last
+// marked "…" if even those are short), so a long refusal or a
+// translation longer than English reads whole. n is its height; the
+// body gives up the lines past the first.
+func statusLines(s string, w int) (block string, n int) {
+	if kit.Width(s) <= w {
+		return s, 1
+	}
+	lines := strings.Split(kit.Wrap(s, w), "\n")
+	if len(lines) > maxStatus {
+		lines = lines[:maxStatus]
+		lines[maxStatus-1] = ansi.Truncate(lines[maxStatus-1], w-1, "") + "…"
+	}
+	return strings.Join(lines, "\n"), len(lines)
 }

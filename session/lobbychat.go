@@ -2,7 +2,6 @@ package session
 
 import (
 	"context"
-	"fmt"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -124,7 +123,7 @@ func (l *lobbyScreen) chatUnread() string {
 		return ""
 	}
 	if n := l.chat.unread(l.env.player.Name); n > 0 {
-		return fmt.Sprintf("%d new in the chat (t)", n)
+		return l.env.theme.L.N("session.chat.unread", n)
 	}
 	return ""
 }

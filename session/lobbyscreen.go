@@ -2,7 +2,6 @@ package session
 
 import (
 	"context"
-	"fmt"
 	"github.com/charmbracelet/x/ansi"
 	"strings"
 	"time"
@@ -13,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/smokestack/smokestack/engine"
+	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/lobby/chat"
 	"github.com/smokestack/smokestack/lobby/players"
@@ -36,6 +36,11 @@ type lobbyScreen struct {
 	status    string
 	statusBad bool
 	showHelp  bool
+	// heading is the first line as last drawn (head).
+	heading struct {
+		name, text string
+		w          int
+	}
 
 	form   *roomForm
 	prompt *prompt
@@ -109,7 +114,8 @@ func (l *lobbyScreen) refresh() tea.Cmd {
 				open = append(open, r)
 			}
 		}
-		lists, rows := wordLists(e.lobby, me, sharedPublic(e.lobby, rooms), append(open, done...))
+		p := e.theme.L
+		lists, rows := wordLists(e.lobby, p, me, sharedPublic(e.lobby, p, rooms), append(open, done...))
 		lists[listPlay], rows.cells[listPlay] = notMine(me, lists[listPlay], rows.cells[listPlay])
 		return roomsMsg{lists: lists, rows: rows}
 	}
@@ -117,26 +123,26 @@ func (l *lobbyScreen) refresh() tea.Cmd {
 
 // resultText words a finished game's result for player's list: "you won
 // with 31", "won by bob with 28", "lost 24 to 27" (to the game's own
-// opponent), or "finished" when the game stopped early.
-func resultText(r lobby.RoomInfo, player string) string {
+// opponent), or "finished" when the game stopped early; in p's language.
+func resultText(p *lang.Printer, r lobby.RoomInfo, player string) string {
 	res := r.Result
 	if res == nil || len(res.Scores) == 0 {
-		return "finished"
+		return p.T("session.list.finished")
 	}
 	me := r.SeatOf(player)
 	switch {
 	case res.Won(me):
 		if len(res.Winners) > 1 {
-			return fmt.Sprintf("you shared the win with %d", res.Scores[me])
+			return p.T("session.list.sharedWin", "Score", res.Scores[me])
 		}
-		return fmt.Sprintf("you won with %d", res.Scores[me])
+		return p.T("session.list.won", "Score", res.Scores[me])
 	case len(res.Winners) == 0 && res.Opponent != nil && me >= 0:
-		return fmt.Sprintf("lost %d to %d", res.Scores[me], *res.Opponent)
+		return p.T("session.list.lost", "Score", res.Scores[me], "Opponent", *res.Opponent)
 	case len(res.Winners) > 0:
 		w := res.Winners[0]
-		return fmt.Sprintf("won by %s with %d", r.Seats[w].Name, res.Scores[w])
+		return p.T("session.list.wonBy", "Name", r.Seats[w].Name, "Score", res.Scores[w])
 	}
-	return "finished"
+	return p.T("session.list.finished")
 }
 
 func (l *lobbyScreen) update(msg tea.Msg) (screen, tea.Cmd) {
@@ -150,7 +156,7 @@ func (l *lobbyScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 	case roomsMsg:
 		if msg.err != nil {
 			l.live.loading = false
-			l.setStatus(msg.err.Error(), true)
+			l.setStatus(errText(l.env.theme, "", msg.err), true)
 			return l, nil
 		}
 		cmd := l.loaded(msg.lists, msg.rows)
@@ -160,24 +166,27 @@ func (l *lobbyScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 		return l, cmd
 	case createdMsg:
 		if msg.err != nil {
-			l.setStatus(msg.err.Error(), true)
+			l.setStatus(errText(l.env.theme, "", msg.err), true)
 			return l, nil
 		}
 		code := msg.code
 		return l, func() tea.Msg { return toRoom{code: code} }
 	case renamedMsg:
 		if msg.err != nil {
-			l.setStatus(msg.err.Error(), true)
+			l.setStatus(errText(l.env.theme, "", msg.err), true)
 			return l, nil
 		}
 		l.env.player.Name = msg.name
-		l.setStatus("you are "+msg.name+" now, at every table you sit down or come back to", false)
+		l.setStatus(l.env.theme.L.T("session.lobby.renamed", "Name", msg.name), false)
 	case tea.WindowSizeMsg:
 		if l.rules != nil {
 			l.rules.resize(l.env.bodySize())
 		}
 		l.chat.resize()
 	case tea.KeyMsg:
+		if !l.covered() && key.Matches(msg, l.keys().Lang) {
+			return l.pickLang(), nil
+		}
 		return l, l.key(msg)
 	}
 	return l, nil
@@ -226,7 +235,7 @@ func (l *lobbyScreen) listKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Rules):
 		l.openRules()
 	case key.Matches(msg, k.Bell):
-		cmd, say := l.env.alerts.toggle()
+		cmd, say := l.env.alerts.toggle(l.env.theme.L)
 		l.setStatus(say, false)
 		return cmd
 	case key.Matches(msg, k.Up):
@@ -248,18 +257,18 @@ func (l *lobbyScreen) listKey(msg tea.KeyMsg) tea.Cmd {
 		if r, ok := l.selected(); ok {
 			return func() tea.Msg { return toRoom{code: r.Code, watch: true} }
 		}
-		l.prompt = newPrompt("watch", "room code or invite to watch")
+		l.prompt = newPrompt("watch", l.env.theme.L.T("session.lobby.watchWhat"))
 		l.setStatus("", false) // what it said was about the lists
 	case key.Matches(msg, k.New):
-		l.form = newRoomForm(l.env.lobby.Games())
+		l.form = newRoomForm(l.env.lobby.Games(), l.env.theme.L)
 		l.setStatus("", false)
 	case key.Matches(msg, k.Solo):
 		return l.quickSolo()
 	case key.Matches(msg, k.Join):
-		l.prompt = newPrompt("join", "room code or invite (back as a guest: CODE WORD)")
+		l.prompt = newPrompt("join", l.env.theme.L.T("session.lobby.joinWhat"))
 		l.setStatus("", false)
 	case key.Matches(msg, k.Name):
-		l.prompt = newPrompt("name", "your name")
+		l.prompt = newPrompt("name", l.env.theme.L.T("session.lobby.nameWhat"))
 		l.setStatus("", false)
 		l.prompt.input.SetValue(l.env.player.Name)
 		l.prompt.input.CursorEnd()
@@ -272,7 +281,7 @@ func (l *lobbyScreen) listKey(msg tea.KeyMsg) tea.Cmd {
 func (l *lobbyScreen) open() tea.Cmd {
 	r, ok := l.selected()
 	if !ok {
-		l.setStatus("no room selected: "+l.createHint(), true)
+		l.setStatus(l.env.theme.L.T("session.lobby.noneSelected", "Hint", l.createHint()), true)
 		return nil
 	}
 	if r.Over {
@@ -322,7 +331,7 @@ func (l *lobbyScreen) promptKey(msg tea.KeyMsg) tea.Cmd {
 			invite, word := lobby.SplitSeatWord(pastedInvite(val))
 			code := lobby.NormalizeCode(invite)
 			if code == "" {
-				l.setStatus("type a room code", true)
+				l.setStatus(l.env.theme.L.T("session.lobby.typeCode"), true)
 				return nil
 			}
 			if word != "" {
@@ -352,7 +361,7 @@ func (l *lobbyScreen) rename(name string) tea.Cmd {
 // create opens a room with o and joins it.
 func (l *lobbyScreen) create(o lobby.CreateOptions) tea.Cmd {
 	e := l.env
-	l.setStatus("creating a room…", false)
+	l.setStatus(l.env.theme.L.T("session.lobby.creating"), false)
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(e.ctx, moveTimeout)
 		defer cancel()
@@ -363,20 +372,13 @@ func (l *lobbyScreen) create(o lobby.CreateOptions) tea.Cmd {
 
 func (l *lobbyScreen) view(w, h int) string {
 	t := l.env.theme
-	var titles []string
-	for _, g := range l.env.lobby.Games() {
-		titles = append(titles, g.Rules.Title())
-	}
-	signedIn := "   signed in as " + t.Accent.Render(l.env.player.Name)
-	head := t.Title.Render("smokestack") + t.Dim.Render("  "+andList(titles)+" over SSH") + signedIn
-	if ansi.StringWidth(head) > w {
-		head = t.Title.Render("smokestack") + signedIn // the player's name matters more than the games'
-	}
-	var note string
+	head := l.head(w)
+	note, nh := "", 1
 	if l.env.player.Guest {
-		note = t.Bad.Render("Guest: your seat word brings you back for a short while; a key keeps your seats.")
+		note, nh = statusLines(t.Bad.Render(t.L.T("session.lobby.guest")), w)
 	}
-	bh := h - 4
+	status, sh := l.statusView(w)
+	bh := h - 2 - nh - sh
 	var body string
 	var km help.KeyMap = l.keys()
 	switch {
@@ -388,11 +390,12 @@ func (l *lobbyScreen) view(w, h int) string {
 		}
 	case l.prompt != nil:
 		km = promptKeyMap // while typing, q is a letter
-		title := map[string]string{"join": "JOIN A ROOM", "watch": "WATCH A ROOM", "name": "CHANGE YOUR NAME"}[l.prompt.kind]
-		body = t.Title.Render(title) + "\n\n" + l.prompt.input.View() + "\n\n" + t.Dim.Render("enter to confirm · esc to cancel")
+		title := map[string]string{"join": t.L.T("session.lobby.joinTitle"), "watch": t.L.T("session.lobby.watchTitle"),
+			"name": t.L.T("session.lobby.nameTitle")}[l.prompt.kind]
+		body = t.Title.Render(title) + "\n\n" + l.prompt.input.View() + "\n\n" + t.Dim.Render(t.L.T("session.lobby.promptKeys"))
 		if l.prompt.kind == "name" {
-			body += "\n" + t.Dim.Render(fmt.Sprintf("%d to %d letters, digits, spaces and - _ . ' · unique here, kept with your key",
-				players.MinNameLength, players.MaxNameLength))
+			rules := t.L.T("session.lobby.nameRules", "Min", players.MinNameLength, "Max", players.MaxNameLength)
+			body += "\n" + t.Dim.Render(strings.TrimRight(kit.Wrap(rules, w), " "))
 		}
 	case l.rules != nil:
 		body = l.rules.view(t, w, bh)
@@ -405,6 +408,16 @@ func (l *lobbyScreen) view(w, h int) string {
 	default:
 		body = l.listsView(w, bh)
 	}
+	if l.chat.typing {
+		km = lobbyChatKeys{chatKeyMap}
+	}
+	return strings.Join([]string{kit.Fit(head, w, 1), kit.Fit(note, w, nh), kit.Fit(body, w, bh), kit.Fit(status, w, sh), kit.Fit(helpBar(t, km, w), w, 1)}, "\n")
+}
+
+// statusView is the status line (the chat's input while typing) fitted
+// to w, and its height.
+func (l *lobbyScreen) statusView(w int) (string, int) {
+	t := l.env.theme
 	status := ""
 	if l.status != "" {
 		status = t.Dim.Render(l.status)
@@ -414,15 +427,33 @@ func (l *lobbyScreen) view(w, h int) string {
 	}
 	switch {
 	case l.chat.typing:
-		status, km = l.chat.inputView(), lobbyChatKeys{chatKeyMap}
+		return l.chat.inputView(), 1
 	case status == "" && l.chatUnread() != "":
 		status = t.Accent.Render(l.chatUnread())
 	}
-	return strings.Join([]string{kit.Fit(head, w, 1), kit.Fit(note, w, 1), kit.Fit(body, w, bh), kit.Fit(status, w, 1), kit.Fit(helpBar(t, km, w), w, 1)}, "\n")
+	return statusLines(status, w)
 }
 
-// lobbyRulesNote is the line under the lobby's key page.
-const lobbyRulesNote = "R: the rules of every game here"
+// head is the lobby's first line in width w: the server, its games and
+// who is signed in. Its words are kept while the player's name and the
+// width stay, not worded again at every frame.
+func (l *lobbyScreen) head(w int) string {
+	if l.heading.name == l.env.player.Name && l.heading.w == w && l.heading.text != "" {
+		return l.heading.text
+	}
+	t := l.env.theme
+	var titles []string
+	for _, g := range l.env.lobby.Games() {
+		titles = append(titles, gameTitle(t.L, g))
+	}
+	signedIn := "   " + t.L.T("session.lobby.signedIn", "Name", t.Accent.Render(l.env.player.Name))
+	head := t.Title.Render("smokestack") + t.Dim.Render("  "+t.L.T("session.lobby.overSSH", "Games", andList(t.L, titles))) + signedIn
+	if ansi.StringWidth(head) > w {
+		head = t.Title.Render("smokestack") + signedIn // the player's name matters more than the games'
+	}
+	l.heading.name, l.heading.w, l.heading.text = l.env.player.Name, w, head
+	return head
+}
 
 // lobbyKeysPage is the lobby's ? page for keys k, w wide. It depends on
 // nothing else, so it is drawn once for every session, like the help
@@ -430,29 +461,33 @@ const lobbyRulesNote = "R: the rules of every game here"
 // frame of every session. Its head starts with a byte no overlay's title
 // holds, so the page never takes a key overlay's place.
 func lobbyKeysPage(t kit.Theme, k lobbyKeys, w int) string {
-	return helpBars.get(pageKey(t, "\x02"+lobbyRulesNote, k.FullHelp(), w), func() string {
-		return keysHelp(t, "KEYS", k, w) + "\n" + t.Dim.Render(lobbyRulesNote)
+	// The line under the keys says where the rules are.
+	note := t.L.T("session.lobby.rulesNote")
+	return helpBars.get(pageKey(t, "\x02"+note, k.FullHelp(), w), func() string {
+		return keysHelp(t, t.L.T("session.keys.title"), k, w) + "\n" + t.Dim.Render(note)
 	})
 }
 
 // roomKind words a room's game for the lists: "factories 3p", "factories
 // solo hard", "furnace 2p 3-rounds": the game, the seats and every option
-// that is not its default.
-func roomKind(lb *lobby.Lobby, r lobby.RoomInfo) string {
-	seats := fmt.Sprintf("%dp", len(r.Seats))
+// that is not its default, in p's language.
+func roomKind(lb *lobby.Lobby, p *lang.Printer, r lobby.RoomInfo) string {
+	seats := p.T("session.list.seats", "Seats", len(r.Seats))
 	if len(r.Seats) == 1 {
-		seats = "solo"
+		seats = p.T("session.list.solo")
 	}
-	parts := []string{r.Game, seats}
+	// The game by its short name in p's language (games.GAME.short),
+	// else its name.
+	parts := []string{worded(p, "games."+r.Game+".short", r.Game), seats}
 	if g, ok := lb.Game(r.Game); ok {
-		parts = append(parts, optionWords(g, r)...)
+		parts = append(parts, optionWords(p, g, r)...)
 	}
 	return strings.Join(parts, " ")
 }
 
 // optionWords words every option of the room r of game g that is not
 // its default, in the order the game lists them.
-func optionWords(g lobby.Game, r lobby.RoomInfo) []string {
+func optionWords(p *lang.Printer, g lobby.Game, r lobby.RoomInfo) []string {
 	values, err := engine.ReadOptions(g.Rules.Options(), len(r.Seats), r.Options)
 	if err != nil {
 		return nil
@@ -460,7 +495,7 @@ func optionWords(g lobby.Game, r lobby.RoomInfo) []string {
 	var words []string
 	for _, o := range g.Rules.Options() {
 		if v, ok := values[o.Name]; ok && v != o.DefaultValue() {
-			words = append(words, optionWord(o.Name, v))
+			words = append(words, optionWord(p, g.Name(), o.Name, v))
 		}
 	}
 	return words
@@ -468,17 +503,18 @@ func optionWords(g lobby.Game, r lobby.RoomInfo) []string {
 
 // optionWord words an option's value for the lists: a switch by its name
 // ("capitalists", "no capitalists"), a number with its name ("3-rounds"),
-// any other value as it is ("hard").
-func optionWord(name, value string) string {
+// any other value as it is ("hard"); each in p's language.
+func optionWord(p *lang.Printer, game, name, value string) string {
+	label := optionLabel(p, game, name)
 	switch {
 	case value == "on":
-		return name
+		return label
 	case value == "off":
-		return "no-" + name
+		return p.T("session.list.optionOff", "Name", label)
 	case strings.Trim(value, "0123456789") == "":
-		return value + "-" + name
+		return p.T("session.list.optionNumber", "Value", value, "Name", label)
 	}
-	return value
+	return optionValue(p, game, name, value)
 }
 
 // openRules shows every game's rules, one game after the other.
@@ -493,7 +529,7 @@ func (l *lobbyScreen) openRules() {
 		}
 	}
 	w, h := l.env.bodySize()
-	l.rules = newRulesOverlay(strings.Join(titles, " · "), pages, w, h)
+	l.rules = newRulesOverlay(l.env.theme, strings.Join(titles, " · "), pages, w, h)
 }
 
 // soloGame is the first game here that has one-seat games.
@@ -511,7 +547,7 @@ func (l *lobbyScreen) quickSolo() tea.Cmd {
 	if g, ok := l.soloGame(); ok {
 		return l.create(lobby.CreateOptions{Game: g.Name(), Seats: 1})
 	}
-	l.setStatus("no game here can be played alone", true)
+	l.setStatus(l.env.theme.L.T("session.lobby.noSolo"), true)
 	return nil
 }
 
@@ -528,15 +564,16 @@ func (l *lobbyScreen) keys() lobbyKeys {
 // status.
 func (l *lobbyScreen) createHint() string {
 	if _, solo := l.soloGame(); solo {
-		return "n creates one, s starts a solo game"
+		return l.env.theme.L.T("session.lobby.createOrSolo")
 	}
-	return "n creates one"
+	return l.env.theme.L.T("session.lobby.create")
 }
 
-// andList joins words as a sentence does: "a", "a and b", "a, b and c".
-func andList(words []string) string {
+// andList joins words as a sentence does in p's language: "a", "a and
+// b", "a, b and c".
+func andList(p *lang.Printer, words []string) string {
 	if len(words) < 2 {
 		return strings.Join(words, "")
 	}
-	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+	return p.T("session.and", "List", strings.Join(words[:len(words)-1], ", "), "Last", words[len(words)-1])
 }

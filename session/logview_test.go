@@ -33,7 +33,9 @@ func TestLogOverlayOpensAtNewest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	log := (<-c.Updates()).Log
+	u := <-c.Updates()
+	u.WordLog()
+	log := u.Log
 	c.Close()
 	if len(log) < 40 {
 		t.Fatalf("only %d log lines after three rounds", len(log))

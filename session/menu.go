@@ -51,6 +51,9 @@ func (m *menu) restore(old menu) {
 	}
 }
 
+// searchKey is the key of the group of a search's moves.
+const searchKey = "search"
+
 // visible returns the groups on offer: all of them, or while a search is
 // typed one group of the matching moves; none when the search matches
 // nothing (the view says so, and how to get every move back).
@@ -59,7 +62,7 @@ func (m menu) visible() []kit.MoveGroup {
 		return m.groups
 	}
 	f := strings.ToLower(m.filter)
-	res := kit.MoveGroup{Key: "search", Title: "Moves matching “" + m.filter + "”"}
+	res := kit.MoveGroup{Key: searchKey} // titled where it is drawn, in the reader's language
 	for _, g := range m.groups {
 		for _, mv := range g.Moves {
 			if strings.Contains(strings.ToLower(g.Title+" "+mv.Label), f) {
@@ -143,13 +146,16 @@ func (m menu) view(t kit.Theme, w, h int, armed bool) string {
 	gs := m.visible()
 	if len(gs) == 0 || h < 2 {
 		if m.filter != "" {
-			return t.Title.Render("MOVES") + "\n" + t.Bad.Render("no move matches “"+m.filter+"”") +
-				"\n" + t.Dim.Render("esc or an arrow: every move again")
+			return t.Title.Render(t.L.T("session.menu.title")) + "\n" + t.Bad.Render(t.L.T("session.menu.noMatch", "Search", m.filter)) +
+				"\n" + t.Dim.Render(t.L.T("session.menu.allAgain"))
 		}
-		return t.Title.Render("MOVES") + "\n" + t.Dim.Render("nothing to do right now")
+		return t.Title.Render(t.L.T("session.menu.title")) + "\n" + t.Dim.Render(t.L.T("session.menu.nothing"))
 	}
 	g := gs[min(m.group, len(gs)-1)]
-	head := t.Title.Render(fmt.Sprintf("MOVES %d/%d", m.group+1, len(gs)))
+	head := t.Title.Render(fmt.Sprintf("%s %d/%d", t.L.T("session.menu.title"), m.group+1, len(gs)))
+	if g.Key == searchKey {
+		g.Title = t.L.T("session.menu.matching", "Search", m.filter)
+	}
 	title := "◂ " + t.Accent.Render(g.Title) + " ▸"
 	lines := []string{head + " " + title}
 	if kit.Width(lines[0]) > w && h > 2 {
@@ -195,7 +201,7 @@ func (m menu) view(t kit.Theme, w, h int, armed bool) string {
 		}
 	}
 	if more := len(g.Moves) - (start + shown); more > 0 {
-		lines = append(lines, t.Dim.Render(fmt.Sprintf("  … %d more (↓)", more)))
+		lines = append(lines, t.Dim.Render("  … "+t.L.N("session.menu.more", more)+" (↓)"))
 	}
 	return strings.Join(lines, "\n")
 }

@@ -73,7 +73,7 @@ type anyKey struct{}
 
 // Its key is only a name for the help bar (a binding without keys is
 // disabled, and the bar would be blank); the overlay closes on any key.
-var anyKeyBinding = key.NewBinding(key.WithKeys("any"), key.WithHelp("any key", "close"))
+var anyKeyBinding = key.NewBinding(key.WithKeys("any"), key.WithHelp("session.keyname.any", "session.key.close"))
 
 func (anyKey) ShortHelp() []key.Binding  { return []key.Binding{anyKeyBinding} }
 func (anyKey) FullHelp() [][]key.Binding { return [][]key.Binding{{anyKeyBinding}} }
@@ -116,10 +116,10 @@ func (o *cardsOverlay) keys() help.KeyMap { return overlayKeyMap }
 func (o *cardsOverlay) view(t kit.Theme, w, h int) string {
 	w = min(w, 100)
 	if len(o.cards) == 0 {
-		return t.Title.Render("CARD REFERENCE") + "\n\nno cards on the board yet"
+		return t.Title.Render(t.L.T("session.cards.title")) + "\n\n" + t.L.T("session.cards.none")
 	}
 	sel := min(max(o.sel, 0), len(o.cards)-1)
-	top := t.Title.Render("CARD REFERENCE") + t.Dim.Render(fmt.Sprintf("  %d/%d  ↑/↓ browse · esc close", sel+1, len(o.cards))) +
+	top := t.Title.Render(t.L.T("session.cards.title")) + t.Dim.Render(fmt.Sprintf("  %d/%d  ", sel+1, len(o.cards))+t.L.T("session.cards.keys")) +
 		"\n\n" + o.text(t, o.cards[sel], w) + "\n"
 	rows := h - lipgloss.Height(top)
 	if rows < 1 {
@@ -142,7 +142,7 @@ func (o *cardsOverlay) view(t kit.Theme, w, h int) string {
 	}
 	lines := []string{}
 	if start > 0 {
-		lines = append(lines, t.Dim.Render(fmt.Sprintf("  ↑ %d more", start)))
+		lines = append(lines, t.Dim.Render("  ↑ "+t.L.N("session.cards.more", start)))
 	}
 	for i := start; i < end; i++ {
 		c := o.cards[i]
@@ -153,7 +153,7 @@ func (o *cardsOverlay) view(t kit.Theme, w, h int) string {
 		}
 	}
 	if end < n {
-		lines = append(lines, t.Dim.Render(fmt.Sprintf("  ↓ %d more", n-end)))
+		lines = append(lines, t.Dim.Render("  ↓ "+t.L.N("session.cards.more", n-end)))
 	}
 	return top + "\n" + strings.Join(lines, "\n")
 }
@@ -164,11 +164,8 @@ type logOverlay struct {
 	vp  viewport.Model
 }
 
-func newLogOverlay(t kit.Theme, s kit.Seats, log []string, w, h int) *logOverlay {
-	o := &logOverlay{vp: viewport.New(0, 0)}
-	for _, l := range log {
-		o.log = append(o.log, s.Speaker(t, l))
-	}
+func newLogOverlay(t kit.Theme, log []string, w, h int) *logOverlay {
+	o := &logOverlay{vp: viewport.New(0, 0), log: log}
 	o.resize(w, h)
 	return o
 }
@@ -198,9 +195,9 @@ func (o *logOverlay) keys() help.KeyMap { return logKeyMap }
 func (o *logOverlay) view(t kit.Theme, _, _ int) string {
 	body := o.vp.View()
 	if len(o.log) == 0 {
-		body = t.Dim.Render("nothing has happened yet")
+		body = t.Dim.Render(t.L.T("session.log.empty"))
 	}
-	return t.Title.Render("GAME LOG") + t.Dim.Render("  ↑/↓ scroll · esc close") + "\n" + body
+	return t.Title.Render(t.L.T("session.log.title")) + t.Dim.Render("  "+t.L.T("session.log.keys")) + "\n" + body
 }
 
 // botChoice is one entry of the host's "seat a bot" picker.
@@ -236,16 +233,23 @@ func (o *botsOverlay) update(k tea.KeyMsg) (overlay, tea.Cmd) {
 func (o *botsOverlay) resize(int, int)   {}
 func (o *botsOverlay) keys() help.KeyMap { return overlayKeyMap }
 
-func (o *botsOverlay) view(t kit.Theme, _, _ int) string {
-	lines := []string{t.Title.Render("SEAT A BOT"), ""}
+func (o *botsOverlay) view(t kit.Theme, w, _ int) string {
+	lines := []string{t.Title.Render(t.L.T("session.bots.title")), ""}
 	for i, c := range o.choices {
-		if i == o.sel {
-			lines = append(lines, "▸ "+t.Selected.Render(c.text))
-		} else {
-			lines = append(lines, "  "+c.text)
+		// Each choice whole, wrapped under its text: they run long in
+		// some languages.
+		for j, l := range kit.WrapHanging("", "", strings.Fields(c.text), " ", max(20, w-2)) {
+			switch {
+			case i == o.sel && j == 0:
+				lines = append(lines, "▸ "+t.Selected.Render(l))
+			case i == o.sel:
+				lines = append(lines, "  "+t.Selected.Render(l))
+			default:
+				lines = append(lines, "  "+l)
+			}
 		}
 	}
-	return strings.Join(append(lines, "", t.Dim.Render("enter chooses · esc cancels")), "\n")
+	return strings.Join(append(lines, "", t.Dim.Render(t.L.T("session.bots.keys"))), "\n")
 }
 
 // confirmOverlay asks a yes-or-no question; y does it, any other key not.
@@ -268,15 +272,15 @@ func (o *confirmOverlay) keys() help.KeyMap { return confirmKeys{} }
 
 func (o *confirmOverlay) view(t kit.Theme, _, _ int) string {
 	return t.Title.Render(o.title) + "\n\n" + o.text + "\n\n" +
-		t.Accent.Render("y") + " " + o.yesLabel + "   " + t.Accent.Render("any other key") + " " + o.noLabel
+		t.Accent.Render("y") + " " + o.yesLabel + "   " + t.Accent.Render(t.L.T("session.keyname.anyOther")) + " " + o.noLabel
 }
 
 // confirmKeys is the help bar of a yes-or-no question.
 type confirmKeys struct{}
 
 var (
-	yesBinding = key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "yes"))
-	noBinding  = key.NewBinding(key.WithKeys(), key.WithHelp("any other key", "no"))
+	yesBinding = key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "session.key.yes"))
+	noBinding  = key.NewBinding(key.WithKeys(), key.WithHelp("session.keyname.anyOther", "session.key.no"))
 )
 
 func (confirmKeys) ShortHelp() []key.Binding  { return []key.Binding{yesBinding, noBinding} }
@@ -286,13 +290,14 @@ func (confirmKeys) FullHelp() [][]key.Binding { return [][]key.Binding{{yesBindi
 // scroll a page taller than the screen.
 type rulesOverlay struct {
 	title string // the game's title
+	none  string // what shows without pages, in the reader's language
 	pages []kit.RulesPage
 	page  int
 	vp    viewport.Model
 }
 
-func newRulesOverlay(title string, pages []kit.RulesPage, w, h int) *rulesOverlay {
-	o := &rulesOverlay{title: title, pages: pages, vp: viewport.New(0, 0)}
+func newRulesOverlay(t kit.Theme, title string, pages []kit.RulesPage, w, h int) *rulesOverlay {
+	o := &rulesOverlay{title: title, none: t.L.T("session.rules.none"), pages: pages, vp: viewport.New(0, 0)}
 	o.resize(w, h)
 	return o
 }
@@ -304,7 +309,7 @@ func (o *rulesOverlay) resize(w, h int) {
 
 // show puts the current page in the viewport, wrapped, from its top.
 func (o *rulesOverlay) show() {
-	text := "no rules here"
+	text := o.none
 	if o.page < len(o.pages) {
 		text = o.pages[o.page].Text
 	}
@@ -340,24 +345,25 @@ func (o *rulesOverlay) keys() help.KeyMap {
 }
 
 func (o *rulesOverlay) view(t kit.Theme, w, _ int) string {
-	head := t.Title.Render("RULES") + "  " + o.title
+	head := t.Title.Render(t.L.T("session.rules.title")) + "  " + o.title
 	if o.page < len(o.pages) {
 		head = o.pageHead(t, o.page, o.named(t, w))
 	}
 	more := ""
 	if !o.vp.AtBottom() {
-		more = t.Dim.Render("↓ more on this page")
+		more = t.Dim.Render(t.L.T("session.rules.more"))
 	}
 	return head + "\n" + o.vp.View() + "\n" + more
 }
 
 // pageHead is page i's header line, with the games' names when named.
 func (o *rulesOverlay) pageHead(t kit.Theme, i int, named bool) string {
-	page := t.Dim.Render(fmt.Sprintf("page %d of %d · ", i+1, len(o.pages))) + t.Accent.Render(o.pages[i].Title)
+	page := t.Dim.Render(t.L.T("session.rules.page", "Page", i+1, "Pages", len(o.pages))+" · ") + t.Accent.Render(o.pages[i].Title)
+	title := t.Title.Render(t.L.T("session.rules.title"))
 	if !named {
-		return t.Title.Render("RULES") + "  " + page
+		return title + "  " + page
 	}
-	return t.Title.Render("RULES") + "  " + o.title + t.Dim.Render(" · ") + page
+	return title + "  " + o.title + t.Dim.Render(" · ") + page
 }
 
 // named reports whether every page's header has room for the games'

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/lobby"
 )
 
@@ -14,42 +15,46 @@ import (
 // and for a public list where a room waits on its player's move.
 
 // publicLists are the public lists of one read, worded for a player
-// seated nowhere. Shared: nothing changes them once made.
+// seated nowhere in one language. Shared: nothing changes them once made.
 type publicLists struct {
 	lobby  *lobby.Lobby
+	lang   *lang.Printer
 	read   []lobby.RoomInfo // the read they come from
 	lists  [listMine][]lobby.RoomInfo
 	cells  [listMine][]roomCells
 	widest listWidths
 }
 
-// lastPublic is the newest public lists worded: the lobby screens that
-// read the same rooms share them.
+// lastPublic is the newest public lists worded in each language: the
+// lobby screens that read the same rooms share them.
 var lastPublic struct {
 	mu sync.Mutex
-	p  *publicLists
+	p  map[*lang.Printer]*publicLists
 }
 
 // sharedPublic returns the public lists of rooms, a read of lb's public
-// rooms, wording them if no screen has yet. One screen words them while
-// the others that read the same rooms wait for it.
-func sharedPublic(lb *lobby.Lobby, rooms []lobby.RoomInfo) *publicLists {
+// rooms in language lp, wording them if no screen has yet. One screen
+// words them while the others that read the same rooms wait for it.
+func sharedPublic(lb *lobby.Lobby, lp *lang.Printer, rooms []lobby.RoomInfo) *publicLists {
 	lastPublic.mu.Lock()
 	defer lastPublic.mu.Unlock()
-	if p := lastPublic.p; p != nil && p.lobby == lb && sameRead(p.read, rooms) {
+	if p := lastPublic.p[lp]; p != nil && p.lobby == lb && sameRead(p.read, rooms) {
 		return p
 	}
-	p := &publicLists{lobby: lb, read: rooms}
+	p := &publicLists{lobby: lb, lang: lp, read: rooms}
 	p.lists[listOpen], p.lists[listPlay] = splitPublic(rooms)
 	for i, list := range p.lists {
 		p.cells[i] = make([]roomCells, 0, len(list))
 		for _, r := range list {
-			c := wordRoom(lb, "", r, i)
+			c := wordRoom(lb, lp, "", r, i)
 			p.cells[i] = append(p.cells[i], c)
 			p.widest.widen(c)
 		}
 	}
-	lastPublic.p = p
+	if lastPublic.p == nil {
+		lastPublic.p = map[*lang.Printer]*publicLists{}
+	}
+	lastPublic.p[lp] = p // a printer per language: the map stays small
 	return p
 }
 
@@ -83,8 +88,8 @@ type listed struct {
 
 // wordLists makes the lists of player me: the shared public lists, with
 // the rooms waiting on me worded again in a copy of their list, and me's
-// own games.
-func wordLists(lb *lobby.Lobby, me string, pub *publicLists, mine []lobby.RoomInfo) ([listCount][]lobby.RoomInfo, listed) {
+// own games, in p's language.
+func wordLists(lb *lobby.Lobby, p *lang.Printer, me string, pub *publicLists, mine []lobby.RoomInfo) ([listCount][]lobby.RoomInfo, listed) {
 	var lists [listCount][]lobby.RoomInfo
 	out := listed{widest: pub.widest}
 	for i := range listMine {
@@ -97,14 +102,14 @@ func wordLists(lb *lobby.Lobby, me string, pub *publicLists, mine []lobby.RoomIn
 			if !own {
 				out.cells[i], own = slices.Clone(out.cells[i]), true
 			}
-			out.cells[i][j] = wordRoom(lb, me, r, i)
+			out.cells[i][j] = wordRoom(lb, p, me, r, i)
 			out.widest.widen(out.cells[i][j])
 		}
 	}
 	lists[listMine] = mine
 	out.cells[listMine] = make([]roomCells, 0, len(mine))
 	for _, r := range mine {
-		c := wordRoom(lb, me, r, listMine)
+		c := wordRoom(lb, p, me, r, listMine)
 		out.cells[listMine] = append(out.cells[listMine], c)
 		out.widest.widen(c)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/internal/tally"
 	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/lobby/store/mem"
@@ -40,21 +41,30 @@ func TestPublicListsShared(t *testing.T) {
 	if err != nil || len(rooms) != 1 || !rooms[0].Started {
 		t.Fatalf("public rooms: %+v, %v; want one game in play", rooms, err)
 	}
-	pub := sharedPublic(l, rooms)
-	if again := sharedPublic(l, rooms); again != pub {
+	en := lang.For(lang.English)
+	pub := sharedPublic(l, en, rooms)
+	if again := sharedPublic(l, en, rooms); again != pub {
 		t.Error("two screens with the same read worded it twice")
+	}
+	// A screen in another language has its own words of the same read,
+	// and takes nothing from the English ones.
+	if pl := sharedPublic(l, lang.For(lang.Polish), rooms); pl == pub || !strings.HasPrefix(pl.cells[listPlay][0].state, "runda ") {
+		t.Errorf("the Polish lists: %+v", pl.cells[listPlay])
+	}
+	if again := sharedPublic(l, en, rooms); again != pub {
+		t.Error("the Polish lists took the English ones' place")
 	}
 	mover := alice
 	if rooms[0].YourMove(bob.ID) {
 		mover = bob
 	}
 	for _, p := range []lobby.Player{alice, bob, {ID: "SHA256:carol"}} {
-		lists, rows := wordLists(l, p.ID, pub, nil)
+		lists, rows := wordLists(l, en, p.ID, pub, nil)
 		got := rows.cells[listPlay]
 		if len(got) != 1 || len(lists[listPlay]) != 1 {
 			t.Fatalf("%s's in-play list: %+v", p.ID, got)
 		}
-		if want := wordRoom(l, p.ID, rooms[0], listPlay); got[0] != want {
+		if want := wordRoom(l, en, p.ID, rooms[0], listPlay); got[0] != want {
 			t.Errorf("%s's row %+v, want %+v", p.ID, got[0], want)
 		}
 		yours := strings.Contains(got[0].state, "your move")

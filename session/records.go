@@ -20,17 +20,17 @@ import (
 func recordText(t kit.Theme, room lobby.RoomInfo, me int, w int) string {
 	switch {
 	case room.Recording:
-		return t.Dim.Render("ratings: being worked out…")
+		return t.Dim.Render(t.L.T("session.records.working"))
 	case room.Solo != nil:
 		s := room.Solo
-		return fmt.Sprintf("Your record against %s: %s, %s, best score %d", s.Opponent,
-			plural(s.Wins, "win", "wins"), plural(s.Losses, "loss", "losses"), s.Best)
+		return t.L.T("session.records.solo", "Opponent", s.Opponent, "Wins", t.L.N("session.records.wins", s.Wins),
+			"Losses", t.L.N("session.records.losses", s.Losses), "Best", s.Best)
 	case len(room.Ratings) == 0:
 		return ""
 	}
-	head := "ratings:"
+	head := t.L.T("session.records.ratings")
 	lines := []string{head}
-	width := len(head)
+	width := kit.Width(head)
 	// In the order of the scores above: best place first.
 	ratings := slices.Clone(room.Ratings)
 	if res := room.Result; res != nil {
@@ -45,7 +45,7 @@ func recordText(t kit.Theme, room lobby.RoomInfo, me int, w int) string {
 	for _, r := range ratings {
 		name := r.Name
 		if r.Seat == me {
-			name = "you"
+			name = t.L.T("session.records.you")
 		}
 		change := t.Good.Render(fmt.Sprintf("(%+.1f)", r.Change))
 		if r.Change < 0 {
@@ -58,20 +58,12 @@ func recordText(t kit.Theme, room lobby.RoomInfo, me int, w int) string {
 		}
 		if ew := ansi.StringWidth(sep + entry); onLine > 0 && width+ew > w {
 			// Go on below, lined up under the first entry.
-			lines = append(lines, strings.Repeat(" ", len(head)))
-			width, onLine, sep = len(head), 0, " "
+			lines = append(lines, strings.Repeat(" ", kit.Width(head)))
+			width, onLine, sep = kit.Width(head), 0, " "
 		}
 		lines[len(lines)-1] += sep + entry
 		width += ansi.StringWidth(sep + entry)
 		onLine++
 	}
 	return strings.Join(lines, "\n")
-}
-
-// plural words a count of things: "1 seat", "2 seats".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }

@@ -29,14 +29,14 @@ func (g *gameScreen) rematch() tea.Cmd {
 	}
 	switch {
 	case g.spectator():
-		g.setStatus("only the players can ask for a rematch", true)
+		g.setStatus(g.env.theme.L.T("session.rematch.playersOnly"), true)
 		return nil
 	case g.room.Result == nil:
-		g.setStatus("this game was stopped before its end: start a new room instead (q, then n)", true)
+		g.setStatus(g.env.theme.L.T("session.rematch.stopped"), true)
 		return nil
 	}
 	e, typed, done := g.env, g.typed, g.done
-	g.setStatus("asking for a rematch…", false)
+	g.setStatus(g.env.theme.L.T("session.rematch.asking"), false)
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(e.ctx, moveTimeout)
 		defer cancel()
@@ -48,9 +48,9 @@ func (g *gameScreen) rematch() tea.Cmd {
 func (g *gameScreen) rematchDone(msg rematchMsg) {
 	switch {
 	case msg.err != nil:
-		g.setStatus(msg.err.Error(), true)
+		g.setStatus(errText(g.env.theme, g.room.Game, msg.err), true)
 	case msg.info.Rematch != nil && msg.info.Rematch.Code == "":
-		g.setStatus("you are in for a rematch: it starts when everyone is", false)
+		g.setStatus(g.env.theme.L.T("session.rematch.in"), false)
 	}
 }
 
@@ -72,7 +72,7 @@ func (g *gameScreen) followRematch(first bool) tea.Cmd {
 // goToRematch opens the rematch room: in the player's seat, or watching.
 func (g *gameScreen) goToRematch(code string) tea.Cmd {
 	if g.spectator() && !g.room.Public {
-		g.setStatus("the players started a rematch in private room "+code+": its invite is theirs to share", false)
+		g.setStatus(g.env.theme.L.T("session.rematch.private", "Code", code), false)
 		return nil
 	}
 	watch := g.spectator()
@@ -88,7 +88,7 @@ func (g *gameScreen) rematchText() string {
 	}
 	t, s := g.env.theme, g.seats()
 	if rm.Code != "" {
-		return t.Accent.Render("↻ rematch in room "+rm.Code) + t.Dim.Render(": r goes there")
+		return t.Accent.Render("↻ "+t.L.T("session.rematch.made", "Code", rm.Code)) + t.Dim.Render(": "+t.L.T("session.rematch.goThere"))
 	}
 	var in, out []string
 	for i := range g.room.Seats {
@@ -98,9 +98,9 @@ func (g *gameScreen) rematchText() string {
 			out = append(out, s.Name(i))
 		}
 	}
-	text := "↻ rematch: " + strings.Join(in, " · ") + " · waiting for " + strings.Join(out, ", ")
+	text := "↻ " + t.L.T("session.rematch.offer", "In", strings.Join(in, " · "), "Out", strings.Join(out, ", "))
 	if g.seat >= 0 && !slices.Contains(rm.Accepted, g.seat) {
-		return t.Accent.Render(text + " · r to accept")
+		return t.Accent.Render(text + " · " + t.L.T("session.rematch.accept"))
 	}
 	return t.Accent.Render(text)
 }

@@ -2,7 +2,6 @@ package session
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -25,6 +24,7 @@ type replayScreen struct {
 	info   lobby.RoomInfo
 	frames []lobby.Frame
 	boards []kit.Board // decoded frames, filled as they are shown
+	words  logWords    // each frame's log worded for the viewer
 	at     int
 	loaded bool
 	err    string
@@ -70,8 +70,8 @@ func (r *replayScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case replayMsg:
 		if msg.err != nil {
-			err := msg.err.Error()
-			return r, func() tea.Msg { return toLobby{status: "replay " + r.code + ": " + err} }
+			status := r.env.theme.L.T("session.replay.failed", "Code", r.code, "Why", errText(r.env.theme, "", msg.err))
+			return r, func() tea.Msg { return toLobby{status: status} }
 		}
 		r.info, r.frames, r.loaded = msg.info, msg.frames, true
 		r.chat.lines = msg.chat
@@ -141,7 +141,11 @@ func (r *replayScreen) key(msg tea.KeyMsg) tea.Cmd {
 }
 
 // seats names the table for the boards: a replay is watched, never played.
-func (r *replayScreen) seats() kit.Seats { return seatsOf(r.info, engine.Spectator) }
+func (r *replayScreen) seats() kit.Seats {
+	s := seatsOf(r.info, engine.Spectator)
+	s.L = r.env.theme.L
+	return s
+}
 
 // jumpToRound goes to the first frame of round n (clamped to the game).
 func (r *replayScreen) jumpToRound(n int) {
@@ -164,7 +168,7 @@ func (r *replayScreen) decode() {
 	}
 	b, err := r.env.decode(r.info.Game, r.frames[r.at].View)
 	if err != nil {
-		r.err = err.Error()
+		r.err = errText(r.env.theme, r.info.Game, err)
 		return
 	}
 	r.boards[r.at] = b
@@ -180,22 +184,23 @@ func (r *replayScreen) current() kit.Board {
 
 func (r *replayScreen) view(w, h int) string {
 	t := r.env.theme
-	head := t.Title.Render("smokestack") + " · replay " + r.code
+	p := t.L
+	head := t.Title.Render("smokestack") + " · " + p.T("session.replay.title", "Code", r.code)
 	bh := h - 4
-	body := "loading the replay…"
+	body := p.T("session.replay.loading")
 	banner := ""
 	var km help.KeyMap = replayKeyMap
 	if b := r.current(); b != nil {
 		f := r.frames[r.at]
 		seats := r.seats()
-		head += fmt.Sprintf(" · move %d of %d · round %d", r.at, len(r.frames)-1, f.Round)
+		head += " · " + p.T("session.replay.at", "Move", r.at, "Moves", len(r.frames)-1, "Round", f.Round)
 		if f.Seat >= 0 {
-			banner = "after a move by " + seats.Name(f.Seat)
+			banner = p.T("session.replay.after", "Name", seats.Name(f.Seat))
 		} else if r.at == 0 {
-			banner = "the starting position"
+			banner = p.T("session.replay.start")
 		}
 		frame := kit.Frame{Theme: t, Seats: seats, Width: w, Height: bh, Ended: r.info.Ended,
-			Log: func(w, h int) string { return r.logOrChat(seats, f.Log, w, h) }}
+			Log: func(w, h int) string { return r.logOrChat(seats, r.words.words(t, seats, r.info.Game, f.Events), w, h) }}
 		switch {
 		case r.overlay != nil:
 			body = r.overlay.view(t, w, bh)
@@ -208,7 +213,7 @@ func (r *replayScreen) view(w, h int) string {
 	}
 	status := t.Dim.Render(r.err)
 	if r.round != nil {
-		status = "jump to round: " + *r.round + "▏" + t.Dim.Render("  (enter jumps, esc cancels)")
+		status = p.T("session.replay.jump", "Round", *r.round) + "▏" + t.Dim.Render("  "+p.T("session.replay.jumpKeys"))
 	}
 	return strings.Join([]string{kit.Fit(head, w, 1), kit.Fit(banner, w, 1), kit.Fit(body, w, bh), kit.Fit(status, w, 1), kit.Fit(helpBar(t, km, w), w, 1)}, "\n")
 }

@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/lobby"
 )
 
@@ -27,13 +28,13 @@ const (
 	listCount
 )
 
-var listTitles = [listCount]string{"OPEN SEATS", "IN PLAY: WATCH", "YOUR GAMES"}
-
-var listEmpty = [listCount]string{
-	"no public room has a free seat: ",
-	"no public game is being played",
-	"none yet",
-}
+// listTitles and listEmpty are the lists' titles and what an empty one
+// says, as message IDs; an empty list of open seats says how to make one
+// ({{.Hint}}).
+var (
+	listTitles = [listCount]string{"session.list.openTitle", "session.list.playTitle", "session.list.mineTitle"}
+	listEmpty  = [listCount]string{"session.list.openEmpty", "session.list.playEmpty", "session.list.mineEmpty"}
+)
 
 // listPace is the least time between two reads of the lists that room
 // changes cause: a busy server moves on every second, and each lobby
@@ -146,8 +147,8 @@ type roomCells struct {
 }
 
 // wordRoom words room r of lobby lb for list i, as player me sees it
-// ("" for a player seated nowhere).
-func wordRoom(lb *lobby.Lobby, me string, r lobby.RoomInfo, list int) roomCells {
+// ("" for a player seated nowhere), in p's language.
+func wordRoom(lb *lobby.Lobby, p *lang.Printer, me string, r lobby.RoomInfo, list int) roomCells {
 	taken := 0
 	var people []string
 	for _, s := range r.Seats {
@@ -157,34 +158,34 @@ func wordRoom(lb *lobby.Lobby, me string, r lobby.RoomInfo, list int) roomCells 
 		taken++
 		name := s.Name
 		if s.Bot != "" && !strings.Contains(name, "bot") {
-			name += " (bot)"
+			name += " " + p.T("session.list.bot")
 		}
 		people = append(people, name)
 	}
-	c := roomCells{code: r.Code, game: roomKind(lb, r), seats: fmt.Sprintf("%d/%d", taken, len(r.Seats)),
+	c := roomCells{code: r.Code, game: roomKind(lb, p, r), seats: fmt.Sprintf("%d/%d", taken, len(r.Seats)),
 		people: strings.Join(people, ", ")}
 	if list == listMine && !r.Public {
-		c.vis = "private"
+		c.vis = p.T("session.list.private")
 	}
 	if r.Practice {
 		// Its seed was chosen: a game anyone told it can foresee.
-		c.vis = strings.TrimPrefix(c.vis+" practice", " ")
+		c.vis = strings.TrimPrefix(c.vis+" "+p.T("session.list.practice"), " ")
 	}
 	switch {
 	case r.Over && r.Result != nil:
-		c.state = resultText(r, me)
+		c.state = resultText(p, r, me)
 	case r.Over && r.Ended != "":
-		c.state = "finished · " + r.Ended
+		c.state = p.T("session.list.finished") + " · " + endedText(p, r.Ended)
 	case r.Over:
-		c.state = "finished"
+		c.state = p.T("session.list.finished")
 	case r.YourMove(me):
-		c.state = fmt.Sprintf("round %d · your move", r.Round)
+		c.state = p.T("session.list.roundYourMove", "Round", r.Round)
 	case r.Started && r.Round > 0:
-		c.state = fmt.Sprintf("round %d", r.Round)
+		c.state = p.T("session.list.round", "Round", r.Round)
 	case r.Started:
-		c.state = "in play" // stored before rounds were
+		c.state = p.T("session.list.inPlay") // stored before rounds were
 	default:
-		c.state = plural(len(r.Seats)-taken, "seat", "seats") + " free"
+		c.state = p.N("session.list.seatsFree", len(r.Seats)-taken)
 	}
 	return c
 }
@@ -268,7 +269,7 @@ func listRows(need [listCount]int, h int) [listCount]int {
 func (l *lobbyScreen) listsView(w, h int) string {
 	t := l.env.theme
 	if !l.ready {
-		return "loading rooms…"
+		return t.L.T("session.list.loading")
 	}
 	cells := &l.rows.cells
 	var need [listCount]int
@@ -283,7 +284,7 @@ func (l *lobbyScreen) listsView(w, h int) string {
 		if i > 0 {
 			out = append(out, "")
 		}
-		title := t.Title.Render(listTitles[i])
+		title := t.Title.Render(t.L.T(listTitles[i]))
 		if n := len(l.lists[i]); n > 0 {
 			title += t.Dim.Render(fmt.Sprintf(" (%d)", n))
 		}
@@ -294,10 +295,7 @@ func (l *lobbyScreen) listsView(w, h int) string {
 		}
 		if len(cells[i]) == 0 {
 			out = append(out, title)
-			empty := listEmpty[i]
-			if i == listOpen {
-				empty += l.createHint()
-			}
+			empty := t.L.T(listEmpty[i], "Hint", l.createHint()) // the open seats' says how to make some
 			out = append(out, "    "+t.Dim.Render(empty))
 			continue
 		}
@@ -332,12 +330,12 @@ func (l *lobbyScreen) listLines(i int, cells []roomCells, cw listWidths, n int) 
 	}
 	if hidden := len(cells) - show; hidden > 0 {
 		above := start
-		words := fmt.Sprintf("%d more below", hidden-above)
+		words := t.L.N("session.list.moreBelow", hidden-above)
 		switch {
 		case above > 0 && hidden > above:
-			words = fmt.Sprintf("%d more above, %d below", above, hidden-above)
+			words = t.L.N("session.list.moreAboveBelow", above, "Below", hidden-above)
 		case above > 0:
-			words = fmt.Sprintf("%d more above", above)
+			words = t.L.N("session.list.moreAbove", above)
 		}
 		if len(out) >= n {
 			return out, words + " (↑/↓)"

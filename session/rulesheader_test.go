@@ -18,7 +18,7 @@ func TestRulesHeaderSameOnEveryPage(t *testing.T) {
 	}
 	th := kit.NewTheme("mono", lipgloss.DefaultRenderer())
 	for _, w := range []int{80, 100, 160} {
-		o := newRulesOverlay("Fantastic Factories · Furnace", pages, w, 24)
+		o := newRulesOverlay(th, "Fantastic Factories · Furnace", pages, w, 24)
 		var named []bool
 		for range pages {
 			head := strings.SplitN(o.view(th, w, 24), "\n", 2)[0]

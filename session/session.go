@@ -9,7 +9,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"time"
 
@@ -43,7 +42,10 @@ type Config struct {
 	// Theme is "default", "colorblind" or "mono".
 	Theme string
 	// Lang is the language the session speaks; "" is English.
-	Lang   lang.Tag
+	Lang lang.Tag
+	// OnLang, if set, hears the language the player picks in the lobby
+	// (langpick.go), so what the server tells them follows it.
+	OnLang func(lang.Tag)
 	Width  int
 	Height int
 
@@ -98,13 +100,15 @@ type env struct {
 	// words are a guest's seat words, kept for the session's end
 	// (seatwords.go).
 	words seatWords
+	// onLang is Config.OnLang.
+	onLang func(lang.Tag)
 }
 
 // decode reads a view of a room of game through that game's screens.
 func (e *env) decode(game string, view json.RawMessage) (kit.Board, error) {
 	g, ok := e.games[game]
 	if !ok {
-		return nil, fmt.Errorf("this server cannot show games of %q", game)
+		return nil, errors.New(e.theme.L.T("session.room.cannotShow", "Game", game))
 	}
 	return g.Decode(view)
 }
@@ -113,10 +117,10 @@ func (e *env) decode(game string, view json.RawMessage) (kit.Board, error) {
 func (e *env) rules(game string) (string, []kit.RulesPage) {
 	title := game
 	if g, ok := e.lobby.Game(game); ok {
-		title = g.Rules.Title()
+		title = gameTitle(e.theme.L, g)
 	}
 	if g, ok := e.games[game]; ok {
-		return title, g.Rules()
+		return title, g.Rules(e.theme.L)
 	}
 	return title, nil
 }
@@ -174,6 +178,7 @@ func New(cfg Config) tea.Model {
 	e := &env{lobby: cfg.Lobby, games: cfg.Games, player: cfg.Player, theme: kit.NewTheme(cfg.Theme, cfg.Renderer).In(lang.For(cfg.Lang)),
 		ctx: ctx, now: now, post: cfg.Post, width: cfg.Width, height: cfg.Height, muted: map[string]bool{}, publicAddr: cfg.PublicAddr,
 		alerts: alerts{on: !cfg.NoBell, term: cfg.Terminal}}
+	e.onLang = cfg.OnLang
 	m := &Model{env: e, start: cfg.Start}
 	ls := newLobbyScreen(e, "")
 	ls.landing = cfg.Start.Back
@@ -288,7 +293,7 @@ func (m *Model) Refused() error { return m.refused }
 func (m *Model) View() string {
 	w, h := m.env.width, m.env.height
 	if w < MinWidth || h < MinHeight {
-		return m.note.aboveSmall(w, h, m.env.theme, func(w, left int) string { return tooSmall(w, left, [2]int{w, h}) })
+		return m.note.aboveSmall(w, h, m.env.theme, func(w, left int) string { return tooSmall(m.env.theme.L, w, left, [2]int{w, h}) })
 	}
 	cw := min(w, maxWidth)
 	v := m.cur.view(cw, h)

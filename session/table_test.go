@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/lobby/store/mem"
 	"github.com/smokestack/smokestack/session"
@@ -71,6 +72,31 @@ func TestTableGolden(t *testing.T) {
 		goldenAt(t, session.Config{Lobby: l, Player: lobby.Player{ID: "SHA256:dan", Name: "dan"}, Start: session.Start{Mode: "watch", Code: code}},
 			codesOf(code), 80, 24, "may take the seat")
 	})
+	// The same countdowns in each language: the header, the banner's
+	// votes and times, the status line and the keys.
+	for _, c := range []struct {
+		tag         lang.Tag
+		vote, grace string // what each screen waits for
+	}{
+		{lang.Portuguese, "automático em", "um bot pode assumir o lugar"},
+		{lang.Polish, "bot za 1:00", "bot może przejąć miejsce"},
+		{lang.Russian, "автоматически через", "бот сможет занять место"},
+	} {
+		t.Run(string(c.tag)+"/vote", func(t *testing.T) {
+			l, clk, code, _ := awayTable(t, now.Add(-3*time.Minute), now.Add(-3*time.Minute))
+			clk.set(now.Add(-50 * time.Second))
+			if _, err := l.Vote(context.Background(), code, carol, 1); err != nil {
+				t.Fatal(err)
+			}
+			goldenAt(t, session.Config{Lobby: l, Player: alice, Lang: c.tag, Start: session.Start{Mode: "join", Code: code}},
+				codesOf(code), 80, 24, c.vote)
+		})
+		t.Run(string(c.tag)+"/grace", func(t *testing.T) {
+			l, _, code, _ := awayTable(t, now.Add(-time.Minute), now.Add(-30*time.Second))
+			goldenAt(t, session.Config{Lobby: l, Player: lobby.Player{ID: "SHA256:dan", Name: "dan"}, Lang: c.tag,
+				Start: session.Start{Mode: "watch", Code: code}}, codesOf(code), 80, 24, c.grace)
+		})
+	}
 	t.Run("seatword", func(t *testing.T) {
 		l := newTestLobby()
 		code := createRoom(t, l, alice, lobby.CreateOptions{Seats: 2, Public: true, HasSeed: true, Seed: 48})

@@ -33,14 +33,14 @@ func holdsUndo(groups []kit.MoveGroup) bool {
 // draw cannot be taken back").
 func (g *gameScreen) undo() tea.Cmd {
 	if g.pending {
-		g.setStatus("still sending your last move…", true)
+		g.setStatus(g.env.theme.L.T("session.game.stillSending"), true)
 		return nil
 	}
 	g.pending = true
-	c, ctx, round, version := g.conn, g.env.ctx, g.room.Round, g.version
+	c, ctx, round, version, label := g.conn, g.env.ctx, g.room.Round, g.version, g.env.theme.L.T("session.game.undoLabel")
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, moveTimeout)
 		defer cancel()
-		return moveDoneMsg{conn: c, label: "Take back your last move", round: round, version: version, err: c.Move(ctx, engine.UndoMove())}
+		return moveDoneMsg{conn: c, label: label, round: round, version: version, err: c.Move(ctx, engine.UndoMove())}
 	}
 }

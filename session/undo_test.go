@@ -88,8 +88,8 @@ func TestUndoKey(t *testing.T) {
 		t.Errorf("the screen still offers a move back")
 	}
 	view(b.Seat())
-	if got := lastLine(newest[b.Seat()]); got != "alice took back a move" || slices.Contains(newest[b.Seat()].Log, "alice "+did) {
-		t.Errorf("bob's log: %q", newest[b.Seat()].Log)
+	if got := lastLine(newest[b.Seat()]); got != "alice took back a move" || slices.Contains(wordLog(newest[b.Seat()]), "alice "+did) {
+		t.Errorf("bob's log: %q", wordLog(newest[b.Seat()]))
 	}
 	d.keys("u")
 	d.until("the refusal", func() bool { _, bad := g.Status(); return !g.Pending() && bad })
@@ -101,8 +101,15 @@ func TestUndoKey(t *testing.T) {
 
 // lastLine is an update's newest log line.
 func lastLine(u lobby.Update) string {
+	u.WordLog()
 	if len(u.Log) == 0 {
 		return ""
 	}
 	return u.Log[len(u.Log)-1]
+}
+
+// wordLog is an update's log in English, as play words it.
+func wordLog(u lobby.Update) []string {
+	u.WordLog()
+	return u.Log
 }

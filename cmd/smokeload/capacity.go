@@ -89,6 +89,8 @@ type capPlayer struct {
 	name   string
 	client *gossh.Client
 	screen *screen
+	// room and at are a watcher's room and instance, in cost mode.
+	room, at int
 }
 
 // capacity runs capacity mode: a server (its own, or --target), the
@@ -110,7 +112,7 @@ func capacity(ctx context.Context, c config, log *slog.Logger) (capResult, error
 
 	rec := newRecorder()
 	start := time.Now()
-	rooms := seatPlayers(ctx, c, server, rec, &res, log)
+	rooms, _ := seatPlayers(ctx, c, func(int) string { return server }, rec, &res, log)
 	log.Info("players connected", "connected", res.Connected, "took", time.Since(start).Round(time.Millisecond))
 	defer func() { closeRooms(rooms) }()
 	seated, idled, held, err := sitIdle(ctx, c, pr, &res)
@@ -150,9 +152,11 @@ func capServer(ctx context.Context, c config) (server, metricsURL string, child 
 }
 
 // seatPlayers connects the players, --connect-conc at a time, room by
-// room (the first of each room creates it), and returns them by room;
-// the refused and failed are counted in res.
-func seatPlayers(ctx context.Context, c config, server string, rec *recorder, res *capResult, log *slog.Logger) [][]*capPlayer {
+// room (the first of each room creates it), each room's to the instance
+// serverOf names for it, and returns them by room with the rooms' codes
+// ("" for a room never created); the refused and failed are counted in
+// res.
+func seatPlayers(ctx context.Context, c config, serverOf func(room int) string, rec *recorder, res *capResult, log *slog.Logger) ([][]*capPlayer, []string) {
 	var mu sync.Mutex
 	count := func(m map[string]int, msg string) {
 		mu.Lock()
@@ -181,9 +185,9 @@ func seatPlayers(ctx context.Context, c config, server string, rec *recorder, re
 			var p *capPlayer
 			var err error
 			if c.screen == "lobby" {
-				p, err = connectLobby(ctx, server, i, c)
+				p, err = connectLobby(ctx, serverOf(room), i, c)
 			} else {
-				p, err = connectPlayer(ctx, server, i, c, room, seat, perRoom, codes, codeReady)
+				p, err = connectPlayer(ctx, serverOf(room), i, c, room, seat, perRoom, codes, codeReady)
 			}
 			if err != nil {
 				var refusal refusedErr
@@ -211,7 +215,7 @@ func seatPlayers(ctx context.Context, c config, server string, rec *recorder, re
 	}
 	wg.Wait()
 	res.Connected = int(connected.Load())
-	return rooms
+	return rooms, codes
 }
 
 // closeRooms ends every player's session.
@@ -538,6 +542,7 @@ func playRoom(ctx context.Context, c config, ps []*capPlayer, seed uint64, rec *
 		rec.mu.Lock()
 		if len(got) > 0 || censored > 0 {
 			rec.moves++
+			rec.roomMoves[seed]++
 		}
 		rec.samples["move"] = append(rec.samples["move"], got...)
 		rec.censored += censored

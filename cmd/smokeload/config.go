@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -56,6 +57,16 @@ type config struct {
 	serverEnv []string
 	frames    []string // --frames: compare these ways of drawing
 	repeat    int
+
+	// Cost mode (cost.go): --target's instances, the Redis nodes read,
+	// the instances' process IDs, and the layout and phases.
+	capTargets    []string
+	redisInfo     []string
+	pids          []int
+	watchers      int
+	playerTargets int
+	baseline      time.Duration
+	model         string
 }
 
 const usageHead = `usage: smokeload [flags]
@@ -91,7 +102,13 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&c.perAddr, "per-addr", 10, "capacity mode: players per loopback source address (127.0.1.2 on), as people come from many addresses")
 	fs.DurationVar(&c.think, "think", 2*time.Second, "capacity mode: a room's players act one after another, one action per think time (±50%)")
 	fs.IntVar(&c.connectConc, "connect-concurrency", 64, "capacity mode: connections opened at once while seating the players")
-	fs.StringVar(&c.target, "target", "", "capacity mode: drive this running instance (host:port) instead of starting a server process")
+	fs.StringVar(&c.target, "target", "", "capacity mode: drive this running instance (host:port) instead of starting a server process; cost mode: these instances, `A,B,…`")
+	redisInfo := fs.String("redis-info", "", "cost mode: read INFO (commands, bytes) from these Redis `URLs`, comma-separated (a cluster's every node; replicas are skipped), around each phase: baseline, connect, idle, moves; needs --sessions and --target")
+	pids := fs.String("pids", "", "cost mode: the --target instances' process `IDs`, in order, for each one's CPU from /proc/PID/stat")
+	fs.IntVar(&c.watchers, "watchers", 0, "cost mode: each room's game is watched from this many other instances (the next ones after its players')")
+	fs.IntVar(&c.playerTargets, "player-targets", 0, "cost mode: rooms' players sit on the first `K` instances of --target, round robin (0: all); the rest only watch")
+	fs.DurationVar(&c.baseline, "baseline", 20*time.Second, "cost mode: before anyone connects, measure the instances alone this long")
+	fs.StringVar(&c.model, "model", "", "cost mode: cost runs' JSON `FILES`, comma-separated, whose units predict this run's Redis work and CPU, shown beside what was measured; runs whose moves were heard by different numbers of instances give what each one more adds")
 	fs.StringVar(&c.screen, "screen", "game", "capacity mode: the screen the players sit on: game (seated in --rooms rooms, playing) or lobby (grouped as they would be seated, pressing keys in the lobby)")
 	fs.DurationVar(&c.idle, "idle", 20*time.Second, "capacity mode: once everyone is seated, wait this long with nobody pressing keys, for the server's CPU per idle session; memory is read after it")
 	fs.StringVar(&c.profiles, "profiles", "", "capacity mode: once everyone is seated and --idle is over, save the server's heap and goroutine profiles in this `DIR` (heap-SCREEN.pb.gz, goroutine-SCREEN.pb.gz, goroutine-SCREEN.txt); our own server then samples its heap every 16 KiB, which costs memory and CPU, so take the figures from runs without it; with --target it must serve them (serve --pprof)")
@@ -129,12 +146,30 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 			c.frames = append(c.frames, f)
 		}
 	}
-	for _, t := range strings.Split(*targets, ",") {
-		if t = strings.TrimSpace(t); t != "" {
-			c.targets = append(c.targets, t)
+	c.targets = splitList(*targets)
+	c.capTargets, c.redisInfo = splitList(c.target), splitList(*redisInfo)
+	for _, p := range splitList(*pids) {
+		pid, err := strconv.Atoi(p)
+		if err != nil || pid <= 0 {
+			return c, fmt.Errorf("--pids: %q is not a process ID", p)
 		}
+		c.pids = append(c.pids, pid)
+	}
+	if c.playerTargets == 0 {
+		c.playerTargets = len(c.capTargets)
 	}
 	return c, c.check()
+}
+
+// splitList reads a comma-separated list, dropping empty items.
+func splitList(s string) []string {
+	var out []string
+	for _, t := range strings.Split(s, ",") {
+		if t = strings.TrimSpace(t); t != "" {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // check refuses settings that make no sense, and addresses off this
@@ -161,6 +196,10 @@ func (c config) check() error {
 		return errors.New("--frames chooses how our own server draws: it needs --sessions, and no --target")
 	case slices.ContainsFunc(c.frames, func(f string) bool { return f != "change" && f != "tick" }):
 		return fmt.Errorf("--frames %s: each is change or tick", strings.Join(c.frames, ","))
+	case len(c.capTargets) > 1 && len(c.redisInfo) == 0:
+		return errors.New("--target names one instance, unless --redis-info measures several (cost mode)")
+	case len(c.redisInfo) > 0 && c.checkCost() != nil:
+		return c.checkCost()
 	case c.repeat < 1:
 		return errors.New("--repeat must be at least 1")
 	case c.screen != "game" && c.screen != "lobby":
@@ -185,10 +224,7 @@ func (c config) check() error {
 	if c.allowRemote {
 		return nil
 	}
-	for _, t := range append(c.targets, c.target) {
-		if t == "" {
-			continue
-		}
+	for _, t := range append(c.targets, c.capTargets...) {
 		host, _, err := net.SplitHostPort(t)
 		if err != nil {
 			return fmt.Errorf("--targets %q: %w", t, err)
@@ -197,14 +233,34 @@ func (c config) check() error {
 			return fmt.Errorf("--targets %s: %w (add --allow-remote to measure another machine)", t, err)
 		}
 	}
-	if c.redis != "" {
-		u, err := url.Parse(c.redis)
+	for _, r := range append(splitList(c.redis), c.redisInfo...) {
+		u, err := url.Parse(r)
 		if err != nil {
 			return fmt.Errorf("--redis: %w", err)
 		}
 		if err := loopback(u.Hostname()); err != nil {
 			return fmt.Errorf("--redis %s: %w (add --allow-remote to use another machine's Redis)", u.Redacted(), err)
 		}
+	}
+	return nil
+}
+
+// checkCost refuses cost mode's settings that make no sense.
+func (c config) checkCost() error {
+	n := len(c.capTargets)
+	switch {
+	case c.sessions == 0 || n == 0:
+		return errors.New("--redis-info measures players on running instances: give --sessions and --target A,B,…")
+	case c.screen != "game" || len(c.frames) > 0:
+		return errors.New("--redis-info seats players at tables: no --screen lobby or --frames")
+	case len(c.pids) > 0 && len(c.pids) != n:
+		return fmt.Errorf("--pids names %d processes for %d instances in --target", len(c.pids), n)
+	case c.playerTargets < 1 || c.playerTargets > n:
+		return fmt.Errorf("--player-targets must be 1 to %d, the instances in --target", n)
+	case c.watchers < 0 || c.watchers >= n:
+		return fmt.Errorf("--watchers must be 0 to %d: each watches from another instance than its room's players", n-1)
+	case c.baseline < 0:
+		return errors.New("--baseline cannot be negative")
 	}
 	return nil
 }

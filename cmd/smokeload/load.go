@@ -34,6 +34,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	switch {
 	case len(c.frames) > 0:
 		out, err = compare(ctx, c, log)
+	case c.sessions > 0 && len(c.redisInfo) > 0:
+		out, err = cost(ctx, c, log)
 	case c.sessions > 0:
 		out, err = capacity(ctx, c, log)
 	default:

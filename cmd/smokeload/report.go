@@ -39,9 +39,13 @@ type recorder struct {
 	// Capacity mode's samples censored at their window (capacity.go).
 	censored int // others' frames after a move played
 	unseen   int // enters whose own screen drew nothing
+	// roomMoves counts capacity mode's moves played, by room.
+	roomMoves map[uint64]int
 }
 
-func newRecorder() *recorder { return &recorder{samples: map[string][]time.Duration{}} }
+func newRecorder() *recorder {
+	return &recorder{samples: map[string][]time.Duration{}, roomMoves: map[uint64]int{}}
+}
 
 // move records one measured move's samples.
 func (r *recorder) move(samples map[string]time.Duration, missed int) {

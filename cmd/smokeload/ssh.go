@@ -192,6 +192,7 @@ type screen struct {
 	text    []byte    // the output while it is small, for waitText
 	maxText int       // how much of it to keep; 0 means maxScreenText
 	recent  []byte    // the output since mark, its first maxRecent bytes
+	total   int64     // bytes received in all
 	changed chan struct{}
 	ended   chan struct{} // closed when the session is over
 }
@@ -236,6 +237,7 @@ func (s *screen) Write(p []byte) (int, error) {
 	now := time.Now()
 	s.mu.Lock()
 	s.last = now
+	s.total += int64(len(p))
 	if !s.mark.IsZero() && s.first.IsZero() && !now.Before(s.mark) {
 		s.first = now
 	}
@@ -255,6 +257,13 @@ func (s *screen) Write(p []byte) (int, error) {
 	default:
 	}
 	return len(p), nil
+}
+
+// received is the bytes the screen has received so far.
+func (s *screen) received() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.total
 }
 
 // waitText waits until the screen has shown want.

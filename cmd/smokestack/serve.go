@@ -54,6 +54,9 @@ type serveConfig struct {
 	redisReplicas int
 	limits        server.Limits
 	lobbyLimits   lobby.Limits
+
+	// redisCluster names a Redis Cluster's nodes (--redis-cluster).
+	redisCluster string
 }
 
 // envFlag ties a flag to the environment variable that sets it when the
@@ -67,6 +70,7 @@ var serveEnv = []envFlag{
 	{"host-key", "SMOKESTACK_HOST_KEY"},
 	{"store", "SMOKESTACK_STORE"},
 	{"redis", "SMOKESTACK_REDIS"},
+	{"redis-cluster", "SMOKESTACK_REDIS_CLUSTER"},
 	{"redis-replicas", "SMOKESTACK_REDIS_REPLICAS"},
 	{"proxy-protocol", "SMOKESTACK_PROXY_PROTOCOL"},
 	{"proxy-trusted", "SMOKESTACK_PROXY_TRUSTED"},
@@ -143,7 +147,8 @@ func (c *serveConfig) flags(stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&c.hostKey, "host-key", "", "use this existing host key file instead of the data directory's, e.g. one key shared by several instances")
 	fs.StringVar(&c.store, "store", "bolt", "where rooms live: bolt (rooms.db in the data directory, durable) or memory (lost on exit)")
 	fs.StringVar(&c.redis, "redis", "", "Redis URL for a room store shared by several instances (redis://host:6379/0), or of the sentinels of a Sentinel-managed primary (redis://sentinel1:26379?master_name=NAME&addr=sentinel2:26379)")
-	fs.IntVar(&c.redisReplicas, "redis-replicas", -1, "with --redis, how many replicas must hold a move before it counts; -1: 1 under Sentinel, 0 on a single node")
+	fs.IntVar(&c.redisReplicas, "redis-replicas", -1, "with --redis or --redis-cluster, how many replicas must hold a move before it counts; -1: 1 under Sentinel or on a cluster, 0 on a single node")
+	fs.StringVar(&c.redisCluster, "redis-cluster", "", "a Redis Cluster for a room store shared by several instances, some of its nodes as `URL` (redis://NODE1:6379?addr=NODE2:6379&addr=NODE3:6379)")
 	fs.BoolVar(&c.proxyProto, "proxy-protocol", false, "expect a PROXY protocol v1/v2 header on every connection, as a load balancer sends; connections without one are refused")
 	fs.StringVar(&c.proxyTrusted, "proxy-trusted", "", "with --proxy-protocol, the balancers' addresses or CIDR ranges, comma-separated; connections from anywhere else are dropped (empty: any source, so firewall the port)")
 	fs.DurationVar(&c.botDelay, "bot-delay", 800*time.Millisecond, "pause before a bot moves while people are at the table")
@@ -214,11 +219,17 @@ func (c *serveConfig) check(given map[string]bool, getenv func(string) string) e
 	// Rooms live in one place: a --store asked for alongside a Redis URL
 	// (say SMOKESTACK_REDIS left in the environment) is a mistake to name,
 	// not one to settle silently.
+	if c.redis != "" && c.redisCluster != "" {
+		return errors.New("--redis and --redis-cluster both given: rooms live in one Redis or one Redis Cluster; drop one (check SMOKESTACK_REDIS and SMOKESTACK_REDIS_CLUSTER)")
+	}
+	if c.redisCluster != "" && (given["store"] || getenv("SMOKESTACK_STORE") != "") {
+		return fmt.Errorf("--store %s and --redis-cluster both given: rooms live either in Redis or in the %s store; drop one (check SMOKESTACK_STORE and SMOKESTACK_REDIS_CLUSTER)", c.store, c.store)
+	}
 	if c.redis != "" && (given["store"] || getenv("SMOKESTACK_STORE") != "") {
 		return fmt.Errorf("--store %s and --redis both given: rooms live either in Redis or in the %s store; drop one (check SMOKESTACK_STORE and SMOKESTACK_REDIS)", c.store, c.store)
 	}
-	if c.redisReplicas < -1 || c.redisReplicas >= 0 && c.redis == "" {
-		return fmt.Errorf("--redis-replicas %d: give a number of replicas, 0 or more, with --redis", c.redisReplicas)
+	if c.redisReplicas < -1 || c.redisReplicas >= 0 && c.redis == "" && c.redisCluster == "" {
+		return fmt.Errorf("--redis-replicas %d: give a number of replicas, 0 or more, with --redis or --redis-cluster", c.redisReplicas)
 	}
 	if c.botDelay < 0 || c.expire < 0 || c.profileExp < 0 || c.idleTimeout < 0 || c.shutdownGrace < 0 {
 		return errors.New("--bot-delay, --expire, --profile-expire, --idle-timeout and --shutdown-grace cannot be negative")
@@ -474,7 +485,7 @@ func loadHostKey(c serveConfig) (hostkeys.Key, error) {
 }
 
 func storeName(c serveConfig) string {
-	if c.redis != "" {
+	if c.redis != "" || c.redisCluster != "" {
 		return "redis"
 	}
 	return c.store
@@ -488,6 +499,12 @@ func openStore(ctx context.Context, c serveConfig, log *slog.Logger) (store.Stor
 		ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		defer cancel()
 		return redisstore.OpenWith(ctx, c.redis, redisstore.Options{Replicas: c.redisReplicas})
+	}
+	if c.redisCluster != "" {
+		redisstore.LogTo(log)
+		ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		return redisstore.OpenClusterWith(ctx, c.redisCluster, redisstore.Options{Replicas: c.redisReplicas})
 	}
 	if c.store == "memory" {
 		return mem.New(), nil

@@ -61,6 +61,8 @@ func TestParseServe(t *testing.T) {
 		{[]string{"--store", "mysql"}, nil, "choose bolt or memory"},
 		{[]string{"--store", "memory"}, map[string]string{"SMOKESTACK_REDIS": "redis://r:6379/0"}, "--store memory and --redis both given"},
 		{[]string{"--redis", "redis://r:6379/0"}, map[string]string{"SMOKESTACK_STORE": "bolt"}, "--store bolt and --redis both given"},
+		{[]string{"--redis", "redis://r:6379/0"}, map[string]string{"SMOKESTACK_REDIS_CLUSTER": "redis://n1:6379?addr=n2:6379"}, "--redis and --redis-cluster both given"},
+		{[]string{"--redis-cluster", "redis://n1:6379"}, map[string]string{"SMOKESTACK_STORE": "bolt"}, "--store bolt and --redis-cluster both given"},
 		{[]string{"--redis-replicas", "1"}, nil, "0 or more, with --redis"},
 		{[]string{"--redis", "redis://r:6379/0"}, map[string]string{"SMOKESTACK_REDIS_REPLICAS": "-2"}, "--redis-replicas -2"},
 		{[]string{"--bot-delay", "-1s"}, nil, "cannot be negative"},

@@ -4,7 +4,6 @@
 package factories
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -128,10 +127,10 @@ func (s *State) Play(seat int, m Move, events *[]Event) (err error) {
 // canAct refuses moves from outside the game or after it.
 func canAct(s *State, seat int) error {
 	if seat < 0 || seat >= len(s.Players) {
-		return fmt.Errorf("seat %d is not in this game", seat)
+		return refuse("seat", fmt.Sprintf("seat %d is not in this game", seat), num("Seat", seat))
 	}
 	if s.Phase == GameOver {
-		return errors.New("the game is over")
+		return refuse("over", "the game is over")
 	}
 	return nil
 }
@@ -153,7 +152,7 @@ func (g *game) play(m Move) error {
 	case WorkPhase:
 		err = g.work(m)
 	default:
-		err = fmt.Errorf("the game is in no phase %q can be played in", g.Phase)
+		err = refuse("phase", fmt.Sprintf("the game is in no phase %q can be played in", g.Phase), quoted("Phase", string(g.Phase)))
 	}
 	if err != nil {
 		return err
@@ -185,19 +184,21 @@ func (g *game) me() *Player { return &g.Players[g.seat] }
 // work to make; emit's parts cost nothing when they are not.
 func (g *game) wording() bool { return g.events != nil }
 
-// emit records an event whose text is parts joined. Parts are names,
-// constants and small numbers (strconv.Itoa makes those without
-// allocating), so a game that words no events pays nothing for them.
-func (g *game) emit(seat int, kind string, parts ...string) {
+// emit records an event whose text is parts joined, and w its words for
+// translators (logwords.go). Parts are names, constants and small numbers
+// (strconv.Itoa makes those without allocating), so a game that words no
+// events pays nothing for them; Words with arguments are made only when
+// g.wording().
+func (g *game) emit(seat int, kind string, w engine.Words, parts ...string) {
 	if g.events != nil {
-		*g.events = append(*g.events, Event{Seat: seat, Kind: kind, Text: strings.Join(parts, "")})
+		*g.events = append(*g.events, Event{Seat: seat, Kind: kind, Text: strings.Join(parts, ""), Words: w})
 	}
 }
 
 // emitPrivate records an event whose details only seat may read.
-func (g *game) emitPrivate(seat int, kind, public, private string) {
+func (g *game) emitPrivate(seat int, kind, public, private string, pw, xw engine.Words) {
 	if g.events != nil {
-		*g.events = append(*g.events, Event{Seat: seat, Kind: kind, Text: public, Private: private})
+		*g.events = append(*g.events, Event{Seat: seat, Kind: kind, Text: public, Private: private, Words: pw, PrivateWords: xw})
 	}
 }
 
@@ -258,27 +259,32 @@ func (g *game) restock() {
 		return
 	}
 	var fresh []string
+	var words []engine.Words
 	for i := range marketSize {
 		if before.Blueprints[i] == None && g.Market.Blueprints[i] != None {
 			fresh = append(fresh, g.Market.Blueprints[i].Name())
+			words = append(words, cardWords(g.Market.Blueprints[i].Name()))
 		}
 		if before.Contractors[i] == None && g.Market.Contractors[i] != None {
 			fresh = append(fresh, "the "+g.Market.Contractors[i].Name())
+			words = append(words, engine.Say("factories.log.contractor", engine.CardArg("Card", g.Market.Contractors[i].Name())))
 		}
 	}
 	if len(fresh) > 0 {
-		g.emit(-1, "market", "new in the marketplace: ", strings.Join(fresh, ", "))
+		g.emit(-1, "market", engine.Say("factories.log.market", engine.ItemsArg("Cards", words...)),
+			"new in the marketplace: ", strings.Join(fresh, ", "))
 	}
 }
 
-// drawTo draws n blueprints into seat's hand and logs it privately.
+// drawTo draws n blueprints into seat's hand and logs it privately, and
+// why: a card's name, or one of the reasons of whyWords.
 func (g *game) drawTo(seat, n int, why string) {
 	var space [4]string // draws are of 1 to 3 cards
 	names := space[:0]
 	for range n {
 		c, ok := g.draw()
 		if !ok {
-			g.emit(seat, "deck", "the blueprint deck and discard pile are empty")
+			g.emit(seat, "deck", engine.Say("factories.log.deckempty"), "the blueprint deck and discard pile are empty")
 			break
 		}
 		g.Players[seat].Hand = append(g.Players[seat].Hand, c)
@@ -288,9 +294,16 @@ func (g *game) drawTo(seat, n int, why string) {
 		return
 	}
 	if g.wording() {
+		cards := make([]engine.Words, len(names))
+		for i, name := range names {
+			cards[i] = cardWords(name)
+		}
+		reason := engine.ListArg("Why", whyWords(why))
 		g.emitPrivate(seat, "draw",
 			"drew "+plural(len(names), "blueprint")+" ("+why+")",
-			"drew "+joinNames(names)+" ("+why+")")
+			"drew "+joinNames(names)+" ("+why+")",
+			engine.Say("factories.log.drew", engine.Num("N", len(names)), reason),
+			engine.Say("factories.log.drewcards", engine.ListArg("Cards", cards...), reason))
 	}
 }
 
@@ -310,11 +323,11 @@ func takeFromHand(p *Player, cards ...Card) error {
 	for i, c := range cards {
 		switch {
 		case c < 0 || int(c) >= len(cardKind):
-			return fmt.Errorf("card %d is not a blueprint of this game, so not in your hand", c)
+			return refuse("no_card", fmt.Sprintf("card %d is not a blueprint of this game, so not in your hand", c), num("Card", int(c)))
 		case indexOf(p.Hand, c) < 0:
-			return fmt.Errorf("%s is not in your hand", c.Name())
+			return refuse("not_in_hand", c.Name()+" is not in your hand", card("Card", c))
 		case slices.Contains(cards[:i], c):
-			return fmt.Errorf("a second %s is not in your hand: the same card is named twice", c.Name())
+			return refuse("named_twice", "a second "+c.Name()+" is not in your hand: the same card is named twice", card("Card", c))
 		}
 	}
 	for _, c := range cards {

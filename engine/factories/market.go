@@ -1,16 +1,17 @@
 package factories
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
+
+	"github.com/smokestack/smokestack/engine"
 )
 
 // market applies a market-phase move: the acting seat refreshes a row,
 // takes a blueprint or hires a contractor.
 func (g *game) market(m Move) error {
 	if g.seat != g.Turn {
-		return errors.New("it is not your turn in the market phase: wait for yours")
+		return refuse("not_your_turn", "it is not your turn in the market phase: wait for yours")
 	}
 	p := g.me()
 	switch m.Kind {
@@ -22,22 +23,22 @@ func (g *game) market(m Move) error {
 		}
 		c := g.Market.Blueprints[m.Slot]
 		if c == None {
-			return errors.New("that marketplace slot is empty")
+			return refuse("empty_slot", "that marketplace slot is empty")
 		}
 		p.Hand = append(p.Hand, c)
 		g.Market.Blueprints[m.Slot] = None
-		g.emit(g.seat, "take", "took ", c.Name(), " from the marketplace")
+		g.emitCard(g.seat, "take", "factories.log.take", c.Name(), "took ", c.Name(), " from the marketplace")
 	case Hire:
 		if err := g.hire(m); err != nil {
 			return err
 		}
 	case Pass:
 		if canDraft(g.State, g.seat) {
-			return errors.New("you can take a blueprint or hire a contractor, so you cannot pass")
+			return refuse("cannot_pass", "you can take a blueprint or hire a contractor, so you cannot pass")
 		}
-		g.emit(g.seat, "pass", "passed: nothing to take or hire")
+		g.emit(g.seat, "pass", engine.Say("factories.log.pass"), "passed: nothing to take or hire")
 	default:
-		return fmt.Errorf("%q is not a market phase move: take a blueprint, hire a contractor or refresh a row", m.Kind)
+		return refuse("not_market_move", fmt.Sprintf("%q is not a market phase move: take a blueprint, hire a contractor or refresh a row", m.Kind), quoted("Kind", string(m.Kind)))
 	}
 	g.restock()
 	g.endMarketTurn()
@@ -46,30 +47,30 @@ func (g *game) market(m Move) error {
 
 func checkSlot(slot int) error {
 	if slot < 0 || slot >= marketSize {
-		return fmt.Errorf("marketplace slots are numbered 0 to %d", marketSize-1)
+		return refuse("slots", fmt.Sprintf("marketplace slots are numbered 0 to %d", marketSize-1), num("Last", marketSize-1))
 	}
 	return nil
 }
 
 func (g *game) refresh(m Move) error {
 	if g.Refreshed {
-		return errors.New("you already refreshed the marketplace this turn")
+		return refuse("refreshed", "you already refreshed the marketplace this turn")
 	}
 	p := g.me()
 	switch m.Pay {
 	case "metal":
 		if p.Metal < 1 {
-			return errors.New("refreshing costs 1 metal and you have none")
+			return refuse("refresh_metal", "refreshing costs 1 metal and you have none")
 		}
 	case "energy":
 		if p.Energy < 1 {
-			return errors.New("refreshing costs 1 energy and you have none")
+			return refuse("refresh_energy", "refreshing costs 1 energy and you have none")
 		}
 	default:
-		return errors.New("pay for a refresh with metal or energy")
+		return refuse("refresh_pay", "pay for a refresh with metal or energy")
 	}
 	if m.Row != BlueprintRow && m.Row != ContractorRow {
-		return errors.New("refresh either the blueprints or the contractors row")
+		return refuse("refresh_row", "refresh either the blueprints or the contractors row")
 	}
 	if m.Pay == "metal" {
 		p.Metal--
@@ -93,7 +94,18 @@ func (g *game) refresh(m Move) error {
 		}
 	}
 	g.Refreshed = true
-	g.emit(g.seat, "refresh", "paid 1 ", m.Pay, " to refresh the ", m.Row)
+	if g.wording() {
+		cost := amount(nEnergy, 1)
+		if m.Pay == "metal" {
+			cost = amount(nMetal, 1)
+		}
+		row := engine.Say("factories.log.row.blueprints")
+		if m.Row == ContractorRow {
+			row = engine.Say("factories.log.row.contractors")
+		}
+		g.emit(g.seat, "refresh", engine.Say("factories.log.refresh", engine.ListArg("Cost", cost), engine.ListArg("Row", row)),
+			"paid 1 ", m.Pay, " to refresh the ", m.Row)
+	}
 	g.restock()
 	return nil
 }
@@ -104,26 +116,13 @@ func (g *game) hire(m Move) error {
 	}
 	c := g.Market.Contractors[m.Slot]
 	if c == None {
-		return errors.New("that contractor slot is empty")
+		return refuse("empty_contractor", "that contractor slot is empty")
 	}
-	info, tool := c.Info(), g.Market.Tools[m.Slot]
-	p := g.me()
-	if len(m.Discard) != 1 {
-		return fmt.Errorf("hiring the %s needs one %s blueprint from your hand to discard", info.Name, tool)
+	info := c.Info()
+	if err := g.canHire(m, info); err != nil {
+		return err
 	}
-	if indexOf(p.Hand, m.Discard[0]) < 0 {
-		return fmt.Errorf("the blueprint to discard for the %s is not in your hand", info.Name)
-	}
-	if d := m.Discard[0]; d.Info().Tool != tool {
-		return fmt.Errorf("the %s slot needs a %s blueprint; %s has a %s", info.Name, tool, d.Name(), d.Info().Tool)
-	}
-	if p.Energy < info.Energy {
-		return fmt.Errorf("the %s costs %d energy on top of the blueprint; you have %d", info.Name, info.Energy, p.Energy)
-	}
-	opp := m.Opponent
-	if gift(g.Market.Contractors, m.Slot) && !g.Solo() && (opp < 0 || opp >= len(g.Players) || opp == g.seat) {
-		return fmt.Errorf("pick an opponent to receive the %s's gift", info.Name)
-	}
+	p, opp := g.me(), m.Opponent
 	if err := takeFromHand(p, m.Discard[0]); err != nil {
 		return err
 	}
@@ -131,7 +130,7 @@ func (g *game) hire(m Move) error {
 	g.Discard = append(g.Discard, m.Discard[0])
 	g.Market.Contractors[m.Slot] = None
 	g.ContractorDiscard = append(g.ContractorDiscard, c)
-	g.emit(g.seat, "hire", "hired the ", info.Name)
+	g.emitCard(g.seat, "hire", "factories.log.hire", info.Name, "hired the ", info.Name)
 	// Gifts to opponents are ignored in solo play.
 	giveTo := func(f func(q *Player)) {
 		if !g.Solo() {
@@ -142,16 +141,16 @@ func (g *game) hire(m Move) error {
 	case Architect:
 		g.drawTo(g.seat, 3, Architect)
 		if !g.Solo() {
-			g.drawTo(opp, 1, "gift from the Architect")
+			g.drawTo(opp, 1, giftOfArchitect)
 		}
 	case Electrician:
 		p.Energy += 5
 		giveTo(func(q *Player) { q.Energy += 2 })
-		g.giftEvent(opp, "2 energy")
+		g.giftEvent(opp, 2, "energy")
 	case Miner:
 		p.Metal += 3
 		giveTo(func(q *Player) { q.Metal++ })
-		g.giftEvent(opp, "1 metal")
+		g.giftEvent(opp, 1, "metal")
 	case Engineer:
 		g.engineer()
 	case Foreman:
@@ -163,21 +162,51 @@ func (g *game) hire(m Move) error {
 	case Investor:
 		card, ok := g.draw()
 		if !ok {
-			g.emit(g.seat, "deck", "the blueprint deck is empty: the Investor finds nothing")
+			g.emitCard(g.seat, "deck", "factories.log.investnone", Investor, "the blueprint deck is empty: the Investor finds nothing")
 			break
 		}
 		b := card.Info()
 		p.Metal += b.Metal
 		p.Energy += b.Energy
 		g.Discard = append(g.Discard, card)
-		g.emit(g.seat, "invest", "revealed ", b.Name, " and gained ", strconv.Itoa(b.Metal), " metal and ", strconv.Itoa(b.Energy), " energy")
+		if g.wording() {
+			g.emit(g.seat, "invest", engine.Say("factories.log.invest", engine.CardArg("Card", b.Name), gains("Gain", amount(nMetal, b.Metal), amount(nEnergy, b.Energy))),
+				"revealed ", b.Name, " and gained ", strconv.Itoa(b.Metal), " metal and ", strconv.Itoa(b.Energy), " energy")
+		}
 	}
 	return nil
 }
 
-func (g *game) giftEvent(opp int, what string) {
-	if !g.Solo() {
-		g.emit(opp, "gift", "received ", what)
+// canHire checks what hiring the contractor info in m's slot asks of the
+// seat: one blueprint of the slot's tool to discard, the energy, and an
+// opponent for a gift.
+func (g *game) canHire(m Move, info ContractorCard) error {
+	slotTool, p := g.Market.Tools[m.Slot], g.me()
+	if len(m.Discard) != 1 {
+		return refuse("hire_discard", fmt.Sprintf("hiring the %s needs one %s blueprint from your hand to discard", info.Name, slotTool),
+			engine.CardArg("Card", info.Name), tool("Tool", slotTool))
+	}
+	if indexOf(p.Hand, m.Discard[0]) < 0 {
+		return refuse("hire_not_in_hand", fmt.Sprintf("the blueprint to discard for the %s is not in your hand", info.Name), engine.CardArg("Card", info.Name))
+	}
+	if d := m.Discard[0]; d.Info().Tool != slotTool {
+		return refuse("hire_tool", fmt.Sprintf("the %s slot needs a %s blueprint; %s has a %s", info.Name, slotTool, d.Name(), d.Info().Tool),
+			engine.CardArg("Card", info.Name), tool("Tool", slotTool), card("Discard", d), tool("Has", d.Info().Tool))
+	}
+	if p.Energy < info.Energy {
+		return refuse("hire_energy", fmt.Sprintf("the %s costs %d energy on top of the blueprint; you have %d", info.Name, info.Energy, p.Energy),
+			engine.CardArg("Card", info.Name), num("N", info.Energy), num("Have", p.Energy))
+	}
+	if opp := m.Opponent; gift(g.Market.Contractors, m.Slot) && !g.Solo() && (opp < 0 || opp >= len(g.Players) || opp == g.seat) {
+		return refuse("hire_opponent", fmt.Sprintf("pick an opponent to receive the %s's gift", info.Name), engine.CardArg("Card", info.Name))
+	}
+	return nil
+}
+
+func (g *game) giftEvent(opp, n int, thing string) {
+	if !g.Solo() && g.wording() {
+		g.emit(opp, "gift", engine.Say("factories.log.gift", engine.ListArg("Gift", amount("factories.log.n."+thing, n))),
+			"received ", strconv.Itoa(n), " ", thing)
 	}
 }
 
@@ -192,13 +221,13 @@ func (g *game) engineer() {
 		}
 		if err := canOwn(g.me(), c); err != nil {
 			g.Discard = append(g.Discard, c)
-			g.emit(g.seat, "reveal", "revealed ", c.Name(), " but cannot build it")
+			g.emitCard(g.seat, "reveal", "factories.log.reveal", c.Name(), "revealed ", c.Name(), " but cannot build it")
 			continue
 		}
 		g.addBuilding(c, " for free (Engineer)")
 		return
 	}
-	g.emit(g.seat, "deck", "the Engineer found nothing to build")
+	g.emitCard(g.seat, "deck", "factories.log.engineernone", Engineer, "the Engineer found nothing to build")
 }
 
 // canDraft reports whether seat can take or hire anything.
@@ -248,11 +277,12 @@ func (g *game) startWork() {
 		}
 		if p.Foreman {
 			p.SettingDice = true
-			g.emit(seat, "foreman", "chooses dice values (Foreman)")
+			g.emitCard(seat, "foreman", "factories.log.foreman", Foreman, "chooses dice values (Foreman)")
 		} else {
 			g.rollUnset(p)
 			if g.wording() {
-				g.emit(seat, "roll", "rolled ", diceText(p.Dice))
+				dice := diceText(p.Dice)
+				g.emit(seat, "roll", engine.Say("factories.log.roll", engine.Str("Dice", dice)), "rolled ", dice)
 			}
 		}
 		for range p.Specialists {

@@ -1,11 +1,12 @@
 package factories
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/smokestack/smokestack/engine"
 )
 
 // activate runs the recipe of a building in the seat's compound.
@@ -13,15 +14,15 @@ func (g *game) activate(m Move) error {
 	p := g.me()
 	at := slices.IndexFunc(p.Compound, func(b Building) bool { return b.Card == m.Card })
 	if at < 0 {
-		return errors.New("you can only activate a card in your compound")
+		return refuse("activate_compound", "you can only activate a card in your compound")
 	}
 	host := &p.Compound[at]
 	b := host.Card.Info()
 	if !activatable(&b) {
-		return fmt.Errorf("%s has no recipe to activate", b.Name)
+		return refuse("no_recipe", b.Name+" has no recipe to activate", engine.CardArg("Card", b.Name))
 	}
 	if host.Used {
-		return fmt.Errorf("%s was already activated this round", b.Name)
+		return refuse("activated", b.Name+" was already activated this round", engine.CardArg("Card", b.Name))
 	}
 	if b.Name == Replicator {
 		if err := checkSlot(m.Slot); err != nil {
@@ -29,19 +30,19 @@ func (g *game) activate(m Move) error {
 		}
 		target := g.Market.Blueprints[m.Slot]
 		if target == None {
-			return errors.New("Replicator needs a blueprint in that marketplace slot")
+			return refuse("replicator_slot", "Replicator needs a blueprint in that marketplace slot")
 		}
 		copied := target.Info()
 		if !activatable(&copied) || copied.Name == Replicator {
-			return fmt.Errorf("Replicator cannot copy %s: it has no recipe to activate", copied.Name)
+			return refuse("replicator_copy", "Replicator cannot copy "+copied.Name+": it has no recipe to activate", engine.CardArg("Card", copied.Name))
 		}
 		if p.Energy < 1 {
-			return errors.New("Replicator costs 1 energy")
+			return refuse("replicator_energy", "Replicator costs 1 energy")
 		}
 		p.Energy--
 		if err := g.recipe(copied, m, at); err != nil {
 			p.Energy++ // the recipe refused before any change of its own
-			return fmt.Errorf("Replicator as %s: %w", copied.Name, err)
+			return replicatorAs(copied.Name, err)
 		}
 		host = &g.me().Compound[at]
 		host.Copied = copied.Name
@@ -70,7 +71,8 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 	afford := func() error {
 		metal, energy := recipeCost(r, m.Value, dice)
 		if p.Metal < metal || p.Energy < energy {
-			return fmt.Errorf("%s needs %s; you have %d metal and %d energy", b.Name, costText(metal, energy), p.Metal, p.Energy)
+			return refuse("recipe_cost_"+costKind(metal, energy), fmt.Sprintf("%s needs %s; you have %d metal and %d energy", b.Name, costText(metal, energy), p.Metal, p.Energy),
+				engine.CardArg("Card", b.Name), num("Metal", metal), num("Energy", energy), num("HaveMetal", p.Metal), num("HaveEnergy", p.Energy))
 		}
 		return nil
 	}
@@ -88,7 +90,7 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 	}
 	discard := func(n int) error {
 		if len(m.Discard) != n {
-			return fmt.Errorf("%s needs %s from your hand to discard", b.Name, plural(n, "blueprint"))
+			return refuse("recipe_discard", fmt.Sprintf("%s needs %s from your hand to discard", b.Name, plural(n, "blueprint")), engine.CardArg("Card", b.Name), num("N", n))
 		}
 		if err := takeFromHand(p, m.Discard...); err != nil {
 			return err
@@ -100,11 +102,18 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 		placeDice(p, m.Dice)
 		p.Compound[host].Dice = append(p.Compound[host].Dice[:0], dice...)
 	}
-	say := func(text ...string) {
+	say := func(w func() engine.Words, text ...string) {
 		if g.wording() {
-			g.emit(g.seat, "activate", "used ", b.Name, ": ", strings.Join(text, ""))
+			g.emit(g.seat, "activate", engine.Say("factories.log.activate", engine.CardArg("Card", b.Name), engine.ListArg("What", w())),
+				"used ", b.Name, ": ", strings.Join(text, ""))
 		}
 	}
+	gained := func(items ...engine.Words) engine.Words {
+		return engine.Say("factories.log.gain", gains("Gain", items...))
+	}
+	metal := func(n int) engine.Words { return amount(nMetal, n) }
+	energy := func(n int) engine.Words { return amount(nEnergy, n) }
+	goods := func(n int) engine.Words { return amount(nGoods, n) }
 
 	if err := checkWorkers(b.Name, dice); err != nil {
 		return err
@@ -116,39 +125,40 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 		}
 		work()
 		p.Metal++
-		say("gained 2 goods and 1 metal")
+		say(func() engine.Words { return gained(goods(2), metal(1)) }, "gained 2 goods and 1 metal")
 		g.gainGoods(2)
 	case AssemblyLine, Warehouse:
 		work()
 		if b.Name == Warehouse {
 			p.Energy += 2
-			say("gained 2 goods and 2 energy")
+			say(func() engine.Words { return gained(goods(2), energy(2)) }, "gained 2 goods and 2 energy")
 		} else {
-			say("gained 2 goods")
+			say(func() engine.Words { return gained(goods(2)) }, "gained 2 goods")
 		}
 		g.gainGoods(2)
 	case BatteryFactory:
 		if err := pay(); err != nil {
 			return err
 		}
-		say("gained 1 good")
+		say(func() engine.Words { return gained(goods(1)) }, "gained 1 good")
 		g.gainGoods(1)
 	case Biolab:
 		if err := pay(); err != nil {
 			return err
 		}
 		work()
-		say("gained 1 good")
+		say(func() engine.Words { return gained(goods(1)) }, "gained 1 good")
 		g.gainGoods(1)
 	case BlackMarket:
 		if len(m.Discard) != 1 {
-			return errors.New("Black Market needs one blueprint from your hand to discard")
+			return refuse("black_market", "Black Market needs one blueprint from your hand to discard")
 		}
 		cost := m.Discard[0].Info() // the printed cost: Megalith's discount does not count
 		metal, energy := cost.Metal, cost.Energy
 		if metal+energy > 4 {
 			if m.Metal < 0 || m.Energy < 0 || m.Metal > metal || m.Energy > energy || m.Metal+m.Energy != 4 {
-				return fmt.Errorf("%s costs %s: choose 4 of those resources to gain", cost.Name, costText(metal, energy))
+				return refuse("black_market_"+costKind(metal, energy), fmt.Sprintf("%s costs %s: choose 4 of those resources to gain", cost.Name, costText(metal, energy)),
+					engine.CardArg("Card", cost.Name), num("Metal", metal), num("Energy", energy))
 			}
 			metal, energy = m.Metal, m.Energy
 		}
@@ -159,13 +169,18 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 		p.Metal += metal
 		p.Energy += energy
 		g.revealed = "the Black Market showed the card you sold, so it stands"
-		say("sold ", cost.Name, " for ", strconv.Itoa(metal), " metal and ", strconv.Itoa(energy), " energy")
+		say(func() engine.Words {
+			return engine.Say("factories.log.sold", engine.CardArg("Card", cost.Name), gains("Gain", amount(nMetal, metal), amount(nEnergy, energy)))
+		},
+			"sold ", cost.Name, " for ", strconv.Itoa(metal), " metal and ", strconv.Itoa(energy), " energy")
 	case ConcretePlant:
 		if err := pay(); err != nil {
 			return err
 		}
 		work()
-		say("paid ", strconv.Itoa(dice[0]), " metal for 2 goods")
+		say(func() engine.Words {
+			return engine.Say("factories.log.paidfor", engine.ListArg("Pay", metal(dice[0])), gains("Gain", goods(2)))
+		}, "paid ", strconv.Itoa(dice[0]), " metal for 2 goods")
 		g.gainGoods(2)
 	case Dojo, FitnessCenter, Gymnasium:
 		if err := pay(); err != nil {
@@ -181,31 +196,38 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 		case Gymnasium:
 			d.Value++
 		}
-		say("turned a ", strconv.Itoa(from), " into a ", strconv.Itoa(d.Value))
+		say(func() engine.Words {
+			return engine.Say("factories.log.turned", engine.Num("From", from), engine.Num("To", d.Value))
+		}, "turned a ", strconv.Itoa(from), " into a ", strconv.Itoa(d.Value))
 	case Foundry:
 		if err := pay(); err != nil {
 			return err
 		}
 		work()
 		p.Metal += dice[0]
-		say("turned ", strconv.Itoa(dice[0]), " energy into ", strconv.Itoa(dice[0]), " metal")
+		say(func() engine.Words {
+			return engine.Say("factories.log.convert", engine.ListArg("Pay", energy(dice[0])), gains("Gain", metal(dice[0])))
+		},
+			"turned ", strconv.Itoa(dice[0]), " energy into ", strconv.Itoa(dice[0]), " metal")
 	case FulfillmentCenter:
 		if err := pay(); err != nil {
 			return err
 		}
 		work()
 		p.Metal++
-		say("gained 1 good and 1 metal")
+		say(func() engine.Words { return gained(goods(1), metal(1)) }, "gained 1 good and 1 metal")
 		g.gainGoods(1)
 	case Golem:
 		if m.Value < 1 || m.Value > 6 {
-			return errors.New("Golem makes a die of value 1 to 6: choose X and pay X energy")
+			return refuse("golem", "Golem makes a die of value 1 to 6: choose X and pay X energy")
 		}
 		if err := pay(); err != nil {
 			return err
 		}
 		p.Dice = append(p.Dice, Die{Value: m.Value, Extra: true})
-		say("paid ", strconv.Itoa(m.Value), " energy for an extra ", strconv.Itoa(m.Value))
+		say(func() engine.Words {
+			return engine.Say("factories.log.golem", engine.ListArg("Pay", energy(m.Value)), engine.Num("Value", m.Value))
+		}, "paid ", strconv.Itoa(m.Value), " energy for an extra ", strconv.Itoa(m.Value))
 	case Harvester:
 		if err := choice(b.Name, m.Choice, "metal", "energy"); err != nil {
 			return err
@@ -213,10 +235,10 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 		work()
 		if m.Choice == "metal" {
 			p.Metal += 4
-			say("gained 4 metal")
+			say(func() engine.Words { return gained(metal(4)) }, "gained 4 metal")
 		} else {
 			p.Energy += 7
-			say("gained 7 energy")
+			say(func() engine.Words { return gained(energy(7)) }, "gained 7 energy")
 		}
 	case Incinerator:
 		if err := afford(); err != nil {
@@ -227,7 +249,7 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 		}
 		charge()
 		p.Energy += 6
-		say("burned a blueprint for 6 energy")
+		say(func() engine.Words { return engine.Say("factories.log.burned", gains("Gain", energy(6))) }, "burned a blueprint for 6 energy")
 	case Manufactory:
 		if err := choice(b.Name, m.Choice, "metal", "energy", "draw"); err != nil {
 			return err
@@ -236,22 +258,24 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 		switch m.Choice {
 		case "metal":
 			p.Metal += 2
-			say("gained 1 good and 2 metal")
+			say(func() engine.Words { return gained(goods(1), metal(2)) }, "gained 1 good and 2 metal")
 		case "energy":
 			p.Energy += 3
-			say("gained 1 good and 3 energy")
+			say(func() engine.Words { return gained(goods(1), energy(3)) }, "gained 1 good and 3 energy")
 		case "draw":
-			say("gained 1 good and 2 blueprints")
+			say(func() engine.Words { return gained(goods(1), amount(nBlueprints, 2)) }, "gained 1 good and 2 blueprints")
 			g.drawTo(g.seat, 2, Manufactory)
 		}
 		g.gainGoods(1)
 	case MegaFactory:
 		if m.Value < 1 || m.Value > 6 {
-			return errors.New("Mega Factory gives an extra die: choose its value, 1 to 6")
+			return refuse("mega_factory", "Mega Factory gives an extra die: choose its value, 1 to 6")
 		}
 		work()
 		p.Dice = append(p.Dice, Die{Value: m.Value, Extra: true})
-		say("gained 2 goods and an extra ", strconv.Itoa(m.Value))
+		say(func() engine.Words {
+			return engine.Say("factories.log.megafactory", gains("Gain", goods(2)), engine.Num("Value", m.Value))
+		}, "gained 2 goods and an extra ", strconv.Itoa(m.Value))
 		g.gainGoods(2)
 	case Motherlode:
 		work()
@@ -260,16 +284,16 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 			gain = 2
 		}
 		p.Metal += gain
-		say("gained ", strconv.Itoa(gain), " metal")
+		say(func() engine.Words { return gained(metal(gain)) }, "gained ", strconv.Itoa(gain), " metal")
 	case NuclearPlant:
 		work()
 		p.Energy++
-		say("gained 1 good and 1 energy")
+		say(func() engine.Words { return gained(goods(1), energy(1)) }, "gained 1 good and 1 energy")
 		g.gainGoods(1)
 	case PowerPlant:
 		work()
 		p.Energy += dice[0]
-		say("gained ", strconv.Itoa(dice[0]), " energy")
+		say(func() engine.Words { return gained(energy(dice[0])) }, "gained ", strconv.Itoa(dice[0]), " energy")
 	case RecyclingPlant:
 		if err := afford(); err != nil {
 			return err
@@ -278,7 +302,9 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 			return err
 		}
 		charge()
-		say("recycled 2 blueprints for 1 good")
+		say(func() engine.Words {
+			return engine.Say("factories.log.recycled", engine.ListArg("Pay", amount(nBlueprints, 2)), gains("Gain", goods(1)))
+		}, "recycled 2 blueprints for 1 good")
 		g.gainGoods(1)
 		g.drawTo(g.seat, 1, RecyclingPlant)
 	case Refinery:
@@ -290,14 +316,18 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 		}
 		charge()
 		p.Metal += 3
-		say("refined a blueprint and 3 energy into 3 metal")
+		say(func() engine.Words {
+			return engine.Say("factories.log.refined", engine.ListArg("Pay", energy(3)), gains("Gain", metal(3)))
+		}, "refined a blueprint and 3 energy into 3 metal")
 	case Robot:
 		if err := pay(); err != nil {
 			return err
 		}
 		d := Die{Value: g.RNG.Die(), Extra: true}
 		p.Dice = append(p.Dice, d)
-		say("paid 1 metal and rolled an extra ", strconv.Itoa(d.Value))
+		say(func() engine.Words {
+			return engine.Say("factories.log.robot", engine.ListArg("Pay", metal(1)), engine.Num("Value", d.Value))
+		}, "paid 1 metal and rolled an extra ", strconv.Itoa(d.Value))
 	case TempAgency:
 		if err := pay(); err != nil {
 			return err
@@ -306,17 +336,26 @@ func (g *game) recipe(b Blueprint, m Move, host int) error {
 			p.Dice[i].Value = g.RNG.Die()
 		}
 		if g.wording() {
-			say("rerolled ", plural(len(m.Dice), "die"), ": dice now ", diceText(p.Dice))
+			n, dice := len(m.Dice), diceText(p.Dice)
+			rolled := "1 die"
+			if n != 1 {
+				rolled = strconv.Itoa(n) + " dice"
+			}
+			say(func() engine.Words {
+				return engine.Say("factories.log.rerolled", engine.Num("N", n), engine.Str("Dice", dice))
+			}, "rerolled ", rolled, ": dice now ", dice)
 		}
 	case TrashCompactor:
 		if err := discard(2); err != nil {
 			return err
 		}
 		work()
-		say("compacted 2 blueprints into 2 goods")
+		say(func() engine.Words {
+			return engine.Say("factories.log.compacted", engine.ListArg("Pay", amount(nBlueprints, 2)), gains("Gain", goods(2)))
+		}, "compacted 2 blueprints into 2 goods")
 		g.gainGoods(2)
 	default:
-		return fmt.Errorf("%s has no recipe to activate", b.Name)
+		return refuse("no_recipe", b.Name+" has no recipe to activate", engine.CardArg("Card", b.Name))
 	}
 	return nil
 }
@@ -392,37 +431,37 @@ func checkWorkers(name string, d []int) error {
 	}
 	switch name {
 	case BatteryFactory, Golem, Incinerator, RecyclingPlant, Refinery, Robot:
-		return fmt.Errorf("%s needs no dice", name)
+		return refuse("no_dice", name+" needs no dice", engine.CardArg("Card", name))
 	case Biolab:
-		return errors.New("Biolab needs a die showing 1")
+		return refuse("die_showing", "Biolab needs a die showing 1", engine.CardArg("Card", name), num("Face", 1))
 	case FulfillmentCenter:
-		return errors.New("Fulfillment Center needs a die showing 4")
+		return refuse("die_showing", "Fulfillment Center needs a die showing 4", engine.CardArg("Card", name), num("Face", 4))
 	case NuclearPlant:
-		return errors.New("Nuclear Plant needs a die showing 6")
+		return refuse("die_showing", "Nuclear Plant needs a die showing 6", engine.CardArg("Card", name), num("Face", 6))
 	case BlackMarket, Foundry, Motherlode, PowerPlant:
-		return fmt.Errorf("%s needs one die", name)
+		return refuse("one_die", name+" needs one die", engine.CardArg("Card", name))
 	case Dojo:
-		return fmt.Errorf("%s needs one unplaced die to flip", name)
+		return refuse("flip", name+" needs one unplaced die to flip", engine.CardArg("Card", name))
 	case FitnessCenter:
 		if len(d) != 1 {
-			return fmt.Errorf("%s needs one unplaced die to lower", name)
+			return refuse("lower", name+" needs one unplaced die to lower", engine.CardArg("Card", name))
 		}
-		return errors.New("Fitness Center cannot lower a 1")
+		return refuse("lower_1", "Fitness Center cannot lower a 1", engine.CardArg("Card", name))
 	case Gymnasium:
 		if len(d) != 1 {
-			return fmt.Errorf("%s needs one unplaced die to raise", name)
+			return refuse("raise", name+" needs one unplaced die to raise", engine.CardArg("Card", name))
 		}
-		return errors.New("Gymnasium cannot raise a 6")
+		return refuse("raise_6", "Gymnasium cannot raise a 6", engine.CardArg("Card", name))
 	case TempAgency:
-		return errors.New("Temp Agency needs at least one unplaced die to reroll")
+		return refuse("reroll", "Temp Agency needs at least one unplaced die to reroll", engine.CardArg("Card", name))
 	case AluminumFactory, ConcretePlant, Harvester, Manufactory, TrashCompactor:
-		return fmt.Errorf("%s needs 2 matching dice", name)
+		return refuse("pair", name+" needs 2 matching dice", engine.CardArg("Card", name))
 	case MegaFactory:
-		return errors.New("Mega Factory needs 3 matching dice")
+		return refuse("three", "Mega Factory needs 3 matching dice", engine.CardArg("Card", name))
 	case AssemblyLine:
-		return errors.New("Assembly Line needs 3 dice in a run, such as 2, 3 and 4")
+		return refuse("run", "Assembly Line needs 3 dice in a run, such as 2, 3 and 4", engine.CardArg("Card", name))
 	case Warehouse:
-		return errors.New("Warehouse needs 3 dice adding up to 14 or more")
+		return refuse("total", "Warehouse needs 3 dice adding up to 14 or more", engine.CardArg("Card", name))
 	}
 	return nil
 }
@@ -431,7 +470,7 @@ func choice(card, got string, options ...string) error {
 	if slices.Contains(options, got) {
 		return nil
 	}
-	return fmt.Errorf("%s: choose %s", card, joinNames(options))
+	return choiceRefusal(card, options)
 }
 
 func costText(metal, energy int) string {

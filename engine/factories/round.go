@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+
+	"github.com/smokestack/smokestack/engine"
 )
 
 // checkEnd triggers the end of the game once a seat has 12 goods or 10
@@ -14,21 +16,21 @@ func (g *game) checkEnd() {
 	if g.FinalRound != 0 || g.Phase == GameOver {
 		return
 	}
-	cause, by := "", -1
+	cause, by, id, n := "", -1, "", 0
 	for seat := range g.Players {
 		p := &g.Players[seat] // not a copy: this runs after every move
 		switch {
 		case p.Goods >= GoodsToEnd:
-			cause, by = fmt.Sprintf("has %d goods", p.Goods), seat
+			cause, by, id, n = fmt.Sprintf("has %d goods", p.Goods), seat, "factories.log.end.goods", p.Goods
 		case p.Buildings() >= BuildingsEnd:
-			cause, by = fmt.Sprintf("has %d buildings", p.Buildings()), seat
+			cause, by, id, n = fmt.Sprintf("has %d buildings", p.Buildings()), seat, "factories.log.end.buildings", p.Buildings()
 		}
 		if cause != "" {
 			break
 		}
 	}
 	if cause == "" && g.Machine != nil && g.Machine.Goods >= GoodsToEnd {
-		cause = fmt.Sprintf("has %d goods", g.Machine.Goods)
+		cause, id, n = fmt.Sprintf("has %d goods", g.Machine.Goods), "factories.log.end.machine", g.Machine.Goods
 	}
 	if cause == "" {
 		return
@@ -40,7 +42,10 @@ func (g *game) checkEnd() {
 	if by < 0 {
 		who = "The Machine "
 	}
-	g.emit(by, "end", who, cause, ": the end is triggered, round ", strconv.Itoa(g.FinalRound), " is the last")
+	if g.wording() {
+		g.emit(by, "end", engine.Say(id, engine.Num("N", n), engine.Num("Round", g.FinalRound)),
+			who, cause, ": the end is triggered, round ", strconv.Itoa(g.FinalRound), " is the last")
+	}
 }
 
 // endRound runs once every seat is done: The Machine's turn in solo play,
@@ -65,14 +70,16 @@ func (g *game) endRound() {
 	g.checkEnd()
 	if g.FinalRound != 0 && g.Round >= g.FinalRound {
 		g.Phase = GameOver
-		g.emit(-1, "over", "the game is over")
+		g.emit(-1, "over", engine.Say("factories.log.over"), "the game is over")
 		return
 	}
 	g.Round++
 	g.First = (g.First + 1) % len(g.Players)
 	g.Turn, g.Turns, g.Refreshed = g.First, 0, false
 	g.Phase = MarketPhase
-	g.emit(-1, "round", "round ", strconv.Itoa(g.Round), " begins")
+	if g.wording() {
+		g.emit(-1, "round", engine.Say("factories.log.round", engine.Num("Round", g.Round)), "round ", strconv.Itoa(g.Round), " begins")
+	}
 }
 
 // Machine dice colours, in the order of Machine.Roll.
@@ -94,7 +101,7 @@ func (g *game) machineTurn() {
 	}
 	take := func(c Card) {
 		m.Compound = append(m.Compound, c)
-		g.emit(-1, "machine", "The Machine added ", c.Name(), " to its compound")
+		g.emitCard(-1, "machine", "factories.log.machine.added", c.Name(), "The Machine added ", c.Name(), " to its compound")
 	}
 	reveal := func() {
 		if c, ok := g.draw(); ok {
@@ -111,7 +118,7 @@ func (g *game) machineTurn() {
 		}
 	case green == 5:
 		reveal()
-		g.emit(-1, "machine", "The Machine cleared the blueprint row")
+		g.emit(-1, "machine", engine.Say("factories.log.machine.blueprints"), "The Machine cleared the blueprint row")
 		for i, c := range g.Market.Blueprints {
 			if c != None {
 				g.Discard = append(g.Discard, c)
@@ -120,7 +127,7 @@ func (g *game) machineTurn() {
 		}
 	default:
 		reveal()
-		g.emit(-1, "machine", "The Machine cleared the contractor row")
+		g.emit(-1, "machine", engine.Say("factories.log.machine.contractors"), "The Machine cleared the contractor row")
 		for i, c := range g.Market.Contractors {
 			if c != None {
 				g.ContractorDiscard = append(g.ContractorDiscard, c)
@@ -145,7 +152,9 @@ func (g *game) machineTurn() {
 	}
 	m.Goods += made
 	if g.wording() {
-		g.emit(-1, "machine", fmt.Sprintf("The Machine rolled %d %d %d %d %d (green red blue purple yellow) and made %s",
+		g.emit(-1, "machine", engine.Say("factories.log.machine.roll", engine.Num("Green", m.Roll[green]), engine.Num("Red", m.Roll[red]),
+			engine.Num("Blue", m.Roll[blue]), engine.Num("Purple", m.Roll[purple]), engine.Num("Yellow", m.Roll[yellow]),
+			engine.ListArg("Made", amount(nGoods, made))), fmt.Sprintf("The Machine rolled %d %d %d %d %d (green red blue purple yellow) and made %s",
 			m.Roll[green], m.Roll[red], m.Roll[blue], m.Roll[purple], m.Roll[yellow], plural(made, "good")))
 	}
 }

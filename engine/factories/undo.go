@@ -115,13 +115,17 @@ func undoRefusal(s *State, seat int) string {
 
 // undo plays the undo move: the seat's last work-phase move is lifted.
 func (g *game) undo() error {
-	return g.Undo.Take(g.seat, undoRefusal(g.State, g.seat), func(st Step) {
+	why := undoRefusal(g.State, g.seat)
+	if why != "" {
+		return undoRefused(why)
+	}
+	return g.Undo.Take(g.seat, why, func(st Step) {
 		for _, c := range st.Discarded {
 			i := indexOf(g.Discard, c)
 			g.Discard = slices.Delete(g.Discard, i, i+1)
 		}
 		g.Players[g.seat] = st.Before
-		g.emit(g.seat, engine.Undo, "took back a move")
+		g.emit(g.seat, engine.Undo, engine.Say("log.undo"), "took back a move")
 	})
 }
 

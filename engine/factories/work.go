@@ -1,10 +1,11 @@
 package factories
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
+
+	"github.com/smokestack/smokestack/engine"
 )
 
 // work applies a work-phase move. Seats act simultaneously: moves of
@@ -13,10 +14,10 @@ import (
 func (g *game) work(m Move) error {
 	p := g.me()
 	if p.Done {
-		return errors.New("you are done with this work phase; wait for the others")
+		return refuse("done", "you are done with this work phase; wait for the others")
 	}
 	if p.SettingDice && m.Kind != SetDice {
-		return errors.New("choose your Foreman dice values first")
+		return refuse("foreman_first", "choose your Foreman dice values first")
 	}
 	switch m.Kind {
 	case SetDice:
@@ -34,20 +35,20 @@ func (g *game) work(m Move) error {
 	case Done:
 		return g.done()
 	}
-	return fmt.Errorf("%q is not a work phase move", m.Kind)
+	return refuse("not_work_move", fmt.Sprintf("%q is not a work phase move", m.Kind), quoted("Kind", string(m.Kind)))
 }
 
 func (g *game) setDice(m Move) error {
 	p := g.me()
 	if !p.SettingDice {
-		return errors.New("you have no Foreman dice to set")
+		return refuse("no_foreman", "you have no Foreman dice to set")
 	}
 	if len(m.Values) > 4 {
-		return errors.New("the Foreman sets at most 4 dice")
+		return refuse("foreman_4", "the Foreman sets at most 4 dice")
 	}
 	for _, v := range m.Values {
 		if v < 1 || v > 6 {
-			return fmt.Errorf("a die shows 1 to 6, not %d", v)
+			return refuse("face", fmt.Sprintf("a die shows 1 to 6, not %d", v), num("Value", v))
 		}
 	}
 	values := m.Values
@@ -62,7 +63,9 @@ func (g *game) setDice(m Move) error {
 	g.rollUnset(p)
 	p.SettingDice = false
 	if g.wording() {
-		g.emit(g.seat, "roll", fmt.Sprintf("set %v with the Foreman; dice now %s", m.Values, diceText(p.Dice)))
+		set, dice := fmt.Sprint(m.Values), diceText(p.Dice)
+		g.emit(g.seat, "roll", engine.Say("factories.log.foremanset", engine.Str("Values", set), engine.Str("Dice", dice), engine.CardArg("Card", Foreman)),
+			"set ", set, " with the Foreman; dice now ", dice)
 	}
 	return nil
 }
@@ -70,17 +73,19 @@ func (g *game) setDice(m Move) error {
 func (g *game) choose(m Move) error {
 	p := g.me()
 	if len(m.Dice) != 1 || m.Dice[0] < 0 || m.Dice[0] >= len(p.Dice) {
-		return errors.New("name the Specialist die to set")
+		return refuse("specialist_die", "name the Specialist die to set")
 	}
 	d := &p.Dice[m.Dice[0]]
 	if !d.Chosen || d.Value != 0 {
-		return errors.New("only an unset Specialist die can be given a value")
+		return refuse("specialist_unset", "only an unset Specialist die can be given a value")
 	}
 	if m.Value < 1 || m.Value > 6 {
-		return fmt.Errorf("a die shows 1 to 6, not %d", m.Value)
+		return refuse("face", fmt.Sprintf("a die shows 1 to 6, not %d", m.Value), num("Value", m.Value))
 	}
 	d.Value = m.Value
-	g.emit(g.seat, "choose", "set the Specialist die to ", strconv.Itoa(m.Value))
+	if g.wording() {
+		g.emit(g.seat, "choose", engine.Say("factories.log.specialist", engine.Num("Value", m.Value), engine.CardArg("Card", Specialist)), "set the Specialist die to ", strconv.Itoa(m.Value))
+	}
 	return nil
 }
 
@@ -103,7 +108,7 @@ func buildCost(p *Player, c Card) (metal, energy int) {
 // canOwn refuses a second copy of a card, except Obelisk and Beacon.
 func canOwn(p *Player, c Card) error {
 	if owns(p, c) {
-		return fmt.Errorf("you already have a %s; only Obelisk and Beacon may be built more than once", c.Name())
+		return refuse("own", "you already have a "+c.Name()+"; only Obelisk and Beacon may be built more than once", card("Card", c))
 	}
 	return nil
 }
@@ -127,23 +132,26 @@ func owns(p *Player, c Card) bool {
 func (g *game) build(m Move) error {
 	p := g.me()
 	if indexOf(p.Hand, m.Card) < 0 {
-		return errors.New("you can only build a blueprint from your hand")
+		return refuse("build_hand", "you can only build a blueprint from your hand")
 	}
 	if len(m.Discard) != 1 || m.Discard[0] == m.Card {
-		return fmt.Errorf("building %s needs another %s blueprint from your hand to discard", m.Card.Name(), m.Card.Info().Tool)
+		return refuse("build_discard", fmt.Sprintf("building %s needs another %s blueprint from your hand to discard", m.Card.Name(), m.Card.Info().Tool),
+			card("Card", m.Card), tool("Tool", m.Card.Info().Tool))
 	}
 	if indexOf(p.Hand, m.Discard[0]) < 0 {
-		return errors.New("the blueprint to discard is not in your hand")
+		return refuse("discard_not_in_hand", "the blueprint to discard is not in your hand")
 	}
 	if d := m.Discard[0]; d.Info().Tool != m.Card.Info().Tool {
-		return fmt.Errorf("%s needs a %s blueprint to discard; %s has a %s", m.Card.Name(), m.Card.Info().Tool, d.Name(), d.Info().Tool)
+		return refuse("build_tool", fmt.Sprintf("%s needs a %s blueprint to discard; %s has a %s", m.Card.Name(), m.Card.Info().Tool, d.Name(), d.Info().Tool),
+			card("Card", m.Card), tool("Tool", m.Card.Info().Tool), card("Discard", d), tool("Has", d.Info().Tool))
 	}
 	if err := canOwn(p, m.Card); err != nil {
 		return err
 	}
 	metal, energy := buildCost(p, m.Card)
 	if p.Metal < metal || p.Energy < energy {
-		return fmt.Errorf("%s costs %d metal and %d energy; you have %d and %d", m.Card.Name(), metal, energy, p.Metal, p.Energy)
+		return refuse("build_cost", fmt.Sprintf("%s costs %d metal and %d energy; you have %d and %d", m.Card.Name(), metal, energy, p.Metal, p.Energy),
+			card("Card", m.Card), num("Metal", metal), num("Energy", energy), num("HaveMetal", p.Metal), num("HaveEnergy", p.Energy))
 	}
 	if err := takeFromHand(p, m.Card, m.Discard[0]); err != nil {
 		return err
@@ -162,17 +170,27 @@ func (g *game) build(m Move) error {
 func (g *game) addBuilding(c Card, how string) {
 	p := g.me()
 	p.Compound = append(p.Compound, Building{Card: c})
-	g.emit(g.seat, "build", "built ", c.Name(), how)
+	id := "factories.log.build"
+	if how != "" {
+		id = "factories.log.buildfree"
+	}
+	if g.wording() {
+		g.emit(g.seat, "build", engine.Say(id, engine.CardArg("Card", c.Name()), engine.CardArg("By", Engineer)), "built ", c.Name(), how)
+	}
 	name := c.Name()
 	if name != ScrapYard && !p.ScrapUsed && hasBuilding(p, ScrapYard) {
 		p.ScrapUsed = true
 		p.Metal++
-		g.emit(g.seat, "trigger", "gained 1 metal (Scrap Yard)")
+		if g.wording() {
+			g.emit(g.seat, "trigger", engine.Say("factories.log.trigger", gains("Gain", amount(nMetal, 1)), engine.CardArg("Card", ScrapYard)), "gained 1 metal (Scrap Yard)")
+		}
 	}
 	if name != SolarArray && !p.SolarUsed && hasBuilding(p, SolarArray) {
 		p.SolarUsed = true
 		p.Energy += 2
-		g.emit(g.seat, "trigger", "gained 2 energy (Solar Array)")
+		if g.wording() {
+			g.emit(g.seat, "trigger", engine.Say("factories.log.trigger", gains("Gain", amount(nEnergy, 2)), engine.CardArg("Card", SolarArray)), "gained 2 energy (Solar Array)")
+		}
 	}
 }
 
@@ -181,16 +199,16 @@ func (g *game) addBuilding(c Card, how string) {
 func workers(p *Player, idx []int, vals []int) ([]int, error) {
 	for i, d := range idx {
 		if d < 0 || d >= len(p.Dice) {
-			return nil, fmt.Errorf("you have no die number %d", d+1)
+			return nil, refuse("no_die", fmt.Sprintf("you have no die number %d", d+1), num("Die", d+1))
 		}
 		if slices.Contains(idx[:i], d) {
-			return nil, errors.New("each die can be used only once")
+			return nil, refuse("die_twice", "each die can be used only once")
 		}
 		switch die := p.Dice[d]; {
 		case die.Placed:
-			return nil, fmt.Errorf("that %d is already placed", die.Value)
+			return nil, refuse("placed", fmt.Sprintf("that %d is already placed", die.Value), num("Value", die.Value))
 		case die.Value == 0:
-			return nil, errors.New("choose that die's value first")
+			return nil, refuse("unset", "choose that die's value first")
 		}
 		vals = append(vals, p.Dice[d].Value)
 	}
@@ -232,7 +250,7 @@ func hqTakes(action string, v int) bool {
 func (g *game) place(m Move) error {
 	p := g.me()
 	if len(m.Dice) != 1 {
-		return errors.New("place one die at a time on your Headquarters")
+		return refuse("hq_one", "place one die at a time on your Headquarters")
 	}
 	var space [1]int
 	vals, err := workers(p, m.Dice, space[:0])
@@ -243,13 +261,13 @@ func (g *game) place(m Move) error {
 	slot := hqAction(p, m.Action)
 	switch {
 	case slot == nil:
-		return errors.New("place a die on research, generate or mine")
+		return refuse("hq_action", "place a die on research, generate or mine")
 	case !hqTakes(m.Action, v) && m.Action == Generate:
-		return fmt.Errorf("Generate takes a 1, 2 or 3, not a %d", v)
+		return refuse("generate", fmt.Sprintf("Generate takes a 1, 2 or 3, not a %d", v), num("Value", v))
 	case !hqTakes(m.Action, v):
-		return fmt.Errorf("Mine takes a 4, 5 or 6, not a %d", v)
+		return refuse("mine", fmt.Sprintf("Mine takes a 4, 5 or 6, not a %d", v), num("Value", v))
 	case len(*slot) >= 3:
-		return fmt.Errorf("%s already has 3 workers", m.Action)
+		return refuse("hq_full", m.Action+" already has 3 workers", engine.TermArg("Action", m.Action))
 	}
 	// Matching bonus: one extra for each worker that matches one already
 	// there, so three alike give two extra in total.
@@ -259,23 +277,29 @@ func (g *game) place(m Move) error {
 	}
 	*slot = append(*slot, v)
 	placeDice(p, m.Dice)
-	why := ""
+	why, suffix := "", ""
 	if bonus > 0 {
-		why = " (+1 for matching a die already there)"
+		why, suffix = " (+1 for matching a die already there)", ".bonus"
 	}
 	switch m.Action {
 	case Research:
-		research := "research"
+		research := whyResearch
 		if bonus > 0 {
-			research += ", +1 for matching a die already there"
+			research = whyResearchBonus
 		}
 		g.drawTo(g.seat, 1+bonus, research)
 	case Generate:
 		p.Energy += v + bonus
-		g.emit(g.seat, "generate", "generated ", strconv.Itoa(v+bonus), " energy with a ", strconv.Itoa(v), why)
+		if g.wording() {
+			g.emit(g.seat, "generate", engine.Say("factories.log.generate"+suffix, gains("Gain", amount(nEnergy, v+bonus)), engine.Num("Value", v)),
+				"generated ", strconv.Itoa(v+bonus), " energy with a ", strconv.Itoa(v), why)
+		}
 	case Mine:
 		p.Metal += 1 + bonus
-		g.emit(g.seat, "mine", "mined ", strconv.Itoa(1+bonus), " metal with a ", strconv.Itoa(v), why)
+		if g.wording() {
+			g.emit(g.seat, "mine", engine.Say("factories.log.mine"+suffix, gains("Gain", amount(nMetal, 1+bonus)), engine.Num("Value", v)),
+				"mined ", strconv.Itoa(1+bonus), " metal with a ", strconv.Itoa(v), why)
+		}
 	}
 	return nil
 }
@@ -283,16 +307,18 @@ func (g *game) place(m Move) error {
 func (g *game) discardDown(m Move) error {
 	p := g.me()
 	if m.Metal < 0 || m.Energy < 0 || m.Metal > p.Metal || m.Energy > p.Energy {
-		return errors.New("you cannot discard more metal or energy than you have")
+		return refuse("discard_more", "you cannot discard more metal or energy than you have")
 	}
 	if over := p.Metal + p.Energy - StoreLimit; m.Metal+m.Energy > max(over, 0) {
-		return fmt.Errorf("you may discard resources only down to %d; you are %d over", StoreLimit, max(over, 0))
+		return refuse("discard_resources", fmt.Sprintf("you may discard resources only down to %d; you are %d over", StoreLimit, max(over, 0)),
+			num("Limit", StoreLimit), num("N", max(over, 0)))
 	}
 	if over := len(p.Hand) - HandLimit; len(m.Discard) > max(over, 0) {
-		return fmt.Errorf("you may discard cards only down to %d in hand; you are %d over", HandLimit, max(over, 0))
+		return refuse("discard_cards", fmt.Sprintf("you may discard cards only down to %d in hand; you are %d over", HandLimit, max(over, 0)),
+			num("Limit", HandLimit), num("N", max(over, 0)))
 	}
 	if len(m.Discard)+m.Metal+m.Energy == 0 {
-		return errors.New("choose something to discard")
+		return refuse("discard_nothing", "choose something to discard")
 	}
 	if err := takeFromHand(p, m.Discard...); err != nil {
 		return err
@@ -304,29 +330,32 @@ func (g *game) discardDown(m Move) error {
 		return nil
 	}
 	var gave []string
+	var words []engine.Words
 	if len(m.Discard) > 0 {
-		gave = append(gave, plural(len(m.Discard), "blueprint"))
+		gave, words = append(gave, plural(len(m.Discard), "blueprint")), append(words, amount(nBlueprints, len(m.Discard)))
 	}
 	if m.Metal > 0 {
-		gave = append(gave, fmt.Sprintf("%d metal", m.Metal))
+		gave, words = append(gave, fmt.Sprintf("%d metal", m.Metal)), append(words, amount(nMetal, m.Metal))
 	}
 	if m.Energy > 0 {
-		gave = append(gave, fmt.Sprintf("%d energy", m.Energy))
+		gave, words = append(gave, fmt.Sprintf("%d energy", m.Energy)), append(words, amount(nEnergy, m.Energy))
 	}
-	g.emit(g.seat, "discard", "discarded ", joinNames(gave), " to meet the limits")
+	g.emit(g.seat, "discard", engine.Say("factories.log.discard", engine.ListArg("Gave", words...)), "discarded ", joinNames(gave), " to meet the limits")
 	return nil
 }
 
 func (g *game) done() error {
 	p := g.me()
 	if over := p.Metal + p.Energy - StoreLimit; over > 0 {
-		return fmt.Errorf("discard %d metal or energy first: at most %d resources at the end of the round", over, StoreLimit)
+		return refuse("done_resources", fmt.Sprintf("discard %d metal or energy first: at most %d resources at the end of the round", over, StoreLimit),
+			num("N", over), num("Limit", StoreLimit))
 	}
 	if over := len(p.Hand) - HandLimit; over > 0 {
-		return fmt.Errorf("discard %s first: at most %d cards in hand at the end of the round", plural(over, "blueprint"), HandLimit)
+		return refuse("done_cards", fmt.Sprintf("discard %s first: at most %d cards in hand at the end of the round", plural(over, "blueprint"), HandLimit),
+			num("N", over), num("Limit", HandLimit))
 	}
 	p.Done = true
-	g.emit(g.seat, "done", "finished the work phase")
+	g.emit(g.seat, "done", engine.Say("factories.log.done"), "finished the work phase")
 	for _, q := range g.Players {
 		if !q.Done {
 			return nil

@@ -1,10 +1,11 @@
 package furnace
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/smokestack/smokestack/engine"
 )
 
 // startAuction begins a round: the deck is shuffled, players + 4 cards are
@@ -32,10 +33,12 @@ func (g *game) startAuction() {
 	}
 	if g.log {
 		ids := make([]string, len(g.Market))
+		words := make([]engine.Words, len(g.Market))
 		for i, l := range g.Market {
-			ids[i] = l.Card.ID()
+			ids[i], words[i] = l.Card.ID(), idWords(l.Card)
 		}
-		g.emit(-1, "round", fmt.Sprintf("round %d: %s up for auction", g.Round, strings.Join(ids, ", ")))
+		g.emit(-1, "round", fmt.Sprintf("round %d: %s up for auction", g.Round, strings.Join(ids, ", ")),
+			engine.Say("furnace.log.round", engine.Num("Round", g.Round), engine.ItemsArg("Cards", words...)))
 	}
 	g.nextBidder(g.First)
 }
@@ -53,15 +56,15 @@ func (s *State) lot(c Card) int {
 // bid places a disc for the seat whose turn it is.
 func (g *game) bid(m Move) error {
 	if g.seat != g.Turn {
-		return errors.New("it is not your turn to place a disc")
+		return refuse("it is not your turn to place a disc", "furnace.refuse.notYourTurn")
 	}
 	p := g.me()
 	i := g.lot(m.Card)
 	switch {
 	case m.Card == NoCard:
-		return errors.New("name the market card to place your disc on")
+		return refuse("name the market card to place your disc on", "furnace.refuse.nameMarketCard")
 	case i < 0:
-		return fmt.Errorf("%s is not up for auction", cardName(m.Card))
+		return refuse(fmt.Sprintf("%s is not up for auction", cardName(m.Card)), "furnace.refuse.notInMarket", cardArg("Card", m.Card))
 	}
 	paired := g.Config.Arthur == ArthurPaired
 	if m.Neutral {
@@ -69,9 +72,9 @@ func (g *game) bid(m Move) error {
 	}
 	if !p.Discs.Has(m.Disc) {
 		if m.Disc < 1 || m.Disc > 4 {
-			return fmt.Errorf("discs are 1 to 4, not %d", m.Disc)
+			return refuse(fmt.Sprintf("discs are 1 to 4, not %d", m.Disc), "furnace.refuse.discRange", engine.Num("Disc", m.Disc))
 		}
-		return fmt.Errorf("you have no %d left", m.Disc)
+		return refuse(fmt.Sprintf("you have no %d left", m.Disc), "furnace.refuse.noDiscLeft", engine.Num("Disc", m.Disc))
 	}
 	if err := g.canPlace(g.seat, i, m.Disc); err != nil {
 		return err
@@ -88,10 +91,12 @@ func (g *game) bid(m Move) error {
 	}
 	if g.log {
 		text := "placed a " + strconv.Itoa(m.Disc) + " on " + m.Card.ID()
+		w := engine.Say("furnace.log.bid", engine.Num("Disc", m.Disc), engine.Str("Card", m.Card.ID()))
 		if extra >= 0 {
 			text += " and the neutral 2 on " + m.Extra.ID()
+			w = engine.Say("furnace.log.bid.paired", engine.Num("Disc", m.Disc), engine.Str("Card", m.Card.ID()), engine.Str("Extra", m.Extra.ID()))
 		}
-		g.emit(g.seat, "bid", text)
+		g.emit(g.seat, "bid", text, w)
 	}
 	g.placed()
 	return nil
@@ -103,16 +108,16 @@ func (g *game) bidNeutral(p *Player, i int, m Move, paired bool) error {
 	switch {
 	case !p.Neutral || paired:
 		if p.Capitalist != Arthur {
-			return errors.New("only Arthur has the neutral disc")
+			return refuse("only Arthur has the neutral disc", "furnace.refuse.onlyArthur", engine.CardArg("Name", string(Arthur)))
 		}
 		if paired {
-			return errors.New("the neutral disc goes with another of your discs: name its card as extra")
+			return refuse("the neutral disc goes with another of your discs: name its card as extra", "furnace.refuse.neutralPaired")
 		}
-		return errors.New("you have placed the neutral disc already")
+		return refuse("you have placed the neutral disc already", "furnace.refuse.neutralPlaced")
 	case m.Extra != NoCard:
-		return errors.New("the neutral disc goes on one card")
+		return refuse("the neutral disc goes on one card", "furnace.refuse.neutralOneCard")
 	case m.Disc != neutralValue:
-		return fmt.Errorf("the neutral disc is a %d", neutralValue)
+		return refuse(fmt.Sprintf("the neutral disc is a %d", neutralValue), "furnace.refuse.neutralValue", engine.Num("Disc", neutralValue))
 	}
 	if err := g.canPlace(g.seat, i, neutralValue); err != nil {
 		return err
@@ -120,7 +125,7 @@ func (g *game) bidNeutral(p *Player, i int, m Move, paired bool) error {
 	g.put(i, Disc{Seat: g.seat, Value: neutralValue, Neutral: true})
 	p.Neutral = false
 	if g.log {
-		g.emit(g.seat, "bid", "placed the neutral 2 on "+m.Card.ID())
+		g.emit(g.seat, "bid", "placed the neutral 2 on "+m.Card.ID(), engine.Say("furnace.log.neutral", engine.Str("Card", m.Card.ID())))
 	}
 	g.placed()
 	return nil
@@ -136,18 +141,18 @@ func (g *game) pairedExtra(p *Player, m Move, paired bool) (int, error) {
 	switch {
 	case !paired || !p.Neutral:
 		if p.Capitalist != Arthur {
-			return -1, errors.New("only Arthur has the neutral disc")
+			return -1, refuse("only Arthur has the neutral disc", "furnace.refuse.onlyArthur", engine.CardArg("Name", string(Arthur)))
 		}
 		if !paired {
-			return -1, errors.New("the neutral disc is placed on a turn of its own: bid it with neutral")
+			return -1, refuse("the neutral disc is placed on a turn of its own: bid it with neutral", "furnace.refuse.neutralAlone")
 		}
-		return -1, errors.New("you have placed the neutral disc already")
+		return -1, refuse("you have placed the neutral disc already", "furnace.refuse.neutralPlaced")
 	case m.Extra == m.Card:
-		return -1, errors.New("the neutral disc goes on a different card from your other disc")
+		return -1, refuse("the neutral disc goes on a different card from your other disc", "furnace.refuse.neutralSameCard")
 	}
 	extra := g.lot(m.Extra)
 	if extra < 0 {
-		return -1, fmt.Errorf("%s is not up for auction", cardName(m.Extra))
+		return -1, refuse(fmt.Sprintf("%s is not up for auction", cardName(m.Extra)), "furnace.refuse.notInMarket", cardArg("Card", m.Extra))
 	}
 	return extra, g.canPlace(g.seat, extra, neutralValue)
 }
@@ -169,13 +174,16 @@ func (g *game) canPlace(seat, i, v int) error {
 	}
 	for _, d := range g.Market[i].Discs {
 		if d.Value == v {
-			return fmt.Errorf("%s already has a %d on it", g.Market[i].Card, v)
+			return refuse(fmt.Sprintf("%s already has a %d on it", g.Market[i].Card, v), "furnace.refuse.valueTaken",
+				cardArg("Card", g.Market[i].Card), engine.Num("Disc", v))
 		}
 		if d.Seat == seat {
 			if seat == AgentSeat {
-				return fmt.Errorf("the Agent already has a disc on %s", g.Market[i].Card)
+				return refuse(fmt.Sprintf("the Agent already has a disc on %s", g.Market[i].Card), "furnace.refuse.agentThere",
+					cardArg("Card", g.Market[i].Card))
 			}
-			return fmt.Errorf("you already have a disc on %s", g.Market[i].Card)
+			return refuse(fmt.Sprintf("you already have a disc on %s", g.Market[i].Card), "furnace.refuse.youThere",
+				cardArg("Card", g.Market[i].Card))
 		}
 	}
 	return nil
@@ -245,7 +253,7 @@ func (g *game) nextBidder(seat int) {
 		if !g.hasBid(s) {
 			p.Out = true
 			if p.Discs != 0 && g.log {
-				g.emit(s, "out", "can place no more discs this auction: none fits anywhere")
+				g.emit(s, "out", "can place no more discs this auction: none fits anywhere", engine.Say("furnace.log.out"))
 			}
 			continue
 		}
@@ -276,13 +284,15 @@ func (g *game) agentBids() {
 		a.Discs &^= 1 << v
 		g.put(i, Disc{Seat: AgentSeat, Value: v})
 		if g.log {
-			g.emit(-1, "agent", fmt.Sprintf("the Agent rolled %d and placed a %d on %s (card %d)", a.Roll, v, g.Market[i].Card, i+1))
+			g.emit(-1, "agent", fmt.Sprintf("the Agent rolled %d and placed a %d on %s (card %d)", a.Roll, v, g.Market[i].Card, i+1),
+				engine.Say("furnace.log.agent", engine.Num("Roll", a.Roll), engine.Num("Disc", v), engine.Str("Card", g.Market[i].Card.ID()), engine.Num("At", i+1)))
 		}
 		return
 	}
 	a.Out = true
 	if g.log {
-		g.emit(-1, "agent", fmt.Sprintf("the Agent rolled %d but has no legal place for a disc: it places no more this auction", a.Roll))
+		g.emit(-1, "agent", fmt.Sprintf("the Agent rolled %d but has no legal place for a disc: it places no more this auction", a.Roll),
+			engine.Say("furnace.log.agent.out", engine.Num("Roll", a.Roll)))
 	}
 }
 

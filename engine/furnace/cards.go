@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/smokestack/smokestack/engine"
 )
 
 // Card identifies one card: a company (1 to NumCompanies(), in the order of
@@ -367,7 +369,8 @@ func (c *Card) UnmarshalJSON(b []byte) error {
 	}
 	var id string
 	if err := json.Unmarshal(b, &id); err != nil {
-		return fmt.Errorf("a card is named by its id, like \"oil-03\", not %.20s", b)
+		return refuse(fmt.Sprintf("a card is named by its id, like \"oil-03\", not %.20s", b), "furnace.refuse.cardNotString",
+			engine.Str("Value", fmt.Sprintf("%.20s", b)))
 	}
 	return c.UnmarshalText([]byte(id))
 }
@@ -380,7 +383,7 @@ func (c *Card) UnmarshalText(b []byte) error {
 	}
 	id, ok := cardIDs[string(b)]
 	if !ok {
-		return fmt.Errorf("no card is called %q", b)
+		return refuse(fmt.Sprintf("no card is called %q", b), "furnace.refuse.noSuchCard", engine.Str("Name", fmt.Sprintf("%q", b)))
 	}
 	*c = id
 	return nil

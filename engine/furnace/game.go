@@ -8,7 +8,6 @@
 package furnace
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -136,10 +135,10 @@ func (s *State) Play(seat int, m Move) (err error) {
 // canAct refuses moves from outside the game or after it.
 func (s *State) canAct(seat int) error {
 	if seat < 0 || seat >= len(s.Players) {
-		return fmt.Errorf("seat %d is not in this game", seat)
+		return refuse(fmt.Sprintf("seat %d is not in this game", seat), "furnace.refuse.noSeat", engine.Num("Seat", seat))
 	}
 	if s.Phase == GameOver {
-		return errors.New("the game is over")
+		return refuse("the game is over", "furnace.refuse.over")
 	}
 	return nil
 }
@@ -156,10 +155,12 @@ type game struct {
 
 func (g *game) me() *Player { return &g.Players[g.seat] }
 
-// emit records an event. Callers that build its text check g.log first.
-func (g *game) emit(seat int, kind, text string) {
+// emit records an event, its English text and w, its words for
+// translators (logwords.go). Callers that build its text or words with
+// arguments check g.log first.
+func (g *game) emit(seat int, kind, text string, w engine.Words) {
 	if g.log {
-		g.events = append(g.events, Event{Seat: seat, Kind: kind, Text: text})
+		g.events = append(g.events, Event{Seat: seat, Kind: kind, Text: text, Words: w})
 	}
 }
 
@@ -189,26 +190,26 @@ func (g *game) move(m Move) error {
 	switch m.Kind {
 	case Bid:
 		if g.Phase != AuctionPhase {
-			return errors.New("discs are placed only in the auction")
+			return refuse("discs are placed only in the auction", "furnace.refuse.notAuction")
 		}
 		return g.bid(m)
 	case Compensate:
 		if g.Phase != ResolvePhase {
-			return errors.New("compensation is taken only while the auction is resolved")
+			return refuse("compensation is taken only while the auction is resolved", "furnace.refuse.notResolve")
 		}
 		return g.compensate(m.Times[0])
 	case Place, Produce, Upgrade, Done:
 		if g.Phase != ProductionPhase {
-			return errors.New("it is not the production phase")
+			return refuse("it is not the production phase", "furnace.refuse.notProduction")
 		}
 		if p.Done {
-			return errors.New("you are done with production this round")
+			return refuse("you are done with production this round", "furnace.refuse.doneAlready")
 		}
 		if m.Kind == Place {
 			return g.place(m.Card, m.At)
 		}
 		if len(p.New) > 0 {
-			return fmt.Errorf("first put %s in your chain", p.New[0])
+			return refuse(fmt.Sprintf("first put %s in your chain", p.New[0]), "furnace.refuse.placeFirst", cardArg("Card", p.New[0]))
 		}
 		switch m.Kind {
 		case Produce:
@@ -219,7 +220,8 @@ func (g *game) move(m Move) error {
 		g.done()
 		return nil
 	}
-	return fmt.Errorf("there is no move %q: choose bid, compensate, place, produce, upgrade, done or undo", m.Kind)
+	return refuse(fmt.Sprintf("there is no move %q: choose bid, compensate, place, produce, upgrade, done or undo", m.Kind),
+		"furnace.refuse.noKind", engine.Str("Kind", string(m.Kind)))
 }
 
 // fieldsFit refuses a move that sets fields its kind does not use, so that
@@ -254,11 +256,12 @@ func fieldsFit(m Move) error {
 			if strings.ContainsRune("aeiou", rune(m.Kind[0])) {
 				article = "an"
 			}
-			return fmt.Errorf("%s %s move has no %s", article, m.Kind, f.name)
+			return refuse(fmt.Sprintf("%s %s move has no %s", article, m.Kind, f.name), "furnace.refuse.noField",
+				engine.Str("Kind", string(m.Kind)), engine.Str("Field", f.name))
 		}
 	}
 	if m.Kind == Compensate && m.Times[1] != 0 {
-		return errors.New("compensation takes one count")
+		return refuse("compensation takes one count", "furnace.refuse.oneCount")
 	}
 	return nil
 }

@@ -82,7 +82,7 @@ func (t *Times) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if len(vs) > len(t) {
-		return fmt.Errorf("times lists at most %d counts, one per processing line", len(t))
+		return refuse(fmt.Sprintf("times lists at most %d counts, one per processing line", len(t)), "furnace.refuse.timesLength", engine.Num("N", len(t)))
 	}
 	*t = Times{}
 	copy(t[:], vs)

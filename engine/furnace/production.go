@@ -1,17 +1,18 @@
 package furnace
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
+
+	"github.com/smokestack/smokestack/engine"
 )
 
 // startProduction begins the production phase: every seat resolves its
 // own cards, all at once. (endRound left every card unused.)
 func (g *game) startProduction() {
 	g.Phase = ProductionPhase
-	g.emit(-1, "production", "production begins")
+	g.emit(-1, "production", "production begins", engine.Say("furnace.log.production"))
 }
 
 // place puts a card won this round into the seat's chain at position at
@@ -19,16 +20,17 @@ func (g *game) startProduction() {
 func (g *game) place(c Card, at int) error {
 	p := g.me()
 	if !g.Config.Chain {
-		return errors.New("cards are placed only in the production-chain variant")
+		return refuse("cards are placed only in the production-chain variant", "furnace.refuse.noChain")
 	}
 	j := slices.Index(p.New, c)
 	switch {
 	case c == NoCard:
-		return errors.New("name the card you won to place in your chain")
+		return refuse("name the card you won to place in your chain", "furnace.refuse.nameWon")
 	case j < 0:
-		return fmt.Errorf("%s is not a card you won this round", cardName(c))
+		return refuse(fmt.Sprintf("%s is not a card you won this round", cardName(c)), "furnace.refuse.notWon", cardArg("Card", c))
 	case at < 0 || at > len(p.Cards):
-		return fmt.Errorf("your chain has positions 0 to %d, not %d", len(p.Cards), at)
+		return refuse(fmt.Sprintf("your chain has positions 0 to %d, not %d", len(p.Cards), at), "furnace.refuse.chainRange",
+			engine.Num("Last", len(p.Cards)), engine.Num("At", at))
 	}
 	p.New = slices.Delete(p.New, j, j+1)
 	if len(p.New) == 0 {
@@ -36,7 +38,8 @@ func (g *game) place(c Card, at int) error {
 	}
 	p.Cards = slices.Insert(p.Cards, at, Owned{Card: c})
 	if g.log {
-		g.emit(g.seat, "place", "put "+c.ID()+" at position "+strconv.Itoa(at+1)+" of the chain")
+		g.emit(g.seat, "place", "put "+c.ID()+" at position "+strconv.Itoa(at+1)+" of the chain",
+			engine.Say("furnace.log.place", engine.Str("Card", c.ID()), engine.Num("At", at+1)))
 	}
 	return nil
 }
@@ -59,30 +62,32 @@ func (g *game) produce(m Move) error {
 	j := p.owned(m.Card)
 	switch {
 	case m.Card == NoCard:
-		return errors.New("name the card to resolve")
+		return refuse("name the card to resolve", "furnace.refuse.nameProduce")
 	case j < 0:
-		return fmt.Errorf("you do not own %s", cardName(m.Card))
+		return refuse(fmt.Sprintf("you do not own %s", cardName(m.Card)), "furnace.refuse.notOwned", cardArg("Card", m.Card))
 	}
 	o := p.Cards[j]
 	goods := p.Goods
 	if m.Again {
 		switch {
 		case p.Capitalist != Evariste:
-			return errors.New("only Évariste may use a card again")
+			return refuse("only Évariste may use a card again", "furnace.refuse.onlyEvariste", engine.CardArg("Name", string(Evariste)))
 		case p.Repeated:
-			return errors.New("you have used a card again this round already")
+			return refuse("you have used a card again this round already", "furnace.refuse.againUsed")
 		case !o.Used:
-			return fmt.Errorf("%s is not resolved yet this round", o.Card)
+			return refuse(fmt.Sprintf("%s is not resolved yet this round", o.Card), "furnace.refuse.notYetResolved", cardArg("Card", o.Card))
 		case goods.Coal < repeatCoal:
-			return fmt.Errorf("using a card again costs %d coal; you have %d", repeatCoal, goods.Coal)
+			return refuse(fmt.Sprintf("using a card again costs %d coal; you have %d", repeatCoal, goods.Coal), "furnace.refuse.againCost",
+				engine.Num("Cost", repeatCoal), engine.Num("Coal", goods.Coal))
 		}
 		goods.Coal -= repeatCoal
 	} else {
 		if o.Used {
-			return fmt.Errorf("%s is resolved already this round", o.Card)
+			return refuse(fmt.Sprintf("%s is resolved already this round", o.Card), "furnace.refuse.resolvedAlready", cardArg("Card", o.Card))
 		}
 		if next := p.next(); g.Config.Chain && next != j {
-			return fmt.Errorf("your chain resolves left to right: %s is next", p.Cards[next].Card)
+			return refuse(fmt.Sprintf("your chain resolves left to right: %s is next", p.Cards[next].Card), "furnace.refuse.chainNext",
+				cardArg("Card", p.Cards[next].Card))
 		}
 	}
 	after, err := run(o, goods, m.Times)
@@ -96,7 +101,7 @@ func (g *game) produce(m Move) error {
 		p.Repeated = true
 	}
 	if g.log {
-		g.emit(g.seat, "produce", produced(o, m.Again, m.Times))
+		g.emit(g.seat, "produce", produced(o, m.Again, m.Times), producedWords(o, m.Again, m.Times))
 	}
 	return nil
 }
@@ -109,6 +114,19 @@ func produced(o Owned, again bool, t Times) string {
 		text = "paid 2 coal to resolve " + o.Card.ID() + " again"
 	}
 	return text + lineText(o, t, "skipped")
+}
+
+// producedWords is produced's words for translators.
+func producedWords(o Owned, again bool, t Times) engine.Words {
+	id := "furnace.log.resolved"
+	if again {
+		id = "furnace.log.again"
+	}
+	lines := lineWords(o, t)
+	if len(lines) == 0 {
+		id += ".bare"
+	}
+	return engine.Say(id, engine.Str("Card", o.Card.ID()), engine.ListArg("Pay", goodsWords(Goods{Coal: 2})), engine.StepsArg("Lines", lines...))
 }
 
 // lineText words what resolving o with counts t does, line by line, for
@@ -143,7 +161,8 @@ func run(o Owned, goods Goods, times Times) (Goods, error) {
 	n := o.Card.processingLines(o.Upgraded)
 	for k := n; k < len(times); k++ {
 		if times[k] != 0 {
-			return goods, fmt.Errorf("%s has %s to process", o.Card, plural(n, "line"))
+			return goods, refuse(fmt.Sprintf("%s has %s to process", o.Card, plural(n, "line")), "furnace.refuse.processLines",
+				cardArg("Card", o.Card), engine.Num("N", n))
 		}
 	}
 	k := 0
@@ -158,11 +177,13 @@ func run(o Owned, goods Goods, times Times) (Goods, error) {
 			cost := l.Pay.Times(t)
 			switch {
 			case t < 0:
-				return goods, errors.New("the number of times cannot be negative")
+				return goods, refuse("the number of times cannot be negative", "furnace.refuse.negative")
 			case t > l.Times:
-				return goods, fmt.Errorf("%s is done at most %s", l, plural(l.Times, "time"))
+				return goods, refuse(fmt.Sprintf("%s is done at most %s", l, plural(l.Times, "time")), "furnace.refuse.atMost",
+					cardArg("Card", o.Card), engine.Num("N", l.Times))
 			case !goods.Covers(cost):
-				return goods, fmt.Errorf("%s%s needs %s; you would have %s", l, timesSuffix(t), cost, goods.of(l.Pay))
+				return goods, refuse(fmt.Sprintf("%s%s needs %s; you would have %s", l, timesSuffix(t), cost, goods.of(l.Pay)), "furnace.refuse.cannotPay",
+					append(goodsArgs(goods), cardArg("Card", o.Card), engine.Num("N", t))...)
 			}
 			goods = goods.Minus(cost).Plus(l.Gain.Times(t))
 		}
@@ -204,37 +225,40 @@ func (p *Player) upgradeCost() (cost Goods, ok bool) {
 func (g *game) upgrade(c Card) error {
 	p := g.me()
 	if !p.Open.IsStart() {
-		return errors.New("companies are upgraded by your start card's last line: resolve the start card first")
+		return refuse("companies are upgraded by your start card's last line: resolve the start card first", "furnace.refuse.upgradeClosed")
 	}
 	j := p.owned(c)
 	switch {
 	case c == NoCard:
-		return errors.New("name the company to upgrade")
+		return refuse("name the company to upgrade", "furnace.refuse.nameUpgrade")
 	case j < 0:
-		return fmt.Errorf("you do not own %s", cardName(c))
+		return refuse(fmt.Sprintf("you do not own %s", cardName(c)), "furnace.refuse.notOwned", cardArg("Card", c))
 	case c.IsStart():
-		return errors.New("start cards cannot be upgraded")
+		return refuse("start cards cannot be upgraded", "furnace.refuse.upgradeStart")
 	case p.Cards[j].Upgraded:
-		return fmt.Errorf("%s is upgraded already", c)
+		return refuse(fmt.Sprintf("%s is upgraded already", c), "furnace.refuse.upgradedAlready", cardArg("Card", c))
 	}
 	cost, ok := p.upgradeCost()
 	if !ok {
 		if p.Capitalist == Timur {
-			return fmt.Errorf("an upgrade costs 1 coal and 1 upgrade token (or 1 iron once your tokens are gone); you have %s", p.Goods.of(Goods{Coal: 1, Iron: 1, Tokens: 1}))
+			return refuse(fmt.Sprintf("an upgrade costs 1 coal and 1 upgrade token (or 1 iron once your tokens are gone); you have %s",
+				p.Goods.of(Goods{Coal: 1, Iron: 1, Tokens: 1})), "furnace.refuse.upgradeCostTimur", goodsArgs(p.Goods)...)
 		}
-		return fmt.Errorf("an upgrade costs %s; you have %s", cost, p.Goods.of(cost))
+		return refuse(fmt.Sprintf("an upgrade costs %s; you have %s", cost, p.Goods.of(cost)), "furnace.refuse.upgradeCost", goodsArgs(p.Goods)...)
 	}
 	p.Goods = p.Goods.Minus(cost)
 	p.Cards[j].Upgraded = true
 	if g.log {
-		text := "upgraded " + c.ID() + " for " + cost.String()
+		text, id := "upgraded "+c.ID()+" for "+cost.String(), "furnace.log.upgrade"
 		switch {
 		case p.Cards[j].Used && g.Round >= g.Config.Rounds:
 			text += " (resolved already, and this is the last round: its new line will not work)"
+			id = "furnace.log.upgrade.last"
 		case p.Cards[j].Used:
 			text += " (its new line works from next round)"
+			id = "furnace.log.upgrade.next"
 		}
-		g.emit(g.seat, "upgrade", text)
+		g.emit(g.seat, "upgrade", text, engine.Say(id, engine.Str("Card", c.ID()), engine.ListArg("Cost", goodsWords(cost))))
 	}
 	return nil
 }
@@ -260,11 +284,12 @@ func (g *game) done() {
 	p.Goods = p.Goods.Plus(gained)
 	p.Done, p.Open = true, NoCard
 	if g.log {
-		text := "finished production"
+		text, w := "finished production", engine.Say("furnace.log.done")
 		if !gained.IsZero() {
 			text += "; the cards not resolved gave " + gained.String()
+			w = engine.Say("furnace.log.done.gave", engine.ListArg("Gain", goodsWords(gained)))
 		}
-		g.emit(g.seat, "done", text)
+		g.emit(g.seat, "done", text, w)
 	}
 	for i := range g.Players {
 		if !g.Players[i].Done {
@@ -287,7 +312,7 @@ func (g *game) endRound() {
 	if g.Round >= g.Config.Rounds {
 		g.Phase = GameOver
 		if g.log {
-			g.emit(-1, "over", "the game is over")
+			g.emit(-1, "over", "the game is over", engine.Say("furnace.log.over"))
 		}
 		return
 	}

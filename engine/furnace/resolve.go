@@ -1,9 +1,10 @@
 package furnace
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
+
+	"github.com/smokestack/smokestack/engine"
 )
 
 // resolve resolves the market left to right: each card's losing discs are
@@ -68,7 +69,8 @@ func (g *game) payCompensation() bool {
 		gain := line.Gain.Times(k)
 		p.Goods = p.Goods.Plus(gain)
 		if g.log {
-			g.emit(d.Seat, "compensation", fmt.Sprintf("received %s in compensation for %s (%s)", gain, l.Card, g.discWords(d)))
+			g.emit(d.Seat, "compensation", fmt.Sprintf("received %s in compensation for %s (%s)", gain, l.Card, g.discWords(d)),
+				engine.Say("furnace.log.compensation", engine.ListArg("Gain", goodsWords(gain)), engine.Str("Card", l.Card.ID()), g.discArg(d)))
 		}
 	}
 	waiting := false
@@ -80,7 +82,8 @@ func (g *game) payCompensation() bool {
 		if p.Goods.Affords(line.Pay, 1) == 0 {
 			p.Owed = 0
 			if g.log {
-				g.emit(seat, "compensation", fmt.Sprintf("cannot pay %s for the compensation of %s", line.Pay, l.Card))
+				g.emit(seat, "compensation", fmt.Sprintf("cannot pay %s for the compensation of %s", line.Pay, l.Card),
+					engine.Say("furnace.log.compensation.cannot", engine.ListArg("Pay", goodsWords(line.Pay)), engine.Str("Card", l.Card.ID())))
 			}
 			continue
 		}
@@ -113,25 +116,29 @@ func (g *game) compensate(n int) error {
 	p := g.me()
 	l := g.Market[0]
 	if p.Owed == 0 {
-		return fmt.Errorf("you have no compensation to take on %s", l.Card)
+		return refuse(fmt.Sprintf("you have no compensation to take on %s", l.Card), "furnace.refuse.noneOwed", cardArg("Card", l.Card))
 	}
 	line := l.Card.compensation()
 	switch {
 	case n < 0:
-		return errors.New("the number of times cannot be negative")
+		return refuse("the number of times cannot be negative", "furnace.refuse.negative")
 	case n > p.Owed:
-		return fmt.Errorf("your discs on %s allow at most %d", l.Card, p.Owed)
+		return refuse(fmt.Sprintf("your discs on %s allow at most %d", l.Card, p.Owed), "furnace.refuse.owed",
+			cardArg("Card", l.Card), engine.Num("N", p.Owed))
 	case !p.Goods.Covers(line.Pay.Times(n)):
-		return fmt.Errorf("processing %s%s needs %s; you have %s", line, times(n), line.Pay.Times(n), p.Goods.of(line.Pay))
+		return refuse(fmt.Sprintf("processing %s%s needs %s; you have %s", line, times(n), line.Pay.Times(n), p.Goods.of(line.Pay)),
+			"furnace.refuse.cannotPayCompensation", append(goodsArgs(p.Goods), cardArg("Card", l.Card), engine.Num("N", n))...)
 	}
 	p.Goods = p.Goods.Minus(line.Pay.Times(n)).Plus(line.Gain.Times(n))
 	p.Owed = 0
 	if g.log {
-		text := "took no compensation for " + l.Card.ID()
+		text, w := "took no compensation for "+l.Card.ID(), engine.Say("furnace.log.compensation.none", engine.Str("Card", l.Card.ID()))
 		if n > 0 {
 			text = "turned " + line.Pay.Times(n).String() + " into " + line.Gain.Times(n).String() + " in compensation for " + l.Card.ID()
+			w = engine.Say("furnace.log.compensation.turned", engine.ListArg("Pay", goodsWords(line.Pay.Times(n))),
+				engine.ListArg("Gain", goodsWords(line.Gain.Times(n))), engine.Str("Card", l.Card.ID()))
 		}
-		g.emit(g.seat, "compensation", text)
+		g.emit(g.seat, "compensation", text, w)
 	}
 	for i := range g.Players {
 		if g.Players[i].Owed > 0 {
@@ -168,10 +175,12 @@ func (g *game) announce(l Lot, w int) {
 	switch {
 	case !g.log:
 	case w < 0:
-		g.emit(-1, "discard", "nobody bid on "+l.Card.ID()+": it goes back to the box")
+		g.emit(-1, "discard", "nobody bid on "+l.Card.ID()+": it goes back to the box", engine.Say("furnace.log.nobid", engine.Str("Card", l.Card.ID())))
 	case l.Discs[w].Seat == AgentSeat:
-		g.emit(-1, "agent", "the Agent won "+l.Card.ID()+" with a "+strconv.Itoa(l.Discs[w].Value)+": it is discarded")
+		g.emit(-1, "agent", "the Agent won "+l.Card.ID()+" with a "+strconv.Itoa(l.Discs[w].Value)+": it is discarded",
+			engine.Say("furnace.log.agent.won", engine.Str("Card", l.Card.ID()), engine.Num("Disc", l.Discs[w].Value)))
 	default:
-		g.emit(l.Discs[w].Seat, "win", "won "+l.Card.ID()+" with a "+strconv.Itoa(l.Discs[w].Value))
+		g.emit(l.Discs[w].Seat, "win", "won "+l.Card.ID()+" with a "+strconv.Itoa(l.Discs[w].Value),
+			engine.Say("furnace.log.won", engine.Str("Card", l.Card.ID()), engine.Num("Disc", l.Discs[w].Value)))
 	}
 }

@@ -48,7 +48,7 @@ func ConfigOf(seats int, o map[string]string) (Config, error) {
 	case "3":
 		cfg.Rounds = ShortRounds
 	default:
-		return Config{}, fmt.Errorf("--rounds %q: choose 4 or 3", o["rounds"])
+		return Config{}, refuse(fmt.Sprintf("--rounds %q: choose 4 or 3", o["rounds"]), "furnace.refuse.optionRounds", engine.Str("Value", o["rounds"]))
 	}
 	for _, f := range []struct {
 		name string
@@ -59,7 +59,8 @@ func ConfigOf(seats int, o map[string]string) (Config, error) {
 		case "on":
 			*f.on = true
 		default:
-			return Config{}, fmt.Errorf("--%s %q: choose off or on", f.name, o[f.name])
+			return Config{}, refuse(fmt.Sprintf("--%s %q: choose off or on", f.name, o[f.name]), "furnace.refuse.optionOnOff",
+				engine.Str("Option", f.name), engine.Str("Value", o[f.name]))
 		}
 	}
 	return cfg, nil

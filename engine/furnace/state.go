@@ -217,7 +217,7 @@ func (d *Discs) UnmarshalJSON(b []byte) error {
 	*d = 0
 	for _, v := range vs {
 		if v < 1 || v > 4 {
-			return fmt.Errorf("there is no disc of value %d", v)
+			return refuse(fmt.Sprintf("there is no disc of value %d", v), "furnace.refuse.noSuchDisc", engine.Num("Disc", v))
 		}
 		*d |= 1 << v
 	}

@@ -131,9 +131,40 @@ func undoRefusal(s *State, seat int) string {
 	return "nothing to take back yet this production"
 }
 
+// undoWords is the message that says why, a reason undoRefusal gives,
+// in the player's language.
+func undoWords(why string) string {
+	switch why {
+	case "taking moves back is off in this game":
+		return "furnace.refuse.undoOff"
+	case "nothing to take back: you are done with production this round":
+		return "furnace.refuse.undoDone"
+	case "your disc stands: another has gone on its card since":
+		return "furnace.refuse.undoCovered"
+	case "nothing to take back: your disc stands once the turn passes on":
+		return "furnace.refuse.undoTurnPassed"
+	case "nothing to take back: the Agent placed its disc after yours, so yours stands":
+		return "furnace.refuse.undoAgent"
+	case "nothing to take back: your disc left another seat no place, so it stands":
+		return "furnace.refuse.undoLeftNoPlace"
+	case "nothing to take back: a compensation choice stands":
+		return "furnace.refuse.undoCompensation"
+	case "nothing to take back yet":
+		return "furnace.refuse.undoYet"
+	case "nothing to take back: a disc stands once the turn passes on":
+		return "furnace.refuse.undoDiscStands"
+	case "nothing to take back: the auction's discs stand (u works in production)":
+		return "furnace.refuse.undoAuction"
+	}
+	return "furnace.refuse.undoProduction"
+}
+
 // undo takes back the seat's last move.
 func (g *game) undo() error {
-	return g.Undo.Take(g.seat, undoRefusal(g.State, g.seat), func(st Step) {
+	if why := undoRefusal(g.State, g.seat); why != "" {
+		return refuse(why, undoWords(why))
+	}
+	return g.Undo.Take(g.seat, "", func(st Step) {
 		g.Players[g.seat] = st.Before
 		for i := len(st.Lots) - 1; i >= 0; i-- {
 			l := &g.Market[st.Lots[i]]
@@ -142,7 +173,7 @@ func (g *game) undo() error {
 		if len(st.Lots) > 0 {
 			g.Placed--
 		}
-		g.emit(g.seat, engine.Undo, "took back a move")
+		g.emit(g.seat, engine.Undo, "took back a move", engine.Say("log.undo"))
 	})
 }
 

@@ -18,10 +18,12 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/BurntSushi/toml"
 	"github.com/nicksnyder/go-i18n/v2/i18n"
 	"golang.org/x/text/language"
+	"golang.org/x/text/message"
 )
 
 // Tag is a language the game speaks: "en", "pt", "pl" or "ru".
@@ -78,17 +80,40 @@ var englishNames = map[Tag]string{English: "English", Portuguese: "Portuguese", 
 // pairs, as an SSH session's Environ gives them), by POSIX precedence:
 // LC_ALL, then LC_MESSAGES, then LANG. ok is false when none names a
 // language the game speaks.
+//
+// A variable sent twice takes its last value, as setenv would: OpenSSH
+// sends SendEnv's variables (LANG=C.UTF-8 from the client's own shell)
+// before SetEnv's (ssh -o SetEnv=LANG=pl_PL.UTF-8), which the player
+// meant.
 func FromEnv(environ []string) (t Tag, ok bool) {
 	for _, name := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
+		v := ""
 		for _, kv := range environ {
-			if v, found := strings.CutPrefix(kv, name+"="); found && v != "" {
-				// The first variable set decides, as it does for
-				// programs: LC_ALL=C means C, whatever LANG says.
-				return Parse(v)
+			if val, found := strings.CutPrefix(kv, name+"="); found {
+				v = val
 			}
+		}
+		if v != "" {
+			// The first variable set decides, as it does for
+			// programs: LC_ALL=C means C, whatever LANG says.
+			return Parse(v)
 		}
 	}
 	return "", false
+}
+
+// Choose is the language a player reads: the one their profile keeps
+// (stored, a tag; "" for none), which beats the one their client's
+// environment asks for (FromEnv), and English when neither names a
+// language the game speaks.
+func Choose(stored string, environ []string) Tag {
+	if t, ok := Parse(stored); ok {
+		return t
+	}
+	if t, ok := FromEnv(environ); ok {
+		return t
+	}
+	return English
 }
 
 //go:embed locales/*.toml
@@ -115,6 +140,7 @@ var bundle = sync.OnceValues(func() (*i18n.Bundle, error) {
 type Printer struct {
 	tag Tag
 	loc *i18n.Localizer
+	num *message.Printer // numbers as the language writes them
 	// plain caches the messages without arguments, which a screen asks
 	// for on every frame.
 	plain sync.Map // id -> string
@@ -137,7 +163,8 @@ func For(t Tag) *Printer {
 		// broken one is a build that must not ship.
 		panic(err)
 	}
-	p, _ := printers.LoadOrStore(t, &Printer{tag: t, loc: i18n.NewLocalizer(b, string(t), string(English))})
+	p, _ := printers.LoadOrStore(t, &Printer{tag: t, loc: i18n.NewLocalizer(b, string(t), string(English)),
+		num: message.NewPrinter(language.Make(string(t)))})
 	return p.(*Printer)
 }
 
@@ -176,6 +203,43 @@ func (p *Printer) N(id string, n int, args ...any) string {
 	d := data(args)
 	d["N"] = n
 	return p.word(id, n, d)
+}
+
+// Decimal writes x with places decimals as the printer's language writes
+// numbers: 25.3 in English, 25,3 in Portuguese, Polish and Russian.
+func (p *Printer) Decimal(x float64, places int) string {
+	if p == nil {
+		p = For(English)
+	}
+	return p.num.Sprintf("%.*f", places, x)
+}
+
+// Duration writes d as the printer's language abbreviates its units,
+// largest first, the zero ones left out: 1h30m and 800ms in English (as
+// Go writes them), 1 h 30 min in Portuguese, 1 godz. 30 min in Polish,
+// 1 ч 30 мин in Russian. Below a second it counts milliseconds, else
+// whole seconds.
+func (p *Printer) Duration(d time.Duration) string {
+	if d < time.Second {
+		return p.T("lang.duration.ms", "N", d.Milliseconds())
+	}
+	d = d.Round(time.Second)
+	h, m, s := int(d/time.Hour), int(d%time.Hour/time.Minute), int(d%time.Minute/time.Second)
+	out := ""
+	for _, part := range []struct {
+		n  int
+		id string
+	}{{h, "lang.duration.h"}, {m, "lang.duration.m"}, {s, "lang.duration.s"}} {
+		if part.n == 0 {
+			continue
+		}
+		w := p.T(part.id, "N", part.n)
+		if out != "" {
+			w = p.T("lang.duration.join", "A", out, "B", w)
+		}
+		out = w
+	}
+	return out
 }
 
 // Has reports whether id is in the catalogue (in English, or the

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/BurntSushi/toml"
 )
@@ -46,10 +47,33 @@ func TestFromEnv(t *testing.T) {
 		{[]string{"LC_ALL=C", "LANG=pl_PL.UTF-8"}, "", false}, // LC_ALL decides
 		{[]string{"LC_ALL=", "LANG=pl_PL.UTF-8"}, Polish, true},
 		{[]string{"TERM=xterm", "LANG=de_DE.UTF-8"}, "", false},
+		{[]string{"LANG=C.UTF-8", "LANG=pl_PL.UTF-8"}, Polish, true}, // SendEnv, then SetEnv
+		{[]string{"LANG=pl_PL.UTF-8", "LANG="}, "", false},
 		{nil, "", false},
 	} {
 		if got, ok := FromEnv(c.env); got != c.want || ok != c.ok {
 			t.Errorf("FromEnv(%q) = %q, %v; want %q, %v", c.env, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+// A stored choice beats the environment; English when neither names a
+// language the game speaks.
+func TestChoose(t *testing.T) {
+	for _, c := range []struct {
+		stored string
+		env    []string
+		want   Tag
+	}{
+		{"", nil, English},
+		{"", []string{"LANG=ru_RU.UTF-8"}, Russian},
+		{"pl", []string{"LANG=ru_RU.UTF-8"}, Polish},
+		{"en", []string{"LC_ALL=pt_BR.UTF-8"}, English},
+		{"xx", []string{"LANG=pt_PT.UTF-8"}, Portuguese},
+		{"", []string{"LANG=de_DE.UTF-8"}, English},
+	} {
+		if got := Choose(c.stored, c.env); got != c.want {
+			t.Errorf("Choose(%q, %q) = %q; want %q", c.stored, c.env, got, c.want)
 		}
 	}
 }
@@ -70,6 +94,30 @@ func TestPlurals(t *testing.T) {
 	}
 }
 
+func TestDecimal(t *testing.T) {
+	for tag, want := range map[Tag]string{English: "25.3", Portuguese: "25,3", Polish: "25,3", Russian: "25,3"} {
+		if got := For(tag).Decimal(25.34, 1); got != want {
+			t.Errorf("%s: Decimal(25.34, 1) = %q; want %q", tag, got, want)
+		}
+	}
+}
+
+func TestDuration(t *testing.T) {
+	for tag, want := range map[Tag][]string{
+		English:    {"800ms", "59s", "2m", "1m30s", "30m", "1h30m", "24h"},
+		Portuguese: {"800 ms", "59 s", "2 min", "1 min 30 s", "30 min", "1 h 30 min", "24 h"},
+		Polish:     {"800 ms", "59 s", "2 min", "1 min 30 s", "30 min", "1 godz. 30 min", "24 godz."},
+		Russian:    {"800 мс", "59 с", "2 мин", "1 мин 30 с", "30 мин", "1 ч 30 мин", "24 ч"},
+	} {
+		for i, d := range []time.Duration{800 * time.Millisecond, 59 * time.Second, 2 * time.Minute, 90 * time.Second,
+			30 * time.Minute, 90 * time.Minute, 24 * time.Hour} {
+			if got := For(tag).Duration(d); got != want[i] {
+				t.Errorf("%s: Duration(%s) = %q; want %q", tag, d, got, want[i])
+			}
+		}
+	}
+}
+
 func TestFallback(t *testing.T) {
 	if got := For("xx").T("lang.name"); got != "English" {
 		t.Errorf("an unknown language words %q; want English", got)
@@ -83,9 +131,9 @@ func TestFallback(t *testing.T) {
 	}
 }
 
-// catalogue reads a language's files (locales/TAG.toml, and any
-// locales/AREA.TAG.toml) into its messages: ID -> the forms it has
-// ("other" for a message without plurals) -> text.
+// catalogue reads a language's file, locales/TAG.toml, into its
+// messages: ID -> the forms it has ("other" for a message without
+// plurals) -> text.
 func catalogue(t *testing.T, tag Tag) map[string]map[string]string {
 	t.Helper()
 	files, err := fs.Glob(locales, "locales/*.toml")
@@ -157,6 +205,17 @@ func arguments(s string) []string {
 // messages, each plural with its language's forms, each taking the same
 // arguments.
 func TestCatalogues(t *testing.T) {
+	files, err := fs.Glob(locales, "locales/*.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, tag := range Tags {
+		want = append(want, "locales/"+string(tag)+".toml")
+	}
+	if slices.Sort(files); !slices.Equal(files, slices.Sorted(slices.Values(want))) {
+		t.Errorf("locales/ holds %v; want one file per language: %v", files, want)
+	}
 	en := catalogue(t, English)
 	for _, tag := range Tags[1:] {
 		got := catalogue(t, tag)

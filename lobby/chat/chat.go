@@ -6,11 +6,11 @@ package chat
 
 import (
 	"crypto/rand"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
 
+	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/lobby/store"
 )
 
@@ -45,9 +45,11 @@ func NewLine(name string, seat int, channel, text string, now time.Time) (store.
 	text = CleanText(text)
 	switch n := len([]rune(text)); {
 	case n == 0:
-		return store.ChatLine{}, errors.New("nothing to send: the message is empty once control characters are removed")
+		return store.ChatLine{}, engine.Refuse("nothing to send: the message is empty once control characters are removed",
+			engine.Say("lobby.chatEmpty"))
 	case n > MaxLength:
-		return store.ChatLine{}, fmt.Errorf("a message has at most %d characters; that one has %d and was not sent", MaxLength, n)
+		return store.ChatLine{}, engine.Refuse(fmt.Sprintf("a message has at most %d characters; that one has %d and was not sent", MaxLength, n),
+			engine.Say("lobby.chatLong", engine.Num("Max", MaxLength), engine.Num("Length", n)))
 	}
 	name = CleanText(name)
 	if r := []rune(name); len(r) > maxNameLength {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/lobby/store"
 )
 
@@ -20,21 +21,21 @@ const LinkCodeLife = 10 * time.Minute
 const LinkCodeLength = 10
 
 // Identify returns who the key key, connected as login, plays as: its
-// profile's ID and name. A key seen for the first time gets no profile
+// profile's ID, name and chosen language ("" for none). A key seen for the first time gets no profile
 // yet: it plays as itself (its ID is the one its profile will have),
 // under login when that is a fit name no profile holds, or "player-" and
 // four random letters otherwise, reserved by nobody. Its profile is made
 // on its first need (Ensure): a seat, a chosen name, a link code. So a
 // client connecting with one new key after another fills no store.
-func (ps *Players) Identify(ctx context.Context, key, login string) (id, name string, err error) {
+func (ps *Players) Identify(ctx context.Context, key, login string) (id, name, lang string, err error) {
 	prof, err := ps.cfg.Store.KeyProfile(ctx, key)
 	if errors.Is(err, store.ErrNoProfile) {
-		return key, ps.sessionName(ctx, login), nil
+		return key, ps.sessionName(ctx, login), "", nil
 	}
 	if err != nil {
-		return "", "", ps.cfg.Unavailable("profile of "+key, err)
+		return "", "", "", ps.cfg.Unavailable("profile of "+key, err)
 	}
-	return prof.ID, prof.Name, nil
+	return prof.ID, prof.Name, prof.Lang, nil
 }
 
 // sessionName is the name a key without a profile is shown by: its login
@@ -105,13 +106,26 @@ func (ps *Players) Rename(ctx context.Context, id, name string) error {
 	err := ps.cfg.Store.Rename(ctx, id, name)
 	switch {
 	case errors.Is(err, store.ErrNameTaken):
-		return fmt.Errorf("%q is taken: choose another name", name)
+		return engine.Refuse(fmt.Sprintf("%q is taken: choose another name", name),
+			engine.Say("lobby.nameTaken", engine.Str("Name", fmt.Sprintf("%q", name))))
 	case errors.Is(err, store.ErrNoProfile):
 		return errors.New("your profile is gone: reconnect")
 	case err != nil:
 		return ps.cfg.Unavailable("rename "+id, err)
 	}
 	ps.cfg.Logger.Info("renamed", "player", id, "name", name)
+	return nil
+}
+
+// SetLang keeps lang as profile id's language; "" forgets the choice.
+func (ps *Players) SetLang(ctx context.Context, id, lang string) error {
+	err := ps.cfg.Store.SetLang(ctx, id, lang)
+	switch {
+	case errors.Is(err, store.ErrNoProfile):
+		return errors.New("your profile is gone: reconnect")
+	case err != nil:
+		return ps.cfg.Unavailable("language of "+id, err)
+	}
 	return nil
 }
 

@@ -1,12 +1,12 @@
 package players
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"unicode"
 
+	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/lobby/store"
 	"golang.org/x/text/unicode/norm"
 )
@@ -43,34 +43,39 @@ const guestPrefix = "guest-"
 func CheckName(name string) (string, error) {
 	name = norm.NFC.String(strings.TrimSpace(name))
 	if n := len([]rune(name)); n < MinNameLength || n > MaxNameLength {
-		return "", fmt.Errorf("a name has %d to %d characters", MinNameLength, MaxNameLength)
+		return "", engine.Refuse(fmt.Sprintf("a name has %d to %d characters", MinNameLength, MaxNameLength),
+			engine.Say("lobby.nameLength", engine.Num("Min", MinNameLength), engine.Num("Max", MaxNameLength)))
 	}
 	rs := []rune(name)
 	letters := 0
 	for _, r := range rs {
 		switch {
 		case r == '\x1b' || unicode.IsControl(r):
-			return "", errors.New("a name cannot hold control characters or escape sequences")
+			return "", engine.Refuse("a name cannot hold control characters or escape sequences", engine.Say("lobby.nameControl"))
 		case unicode.Is(unicode.Bidi_Control, r) || unicode.In(r, unicode.Cf, unicode.Zs, unicode.Zl, unicode.Zp) && r != ' ':
-			return "", fmt.Errorf("a name cannot hold invisible or direction-changing characters (U+%04X)", r)
+			return "", engine.Refuse(fmt.Sprintf("a name cannot hold invisible or direction-changing characters (U+%04X)", r),
+				engine.Say("lobby.nameInvisible", engine.Str("Char", fmt.Sprintf("U+%04X", r))))
 		case unicode.IsLetter(r):
 			letters++
 		case unicode.IsDigit(r) || strings.ContainsRune(" -_.'", r):
 		default:
-			return "", fmt.Errorf("%q cannot be in a name: use letters, digits, spaces and - _ . '", r)
+			return "", engine.Refuse(fmt.Sprintf("%q cannot be in a name: use letters, digits, spaces and - _ . '", r),
+				engine.Say("lobby.nameChar", engine.Str("Char", fmt.Sprintf("%q", r))))
 		}
 	}
 	switch {
 	case letters == 0:
-		return "", errors.New("a name needs at least one letter")
+		return "", engine.Refuse("a name needs at least one letter", engine.Say("lobby.nameLetter"))
 	case !isWordRune(rs[0]) || !isWordRune(rs[len(rs)-1]):
-		return "", errors.New("a name starts and ends with a letter or a digit")
+		return "", engine.Refuse("a name starts and ends with a letter or a digit", engine.Say("lobby.nameEnds"))
 	case strings.Contains(name, "  "):
-		return "", errors.New("a name has single spaces between its words")
+		return "", engine.Refuse("a name has single spaces between its words", engine.Say("lobby.nameSpaces"))
 	case strings.HasPrefix(store.NameKey(name), guestPrefix):
-		return "", fmt.Errorf("names starting with %q are for guests", guestPrefix)
+		return "", engine.Refuse(fmt.Sprintf("names starting with %q are for guests", guestPrefix),
+			engine.Say("lobby.nameGuest", engine.Str("Prefix", fmt.Sprintf("%q", guestPrefix))))
 	case slices.Contains(genericNames, store.NameKey(name)):
-		return "", fmt.Errorf("%q is reserved: choose another name", name)
+		return "", engine.Refuse(fmt.Sprintf("%q is reserved: choose another name", name),
+			engine.Say("lobby.nameReserved", engine.Str("Name", fmt.Sprintf("%q", name))))
 	}
 	return name, nil
 }

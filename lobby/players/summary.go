@@ -19,6 +19,9 @@ type Summary struct {
 	// Keys counts the keys that play as this profile: shown to its
 	// player only.
 	Keys int `json:"keys,omitempty"`
+	// Lang is the language the player chose ("pl"): shown to its player
+	// only, "" when they chose none.
+	Lang string `json:"lang,omitempty"`
 	// Games and Wins count finished games, solo ones too.
 	Games  int         `json:"games"`
 	Wins   int         `json:"wins"`
@@ -90,7 +93,7 @@ type Played struct {
 func (ps *Players) Summarize(ctx context.Context, prof store.Profile, own bool, rooms []Played, games []string) (Summary, error) {
 	out := Summary{Name: prof.Name, Since: prof.Created, Recent: []RecentGame{}, ByGame: []GameStats{}}
 	if own {
-		out.Keys = len(prof.Keys)
+		out.Keys, out.Lang = len(prof.Keys), prof.Lang
 	}
 	byGame := map[string]*GameStats{}
 	for _, r := range rooms { // most recent first

@@ -17,11 +17,22 @@ type Cluster interface {
 	Instances
 }
 
-// Changes delivers the code of every room that changed elsewhere, so this
-// instance catches up and pushes the new view to its sessions; a chat that
-// changed comes as ChatChanged and its room's code.
+// Changes delivers the code of every room this instance follows that
+// changed elsewhere, so it catches up and pushes the new view to its
+// sessions, and the code of any room whose listing changed (created,
+// reseated, finished, deleted), so lists are read again; a chat that
+// changed comes as ChatChanged and its room's code. Anything else
+// delivered means "read the lists again". An instance follows only the
+// rooms it holds, so its work grows with its own players' rooms, not
+// with every move of the service.
 type Changes interface {
 	Changes(ctx context.Context) <-chan string
+	// Follow has Changes deliver room code's changes from now on; the
+	// code is delivered once soon after, as news may have been missed
+	// before.
+	Follow(code string)
+	// Unfollow stops them.
+	Unfollow(code string)
 }
 
 // Presence is who holds a room's seats across the instances. The

@@ -24,6 +24,10 @@ type Profile struct {
 	// the first key first.
 	Keys    []string  `json:"keys"`
 	Created time.Time `json:"created"`
+	// Lang is the language the player chose to read the game in ("pl"),
+	// which beats the one their client's environment asks for; "" when
+	// they chose none.
+	Lang string `json:"lang,omitempty"`
 }
 
 // Profile errors.
@@ -50,6 +54,9 @@ type Profiles interface {
 	// Rename gives profile id the name: ErrNameTaken if another profile
 	// holds it, ErrNoProfile if there is no profile id.
 	Rename(ctx context.Context, id, name string) error
+	// SetLang keeps lang as profile id's language ("" forgets the
+	// choice): ErrNoProfile if there is no profile id.
+	SetLang(ctx context.Context, id, lang string) error
 	// PutLinkCode keeps code for profile id until expires; now is the
 	// time, by which codes that lapsed may be forgotten.
 	PutLinkCode(ctx context.Context, code, id string, now, expires time.Time) error
@@ -117,6 +124,17 @@ func RenameProfile(s ProfileTx, id, name string) error {
 	p.Name = name
 	s.Put(p)
 	s.SetName(NameKey(name), id)
+	return nil
+}
+
+// SetProfileLang applies Profiles.SetLang to s.
+func SetProfileLang(s ProfileTx, id, lang string) error {
+	p, ok := s.Get(id)
+	if !ok {
+		return ErrNoProfile
+	}
+	p.Lang = lang
+	s.Put(p)
 	return nil
 }
 

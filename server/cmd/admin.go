@@ -47,7 +47,7 @@ func (s *Set) admin(c *Call) error {
 		if err != nil {
 			return err
 		}
-		return roomTable(c.Out, rooms)
+		return roomTable(c.Out, nil, rooms)
 	case "kick":
 		id, err := one()
 		if err != nil {
@@ -125,7 +125,7 @@ func (s *Set) adminBan(c *Call, args []string, op string) error {
 	fs := flag.NewFlagSet("admin ban", flag.ContinueOnError)
 	lasts := fs.Duration("for", 0, "")
 	sub := &Call{args: args}
-	pos, err := sub.flags(fs, 1, "KEY-FINGERPRINT or ADDRESS")
+	pos, err := sub.flags(fs, 1, "missing KEY-FINGERPRINT or ADDRESS")
 	if err != nil {
 		return err
 	}

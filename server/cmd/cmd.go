@@ -9,7 +9,9 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"time"
 
+	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/lobby/store"
 	"github.com/smokestack/smokestack/session"
@@ -66,7 +68,8 @@ type Session interface {
 	Started(kind string)
 	// Input is the client's input, read until ctx ends.
 	Input(ctx context.Context) io.Reader
-	// Ended says why the server ended the session, if it did.
+	// Ended says why the server ended the session, if it did: in the
+	// player's language, English for play's JSON.
 	Ended() (note string, ok bool)
 	// Screen runs the game screen on the session's terminal from start,
 	// until the player leaves it.
@@ -88,6 +91,9 @@ type Call struct {
 	Err io.Writer
 	// Env is the environment the client sent (ssh -o SendEnv).
 	Env []string
+	// Lang is the language the player reads: their profile's choice,
+	// else their environment's (lang.Choose); "" is English.
+	Lang lang.Tag
 	// Terminal reports whether the session has one (ssh -t).
 	Terminal bool
 	// ID names the session to operators (admin sessions).
@@ -100,8 +106,19 @@ type Call struct {
 	args []string
 }
 
-// GuestNote is what guests are told when they connect, and what the
-// commands tell them of their seats.
-const GuestNote = "You are playing as a guest because no SSH key was offered. " +
-	"A guest's seat waits for them only a short while: come back from the same address with the room's code and " +
-	"the seat word shown to you (join CODE WORD). Connect with an SSH key to keep your seats for good."
+// T words message id for the player, in their language.
+func (c *Call) T(id string, args ...any) string { return lang.For(c.Lang).T(id, args...) }
+
+// N words message id in the plural form n takes, in the player's language.
+func (c *Call) N(id string, n int, args ...any) string { return lang.For(c.Lang).N(id, n, args...) }
+
+// decimal writes x as the player's language writes numbers.
+func (c *Call) decimal(x float64, places int) string { return lang.For(c.Lang).Decimal(x, places) }
+
+// duration writes d as the player's language abbreviates time.
+func (c *Call) duration(d time.Duration) string { return lang.For(c.Lang).Duration(d) }
+
+// GuestNote is what guests are told as they connect, before any
+// language is known, so in English; the commands word it in the guest's
+// language (cmd.guest_note).
+var GuestNote = lang.For(lang.English).T("cmd.guest_note")

@@ -5,17 +5,24 @@ import (
 	"io"
 	"strings"
 
+	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
-// help lists the commands the player has, or tells of one.
+// help lists the commands the player has, or tells of one, in the
+// player's language: command names and flags stay as they are typed.
 func (s *Set) help(c *Call) error {
 	if len(c.args) > 0 {
 		return s.helpOn(c, c.args[0])
 	}
-	lobbyCmd, joinCmd := s.Host.SSHCommand(false), s.Host.SSHCommand(true, "join", "CODE")
+	lobbyCmd, joinCmd := s.Host.SSHCommand(false), s.Host.SSHCommand(true, "join", c.T("cmd.help.code_arg"))
 	w := max(len(lobbyCmd), len(joinCmd)) + 2
-	fmt.Fprintf(c.Out, helpIntro, lobby.Titles(s.Lobby.Games()), w, lobbyCmd, w, joinCmd, s.Host.SSHCommand(false, "COMMAND"))
+	play := c.T("cmd.help.play")
+	pad := max(len([]rune(play))+1, 8)
+	fmt.Fprintf(c.Out, "%s\n\n%-*s%-*s%s\n%-*s%-*s%s\n\n%s\n", c.T("cmd.help.intro", "Games", s.titles(c)),
+		pad, play, w, lobbyCmd, c.T("cmd.help.lobby"), pad, "", w, joinCmd, c.T("cmd.help.room"),
+		c.T("cmd.help.commands", "Command", s.Host.SSHCommand(false, c.T("cmd.help.command_arg"))))
 	for _, cmd := range commands {
 		if cmd.operator && s.Host.Operator(c.Player) == "" {
 			continue
@@ -24,11 +31,11 @@ func (s *Set) help(c *Call) error {
 		if cmd.terminal {
 			t = " (ssh -t)"
 		}
-		fmt.Fprintf(c.Out, "  %-8s %s%s\n", cmd.name, cmd.about, t)
+		wrapped(c.Out, fmt.Sprintf("  %-8s ", cmd.name), strings.Repeat(" ", 11), c.T(cmd.about)+t)
 	}
-	fmt.Fprint(c.Out, helpOutro)
+	fmt.Fprintf(c.Out, "\n%s\n%s\n", c.T("cmd.help.outro"), c.T("cmd.help.lang", "Name", c.Lang.Name()))
 	if c.Player.Guest {
-		fmt.Fprintln(c.Out, "\n"+GuestNote)
+		fmt.Fprintln(c.Out, "\n"+c.T("cmd.guest_note"))
 	}
 	return nil
 }
@@ -38,60 +45,92 @@ func (s *Set) help(c *Call) error {
 func (s *Set) helpOn(c *Call, name string) error {
 	cmd, ok := s.command(name, c.Player)
 	if !ok {
-		return fmt.Errorf("no command %q", name)
+		return fmt.Errorf("%s", c.T("cmd.help.no_command", "Name", fmt.Sprintf("%q", name)))
 	}
-	fmt.Fprintf(c.Out, "usage: %s %s\n\n%s\n", cmd.name, cmd.args, cmd.about)
+	fmt.Fprintf(c.Out, "%s %s %s\n\n", c.T("cmd.usage"), cmd.name, cmd.args)
+	wrapped(c.Out, "", "", c.T(cmd.about))
 	if cmd.name == "new" {
-		s.gamesHelp(c.Out)
+		s.gamesHelp(c, c.Out)
 	}
 	if cmd.operator {
 		fmt.Fprintln(c.Out, "\n"+adminUsage)
 	}
 	if cmd.terminal {
-		fmt.Fprintln(c.Out, "\nThis opens the game screen, so it needs a terminal: "+s.Host.SSHCommand(true, cmd.name, "…"))
+		fmt.Fprintln(c.Out, "\n"+c.T("cmd.help.terminal", "Command", s.Host.SSHCommand(true, cmd.name, "…")))
 	}
 	return nil
 }
 
-const helpIntro = `smokestack: %s over SSH.
-
-Play:   %-*sthe lobby (needs a terminal)
-        %-*sstraight into a room
-
-Commands (%s):
-`
-
-const helpOutro = `
-Run "help COMMAND" for a command's flags. Your seats are bound to your SSH
-key (and the keys you link to it): connect with it to take your seat back.
-`
-
 // gamesHelp lists each game with its seats, options and bots, as `help new`
-// shows them: all of it from the games' own registration.
-func (s *Set) gamesHelp(w io.Writer) {
-	fmt.Fprintln(w, "\nGames (--game NAME; the first is the default):")
+// shows them: all of it from the games' own registration, worded by the
+// games' catalogue where it has the words.
+func (s *Set) gamesHelp(c *Call, w io.Writer) {
+	fmt.Fprintln(w, "\n"+c.T("cmd.help.games"))
 	for _, g := range s.Lobby.Games() {
 		lo, hi := g.Rules.Seats()
-		fmt.Fprintf(w, "\n  %s: %s, %d to %d seats (--players)\n", g.Name(), g.Rules.Title(), lo, hi)
+		fmt.Fprintf(w, "\n  %s\n", c.T("cmd.help.game", "Name", g.Name(), "Title", s.title(c, g.Name()), "Low", lo, "High", hi))
 		for _, o := range g.Rules.Options() {
 			only := ""
 			if o.Seats != 0 {
-				only = fmt.Sprintf(" (%d-seat games only)", o.Seats)
+				only = " " + c.N("cmd.help.seats_only", o.Seats)
 			}
 			if o.Needs != nil {
-				only += fmt.Sprintf(" (with --%s %s)", o.Needs.Option, o.Needs.Value)
+				only += " " + c.T("cmd.help.needs", "Option", o.Needs.Option, "Value", o.Needs.Value)
 			}
-			fmt.Fprintf(w, "    --%s %s: %s; default %s%s\n", o.Name, strings.Join(o.Choices, "|"), o.About, o.DefaultValue(), only)
+			wrapped(w, fmt.Sprintf("    --%s %s: ", o.Name, strings.Join(o.Choices, "|")), indent,
+				gameWord(c.Lang, "games."+g.Name()+".about."+o.Name, o.About)+"; "+c.T("cmd.help.default", "Value", o.DefaultValue())+only)
 		}
 		if len(g.Bots.Names) > 0 {
-			fmt.Fprintf(w, "    --bots %s: bots for the last seats, comma-separated\n", strings.Join(g.Bots.Names, ","))
+			wrapped(w, "    --bots "+strings.Join(g.Bots.Names, ",")+": ", indent, c.T("cmd.help.bots"))
 		}
 	}
-	fmt.Fprintf(w, "\nEvery game:\n    --grace DURATION: how long a player may be away before the others may hand their seat\n"+
-		"      to the game's first bot (it goes by itself after as long again); default %s\n"+
-		"    --clock DURATION|off: time for each turn, after which the seat's bot plays the turn;\n"+
-		"      default %s for a public room of two seats or more, off otherwise\n",
-		lobby.ShortDuration(lobby.DefaultGrace), lobby.ShortDuration(lobby.DefaultPublicClock))
+	fmt.Fprintf(w, "\n%s\n", c.T("cmd.help.every_game"))
+	wrapped(w, "    --grace DURATION: ", indent, c.T("cmd.help.grace", "Default", c.duration(lobby.DefaultGrace)))
+	wrapped(w, "    --clock DURATION|off: ", indent, c.T("cmd.help.clock", "Default", c.duration(lobby.DefaultPublicClock)))
+}
+
+// helpWidth is the width help wraps its lines to: a terminal's least.
+const helpWidth = 80
+
+// indent is the indent of an option's help past its first line.
+const indent = "      "
+
+// wrapped writes text after prefix in lines of helpWidth, the lines after
+// the first indented, breaking only at spaces.
+func wrapped(w io.Writer, prefix, indent, text string) {
+	words := strings.FieldsFunc(text, func(r rune) bool { return r == ' ' })
+	for _, line := range kit.WrapHanging(prefix, indent, words, " ", helpWidth) {
+		fmt.Fprintln(w, line)
+	}
+}
+
+// gameWord is a game's word (its title, an option's help) from the
+// games' catalogue in t, or english as the game registered it.
+func gameWord(t lang.Tag, id, english string) string {
+	if p := lang.For(t); p.Has(id) {
+		return p.T(id)
+	}
+	return english
+}
+
+// title is a game's title in the player's language.
+func (s *Set) title(c *Call, game string) string {
+	if g, ok := s.Lobby.Game(game); ok {
+		return gameWord(c.Lang, "games."+game+".title", g.Rules.Title())
+	}
+	return game
+}
+
+// titles lists the games' titles, "A, B and C", in the player's language.
+func (s *Set) titles(c *Call) string {
+	var titles []string
+	for _, g := range s.Lobby.Games() {
+		titles = append(titles, s.title(c, g.Name()))
+	}
+	if len(titles) < 2 {
+		return strings.Join(titles, "")
+	}
+	return strings.Join(titles[:len(titles)-1], ", ") + " " + c.T("cmd.and") + " " + titles[len(titles)-1]
 }
 
 // gameNames are the games' names, for the choice a bad --game is told.
@@ -101,4 +140,10 @@ func (s *Set) gameNames() []string {
 		names = append(names, g.Name())
 	}
 	return names
+}
+
+// gameChoice refuses a --game no game is called.
+func (s *Set) gameChoice(c *Call, game string) error {
+	return errUsage{c.T("cmd.game_choice", "Game", fmt.Sprintf("%q", game),
+		"Choices", strings.Join(s.gameNames(), " "+c.T("cmd.or")+" "))}
 }

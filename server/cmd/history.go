@@ -8,9 +8,9 @@ import (
 
 // history lists the games the player holds a seat in.
 func (s *Set) history(c *Call) error {
-	none := "You have not played here yet."
+	none := c.T("cmd.rooms.history_none")
 	if c.Player.Guest {
-		none = "Guests have no history: connect with an SSH key to keep your games."
+		none = c.T("cmd.rooms.history_guest")
 	}
 	return c.listRooms("history", func(ctx context.Context) ([]lobby.RoomInfo, error) {
 		return s.Lobby.History(ctx, c.Player.ID)

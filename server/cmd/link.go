@@ -21,18 +21,17 @@ func (s *Set) link(c *Call) error {
 		}
 		shown := code[:players.LinkCodeLength/2] + "-" + code[players.LinkCodeLength/2:]
 		fmt.Fprintln(c.Out, shown)
-		fmt.Fprintf(c.Err, "On your other key, before %s, run:\n  %s\n"+
-			"It then plays as %s, in your seats, with your records. The code works once.\n",
-			expires.UTC().Format("15:04 UTC"), s.Host.SSHCommand(false, "link", shown), c.Player.Name)
+		fmt.Fprintf(c.Err, "%s\n  %s\n%s\n", c.T("cmd.link.run", "Time", expires.UTC().Format("15:04 UTC")),
+			s.Host.SSHCommand(false, "link", shown), c.T("cmd.link.then", "Name", c.Player.Name))
 		return nil
 	}
 	linked, err := s.Lobby.Link(c.Ctx, c.Player, pos[0])
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(c.Out, "This key plays as %s now (%s).\n", linked.Profile.Name, count(len(linked.Profile.Keys), "linked key"))
+	fmt.Fprintln(c.Out, c.T("cmd.link.linked", "Name", linked.Profile.Name, "Keys", c.N("cmd.profile.keys", len(linked.Profile.Keys))))
 	if linked.Left != "" && linked.Left != linked.Profile.Name {
-		fmt.Fprintf(c.Out, "Its old name %s is free again; finished games keep it.\n", linked.Left)
+		fmt.Fprintln(c.Out, c.T("cmd.link.old_name", "Name", linked.Left))
 	}
 	return nil
 }

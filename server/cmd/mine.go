@@ -10,5 +10,5 @@ import (
 func (s *Set) mine(c *Call) error {
 	return c.listRooms("mine", func(ctx context.Context) ([]lobby.RoomInfo, error) {
 		return s.Lobby.Mine(ctx, c.Player)
-	}, "No game waits on your move.")
+	}, c.T("cmd.rooms.mine_none"))
 }

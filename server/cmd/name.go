@@ -15,7 +15,7 @@ func (s *Set) name(c *Call) error {
 	if len(c.args) == 0 {
 		fmt.Fprintln(c.Out, c.Player.Name)
 		if c.Player.Guest {
-			fmt.Fprintln(c.Err, GuestNote)
+			fmt.Fprintln(c.Err, c.T("cmd.guest_note"))
 		}
 		return nil
 	}
@@ -24,6 +24,6 @@ func (s *Set) name(c *Call) error {
 		return err
 	}
 	fmt.Fprintln(c.Out, name)
-	fmt.Fprintf(c.Err, "You are %s now, at every table you sit down or come back to.\n", name)
+	fmt.Fprintln(c.Err, c.T("cmd.name.renamed", "Name", name))
 	return nil
 }

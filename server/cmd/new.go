@@ -36,7 +36,7 @@ func (s *Set) newRoom(c *Call) error {
 	}
 	g, ok := s.Lobby.Game(*game)
 	if !ok {
-		return errUsage{fmt.Sprintf("--game %q: choose %s", *game, strings.Join(s.gameNames(), " or "))}
+		return s.gameChoice(c, *game)
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -48,7 +48,7 @@ func (s *Set) newRoom(c *Call) error {
 	}
 	lo, hi := g.Rules.Seats()
 	o := lobby.CreateOptions{Game: g.Name(), Seats: *players, Public: !*private, Seed: *seed, HasSeed: set["seed"], Grace: *grace}
-	if o.Clock, err = clockFlag(*clock); err != nil {
+	if o.Clock, err = c.clockFlag(*clock); err != nil {
 		return err
 	}
 	if !set["players"] {
@@ -58,7 +58,7 @@ func (s *Set) newRoom(c *Call) error {
 		o.Options, _ = json.Marshal(given)
 	}
 	if o.Seats < lo || o.Seats > hi {
-		return errUsage{fmt.Sprintf("--players %d: a game of %s has %d to %d seats", o.Seats, g.Rules.Title(), lo, hi)}
+		return errUsage{c.T("cmd.new.players", "Players", o.Seats, "Title", s.title(c, g.Name()), "Low", lo, "High", hi)}
 	}
 	for b := range strings.SplitSeq(*bots, ",") {
 		if b = strings.TrimSpace(b); b != "" {
@@ -70,23 +70,23 @@ func (s *Set) newRoom(c *Call) error {
 		return err
 	}
 	fmt.Fprintln(c.Out, m.Invite())
-	fmt.Fprintf(c.Err, "Room %s (%s) is ready.\nYou host it: on its screen, b seats bots and E ends it.\n", m.Invite(), g.Rules.Title())
+	fmt.Fprintf(c.Err, "%s\n%s\n", c.T("cmd.new.ready", "Invite", m.Invite(), "Title", s.title(c, g.Name())), c.T("cmd.new.host"))
 	if err := s.seatCreator(c, m.Invite(), *sit); err != nil {
 		return err
 	}
-	fmt.Fprintf(c.Err, "To play, you or a friend:\n  %s\nScripts: %s\n",
-		s.Host.SSHCommand(true, "join", m.Invite()), s.Host.SSHCommand(false, "play", m.Invite()))
+	fmt.Fprintf(c.Err, "%s\n  %s\n%s %s\n", c.T("cmd.new.to_play"), s.Host.SSHCommand(true, "join", m.Invite()),
+		c.T("cmd.new.scripts"), s.Host.SSHCommand(false, "play", m.Invite()))
 	if !m.Public {
-		fmt.Fprintf(c.Err, "It is private: share the whole invite. The code %s alone lets nobody in but its players.\n", m.Code)
+		fmt.Fprintln(c.Err, c.T("cmd.new.private", "Code", m.Code))
 	}
 	if m.Practice {
-		fmt.Fprintf(c.Err, "A practice room: its seed %d is shown to everyone, and its game counts for no ratings or records.\n", m.Seed)
+		fmt.Fprintln(c.Err, c.T("cmd.new.practice", "Seed", m.Seed))
 	}
-	clockNote := "no clock"
+	clockNote := c.T("cmd.new.no_clock")
 	if m.Clock > 0 {
-		clockNote = lobby.ShortDuration(m.Clock) + " a turn on the clock"
+		clockNote = c.T("cmd.new.clock_on", "Time", c.duration(m.Clock))
 	}
-	fmt.Fprintf(c.Err, "A player away %s may have their seat handed to a bot; %s.\n", lobby.ShortDuration(m.Grace), clockNote)
+	fmt.Fprintln(c.Err, c.T("cmd.new.away", "Grace", c.duration(m.Grace), "Clock", clockNote))
 	return nil
 }
 
@@ -95,12 +95,12 @@ func (s *Set) newRoom(c *Call) error {
 // shows under YOUR GAMES only once they sit down.
 func (s *Set) seatCreator(c *Call, invite string, sit bool) error {
 	if !sit {
-		fmt.Fprintln(c.Err, "Nobody sits in it yet, not even you: it shows under YOUR GAMES in the\nlobby once you sit down (new --sit seats you as it is made).")
+		fmt.Fprintln(c.Err, c.T("cmd.new.nobody_sits"))
 		return nil
 	}
 	conn, err := s.Lobby.Join(c.Ctx, invite, c.Player)
 	if err != nil {
-		return fmt.Errorf("the room is made, but you could not sit down: %w", err)
+		return fmt.Errorf("%s", c.T("cmd.new.sit_failed", "Error", c.errText(err)))
 	}
 	defer conn.Close() // the seat stays bound to the player
 	var u lobby.Update
@@ -109,17 +109,16 @@ func (s *Set) seatCreator(c *Call, invite string, sit bool) error {
 	case <-c.Ctx.Done():
 		return c.Ctx.Err()
 	}
-	fmt.Fprintf(c.Err, "You sit in seat %d: it shows under YOUR GAMES in the lobby.\n", u.Seat+1)
+	fmt.Fprintln(c.Err, c.T("cmd.new.seat", "Seat", u.Seat+1))
 	if u.SeatWord != "" {
-		fmt.Fprintf(c.Err, "Your seat word is %s: as a guest, you come back from this address with\n  %s\n",
-			u.SeatWord, s.Host.SSHCommand(true, "join", invite, u.SeatWord))
+		fmt.Fprintf(c.Err, "%s\n  %s\n", c.T("cmd.new.seat_word", "Word", u.SeatWord), s.Host.SSHCommand(true, "join", invite, u.SeatWord))
 	}
 	return nil
 }
 
 // clockFlag reads --clock: a duration, "off", or "" for the room's
 // default (lobby.CreateOptions.Clock).
-func clockFlag(v string) (time.Duration, error) {
+func (c *Call) clockFlag(v string) (time.Duration, error) {
 	switch v {
 	case "":
 		return 0, nil
@@ -128,7 +127,7 @@ func clockFlag(v string) (time.Duration, error) {
 	}
 	d, err := time.ParseDuration(v)
 	if err != nil || d <= 0 {
-		return 0, errUsage{fmt.Sprintf("--clock %q: a time a turn (90s, 2m) or off", v)}
+		return 0, errUsage{c.T("cmd.new.clock", "Value", fmt.Sprintf("%q", v))}
 	}
 	return d, nil
 }

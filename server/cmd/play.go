@@ -47,14 +47,14 @@ type okLine struct {
 func (s *Set) play(c *Call) error {
 	fs := flag.NewFlagSet("play", flag.ContinueOnError)
 	watch := fs.Bool("watch", false, "")
-	pos, err := c.flagsUpTo(fs, 1, 2, "room CODE")
+	pos, err := c.flagsUpTo(fs, 1, 2, c.T("cmd.missing_room"))
 	if err != nil {
 		return err
 	}
 	out := json.NewEncoder(c.Out) // only play's loop writes
 	out.SetEscapeHTML(false)
 	var conn *lobby.Conn
-	room, err := roomArg(pos) // CODE, or a guest's CODE WORD
+	room, err := c.roomArg(pos) // CODE, or a guest's CODE WORD
 	if err != nil {
 		return err
 	}
@@ -145,6 +145,7 @@ func (p *playLoop) last(ctx context.Context, conn *lobby.Conn, results <-chan in
 // the game over with nothing more to wait for.
 func (p *playLoop) send(u lobby.Update) (over bool, err error) {
 	p.version = u.Version
+	u.WordLog()
 	if u.Room.Over && u.Room.Recording && p.settle == nil {
 		p.settle = time.After(recordWait)
 	}

@@ -5,9 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/lobby/players"
 )
 
@@ -29,7 +31,7 @@ func (s *Set) profile(c *Call) error {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
 		}
-		return errUsage{err.Error()}
+		return errUsage{c.flagError(err)}
 	}
 	p, err := s.Lobby.PlayerProfile(c.Ctx, c.Player, strings.Join(words, " "))
 	if err != nil {
@@ -38,90 +40,108 @@ func (s *Set) profile(c *Call) error {
 	if *asJSON {
 		return writeJSON(c.Out, p)
 	}
-	s.profileText(c.Out, p)
+	s.profileText(c, p, len(words) == 0)
 	return nil
 }
 
-// profileText prints a profile for people.
-func (s *Set) profileText(w io.Writer, p players.Summary) {
+// profileText prints a profile for people, in their language; the
+// player's own (own) says which language they read, and why.
+func (s *Set) profileText(c *Call, p players.Summary, own bool) {
+	w := c.Out
+	layout := c.T("cmd.date_layout")
 	head := p.Name
 	if !p.Since.IsZero() {
-		head += "  playing here since " + p.Since.Format("2 Jan 2006")
+		head += "  " + c.T("cmd.profile.since", "Date", p.Since.Format(layout))
 	}
 	if p.Keys > 1 {
-		head += fmt.Sprintf(" · %d linked keys", p.Keys)
+		head += " · " + c.N("cmd.profile.keys", p.Keys)
 	}
 	fmt.Fprintln(w, head)
-	fmt.Fprintf(w, "%s, %s\n", count(p.Games, "finished game"), count(p.Wins, "win"))
+	fmt.Fprintf(w, "%s, %s\n", c.N("cmd.profile.finished", p.Games), c.N("cmd.profile.wins", p.Wins))
+	if own {
+		fmt.Fprintln(w, langLine(c, p.Lang))
+	}
 	for _, g := range p.ByGame {
-		fmt.Fprintf(w, "\n%s: %s, %s, average score %.1f\n", s.title(g.Game), count(g.Games, "game"), count(g.Wins, "win"), g.AverageScore)
+		fmt.Fprintf(w, "\n%s\n", c.T("cmd.profile.game", "Title", s.title(c, g.Game), "Games", c.N("cmd.profile.games", g.Games),
+			"Wins", c.N("cmd.profile.wins", g.Wins), "Average", c.decimal(g.AverageScore, 1)))
 		if g.Rating != nil {
-			fmt.Fprintf(w, "  rating %.1f (mu %.1f, sigma %.2f, %s)\n", g.Ordinal, g.Rating.Mu, g.Rating.Sigma, count(g.Rating.Games, "rated game"))
+			fmt.Fprintf(w, "  %s\n", c.T("cmd.profile.rating", "Rating", c.decimal(g.Ordinal, 1), "Mu", c.decimal(g.Rating.Mu, 1),
+				"Sigma", c.decimal(g.Rating.Sigma, 2), "Games", c.N("cmd.profile.rated", g.Rating.Games)))
 		}
 		for _, r := range g.Solo {
-			fmt.Fprintf(w, "  solo against %s: %s, %s, best score %d\n", r.Opponent, count(r.Wins, "win"), count(r.Losses, "loss"), r.Best)
+			fmt.Fprintf(w, "  %s\n", c.T("cmd.profile.solo", "Opponent", r.Opponent, "Wins", c.N("cmd.profile.wins", r.Wins),
+				"Losses", c.N("cmd.profile.losses", r.Losses), "Best", r.Best))
 		}
 		if len(g.Favourites) > 0 {
 			var favs []string
 			for _, f := range g.Favourites {
-				favs = append(favs, fmt.Sprintf("%s (%d)", f.Card, f.Games))
+				favs = append(favs, fmt.Sprintf("%s (%d)", gameWord(c.Lang, g.Game+".card."+f.Card, f.Card), f.Games))
 			}
-			fmt.Fprintf(w, "  favourite cards: %s\n", strings.Join(favs, ", "))
+			fmt.Fprintf(w, "  %s\n", c.T("cmd.profile.favourites", "Cards", strings.Join(favs, ", ")))
 		}
 	}
-	if len(p.Recent) == 0 {
+	s.recentGames(c, p.Recent)
+}
+
+// recentGames prints a profile's latest finished games.
+func (s *Set) recentGames(c *Call, recent []players.RecentGame) {
+	if len(recent) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "\nRecent games (replay one: %s):\n", s.Host.SSHCommand(true, "replay", "CODE"))
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	for _, r := range p.Recent {
-		result := fmt.Sprintf("%s with %d", place(r.Place, r.Seats), r.Score)
+	fmt.Fprintf(c.Out, "\n%s\n", c.T("cmd.profile.recent", "Command", s.Host.SSHCommand(true, "replay", "CODE")))
+	tw := tabwriter.NewWriter(c.Out, 0, 0, 2, ' ', 0)
+	for _, r := range recent {
+		result := c.T("cmd.profile.result", "Place", place(c, r.Place, r.Seats), "Score", r.Score)
 		if r.Won {
-			result += " · won"
+			result += " · " + c.T("cmd.profile.won")
 		}
-		fmt.Fprintf(tw, "  %s\t%s %s\t%s\t%s\n", r.Code, r.Game, seatsWord(r.Seats), r.Ended.Format("2 Jan 2006"), result)
+		fmt.Fprintf(tw, "  %s\t%s %s\t%s\t%s\n", r.Code, r.Game, seatsWord(c, r.Seats), r.Ended.Format(c.T("cmd.date_layout")), result)
 	}
 	tw.Flush()
 }
 
-func (s *Set) title(game string) string {
-	if g, ok := s.Lobby.Game(game); ok {
-		return g.Rules.Title()
+// langLine says which language the player reads, and why: the one their
+// profile keeps (stored), their client's, or the default.
+func langLine(c *Call, stored string) string {
+	why := c.T("cmd.profile.lang_default")
+	if _, ok := lang.Parse(stored); ok {
+		why = c.T("cmd.profile.lang_chosen")
+	} else if _, ok := lang.FromEnv(c.Env); ok {
+		why = c.T("cmd.profile.lang_env")
 	}
-	return game
+	return c.T("cmd.profile.lang", "Name", c.Lang.Name(), "Why", why)
 }
 
-func count(n int, what string) string {
-	switch {
-	case n == 1:
-		return "1 " + what
-	case strings.HasSuffix(what, "s"):
-		return fmt.Sprintf("%d %ses", n, what)
-	}
-	return fmt.Sprintf("%d %ss", n, what)
-}
-
-func seatsWord(n int) string {
+func seatsWord(c *Call, n int) string {
 	if n == 1 {
-		return "solo"
+		return c.T("cmd.profile.solo_seats")
 	}
 	return fmt.Sprintf("%dp", n)
 }
 
-// place words a finishing place: "1st", "2nd of 3"; a solo game has none.
-func place(p, seats int) string {
+// place words a finishing place: "1st of 3"; a solo game has none.
+// English writes its ordinals' suffix here; the other languages write
+// theirs in the message.
+func place(c *Call, p, seats int) string {
 	if seats == 1 {
-		return "scored"
+		return c.T("cmd.profile.scored")
 	}
-	suffix := "th"
+	n := strconv.Itoa(p)
+	if c.Lang == lang.English || c.Lang == "" {
+		n += englishOrdinal(p)
+	}
+	return c.T("cmd.profile.place", "Place", n, "Seats", seats)
+}
+
+func englishOrdinal(p int) string {
 	switch {
 	case p%100/10 == 1:
 	case p%10 == 1:
-		suffix = "st"
+		return "st"
 	case p%10 == 2:
-		suffix = "nd"
+		return "nd"
 	case p%10 == 3:
-		suffix = "rd"
+		return "rd"
 	}
-	return fmt.Sprintf("%d%s of %d", p, suffix, seats)
+	return "th"
 }

@@ -13,7 +13,7 @@ import (
 func (s *Set) rematch(c *Call) error {
 	fs := flag.NewFlagSet("rematch", flag.ContinueOnError)
 	wait := fs.Bool("wait", false, "")
-	pos, err := c.flags(fs, 1, "room CODE")
+	pos, err := c.flags(fs, 1, c.T("cmd.missing_room"))
 	if err != nil {
 		return err
 	}
@@ -29,7 +29,7 @@ func (s *Set) rematch(c *Call) error {
 	for _, seat := range info.Rematch.Waiting(len(info.Seats)) {
 		names = append(names, info.Seats[seat].Name)
 	}
-	fmt.Fprintf(c.Err, "You are in for a rematch of %s: waiting for %s.\n", info.Code, strings.Join(names, ", "))
+	fmt.Fprintln(c.Err, c.T("cmd.rematch.waiting", "Code", info.Code, "Names", strings.Join(names, ", ")))
 	if !*wait {
 		return nil
 	}
@@ -58,6 +58,6 @@ func (s *Set) rematch(c *Call) error {
 
 func (s *Set) rematchMade(c *Call, code string) {
 	fmt.Fprintln(c.Out, code)
-	fmt.Fprintf(c.Err, "The rematch is room %s, your seat kept for you: `%s`, or `%s` for JSON lines.\n",
-		code, s.Host.SSHCommand(true, "join", code), s.Host.SSHCommand(false, "play", code))
+	fmt.Fprintln(c.Err, c.T("cmd.rematch.made", "Code", code, "Join", s.Host.SSHCommand(true, "join", code),
+		"Play", s.Host.SSHCommand(false, "play", code)))
 }

@@ -8,12 +8,13 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/lobby"
 )
 
 // rooms lists the open public rooms.
 func (s *Set) rooms(c *Call) error {
-	return c.listRooms("rooms", s.Lobby.Rooms, "No open public rooms. Create one with: new --players 2")
+	return c.listRooms("rooms", s.Lobby.Rooms, c.T("cmd.rooms.none"))
 }
 
 // listRooms runs a command that lists rooms: as JSON with --json, for
@@ -35,48 +36,50 @@ func (c *Call) listRooms(name string, list func(context.Context) ([]lobby.RoomIn
 		fmt.Fprintln(c.Out, none)
 		return nil
 	}
-	return roomTable(c.Out, rooms)
+	return roomTable(c.Out, lang.For(c.Lang), rooms)
 }
 
-// roomTable prints rooms for people: code, seats, who sits, and where the
-// game stands.
-func roomTable(w io.Writer, rooms []lobby.RoomInfo) error {
+// roomTable prints rooms for people, worded by p: code, seats, who sits,
+// and where the game stands.
+func roomTable(w io.Writer, p *lang.Printer, rooms []lobby.RoomInfo) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "CODE\tGAME\tSEATS\tPLAYERS\tSTATUS")
+	fmt.Fprintln(tw, p.T("cmd.rooms.columns"))
 	for _, r := range rooms {
 		taken := 0
 		var names []string
 		for _, seat := range r.Seats {
 			switch {
 			case seat.Free:
-				names = append(names, "(free)")
+				names = append(names, p.T("cmd.rooms.free"))
 			default:
 				taken++
 				names = append(names, seat.Name)
 			}
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d/%d\t%s\t%s\n", r.Code, r.Game, taken, len(r.Seats), strings.Join(names, ", "), roomStatus(r))
+		fmt.Fprintf(tw, "%s\t%s\t%d/%d\t%s\t%s\n", r.Code, r.Game, taken, len(r.Seats), strings.Join(names, ", "), roomStatus(p, r))
 	}
 	return tw.Flush()
 }
 
-func roomStatus(r lobby.RoomInfo) string {
+func roomStatus(p *lang.Printer, r lobby.RoomInfo) string {
 	if r.Practice && r.Seed != nil {
-		return fmt.Sprintf("%s (practice, seed %d)", gameStatus(r), *r.Seed)
+		return p.T("cmd.rooms.practice", "Status", gameStatus(p, r), "Seed", *r.Seed)
 	}
-	return gameStatus(r)
+	return gameStatus(p, r)
 }
 
 // gameStatus is where r's game stands.
-func gameStatus(r lobby.RoomInfo) string {
+func gameStatus(p *lang.Printer, r lobby.RoomInfo) string {
 	switch {
+	case r.Over && r.Ended == lobby.EndedByHost:
+		return p.T("cmd.rooms.over_ended", "Ended", p.T("session.room.endedByHost"))
 	case r.Over && r.Ended != "":
-		return "over (" + r.Ended + ")"
+		return p.T("cmd.rooms.over_ended", "Ended", r.Ended) // an operator's words, as they wrote them
 	case r.Over:
-		return "over"
+		return p.T("cmd.rooms.over")
 	case r.Started:
-		return fmt.Sprintf("round %d", r.Round)
+		return p.T("cmd.rooms.round", "Round", r.Round)
 	default:
-		return "waiting for players"
+		return p.T("cmd.rooms.waiting")
 	}
 }

@@ -7,16 +7,20 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // command is one thing `ssh host COMMAND` can do.
 type command struct {
-	name  string
-	args  string // usage after the name
+	name string
+	args string // usage after the name
+	// about is the message (cmd.about.NAME) that says what it does.
 	about string
 	// terminal marks the commands that open the game screen, and so
 	// need ssh -t (terminal.go).
@@ -28,24 +32,25 @@ type command struct {
 
 // commands lists the exec commands in the order help shows them.
 var commands = []command{
-	{name: "help", args: "[COMMAND]", about: "show this help, or one command's"}, // run set in init: help lists commands
-	{name: "rooms", args: "[--json]", about: "list open public rooms", run: (*Set).rooms},
+	{name: "help", args: "[COMMAND]", about: "cmd.about.help"}, // run set in init: help lists commands
+	{name: "rooms", args: "[--json]", about: "cmd.about.rooms", run: (*Set).rooms},
 	{name: "new", args: "[--game G] [--players N] [--private] [--seed S] [--bots B,B] [--grace 2m] [--clock 90s|off] [--sit] [game options]",
-		about: "create a room you host and print its code on its own line; --sit seats you in it (help new: games, options, bots)", run: (*Set).newRoom},
-	{name: "play", args: "CODE [WORD] [--watch]", about: "play (or watch) a room as JSON lines: views out, moves in (see docs/protocol.md)", run: (*Set).play},
-	{name: "join", args: "CODE [WORD] [--theme T] [--no-bell]", about: "open the game screen in your seat of that room (a guest coming back adds their seat word)", terminal: true},
-	{name: "watch", args: "CODE [--theme T] [--no-bell]", about: "watch a room live", terminal: true},
-	{name: "replay", args: "CODE [--theme T] [--no-bell]", about: "step through a finished game", terminal: true},
-	{name: "lobby", args: "[--theme T] [--no-bell]", about: "open the lobby (what ssh with no command does)", terminal: true},
-	{name: "rematch", args: "CODE [--wait]", about: "accept (or offer) a rematch of a finished game; prints the new room's code once every player has", run: (*Set).rematch},
-	{name: "history", args: "[--json]", about: "list the games you hold a seat in", run: (*Set).history},
-	{name: "mine", args: "[--json]", about: "list the games waiting on your move", run: (*Set).mine},
-	{name: "name", args: "[NEW NAME]", about: "show your name, or change it for every table from now on", run: (*Set).name},
-	{name: "profile", args: "[NAME] [--json]", about: "your record (or a player's): games, wins, ratings, favourite cards, recent games", run: (*Set).profile},
-	{name: "top", args: "[--game G] [--limit N] [--json]", about: "a game's leaderboard of ratings", run: (*Set).top},
-	{name: "link", args: "[CODE]", about: "show a one-time code to link another key to you, or link this key with one", run: (*Set).link},
-	{name: "whoami", about: "show the identity your seats are bound to", run: (*Set).whoami},
-	{name: "admin", args: "sessions|rooms|kick|ban|unban|end|announce …", about: "operators: see and steer this server", operator: true, run: (*Set).admin},
+		about: "cmd.about.new", run: (*Set).newRoom},
+	{name: "play", args: "CODE [WORD] [--watch]", about: "cmd.about.play", run: (*Set).play},
+	{name: "join", args: "CODE [WORD] [--theme T] [--no-bell]", about: "cmd.about.join", terminal: true},
+	{name: "watch", args: "CODE [--theme T] [--no-bell]", about: "cmd.about.watch", terminal: true},
+	{name: "replay", args: "CODE [--theme T] [--no-bell]", about: "cmd.about.replay", terminal: true},
+	{name: "lobby", args: "[--theme T] [--no-bell]", about: "cmd.about.lobby", terminal: true},
+	{name: "rematch", args: "CODE [--wait]", about: "cmd.about.rematch", run: (*Set).rematch},
+	{name: "history", args: "[--json]", about: "cmd.about.history", run: (*Set).history},
+	{name: "mine", args: "[--json]", about: "cmd.about.mine", run: (*Set).mine},
+	{name: "name", args: "[NEW NAME]", about: "cmd.about.name", run: (*Set).name},
+	{name: "profile", args: "[NAME] [--json]", about: "cmd.about.profile", run: (*Set).profile},
+	{name: "top", args: "[--game G] [--limit N] [--json]", about: "cmd.about.top", run: (*Set).top},
+	{name: "link", args: "[CODE]", about: "cmd.about.link", run: (*Set).link},
+	{name: "lang", args: "[en|pt|pl|ru|auto]", about: "cmd.about.lang", run: (*Set).langCmd},
+	{name: "whoami", about: "cmd.about.whoami", run: (*Set).whoami},
+	{name: "admin", args: "sessions|rooms|kick|ban|unban|end|announce …", about: "cmd.about.admin", operator: true, run: (*Set).admin},
 }
 
 func init() { commands[0].run = (*Set).help }
@@ -71,7 +76,8 @@ func (s *Set) Run(c *Call) int {
 	c.args = line[1:]
 	cmd, ok := s.command(line[0], c.Player)
 	if !ok {
-		fmt.Fprintf(c.Err, "smokestack: unknown command %.40q\nRun `%s` for the list of commands.\n", line[0], s.Host.SSHCommand(false, "help"))
+		fmt.Fprintf(c.Err, "smokestack: %s\n%s\n", c.T("cmd.unknown", "Name", fmt.Sprintf("%.40q", line[0])),
+			c.T("cmd.unknown_hint", "Command", s.Host.SSHCommand(false, "help")))
 		return 1
 	}
 	c.Session.Started(kindOf(cmd))
@@ -117,16 +123,31 @@ func (s *Set) exitStatus(c *Call, cmd command, err error) int {
 		return 0
 	}
 	err = told(c, err)
-	fmt.Fprintf(c.Err, "smokestack %s: %v\n", cmd.name, err)
+	fmt.Fprintf(c.Err, "smokestack %s: %s\n", cmd.name, c.errText(err))
 	var usage errUsage
 	if errors.As(err, &usage) {
-		fmt.Fprintf(c.Err, "usage: %s %s\n", cmd.name, cmd.args)
+		fmt.Fprintf(c.Err, "%s %s %s\n", c.T("cmd.usage"), cmd.name, cmd.args)
 	}
 	var refusal *lobby.LimitError
 	if errors.As(err, &refusal) && refusal.Final {
 		c.Session.EndConn(refusal.Msg)
 	}
 	return 1
+}
+
+// errText words err for the player: a refusal that carries its words
+// (the lobby's, an engine's: engine.Refusal, a lobby.LimitError) in their
+// language, any other error as it is.
+func (c *Call) errText(err error) string {
+	if c.Lang == lang.English || c.Lang == "" {
+		return err.Error() // the refusal's own English text
+	}
+	t := kit.Theme{}.In(lang.For(c.Lang))
+	var lim *lobby.LimitError
+	if errors.As(err, &lim) && lim.Words.ID != "" {
+		return kit.Say(t, "", lim.Words)
+	}
+	return kit.Refusal(t, "", err)
 }
 
 // told is err as the player is told it: a wait the server cut short by
@@ -140,14 +161,15 @@ func told(c *Call, err error) error {
 }
 
 // flags parses a command's arguments, flags before or after the positional
-// ones, and checks the number of positional arguments.
-func (c *Call) flags(fs *flag.FlagSet, want int, names string) ([]string, error) {
-	return c.flagsUpTo(fs, want, want, names)
+// ones, and checks the number of positional arguments: too few are told
+// missing, worded.
+func (c *Call) flags(fs *flag.FlagSet, want int, missing string) ([]string, error) {
+	return c.flagsUpTo(fs, want, want, missing)
 }
 
 // flagsUpTo is flags for a command that takes want to most positional
 // arguments.
-func (c *Call) flagsUpTo(fs *flag.FlagSet, want, most int, names string) ([]string, error) {
+func (c *Call) flagsUpTo(fs *flag.FlagSet, want, most int, missing string) ([]string, error) {
 	fs.SetOutput(io.Discard)
 	var pos []string
 	args := c.args
@@ -156,7 +178,7 @@ func (c *Call) flagsUpTo(fs *flag.FlagSet, want, most int, names string) ([]stri
 			if errors.Is(err, flag.ErrHelp) {
 				return nil, err
 			}
-			return nil, errUsage{err.Error()}
+			return nil, errUsage{c.flagError(err)}
 		}
 		if fs.NArg() == 0 {
 			break
@@ -166,19 +188,37 @@ func (c *Call) flagsUpTo(fs *flag.FlagSet, want, most int, names string) ([]stri
 	}
 	switch {
 	case len(pos) < want:
-		return nil, errUsage{"missing " + names}
+		return nil, errUsage{missing}
 	case len(pos) > most:
-		return nil, errUsage{fmt.Sprintf("unexpected argument %q", pos[most])}
+		return nil, errUsage{c.T("cmd.unexpected", "Arg", fmt.Sprintf("%q", pos[most]))}
 	}
 	return pos, nil
 }
 
+// badFlag reads the flag package's complaints, to word them again.
+var badFlag = regexp.MustCompile(`^(?:flag provided but not defined: (-\S+)|flag needs an argument: (-\S+)|invalid (?:boolean )?value ("(?:[^"\\]|\\.)*") for flag (-\S+).*)$`)
+
+// flagError words what the flag package refused, in the player's
+// language.
+func (c *Call) flagError(err error) string {
+	m := badFlag.FindStringSubmatch(err.Error())
+	switch {
+	case m == nil:
+		return err.Error()
+	case m[1] != "":
+		return c.T("cmd.flag_unknown", "Flag", m[1])
+	case m[2] != "":
+		return c.T("cmd.flag_needs_value", "Flag", m[2])
+	}
+	return c.T("cmd.flag_bad_value", "Value", m[3], "Flag", m[4])
+}
+
 // roomArg joins a command's room and, for a guest coming back, seat word
 // ("K7PXMA maple-42"); a second argument that is no seat word is refused.
-func roomArg(pos []string) (string, error) {
+func (c *Call) roomArg(pos []string) (string, error) {
 	room := strings.Join(pos, " ")
 	if _, word := lobby.SplitSeatWord(room); len(pos) > 1 && word == "" {
-		return "", errUsage{fmt.Sprintf("unexpected argument %q: after the room comes only a guest's seat word (maple-42)", pos[1])}
+		return "", errUsage{c.T("cmd.seat_word_only", "Arg", fmt.Sprintf("%q", pos[1]))}
 	}
 	return room, nil
 }

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"strings"
@@ -36,31 +37,31 @@ func (s *Set) openTerminal(c *Call, cmd command) (terminalStart, error) {
 	fs := flag.NewFlagSet(cmd.name, flag.ContinueOnError)
 	theme := fs.String("theme", themeFromEnv(c.Env), "")
 	noBell := fs.Bool("no-bell", bellOffFromEnv(c.Env), "")
-	want, most, names := 1, 1, "room CODE"
+	want, most := 1, 1
 	switch cmd.name {
 	case "lobby":
-		want, most, names = 0, 0, ""
+		want, most = 0, 0
 	case "join":
 		most = 2 // a guest's seat word
 	}
-	pos, err := c.flagsUpTo(fs, want, most, names)
+	pos, err := c.flagsUpTo(fs, want, most, c.T("cmd.missing_room"))
 	if err != nil {
 		return terminalStart{}, err
 	}
-	if _, err := roomArg(pos); err != nil {
+	if _, err := c.roomArg(pos); err != nil {
 		return terminalStart{}, err
 	}
 	switch *theme {
 	case "default", "colorblind", "mono":
 	default:
-		return terminalStart{}, errUsage{fmt.Sprintf("--theme %q: choose default, colorblind or mono", *theme)}
+		return terminalStart{}, errUsage{c.T("cmd.terminal.theme", "Value", fmt.Sprintf("%q", *theme))}
 	}
 	if !c.Terminal {
 		hint := s.Host.SSHCommand(true, append([]string{cmd.name}, c.args...)...)
 		if cmd.name == "lobby" {
-			hint = s.Host.SSHCommand(false) + " (from a terminal)"
+			hint = s.Host.SSHCommand(false) + " " + c.T("cmd.terminal.from_terminal")
 		}
-		return terminalStart{}, fmt.Errorf("%s opens the game screen, which needs a terminal: run `%s`. Scripts can use `play CODE` instead", cmd.name, hint)
+		return terminalStart{}, errors.New(c.T("cmd.terminal.needs", "Name", cmd.name, "Hint", hint))
 	}
 	start := sessionStart(cmd.name, pos)
 	if start.Code != "" {

@@ -3,7 +3,6 @@ package cmd
 import (
 	"flag"
 	"fmt"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/smokestack/smokestack/lobby/players"
@@ -20,10 +19,10 @@ func (s *Set) top(c *Call) error {
 	}
 	g, ok := s.Lobby.Game(*game)
 	if !ok {
-		return errUsage{fmt.Sprintf("--game %q: choose %s", *game, strings.Join(s.gameNames(), " or "))}
+		return s.gameChoice(c, *game)
 	}
 	if *limit < 1 {
-		return errUsage{"--limit is at least 1"}
+		return errUsage{c.T("cmd.top.limit")}
 	}
 	board, err := s.Lobby.Top(c.Ctx, g.Name(), c.Player)
 	if err != nil {
@@ -39,12 +38,12 @@ func (s *Set) top(c *Call) error {
 		}{g.Name(), board})
 	}
 	if len(board) == 0 {
-		fmt.Fprintf(c.Out, "Nobody is rated in %s yet: ratings start with a finished game between two people with keys.\n", g.Rules.Title())
+		fmt.Fprintln(c.Out, c.T("cmd.top.nobody", "Title", s.title(c, g.Name())))
 		return nil
 	}
-	fmt.Fprintf(c.Out, "%s leaderboard · rating = mu - 3 sigma (99.7%% sure)\n\n", g.Rules.Title())
+	fmt.Fprintf(c.Out, "%s\n\n", c.T("cmd.top.head", "Title", s.title(c, g.Name())))
 	tw := tabwriter.NewWriter(c.Out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "RANK\tNAME\tRATING\tMU\tSIGMA\tGAMES")
+	fmt.Fprintln(tw, c.T("cmd.top.columns"))
 	shown := 0
 	for _, st := range board {
 		if shown >= *limit && !st.You {
@@ -53,9 +52,9 @@ func (s *Set) top(c *Call) error {
 		shown++
 		name := st.Name
 		if st.You {
-			name += " (you)"
+			name += " " + c.T("cmd.top.you")
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%.1f\t%.1f\t%.2f\t%d\n", st.Rank, name, st.Rating, st.Mu, st.Sigma, st.Games)
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%d\n", st.Rank, name, c.decimal(st.Rating, 1), c.decimal(st.Mu, 1), c.decimal(st.Sigma, 2), st.Games)
 	}
 	return tw.Flush()
 }

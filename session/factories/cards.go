@@ -1,7 +1,6 @@
 package factories
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -12,40 +11,24 @@ import (
 )
 
 // Card keys tell blueprints from contractors: "blueprint:Foundry",
-// "contractor:Architect".
-func blueprintRef(c factories.Card, where string) kit.CardRef {
-	return kit.CardRef{Key: "blueprint:" + c.Name(), Name: c.Name(), Where: where}
+// "contractor:Architect"; a card's Name is its printed name in the
+// reader's language.
+func blueprintRef(t kit.Theme, c factories.Card, where string) kit.CardRef {
+	return kit.CardRef{Key: "blueprint:" + c.Name(), Name: cardName(t, c.Name()), Where: where}
 }
 
-func contractorRef(c factories.Contractor, where string) kit.CardRef {
-	return kit.CardRef{Key: "contractor:" + c.Name(), Name: c.Name(), Where: where}
+func contractorRef(t kit.Theme, c factories.Contractor, where string) kit.CardRef {
+	return kit.CardRef{Key: "contractor:" + c.Name(), Name: cardName(t, c.Name()), Where: where}
 }
 
 // boardRules are the parts of the board that are not cards, as the card
-// reference explains them: i on the Headquarters, a refresh or Done
-// explains that, not some card.
-var boardRules = map[string]struct{ name, text string }{
-	"headquarters": {"Headquarters", "Three actions, each with 3 places for dice. Research takes any die: draw 1 blueprint. " +
-		"Generate takes a 1, 2 or 3: gain that much energy. Mine takes a 4, 5 or 6: gain 1 metal. " +
-		"Matching bonus: a die showing the same number as one already on that action gives 1 more " +
-		"(a blueprint, energy or metal); three alike give 2 more in all."},
-	"refresh": {"Refreshing a row", "Once in your market turn, before you take or hire, you may pay 1 metal or 1 energy " +
-		"to replace all 4 blueprints or all 4 contractors in the marketplace with new ones."},
-	"pass": {"Passing", "You may pass your market turn only when you can neither take a blueprint nor hire a contractor."},
-	"limits": {"Limits at the end of the work phase", "When you are done working you keep at most 12 resources " +
-		"(metal and energy together) and 10 cards in hand; you choose what to discard."},
-	"done": {"Done", "Say you have finished the work phase: you can do nothing more this round. When every seat is done " +
-		"the round ends (in solo play The Machine takes its turn first) and the next market phase begins."},
-	"undo": {"Taking a move back", "u takes back your last move of this work phase, then the one before, as long as they " +
-		"drew, showed and rolled nothing: a research or any other draw, a build (it shows a card from your hand), " +
-		"the Black Market, a roll or reroll, triggering the end, and Done stand for good, with every move before them. " +
-		"The others see the board as it was; their log says only that you took a move back. " +
-		"The market phase has nothing to take back: every move there shows new cards or passes the turn."},
-}
+// reference explains them (i on the Headquarters, a refresh or Done
+// explains that, not some card): each key's name and text are the
+// catalogue's factories.rule.KEY.name and .text.
+var boardRules = map[string]bool{"headquarters": true, "refresh": true, "pass": true, "limits": true, "done": true, "undo": true}
 
-func ruleRef(key, where string) *kit.CardRef {
-	r := boardRules[key]
-	return &kit.CardRef{Key: "rule:" + key, Name: r.name, Where: where}
+func ruleRef(t kit.Theme, key, where string) *kit.CardRef {
+	return &kit.CardRef{Key: "rule:" + key, Name: t.L.T("factories.rule." + key + ".name"), Where: where}
 }
 
 // Cards implements kit.Board: every card the view shows, once per
@@ -53,7 +36,7 @@ func ruleRef(key, where string) *kit.CardRef {
 // Headquarters. It reads only the view, so it can list nothing the seat
 // may not see.
 func (b *board) Cards(s kit.Seats) []kit.CardRef {
-	v := b.v
+	v, t := b.v, kit.Theme{L: s.L}
 	var out []kit.CardRef
 	seen := map[string]bool{}
 	add := func(c kit.CardRef) {
@@ -64,33 +47,37 @@ func (b *board) Cards(s kit.Seats) []kit.CardRef {
 	}
 	for i, c := range v.Market.Blueprints {
 		if c != factories.None {
-			add(blueprintRef(c, fmt.Sprintf("marketplace blueprint %d", i+1)))
+			add(blueprintRef(t, c, tf(t, "factories.where.market_blueprint", "N", i+1)))
 		}
 	}
 	for i, c := range v.Market.Contractors {
 		if c != factories.None {
-			add(contractorRef(c, fmt.Sprintf("marketplace contractor %d (%s token)", i+1, v.Market.Tools[i])))
+			add(contractorRef(t, c, tf(t, "factories.where.market_contractor_token", "N", i+1, "Tool", term(t, string(v.Market.Tools[i])))))
 		}
 	}
 	for _, c := range v.Hand {
-		add(blueprintRef(c, "your hand"))
+		add(blueprintRef(t, c, t.L.T("factories.where.hand")))
 	}
 	for _, p := range v.Players {
+		where := tf(t, "factories.where.compound_of", "Name", s.Name(p.Seat))
+		if s.Me(p.Seat) {
+			where = t.L.T("factories.where.compound")
+		}
 		for _, bl := range p.Compound {
-			add(blueprintRef(bl.Card, s.Whose(p.Seat)+" compound"))
+			add(blueprintRef(t, bl.Card, where))
 		}
 	}
 	if v.Machine != nil {
 		for _, c := range v.Machine.Compound {
-			add(blueprintRef(c, "The Machine's compound"))
+			add(blueprintRef(t, c, t.L.T("factories.where.machine")))
 		}
 	}
-	add(*ruleRef("headquarters", "your board"))
+	add(*ruleRef(t, "headquarters", t.L.T("factories.where.board")))
 	for _, key := range []string{"refresh", "limits", "done"} {
-		add(*ruleRef(key, "how to play"))
+		add(*ruleRef(t, key, t.L.T("factories.where.how_to_play")))
 	}
 	if slices.ContainsFunc(v.Legal, func(m factories.Move) bool { return m.Kind == factories.Undo }) {
-		add(*ruleRef("undo", "how to play"))
+		add(*ruleRef(t, "undo", t.L.T("factories.where.how_to_play")))
 	}
 	return out
 }
@@ -99,52 +86,50 @@ func (b *board) Cards(s kit.Seats) []kit.CardRef {
 func (b *board) CardText(t kit.Theme, c kit.CardRef, w int) string {
 	wrap := lipgloss.NewStyle().Width(w)
 	kind, name, _ := strings.Cut(c.Key, ":")
-	if r, ok := boardRules[name]; ok && kind == "rule" {
+	where := t.Dim.Render(tf(t, "factories.card_text.where", "Where", c.Where))
+	if kind == "rule" && boardRules[name] {
 		// The last line, which a preview leaves out, points to the rules.
-		return strings.Join([]string{t.Title.Render(r.name) + t.Dim.Render("  how it works"), wrap.Render(r.text),
-			t.Dim.Render("more in the rules: press r")}, "\n")
+		return strings.Join([]string{t.Title.Render(t.L.T("factories.rule."+name+".name")) +
+			t.Dim.Render("  "+t.L.T("factories.card_text.how")), wrap.Render(t.L.T("factories.rule." + name + ".text")),
+			t.Dim.Render(t.L.T("factories.card_text.more"))}, "\n")
 	}
+	unknown := t.Title.Render(c.Name) + "\n" + t.Dim.Render(t.L.T("factories.card_text.unknown"))
 	if kind == "contractor" {
 		found := factories.ContractorsNamed(name)
 		if len(found) == 0 {
-			return t.Title.Render(c.Name) + "\n" + t.Dim.Render("not a card of this game")
+			return unknown
 		}
 		info := found[0].Info()
-		cost := "discard a blueprint with the slot's tool"
+		cost := t.L.T("factories.card_text.hire")
 		if info.Energy > 0 {
-			cost += fmt.Sprintf(" and pay %d energy", info.Energy)
+			cost = tf(t, "factories.card_text.hire_energy", "Energy", info.Energy)
 		}
 		return strings.Join([]string{
-			t.Title.Render(info.Name) + t.Dim.Render("  contractor"),
-			"To hire: " + cost,
-			wrap.Render(info.Text),
-			t.Dim.Render("on the board: " + c.Where),
+			t.Title.Render(cardName(t, info.Name)) + t.Dim.Render("  "+t.L.T("factories.card_text.contractor")),
+			cost,
+			wrap.Render(cardText(t, info.Name, info.Text)),
+			where,
 		}, "\n")
 	}
 	found := factories.CardsNamed(name)
 	if len(found) == 0 {
-		return t.Title.Render(c.Name) + "\n" + t.Dim.Render("not a card of this game")
+		return unknown
 	}
 	info := found[0].Info()
 	return strings.Join([]string{
-		t.Title.Render(info.Name) + t.Dim.Render("  "+string(info.Type)+" blueprint · ") + toolText(t, info.Tool),
-		fmt.Sprintf("To build: %s · Prestige %d", costText(info.Metal, info.Energy), info.Prestige),
-		wrap.Render(info.Text),
-		t.Dim.Render("on the board: " + c.Where),
+		t.Title.Render(cardName(t, info.Name)) +
+			t.Dim.Render("  "+tf(t, "factories.card_text.blueprint", "Type", term(t, string(info.Type)))+" · ") + toolText(t, info.Tool),
+		tf(t, "factories.card_text.build", "Cost", costText(t, info.Metal, info.Energy), "Prestige", info.Prestige),
+		wrap.Render(cardText(t, info.Name, info.Text)),
+		where,
 	}, "\n")
 }
 
-// costText words a build cost: "2 metal 1 energy", "free".
-func costText(metal, energy int) string {
-	var parts []string
-	if metal > 0 {
-		parts = append(parts, fmt.Sprintf("%d metal", metal))
+// cardText is a card's text in the theme's language (factories.text.KEY),
+// or as cards.json prints it in English.
+func cardText(t kit.Theme, name, english string) string {
+	if s := word(t, "factories.text.", name); s != name {
+		return s
 	}
-	if energy > 0 {
-		parts = append(parts, fmt.Sprintf("%d energy", energy))
-	}
-	if len(parts) == 0 {
-		return "free"
-	}
-	return strings.Join(parts, " ")
+	return english
 }

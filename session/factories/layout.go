@@ -95,7 +95,7 @@ func (b *board) public(f kit.Frame) string {
 // winner named, and in a replay every seat's final compound below.
 func (b *board) Scores(f kit.Frame) string {
 	t, v, w := f.Theme, b.v, f.Width
-	lines := []string{t.Title.Render("GAME OVER") + fmt.Sprintf("  after round %d", v.Round)}
+	lines := []string{t.Title.Render(t.L.T("factories.over.title")) + "  " + tf(t, "factories.over.after", "Round", v.Round)}
 	why := ""
 	switch {
 	case f.Ended != "":
@@ -104,9 +104,9 @@ func (b *board) Scores(f kit.Frame) string {
 		// The cause is worded as it stood when it ended the game, a round
 		// before the scores: say when, so the scores' higher numbers do
 		// not read as a contradiction.
-		why = fmt.Sprintf("the end came after round %d, when %s", v.FinalRound-1, endCause(v, f.Seats, true))
+		why = tf(t, "factories.over.came", "Round", v.FinalRound-1, "Cause", endCause(t, v, f.Seats, true))
 	case v.EndCause != "":
-		why = endCause(v, f.Seats, true)
+		why = endCause(t, v, f.Seats, true)
 	}
 	switch {
 	case why == "":
@@ -116,26 +116,26 @@ func (b *board) Scores(f kit.Frame) string {
 		lines = append(lines, why) // on its own line rather than cut
 	}
 	if len(v.Scores) == 0 {
-		return strings.Join(append(lines, "", "no scores: the game stopped early"), "\n")
+		return strings.Join(append(lines, "", t.L.T("factories.over.no_scores")), "\n")
 	}
 	scores := slices.Clone(v.Scores)
 	slices.SortStableFunc(scores, func(a, b factories.Score) int { return a.Rank - b.Rank })
 	long := w >= 100 // room for the tie-breakers
 	var rows []kit.ScoreRow
 	for _, s := range scores {
-		d := fmt.Sprintf("%3d  goods %d + prestige %d", s.Total, s.Goods, s.Prestige)
+		d := fmt.Sprintf("%3d  ", s.Total) + tf(t, "factories.over.points", "Goods", s.Goods, "Prestige", s.Prestige)
 		if s.Machine {
 			// The Machine scores its buildings (a Monument twice), not
 			// their prestige.
-			d = fmt.Sprintf("%3d  goods %d + buildings %d", s.Total, s.Goods, s.Prestige)
+			d = fmt.Sprintf("%3d  ", s.Total) + tf(t, "factories.over.machine_points", "Goods", s.Goods, "Buildings", s.Prestige)
 		}
 		if !s.Machine && long {
-			d += fmt.Sprintf("  (metal %d, energy %d, hand %d)", s.Metal, s.Energy, s.Hand)
+			d += "  (" + tf(t, "factories.over.tiebreak", "Metal", s.Metal, "Energy", s.Energy, "Hand", s.Hand) + ")"
 		}
-		rows = append(rows, kit.ScoreRow{Rank: s.Rank, Name: scoreName(f.Seats, s), Score: s.Total, Detail: d, Winner: s.Winner})
+		rows = append(rows, kit.ScoreRow{Rank: s.Rank, Name: scoreName(t, f.Seats, s), Score: s.Total, Detail: d, Winner: s.Winner})
 	}
 	lines = append(lines, kit.ScoreChart(t, rows, w)...)
-	if tie := tieNote(f.Seats, scores); tie != "" {
+	if tie := tieNote(t, f.Seats, scores); tie != "" {
 		lines = append(lines, t.Dim.Render(tie))
 	}
 	return strings.Join(lines, "\n")
@@ -144,37 +144,35 @@ func (b *board) Scores(f kit.Frame) string {
 // tieNote says how a tie on points at the top was broken, since the
 // tie-breakers are not shown beside narrow bars: "tied on 9 points: You
 // win with more cards in hand (10 to 9)". scores are in rank order.
-func tieNote(s kit.Seats, scores []factories.Score) string {
+func tieNote(t kit.Theme, s kit.Seats, scores []factories.Score) string {
 	if len(scores) < 2 || scores[0].Machine || scores[1].Machine || scores[0].Total != scores[1].Total {
 		return ""
 	}
 	a, b := scores[0], scores[1]
-	head := fmt.Sprintf("tied on %d points: ", a.Total)
+	head := t.L.N("factories.tie.head", a.Total) + " "
 	if a.Rank == b.Rank {
-		return head + "the same metal, energy and cards in hand, so the win is shared"
+		return head + t.L.T("factories.tie.shared")
 	}
-	why := fmt.Sprintf("more metal (%d to %d)", a.Metal, b.Metal)
+	why := tf(t, "factories.tie.metal", "A", a.Metal, "B", b.Metal)
 	switch {
 	case a.Metal != b.Metal:
 	case a.Energy != b.Energy:
-		why = fmt.Sprintf("more energy (%d to %d)", a.Energy, b.Energy)
+		why = tf(t, "factories.tie.energy", "A", a.Energy, "B", b.Energy)
 	default:
-		why = fmt.Sprintf("more cards in hand (%d to %d)", a.Hand, b.Hand)
+		why = tf(t, "factories.tie.hand", "A", a.Hand, "B", b.Hand)
 	}
-	who := scoreName(s, a)
-	verb := " wins with "
-	if who == "You" {
-		verb = " win with "
+	if s.Me(a.Seat) {
+		return head + tf(t, "factories.tie.you_win", "Why", why)
 	}
-	return head + who + verb + why
+	return head + tf(t, "factories.tie.wins", "Who", scoreName(t, s, a), "Why", why)
 }
 
-func scoreName(s kit.Seats, sc factories.Score) string {
+func scoreName(t kit.Theme, s kit.Seats, sc factories.Score) string {
 	switch {
 	case sc.Machine:
-		return "The Machine"
+		return t.L.T("factories.machine.name")
 	case s.Me(sc.Seat):
-		return "You"
+		return t.L.T("factories.over.you")
 	}
 	return s.Name(sc.Seat)
 }

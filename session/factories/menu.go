@@ -13,12 +13,12 @@ import (
 // most likely wants, and keep the paid refresh and Done, which end or cost
 // something, last, where a careless enter cannot reach them.
 func (b *board) Menu(s kit.Seats) []kit.MoveGroup {
-	v := b.v
+	v, t := b.v, kit.Theme{L: s.L}
 	return kit.MenuOf(v.Legal, func(mv factories.Move) (kit.MoveGroup, int) {
-		key, title, card := groupOf(v, mv)
+		key, title, card := groupOf(t, v, mv)
 		return kit.MoveGroup{Key: key, Title: title, Card: card}, kindRank[mv.Kind]
 	}, func(mv factories.Move) kit.MenuMove {
-		return kit.MenuMove{Label: mv.DescribeFor(*v, s.Name), Confirm: costly[mv.Kind]}
+		return kit.MenuMove{Label: describe(t, v, s, mv), Confirm: costly[mv.Kind]}
 	})
 }
 
@@ -43,41 +43,46 @@ var kindRank = map[factories.MoveKind]int{
 
 // groupOf says which group a move belongs to, what the group is called and
 // which card it is about.
-func groupOf(v *factories.View, mv factories.Move) (key, title string, card *kit.CardRef) {
+func groupOf(t kit.Theme, v *factories.View, mv factories.Move) (key, title string, card *kit.CardRef) {
 	ref := func(c kit.CardRef) *kit.CardRef { return &c }
+	work := t.L.T("factories.where.work_phase")
 	switch mv.Kind {
 	case factories.Take:
 		c := blueprintAt(v, mv.Slot)
 		if c != factories.None {
-			card = ref(blueprintRef(c, fmt.Sprintf("marketplace blueprint %d", mv.Slot+1)))
+			card = ref(blueprintRef(t, c, tf(t, "factories.where.market_blueprint", "N", mv.Slot+1)))
 		}
-		return fmt.Sprintf("take:%d", mv.Slot), fmt.Sprintf("Blueprint %d: %s", mv.Slot+1, c.Name()), card
+		return fmt.Sprintf("take:%d", mv.Slot), tf(t, "factories.group.take", "N", mv.Slot+1, "Card", cardName(t, c.Name())), card
 	case factories.Hire:
 		c := contractorAt(v, mv.Slot)
 		if c != factories.None {
-			card = ref(contractorRef(c, fmt.Sprintf("marketplace contractor %d", mv.Slot+1)))
+			card = ref(contractorRef(t, c, tf(t, "factories.where.market_contractor", "N", mv.Slot+1)))
 		}
-		return fmt.Sprintf("hire:%d", mv.Slot), fmt.Sprintf("Contractor %d: %s", mv.Slot+1, c.Name()), card
+		return fmt.Sprintf("hire:%d", mv.Slot), tf(t, "factories.group.hire", "N", mv.Slot+1, "Card", cardName(t, c.Name())), card
 	case factories.Refresh:
-		return "refresh", "Refresh a row", ruleRef("refresh", "the marketplace")
+		return "refresh", t.L.T("factories.group.refresh"), ruleRef(t, "refresh", t.L.T("factories.where.marketplace"))
 	case factories.Pass:
-		return "pass", "Pass", ruleRef("pass", "the market phase")
+		return "pass", t.L.T("factories.group.pass"), ruleRef(t, "pass", t.L.T("factories.where.market_phase"))
 	case factories.SetDice:
-		return "setdice", "Foreman dice", ref(contractorRef(contractorNamed(factories.Foreman), "hired this round"))
+		return "setdice", t.L.T("factories.group.foreman"),
+			ref(contractorRef(t, contractorNamed(factories.Foreman), t.L.T("factories.where.hired")))
 	case factories.Choose:
-		return fmt.Sprintf("choose:%v", mv.Dice), "Specialist die", ref(contractorRef(contractorNamed(factories.Specialist), "hired this round"))
+		return fmt.Sprintf("choose:%v", mv.Dice), t.L.T("factories.group.specialist"),
+			ref(contractorRef(t, contractorNamed(factories.Specialist), t.L.T("factories.where.hired")))
 	case factories.Build:
-		return "build:" + mv.Card.Name(), "Build " + mv.Card.Name(), ref(blueprintRef(mv.Card, "your hand"))
+		return "build:" + mv.Card.Name(), tf(t, "factories.group.build", "Card", cardName(t, mv.Card.Name())),
+			ref(blueprintRef(t, mv.Card, t.L.T("factories.where.hand")))
 	case factories.Place:
-		return "place", "Headquarters", ruleRef("headquarters", "your board")
+		return "place", t.L.T("factories.group.hq"), ruleRef(t, "headquarters", t.L.T("factories.where.board"))
 	case factories.Activate:
-		return "activate:" + mv.Card.Name(), "Activate " + mv.Card.Name(), ref(blueprintRef(mv.Card, "your compound"))
+		return "activate:" + mv.Card.Name(), tf(t, "factories.group.activate", "Card", cardName(t, mv.Card.Name())),
+			ref(blueprintRef(t, mv.Card, t.L.T("factories.where.compound")))
 	case factories.DiscardDown:
-		return "discard", "Discard down to the limits", ruleRef("limits", "the work phase")
+		return "discard", t.L.T("factories.group.discard"), ruleRef(t, "limits", work)
 	case factories.Done:
-		return "done", "Done", ruleRef("done", "the work phase")
+		return "done", t.L.T("factories.group.done"), ruleRef(t, "done", work)
 	case factories.Undo:
-		return "undo", "Take back (u)", ruleRef("undo", "the work phase")
+		return "undo", t.L.T("factories.group.undo"), ruleRef(t, "undo", work)
 	}
 	return string(mv.Kind), string(mv.Kind), nil
 }

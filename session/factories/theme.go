@@ -6,6 +6,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/smokestack/smokestack/engine/factories"
+	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/session/kit"
 )
 
@@ -25,7 +26,7 @@ var toolMarks = map[string]map[factories.Tool]string{
 // toolText words a tool token for the board: its name, in its colour,
 // with a shape in the colour-blind theme.
 func toolText(t kit.Theme, tool factories.Tool) string {
-	key := toolKey{t.Styles, tool}
+	key := toolKey{t.Styles, t.L.Tag(), tool}
 	if s, ok := toolTexts.Load(key); ok {
 		return s.(string)
 	}
@@ -37,11 +38,12 @@ func toolText(t kit.Theme, tool factories.Tool) string {
 // toolTexts holds the tool tokens as each theme draws them, by toolKey:
 // a token is drawn for every blueprint and contractor of every frame, and
 // a style is most of its cost. Themes are shared (one per theme and colour
-// profile), so it holds a few dozen strings at most.
+// profile), so it holds a few dozen strings a language at most.
 var toolTexts sync.Map
 
 type toolKey struct {
 	styles *kit.Styles
+	lang   lang.Tag
 	tool   factories.Tool
 }
 
@@ -51,5 +53,5 @@ func drawTool(t kit.Theme, tool factories.Tool) string {
 	if c, ok := toolColours[t.Name][tool]; ok {
 		st = st.Foreground(lipgloss.Color(c))
 	}
-	return st.Render(toolMarks[t.Name][tool] + string(tool))
+	return st.Render(toolMarks[t.Name][tool] + term(t, string(tool)))
 }

@@ -24,7 +24,7 @@ func TestTieNote(t *testing.T) {
 		{[]factories.Score{sc(0, 9, 1, 1, 1, 1), sc(1, 9, 1, 1, 1, 1)}, "tied on 9 points: the same metal, energy and cards in hand, so the win is shared"},
 		{[]factories.Score{sc(0, 10, 0, 0, 0, 1), sc(1, 9, 0, 0, 0, 2)}, ""},
 	} {
-		if got := tieNote(seats, c.scores); got != c.want {
+		if got := tieNote(kit.Theme{}, seats, c.scores); got != c.want {
 			t.Errorf("tieNote(%+v) = %q, want %q", c.scores, got, c.want)
 		}
 	}

@@ -44,32 +44,32 @@ func (b *board) Over() bool { return b.v.Phase == factories.GameOver }
 func (b *board) Header(t kit.Theme, s kit.Seats) string {
 	v := b.v
 	if v.Phase == factories.GameOver {
-		return fmt.Sprintf("round %d · game over", v.Round)
+		return tf(t, "factories.header.over", "Round", v.Round)
 	}
-	round := fmt.Sprintf("round %d", v.Round)
+	round := tf(t, "factories.header.round", "Round", v.Round)
 	if v.FinalRound > 0 {
-		round += fmt.Sprintf(" of %d", v.FinalRound)
+		round = tf(t, "factories.header.round_of", "Round", v.Round, "Final", v.FinalRound)
 	}
 	parts := []string{round}
 	switch v.Phase {
 	case factories.MarketPhase:
-		turn := s.Name(v.Turn) + "'s turn"
+		turn := tf(t, "factories.header.turn_of", "Name", s.Name(v.Turn))
 		if s.Me(v.Turn) {
-			turn = t.Accent.Render("your turn")
+			turn = t.Accent.Render(t.L.T("factories.header.your_turn"))
 		}
-		parts = append(parts, "market phase", turn)
+		parts = append(parts, t.L.T("factories.header.market"), turn)
 	case factories.WorkPhase:
 		// Who is still working, you first: short enough for 80 columns.
 		var working []string
 		if v.Seat >= 0 && !v.You().Done {
-			working = append(working, t.Accent.Render("you"))
+			working = append(working, t.Accent.Render(t.L.T("factories.header.you")))
 		}
 		for _, p := range v.Players {
 			if !p.Done && !s.Me(p.Seat) {
 				working = append(working, s.Name(p.Seat))
 			}
 		}
-		parts = append(parts, "work phase · working: "+strings.Join(working, ", "))
+		parts = append(parts, tf(t, "factories.header.work", "Names", strings.Join(working, ", ")))
 	}
 	return strings.Join(parts, " · ")
 }
@@ -77,38 +77,53 @@ func (b *board) Header(t kit.Theme, s kit.Seats) string {
 // Banner implements kit.Board: the end of the game coming.
 func (b *board) Banner(t kit.Theme, s kit.Seats) string {
 	if b.v.EndCause != "" && b.v.Phase != factories.GameOver {
-		return t.Accent.Render(fmt.Sprintf("the end is near: %s; round %d is the last", endCause(b.v, s, false), b.v.FinalRound))
+		return t.Accent.Render(tf(t, "factories.banner.end", "Cause", endCause(t, b.v, s, false), "Round", b.v.FinalRound))
 	}
 	return ""
 }
 
 // endCause words what triggered the end, naming who: "bob has 12
 // goods". past words it as it was then, for the final scores, whose own
-// numbers may be higher: "bob had 12 goods".
-func endCause(v *factories.View, s kit.Seats, past bool) string {
-	cause := v.EndCause
+// numbers may be higher: "bob had 12 goods". The engine's cause reads
+// "has 12 goods" or "has 10 buildings".
+func endCause(t kit.Theme, v *factories.View, s kit.Seats, past bool) string {
+	var n int
+	var what string
+	if _, err := fmt.Sscanf(v.EndCause, "has %d %s", &n, &what); err != nil {
+		return v.EndCause // not a cause this screen knows: as the engine words it
+	}
+	who := s.Name(v.EndSeat)
+	if v.EndSeat < 0 {
+		who = t.L.T("factories.machine.name")
+	}
+	buildings := what == "buildings"
 	switch {
+	case s.Me(v.EndSeat) && past && buildings:
+		return t.L.N("factories.end.you_had_buildings", n)
+	case s.Me(v.EndSeat) && past:
+		return t.L.N("factories.end.you_had_goods", n)
+	case s.Me(v.EndSeat) && buildings:
+		return t.L.N("factories.end.you_have_buildings", n)
+	case s.Me(v.EndSeat):
+		return t.L.N("factories.end.you_have_goods", n)
+	case past && buildings:
+		return t.L.N("factories.end.had_buildings", n, "Who", who)
 	case past:
-		cause = strings.Replace(cause, "has ", "had ", 1)
-	case s.Me(v.EndSeat):
-		cause = strings.Replace(cause, "has ", "have ", 1)
+		return t.L.N("factories.end.had_goods", n, "Who", who)
+	case buildings:
+		return t.L.N("factories.end.has_buildings", n, "Who", who)
 	}
-	switch {
-	case v.EndSeat < 0:
-		return "The Machine " + cause
-	case s.Me(v.EndSeat):
-		return "you " + cause
-	}
-	return s.Name(v.EndSeat) + " " + cause
+	return t.L.N("factories.end.has_goods", n, "Who", who)
 }
 
-// Idle implements kit.Board.
+// Idle implements kit.Board, in the viewer's language (s.L).
 func (b *board) Idle(s kit.Seats) string {
+	t := kit.Theme{L: s.L}
 	switch {
 	case b.v.Phase == factories.MarketPhase && !s.Me(b.v.Turn):
-		return "waiting for " + s.Name(b.v.Turn) + " to choose"
+		return tf(t, "factories.idle.waiting_for", "Name", s.Name(b.v.Turn))
 	case b.v.Phase == factories.WorkPhase && b.v.You().Done:
-		return "you are done: waiting for the others to finish working"
+		return t.L.T("factories.idle.done")
 	}
-	return "nothing to do right now"
+	return t.L.T("factories.idle.nothing")
 }

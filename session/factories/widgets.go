@@ -3,9 +3,12 @@ package factories
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/smokestack/smokestack/engine/factories"
+	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/session/kit"
 )
 
@@ -15,24 +18,51 @@ import (
 // marketView draws the marketplace: four blueprints with tool, cost and
 // prestige, and the four contractors under their tool tokens.
 func marketView(t kit.Theme, v *factories.View, w int) string {
-	lines := []string{t.Title.Render("MARKETPLACE") + t.Dim.Render(fmt.Sprintf("  deck %d · discard %d", v.DeckSize, v.DiscardSize))}
-	nameW := max(10, min(18, w-23))
+	lines := []string{t.Title.Render(t.L.T("factories.market.title")) +
+		t.Dim.Render("  "+tf(t, "factories.market.decks", "Deck", v.DeckSize, "Discard", v.DiscardSize))}
+	// Names take what the tool and cost leave (a row is the name, the
+	// tool and 14 more cells), as wide as the longest one here and at
+	// least the longest English name's 18. Where a language's long name
+	// and tool leave too little, the gaps around the cost narrow before
+	// anything is cut.
+	toolW, longest := toolWidth(t), 18
+	for _, c := range v.Market.Blueprints {
+		if c != factories.None {
+			longest = max(longest, kit.Width(cardName(t, c.Name())))
+		}
+	}
+	gap := "  "
+	if longest+toolW+14 > w {
+		gap = " "
+	}
+	// At the 80-column board's 41 cells every name fits whole; in a
+	// narrower column the names give way first, a cell a cell.
+	nameW := max(10, min(longest, w-41+longest, w-toolW-10-2*len(gap)))
+	empty := t.Dim.Render(t.L.T("factories.empty"))
 	for i, c := range v.Market.Blueprints {
 		if c == factories.None {
-			lines = append(lines, fmt.Sprintf("%d %s", i+1, t.Dim.Render("(empty)")))
+			lines = append(lines, fmt.Sprintf("%d %s", i+1, empty))
 			continue
 		}
 		b := c.Info()
-		lines = append(lines, fmt.Sprintf("%d %-*s %s  %s  ★%d", i+1, nameW, b.Name, padTool(t, b.Tool),
-			costShort(b.Metal, b.Energy), b.Prestige))
+		name := cardName(t, b.Name)
+		rest := fmt.Sprintf(" %s%s%s%s★%d", padTool(t, b.Tool), gap, costShort(t, b.Metal, b.Energy), gap, b.Prestige)
+		slot := strconv.Itoa(i + 1)
+		if kit.Width(name) > nameW {
+			// Too long to share its row: the name alone, the rest below
+			// in its columns.
+			lines = append(lines, slot+" "+name)
+			slot, name = " ", ""
+		}
+		lines = append(lines, slot+" "+name+strings.Repeat(" ", max(0, nameW-kit.Width(name)))+rest)
 	}
-	lines = append(lines, t.Dim.Render(fmt.Sprintf("  contractors (token → card) · deck %d", v.ContractorDeck)))
+	lines = append(lines, t.Dim.Render("  "+tf(t, "factories.market.contractors", "Deck", v.ContractorDeck)))
 	for i, c := range v.Market.Contractors {
-		name := t.Dim.Render("(empty)")
+		name := empty
 		if c != factories.None {
-			name = c.Name()
+			name = cardName(t, c.Name())
 			if e := c.Info().Energy; e > 0 {
-				name += t.Dim.Render(fmt.Sprintf(" +%de", e))
+				name += t.Dim.Render(fmt.Sprintf(" +%d%s", e, t.L.T("factories.abbr.energy")))
 			}
 		}
 		lines = append(lines, fmt.Sprintf("%d %s → %s", i+1, padTool(t, v.Market.Tools[i]), name))
@@ -42,53 +72,80 @@ func marketView(t kit.Theme, v *factories.View, w int) string {
 
 // padTool draws a tool token padded to a fixed width so columns line up.
 func padTool(t kit.Theme, tool factories.Tool) string {
-	mark := toolMarks[t.Name][tool]
-	width := 6
-	if mark != "" {
-		width = 8
-	}
-	return toolText(t, tool) + strings.Repeat(" ", max(0, width-len([]rune(mark+string(tool)))))
+	return toolText(t, tool) + strings.Repeat(" ", max(0, toolWidth(t)-kit.Width(toolMarks[t.Name][tool]+term(t, string(tool)))))
 }
 
-// costShort is a cost for a table cell: "2m 1e", "free".
-func costShort(metal, energy int) string {
+// toolWidth is the width of the widest tool token in the theme's language
+// and marks: 6 in English ("wrench"), more with a mark or longer words.
+func toolWidth(t kit.Theme) int {
+	w := 0
+	for _, tool := range factories.Tools() {
+		w = max(w, kit.Width(toolMarks[t.Name][tool]+term(t, string(tool))))
+	}
+	return w
+}
+
+// costShort is a cost for a table cell: "2m 1e", "free", five cells
+// wide with one-letter units.
+func costShort(t kit.Theme, metal, energy int) string {
+	k := costKey{t.L.Tag(), metal, energy}
+	if s, ok := costs.Load(k); ok {
+		return s.(string)
+	}
+	s := drawCost(t, metal, energy)
+	costs.Store(k, s)
+	return s
+}
+
+// costs holds the cost cells by language and cost (costKey): the
+// printed costs are a dozen.
+var costs sync.Map
+
+type costKey struct {
+	tag           lang.Tag
+	metal, energy int
+}
+
+func drawCost(t kit.Theme, metal, energy int) string {
+	m, e := t.L.T("factories.abbr.metal"), t.L.T("factories.abbr.energy")
 	switch {
 	case metal == 0 && energy == 0:
-		return "free "
+		free := t.L.T("factories.cost.free_short")
+		return free + strings.Repeat(" ", max(0, 5-kit.Width(free)))
 	case energy == 0:
-		return fmt.Sprintf("%dm   ", metal)
+		return fmt.Sprintf("%d%s   ", metal, m)
 	case metal == 0:
-		return fmt.Sprintf("   %de", energy)
+		return fmt.Sprintf("   %d%s", energy, e)
 	}
-	return fmt.Sprintf("%dm %de", metal, energy)
+	return fmt.Sprintf("%d%s %d%s", metal, m, energy, e)
 }
 
 // resources is a player's metal, energy, goods and prestige in one line.
-func resources(p factories.PlayerView) string {
-	return fmt.Sprintf("metal %d · energy %d · goods %d · ★%d", p.Metal, p.Energy, p.Goods, p.Prestige)
+func resources(t kit.Theme, p factories.PlayerView) string {
+	return tf(t, "factories.resources", "Metal", p.Metal, "Energy", p.Energy, "Goods", p.Goods, "Prestige", p.Prestige)
 }
 
 // diceView draws a player's dice in the work phase: the free ones' values,
 // extra dice that leave at round end with a "+", unset dice as "?", and
 // how many are placed. In the market phase the dice wait for the next roll, so the
 // last round's faces are not shown as if they were this round's.
-func diceView(v *factories.View, p factories.PlayerView) string {
+func diceView(t kit.Theme, v *factories.View, p factories.PlayerView) string {
 	var hired []string
 	if p.Foreman {
-		hired = append(hired, "Foreman")
+		hired = append(hired, cardName(t, factories.Foreman))
 	}
 	if p.HiredHands > 0 {
-		hired = append(hired, fmt.Sprintf("Hired Hands×%d", p.HiredHands))
+		hired = append(hired, fmt.Sprintf("%s×%d", cardName(t, factories.HiredHands), p.HiredHands))
 	}
 	if p.Specialists > 0 {
-		hired = append(hired, fmt.Sprintf("Specialist×%d", p.Specialists))
+		hired = append(hired, fmt.Sprintf("%s×%d", cardName(t, factories.Specialist), p.Specialists))
 	}
 	out := ""
 	switch {
 	case v.Phase == factories.MarketPhase:
-		out = "dice: rolled when the work phase begins"
+		out = t.L.T("factories.dice.later")
 	case len(p.Dice) == 0:
-		out = "dice: none"
+		out = t.L.T("factories.dice.none")
 	default:
 		// Placed dice show where they were placed (the Headquarters, a
 		// building's [3,4]): here only the free ones and how many are out.
@@ -108,22 +165,22 @@ func diceView(v *factories.View, p factories.PlayerView) string {
 				free = append(free, s)
 			}
 		}
-		out = "dice: " + strings.Join(free, " ")
+		out = tf(t, "factories.dice.free", "Dice", strings.Join(free, " "))
 		switch {
 		case len(free) == 0:
-			out = "dice: all placed"
+			out = t.L.T("factories.dice.placed_all")
 		case placed > 0:
-			out += fmt.Sprintf(" · %d placed", placed)
+			out += " · " + t.L.N("factories.dice.placed", placed)
 		}
 	}
 	if len(hired) > 0 {
-		out += " · hired " + strings.Join(hired, ", ")
+		out += " · " + tf(t, "factories.dice.hired", "Names", strings.Join(hired, ", "))
 	}
 	return out
 }
 
 // hqView draws the Headquarters with the dice placed on each action.
-func hqView(hq factories.Headquarters) string {
+func hqView(t kit.Theme, hq factories.Headquarters) string {
 	slot := func(vals []int) string {
 		if len(vals) == 0 {
 			return "-"
@@ -134,13 +191,13 @@ func hqView(hq factories.Headquarters) string {
 		}
 		return strings.Join(s, ",")
 	}
-	return fmt.Sprintf("HQ: research %s · generate %s · mine %s", slot(hq.Research), slot(hq.Generate), slot(hq.Mine))
+	return tf(t, "factories.hq", "Research", slot(hq.Research), "Generate", slot(hq.Generate), "Mine", slot(hq.Mine))
 }
 
 // buildingLabel names a compound building with the dice on it; "✓" marks
 // one already activated this round.
-func buildingLabel(b factories.Building) string {
-	s := b.Card.Name()
+func buildingLabel(t kit.Theme, b factories.Building) string {
+	s := cardName(t, b.Card.Name())
 	if len(b.Dice) > 0 {
 		var d []string
 		for _, v := range b.Dice {
@@ -149,7 +206,7 @@ func buildingLabel(b factories.Building) string {
 		s += "[" + strings.Join(d, ",") + "]"
 	}
 	if b.Copied != "" {
-		s += "=" + b.Copied
+		s += "=" + cardName(t, b.Copied)
 	}
 	if b.Used {
 		s += "✓"
@@ -157,37 +214,79 @@ func buildingLabel(b factories.Building) string {
 	return s
 }
 
+// fitLine breaks a line of parts joined by " · " (the Headquarters, the
+// dice) into lines no wider than w, between parts where it can.
+func fitLine(line string, w int) []string {
+	if kit.Width(line) <= w {
+		return []string{line}
+	}
+	return wrapList("", "  ", strings.Split(line, " · "), w)
+}
+
 // moreMark ends a list cut short to fit: how many items it leaves out and
 // the key that shows every card.
 func moreMark(t kit.Theme, n int) string {
-	return t.Dim.Render(fmt.Sprintf("+%d more (i)", n))
+	return t.Dim.Render(tf(t, "factories.more", "N", n))
 }
 
 // listLines wraps items after prefix into at most max lines of width w.
 // When they need more, the last line ends with a "+N more (i)" mark
 // instead: a list is shortened, never cut silently.
 func listLines(t kit.Theme, prefix string, items []string, w, max int) []string {
-	lines := kit.WrapItems(prefix, items, " · ", w)
+	indent := strings.Repeat(" ", min(kit.Width(prefix), 12))
+	lines := wrapList(prefix, indent, items, w)
 	if len(lines) <= max || max < 1 {
 		return lines
 	}
 	for n := len(items) - 1; n >= 0; n-- {
 		kept := append(append([]string{}, items[:n]...), moreMark(t, len(items)-n))
-		if lines := kit.WrapItems(prefix, kept, " · ", w); len(lines) <= max {
+		if lines := wrapList(prefix, indent, kept, w); len(lines) <= max {
 			return lines
 		}
 	}
 	return []string{prefix + moreMark(t, len(items))}
 }
 
+// wrapList joins items with " · " into lines no wider than w, as
+// kit.WrapHanging does, never splitting an item that fits a line of its
+// own; a longer one (a long name in some language, a copy beside its
+// Replicator) breaks at its spaces, never inside a word.
+func wrapList(prefix, indent string, items []string, w int) []string {
+	var lines []string
+	cur, fresh := prefix, true
+	for _, it := range items {
+		words := []string{it}
+		if kit.Width(indent+it) > w {
+			words = strings.Fields(it)
+		}
+		for i, word := range words {
+			add := word
+			switch {
+			case fresh:
+			case i == 0:
+				add = " · " + word
+			default:
+				add = " " + word
+			}
+			if !fresh && kit.Width(cur+add) > w {
+				lines = append(lines, cur)
+				cur, add = indent+word, ""
+			}
+			cur += add
+			fresh = false
+		}
+	}
+	return append(lines, cur)
+}
+
 // compoundLines lists a compound's buildings in at most max lines of w.
 func compoundLines(t kit.Theme, prefix string, compound []factories.Building, w, max int) []string {
 	if len(compound) == 0 {
-		return []string{prefix + t.Dim.Render("no buildings yet")}
+		return []string{prefix + t.Dim.Render(t.L.T("factories.compound.empty"))}
 	}
 	items := make([]string, len(compound))
 	for i, b := range compound {
-		items[i] = buildingLabel(b)
+		items[i] = buildingLabel(t, b)
 	}
 	return listLines(t, prefix, items, w, max)
 }
@@ -197,15 +296,15 @@ func compoundLines(t kit.Theme, prefix string, compound []factories.Building, w,
 // with shows at a glance. At most max lines of w.
 func handLines(t kit.Theme, hand []factories.Card, w, max int) []string {
 	if len(hand) == 0 {
-		return []string{"hand: empty"}
+		return []string{t.L.T("factories.hand.empty")}
 	}
 	byTool := map[factories.Tool][]string{}
 	for _, c := range hand {
 		tool := c.Info().Tool
-		byTool[tool] = append(byTool[tool], c.Name())
+		byTool[tool] = append(byTool[tool], cardName(t, c.Name()))
 	}
-	head := fmt.Sprintf("hand (%d) ", len(hand))
-	indent := strings.Repeat(" ", len(head))
+	head := tf(t, "factories.hand.head", "N", len(hand)) + " "
+	indent := strings.Repeat(" ", kit.Width(head))
 	var lines []string
 	for _, tool := range factories.Tools() {
 		names := byTool[tool]
@@ -219,16 +318,13 @@ func handLines(t kit.Theme, hand []factories.Card, w, max int) []string {
 		}
 		label := toolText(t, tool) + ": "
 		hang := indent + strings.Repeat(" ", kit.Width(label))
-		lines = append(lines, kit.WrapHanging(prefix+label, hang, names, " · ", w)...)
+		lines = append(lines, wrapList(prefix+label, hang, names, w)...)
 	}
 	if len(lines) <= max {
 		return lines
 	}
 	// Too many to list by tool: the names alone, shortened with a mark.
-	var names []string
-	for _, c := range hand {
-		names = append(names, c.Name())
-	}
+	names := cardNames(t, hand)
 	slices.Sort(names)
 	return listLines(t, head, names, w, max)
 }
@@ -252,14 +348,17 @@ func machineScore(m *factories.Machine) int {
 // Headquarters, compound and hand, shortened (with marks) to fit.
 func youView(t kit.Theme, v *factories.View, s kit.Seats, w, h int) string {
 	p := v.You()
-	title := t.Title.Render("YOU") + " " + s.Label(t, v.Seat)
+	title := t.Title.Render(t.L.T("factories.you.title")) + " " + s.Label(t, v.Seat)
 	if v.Machine != nil {
-		title += fmt.Sprintf(" · %d vs The Machine %d", score(p), machineScore(v.Machine))
+		title += " · " + tf(t, "factories.you.vs_machine", "You", score(p), "Machine", machineScore(v.Machine))
 	}
-	lines := []string{title, resources(p), diceView(v, p), hqView(p.HQ)}
+	lines := []string{title}
+	for _, l := range []string{resources(t, p), diceView(t, v, p), hqView(t, p.HQ)} {
+		lines = append(lines, fitLine(l, w)...)
+	}
 	room := h - len(lines)
 	hand := handLines(t, v.Hand, w, max(1, room-1))
-	compound := compoundLines(t, "compound: ", p.Compound, w, max(1, room-len(hand)))
+	compound := compoundLines(t, t.L.T("factories.compound.head")+" ", p.Compound, w, max(1, room-len(hand)))
 	lines = append(lines, compound...)
 	lines = append(lines, hand...)
 	return strings.Join(lines, "\n")
@@ -270,11 +369,11 @@ func youView(t kit.Theme, v *factories.View, s kit.Seats, w, h int) string {
 func seatState(t kit.Theme, v *factories.View, seat int, done bool) string {
 	switch {
 	case v.Phase == factories.MarketPhase && v.Turn == seat:
-		return t.Accent.Render("▶ choosing")
+		return t.Accent.Render("▶ " + t.L.T("factories.seat.choosing"))
 	case v.Phase == factories.WorkPhase && done:
-		return t.Dim.Render("✓ done")
+		return t.Dim.Render("✓ " + t.L.T("factories.seat.done"))
 	case v.Phase == factories.WorkPhase:
-		return t.Accent.Render("… working")
+		return t.Accent.Render("… " + t.L.T("factories.seat.working"))
 	}
 	return ""
 }
@@ -311,17 +410,18 @@ func seatLines(t kit.Theme, v *factories.View, s kit.Seats, p factories.PlayerVi
 	if st := seatState(t, v, p.Seat, p.Done); st != "" {
 		name += " " + st
 	}
-	numbers := fmt.Sprintf("goods %d ★%d · hand %d · %dm %de", p.Goods, p.Prestige, p.HandSize, p.Metal, p.Energy)
+	numbers := tf(t, "factories.seat.numbers", "Goods", p.Goods, "Prestige", p.Prestige, "Hand", p.HandSize) +
+		fmt.Sprintf(" · %d%s %d%s", p.Metal, t.L.T("factories.abbr.metal"), p.Energy, t.L.T("factories.abbr.energy"))
 	dice := v.Phase == factories.WorkPhase && len(p.Dice) > 0
 	switch {
 	case budget >= 4 && dice:
-		return append([]string{name, "  " + numbers, "  " + diceView(v, p)}, compoundLines(t, "  ", p.Compound, w, budget-3)...)
+		return append([]string{name, "  " + numbers, "  " + diceView(t, v, p)}, compoundLines(t, "  ", p.Compound, w, budget-3)...)
 	case budget >= 3:
 		return append([]string{name, "  " + numbers}, compoundLines(t, "  ", p.Compound, w, budget-2)...)
 	case budget == 2 && kit.Width(name+"  "+numbers) <= w:
 		return append([]string{name + "  " + numbers}, compoundLines(t, "  ", p.Compound, w, 1)...)
 	case budget == 2:
-		return []string{name, "  " + numbers + fmt.Sprintf(" · %d bldg (i)", len(p.Compound))}
+		return []string{name, "  " + numbers + " · " + t.L.N("factories.seat.buildings", len(p.Compound))}
 	}
 	return []string{name + "  " + numbers}
 }
@@ -329,18 +429,16 @@ func seatLines(t kit.Theme, v *factories.View, s kit.Seats, p factories.PlayerVi
 // machineView draws The Machine, the solo opponent: its score, goods and
 // last roll, then its compound in at most h more lines.
 func machineView(t kit.Theme, m *factories.Machine, w, h int) []string {
-	lines := []string{t.Title.Render("THE MACHINE") + fmt.Sprintf("  %d points · %d goods", machineScore(m), m.Goods)}
+	lines := []string{t.Title.Render(t.L.T("factories.machine.title")) + "  " +
+		tf(t, "factories.machine.score", "Points", machineScore(m), "Goods", m.Goods)}
 	if m.Roll != [5]int{} {
-		roll := fmt.Sprintf("  last roll %d %d %d %d %d", m.Roll[0], m.Roll[1], m.Roll[2], m.Roll[3], m.Roll[4])
-		if legend := " (green red blue purple yellow)"; kit.Width(roll+legend) <= w {
+		roll := "  " + tf(t, "factories.machine.roll", "Dice", fmt.Sprintf("%d %d %d %d %d", m.Roll[0], m.Roll[1], m.Roll[2], m.Roll[3], m.Roll[4]))
+		if legend := " (" + t.L.T("factories.machine.legend") + ")"; kit.Width(roll+legend) <= w {
 			roll += t.Dim.Render(legend)
 		}
 		lines = append(lines, roll)
 	}
-	var names []string
-	for _, c := range m.Compound {
-		names = append(names, c.Name())
-	}
+	names := cardNames(t, m.Compound)
 	if len(names) == 0 {
 		return lines
 	}

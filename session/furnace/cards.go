@@ -1,12 +1,10 @@
 package furnace
 
 import (
-	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/lipgloss"
-
 	"github.com/smokestack/smokestack/engine/furnace"
+	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/session/kit"
 )
 
@@ -16,18 +14,18 @@ import (
 // and its state, so the reference is also the long form of every row the
 // board had to shorten.
 func (b *board) Cards(s kit.Seats) []kit.CardRef {
-	v := b.v
+	v, p := b.v, s.L
 	var out []kit.CardRef
 	for i, l := range v.Market {
-		where := fmt.Sprintf("market card %d", i+1)
+		where := p.T("furnace.where.market", "Pos", i+1)
 		if v.Phase == furnace.ResolvePhase {
-			where = "being resolved"
+			where = p.T("furnace.where.resolving")
 			if i > 0 {
-				where = fmt.Sprintf("to resolve, %s in line", ordinal(i+1))
+				where = p.T("furnace.where.inLine", "Pos", i+1)
 			}
 		}
-		if d := discsText(v, l, s, long); d != "" {
-			where += " · discs " + d
+		if d := discsText(v, l, s, long.in(p)); d != "" {
+			where += " · " + p.T("furnace.where.discs", "Discs", d)
 		}
 		out = append(out, cardRef(l.Card, where))
 	}
@@ -41,54 +39,64 @@ func (b *board) Cards(s kit.Seats) []kit.CardRef {
 		}
 	}
 	for _, seat := range seats {
-		p := v.Players[seat]
-		whose := strings.ToLower(s.Whose(seat))
-		for _, o := range p.Cards {
-			where := whose + " cards"
+		pl := v.Players[seat]
+		for _, o := range pl.Cards {
+			where := whose(p, s, seat, "furnace.where.cardsOf")
 			if o.Upgraded {
-				where += " · upgraded"
+				where += " · " + p.T("furnace.where.upgraded")
 			}
 			if o.Used && v.Phase == furnace.ProductionPhase {
-				where += " · resolved this round"
+				where += " · " + p.T("furnace.where.resolvedThisRound")
 			}
 			out = append(out, cardRef(o.Card, where))
 		}
-		for _, c := range p.New {
-			out = append(out, cardRef(c, whose+" cards · won this round, to place in the chain"))
+		for _, c := range pl.New {
+			out = append(out, cardRef(c, whose(p, s, seat, "furnace.where.cardsOf")+" · "+p.T("furnace.where.toPlace")))
 		}
 	}
 	for _, seat := range seats {
 		if c := v.Players[seat].Capitalist; c != "" {
-			out = append(out, kit.CardRef{Key: "capitalist:" + string(c), Name: c.Name(), Where: strings.ToLower(s.Whose(seat)) + " capitalist"})
+			out = append(out, kit.CardRef{Key: "capitalist:" + string(c), Name: capitalistName(p, c), Where: whose(p, s, seat, "furnace.where.capitalistOf")})
 		}
 	}
 	for _, c := range v.Removed {
-		out = append(out, cardRef(c, "out of the game"))
+		out = append(out, cardRef(c, p.T("furnace.where.out")))
 	}
 	return out
+}
+
+// whose words a seat's belongings by message id: id+"Yours" for the
+// viewer ("your cards"), id with the seat's name for the others ("bob's
+// cards").
+func whose(p *lang.Printer, s kit.Seats, seat int, id string) string {
+	if s.Me(seat) {
+		return p.T(id + "Yours")
+	}
+	return p.T(id, "Name", s.Name(seat))
 }
 
 // CardText implements kit.Board: a card's lines in words, what they
 // mean, and how sure the card data is.
 func (b *board) CardText(t kit.Theme, c kit.CardRef, w int) string {
-	wrap := lipgloss.NewStyle().Width(w)
+	p := t.L
+	wrap := func(text string) string { return kit.Wrap(text, w) }
 	kind, id, _ := strings.Cut(c.Key, ":")
 	var lines []string
 	switch kind {
 	case "capitalist":
 		k := furnace.Capitalist(id).Info()
 		if k.ID == "" {
-			return t.Title.Render(c.Name) + "\n" + t.Dim.Render("not a card of this game")
+			return t.Title.Render(c.Name) + "\n" + t.Dim.Render(p.T("furnace.text.unknown"))
 		}
-		lines = []string{t.Title.Render(k.Name) + t.Dim.Render("  capitalist"), wrap.Render(k.Power)}
+		lines = []string{t.Title.Render(capitalistName(p, k.ID)) + t.Dim.Render("  "+p.T("furnace.text.capitalist")), wrap(power(p, k))}
 		if k.ID == furnace.Arthur {
-			lines = append(lines, wrap.Render(arthurTiming(b.v.Config.Arthur)))
+			lines = append(lines, wrap(arthurTiming(p, b.v.Config.Arthur)))
 		}
-		lines = append(lines, wrap.Render(confidence(k.Confidence, k.Note)))
+		lines = append(lines, wrap(confidence(p, string(k.ID), k.Confidence, k.Note)))
 	default:
 		card, ok := furnace.CardByID(id)
 		if !ok {
-			return t.Title.Render(c.Name) + "\n" + t.Dim.Render("not a card of this game")
+			return t.Title.Render(c.Name) + "\n" + t.Dim.Render(p.T("furnace.text.unknown"))
 		}
 		if card.IsStart() {
 			lines = startText(t, card, wrap)
@@ -96,80 +104,86 @@ func (b *board) CardText(t kit.Theme, c kit.CardRef, w int) string {
 			lines = companyText(t, card, wrap)
 		}
 	}
-	return strings.Join(append(lines, t.Dim.Render(wrap.Render("on the board: "+c.Where))), "\n")
+	return strings.Join(append(lines, t.Dim.Render(wrap(p.T("furnace.text.where", "Where", c.Where)))), "\n")
+}
+
+// power is a capitalist's power in the reader's language.
+func power(p *lang.Printer, k furnace.CapitalistCard) string {
+	if id := "furnace.power." + string(k.ID); p.Has(id) {
+		return p.T(id)
+	}
+	return k.Power
 }
 
 // companyText is a company: both sides, the compensation and the data's
 // confidence.
-func companyText(t kit.Theme, c furnace.Card, wrap lipgloss.Style) []string {
+func companyText(t kit.Theme, c furnace.Card, wrap func(string) string) []string {
+	p, long := t.L, long.in(t.L)
 	co := c.Company()
 	basic, upgraded := c.Lines(false), c.Lines(true)
-	comp := "Compensation, for each disc that loses this card: "
+	then := p.T("furnace.text.then")
+	comp := p.T("furnace.text.compensationTimes", "Line", long.line(co.Compensation))
 	if co.Compensation.Processing() {
-		comp += long.line(co.Compensation) + ", up to the disc's value in times (optional)."
-	} else {
-		comp += long.line(co.Compensation) + " times the disc's value (a 3 gets three times that)."
+		comp = p.T("furnace.text.compensationUpTo", "Line", long.line(co.Compensation))
 	}
 	return []string{
-		t.Title.Render(co.ID) + t.Dim.Render("  company"),
-		wrap.Render("Basic side: " + long.lines(basic, "; then ")),
-		wrap.Render("Upgraded side: " + long.lines(upgraded, "; then ")),
-		wrap.Render(comp),
-		t.Dim.Render(wrap.Render("+ is always received; ×N may be done 0 to N times, paid from what you hold.")),
-		wrap.Render(confidence(co.Confidence, co.Note)),
+		t.Title.Render(co.ID) + t.Dim.Render("  "+p.T("furnace.text.company")),
+		wrap(p.T("furnace.text.basic", "Lines", long.lines(basic, then))),
+		wrap(p.T("furnace.text.upgraded", "Lines", long.lines(upgraded, then))),
+		wrap(comp),
+		t.Dim.Render(wrap(p.T("furnace.text.reading"))),
+		wrap(confidence(p, co.ID, co.Confidence, co.Note)),
 	}
 }
 
 // startText is a start card: its three lines and what it gave at setup.
-func startText(t kit.Theme, c furnace.Card, wrap lipgloss.Style) []string {
+func startText(t kit.Theme, c furnace.Card, wrap func(string) string) []string {
+	p, long := t.L, long.in(t.L)
 	st := c.Start()
 	return []string{
-		t.Title.Render(st.ID) + t.Dim.Render("  start card (one side)"),
-		wrap.Render("Lines: " + long.lines(c.Lines(false), "; then ") + "."),
-		wrap.Render("Upgrades are open while this is the card you resolved last: resolving any other card, or Done, closes them."),
-		wrap.Render("At setup it gave " + long.goods(st.Resources) + ", once."),
-		wrap.Render(confidence(st.Confidence, st.Note)),
+		t.Title.Render(st.ID) + t.Dim.Render("  "+p.T("furnace.text.start")),
+		wrap(p.T("furnace.text.startLines", "Lines", long.lines(c.Lines(false), p.T("furnace.text.then")))),
+		wrap(p.T("furnace.text.startOpen")),
+		wrap(p.T("furnace.text.setup", "Goods", long.goods(st.Resources))),
+		wrap(confidence(p, st.ID, st.Confidence, st.Note)),
 	}
 }
 
 // confidence says plainly how sure a card's data is, as cards.json marks
-// it.
-func confidence(mark, note string) string {
+// it, with the card's note in the reader's language (furnace.note.ID)
+// where the catalogue has it.
+func confidence(p *lang.Printer, id, mark, note string) string {
 	var text string
 	switch mark {
 	case "A":
-		text = "Data: a published fact (A), confirmed by two independent public sources."
+		text = p.T("furnace.data.a")
 	case "B":
-		text = "Data: single-source (B), from one detailed public source."
+		text = p.T("furnace.data.b")
 	case "C":
-		text = "Data: doubtful (C)."
+		text = p.T("furnace.data.c")
 	case "stand-in":
-		text = "Data: a STAND-IN value, invented because the real one is not public."
+		text = p.T("furnace.data.standIn")
 	default:
-		text = "Data: confidence " + mark + "."
+		text = p.T("furnace.data.mark", "Mark", mark)
 	}
 	if note != "" {
-		text += " Note: " + note + "."
+		text += " " + p.T("furnace.data.note", "Note", cardNote(p, id, note))
 	}
 	return text
 }
 
-// arthurTiming says when Arthur's neutral disc is placed in this game.
-func arthurTiming(a furnace.ArthurTiming) string {
-	if a == furnace.ArthurPaired {
-		return "In this game the neutral 2 is placed together with another of his discs, on a different card (the arthur option: paired)."
+// cardNote is a card's note on its data in the reader's language.
+func cardNote(p *lang.Printer, id, note string) string {
+	if key := "furnace.note." + id; p.Has(key) {
+		return p.T(key)
 	}
-	return "In this game the neutral 2 is placed on a turn of its own, like a fifth disc (the arthur option: alone)."
+	return note
 }
 
-func ordinal(n int) string {
-	switch n {
-	case 1:
-		return "1st"
-	case 2:
-		return "2nd"
-	case 3:
-		return "3rd"
+// arthurTiming says when Arthur's neutral disc is placed in this game.
+func arthurTiming(p *lang.Printer, a furnace.ArthurTiming) string {
+	if a == furnace.ArthurPaired {
+		return p.T("furnace.text.arthurPaired")
 	}
-	return fmt.Sprintf("%dth", n)
+	return p.T("furnace.text.arthurAlone")
 }

@@ -49,7 +49,7 @@ func TestCardTextSaysHowSureTheDataIs(t *testing.T) {
 // TestRulesNameTheUncertainCards checks the rules' last page against the
 // card data: every doubtful and stand-in company is named.
 func TestRulesNameTheUncertainCards(t *testing.T) {
-	pages := UI.Rules()
+	pages := UI.Rules(nil)
 	if len(pages) < 7 {
 		t.Fatalf("%d rules pages", len(pages))
 	}

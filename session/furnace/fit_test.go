@@ -9,6 +9,7 @@ import (
 
 	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/engine/furnace"
+	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/session/kit"
 )
 
@@ -17,17 +18,30 @@ import (
 // board), for a seat that may act, a spectator and, in turn, each other
 // seat, and fails on any line wider than the screen or any line past its
 // bottom: the generic screen would cut them without a word. Long names are
-// used on purpose.
+// used on purpose. Every language is drawn (Portuguese and Polish run
+// longer than English, Cyrillic measures otherwise): English at every
+// position, the others at every fourth.
 func TestBoardFits(t *testing.T) {
+	for _, tag := range lang.Tags {
+		t.Run(string(tag), func(t *testing.T) {
+			stride := 1
+			if tag != lang.English {
+				stride = 4
+			}
+			boardFits(t, kit.NewTheme("mono", nil).In(lang.For(tag)), stride)
+		})
+	}
+}
+
+func boardFits(t *testing.T, th kit.Theme, stride int) {
 	configs := []furnace.Config{
 		{Players: 2}, {Players: 4, Capitalists: true}, {Players: 3, Capitalists: true, Chain: true},
 		{Players: 4, Capitalists: true, Chain: true, Arthur: furnace.ArthurPaired},
 	}
 	names := []string{"alexandrina", "greedy bot 2", "bartholomew", "random bot 4"}
 	sizes := [][2]int{{80, 20}, {120, 36}, {160, 56}} // the bodies of 80x24, 120x40 and 200x60
-	stride := 1
 	if raceEnabled || testing.Short() {
-		stride = 4 // every fourth position; the full run is the default
+		stride *= 4 // a quarter of the positions; the full run is the default
 	}
 	for _, cfg := range configs {
 		for seed := uint64(1); seed <= 2; seed++ {
@@ -36,10 +50,10 @@ func TestBoardFits(t *testing.T) {
 				t.Fatal(err)
 			}
 			rng := engine.NewRNG(seed)
-			seats := kit.Seats{Names: names[:cfg.Players]}
+			seats := kit.Seats{Names: names[:cfg.Players], L: th.L}
 			for step := 0; ; step++ {
 				if step%stride == 0 || s.Phase == furnace.GameOver {
-					checkPosition(t, s, cfg, seed, step, seats, sizes)
+					checkPosition(t, th, s, cfg, seed, step, seats, sizes)
 				}
 				if s.Phase == furnace.GameOver {
 					break
@@ -57,7 +71,7 @@ func TestBoardFits(t *testing.T) {
 
 // checkPosition draws s for a spectator, the seat of the step's turn and
 // the first seat that may act.
-func checkPosition(t *testing.T, s furnace.State, cfg furnace.Config, seed uint64, step int, seats kit.Seats, sizes [][2]int) {
+func checkPosition(t *testing.T, th kit.Theme, s furnace.State, cfg furnace.Config, seed uint64, step int, seats kit.Seats, sizes [][2]int) {
 	t.Helper()
 	viewers := []int{engine.Spectator, step % cfg.Players}
 	if st := furnace.StatusOf(s); len(st.Acting) > 0 {
@@ -69,14 +83,13 @@ func checkPosition(t *testing.T, s furnace.State, cfg furnace.Config, seed uint6
 		seats.Viewer = viewer
 		for _, sz := range sizes {
 			where := fmt.Sprintf("%+v seed %d step %d viewer %d %dx%d", cfg, seed, step, viewer, sz[0], sz[1])
-			checkFits(t, where, b, seats, sz[0], sz[1])
+			checkFits(t, th, where, b, seats, sz[0], sz[1])
 		}
 	}
 }
 
-func checkFits(t *testing.T, where string, b *board, s kit.Seats, w, h int) {
+func checkFits(t *testing.T, th kit.Theme, where string, b *board, s kit.Seats, w, h int) {
 	t.Helper()
-	th := kit.NewTheme("mono", nil)
 	f := kit.Frame{Theme: th, Seats: s, Width: w, Height: h,
 		Log: func(w, h int) string { return kit.Fit("LOG", w, h) }}
 	if s.Viewer >= 0 {

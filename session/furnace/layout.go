@@ -3,11 +3,11 @@ package furnace
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/lipgloss"
-
 	"github.com/smokestack/smokestack/engine/furnace"
+	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/session/kit"
 )
 
@@ -142,7 +142,7 @@ func (b *board) seatedWide(f kit.Frame) string {
 // first, then rows are cut with a marker, if the table does not fit.
 func (b *board) playersWithTitle(f kit.Frame, w, h int, skipViewer bool) []string {
 	t := f.Theme
-	title := t.Title.Render("PLAYERS") + t.Dim.Render("  "+legend)
+	title := withLegend(t, t.Title.Render(t.L.T("furnace.players.title")), "  ", w)
 	// Every card with its lines under each seat's row if they fit whole,
 	// else beside it, else every card's id, else as many ids as fit with a
 	// marker for the rest.
@@ -151,7 +151,7 @@ func (b *board) playersWithTitle(f kit.Frame, w, h int, skipViewer bool) []strin
 		{withLines: true, below: true}, {withLines: true}, {below: true}, {}, {perPlayer: 3}, {perPlayer: 2}, {perPlayer: 1},
 	} {
 		o.skipViewer = skipViewer
-		lines = append([]string{title}, playersBlock(t, b.v, f.Seats, w, short, o)...)
+		lines = append(slices.Clone(title), playersBlock(t, b.v, f.Seats, w, short, o)...)
 		if len(lines) <= h && widest(lines) <= w {
 			break
 		}
@@ -196,23 +196,22 @@ func (b *board) public(f kit.Frame) string {
 // Scores implements kit.Board: the final money as a bar chart, the
 // winners named, the tie-breaks, and every seat's final cards.
 func (b *board) Scores(f kit.Frame) string {
-	t, v, w := f.Theme, b.v, f.Width
-	lines := []string{t.Title.Render("GAME OVER")}
+	t, v, w, p := f.Theme, b.v, f.Width, f.Theme.L
+	lines := []string{t.Title.Render(p.T("furnace.scores.title"))}
 	if f.Ended != "" {
 		lines[0] += "  " + f.Ended
 	}
 	if len(v.Scores) == 0 {
-		return strings.Join(append(lines, "", "no scores: the game stopped early"), "\n")
+		return strings.Join(append(lines, "", p.T("furnace.scores.none")), "\n")
 	}
 	var rows []kit.ScoreRow
 	for _, sc := range v.Scores {
-		rows = append(rows, kit.ScoreRow{Rank: sc.Rank, Name: scoreName(f.Seats, sc.Seat), Score: sc.Money, Winner: sc.Winner,
-			Detail: fmt.Sprintf("%3d money · %d cards · %d resources", sc.Money, sc.Cards, sc.Resources)})
+		rows = append(rows, kit.ScoreRow{Rank: sc.Rank, Name: scoreName(p, f.Seats, sc.Seat), Score: sc.Money, Winner: sc.Winner,
+			Detail: fmt.Sprintf("%*s", 3-len(strconv.Itoa(sc.Money)), "") + p.N("furnace.scores.detail", sc.Money, "Cards", sc.Cards, "Resources", sc.Resources)})
 	}
 	lines = append(lines, kit.ScoreChart(t, rows, w)...)
 	// A line an element, so that the room left below is counted right.
-	for _, l := range strings.Split(lipgloss.NewStyle().Width(w).Render(
-		"The most money wins; ties go to the most cards, then the most coal, iron, oil and upgrade tokens together."), "\n") {
+	for _, l := range wrap(p.T("furnace.scores.ties"), w) {
 		lines = append(lines, t.Dim.Render(l))
 	}
 	lines = append(lines, "")
@@ -227,9 +226,9 @@ func (b *board) Scores(f kit.Frame) string {
 	return strings.Join(lines, "\n")
 }
 
-func scoreName(s kit.Seats, seat int) string {
+func scoreName(p *lang.Printer, s kit.Seats, seat int) string {
 	if s.Me(seat) {
-		return "You"
+		return p.T("furnace.scores.you")
 	}
 	return s.Name(seat)
 }

@@ -1,11 +1,11 @@
 package furnace
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/smokestack/smokestack/engine/furnace"
+	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/session/kit"
 )
 
@@ -16,8 +16,10 @@ import (
 // line is open (first, as resolving any other card closes it), Évariste's
 // repeat, taking a move back, and Done last, where a careless enter
 // cannot reach it while anything else can be played.
-func (b *board) Menu(kit.Seats) []kit.MoveGroup {
-	groups := kit.MenuOf(b.v.Legal, b.groupOf, b.item)
+func (b *board) Menu(s kit.Seats) []kit.MoveGroup {
+	groups := kit.MenuOf(b.v.Legal,
+		func(mv furnace.Move) (kit.MoveGroup, int) { return b.groupOf(s.L, mv) },
+		func(mv furnace.Move) kit.MenuMove { return b.item(s.L, mv) })
 	for i, g := range groups {
 		// The engine lists counts from 0 up; the menu opens on the most a
 		// card or a compensation can do, and keeps "none" last.
@@ -42,7 +44,7 @@ const (
 
 // groupOf says which group a move belongs to, with its title and the
 // card it is about, and the group's rank.
-func (b *board) groupOf(mv furnace.Move) (kit.MoveGroup, int) {
+func (b *board) groupOf(p *lang.Printer, mv furnace.Move) (kit.MoveGroup, int) {
 	v := b.v
 	ref := func(c furnace.Card, where string) *kit.CardRef { r := cardRef(c, where); return &r }
 	group := func(key, title string, card *kit.CardRef) kit.MoveGroup {
@@ -51,103 +53,144 @@ func (b *board) groupOf(mv furnace.Move) (kit.MoveGroup, int) {
 	switch mv.Kind {
 	case furnace.Bid:
 		i := slices.IndexFunc(v.Market, func(l furnace.Lot) bool { return l.Card == mv.Card })
-		return group("bid:"+mv.Card.ID(), fmt.Sprintf("card %d: %s", i+1, mv.Card), ref(mv.Card, fmt.Sprintf("market card %d", i+1))), rankBid
+		return group("bid:"+mv.Card.ID(), p.T("furnace.menu.bid", "Pos", i+1, "Card", mv.Card.ID()),
+			ref(mv.Card, p.T("furnace.where.market", "Pos", i+1))), rankBid
 	case furnace.Compensate:
 		if len(v.Market) == 0 {
-			return group("compensate", "Compensation", nil), rankCompensate
+			return group("compensate", p.T("furnace.menu.compensation"), nil), rankCompensate
 		}
 		c := v.Market[0].Card
-		return group("compensate", "Compensation for "+c.ID(), ref(c, "being resolved")), rankCompensate
+		return group("compensate", p.T("furnace.menu.compensationFor", "Card", c.ID()), ref(c, p.T("furnace.where.resolving"))), rankCompensate
 	case furnace.Place:
-		return group("place:"+mv.Card.ID(), "Place "+mv.Card.ID()+" in your chain", ref(mv.Card, "won this round")), rankPlace
+		return group("place:"+mv.Card.ID(), p.T("furnace.menu.place", "Card", mv.Card.ID()), ref(mv.Card, p.T("furnace.where.won"))), rankPlace
 	case furnace.Upgrade:
-		return group("upgrade", "Upgrade now", nil), rankUpgrade
+		return group("upgrade", p.T("furnace.menu.upgrade"), nil), rankUpgrade
 	case furnace.Produce:
 		if mv.Again {
-			return group("again:"+mv.Card.ID(), "Évariste: "+mv.Card.ID()+" again for 2 coal", ref(mv.Card, "your cards")), rankAgain
+			return group("again:"+mv.Card.ID(), p.T("furnace.menu.again", "Name", capitalistName(p, furnace.Evariste), "Card", mv.Card.ID()),
+				ref(mv.Card, p.T("furnace.where.yours"))), rankAgain
 		}
-		return group("produce:"+mv.Card.ID(), "Resolve "+mv.Card.ID(), ref(mv.Card, "your cards")), rankProduce
+		return group("produce:"+mv.Card.ID(), p.T("furnace.menu.produce", "Card", mv.Card.ID()), ref(mv.Card, p.T("furnace.where.yours"))), rankProduce
 	case furnace.Done:
-		return group("done", "Done with production", nil), rankDone
+		return group("done", p.T("furnace.menu.done"), nil), rankDone
 	case furnace.Undo:
-		return group("undo", "Take back (u)", nil), rankUndo
+		return group("undo", p.T("furnace.menu.undo"), nil), rankUndo
 	}
 	return group(string(mv.Kind), string(mv.Kind), nil), rankDone
 }
 
-// label words a move for the menu, and for the status line once played.
-// Within a group the labels differ early, where a narrow menu still shows
-// them: a produce move names its card and then what each line does.
 // item words a move for the menu; Done and upgrades, which end the seat's
 // production or spend coal and tokens for good, and taking a move back
 // take a second enter.
-func (b *board) item(mv furnace.Move) kit.MenuMove {
-	return kit.MenuMove{Label: b.label(mv), Confirm: mv.Kind == furnace.Done || mv.Kind == furnace.Upgrade || mv.Kind == furnace.Undo}
+func (b *board) item(p *lang.Printer, mv furnace.Move) kit.MenuMove {
+	return kit.MenuMove{Label: b.label(p, mv), Confirm: mv.Kind == furnace.Done || mv.Kind == furnace.Upgrade || mv.Kind == furnace.Undo}
 }
 
-func (b *board) label(mv furnace.Move) string {
-	v := b.v
+// label words a move for the menu, and for the status line once played,
+// in the reader's language. Within a group the labels differ early, where
+// a narrow menu still shows them: a produce move names its card and then
+// what each line does.
+func (b *board) label(p *lang.Printer, mv furnace.Move) string {
+	v, long := b.v, long.in(p)
 	me := v.You()
-	if me == nil {
-		return mv.Describe(*v)
-	}
 	switch mv.Kind {
 	case furnace.Bid:
-		if mv.Extra != furnace.NoCard {
-			return fmt.Sprintf("Place your %d on %s, neutral 2 on %s", mv.Disc, mv.Card, mv.Extra)
+		switch {
+		case mv.Neutral:
+			return p.T("furnace.move.neutral", "Card", mv.Card.ID())
+		case mv.Extra != furnace.NoCard:
+			return p.T("furnace.move.paired", "Disc", mv.Disc, "Card", mv.Card.ID(), "Extra", mv.Extra.ID())
 		}
+		return p.T("furnace.move.bid", "Disc", mv.Disc, "Card", mv.Card.ID())
 	case furnace.Compensate:
-		if len(v.Market) == 0 || mv.Times[0] == 0 {
-			return "Take no compensation"
+		if len(v.Market) == 0 {
+			return p.N("furnace.move.compensateTimes", mv.Times[0])
+		}
+		if mv.Times[0] == 0 {
+			return p.T("furnace.move.noCompensation")
 		}
 		line := v.Market[0].Card.Company().Compensation
-		return fmt.Sprintf("Turn %s into %s", long.goods(line.Pay.Times(mv.Times[0])), long.goods(line.Gain.Times(mv.Times[0])))
+		return p.T("furnace.move.turn", "Pay", long.goods(line.Pay.Times(mv.Times[0])), "Gain", long.goods(line.Gain.Times(mv.Times[0])))
 	case furnace.Produce:
-		j := slices.IndexFunc(me.Cards, func(o furnace.Owned) bool { return o.Card == mv.Card })
-		if j < 0 {
-			break
+		o := furnace.Owned{Card: mv.Card}
+		if me != nil {
+			if j := slices.IndexFunc(me.Cards, func(o furnace.Owned) bool { return o.Card == mv.Card }); j >= 0 {
+				o = me.Cards[j]
+			}
 		}
-		text := mv.Card.ID() + ": " + produced(me.Cards[j], mv.Times)
 		if mv.Again {
-			text = mv.Card.ID() + " again for 2 coal: " + produced(me.Cards[j], mv.Times)
+			return p.T("furnace.move.again", "Card", mv.Card.ID(), "Lines", produced(long, o, mv.Times))
 		}
-		return text
+		return mv.Card.ID() + ": " + produced(long, o, mv.Times)
 	case furnace.Place:
-		text := fmt.Sprintf("Put %s at position %d of your chain", mv.Card, mv.At+1)
-		var near []string
-		if mv.At > 0 && mv.At-1 < len(me.Cards) {
-			near = append(near, "after "+me.Cards[mv.At-1].Card.ID())
+		return b.placeLabel(p, mv)
+	case furnace.Upgrade:
+		if cost, ok := upgradeCost(me); ok {
+			return p.T("furnace.move.upgradeFor", "Card", mv.Card.ID(), "Cost", long.goods(cost))
 		}
-		if mv.At < len(me.Cards) {
-			near = append(near, "before "+me.Cards[mv.At].Card.ID())
-		}
-		if len(near) > 0 {
-			text += " (" + strings.Join(near, ", ") + ")"
-		}
-		return text
+		return p.T("furnace.move.upgrade", "Card", mv.Card.ID())
 	case furnace.Done:
-		if slices.ContainsFunc(me.Cards, func(o furnace.Owned) bool { return !o.Used }) {
-			return "Done with production: the cards not resolved give their extractions only"
+		if me != nil && slices.ContainsFunc(me.Cards, func(o furnace.Owned) bool { return !o.Used }) {
+			return p.T("furnace.move.doneUnresolved")
 		}
+		return p.T("furnace.menu.done")
+	case furnace.Undo:
+		return p.T("furnace.move.undo")
 	}
-	return mv.Describe(*v)
+	return string(mv.Kind)
+}
+
+// placeLabel words putting a won card into the chain, with its
+// neighbours there.
+func (b *board) placeLabel(p *lang.Printer, mv furnace.Move) string {
+	text := p.T("furnace.move.place", "Card", mv.Card.ID(), "Pos", mv.At+1)
+	me := b.v.You()
+	if me == nil {
+		return text
+	}
+	var near []string
+	if mv.At > 0 && mv.At-1 < len(me.Cards) {
+		near = append(near, p.T("furnace.move.after", "Card", me.Cards[mv.At-1].Card.ID()))
+	}
+	if mv.At < len(me.Cards) {
+		near = append(near, p.T("furnace.move.before", "Card", me.Cards[mv.At].Card.ID()))
+	}
+	if len(near) > 0 {
+		text += " (" + strings.Join(near, ", ") + ")"
+	}
+	return text
+}
+
+// upgradeCost is what upgrading costs the seat now, as the engine counts
+// it: 1 coal and 1 upgrade token, or for Timur with no tokens left 1 coal
+// and 1 iron.
+func upgradeCost(me *furnace.Player) (furnace.Goods, bool) {
+	switch {
+	case me == nil:
+		return furnace.Goods{}, false
+	case me.Goods.Tokens > 0:
+		return furnace.Goods{Coal: 1, Tokens: 1}, true
+	case me.Capitalist == furnace.Timur:
+		return furnace.Goods{Coal: 1, Iron: 1}, true
+	}
+	return furnace.Goods{}, false
 }
 
 // produced words what resolving o with the counts t does, line by line:
 // "+1 iron; 1 coal + 1 oil into 6 money", "skip 2 coal → 1 oil".
-func produced(o furnace.Owned, t furnace.Times) string {
+func produced(n notation, o furnace.Owned, t furnace.Times) string {
 	var parts []string
 	k := 0
 	for _, l := range o.Card.Lines(o.Upgraded) {
 		switch {
 		case l.Upgrade:
 		case !l.Processing():
-			parts = append(parts, long.line(l))
+			parts = append(parts, n.line(l))
 		case t[k] == 0:
-			parts = append(parts, "skip "+long.line(furnace.Line{Pay: l.Pay, Gain: l.Gain}))
+			parts = append(parts, n.p.T("furnace.move.skip", "Line", n.line(furnace.Line{Pay: l.Pay, Gain: l.Gain})))
 			k++
 		default:
-			parts = append(parts, long.goods(l.Pay.Times(t[k]))+" into "+long.goods(l.Gain.Times(t[k])))
+			parts = append(parts, n.p.T("furnace.move.into", "Pay", n.goods(l.Pay.Times(t[k])), "Gain", n.goods(l.Gain.Times(t[k]))))
 			k++
 		}
 	}

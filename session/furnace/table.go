@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/session/kit"
 )
 
@@ -16,7 +17,10 @@ type grid struct {
 	head []string // column titles; nil for none
 	rows []gridRow
 	sep  string // between the last column's items
-	noun string // what the items are, "disc" or "card", for a marker that shows none
+	// noun is the plural message counting the items ("3 discs"), for a
+	// marker that shows none of them.
+	noun string
+	p    *lang.Printer // the reader's language
 	// below draws the last column's items under their row, indented,
 	// across the whole width, instead of in a column.
 	below bool
@@ -34,33 +38,9 @@ type gridRow struct {
 // maxLines lines (0: no limit); items that do not fit are counted in a
 // "+N more (i)" marker, so nothing is cut silently.
 func (g grid) lines(w, maxLines int) []string {
-	n := len(g.head)
-	for _, r := range g.rows {
-		n = max(n, len(r.cells)+1)
-	}
-	if n == 0 {
+	widths, indent := g.columns()
+	if widths == nil {
 		return nil
-	}
-	widths := make([]int, n-1)
-	measure := func(cells []string) {
-		for i, c := range cells {
-			if i < len(widths) {
-				widths[i] = max(widths[i], kit.Width(c))
-			}
-		}
-	}
-	if g.head != nil {
-		measure(g.head[:len(g.head)-1])
-	}
-	for _, r := range g.rows {
-		measure(r.cells)
-	}
-	indent := 0
-	for _, wd := range widths {
-		indent += wd + 1
-	}
-	if g.below {
-		indent = 4
 	}
 	lastW := max(8, w-indent)
 	pad := func(cells []string) string {
@@ -90,7 +70,7 @@ func (g grid) lines(w, maxLines int) []string {
 		out = append(out, strings.TrimRight(pad(g.head)+last, " "))
 	}
 	for _, r := range g.rows {
-		wrapped := wrapItems(r.items, g.sep, lastW, maxLines, g.noun)
+		wrapped := wrapItems(g.p, r.items, g.sep, lastW, maxLines, g.noun)
 		if r.more != "" {
 			for i, l := range wrapped {
 				wrapped[i] = strings.Replace(l, " (i)", " ("+r.more+")", 1)
@@ -109,13 +89,47 @@ func (g grid) lines(w, maxLines int) []string {
 	return out
 }
 
+// columns are the widths of every column but the last, and where the
+// last starts; nil for a grid with no column.
+func (g grid) columns() (widths []int, indent int) {
+	n := len(g.head)
+	for _, r := range g.rows {
+		n = max(n, len(r.cells)+1)
+	}
+	if n == 0 {
+		return nil, 0
+	}
+	widths = make([]int, n-1)
+	measure := func(cells []string) {
+		for i, c := range cells {
+			if i < len(widths) {
+				widths[i] = max(widths[i], kit.Width(c))
+			}
+		}
+	}
+	if g.head != nil {
+		measure(g.head[:len(g.head)-1])
+	}
+	for _, r := range g.rows {
+		measure(r.cells)
+	}
+	for _, wd := range widths {
+		indent += wd + 1
+	}
+	if g.below {
+		indent = 4
+	}
+	return widths, indent
+}
+
 // wrapItems wraps items joined by sep into lines of width w, never
 // splitting an item unless it is wider than w alone (then it is wrapped at
 // its spaces on lines of its own). At most maxLines lines (0: no limit):
 // when some items do not fit, the last line ends with "+N more (i)", i
 // being the key of the card reference, which lists them all; when none
-// fits beside it, the marker counts them as nouns ("3 cards (i)").
-func wrapItems(items []string, sep string, w, maxLines int, noun string) []string {
+// fits beside it, the marker counts them with the plural message noun
+// ("3 cards (i)").
+func wrapItems(p *lang.Printer, items []string, sep string, w, maxLines int, noun string) []string {
 	lines := joinWrapped(items, sep, w)
 	if maxLines <= 0 || len(lines) <= maxLines {
 		return lines
@@ -123,9 +137,9 @@ func wrapItems(items []string, sep string, w, maxLines int, noun string) []strin
 	// Drop items from the end until the marker fits. With none left it
 	// counts them all: "+3 more" after nothing read as three besides.
 	for k := len(items) - 1; k >= 0; k-- {
-		more := "+" + strconv.Itoa(len(items)-k) + " more (i)"
+		more := p.N("furnace.count.more", len(items)-k) + " (i)"
 		if k == 0 && noun != "" {
-			more = countOf(len(items), noun) + " (i)"
+			more = p.N(noun, len(items)) + " (i)"
 		}
 		if ls := joinWrapped(append(slices.Clone(items[:k]), more), sep, w); len(ls) <= maxLines {
 			return ls
@@ -163,12 +177,4 @@ func joinWrapped(items []string, sep string, w int) []string {
 		lines = append(lines, cur)
 	}
 	return lines
-}
-
-// countOf is "1 card", "3 cards".
-func countOf(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
 }

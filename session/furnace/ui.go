@@ -5,7 +5,6 @@
 package furnace
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/smokestack/smokestack/engine/furnace"
@@ -28,30 +27,30 @@ func (b *board) Over() bool { return b.v.Phase == furnace.GameOver }
 
 // Header implements kit.Board: the round, the phase and who acts.
 func (b *board) Header(t kit.Theme, s kit.Seats) string {
-	v := b.v
+	v, p := b.v, t.L
 	if v.Phase == furnace.GameOver {
-		return fmt.Sprintf("round %d · game over", v.Round)
+		return p.T("furnace.header.over", "Round", v.Round)
 	}
-	parts := []string{fmt.Sprintf("round %d of %d", v.Round, v.Config.Rounds)}
+	parts := []string{p.T("furnace.header.round", "Round", v.Round, "Rounds", v.Config.Rounds)}
 	switch v.Phase {
 	case furnace.AuctionPhase:
-		turn := s.Name(v.Turn) + "'s turn"
+		turn := p.T("furnace.header.turnOf", "Name", s.Name(v.Turn))
 		if s.Me(v.Turn) {
-			turn = t.Accent.Render("your turn")
+			turn = t.Accent.Render(p.T("furnace.header.yourTurn"))
 		}
-		parts = append(parts, "auction", turn)
+		parts = append(parts, p.T("furnace.header.auction"), turn)
 	case furnace.ResolvePhase:
 		if len(v.Market) > 0 {
-			parts = append(parts, "resolving "+v.Market[0].Card.ID())
+			parts = append(parts, p.T("furnace.header.resolving", "Card", v.Market[0].Card.ID()))
 		}
 		if who := b.busy(t, s, func(p furnace.Player) bool { return p.Owed > 0 }); who != "" {
-			parts = append(parts, "choosing: "+who)
+			parts = append(parts, p.T("furnace.header.choosing", "Names", who))
 		}
 	case furnace.ProductionPhase:
 		if who := b.busy(t, s, func(p furnace.Player) bool { return !p.Done }); who != "" {
-			parts = append(parts, "producing: "+who)
+			parts = append(parts, p.T("furnace.header.producing", "Names", who))
 		} else {
-			parts = append(parts, "production")
+			parts = append(parts, p.T("furnace.header.production"))
 		}
 	}
 	return strings.Join(parts, " · ")
@@ -61,7 +60,7 @@ func (b *board) Header(t kit.Theme, s kit.Seats) string {
 func (b *board) busy(t kit.Theme, s kit.Seats, is func(furnace.Player) bool) string {
 	var names []string
 	if me := b.v.You(); me != nil && is(*me) {
-		names = append(names, t.Accent.Render("you"))
+		names = append(names, t.Accent.Render(t.L.T("furnace.you")))
 	}
 	if others := b.waiting(s, is); others != "" {
 		names = append(names, others)
@@ -84,7 +83,7 @@ func (b *board) waiting(s kit.Seats, busy func(furnace.Player) bool) string {
 func (b *board) Banner(t kit.Theme, _ kit.Seats) string {
 	v := b.v
 	if v.Phase != furnace.GameOver && v.Round == v.Config.Rounds {
-		return t.Accent.Render("last round: the most money after this production wins")
+		return t.Accent.Render(t.L.T("furnace.banner.lastRound"))
 	}
 	return ""
 }
@@ -94,20 +93,20 @@ func (b *board) Banner(t kit.Theme, _ kit.Seats) string {
 func (b *board) Idle(s kit.Seats) string { return strings.Join(wrap(b.idle(s), 42), "\n") }
 
 func (b *board) idle(s kit.Seats) string {
-	v := b.v
+	v, p := b.v, s.L
 	me := v.You()
 	switch {
 	case me == nil:
-		return "you are watching"
+		return p.T("furnace.idle.watching")
 	case v.Phase == furnace.AuctionPhase && me.Out:
-		return "none of your discs fits anywhere: you place no more this auction; waiting for " + s.Name(v.Turn)
+		return p.T("furnace.idle.out", "Name", s.Name(v.Turn))
 	case v.Phase == furnace.AuctionPhase:
-		return "waiting for " + s.Name(v.Turn) + " to place a disc"
+		return p.T("furnace.idle.auction", "Name", s.Name(v.Turn))
 	case v.Phase == furnace.ResolvePhase && len(v.Market) > 0:
-		return "waiting for " + b.waiting(s, func(p furnace.Player) bool { return p.Owed > 0 }) +
-			" to choose compensation for " + v.Market[0].Card.ID()
+		return p.T("furnace.idle.compensation", "Names", b.waiting(s, func(p furnace.Player) bool { return p.Owed > 0 }),
+			"Card", v.Market[0].Card.ID())
 	case v.Phase == furnace.ProductionPhase && me.Done:
-		return "you are done: waiting for " + b.waiting(s, func(p furnace.Player) bool { return !p.Done }) + " to finish production"
+		return p.T("furnace.idle.done", "Names", b.waiting(s, func(p furnace.Player) bool { return !p.Done }))
 	}
-	return "nothing to do right now"
+	return p.T("furnace.idle.nothing")
 }

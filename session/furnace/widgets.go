@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/smokestack/smokestack/engine/furnace"
+	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/session/kit"
 )
 
@@ -18,31 +19,40 @@ import (
 // "bob's neutral 2", or in the short notation "alice:3", "you:2",
 // "Agent:1", "bob:2n" (names shortened).
 func discText(t kit.Theme, s kit.Seats, d furnace.Disc, n notation) string {
-	var name string
-	switch {
-	case d.Seat == furnace.AgentSeat && n.short:
-		name = "Agent"
-	case d.Seat == furnace.AgentSeat:
-		name = "the Agent's"
-	case s.Me(d.Seat) && n.short:
-		name = t.Accent.Render("you")
-	case s.Me(d.Seat):
-		name = t.Accent.Render("your")
-	case n.short:
-		name = seatStyle(t, d.Seat).Render(discName(s, d.Seat))
-	default:
-		name = seatStyle(t, d.Seat).Render(s.Name(d.Seat)) + "'s"
-	}
+	p := t.L
 	value := strconv.Itoa(d.Value)
-	switch {
-	case n.short && d.Neutral:
-		return name + ":" + value + "n"
-	case n.short:
+	if n.short {
+		var name string
+		switch {
+		case d.Seat == furnace.AgentSeat:
+			name = p.T("furnace.agentName")
+		case s.Me(d.Seat):
+			name = t.Accent.Render(p.T("furnace.you"))
+		default:
+			name = seatStyle(t, d.Seat).Render(discName(s, d.Seat))
+		}
+		if d.Neutral {
+			value += p.T("furnace.short.neutral")
+		}
 		return name + ":" + value
-	case d.Neutral:
-		return name + " neutral " + value
 	}
-	return name + " " + value
+	id, name := "furnace.disc.seat", ""
+	switch {
+	case d.Seat == furnace.AgentSeat:
+		id = "furnace.disc.agent"
+	case s.Me(d.Seat):
+		id = "furnace.disc.yours"
+	default:
+		name = seatStyle(t, d.Seat).Render(s.Name(d.Seat))
+	}
+	if d.Neutral {
+		id += "Neutral"
+	}
+	text := p.T(id, "Name", name, "Value", value)
+	if s.Me(d.Seat) {
+		text = t.Accent.Render(text)
+	}
+	return text
 }
 
 // discItems lists a card's discs, the one winning it now first and the
@@ -67,7 +77,7 @@ func discItems(t kit.Theme, v *furnace.View, l furnace.Lot, s kit.Seats, n notat
 
 // discsText is discItems on one line, for the card reference.
 func discsText(v *furnace.View, l furnace.Lot, s kit.Seats, n notation) string {
-	return strings.Join(discItems(kit.NewTheme("mono", nil), v, l, s, n), " > ")
+	return strings.Join(discItems(kit.NewTheme("mono", nil).In(s.L), v, l, s, n), " > ")
 }
 
 // hasNeutral reports whether Arthur is at the table, so the board explains
@@ -80,20 +90,30 @@ func hasNeutral(v *furnace.View) bool {
 // compensation and the discs on it. While the cards are resolved it holds
 // the cards still to resolve, the one being resolved first.
 func marketBlock(t kit.Theme, v *furnace.View, s kit.Seats, w int, n notation, maxLines int) []string {
-	title := t.Title.Render("MARKET") + t.Dim.Render(fmt.Sprintf("  %d in the deck", v.DeckSize))
-	if v.Phase == furnace.ResolvePhase {
-		title = t.Title.Render("RESOLVING") + t.Dim.Render("  left to right")
-	}
-	if n.short {
-		title += t.Dim.Render(" · " + legend)
-	}
+	p := t.L
+	n = n.in(p)
+	title := t.Title.Render(p.T("furnace.market.title")) + t.Dim.Render("  "+p.N("furnace.market.deck", v.DeckSize))
 	lines := []string{title}
-	g := grid{sep: " > ", noun: "disc", head: []string{"", "card", "basic side", "upgrade adds", "compensation ×disc", "discs, leader first"}}
+	if v.Phase == furnace.ResolvePhase {
+		head := t.Title.Render(p.T("furnace.market.resolving"))
+		title = head + t.Dim.Render("  "+p.T("furnace.market.leftToRight"))
+		lines = []string{title}
+		if n.short && kit.Width(title+" · "+legend(p)) > w {
+			// The ▶ and the order of the rows say "left to right"
+			// where the legend leaves no room for it.
+			title = head
+		}
+	}
 	if n.short {
-		g.head[4] = "comp. ×disc"
+		lines = withLegend(t, title, " · ", w)
+	}
+	g := grid{sep: " > ", noun: "furnace.count.discs", p: p, head: []string{"", p.T("furnace.market.card"), p.T("furnace.market.basic"),
+		p.T("furnace.market.upgrade"), p.T("furnace.market.compensation"), p.T("furnace.market.discs")}}
+	if n.short {
+		g.head[4] = p.T("furnace.market.compensationShort")
 	}
 	if hasNeutral(v) {
-		g.head[5] = "discs, leader first (n neutral)"
+		g.head[5] = p.T("furnace.market.discsNeutral", "Neutral", p.T("furnace.short.neutral"))
 	}
 	for i, l := range v.Market {
 		pos := strconv.Itoa(i + 1)
@@ -106,7 +126,7 @@ func marketBlock(t kit.Theme, v *furnace.View, s kit.Seats, w int, n notation, m
 		co := l.Card.Company()
 		items := discItems(t, v, l, s, n)
 		if len(items) == 0 {
-			items = []string{t.Dim.Render("no disc")}
+			items = []string{t.Dim.Render(p.T("furnace.market.noDisc"))}
 		}
 		g.rows = append(g.rows, gridRow{
 			cells: []string{pos, l.Card.ID(), n.line(co.Basic), n.line(co.Upgraded), n.line(co.Compensation)},
@@ -127,7 +147,7 @@ func marketBlock(t kit.Theme, v *furnace.View, s kit.Seats, w int, n notation, m
 // playerState is a seat's part in the phase, for the players' table:
 // its discs in hand in the auction, its choice in the resolution, its
 // progress in production.
-func playerState(v *furnace.View, p furnace.Player) string {
+func playerState(l *lang.Printer, v *furnace.View, p furnace.Player) string {
 	switch v.Phase {
 	case furnace.AuctionPhase:
 		var d []string
@@ -137,25 +157,25 @@ func playerState(v *furnace.View, p furnace.Player) string {
 			}
 		}
 		if p.Neutral {
-			d = append(d, "2n")
+			d = append(d, "2"+l.T("furnace.short.neutral"))
 		}
 		text := strings.Join(d, " ")
 		switch {
 		case p.Out && text != "":
-			text = "out (" + text + ")"
+			text = l.T("furnace.players.outWith", "Discs", text)
 		case p.Out || text == "":
-			text = "out"
+			text = l.T("furnace.players.out")
 		}
 		return text
 	case furnace.ResolvePhase:
 		if p.Owed > 0 {
-			return fmt.Sprintf("choosing ≤%d", p.Owed)
+			return l.T("furnace.players.choosing", "Owed", p.Owed)
 		}
 	case furnace.ProductionPhase:
 		if p.Done {
-			return "done"
+			return l.T("furnace.players.done")
 		}
-		return "producing"
+		return l.T("furnace.players.producing")
 	}
 	return ""
 }
@@ -164,6 +184,7 @@ func playerState(v *furnace.View, p furnace.Player) string {
 // upgraded, ✓ once resolved this production, and with withLines its lines
 // in brackets.
 func cardItem(v *furnace.View, o furnace.Owned, n notation, withLines bool) string {
+	// n speaks the reader's language: its caller set it.
 	text := o.Card.ID()
 	if o.Upgraded {
 		text += "⇧"
@@ -188,26 +209,16 @@ type playersOptions struct {
 // playersBlock draws every seat as a row of a table: capitalist, goods,
 // its part in the phase and its cards; in the 2-player game the Agent too.
 func playersBlock(t kit.Theme, v *furnace.View, s kit.Seats, w int, n notation, o playersOptions) []string {
-	stateHead := map[furnace.Phase]string{furnace.AuctionPhase: "discs", furnace.ResolvePhase: "compensation",
-		furnace.ProductionPhase: "production"}[v.Phase]
-	cards := "cards (⇧ upgraded)"
-	if v.Phase == furnace.ProductionPhase {
-		cards = "cards (⇧ upgraded, ✓ resolved)"
-	}
-	if v.Config.Chain {
-		cards = "chain, left to right" + strings.TrimPrefix(cards, "cards")
-	}
-	head := []string{"", "player", "money", "coal", "iron", "oil", "tokens", stateHead, cards}
+	p := t.L
+	n = n.in(p)
+	head := playersHead(p, v)
 	capitalists := v.Config.Capitalists
-	if capitalists {
-		head = slices.Insert(head, 2, "capitalist")
-	}
-	g := grid{head: head, sep: " · ", noun: "card", below: o.below}
+	g := grid{head: head, sep: " · ", noun: "furnace.count.cards", p: p, below: o.below}
 	if v.Config.Chain {
 		g.sep = " → "
 	}
 	num := func(k int) string { return fmt.Sprintf("%*d", 3, k) }
-	for seat, p := range v.Players {
+	for seat := range v.Players {
 		if o.skipViewer && s.Me(seat) {
 			continue
 		}
@@ -217,24 +228,25 @@ func playersBlock(t kit.Theme, v *furnace.View, s kit.Seats, w int, n notation, 
 		}
 		name := s.Name(seat)
 		if s.Me(seat) {
-			name = t.Accent.Render(shortName(name, 10) + " (you)")
+			name = t.Accent.Render(p.T("furnace.players.you", "Name", shortName(name, 10)))
 		} else {
 			name = seatStyle(t, seat).Render(shortName(name, 14))
 		}
-		cells := []string{mark, name, num(p.Goods.Money), num(p.Goods.Coal), num(p.Goods.Iron), num(p.Goods.Oil), num(p.Goods.Tokens), playerState(v, p)}
+		pl := v.Players[seat]
+		cells := []string{mark, name, num(pl.Goods.Money), num(pl.Goods.Coal), num(pl.Goods.Iron), num(pl.Goods.Oil), num(pl.Goods.Tokens), playerState(p, v, pl)}
 		if capitalists {
-			cells = slices.Insert(cells, 2, p.Capitalist.Name())
+			cells = slices.Insert(cells, 2, capitalistName(p, pl.Capitalist))
 		}
 		var items []string
-		for _, c := range p.Cards {
+		for _, c := range pl.Cards {
 			items = append(items, cardItem(v, c, n, o.withLines))
 		}
-		if len(p.New) > 0 {
+		if len(pl.New) > 0 {
 			var ids []string
-			for _, c := range p.New {
+			for _, c := range pl.New {
 				ids = append(ids, c.ID())
 			}
-			items = append(items, "(won, to place: "+strings.Join(ids, ", ")+")")
+			items = append(items, p.T("furnace.players.toPlace", "Cards", strings.Join(ids, ", ")))
 		}
 		row := gridRow{cells: cells, items: items}
 		if s.Me(seat) && len(items) > 0 {
@@ -247,16 +259,52 @@ func playersBlock(t kit.Theme, v *furnace.View, s kit.Seats, w int, n notation, 
 		g.rows = append(g.rows, row)
 	}
 	if a := v.Agent; a != nil && v.Phase == furnace.AuctionPhase {
-		g.rows = append(g.rows, agentRow(a, capitalists))
+		g.rows = append(g.rows, agentRow(p, a, capitalists))
 	}
 	lines := g.lines(w, o.perPlayer)
+	// The goods' columns headed by their letters, which the legend beside
+	// the table explains, where their words are too wide or leave the
+	// cards too little room.
+	letters := g
+	letters.head = slices.Clone(head)
+	i := slices.Index(head, p.T("furnace.players.money"))
+	copy(letters.head[i:], []string{"$", p.T("furnace.short.coal"), p.T("furnace.short.iron"), p.T("furnace.short.oil"), p.T("furnace.short.tokens")})
+	_, at := g.columns()
+	if short := letters.lines(w, o.perPlayer); widest(lines) > w || len(short) < len(lines) || w-at < minCardsWidth {
+		lines = short
+	}
 	lines[0] = t.Dim.Render(lines[0])
 	return lines
 }
 
+// minCardsWidth is the least room the players' table leaves its cards'
+// column beside the rows before it heads the goods by their letters:
+// "12 cards (i)" and a card or two.
+const minCardsWidth = 16
+
+// playersHead is the players' table's head: the seat, its capitalist
+// (with the module on), its goods, its part in the phase and its cards.
+func playersHead(p *lang.Printer, v *furnace.View) []string {
+	stateHead := map[furnace.Phase]string{furnace.AuctionPhase: p.T("furnace.players.discs"),
+		furnace.ResolvePhase: p.T("furnace.players.compensation"), furnace.ProductionPhase: p.T("furnace.players.production")}[v.Phase]
+	id := "furnace.players.cards"
+	if v.Config.Chain {
+		id = "furnace.players.chain"
+	}
+	if v.Phase == furnace.ProductionPhase {
+		id += "Resolved"
+	}
+	head := []string{"", p.T("furnace.players.player"), p.T("furnace.players.money"), p.T("furnace.players.coal"),
+		p.T("furnace.players.iron"), p.T("furnace.players.oil"), p.T("furnace.players.tokens"), stateHead, p.T(id)}
+	if v.Config.Capitalists {
+		head = slices.Insert(head, 2, p.T("furnace.players.capitalist"))
+	}
+	return head
+}
+
 // agentRow is the 2-player Agent's row of the table during the auction:
 // its discs left and its last roll.
-func agentRow(a *furnace.Agent, capitalists bool) gridRow {
+func agentRow(p *lang.Printer, a *furnace.Agent, capitalists bool) gridRow {
 	var d []string
 	for k := 1; k <= 4; k++ {
 		if a.Discs.Has(k) {
@@ -265,13 +313,13 @@ func agentRow(a *furnace.Agent, capitalists bool) gridRow {
 	}
 	state := strings.Join(d, " ")
 	if a.Out || state == "" {
-		state = "out"
+		state = p.T("furnace.players.out")
 	}
-	items := []string{"places after every 2 discs"}
+	items := []string{p.T("furnace.agent.places")}
 	if a.Roll > 0 {
-		items = append(items, fmt.Sprintf("last roll %d", a.Roll))
+		items = append(items, p.T("furnace.agent.roll", "Roll", a.Roll))
 	}
-	cells := []string{" ", "Agent", "", "", "", "", "", state}
+	cells := []string{" ", p.T("furnace.agentName"), "", "", "", "", "", state}
 	if capitalists {
 		cells = slices.Insert(cells, 2, "")
 	}
@@ -286,35 +334,42 @@ func agentRow(a *furnace.Agent, capitalists bool) gridRow {
 // hint on reading the lines, and a reminder that upgrades are open, come
 // where there is room.
 func yourCardsBlock(t kit.Theme, v *furnace.View, w, maxLines int) []string {
-	me := v.You()
-	how := "each card once, in any order · + always · ×N: 0 to N times · ⇧ upgraded"
+	me, p := v.You(), t.L
+	how := p.T("furnace.yours.how")
 	if v.Config.Chain {
-		how = "your chain resolves left to right · + always · ×N: 0 to N times · ⇧ upgraded"
+		how = p.T("furnace.yours.howChain")
 	}
-	title := t.Title.Render("YOUR CARDS") + "  " + goodsLine(me.Goods)
+	title := yoursTitle(t, me.Goods, w)
 	var lines []string
 	for fold := range 3 {
-		for _, n := range []notation{long, short} {
-			rows := cardRows(t, v, n, fold, w, maxLines-2)
+		for _, n := range []notation{long.in(p), short.in(p)} {
+			rows := cardRows(t, v, n, fold, w, maxLines-1-len(title))
 			if widest(rows) > w {
 				continue
 			}
-			lines = append([]string{title}, rows...)
+			lines = append(slices.Clone(title), rows...)
 			for _, c := range me.New {
-				lines = append(lines, t.Accent.Render("+ "+c.ID()+": won this round; choose its place in your chain first"))
+				for _, l := range wrap(p.T("furnace.yours.won", "Card", c.ID()), w) {
+					lines = append(lines, t.Accent.Render(l))
+				}
 			}
 			hint := how
 			if n.short {
-				hint += " · " + legend
+				hint += " · " + legend(p)
 			}
 			room := func(extra []string) bool { return maxLines <= 0 || len(lines)+len(extra) <= maxLines }
-			if open := wrap("Upgrades are open: upgrade now, before you resolve another card or say Done.", w); canUpgrade(v) && room(open) {
+			if open := wrap(p.T("furnace.yours.open"), w); canUpgrade(v) && room(open) {
 				for _, l := range open {
 					lines = append(lines, t.Accent.Render(l))
 				}
 			}
 			if hint := wrap(hint, w); room(hint) {
-				lines = slices.Insert(lines, 1, t.Dim.Render(strings.Join(hint, "\n")))
+				// A line an element, so that the room left is counted
+				// right when the hint wraps.
+				for i, l := range hint {
+					hint[i] = t.Dim.Render(l)
+				}
+				lines = slices.Insert(lines, len(title), hint...)
 			}
 			if room(nil) {
 				return lines
@@ -334,31 +389,32 @@ func canUpgrade(v *furnace.View) bool {
 // (fold 0); the resolved ones folded into a list (fold 1); or the cards to
 // resolve in a list as well, in at most maxLines lines (fold 2).
 func cardRows(t kit.Theme, v *furnace.View, n notation, fold, w, maxLines int) []string {
-	me := v.You()
-	g := grid{sep: "; "}
+	me, p := v.You(), t.L
+	g := grid{sep: "; ", p: p}
 	next := -1
 	if v.Config.Chain {
 		next = slices.IndexFunc(me.Cards, func(o furnace.Owned) bool { return !o.Used })
 	}
-	var resolved, toResolve []string
+	var done, toResolve []string
 	for j, o := range me.Cards {
-		state := "to resolve"
+		state := p.T("furnace.yours.toResolve")
+		resolved := false
 		switch {
 		case o.Used && me.Open == o.Card && canUpgrade(v):
-			state = t.Accent.Render("upgrades open")
+			state = t.Accent.Render(p.T("furnace.yours.upgradesOpen"))
 		case o.Used:
-			state = "resolved ✓"
+			state, resolved = p.T("furnace.yours.resolved"), true
 		case j == next:
-			state = t.Accent.Render("next ▶")
+			state = t.Accent.Render(p.T("furnace.yours.next"))
 		case next >= 0:
-			state = "waits"
+			state = p.T("furnace.yours.waits")
 		}
 		id := o.Card.ID()
 		if o.Upgraded {
 			id += "⇧"
 		}
-		if fold > 0 && o.Used && state == "resolved ✓" {
-			resolved = append(resolved, id)
+		if fold > 0 && resolved {
+			done = append(done, id)
 			continue
 		}
 		var items []string
@@ -372,11 +428,11 @@ func cardRows(t kit.Theme, v *furnace.View, n notation, fold, w, maxLines int) [
 	if fold < 2 {
 		lines = g.lines(w, 0)
 	} else if len(toResolve) > 0 {
-		lines = wrapItems(toResolve, " · ", w, max(1, maxLines-1), "card")
+		lines = wrapItems(p, toResolve, " · ", w, max(1, maxLines-1), "furnace.count.cards")
 	}
-	if len(resolved) > 0 {
-		lines = append(lines, wrapItems(resolved, " · ", w-12, 1, "card")[0])
-		lines[len(lines)-1] = "resolved ✓: " + lines[len(lines)-1]
+	if len(done) > 0 {
+		head := p.T("furnace.yours.resolvedList") + " "
+		lines = append(lines, head+wrapItems(p, done, " · ", w-kit.Width(head), 1, "furnace.count.cards")[0])
 	}
 	return lines
 }
@@ -396,9 +452,42 @@ func widest(lines []string) int {
 	return n
 }
 
+// withLegend is a title with the short notation's legend after it, or
+// under it, wrapped, where the line would be wider than w.
+func withLegend(t kit.Theme, title, sep string, w int) []string {
+	l := legend(t.L)
+	if kit.Width(title+sep+l) <= w {
+		return []string{title + t.Dim.Render(sep+l)}
+	}
+	lines := []string{title}
+	for _, line := range wrapItems(t.L, strings.Split(l, " · "), " · ", w, 0, "") {
+		lines = append(lines, t.Dim.Render(line))
+	}
+	return lines
+}
+
+// yoursTitle heads the seat's own cards with its goods, on the title's
+// line where they fit in w, else on lines of their own.
+func yoursTitle(t kit.Theme, g furnace.Goods, w int) []string {
+	head, goods := t.Title.Render(t.L.T("furnace.yours.title")), goodsLine(t.L, g)
+	if kit.Width(head+"  "+goods) <= w {
+		return []string{head + "  " + goods}
+	}
+	return append([]string{head}, wrapItems(t.L, strings.Split(goods, " · "), " · ", w, 0, "")...)
+}
+
 // goodsLine is a seat's goods in words.
-func goodsLine(g furnace.Goods) string {
-	return fmt.Sprintf("money %d · coal %d · iron %d · oil %d · upgrade tokens %d", g.Money, g.Coal, g.Iron, g.Oil, g.Tokens)
+func goodsLine(p *lang.Printer, g furnace.Goods) string {
+	return p.T("furnace.yours.goods", "Money", g.Money, "Coal", g.Coal, "Iron", g.Iron, "Oil", g.Oil, "Tokens", g.Tokens)
+}
+
+// capitalistName is a capitalist's name as the reader's edition prints
+// it (furnace.card.ID), else as the card data has it.
+func capitalistName(p *lang.Printer, c furnace.Capitalist) string {
+	if id := "furnace.card." + string(c); c != "" && p.Has(id) {
+		return p.T(id)
+	}
+	return c.Name()
 }
 
 // discName is a seat's name in the short notation's discs, at most 8

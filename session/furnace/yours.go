@@ -1,6 +1,7 @@
 package furnace
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -13,18 +14,18 @@ import (
 // has no room for them beside a 4-player market, and bidding is deciding
 // what your row needs.
 func (b *board) Yours(t kit.Theme, s kit.Seats, w, h int) string {
-	v := b.v
+	v, p := b.v, t.L
 	me := v.You()
 	if me == nil {
 		return ""
 	}
-	title := t.Title.Render("YOUR CARDS") + "  " + goodsLine(me.Goods)
+	title := yoursTitle(t, me.Goods, w)
 	if len(me.Cards)+len(me.New) == 0 {
-		return title + "\n\nno cards yet"
+		return strings.Join(title, "\n") + "\n\n" + p.T("furnace.yours.none")
 	}
 	var lines []string
-	for _, n := range []notation{long, short} {
-		g := grid{sep: "; "}
+	for _, n := range []notation{long.in(p), short.in(p)} {
+		g := grid{sep: "; ", p: p}
 		for j, o := range me.Cards {
 			id := o.Card.ID()
 			if o.Upgraded {
@@ -37,17 +38,23 @@ func (b *board) Yours(t kit.Theme, s kit.Seats, w, h int) string {
 			g.rows = append(g.rows, gridRow{cells: []string{strconv.Itoa(j + 1), id}, items: items})
 		}
 		lines = g.lines(w, 0)
-		hint := "what each card does in production · + always · ×N: 0 to N times · ⇧ upgraded"
+		hint := p.T("furnace.yours.hint")
 		if n.short {
-			hint += " · " + legend
+			hint += " · " + legend(p)
 		}
-		lines = append([]string{title, t.Dim.Render(strings.Join(wrap(hint, w), "\n"))}, lines...)
+		head := slices.Clone(title)
+		for _, l := range wrap(hint, w) {
+			head = append(head, t.Dim.Render(l))
+		}
+		lines = append(head, lines...)
 		if widest(lines) <= w && len(lines) <= h-1 {
 			break
 		}
 	}
 	for _, c := range me.New {
-		lines = append(lines, t.Accent.Render("+ "+c.ID()+": won this round, to place in your chain"))
+		for _, l := range wrap(p.T("furnace.yours.wonToPlace", "Card", c.ID()), w) {
+			lines = append(lines, t.Accent.Render(l))
+		}
 	}
-	return strings.Join(append(lines, "", t.Dim.Render("any key: back to the table")), "\n")
+	return strings.Join(append(lines, "", t.Dim.Render(p.T("furnace.yours.back"))), "\n")
 }

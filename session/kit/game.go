@@ -10,6 +10,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/smokestack/smokestack/internal/lang"
 )
 
 // Game is one game's screens. The game and replay screens know no game:
@@ -20,8 +22,8 @@ type Game interface {
 	// Decode reads a view as the room sent it, a seat's or a spectator's.
 	Decode(view json.RawMessage) (Board, error)
 	// Rules are a few short pages that teach the game to a first-time
-	// player, as the rules screen shows them.
-	Rules() []RulesPage
+	// player, as the rules screen shows them, in p's language.
+	Rules(p *lang.Printer) []RulesPage
 }
 
 // Screens is a Game made from the game's own view type V: a game's
@@ -29,8 +31,8 @@ type Game interface {
 type Screens[V any] struct {
 	// Board is the board a decoded view draws as.
 	Board func(v *V) Board
-	// Pages are the rules, as Game.Rules returns them.
-	Pages func() []RulesPage
+	// Pages are the rules in p's language, as Game.Rules returns them.
+	Pages func(p *lang.Printer) []RulesPage
 }
 
 // Decode implements Game.
@@ -43,7 +45,7 @@ func (s Screens[V]) Decode(data json.RawMessage) (Board, error) {
 }
 
 // Rules implements Game.
-func (s Screens[V]) Rules() []RulesPage { return s.Pages() }
+func (s Screens[V]) Rules(p *lang.Printer) []RulesPage { return s.Pages(p) }
 
 // DecodeView reads a view as the room sent it into the game's own view
 // type, for Game.Decode: no view is a game not started yet, and one that

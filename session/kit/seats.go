@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/smokestack/smokestack/engine"
+	"github.com/smokestack/smokestack/internal/lang"
 )
 
 // Seats names the people at the table for a board, and who is looking.
@@ -14,6 +15,10 @@ type Seats struct {
 	Bots []string
 	// Viewer is the viewer's seat, or engine.Spectator.
 	Viewer int
+	// L is the viewer's language, for what a board words without a
+	// theme at hand (its menu, its idle line, its card list); nil is
+	// English.
+	L *lang.Printer
 }
 
 // seatGlyphs mark each seat wherever it is named, with its colour: the

@@ -143,6 +143,11 @@ func (s *Store) Rename(_ context.Context, id, name string) error {
 	return s.changeProfiles(func(b *boltProfiles) error { return store.RenameProfile(b, id, name) })
 }
 
+// SetLang implements store.Profiles.
+func (s *Store) SetLang(_ context.Context, id, lang string) error {
+	return s.changeProfiles(func(b *boltProfiles) error { return store.SetProfileLang(b, id, lang) })
+}
+
 // LinkKey implements store.Profiles.
 func (s *Store) LinkKey(_ context.Context, key, id string) error {
 	return s.changeProfiles(func(b *boltProfiles) error { return store.LinkKey(b, key, id) })

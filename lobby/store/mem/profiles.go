@@ -94,6 +94,13 @@ func (s *Store) Rename(_ context.Context, id, name string) error {
 	return store.RenameProfile(m, id, name)
 }
 
+// SetLang implements store.Profiles.
+func (s *Store) SetLang(_ context.Context, id, lang string) error {
+	m := s.profiles.lock()
+	defer m.mu.Unlock()
+	return store.SetProfileLang(m, id, lang)
+}
+
 // PutLinkCode implements store.Profiles.
 func (s *Store) PutLinkCode(_ context.Context, code, id string, now, expires time.Time) error {
 	m := s.profiles.lock()

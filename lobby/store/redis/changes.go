@@ -11,54 +11,63 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// Changes implements store.Changes: the codes of rooms changed by other
-// instances, until ctx ends or the store closes. The subscription survives
-// Redis restarts and network trouble; each time it is (re)established it
-// also sends every room's code, because announcements made while it was
-// down are lost and only a catch-up from the log can stand in for them.
-// Codes waiting to be taken are merged, so a busy room costs one catch-up
-// per read, not one per move.
+// Changes implements store.Changes: the codes of the rooms this store
+// follows (Follow) that other instances changed, and of every room
+// created, reseated, finished or deleted anywhere (the room index's
+// channel), until ctx ends or the store closes. Room news travels on
+// sharded pub/sub, a channel per room in the room's own slot, so an
+// instance hears only the rooms its sessions are in, not every move of
+// the whole service. Each channel survives Redis restarts, failovers and
+// slot moves; each time it is (re)subscribed its room's code is sent too,
+// because announcements made while it was down are lost and only a
+// catch-up from the log can stand in for them. Codes waiting to be taken
+// are merged, so a busy room costs one catch-up per read, not one per
+// move. A store serves one Changes at a time.
 func (s *Store) Changes(ctx context.Context) <-chan string {
 	out := make(chan string)
 	q := newCodeQueue()
-	go s.follow(ctx, q)
+	s.news.start(ctx, s, q)
+	context.AfterFunc(ctx, q.close)
 	go q.feed(ctx, out)
+	s.news.add(s, indexChannel, listChange)
 	return out
 }
+
+// Follow implements store.Changes: this instance holds room code, so it
+// hears of the room's changes from now on.
+func (s *Store) Follow(code string) { s.news.add(s, roomChannel(code), code) }
+
+// Unfollow implements store.Changes: this instance no longer holds room
+// code.
+func (s *Store) Unfollow(code string) { s.news.remove(roomChannel(code)) }
+
+// Heard counts the announcements from other instances this store has
+// received, to measure what sharded channels save.
+func (s *Store) Heard() int64 { return s.heard.Load() }
+
+// listChange is what Changes delivers when the room index's channel is
+// (re)subscribed: no room's code (codes are capitals and digits), so the
+// lobby reads its lists again.
+const listChange = "list"
 
 // healthInterval is how long a quiet subscription waits before pinging
 // Redis, so a connection that died silently (a partition without a reset)
 // is noticed and replaced.
 const healthInterval = 3 * time.Second
 
-func (s *Store) follow(ctx context.Context, q *codeQueue) {
-	defer q.close()
-	for ctx.Err() == nil {
-		err := s.subscribeOnce(ctx, q)
-		if errors.Is(err, redis.ErrClosed) {
-			return
-		}
-		select {
-		case <-ctx.Done():
-		case <-time.After(200 * time.Millisecond): // Redis is away: retry soon, not in a spin
-		}
-	}
-}
+// errMoved ends a subscription the server dropped: its slot moved to
+// another node, where the next one goes.
+var errMoved = errors.New("redis dropped a sharded subscription: its slot moved")
 
-// subscribeOnce follows one subscription until it has to be replaced.
-func (s *Store) subscribeOnce(ctx context.Context, q *codeQueue) error {
-	ps := s.rdb.Subscribe(ctx, redisChannel)
-	defer ps.Close()
-	stop := context.AfterFunc(ctx, func() { ps.Close() })
-	defer stop()
+// receive follows one subscription until it has to be replaced.
+func (s *Store) receive(ctx context.Context, ps *redis.PubSub, sh *shard) error {
+	q := s.news.q
 	pinged := false
-	failures := 0
 	for {
 		msg, err := ps.ReceiveTimeout(ctx, healthInterval)
 		var nerr interface{ Timeout() bool }
 		switch {
 		case err == nil:
-			failures = 0
 		case errors.As(err, &nerr) && nerr.Timeout():
 			if pinged {
 				return fmt.Errorf("redis subscription silent after ping: %w", err)
@@ -71,47 +80,42 @@ func (s *Store) subscribeOnce(ctx context.Context, q *codeQueue) error {
 		case errors.Is(err, redis.ErrClosed) || ctx.Err() != nil:
 			return redis.ErrClosed
 		default:
-			// go-redis reconnects and resubscribes on the next Receive;
-			// after a few failures in a row start over with a pause.
-			if failures++; failures > 2 {
-				return err
-			}
-			continue
+			// Start over rather than let go-redis resubscribe: it would
+			// send every channel in one SSUBSCRIBE, which a cluster node
+			// refuses for channels of several slots; and the node may
+			// have failed over.
+			return err
 		}
 		pinged = false
 		switch msg := msg.(type) {
 		case *redis.Subscription:
-			if msg.Kind == "subscribe" {
-				if err := s.announceAll(ctx, q); err != nil {
-					return err // start over: what was missed must be announced
-				}
+			code, followed := s.news.subscribed(sh, msg.Channel)
+			switch {
+			case msg.Kind == "ssubscribe" && followed:
+				s.caughtUp(q, code)
+			case msg.Kind == "sunsubscribe" && followed:
+				return errMoved
 			}
 		case *redis.Message:
 			origin, code, ok := strings.Cut(msg.Payload, " ")
 			if ok && origin != s.origin {
+				s.heard.Add(1)
 				q.add(code)
 			}
 		}
 	}
 }
 
-// announceAll queues every room's code, and every chat's (chatChange):
-// the lobby refreshes those it holds. When the room index cannot be read
-// (in a failover the new subscription can be up while the client's other
-// connections still fail), the caller subscribes again and comes back
-// here, rather than follow a subscription that missed changes no one
-// will announce again.
-func (s *Store) announceAll(ctx context.Context, q *codeQueue) error {
-	codes, err := s.rdb.SMembers(ctx, redisRoomIndex).Result()
-	if err != nil {
-		return err
+// caughtUp queues what a (re)subscription stands for: a room and its
+// chat, or, for the index, the lists and the lobby's chat.
+func (s *Store) caughtUp(q *codeQueue, code string) {
+	if code == listChange {
+		q.add(listChange)
+		q.add(chatChange(""))
+		return
 	}
-	q.add(chatChange(""))
-	for _, c := range codes {
-		q.add(c)
-		q.add(chatChange(c))
-	}
-	return nil
+	q.add(code)
+	q.add(chatChange(code))
 }
 
 // codeQueue is a set of room codes in arrival order, each at most once.

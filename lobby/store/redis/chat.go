@@ -14,15 +14,16 @@ import (
 // for the lobby's) changed elsewhere: the room code itself means its game.
 func chatChange(code string) string { return store.ChatChanged + code }
 
-// addChatScript appends a line, trims the list and announces the change.
-// A line already last is not added twice, so a retried write after a lost
-// reply does not repeat it (each line carries its ID and a time in
-// nanoseconds).
+// addChatScript appends a line, trims the list and announces the change
+// on the room's channel (none for the lobby's chat, whose channel is in
+// another slot). A line already last is not added twice, so a retried
+// write after a lost reply does not repeat it (each line carries its ID
+// and a time in nanoseconds).
 var addChatScript = redis.NewScript(`
 if redis.call('LINDEX', KEYS[1], -1) == ARGV[1] then return 1 end
 redis.call('RPUSH', KEYS[1], ARGV[1])
 if tonumber(ARGV[2]) > 0 then redis.call('LTRIM', KEYS[1], -tonumber(ARGV[2]), -1) end
-redis.call('PUBLISH', ARGV[3], ARGV[4])
+if ARGV[3] ~= '' then redis.call('SPUBLISH', ARGV[3], ARGV[4]) end
 return 1`)
 
 // AddChat implements store.Chats. Other instances hear of the line through
@@ -32,9 +33,17 @@ func (s *Store) AddChat(ctx context.Context, code string, line store.ChatLine, k
 	if err != nil {
 		return err
 	}
-	err = addChatScript.Run(ctx, s.rdb, []string{chatKey(code)}, data, keep, redisChannel, s.announcement(chatChange(code))).Err()
+	channel := ""
+	if code != "" {
+		channel = roomChannel(code)
+	}
+	err = addChatScript.Run(ctx, s.rdb, []string{chatKey(code)}, data, keep, channel, s.announcement(chatChange(code))).Err()
 	if err != nil {
 		return fmt.Errorf("chat in room %q: %w", code, err)
+	}
+	if code == "" {
+		// Every instance follows the index channel, where lists go too.
+		s.announceIndex(ctx, chatChange(""))
 	}
 	return nil
 }

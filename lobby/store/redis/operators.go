@@ -16,9 +16,11 @@ import (
 
 // Requests go out on redisOperators as JSON of an operatorCall; each
 // instance pushes its answer onto the call's reply list, which the asker
-// pops until as many answered as PUBLISH said heard it. The list, unlike a
-// reply channel, cannot lose an answer that arrives before the asker
-// listens; it expires on its own.
+// pops until as many answered as SPUBLISH said heard it. The channel is
+// sharded: on a cluster PUBLISH counts only the listeners on the node
+// that took it, SPUBLISH all of them, as they all listen on its slot's
+// node. The list, unlike a reply channel, cannot lose an answer that
+// arrives before the asker listens; it expires on its own.
 const operatorReplyTTL = 30 * time.Second
 
 type operatorCall struct {
@@ -35,7 +37,7 @@ func (s *Store) AskInstances(ctx context.Context, req store.OperatorRequest) ([]
 	if err != nil {
 		return nil, 0, fmt.Errorf("ask instances: %w", err)
 	}
-	heard, err := s.rdb.Publish(ctx, redisOperators, data).Result()
+	heard, err := s.rdb.SPublish(ctx, redisOperators, data).Result()
 	if err != nil {
 		return nil, 0, fmt.Errorf("ask instances: %w", err)
 	}
@@ -65,7 +67,7 @@ func (s *Store) AskInstances(ctx context.Context, req store.OperatorRequest) ([]
 // up across Redis restarts; a request sent while it was down is not heard
 // here, and the asker sees one answer fewer than instances.
 func (s *Store) AnswerInstances(ctx context.Context, answer func(context.Context, store.OperatorRequest) store.OperatorAnswer) {
-	ps := s.rdb.Subscribe(ctx, redisOperators)
+	ps := s.rdb.SSubscribe(ctx, redisOperators)
 	defer ps.Close()
 	stop := context.AfterFunc(ctx, func() { ps.Close() })
 	defer stop()

@@ -46,7 +46,7 @@ for i = 1, #all, 2 do
     redis.call('HDEL', KEYS[1], all[i])
   end
 end
-if before ~= after then redis.call('PUBLISH', ARGV[4], ARGV[5]) end
+if before ~= after then redis.call('SPUBLISH', ARGV[4], ARGV[5]) end
 return all`)
 
 func (s *Store) claimField() string { return "claim:" + s.origin }
@@ -61,7 +61,7 @@ func (s *Store) ClaimSeats(ctx context.Context, code string, held []int, last ma
 		}
 		claim = strconv.FormatInt(now.Add(ttl).UnixMilli(), 10) + ":" + strings.Join(seats, ",")
 	}
-	args := []any{s.claimField(), claim, now.UnixMilli(), redisChannel, s.announcement(code)}
+	args := []any{s.claimField(), claim, now.UnixMilli(), roomChannel(code), s.announcement(code)}
 	for seat, t := range last {
 		args = append(args, seat, t.UnixMilli())
 	}

@@ -165,6 +165,11 @@ func (s *Store) Rename(ctx context.Context, id, name string) error {
 	return s.changeProfiles(ctx, func(r *redisProfileTx) error { return store.RenameProfile(r, id, name) })
 }
 
+// SetLang implements store.Profiles.
+func (s *Store) SetLang(ctx context.Context, id, lang string) error {
+	return s.changeProfiles(ctx, func(r *redisProfileTx) error { return store.SetProfileLang(r, id, lang) })
+}
+
 // LinkKey implements store.Profiles.
 func (s *Store) LinkKey(ctx context.Context, key, id string) error {
 	return s.changeProfiles(ctx, func(r *redisProfileTx) error { return store.LinkKey(r, key, id) })

@@ -10,6 +10,7 @@ import (
 	"encoding/hex"
 	"errors"
 	mrand "math/rand/v2"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -24,12 +25,15 @@ import (
 // as one step however many instances race; see "Many instances" in
 // docs/architecture.md for the design, and keys.go for every key.
 //
-// Every committed change is announced on smokestack:changes; the keys,
-// not the message, are the truth, so a lost message costs only latency
-// until the next one or the next resubscribe.
+// Every committed change is announced on its room's sharded channel, and
+// what lists show on the room index's; the keys, not the message, are the
+// truth, so a lost message costs only latency until the next one or the
+// next resubscribe.
 type Store struct {
 	rdb    redis.UniversalClient
 	origin string // tells this store's own announcements from others'
+	news   news   // the sharded subscriptions of Changes
+	heard  atomic.Int64
 	repl   replication
 }
 
@@ -46,7 +50,10 @@ func New(rdb redis.UniversalClient) *Store {
 func (s *Store) announcement(code string) string { return s.origin + " " + code }
 
 // Close implements store.Store; it also ends every Changes subscription.
-func (s *Store) Close() error { return s.rdb.Close() }
+func (s *Store) Close() error {
+	s.news.close()
+	return s.rdb.Close()
+}
 
 // optimistic runs fn as one optimistic transaction over keys (WATCH, then
 // MULTI/EXEC): when another client changes them between fn's reads and its

@@ -82,9 +82,11 @@ func TestRedisRetriedWritesAreIdempotent(t *testing.T) {
 	}
 }
 
-// TestRedisChanges: a store hears other stores' changes but not its own,
-// and after Redis restarts it names every room and every chat again,
-// because whatever was announced while it was away is lost.
+// TestRedisChanges: a store hears other stores' changes to the rooms it
+// follows but not its own, nor the moves of rooms it does not follow; it
+// hears every room created elsewhere; and after Redis restarts it names
+// every room it follows, its chat and the lists again, because whatever
+// was announced while it was away is lost.
 func TestRedisChanges(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -94,33 +96,46 @@ func TestRedisChanges(t *testing.T) {
 		t.Skip("REDIS_URL is set: other rooms would be announced too")
 	}
 	a, b := openRedis(t, r), openRedis(t, r)
-	x, y := mustCreate(t, a), mustCreate(t, a)
+	x, y, z := mustCreate(t, a), mustCreate(t, a), mustCreate(t, a)
+	a.Follow(x.Code)
 	ch := a.Changes(ctx)
-	all := []string{x.Code, y.Code, chatChange(x.Code), chatChange(y.Code), chatChange("")}
+	a.Follow(y.Code)
+	all := []string{x.Code, y.Code, chatChange(x.Code), chatChange(y.Code), listChange, chatChange("")}
 	slices.Sort(all)
 	if got := receive(t, ch, len(all)); !slices.Equal(got, all) {
-		t.Fatalf("on subscribe: %v, want every room and chat %v", got, all)
+		t.Fatalf("on subscribe: %v, want the rooms followed, their chats and the lists %v", got, all)
 	}
 	if err := a.Append(ctx, x.Code, 0, rec(0, `{"kind":"done"}`, t0), engine.Status{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Append(ctx, z.Code, 0, rec(0, `{"kind":"done"}`, t0), engine.Status{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := b.Append(ctx, y.Code, 0, rec(0, `{"kind":"done"}`, t0), engine.Status{}); err != nil {
 		t.Fatal(err)
 	}
-	// Announcements arrive in order, so had a's own come through it would
-	// be first.
-	if got := receive(t, ch, 1); got[0] != y.Code {
-		t.Fatalf("first change heard: %s, want %s (changed by the other store)", got[0], y.Code)
+	w := mustCreate(t, b)
+	// Announcements arrive in order on each channel: had a's own, or z's
+	// (not followed), come through, they would be there before.
+	if got := receive(t, ch, 2); !slices.Equal(got, sorted(y.Code, w.Code)) {
+		t.Fatalf("changes heard: %v, want %s (followed, changed by the other store) and %s (created)", got, y.Code, w.Code)
 	}
+	a.Unfollow(y.Code)
 	r.Down()
 	r.Up()
+	all = sorted(x.Code, chatChange(x.Code), listChange, chatChange(""))
 	if got := receive(t, ch, len(all)); !slices.Equal(got, all) {
-		t.Fatalf("after redis restarted: %v, want every room and chat %v", got, all)
+		t.Fatalf("after redis restarted: %v, want the rooms followed, their chats and the lists %v", got, all)
+	}
+	if a.Heard() != 2 {
+		t.Fatalf("a heard %d announcements, want 2", a.Heard())
 	}
 	cancel()
 	for range ch { // closes once ctx ends
 	}
 }
+
+func sorted(s ...string) []string { slices.Sort(s); return s }
 
 // receive takes n codes from ch, sorted.
 func receive(t *testing.T, ch <-chan string, n int) []string {

@@ -50,11 +50,16 @@ func (s *Store) write(ctx context.Context, sc *redis.Script, keys []string, args
 		n, err := sc.Run(ctx, s.rdb, keys, args...).Int()
 		return n, unsure(err)
 	}
-	n, acked, err := s.writeWaiting(ctx, sc, false, keys, args)
+	node := s.nodeFor(ctx, keys[0])
+	n, acked, err := s.writeWaiting(ctx, node, sc, false, keys, args)
+	if next := s.redirected(ctx, err); next != nil {
+		node = next // the slot moved: to where the cluster says it is
+		n, acked, err = s.writeWaiting(ctx, node, sc, false, keys, args)
+	}
 	if redis.HasErrorPrefix(err, "NOSCRIPT") {
 		// A primary promoted since the script was last sent (or a
 		// restarted one) has not cached it.
-		n, acked, err = s.writeWaiting(ctx, sc, true, keys, args)
+		n, acked, err = s.writeWaiting(ctx, node, sc, true, keys, args)
 	}
 	if err != nil {
 		return 0, unsure(err)
@@ -82,13 +87,13 @@ func unsure(err error) error {
 }
 
 // writeWaiting pipelines the script (by its hash, or whole when send)
-// and the wait for replicas, and returns the script's answer and how
-// many replicas acknowledged.
-func (s *Store) writeWaiting(ctx context.Context, sc *redis.Script, send bool, keys []string, args []any) (n, acked int, err error) {
+// and the wait for replicas on node, and returns the script's answer
+// and how many replicas acknowledged.
+func (s *Store) writeWaiting(ctx context.Context, node redis.Cmdable, sc *redis.Script, send bool, keys []string, args []any) (n, acked int, err error) {
 	var res *redis.Cmd
 	var wait *redis.Cmd
 	aof := s.repl.aof.Load()
-	_, _ = s.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+	_, _ = node.Pipelined(ctx, func(p redis.Pipeliner) error {
 		if send {
 			res = sc.Eval(ctx, p, keys, args...)
 		} else {

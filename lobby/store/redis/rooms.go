@@ -27,7 +27,7 @@ if redis.call('EXISTS', KEYS[1]) == 1 then
 end
 redis.call('DEL', KEYS[2])
 redis.call('HSET', KEYS[1], 'json', ARGV[1], 'version', ARGV[2], 'updated', ARGV[3], 'over', ARGV[4])
-redis.call('PUBLISH', ARGV[5], ARGV[6])
+redis.call('SPUBLISH', ARGV[5], ARGV[6])
 return 1`)
 
 	appendScript = redis.NewScript(`
@@ -41,7 +41,7 @@ end
 redis.call('RPUSH', KEYS[2], ARGV[2])
 redis.call('HSET', KEYS[1], 'updated', ARGV[3], 'status', ARGV[7])
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'over', '1', 'result', ARGV[4]) end
-redis.call('PUBLISH', ARGV[5], ARGV[6])
+redis.call('SPUBLISH', ARGV[5], ARGV[6])
 return 1`)
 
 	saveMetaScript = redis.NewScript(`
@@ -52,12 +52,12 @@ if tonumber(v) ~= tonumber(ARGV[1]) - 1 then
   return 0
 end
 redis.call('HSET', KEYS[1], 'json', ARGV[2], 'version', ARGV[1], 'updated', ARGV[3], 'over', ARGV[4])
-redis.call('PUBLISH', ARGV[5], ARGV[6])
+redis.call('SPUBLISH', ARGV[5], ARGV[6])
 return 1`)
 
 	deleteScript = redis.NewScript(`
 redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
-redis.call('PUBLISH', ARGV[1], ARGV[2])
+redis.call('SPUBLISH', ARGV[1], ARGV[2])
 return 1`)
 )
 
@@ -83,13 +83,14 @@ func (s *Store) Create(ctx context.Context, m store.Meta) error {
 		return fmt.Errorf("create room %s: %w", m.Code, err)
 	}
 	n, err := s.write(ctx, createScript, []string{metaKey(m.Code), movesKey(m.Code)},
-		data, m.Version, redisTime(m.Updated), redisBool(m.Over), redisChannel, s.announcement(m.Code))
+		data, m.Version, redisTime(m.Updated), redisBool(m.Over), roomChannel(m.Code), s.announcement(m.Code))
 	if err != nil {
 		return fmt.Errorf("create room %s: %w", m.Code, err)
 	}
 	if n == 0 {
 		return store.ErrExists
 	}
+	s.announceIndex(ctx, m.Code)
 	return nil
 }
 
@@ -135,9 +136,12 @@ func (s *Store) Append(ctx context.Context, code string, at int, r store.Record,
 		return fmt.Errorf("append to room %s: %w", code, err)
 	}
 	n, err := s.write(ctx, appendScript, []string{metaKey(code), movesKey(code)},
-		at, data, redisTime(r.At), end, redisChannel, s.announcement(code), standing)
+		at, data, redisTime(r.At), end, roomChannel(code), s.announcement(code), standing)
 	if err != nil {
 		return fmt.Errorf("append move %d to room %s: %w", at, code, err)
+	}
+	if n == 1 && end != nil {
+		s.announceIndex(ctx, code) // the lists move it to finished games
 	}
 	return scriptResult(n)
 }
@@ -149,9 +153,12 @@ func (s *Store) SaveMeta(ctx context.Context, m store.Meta) error {
 		return fmt.Errorf("save room %s: %w", m.Code, err)
 	}
 	n, err := s.write(ctx, saveMetaScript, []string{metaKey(m.Code)},
-		m.Version, data, redisTime(m.Updated), redisBool(m.Over), redisChannel, s.announcement(m.Code))
+		m.Version, data, redisTime(m.Updated), redisBool(m.Over), roomChannel(m.Code), s.announcement(m.Code))
 	if err != nil {
 		return fmt.Errorf("save room %s: %w", m.Code, err)
+	}
+	if n == 1 {
+		s.announceIndex(ctx, m.Code) // seats, start, visibility: what lists show
 	}
 	return scriptResult(n)
 }
@@ -205,14 +212,24 @@ func (s *Store) List(ctx context.Context) ([]store.Meta, error) {
 
 // Delete implements store.Rooms.
 func (s *Store) Delete(ctx context.Context, code string) error {
-	err := deleteScript.Run(ctx, s.rdb, []string{metaKey(code), movesKey(code), presenceKey(code)}, redisChannel, s.announcement(code)).Err()
+	err := deleteScript.Run(ctx, s.rdb, []string{metaKey(code), movesKey(code), presenceKey(code)}, roomChannel(code), s.announcement(code)).Err()
 	if err == nil {
 		err = s.rdb.SRem(ctx, redisRoomIndex, code).Err()
 	}
 	if err != nil {
 		return fmt.Errorf("delete room %s: %w", code, err)
 	}
+	s.announceIndex(ctx, code)
 	return nil
+}
+
+// announceIndex tells every instance that room code changed what room
+// lists show (created, reseated, started, finished, deleted). The index
+// channel is in a slot of its own, so a room's script cannot publish on
+// it: this follows the write, and is lost with it should the instance die
+// in between, like any message (the lists are read again within seconds).
+func (s *Store) announceIndex(ctx context.Context, code string) {
+	_ = s.rdb.SPublish(ctx, indexChannel, s.announcement(code)).Err()
 }
 
 // metaFields are the hash fields Meta is read from.

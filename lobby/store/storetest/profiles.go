@@ -54,6 +54,7 @@ func profiles(t *testing.T, ps store.Profiles) {
 	}
 
 	renames(t, ps, u, keyA, nameA)
+	langs(t, ps, u, keyA)
 	linkCodes(t, ps, u, keyA)
 
 	// Key B moves to A: B's profile, left without keys, is gone with its
@@ -101,6 +102,39 @@ func renames(t *testing.T, ps store.Profiles, u, id, name string) {
 	}
 	if err := ps.Rename(ctx, "SHA256:nobody"+u, "Dee"+u); !errors.Is(err, store.ErrNoProfile) {
 		t.Fatalf("rename of a missing profile: %v, want ErrNoProfile", err)
+	}
+}
+
+// langs: a profile keeps the language its player chose, through a
+// rename and however it is read, until the choice is forgotten.
+func langs(t *testing.T, ps store.Profiles, u, id string) {
+	ctx := context.Background()
+	if got, err := ps.Profile(ctx, id); err != nil || got.Lang != "" {
+		t.Fatalf("a new profile's language: %q, %v; want none", got.Lang, err)
+	}
+	if err := ps.SetLang(ctx, id, "pl"); err != nil {
+		t.Fatal(err)
+	}
+	if err := ps.Rename(ctx, id, "Lang"+u); err != nil {
+		t.Fatal(err)
+	}
+	for what, read := range map[string]func() (store.Profile, error){
+		"by key":  func() (store.Profile, error) { return ps.KeyProfile(ctx, id) },
+		"by id":   func() (store.Profile, error) { return ps.Profile(ctx, id) },
+		"by name": func() (store.Profile, error) { return ps.NamedProfile(ctx, "lang"+u) },
+	} {
+		if got, err := read(); err != nil || got.Lang != "pl" || got.Name != "Lang"+u {
+			t.Fatalf("the profile %s after choosing Polish and a rename: %+v, %v", what, got, err)
+		}
+	}
+	if err := ps.SetLang(ctx, id, ""); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := ps.Profile(ctx, id); err != nil || got.Lang != "" {
+		t.Fatalf("the language after forgetting it: %q, %v; want none", got.Lang, err)
+	}
+	if err := ps.SetLang(ctx, "SHA256:nobody"+u, "ru"); !errors.Is(err, store.ErrNoProfile) {
+		t.Fatalf("the language of a missing profile: %v, want ErrNoProfile", err)
 	}
 }
 

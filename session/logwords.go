@@ -1,0 +1,85 @@
+package session
+
+import (
+	"slices"
+
+	"github.com/smokestack/smokestack/engine"
+	"github.com/smokestack/smokestack/internal/lang"
+	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/session/kit"
+)
+
+// The game log in the viewer's language. A room sends its log as events
+// (lobby.LogEntry: what a seat's move did, as engine.Words, and whether a
+// bot made it for the seat's person), and each screen words them for its
+// viewer: their own moves as theirs ("You took…"), what only they may
+// read (what they drew), who did what in the seat's colour. An entry
+// never changes, so a screen words each once and keeps the line while
+// the theme, the seats and the language stay; and what it says is kept
+// with the entry (LogEntry.Worded), for the table's other screens that
+// read it alike in the same language.
+
+// logWords keeps a screen's worded log lines from one update to the next.
+type logWords struct {
+	styles *kit.Styles
+	seats  kit.Seats
+	lang   *lang.Printer
+	lines  map[*lobby.LogEntry]string
+}
+
+// words returns the lines of events for the viewer of s, oldest first.
+func (l *logWords) words(t kit.Theme, s kit.Seats, game string, events []*lobby.LogEntry) []string {
+	if l.styles != t.Styles || l.lang != t.L || !l.seats.Equal(s) {
+		l.styles, l.lang, l.seats, l.lines = t.Styles, t.L, s, nil
+	}
+	next := make(map[*lobby.LogEntry]string, len(events))
+	out := make([]string, len(events))
+	for i, e := range events {
+		line, ok := l.lines[e]
+		if !ok {
+			line = logLine(t, s, game, e)
+		}
+		next[e], out[i] = line, line
+	}
+	l.lines = next
+	return out
+}
+
+// logLine words one entry for the viewer of s: who did it, in their
+// seat's colour, then what they did.
+func logLine(t kit.Theme, s kit.Seats, game string, e *lobby.LogEntry) string {
+	viewer := s.Viewer
+	mine := e.Seat >= 0 && e.Seat == viewer
+	key := string(t.L.Tag()) + " other"
+	if mine {
+		key = string(t.L.Tag()) + " mine"
+	}
+	what := e.Worded(key, func() string {
+		w := e.WordsFor(viewer)
+		if w.ID == "" {
+			return e.For(viewer)
+		}
+		you := ""
+		if mine && !e.ByBot {
+			you = "yes" // the reader did it: "Ty bierzesz", not "bierze"
+		}
+		w.Args = append(slices.Clip(w.Args), engine.Str("You", you))
+		return kit.Say(t, game, w)
+	})
+	if e.Seat < 0 || e.Seat >= len(s.Names) {
+		return what
+	}
+	var who string
+	switch {
+	case e.ByBot && mine:
+		who = t.L.T("log.botforyou")
+	case e.ByBot:
+		who = t.L.T("log.botfor", "Name", s.Names[e.Seat])
+	case mine:
+		who = t.L.T("log.you")
+	default:
+		who = s.Name(e.Seat)
+	}
+	head := t.SeatStyle(e.Seat).Render(s.Glyph(e.Seat) + " " + who)
+	return t.L.T("log.line", "Who", head, "What", what)
+}

@@ -1,0 +1,98 @@
+package session
+
+import (
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/smokestack/smokestack/internal/lang"
+	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/session/kit"
+)
+
+// The generic screens' words that come from elsewhere: the games'
+// registration (titles, options and their values, in catalogue area
+// "games"), and what the lobby says (refusals, notices, why a game
+// ended). The screens' own sentences are literal IDs at their call sites.
+
+// worded is the message id in p's language, or english when the
+// catalogue has no such message: a game registered without its words
+// (the tests' tally) reads as it declares itself.
+func worded(p *lang.Printer, id, english string) string {
+	if s := p.T(id); s != id {
+		return s
+	}
+	return english
+}
+
+// gameTitle is game g's title in p's language (games.NAME.title).
+func gameTitle(p *lang.Printer, g lobby.Game) string {
+	return worded(p, "games."+g.Name()+".title", g.Rules.Title())
+}
+
+// optionLabel is the label of game's option name (games.GAME.option.NAME).
+func optionLabel(p *lang.Printer, game, name string) string {
+	return worded(p, "games."+game+".option."+name, name)
+}
+
+// optionAbout is the one line of help on game's option name
+// (games.GAME.about.NAME).
+func optionAbout(p *lang.Printer, game, name, english string) string {
+	return worded(p, "games."+game+".about."+name, english)
+}
+
+// optionValue is value of game's option name as a player reads it
+// (games.GAME.choice.NAME.VALUE); a number reads as it is.
+func optionValue(p *lang.Printer, game, name, value string) string {
+	return worded(p, "games."+game+".choice."+name+"."+value, value)
+}
+
+// errText words err for the player: a lobby's or an engine's refusal
+// (engine.Refusal, or a lobby.LimitError with words) in the theme's
+// language, any other error as it is. game names the cards a game's
+// refusal may name ("" outside a room).
+func errText(t kit.Theme, game string, err error) string {
+	var lim *lobby.LimitError
+	if errors.As(err, &lim) && lim.Words.ID != "" {
+		return kit.Say(t, game, lim.Words)
+	}
+	return kit.Refusal(t, game, err)
+}
+
+// endedText words why a game ended before its end: the host's word, or
+// an operator's, which is theirs and stays as they wrote it.
+func endedText(p *lang.Printer, why string) string {
+	if why == lobby.EndedByHost {
+		return p.T("session.room.endedByHost")
+	}
+	return why
+}
+
+// noticeText words the room's notice (lobby.Update.Notice): trouble with
+// the game service, or a bot that could not move and why.
+func noticeText(p *lang.Printer, notice string) string {
+	switch {
+	case notice == lobby.NoticeReconnecting:
+		return p.T("session.room.reconnecting")
+	case strings.HasPrefix(notice, lobby.NoticeBotFailed):
+		return p.T("session.room.botFailed", "Why", strings.TrimPrefix(notice, lobby.NoticeBotFailed))
+	}
+	return notice
+}
+
+// shortDuration words a room's period the way lobby.ShortDuration does
+// ("30s", "2m", "1m30s", "1h", "1h30m"), in p's language.
+func shortDuration(p *lang.Printer, d time.Duration) string {
+	h, m, s := int(d.Hours()), int(d.Minutes())%60, int(d.Seconds())%60
+	switch {
+	case h > 0 && m > 0:
+		return p.T("session.time.hoursMinutes", "H", h, "M", m)
+	case h > 0:
+		return p.T("session.time.hours", "N", h)
+	case m > 0 && s > 0:
+		return p.T("session.time.minutesSeconds", "M", m, "S", s)
+	case m > 0:
+		return p.T("session.time.minutes", "N", m)
+	}
+	return p.T("session.time.seconds", "N", s)
+}
