@@ -201,10 +201,29 @@ func (f *faultRig) confirmedAfter(t *testing.T, done <-chan error, t0 time.Time,
 		default:
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("no move confirmed within %s of the kill:\n%s", within, describe())
+			t.Fatalf("no move confirmed within %s of the kill:\n%s%s", within, describe(), f.describe())
 		}
 		time.Sleep(10 * time.Millisecond) // polling the ledger
 	}
+}
+
+// describe says how far each instance's room of the table being played
+// is, and the store's, for a test's failure message.
+func (f *faultRig) describe() string {
+	tb := f.current()
+	meta, _, err := f.a.store.Load(context.Background(), tb.code, 0)
+	text := fmt.Sprintf("room %s: the store holds %d moves (%v)\n", tb.code, meta.Moves, err)
+	for i, in := range []*instance{f.a, f.b} {
+		r := in.lobby.cached(tb.code)
+		if r == nil {
+			text += fmt.Sprintf("instance %c: room not loaded\n", 'a'+i)
+			continue
+		}
+		r.mu.Lock()
+		text += fmt.Sprintf("instance %c: %d moves, notice %q\n", 'a'+i, r.table.moves, r.shownNotice())
+		r.mu.Unlock()
+	}
+	return text
 }
 
 // current is the table being played now.

@@ -3,6 +3,7 @@ package lobby
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"log/slog"
 	"strings"
@@ -156,5 +157,82 @@ func TestRedisFaultsAreCountedAndRateLogged(t *testing.T) {
 	}
 	if len(lines) != 3 || !strings.Contains(lines[0], "injected") {
 		t.Errorf("%d store errors made %d log lines:\n%s", counted.n.Load(), len(lines), strings.Join(lines, "\n"))
+	}
+}
+
+// faultyInstance is an instance whose Redis client goes through faults.
+func faultyInstance(t *testing.T, r *redistest.Server, faults *faultyRedis) *instance {
+	t.Helper()
+	opt, err := redis.ParseURL(r.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rdb := redis.NewClient(opt)
+	rdb.AddHook(faults)
+	s := redisstore.New(rdb)
+	t.Cleanup(func() { s.Close() })
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	l := New(Config{Store: s, Games: []Game{tallyGame()}, PresenceTTL: testPresenceTTL})
+	in := &instance{store: s, lobby: l, stop: cancel, done: make(chan struct{})}
+	go func() {
+		defer close(in.done)
+		in.lobby.Run(ctx)
+	}()
+	return in
+}
+
+// A room that hears of another instance's move but cannot read it (its
+// Redis fails the read, as in a failover) tries again: its sessions see
+// the move once Redis answers, though nothing announces the move again.
+func TestRedisFailedCatchUpIsRetried(t *testing.T) {
+	ctx := context.Background()
+	r := redistest.Start(t)
+	faults := &faultyRedis{keys: []string{"}:moves"}}
+	a, b := newInstance(t, r), faultyInstance(t, r, faults)
+	alice, bob := Player{ID: "key:alice", Name: "alice"}, Player{ID: "key:bob", Name: "bob"}
+	meta, err := a.lobby.Create(ctx, alice, CreateOptions{Seats: 2, Seed: 1, HasSeed: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ca, err := a.lobby.Join(ctx, meta.Code, alice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cb, err := b.lobby.Join(ctx, meta.Invite(), bob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sa, sb := &session{name: "alice@a", c: ca}, &session{name: "bob@b", c: cb}
+	for _, s := range []*session{sa, sb} {
+		if _, err := s.await(10*time.Second, func(u Update) bool { return u.Room.Started && u.View != nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Bob plays until it is alice's turn, so the move b misses is hers.
+	moves := 0
+	for len(sa.view().Legal) == 0 {
+		raw, _ := json.Marshal(pick(sb.view().Legal))
+		if err := cb.Move(ctx, raw); err != nil {
+			t.Fatal(err)
+		}
+		moves++
+		if _, err := sa.await(10*time.Second, atVersion(moves)); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	faults.failing.Store(true)
+	raw, _ := json.Marshal(pick(sa.view().Legal))
+	if err := ca.Move(ctx, raw); err != nil {
+		t.Fatal(err)
+	}
+	moves++
+	if _, err := sb.await(10*time.Second, func(u Update) bool { return u.Notice != "" }); err != nil {
+		t.Fatalf("instance b did not fail to catch up: %v", err)
+	}
+	faults.failing.Store(false)
+	if _, err := sb.await(10*time.Second, func(u Update) bool { return u.Version == moves && u.Notice == "" }); err != nil {
+		t.Fatalf("instance b never caught up with alice's move: %v", err)
 	}
 }

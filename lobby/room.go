@@ -240,12 +240,32 @@ func (r *room) refresh(ctx context.Context) {
 	r.setNotice(err)
 	r.mu.Unlock()
 	r.writing.Unlock()
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		r.refreshAgain(ctx)
+	}
 	if err := r.readPresence(ctx); err != nil {
 		r.l.storeFault("seat presence", err, "code", r.code)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.broadcast()
+}
+
+// refreshRetry is how soon a room whose catch-up failed tries again.
+const refreshRetry = 500 * time.Millisecond
+
+// refreshAgain has the room catch up once more a while from now, while
+// anyone is in it. The change that asked for the failed catch-up was
+// announced once (a failover or a cut link fails the read of it): without
+// another try the room would stay behind the store, its players waiting
+// on a turn the store has already moved on from, until some other change
+// to the room came along.
+func (r *room) refreshAgain(ctx context.Context) {
+	time.AfterFunc(refreshRetry, func() {
+		if ctx.Err() == nil && r.connected() {
+			r.refreshSoon(ctx)
+		}
+	})
 }
 
 // The room's notices (Update.Notice), which sessions word in their

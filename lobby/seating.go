@@ -32,6 +32,12 @@ func (r *room) join(ctx context.Context, p Player, word string) (*Conn, error) {
 	defer r.writing.Unlock()
 	c, err := r.sit(ctx, p, func() (store.Meta, int, error) {
 		m := r.meta
+		if seat := m.SeatOf(p.ID); seat >= 0 {
+			// The catch-up after a conflict shows them seated: an earlier
+			// join of theirs was stored though its answer was lost
+			// (store.ErrUnconfirmed). Their seat, not a second one.
+			return m, seat, nil
+		}
 		m.Seats = slices.Clone(m.Seats)
 		free := slices.IndexFunc(m.Seats, store.Seat.Free)
 		if free < 0 || m.Started {
