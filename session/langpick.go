@@ -109,7 +109,10 @@ func (p *langPicker) chosen(tag lang.Tag) (screen, tea.Cmd) {
 		p.env.onLang(tag)
 	}
 	p.back.setStatus(p.env.theme.L.T("lang.chosen"), false)
-	return p.back, nil
+	// The lobby's head and lists were worded in the old language: word
+	// them again.
+	p.back.heading.text = ""
+	return p.back, p.back.refresh()
 }
 
 func (p *langPicker) view(w, h int) string {

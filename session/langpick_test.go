@@ -35,6 +35,11 @@ func TestLangPicker(t *testing.T) {
 	}
 	d.keys("L", "down", "down", "enter")
 	d.until("the lobby in Polish", d.screenContains(lang.For(lang.Polish).T("lang.chosen")))
+	// Its head and lists too, which were worded in English before.
+	d.until("the lobby's head and lists in Polish", d.screenContains("WOLNE MIEJSCA"))
+	if v := d.view(); strings.Contains(v, "over SSH") || strings.Contains(v, "signed in") {
+		t.Errorf("the lobby keeps English words after Polish was chosen:\n%s", v)
+	}
 	if len(heard) != 1 || heard[0] != lang.Polish {
 		t.Errorf("the server heard %v; want [pl]", heard)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // The lobby's lists: public rooms with a seat to take, public games in
@@ -296,7 +297,10 @@ func (l *lobbyScreen) listsView(w, h int) string {
 		if len(cells[i]) == 0 {
 			out = append(out, title)
 			empty := t.L.T(listEmpty[i], "Hint", l.createHint()) // the open seats' says how to make some
-			out = append(out, "    "+t.Dim.Render(empty))
+			// A language's longer sentence wraps between words, never cut.
+			for _, line := range strings.Split(strings.TrimRight(kit.Wrap(empty, max(10, w-4)), " "), "\n") {
+				out = append(out, "    "+t.Dim.Render(line))
+			}
 			continue
 		}
 		lines, more := l.listLines(i, cells[i], cw, rows[i])
