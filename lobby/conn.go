@@ -40,6 +40,10 @@ type Update struct {
 	// played for a seat's person (their clock ran out, or their seat went
 	// to a bot while they were away); those lines say so too.
 	LogByBot []int `json:"logByBot,omitempty"`
+	// LogCodes are Log's lines as stable codes, in Log's order, for a
+	// program to word in a language of its own: who did it and the
+	// message ID and arguments of what they did, as this seat reads it.
+	LogCodes []LogCode `json:"logCodes,omitempty"`
 	// Events are the same log as the game's events, for a screen to word
 	// in its viewer's language: shared by every update, never changed.
 	Events []*LogEntry `json:"-"`
@@ -66,6 +70,19 @@ func (u *Update) WordLog() {
 		names[i] = s.Name
 	}
 	u.Log, u.LogByBot = wordLog(u.Events, u.Seat, names)
+	u.LogCodes = make([]LogCode, len(u.Events))
+	for i, e := range u.Events {
+		u.LogCodes[i] = LogCode{Seat: e.Seat, ByBot: e.ByBot, Words: e.WordsFor(u.Seat)}
+	}
+}
+
+// LogCode is one line of the log as a code: the seat whose move it was
+// (-1 for the game's own news), whether a bot played it for them, and
+// its message (an ID of the game's catalogue, with its arguments).
+type LogCode struct {
+	Seat  int  `json:"seat"`
+	ByBot bool `json:"byBot,omitempty"`
+	engine.Words
 }
 
 // RoomInfo describes a room without anyone's key.
