@@ -478,7 +478,7 @@ func roomKind(lb *lobby.Lobby, p *lang.Printer, r lobby.RoomInfo) string {
 	}
 	// The game by its short name in p's language (games.GAME.short),
 	// else its name.
-	parts := []string{worded(p, "games."+r.Game+".short", r.Game), seats}
+	parts := []string{p.Or("games."+r.Game+".short", r.Game), seats}
 	if g, ok := lb.Game(r.Game); ok {
 		parts = append(parts, optionWords(p, g, r)...)
 	}

@@ -13,38 +13,30 @@ import (
 // The generic screens' words that come from elsewhere: the games'
 // registration (titles, options and their values, in catalogue area
 // "games"), and what the lobby says (refusals, notices, why a game
-// ended). The screens' own sentences are literal IDs at their call sites.
-
-// worded is the message id in p's language, or english when the
-// catalogue has no such message: a game registered without its words
-// (the tests' tally) reads as it declares itself.
-func worded(p *lang.Printer, id, english string) string {
-	if s := p.T(id); s != id {
-		return s
-	}
-	return english
-}
+// ended). The screens' own sentences are literal IDs at their call sites;
+// a game registered without its words (the tests' tally) reads as it
+// declares itself (lang.Printer.Or).
 
 // gameTitle is game g's title in p's language (games.NAME.title).
 func gameTitle(p *lang.Printer, g lobby.Game) string {
-	return worded(p, "games."+g.Name()+".title", g.Rules.Title())
+	return p.Or("games."+g.Name()+".title", g.Rules.Title())
 }
 
 // optionLabel is the label of game's option name (games.GAME.option.NAME).
 func optionLabel(p *lang.Printer, game, name string) string {
-	return worded(p, "games."+game+".option."+name, name)
+	return p.Or("games."+game+".option."+name, name)
 }
 
 // optionAbout is the one line of help on game's option name
 // (games.GAME.about.NAME).
 func optionAbout(p *lang.Printer, game, name, english string) string {
-	return worded(p, "games."+game+".about."+name, english)
+	return p.Or("games."+game+".about."+name, english)
 }
 
 // optionValue is value of game's option name as a player reads it
 // (games.GAME.choice.NAME.VALUE); a number reads as it is.
 func optionValue(p *lang.Printer, game, name, value string) string {
-	return worded(p, "games."+game+".choice."+name+"."+value, value)
+	return p.Or("games."+game+".choice."+name+"."+value, value)
 }
 
 // errText words err for the player: a lobby's or an engine's refusal

@@ -142,8 +142,8 @@ type Printer struct {
 	loc *i18n.Localizer
 	num *message.Printer // numbers as the language writes them
 	// plain caches the messages without arguments, which a screen asks
-	// for on every frame.
-	plain sync.Map // id -> string
+	// for on every frame, and whether the catalogue has them.
+	plain sync.Map // id -> looked
 }
 
 var printers sync.Map // Tag -> *Printer
@@ -183,14 +183,52 @@ func (p *Printer) T(id string, args ...any) string {
 		return For(English).T(id, args...)
 	}
 	if len(args) == 0 {
-		if s, ok := p.plain.Load(id); ok {
-			return s.(string)
-		}
-		s := p.word(id, nil, nil)
-		p.plain.Store(id, s)
-		return s
+		return p.lookup(id).text
 	}
 	return p.word(id, nil, data(args))
+}
+
+// Or words message id, which takes no arguments, or gives fallback when
+// the catalogue lacks it: a card, a term or a game's word that a
+// catalogue may not name reads as its data has it.
+func (p *Printer) Or(id, fallback string) string {
+	if p == nil {
+		p = For(English)
+	}
+	if l := p.lookup(id); l.found {
+		return l.text
+	}
+	return fallback
+}
+
+// Has reports whether id is in the catalogue (in English, or the
+// printer's language).
+func (p *Printer) Has(id string) bool {
+	if p == nil {
+		p = For(English)
+	}
+	return p.lookup(id).found
+}
+
+// looked is a message without arguments as the catalogue words it, and
+// whether it has it (text is the ID when not).
+type looked struct {
+	text  string
+	found bool
+}
+
+// lookup words id once and remembers it.
+func (p *Printer) lookup(id string) looked {
+	if l, ok := p.plain.Load(id); ok {
+		return l.(looked)
+	}
+	s, err := p.loc.Localize(&i18n.LocalizeConfig{MessageID: id})
+	l := looked{text: s, found: err == nil}
+	if err != nil && s == "" {
+		l.text = id
+	}
+	p.plain.Store(id, l)
+	return l
 }
 
 // N words message id in the plural form n takes in the printer's language
@@ -240,16 +278,6 @@ func (p *Printer) Duration(d time.Duration) string {
 		out = w
 	}
 	return out
-}
-
-// Has reports whether id is in the catalogue (in English, or the
-// printer's language).
-func (p *Printer) Has(id string) bool {
-	if p == nil {
-		p = For(English)
-	}
-	_, err := p.loc.Localize(&i18n.LocalizeConfig{MessageID: id})
-	return err == nil
 }
 
 func (p *Printer) word(id string, count any, d map[string]any) string {

@@ -118,6 +118,19 @@ func TestDuration(t *testing.T) {
 	}
 }
 
+func TestOr(t *testing.T) {
+	if got := For(Polish).Or("lang.name", "x"); got != "Polski" {
+		t.Errorf("Or of a known message = %q; want Polski", got)
+	}
+	if got := For(Polish).Or("no.such.message", "Robot"); got != "Robot" {
+		t.Errorf("Or of a missing message = %q; want the fallback", got)
+	}
+	var p *Printer
+	if got := p.Or("lang.name", "x"); got != "English" || !p.Has("lang.name") || p.Has("no.such.message") {
+		t.Errorf("a nil printer: Or = %q, Has as it should not", got)
+	}
+}
+
 func TestFallback(t *testing.T) {
 	if got := For("xx").T("lang.name"); got != "English" {
 		t.Errorf("an unknown language words %q; want English", got)

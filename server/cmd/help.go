@@ -107,10 +107,7 @@ func wrapped(w io.Writer, prefix, indent, text string) {
 // gameWord is a game's word (its title, an option's help) from the
 // games' catalogue in t, or english as the game registered it.
 func gameWord(t lang.Tag, id, english string) string {
-	if p := lang.For(t); p.Has(id) {
-		return p.T(id)
-	}
-	return english
+	return lang.For(t).Or(id, english)
 }
 
 // title is a game's title in the player's language.

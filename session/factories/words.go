@@ -35,10 +35,7 @@ func word(t kit.Theme, prefix, key string) string {
 	if s, ok := table.Load(key); ok {
 		return s.(string)
 	}
-	s := key
-	if id := prefix + key; t.L.Has(id) {
-		s = t.L.T(id)
-	}
+	s := t.L.Or(prefix+key, key)
 	table.Store(key, s)
 	return s
 }

@@ -109,10 +109,7 @@ func (b *board) CardText(t kit.Theme, c kit.CardRef, w int) string {
 
 // power is a capitalist's power in the reader's language.
 func power(p *lang.Printer, k furnace.CapitalistCard) string {
-	if id := "furnace.power." + string(k.ID); p.Has(id) {
-		return p.T(id)
-	}
-	return k.Power
+	return p.Or("furnace.power."+string(k.ID), k.Power)
 }
 
 // companyText is a company: both sides, the compensation and the data's
@@ -174,10 +171,7 @@ func confidence(p *lang.Printer, id, mark, note string) string {
 
 // cardNote is a card's note on its data in the reader's language.
 func cardNote(p *lang.Printer, id, note string) string {
-	if key := "furnace.note." + id; p.Has(key) {
-		return p.T(key)
-	}
-	return note
+	return p.Or("furnace.note."+id, note)
 }
 
 // arthurTiming says when Arthur's neutral disc is placed in this game.

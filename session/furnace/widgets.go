@@ -484,10 +484,10 @@ func goodsLine(p *lang.Printer, g furnace.Goods) string {
 // capitalistName is a capitalist's name as the reader's edition prints
 // it (furnace.card.ID), else as the card data has it.
 func capitalistName(p *lang.Printer, c furnace.Capitalist) string {
-	if id := "furnace.card." + string(c); c != "" && p.Has(id) {
-		return p.T(id)
+	if c == "" {
+		return c.Name()
 	}
-	return c.Name()
+	return p.Or("furnace.card."+string(c), c.Name())
 }
 
 // discName is a seat's name in the short notation's discs, at most 8

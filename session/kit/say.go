@@ -20,9 +20,7 @@ func Say(t Theme, game string, w engine.Words) string {
 		v := a.Value
 		switch a.Kind {
 		case engine.Card, engine.Term:
-			if id := game + "." + string(a.Kind) + "." + v; t.L.Has(id) {
-				v = t.L.T(id)
-			}
+			v = t.L.Or(game+"."+string(a.Kind)+"."+v, v)
 		case engine.List, engine.Items, engine.Steps:
 			v = sayList(t, game, a, you(w))
 		}
