@@ -33,20 +33,20 @@ func (b *board) seated(f kit.Frame) string {
 		market := b.market.Draw(t, f.Seats, lw, 0, func() string { return marketView(t, v, lw) })
 		yh := h - lipgloss.Height(market) - 1
 		you := b.you.Draw(t, f.Seats, lw, yh, func() string { return youView(t, v, f.Seats, lw, yh) })
-		left := b.withPreview(f, market+"\n\n"+you, lw, h)
+		left := b.withPreview(f, []string{market, "", you}, lw, h)
 		mid := b.others.Draw(t, f.Seats, mw, h, func() string { return othersView(t, v, f.Seats, mw, h) })
 		// The menu takes the lines its moves need, leaving the log at
 		// least a third; the log takes every line left.
 		menuH := min(lipgloss.Height(f.Menu(rw, h)), h-max(3, h/3)-1)
-		right := kit.Fit(f.Menu(rw, menuH), rw, menuH) + "\n\n" + f.Log(rw, h-menuH-2)
-		return kit.Columns(h, []int{lw, mw, rw}, left, mid, right)
+		right := []string{kit.Fit(f.Menu(rw, menuH), rw, menuH), "", f.Log(rw, h-menuH-2)}
+		return kit.Columns(h, []int{lw, mw, rw}, left, []string{mid}, right)
 	}
 	lw := w * 52 / 100
 	rw := w - lw - 1
 	market := b.market.Draw(t, f.Seats, lw, 0, func() string { return marketView(t, v, lw) })
 	yh := h - lipgloss.Height(market)
 	you := b.you.Draw(t, f.Seats, lw, yh, func() string { return youView(t, v, f.Seats, lw, yh) })
-	left := b.withPreview(f, market+"\n"+you, lw, h)
+	left := b.withPreview(f, []string{market, you}, lw, h)
 	// The others take what a short menu (a title and two moves) and a
 	// short log leave; the menu takes the lines its moves need, up to all
 	// that is left but the log's; the log takes the rest.
@@ -54,15 +54,16 @@ func (b *board) seated(f kit.Frame) string {
 	oh := lipgloss.Height(others)
 	menuH := min(lipgloss.Height(f.Menu(rw, h)), h-oh-4)
 	logH := h - oh - menuH - 1
-	right := kit.Fit(others, rw, oh) + "\n\n" + kit.Fit(f.Menu(rw, menuH), rw, menuH) + "\n" + f.Log(rw, logH)
+	// Columns fits the others' lines to rw as it writes them.
+	right := []string{others, "", kit.Fit(f.Menu(rw, menuH), rw, menuH), f.Log(rw, logH)}
 	return kit.Columns(h, []int{lw, rw}, left, right)
 }
 
-// withPreview adds the full text of the card the menu is on below block,
-// when the column has room for it.
-func (b *board) withPreview(f kit.Frame, block string, w, h int) string {
+// withPreview adds the full text of the card the menu is on below the
+// column's parts, when the column has room for it.
+func (b *board) withPreview(f kit.Frame, parts []string, w, h int) []string {
 	if f.Focus == nil {
-		return block
+		return parts
 	}
 	key := preview{f.Theme.Styles, *f.Focus, w}
 	text, ok := b.previews[key]
@@ -74,10 +75,14 @@ func (b *board) withPreview(f kit.Frame, block string, w, h int) string {
 		}
 		b.previews[key] = text
 	}
-	if lipgloss.Height(block)+lipgloss.Height(text)+1 > h {
-		return block
+	used := lipgloss.Height(text) + 1
+	for _, p := range parts {
+		used += lipgloss.Height(p)
 	}
-	return block + "\n\n" + text
+	if used > h {
+		return parts
+	}
+	return append(parts, "", text)
 }
 
 // public is the board as a spectator sees it: marketplace and log on the
@@ -87,8 +92,8 @@ func (b *board) public(f kit.Frame) string {
 	lw := w * 48 / 100
 	rw := w - lw - 1
 	market := marketView(t, b.v, lw)
-	left := market + "\n\n" + f.Log(lw, max(2, h-lipgloss.Height(market)-2))
-	return kit.Columns(h, []int{lw, rw}, left, othersView(t, b.v, f.Seats, rw, h))
+	left := []string{market, "", f.Log(lw, max(2, h-lipgloss.Height(market)-2))}
+	return kit.Columns(h, []int{lw, rw}, left, []string{othersView(t, b.v, f.Seats, rw, h)})
 }
 
 // Scores implements kit.Board: the final scores as a bar chart, the

@@ -104,7 +104,7 @@ func (b *board) seatedNarrow(f kit.Frame) string {
 	logW := w - menuW - 1
 	// The menu is drawn a column short of its share: a wrapped move that
 	// fills its width would read on into the log beside it.
-	bottom := kit.Columns(bottomH, []int{menuW, logW}, f.Menu(menuW-1, bottomH), f.Log(logW, bottomH))
+	bottom := kit.Columns(bottomH, []int{menuW, logW}, []string{f.Menu(menuW-1, bottomH)}, []string{f.Log(logW, bottomH)})
 	blocks := slices.DeleteFunc([]string{strings.Join(top, "\n"), strings.Join(players, "\n")}, func(s string) bool { return s == "" })
 	return strings.Join(append(blocks, bottom), gap)
 }
@@ -130,7 +130,7 @@ func (b *board) seatedWide(f kit.Frame) string {
 	logH := max(4, bodyH/3)
 	menuH := max(4, bodyH-logH-len(right)-1)
 	right = append(right, kit.Fit(f.Menu(rw, menuH), rw, menuH), "", f.Log(rw, bodyH-menuH-len(right)-1))
-	cols := kit.Columns(bodyH, []int{lw, rw}, strings.Join(left, "\n"), strings.Join(right, "\n"))
+	cols := kit.Columns(bodyH, []int{lw, rw}, left, right)
 	if len(head) == 0 {
 		return cols
 	}

@@ -72,13 +72,15 @@ func FitLines(lines []string, w int) string {
 	return b.String()
 }
 
-// Columns puts blocks side by side with a one-space gutter; each block is
-// fitted to its width and to h lines.
-func Columns(h int, widths []int, blocks ...string) string {
+// Columns puts columns side by side with a one-space gutter; each column
+// is its parts stacked (as joined with line breaks) and fitted to its
+// width and to h lines. A column comes in parts so that a board need not
+// join them into a string of its own only for Columns to copy it again.
+func Columns(h int, widths []int, cols ...[]string) string {
 	if h <= 0 {
 		return ""
 	}
-	// Each line is cut or padded to its block's width as the rows are
+	// Each line is cut or padded to its column's width as the rows are
 	// written, measured once: no block is fitted into a string of its own
 	// first, and nothing is measured again as lipgloss.JoinHorizontal
 	// would (a tenth of a game frame's work).
@@ -86,17 +88,20 @@ func Columns(h int, widths []int, blocks ...string) string {
 		line string
 		pad  int
 	}
-	cells := make([]cell, len(blocks)*h)
+	var small [192]cell // a 160x56 board's three columns
+	cells := small[:0]
+	if n := len(cols) * h; n <= len(small) {
+		cells = small[:n]
+	} else {
+		cells = make([]cell, n)
+	}
 	size := 0
-	for i, b := range blocks {
-		rest, more := b, true
+	for i, parts := range cols {
+		var lc lineCursor
+		lc.parts = parts
 		for r := range h {
-			line := ""
-			if more {
-				line, rest, more = strings.Cut(rest, "\n")
-			}
-			c := &cells[r*len(blocks)+i]
-			c.line, c.pad = fitLine(line, widths[i])
+			c := &cells[r*len(cols)+i]
+			c.line, c.pad = fitLine(lc.next(), widths[i])
 			size += len(c.line) + c.pad + 1
 		}
 	}
@@ -106,11 +111,11 @@ func Columns(h int, widths []int, blocks ...string) string {
 		if r > 0 {
 			out.WriteByte('\n')
 		}
-		for i := range blocks {
+		for i := range cols {
 			if i > 0 {
 				out.WriteByte(' ')
 			}
-			c := cells[r*len(blocks)+i]
+			c := cells[r*len(cols)+i]
 			out.WriteString(c.line)
 			for range c.pad {
 				out.WriteByte(' ')
@@ -118,6 +123,26 @@ func Columns(h int, widths []int, blocks ...string) string {
 		}
 	}
 	return out.String()
+}
+
+// lineCursor reads the lines of parts as if joined with line breaks, and
+// "" once they are all read.
+type lineCursor struct {
+	parts []string
+	rest  string
+	more  bool // rest holds the current part's next line
+}
+
+func (c *lineCursor) next() string {
+	if !c.more {
+		if len(c.parts) == 0 {
+			return ""
+		}
+		c.rest, c.parts, c.more = c.parts[0], c.parts[1:], true
+	}
+	line, rest, more := strings.Cut(c.rest, "\n")
+	c.rest, c.more = rest, more
+	return line
 }
 
 // Rows stacks blocks w columns wide, each fitted to its own number of

@@ -57,8 +57,30 @@ func TestColumnsFitsEachBlock(t *testing.T) {
 					for r := range h {
 						want = append(want, fa[r]+" "+fb[r])
 					}
-					if got := Columns(h, w, a, b); got != strings.Join(want, "\n") {
+					if got := Columns(h, w, []string{a}, []string{b}); got != strings.Join(want, "\n") {
 						t.Errorf("Columns(%d, %v, %q, %q) = %q, want %q", h, w, a, b, got, strings.Join(want, "\n"))
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestColumnsJoinsParts holds a column given in parts to the column of
+// its parts joined with line breaks.
+func TestColumnsJoinsParts(t *testing.T) {
+	parts := []string{"", "a", "a\nb", "long line here\nx\n", "\x1b[1m★★★\x1b[0m\n漢字"}
+	for _, h := range []int{1, 3, 6, 9, 200} {
+		for _, a := range parts {
+			for _, b := range parts {
+				for _, c := range [][]string{nil, {a}, {a, b}, {a, "", b}, {b, a, b}} {
+					got := Columns(h, []int{4, 7}, c, []string{"z"})
+					want := Columns(h, []int{4, 7}, []string{strings.Join(c, "\n")}, []string{"z"})
+					if len(c) == 0 {
+						want = Columns(h, []int{4, 7}, []string{""}, []string{"z"})
+					}
+					if got != want {
+						t.Errorf("Columns(%d, %q) = %q, want %q", h, c, got, want)
 					}
 				}
 			}
