@@ -293,12 +293,14 @@ func (g *gameScreen) apply(u lobby.Update) {
 		g.setStatus(g.seatWordText(), false) // once, at sit-down: the guest must see it
 	}
 	g.chat.setLines(u.Chat)
+	old := g.board
 	g.board = nil
 	if len(u.View) > 0 {
 		b, err := g.env.decode(u.Room.Game, u.View)
 		if err != nil {
 			g.setStatus(errText(g.env.theme, g.room.Game, err), true)
 		}
+		kit.Carry(old, b) // the parts of the board a move left as they were
 		g.board = b
 	}
 	switch {

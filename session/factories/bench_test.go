@@ -48,3 +48,38 @@ func BenchmarkDrawFresh(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDrawCarried draws a 4-seat board after each of a run of
+// moves, each board carrying its parts over from the one before, as a
+// seat's session does with the room's updates:
+//
+//	go test ./session/factories -run '^$' -bench DrawCarried -benchmem
+func BenchmarkDrawCarried(b *testing.B) {
+	s := playedTo(b, func(s factories.State) bool { return s.Round >= 3 && s.Phase == factories.WorkPhase })
+	seat := factories.StatusOf(s).Acting[0]
+	var views []factories.View
+	for step := 0; len(views) < 8; step++ {
+		views = append(views, factories.ViewOf(s, seat))
+		acting := factories.StatusOf(s).Acting
+		if len(acting) == 0 {
+			break
+		}
+		v := factories.ViewOf(s, acting[step%len(acting)])
+		var err error
+		if s, _, err = factories.Apply(s, acting[step%len(acting)], v.Legal[step%len(v.Legal)]); err != nil {
+			b.Fatal(err)
+		}
+	}
+	seats := kit.Seats{Names: []string{"alice", "bob", "carol", "dave"}, Bots: make([]string, 4), Viewer: seat, L: lang.For(lang.English)}
+	f := kit.Frame{Theme: kit.NewTheme("default", nil).In(seats.L), Seats: seats, Width: 120, Height: 36,
+		Log:  func(w, h int) string { return kit.Fit("LOG", w, h) },
+		Menu: func(w, h int) string { return kit.Fit("MOVES", w, h) }}
+	var old kit.Board
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		board := &board{v: &views[i%len(views)]}
+		kit.Carry(old, board)
+		board.Draw(f)
+		old = board
+	}
+}

@@ -1,6 +1,10 @@
 package kit
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/smokestack/smokestack/internal/lang"
+)
 
 // Part remembers the last drawing of one part of a board: a Board is one
 // decoded view, drawn again for every key its player presses (the menu
@@ -11,6 +15,7 @@ import "slices"
 // needs no lock.
 type Part struct {
 	styles *Styles
+	l      *lang.Printer
 	seats  Seats
 	w, h   int
 	drawn  string
@@ -18,16 +23,32 @@ type Part struct {
 }
 
 // Draw returns what draw returned the last time for the same theme,
-// seats and size, or draws it now.
+// language, seats and size, or draws it now.
 func (p *Part) Draw(t Theme, s Seats, w, h int, draw func() string) string {
-	if p.ok && p.styles == t.Styles && p.w == w && p.h == h && p.seats.Equal(s) {
+	if p.ok && p.styles == t.Styles && p.l == t.L && p.w == w && p.h == h && p.seats.Equal(s) {
 		return p.drawn
 	}
-	p.styles, p.seats, p.w, p.h, p.drawn, p.ok = t.Styles, s, w, h, draw(), true
+	p.styles, p.l, p.seats, p.w, p.h, p.drawn, p.ok = t.Styles, t.L, s, w, h, draw(), true
 	return p.drawn
 }
 
 // Equal reports whether s and o name the same people, bots and viewer.
 func (s Seats) Equal(o Seats) bool {
 	return s.Viewer == o.Viewer && slices.Equal(s.Names, o.Names) && slices.Equal(s.Bots, o.Bots)
+}
+
+// Carrier is a Board that can take over the parts the board it replaces
+// had drawn: each room update decodes a new board, though a move mostly
+// changes one seat's area, and a part whose sub-view is unchanged draws
+// the same. It must carry only parts whose every input it has compared.
+type Carrier interface {
+	Carry(old Board)
+}
+
+// Carry lets b take over old's drawings where b can; old is the board
+// the same screen showed before, for the same viewer.
+func Carry(old, b Board) {
+	if c, ok := b.(Carrier); ok && old != nil {
+		c.Carry(old)
+	}
 }
