@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/smokestack/smokestack/engine/factories"
+	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/session/kit"
 )
 
@@ -65,16 +67,7 @@ func (b *board) withPreview(f kit.Frame, parts []string, w, h int) []string {
 	if f.Focus == nil {
 		return parts
 	}
-	key := preview{f.Theme.Styles, *f.Focus, w}
-	text, ok := b.previews[key]
-	if !ok {
-		text = b.CardText(f.Theme, *f.Focus, w)
-		text = text[:strings.LastIndex(text, "\n")] // not "on the board"
-		if b.previews == nil {
-			b.previews = map[preview]string{}
-		}
-		b.previews[key] = text
-	}
+	text := b.previewText(f.Theme, *f.Focus, w)
 	used := lipgloss.Height(text) + 1
 	for _, p := range parts {
 		used += lipgloss.Height(p)
@@ -83,6 +76,44 @@ func (b *board) withPreview(f kit.Frame, parts []string, w, h int) []string {
 		return parts
 	}
 	return append(parts, "", text)
+}
+
+// previewText is a card's text as the preview shows it: without its
+// last line, which says where the card lies (the menu says that). The
+// rest depends on no view, so one cache serves every board and screen.
+func (b *board) previewText(t kit.Theme, c kit.CardRef, w int) string {
+	key := preview{t.Styles, t.L.Tag(), c.Key, c.Name, w}
+	previews.Lock()
+	text, ok := previews.m[key]
+	previews.Unlock()
+	if ok {
+		return text
+	}
+	text = b.CardText(t, c, w)
+	text = text[:strings.LastIndex(text, "\n")] // not "on the board"
+	previews.Lock()
+	defer previews.Unlock()
+	if len(previews.m) >= maxPreviews || previews.m == nil {
+		previews.m = make(map[preview]string) // a few cards at a few widths fill it rarely
+	}
+	previews.m[key] = text
+	return text
+}
+
+// previews holds the cards' texts as previewText gives them, by theme,
+// language, card and width, at most maxPreviews of them.
+var previews struct {
+	sync.Mutex
+	m map[preview]string
+}
+
+const maxPreviews = 1024
+
+type preview struct {
+	styles    *kit.Styles
+	tag       lang.Tag
+	key, name string // the card's name shows where its key is unknown
+	w         int
 }
 
 // public is the board as a spectator sees it: marketplace and log on the

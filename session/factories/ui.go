@@ -25,16 +25,6 @@ type board struct {
 	// The parts of the seated board that the menu's moving leaves as
 	// they were: the marketplace, the seat's own area and the others.
 	market, you, others kit.Part
-	// previews holds the cards' texts as the menu's preview showed them,
-	// by theme, card and width: the menu moves back and forth among a
-	// few.
-	previews map[preview]string
-}
-
-type preview struct {
-	styles *kit.Styles
-	card   kit.CardRef
-	w      int
 }
 
 // Over implements kit.Board.
