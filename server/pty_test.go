@@ -149,3 +149,26 @@ func (c channelSession) Stderr() io.ReadWriter {
 		io.Writer
 	}{nil, c.stderr}
 }
+
+// BenchmarkTerminalText measures text written to a terminal session
+// (help's lines, say): made "\r\n" by termSession, and by the library's
+// ptyWriter as before.
+//
+//	go test ./server -run '^$' -bench TerminalText -benchmem -count 5
+func BenchmarkTerminalText(b *testing.B) {
+	text := []byte(strings.Repeat("  join CODE      take a seat in a room\n", 40))
+	for _, out := range []struct {
+		name string
+		w    io.Writer
+	}{
+		{"termSession", &termSession{Session: channelSession{w: io.Discard}}},
+		{"ptyWriter", ssh.NewPtyWriter(io.Discard)},
+	} {
+		b.Run(out.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				_, _ = out.w.Write(text)
+			}
+		})
+	}
+}
