@@ -198,9 +198,10 @@ func (f *frames) diff(buf *bytes.Buffer, view string) {
 // position.
 func moveTo(buf *bytes.Buffer, from, to int) {
 	if from >= 0 && to > from && to-from <= 4 {
-		buf.WriteByte('\r') // also ends a full line's pending wrap
+		// "\r" also ends a full line's pending wrap. Each "\n" has its
+		// "\r": the frames reach the terminal untranslated (pty.go).
 		for range to - from {
-			buf.WriteByte('\n')
+			buf.WriteString("\r\n")
 		}
 		return
 	}
@@ -231,6 +232,7 @@ func writeLine(buf *bytes.Buffer, line string, width int) {
 
 // restore gives the terminal back as Bubble Tea's own renderer would:
 // the main screen with its cursor, no mouse reports, no bracketed paste.
+// Like the frames it holds no bare "\n".
 func (f *frames) restore() {
 	_, _ = io.WriteString(f.out, ansi.EraseEntireLine+"\r"+ansi.ResetModeBracketedPaste+ansi.ShowCursor+
 		ansi.ResetModeMouseButtonEvent+ansi.ResetModeMouseAnyEvent+ansi.ResetModeMouseExtSgr+

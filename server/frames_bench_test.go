@@ -10,6 +10,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/ssh"
 	"github.com/muesli/termenv"
 
 	"github.com/smokestack/smokestack/lobby"
@@ -209,4 +210,35 @@ func (c *countWriter) total() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.n
+}
+
+// BenchmarkFrameWrite measures a frame's way from the frames to the
+// channel: each update of a game in play at 120x40, drawn on change and
+// written as a terminal session's frames are (raw), and as they were,
+// through the library's emulated PTY (ptyWriter): an op is an update.
+//
+//	go test ./server -run '^$' -bench FrameWrite -benchmem -count 5
+func BenchmarkFrameWrite(b *testing.B) {
+	views, _ := gameFrames(b, 120, 40, 30)
+	for _, out := range []struct {
+		name string
+		w    func(io.Writer) io.Writer // the channel's writer, as the frames get it
+	}{
+		{"raw", func(ch io.Writer) io.Writer { return rawOutput(&termSession{Session: channelSession{w: ch}}) }},
+		{"ptyWriter", func(ch io.Writer) io.Writer { return ssh.NewPtyWriter(ch) }},
+	} {
+		b.Run(out.name, func(b *testing.B) {
+			var channel countWriter
+			f := &frames{out: &lockedWriter{mu: new(sync.Mutex), w: out.w(&channel)}, width: 120, height: 40, full: true}
+			f.draw("", views[0])
+			channel.n = 0
+			b.ReportAllocs()
+			updates := 0
+			for b.Loop() { // an update each, the views over and over
+				updates++
+				f.draw("", views[updates%len(views)])
+			}
+			b.ReportMetric(float64(channel.total())/float64(updates), "bytes/update")
+		})
+	}
 }

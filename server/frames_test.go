@@ -254,7 +254,7 @@ func TestFramesBytes(t *testing.T) {
 	out.Reset()
 	lines[18], lines[20] = "next", "two below"
 	f.draw("", strings.Join(lines, "\n"))
-	if want := "\x1b[19;1Hnext\x1b[K\r\n\ntwo below\x1b[K"; out.String() != want {
+	if want := "\x1b[19;1Hnext\x1b[K\r\n\r\ntwo below\x1b[K"; out.String() != want {
 		t.Errorf("two changed lines wrote %q, want %q", out.String(), want)
 	}
 }

@@ -80,6 +80,8 @@ type Server struct {
 	// input is what every session was sent and has not read yet
 	// (inbox.go).
 	inputHeld budget
+	// ptys are the PTYs accepted, by the library's session (pty.go).
+	ptys sync.Map
 
 	// stopping ends when Shutdown starts, so open sessions can say goodbye.
 	stopping context.Context
@@ -132,9 +134,9 @@ func New(cfg Config) (*Server, error) {
 		wish.WithPublicKeyAuth(s.publicKeyAuth),
 		wish.WithKeyboardInteractiveAuth(s.guestAuth),
 		wish.WithIdleTimeout(cfg.IdleTimeout),
-		// Terminal output goes through the session with \n made \r\n; the
-		// TUI reads and writes the channel directly.
-		ssh.EmulatePty(),
+		// PTYs are emulated by the server's own session (pty.go), not
+		// the library's: the frames go to the channel untranslated.
+		func(srv *ssh.Server) error { srv.PtyHandler = s.acceptPty; return nil },
 	)
 	if err != nil {
 		return nil, fmt.Errorf("server: %w", err)
@@ -146,6 +148,7 @@ func New(cfg Config) (*Server, error) {
 	srv.ServerConfigCallback = s.handshakeConfig
 	// Read top to bottom: each step runs inside the one above it.
 	srv.Handler = chain(
+		s.terminalWrites,
 		s.recoverPanics,
 		s.logSessions,
 		s.checkIdentity,

@@ -76,7 +76,7 @@ func (s *Server) newTerminal(c *call, ts terminalStart) *terminal {
 	// One writer at a time: the frames, the window title and the bell
 	// come from different goroutines, and an SSH channel's writes may
 	// interleave packet by packet.
-	t := &terminal{live: c.live, size: c.live.latestWindow(pty.Window), out: &lockedWriter{w: c.sess}}
+	t := &terminal{live: c.live, size: c.live.latestWindow(pty.Window), out: &lockedWriter{mu: new(sync.Mutex), w: c.sess}}
 	w, h := clampSize(t.size.Width, t.size.Height)
 	model := session.New(session.Config{
 		Lobby: s.cfg.Lobby, Games: s.cfg.Screens, Player: c.player, Start: ts.start, Theme: ts.theme,
@@ -110,7 +110,9 @@ func (s *Server) newTerminal(c *call, ts terminalStart) *terminal {
 		opts = append(opts, tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithFPS(120))
 	} else {
 		// Frames drawn as soon as the view changes (frames.go).
-		model, t.fr = newOnChange(model, t.out, w, h)
+		// They go to the channel untranslated (pty.go), one writer
+		// at a time with the rest.
+		model, t.fr = newOnChange(model, &lockedWriter{mu: t.out.mu, w: rawOutput(c.sess)}, w, h)
 		opts = append(opts, tea.WithoutRenderer())
 	}
 	t.prog = tea.NewProgram(model, opts...) // before Run reads input, so before inputEnd can call it
@@ -169,7 +171,7 @@ func (s *Server) ended(c *call, start session.Start, t *terminal, final tea.Mode
 	case ended:
 		// After the restored terminal, on the same stream, so it cannot
 		// overtake it.
-		fmt.Fprint(c.out, "\n"+note.In(c.live.printer())+"\n"+s.seatWordsNote(c.live.printer(), final)) // made \r\n by the emulated PTY
+		fmt.Fprint(c.out, "\n"+note.In(c.live.printer())+"\n"+s.seatWordsNote(c.live.printer(), final)) // made \r\n by termSession
 		return nil
 	case errors.Is(err, tea.ErrProgramKilled):
 		return nil // the connection went away
@@ -237,10 +239,11 @@ const (
 	popTitle  = "\x1b[23;0t"
 )
 
-// lockedWriter lets one Write through at a time, and writes it to the
-// session maxWrite bytes at a time, one frame's pieces together.
+// lockedWriter lets one Write through at a time, and writes it to w
+// maxWrite bytes at a time, one frame's pieces together. The writers of
+// one session share mu.
 type lockedWriter struct {
-	mu sync.Mutex
+	mu *sync.Mutex
 	w  io.Writer
 }
 
