@@ -135,10 +135,13 @@ func TestInputFloodIsBounded(t *testing.T) {
 			grew := srv.heapAfterGC(t) - before
 			t.Logf("%d sessions sent %d MiB each: the heap grew by %.1f MiB", sessions, size>>20, grew/(1<<20))
 			// Before, the heap grew by the whole flood (20 MiB, one SSH
-			// window a session); the budgets, the packets in flight and
-			// the client's and server's own buffers are under half that.
-			if grew > sessions*size/2 {
-				t.Errorf("the heap grew by %.1f MiB with the flood, want under %d MiB", grew/(1<<20), sessions*size/2>>20)
+			// window a session). Now the budgets, the packets in flight
+			// and the client's and server's own buffers take 5 to 11 MiB:
+			// the client's buffers are in this process too, and on a busy
+			// machine more of the flood is still in them when the heap is
+			// read. Three quarters tells the two apart with room for that.
+			if grew > sessions*size*3/4 {
+				t.Errorf("the heap grew by %.1f MiB with the flood, want under %d MiB", grew/(1<<20), sessions*size*3/4>>20)
 			}
 			select {
 			case <-ended:
