@@ -194,8 +194,8 @@ func (g *gameScreen) drawHeader(w int, clockText string) string {
 	}
 	if g.board != nil {
 		parts = append(parts, g.board.Header(t, g.seats()))
-		if c := clockText; c != "" {
-			clock = t.Accent.Render(c)
+		if clockText != "" {
+			clock = t.Accent.Render(clockText)
 			parts = append(parts, clock)
 		}
 	}
