@@ -127,5 +127,7 @@ func logLine(t kit.Theme, s kit.Seats, game string, e *lobby.LogEntry) string {
 		who = s.Name(e.Seat)
 	}
 	head := t.SeatStyle(e.Seat).Render(s.Glyph(e.Seat) + " " + who)
-	return t.L.T("log.line", "Who", head, "What", what)
+	// The line depends on what (key) and head alone: the table's other
+	// screens, reading the entry alike, word it once between them.
+	return e.Worded("\x00line "+key+"\x00"+head, func() string { return t.L.T("log.line", "Who", head, "What", what) })
 }
