@@ -179,6 +179,11 @@ type Ruleset interface {
 	Apply(state State, seat int, move json.RawMessage) (State, []Event, error)
 	// View is what seat may see of state; Spectator gets the public view.
 	View(state State, seat int) (json.RawMessage, error)
+	// ViewValue is View as the game's own value, a pointer to its view
+	// type, whose JSON View is: screens in this process read it without
+	// JSON. It shares nothing with state, and whoever holds it may hand
+	// it to every reader of that seat, so readers never change it.
+	ViewValue(state State, seat int) (any, error)
 	// Status reports round, game over, who may act and the result.
 	Status(state State) (Status, error)
 }

@@ -48,8 +48,8 @@ func (r Rules[S, M, V]) Ruleset() Ruleset { return typed[S, M, V]{r} }
 // typed is Rules as a Ruleset: the state stays an S between calls.
 type typed[S, M, V any] struct{ r Rules[S, M, V] }
 
-// Name, Title, Seats, Options, New, Apply, View and Status implement
-// Ruleset.
+// Name, Title, Seats, Options, New, Apply, View, ViewValue and Status
+// implement Ruleset.
 func (t typed[S, M, V]) Name() string          { return t.r.Name }
 func (t typed[S, M, V]) Title() string         { return t.r.Title }
 func (t typed[S, M, V]) Seats() (min, max int) { return t.r.MinSeats, t.r.MaxSeats }
@@ -98,6 +98,15 @@ func (t typed[S, M, V]) View(state State, seat int) (json.RawMessage, error) {
 		return nil, err
 	}
 	return json.Marshal(t.r.View(s, seat))
+}
+
+func (t typed[S, M, V]) ViewValue(state State, seat int) (any, error) {
+	s, err := t.state(state)
+	if err != nil {
+		return nil, err
+	}
+	v := t.r.View(s, seat)
+	return &v, nil
 }
 
 func (t typed[S, M, V]) Status(state State) (Status, error) {

@@ -15,7 +15,7 @@ import (
 // room's timer. The caller holds r.mu, so each connection has one writer
 // and the newest update always wins.
 func (r *room) broadcast() {
-	views := map[int]json.RawMessage{}
+	views := map[int]*seatView{}
 	info := r.info()
 	invite := ""
 	if !r.meta.Public {
@@ -23,15 +23,19 @@ func (r *room) broadcast() {
 	}
 	events := r.log.entries()
 	for c := range r.conns {
-		v, ok := views[c.seat]
-		if !ok {
+		v := views[c.seat]
+		if v == nil {
+			v = &seatView{}
 			var err error
-			if v, err = r.table.view(c.seat); err != nil {
+			if v.value, err = r.table.viewValue(c.seat); err != nil {
 				r.l.cfg.Logger.Error("view", "code", r.code, "seat", c.seat, "err", err)
 			}
 			views[c.seat] = v
 		}
-		u := Update{Room: info, Seat: c.seat, View: v, Notice: r.shownNotice(), Version: r.table.moves, Chat: r.recentChat(), Events: events}
+		u := Update{Room: info, Seat: c.seat, Value: v.value, Notice: r.shownNotice(), Version: r.table.moves, Chat: r.recentChat(), Events: events}
+		if !c.valueOnly {
+			u.View = v.asJSON(r, c.seat)
+		}
 		if c.seat >= 0 || c.invited || c.player.ID != "" && c.player.ID == r.meta.Host {
 			u.Invite = invite
 		}
@@ -42,6 +46,28 @@ func (r *room) broadcast() {
 	}
 	r.scheduleBot()
 	r.recordLater()
+}
+
+// seatView is one seat's view in a broadcast: the game's value, made
+// once for every connection of the seat, and its JSON, made once too but
+// only when a connection reads it (Conn.SkipJSON).
+type seatView struct {
+	value any
+	json  json.RawMessage
+	made  bool // json is made, or failed
+}
+
+// asJSON is the seat's view as JSON, as Ruleset.View makes it; nil before
+// the game starts. The caller holds r.mu.
+func (v *seatView) asJSON(r *room, seat int) json.RawMessage {
+	if !v.made && v.value != nil {
+		v.made = true
+		var err error
+		if v.json, err = json.Marshal(v.value); err != nil {
+			r.l.cfg.Logger.Error("view", "code", r.code, "seat", seat, "err", err)
+		}
+	}
+	return v.json
 }
 
 // info describes the room as its sessions see it. The caller holds r.mu.

@@ -23,6 +23,9 @@ type Conn struct {
 	// notify is told of every update pushed (OnUpdate); the room's lock
 	// guards it.
 	notify func()
+	// valueOnly marks a connection whose updates need no View JSON
+	// (SkipJSON); the room's lock guards it.
+	valueOnly bool
 }
 
 // Update is everything a session shows of its room at one moment. Each
@@ -30,8 +33,13 @@ type Conn struct {
 type Update struct {
 	Room RoomInfo `json:"room"`
 	Seat int      `json:"seat"`
-	// View is the game as this seat may see it; nil until the game starts.
+	// View is the game as this seat may see it, as JSON; nil until the
+	// game starts, and on a connection that reads Value alone (SkipJSON).
 	View json.RawMessage `json:"view,omitempty"`
+	// Value is View as the game's own value (engine.Ruleset.ViewValue),
+	// for screens in this process. It is shared by every update of the
+	// seat, spectators' by all spectators: read it, never change it.
+	Value any `json:"-"`
 	// Log is the recent game log worded for this seat in English, oldest
 	// first: Events as WordLog words them, for the play protocol. A room
 	// leaves it empty; screens word Events in their viewer's language.
@@ -232,6 +240,15 @@ func (c *Conn) OnUpdate(f func()) {
 	if pending && f != nil {
 		f()
 	}
+}
+
+// SkipJSON tells the room that c reads each update's Value, not its
+// View: the room makes a seat's view as JSON only for a connection that
+// reads it, so a table of screens makes none.
+func (c *Conn) SkipJSON() {
+	c.room.mu.Lock()
+	defer c.room.mu.Unlock()
+	c.valueOnly = true
 }
 
 // Move plays move for the connection's seat. The error is the engine's

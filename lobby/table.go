@@ -81,5 +81,13 @@ func (t *table) view(seat int) (json.RawMessage, error) {
 	return t.rules.View(t.state, seat)
 }
 
+// viewValue is view as the game's own value; nil before the game starts.
+func (t *table) viewValue(seat int) (any, error) {
+	if t.state == nil {
+		return nil, nil
+	}
+	return t.rules.ViewValue(t.state, seat)
+}
+
 // title is the game's title.
 func (t *table) title() string { return t.rules.Title() }

@@ -133,6 +133,7 @@ func (g *gameScreen) open() tea.Cmd {
 		if err != nil {
 			return joinedMsg{err: err}
 		}
+		c.SkipJSON() // apply reads the view's value
 		// The session's end closes it, with no goroutine waiting for that
 		// (a goroutine costs every session its stack).
 		return joinedMsg{conn: c, unwatch: context.AfterFunc(e.ctx, c.Close)}
@@ -294,8 +295,8 @@ func (g *gameScreen) apply(u lobby.Update) {
 	}
 	g.chat.setLines(u.Chat)
 	g.board = nil
-	if len(u.View) > 0 {
-		b, err := g.env.decode(u.Room.Game, u.View)
+	if u.Value != nil {
+		b, err := g.env.decode(u.Room.Game, u.Value)
 		if err != nil {
 			g.setStatus(errText(g.env.theme, g.room.Game, err), true)
 		}

@@ -7,7 +7,6 @@ package session
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"time"
@@ -104,8 +103,9 @@ type env struct {
 	onLang func(lang.Tag)
 }
 
-// decode reads a view of a room of game through that game's screens.
-func (e *env) decode(game string, view json.RawMessage) (kit.Board, error) {
+// decode reads a view of a room of game, its value or its JSON, through
+// that game's screens.
+func (e *env) decode(game string, view any) (kit.Board, error) {
 	g, ok := e.games[game]
 	if !ok {
 		return nil, errors.New(e.theme.L.T("session.room.cannotShow", "Game", game))

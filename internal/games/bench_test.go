@@ -9,7 +9,7 @@ import (
 
 // BenchmarkRulesetMove replays a seeded 4-seat game of each game through
 // its Ruleset as a room plays each move: Apply, Status, then the view of
-// every seat and of a spectator. ns/move is a room's cost of a move.
+// every seat and of a spectator, as the value screens read. ns/move is a room's cost of a move.
 func BenchmarkRulesetMove(b *testing.B) {
 	for _, g := range All() {
 		b.Run(g.Name(), func(b *testing.B) {
@@ -28,7 +28,7 @@ func BenchmarkRulesetMove(b *testing.B) {
 						b.Fatal(err)
 					}
 					for seat := engine.Spectator; seat < 4; seat++ {
-						if _, err := g.Rules.View(state, seat); err != nil {
+						if _, err := g.Rules.ViewValue(state, seat); err != nil {
 							b.Fatal(err)
 						}
 					}

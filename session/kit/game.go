@@ -19,8 +19,10 @@ import (
 // the Board it returns what to draw. Each game's package under session/
 // implements it, and the server picks one by lobby.RoomInfo.Game.
 type Game interface {
-	// Decode reads a view as the room sent it, a seat's or a spectator's.
-	Decode(view json.RawMessage) (Board, error)
+	// Decode reads a view as the room sent it, a seat's or a spectator's:
+	// the game's own view value (engine.Ruleset.ViewValue), which the
+	// Board only reads, or its JSON (a json.RawMessage).
+	Decode(view any) (Board, error)
 	// Rules are a few short pages that teach the game to a first-time
 	// player, as the rules screen shows them, in p's language.
 	Rules(p *lang.Printer) []RulesPage
@@ -35,13 +37,22 @@ type Screens[V any] struct {
 	Pages func(p *lang.Printer) []RulesPage
 }
 
-// Decode implements Game.
-func (s Screens[V]) Decode(data json.RawMessage) (Board, error) {
-	v, err := DecodeView[V](data)
-	if err != nil {
-		return nil, err
+// Decode implements Game. A *V is drawn as it is, shared with every
+// screen of its seat: boards never change their view.
+func (s Screens[V]) Decode(view any) (Board, error) {
+	switch view := view.(type) {
+	case *V:
+		if view != nil {
+			return s.Board(view), nil
+		}
+	case json.RawMessage:
+		v, err := DecodeView[V](view)
+		if err != nil {
+			return nil, err
+		}
+		return s.Board(v), nil
 	}
-	return s.Board(v), nil
+	return nil, fmt.Errorf("this game cannot be shown: a view of %T", view)
 }
 
 // Rules implements Game.

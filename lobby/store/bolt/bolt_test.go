@@ -1,8 +1,14 @@
 package bolt_test
 
 import (
+	"context"
+	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"testing"
+	"time"
+
+	"github.com/smokestack/smokestack/engine"
 
 	"github.com/smokestack/smokestack/lobby/store"
 	"github.com/smokestack/smokestack/lobby/store/bolt"
@@ -18,4 +24,62 @@ func TestContract(t *testing.T) {
 		t.Cleanup(func() { s.Close() })
 		return s
 	})
+}
+
+// The free pages' list is not written at every commit (NoFreelistSync):
+// bbolt finds the free pages again when it opens the file. A store
+// reopened after rooms were written and deleted has every room and move
+// that was kept, and goes on taking moves into the pages it freed.
+func TestReopenFindsTheFreePages(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "rooms.db")
+	open := func() *bolt.Store {
+		s, err := bolt.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	move := func(s *bolt.Store, code string, at int) {
+		r := store.Record{Seat: at % 2, Move: json.RawMessage(`{"kind":"pass"}`), At: time.Unix(int64(at), 0).UTC()}
+		if err := s.Append(ctx, code, at, r, engine.Status{Round: at}); err != nil {
+			t.Fatalf("append %s %d: %v", code, at, err)
+		}
+	}
+	s := open()
+	for i := range 40 {
+		code := fmt.Sprintf("R%03d", i)
+		if err := s.Create(ctx, store.Meta{Code: code, Game: "factories", Host: "h"}); err != nil {
+			t.Fatal(err)
+		}
+		for at := range 30 {
+			move(s, code, at)
+		}
+	}
+	for i := range 40 {
+		if i%2 == 1 {
+			if err := s.Delete(ctx, fmt.Sprintf("R%03d", i)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	s.Close()
+	for round := range 2 {
+		s = open()
+		rooms, err := s.List(ctx)
+		if err != nil || len(rooms) != 20 {
+			t.Fatalf("reopened (%d): %d rooms, %v; want 20", round, len(rooms), err)
+		}
+		for i := 0; i < 40; i += 2 {
+			code := fmt.Sprintf("R%03d", i)
+			_, moves, err := s.Load(ctx, code, 0)
+			if err != nil || len(moves) != 30+round*30 {
+				t.Fatalf("reopened (%d): %s has %d moves, %v; want %d", round, code, len(moves), err, 30+round*30)
+			}
+			for at := len(moves); at < len(moves)+30; at++ {
+				move(s, code, at)
+			}
+		}
+		s.Close()
+	}
 }
