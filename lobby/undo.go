@@ -39,9 +39,14 @@ type LogEntry struct {
 
 type wording struct{ key, text string }
 
+// maxWordings bounds the texts an entry keeps: a table's screens read it
+// in a language or two, at a width or two; past this they are made anew.
+const maxWordings = 16
+
 // Worded returns the entry's text under key (a language, and how its
-// reader stands to it), made by word the first time it is asked for:
-// the screens at a table reading it alike word it once between them.
+// reader stands to it; or its line wrapped to a width), made by word the
+// first time it is asked for: the screens at a table reading it alike
+// word it once between them.
 func (e *LogEntry) Worded(key string, word func() string) string {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -51,7 +56,9 @@ func (e *LogEntry) Worded(key string, word func() string) string {
 		}
 	}
 	text := word()
-	e.worded = append(e.worded, wording{key, text})
+	if len(e.worded) < maxWordings {
+		e.worded = append(e.worded, wording{key, text})
+	}
 	return text
 }
 

@@ -41,8 +41,8 @@ type gameScreen struct {
 	// words keeps the log's lines worded for the viewer.
 	words   logWords
 	logPane drawnLog // the log pane as last drawn; apply clears it
-	// logWraps keeps the log's entries wrapped from one update to the next.
-	logWraps logWraps
+	// drawings keeps the header and the help bar; apply clears it.
+	drawings drawings
 	notice   string
 	version  int
 
@@ -287,7 +287,7 @@ func (g *gameScreen) apply(u lobby.Update) {
 	g.room, g.seat, g.notice, g.version, g.invite = u.Room, u.Seat, u.Notice, u.Version, u.Invite
 	g.events = u.Events
 	g.table = seatsOf(g.room, g.seat)
-	g.logPane = drawnLog{}
+	g.logPane, g.drawings = drawnLog{}, drawings{}
 	if u.SeatWord != "" && g.seatWord == "" {
 		g.seatWord = u.SeatWord
 		g.env.words.add(g.code, u.SeatWord)

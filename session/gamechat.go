@@ -6,8 +6,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/help"
 	tea "github.com/charmbracelet/bubbletea"
-
-	"github.com/smokestack/smokestack/session/kit"
 )
 
 // The game screen's chat: t opens it where the game log is drawn (g still
@@ -35,13 +33,16 @@ func (g *gameScreen) say(text string) tea.Cmd {
 }
 
 // logOrChat draws, in the log's place, the chat while it is open and the
-// newest of the game log otherwise.
+// newest of the game log otherwise: worded and wrapped from the newest
+// entry back until the pane is full, each entry once (logWords).
 func (g *gameScreen) logOrChat(w, h int) string {
 	if g.chat.open {
 		return g.chat.view(g.env.theme, g.seats(), true, w, h)
 	}
 	if g.logPane.text == "" || g.logPane.w != w || g.logPane.h != h {
-		g.logPane = drawnLog{logTailWith(g.env.theme, g.seats(), g.logLines(), w, h, &g.logWraps), w, h}
+		t, s, events := g.env.theme, g.seats(), g.events
+		entry := func(i int) string { return g.words.wrapped(t, s, g.room.Game, events[i], w) }
+		g.logPane = drawnLog{drawLogTail(t, len(events), entry, h), w, h}
 	}
 	return g.logPane.text
 }
@@ -52,46 +53,12 @@ func (g *gameScreen) logLines() []string {
 }
 
 // drawnLog is the log pane as last drawn, at w×h: a key that moves the
-// menu redraws the board, and the log, wrapping every line, is the
-// costliest part of it. Each room update clears it.
+// menu redraws the board, and the log is the costliest part of it. Each
+// room update clears it.
 type drawnLog struct {
 	text string
 	w, h int
 }
-
-// logWraps keeps the log's entries as the log pane last wrapped them:
-// every room update draws the log again, and all but its newest entry
-// or two were on the pane before, wrapped the same way while the width,
-// the theme and the seats stay the same.
-type logWraps struct {
-	styles *kit.Styles
-	seats  kit.Seats
-	w      int
-	last   map[string][]string // the entries the last drawing wrapped
-	next   map[string][]string // the entries this drawing wrapped
-}
-
-// start begins a drawing of the log at width w: it returns wrap, taking
-// what the last drawing wrapped the same way where it can, and keeps
-// only the entries this drawing wraps, for the next.
-func (l *logWraps) start(t kit.Theme, s kit.Seats, w int, wrap func(string) []string) func(string) []string {
-	if l.styles != t.Styles || l.w != w || !l.seats.Equal(s) {
-		l.styles, l.seats, l.w, l.next = t.Styles, s, w, nil
-	}
-	l.last, l.next = l.next, map[string][]string{}
-	return func(entry string) []string {
-		lines, ok := l.last[entry]
-		if !ok {
-			lines = wrap(entry)
-		}
-		l.next[entry] = lines
-		return lines
-	}
-}
-
-// done ends a drawing: what the last one wrapped and this one did not
-// is let go.
-func (l *logWraps) done() { l.last = nil }
 
 // chatKeys are the help bar's keys while typing.
 func (g *gameScreen) chatKeys() help.KeyMap {

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/session/kit"
 )
@@ -36,14 +37,54 @@ func (g *gameScreen) view(w, h int) string {
 	default:
 		body = g.board.Draw(g.frame(w, bh))
 	}
-	km := g.keys()
+	var bar string
 	switch {
 	case g.chat.typing:
-		km = g.chatKeys()
+		bar = helpBar(t, g.chatKeys(), w)
 	case g.overlay != nil:
-		km = g.overlay.keys()
+		bar = helpBar(t, g.overlay.keys(), w)
+	default:
+		bar = g.keysBar(w)
 	}
-	return kit.Rows(w, []int{1, 1, bh, sh, 1}, g.header(w), g.banner(w), body, status, helpBar(t, km, w))
+	return kit.Rows(w, []int{1, 1, bh, sh, 1}, g.header(w), g.banner(w), body, status, bar)
+}
+
+// drawings are the header and the help bar as the screen last drew them:
+// most frames are drawn for a key that changes neither. Apply clears
+// them, as a room update may change anything they show; the rest of what
+// they show is in their keys.
+type drawings struct {
+	header, bar drawing
+}
+
+type drawing struct {
+	key  drawingKey
+	text string
+}
+
+type drawingKey struct {
+	w      int
+	styles *kit.Styles
+	lang   *lang.Printer
+	conn   *lobby.Conn // the header: the room joined (an invite shows then)
+	seat   int         // and the seat, set on joining
+	clock  string      // and the turn's clock
+	keys   int         // the help bar: which of gameKeySets
+}
+
+// kept returns d's text if it was drawn under k, else draws it anew.
+func (d *drawing) kept(k drawingKey, draw func() string) string {
+	if d.text == "" || d.key != k {
+		d.key, d.text = k, draw()
+	}
+	return d.text
+}
+
+// keysBar is the help bar of the screen's keys (keys).
+func (g *gameScreen) keysBar(w int) string {
+	t, set := g.env.theme, g.keySet()
+	k := drawingKey{w: w, styles: t.Styles, lang: t.L, keys: set}
+	return g.drawings.bar.kept(k, func() string { return helpBar(t, gameKeySets[set], w) })
 }
 
 // statusView is the status line fitted to w (statusLines), and its
@@ -69,28 +110,41 @@ func (g *gameScreen) statusView(w int) (string, int) {
 	return statusLines(status, w)
 }
 
-// keys are the screen's keys now: moves for a seat in play, the rest for
-// spectators, the waiting room and a finished game.
-func (g *gameScreen) keys() help.KeyMap {
+// keys are the screen's keys now (keySet).
+func (g *gameScreen) keys() help.KeyMap { return gameKeySets[g.keySet()] }
+
+// keySet is which of gameKeySets the screen's keys are now: moves for a
+// seat in play, the rest for spectators, the waiting room and a finished
+// game.
+func (g *gameScreen) keySet() int {
 	if g.over() && !g.spectator() {
-		return gameKeySets.over
+		return overSet
 	}
 	if g.board == nil && !g.room.Over {
-		return waitingKeys{gameKeyMap}
+		return waitingSet
 	}
 	if g.spectator() || g.board == nil || g.over() {
-		return gameKeySets.watch
+		return watchSet
 	}
 	if g.menu.offersUndo() {
-		return gameKeySets.undo
+		return undoSet
 	}
-	return gameKeySets.play
+	return playSet
 }
+
+const (
+	playSet = iota
+	undoSet
+	watchSet
+	overSet
+	waitingSet
+)
 
 // gameKeySets are the screen's key maps, made into help.KeyMaps once:
 // each frame asks for one, and boxing the key map copies every binding.
-var gameKeySets = struct{ play, undo, watch, over help.KeyMap }{
-	gameKeyMap, undoKeys{gameKeyMap}, watchKeys{gameKeyMap}, overKeys{gameKeyMap},
+var gameKeySets = [...]help.KeyMap{
+	playSet: gameKeyMap, undoSet: undoKeys{gameKeyMap}, watchSet: watchKeys{gameKeyMap},
+	overSet: overKeys{gameKeyMap}, waitingSet: waitingKeys{gameKeyMap},
 }
 
 // frame is what the board draws into: its size, the seats, and the menu
@@ -110,6 +164,16 @@ func (g *gameScreen) frame(w, h int) kit.Frame {
 // header names the room and says what is happening in the game, with the
 // turn's clock last; the name of the server gives way when w is short.
 func (g *gameScreen) header(w int) string {
+	t, clock := g.env.theme, ""
+	if g.board != nil && !g.over() {
+		clock = g.clockText()
+	}
+	k := drawingKey{w: w, styles: t.Styles, lang: t.L, conn: g.conn, seat: g.seat, clock: clock}
+	return g.drawings.header.kept(k, func() string { return g.drawHeader(w, clock) })
+}
+
+// drawHeader is header with the clock's text.
+func (g *gameScreen) drawHeader(w int, clockText string) string {
 	t := g.env.theme
 	room := g.roomName(g.code)
 	parts := []string{t.Title.Render("smokestack"), room}
@@ -130,8 +194,8 @@ func (g *gameScreen) header(w int) string {
 	}
 	if g.board != nil {
 		parts = append(parts, g.board.Header(t, g.seats()))
-		if c := g.clockText(); c != "" && !g.over() {
-			clock = t.Accent.Render(c)
+		if clockText != "" {
+			clock = t.Accent.Render(clockText)
 			parts = append(parts, clock)
 		}
 	}
@@ -208,8 +272,27 @@ func (g *gameScreen) banner(w int) string {
 	return t.Dim.Render(g.seatWordText())
 }
 
-// menuView is the move menu, or why there is none.
+// menuView is the move menu, or why there is none. A board asks for it
+// twice a frame (to measure it, then to place it), and most frames are
+// drawn for keys that leave it as it was: the menu keeps its last two
+// drawings while it stays the same (menu.drawn).
 func (g *gameScreen) menuView(w, h int) string {
+	t := g.env.theme
+	k := menuKey{w: w, h: h, styles: t.Styles, lang: t.L, pending: g.pending, armed: g.armed != nil}
+	d := &g.menu.drawn
+	if d[0].text != "" && d[0].key == k {
+		return d[0].text
+	}
+	if d[1].text != "" && d[1].key == k {
+		return d[1].text
+	}
+	text := g.drawMenu(w, h)
+	d[0], d[1] = menuDrawing{k, text}, d[0]
+	return text
+}
+
+// drawMenu draws menuView.
+func (g *gameScreen) drawMenu(w, h int) string {
 	t := g.env.theme
 	if len(g.menu.groups) == 0 && g.board != nil {
 		return t.Title.Render(t.L.T("session.menu.title")) + "\n" + t.Dim.Render(g.board.Idle(g.seats()))
@@ -223,40 +306,41 @@ func (g *gameScreen) menuView(w, h int) string {
 // logTail draws the last h lines of log (logWords' lines, each speaker in
 // their colour), wrapped to w, under a title.
 func logTail(t kit.Theme, s kit.Seats, log []string, w, h int) string {
-	return logTailWith(t, s, log, w, h, nil)
+	return drawLogTail(t, len(log), func(i int) string { return kit.Wrap(log[i], w) }, h)
 }
 
-// logTailWith is logTail taking each entry's wrapped lines from wraps,
-// which keeps them from one update to the next.
-func logTailWith(t kit.Theme, s kit.Seats, log []string, w, h int, wraps *logWraps) string {
+// drawLogTail draws the last h lines of a log of n entries under a title,
+// entry i as wrapped(i) gives it (its lines joined by newlines). It asks
+// for the newest entries only, back to the first that does not fit.
+func drawLogTail(t kit.Theme, n int, wrapped func(i int) string, h int) string {
 	if h < 1 {
 		return ""
 	}
-	wrap := func(entry string) []string {
-		return strings.Split(kit.Wrap(entry, w), "\n")
-	}
-	if wraps != nil {
-		wrap = wraps.start(t, s, w, wrap)
-		defer wraps.done()
-	}
-	lines := []string{t.Title.Render(t.L.T("session.log.pane")) + t.Dim.Render("  "+t.L.T("session.log.paneHint"))}
 	// Newest entries last, each whole: an entry that no longer fits is
 	// dropped rather than shown from its middle.
-	var entries []string
-	for i := len(log) - 1; i >= 0; i-- {
-		wrapped := wrap(log[i])
-		if len(entries)+len(wrapped) > h-1 {
-			if len(entries) == 0 {
-				entries = wrapped[:max(0, h-1)]
+	var shown []string // newest first
+	lines := 0
+	for i := n - 1; i >= 0; i-- {
+		entry := wrapped(i)
+		k := strings.Count(entry, "\n") + 1
+		if lines+k > h-1 {
+			if lines == 0 && h > 1 { // the newest alone: its first lines
+				shown = append(shown, strings.Join(strings.SplitN(entry, "\n", h)[:h-1], "\n"))
 			}
 			break
 		}
-		entries = append(wrapped, entries...)
+		shown, lines = append(shown, entry), lines+k
 	}
-	if len(entries) == 0 {
-		entries = []string{t.Dim.Render(t.L.T("session.log.empty"))}
+	if len(shown) == 0 {
+		shown = []string{t.Dim.Render(t.L.T("session.log.empty"))}
 	}
-	return strings.Join(append(lines, entries...), "\n")
+	var b strings.Builder
+	b.WriteString(t.Title.Render(t.L.T("session.log.pane")) + t.Dim.Render("  "+t.L.T("session.log.paneHint")))
+	for i := len(shown) - 1; i >= 0; i-- {
+		b.WriteByte('\n')
+		b.WriteString(shown[i])
+	}
+	return b.String()
 }
 
 // waitingView is the waiting room: the code to share and the seats.

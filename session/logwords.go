@@ -2,6 +2,7 @@ package session
 
 import (
 	"slices"
+	"strconv"
 
 	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/internal/lang"
@@ -19,30 +20,75 @@ import (
 // with the entry (LogEntry.Worded), for the table's other screens that
 // read it alike in the same language.
 
-// logWords keeps a screen's worded log lines from one update to the next.
+// logWords keeps a screen's worded log lines, and each as the log pane
+// last wrapped it, from one update to the next.
 type logWords struct {
 	styles *kit.Styles
 	seats  kit.Seats
 	lang   *lang.Printer
-	lines  map[*lobby.LogEntry]string
+	lines  map[*lobby.LogEntry]loggedLine
 }
+
+// loggedLine is an entry's line, and the line wrapped to w (w 0: not yet).
+type loggedLine struct {
+	text, wrapped string
+	w             int
+}
+
+// keptLines bounds the lines a screen keeps: past it they are let go and
+// worded again as they are asked for. A room keeps 200 entries, so the
+// lines of one drawing, or of the whole log, always fit.
+const keptLines = 256
 
 // words returns the lines of events for the viewer of s, oldest first.
 func (l *logWords) words(t kit.Theme, s kit.Seats, game string, events []*lobby.LogEntry) []string {
+	if len(l.lines)+len(events) > keptLines {
+		// Keep the lines of events only, rather than word them anew.
+		kept := make(map[*lobby.LogEntry]loggedLine, len(events))
+		for _, e := range events {
+			if ln, ok := l.lines[e]; ok {
+				kept[e] = ln
+			}
+		}
+		l.lines = kept
+	}
+	out := make([]string, len(events))
+	for i, e := range events {
+		out[i] = l.line(t, s, game, e).text
+	}
+	return out
+}
+
+// wrapped is e's line for the viewer of s wrapped to w. The screens at a
+// table that read a line alike at the same width wrap it once between
+// them: the wrap depends on nothing but the line and w, so the entry
+// keeps it under both (LogEntry.Worded).
+func (l *logWords) wrapped(t kit.Theme, s kit.Seats, game string, e *lobby.LogEntry, w int) string {
+	ln := l.line(t, s, game, e)
+	if ln.w != w {
+		key := "\x00wrap " + strconv.Itoa(w) + "\x00" + ln.text // word keys never start with 0
+		ln.wrapped, ln.w = e.Worded(key, func() string { return kit.Wrap(ln.text, w) }), w
+		l.lines[e] = ln
+	}
+	return ln.wrapped
+}
+
+// line is e's line for the viewer of s, worded once while the theme, the
+// seats and the language stay.
+func (l *logWords) line(t kit.Theme, s kit.Seats, game string, e *lobby.LogEntry) loggedLine {
 	if l.styles != t.Styles || l.lang != t.L || !l.seats.Equal(s) {
 		l.styles, l.lang, l.seats, l.lines = t.Styles, t.L, s, nil
 	}
-	next := make(map[*lobby.LogEntry]string, len(events))
-	out := make([]string, len(events))
-	for i, e := range events {
-		line, ok := l.lines[e]
-		if !ok {
-			line = logLine(t, s, game, e)
-		}
-		next[e], out[i] = line, line
+	ln, ok := l.lines[e]
+	if ok {
+		return ln
 	}
-	l.lines = next
-	return out
+	if l.lines == nil || len(l.lines) >= keptLines {
+		l.lines = make(map[*lobby.LogEntry]loggedLine)
+	}
+	ln = loggedLine{text: logLine(t, s, game, e)}
+	l.lines[e] = ln
+	return ln
 }
 
 // logLine words one entry for the viewer of s: who did it, in their
@@ -81,5 +127,7 @@ func logLine(t kit.Theme, s kit.Seats, game string, e *lobby.LogEntry) string {
 		who = s.Name(e.Seat)
 	}
 	head := t.SeatStyle(e.Seat).Render(s.Glyph(e.Seat) + " " + who)
-	return t.L.T("log.line", "Who", head, "What", what)
+	// The line depends on what (key) and head alone: the table's other
+	// screens, reading the entry alike, word it once between them.
+	return e.Worded("\x00line "+key+"\x00"+head, func() string { return t.L.T("log.line", "Who", head, "What", what) })
 }

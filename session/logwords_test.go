@@ -217,3 +217,104 @@ func BenchmarkLogWords(b *testing.B) {
 		l.words(th, s, "factories", window)
 	}
 }
+
+// TestLogPaneSharedAcrossSeats: the log pane of each seat at a table, and
+// of a spectator, drawn from the entries the table shares (which keep
+// what one screen wrapped for the others), reads as its own log drawn
+// alone: no seat is shown another's line, private or not, at any size.
+func TestLogPaneSharedAcrossSeats(t *testing.T) {
+	var events []engine.Event
+	for _, g := range games.All() {
+		if g.Name() == "factories" {
+			events = playRandom(t, g, 4, 1)[:200]
+		}
+	}
+	private := false
+	shared := make([]*lobby.LogEntry, len(events))
+	for i, e := range events {
+		shared[i] = &lobby.LogEntry{Event: e}
+		private = private || e.For(0) != e.For(1)
+	}
+	if !private {
+		t.Fatal("no entry reads differently for two seats: the test shows nothing")
+	}
+	th := kit.NewTheme("default", nil).In(lang.For(lang.Polish))
+	for _, w := range []int{24, 60} {
+		for _, h := range []int{1, 2, 3, 12, 40} {
+			for viewer := -1; viewer < 4; viewer++ {
+				s := kit.Seats{Names: []string{"ann", "ben", "cat", "dan"}, Bots: make([]string, 4), Viewer: viewer, L: th.L}
+				var l logWords
+				got := drawLogTail(th, len(shared), func(i int) string { return l.wrapped(th, s, "factories", shared[i], w) }, h)
+				own := make([]*lobby.LogEntry, len(events))
+				for i, e := range events {
+					own[i] = &lobby.LogEntry{Event: e}
+				}
+				var alone logWords
+				if want := oldLogTail(th, alone.words(th, s, "factories", own), w, h); got != want {
+					t.Fatalf("seat %d at %dx%d reads\n%s\nwant\n%s", viewer, w, h, got, want)
+				}
+			}
+		}
+	}
+}
+
+// oldLogTail is the log pane as it was drawn before the pane asked for
+// its entries one by one, newest first.
+func oldLogTail(t kit.Theme, log []string, w, h int) string {
+	if h < 1 {
+		return ""
+	}
+	lines := []string{t.Title.Render(t.L.T("session.log.pane")) + t.Dim.Render("  "+t.L.T("session.log.paneHint"))}
+	var entries []string
+	for i := len(log) - 1; i >= 0; i-- {
+		wrapped := strings.Split(kit.Wrap(log[i], w), "\n")
+		if len(entries)+len(wrapped) > h-1 {
+			if len(entries) == 0 {
+				entries = wrapped[:max(0, h-1)]
+			}
+			break
+		}
+		entries = append(wrapped, entries...)
+	}
+	if len(entries) == 0 {
+		entries = []string{t.Dim.Render(t.L.T("session.log.empty"))}
+	}
+	return strings.Join(append(lines, entries...), "\n")
+}
+
+// BenchmarkLogPane is the log pane of a table's four screens (40x20) at a
+// room update: 200 entries of a played game, three of them new, worded
+// for each seat in Polish.
+func BenchmarkLogPane(b *testing.B) {
+	var events []engine.Event
+	for _, g := range games.All() {
+		if g.Name() == "factories" {
+			events = playRandom(&testing.T{}, g, 4, 1)
+		}
+	}
+	window := make([]*lobby.LogEntry, 0, 200)
+	for _, e := range events[:200] {
+		window = append(window, &lobby.LogEntry{Event: e})
+	}
+	th := kit.NewTheme("mono", nil).In(lang.For(lang.Polish))
+	var screens []*gameScreen
+	for seat := range 4 {
+		g := newConnecting(&env{theme: th}, "ABCD", false)
+		g.room.Game, g.seat = "factories", seat
+		g.table = kit.Seats{Names: []string{"ann", "ben", "cat", "dan"}, Bots: make([]string, 4), Viewer: seat}
+		screens = append(screens, g)
+	}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		next := make([]*lobby.LogEntry, 0, 200)
+		next = append(next, window[3:]...)
+		for k := range 3 {
+			next = append(next, &lobby.LogEntry{Event: events[(200+3*i+k)%len(events)]})
+		}
+		window = next
+		for _, g := range screens {
+			g.events, g.logPane = window, drawnLog{}
+			g.logOrChat(40, 20)
+		}
+	}
+}

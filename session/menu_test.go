@@ -32,3 +32,35 @@ func TestMenuKeepsItsMoreLine(t *testing.T) {
 		}
 	}
 }
+
+// TestMenuViewKeptUntilChanged: the menu's drawing is kept for the same
+// size, but a key that moves it, a move sent, or a costly move armed
+// draws it anew.
+func TestMenuViewKeptUntilChanged(t *testing.T) {
+	g := &gameScreen{env: &env{theme: kit.NewTheme("mono", nil)}, seat: 0}
+	g.menu = newMenu([]kit.MoveGroup{
+		{Key: "a", Title: "A", Moves: []kit.MenuMove{{Label: "one", Move: []byte(`1`)}, {Label: "two", Move: []byte(`2`)}}},
+		{Key: "b", Title: "B", Moves: []kit.MenuMove{{Label: "three", Move: []byte(`3`)}}},
+	}, menu{})
+	check := func(what string) {
+		t.Helper()
+		for _, h := range []int{10, 3, 10} { // measured, then placed: both kept
+			if got, want := g.menuView(40, h), g.drawMenu(40, h); got != want {
+				t.Fatalf("%s, at height %d the menu reads\n%s\nwant\n%s", what, h, got, want)
+			}
+		}
+	}
+	check("at first")
+	g.menu.stepItem(1)
+	check("a move down")
+	g.menu.stepGroup(1)
+	check("a group on")
+	g.menu.setFilter("o")
+	check("searching")
+	g.menu.clearFilter()
+	check("the search ended")
+	g.armed = []byte(`3`)
+	check("armed")
+	g.armed, g.pending = nil, true
+	check("sending")
+}
