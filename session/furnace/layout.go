@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/smokestack/smokestack/engine/furnace"
 	"github.com/smokestack/smokestack/internal/lang"
@@ -165,13 +166,51 @@ func (b *board) preview(f kit.Frame, w, h int) []string {
 	if f.Focus == nil {
 		return nil
 	}
-	text := b.CardText(f.Theme, *f.Focus, w)
-	lines := strings.Split(text, "\n")
-	lines = lines[:len(lines)-1] // not "on the board": the menu says where
+	lines := b.previewLines(f.Theme, *f.Focus, w)
 	if len(lines)+1 > h {
 		return nil
 	}
-	return append(lines, "")
+	return append(lines[:len(lines):len(lines)], "")
+}
+
+// previewLines is a card's text as the preview shows it, less its last
+// line. It depends on the card, the theme and the width, and for Arthur
+// on when he bids, so one cache serves every board and screen: a new
+// board comes with every update, and the menu stays on a card.
+func (b *board) previewLines(t kit.Theme, c kit.CardRef, w int) []string {
+	key := preview{t.Styles, t.L.Tag(), c, w, b.v.Config.Arthur}
+	previews.Lock()
+	lines, ok := previews.m[key]
+	previews.Unlock()
+	if ok {
+		return lines
+	}
+	lines = strings.Split(b.CardText(t, c, w), "\n")
+	lines = lines[:len(lines)-1] // not "on the board": the menu says where
+	previews.Lock()
+	defer previews.Unlock()
+	if len(previews.m) >= maxPreviews || previews.m == nil {
+		previews.m = make(map[preview][]string)
+	}
+	previews.m[key] = lines
+	return lines
+}
+
+// previews holds previewLines' answers, at most maxPreviews of them;
+// they are shared, so never written to.
+var previews struct {
+	sync.Mutex
+	m map[preview][]string
+}
+
+const maxPreviews = 1024
+
+type preview struct {
+	styles *kit.Styles
+	tag    lang.Tag
+	card   kit.CardRef // where it lies too: a long "where" wraps above the cut
+	w      int
+	arthur furnace.ArthurTiming
 }
 
 // public is the board as a spectator sees it, and replays draw it: the
