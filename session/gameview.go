@@ -20,6 +20,7 @@ func (g *gameScreen) view(w, h int) string {
 	status, sh := g.statusView(w)
 	bh := h - 3 - sh
 	var body string
+	fitted := false // the board's Draw is, exactly
 	switch {
 	case g.conn == nil || g.room.Code == "":
 		// Connected but no update yet: an empty waiting room would read
@@ -35,7 +36,7 @@ func (g *gameScreen) view(w, h int) string {
 	case g.over():
 		body = g.scoresBody(w, bh)
 	default:
-		body = g.board.Draw(g.frame(w, bh))
+		body, fitted = g.board.Draw(g.frame(w, bh)), true
 	}
 	var bar string
 	switch {
@@ -46,7 +47,8 @@ func (g *gameScreen) view(w, h int) string {
 	default:
 		bar = g.keysBar(w)
 	}
-	return kit.Rows(w, []int{1, 1, bh, sh, 1}, g.header(w), g.banner(w), body, status, bar)
+	return kit.Rows(w, kit.Row{Text: g.header(w), H: 1}, kit.Row{Text: g.banner(w), H: 1},
+		kit.Row{Text: body, H: bh, Fitted: fitted}, kit.Row{Text: status, H: sh}, kit.Row{Text: bar, H: 1})
 }
 
 // drawings are the header and the help bar as the screen last drew them:

@@ -17,15 +17,19 @@ import (
 const wide = 120
 
 // Draw implements kit.Board: the seated board with its menu, or the
-// public board.
+// public board, fitted to the frame (Fit leaves the wide board's
+// columns as they are).
 func (b *board) Draw(f kit.Frame) string {
+	var drawn string
 	switch {
 	case f.Menu == nil:
-		return b.public(f)
+		drawn = b.public(f)
 	case f.Width >= wide:
-		return b.seatedWide(f)
+		drawn = b.seatedWide(f)
+	default:
+		drawn = b.seatedNarrow(f)
 	}
-	return b.seatedNarrow(f)
+	return kit.Fit(drawn, f.Width, f.Height)
 }
 
 // top is what the board opens with: the market in the auction and the

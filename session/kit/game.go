@@ -93,8 +93,9 @@ type Board interface {
 	// Banner is news about the game for the second line ("the end is
 	// near: …"), or "".
 	Banner(t Theme, s Seats) string
-	// Draw draws the board in f.Width×f.Height: the seat's own board with
-	// the menu where f.Menu is set, the public board otherwise.
+	// Draw draws the board in f.Width×f.Height, exactly (as Fit or
+	// Columns leave a block): the seat's own board with the menu where
+	// f.Menu is set, the public board otherwise.
 	Draw(f Frame) string
 	// Scores draws the end of the game.
 	Scores(f Frame) string

@@ -65,9 +65,7 @@ func FitLines(lines []string, w int) string {
 			b.WriteByte('\n')
 		}
 		b.WriteString(l)
-		for range w - widths[i] {
-			b.WriteByte(' ')
-		}
+		pad(&b, w-widths[i])
 	}
 	return b.String()
 }
@@ -117,9 +115,7 @@ func Columns(h int, widths []int, cols ...[]string) string {
 			}
 			c := cells[r*len(cols)+i]
 			out.WriteString(c.line)
-			for range c.pad {
-				out.WriteByte(' ')
-			}
+			pad(&out, c.pad)
 		}
 	}
 	return out.String()
@@ -145,11 +141,21 @@ func (c *lineCursor) next() string {
 	return line
 }
 
-// Rows stacks blocks w columns wide, each fitted to its own number of
-// lines (heights, by block): what joining each block's Fit with line
-// breaks gives, written in one string rather than fitted one by one and
-// joined (a screen's header, body and bars).
-func Rows(w int, heights []int, blocks ...string) string {
+// A Row is one block of a screen for Rows: its text and the lines it
+// takes. Fitted says the text is already exactly w columns wide and H
+// lines high, as a board's Draw is: Rows copies it without measuring its
+// lines again (a game frame's body is nine lines in ten of it).
+type Row struct {
+	Text   string
+	H      int
+	Fitted bool
+}
+
+// Rows stacks rows w columns wide, each fitted to its own number of
+// lines: what joining each row's Fit with line breaks gives, written in
+// one string rather than fitted one by one and joined (a screen's
+// header, body and bars).
+func Rows(w int, rows ...Row) string {
 	type cell struct {
 		line string
 		pad  int
@@ -157,39 +163,50 @@ func Rows(w int, heights []int, blocks ...string) string {
 	var small [64]cell
 	cells := small[:0]
 	size := 0
-	for i, b := range blocks {
-		rest, more := b, true
-		for range heights[i] {
-			line := ""
-			if more {
-				line, rest, more = strings.Cut(rest, "\n")
-			}
+	for _, row := range rows {
+		rest, more := row.Text, true
+		for range row.H {
 			c := cell{}
-			c.line, c.pad = fitLine(line, w)
+			if more {
+				c.line, rest, more = strings.Cut(rest, "\n")
+			}
+			if !row.Fitted {
+				c.line, c.pad = fitLine(c.line, w)
+			}
 			cells = append(cells, c)
 			size += len(c.line) + c.pad + 1
 		}
 	}
 	var out strings.Builder
-	out.Grow(size + len(blocks))
+	out.Grow(size + len(rows))
 	n := 0
-	for i := range blocks {
+	for i, row := range rows {
 		if i > 0 {
 			out.WriteByte('\n')
 		}
-		for r := range heights[i] {
+		for r := range row.H {
 			if r > 0 {
 				out.WriteByte('\n')
 			}
-			c := cells[n]
+			out.WriteString(cells[n].line)
+			pad(&out, cells[n].pad)
 			n++
-			out.WriteString(c.line)
-			for range c.pad {
-				out.WriteByte(' ')
-			}
 		}
 	}
 	return out.String()
+}
+
+// spaces are what pad writes from.
+const spaces = "                                                                "
+
+// pad writes n spaces to b, a run at a time rather than a byte at a time.
+func pad(b *strings.Builder, n int) {
+	for ; n > len(spaces); n -= len(spaces) {
+		b.WriteString(spaces)
+	}
+	if n > 0 {
+		b.WriteString(spaces[:n])
+	}
 }
 
 // fitLine is line cut to w columns (with a mark), and the spaces that pad

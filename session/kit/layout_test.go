@@ -96,8 +96,14 @@ func TestRowsFitsEachBlock(t *testing.T) {
 			for _, a := range blocks {
 				for _, b := range blocks {
 					parts := []string{Fit(a, w, hs[0]), Fit(b, w, hs[1])}
-					if got, want := Rows(w, hs, a, b), strings.Join(parts, "\n"); got != want {
+					want := strings.Join(parts, "\n")
+					if got := Rows(w, Row{Text: a, H: hs[0]}, Row{Text: b, H: hs[1]}); got != want {
 						t.Errorf("Rows(%d, %v, %q, %q) = %q, want %q", w, hs, a, b, got, want)
+					}
+					// A block already fitted is copied as it is.
+					fa, fb := Row{Text: parts[0], H: hs[0], Fitted: true}, Row{Text: parts[1], H: hs[1], Fitted: true}
+					if got := Rows(w, fa, fb); got != want {
+						t.Errorf("Rows(%d, fitted %q, %q) = %q, want %q", w, parts[0], parts[1], got, want)
 					}
 				}
 			}
