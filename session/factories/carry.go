@@ -4,6 +4,7 @@ import (
 	"reflect"
 
 	"github.com/smokestack/smokestack/engine/factories"
+	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/session/kit"
 )
 
@@ -62,4 +63,22 @@ type othersFrom struct {
 
 func othersOf(v *factories.View) othersFrom {
 	return othersFrom{v.Seat, v.Turn, v.Phase, v.Players, v.Machine}
+}
+
+// marketDrawn is the marketplace drawn w wide. It is all one table's
+// screens' alike, a seat's or a spectator's (marketView reads marketOf
+// alone, which is public), so after a move the table draws it once
+// between them.
+func marketDrawn(t kit.Theme, v *factories.View, w int) string {
+	key := marketKey{t.Styles, t.L.Tag(), w, marketOf(v)}
+	return markets.Get(key, func() string { return marketView(t, v, w) })
+}
+
+var markets = kit.NewShared[marketKey, string](512)
+
+type marketKey struct {
+	styles *kit.Styles
+	tag    lang.Tag
+	w      int
+	from   marketFrom
 }

@@ -67,6 +67,17 @@ func TestCarryRedrawsWhatChanged(t *testing.T) {
 				if !ok {
 					continue // a change the board cannot draw (a card out of the catalogue)
 				}
+				// The marketplace a table's screens share is keyed on
+				// all it draws: the unchanged view's is kept first.
+				var orig factories.View
+				if err := json.Unmarshal(data, &orig); err != nil {
+					t.Fatal(err)
+				}
+				lw := f.Width / 2
+				marketDrawn(f.Theme, &orig, lw)
+				if got, want := marketDrawn(f.Theme, &v, lw), marketView(f.Theme, &v, lw); got != want {
+					t.Fatalf("change %d at %d: the shared marketplace is\n%s\nwant\n%s", n, lw, got, want)
+				}
 				carried := &board{v: &v}
 				carried.Carry(old)
 				if got, _ := drawn(carried, f); got != fresh {

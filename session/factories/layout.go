@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/charmbracelet/lipgloss"
 
@@ -32,7 +31,7 @@ func (b *board) seated(f kit.Frame) string {
 		lw := w * 40 / 100
 		mw := (w - lw - 2) / 2
 		rw := w - lw - mw - 2
-		market := b.market.Draw(t, f.Seats, lw, 0, func() string { return marketView(t, v, lw) })
+		market := b.market.Draw(t, f.Seats, lw, 0, func() string { return marketDrawn(t, v, lw) })
 		yh := h - lipgloss.Height(market) - 1
 		you := b.you.Draw(t, f.Seats, lw, yh, func() string { return youView(t, v, f.Seats, lw, yh) })
 		left := b.withPreview(f, []string{market, "", you}, lw, h)
@@ -45,7 +44,7 @@ func (b *board) seated(f kit.Frame) string {
 	}
 	lw := w * 52 / 100
 	rw := w - lw - 1
-	market := b.market.Draw(t, f.Seats, lw, 0, func() string { return marketView(t, v, lw) })
+	market := b.market.Draw(t, f.Seats, lw, 0, func() string { return marketDrawn(t, v, lw) })
 	yh := h - lipgloss.Height(market)
 	you := b.you.Draw(t, f.Seats, lw, yh, func() string { return youView(t, v, f.Seats, lw, yh) })
 	left := b.withPreview(f, []string{market, you}, lw, h)
@@ -82,32 +81,15 @@ func (b *board) withPreview(f kit.Frame, parts []string, w, h int) []string {
 // last line, which says where the card lies (the menu says that). The
 // rest depends on no view, so one cache serves every board and screen.
 func (b *board) previewText(t kit.Theme, c kit.CardRef, w int) string {
-	key := preview{t.Styles, t.L.Tag(), c.Key, c.Name, w}
-	previews.Lock()
-	text, ok := previews.m[key]
-	previews.Unlock()
-	if ok {
-		return text
-	}
-	text = b.CardText(t, c, w)
-	text = text[:strings.LastIndex(text, "\n")] // not "on the board"
-	previews.Lock()
-	defer previews.Unlock()
-	if len(previews.m) >= maxPreviews || previews.m == nil {
-		previews.m = make(map[preview]string) // a few cards at a few widths fill it rarely
-	}
-	previews.m[key] = text
-	return text
+	return previews.Get(preview{t.Styles, t.L.Tag(), c.Key, c.Name, w}, func() string {
+		text := b.CardText(t, c, w)
+		return text[:strings.LastIndex(text, "\n")] // not "on the board"
+	})
 }
 
 // previews holds the cards' texts as previewText gives them, by theme,
-// language, card and width, at most maxPreviews of them.
-var previews struct {
-	sync.Mutex
-	m map[preview]string
-}
-
-const maxPreviews = 1024
+// language, card and width.
+var previews = kit.NewShared[preview, string](1024)
 
 type preview struct {
 	styles    *kit.Styles
@@ -122,7 +104,7 @@ func (b *board) public(f kit.Frame) string {
 	t, w, h := f.Theme, f.Width, f.Height
 	lw := w * 48 / 100
 	rw := w - lw - 1
-	market := marketView(t, b.v, lw)
+	market := marketDrawn(t, b.v, lw)
 	left := []string{market, "", f.Log(lw, max(2, h-lipgloss.Height(market)-2))}
 	return kit.Columns(h, []int{lw, rw}, left, []string{othersView(t, b.v, f.Seats, rw, h)})
 }

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/smokestack/smokestack/engine/furnace"
 	"github.com/smokestack/smokestack/internal/lang"
@@ -182,32 +181,15 @@ func (b *board) preview(f kit.Frame, w, h int) []string {
 // on when he bids, so one cache serves every board and screen: a new
 // board comes with every update, and the menu stays on a card.
 func (b *board) previewLines(t kit.Theme, c kit.CardRef, w int) []string {
-	key := preview{t.Styles, t.L.Tag(), c, w, b.v.Config.Arthur}
-	previews.Lock()
-	lines, ok := previews.m[key]
-	previews.Unlock()
-	if ok {
-		return lines
-	}
-	lines = strings.Split(b.CardText(t, c, w), "\n")
-	lines = lines[:len(lines)-1] // not "on the board": the menu says where
-	previews.Lock()
-	defer previews.Unlock()
-	if len(previews.m) >= maxPreviews || previews.m == nil {
-		previews.m = make(map[preview][]string)
-	}
-	previews.m[key] = lines
-	return lines
+	return previews.Get(preview{t.Styles, t.L.Tag(), c, w, b.v.Config.Arthur}, func() []string {
+		lines := strings.Split(b.CardText(t, c, w), "\n")
+		return lines[:len(lines)-1] // not "on the board": the menu says where
+	})
 }
 
-// previews holds previewLines' answers, at most maxPreviews of them;
-// they are shared, so never written to.
-var previews struct {
-	sync.Mutex
-	m map[preview][]string
-}
-
-const maxPreviews = 1024
+// previews holds previewLines' answers; they are shared, so never
+// written to.
+var previews = kit.NewShared[preview, []string](1024)
 
 type preview struct {
 	styles *kit.Styles
