@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/smokestack/smokestack/lobby"
 )
 
 // Hooks for the tests in package session_test, which play real games
@@ -72,3 +74,12 @@ func (p GameProbe) Groups() []string {
 	}
 	return out
 }
+
+// Seated are the messages that put the model in room code on connection
+// c, as if it had joined; Updated is the message of u arriving on c.
+func Seated(code string, c *lobby.Conn) []tea.Msg {
+	return []tea.Msg{toRoom{code: code}, joinedMsg{conn: c, unwatch: func() bool { return true }}}
+}
+
+// Updated is the message of the room's update u arriving on c.
+func Updated(c *lobby.Conn, u lobby.Update) tea.Msg { return updateMsg{conn: c, u: u} }
