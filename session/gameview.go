@@ -320,7 +320,7 @@ func drawLogTail(t kit.Theme, n int, wrapped func(i int) string, h int) string {
 	}
 	// Newest entries last, each whole: an entry that no longer fits is
 	// dropped rather than shown from its middle.
-	var shown []string // newest first
+	shown := make([]string, 0, min(n, h)) // newest first; an entry is a line at least
 	lines := 0
 	for i := n - 1; i >= 0; i-- {
 		entry := wrapped(i)
@@ -336,8 +336,14 @@ func drawLogTail(t kit.Theme, n int, wrapped func(i int) string, h int) string {
 	if len(shown) == 0 {
 		shown = []string{t.Dim.Render(t.L.T("session.log.empty"))}
 	}
+	title := t.Title.Render(t.L.T("session.log.pane")) + t.Dim.Render("  "+t.L.T("session.log.paneHint"))
+	size := len(title)
+	for _, e := range shown {
+		size += 1 + len(e)
+	}
 	var b strings.Builder
-	b.WriteString(t.Title.Render(t.L.T("session.log.pane")) + t.Dim.Render("  "+t.L.T("session.log.paneHint")))
+	b.Grow(size) // the pane in one allocation, not one per doubling
+	b.WriteString(title)
 	for i := len(shown) - 1; i >= 0; i-- {
 		b.WriteByte('\n')
 		b.WriteString(shown[i])
