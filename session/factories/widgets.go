@@ -388,20 +388,26 @@ func seatState(t kit.Theme, v *factories.View, seat int, done bool) string {
 // lines are short, the compound is shortened with a mark and then the
 // numbers share the name's line. Only hand sizes are shown, never a hand.
 func othersView(t kit.Theme, v *factories.View, s kit.Seats, w, h int) string {
-	var others []factories.PlayerView
-	for _, p := range v.Players {
-		if p.Seat != v.Seat {
-			others = append(others, p)
+	// The others are counted, not copied: a PlayerView is large.
+	others := len(v.Players)
+	for i := range v.Players {
+		if v.Players[i].Seat == v.Seat {
+			others--
 		}
 	}
 	var lines []string
 	if v.Machine != nil {
-		lines = machineView(t, v.Machine, w, max(1, h-3*len(others)-1))
+		lines = machineView(t, v.Machine, w, max(1, h-3*others-1))
 	}
 	room := h - len(lines)
-	for i, p := range others {
-		budget := room / (len(others) - i) // an even share of what is left
-		seat := seatLines(t, v, s, p, w, budget)
+	for i := range v.Players {
+		p := &v.Players[i]
+		if p.Seat == v.Seat {
+			continue
+		}
+		budget := room / others // an even share of what is left
+		others--
+		seat := seatLines(t, v, s, *p, w, budget)
 		room -= len(seat)
 		lines = append(lines, seat...)
 	}
