@@ -1,7 +1,7 @@
 package factories
 
 import (
-	"reflect"
+	"slices"
 
 	"github.com/smokestack/smokestack/engine/factories"
 	"github.com/smokestack/smokestack/internal/lang"
@@ -20,12 +20,46 @@ func (b *board) Carry(old kit.Board) {
 	if marketOf(o.v) == marketOf(b.v) {
 		b.market = o.market
 	}
-	if reflect.DeepEqual(youOf(o.v), youOf(b.v)) {
+	if sameYou(o.v, b.v) {
 		b.you = o.you
 	}
-	if reflect.DeepEqual(othersOf(o.v), othersOf(b.v)) {
+	if sameOthers(o.v, b.v) {
 		b.others = o.others
 	}
+}
+
+// sameYou and sameOthers compare youOf and othersOf field by field: as
+// reflect.DeepEqual would, without boxing them or walking them by
+// reflection at every update of every screen. A field the parts draw
+// from and these miss fails TestCarryRedrawsWhatChanged.
+func sameYou(a, b *factories.View) bool {
+	return a.Seat == b.Seat && a.Phase == b.Phase && samePlayer(a.You(), b.You()) &&
+		slices.Equal(a.Hand, b.Hand) && sameMachine(a.Machine, b.Machine)
+}
+
+func sameOthers(a, b *factories.View) bool {
+	return a.Seat == b.Seat && a.Turn == b.Turn && a.Phase == b.Phase &&
+		slices.EqualFunc(a.Players, b.Players, samePlayer) && sameMachine(a.Machine, b.Machine)
+}
+
+func samePlayer(a, b factories.PlayerView) bool {
+	return a.Seat == b.Seat && a.HandSize == b.HandSize && a.Metal == b.Metal && a.Energy == b.Energy &&
+		a.Goods == b.Goods && a.Prestige == b.Prestige && a.Done == b.Done && a.Foreman == b.Foreman &&
+		a.HiredHands == b.HiredHands && a.Specialists == b.Specialists && a.SettingDice == b.SettingDice &&
+		slices.Equal(a.Dice, b.Dice) && slices.EqualFunc(a.Compound, b.Compound, sameBuilding) &&
+		slices.Equal(a.HQ.Research, b.HQ.Research) && slices.Equal(a.HQ.Generate, b.HQ.Generate) &&
+		slices.Equal(a.HQ.Mine, b.HQ.Mine)
+}
+
+func sameBuilding(a, b factories.Building) bool {
+	return a.Card == b.Card && a.Used == b.Used && a.Copied == b.Copied && slices.Equal(a.Dice, b.Dice)
+}
+
+func sameMachine(a, b *factories.Machine) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Goods == b.Goods && a.Roll == b.Roll && slices.Equal(a.Compound, b.Compound)
 }
 
 // marketFrom is what marketView reads.

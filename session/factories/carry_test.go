@@ -172,3 +172,32 @@ func mutate(v reflect.Value, n *int) bool {
 	}
 	return false
 }
+
+// TestSameAsDeepEqual holds sameYou and sameOthers to reflect.DeepEqual
+// of youOf and othersOf, what they replace, over every change mutate
+// makes: a field added to a view and missed by them fails here.
+func TestSameAsDeepEqual(t *testing.T) {
+	s := playedTo(t, func(s factories.State) bool { return s.Round >= 3 && s.Phase == factories.WorkPhase })
+	data, err := json.Marshal(factories.ViewOf(s, factories.StatusOf(s).Acting[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	orig := decoded(t, data).v
+	for _, machine := range []bool{false, true} {
+		for n := 0; ; n++ {
+			v := decoded(t, data).v
+			if machine {
+				v.Machine, orig.Machine = &factories.Machine{Compound: []factories.Card{1}}, &factories.Machine{Compound: []factories.Card{1}}
+			}
+			if k := n; !mutate(reflect.ValueOf(v).Elem(), &k) {
+				break
+			}
+			if got, want := sameYou(orig, v), reflect.DeepEqual(youOf(orig), youOf(v)); got != want {
+				t.Errorf("change %d (machine %v): sameYou = %v, DeepEqual %v", n, machine, got, want)
+			}
+			if got, want := sameOthers(orig, v), reflect.DeepEqual(othersOf(orig), othersOf(v)); got != want {
+				t.Errorf("change %d (machine %v): sameOthers = %v, DeepEqual %v", n, machine, got, want)
+			}
+		}
+	}
+}
