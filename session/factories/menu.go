@@ -2,6 +2,7 @@ package factories
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/smokestack/smokestack/engine/factories"
 	"github.com/smokestack/smokestack/session/kit"
@@ -14,8 +15,16 @@ import (
 // something, last, where a careless enter cannot reach them.
 func (b *board) Menu(s kit.Seats) []kit.MoveGroup {
 	v, t := b.v, kit.Theme{L: s.L}
+	last := "" // the key of the last move's group
 	return kit.MenuOf(v.Legal, func(mv factories.Move) (kit.MoveGroup, int) {
-		key, title, card := groupOf(t, v, mv)
+		key := groupKey(mv)
+		if key == last {
+			// MenuOf titles a group from its first move: a group's moves
+			// mostly come together, and the rest need no words.
+			return kit.MoveGroup{Key: key}, kindRank[mv.Kind]
+		}
+		last = key
+		title, card := groupOf(t, v, mv)
 		return kit.MoveGroup{Key: key, Title: title, Card: card}, kindRank[mv.Kind]
 	}, func(mv factories.Move) kit.MenuMove {
 		return kit.MenuMove{Label: describe(t, v, s, mv), Confirm: costly[mv.Kind]}
@@ -41,9 +50,21 @@ var kindRank = map[factories.MoveKind]int{
 	factories.DiscardDown: 7, factories.Refresh: 8, factories.Pass: 9, factories.Undo: 10, factories.Done: 11,
 }
 
-// groupOf says which group a move belongs to, what the group is called and
-// which card it is about.
-func groupOf(t kit.Theme, v *factories.View, mv factories.Move) (key, title string, card *kit.CardRef) {
+// groupKey says which group a move belongs to.
+func groupKey(mv factories.Move) string {
+	switch mv.Kind {
+	case factories.Take, factories.Hire:
+		return string(mv.Kind) + ":" + strconv.Itoa(mv.Slot)
+	case factories.Choose:
+		return fmt.Sprintf("choose:%v", mv.Dice)
+	case factories.Build, factories.Activate:
+		return string(mv.Kind) + ":" + mv.Card.Name()
+	}
+	return string(mv.Kind)
+}
+
+// groupOf says what a move's group is called and which card it is about.
+func groupOf(t kit.Theme, v *factories.View, mv factories.Move) (title string, card *kit.CardRef) {
 	ref := func(c kit.CardRef) *kit.CardRef { return &c }
 	work := t.L.T("factories.where.work_phase")
 	switch mv.Kind {
@@ -52,39 +73,39 @@ func groupOf(t kit.Theme, v *factories.View, mv factories.Move) (key, title stri
 		if c != factories.None {
 			card = ref(blueprintRef(t, c, tf(t, "factories.where.market_blueprint", "N", mv.Slot+1)))
 		}
-		return fmt.Sprintf("take:%d", mv.Slot), tf(t, "factories.group.take", "N", mv.Slot+1, "Card", cardName(t, c.Name())), card
+		return tf(t, "factories.group.take", "N", mv.Slot+1, "Card", cardName(t, c.Name())), card
 	case factories.Hire:
 		c := contractorAt(v, mv.Slot)
 		if c != factories.None {
 			card = ref(contractorRef(t, c, tf(t, "factories.where.market_contractor", "N", mv.Slot+1)))
 		}
-		return fmt.Sprintf("hire:%d", mv.Slot), tf(t, "factories.group.hire", "N", mv.Slot+1, "Card", cardName(t, c.Name())), card
+		return tf(t, "factories.group.hire", "N", mv.Slot+1, "Card", cardName(t, c.Name())), card
 	case factories.Refresh:
-		return "refresh", t.L.T("factories.group.refresh"), ruleRef(t, "refresh", t.L.T("factories.where.marketplace"))
+		return t.L.T("factories.group.refresh"), ruleRef(t, "refresh", t.L.T("factories.where.marketplace"))
 	case factories.Pass:
-		return "pass", t.L.T("factories.group.pass"), ruleRef(t, "pass", t.L.T("factories.where.market_phase"))
+		return t.L.T("factories.group.pass"), ruleRef(t, "pass", t.L.T("factories.where.market_phase"))
 	case factories.SetDice:
-		return "setdice", t.L.T("factories.group.foreman"),
+		return t.L.T("factories.group.foreman"),
 			ref(contractorRef(t, contractorNamed(factories.Foreman), t.L.T("factories.where.hired")))
 	case factories.Choose:
-		return fmt.Sprintf("choose:%v", mv.Dice), t.L.T("factories.group.specialist"),
+		return t.L.T("factories.group.specialist"),
 			ref(contractorRef(t, contractorNamed(factories.Specialist), t.L.T("factories.where.hired")))
 	case factories.Build:
-		return "build:" + mv.Card.Name(), tf(t, "factories.group.build", "Card", cardName(t, mv.Card.Name())),
+		return tf(t, "factories.group.build", "Card", cardName(t, mv.Card.Name())),
 			ref(blueprintRef(t, mv.Card, t.L.T("factories.where.hand")))
 	case factories.Place:
-		return "place", t.L.T("factories.group.hq"), ruleRef(t, "headquarters", t.L.T("factories.where.board"))
+		return t.L.T("factories.group.hq"), ruleRef(t, "headquarters", t.L.T("factories.where.board"))
 	case factories.Activate:
-		return "activate:" + mv.Card.Name(), tf(t, "factories.group.activate", "Card", cardName(t, mv.Card.Name())),
+		return tf(t, "factories.group.activate", "Card", cardName(t, mv.Card.Name())),
 			ref(blueprintRef(t, mv.Card, t.L.T("factories.where.compound")))
 	case factories.DiscardDown:
-		return "discard", t.L.T("factories.group.discard"), ruleRef(t, "limits", work)
+		return t.L.T("factories.group.discard"), ruleRef(t, "limits", work)
 	case factories.Done:
-		return "done", t.L.T("factories.group.done"), ruleRef(t, "done", work)
+		return t.L.T("factories.group.done"), ruleRef(t, "done", work)
 	case factories.Undo:
-		return "undo", t.L.T("factories.group.undo"), ruleRef(t, "undo", work)
+		return t.L.T("factories.group.undo"), ruleRef(t, "undo", work)
 	}
-	return string(mv.Kind), string(mv.Kind), nil
+	return string(mv.Kind), nil
 }
 
 // contractorNamed is the first printed contractor of a name.

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/smokestack/smokestack/engine/factories"
+	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/session/kit"
 )
 
@@ -77,5 +78,45 @@ func TestMenuPutsCostlyMovesLast(t *testing.T) {
 				t.Fatalf("seed %d step %d: %v", seed, step, err)
 			}
 		}
+	}
+}
+
+// TestGroupWordedOnce: Menu words a group from its first move alone, so
+// every move of a group must word it alike (title and card), as a group
+// of every move's own words would read, through a game in two languages.
+func TestGroupWordedOnce(t *testing.T) {
+	s, err := factories.New(factories.Config{Players: 3}, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seats := kit.Seats{Names: []string{"ann", "ben", "cat"}, Bots: make([]string, 3)}
+	checked := 0
+	for step := 0; s.Phase != factories.GameOver && step < 400; step++ {
+		acting := factories.StatusOf(s).Acting
+		for _, tag := range []lang.Tag{lang.English, lang.Polish} {
+			seats.L, seats.Viewer = lang.For(tag), acting[0]
+			v := factories.ViewOf(s, acting[0])
+			th := kit.Theme{L: seats.L}
+			for _, g := range (&board{v: &v}).Menu(seats) {
+				for _, mv := range g.Moves {
+					var m factories.Move
+					if err := json.Unmarshal(mv.Move, &m); err != nil {
+						t.Fatal(err)
+					}
+					title, card := groupOf(th, &v, m)
+					if groupKey(m) != g.Key || title != g.Title || !reflect.DeepEqual(card, g.Card) {
+						t.Fatalf("step %d: %q in group %q %q %v; its own words %q %q %v", step, mv.Label, g.Key, g.Title, g.Card, groupKey(m), title, card)
+					}
+					checked++
+				}
+			}
+		}
+		v := factories.ViewOf(s, acting[0])
+		if s, _, err = factories.Apply(s, acting[0], v.Legal[step%len(v.Legal)]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if checked < 1000 {
+		t.Fatalf("only %d moves checked", checked)
 	}
 }
