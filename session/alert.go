@@ -68,7 +68,7 @@ func (g *gameScreen) seatAlert(wasActing bool) tea.Cmd {
 	a := &g.env.alerts
 	acting := g.acting()
 	p := g.env.theme.L
-	title := p.T("session.room.code", "Code", g.code) + " · " + baseTitle
+	title := g.roomName(g.code) + " · " + baseTitle // worded once, as the header's
 	if acting {
 		title = p.T("session.alert.yourMove") + " · " + title
 	}
