@@ -2,7 +2,6 @@ package session
 
 import (
 	"strings"
-	"sync"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
@@ -15,16 +14,7 @@ import (
 // on the theme, the keys it lists and the width, so every session with
 // the same ones shows the same bar: it is drawn once, not for every frame
 // of every session (drawing it was a sixth of a game frame's work).
-var helpBars = barCache{bars: map[barKey]string{}}
-
-// maxBars bounds the cache: themes times key maps times widths is a few
-// thousand at most; past this bars are drawn every time.
-const maxBars = 4096
-
-type barCache struct {
-	mu   sync.Mutex
-	bars map[barKey]string
-}
+var helpBars = kit.NewShared[barKey, string](4096) // themes × key maps × widths: a few thousand at most
 
 type barKey struct {
 	styles *kit.Styles
@@ -59,23 +49,6 @@ func pageKey(t kit.Theme, head string, cols [][]key.Binding, w int) barKey {
 		b.WriteString(keyOf(t, col, w).keys)
 	}
 	return barKey{styles: t.Styles, lang: t.L.Tag(), keys: b.String(), w: w}
-}
-
-// get returns the bar for k, drawing it with draw the first time.
-func (c *barCache) get(k barKey, draw func() string) string {
-	c.mu.Lock()
-	bar, ok := c.bars[k]
-	c.mu.Unlock()
-	if ok {
-		return bar
-	}
-	bar = draw()
-	c.mu.Lock()
-	if len(c.bars) < maxBars {
-		c.bars[k] = bar
-	}
-	c.mu.Unlock()
-	return bar
 }
 
 // wordedBindings is keys with their help in the theme's language: a binding's

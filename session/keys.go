@@ -341,7 +341,7 @@ func (k replayKeys) FullHelp() [][]key.Binding {
 // when the line is too narrow the keys before those two give way, last
 // first: the way to every key and the way out always show.
 func helpBar(t kit.Theme, km help.KeyMap, w int) string {
-	return helpBars.get(keyOf(t, km.ShortHelp(), w), func() string { return drawHelpBar(t, km, w) })
+	return helpBars.Get(keyOf(t, km.ShortHelp(), w), func() string { return drawHelpBar(t, km, w) })
 }
 
 func drawHelpBar(t kit.Theme, km help.KeyMap, w int) string {

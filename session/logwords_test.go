@@ -192,16 +192,7 @@ func TestLogPluralsInPolishAndRussian(t *testing.T) {
 // BenchmarkLogWords is a screen's log at each room update: 200 entries
 // of a played game, three of them new, worded for a seat in Polish.
 func BenchmarkLogWords(b *testing.B) {
-	var events []engine.Event
-	for _, g := range games.All() {
-		if g.Name() == "factories" {
-			events = playRandom(&testing.T{}, g, 4, 1)
-		}
-	}
-	window := make([]*lobby.LogEntry, 0, 200)
-	for _, e := range events[:200] {
-		window = append(window, &lobby.LogEntry{Event: e})
-	}
+	events, window := benchWindow()
 	th := kit.NewTheme("mono", nil).In(lang.For(lang.Polish))
 	s := kit.Seats{Names: []string{"ann", "ben", "cat", "dan"}, Bots: make([]string, 4), Viewer: 1}
 	var l logWords
@@ -286,16 +277,7 @@ func oldLogTail(t kit.Theme, log []string, w, h int) string {
 // room update: 200 entries of a played game, three of them new, worded
 // for each seat in Polish.
 func BenchmarkLogPane(b *testing.B) {
-	var events []engine.Event
-	for _, g := range games.All() {
-		if g.Name() == "factories" {
-			events = playRandom(&testing.T{}, g, 4, 1)
-		}
-	}
-	window := make([]*lobby.LogEntry, 0, 200)
-	for _, e := range events[:200] {
-		window = append(window, &lobby.LogEntry{Event: e})
-	}
+	events, window := benchWindow()
 	th := kit.NewTheme("mono", nil).In(lang.For(lang.Polish))
 	var screens []*gameScreen
 	for seat := range 4 {
@@ -317,4 +299,20 @@ func BenchmarkLogPane(b *testing.B) {
 			g.logOrChat(40, 20)
 		}
 	}
+}
+
+// benchWindow is a played 4-seat game of Fantastic Factories' events,
+// and the log a room shows of it: its first 200 entries.
+func benchWindow() ([]engine.Event, []*lobby.LogEntry) {
+	var events []engine.Event
+	for _, g := range games.All() {
+		if g.Name() == "factories" {
+			events = playRandom(&testing.T{}, g, 4, 1)
+		}
+	}
+	window := make([]*lobby.LogEntry, 0, 200)
+	for _, e := range events[:200] {
+		window = append(window, &lobby.LogEntry{Event: e})
+	}
+	return events, window
 }

@@ -49,7 +49,7 @@ func (o *helpOverlay) view(t kit.Theme, w, _ int) string {
 	// The page depends on nothing else, and players open it often: it is
 	// drawn once for every session, like the help bars.
 	k := pageKey(t, o.title+"\x01"+o.note, o.km.FullHelp(), w)
-	return helpBars.get(k, func() string {
+	return helpBars.Get(k, func() string {
 		s := keysHelp(t, o.title, o.km, w)
 		if o.note != "" {
 			s += "\n\n" + t.Dim.Render(lipgloss.NewStyle().Width(w).Render(o.note))
