@@ -3,8 +3,8 @@ package kit
 import (
 	"strings"
 
-	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/cellbuf"
 )
 
 // Fit makes block exactly w columns wide and h lines high: long lines are
@@ -256,11 +256,36 @@ const nbHyphen = "\u2011"
 // Wrap breaks text into lines no wider than w at its spaces, and only
 // there: lipgloss also breaks after a hyphen, which cut card ids
 // ("mine-" / "05") in the log and the rules. A word wider than w alone is
-// still broken.
+// still broken. Every line is padded to the widest, at least w: what
+// lipgloss.NewStyle().Width(w).Render gives (tabs made four spaces, the
+// text wrapped by cellbuf, the lines padded), without a style's work of
+// looking up every property it does not set, which made wrapping the
+// log's new lines and the marketplace's card texts most of their cost.
 func Wrap(text string, w int) string {
-	if !strings.Contains(text, "-") {
-		return lipgloss.NewStyle().Width(w).Render(text)
+	hyphens := strings.Contains(text, "-")
+	if hyphens {
+		text = strings.ReplaceAll(text, "-", nbHyphen)
 	}
-	kept := strings.ReplaceAll(text, "-", nbHyphen)
-	return strings.ReplaceAll(lipgloss.NewStyle().Width(w).Render(kept), nbHyphen, "-")
+	text = strings.ReplaceAll(strings.ReplaceAll(text, "\t", "    "), "\r\n", "\n")
+	if w > 0 {
+		text = cellbuf.Wrap(text, w, "")
+	}
+	lines := strings.Split(text, "\n")
+	widest := max(w, 0)
+	for _, l := range lines {
+		widest = max(widest, Width(l))
+	}
+	var b strings.Builder
+	b.Grow(len(text) + len(lines)*widest)
+	for i, l := range lines {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(l)
+		pad(&b, widest-Width(l))
+	}
+	if hyphens {
+		return strings.ReplaceAll(b.String(), nbHyphen, "-")
+	}
+	return b.String()
 }

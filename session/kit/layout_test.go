@@ -1,8 +1,11 @@
 package kit
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/charmbracelet/lipgloss"
 )
 
 // TestWrapKeepsIDsWhole: a card id is one word, whatever lipgloss does
@@ -106,6 +109,36 @@ func TestRowsFitsEachBlock(t *testing.T) {
 						t.Errorf("Rows(%d, fitted %q, %q) = %q, want %q", w, parts[0], parts[1], got, want)
 					}
 				}
+			}
+		}
+	}
+}
+
+// lipglossWrap is Wrap as it was, through lipgloss: what Wrap must give.
+func lipglossWrap(text string, w int) string {
+	if !strings.Contains(text, "-") {
+		return lipgloss.NewStyle().Width(w).Render(text)
+	}
+	kept := strings.ReplaceAll(text, "-", nbHyphen)
+	return strings.ReplaceAll(lipgloss.NewStyle().Width(w).Render(kept), nbHyphen, "-")
+}
+
+// TestWrapIsLipgloss holds Wrap to lipgloss's wrapping at a width, over
+// texts made to catch a shortcut out: styled words, ids with hyphens,
+// wide runes, tabs, line breaks, runs of spaces, words wider than w.
+func TestWrapIsLipgloss(t *testing.T) {
+	words := []string{"the", "marketplace", "mine-05", "\x1b[1mbold\x1b[0m", "\x1b[38;5;3m★ prestige\x1b[m", "漢字", "Żniwiarz",
+		"a\tb", "line\nbreak", "crlf\r\nend", "  ", "", "-", "x-y-z", "averyveryverylongwordindeed", "é", "→", "·"}
+	rnd := rand.New(rand.NewPCG(1, 2))
+	for range 3000 {
+		var parts []string
+		for range 1 + rnd.IntN(9) {
+			parts = append(parts, words[rnd.IntN(len(words))])
+		}
+		text := strings.Join(parts, []string{" ", "  ", "", " · "}[rnd.IntN(4)])
+		for _, w := range []int{-1, 0, 1, 3, 7, 12, 20, 41} {
+			if got, want := Wrap(text, w), lipglossWrap(text, w); got != want {
+				t.Fatalf("Wrap(%q, %d) =\n%q\nwant\n%q", text, w, got, want)
 			}
 		}
 	}
