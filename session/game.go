@@ -376,7 +376,7 @@ func (g *gameScreen) key(msg tea.KeyMsg) tea.Cmd {
 	if g.filtering {
 		return g.filterKey(msg)
 	}
-	k := gameKeyMap
+	k := &gameKeyMap // not a copy: a key map is two dozen bindings
 	switch {
 	case key.Matches(msg, k.Help):
 		g.openHelp()
@@ -455,7 +455,7 @@ func (g *gameScreen) askEnd() {
 // move is one key away: esc ends the search, and so does an arrow that
 // has no result to move through (← and → leave the search's one group).
 func (g *gameScreen) filterKey(msg tea.KeyMsg) tea.Cmd {
-	k := gameKeyMap
+	k := &gameKeyMap // not a copy: a key map is two dozen bindings
 	switch arrow := msg.Type == tea.KeyLeft || msg.Type == tea.KeyRight; {
 	case msg.Type == tea.KeyEsc:
 		g.filtering = false

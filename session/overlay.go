@@ -98,7 +98,7 @@ func newCardsOverlay(b kit.Board, s kit.Seats, focus string) *cardsOverlay {
 }
 
 func (o *cardsOverlay) update(k tea.KeyMsg) (overlay, tea.Cmd) {
-	km := overlayKeyMap
+	km := &overlayKeyMap // not a copy: read only
 	switch {
 	case key.Matches(k, km.Up):
 		o.sel = max(0, o.sel-1)
@@ -216,7 +216,7 @@ type botsOverlay struct {
 }
 
 func (o *botsOverlay) update(k tea.KeyMsg) (overlay, tea.Cmd) {
-	km := overlayKeyMap
+	km := &overlayKeyMap // not a copy: read only
 	switch {
 	case key.Matches(k, km.Up):
 		o.sel = max(0, o.sel-1)
