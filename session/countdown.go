@@ -156,14 +156,17 @@ func (g *gameScreen) awaySeat(i int, s lobby.SeatInfo, now time.Time, short bool
 // stays the seat's, so ⏱ 0:00 would be no fact).
 func (g *gameScreen) clockText() string {
 	now := g.now()
-	running := func(s lobby.SeatInfo) bool { return !s.Deadline.IsZero() && (s.OutOfTime || now.Before(s.Deadline)) }
+	// Every frame asks (the header's key): the seats are read in place,
+	// not copied.
+	running := func(s *lobby.SeatInfo) bool { return !s.Deadline.IsZero() && (s.OutOfTime || now.Before(s.Deadline)) }
 	if g.seat >= 0 && g.seat < len(g.room.Seats) {
-		if s := g.room.Seats[g.seat]; running(s) {
+		if s := &g.room.Seats[g.seat]; running(s) {
 			return "⏱ " + lobby.ClockText(s.Deadline.Sub(now))
 		}
 	}
 	first, who, n := time.Time{}, -1, 0
-	for i, s := range g.room.Seats {
+	for i := range g.room.Seats {
+		s := &g.room.Seats[i]
 		if !running(s) {
 			continue
 		}
