@@ -199,12 +199,7 @@ func BenchmarkLogWords(b *testing.B) {
 	l.words(th, s, "factories", window)
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
-		next := make([]*lobby.LogEntry, 0, 200)
-		next = append(next, window[3:]...)
-		for k := range 3 {
-			next = append(next, &lobby.LogEntry{Event: events[(200+3*i+k)%len(events)]})
-		}
-		window = next
+		window = advance(window, events, i)
 		l.words(th, s, "factories", window)
 	}
 }
@@ -288,12 +283,7 @@ func BenchmarkLogPane(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
-		next := make([]*lobby.LogEntry, 0, 200)
-		next = append(next, window[3:]...)
-		for k := range 3 {
-			next = append(next, &lobby.LogEntry{Event: events[(200+3*i+k)%len(events)]})
-		}
-		window = next
+		window = advance(window, events, i)
 		for _, g := range screens {
 			g.events, g.logPane = window, drawnLog{}
 			g.logOrChat(40, 20)
@@ -315,4 +305,15 @@ func benchWindow() ([]engine.Event, []*lobby.LogEntry) {
 		window = append(window, &lobby.LogEntry{Event: e})
 	}
 	return events, window
+}
+
+// advance is the room's log after its i-th update of three new events:
+// window less its three oldest entries, and the next three of events.
+func advance(window []*lobby.LogEntry, events []engine.Event, i int) []*lobby.LogEntry {
+	next := make([]*lobby.LogEntry, 0, len(window))
+	next = append(next, window[3:]...)
+	for k := range 3 {
+		next = append(next, &lobby.LogEntry{Event: events[(200+3*i+k)%len(events)]})
+	}
+	return next
 }
