@@ -39,8 +39,11 @@ type gameScreen struct {
 	log    []string
 	events []*lobby.LogEntry
 	// words keeps the log's lines worded for the viewer.
-	words   logWords
-	logPane drawnLog // the log pane as last drawn; apply clears it
+	words logWords
+	// logPane is the log pane as last drawn, by its size: a key that
+	// moves the menu redraws the board, and the log is the costliest
+	// part of it. Apply clears it.
+	logPane kit.Kept[[2]int]
 	// drawings keeps the header and the help bar; apply clears it.
 	drawings drawings
 	notice   string
@@ -287,7 +290,7 @@ func (g *gameScreen) apply(u lobby.Update) {
 	g.room, g.seat, g.notice, g.version, g.invite = u.Room, u.Seat, u.Notice, u.Version, u.Invite
 	g.events = u.Events
 	g.table = seatsOf(g.room, g.seat)
-	g.logPane, g.drawings = drawnLog{}, drawings{}
+	g.logPane, g.drawings = kit.Kept[[2]int]{}, drawings{}
 	if u.SeatWord != "" && g.seatWord == "" {
 		g.seatWord = u.SeatWord
 		g.env.words.add(g.code, u.SeatWord)

@@ -39,25 +39,16 @@ func (g *gameScreen) logOrChat(w, h int) string {
 	if g.chat.open {
 		return g.chat.view(g.env.theme, g.seats(), true, w, h)
 	}
-	if g.logPane.text == "" || g.logPane.w != w || g.logPane.h != h {
+	return g.logPane.Get([2]int{w, h}, func() string {
 		t, s, events := g.env.theme, g.seats(), g.events
 		entry := func(i int) string { return g.words.wrapped(t, s, g.room.Game, events[i], w) }
-		g.logPane = drawnLog{drawLogTail(t, len(events), entry, h), w, h}
-	}
-	return g.logPane.text
+		return drawLogTail(t, len(events), entry, h)
+	})
 }
 
 // logLines is the room's log worded for the viewer, in their language.
 func (g *gameScreen) logLines() []string {
 	return g.words.words(g.env.theme, g.seats(), g.room.Game, g.events)
-}
-
-// drawnLog is the log pane as last drawn, at w×h: a key that moves the
-// menu redraws the board, and the log is the costliest part of it. Each
-// room update clears it.
-type drawnLog struct {
-	text string
-	w, h int
 }
 
 // chatKeys are the help bar's keys while typing.

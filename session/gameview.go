@@ -56,12 +56,7 @@ func (g *gameScreen) view(w, h int) string {
 // them, as a room update may change anything they show; the rest of what
 // they show is in their keys.
 type drawings struct {
-	header, bar drawing
-}
-
-type drawing struct {
-	key  drawingKey
-	text string
+	header, bar kit.Kept[drawingKey]
 }
 
 type drawingKey struct {
@@ -74,19 +69,11 @@ type drawingKey struct {
 	keys   int         // the help bar: which of gameKeySets
 }
 
-// kept returns d's text if it was drawn under k, else draws it anew.
-func (d *drawing) kept(k drawingKey, draw func() string) string {
-	if d.text == "" || d.key != k {
-		d.key, d.text = k, draw()
-	}
-	return d.text
-}
-
 // keysBar is the help bar of the screen's keys (keys).
 func (g *gameScreen) keysBar(w int) string {
 	t, set := g.env.theme, g.keySet()
 	k := drawingKey{w: w, styles: t.Styles, lang: t.L, keys: set}
-	return g.drawings.bar.kept(k, func() string { return helpBar(t, gameKeySets[set], w) })
+	return g.drawings.bar.Get(k, func() string { return helpBar(t, gameKeySets[set], w) })
 }
 
 // statusView is the status line fitted to w (statusLines), and its
@@ -171,7 +158,7 @@ func (g *gameScreen) header(w int) string {
 		clock = g.clockText()
 	}
 	k := drawingKey{w: w, styles: t.Styles, lang: t.L, conn: g.conn, seat: g.seat, clock: clock}
-	return g.drawings.header.kept(k, func() string { return g.drawHeader(w, clock) })
+	return g.drawings.header.Get(k, func() string { return g.drawHeader(w, clock) })
 }
 
 // drawHeader is header with the clock's text.
@@ -280,8 +267,10 @@ func (g *gameScreen) banner(w int) string {
 // drawings while it stays the same (menu.drawn).
 func (g *gameScreen) menuView(w, h int) string {
 	t := g.env.theme
-	k := menuKey{w: w, h: h, styles: t.Styles, lang: t.L, pending: g.pending, armed: g.armed != nil}
-	d := &g.menu.drawn
+	m := &g.menu
+	k := menuKey{w: w, h: h, styles: t.Styles, lang: t.L, pending: g.pending, armed: g.armed != nil,
+		group: m.group, item: m.item, filter: m.filter}
+	d := &m.drawn
 	if d[0].text != "" && d[0].key == k {
 		return d[0].text
 	}

@@ -285,7 +285,7 @@ func BenchmarkLogPane(b *testing.B) {
 	for i := 0; b.Loop(); i++ {
 		window = advance(window, events, i)
 		for _, g := range screens {
-			g.events, g.logPane = window, drawnLog{}
+			g.events, g.logPane = window, kit.Kept[[2]int]{}
 			g.logOrChat(40, 20)
 		}
 	}

@@ -19,9 +19,9 @@ type menu struct {
 	item   int // selected move within the group
 	filter string
 	undo   bool // the groups hold the undo move (asked at every frame)
-	// drawn are the last two drawings (menuView), newest first. The
-	// menu changes only by its methods, which drop them, or as a new
-	// menu, as the board changes.
+	// drawn are the last two drawings (menuView), newest first: a board
+	// asks for the menu at two heights a frame. A new menu, as the board
+	// changes, has none; within one, what is selected is in their key.
 	drawn [2]menuDrawing
 }
 
@@ -31,12 +31,14 @@ type menuDrawing struct {
 	text string
 }
 
-// menuKey is what a drawing of the menu depends on besides the menu.
+// menuKey is what a drawing of the menu depends on besides its groups.
 type menuKey struct {
 	w, h           int
 	styles         *kit.Styles
 	lang           *lang.Printer
 	pending, armed bool
+	group, item    int
+	filter         string
 }
 
 // newMenu offers groups, keeping the selection of old where the same group
@@ -49,7 +51,6 @@ func newMenu(groups []kit.MoveGroup, old menu) menu {
 
 // restore selects what old had selected, if it is still offered.
 func (m *menu) restore(old menu) {
-	m.drawn = [2]menuDrawing{}
 	g, ok := old.selectedGroup()
 	if !ok {
 		return
@@ -102,7 +103,6 @@ func (m menu) unmatched() bool { return m.filter != "" && len(m.visible()) == 0 
 // clearFilter ends the search and shows every move, keeping the
 // selection on the move the search had selected.
 func (m *menu) clearFilter() {
-	m.drawn = [2]menuDrawing{}
 	mv, ok := m.selected()
 	m.filter, m.group, m.item = "", 0, 0
 	if !ok {
@@ -136,7 +136,6 @@ func (m menu) selected() (kit.MenuMove, bool) {
 
 // stepGroup moves the group selection by d, wrapping around.
 func (m *menu) stepGroup(d int) {
-	m.drawn = [2]menuDrawing{}
 	n := len(m.visible())
 	if n == 0 {
 		return
@@ -147,7 +146,6 @@ func (m *menu) stepGroup(d int) {
 
 // stepItem moves the move selection by d within the group, wrapping.
 func (m *menu) stepItem(d int) {
-	m.drawn = [2]menuDrawing{}
 	g, ok := m.selectedGroup()
 	if !ok || len(g.Moves) == 0 {
 		return
@@ -158,7 +156,6 @@ func (m *menu) stepItem(d int) {
 
 // setFilter changes the search and selects its first result.
 func (m *menu) setFilter(f string) {
-	m.drawn = [2]menuDrawing{}
 	m.filter = f
 	m.group, m.item = 0, 0
 }

@@ -32,6 +32,24 @@ func (p *Part) Draw(t Theme, s Seats, w, h int, draw func() string) string {
 	return p.drawn
 }
 
+// Kept is the last drawing of something a screen draws at every frame,
+// and the key it was drawn under: a key press changes few of a frame's
+// pieces. The zero Kept has nothing kept. A screen draws from its one
+// event loop, so a Kept needs no lock.
+type Kept[K comparable] struct {
+	key   K
+	drawn string
+	ok    bool
+}
+
+// Get returns what draw returned the last time for key, or draws it now.
+func (k *Kept[K]) Get(key K, draw func() string) string {
+	if !k.ok || k.key != key {
+		k.key, k.drawn, k.ok = key, draw(), true
+	}
+	return k.drawn
+}
+
 // Equal reports whether s and o name the same people, bots and viewer.
 func (s Seats) Equal(o Seats) bool {
 	return s.Viewer == o.Viewer && slices.Equal(s.Names, o.Names) && slices.Equal(s.Bots, o.Bots)

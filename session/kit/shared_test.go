@@ -27,3 +27,17 @@ func TestSharedKeepsWhatItMade(t *testing.T) {
 		t.Fatalf("made %d, want 5: a full Shared forgets the rest", made)
 	}
 }
+
+// A Kept drawing is drawn again only under another key, an empty one
+// included.
+func TestKeptDrawsOncePerKey(t *testing.T) {
+	var k Kept[int]
+	made := 0
+	draw := func() string { made++; return "" }
+	for _, key := range []int{1, 1, 2, 2, 1} {
+		k.Get(key, draw)
+	}
+	if made != 3 {
+		t.Fatalf("drew %d times for keys 1 1 2 2 1, want 3", made)
+	}
+}
