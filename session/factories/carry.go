@@ -28,11 +28,11 @@ func (b *board) Carry(old kit.Board) {
 	}
 }
 
-// sameYou and sameOthers compare youOf and othersOf field by field: as
-// reflect.DeepEqual would, without boxing them or walking them by
-// reflection at every update of every screen. A field the parts draw
-// from and these miss fails TestCarryRedrawsWhatChanged.
-// A PlayerView is large: they are compared in place, by pointer.
+// sameYou and sameOthers compare what youView and othersView read, field
+// by field: as reflect.DeepEqual would, without boxing them or walking
+// them by reflection at every update of every screen, and in place, as a
+// PlayerView is large. A field the parts draw from and these miss fails
+// TestCarryRedrawsWhatChanged.
 func sameYou(a, b *factories.View) bool {
 	if a.Seat != b.Seat || a.Phase != b.Phase || !slices.Equal(a.Hand, b.Hand) || !sameMachine(a.Machine, b.Machine) {
 		return false
@@ -85,33 +85,6 @@ type marketFrom struct {
 
 func marketOf(v *factories.View) marketFrom {
 	return marketFrom{v.Market, v.DeckSize, v.DiscardSize, v.ContractorDeck}
-}
-
-// youFrom is what youView reads: the seat's own area, its hand, the
-// phase (for the dice) and The Machine (for the score against it).
-type youFrom struct {
-	seat    int
-	phase   factories.Phase
-	you     factories.PlayerView
-	hand    []factories.Card
-	machine *factories.Machine
-}
-
-func youOf(v *factories.View) youFrom {
-	return youFrom{v.Seat, v.Phase, v.You(), v.Hand, v.Machine}
-}
-
-// othersFrom is what othersView reads: every seat, who is choosing in
-// the market, and The Machine.
-type othersFrom struct {
-	seat, turn int
-	phase      factories.Phase
-	players    []factories.PlayerView
-	machine    *factories.Machine
-}
-
-func othersOf(v *factories.View) othersFrom {
-	return othersFrom{v.Seat, v.Turn, v.Phase, v.Players, v.Machine}
 }
 
 // marketDrawn is the marketplace drawn w wide. It is all one table's

@@ -201,3 +201,30 @@ func TestSameAsDeepEqual(t *testing.T) {
 		}
 	}
 }
+
+// youFrom is what youView reads: the seat's own area, its hand, the
+// phase (for the dice) and The Machine (for the score against it).
+type youFrom struct {
+	seat    int
+	phase   factories.Phase
+	you     factories.PlayerView
+	hand    []factories.Card
+	machine *factories.Machine
+}
+
+func youOf(v *factories.View) youFrom {
+	return youFrom{v.Seat, v.Phase, v.You(), v.Hand, v.Machine}
+}
+
+// othersFrom is what othersView reads: every seat, who is choosing in
+// the market, and The Machine.
+type othersFrom struct {
+	seat, turn int
+	phase      factories.Phase
+	players    []factories.PlayerView
+	machine    *factories.Machine
+}
+
+func othersOf(v *factories.View) othersFrom {
+	return othersFrom{v.Seat, v.Turn, v.Phase, v.Players, v.Machine}
+}
