@@ -25,8 +25,6 @@ type board struct {
 	// The parts of the seated board that the menu's moving leaves as
 	// they were: the marketplace, the seat's own area and the others.
 	market, you, others kit.Part
-	// header is the header as last worded: every frame asks for it.
-	header kit.Part
 }
 
 // Over implements kit.Board.
@@ -34,10 +32,6 @@ func (b *board) Over() bool { return b.v.Phase == factories.GameOver }
 
 // Header implements kit.Board: the round, the phase and who acts.
 func (b *board) Header(t kit.Theme, s kit.Seats) string {
-	return b.header.Draw(t, s, 0, 0, func() string { return b.headerText(t, s) })
-}
-
-func (b *board) headerText(t kit.Theme, s kit.Seats) string {
 	v := b.v
 	if v.Phase == factories.GameOver {
 		return tf(t, "factories.header.over", "Round", v.Round)

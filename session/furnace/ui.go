@@ -20,8 +20,6 @@ var UI kit.Game = kit.Screens[furnace.View]{
 // board is one seat's (or a spectator's) view, drawn.
 type board struct {
 	v *furnace.View
-	// header is the header as last worded: every frame asks for it.
-	header kit.Part
 }
 
 // Over implements kit.Board.
@@ -29,10 +27,6 @@ func (b *board) Over() bool { return b.v.Phase == furnace.GameOver }
 
 // Header implements kit.Board: the round, the phase and who acts.
 func (b *board) Header(t kit.Theme, s kit.Seats) string {
-	return b.header.Draw(t, s, 0, 0, func() string { return b.headerText(t, s) })
-}
-
-func (b *board) headerText(t kit.Theme, s kit.Seats) string {
 	v, p := b.v, t.L
 	if v.Phase == furnace.GameOver {
 		return p.T("furnace.header.over", "Round", v.Round)
