@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -77,8 +78,8 @@ func newOnChange(model tea.Model, out io.Writer, w, h int) (*onChange, *frames) 
 // draws the first frame.
 func (m *onChange) Init() tea.Cmd {
 	cmd := m.inner.Init()
-	m.f.draw(ansi.HideCursor+ansi.SetModeAltScreenSaveCursor+ansi.EraseEntireScreen+ansi.CursorHomePosition+
-		ansi.SetModeBracketedPaste+ansi.SetModeMouseButtonEvent+ansi.SetModeMouseExtSgr, m.inner.View())
+	m.f.render(ansi.HideCursor+ansi.SetModeAltScreenSaveCursor+ansi.EraseEntireScreen+ansi.CursorHomePosition+
+		ansi.SetModeBracketedPaste+ansi.SetModeMouseButtonEvent+ansi.SetModeMouseExtSgr, m.inner)
 	return cmd
 }
 
@@ -88,7 +89,7 @@ func (m *onChange) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case drawNow:
 		if msg.f == m.f {
 			m.f.putOff = false
-			m.f.draw("", m.inner.View())
+			m.f.render("", m.inner)
 		}
 		return m, nil
 	case tea.WindowSizeMsg:
@@ -117,7 +118,35 @@ func (f *frames) changed(model tea.Model) {
 		time.AfterFunc(wait, func() { f.send(drawNow{f}) }) // returns at once once the program has ended
 		return
 	}
-	f.draw("", model.View())
+	f.render("", model)
+}
+
+// appender is a model that can append its view to a buffer, as
+// session.Model does: its frames are drawn from a buffer the sessions
+// share, not from a string of their own (a game frame's largest garbage).
+type appender interface {
+	AppendView(dst []byte) []byte
+}
+
+// viewPool holds the buffers appenders' views are drawn into.
+var viewPool = sync.Pool{New: func() any { return new([]byte) }}
+
+// render draws prefix and model's view. An appender's view is read from
+// its buffer as a string without a copy: draw keeps nothing of it (the
+// lines' hashes, and copies of the lines it writes), and the buffer goes
+// back to the pool only once draw has returned.
+func (f *frames) render(prefix string, model tea.Model) {
+	a, ok := model.(appender)
+	if !ok {
+		f.draw(prefix, model.View())
+		return
+	}
+	p := viewPool.Get().(*[]byte)
+	*p = a.AppendView((*p)[:0])
+	f.draw(prefix, unsafe.String(unsafe.SliceData(*p), len(*p)))
+	if cap(*p) <= maxPooled {
+		viewPool.Put(p)
+	}
 }
 
 // framePool holds the buffers frames are written from, shared by every

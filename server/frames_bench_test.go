@@ -87,7 +87,8 @@ func gameFrames(tb testing.TB, w, h, presses int) ([]string, tea.Model) {
 }
 
 // BenchmarkFrames measures what a game screen costs to draw at 120x40 and
-// 80x24: its view (the whole frame as text; bytes/frame), and the frame
+// 80x24: its view (the whole frame as text; bytes/frame), a key's frame
+// with the board unchanged (key: drawn and diffed, writing nothing), and the frame
 // written for each update of a game in play, drawing on change
 // (bytes/update, the bytes sent to each screen at the table) and with
 // Bubble Tea's own renderer (tick-bytes/update; not timed, as it draws
@@ -125,6 +126,23 @@ func BenchmarkFrames(b *testing.B) {
 			}
 			b.ReportMetric(float64(out.n)/float64(updates), "bytes/update")
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(updates), "ns/update")
+		})
+		// A key's frame with the board unchanged, whole: the view drawn
+		// and diffed, from View's string (as before AppendView) and as
+		// the frames draw it, appended into a pooled buffer.
+		b.Run("key-string/"+sz.name, func(b *testing.B) {
+			f := &frames{out: io.Discard, width: sz.w, height: sz.h, full: true}
+			b.ReportAllocs()
+			for b.Loop() {
+				f.draw("", m.View())
+			}
+		})
+		b.Run("key/"+sz.name, func(b *testing.B) {
+			f := &frames{out: io.Discard, width: sz.w, height: sz.h, full: true}
+			b.ReportAllocs()
+			for b.Loop() {
+				f.render("", m)
+			}
 		})
 		b.Run("tick/"+sz.name, func(b *testing.B) {
 			b.ReportMetric(tickBytes(b, views, sz.w, sz.h), "tick-bytes/update")

@@ -15,11 +15,15 @@ import (
 )
 
 // view draws the room: header, banner, body, status line and help bar.
-func (g *gameScreen) view(w, h int) string {
+func (g *gameScreen) view(w, h int) string { return string(g.appendView(nil, w, h)) }
+
+// appendView appends view to dst, a board's grid written in place.
+func (g *gameScreen) appendView(dst []byte, w, h int) []byte {
 	t := g.env.theme
 	status, sh := g.statusView(w)
 	bh := h - 3 - sh
 	var body string
+	var grid *kit.Grid
 	fitted := false // the board's Draw is, exactly
 	switch {
 	case g.conn == nil || g.room.Code == "":
@@ -36,7 +40,12 @@ func (g *gameScreen) view(w, h int) string {
 	case g.over():
 		body = g.scoresBody(w, bh)
 	default:
-		body, fitted = g.board.Draw(g.frame(w, bh)), true
+		if l, ok := g.board.(kit.Laid); ok {
+			laid := l.Lay(g.frame(w, bh))
+			grid = &laid
+		} else {
+			body, fitted = g.board.Draw(g.frame(w, bh)), true
+		}
 	}
 	var bar string
 	switch {
@@ -47,8 +56,8 @@ func (g *gameScreen) view(w, h int) string {
 	default:
 		bar = g.keysBar(w)
 	}
-	return kit.Rows(w, kit.Row{Text: g.header(w), H: 1}, kit.Row{Text: g.banner(w), H: 1},
-		kit.Row{Text: body, H: bh, Fitted: fitted}, kit.Row{Text: status, H: sh}, kit.Row{Text: bar, H: 1})
+	return kit.AppendRows(dst, w, kit.Row{Text: g.header(w), H: 1}, kit.Row{Text: g.banner(w), H: 1},
+		kit.Row{Text: body, H: bh, Fitted: fitted, Grid: grid}, kit.Row{Text: status, H: sh}, kit.Row{Text: bar, H: 1})
 }
 
 // drawings are the header and the help bar as the screen last drew them:

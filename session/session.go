@@ -303,6 +303,19 @@ func (m *Model) View() string {
 	return m.note.over(v, w, m.env.theme)
 }
 
+// AppendView appends View to dst. The server draws each frame into a
+// buffer it reuses: a game screen writes its frame there in place, with
+// none of the strings a frame is otherwise made of (the most garbage a
+// move makes, at every key of every player). Other screens, and a game
+// screen under a notice or centred, are copied from View.
+func (m *Model) AppendView(dst []byte) []byte {
+	w, h := m.env.width, m.env.height
+	if g, ok := m.cur.(*gameScreen); ok && w >= MinWidth && h >= MinHeight && w <= maxWidth && m.note.text == "" {
+		return g.appendView(dst, w, h)
+	}
+	return append(dst, m.View()...)
+}
+
 // Close leaves any room the session is in. Call it when the program ends
 // for a reason the model did not see (the server may; it is idempotent).
 func (m *Model) Close() { m.cur.close() }

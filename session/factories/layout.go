@@ -14,7 +14,10 @@ import (
 
 // Draw implements kit.Board: the seated board with its menu, or the
 // public board.
-func (b *board) Draw(f kit.Frame) string {
+func (b *board) Draw(f kit.Frame) string { return b.Lay(f).String() }
+
+// Lay implements kit.Laid.
+func (b *board) Lay(f kit.Frame) kit.Grid {
 	if f.Menu == nil {
 		return b.public(f)
 	}
@@ -25,7 +28,7 @@ func (b *board) Draw(f kit.Frame) string {
 // the left, the other seats, the move menu and the log on the right (in a
 // third column on wide terminals). Every part gets a share of the height
 // and shortens itself, with a mark, to stay in it.
-func (b *board) seated(f kit.Frame) string {
+func (b *board) seated(f kit.Frame) kit.Grid {
 	t, v, w, h := f.Theme, b.v, f.Width, f.Height
 	if w >= 150 {
 		lw := w * 40 / 100
@@ -40,7 +43,7 @@ func (b *board) seated(f kit.Frame) string {
 		// least a third; the log takes every line left.
 		menuH := min(lipgloss.Height(f.Menu(rw, h)), h-max(3, h/3)-1)
 		right := []string{kit.Fit(f.Menu(rw, menuH), rw, menuH), "", f.Log(rw, h-menuH-2)}
-		return kit.Columns(h, []int{lw, mw, rw}, left, []string{mid}, right)
+		return kit.Grid{H: h, Widths: []int{lw, mw, rw}, Cols: [][]string{left, {mid}, right}}
 	}
 	lw := w * 52 / 100
 	rw := w - lw - 1
@@ -57,7 +60,7 @@ func (b *board) seated(f kit.Frame) string {
 	logH := h - oh - menuH - 1
 	// Columns fits the others' lines to rw as it writes them.
 	right := []string{others, "", kit.Fit(f.Menu(rw, menuH), rw, menuH), f.Log(rw, logH)}
-	return kit.Columns(h, []int{lw, rw}, left, right)
+	return kit.Grid{H: h, Widths: []int{lw, rw}, Cols: [][]string{left, right}}
 }
 
 // withPreview adds the full text of the card the menu is on below the
@@ -100,13 +103,13 @@ type preview struct {
 
 // public is the board as a spectator sees it: marketplace and log on the
 // left, every seat on the right. Replays draw it too.
-func (b *board) public(f kit.Frame) string {
+func (b *board) public(f kit.Frame) kit.Grid {
 	t, w, h := f.Theme, f.Width, f.Height
 	lw := w * 48 / 100
 	rw := w - lw - 1
 	market := marketDrawn(t, b.v, lw)
 	left := []string{market, "", f.Log(lw, max(2, h-lipgloss.Height(market)-2))}
-	return kit.Columns(h, []int{lw, rw}, left, []string{othersView(t, b.v, f.Seats, rw, h)})
+	return kit.Grid{H: h, Widths: []int{lw, rw}, Cols: [][]string{left, {othersView(t, b.v, f.Seats, rw, h)}}}
 }
 
 // Scores implements kit.Board: the final scores as a bar chart, the

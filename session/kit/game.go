@@ -112,6 +112,13 @@ type Board interface {
 	CardText(t Theme, c CardRef, w int) string
 }
 
+// Laid is a Board whose Draw writes a Grid: it gives the grid itself, for
+// the screen to write into its frame in place of a string of the board's.
+type Laid interface {
+	// Lay is the grid that Draw(f) writes, f.Height lines of f.Width.
+	Lay(f Frame) Grid
+}
+
 // Yours is a Board that can show the viewing seat's own cards whole, each
 // with what it does, over the board when the seat presses y: a game whose
 // 80-column board cannot always show them (Furnace's auction) implements

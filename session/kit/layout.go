@@ -1,6 +1,7 @@
 package kit
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -75,50 +76,69 @@ func FitLines(lines []string, w int) string {
 // width and to h lines. A column comes in parts so that a board need not
 // join them into a string of its own only for Columns to copy it again.
 func Columns(h int, widths []int, cols ...[]string) string {
-	if h <= 0 {
-		return ""
+	return string(Grid{H: h, Widths: widths, Cols: cols}.Append(nil))
+}
+
+// A Grid is columns as Columns lays them out, not yet written: a board
+// gives its frame as one (Laid), and the screen writes it straight into
+// the frame it is drawing rather than into a string of the board's own
+// first (the largest garbage of a game frame, drawn at every key).
+type Grid struct {
+	H      int
+	Widths []int
+	Cols   [][]string
+}
+
+// String is the grid as Columns writes it.
+func (g Grid) String() string { return string(g.Append(nil)) }
+
+// Append appends the grid, as Columns writes it, to dst.
+func (g Grid) Append(dst []byte) []byte {
+	if g.H <= 0 {
+		return dst
 	}
 	// Each line is cut or padded to its column's width as the rows are
 	// written, measured once: no block is fitted into a string of its own
 	// first, and nothing is measured again as lipgloss.JoinHorizontal
 	// would (a tenth of a game frame's work).
-	type cell struct {
-		line string
-		pad  int
-	}
 	var small [192]cell // a 160x56 board's three columns
 	cells := small[:0]
-	if n := len(cols) * h; n <= len(small) {
+	if n := len(g.Cols) * g.H; n <= len(small) {
 		cells = small[:n]
 	} else {
 		cells = make([]cell, n)
 	}
 	size := 0
-	for i, parts := range cols {
+	for i, parts := range g.Cols {
 		var lc lineCursor
 		lc.parts = parts
-		for r := range h {
-			c := &cells[r*len(cols)+i]
-			c.line, c.pad = fitLine(lc.next(), widths[i])
+		for r := range g.H {
+			c := &cells[r*len(g.Cols)+i]
+			c.line, c.pad = fitLine(lc.next(), g.Widths[i])
 			size += len(c.line) + c.pad + 1
 		}
 	}
-	var out strings.Builder
-	out.Grow(size)
-	for r := range h {
+	dst = slices.Grow(dst, size)
+	for r := range g.H {
 		if r > 0 {
-			out.WriteByte('\n')
+			dst = append(dst, '\n')
 		}
-		for i := range cols {
+		for i := range g.Cols {
 			if i > 0 {
-				out.WriteByte(' ')
+				dst = append(dst, ' ')
 			}
-			c := cells[r*len(cols)+i]
-			out.WriteString(c.line)
-			pad(&out, c.pad)
+			c := cells[r*len(g.Cols)+i]
+			dst = appendPad(append(dst, c.line...), c.pad)
 		}
 	}
-	return out.String()
+	return dst
+}
+
+// A cell is a line as it is written into a frame: its text and the
+// spaces that pad it to its width.
+type cell struct {
+	line string
+	pad  int
 }
 
 // lineCursor reads the lines of parts as if joined with line breaks, and
@@ -144,26 +164,32 @@ func (c *lineCursor) next() string {
 // A Row is one block of a screen for Rows: its text and the lines it
 // takes. Fitted says the text is already exactly w columns wide and H
 // lines high, as a board's Draw is: Rows copies it without measuring its
-// lines again (a game frame's body is nine lines in ten of it).
+// lines again (a game frame's body is nine lines in ten of it). Grid,
+// when it is set, is the row instead of Text: a board's columns, H lines
+// of w, written in place.
 type Row struct {
 	Text   string
 	H      int
 	Fitted bool
+	Grid   *Grid
 }
 
 // Rows stacks rows w columns wide, each fitted to its own number of
 // lines: what joining each row's Fit with line breaks gives, written in
 // one string rather than fitted one by one and joined (a screen's
 // header, body and bars).
-func Rows(w int, rows ...Row) string {
-	type cell struct {
-		line string
-		pad  int
-	}
+func Rows(w int, rows ...Row) string { return string(AppendRows(nil, w, rows...)) }
+
+// AppendRows appends what Rows writes to dst: a screen draws its frame
+// into a buffer the server reuses, not into a string of its own.
+func AppendRows(dst []byte, w int, rows ...Row) []byte {
 	var small [64]cell
 	cells := small[:0]
 	size := 0
 	for _, row := range rows {
+		if row.Grid != nil {
+			continue
+		}
 		rest, more := row.Text, true
 		for range row.H {
 			c := cell{}
@@ -177,23 +203,25 @@ func Rows(w int, rows ...Row) string {
 			size += len(c.line) + c.pad + 1
 		}
 	}
-	var out strings.Builder
-	out.Grow(size + len(rows))
+	dst = slices.Grow(dst, size+len(rows))
 	n := 0
 	for i, row := range rows {
 		if i > 0 {
-			out.WriteByte('\n')
+			dst = append(dst, '\n')
+		}
+		if row.Grid != nil {
+			dst = row.Grid.Append(dst)
+			continue
 		}
 		for r := range row.H {
 			if r > 0 {
-				out.WriteByte('\n')
+				dst = append(dst, '\n')
 			}
-			out.WriteString(cells[n].line)
-			pad(&out, cells[n].pad)
+			dst = appendPad(append(dst, cells[n].line...), cells[n].pad)
 			n++
 		}
 	}
-	return out.String()
+	return dst
 }
 
 // spaces are what pad writes from.
@@ -207,6 +235,17 @@ func pad(b *strings.Builder, n int) {
 	if n > 0 {
 		b.WriteString(spaces[:n])
 	}
+}
+
+// appendPad is pad for a frame written into a buffer.
+func appendPad(b []byte, n int) []byte {
+	for ; n > len(spaces); n -= len(spaces) {
+		b = append(b, spaces...)
+	}
+	if n > 0 {
+		b = append(b, spaces[:n]...)
+	}
+	return b
 }
 
 // fitLine is line cut to w columns (with a mark), and the spaces that pad
