@@ -63,13 +63,28 @@ type frames struct {
 	// set while a drawNow is on its way.
 	send   func(tea.Msg)
 	putOff bool
+	// held is what the model wrote to the frames (Write) since the last
+	// frame: it goes out with the next.
+	held []byte
 }
 
-// newOnChange wraps model to draw on out, a terminal of w×h cells; send
-// is the program's Send, set before the program runs.
-func newOnChange(model tea.Model, out io.Writer, w, h int) (*onChange, *frames) {
-	f := &frames{out: out, width: w, height: h, full: true}
-	return &onChange{inner: model, f: f}, f
+// newFrames makes the frames for out, a terminal of w×h cells; send is
+// set before the program runs. The model they draw is given to onChange.
+func newFrames(out io.Writer, w, h int) *frames {
+	return &frames{out: out, width: w, height: h, full: true}
+}
+
+// onChange wraps model to draw on f.
+func (f *frames) onChange(model tea.Model) *onChange { return &onChange{inner: model, f: f} }
+
+// Write holds p, a window title or a bell the model writes beside its
+// view (session.Config.Terminal), for the frame its update draws: they
+// go out in one write, where separate ones were a packet and a system
+// call each. The model writes from its update loop, as the frames draw,
+// so Write needs no lock.
+func (f *frames) Write(p []byte) (int, error) {
+	f.held = append(f.held, p...)
+	return len(p), nil
 }
 
 // Init takes over the terminal as Bubble Tea's own renderer would: the
@@ -163,6 +178,8 @@ func (f *frames) draw(prefix, view string) {
 	buf := framePool.Get().(*bytes.Buffer)
 	buf.Reset()
 	buf.WriteString(prefix)
+	buf.Write(f.held)
+	f.held = f.held[:0]
 	f.diff(buf, view)
 	if buf.Len() > 0 {
 		// One write: the session's writer cuts it in pieces

@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -264,7 +265,8 @@ func TestFramesBytes(t *testing.T) {
 func TestFramesBurst(t *testing.T) {
 	var out bytes.Buffer
 	m := &counter{}
-	root, f := newOnChange(m, &out, 40, 10)
+	f := newFrames(&out, 40, 10)
+	root := f.onChange(m)
 	sent := make(chan tea.Msg, 10)
 	f.send = func(msg tea.Msg) { sent <- msg }
 	root.Init()
@@ -317,3 +319,64 @@ type stubModel struct{}
 func (stubModel) Init() tea.Cmd                       { return nil }
 func (stubModel) Update(tea.Msg) (tea.Model, tea.Cmd) { return stubModel{}, nil }
 func (stubModel) View() string                        { return "" }
+
+// What the model writes beside its view (a window title, a bell) goes
+// out with the frame its update draws, in the same write; and alone
+// when the view did not change.
+func TestFramesCarryTheModelsWrites(t *testing.T) {
+	var out writes
+	f := newFrames(&out, 40, 10)
+	m := &titled{counter: counter{}, term: f}
+	root := f.onChange(m)
+	root.Init()
+	f.last = time.Time{} // no gap to wait out
+	m.title = "your move"
+	root.Update(tea.KeyMsg{})
+	if len(out) != 2 {
+		t.Fatalf("an update that set the title wrote %d times, want once: %q", len(out)-1, out)
+	}
+	got, title := out[1], ansi.SetWindowTitle("your move")
+	if !strings.HasPrefix(got, title) || !strings.Contains(got, "count 1") {
+		t.Fatalf("the frame wrote %q, want the title, then count 1", got)
+	}
+	f.last = time.Time{}
+	m.title, m.still = "your move · again", true
+	root.Update(tea.KeyMsg{})
+	if len(out) != 3 || out[2] != ansi.SetWindowTitle("your move · again") {
+		t.Fatalf("a title with the view unchanged wrote %q, want the title alone", out[2:])
+	}
+	f.last = time.Time{}
+	m.title = ""
+	root.Update(tea.KeyMsg{})
+	if len(out) != 3 {
+		t.Fatalf("an update that changed nothing wrote %q", out[3:])
+	}
+}
+
+// writes keeps each write apart.
+type writes []string
+
+func (w *writes) Write(p []byte) (int, error) {
+	*w = append(*w, string(p))
+	return len(p), nil
+}
+
+// titled is a counter that, at each update, writes the title it is
+// given to its terminal, and with still set stops counting.
+type titled struct {
+	counter
+	term  io.Writer
+	title string
+	still bool
+}
+
+func (m *titled) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if m.title != "" {
+		_, _ = io.WriteString(m.term, ansi.SetWindowTitle(m.title))
+	}
+	if m.still {
+		return m, nil
+	}
+	m.counter.Update(msg)
+	return m, nil
+}

@@ -78,6 +78,16 @@ func (s *Server) newTerminal(c *call, ts terminalStart) *terminal {
 	// interleave packet by packet.
 	t := &terminal{live: c.live, size: c.live.latestWindow(pty.Window), out: &lockedWriter{mu: new(sync.Mutex), w: c.sess}}
 	w, h := clampSize(t.size.Width, t.size.Height)
+	// The title and the bell go with the frames, or, on Bubble Tea's
+	// renderer, straight out.
+	var term io.Writer = t.out
+	if s.cfg.Frames != TickFrames {
+		// Frames drawn as soon as the view changes (frames.go).
+		// They go to the channel untranslated (pty.go), one writer
+		// at a time with the rest.
+		t.fr = newFrames(&lockedWriter{mu: t.out.mu, w: rawOutput(c.sess)}, w, h)
+		term = t.fr
+	}
 	model := session.New(session.Config{
 		Lobby: s.cfg.Lobby, Games: s.cfg.Screens, Player: c.player, Start: ts.start, Theme: ts.theme,
 		Lang: c.live.printer().Tag(), OnLang: c.live.setLang,
@@ -85,7 +95,7 @@ func (s *Server) newTerminal(c *call, ts terminalStart) *terminal {
 		Context:    c.ctx,
 		Renderer:   renderer(c.sess, pty.Term),
 		PublicAddr: s.publicAddr(),
-		Terminal:   t.out,
+		Terminal:   term,
 		NoBell:     ts.noBell,
 		// Set before Run, so before the session can post.
 		Post: func(msg tea.Msg) { t.prog.Send(msg) },
@@ -105,14 +115,11 @@ func (s *Server) newTerminal(c *call, ts terminalStart) *terminal {
 		// shutdown that tells its player why.
 		tea.WithoutSignalHandler(),
 	}
-	if s.cfg.Frames == TickFrames {
+	if t.fr == nil {
 		// Bubble Tea's renderer, on its fastest tick.
 		opts = append(opts, tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithFPS(120))
 	} else {
-		// Frames drawn as soon as the view changes (frames.go).
-		// They go to the channel untranslated (pty.go), one writer
-		// at a time with the rest.
-		model, t.fr = newOnChange(model, &lockedWriter{mu: t.out.mu, w: rawOutput(c.sess)}, w, h)
+		model = t.fr.onChange(model)
 		opts = append(opts, tea.WithoutRenderer())
 	}
 	t.prog = tea.NewProgram(model, opts...) // before Run reads input, so before inputEnd can call it

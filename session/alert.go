@@ -4,7 +4,6 @@ import (
 	"io"
 	"slices"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/smokestack/smokestack/internal/lang"
@@ -15,25 +14,21 @@ import (
 // rings its bell, and the window title says so while it lasts. B switches
 // both off or on for the session; `--no-bell` starts with them off.
 
-// alerts is the session's bell and window title. They are written
-// straight to the terminal (Config.Terminal), not through Bubble Tea's
-// SetWindowTitle, whose writes race the renderer's.
+// alerts is the session's bell and window title. They are written to the
+// terminal (Config.Terminal), not through Bubble Tea's SetWindowTitle,
+// whose writes race the renderer's.
 type alerts struct {
 	on    bool
 	term  io.Writer // Config.Terminal; nil writes nothing
 	title string    // the title last set, "" before any
 }
 
-// send writes seq to the terminal, off the update loop: a slow
-// connection holds up nothing but this write.
-func (a *alerts) send(seq string) tea.Cmd {
-	if a.term == nil {
-		return nil
-	}
-	w := a.term
-	return func() tea.Msg {
-		_, _ = io.WriteString(w, seq)
-		return nil
+// send writes seq to the terminal, from the update loop: the server's
+// terminal holds it for the frame the update draws, so a title or a bell
+// goes out with its frame, in the same write.
+func (a *alerts) send(seq string) {
+	if a.term != nil {
+		_, _ = io.WriteString(a.term, seq)
 	}
 }
 
@@ -41,30 +36,30 @@ func (a *alerts) send(seq string) tea.Cmd {
 const baseTitle = "smokestack"
 
 // setTitle sets the window title, if alerts are on and it changed.
-func (a *alerts) setTitle(title string) tea.Cmd {
+func (a *alerts) setTitle(title string) {
 	if !a.on || title == a.title {
-		return nil
+		return
 	}
 	a.title = title
-	return a.send(ansi.SetWindowTitle(title))
+	a.send(ansi.SetWindowTitle(title))
 }
 
 // toggle switches the bell and title off or on and says which, in p's
 // language.
-func (a *alerts) toggle(p *lang.Printer) (tea.Cmd, string) {
+func (a *alerts) toggle(p *lang.Printer) string {
 	if a.on {
-		cmd := a.setTitle(baseTitle) // no stale "your move" left behind
+		a.setTitle(baseTitle) // no stale "your move" left behind
 		a.on = false
-		return cmd, p.T("session.alert.off")
+		return p.T("session.alert.off")
 	}
 	a.on = true
-	return nil, p.T("session.alert.on")
+	return p.T("session.alert.on")
 }
 
 // seatAlert is what a room update means for the terminal: the bell when
 // the seat has just come to act, and the title for the room as it now
 // stands. wasActing is whether the seat could act before the update.
-func (g *gameScreen) seatAlert(wasActing bool) tea.Cmd {
+func (g *gameScreen) seatAlert(wasActing bool) {
 	a := &g.env.alerts
 	acting := g.acting()
 	p := g.env.theme.L
@@ -72,11 +67,10 @@ func (g *gameScreen) seatAlert(wasActing bool) tea.Cmd {
 	if acting {
 		title = p.T("session.alert.yourMove") + " · " + title
 	}
-	cmd := a.setTitle(title)
+	a.setTitle(title)
 	if acting && !wasActing && a.on {
-		return tea.Batch(cmd, a.send("\a"))
+		a.send("\a")
 	}
-	return cmd
 }
 
 // acting reports whether the seat may move now.

@@ -232,7 +232,8 @@ func (g *gameScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 		if cmd := g.followRematch(first); cmd != nil {
 			return g, cmd
 		}
-		return g, tea.Batch(g.wait(), g.tick(), g.seatAlert(was))
+		g.seatAlert(was)
+		return g, tea.Batch(g.wait(), g.tick())
 	case moveDoneMsg:
 		if msg.conn != g.conn {
 			return g, nil
@@ -396,9 +397,9 @@ func (g *gameScreen) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Rules):
 		g.overlay = g.rules()
 	case key.Matches(msg, k.Bell):
-		cmd, say := g.env.alerts.toggle(g.env.theme.L)
-		g.setStatus(say, false)
-		return tea.Batch(cmd, g.seatAlert(true))
+		g.setStatus(g.env.alerts.toggle(g.env.theme.L), false)
+		g.seatAlert(true)
+		return nil
 	case key.Matches(msg, k.Leave):
 		return func() tea.Msg { return toLobby{} }
 	case key.Matches(msg, k.Card):

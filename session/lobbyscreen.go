@@ -235,9 +235,8 @@ func (l *lobbyScreen) listKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Rules):
 		l.openRules()
 	case key.Matches(msg, k.Bell):
-		cmd, say := l.env.alerts.toggle(l.env.theme.L)
-		l.setStatus(say, false)
-		return cmd
+		l.setStatus(l.env.alerts.toggle(l.env.theme.L), false)
+		return nil
 	case key.Matches(msg, k.Up):
 		l.sel[l.focus] = max(0, l.sel[l.focus]-1)
 	case key.Matches(msg, k.Down):

@@ -61,8 +61,10 @@ type Config struct {
 	PublicAddr string
 	// Terminal takes the escape sequences the session writes beside its
 	// frames: the bell when the player's seat comes to act and the window
-	// title (alert.go), one Write each. It must not interleave with the
-	// program's own output; nil writes none.
+	// title (alert.go), one Write each, made from the update loop. It must
+	// not block, nor interleave with the program's own output (the
+	// server's holds them for the frame the update draws); nil writes
+	// none.
 	Terminal io.Writer
 	// NoBell starts the session with the bell and the window title off
 	// (B switches them).
@@ -241,7 +243,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.cur.close()
 		ls := newLobbyScreen(m.env, msg.status)
 		m.cur = ls
-		return m, tea.Batch(ls.init(), m.env.alerts.setTitle(baseTitle))
+		m.env.alerts.setTitle(baseTitle)
+		return m, ls.init()
 	case toRoom:
 		m.cur.close()
 		gs := newConnecting(m.env, msg.code, msg.watch)
@@ -252,7 +255,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.cur.close()
 		rs := newReplayScreen(m.env, msg.code)
 		m.cur = rs
-		return m, tea.Batch(rs.load(), m.env.alerts.setTitle(baseTitle))
+		m.env.alerts.setTitle(baseTitle)
+		return m, rs.load()
 	}
 	if err := finalRefusal(msg); err != nil {
 		m.refused = err
