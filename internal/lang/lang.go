@@ -293,7 +293,11 @@ func (p *Printer) word(id string, count any, d map[string]any) string {
 func data(args []any) map[string]any {
 	d := make(map[string]any, len(args)/2+1)
 	for i := 0; i+1 < len(args); i += 2 {
-		d[fmt.Sprint(args[i])] = args[i+1]
+		name, ok := args[i].(string) // as every caller names them
+		if !ok {
+			name = fmt.Sprint(args[i])
+		}
+		d[name] = args[i+1]
 	}
 	if len(args)%2 == 1 {
 		d["Arg"] = args[len(args)-1]
