@@ -80,8 +80,11 @@ func (l *logWords) line(t kit.Theme, s kit.Seats, game string, e *lobby.LogEntry
 	if ok {
 		return ln
 	}
-	if l.lines == nil || len(l.lines) >= keptLines {
+	switch {
+	case l.lines == nil:
 		l.lines = make(map[*lobby.LogEntry]loggedLine)
+	case len(l.lines) >= keptLines:
+		clear(l.lines) // the map's room kept, rather than grown again
 	}
 	ln = loggedLine{text: logLine(t, s, game, e)}
 	l.lines[e] = ln
