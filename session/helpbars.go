@@ -34,20 +34,26 @@ func keyOf(t kit.Theme, keys []key.Binding, w int) barKey {
 // pageKey is the cache key of a page of keys in columns, in theme t, w
 // wide, under head (its title and note).
 func pageKey(t kit.Theme, head string, cols [][]key.Binding, w int) barKey {
-	return barKey{styles: t.Styles, lang: t.L.Tag(), keys: pageKeys(head, cols), w: w}
+	return barKey{styles: t.Styles, lang: t.L.Tag(), keys: pageKeys(cols, head), w: w}
 }
 
-// pageKeys is a page's barKey.keys: head, then each column's keys. Bars'
-// keys never hold the byte 1 that starts each column here, so a page
-// never takes a bar's place.
-func pageKeys(head string, cols [][]key.Binding) string {
-	n := len(head) + len(cols)
+// pageKeys is a page's barKey.keys: its head, given in pieces (they are
+// written one after another, not joined first), then each column's keys.
+// Bars' keys never hold the byte 1 that starts each column here, so a
+// page never takes a bar's place.
+func pageKeys(cols [][]key.Binding, head ...string) string {
+	n := len(cols)
+	for _, h := range head {
+		n += len(h)
+	}
 	for _, col := range cols {
 		n += keysLen(col)
 	}
 	var b strings.Builder
 	b.Grow(n)
-	b.WriteString(head)
+	for _, h := range head {
+		b.WriteString(h)
+	}
 	for _, col := range cols {
 		b.WriteByte(1)
 		writeKeys(&b, col)
