@@ -77,6 +77,12 @@ func (e *LogEntry) keep(k wording, word func() string) string {
 		}
 	}
 	k.text = word()
+	if e.worded == nil {
+		// What a seat's move did, its line and its wrap, as its seat and
+		// as the others read them: room for a table in one language and
+		// at one width, rather than grown to it by doublings.
+		e.worded = make([]wording, 0, 6)
+	}
 	if len(e.worded) < maxWordings {
 		e.worded = append(e.worded, k)
 	}
