@@ -1,6 +1,7 @@
 package lobby
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -34,32 +35,58 @@ type LogEntry struct {
 	move  int // the move's index in the room's log
 
 	mu     sync.Mutex
-	worded []wording // Worded's texts
+	worded []wording // Worded's and Wrapped's texts
 }
 
-type wording struct{ key, text string }
+type wording struct {
+	key  string // Worded's key, or the line Wrapped wrapped
+	w    int    // the width Wrapped wrapped it to; unwrapped for Worded's
+	text string
+}
+
+// unwrapped is the width of Worded's texts, a width no line is wrapped to.
+const unwrapped = math.MinInt
 
 // maxWordings bounds the texts an entry keeps: a table's screens read it
 // in a language or two, at a width or two; past this they are made anew.
 const maxWordings = 16
 
 // Worded returns the entry's text under key (a language, and how its
-// reader stands to it; or its line wrapped to a width), made by word the
-// first time it is asked for: the screens at a table reading it alike
-// word it once between them.
+// reader stands to it), made by word the first time it is asked for: the
+// screens at a table reading it alike word it once between them.
 func (e *LogEntry) Worded(key string, word func() string) string {
+	return e.keep(wording{key: key, w: unwrapped}, word)
+}
+
+// Wrapped returns line, the entry's line for some reader, wrapped to w by
+// wrap the first time it is asked for: the wrap depends on the line and w
+// alone, so the screens at a table reading the line alike at the same
+// width wrap it once between them. The line is its own key, not copied
+// into one: a line the entry keeps (Worded) is not kept twice.
+func (e *LogEntry) Wrapped(line string, w int, wrap func() string) string {
+	return e.keep(wording{key: line, w: w}, wrap)
+}
+
+// keep returns the text kept under k (its text aside), or makes it by word.
+func (e *LogEntry) keep(k wording, word func() string) string {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	for _, w := range e.worded {
-		if w.key == key {
-			return w.text
+	for _, kept := range e.worded {
+		if kept.w == k.w && kept.key == k.key {
+			return kept.text
 		}
 	}
-	text := word()
-	if len(e.worded) < maxWordings {
-		e.worded = append(e.worded, wording{key, text})
+	k.text = word()
+	if e.worded == nil {
+		// What a seat's move did, its line and its wrap, as its seat and
+		// as the others read them: room for a table in one language and
+		// at one width, rather than grown to it by doublings.
+		e.worded = make([]wording, 0, 6)
 	}
-	return text
+	if len(e.worded) < maxWordings {
+		e.worded = append(e.worded, k)
+	}
+	return k.text
 }
 
 // undoLog is a room's recent events, and per seat the moves an undo may

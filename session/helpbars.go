@@ -26,6 +26,43 @@ type barKey struct {
 // keyOf is the cache key of a bar of keys in theme t, w wide.
 func keyOf(t kit.Theme, keys []key.Binding, w int) barKey {
 	var b strings.Builder
+	b.Grow(keysLen(keys)) // made at most screens' every frame: one allocation
+	writeKeys(&b, keys)
+	return barKey{styles: t.Styles, lang: t.L.Tag(), keys: b.String(), w: w}
+}
+
+// pageKey is the cache key of a page of keys in columns, in theme t, w
+// wide, under head (its title and note).
+func pageKey(t kit.Theme, head string, cols [][]key.Binding, w int) barKey {
+	return barKey{styles: t.Styles, lang: t.L.Tag(), keys: pageKeys(cols, head), w: w}
+}
+
+// pageKeys is a page's barKey.keys: its head, given in pieces (they are
+// written one after another, not joined first), then each column's keys.
+// Bars' keys never hold the byte 1 that starts each column here, so a
+// page never takes a bar's place.
+func pageKeys(cols [][]key.Binding, head ...string) string {
+	n := len(cols)
+	for _, h := range head {
+		n += len(h)
+	}
+	for _, col := range cols {
+		n += keysLen(col)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, h := range head {
+		b.WriteString(h)
+	}
+	for _, col := range cols {
+		b.WriteByte(1)
+		writeKeys(&b, col)
+	}
+	return b.String()
+}
+
+// writeKeys writes each enabled key and its help, as a bar lists them.
+func writeKeys(b *strings.Builder, keys []key.Binding) {
 	for _, k := range keys {
 		if k.Enabled() {
 			h := k.Help()
@@ -35,20 +72,18 @@ func keyOf(t kit.Theme, keys []key.Binding, w int) barKey {
 			b.WriteByte(0)
 		}
 	}
-	return barKey{styles: t.Styles, lang: t.L.Tag(), keys: b.String(), w: w}
 }
 
-// pageKey is the cache key of a page of keys in columns, in theme t, w
-// wide, under head (its title and note). Bars' keys never hold the byte 1
-// that starts each column here, so a page never takes a bar's place.
-func pageKey(t kit.Theme, head string, cols [][]key.Binding, w int) barKey {
-	var b strings.Builder
-	b.WriteString(head)
-	for _, col := range cols {
-		b.WriteByte(1)
-		b.WriteString(keyOf(t, col, w).keys)
+// keysLen is the length of what writeKeys writes of keys.
+func keysLen(keys []key.Binding) int {
+	n := 0
+	for _, k := range keys {
+		if k.Enabled() {
+			h := k.Help()
+			n += len(h.Key) + len(h.Desc) + 2
+		}
 	}
-	return barKey{styles: t.Styles, lang: t.L.Tag(), keys: b.String(), w: w}
+	return n
 }
 
 // wordedBindings is keys with their help in the theme's language: a binding's

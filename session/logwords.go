@@ -2,7 +2,6 @@ package session
 
 import (
 	"slices"
-	"strconv"
 
 	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/internal/lang"
@@ -61,13 +60,11 @@ func (l *logWords) words(t kit.Theme, s kit.Seats, game string, events []*lobby.
 
 // wrapped is e's line for the viewer of s wrapped to w. The screens at a
 // table that read a line alike at the same width wrap it once between
-// them: the wrap depends on nothing but the line and w, so the entry
-// keeps it under both (LogEntry.Worded).
+// them (LogEntry.Wrapped).
 func (l *logWords) wrapped(t kit.Theme, s kit.Seats, game string, e *lobby.LogEntry, w int) string {
 	ln := l.line(t, s, game, e)
 	if ln.w != w {
-		key := "\x00wrap " + strconv.Itoa(w) + "\x00" + ln.text // word keys never start with 0
-		ln.wrapped, ln.w = e.Worded(key, func() string { return kit.Wrap(ln.text, w) }), w
+		ln.wrapped, ln.w = e.Wrapped(ln.text, w, func() string { return kit.Wrap(ln.text, w) }), w
 		l.lines[e] = ln
 	}
 	return ln.wrapped
@@ -83,8 +80,11 @@ func (l *logWords) line(t kit.Theme, s kit.Seats, game string, e *lobby.LogEntry
 	if ok {
 		return ln
 	}
-	if l.lines == nil || len(l.lines) >= keptLines {
+	switch {
+	case l.lines == nil:
 		l.lines = make(map[*lobby.LogEntry]loggedLine)
+	case len(l.lines) >= keptLines:
+		clear(l.lines) // the map's room kept, rather than grown again
 	}
 	ln = loggedLine{text: logLine(t, s, game, e)}
 	l.lines[e] = ln

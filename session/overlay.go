@@ -48,7 +48,8 @@ func (o *helpOverlay) keys() help.KeyMap { return anyKey{} }
 func (o *helpOverlay) view(t kit.Theme, w, _ int) string {
 	// The page depends on nothing else, and players open it often: it is
 	// drawn once for every session, like the help bars.
-	k := pageKey(t, o.title+"\x01"+o.note, o.km.FullHelp(), w)
+	keys := pageKeys(o.km.FullHelp(), o.title, "\x01", o.note)
+	k := barKey{styles: t.Styles, lang: t.L.Tag(), keys: keys, w: w}
 	return helpBars.Get(k, func() string {
 		s := keysHelp(t, o.title, o.km, w)
 		if o.note != "" {

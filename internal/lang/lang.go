@@ -185,7 +185,9 @@ func (p *Printer) T(id string, args ...any) string {
 	if len(args) == 0 {
 		return p.lookup(id).text
 	}
-	return p.word(id, nil, data(args))
+	d := data(args)
+	defer release(d)
+	return p.word(id, nil, d)
 }
 
 // Or words message id, which takes no arguments, or gives fallback when
@@ -239,6 +241,7 @@ func (p *Printer) N(id string, n int, args ...any) string {
 		return For(English).N(id, n, args...)
 	}
 	d := data(args)
+	defer release(d)
 	d["N"] = n
 	return p.word(id, n, d)
 }
@@ -288,15 +291,29 @@ func (p *Printer) word(id string, count any, d map[string]any) string {
 	return s
 }
 
+// dataMaps are template data for reuse: every message worded with
+// arguments takes one, and its template reads it only while it runs.
+var dataMaps = sync.Pool{New: func() any { return make(map[string]any, 4) }}
+
 // data makes template data of name, value pairs; an odd one out is kept
-// under "Arg" so a slip shows instead of vanishing.
+// under "Arg" so a slip shows instead of vanishing. release gives it back
+// once the message is worded.
 func data(args []any) map[string]any {
-	d := make(map[string]any, len(args)/2+1)
+	d := dataMaps.Get().(map[string]any)
 	for i := 0; i+1 < len(args); i += 2 {
-		d[fmt.Sprint(args[i])] = args[i+1]
+		name, ok := args[i].(string) // as every caller names them
+		if !ok {
+			name = fmt.Sprint(args[i])
+		}
+		d[name] = args[i+1]
 	}
 	if len(args)%2 == 1 {
 		d["Arg"] = args[len(args)-1]
 	}
 	return d
+}
+
+func release(d map[string]any) {
+	clear(d)
+	dataMaps.Put(d)
 }

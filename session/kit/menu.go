@@ -3,6 +3,7 @@ package kit
 import (
 	"cmp"
 	"encoding/json"
+	"reflect"
 	"slices"
 )
 
@@ -11,11 +12,19 @@ import (
 // title, card and rank), is worded by item (its label, and whether it
 // needs confirming) and carried as its JSON. Groups come by rank, and in
 // the order of their first move within a rank.
+//
+// A move that writes its own JSON (json.Marshaler) is carried as it
+// writes it: the games' moves write compact JSON escaped as encoding/json
+// escapes it, as json.Marshal would have written it after copying what
+// the move wrote twice more, at every update.
 func MenuOf[M any](moves []M, group func(M) (MoveGroup, int), item func(M) MenuMove) []MoveGroup {
 	var groups []MoveGroup
 	var ranks []int
 	index := map[string]int{}
-	for _, mv := range moves {
+	// Whether M's values write their JSON themselves, asked of the type:
+	// asked of a move, the move would be copied to the heap first.
+	marshals := reflect.TypeFor[M]().Implements(reflect.TypeFor[json.Marshaler]())
+	for k, mv := range moves {
 		g, rank := group(mv)
 		i, ok := index[g.Key]
 		if !ok {
@@ -25,7 +34,13 @@ func MenuOf[M any](moves []M, group func(M) (MoveGroup, int), item func(M) MenuM
 			groups = append(groups, g)
 			ranks = append(ranks, rank)
 		}
-		data, err := json.Marshal(mv)
+		var data []byte
+		var err error
+		if marshals {
+			data, err = any(&moves[k]).(json.Marshaler).MarshalJSON()
+		} else {
+			data, err = json.Marshal(mv)
+		}
 		if err != nil {
 			continue // a game's move always encodes; nothing to offer if not
 		}

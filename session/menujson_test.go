@@ -1,0 +1,67 @@
+package session
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"testing"
+
+	"github.com/smokestack/smokestack/internal/games"
+)
+
+// TestMenuMovesAreMarshalledAlike: kit.MenuOf carries each move as its
+// own MarshalJSON writes it, which must be what json.Marshal writes of
+// it, for every legal move of every game as a random bot plays them.
+func TestMenuMovesAreMarshalledAlike(t *testing.T) {
+	for _, g := range games.All() {
+		rules := g.Rules
+		bot, err := g.Bots.New("random", 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		state, err := rules.New(4, nil, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checked := 0
+		for n := 0; n < 5000; n++ {
+			st, err := rules.Status(state)
+			if err != nil || st.Over {
+				break
+			}
+			seat := st.Acting[n%len(st.Acting)]
+			v, err := rules.ViewValue(state, seat)
+			if err != nil {
+				t.Fatal(err)
+			}
+			legal := reflect.ValueOf(v).Elem().FieldByName("Legal")
+			for i := range legal.Len() {
+				mv := legal.Index(i).Interface()
+				want, err := json.Marshal(mv)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := mv.(json.Marshaler).MarshalJSON()
+				if err != nil || !bytes.Equal(got, want) {
+					t.Fatalf("%s: %+v marshals itself as %s (%v); json.Marshal writes %s", g.Name(), mv, got, err, want)
+				}
+				checked++
+			}
+			view, err := rules.View(state, seat)
+			if err != nil {
+				t.Fatal(err)
+			}
+			move, err := bot(view)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if state, _, err = rules.Apply(state, seat, move); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if checked == 0 {
+			t.Fatalf("%s: no legal move checked", g.Name())
+		}
+		t.Logf("%s: %d moves", g.Name(), checked)
+	}
+}
