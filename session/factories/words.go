@@ -88,7 +88,22 @@ func tf(t kit.Theme, id string, args ...any) string {
 		forms[k] = pieces
 		formsMu.Unlock()
 	}
+	// Sized once, from the text and the arguments as they come: a
+	// builder grown by doubling was most of a label's garbage.
+	n := 0
+	for i := 0; i < len(pieces); i += 2 {
+		n += len(pieces[i])
+	}
+	for j := 1; j < len(args); j += 2 {
+		if v, ok := args[j].(string); ok {
+			n += len(v)
+		} else {
+			n += 4 // a count
+		}
+	}
 	var b strings.Builder
+	b.Grow(n)
+	var digits [20]byte
 	for i, p := range pieces {
 		if i%2 == 0 {
 			b.WriteString(p)
@@ -100,7 +115,7 @@ func tf(t kit.Theme, id string, args ...any) string {
 				case string:
 					b.WriteString(v)
 				case int:
-					b.WriteString(strconv.Itoa(v))
+					b.Write(strconv.AppendInt(digits[:0], int64(v), 10))
 				}
 			}
 		}
