@@ -127,16 +127,8 @@ func BenchmarkFrames(b *testing.B) {
 			b.ReportMetric(float64(out.n)/float64(updates), "bytes/update")
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(updates), "ns/update")
 		})
-		// A key's frame with the board unchanged, whole: the view drawn
-		// and diffed, from View's string (as before AppendView) and as
-		// the frames draw it, appended into a pooled buffer.
-		b.Run("key-string/"+sz.name, func(b *testing.B) {
-			f := &frames{out: io.Discard, width: sz.w, height: sz.h, full: true}
-			b.ReportAllocs()
-			for b.Loop() {
-				f.draw("", m.View())
-			}
-		})
+		// A key's frame with the board unchanged, whole, as the frames
+		// draw it: appended into a pooled buffer, and diffed.
 		b.Run("key/"+sz.name, func(b *testing.B) {
 			f := &frames{out: io.Discard, width: sz.w, height: sz.h, full: true}
 			b.ReportAllocs()

@@ -1,7 +1,6 @@
 package kit
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -97,48 +96,29 @@ func (g Grid) Append(dst []byte) []byte {
 	if g.H <= 0 {
 		return dst
 	}
-	// Each line is cut or padded to its column's width as the rows are
+	// Each line is cut or padded to its column's width as its row is
 	// written, measured once: no block is fitted into a string of its own
 	// first, and nothing is measured again as lipgloss.JoinHorizontal
-	// would (a tenth of a game frame's work).
-	var small [192]cell // a 160x56 board's three columns
-	cells := small[:0]
-	if n := len(g.Cols) * g.H; n <= len(small) {
-		cells = small[:n]
-	} else {
-		cells = make([]cell, n)
+	// would (a tenth of a game frame's work). The frames' buffer is
+	// reused, so it is not sized first.
+	var small [4]lineCursor
+	cols := small[:0]
+	for _, parts := range g.Cols {
+		cols = append(cols, lineCursor{parts: parts})
 	}
-	size := 0
-	for i, parts := range g.Cols {
-		var lc lineCursor
-		lc.parts = parts
-		for r := range g.H {
-			c := &cells[r*len(g.Cols)+i]
-			c.line, c.pad = fitLine(lc.next(), g.Widths[i])
-			size += len(c.line) + c.pad + 1
-		}
-	}
-	dst = slices.Grow(dst, size)
 	for r := range g.H {
 		if r > 0 {
 			dst = append(dst, '\n')
 		}
-		for i := range g.Cols {
+		for i := range cols {
 			if i > 0 {
 				dst = append(dst, ' ')
 			}
-			c := cells[r*len(g.Cols)+i]
-			dst = appendPad(append(dst, c.line...), c.pad)
+			line, n := fitLine(cols[i].next(), g.Widths[i])
+			dst = appendPad(append(dst, line...), n)
 		}
 	}
 	return dst
-}
-
-// A cell is a line as it is written into a frame: its text and the
-// spaces that pad it to its width.
-type cell struct {
-	line string
-	pad  int
 }
 
 // lineCursor reads the lines of parts as if joined with line breaks, and
@@ -183,28 +163,6 @@ func Rows(w int, rows ...Row) string { return string(AppendRows(nil, w, rows...)
 // AppendRows appends what Rows writes to dst: a screen draws its frame
 // into a buffer the server reuses, not into a string of its own.
 func AppendRows(dst []byte, w int, rows ...Row) []byte {
-	var small [64]cell
-	cells := small[:0]
-	size := 0
-	for _, row := range rows {
-		if row.Grid != nil {
-			continue
-		}
-		rest, more := row.Text, true
-		for range row.H {
-			c := cell{}
-			if more {
-				c.line, rest, more = strings.Cut(rest, "\n")
-			}
-			if !row.Fitted {
-				c.line, c.pad = fitLine(c.line, w)
-			}
-			cells = append(cells, c)
-			size += len(c.line) + c.pad + 1
-		}
-	}
-	dst = slices.Grow(dst, size+len(rows))
-	n := 0
 	for i, row := range rows {
 		if i > 0 {
 			dst = append(dst, '\n')
@@ -213,12 +171,19 @@ func AppendRows(dst []byte, w int, rows ...Row) []byte {
 			dst = row.Grid.Append(dst)
 			continue
 		}
+		rest, more := row.Text, true
 		for r := range row.H {
 			if r > 0 {
 				dst = append(dst, '\n')
 			}
-			dst = appendPad(append(dst, cells[n].line...), cells[n].pad)
-			n++
+			line, n := "", 0
+			if more {
+				line, rest, more = strings.Cut(rest, "\n")
+			}
+			if !row.Fitted {
+				line, n = fitLine(line, w)
+			}
+			dst = appendPad(append(dst, line...), n)
 		}
 	}
 	return dst
