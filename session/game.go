@@ -168,6 +168,21 @@ func (g *gameScreen) wait() tea.Cmd {
 	}
 }
 
+// updated takes a room update: the board and the status, a rematch to
+// follow, then the bell and the window title.
+func (g *gameScreen) updated(u lobby.Update) tea.Cmd {
+	// The first update is what the player sees on arriving: no bell.
+	was := g.acting() || g.room.Code == ""
+	first := g.room.Code == ""
+	g.apply(u)
+	g.staleStatus(was)
+	if cmd := g.followRematch(first); cmd != nil {
+		return cmd
+	}
+	g.seatAlert(was)
+	return tea.Batch(g.wait(), g.tick())
+}
+
 func (g *gameScreen) close() {
 	select {
 	case <-g.done:
@@ -224,16 +239,7 @@ func (g *gameScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 		if msg.conn != g.conn {
 			return g, nil
 		}
-		// The first update is what the player sees on arriving: no bell.
-		was := g.acting() || g.room.Code == ""
-		first := g.room.Code == ""
-		g.apply(msg.u)
-		g.staleStatus(was)
-		if cmd := g.followRematch(first); cmd != nil {
-			return g, cmd
-		}
-		g.seatAlert(was)
-		return g, tea.Batch(g.wait(), g.tick())
+		return g, g.updated(msg.u)
 	case moveDoneMsg:
 		if msg.conn != g.conn {
 			return g, nil

@@ -33,6 +33,13 @@ func playedEvents(t *testing.T) map[string][]engine.Event {
 
 func playRandom(t *testing.T, g games.Game, seats int, seed uint64) []engine.Event {
 	t.Helper()
+	return playRandomEach(t, g, seats, seed, nil)
+}
+
+// playRandomEach is playRandom, calling each (when set) with the state
+// and the seat about to move before every move.
+func playRandomEach(t *testing.T, g games.Game, seats int, seed uint64, each func(engine.State, int)) []engine.Event {
+	t.Helper()
 	rules := g.Rules
 	bot, err := g.Bots.New("random", seed)
 	if err != nil {
@@ -52,6 +59,9 @@ func playRandom(t *testing.T, g games.Game, seats int, seed uint64) []engine.Eve
 			return events
 		}
 		seat := st.Acting[n%len(st.Acting)]
+		if each != nil {
+			each(state, seat)
+		}
 		view, err := rules.View(state, seat)
 		if err != nil {
 			t.Fatal(err)

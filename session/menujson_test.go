@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/internal/games"
 )
 
@@ -14,23 +15,9 @@ import (
 // it, for every legal move of every game as a random bot plays them.
 func TestMenuMovesAreMarshalledAlike(t *testing.T) {
 	for _, g := range games.All() {
-		rules := g.Rules
-		bot, err := g.Bots.New("random", 3)
-		if err != nil {
-			t.Fatal(err)
-		}
-		state, err := rules.New(4, nil, 3)
-		if err != nil {
-			t.Fatal(err)
-		}
 		checked := 0
-		for n := 0; n < 5000; n++ {
-			st, err := rules.Status(state)
-			if err != nil || st.Over {
-				break
-			}
-			seat := st.Acting[n%len(st.Acting)]
-			v, err := rules.ViewValue(state, seat)
+		playRandomEach(t, g, 4, 3, func(state engine.State, seat int) {
+			v, err := g.Rules.ViewValue(state, seat)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -47,18 +34,7 @@ func TestMenuMovesAreMarshalledAlike(t *testing.T) {
 				}
 				checked++
 			}
-			view, err := rules.View(state, seat)
-			if err != nil {
-				t.Fatal(err)
-			}
-			move, err := bot(view)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if state, _, err = rules.Apply(state, seat, move); err != nil {
-				t.Fatal(err)
-			}
-		}
+		})
 		if checked == 0 {
 			t.Fatalf("%s: no legal move checked", g.Name())
 		}
