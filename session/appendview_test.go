@@ -9,8 +9,10 @@ import (
 )
 
 // TestAppendViewIsView: the server draws frames from AppendView, which
-// writes a game screen's frame in place; it must append exactly View,
-// on every screen, at every size, under a notice and centred too.
+// writes a game screen's frame in place after what the buffer holds; it
+// must append exactly View on every screen, at every size, under a
+// notice and centred too. (That a board's grid is written as its Draw
+// would be is kit's TestRowsWriteAGridAsItsString.)
 func TestAppendViewIsView(t *testing.T) {
 	l := newTestLobby()
 	d := newDriver(t, session.Config{Lobby: l, Player: alice, Width: 80, Height: 24})

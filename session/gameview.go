@@ -15,9 +15,7 @@ import (
 )
 
 // view draws the room: header, banner, body, status line and help bar.
-func (g *gameScreen) view(w, h int) string {
-	return string(g.appendView(make([]byte, 0, 2*w*h), w, h)) // a frame's cells and their styles
-}
+func (g *gameScreen) view(w, h int) string { return string(g.appendView(nil, w, h)) }
 
 // appendView appends view to dst, a board's grid written in place.
 func (g *gameScreen) appendView(dst []byte, w, h int) []byte {

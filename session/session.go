@@ -295,29 +295,29 @@ func (m *Model) Refused() error { return m.refused }
 
 // View draws the current screen, or asks for a bigger window.
 func (m *Model) View() string {
+	return string(m.AppendView(make([]byte, 0, 2*m.env.width*m.env.height))) // a frame's cells and their styles
+}
+
+// AppendView appends View to dst. The server draws each frame into a
+// buffer it reuses: a game screen at its own size, with no notice over
+// it, writes its frame there in place, with none of the strings a frame
+// is otherwise made of (the most garbage a move makes, at every key of
+// every player). Other screens, and a game screen centred or under a
+// notice, are drawn as strings and copied.
+func (m *Model) AppendView(dst []byte) []byte {
 	w, h := m.env.width, m.env.height
 	if w < MinWidth || h < MinHeight {
-		return m.note.aboveSmall(w, h, m.env.theme, func(w, left int) string { return tooSmall(m.env.theme.L, w, left, [2]int{w, h}) })
+		return append(dst, m.note.aboveSmall(w, h, m.env.theme, func(w, left int) string { return tooSmall(m.env.theme.L, w, left, [2]int{w, h}) })...)
 	}
 	cw := min(w, maxWidth)
+	if g, ok := m.cur.(*gameScreen); ok && cw == w && m.note.text == "" {
+		return g.appendView(dst, w, h)
+	}
 	v := m.cur.view(cw, h)
 	if cw < w {
 		v = center(v, w, h)
 	}
-	return m.note.over(v, w, m.env.theme)
-}
-
-// AppendView appends View to dst. The server draws each frame into a
-// buffer it reuses: a game screen writes its frame there in place, with
-// none of the strings a frame is otherwise made of (the most garbage a
-// move makes, at every key of every player). Other screens, and a game
-// screen under a notice or centred, are copied from View.
-func (m *Model) AppendView(dst []byte) []byte {
-	w, h := m.env.width, m.env.height
-	if g, ok := m.cur.(*gameScreen); ok && w >= MinWidth && h >= MinHeight && w <= maxWidth && m.note.text == "" {
-		return g.appendView(dst, w, h)
-	}
-	return append(dst, m.View()...)
+	return append(dst, m.note.over(v, w, m.env.theme)...)
 }
 
 // Close leaves any room the session is in. Call it when the program ends

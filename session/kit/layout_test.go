@@ -143,3 +143,21 @@ func TestWrapIsLipgloss(t *testing.T) {
 		}
 	}
 }
+
+// A grid row is written in place as its String would be copied: a board
+// that is Laid draws the same frame as one whose Draw gives the string.
+func TestRowsWriteAGridAsItsString(t *testing.T) {
+	parts := []string{"", "a", "a\nb", "long line here\nx\n", "\x1b[1m★★★★★★★\x1b[0m\n漢字漢字\n\n\nz"}
+	for _, h := range []int{1, 2, 5} {
+		for _, a := range parts {
+			for _, b := range parts {
+				g := Grid{H: h, Widths: []int{4, 7}, Cols: [][]string{{a, b}, {b}}}
+				head := Row{Text: "head", H: 1}
+				want := Rows(12, head, Row{Text: g.String(), H: h, Fitted: true}, head)
+				if got := string(AppendRows([]byte("kept"), 12, head, Row{Grid: &g, H: h}, head)); got != "kept"+want {
+					t.Errorf("the grid %q, %q in %d rows was written\n%q\nwant\n%q", a, b, h, got, "kept"+want)
+				}
+			}
+		}
+	}
+}
