@@ -32,16 +32,16 @@ func keyOf(t kit.Theme, keys []key.Binding, w int) barKey {
 }
 
 // pageKey is the cache key of a page of keys in columns, in theme t, w
-// wide, under head (its title and note).
-func pageKey(t kit.Theme, head string, cols [][]key.Binding, w int) barKey {
+// wide, under head (its title and note), given in pieces: they are
+// written one after another, not joined first.
+func pageKey(t kit.Theme, cols [][]key.Binding, w int, head ...string) barKey {
 	return barKey{styles: t.Styles, lang: t.L.Tag(), keys: pageKeys(cols, head), w: w}
 }
 
-// pageKeys is a page's barKey.keys: its head, given in pieces (they are
-// written one after another, not joined first), then each column's keys.
+// pageKeys is a page's barKey.keys: its head, then each column's keys.
 // Bars' keys never hold the byte 1 that starts each column here, so a
 // page never takes a bar's place.
-func pageKeys(cols [][]key.Binding, head ...string) string {
+func pageKeys(cols [][]key.Binding, head []string) string {
 	n := len(cols)
 	for _, h := range head {
 		n += len(h)

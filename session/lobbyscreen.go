@@ -462,7 +462,7 @@ func (l *lobbyScreen) head(w int) string {
 func lobbyKeysPage(t kit.Theme, k lobbyKeys, w int) string {
 	// The line under the keys says where the rules are.
 	note := t.L.T("session.lobby.rulesNote")
-	return helpBars.Get(pageKey(t, "\x02"+note, k.FullHelp(), w), func() string {
+	return helpBars.Get(pageKey(t, k.FullHelp(), w, "\x02", note), func() string {
 		return keysHelp(t, t.L.T("session.keys.title"), k, w) + "\n" + t.Dim.Render(note)
 	})
 }

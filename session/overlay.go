@@ -48,8 +48,7 @@ func (o *helpOverlay) keys() help.KeyMap { return anyKey{} }
 func (o *helpOverlay) view(t kit.Theme, w, _ int) string {
 	// The page depends on nothing else, and players open it often: it is
 	// drawn once for every session, like the help bars.
-	keys := pageKeys(o.km.FullHelp(), o.title, "\x01", o.note)
-	k := barKey{styles: t.Styles, lang: t.L.Tag(), keys: keys, w: w}
+	k := pageKey(t, o.km.FullHelp(), w, o.title, "\x01", o.note)
 	return helpBars.Get(k, func() string {
 		s := keysHelp(t, o.title, o.km, w)
 		if o.note != "" {
