@@ -3,7 +3,6 @@ package kit
 import (
 	"cmp"
 	"encoding/json"
-	"reflect"
 	"slices"
 )
 
@@ -21,9 +20,6 @@ func MenuOf[M any](moves []M, group func(M) (MoveGroup, int), item func(M) MenuM
 	var groups []MoveGroup
 	var ranks []int
 	index := map[string]int{}
-	// Whether M's values write their JSON themselves, asked of the type:
-	// asked of a move, the move would be copied to the heap first.
-	marshals := reflect.TypeFor[M]().Implements(reflect.TypeFor[json.Marshaler]())
 	for k, mv := range moves {
 		g, rank := group(mv)
 		i, ok := index[g.Key]
@@ -34,10 +30,12 @@ func MenuOf[M any](moves []M, group func(M) (MoveGroup, int), item func(M) MenuM
 			groups = append(groups, g)
 			ranks = append(ranks, rank)
 		}
+		// Asked through a pointer: a move itself would be copied to the
+		// heap to be asked.
 		var data []byte
 		var err error
-		if marshals {
-			data, err = any(&moves[k]).(json.Marshaler).MarshalJSON()
+		if m, ok := any(&moves[k]).(json.Marshaler); ok {
+			data, err = m.MarshalJSON()
 		} else {
 			data, err = json.Marshal(mv)
 		}
