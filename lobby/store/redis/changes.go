@@ -59,11 +59,21 @@ const healthInterval = 3 * time.Second
 // another node, where the next one goes.
 var errMoved = errors.New("redis dropped a sharded subscription: its slot moved")
 
+// errDemoted ends a subscription made to a node that is now a replica.
+var errDemoted = errors.New("redis subscription on a replica: its primary failed over")
+
 // receive follows one subscription until it has to be replaced.
 func (s *Store) receive(ctx context.Context, ps *redis.PubSub, sh *shard) error {
 	q := s.news.q
 	pinged := false
+	checked := time.Now()
 	for {
+		if time.Since(checked) >= healthInterval {
+			if err := s.stillPrimary(ctx, sh); err != nil {
+				return err
+			}
+			checked = time.Now()
+		}
 		msg, err := ps.ReceiveTimeout(ctx, healthInterval)
 		var nerr interface{ Timeout() bool }
 		switch {
@@ -104,6 +114,30 @@ func (s *Store) receive(ctx context.Context, ps *redis.PubSub, sh *shard) error 
 			}
 		}
 	}
+}
+
+// stillPrimary checks, on a cluster, that sh's node is still a primary.
+// A killed primary restarted before it hears that its replica took over
+// answers SSUBSCRIBE for its old slots, and once it learns it is a
+// replica it keeps those subscriptions without a word; what its new
+// primary publishes reaches it only once that primary counts it among
+// its replicas (a room's move was lost so in a failover test). Moving to
+// the primary resubscribes, which catches the rooms up.
+func (s *Store) stillPrimary(ctx context.Context, sh *shard) error {
+	node, ok := sh.client.(*redis.Client)
+	if _, cluster := s.rdb.(*redis.ClusterClient); !ok || !cluster {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, healthInterval)
+	defer cancel()
+	role, err := node.Do(ctx, "ROLE").Slice()
+	switch {
+	case err != nil:
+		return fmt.Errorf("redis node's role: %w", err)
+	case len(role) == 0 || role[0] != "master":
+		return errDemoted
+	}
+	return nil
 }
 
 // caughtUp queues what a (re)subscription stands for: a room and its

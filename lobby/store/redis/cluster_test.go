@@ -108,6 +108,42 @@ func TestClusterChangesFollowASlotMove(t *testing.T) {
 	}
 }
 
+// TestClusterSubscriptionLeavesAReplica: a store whose view of the
+// cluster was stale (a primary killed and restarted as its successor's
+// replica) subscribed to a room's channel on a replica; it moves the
+// subscription to the slot's primary, where what is published surely
+// arrives, and catches the room up on the way.
+func TestClusterSubscriptionLeavesAReplica(t *testing.T) {
+	c := redistest.StartCluster(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	a := openCluster(t, c)
+	m := mustCreate(t, a)
+	ch := a.Changes(ctx)
+	want := sorted(listChange, chatChange(""))
+	if got := receive(t, ch, len(want)); !slices.Equal(got, want) {
+		t.Fatalf("on subscribe: %v, want %v", got, want)
+	}
+	replica := c.ReplicaOf(c.Primary(metaKey(m.Code)))
+	if replica == nil {
+		t.Fatal("the room's primary has no replica")
+	}
+	stale := redis.NewClient(&redis.Options{Addr: replica.Addr()})
+	t.Cleanup(func() { stale.Close() })
+	a.news.addOn(a, replica.Addr(), stale, roomChannel(m.Code), m.Code)
+	want = sorted(m.Code, chatChange(m.Code))
+	if got := receive(t, ch, len(want)); !slices.Equal(got, want) {
+		t.Fatalf("on subscribing on the replica: %v, want %v", got, want)
+	}
+	if got := receive(t, ch, len(want)); !slices.Equal(got, want) {
+		t.Fatalf("on moving to the primary: %v, want %v", got, want)
+	}
+	rdb := c.Client()
+	if n := shardListeners(ctx, rdb, roomChannel(m.Code)); n != 1 {
+		t.Fatalf("%d subscribers on the room's primary, want 1", n)
+	}
+}
+
 // TestClusterSubscriptionsPerNode: an instance following rooms in many
 // slots subscribes over one connection per primary, not one per slot.
 func TestClusterSubscriptionsPerNode(t *testing.T) {
@@ -171,7 +207,9 @@ func shardListeners(ctx context.Context, rdb *redis.ClusterClient, channel strin
 func TestClusterWaitsForTheSlotsReplica(t *testing.T) {
 	c := redistest.StartCluster(t)
 	ctx := context.Background()
-	s, err := OpenClusterWith(ctx, c.URL, Options{Replicas: 1, ReplicaWait: 300 * time.Millisecond})
+	// The wait is long enough for a replica on a loaded machine to answer,
+	// and is what the move with its replica killed takes to be refused.
+	s, err := OpenClusterWith(ctx, c.URL, Options{Replicas: 1, ReplicaWait: 2 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

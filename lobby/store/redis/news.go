@@ -70,6 +70,11 @@ func (s *Store) nodeOf(channel string) (string, subscriber) {
 // add follows channel, whose (re)subscription sends code.
 func (n *news) add(s *Store, channel, code string) {
 	node, client := s.nodeOf(channel)
+	n.addOn(s, node, client, channel, code)
+}
+
+// addOn follows channel on node, unless it is followed already.
+func (n *news) addOn(s *Store, node string, client subscriber, channel, code string) {
 	n.mu.Lock()
 	if n.shards == nil {
 		n.shards = map[string]*shard{}
