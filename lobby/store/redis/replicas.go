@@ -32,11 +32,13 @@ type replication struct {
 // probe finds out whether the primary takes WAITAOF. An older Redis does
 // not know it and one without an append-only file refuses it; both get
 // WAIT.
-func (r *replication) probe(ctx context.Context, rdb redis.UniversalClient) {
+func (r *replication) probe(ctx context.Context, node interface {
+	Do(ctx context.Context, args ...any) *redis.Cmd
+}) {
 	if r.n == 0 {
 		return
 	}
-	r.aof.Store(rdb.Do(ctx, "WAITAOF", 1, 0, 1).Err() == nil)
+	r.aof.Store(node.Do(ctx, "WAITAOF", 1, 0, 1).Err() == nil)
 }
 
 // write runs one of the room scripts and, with replicas to wait for,
