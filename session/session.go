@@ -61,10 +61,11 @@ type Config struct {
 	PublicAddr string
 	// Terminal takes the escape sequences the session writes beside its
 	// frames: the bell when the player's seat comes to act and the window
-	// title (alert.go), one Write each, made from the update loop. It must
-	// not block, nor interleave with the program's own output (the
-	// server's holds them for the frame the update draws); nil writes
-	// none.
+	// title (alert.go), one Write each, made from the update loop, which
+	// waits for it. It must not interleave with the program's own output:
+	// the server's frames hold them for the frame the update draws (on
+	// Bubble Tea's renderer they go straight to the connection, as the
+	// frames do on change). nil writes none.
 	Terminal io.Writer
 	// NoBell starts the session with the bell and the window title off
 	// (B switches them).
