@@ -74,14 +74,19 @@ func view(t *testing.T, u Update) tally.View {
 }
 
 // playOut plays legal moves for every connection until the game ends,
-// waiting for the room's bots when nobody here may move.
+// waiting for the room's bots when nobody here may move. Each connection
+// is asked only once its view shows every move played so far: a view an
+// update behind offers its player a turn already played (refused), or
+// has the test wait for a bot's move it has already seen.
 func playOut(t *testing.T, conns map[int]*Conn) {
 	t.Helper()
 	ctx := context.Background()
+	moves := 0 // what every connection is to have seen
 	for range 20000 {
 		played := false
 		for seat, c := range conns {
-			v := view(t, latest(t, c))
+			u := atLeast(t, c, moves)
+			v := view(t, u)
 			if v.Over {
 				return
 			}
@@ -92,16 +97,24 @@ func playOut(t *testing.T, conns map[int]*Conn) {
 			if err := c.Move(ctx, raw); err != nil {
 				t.Fatalf("seat %d move %s: %v", seat, raw, err)
 			}
-			played = true
+			moves, played = u.Version+1, true
 		}
 		if !played {
-			for _, c := range conns { // a bot's turn: wait for its move
-				seen.Store(c, next(t, c))
-				break
-			}
+			moves++ // a bot's turn: wait for its move
 		}
 	}
 	t.Fatal("game did not end")
+}
+
+// atLeast returns c's newest update once it shows at least n moves.
+func atLeast(t *testing.T, c *Conn, n int) Update {
+	t.Helper()
+	u := latest(t, c)
+	for u.Version < n {
+		u = next(t, c)
+		seen.Store(c, u)
+	}
+	return u
 }
 
 func TestRoomLifecycle(t *testing.T) {
