@@ -81,6 +81,13 @@ func TestCheckCatchesPlants(t *testing.T) {
 		{"a lobby test reaches the server", "lobby", Module + "/server", true, "lobby has a test importing server"},
 		{"a new package nobody placed", "lobby/extra", "fmt", false, "lobby/extra has no row"},
 		{"a game's screens link a driver", "session/factories", "github.com/redis/go-redis/v9", false, "session/factories links github.com/redis/go-redis/"},
+		{"the store draws screens", "lobby/store", "github.com/charmbracelet/bubbletea", false, "lobby/store imports github.com/charmbracelet/bubbletea"},
+		{"a driver draws screens", "lobby/store/redis", "github.com/charmbracelet/lipgloss", false, "lobby/store/redis imports github.com/charmbracelet/lipgloss"},
+		{"a driver links another's client", "lobby/store/bolt", "github.com/redis/go-redis/v9", false, "lobby/store/bolt imports github.com/redis/go-redis/v9"},
+		{"the engine takes a library", "engine", "golang.org/x/exp/rand", false, "engine imports golang.org/x/exp/rand"},
+		{"a game's bots take a library", "engine/factories/bot", "gonum.org/v1/gonum/stat", false, "engine/factories/bot imports gonum.org/v1/gonum/stat"},
+		{"the screens link a driver", "session", "go.etcd.io/bbolt", false, "session links go.etcd.io/bbolt"},
+		{"the lobby links the UI", "lobby", "github.com/muesli/termenv", false, "lobby links github.com/muesli/termenv"},
 	}
 	for _, p := range plants {
 		t.Run(p.name, func(t *testing.T) {

@@ -14,13 +14,26 @@ const Module = "github.com/smokestack/smokestack"
 const game = "GAME"
 
 // Rule is one row: the packages matching Pkg may import (directly) the
-// module packages matching any of May. Test files may also import those
-// matching TestMay: the real games, stores and helpers tests use.
+// module packages matching any of May, and of the modules outside this
+// one only those Libs names (a prefix of the import path; none: the
+// standard library alone). Test files may also import the module
+// packages matching TestMay: the real games, stores and helpers tests
+// use, whatever their libraries. Nothing the package links, directly or
+// not, may start with one of Unlinked: what its floor must never carry.
 type Rule struct {
-	Pkg     string
-	May     []string
-	TestMay []string
+	Pkg      string
+	May      []string
+	TestMay  []string
+	Libs     []string
+	Unlinked []string
 }
+
+// The libraries outside the module, by what they are for: drawing a
+// terminal's screens, and the stores' client libraries.
+var (
+	ui      = []string{"github.com/charmbracelet/", "github.com/muesli/termenv"}
+	drivers = []string{"github.com/redis/go-redis/", "go.etcd.io/bbolt"}
+)
 
 // testKit is what any test above the engine may reach beyond its own row:
 // real games to play, real stores, and the shared test helpers.
@@ -34,41 +47,46 @@ var testKit = []string{
 // store -> engine; each game's engine on the engine alone; each game's
 // screens on the kit and their own engine.
 var Table = []Rule{
-	{Pkg: "cmd/...", May: []string{"*"}},
+	{Pkg: "cmd/...", May: []string{"*"}, Libs: []string{"*"}},
 	{Pkg: "internal/games", May: []string{"engine", "engine/GAME", "engine/GAME/...", "session/kit", "session/GAME", "lobby"}, TestMay: []string{"lobby/store/mem"}},
 
-	{Pkg: "server", May: []string{"server/cmd", "session", "session/kit", "lobby", "lobby/players", "lobby/chat", "lobby/store", "engine", "hostkeys", "internal/ratelog", "internal/lang"}, TestMay: testKit},
-	{Pkg: "server/cmd", May: []string{"session", "session/kit", "lobby", "lobby/players", "lobby/chat", "lobby/store", "engine", "internal/ratelog", "internal/lang"}, TestMay: testKit},
-	{Pkg: "session", May: []string{"session/kit", "lobby", "lobby/players", "lobby/chat", "lobby/store", "engine", "internal/lang"}, TestMay: testKit},
-	{Pkg: "session/kit", May: []string{"engine", "internal/lang"}, TestMay: testKit},
+	{Pkg: "server", May: []string{"server/cmd", "session", "session/kit", "lobby", "lobby/players", "lobby/chat", "lobby/store", "engine", "hostkeys", "internal/ratelog", "internal/lang"}, TestMay: testKit,
+		Libs: append([]string{"github.com/pires/go-proxyproto", "github.com/prometheus/client_golang/", "golang.org/x/crypto/ssh", "golang.org/x/time/rate"}, ui...), Unlinked: drivers},
+	{Pkg: "server/cmd", May: []string{"session", "session/kit", "lobby", "lobby/players", "lobby/chat", "lobby/store", "engine", "internal/ratelog", "internal/lang"}, TestMay: testKit, Unlinked: drivers},
+	{Pkg: "session", May: []string{"session/kit", "lobby", "lobby/players", "lobby/chat", "lobby/store", "engine", "internal/lang"}, TestMay: testKit, Libs: ui, Unlinked: drivers},
+	{Pkg: "session/kit", May: []string{"engine", "internal/lang"}, TestMay: testKit, Libs: ui, Unlinked: drivers},
 	// A game's goldens draw its screens through the real session and lobby.
-	{Pkg: "session/GAME", May: []string{"session/kit", "engine", "engine/GAME", "internal/lang"}, TestMay: append([]string{"session", "lobby"}, testKit...)},
+	{Pkg: "session/GAME", May: []string{"session/kit", "engine", "engine/GAME", "internal/lang"}, TestMay: append([]string{"session", "lobby"}, testKit...), Libs: ui, Unlinked: drivers},
 
-	{Pkg: "lobby", May: []string{"lobby/store", "lobby/players", "lobby/chat", "engine", "internal/openskill", "internal/ratelog"}, TestMay: testKit},
-	{Pkg: "lobby/players", May: []string{"lobby/store", "engine", "internal/openskill", "internal/ratelog"}, TestMay: testKit},
+	{Pkg: "lobby", May: []string{"lobby/store", "lobby/players", "lobby/chat", "engine", "internal/openskill", "internal/ratelog"}, TestMay: testKit,
+		Libs: []string{"golang.org/x/sync/singleflight", "golang.org/x/time/rate"}, Unlinked: append(drivers, ui...)},
+	{Pkg: "lobby/players", May: []string{"lobby/store", "engine", "internal/openskill", "internal/ratelog"}, TestMay: testKit,
+		Libs: []string{"golang.org/x/text/"}, Unlinked: append(drivers, ui...)},
 	// lobby/chat's refusals carry engine.Words, for the reader's language.
-	{Pkg: "lobby/chat", May: []string{"lobby/store", "engine", "internal/ratelog"}, TestMay: testKit},
-	{Pkg: "lobby/store", May: []string{"engine", "internal/openskill"}, TestMay: testKit},
-	{Pkg: "lobby/store/storetest", May: []string{"lobby/store", "engine", "internal/waittest"}, TestMay: testKit},
-	{Pkg: "lobby/store/mem", May: []string{"lobby/store", "engine"}, TestMay: testKit},
-	{Pkg: "lobby/store/bolt", May: []string{"lobby/store", "engine"}, TestMay: testKit},
-	{Pkg: "lobby/store/redis", May: []string{"lobby/store", "engine", "internal/ratelog"}, TestMay: testKit},
+	{Pkg: "lobby/chat", May: []string{"lobby/store", "engine", "internal/ratelog"}, TestMay: testKit, Libs: []string{"golang.org/x/time/rate"}, Unlinked: append(drivers, ui...)},
+	{Pkg: "lobby/store", May: []string{"engine", "internal/openskill"}, TestMay: testKit, Libs: []string{"golang.org/x/text/"}, Unlinked: append(drivers, ui...)},
+	{Pkg: "lobby/store/storetest", May: []string{"lobby/store", "engine", "internal/waittest"}, TestMay: testKit, Unlinked: append(drivers, ui...)},
+	// Each driver links its own client library, and nothing of the UI.
+	{Pkg: "lobby/store/mem", May: []string{"lobby/store", "engine"}, TestMay: testKit, Unlinked: append(drivers, ui...)},
+	{Pkg: "lobby/store/bolt", May: []string{"lobby/store", "engine"}, TestMay: testKit, Libs: []string{"go.etcd.io/bbolt"}, Unlinked: ui},
+	{Pkg: "lobby/store/redis", May: []string{"lobby/store", "engine", "internal/ratelog"}, TestMay: testKit, Libs: []string{"github.com/redis/go-redis/"}, Unlinked: ui},
 
+	// The engine and the games' rules and bots: the standard library only.
 	{Pkg: "engine", TestMay: []string{"internal/tally", "internal/movetest"}},
 	{Pkg: "engine/GAME", May: []string{"engine"}, TestMay: []string{"internal/movetest", "engine/GAME/..."}},
 	{Pkg: "engine/GAME/...", May: []string{"engine", "engine/GAME", "engine/GAME/..."}, TestMay: []string{"internal/movetest"}},
 
-	{Pkg: "hostkeys"},
+	{Pkg: "hostkeys", Libs: []string{"golang.org/x/crypto/ssh"}},
 	{Pkg: "internal/layers", TestMay: []string{"internal/games", "engine"}},
 	{Pkg: "internal/openskill"},
 	{Pkg: "internal/ratelog"},
 	// The catalogues: what every screen and command words, per language.
-	{Pkg: "internal/lang"},
+	{Pkg: "internal/lang", Libs: []string{"github.com/BurntSushi/toml", "github.com/nicksnyder/go-i18n/", "golang.org/x/text/"}},
 	{Pkg: "internal/tally", May: []string{"engine"}, TestMay: []string{"internal/movetest"}},
 	{Pkg: "internal/movetest", May: []string{"engine"}},
 	{Pkg: "internal/waittest"},
-	{Pkg: "internal/redistest"},
-	{Pkg: "internal/screentest", May: []string{"session", "session/kit", "lobby", "engine"}},
+	{Pkg: "internal/redistest", Libs: []string{"github.com/redis/go-redis/"}},
+	{Pkg: "internal/screentest", May: []string{"session", "session/kit", "lobby", "engine"}, Libs: []string{"github.com/charmbracelet/bubbletea", "github.com/charmbracelet/x/exp/"}},
 }
 
 // Impure are the standard packages a game's rules and bots may not
@@ -107,10 +125,12 @@ func Check(pkgs []Package, games []string) []string {
 			continue
 		}
 		bad = append(bad, checkImports(p.Path, p.Imports, rule.May, games, "imports")...)
+		bad = append(bad, checkLibs(p.Path, p.Imports, rule.Libs)...)
+		bad = append(bad, checkUnlinked(p, rule.Unlinked, "which its floor must never carry")...)
 		testMay := append(slices.Clip(rule.May), rule.TestMay...)
 		bad = append(bad, checkImports(p.Path, p.TestImports, testMay, games, "has a test importing")...)
 		if ownGame(p.Path, games) != "" {
-			bad = append(bad, checkLinks(p)...)
+			bad = append(bad, checkUnlinked(p, Unlinked, "a game's packages stand on the engine and the kit")...)
 		}
 		if p.Path == "engine" || strings.HasPrefix(p.Path, "engine/") {
 			for _, imp := range p.Imports {
@@ -137,16 +157,46 @@ func checkImports(pkg string, imports, may, games []string, verb string) []strin
 	return bad
 }
 
-func checkLinks(p Package) []string {
+// checkLibs returns each import from outside the module and the
+// standard library that libs does not name.
+func checkLibs(pkg string, imports, libs []string) []string {
 	var bad []string
-	for _, part := range Unlinked {
-		if slices.ContainsFunc(p.Deps, func(dep string) bool {
-			return dep == part || strings.HasSuffix(part, "/") && strings.HasPrefix(dep, part)
-		}) {
-			bad = append(bad, fmt.Sprintf("%s links %s: a game's packages stand on the engine and the kit", p.Path, part))
+	for _, imp := range imports {
+		if standard(imp) || strings.HasPrefix(imp, Module+"/") || slices.Contains(libs, "*") {
+			continue
+		}
+		if !slices.ContainsFunc(libs, func(lib string) bool { return under(imp, lib) || strings.HasPrefix(imp, lib+"/") }) {
+			bad = append(bad, fmt.Sprintf("%s imports %s, a library its row does not allow", pkg, imp))
 		}
 	}
 	return bad
+}
+
+// checkUnlinked returns each part of never that p links, directly or not.
+func checkUnlinked(p Package, never []string, why string) []string {
+	var bad []string
+	for _, part := range never {
+		if slices.ContainsFunc(p.Deps, func(dep string) bool { return under(dep, part) }) {
+			bad = append(bad, fmt.Sprintf("%s links %s: %s", p.Path, part, why))
+		}
+	}
+	return bad
+}
+
+// under reports whether path is the package prefix names, or any below
+// it when prefix ends in "/".
+func under(path, prefix string) bool {
+	if strings.HasSuffix(prefix, "/") {
+		return strings.HasPrefix(path, prefix)
+	}
+	return path == prefix
+}
+
+// standard reports whether path is of the standard library: its first
+// element has no dot.
+func standard(path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	return !strings.Contains(first, ".")
 }
 
 // ruleFor finds the most specific row matching pkg: a longer pattern
