@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/smokestack/smokestack/cmd/games"
 	"github.com/smokestack/smokestack/engine"
-	"github.com/smokestack/smokestack/internal/games"
 	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/internal/tally"
 	"github.com/smokestack/smokestack/lobby"

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/smokestack/smokestack/internal/games"
+	"github.com/smokestack/smokestack/cmd/games"
 	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/session/kit"
 )

@@ -10,9 +10,9 @@ import (
 
 	"github.com/smokestack/smokestack/engine/factories"
 	"github.com/smokestack/smokestack/engine/factories/bot"
-	"github.com/smokestack/smokestack/internal/screentest"
 	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/session"
+	"github.com/smokestack/smokestack/session/screentest"
 )
 
 // The golden screens: each is drawn in the mono theme at the four sizes

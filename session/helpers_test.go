@@ -8,12 +8,12 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/smokestack/smokestack/internal/games"
-	"github.com/smokestack/smokestack/internal/screentest"
+	"github.com/smokestack/smokestack/cmd/games"
 	"github.com/smokestack/smokestack/internal/waittest"
 	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/lobby/store/mem"
 	"github.com/smokestack/smokestack/session"
+	"github.com/smokestack/smokestack/session/screentest"
 )
 
 // played are the games the tests' lobbies offer: the registry's default

@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/smokestack/smokestack/cmd/games"
 	"github.com/smokestack/smokestack/engine/factories"
-	"github.com/smokestack/smokestack/internal/games"
 	"github.com/smokestack/smokestack/internal/lang"
-	"github.com/smokestack/smokestack/internal/screentest"
 	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/session"
+	"github.com/smokestack/smokestack/session/screentest"
 )
 
 // TestLangGolden draws the generic screens in every language at the

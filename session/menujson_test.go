@@ -6,8 +6,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/smokestack/smokestack/cmd/games"
 	"github.com/smokestack/smokestack/engine"
-	"github.com/smokestack/smokestack/internal/games"
 )
 
 // TestMenuMovesAreMarshalledAlike: kit.MenuOf carries each move as its

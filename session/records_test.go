@@ -8,9 +8,9 @@ import (
 
 	"github.com/smokestack/smokestack/engine/factories"
 	"github.com/smokestack/smokestack/engine/factories/bot"
-	"github.com/smokestack/smokestack/internal/screentest"
 	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/session"
+	"github.com/smokestack/smokestack/session/screentest"
 )
 
 // playPeople plays every seat of room code, each a person, with seeded

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/smokestack/smokestack/internal/games"
+	"github.com/smokestack/smokestack/cmd/games"
 	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/session"
 )

@@ -13,7 +13,7 @@ import (
 
 	gossh "golang.org/x/crypto/ssh"
 
-	"github.com/smokestack/smokestack/internal/games"
+	"github.com/smokestack/smokestack/cmd/games"
 	"github.com/smokestack/smokestack/internal/redistest"
 	"github.com/smokestack/smokestack/lobby"
 	redisstore "github.com/smokestack/smokestack/lobby/store/redis"

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/smokestack/smokestack/internal/games"
+	"github.com/smokestack/smokestack/cmd/games"
 )
 
 // errFlags reports bad flags, which the flag package has already printed.

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/smokestack/smokestack/internal/games"
+	"github.com/smokestack/smokestack/cmd/games"
 	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/session/kit"
 )

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/smokestack/smokestack/internal/games"
+	"github.com/smokestack/smokestack/cmd/games"
 	"github.com/smokestack/smokestack/internal/redistest"
 )
 

@@ -1,5 +1,5 @@
 // Command smokestack serves board games over SSH: those the registry
-// (internal/games) lists.
+// (cmd/games) lists.
 //
 //	smokestack [serve] [flags]   run the server (the default)
 //	smokestack simulate [flags]  play bot games headless and report
@@ -16,7 +16,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/smokestack/smokestack/internal/games"
+	"github.com/smokestack/smokestack/cmd/games"
 	"github.com/smokestack/smokestack/lobby"
 )
 

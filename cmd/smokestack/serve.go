@@ -14,8 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/smokestack/smokestack/cmd/games"
 	"github.com/smokestack/smokestack/hostkeys"
-	"github.com/smokestack/smokestack/internal/games"
 	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/lobby/store"
 	"github.com/smokestack/smokestack/lobby/store/bolt"

@@ -13,8 +13,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/smokestack/smokestack/cmd/games"
 	"github.com/smokestack/smokestack/engine"
-	"github.com/smokestack/smokestack/internal/games"
 )
 
 // simulateCmd runs "smokestack simulate": headless games between bots,

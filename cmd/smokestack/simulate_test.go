@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/smokestack/smokestack/cmd/games"
 	"github.com/smokestack/smokestack/engine/factories/bot"
-	"github.com/smokestack/smokestack/internal/games"
 )
 
 func TestSimulateCmdText(t *testing.T) {

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/smokestack/smokestack/cmd/games"
 	"github.com/smokestack/smokestack/engine"
-	"github.com/smokestack/smokestack/internal/games"
 )
 
 // registered are the games' names from the registry: a game's packages

@@ -38,9 +38,9 @@ var (
 // testKit is what any test above the engine may reach beyond its own row:
 // real games to play, real stores, and the shared test helpers.
 var testKit = []string{
-	"internal/games", "engine/GAME", "engine/GAME/...", "session/GAME", "internal/tally",
+	"cmd/games", "engine/GAME", "engine/GAME/...", "session/GAME", "internal/tally",
 	"lobby/store/mem", "lobby/store/bolt", "lobby/store/redis", "lobby/store/storetest",
-	"internal/redistest", "internal/waittest", "internal/movetest", "internal/screentest",
+	"internal/redistest", "internal/waittest", "internal/movetest", "session/screentest",
 }
 
 // Table is the house, top to bottom: server -> session -> lobby ->
@@ -48,12 +48,16 @@ var testKit = []string{
 // screens on the kit and their own engine.
 var Table = []Rule{
 	{Pkg: "cmd/...", May: []string{"*"}, Libs: []string{"*"}},
-	{Pkg: "internal/games", May: []string{"engine", "engine/GAME", "engine/GAME/...", "session/kit", "session/GAME", "lobby"}, TestMay: []string{"lobby/store/mem"}},
+	// The registry wires each game's engine and screens for the commands,
+	// at the top of the house where it is used.
+	{Pkg: "cmd/games", May: []string{"engine", "engine/GAME", "engine/GAME/...", "session/kit", "session/GAME", "lobby"}, TestMay: []string{"lobby/store/mem"}},
 
 	{Pkg: "server", May: []string{"server/cmd", "session", "session/kit", "lobby", "lobby/players", "lobby/chat", "lobby/store", "engine", "hostkeys", "internal/ratelog", "internal/lang"}, TestMay: testKit,
 		Libs: append([]string{"github.com/pires/go-proxyproto", "github.com/prometheus/client_golang/", "golang.org/x/crypto/ssh", "golang.org/x/time/rate"}, ui...), Unlinked: drivers},
 	{Pkg: "server/cmd", May: []string{"session", "session/kit", "lobby", "lobby/players", "lobby/chat", "lobby/store", "engine", "internal/ratelog", "internal/lang"}, TestMay: testKit, Unlinked: drivers},
 	{Pkg: "session", May: []string{"session/kit", "lobby", "lobby/players", "lobby/chat", "lobby/store", "engine", "internal/lang"}, TestMay: testKit, Libs: ui, Unlinked: drivers},
+	// Golden screens for the tests of the screens, beside them.
+	{Pkg: "session/screentest", May: []string{"session", "session/kit", "lobby", "engine"}, Libs: []string{"github.com/charmbracelet/bubbletea", "github.com/charmbracelet/x/exp/"}},
 	{Pkg: "session/kit", May: []string{"engine", "internal/lang"}, TestMay: testKit, Libs: ui, Unlinked: drivers},
 	// A game's goldens draw its screens through the real session and lobby.
 	{Pkg: "session/GAME", May: []string{"session/kit", "engine", "engine/GAME", "internal/lang"}, TestMay: append([]string{"session", "lobby"}, testKit...), Libs: ui, Unlinked: drivers},
@@ -77,7 +81,7 @@ var Table = []Rule{
 	{Pkg: "engine/GAME/...", May: []string{"engine", "engine/GAME", "engine/GAME/..."}, TestMay: []string{"internal/movetest"}},
 
 	{Pkg: "hostkeys", Libs: []string{"golang.org/x/crypto/ssh"}},
-	{Pkg: "internal/layers", TestMay: []string{"internal/games", "engine"}},
+	{Pkg: "internal/layers", TestMay: []string{"cmd/games", "engine"}},
 	{Pkg: "internal/openskill"},
 	{Pkg: "internal/ratelog"},
 	// The catalogues: what every screen and command words, per language.
@@ -86,7 +90,6 @@ var Table = []Rule{
 	{Pkg: "internal/movetest", May: []string{"engine"}},
 	{Pkg: "internal/waittest"},
 	{Pkg: "internal/redistest", Libs: []string{"github.com/redis/go-redis/"}},
-	{Pkg: "internal/screentest", May: []string{"session", "session/kit", "lobby", "engine"}, Libs: []string{"github.com/charmbracelet/bubbletea", "github.com/charmbracelet/x/exp/"}},
 }
 
 // Impure are the standard packages a game's rules and bots may not

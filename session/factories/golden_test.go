@@ -10,12 +10,12 @@ import (
 	"github.com/smokestack/smokestack/engine/factories"
 	"github.com/smokestack/smokestack/engine/factories/bot"
 	"github.com/smokestack/smokestack/internal/lang"
-	"github.com/smokestack/smokestack/internal/screentest"
 	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/lobby/store/mem"
 	"github.com/smokestack/smokestack/session"
 	factoriesui "github.com/smokestack/smokestack/session/factories"
 	"github.com/smokestack/smokestack/session/kit"
+	"github.com/smokestack/smokestack/session/screentest"
 )
 
 // The golden screens of Fantastic Factories in every language: each is

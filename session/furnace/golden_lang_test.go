@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/smokestack/smokestack/internal/lang"
-	"github.com/smokestack/smokestack/internal/screentest"
 	"github.com/smokestack/smokestack/session"
+	"github.com/smokestack/smokestack/session/screentest"
 )
 
 // TestGoldenLanguages draws Furnace's screens in every language at 80x24

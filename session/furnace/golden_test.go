@@ -11,12 +11,12 @@ import (
 
 	"github.com/smokestack/smokestack/engine/furnace"
 	"github.com/smokestack/smokestack/engine/furnace/bot"
-	"github.com/smokestack/smokestack/internal/screentest"
 	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/lobby/store/mem"
 	"github.com/smokestack/smokestack/session"
 	furnaceui "github.com/smokestack/smokestack/session/furnace"
 	"github.com/smokestack/smokestack/session/kit"
+	"github.com/smokestack/smokestack/session/screentest"
 )
 
 // The golden screens of Furnace: each is drawn through the real session in

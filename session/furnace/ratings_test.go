@@ -7,9 +7,9 @@ import (
 
 	"github.com/smokestack/smokestack/engine/furnace"
 	"github.com/smokestack/smokestack/engine/furnace/bot"
-	"github.com/smokestack/smokestack/internal/screentest"
 	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/session"
+	"github.com/smokestack/smokestack/session/screentest"
 )
 
 var bob = lobby.Player{ID: "SHA256:bob", Name: "bob"}
