@@ -7,7 +7,6 @@ package lobby
 import (
 	"context"
 	"log/slog"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -173,16 +172,8 @@ func (l *Lobby) Run(ctx context.Context) {
 		defer func() { <-shared }()
 		go l.pollLists(ctx)
 		go func() {
-			for code := range l.cluster.Changes(ctx) {
-				if chat, ok := strings.CutPrefix(code, store.ChatChanged); ok {
-					l.chatChanged(ctx, chat)
-					continue
-				}
-				if r := l.cached(code); r != nil {
-					r.refreshSoon(ctx) // on the room's own goroutine
-				}
-				// Rooms not loaded here are listed too, from the store.
-				l.roomsChanged()
+			for c := range l.cluster.Changes(ctx) {
+				l.changed(ctx, c)
 			}
 		}()
 	}
@@ -197,6 +188,21 @@ func (l *Lobby) Run(ctx context.Context) {
 		case <-tick.C:
 		}
 	}
+}
+
+// changed takes in one piece of news from the other instances.
+func (l *Lobby) changed(ctx context.Context, c store.Change) {
+	switch c.Kind {
+	case store.ChatChange:
+		l.chatChanged(ctx, c.Code)
+		return
+	case store.RoomChange:
+		if r := l.cached(c.Code); r != nil {
+			r.refreshSoon(ctx) // on the room's own goroutine
+		}
+	}
+	// Rooms not loaded here are listed too, from the store.
+	l.roomsChanged()
 }
 
 // ErrUnavailable is what a player is told when the store cannot be reached

@@ -27,7 +27,7 @@ type stuckStore struct {
 }
 
 func newStuckStore(under store.Store, code string) *stuckStore {
-	return &stuckStore{Store: under, code: code, release: make(chan struct{}), feed: &feed{changes: make(chan string, 8)}}
+	return &stuckStore{Store: under, code: code, release: make(chan struct{}), feed: &feed{changes: make(chan store.Change, 8)}}
 }
 
 func (s *stuckStore) hold(ctx context.Context, code string) error {
@@ -64,12 +64,12 @@ func (s *stuckStore) Cluster() store.Cluster { return s.feed }
 // test announces, and no seat held on any other instance. It counts no
 // failed lookups and carries no operators' requests: the tests make none.
 type feed struct {
-	changes chan string
+	changes chan store.Change
 }
 
-func (f *feed) Changes(context.Context) <-chan string { return f.changes }
-func (f *feed) Follow(string)                         {}
-func (f *feed) Unfollow(string)                       {}
+func (f *feed) Changes(context.Context) <-chan store.Change { return f.changes }
+func (f *feed) Follow(string)                               {}
+func (f *feed) Unfollow(string)                             {}
 
 func (f *feed) ClaimSeats(context.Context, string, []int, map[int]time.Time, time.Time, time.Duration) (store.SharedPresence, error) {
 	return store.SharedPresence{}, nil
@@ -126,7 +126,7 @@ func TestStuckStoreHoldsUpOnlyItsRoom(t *testing.T) {
 			}
 			annStuck, benStuck := join(l, stuck.Code, ann), join(l, stuck.Code, ben)
 			annFree, benFree := join(l, free.Code, ann), join(other, free.Code, ben)
-			held.feed.changes <- free.Code // ben sat down on the other instance
+			held.feed.changes <- store.Change{Kind: store.RoomChange, Code: free.Code} // ben sat down on the other instance
 			until(t, annFree, func(u Update) bool { return u.Room.Started })
 
 			held.armed.Store(true)
@@ -140,10 +140,10 @@ func TestStuckStoreHoldsUpOnlyItsRoom(t *testing.T) {
 			if call == "Append" {
 				go func() { moved <- annStuck.Move(ctx, take) }()
 			} else {
-				held.feed.changes <- stuck.Code // its refresh loads what changed
+				held.feed.changes <- store.Change{Kind: store.RoomChange, Code: stuck.Code} // its refresh loads what changed
 			}
 			eventually(t, "a store call of the stuck room held", func() bool { return held.stuck.Load() == 1 })
-			held.feed.changes <- stuck.Code // another refresh: it waits its turn
+			held.feed.changes <- store.Change{Kind: store.RoomChange, Code: stuck.Code} // another refresh: it waits its turn
 			othersGoOn(t, held, otherStore, stuck.Code, free.Code, annFree, benFree)
 			readersGoOn(t, l, stuck.Code, annStuck, benStuck)
 
@@ -180,13 +180,13 @@ func othersGoOn(t *testing.T, here, other *stuckStore, stuck, free string, ann, 
 	if _, err := within(t, func() (any, error) { return nil, ann.Move(context.Background(), take) }); err != nil {
 		t.Fatalf("a move in another room: %v", err)
 	}
-	other.feed.changes <- free
+	other.feed.changes <- store.Change{Kind: store.RoomChange, Code: free}
 	until(t, ben, func(u Update) bool { return u.Version == 1 })
 	if err := ben.Move(context.Background(), take); err != nil {
 		t.Fatalf("ben's move on the other instance: %v", err)
 	}
-	here.feed.changes <- stuck
-	here.feed.changes <- free
+	here.feed.changes <- store.Change{Kind: store.RoomChange, Code: stuck}
+	here.feed.changes <- store.Change{Kind: store.RoomChange, Code: free}
 	until(t, ann, func(u Update) bool { return u.Version == 2 })
 }
 

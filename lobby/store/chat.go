@@ -43,7 +43,3 @@ type Chats interface {
 	// DeleteChat forgets room code's chat.
 	DeleteChat(ctx context.Context, code string) error
 }
-
-// ChatChanged prefixes what Changes delivers when a chat changed
-// elsewhere: "chat:CODE" for room CODE's, "chat:" for the lobby's.
-const ChatChanged = "chat:"

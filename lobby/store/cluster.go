@@ -17,16 +17,15 @@ type Cluster interface {
 	Instances
 }
 
-// Changes delivers the code of every room this instance follows that
-// changed elsewhere, so it catches up and pushes the new view to its
-// sessions, and the code of any room whose listing changed (created,
-// reseated, finished, deleted), so lists are read again; a chat that
-// changed comes as ChatChanged and its room's code. Anything else
-// delivered means "read the lists again". An instance follows only the
-// rooms it holds, so its work grows with its own players' rooms, not
-// with every move of the service.
+// Changes delivers a RoomChange for every room this instance follows
+// that changed elsewhere, so it catches up and pushes the new view to its
+// sessions, and for any room whose listing changed (created, reseated,
+// finished, deleted), so lists are read again; a ChatChange for a chat
+// that changed; a ListsChange when news may have been missed. An
+// instance follows only the rooms it holds, so its work grows with its
+// own players' rooms, not with every move of the service.
 type Changes interface {
-	Changes(ctx context.Context) <-chan string
+	Changes(ctx context.Context) <-chan Change
 	// Follow has Changes deliver room code's changes from now on; the
 	// code is delivered once soon after, as news may have been missed
 	// before.
@@ -34,6 +33,28 @@ type Changes interface {
 	// Unfollow stops them.
 	Unfollow(code string)
 }
+
+// Change is one piece of news from the other instances.
+type Change struct {
+	Kind ChangeKind
+	// Code is the room the news is of; for a ChatChange "" is the
+	// lobby's chat, and a ListsChange has none.
+	Code string
+}
+
+// ChangeKind is what a Change is news of.
+type ChangeKind uint8
+
+// The kinds of news.
+const (
+	// RoomChange: room Code changed, its game or its listing.
+	RoomChange ChangeKind = iota + 1
+	// ChatChange: someone spoke in room Code's chat (the lobby's for "").
+	ChatChange
+	// ListsChange: news may have been lost (a channel was resubscribed),
+	// so every list is read again.
+	ListsChange
+)
 
 // Presence is who holds a room's seats across the instances. The
 // players of one room may sit on different instances, so whether a seat is

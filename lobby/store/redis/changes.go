@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/smokestack/smokestack/lobby/store"
 )
 
 // Changes implements store.Changes: the codes of the rooms this store
@@ -23,8 +25,8 @@ import (
 // catch-up from the log can stand in for them. Codes waiting to be taken
 // are merged, so a busy room costs one catch-up per read, not one per
 // move. A store serves one Changes at a time.
-func (s *Store) Changes(ctx context.Context) <-chan string {
-	out := make(chan string)
+func (s *Store) Changes(ctx context.Context) <-chan store.Change {
+	out := make(chan store.Change)
 	q := newCodeQueue()
 	s.news.start(ctx, s, q)
 	context.AfterFunc(ctx, q.close)
@@ -45,10 +47,22 @@ func (s *Store) Unfollow(code string) { s.news.remove(roomChannel(code)) }
 // received, to measure what sharded channels save.
 func (s *Store) Heard() int64 { return s.heard.Load() }
 
-// listChange is what Changes delivers when the room index's channel is
+// listChange is what is queued when the room index's channel is
 // (re)subscribed: no room's code (codes are capitals and digits), so the
 // lobby reads its lists again.
 const listChange = "list"
+
+// change is what a queued announcement stands for, typed for the
+// store's contract: the channel's text stays this driver's own.
+func change(queued string) store.Change {
+	if code, ok := strings.CutPrefix(queued, chatPrefix); ok {
+		return store.Change{Kind: store.ChatChange, Code: code}
+	}
+	if queued == listChange {
+		return store.Change{Kind: store.ListsChange}
+	}
+	return store.Change{Kind: store.RoomChange, Code: queued}
+}
 
 // healthInterval is how long a quiet subscription waits before pinging
 // Redis, so a connection that died silently (a partition without a reset)
@@ -189,8 +203,8 @@ func (q *codeQueue) close() {
 	q.signal()
 }
 
-// feed hands queued codes to out until the queue closes or ctx ends.
-func (q *codeQueue) feed(ctx context.Context, out chan<- string) {
+// feed hands queued news to out until the queue closes or ctx ends.
+func (q *codeQueue) feed(ctx context.Context, out chan<- store.Change) {
 	defer close(out)
 	for {
 		q.mu.Lock()
@@ -216,7 +230,7 @@ func (q *codeQueue) feed(ctx context.Context, out chan<- string) {
 		select {
 		case <-ctx.Done():
 			return
-		case out <- code:
+		case out <- change(code):
 		}
 	}
 }

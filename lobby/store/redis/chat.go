@@ -10,9 +10,12 @@ import (
 	"github.com/smokestack/smokestack/lobby/store"
 )
 
-// chatChange is what Changes delivers when the chat of room code (""
-// for the lobby's) changed elsewhere: the room code itself means its game.
-func chatChange(code string) string { return store.ChatChanged + code }
+// chatPrefix marks an announcement that the chat of the room after it
+// ("" for the lobby's) changed: the room code alone means its game.
+const chatPrefix = "chat:"
+
+// chatChange is the announcement that the chat of room code changed.
+func chatChange(code string) string { return chatPrefix + code }
 
 // addChatScript appends a line, trims the list and announces the change
 // on the room's channel (none for the lobby's chat, whose channel is in

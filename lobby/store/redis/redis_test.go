@@ -137,8 +137,25 @@ func TestRedisChanges(t *testing.T) {
 
 func sorted(s ...string) []string { slices.Sort(s); return s }
 
-// receive takes n codes from ch, sorted.
-func receive(t *testing.T, ch <-chan string, n int) []string {
+// announced is the announcement c was read from, so what a test wants reads
+// as the stores announce it.
+func announced(t *testing.T, c store.Change) string {
+	t.Helper()
+	switch c.Kind {
+	case store.RoomChange:
+		return c.Code
+	case store.ChatChange:
+		return chatChange(c.Code)
+	case store.ListsChange:
+		return listChange
+	}
+	t.Fatalf("news of no kind: %+v", c)
+	return ""
+}
+
+// receive takes n pieces of news from ch, written as announced (see
+// announced), sorted.
+func receive(t *testing.T, ch <-chan store.Change, n int) []string {
 	t.Helper()
 	var got []string
 	deadline := time.After(10 * time.Second)
@@ -148,7 +165,7 @@ func receive(t *testing.T, ch <-chan string, n int) []string {
 			if !ok {
 				t.Fatalf("changes closed after %v", got)
 			}
-			got = append(got, c)
+			got = append(got, announced(t, c))
 		case <-deadline:
 			t.Fatalf("got %v within 10s, want %d codes", got, n)
 		}
