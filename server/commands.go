@@ -54,7 +54,7 @@ func (s *Server) newCall(sess ssh.Session) *call {
 
 // command is c as the commands see it.
 func (c *call) command() *cmd.Call {
-	_, _, isPty := c.sess.Pty()
+	pty, _, isPty := c.sess.Pty()
 	errOut := c.sess.Stderr()
 	if isPty {
 		// A terminal shows both streams on one screen, in the order the
@@ -64,7 +64,7 @@ func (c *call) command() *cmd.Call {
 		errOut = c.sess
 	}
 	return &cmd.Call{Ctx: c.ctx, Player: c.player, Line: c.sess.Command(), Out: c.sess, Err: errOut,
-		Env: c.sess.Environ(), Lang: c.live.printer().Tag(), Terminal: isPty, ID: c.live.id, Remote: c.sess.RemoteAddr().String(), Session: c}
+		Env: c.sess.Environ(), Lang: c.live.printer().Tag(), Terminal: isPty, Width: pty.Window.Width, ID: c.live.id, Remote: c.sess.RemoteAddr().String(), Session: c}
 }
 
 // Started counts the session in the sessions metric, by its kind.

@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"errors"
 	"regexp"
 	"strings"
 	"testing"
@@ -201,5 +202,61 @@ func TestDisplayName(t *testing.T) {
 		if got := displayName(in); got != want {
 			t.Errorf("displayName(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// The commands as a shell user types them, over real SSH: CMD --help is
+// `help CMD`, names in any case, a typo is told the nearest command, and
+// with a terminal a refusal is wrapped at words to its width (one line a
+// message without one), its exit status 1.
+func TestExecAsAShellUserTypes(t *testing.T) {
+	srv := startServer(t)
+	c := dialKey(t, srv.addr, "alice", newKey(t))
+	want := run(t, c, "help new", "")
+	for _, cmd := range []string{"new --help", "NEW -h", "new --players 3 --help"} {
+		if r := run(t, c, cmd, ""); r.status != 0 || r.stdout != want.stdout || r.stdout == "" {
+			t.Errorf("%s: status %d, %q; want what `help new` prints", cmd, r.status, r.stdout)
+		}
+	}
+	if r := run(t, c, "rooom", ""); r.status != 1 || !strings.Contains(r.stderr, "Did you mean `rooms`?") {
+		t.Errorf("rooom: status %d, %q", r.status, r.stderr)
+	}
+	if r := run(t, c, "Rooms --json", ""); r.status != 0 || strings.TrimSpace(r.stdout) != "[]" {
+		t.Errorf("Rooms --json: status %d, %q", r.status, r.stdout)
+	}
+	var who struct{ Name, ID string }
+	if r := run(t, c, "whoami --json", ""); r.status != 0 || json.Unmarshal([]byte(r.stdout), &who) != nil || who.Name != "alice" || !strings.HasPrefix(who.ID, "SHA256:") {
+		t.Errorf("whoami --json: status %d, %q", r.status, r.stdout)
+	}
+
+	// No room: a long refusal, on one line without a terminal.
+	plain := run(t, c, "play NOSUCH", "")
+	if plain.status != 1 || strings.Count(plain.stderr, "\n") != 1 || len(plain.stderr) <= 60 {
+		t.Fatalf("play NOSUCH: status %d, %q; want one line of a long message", plain.status, plain.stderr)
+	}
+	plain.stderr = strings.Replace(plain.stderr, "smokestack play:", "smokestack watch:", 1)
+	const cmd = "watch NOSUCH"
+	s, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.RequestPty("xterm-256color", 24, 60, gossh.TerminalModes{}); err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	s.Stdout = &out
+	var exit *gossh.ExitError
+	if err := s.Run(cmd); !errors.As(err, &exit) || exit.ExitStatus() != 1 {
+		t.Fatalf("%s with a terminal: %v; want exit status 1", cmd, err)
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\r\n"), "\r\n")
+	for _, l := range lines {
+		if len([]rune(l)) > 60 {
+			t.Errorf("a line wider than the terminal's 60 columns: %q", l)
+		}
+	}
+	if len(lines) < 2 || strings.Join(strings.Fields(out.String()), " ") != strings.Join(strings.Fields(plain.stderr), " ") {
+		t.Errorf("with a 60-column terminal:\n%s\nwant the words of\n%s\nwrapped", out.String(), plain.stderr)
 	}
 }

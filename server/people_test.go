@@ -275,7 +275,7 @@ func TestRatingsOverSSH(t *testing.T) {
 		t.Fatalf("the solo game's last update: %+v", l.Room)
 	}
 	r = run(t, alice, "profile", "")
-	for _, want := range []string{"alice", "2 finished games", "Fantastic Factories: 2 games", "rating ", "1 rated game",
+	for _, want := range []string{"alice", "2 finished games", "Fantastic Factories: 1 game,", "rating ", "1 rated game",
 		"solo against The Machine (easy)", "favourite cards: ", code, solo} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("profile lacks %q:\n%s", want, r.stdout)

@@ -54,7 +54,8 @@ var Table = []Rule{
 
 	{Pkg: "server", May: []string{"server/cmd", "session", "session/kit", "lobby", "lobby/players", "lobby/chat", "lobby/store", "engine", "hostkeys", "internal/ratelog", "internal/lang"}, TestMay: testKit,
 		Libs: append([]string{"github.com/pires/go-proxyproto", "github.com/prometheus/client_golang/", "golang.org/x/crypto/ssh", "golang.org/x/time/rate"}, ui...), Unlinked: drivers},
-	{Pkg: "server/cmd", May: []string{"session", "session/kit", "lobby", "lobby/players", "lobby/chat", "lobby/store", "engine", "internal/ratelog", "internal/lang"}, TestMay: testKit, Unlinked: drivers},
+	{Pkg: "server/cmd", May: []string{"session", "session/kit", "lobby", "lobby/players", "lobby/chat", "lobby/store", "engine", "internal/ratelog", "internal/lang"}, TestMay: testKit,
+		Libs: []string{"github.com/agnivade/levenshtein"}, Unlinked: drivers},
 	{Pkg: "session", May: []string{"session/kit", "lobby", "lobby/players", "lobby/chat", "lobby/store", "engine", "internal/lang"}, TestMay: testKit, Libs: ui, Unlinked: drivers},
 	// Golden screens for the tests of the screens, beside them.
 	{Pkg: "session/screentest", May: []string{"session", "session/kit", "lobby", "engine"}, Libs: []string{"github.com/charmbracelet/bubbletea", "github.com/charmbracelet/x/exp/"}},

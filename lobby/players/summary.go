@@ -31,7 +31,10 @@ type Summary struct {
 	Recent []RecentGame `json:"recent"`
 }
 
-// GameStats is a player's record in one game.
+// GameStats is a player's record in one game. Games, Wins and
+// AverageScore count the games played against other seats; a solo game,
+// played against the game's own opponent, counts in Solo alone, so the
+// two kinds of score never blur into one average.
 type GameStats struct {
 	Game         string  `json:"game"`
 	Games        int     `json:"games"`
@@ -108,12 +111,16 @@ func (ps *Players) Summarize(ctx context.Context, prof store.Profile, own bool, 
 			byGame[r.Game] = gs
 		}
 		won := res.Won(seat)
-		gs.Games++
-		gs.scoreSum += res.Scores[seat]
 		out.Games++
 		if won {
-			gs.Wins++
 			out.Wins++
+		}
+		if r.Seats > 1 {
+			gs.Games++
+			gs.scoreSum += res.Scores[seat]
+			if won {
+				gs.Wins++
+			}
 		}
 		if seat < len(res.Holdings) {
 			seen := map[string]bool{}

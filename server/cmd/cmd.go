@@ -94,8 +94,13 @@ type Call struct {
 	// Lang is the language the player reads: their profile's choice,
 	// else their environment's (lang.Choose); "" is English.
 	Lang lang.Tag
-	// Terminal reports whether the session has one (ssh -t).
+	// Terminal reports whether the session has one (ssh -t); Width is
+	// its width, to which what Err says is wrapped.
 	Terminal bool
+	Width    int
+	// JSON is the common --json of the commands that print facts: they
+	// print them as JSON for scripts, with the same field names in each.
+	JSON bool
 	// ID names the session to operators (admin sessions).
 	ID string
 	// Remote is the client's address, for the log.

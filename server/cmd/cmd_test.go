@@ -71,9 +71,15 @@ func newSet() *Set {
 }
 
 func (s *Set) runLine(p lobby.Player, line, input string) result {
+	return s.runCall(p, &Call{}, line, input)
+}
+
+// runCall runs line as c (its terminal, its width) for p.
+func (s *Set) runCall(p lobby.Player, c *Call, line, input string) result {
 	var out, errOut bytes.Buffer
 	sess := &testSession{in: strings.NewReader(input)}
-	status := s.Run(&Call{Ctx: context.Background(), Player: p, Line: strings.Fields(line), Out: &out, Err: &errOut, Session: sess})
+	c.Ctx, c.Player, c.Line, c.Out, c.Err, c.Session = context.Background(), p, strings.Fields(line), &out, &errOut, sess
+	status := s.Run(c)
 	return result{out: out.String(), err: errOut.String(), status: status, kind: sess.kind}
 }
 

@@ -45,7 +45,7 @@ func (s *Set) help(c *Call) error {
 func (s *Set) helpOn(c *Call, name string) error {
 	cmd, ok := s.command(name, c.Player)
 	if !ok {
-		return fmt.Errorf("%s", c.T("cmd.help.no_command", "Name", fmt.Sprintf("%q", name)))
+		return errUsage{strings.TrimSuffix(c.T("cmd.help.no_command", "Name", fmt.Sprintf("%.40q", name))+"\n"+s.suggest(c, name), "\n")}
 	}
 	fmt.Fprintf(c.Out, "%s %s %s\n\n", c.T("cmd.usage"), cmd.name, cmd.args)
 	wrapped(c.Out, "", "", c.T(cmd.about))
@@ -124,10 +124,7 @@ func (s *Set) titles(c *Call) string {
 	for _, g := range s.Lobby.Games() {
 		titles = append(titles, s.title(c, g.Name()))
 	}
-	if len(titles) < 2 {
-		return strings.Join(titles, "")
-	}
-	return strings.Join(titles[:len(titles)-1], ", ") + " " + c.T("cmd.and") + " " + titles[len(titles)-1]
+	return andList(lang.For(c.Lang), titles)
 }
 
 // gameNames are the games' names, for the choice a bad --game is told.

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"flag"
 
 	"github.com/smokestack/smokestack/lobby"
 )
@@ -12,7 +13,10 @@ func (s *Set) history(c *Call) error {
 	if c.Player.Guest {
 		none = c.T("cmd.rooms.history_guest")
 	}
-	return c.listRooms("history", func(ctx context.Context) ([]lobby.RoomInfo, error) {
+	if _, err := c.flags(flag.NewFlagSet("history", flag.ContinueOnError), 0, ""); err != nil {
+		return err
+	}
+	return c.listRooms(func(ctx context.Context) ([]lobby.RoomInfo, error) {
 		return s.Lobby.History(ctx, c.Player.ID)
-	}, none)
+	}, "", none)
 }

@@ -15,6 +15,9 @@ func (s *Set) langCmd(c *Call) error {
 	if err != nil {
 		return err
 	}
+	if len(pos) == 0 && c.JSON {
+		return writeJSON(c.Out, langFacts(c, true))
+	}
 	if len(pos) == 0 {
 		s.listLangs(c)
 		return nil
@@ -34,7 +37,13 @@ func (s *Set) langCmd(c *Call) error {
 	}
 	c.Player = p
 	c.Lang = lang.Choose(p.Lang, c.Env)
-	fmt.Fprintln(c.Out, c.Lang)
+	if c.JSON {
+		if err := writeJSON(c.Out, langFacts(c, false)); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintln(c.Out, c.Lang)
+	}
 	if stored == "" {
 		fmt.Fprintln(c.Err, c.T("cmd.lang.auto", "Name", c.Lang.Name()))
 		return nil
@@ -54,15 +63,43 @@ func (s *Set) listLangs(c *Call) {
 		}
 		fmt.Fprintf(c.Out, "%s %s  %s\n", mark, t, t.Name())
 	}
-	var why string
-	_, fromEnv := lang.FromEnv(c.Env)
-	switch _, stored := lang.Parse(c.Player.Lang); {
-	case stored:
-		why = c.T("cmd.lang.from_profile", "Name", c.Lang.Name())
-	case fromEnv:
-		why = c.T("cmd.lang.from_env", "Name", c.Lang.Name())
-	default:
-		why = c.T("cmd.lang.from_default", "Name", c.Lang.Name())
+	fmt.Fprintln(c.Out, "\n"+c.T("cmd.lang.from_"+langFrom(c), "Name", c.Lang.Name()))
+}
+
+// langFrom says where the player's language comes from: their profile,
+// their client's environment, or the default.
+func langFrom(c *Call) string {
+	if _, stored := lang.Parse(c.Player.Lang); stored {
+		return "profile"
 	}
-	fmt.Fprintln(c.Out, "\n"+why)
+	if _, ok := lang.FromEnv(c.Env); ok {
+		return "env"
+	}
+	return "default"
+}
+
+// langJSON is what lang --json prints: the player's language, where it
+// comes from, and (listing) the languages there are.
+type langJSON struct {
+	Lang  lang.Tag    `json:"lang"`
+	From  string      `json:"from"`
+	Langs []langEntry `json:"langs,omitempty"`
+}
+
+type langEntry struct {
+	Lang lang.Tag `json:"lang"`
+	Name string   `json:"name"`
+}
+
+func langFacts(c *Call, listing bool) langJSON {
+	out := langJSON{Lang: c.Lang, From: langFrom(c)}
+	if out.Lang == "" {
+		out.Lang = lang.English
+	}
+	if listing {
+		for _, t := range lang.Tags {
+			out.Langs = append(out.Langs, langEntry{t, t.Name()})
+		}
+	}
+	return out
 }

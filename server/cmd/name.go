@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"flag"
 	"fmt"
 	"strings"
 )
@@ -9,10 +8,10 @@ import (
 // name prints the player's name, or changes it: every word after the
 // command is the new name, so `name Alice Liddell` needs no quotes.
 func (s *Set) name(c *Call) error {
-	if len(c.args) > 0 && (c.args[0] == "-h" || c.args[0] == "--help") {
-		return flag.ErrHelp
-	}
 	if len(c.args) == 0 {
+		if c.JSON {
+			return writeJSON(c.Out, c.identity())
+		}
 		fmt.Fprintln(c.Out, c.Player.Name)
 		if c.Player.Guest {
 			fmt.Fprintln(c.Err, c.T("cmd.guest_note"))
@@ -23,7 +22,14 @@ func (s *Set) name(c *Call) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(c.Out, name)
+	c.Player.Name = name
+	if c.JSON {
+		if err := writeJSON(c.Out, c.identity()); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintln(c.Out, name)
+	}
 	fmt.Fprintln(c.Err, c.T("cmd.name.renamed", "Name", name))
 	return nil
 }

@@ -16,7 +16,6 @@ import (
 // profile prints the player's record, or another player's.
 func (s *Set) profile(c *Call) error {
 	fs := flag.NewFlagSet("profile", flag.ContinueOnError)
-	asJSON := fs.Bool("json", false, "")
 	fs.SetOutput(io.Discard)
 	// Every word that is not a flag is the name: names may have spaces.
 	var words, flags []string
@@ -37,7 +36,7 @@ func (s *Set) profile(c *Call) error {
 	if err != nil {
 		return err
 	}
-	if *asJSON {
+	if c.JSON {
 		return writeJSON(c.Out, p)
 	}
 	s.profileText(c, p, len(words) == 0)
@@ -62,8 +61,12 @@ func (s *Set) profileText(c *Call, p players.Summary, own bool) {
 		fmt.Fprintln(w, langLine(c, p.Lang))
 	}
 	for _, g := range p.ByGame {
-		fmt.Fprintf(w, "\n%s\n", c.T("cmd.profile.game", "Title", s.title(c, g.Game), "Games", c.N("cmd.profile.games", g.Games),
-			"Wins", c.N("cmd.profile.wins", g.Wins), "Average", c.decimal(g.AverageScore, 1)))
+		if g.Games > 0 {
+			fmt.Fprintf(w, "\n%s\n", c.T("cmd.profile.game", "Title", s.title(c, g.Game), "Games", c.N("cmd.profile.games", g.Games),
+				"Wins", c.N("cmd.profile.wins", g.Wins), "Average", c.decimal(g.AverageScore, 1)))
+		} else {
+			fmt.Fprintf(w, "\n%s\n", c.T("cmd.profile.solo_only", "Title", s.title(c, g.Game)))
+		}
 		if g.Rating != nil {
 			fmt.Fprintf(w, "  %s\n", c.T("cmd.profile.rating", "Rating", c.decimal(g.Ordinal, 1), "Mu", c.decimal(g.Rating.Mu, 1),
 				"Sigma", c.decimal(g.Rating.Sigma, 2), "Games", c.N("cmd.profile.rated", g.Rating.Games)))

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -12,29 +13,44 @@ import (
 	"github.com/smokestack/smokestack/lobby"
 )
 
-// rooms lists the open public rooms.
+// rooms lists the public rooms with a free seat, to join; with
+// --playing, the public games in play instead, to watch.
 func (s *Set) rooms(c *Call) error {
-	return c.listRooms("rooms", s.Lobby.Rooms, c.T("cmd.rooms.none"))
-}
-
-// listRooms runs a command that lists rooms: as JSON with --json, for
-// scripts, else as a table, or none when there are none.
-func (c *Call) listRooms(name string, list func(context.Context) ([]lobby.RoomInfo, error), none string) error {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	asJSON := fs.Bool("json", false, "print JSON")
+	fs := flag.NewFlagSet("rooms", flag.ContinueOnError)
+	playing := fs.Bool("playing", false, "")
 	if _, err := c.flags(fs, 0, ""); err != nil {
 		return err
 	}
+	head, none := c.T("cmd.rooms.open_head", "Command", s.Host.SSHCommand(true, "join", "CODE")), c.T("cmd.rooms.none")
+	if *playing {
+		head, none = c.T("cmd.rooms.playing_head", "Command", s.Host.SSHCommand(true, "watch", "CODE")), c.T("cmd.rooms.playing_none")
+	}
+	return c.listRooms(func(ctx context.Context) ([]lobby.RoomInfo, error) {
+		rooms, err := s.Lobby.Rooms(ctx)
+		return slices.DeleteFunc(rooms, func(r lobby.RoomInfo) bool { return joinable(r) == *playing }), err
+	}, head, none)
+}
+
+// joinable reports whether anyone may sit down in r: a seat is free and
+// its game is still to start.
+func joinable(r lobby.RoomInfo) bool { return r.Open() && !r.Started && !r.Over }
+
+// listRooms lists rooms: as JSON with --json, for scripts, else under
+// head as a table, or none when there are none.
+func (c *Call) listRooms(list func(context.Context) ([]lobby.RoomInfo, error), head, none string) error {
 	rooms, err := list(c.Ctx)
 	if err != nil {
 		return err
 	}
-	if *asJSON {
+	if c.JSON {
 		return writeJSON(c.Out, rooms)
 	}
 	if len(rooms) == 0 {
 		fmt.Fprintln(c.Out, none)
 		return nil
+	}
+	if head != "" {
+		fmt.Fprintln(c.Out, head)
 	}
 	return roomTable(c.Out, lang.For(c.Lang), rooms)
 }
@@ -75,6 +91,8 @@ func gameStatus(p *lang.Printer, r lobby.RoomInfo) string {
 		return p.T("cmd.rooms.over_ended", "Ended", p.T("session.room.endedByHost"))
 	case r.Over && r.Ended != "":
 		return p.T("cmd.rooms.over_ended", "Ended", r.Ended) // an operator's words, as they wrote them
+	case r.Over && r.Result != nil && len(r.Result.Scores) == len(r.Seats):
+		return resultStatus(p, r)
 	case r.Over:
 		return p.T("cmd.rooms.over")
 	case r.Started:
@@ -82,4 +100,43 @@ func gameStatus(p *lang.Printer, r lobby.RoomInfo) string {
 	default:
 		return p.T("cmd.rooms.waiting")
 	}
+}
+
+// resultStatus words a finished game's result, as the lobby's row tells
+// it: who won, and every seat's score.
+func resultStatus(p *lang.Printer, r lobby.RoomInfo) string {
+	res := r.Result
+	var scores, winners []string
+	for seat, score := range res.Scores {
+		scores = append(scores, fmt.Sprintf("%s %d", seatName(r.Seats[seat]), score))
+	}
+	for _, seat := range res.Winners {
+		if seat >= 0 && seat < len(r.Seats) {
+			winners = append(winners, seatName(r.Seats[seat]))
+		}
+	}
+	all := strings.Join(scores, ", ")
+	switch {
+	case len(winners) > 0:
+		return p.T("cmd.rooms.won_by", "Names", andList(p, winners), "Scores", all)
+	case res.Opponent != nil:
+		return p.T("cmd.rooms.lost", "Opponent", *res.Opponent, "Scores", all)
+	}
+	return p.T("cmd.rooms.nobody_won", "Scores", all)
+}
+
+// seatName names whoever sat in a seat: its player, or its bot.
+func seatName(s lobby.SeatInfo) string {
+	if s.Name == "" {
+		return s.Bot
+	}
+	return s.Name
+}
+
+// andList joins names as p's language lists them: "A, B and C".
+func andList(p *lang.Printer, names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " " + p.T("cmd.and") + " " + names[len(names)-1]
 }

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,7 +10,10 @@ import (
 	"io"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+
+	"github.com/agnivade/levenshtein"
 
 	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/lobby"
@@ -27,13 +31,16 @@ type command struct {
 	terminal bool
 	// operator marks commands only operators have (admin.go).
 	operator bool
-	run      func(s *Set, c *Call) error
+	// json marks the commands that print facts about the player or rooms:
+	// they take the common --json (Call.JSON), which Run reads for them.
+	json bool
+	run  func(s *Set, c *Call) error
 }
 
 // commands lists the exec commands in the order help shows them.
 var commands = []command{
 	{name: "help", args: "[COMMAND]", about: "cmd.about.help"}, // run set in init: help lists commands
-	{name: "rooms", args: "[--json]", about: "cmd.about.rooms", run: (*Set).rooms},
+	{name: "rooms", args: "[--playing] [--json]", about: "cmd.about.rooms", json: true, run: (*Set).rooms},
 	{name: "new", args: "[--game G] [--players N] [--private] [--seed S] [--bots B,B] [--grace 2m] [--clock 90s|off] [--sit] [game options]",
 		about: "cmd.about.new", run: (*Set).newRoom},
 	{name: "play", args: "CODE [WORD] [--watch]", about: "cmd.about.play", run: (*Set).play},
@@ -42,14 +49,15 @@ var commands = []command{
 	{name: "replay", args: "CODE [--theme T] [--no-bell]", about: "cmd.about.replay", terminal: true},
 	{name: "lobby", args: "[--theme T] [--no-bell]", about: "cmd.about.lobby", terminal: true},
 	{name: "rematch", args: "CODE [--wait]", about: "cmd.about.rematch", run: (*Set).rematch},
-	{name: "history", args: "[--json]", about: "cmd.about.history", run: (*Set).history},
-	{name: "mine", args: "[--json]", about: "cmd.about.mine", run: (*Set).mine},
-	{name: "name", args: "[NEW NAME]", about: "cmd.about.name", run: (*Set).name},
-	{name: "profile", args: "[NAME] [--json]", about: "cmd.about.profile", run: (*Set).profile},
-	{name: "top", args: "[--game G] [--limit N] [--json]", about: "cmd.about.top", run: (*Set).top},
+	{name: "history", args: "[--json]", about: "cmd.about.history", json: true, run: (*Set).history},
+	{name: "mine", args: "[--json]", about: "cmd.about.mine", json: true, run: (*Set).mine},
+	{name: "name", args: "[NEW NAME] [--json]", about: "cmd.about.name", json: true, run: (*Set).name},
+	{name: "profile", args: "[NAME] [--json]", about: "cmd.about.profile", json: true, run: (*Set).profile},
+	{name: "top", args: "[--game G] [--limit N] [--json]", about: "cmd.about.top", json: true, run: (*Set).top},
 	{name: "link", args: "[CODE]", about: "cmd.about.link", run: (*Set).link},
-	{name: "lang", args: "[en|pt|pl|ru|auto]", about: "cmd.about.lang", run: (*Set).langCmd},
-	{name: "whoami", about: "cmd.about.whoami", run: (*Set).whoami},
+	{name: "lang", args: "[en|pt|pl|ru|auto] [--json]", about: "cmd.about.lang", json: true, run: (*Set).langCmd},
+	{name: "whoami", args: "[--json]", about: "cmd.about.whoami", json: true, run: (*Set).whoami},
+	{name: "version", args: "[--json]", about: "cmd.about.version", json: true, run: (*Set).version},
 	{name: "admin", args: "sessions|rooms|kick|ban|unban|end|announce …", about: "cmd.about.admin", operator: true, run: (*Set).admin},
 }
 
@@ -58,17 +66,27 @@ func init() { commands[0].run = (*Set).help }
 // Run runs c's command line and returns its exit status. With no
 // command, a terminal opens the lobby and a script gets the help.
 //
+// What every command has is given here, once, so no command can lack it:
+// its name in any case, --help (what `help CMD` prints), --json for the
+// commands that print facts, a suggestion for a mistyped name, and with
+// a terminal, errors wrapped at words to its width.
+//
 // A terminal command's screen runs inside Run for as long as the player
 // stays, on the session's goroutine: Run and what it calls on the way
 // keep little on the stack meanwhile (see server's runTUI).
 func (s *Set) Run(c *Call) int {
+	if c.Terminal && c.Width > 0 {
+		ww := &wordWrapper{w: c.Err, width: c.Width}
+		defer ww.flush()
+		c.Err = ww
+	}
 	line := c.Line
 	switch {
 	case len(line) == 0 && c.Terminal:
 		line = []string{"lobby"}
 	case len(line) == 0:
 		line = []string{"help"}
-	case line[0] == "-h" || line[0] == "--help":
+	case isHelpFlag(line[0]):
 		line = []string{"help"}
 	case strings.HasPrefix(line[0], "-"):
 		line = append([]string{"lobby"}, line...) // ssh -t host --theme mono
@@ -76,9 +94,16 @@ func (s *Set) Run(c *Call) int {
 	c.args = line[1:]
 	cmd, ok := s.command(line[0], c.Player)
 	if !ok {
-		fmt.Fprintf(c.Err, "smokestack: %s\n%s\n", c.T("cmd.unknown", "Name", fmt.Sprintf("%.40q", line[0])),
-			c.T("cmd.unknown_hint", "Command", s.Host.SSHCommand(false, "help")))
+		fmt.Fprintf(c.Err, "smokestack: %s\n%s%s\n", c.T("cmd.unknown", "Name", fmt.Sprintf("%.40q", line[0])),
+			s.suggest(c, line[0]), c.T("cmd.unknown_hint", "Command", s.Host.SSHCommand(false, "help")))
 		return 1
+	}
+	if wantsHelp(c.args) {
+		c.Session.Started("command")
+		return s.exitStatus(c, cmd, s.helpOn(c, cmd.name))
+	}
+	if cmd.json {
+		c.args, c.JSON = takeFlag(c.args, "json")
 	}
 	c.Session.Started(kindOf(cmd))
 	var err error
@@ -88,6 +113,127 @@ func (s *Set) Run(c *Call) int {
 		err = cmd.run(s, c)
 	}
 	return s.exitStatus(c, cmd, err)
+}
+
+// isHelpFlag reports whether arg asks for help, as the flag package takes it.
+func isHelpFlag(arg string) bool {
+	switch arg {
+	case "-h", "--h", "-help", "--help":
+		return true
+	}
+	return false
+}
+
+// wantsHelp reports whether a command's arguments ask for its help: a
+// help flag before any "--".
+func wantsHelp(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if isHelpFlag(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// takeFlag takes the boolean flag name (-name, --name, --name=true…) out
+// of args, before any "--", and reports whether it was set.
+func takeFlag(args []string, name string) ([]string, bool) {
+	var out []string
+	set := false
+	for i, a := range args {
+		if a == "--" {
+			return append(out, args[i:]...), set
+		}
+		flag, value, hasValue := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-"), "=")
+		if !strings.HasPrefix(a, "-") || flag != name {
+			out = append(out, a)
+			continue
+		}
+		if b, err := strconv.ParseBool(value); hasValue && err == nil {
+			set = b
+		} else if hasValue {
+			out = append(out, a) // a bad value: the command's flags refuse it
+		} else {
+			set = true
+		}
+	}
+	return out, set
+}
+
+// suggest is the line that tells a player who typed an unknown command
+// the commands nearest it, if any is near ("rooom" is one letter from
+// "rooms"), or "".
+func (s *Set) suggest(c *Call, typed string) string {
+	typed = strings.ToLower(typed)
+	best, near := 3, []string(nil) // more than two edits away is no typo
+	for _, cmd := range commands {
+		if cmd.operator && s.Host.Operator(c.Player) == "" {
+			continue
+		}
+		d := levenshtein.ComputeDistance(typed, cmd.name)
+		if len(typed) >= 3 && strings.HasPrefix(cmd.name, typed) {
+			d = 1 // the start of a name, as a shell's completion takes it
+		}
+		switch {
+		case d < best:
+			best, near = d, []string{cmd.name}
+		case d == best:
+			near = append(near, cmd.name)
+		}
+	}
+	if len(near) == 0 {
+		return ""
+	}
+	for i, n := range near {
+		near[i] = "`" + n + "`"
+	}
+	return c.T("cmd.did_you_mean", "Commands", strings.Join(near, " "+c.T("cmd.or")+" ")) + "\n"
+}
+
+// wordWrapper wraps each line written through it at its spaces to a
+// terminal's width, which would otherwise break it mid-word; a word wider
+// than the terminal keeps its own line. Without a terminal nothing is
+// wrapped: a script reads one line a message.
+type wordWrapper struct {
+	w     io.Writer
+	width int
+	part  []byte // a line not yet ended
+}
+
+func (ww *wordWrapper) Write(p []byte) (int, error) {
+	ww.part = append(ww.part, p...)
+	for {
+		i := bytes.IndexByte(ww.part, '\n')
+		if i < 0 {
+			return len(p), nil
+		}
+		line := string(ww.part[:i])
+		ww.part = ww.part[i+1:]
+		if err := ww.line(line); err != nil {
+			return len(p), err
+		}
+	}
+}
+
+func (ww *wordWrapper) line(line string) error {
+	words := strings.FieldsFunc(line, func(r rune) bool { return r == ' ' })
+	if len(words) == 0 {
+		_, err := io.WriteString(ww.w, line+"\n")
+		return err
+	}
+	_, err := io.WriteString(ww.w, strings.Join(kit.WrapHanging("", "", words, " ", ww.width), "\n")+"\n")
+	return err
+}
+
+// flush writes what is left of an unended line.
+func (ww *wordWrapper) flush() {
+	if len(ww.part) > 0 {
+		_ = ww.line(string(ww.part))
+		ww.part = nil
+	}
 }
 
 // kindOf names a command's kind of session, for the server's figures.
@@ -101,10 +247,10 @@ func kindOf(cmd command) string {
 	return "command"
 }
 
-// command finds the command called name, as p may see it: the operators'
-// commands do not exist for anyone else.
+// command finds the command called name, in any case, as p may see it:
+// the operators' commands do not exist for anyone else.
 func (s *Set) command(name string, p lobby.Player) (command, bool) {
-	i := slices.IndexFunc(commands, func(c command) bool { return c.name == name })
+	i := slices.IndexFunc(commands, func(c command) bool { return strings.EqualFold(c.name, name) })
 	if i < 0 || commands[i].operator && s.Host.Operator(p) == "" {
 		return command{}, false
 	}
@@ -119,7 +265,10 @@ func (e errUsage) Error() string { return e.msg }
 // exitStatus tells the client what went wrong, if anything, and returns
 // the command's exit status.
 func (s *Set) exitStatus(c *Call, cmd command, err error) int {
-	if err == nil || errors.Is(err, flag.ErrHelp) {
+	if errors.Is(err, flag.ErrHelp) {
+		err = s.helpOn(c, cmd.name) // -help where a command reads its own flags
+	}
+	if err == nil {
 		return 0
 	}
 	err = told(c, err)

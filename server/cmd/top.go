@@ -12,7 +12,6 @@ import (
 func (s *Set) top(c *Call) error {
 	fs := flag.NewFlagSet("top", flag.ContinueOnError)
 	game := fs.String("game", "", "")
-	asJSON := fs.Bool("json", false, "")
 	limit := fs.Int("limit", 20, "")
 	if _, err := c.flags(fs, 0, ""); err != nil {
 		return err
@@ -31,7 +30,7 @@ func (s *Set) top(c *Call) error {
 	if board == nil {
 		board = []players.Standing{} // scripts get [] rather than null
 	}
-	if *asJSON {
+	if c.JSON {
 		return writeJSON(c.Out, struct {
 			Game      string             `json:"game"`
 			Standings []players.Standing `json:"standings"`
