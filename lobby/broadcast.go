@@ -28,7 +28,7 @@ func (r *room) broadcast() {
 			v = &seatView{}
 			var err error
 			if v.value, err = r.table.viewValue(c.seat); err != nil {
-				r.l.cfg.Logger.Error("view", "code", r.code, "seat", c.seat, "err", err)
+				r.env.log.Error("view", "code", r.code, "seat", c.seat, "err", err)
 			}
 			views[c.seat] = v
 		}
@@ -64,7 +64,7 @@ func (v *seatView) asJSON(r *room, seat int) json.RawMessage {
 		v.made = true
 		var err error
 		if v.json, err = json.Marshal(v.value); err != nil {
-			r.l.cfg.Logger.Error("view", "code", r.code, "seat", seat, "err", err)
+			r.env.log.Error("view", "code", r.code, "seat", seat, "err", err)
 		}
 	}
 	return v.json
@@ -81,7 +81,7 @@ func (r *room) info() RoomInfo {
 			info.Solo = &solo
 		}
 	}
-	now := r.l.cfg.Now()
+	now := r.env.now()
 	for seat := range info.Seats {
 		s := &info.Seats[seat]
 		if d, ok := r.clock.deadline(seat, &r.meta); ok {
@@ -108,9 +108,9 @@ func (r *room) scheduleBot() {
 	if r.timer.thinking {
 		return // botMoved schedules again when the bot has moved
 	}
-	now := r.l.cfg.Now()
+	now := r.env.now()
 	at, ok := r.nextWake(now)
-	r.timer.set(at, ok, now, r.l.afterFunc, r.botTurn)
+	r.timer.set(at, ok, now, r.env.afterFunc, r.botTurn)
 }
 
 // nextWake is when the room next has something to do. The caller holds
@@ -124,7 +124,7 @@ func (r *room) nextWake(now time.Time) (at time.Time, ok bool) {
 	if r.table.state == nil || r.meta.Over || r.botSeat(now) < 0 {
 		r.timer.moved()
 	} else {
-		delay := r.l.cfg.BotDelay
+		delay := r.env.botDelay
 		if !slices.ContainsFunc(r.meta.Seats, func(s store.Seat) bool { return s.Bot == "" && s.Player != "" }) {
 			delay = 0
 		}
@@ -165,7 +165,7 @@ func (r *room) botPlays(seat int, now time.Time) bool {
 // claims. Leaving withdraws the claim. The store is asked without holding
 // r.mu, so a slow store delays no move.
 func (r *room) sharePresence(ctx context.Context, p store.Presence, all, leaving bool) {
-	now := r.l.presenceNow()
+	now := r.env.presenceNow()
 	r.mu.Lock()
 	c, ok := r.seen.claim(all, leaving, len(r.conns) > 0, now)
 	r.mu.Unlock()
@@ -175,12 +175,12 @@ func (r *room) sharePresence(ctx context.Context, p store.Presence, all, leaving
 	var sp store.SharedPresence
 	var err error
 	if c.write {
-		sp, err = p.ClaimSeats(ctx, r.code, c.held, c.last, now, r.l.presenceTTL())
+		sp, err = p.ClaimSeats(ctx, r.code, c.held, c.last, now, r.env.presenceTTL)
 	} else {
 		sp, err = p.SeatPresence(ctx, r.code, now)
 	}
 	if err != nil {
-		r.l.storeFault("seat presence not shared", err, "code", r.code)
+		r.env.fault("seat presence not shared", err, "code", r.code)
 		return // still dirty: the next round tries again
 	}
 	r.mu.Lock()
@@ -195,13 +195,13 @@ func (r *room) sharePresence(ctx context.Context, p store.Presence, all, leaving
 // are other instances. The caller does not hold r.mu: the store is asked
 // outside it.
 func (r *room) readPresence(ctx context.Context) error {
-	if r.l.cluster == nil {
+	if r.env.presence == nil {
 		return nil
 	}
 	r.mu.Lock()
 	ticket := r.seen.ask()
 	r.mu.Unlock()
-	sp, err := r.l.cluster.SeatPresence(ctx, r.code, r.l.presenceNow())
+	sp, err := r.env.presence.SeatPresence(ctx, r.code, r.env.presenceNow())
 	if err != nil {
 		return err
 	}
@@ -228,9 +228,9 @@ func (r *room) readChat(ctx context.Context) {
 	r.chatAsked++
 	asked := r.chatAsked
 	r.mu.Unlock()
-	lines, err := r.l.cfg.Store.Chat(ctx, r.code, chat.Recent)
+	lines, err := r.env.store.Chat(ctx, r.code, chat.Recent)
 	if err != nil {
-		r.l.storeFault("read chat", err, "code", r.code)
+		r.env.fault("read chat", err, "code", r.code)
 		return
 	}
 	r.mu.Lock()
@@ -275,12 +275,12 @@ func (r *room) recordLater() {
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		o, err := r.l.recordRoom(ctx, meta)
+		o, err := r.env.record(ctx, meta)
 		r.mu.Lock()
 		defer r.mu.Unlock()
 		r.recording = false
 		if err != nil {
-			r.l.storeFault("record game", err, "code", meta.Code)
+			r.env.fault("record game", err, "code", meta.Code)
 			time.AfterFunc(recordRetry, func() {
 				r.mu.Lock()
 				defer r.mu.Unlock()

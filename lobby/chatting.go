@@ -47,12 +47,12 @@ func (c *Conn) Say(ctx context.Context, text string) error {
 	}
 	code := r.meta.Code
 	r.mu.Unlock()
-	line, err := r.l.newChatLine(c.player, name, c.seat, channel, text)
+	line, err := r.env.chatLine(c.player, name, c.seat, channel, text)
 	if err != nil {
 		return err
 	}
-	if err := r.l.cfg.Store.AddChat(ctx, code, line, chat.Keep); err != nil {
-		return r.l.unavailable("chat in room "+code, err)
+	if err := r.env.store.AddChat(ctx, code, line, chat.Keep); err != nil {
+		return r.env.unavailable("chat in room "+code, err)
 	}
 	// The store's order is the chat's: read it back rather than append
 	// here, so every instance shows the same order.

@@ -34,7 +34,7 @@ func (r *room) move(ctx context.Context, seat int, mv json.RawMessage) error {
 	r.writing.Lock()
 	defer r.writing.Unlock()
 	r.mu.Lock()
-	late := r.outOfTime(seat, r.l.cfg.Now())
+	late := r.outOfTime(seat, r.env.now())
 	r.mu.Unlock()
 	if late {
 		return refuse("your time for this turn ran out: the bot plays it, and you play again from your next turn", "lobby.timeOut")
@@ -69,9 +69,9 @@ func (r *room) commit(ctx context.Context, seat int, mv json.RawMessage, standIn
 		if st := &next.status; st.Over && st.Result == nil {
 			st.Result = &engine.Result{} // a ruleset that did not say: over all the same
 		}
-		now := r.l.cfg.Now().UTC()
+		now := r.env.now().UTC()
 		began := time.Now()
-		err = r.l.cfg.Store.Append(ctx, r.code, r.table.moves, store.Record{Seat: seat, Move: mv, At: now, Bot: standIn}, next.status)
+		err = r.env.store.Append(ctx, r.code, r.table.moves, store.Record{Seat: seat, Move: mv, At: now, Bot: standIn}, next.status)
 		if errors.Is(err, store.ErrConflict) && (attempt < retries || retries == 0) {
 			// Someone else (another session's instance) played first: take
 			// their moves and judge this one again against the new state,
@@ -93,12 +93,12 @@ func (r *room) commit(ctx context.Context, seat int, mv json.RawMessage, standIn
 			r.failed(err)
 			return errNotPlayed
 		}
-		r.l.observer().MoveStored(time.Since(began))
+		r.env.observer.MoveStored(time.Since(began))
 		r.mu.Lock()
 		listed := r.played(next, seat, standIn != "", events, now)
 		r.mu.Unlock()
 		if listed {
-			r.l.roomsChanged()
+			r.env.listed()
 		}
 		return nil
 	}
@@ -148,19 +148,19 @@ func (r *room) saveMeta(ctx context.Context, m store.Meta, then func()) error {
 		m.SetStatus(st)
 	}
 	m.Version = r.meta.Version + 1
-	m.Updated = r.l.cfg.Now().UTC()
+	m.Updated = r.env.now().UTC()
 	if m.Full() && !m.Started {
 		m.Started, m.StartedAt = true, m.Updated
 	}
-	err := r.l.cfg.Store.SaveMeta(ctx, m)
+	err := r.env.store.SaveMeta(ctx, m)
 	if errors.Is(err, store.ErrConflict) {
 		if cerr := r.catchUp(ctx); cerr != nil {
-			return r.l.unavailable("room catch up", cerr, "code", m.Code)
+			return r.env.unavailable("room catch up", cerr, "code", m.Code)
 		}
 		return err
 	}
 	if err != nil {
-		return r.l.unavailable("save room", err, "code", m.Code)
+		return r.env.unavailable("save room", err, "code", m.Code)
 	}
 	r.mu.Lock()
 	err = r.tookMeta(m)
@@ -169,7 +169,7 @@ func (r *room) saveMeta(ctx context.Context, m store.Meta, then func()) error {
 	}
 	r.mu.Unlock()
 	if err == nil {
-		r.l.roomsChanged()
+		r.env.listed()
 	}
 	return err
 }
@@ -183,7 +183,7 @@ func (r *room) tookMeta(m store.Meta) error {
 		if err := r.rebuild(m, nil); err != nil {
 			return err
 		}
-		r.l.cfg.Logger.Info("game started", "code", m.Code, "seats", len(m.Seats))
+		r.env.log.Info("game started", "code", m.Code, "seats", len(m.Seats))
 	}
 	r.broadcast()
 	return nil
@@ -205,7 +205,7 @@ func (r *room) end(ctx context.Context, by *Player, why string) error {
 	if by != nil {
 		m.Acting = nil
 	} else {
-		r.l.cfg.Logger.Info("game ended by an operator", "code", m.Code)
+		r.env.log.Info("game ended by an operator", "code", m.Code)
 	}
 	return r.saveMeta(ctx, m, nil)
 }
@@ -218,7 +218,7 @@ func (r *room) handOverDue(ctx context.Context) {
 	r.mu.Lock()
 	v := r.votes()
 	at, seat := v.next(len(r.conns) > 0)
-	now := r.l.cfg.Now()
+	now := r.env.now()
 	due := seat >= 0 && !now.Before(at) && !now.Before(r.timer.handoverRetry)
 	var m store.Meta
 	if due {
@@ -236,9 +236,9 @@ func (r *room) handOverDue(ctx context.Context) {
 		r.mu.Lock()
 		r.timer.handoverRetry = now.Add(botRetry)
 		r.mu.Unlock()
-		r.l.storeFault("hand a seat to a bot", err, "code", r.code, "seat", seat)
+		r.env.fault("hand a seat to a bot", err, "code", r.code, "seat", seat)
 	default:
-		r.l.cfg.Logger.Info("seat handed to a bot", "code", r.code, "seat", seat, "bot", r.game.DefaultBot(), "by", "time")
+		r.env.log.Info("seat handed to a bot", "code", r.code, "seat", seat, "bot", r.game.DefaultBot(), "by", "time")
 	}
 }
 
@@ -266,8 +266,8 @@ func (r *room) botTurn(gen int) {
 	if b.err == nil {
 		start := time.Now()
 		move, b.err = b.play(b.view)
-		r.l.observer().BotThought(time.Since(start))
-		r.l.cfg.Logger.Debug("bot move", "code", r.code, "seat", b.seat, "think", time.Since(start))
+		r.env.observer.BotThought(time.Since(start))
+		r.env.log.Debug("bot move", "code", r.code, "seat", b.seat, "think", time.Since(start))
 	}
 	r.botMoved(b, move)
 }
@@ -288,7 +288,7 @@ func (r *room) botToMove(gen int) (b botMove, ok bool) {
 	cancel()
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	now := r.l.cfg.Now()
+	now := r.env.now()
 	seat := r.botSeat(now)
 	switch {
 	case seat < 0 || r.meta.Over || !r.timer.ready.IsZero() && now.Before(r.timer.ready):
@@ -320,7 +320,7 @@ func (r *room) botMoved(b botMove, move json.RawMessage) {
 	defer r.writing.Unlock()
 	r.mu.Lock()
 	r.timer.thinking = false
-	same := r.table.moves == b.moves && r.botPlays(b.seat, r.l.cfg.Now())
+	same := r.table.moves == b.moves && r.botPlays(b.seat, r.env.now())
 	r.mu.Unlock()
 	err := b.err
 	if err == nil {
@@ -333,7 +333,7 @@ func (r *room) botMoved(b botMove, move json.RawMessage) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if b.err == nil && err != nil && (r.table.moves != b.moves || !r.botPlays(b.seat, r.l.cfg.Now())) {
+	if b.err == nil && err != nil && (r.table.moves != b.moves || !r.botPlays(b.seat, r.env.now())) {
 		// The game moved on while the bot thought (a player's move,
 		// a player taking the seat back, another instance's bot):
 		// whatever the bot chose was for a position that is gone.
@@ -341,7 +341,7 @@ func (r *room) botMoved(b botMove, move json.RawMessage) {
 		return
 	}
 	if err != nil {
-		r.l.cfg.Logger.Warn("bot move", "code", r.code, "seat", b.seat, "err", err)
+		r.env.log.Warn("bot move", "code", r.code, "seat", b.seat, "err", err)
 		if r.notice == "" {
 			r.notice = NoticeBotFailed + err.Error()
 		}

@@ -263,7 +263,7 @@ func (c *Conn) Move(ctx context.Context, move json.RawMessage) error {
 	start := time.Now()
 	err := c.room.move(ctx, c.seat, move)
 	if err == nil {
-		c.room.l.observer().MoveShown(time.Since(start))
+		c.room.env.observer.MoveShown(time.Since(start))
 	}
 	return err
 }

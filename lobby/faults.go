@@ -85,7 +85,7 @@ func (l *Lobby) serviceAway(away bool) {
 // shownNotice is the room's notice, or the reconnecting one while the
 // store is away. The caller holds r.mu.
 func (r *room) shownNotice() string {
-	if r.notice == "" && r.l.away.Load() {
+	if r.notice == "" && r.env.away() {
 		return NoticeReconnecting
 	}
 	return r.notice

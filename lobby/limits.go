@@ -121,7 +121,7 @@ const moveWait = time.Second
 // seat's, not the session's: one key may hold its seat from several
 // sessions at once, and together they get one seat's rate.
 func (c *Conn) allowMove(ctx context.Context) error {
-	per := c.room.l.cfg.Limits.MovesPerSecond
+	per := c.room.env.movesPerSecond
 	if per <= 0 {
 		return nil
 	}
@@ -132,7 +132,7 @@ func (c *Conn) allowMove(ctx context.Context) error {
 	}
 	if d > moveWait {
 		r.Cancel()
-		c.room.l.observer().Refused("move_rate", c.player)
+		c.room.env.observer.Refused("move_rate", c.player)
 		return &LimitError{Reason: "move_rate", Msg: fmt.Sprintf("too many moves: at most %g a second; that one was not played", per),
 			Words: engine.Say("lobby.moveRate", engine.Str("Rate", fmt.Sprintf("%g", per)))}
 	}

@@ -126,6 +126,8 @@ type Lobby struct {
 	away atomic.Bool
 	// pauses are the service's downtimes, when no clock runs (pauses.go).
 	pauses *pauses
+	// env is what every room is made with (roomenv.go).
+	env *roomEnv
 }
 
 // New returns a lobby over cfg.Store.
@@ -146,6 +148,7 @@ func New(cfg Config) *Lobby {
 	for _, g := range cfg.Games {
 		l.games[g.Name()] = g
 	}
+	l.env = l.newRoomEnv()
 	return l
 }
 

@@ -275,9 +275,3 @@ func (p *presence) wrote(c presenceClaim) {
 		p.dirty = false
 	}
 }
-
-// presenceNow is the clock for presence, in milliseconds: what a shared
-// store keeps, so every instance shows the very same away time.
-func (l *Lobby) presenceNow() time.Time {
-	return l.cfg.Now().UTC().Truncate(time.Millisecond)
-}

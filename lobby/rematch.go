@@ -60,7 +60,7 @@ var errCodeTaken = errors.New("the rematch's room code is taken")
 // rematchOffer is the offer p accepts in the finished game m: the one
 // made, or a new one; fresh, unless "", is a code drawn again after the
 // offer's was taken. done says the rematch is made already.
-func (l *Lobby) rematchOffer(m store.Meta, p Player, fresh string) (off store.Rematch, done bool, err error) {
+func (e *roomEnv) rematchOffer(m store.Meta, p Player, fresh string) (off store.Rematch, done bool, err error) {
 	seat := m.SeatOf(p.ID)
 	switch {
 	case seat < 0:
@@ -76,7 +76,7 @@ func (l *Lobby) rematchOffer(m store.Meta, p Player, fresh string) (off store.Re
 		off = *m.Rematch
 		off.Accepted = slices.Clone(off.Accepted)
 	} else {
-		off = store.Rematch{Code: newCode(), Seed: l.newSeed()}
+		off = store.Rematch{Code: newCode(), Seed: e.seed()}
 		if !m.Public {
 			off.Secret = newSecret()
 		}
@@ -98,8 +98,8 @@ func (l *Lobby) rematchOffer(m store.Meta, p Player, fresh string) (off store.Re
 // room that filled up stores it. A room already made with that code and
 // seed by another acceptance counts as made. t is a table of the game,
 // for its rules.
-func (l *Lobby) createRematch(ctx context.Context, t table, m store.Meta, off store.Rematch) error {
-	now := l.cfg.Now().UTC()
+func (e *roomEnv) createRematch(ctx context.Context, t table, m store.Meta, off store.Rematch) error {
+	now := e.now().UTC()
 	nm := store.Meta{Code: off.Code, Game: m.Game, Public: m.Public, Secret: off.Secret, Host: m.Host, HostAddr: m.HostAddr,
 		Seats: slices.Clone(m.Seats), Options: m.Options, Seed: off.Seed, Started: true, StartedAt: now,
 		Grace: m.Grace, Clock: m.Clock, Created: now, Updated: now, Version: 1}
@@ -108,11 +108,11 @@ func (l *Lobby) createRematch(ctx context.Context, t table, m store.Meta, off st
 		return fmt.Errorf("start the rematch of room %s: %w", m.Code, err)
 	}
 	nm.SetStatus(st)
-	err = l.cfg.Store.Create(ctx, nm)
+	err = e.store.Create(ctx, nm)
 	if errors.Is(err, store.ErrExists) {
-		got, _, lerr := l.cfg.Store.Load(ctx, off.Code, math.MaxInt)
+		got, _, lerr := e.store.Load(ctx, off.Code, math.MaxInt)
 		if lerr != nil {
-			return l.unavailable("load room "+off.Code, lerr)
+			return e.unavailable("load room "+off.Code, lerr)
 		}
 		if got.Seed != off.Seed || got.Game != m.Game {
 			return errCodeTaken
@@ -120,7 +120,7 @@ func (l *Lobby) createRematch(ctx context.Context, t table, m store.Meta, off st
 		return nil
 	}
 	if err != nil {
-		return l.unavailable(fmt.Sprintf("create the rematch of room %s", m.Code), err)
+		return e.unavailable(fmt.Sprintf("create the rematch of room %s", m.Code), err)
 	}
 	return nil
 }
@@ -128,11 +128,11 @@ func (l *Lobby) createRematch(ctx context.Context, t table, m store.Meta, off st
 // dropRematch removes the room made as created when another acceptance's
 // room, won: only when two acceptances drew fresh codes at once after a
 // code clash.
-func (l *Lobby) dropRematch(ctx context.Context, created, won string) {
+func (e *roomEnv) dropRematch(ctx context.Context, created, won string) {
 	if created == "" || created == won {
 		return
 	}
-	if err := l.cfg.Store.Delete(ctx, created); err != nil {
-		l.storeFault("drop a rematch room", err, "code", created)
+	if err := e.store.Delete(ctx, created); err != nil {
+		e.fault("drop a rematch room", err, "code", created)
 	}
 }

@@ -31,7 +31,7 @@ import (
 // so a holder of writing reads them without mu. writing is taken before
 // mu, never while holding it.
 type room struct {
-	l    *Lobby
+	env  *roomEnv
 	game Game
 	code string // the room's code, for ever: read with no lock
 
@@ -62,9 +62,9 @@ type room struct {
 }
 
 // newRoom is a room of game g, as m describes it, not yet replayed.
-func (l *Lobby) newRoom(g Game, m store.Meta) *room {
-	return &room{l: l, game: g, code: m.Code, meta: m, table: table{rules: g.Rules}, conns: map[*Conn]struct{}{},
-		seen: presence{started: l.started, shared: l.cluster != nil}}
+func newRoom(env *roomEnv, g Game, m store.Meta) *room {
+	return &room{env: env, game: g, code: m.Code, meta: m, table: table{rules: g.Rules}, conns: map[*Conn]struct{}{},
+		seen: presence{started: env.started, shared: env.presence != nil}}
 }
 
 // room returns the live room for code, loading it from the store. The
@@ -143,7 +143,7 @@ func (l *Lobby) load(ctx context.Context, code string) (*room, error) {
 	if !ok {
 		return nil, notOffered(code, meta.Game)
 	}
-	r := l.newRoom(g, meta)
+	r := newRoom(l.env, g, meta)
 	if err := r.rebuild(meta, moves); err != nil {
 		l.cfg.Logger.Error("room does not replay", "code", code, "err", err)
 		return nil, refuse(fmt.Sprintf("room %s cannot be opened: its game does not replay on this server", code), "lobby.noReplay",
@@ -178,7 +178,7 @@ func (r *room) rebuild(meta store.Meta, moves []store.Record) error {
 	if started.IsZero() {
 		started = meta.Created // stored before StartedAt was
 	}
-	r.clock.start(meta.Clock, r.l.pauses, r.table.status, started)
+	r.clock.start(meta.Clock, r.env.pauses, r.table.status, started)
 	return r.replay(moves)
 }
 
@@ -203,7 +203,7 @@ func (r *room) replay(moves []store.Record) error {
 // it.
 func (r *room) catchUp(ctx context.Context) error {
 	code, have := r.code, r.table.moves
-	meta, moves, err := r.l.cfg.Store.Load(ctx, code, have)
+	meta, moves, err := r.env.store.Load(ctx, code, have)
 	if err != nil {
 		return err
 	}
@@ -211,7 +211,7 @@ func (r *room) catchUp(ctx context.Context) error {
 	if shorter {
 		// The log is shorter than what this room applied (a store that
 		// lost acknowledged writes): every instance rebuilds from it.
-		if meta, moves, err = r.l.cfg.Store.Load(ctx, code, 0); err != nil {
+		if meta, moves, err = r.env.store.Load(ctx, code, 0); err != nil {
 			return err
 		}
 	}
@@ -244,7 +244,7 @@ func (r *room) refresh(ctx context.Context) {
 		r.refreshAgain(ctx)
 	}
 	if err := r.readPresence(ctx); err != nil {
-		r.l.storeFault("seat presence", err, "code", r.code)
+		r.env.fault("seat presence", err, "code", r.code)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -282,7 +282,7 @@ func (r *room) setNotice(err error) {
 	r.notice = ""
 	if err != nil {
 		r.notice = NoticeReconnecting
-		r.l.storeFault("room store", err, "code", r.meta.Code)
+		r.env.fault("room store", err, "code", r.meta.Code)
 	}
 }
 
@@ -296,7 +296,7 @@ func (r *room) connected() bool {
 // votes judges the table's votes from the room as it is. The caller
 // holds r.mu.
 func (r *room) votes() seatVotes {
-	return seatVotes{meta: &r.meta, seen: &r.seen, bot: r.game.DefaultBot(), run: r.l.pauses}
+	return seatVotes{meta: &r.meta, seen: &r.seen, bot: r.game.DefaultBot(), run: r.env.pauses}
 }
 
 // awaySince is since when seat's person has been away. The caller holds

@@ -52,7 +52,7 @@ func (r *room) join(ctx context.Context, p Player, word string) (*Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.l.cfg.Logger.Info("seat taken", "code", r.code, "seat", c.Seat(), "player", p.Name)
+	r.env.log.Info("seat taken", "code", r.code, "seat", c.Seat(), "player", p.Name)
 	return c, nil
 }
 
@@ -118,7 +118,7 @@ func (r *room) reclaimed(p Player, seat int) (m store.Meta, change bool) {
 	if m.Seats[seat].Bot != "" {
 		// Back from a bot, maybe mid-turn: the turn's clock starts again
 		// for them.
-		m.Seats[seat].Since = r.l.cfg.Now().UTC()
+		m.Seats[seat].Since = r.env.now().UTC()
 	}
 	m.Seats[seat].Bot, m.Seats[seat].Name = "", name
 	return m, true
@@ -147,7 +147,7 @@ func (r *room) reclaimByWord(ctx context.Context, p Player, word string) (*Conn,
 	if err != nil {
 		return nil, err
 	}
-	r.l.cfg.Logger.Info("seat taken back by its seat word", "code", r.code, "seat", c.Seat(), "player", p.Name)
+	r.env.log.Info("seat taken back by its seat word", "code", r.code, "seat", c.Seat(), "player", p.Name)
 	return c, nil
 }
 
@@ -158,7 +158,7 @@ func (r *room) wordSeat(word string, p Player) int {
 	if !p.Guest || p.From == "" || word == "" {
 		return -1
 	}
-	now := r.l.cfg.Now()
+	now := r.env.now()
 	for seat, s := range r.meta.Seats {
 		if s.Word == "" || subtle.ConstantTimeCompare([]byte(s.Word), []byte(word)) != 1 {
 			continue
@@ -211,7 +211,7 @@ func (r *room) hostPowers(ctx context.Context, p Player) bool {
 		return false
 	}
 	if err := r.readPresence(ctx); err != nil {
-		r.l.storeFault("seat presence", err, "code", r.code)
+		r.env.fault("seat presence", err, "code", r.code)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -235,13 +235,13 @@ func (r *room) voteWriting(ctx context.Context, by Player, seat int) (VoteResult
 		}
 		// Either may be at the table through another instance: ask.
 		if err := r.readPresence(ctx); err != nil {
-			r.l.storeFault("seat presence", err, "code", r.code)
+			r.env.fault("seat presence", err, "code", r.code)
 			name := r.meta.Seats[seat].Name
 			return VoteResult{}, refuse(fmt.Sprintf("cannot tell whether %s is still playing seat %d: try again in a moment", name, seat+1),
 				"lobby.cannotTell", engine.Str("Name", name), engine.Num("Seat", seat+1))
 		}
 		r.mu.Lock()
-		m, res, err := r.votes().cast(voter, seat, r.l.cfg.Now())
+		m, res, err := r.votes().cast(voter, seat, r.env.now())
 		r.mu.Unlock()
 		if err != nil {
 			return VoteResult{}, err
@@ -254,7 +254,7 @@ func (r *room) voteWriting(ctx context.Context, by Player, seat int) (VoteResult
 			return VoteResult{}, err
 		}
 		if res.HandedOver {
-			r.l.cfg.Logger.Info("seat handed to a bot", "code", m.Code, "seat", seat, "bot", res.Bot, "by", "votes")
+			r.env.log.Info("seat handed to a bot", "code", m.Code, "seat", seat, "bot", res.Bot, "by", "votes")
 		}
 		return res, nil
 	}
@@ -278,7 +278,7 @@ func (r *room) connectLocked(p Player, seat int) *Conn {
 func (r *room) attachLocked(c *Conn) *Conn {
 	r.conns[c] = struct{}{}
 	if r.seen.arrive(c.seat) {
-		r.l.kickPresence(r)
+		r.env.claim(r)
 	}
 	r.broadcast()
 	return c
@@ -291,8 +291,8 @@ func (r *room) disconnect(c *Conn) {
 		return
 	}
 	delete(r.conns, c)
-	if r.seen.leave(c.seat, r.l.presenceNow()) {
-		r.l.kickPresence(r)
+	if r.seen.leave(c.seat, r.env.presenceNow()) {
+		r.env.claim(r)
 	}
 	r.broadcast()
 }
@@ -316,7 +316,7 @@ func (r *room) rematch(ctx context.Context, p Player) (RoomInfo, error) {
 	for attempt := 0; ; attempt++ {
 		r.mu.Lock()
 		m := r.meta
-		off, done, err := r.l.rematchOffer(m, p, fresh)
+		off, done, err := r.env.rematchOffer(m, p, fresh)
 		var info RoomInfo
 		if done {
 			info = r.info()
@@ -326,11 +326,11 @@ func (r *room) rematch(ctx context.Context, p Player) (RoomInfo, error) {
 		case err != nil:
 			return RoomInfo{}, err
 		case done:
-			r.l.dropRematch(ctx, created, m.Rematch.Code)
+			r.env.dropRematch(ctx, created, m.Rematch.Code)
 			return info, nil
 		}
 		if len(off.Accepted) == len(m.Seats) {
-			err := r.l.createRematch(ctx, table{rules: r.game.Rules}, m, off)
+			err := r.env.createRematch(ctx, table{rules: r.game.Rules}, m, off)
 			if errors.Is(err, errCodeTaken) && attempt < 5 {
 				fresh = newCode()
 				continue
@@ -348,7 +348,7 @@ func (r *room) rematch(ctx context.Context, p Player) (RoomInfo, error) {
 			return RoomInfo{}, err
 		}
 		if off.Started {
-			r.l.cfg.Logger.Info("rematch", "code", m.Code, "new", off.Code)
+			r.env.log.Info("rematch", "code", m.Code, "new", off.Code)
 		}
 		return info, nil
 	}

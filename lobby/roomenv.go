@@ -1,0 +1,81 @@
+package lobby
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/smokestack/smokestack/lobby/store"
+)
+
+// roomStore is what a room keeps in the store: its metadata and moves,
+// and its chat.
+type roomStore interface {
+	store.Rooms
+	store.Chats
+}
+
+// roomEnv is what rooms are made with, one value the lobby makes once:
+// the store and the shared presence, the clocks, the log and fault
+// reporting, the pacing they follow, and the four things a room tells
+// the world around it (its listing changed, its seats held here changed,
+// its game is to be recorded, a chat line is to be made). A room reaches
+// nothing else: it never holds the Lobby.
+type roomEnv struct {
+	store roomStore
+	// presence is the store's presence shared between instances, nil
+	// with a store of this instance's own.
+	presence store.Presence
+	// started is when this lobby began serving (presence.started).
+	started time.Time
+
+	now       func() time.Time
+	afterFunc func(d time.Duration, f func()) (stop func() bool)
+	// seed draws the seed of a room nobody chose one for (rematches).
+	seed   func() uint64
+	pauses *pauses
+
+	log      *slog.Logger
+	observer Observer
+	// fault counts and logs a store error (once per burst of what).
+	fault func(what string, err error, attrs ...any)
+	// away reports whether the store does not answer now.
+	away func() bool
+
+	botDelay       time.Duration
+	presenceTTL    time.Duration
+	movesPerSecond float64
+
+	// listed tells room lists that a room's listing changed.
+	listed func()
+	// claim has the presence loop share r's seats held here soon.
+	claim func(r *room)
+	// record records a finished game in its players' records.
+	record func(ctx context.Context, m store.Meta) (*store.Outcome, error)
+	// chatLine makes what p typed into a chat line, or refuses it (not
+	// fit to send, or too fast for p's allowance).
+	chatLine func(p Player, name string, seat int, channel, text string) (store.ChatLine, error)
+}
+
+// roomEnv is the value every room of l is made with.
+func (l *Lobby) newRoomEnv() *roomEnv {
+	e := &roomEnv{store: l.cfg.Store, started: l.started, now: l.cfg.Now, afterFunc: l.afterFunc, seed: l.newSeed,
+		pauses: l.pauses, log: l.cfg.Logger, observer: l.observer(), fault: l.storeFault, away: l.away.Load,
+		botDelay: l.cfg.BotDelay, presenceTTL: l.presenceTTL(), movesPerSecond: l.cfg.Limits.MovesPerSecond,
+		listed: l.roomsChanged, claim: l.kickPresence, record: l.recordRoom, chatLine: l.newChatLine}
+	if l.cluster != nil {
+		e.presence = l.cluster
+	}
+	return e
+}
+
+// unavailable counts and logs what failed and returns ErrUnavailable for
+// the player.
+func (e *roomEnv) unavailable(what string, err error, attrs ...any) error {
+	e.fault(what, err, attrs...)
+	return ErrUnavailable
+}
+
+// presenceNow is the clock for presence, in milliseconds: what a shared
+// store keeps, so every instance shows the very same away time.
+func (e *roomEnv) presenceNow() time.Time { return e.now().UTC().Truncate(time.Millisecond) }
