@@ -88,13 +88,15 @@ func (f *frames) Write(p []byte) (int, error) {
 }
 
 // Init takes over the terminal as Bubble Tea's own renderer would: the
-// alternate screen, cleared, no cursor, bracketed paste, and mouse clicks
-// and drags reported (so a wheel does not scroll the screen away), then
-// draws the first frame.
+// alternate screen, cleared, no cursor, bracketed paste, then draws the
+// first frame. The mouse is not reported: the screens do nothing with it
+// (session's input model), and a terminal's own select-and-copy works,
+// for a room code or an invite; in the alternate screen most terminals
+// turn the wheel into ↑/↓, which move the menu and scroll the log.
 func (m *onChange) Init() tea.Cmd {
 	cmd := m.inner.Init()
 	m.f.render(ansi.HideCursor+ansi.SetModeAltScreenSaveCursor+ansi.EraseEntireScreen+ansi.CursorHomePosition+
-		ansi.SetModeBracketedPaste+ansi.SetModeMouseButtonEvent+ansi.SetModeMouseExtSgr, m.inner)
+		ansi.SetModeBracketedPaste, m.inner)
 	return cmd
 }
 
@@ -277,7 +279,9 @@ func writeLine(buf *bytes.Buffer, line string, width int) {
 }
 
 // restore gives the terminal back as Bubble Tea's own renderer would:
-// the main screen with its cursor, no mouse reports, no bracketed paste.
+// the main screen with its cursor, no mouse reports (never asked for, but
+// a terminal left in a mode by another program gets it back off), no
+// bracketed paste.
 // Like the frames it holds no bare "\n".
 func (f *frames) restore() {
 	_, _ = io.WriteString(f.out, ansi.EraseEntireLine+"\r"+ansi.ResetModeBracketedPaste+ansi.ShowCursor+

@@ -5,7 +5,7 @@ import "testing"
 // TestPlayThroughSearch: a search that matches nothing, then esc, in a
 // quick solo game at 80x24: the menu says nothing matches, enter says
 // how to get the moves back (not "nothing to play"), and esc brings
-// every move back, in the room.
+// every move back, in the room; q leaves it.
 func TestPlayThroughSearch(t *testing.T) {
 	srv := startServer(t)
 	alice := sitDown(t, srv.addr, "alice", 80, 24, "")
@@ -23,6 +23,6 @@ func TestPlayThroughSearch(t *testing.T) {
 	alice.press("/", "qq", "down")
 	alice.sees("MOVES 1/")
 	alice.seesNo("no move matches", "search moves")
-	alice.press("esc")
+	alice.press("q")
 	alice.sees("OPEN SEATS", "YOUR GAMES (1)")
 }

@@ -31,6 +31,9 @@ type player struct {
 	term *vt.SafeEmulator
 	in   io.WriteCloser
 	sess *gossh.Session
+	// out is every byte the server wrote to the terminal, for what a
+	// screen does not show (the modes it asks of the terminal).
+	out *lockedBuffer
 }
 
 // sitDown brings a new person with a fresh key to the server at a
@@ -78,7 +81,8 @@ func (p *player) connect(cmd string) {
 	// Closing the answers' pipe ends the copy below; Emulator.Close would
 	// race with the Read it is blocked in.
 	p.t.Cleanup(func() { term.InputPipe().(io.Closer).Close() })
-	s.Stdout, s.Stderr = term, term
+	out := &lockedBuffer{}
+	s.Stdout, s.Stderr = io.MultiWriter(term, out), term
 	in, err := s.StdinPipe()
 	if err != nil {
 		p.t.Fatal(err)
@@ -93,7 +97,18 @@ func (p *player) connect(cmd string) {
 	if err != nil {
 		p.t.Fatal(err)
 	}
-	p.term, p.in, p.sess = term, in, s
+	p.term, p.in, p.sess, p.out = term, in, s, out
+}
+
+// resize changes the player's terminal to w x h, as dragging its window
+// would.
+func (p *player) resize(w, h int) {
+	p.t.Helper()
+	p.term.Resize(w, h)
+	p.w, p.h = w, h
+	if err := p.sess.WindowChange(h, w); err != nil {
+		p.t.Fatal(err)
+	}
 }
 
 // leave closes the player's connection, as closing the terminal would.
@@ -105,6 +120,7 @@ func (p *player) leave() {
 var keys = map[string]string{
 	"enter": "\r", "esc": "\x1b", "tab": "\t", "backspace": "\x7f", "space": " ",
 	"up": "\x1b[A", "down": "\x1b[B", "right": "\x1b[C", "left": "\x1b[D",
+	"home": "\x1b[H", "end": "\x1b[F", "pgup": "\x1b[5~", "pgdown": "\x1b[6~",
 }
 
 // press types each key in turn.

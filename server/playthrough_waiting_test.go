@@ -4,7 +4,8 @@ import "testing"
 
 // TestPlayThroughWaitingRoom: the waiting room names the game and what
 // was chosen, offers no card info, and esc on a message takes the
-// message down, not the player out of the room.
+// message down, not the player out of the room; nor does a second: q
+// leaves.
 func TestPlayThroughWaitingRoom(t *testing.T) {
 	srv := startServer(t)
 	alice := sitDown(t, srv.addr, "alice", 80, 24, "")
@@ -20,5 +21,7 @@ func TestPlayThroughWaitingRoom(t *testing.T) {
 	alice.seesNo("the cards show")
 	alice.sees("WAITING ROOM")
 	alice.press("esc")
+	alice.sees("WAITING ROOM", "nothing to close: q leaves the table")
+	alice.press("q")
 	alice.sees("OPEN SEATS")
 }

@@ -303,7 +303,8 @@ func numbers(text string) map[uint64]bool {
 	return out
 }
 
-// lockedBuffer is a buffer the server's goroutines log into.
+// lockedBuffer is a buffer goroutines write into while a test reads
+// it: the server's log, a player's terminal output.
 type lockedBuffer struct {
 	mu  sync.Mutex
 	buf bytes.Buffer

@@ -116,8 +116,9 @@ func (s *Server) newTerminal(c *call, ts terminalStart) *terminal {
 		tea.WithoutSignalHandler(),
 	}
 	if t.fr == nil {
-		// Bubble Tea's renderer, on its fastest tick.
-		opts = append(opts, tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithFPS(120))
+		// Bubble Tea's renderer, on its fastest tick; no mouse, as in
+		// frames.go.
+		opts = append(opts, tea.WithAltScreen(), tea.WithFPS(120))
 	} else {
 		model = t.fr.onChange(model)
 		opts = append(opts, tea.WithoutRenderer())

@@ -68,7 +68,12 @@ func TestChatTypingPlaysNothing(t *testing.T) {
 	if strings.Contains(d.view(), "CHAT") || !strings.Contains(d.view(), "LOG") {
 		t.Fatalf("a second esc should hide the chat and bring back the log:\n%s", d.view())
 	}
-	d.keys("esc")
+	d.keys("esc") // the table is the bottom layer: esc leaves nothing
+	d.until("how to leave", d.screenContains("nothing to close: q leaves the table"))
+	if _, ok := d.game(); !ok {
+		t.Fatalf("a third esc left the table:\n%s", d.view())
+	}
+	d.keys("q")
 	d.until("the lobby", d.screenContains("YOUR GAMES"))
 }
 

@@ -178,6 +178,16 @@ func (f *roomForm) options() lobby.CreateOptions {
 	return o
 }
 
+// closeForm is esc on the form: its help page closes first, then the
+// form.
+func (l *lobbyScreen) closeForm() {
+	if l.form.help {
+		l.form.help = false
+		return
+	}
+	l.form = nil
+}
+
 func (l *lobbyScreen) formKey(msg tea.KeyMsg) tea.Cmd {
 	k, f := formKeyMap, l.form
 	if f.help {
@@ -188,8 +198,6 @@ func (l *lobbyScreen) formKey(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.Help):
 		f.help = true
-	case key.Matches(msg, k.Cancel):
-		l.form = nil
 	case key.Matches(msg, k.Create):
 		l.form = nil
 		return l.create(f.options())

@@ -368,36 +368,70 @@ func (g *gameScreen) staleStatus(was bool) {
 	}
 }
 
-// key is the one place where keys turn into moves and room actions.
-func (g *gameScreen) key(msg tea.KeyMsg) tea.Cmd {
-	if g.armed != nil && !key.Matches(msg, gameKeyMap.Play) {
-		// Anything but a second enter takes a costly move back.
-		g.armed = nil
-		g.setStatus("", false)
+// key hands a key to the screen's top layer (input.go).
+func (g *gameScreen) key(msg tea.KeyMsg) tea.Cmd { return route(g.top(), msg) }
+
+// top is the layer that takes keys now: the chat being typed, an
+// overlay, the confirm line of a costly move, the move search; else the
+// table, where esc hides the chat or takes down a message, and at the
+// bottom says how to leave.
+func (g *gameScreen) top() layer {
+	switch {
+	case g.chat.typing:
+		return layer{key: g.chatKey, esc: g.chat.stop}
+	case g.overlay != nil:
+		return overlayLayer(g.overlay, func(o overlay) { g.overlay = o })
+	case g.armed != nil:
+		return layer{key: g.confirmKey, esc: g.disarm}
+	case g.filtering:
+		return layer{key: g.filterKey, esc: g.endSearch}
+	case g.chat.open:
+		return layer{key: g.tableKey, esc: g.chat.close}
+	case g.menu.filter != "":
+		return layer{key: g.tableKey, esc: g.menu.clearFilter}
+	case g.status != "" && g.statusBad:
+		return layer{key: g.tableKey, esc: func() { g.setStatus("", false) }}
 	}
-	if g.chat.typing {
-		return g.chatKey(msg) // no key is a game's while typing
+	return layer{key: g.tableKey, esc: g.howToLeave}
+}
+
+// howToLeave is esc on the table itself: it leaves nothing, and says
+// which key does.
+func (g *gameScreen) howToLeave() {
+	g.setStatusUntil(g.env.theme.L.T("session.game.escLeaves"), false, func(g *gameScreen) bool { return g.overlay != nil })
+}
+
+// confirmKey answers the confirm line of a costly move: enter plays it,
+// any other key cancels it and does nothing else.
+func (g *gameScreen) confirmKey(msg tea.KeyMsg) tea.Cmd {
+	if key.Matches(msg, gameKeyMap.Play) {
+		return g.play()
 	}
-	if g.overlay != nil {
-		var cmd tea.Cmd
-		g.overlay, cmd = g.overlay.update(msg)
-		return cmd
-	}
-	if g.filtering {
-		return g.filterKey(msg)
-	}
+	g.disarm()
+	return nil
+}
+
+// disarm cancels a costly move waiting for its second enter.
+func (g *gameScreen) disarm() {
+	g.armed = nil
+	g.setStatus("", false)
+}
+
+// endSearch closes the move search and shows every move.
+func (g *gameScreen) endSearch() {
+	g.filtering = false
+	g.menu.clearFilter()
+}
+
+// tableKey is a key on the table itself: the one place where keys turn
+// into moves and room actions.
+func (g *gameScreen) tableKey(msg tea.KeyMsg) tea.Cmd {
 	k := &gameKeyMap // not a copy: a key map is two dozen bindings
 	switch {
 	case key.Matches(msg, k.Help):
 		g.openHelp()
 	case key.Matches(msg, k.Chat):
 		return g.chat.start()
-	case g.chat.open && msg.Type == tea.KeyEsc:
-		g.chat.close() // esc hides the chat before it leaves the room
-	case msg.Type == tea.KeyEsc && g.menu.filter != "":
-		g.menu.clearFilter() // and a search left typed, then a refusal
-	case msg.Type == tea.KeyEsc && g.statusBad && g.status != "":
-		g.setStatus("", false)
 	case g.over() && key.Matches(msg, k.Rematch):
 		return g.rematch()
 	case key.Matches(msg, k.Rules):
@@ -425,10 +459,7 @@ func (g *gameScreen) key(msg tea.KeyMsg) tea.Cmd {
 		g.menu.stepGroup(1)
 	case key.Matches(msg, k.PrevGroup):
 		g.menu.stepGroup(-1)
-	case key.Matches(msg, k.Down):
-		g.menu.stepItem(1)
-	case key.Matches(msg, k.Up):
-		g.menu.stepItem(-1)
+	case g.menu.jump(msg):
 	case key.Matches(msg, k.Filter):
 		g.filtering = true
 		g.menu.setFilter("")
@@ -462,14 +493,12 @@ func (g *gameScreen) askEnd() {
 }
 
 // filterKey edits the move search; arrows and enter still work. Every
-// move is one key away: esc ends the search, and so does an arrow that
-// has no result to move through (← and → leave the search's one group).
+// move is one key away: esc ends the search (top), and so does an arrow
+// that has no result to move through (← and → leave the search's one
+// group).
 func (g *gameScreen) filterKey(msg tea.KeyMsg) tea.Cmd {
 	k := &gameKeyMap // not a copy: a key map is two dozen bindings
 	switch arrow := msg.Type == tea.KeyLeft || msg.Type == tea.KeyRight; {
-	case msg.Type == tea.KeyEsc:
-		g.filtering = false
-		g.menu.clearFilter()
 	case msg.Type == tea.KeyBackspace:
 		if r := []rune(g.menu.filter); len(r) > 0 {
 			g.menu.setFilter(string(r[:len(r)-1]))
@@ -483,11 +512,8 @@ func (g *gameScreen) filterKey(msg tea.KeyMsg) tea.Cmd {
 	case arrow || g.menu.unmatched() && (msg.Type == tea.KeyDown || msg.Type == tea.KeyUp):
 		g.filtering = false
 		g.menu.clearFilter()
-		return g.key(msg)
-	case msg.Type == tea.KeyDown:
-		g.menu.stepItem(1)
-	case msg.Type == tea.KeyUp:
-		g.menu.stepItem(-1)
+		return g.tableKey(msg)
+	case msg.Type != tea.KeyRunes && g.menu.jump(msg): // not j and k: letters of a search
 	case msg.Type == tea.KeyRunes:
 		g.menu.setFilter(g.menu.filter + string(msg.Runes))
 	case msg.Type == tea.KeySpace:

@@ -20,6 +20,8 @@ import (
 type gameKeys struct {
 	NextGroup, PrevGroup key.Binding
 	Up, Down             key.Binding
+	First, Last          key.Binding
+	PageUp, PageDown     key.Binding
 	Play                 key.Binding
 	Undo                 key.Binding
 	Filter               key.Binding
@@ -34,10 +36,14 @@ type gameKeys struct {
 }
 
 var gameKeyMap = gameKeys{
-	NextGroup: key.NewBinding(key.WithKeys("right", "tab", "l"), key.WithHelp("→/tab", "session.key.nextCard")),
-	PrevGroup: key.NewBinding(key.WithKeys("left", "shift+tab", "h"), key.WithHelp("←/S-tab", "session.key.prevCard")),
-	Up:        key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑", "session.key.prevMove")),
-	Down:      key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", "session.key.nextMove")),
+	NextGroup: key.NewBinding(key.WithKeys("right", "tab", "l"), key.WithHelp("→/l/tab", "session.key.nextCard")),
+	PrevGroup: key.NewBinding(key.WithKeys("left", "shift+tab", "h"), key.WithHelp("←/h/S-tab", "session.key.prevCard")),
+	Up:        key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "session.key.prevMove")),
+	Down:      key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "session.key.nextMove")),
+	First:     key.NewBinding(key.WithKeys("home"), key.WithHelp("home/end", "session.key.firstLast")),
+	Last:      key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "session.key.firstLast")),
+	PageUp:    key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup/pgdn", "session.key.pageMoves")),
+	PageDown:  key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "session.key.pageMoves")),
 	Play:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "session.key.playMove")),
 	Undo:      key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "session.key.takeBack")),
 	Filter:    key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "session.key.searchMoves")),
@@ -53,8 +59,17 @@ var gameKeyMap = gameKeys{
 	Rules:   key.NewBinding(key.WithKeys("R", "r"), key.WithHelp("R", "session.key.rulesGame")),
 	Bell:    key.NewBinding(key.WithKeys("B"), key.WithHelp("B", "session.key.bell")),
 	Help:    key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "session.key.allKeys")),
-	Leave:   key.NewBinding(key.WithKeys("q", "esc"), key.WithHelp("q", "session.key.leaveRoom")),
+	Leave:   key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "session.key.leaveRoom")),
 }
+
+// escKey and ctrlCKey mean the same on every screen (input.go): esc
+// closes what is on top and never leaves a table or the lobby; Ctrl-C
+// leaves the program. Every ? page lists them; route and Model.Update do
+// the work.
+var (
+	escKey   = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "session.key.escClose"))
+	ctrlCKey = key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "session.key.ctrlC"))
+)
 
 // Pairs of keys the help bar shows as one, to keep it short. Screens
 // match the bindings above, which do the work; these only name them.
@@ -72,8 +87,8 @@ func (k gameKeys) ShortHelp() []key.Binding {
 // FullHelp implements help.KeyMap.
 func (k gameKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.NextGroup, k.PrevGroup, k.Up, k.Down, k.Play, k.Undo, k.Filter},
-		{k.Card, k.Yours, k.Log, k.Chat, k.Rules, k.Help, k.Leave},
+		{k.NextGroup, k.PrevGroup, k.Up, k.Down, k.First, k.PageUp, k.Play, k.Undo, k.Filter},
+		{k.Card, k.Yours, k.Log, k.Chat, k.Rules, k.Help, k.Leave, escKey, ctrlCKey},
 		{k.AddBot, k.End, k.Bell},
 	}
 }
@@ -97,7 +112,7 @@ func (k watchKeys) ShortHelp() []key.Binding {
 
 // FullHelp implements help.KeyMap.
 func (k watchKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Card, k.Log, k.Chat, k.Rules, k.Help, k.Leave}, {k.AddBot, k.End, k.Bell}}
+	return [][]key.Binding{{k.Card, k.Log, k.Chat, k.Rules, k.Help, k.Leave, escKey, ctrlCKey}, {k.AddBot, k.End, k.Bell}}
 }
 
 // waitingKeys are the waiting room's keys: no cards or moves before the
@@ -111,7 +126,7 @@ func (k waitingKeys) ShortHelp() []key.Binding {
 
 // FullHelp implements help.KeyMap.
 func (k waitingKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Chat, k.Rules, k.Log, k.Help, k.Leave}, {k.AddBot, k.End, k.Bell}}
+	return [][]key.Binding{{k.Chat, k.Rules, k.Log, k.Help, k.Leave, escKey, ctrlCKey}, {k.AddBot, k.End, k.Bell}}
 }
 
 // overKeys are a player's keys once the game is over: r is the rematch.
@@ -124,7 +139,7 @@ func (k overKeys) ShortHelp() []key.Binding {
 
 // FullHelp implements help.KeyMap.
 func (k overKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Rematch, k.Chat, k.Card, k.Log}, {k.Rules, k.Help, k.Leave}}
+	return [][]key.Binding{{k.Rematch, k.Chat, k.Card, k.Log}, {k.Rules, k.Help, k.Leave, escKey, ctrlCKey}}
 }
 
 // chatKeys are the keys while typing in a chat: every other key is text.
@@ -181,17 +196,18 @@ func (k overlayKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.Short
 // logKeys scroll the whole game log; enter closes it too, as it closes
 // the other overlays.
 type logKeys struct {
-	Scroll, Page, Close key.Binding
+	Scroll, Page, Ends, Close key.Binding
 }
 
 var logKeyMap = logKeys{
 	Scroll: key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "session.key.scroll")),
 	Page:   key.NewBinding(key.WithKeys("pgup", "pgdown"), key.WithHelp("pgup/pgdn", "session.key.page")),
+	Ends:   key.NewBinding(key.WithKeys("home", "end"), key.WithHelp("home/end", "session.key.firstLast")),
 	Close:  overlayKeyMap.Close,
 }
 
 // ShortHelp implements help.KeyMap.
-func (k logKeys) ShortHelp() []key.Binding { return []key.Binding{k.Scroll, k.Page, k.Close} }
+func (k logKeys) ShortHelp() []key.Binding { return []key.Binding{k.Scroll, k.Page, k.Ends, k.Close} }
 
 // FullHelp implements help.KeyMap.
 func (k logKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
@@ -235,8 +251,8 @@ type lobbyKeys struct {
 }
 
 var lobbyKeyMap = lobbyKeys{
-	Up:      key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑", "session.key.up")),
-	Down:    key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", "session.key.down")),
+	Up:      key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "session.key.up")),
+	Down:    key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "session.key.down")),
 	Switch:  key.NewBinding(key.WithKeys("tab", "shift+tab"), key.WithHelp("tab", "session.key.nextList")),
 	Open:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "session.key.open")),
 	Watch:   key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "session.key.watch")),
@@ -264,7 +280,7 @@ func (k lobbyKeys) ShortHelp() []key.Binding {
 
 // FullHelp implements help.KeyMap.
 func (k lobbyKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down, k.Switch, k.Open, k.Watch}, {k.New, k.Solo, k.Join, k.Name, k.Lang, k.Chat}, {k.Refresh, k.Rules, k.Bell, k.Help, k.Quit}}
+	return [][]key.Binding{{k.Up, k.Down, k.Switch, k.Open, k.Watch}, {k.New, k.Solo, k.Join, k.Name, k.Lang, k.Chat}, {k.Refresh, k.Rules, k.Bell, k.Help, k.Quit, escKey, ctrlCKey}}
 }
 
 // formKeys drive the new-room form.
@@ -315,15 +331,15 @@ type replayKeys struct {
 var replayKeyMap = replayKeys{
 	Next:      key.NewBinding(key.WithKeys("right", "n", "l", " "), key.WithHelp("→/n", "session.key.nextMove")),
 	Prev:      key.NewBinding(key.WithKeys("left", "p", "h"), key.WithHelp("←/p", "session.key.prevMove")),
-	NextRound: key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "session.key.nextRound")),
-	PrevRound: key.NewBinding(key.WithKeys("["), key.WithHelp("[", "session.key.prevRound")),
+	NextRound: key.NewBinding(key.WithKeys("]", "pgdown"), key.WithHelp("]/pgdn", "session.key.nextRound")),
+	PrevRound: key.NewBinding(key.WithKeys("[", "pgup"), key.WithHelp("[/pgup", "session.key.prevRound")),
 	Round:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r N enter", "session.key.jumpRound")),
 	First:     key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("home", "session.key.start")),
 	Last:      key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("end", "session.key.finalScores")),
 	Card:      key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "session.key.cardInfo")),
 	Chat:      key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "session.key.chatSoFar")),
 	Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "session.key.allKeys")),
-	Leave:     key.NewBinding(key.WithKeys("q", "esc"), key.WithHelp("q", "session.key.leave")),
+	Leave:     key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "session.key.leave")),
 }
 
 // ShortHelp implements help.KeyMap.
@@ -333,7 +349,7 @@ func (k replayKeys) ShortHelp() []key.Binding {
 
 // FullHelp implements help.KeyMap.
 func (k replayKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Next, k.Prev, k.NextRound, k.PrevRound}, {k.Round, k.First, k.Last}, {k.Card, k.Chat, k.Help, k.Leave}}
+	return [][]key.Binding{{k.Next, k.Prev, k.NextRound, k.PrevRound}, {k.Round, k.First, k.Last}, {k.Card, k.Chat, k.Help, k.Leave, escKey, ctrlCKey}}
 }
 
 // helpBar draws a key map's short help in one line of width w. Every
@@ -382,5 +398,6 @@ func keysHelp(t kit.Theme, title string, km help.KeyMap, w int) string {
 	if len(band) > 0 {
 		bands = append(bands, h.FullHelpView(band))
 	}
-	return t.Title.Render(title) + "\n\n" + strings.Join(bands, "\n\n") + "\n\n" + t.Dim.Render(t.L.T("session.keys.close"))
+	// Any key closes the page: the help bar under it says so.
+	return t.Title.Render(title) + "\n\n" + strings.Join(bands, "\n\n")
 }

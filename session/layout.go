@@ -21,10 +21,14 @@ const (
 
 // tooSmall is the whole screen when the terminal is below the minimum,
 // or, with a notice above it, the w by h left of a terminal of size.
-// Its words are p's.
-func tooSmall(p *lang.Printer, w, h int, size [2]int) string {
+// Its words are p's. keyed says a key was pressed meanwhile: the screen
+// takes none (input.go), and says so.
+func tooSmall(p *lang.Printer, w, h int, size [2]int, keyed bool) string {
 	msg := p.T("session.small.ask", "Width", MinWidth, "Height", MinHeight)
 	sub := p.T("session.small.is", "Width", size[0], "Height", size[1])
+	if keyed {
+		sub += "\n" + p.T("session.small.keys")
+	}
 	if w <= 0 || h <= 0 {
 		return msg
 	}

@@ -194,30 +194,38 @@ func (l *lobbyScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 
 func (l *lobbyScreen) setStatus(s string, bad bool) { l.status, l.statusBad = s, bad }
 
-// key hands a key to what covers the lists (the chat's input, the form,
-// a prompt, the rules, the key page), or else to the lists' own keys.
-func (l *lobbyScreen) key(msg tea.KeyMsg) tea.Cmd {
+// key hands a key to the screen's top layer (input.go).
+func (l *lobbyScreen) key(msg tea.KeyMsg) tea.Cmd { return route(l.top(), msg) }
+
+// top is the layer that takes keys now: the chat's input, the form, a
+// prompt, the rules, the key page; else the lists, where esc hides the
+// chat, and at the bottom says how to leave.
+func (l *lobbyScreen) top() layer {
 	switch {
 	case l.chat.typing:
-		return l.chat.key(msg, false, l.sayLobby)
+		return layer{key: func(k tea.KeyMsg) tea.Cmd { return l.chat.key(k, false, l.sayLobby) }, esc: l.chat.stop}
 	case l.form != nil:
-		return l.formKey(msg)
+		return layer{key: l.formKey, esc: l.closeForm}
 	case l.prompt != nil:
-		return l.promptKey(msg)
+		return layer{key: l.promptKey, esc: func() { l.prompt = nil }}
 	case l.rules != nil:
-		o, cmd := l.rules.update(msg)
-		if o == nil {
-			l.rules = nil
-		}
-		return cmd
+		return overlayLayer(l.rules, func(o overlay) {
+			if o == nil {
+				l.rules = nil
+			}
+		})
 	case l.showHelp:
-		l.showHelp = false
-		if key.Matches(msg, lobbyKeyMap.Rules) {
-			l.openRules()
-		}
-		return nil
+		return layer{key: func(k tea.KeyMsg) tea.Cmd {
+			l.showHelp = false // any key closes the page; R opens the rules
+			if key.Matches(k, lobbyKeyMap.Rules) {
+				l.openRules()
+			}
+			return nil
+		}, esc: func() { l.showHelp = false }}
+	case l.chat.open:
+		return layer{key: l.listKey, esc: l.chat.close}
 	}
-	return l.listKey(msg)
+	return layer{key: l.listKey, esc: func() { l.setStatus(l.env.theme.L.T("session.lobby.escLeaves"), false) }}
 }
 
 // listKey is a key pressed over the lists.
@@ -228,8 +236,6 @@ func (l *lobbyScreen) listKey(msg tea.KeyMsg) tea.Cmd {
 		return func() tea.Msg { return quitMsg{} }
 	case key.Matches(msg, k.Chat):
 		return l.chat.start()
-	case l.chat.open && msg.Type == tea.KeyEsc:
-		l.chat.close()
 	case key.Matches(msg, k.Help):
 		l.showHelp = true
 	case key.Matches(msg, k.Rules):
@@ -316,9 +322,6 @@ func newPrompt(kind, placeholder string) *prompt {
 
 func (l *lobbyScreen) promptKey(msg tea.KeyMsg) tea.Cmd {
 	switch msg.Type {
-	case tea.KeyEsc:
-		l.prompt = nil
-		return nil
 	case tea.KeyEnter:
 		p := l.prompt
 		l.prompt = nil

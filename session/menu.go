@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/session/kit"
 )
@@ -152,6 +155,43 @@ func (m *menu) stepItem(d int) {
 	}
 	n := len(g.Moves)
 	m.item = ((m.item+d)%n + n) % n
+}
+
+// menuPage is how far PgUp and PgDn move in a group's moves.
+const menuPage = 5
+
+// maxInt is past the end of any list: toItem(maxInt) is the last move.
+const maxInt = int(^uint(0) >> 1)
+
+// jump moves the selection within the group for ↑/↓ (k/j), Home/End and
+// PgUp/PgDn, and reports whether k was one of them.
+func (m *menu) jump(k tea.KeyMsg) bool {
+	km := &gameKeyMap // not a copy: read only
+	switch {
+	case key.Matches(k, km.Down):
+		m.stepItem(1)
+	case key.Matches(k, km.Up):
+		m.stepItem(-1)
+	case key.Matches(k, km.First):
+		m.toItem(0)
+	case key.Matches(k, km.Last):
+		m.toItem(maxInt)
+	case key.Matches(k, km.PageUp):
+		m.toItem(m.item - menuPage)
+	case key.Matches(k, km.PageDown):
+		m.toItem(m.item + menuPage)
+	default:
+		return false
+	}
+	return true
+}
+
+// toItem selects move i of the group, clamped to its moves (Home, End,
+// PgUp, PgDn).
+func (m *menu) toItem(i int) {
+	if g, ok := m.selectedGroup(); ok && len(g.Moves) > 0 {
+		m.item = min(max(i, 0), len(g.Moves)-1)
+	}
 }
 
 // setFilter changes the search and selects its first result.

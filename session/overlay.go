@@ -182,8 +182,15 @@ func (o *logOverlay) resize(w, h int) {
 }
 
 func (o *logOverlay) update(k tea.KeyMsg) (overlay, tea.Cmd) {
-	if key.Matches(k, overlayKeyMap.Close) || key.Matches(k, overlayKeyMap.Choose) {
+	switch {
+	case key.Matches(k, overlayKeyMap.Close) || key.Matches(k, overlayKeyMap.Choose):
 		return nil, nil
+	case k.Type == tea.KeyHome:
+		o.vp.GotoTop()
+		return o, nil
+	case k.Type == tea.KeyEnd:
+		o.vp.GotoBottom()
+		return o, nil
 	}
 	var cmd tea.Cmd
 	o.vp, cmd = o.vp.Update(k)

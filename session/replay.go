@@ -28,6 +28,7 @@ type replayScreen struct {
 	at     int
 	loaded bool
 	err    string
+	note   string // what esc on the replay itself says
 
 	round   *string // the round number being typed after r
 	overlay overlay // the keys or the card reference, nil for none
@@ -78,6 +79,7 @@ func (r *replayScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 		r.boards = make([]kit.Board, len(msg.frames))
 		r.decode()
 	case tea.KeyMsg:
+		r.note = ""
 		cmd := r.key(msg)
 		r.decode()
 		return r, cmd
@@ -85,30 +87,44 @@ func (r *replayScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 	return r, nil
 }
 
-func (r *replayScreen) key(msg tea.KeyMsg) tea.Cmd {
-	k := replayKeyMap
-	if r.round != nil {
-		switch {
-		case msg.Type == tea.KeyEnter:
-			n, err := strconv.Atoi(*r.round)
-			r.round = nil
-			if err == nil {
-				r.jumpToRound(n)
-			}
-		case msg.Type == tea.KeyEsc:
-			r.round = nil
-		case msg.Type == tea.KeyBackspace && len(*r.round) > 0:
-			*r.round = (*r.round)[:len(*r.round)-1]
-		case msg.Type == tea.KeyRunes && len(*r.round) < 3 && strings.Trim(string(msg.Runes), "0123456789") == "":
-			*r.round += string(msg.Runes)
+// key hands a key to the screen's top layer (input.go).
+func (r *replayScreen) key(msg tea.KeyMsg) tea.Cmd { return route(r.top(), msg) }
+
+// top is the layer that takes keys now: the round being typed after r,
+// an overlay; else the replay, where esc hides the chat, and at the
+// bottom says how to leave.
+func (r *replayScreen) top() layer {
+	switch {
+	case r.round != nil:
+		return layer{key: r.roundKey, esc: func() { r.round = nil }}
+	case r.overlay != nil:
+		return overlayLayer(r.overlay, func(o overlay) { r.overlay = o })
+	case r.chat.open:
+		return layer{key: r.frameKey, esc: func() { r.chat.open = false }}
+	}
+	return layer{key: r.frameKey, esc: func() { r.note = r.env.theme.L.T("session.replay.escLeaves") }}
+}
+
+// roundKey types the round to jump to, after r.
+func (r *replayScreen) roundKey(msg tea.KeyMsg) tea.Cmd {
+	switch {
+	case msg.Type == tea.KeyEnter:
+		n, err := strconv.Atoi(*r.round)
+		r.round = nil
+		if err == nil {
+			r.jumpToRound(n)
 		}
-		return nil
+	case msg.Type == tea.KeyBackspace && len(*r.round) > 0:
+		*r.round = (*r.round)[:len(*r.round)-1]
+	case msg.Type == tea.KeyRunes && len(*r.round) < 3 && strings.Trim(string(msg.Runes), "0123456789") == "":
+		*r.round += string(msg.Runes)
 	}
-	if r.overlay != nil {
-		var cmd tea.Cmd
-		r.overlay, cmd = r.overlay.update(msg)
-		return cmd
-	}
+	return nil
+}
+
+// frameKey is a key on the replay itself.
+func (r *replayScreen) frameKey(msg tea.KeyMsg) tea.Cmd {
+	k := replayKeyMap
 	switch {
 	case key.Matches(msg, k.Leave):
 		return func() tea.Msg { return toLobby{} }
@@ -212,6 +228,9 @@ func (r *replayScreen) view(w, h int) string {
 		}
 	}
 	status := t.Dim.Render(r.err)
+	if r.note != "" {
+		status = t.Dim.Render(r.note)
+	}
 	if r.round != nil {
 		status = p.T("session.replay.jump", "Round", *r.round) + "▏" + t.Dim.Render("  "+p.T("session.replay.jumpKeys"))
 	}

@@ -164,6 +164,10 @@ type Model struct {
 	cur   screen
 	start Start
 	note  notice // the server's notice across the top (notice.go)
+	// keyWhileSmall is set when a key came while the window was too
+	// small to show a screen: the request for a bigger window says that
+	// keys do nothing until then.
+	keyWhileSmall bool
 	// refused is the lobby's final refusal that ended the program.
 	refused error
 }
@@ -220,6 +224,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.env.width, m.env.height = msg.Width, msg.Height
+		if !m.tooSmall() {
+			m.keyWhileSmall = false
+		}
 	case Notice:
 		m.note.set(msg, m.env.now())
 		return m, nil
@@ -228,6 +235,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.String() == "ctrl+c" {
 			m.Close()
 			return m, tea.Quit
+		}
+		if m.tooSmall() {
+			// A screen not shown takes no keys (input.go): nothing is
+			// played, started or left unseen.
+			m.keyWhileSmall = true
+			return m, nil
 		}
 		if burst := splitBurst(msg); burst != nil {
 			cmds := make([]tea.Cmd, 0, len(burst))
@@ -294,6 +307,9 @@ func finalRefusal(msg tea.Msg) error {
 // connection with it.
 func (m *Model) Refused() error { return m.refused }
 
+// tooSmall reports whether the window is too small to show a screen.
+func (m *Model) tooSmall() bool { return m.env.width < MinWidth || m.env.height < MinHeight }
+
 // View draws the current screen, or asks for a bigger window.
 func (m *Model) View() string {
 	return string(m.AppendView(make([]byte, 0, 2*m.env.width*m.env.height))) // a frame's cells and their styles
@@ -307,8 +323,10 @@ func (m *Model) View() string {
 // notice, are drawn as strings and copied.
 func (m *Model) AppendView(dst []byte) []byte {
 	w, h := m.env.width, m.env.height
-	if w < MinWidth || h < MinHeight {
-		return append(dst, m.note.aboveSmall(w, h, m.env.theme, func(w, left int) string { return tooSmall(m.env.theme.L, w, left, [2]int{w, h}) })...)
+	if m.tooSmall() {
+		return append(dst, m.note.aboveSmall(w, h, m.env.theme, func(w, left int) string {
+			return tooSmall(m.env.theme.L, w, left, [2]int{w, h}, m.keyWhileSmall)
+		})...)
 	}
 	cw := min(w, maxWidth)
 	if g, ok := m.cur.(*gameScreen); ok && cw == w && m.note.text == "" {

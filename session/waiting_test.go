@@ -36,5 +36,7 @@ func TestWaitingRoom(t *testing.T) {
 		t.Fatalf("esc on the message: in the room %v:\n%s", ok, d.view())
 	}
 	d.keys("esc")
+	d.until("how to leave", d.screenContains("nothing to close: q leaves the table"))
+	d.keys("q")
 	d.until("the lobby", d.screenContains("OPEN SEATS"))
 }

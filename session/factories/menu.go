@@ -32,12 +32,12 @@ func (b *board) Menu(s kit.Seats) []kit.MoveGroup {
 }
 
 // costly are the moves a stray enter must not play: they end the seat's
-// turn or phase, spend resources and cards for good, or take back what
-// was played (once the dice are all placed, the menu may open on it).
+// turn or phase, or spend resources and cards for good. Taking a move
+// back is not one: it loses nothing, and plays at once from the menu as
+// u does (the menu never opens on it).
 var costly = map[factories.MoveKind]bool{
 	factories.Build: true, factories.Hire: true, factories.Refresh: true,
 	factories.DiscardDown: true, factories.Pass: true, factories.Done: true,
-	factories.Undo: true,
 }
 
 // kindRank orders the menu's groups: dice to set first, then the market,

@@ -16,7 +16,7 @@ import (
 // the way: each legal move is in exactly one group, and groups come in
 // kindRank order, so the menu never opens on a paid refresh or on Done
 // while anything else can be played; taking a move back is a group of
-// its own, one move that takes a second enter.
+// its own, one move that plays at once, as u does.
 func TestMenuPutsCostlyMovesLast(t *testing.T) {
 	undos := 0
 	defer func() {
@@ -62,7 +62,7 @@ func TestMenuPutsCostlyMovesLast(t *testing.T) {
 			for _, g := range groups {
 				if g.Key == "undo" {
 					undos++
-					if len(g.Moves) != 1 || !g.Moves[0].Confirm || g.Title != "Take back (u)" {
+					if len(g.Moves) != 1 || g.Moves[0].Confirm || g.Title != "Take back (u)" {
 						t.Fatalf("seed %d step %d: the undo group %+v", seed, step, g)
 					}
 				}

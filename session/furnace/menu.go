@@ -80,10 +80,10 @@ func (b *board) groupOf(p *lang.Printer, mv furnace.Move) (kit.MoveGroup, int) {
 }
 
 // item words a move for the menu; Done and upgrades, which end the seat's
-// production or spend coal and tokens for good, and taking a move back
-// take a second enter.
+// production or spend coal and tokens for good, take a second enter.
+// Taking a move back loses nothing: it plays at once, as u does.
 func (b *board) item(p *lang.Printer, mv furnace.Move) kit.MenuMove {
-	return kit.MenuMove{Label: b.label(p, mv), Confirm: mv.Kind == furnace.Done || mv.Kind == furnace.Upgrade || mv.Kind == furnace.Undo}
+	return kit.MenuMove{Label: b.label(p, mv), Confirm: mv.Kind == furnace.Done || mv.Kind == furnace.Upgrade}
 }
 
 // label words a move for the menu, and for the status line once played,

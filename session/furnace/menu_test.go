@@ -69,7 +69,7 @@ func checkMenus(t *testing.T, cfg furnace.Config, seed uint64) {
 						t.Fatalf("step %d: Done is in group %d of %d with %d moves", step, i+1, len(groups), len(g.Moves))
 					case mv.Kind == furnace.Upgrade && i != 0:
 						t.Fatalf("step %d: the upgrades are group %d, not the first", step, i+1)
-					case mv.Kind == furnace.Undo && (g.Key != "undo" || len(g.Moves) != 1 || !mm.Confirm):
+					case mv.Kind == furnace.Undo && (g.Key != "undo" || len(g.Moves) != 1 || mm.Confirm):
 						t.Fatalf("step %d: the undo is in group %+v", step, g)
 					case mv.Kind == furnace.Undo:
 						undos++
