@@ -12,9 +12,9 @@ import (
 )
 
 // broadcast pushes every connection its seat's current view, and sets the
-// room's timer. The caller holds r.mu, so each connection has one writer
+// room's timer. Under the memory's lock, each connection has one writer
 // and the newest update always wins.
-func (r *room) broadcast() {
+func (r held) broadcast() {
 	views := map[int]*seatView{}
 	info := r.info()
 	invite := ""
@@ -42,7 +42,7 @@ func (r *room) broadcast() {
 		if c.player.Guest && c.seat >= 0 && c.seat < len(r.meta.Seats) {
 			u.SeatWord = r.meta.Seats[c.seat].Word
 		}
-		c.push(u)
+		r.push(c, u)
 	}
 	r.scheduleBot()
 	r.recordLater()
@@ -58,8 +58,8 @@ type seatView struct {
 }
 
 // asJSON is the seat's view as JSON, as Ruleset.View makes it; nil before
-// the game starts. The caller holds r.mu.
-func (v *seatView) asJSON(r *room, seat int) json.RawMessage {
+// the game starts.
+func (v *seatView) asJSON(r held, seat int) json.RawMessage {
 	if !v.made && v.value != nil {
 		v.made = true
 		var err error
@@ -70,8 +70,8 @@ func (v *seatView) asJSON(r *room, seat int) json.RawMessage {
 	return v.json
 }
 
-// info describes the room as its sessions see it. The caller holds r.mu.
-func (r *room) info() RoomInfo {
+// info describes the room as its sessions see it.
+func (r held) info() RoomInfo {
 	info := infoOf(r.meta, r.conns, r.table.status)
 	info.Recording = !r.recorded && r.toRecord()
 	if r.outcome != nil {
@@ -102,9 +102,9 @@ func (r *room) info() RoomInfo {
 // scheduleBot sets the room's one timer for its next piece of work: a bot
 // move, after the configured pause when people are at the table so they
 // can follow, at once when only bots remain; a seat's clock running out;
-// an away seat going to a bot. The caller holds r.mu; every change to the
-// room comes through here (broadcast).
-func (r *room) scheduleBot() {
+// an away seat going to a bot. Every change to the room comes through
+// here (broadcast).
+func (r held) scheduleBot() {
 	if r.timer.thinking {
 		return // botMoved schedules again when the bot has moved
 	}
@@ -113,9 +113,8 @@ func (r *room) scheduleBot() {
 	r.timer.set(at, ok, now, r.env.afterFunc, r.botTurn)
 }
 
-// nextWake is when the room next has something to do. The caller holds
-// r.mu.
-func (r *room) nextWake(now time.Time) (at time.Time, ok bool) {
+// nextWake is when the room next has something to do.
+func (r held) nextWake(now time.Time) (at time.Time, ok bool) {
 	take := func(t time.Time) {
 		if !ok || t.Before(at) {
 			at, ok = t, true
@@ -143,9 +142,8 @@ func (r *room) nextWake(now time.Time) (at time.Time, ok bool) {
 }
 
 // botSeat returns the first acting seat a bot plays now, or -1: a bot's
-// seat, or a person's whose time for the turn ran out. The caller holds
-// r.mu.
-func (r *room) botSeat(now time.Time) int {
+// seat, or a person's whose time for the turn ran out.
+func (r held) botSeat(now time.Time) int {
 	for _, seat := range r.table.status.Acting {
 		if r.botPlays(seat, now) {
 			return seat
@@ -154,21 +152,20 @@ func (r *room) botSeat(now time.Time) int {
 	return -1
 }
 
-// botPlays reports whether a bot plays seat's moves now. The caller holds
-// r.mu.
-func (r *room) botPlays(seat int, now time.Time) bool {
+// botPlays reports whether a bot plays seat's moves now.
+func (r held) botPlays(seat int, now time.Time) bool {
 	return seat >= 0 && seat < len(r.meta.Seats) && (r.meta.Seats[seat].Bot != "" || r.outOfTime(seat, now))
 }
 
 // sharePresence writes this instance's claim on the room when it changed
 // (or, with all, when it needs renewing) and takes in the other instances'
-// claims. Leaving withdraws the claim. The store is asked without holding
-// r.mu, so a slow store delays no move.
+// claims. Leaving withdraws the claim. The store is asked outside the
+// memory's lock, so a slow store delays no move.
 func (r *room) sharePresence(ctx context.Context, p store.Presence, all, leaving bool) {
 	now := r.env.presenceNow()
-	r.mu.Lock()
-	c, ok := r.seen.claim(all, leaving, len(r.conns) > 0, now)
-	r.mu.Unlock()
+	h := r.lock()
+	c, ok := h.seen.claim(all, leaving, len(h.conns) > 0, now)
+	h.unlock()
 	if !ok {
 		return
 	}
@@ -183,38 +180,37 @@ func (r *room) sharePresence(ctx context.Context, p store.Presence, all, leaving
 		r.env.fault("seat presence not shared", err, "code", r.code)
 		return // still dirty: the next round tries again
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
+	h = r.lock()
+	defer h.unlock()
 	if c.write {
-		r.seen.wrote(c)
+		h.seen.wrote(c)
 	}
-	r.takePresence(c.ticket, sp)
+	h.takePresence(c.ticket, sp)
 }
 
 // readPresence asks the store what the other instances claim, when there
-// are other instances. The caller does not hold r.mu: the store is asked
-// outside it.
+// are other instances, outside the memory's lock.
 func (r *room) readPresence(ctx context.Context) error {
 	if r.env.presence == nil {
 		return nil
 	}
-	r.mu.Lock()
-	ticket := r.seen.ask()
-	r.mu.Unlock()
+	h := r.lock()
+	ticket := h.seen.ask()
+	h.unlock()
 	sp, err := r.env.presence.SeatPresence(ctx, r.code, r.env.presenceNow())
 	if err != nil {
 		return err
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.takePresence(ticket, sp)
+	h = r.lock()
+	defer h.unlock()
+	h.takePresence(ticket, sp)
 	return nil
 }
 
 // takePresence adopts the other instances' claims as read by the read
 // numbered ticket, and pushes new views if they changed what the room
-// shows. The caller holds r.mu.
-func (r *room) takePresence(ticket int, sp store.SharedPresence) {
+// shows.
+func (r held) takePresence(ticket int, sp store.SharedPresence) {
 	if r.seen.take(ticket, sp) && len(r.conns) > 0 {
 		r.broadcast()
 	}
@@ -224,32 +220,32 @@ func (r *room) takePresence(ticket int, sp store.SharedPresence) {
 // the room's sessions. Reads run outside the room's lock; of two that
 // overlap, the later one asked wins.
 func (r *room) readChat(ctx context.Context) {
-	r.mu.Lock()
-	r.chatAsked++
-	asked := r.chatAsked
-	r.mu.Unlock()
+	h := r.lock()
+	h.chatAsked++
+	asked := h.chatAsked
+	h.unlock()
 	lines, err := r.env.store.Chat(ctx, r.code, chat.Recent)
 	if err != nil {
 		r.env.fault("read chat", err, "code", r.code)
 		return
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if asked <= r.chatTaken {
+	h = r.lock()
+	defer h.unlock()
+	if asked <= h.chatTaken {
 		return
 	}
-	r.chatTaken, r.chat = asked, lines
-	r.broadcast()
+	h.chatTaken, h.chat = asked, lines
+	h.broadcast()
 }
 
 // recentChat is the chat an update carries. It shares the room's slice,
 // clipped so the room's later appends never reach it; the room never
-// changes a line it holds. The caller holds r.mu.
-func (r *room) recentChat() []store.ChatLine { return slices.Clip(r.chat) }
+// changes a line it holds.
+func (r held) recentChat() []store.ChatLine { return slices.Clip(r.chat) }
 
 // toRecord reports whether the room's game is over and counts in its
-// players' records, so an outcome will follow. The caller holds r.mu.
-func (r *room) toRecord() bool {
+// players' records, so an outcome will follow.
+func (r held) toRecord() bool {
 	m := r.meta
 	if !players.Counts(m) {
 		return false
@@ -264,9 +260,9 @@ func (r *room) toRecord() bool {
 }
 
 // recordLater records the room in the background once its game is over,
-// and then pushes the rating changes to its sessions. The caller holds
-// r.mu; the store is written outside it.
-func (r *room) recordLater() {
+// and then pushes the rating changes to its sessions; the store is
+// written outside the memory's lock.
+func (r held) recordLater() {
 	if r.recording || r.recorded || !r.toRecord() {
 		return
 	}
@@ -276,19 +272,19 @@ func (r *room) recordLater() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		o, err := r.env.record(ctx, meta)
-		r.mu.Lock()
-		defer r.mu.Unlock()
-		r.recording = false
+		h := r.room.lock()
+		defer h.unlock()
+		h.recording = false
 		if err != nil {
-			r.env.fault("record game", err, "code", meta.Code)
+			h.env.fault("record game", err, "code", meta.Code)
 			time.AfterFunc(recordRetry, func() {
-				r.mu.Lock()
-				defer r.mu.Unlock()
-				r.recordLater()
+				h := r.room.lock()
+				defer h.unlock()
+				h.recordLater()
 			})
 			return
 		}
-		r.recorded, r.outcome = true, o
-		r.broadcast()
+		h.recorded, h.outcome = true, o
+		h.broadcast()
 	}()
 }

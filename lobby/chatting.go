@@ -40,13 +40,13 @@ func (l *Lobby) allowChat(p Player) error {
 // sent: empty, too long, too fast, or the store unavailable.
 func (c *Conn) Say(ctx context.Context, text string) error {
 	r := c.room
-	r.mu.Lock()
+	h := r.lock()
 	name, channel := c.player.Name, store.ChatSpectators
-	if c.seat >= 0 && c.seat < len(r.meta.Seats) {
-		name, channel = r.meta.Seats[c.seat].Name, store.ChatPlayers
+	if c.seat >= 0 && c.seat < len(h.meta.Seats) {
+		name, channel = h.meta.Seats[c.seat].Name, store.ChatPlayers
 	}
-	code := r.meta.Code
-	r.mu.Unlock()
+	code := h.meta.Code
+	h.unlock()
 	line, err := r.env.chatLine(c.player, name, c.seat, channel, text)
 	if err != nil {
 		return err

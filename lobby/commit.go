@@ -12,8 +12,8 @@ import (
 )
 
 // Every change to a room is stored before anyone sees it, one change at a
-// time (r.writing), with the store called outside the room's memory lock
-// (r.mu): its sessions, its presence and its chat never wait for the
+// time (a writer), with the store called outside the room's memory lock
+// (held): its sessions, its presence and its chat never wait for the
 // store, only its next change does.
 
 // errNotPlayed is what a player sees when the store refused a move: an
@@ -31,30 +31,30 @@ func (*notPlayedError) Unwrap() error { return ErrUnavailable }
 // move validates and commits one move for seat. The move is durable in the
 // store before the new state is shown to anyone.
 func (r *room) move(ctx context.Context, seat int, mv json.RawMessage) error {
-	r.writing.Lock()
-	defer r.writing.Unlock()
-	r.mu.Lock()
-	late := r.outOfTime(seat, r.env.now())
-	r.mu.Unlock()
+	w := r.lockWrites()
+	defer w.unlock()
+	h := r.lock()
+	late := h.outOfTime(seat, r.env.now())
+	h.unlock()
 	if late {
 		return refuse("your time for this turn ran out: the bot plays it, and you play again from your next turn", "lobby.timeOut")
 	}
-	return r.commit(ctx, seat, mv, "", 5)
+	return w.commit(ctx, seat, mv, "", 5)
 }
 
 // commitOnce commits a bot's move, or catches up and returns errMovedOn
 // if another move was stored first: the bot thinks again. standIn names
 // the bot when it plays for the seat's person (store.Record.Bot).
-func (r *room) commitOnce(ctx context.Context, seat int, mv json.RawMessage, standIn string) error {
+func (r writer) commitOnce(ctx context.Context, seat int, mv json.RawMessage, standIn string) error {
 	return r.commit(ctx, seat, mv, standIn, 0)
 }
 
 // commit applies and stores mv for seat. On a conflict it catches up and
 // judges mv again against the new state, up to retries times. standIn is
-// the bot playing for the seat's person, if one is. The caller
-// holds r.writing, not r.mu: the move is judged on a copy of the table
-// and stored outside r.mu, and the room takes it in under r.mu after.
-func (r *room) commit(ctx context.Context, seat int, mv json.RawMessage, standIn string, retries int) error {
+// the bot playing for the seat's person, if one is. The move is judged
+// on a copy of the table and stored outside the memory's lock, and the
+// room takes it in under it after.
+func (r writer) commit(ctx context.Context, seat int, mv json.RawMessage, standIn string, retries int) error {
 	for attempt := 0; ; attempt++ {
 		if r.meta.Over {
 			return errGameOver
@@ -71,7 +71,7 @@ func (r *room) commit(ctx context.Context, seat int, mv json.RawMessage, standIn
 		}
 		now := r.env.now().UTC()
 		began := time.Now()
-		err = r.env.store.Append(ctx, r.code, r.table.moves, store.Record{Seat: seat, Move: mv, At: now, Bot: standIn}, next.status)
+		err = r.env.writes.Append(ctx, r.code, r.table.moves, store.Record{Seat: seat, Move: mv, At: now, Bot: standIn}, next.status)
 		if errors.Is(err, store.ErrConflict) && (attempt < retries || retries == 0) {
 			// Someone else (another session's instance) played first: take
 			// their moves and judge this one again against the new state,
@@ -94,9 +94,9 @@ func (r *room) commit(ctx context.Context, seat int, mv json.RawMessage, standIn
 			return errNotPlayed
 		}
 		r.env.observer.MoveStored(time.Since(began))
-		r.mu.Lock()
-		listed := r.played(next, seat, standIn != "", events, now)
-		r.mu.Unlock()
+		c := r.lock()
+		listed := c.played(next, seat, standIn != "", events, now)
+		c.unlock()
 		if listed {
 			r.env.listed()
 		}
@@ -107,20 +107,19 @@ func (r *room) commit(ctx context.Context, seat int, mv json.RawMessage, standIn
 // failed shows the room's sessions that the store failed (err), or only
 // the room as it is now (nil).
 func (r *room) failed(err error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
+	h := r.lock()
+	defer h.unlock()
 	if err != nil {
-		r.setNotice(err)
+		h.setNotice(err)
 	}
-	r.broadcast()
+	h.broadcast()
 }
 
 // played takes in seat's move, stored at at: the table after it and its
 // events, played by a bot for the seat's person when byBot. It reports whether room lists show something new: they show
 // the round and who acts, so they are told when those change, not on
-// every move of a phase everyone plays at once. The caller holds
-// r.writing and r.mu.
-func (r *room) played(next table, seat int, byBot bool, events []engine.Event, at time.Time) (listed bool) {
+// every move of a phase everyone plays at once.
+func (r changing) played(next table, seat int, byBot bool, events []engine.Event, at time.Time) (listed bool) {
 	st := next.status
 	r.notice = ""
 	r.table = next
@@ -135,9 +134,9 @@ func (r *room) played(next table, seat int, byBot bool, events []engine.Event, a
 
 // saveMeta stores m as the next metadata version, starting the game when
 // the last seat was just taken, and takes it in; then, if not nil, runs
-// under r.mu as m is taken in, before anyone sees the room again. The
-// caller holds r.writing, not r.mu: the store is written outside it.
-func (r *room) saveMeta(ctx context.Context, m store.Meta, then func()) error {
+// as m is taken in, before anyone sees the room again. The store is
+// written outside the memory's lock.
+func (r writer) saveMeta(ctx context.Context, m store.Meta, then func(changing)) error {
 	if m.Full() && !m.Started {
 		// The game starts: its first round and who acts first are stored
 		// with the seats, for room lists to show before the first move.
@@ -152,7 +151,7 @@ func (r *room) saveMeta(ctx context.Context, m store.Meta, then func()) error {
 	if m.Full() && !m.Started {
 		m.Started, m.StartedAt = true, m.Updated
 	}
-	err := r.env.store.SaveMeta(ctx, m)
+	err := r.env.writes.SaveMeta(ctx, m)
 	if errors.Is(err, store.ErrConflict) {
 		if cerr := r.catchUp(ctx); cerr != nil {
 			return r.env.unavailable("room catch up", cerr, "code", m.Code)
@@ -162,21 +161,20 @@ func (r *room) saveMeta(ctx context.Context, m store.Meta, then func()) error {
 	if err != nil {
 		return r.env.unavailable("save room", err, "code", m.Code)
 	}
-	r.mu.Lock()
-	err = r.tookMeta(m)
+	c := r.lock()
+	err = c.tookMeta(m)
 	if err == nil && then != nil {
-		then()
+		then(c)
 	}
-	r.mu.Unlock()
+	c.unlock()
 	if err == nil {
 		r.env.listed()
 	}
 	return err
 }
 
-// tookMeta takes in the stored metadata m. The caller holds r.writing
-// and r.mu.
-func (r *room) tookMeta(m store.Meta) error {
+// tookMeta takes in the stored metadata m.
+func (r changing) tookMeta(m store.Meta) error {
 	started := m.Started && !r.meta.Started
 	r.meta = m
 	if started {
@@ -192,8 +190,12 @@ func (r *room) tookMeta(m store.Meta) error {
 // end stops the game for good, for its host (by) or, with by nil, on an
 // operator's word; why is what its players are shown.
 func (r *room) end(ctx context.Context, by *Player, why string) error {
-	r.writing.Lock()
-	defer r.writing.Unlock()
+	w := r.lockWrites()
+	defer w.unlock()
+	return w.end(ctx, by, why)
+}
+
+func (r writer) end(ctx context.Context, by *Player, why string) error {
 	if by != nil && !r.hostPowers(ctx, *by) {
 		return refuse("only the room's host can end the game", "lobby.hostEnds")
 	}
@@ -212,19 +214,18 @@ func (r *room) end(ctx context.Context, by *Player, why string) error {
 
 // handOverDue hands to a bot a seat whose time has come, from the room's
 // timer. Every instance with the room does it at the same moment; the
-// compare-and-set lets one win, and the others catch up. The caller holds
-// r.writing, not r.mu.
-func (r *room) handOverDue(ctx context.Context) {
-	r.mu.Lock()
-	v := r.votes()
-	at, seat := v.next(len(r.conns) > 0)
+// compare-and-set lets one win, and the others catch up.
+func (r writer) handOverDue(ctx context.Context) {
+	h := r.room.lock()
+	v := h.votes()
+	at, seat := v.next(len(h.conns) > 0)
 	now := r.env.now()
-	due := seat >= 0 && !now.Before(at) && !now.Before(r.timer.handoverRetry)
+	due := seat >= 0 && !now.Before(at) && !now.Before(h.timer.handoverRetry)
 	var m store.Meta
 	if due {
-		m = v.handedOver(r.meta, seat)
+		m = v.handedOver(h.meta, seat)
 	}
-	r.mu.Unlock()
+	h.unlock()
 	if !due {
 		return
 	}
@@ -233,9 +234,9 @@ func (r *room) handOverDue(ctx context.Context) {
 	case errors.Is(err, store.ErrConflict):
 		r.failed(nil) // caught up: a bot may be there already
 	case err != nil:
-		r.mu.Lock()
-		r.timer.handoverRetry = now.Add(botRetry)
-		r.mu.Unlock()
+		h := r.room.lock()
+		h.timer.handoverRetry = now.Add(botRetry)
+		h.unlock()
 		r.env.fault("hand a seat to a bot", err, "code", r.code, "seat", seat)
 	default:
 		r.env.log.Info("seat handed to a bot", "code", r.code, "seat", seat, "bot", r.game.DefaultBot(), "by", "time")
@@ -275,19 +276,24 @@ func (r *room) botTurn(gen int) {
 // botToMove does the timer's work up to a bot's thinking, and returns
 // what the bot is to think about; ok is false when no bot moves now.
 func (r *room) botToMove(gen int) (b botMove, ok bool) {
-	r.writing.Lock()
-	defer r.writing.Unlock()
-	r.mu.Lock()
-	ok = r.timer.fired(gen)
-	r.mu.Unlock()
+	w := r.lockWrites()
+	defer w.unlock()
+	h := r.lock()
+	ok = h.timer.fired(gen)
+	h.unlock()
 	if !ok {
 		return b, false
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	r.handOverDue(ctx)
+	w.handOverDue(ctx)
 	cancel()
-	r.mu.Lock()
-	defer r.mu.Unlock()
+	return r.lock().nextBotMove()
+}
+
+// nextBotMove is what a bot is to think about now, if anything, as the
+// memory's lock is let go.
+func (r held) nextBotMove() (b botMove, ok bool) {
+	defer r.unlock()
 	now := r.env.now()
 	seat := r.botSeat(now)
 	switch {
@@ -316,23 +322,28 @@ func (r *room) botToMove(gen int) (b botMove, ok bool) {
 
 // botMoved commits the move a bot chose for b, or what went wrong.
 func (r *room) botMoved(b botMove, move json.RawMessage) {
-	r.writing.Lock()
-	defer r.writing.Unlock()
-	r.mu.Lock()
-	r.timer.thinking = false
-	same := r.table.moves == b.moves && r.botPlays(b.seat, r.env.now())
-	r.mu.Unlock()
+	w := r.lockWrites()
+	defer w.unlock()
+	h := r.lock()
+	h.timer.thinking = false
+	same := h.table.moves == b.moves && h.botPlays(b.seat, r.env.now())
+	h.unlock()
 	err := b.err
 	if err == nil {
 		err = errMovedOn
 		if same {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			err = r.commitOnce(ctx, b.seat, move, b.standIn)
+			err = w.commitOnce(ctx, b.seat, move, b.standIn)
 			cancel()
 		}
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
+	r.lock().tookBotMove(b, err)
+}
+
+// tookBotMove takes in how the bot's move b went (err), and lets the
+// memory's lock go.
+func (r held) tookBotMove(b botMove, err error) {
+	defer r.unlock()
 	if b.err == nil && err != nil && (r.table.moves != b.moves || !r.botPlays(b.seat, r.env.now())) {
 		// The game moved on while the bot thought (a player's move,
 		// a player taking the seat back, another instance's bot):
@@ -350,13 +361,13 @@ func (r *room) botMoved(b botMove, move json.RawMessage) {
 }
 
 // bot returns the player for a seat a bot plays: the seat's bot, or the
-// game's default bot for a person out of time. The caller holds r.mu.
-func (r *room) bot(seat int) (engine.Bot, error) {
+// game's default bot for a person out of time.
+func (r held) bot(seat int) (engine.Bot, error) {
 	return r.timer.player(r.game, seat, r.botName(seat), r.meta.Seed)
 }
 
-// botName names the bot that plays seat. The caller holds r.mu.
-func (r *room) botName(seat int) string {
+// botName names the bot that plays seat.
+func (r held) botName(seat int) string {
 	if name := r.meta.Seats[seat].Bot; name != "" {
 		return name
 	}

@@ -233,10 +233,10 @@ func (c *Conn) Updates() <-chan Update { return c.updates }
 // calls f holding its lock: f must hand the news on and return (start a
 // goroutine, say) without calling back into the room.
 func (c *Conn) OnUpdate(f func()) {
-	c.room.mu.Lock()
+	h := c.room.lock()
 	c.notify = f
 	pending := len(c.updates) > 0
-	c.room.mu.Unlock()
+	h.unlock()
 	if pending && f != nil {
 		f()
 	}
@@ -246,8 +246,7 @@ func (c *Conn) OnUpdate(f func()) {
 // View: the room makes a seat's view as JSON only for a connection that
 // reads it, so a table of screens makes none.
 func (c *Conn) SkipJSON() {
-	c.room.mu.Lock()
-	defer c.room.mu.Unlock()
+	defer c.room.lock().unlock()
 	c.valueOnly = true
 }
 
@@ -271,9 +270,9 @@ func (c *Conn) Move(ctx context.Context, move json.RawMessage) error {
 // Close leaves the room; the seat stays bound to the player's key.
 func (c *Conn) Close() { c.room.disconnect(c) }
 
-// push replaces any unread update with u. Only the room, under its lock,
-// calls it, so the drain-then-send cannot race another writer.
-func (c *Conn) push(u Update) {
+// push replaces any unread update of c with u. Only the room, with its
+// memory held, pushes, so the drain-then-send cannot race another writer.
+func (r held) push(c *Conn, u Update) {
 	select {
 	case c.updates <- u:
 	default:

@@ -219,9 +219,9 @@ func (f *faultRig) describe() string {
 			text += fmt.Sprintf("instance %c: room not loaded\n", 'a'+i)
 			continue
 		}
-		r.mu.Lock()
-		text += fmt.Sprintf("instance %c: %d moves, notice %q\n", 'a'+i, r.table.moves, r.shownNotice())
-		r.mu.Unlock()
+		h := r.lock()
+		text += fmt.Sprintf("instance %c: %d moves, notice %q\n", 'a'+i, h.table.moves, h.shownNotice())
+		h.unlock()
 	}
 	return text
 }

@@ -52,8 +52,8 @@ func (e *unconfirmedError) As(target any) bool {
 
 // unconfirmed shows the room's sessions the game as the store has it
 // after a move it could not confirm, so the board says whether the move
-// stands, with the reconnecting notice. The caller holds r.writing.
-func (r *room) unconfirmed(ctx context.Context, err error) error {
+// stands, with the reconnecting notice.
+func (r writer) unconfirmed(ctx context.Context, err error) error {
 	if cerr := r.catchUp(ctx); cerr != nil {
 		err = cerr
 	}
@@ -76,15 +76,15 @@ func (l *Lobby) serviceAway(away bool) {
 	}
 	l.mu.Unlock()
 	for _, r := range rooms {
-		r.mu.Lock()
-		r.broadcast()
-		r.mu.Unlock()
+		h := r.lock()
+		h.broadcast()
+		h.unlock()
 	}
 }
 
 // shownNotice is the room's notice, or the reconnecting one while the
-// store is away. The caller holds r.mu.
-func (r *room) shownNotice() string {
+// store is away.
+func (r held) shownNotice() string {
 	if r.notice == "" && r.env.away() {
 		return NoticeReconnecting
 	}

@@ -94,9 +94,9 @@ func (l *Lobby) list(ctx context.Context, keep func(store.Meta) bool) ([]RoomInf
 		r := l.rooms[m.Code]
 		l.mu.Unlock()
 		if r != nil {
-			r.mu.Lock()
-			out = append(out, r.info())
-			r.mu.Unlock()
+			h := r.lock()
+			out = append(out, h.info())
+			h.unlock()
 			continue
 		}
 		info := infoOf(m, nil, m.Status())

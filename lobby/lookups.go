@@ -35,21 +35,21 @@ func (l *Lobby) open(ctx context.Context, invite string, p Player) (*room, bool,
 }
 
 // openWith is open where see, when not nil, first gives the room's
-// metadata as p's lookup is to judge it (seatword.go). It runs under the
-// room's lock.
-func (l *Lobby) openWith(ctx context.Context, invite string, p Player, see func(*room, store.Meta) store.Meta) (*room, bool, error) {
+// metadata as p's lookup is to judge it (seatword.go), with the room's
+// memory held.
+func (l *Lobby) openWith(ctx context.Context, invite string, p Player, see func(held, store.Meta) store.Meta) (*room, bool, error) {
 	var r *room
 	share, err := l.lookup(ctx, invite, p, func(code string) (store.Meta, error) {
 		var err error
 		if r, err = l.room(ctx, code); err != nil {
 			return store.Meta{}, err
 		}
-		r.mu.Lock()
-		defer r.mu.Unlock()
+		h := r.lock()
+		defer h.unlock()
 		if see != nil {
-			return see(r, r.meta), nil
+			return see(h, h.meta), nil
 		}
-		return r.meta, nil
+		return h.meta, nil
 	})
 	if err != nil {
 		return nil, false, err

@@ -2,6 +2,7 @@ package lobby
 
 import (
 	"context"
+	"maps"
 	"sync"
 	"time"
 )
@@ -29,7 +30,12 @@ func (c *missCounts) Miss(_ context.Context, name string, now time.Time, window 
 	if c.names == nil {
 		c.names = map[string]missWindow{}
 	}
-	c.sweep(now)
+	if now.Sub(c.swept) >= time.Minute {
+		// Once a minute, forget ended windows: the map holds only the
+		// names that missed lately.
+		c.swept = now
+		maps.DeleteFunc(c.names, func(_ string, w missWindow) bool { return !now.Before(later(w.ends, w.next)) })
+	}
 	w := c.names[name]
 	if !now.Before(w.ends) {
 		w = missWindow{ends: now.Add(window), next: w.next}
@@ -61,18 +67,4 @@ func (c *missCounts) Turn(_ context.Context, name string, now time.Time, wait ti
 	w.next = later(w.next, now).Add(wait)
 	c.names[name] = w
 	return w.next.Sub(now), nil
-}
-
-// sweep forgets ended windows once a minute, so the map holds only the
-// names that missed lately. The caller holds c.mu.
-func (c *missCounts) sweep(now time.Time) {
-	if now.Sub(c.swept) < time.Minute {
-		return
-	}
-	c.swept = now
-	for name, w := range c.names {
-		if !now.Before(later(w.ends, w.next)) {
-			delete(c.names, name)
-		}
-	}
 }

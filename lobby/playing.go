@@ -24,9 +24,9 @@ func (l *Lobby) Join(ctx context.Context, invite string, p Player) (*Conn, error
 	}
 	// A seat binds to a profile: a new key's is made as it sits down,
 	// not for a room it cannot sit in.
-	r.mu.Lock()
-	sits := r.meta.SeatOf(p.ID) < 0 && !r.meta.Started && slices.ContainsFunc(r.meta.Seats, store.Seat.Free)
-	r.mu.Unlock()
+	h := r.lock()
+	sits := h.meta.SeatOf(p.ID) < 0 && !h.meta.Started && slices.ContainsFunc(h.meta.Seats, store.Seat.Free)
+	h.unlock()
 	if sits {
 		if p, err = l.ensureProfile(ctx, p, ""); err != nil {
 			return nil, err
@@ -54,9 +54,9 @@ func (l *Lobby) Info(ctx context.Context, invite string, p Player) (RoomInfo, er
 	if err != nil {
 		return RoomInfo{}, err
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.info(), nil
+	h := r.lock()
+	defer h.unlock()
+	return h.info(), nil
 }
 
 // AddBot puts a bot in a free seat: only the room's host may, or while

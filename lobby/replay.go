@@ -58,7 +58,10 @@ func (l *Lobby) Replay(ctx context.Context, invite string, p Player) (RoomInfo, 
 	if !meta.Started {
 		return infoOf(meta, nil, engine.Status{}), nil, refuse("this game ended before it started", "lobby.replayNeverStarted")
 	}
-	r := newRoom(l.env, g, meta)
+	w := newRoom(l.env, g, meta).lockWrites() // a room of this replay's own
+	defer w.unlock()
+	r := w.lock()
+	defer r.unlock()
 	if err := r.rebuild(meta, nil); err != nil {
 		return RoomInfo{}, nil, err
 	}

@@ -21,15 +21,8 @@ import (
 // stores), seating.go (who sits and watches) and broadcast.go (what it
 // shows and shares).
 //
-// Two locks. writing makes the room's changes one at a time: moves,
-// metadata, catch-ups; it is held across the store's calls, and nothing
-// that only reads the room, its presence or its chat takes it. mu guards
-// the room's memory and is never held across a store call, a network read
-// or a bot's thinking: a change takes what it needs under mu, calls the
-// store outside it, and takes the result in under mu again. The
-// metadata, the table, the log and the clock change only with both held,
-// so a holder of writing reads them without mu. writing is taken before
-// mu, never while holding it.
+// Two locks, held only as the types of roomlocks.go: writing (a writer)
+// makes the room's changes one at a time, mu (held) guards its memory.
 type room struct {
 	env  *roomEnv
 	game Game
@@ -153,19 +146,30 @@ func (l *Lobby) load(ctx context.Context, code string) (*room, error) {
 		// Not fatal: the next change or renewal round brings it.
 		l.storeFault("seat presence", err, "code", code)
 	}
-	if r.chat, err = l.cfg.Store.Chat(ctx, code, chat.Recent); err != nil {
+	lines, err := l.cfg.Store.Chat(ctx, code, chat.Recent)
+	if err != nil {
 		l.storeFault("read chat", err, "code", code) // the next line said brings it
 	}
+	h := r.lock()
+	h.chat = lines
 	// A game whose recording was lost (its instance died) is recorded now.
-	r.mu.Lock()
-	r.recordLater()
-	r.mu.Unlock()
+	h.recordLater()
+	h.unlock()
 	return r, nil
 }
 
-// rebuild sets the room to meta and replays moves from the seed. The
-// caller holds r.writing and r.mu, or is the room's only user.
+// rebuild sets the room, nobody else's yet, to meta and replays moves
+// from the seed.
 func (r *room) rebuild(meta store.Meta, moves []store.Record) error {
+	w := r.lockWrites()
+	defer w.unlock()
+	c := w.lock()
+	defer c.unlock()
+	return c.rebuild(meta, moves)
+}
+
+// rebuild sets the room to meta and replays moves from the seed.
+func (r changing) rebuild(meta store.Meta, moves []store.Record) error {
 	r.meta, r.log, r.clock = meta, undoLog{}, turnClock{}
 	r.table.clear()
 	if !meta.Started {
@@ -182,9 +186,8 @@ func (r *room) rebuild(meta store.Meta, moves []store.Record) error {
 	return r.replay(moves)
 }
 
-// replay applies stored moves on top of the current state. The caller
-// holds r.writing and r.mu, or is the room's only user.
-func (r *room) replay(moves []store.Record) error {
+// replay applies stored moves on top of the current state.
+func (r changing) replay(moves []store.Record) error {
 	for _, rec := range moves {
 		next, events, err := r.table.play(rec.Seat, rec.Move, r.clock.per > 0)
 		if err != nil {
@@ -199,9 +202,8 @@ func (r *room) replay(moves []store.Record) error {
 
 // catchUp applies moves stored by others since this room last looked,
 // reading only those. A store that cannot answer leaves the room as it
-// was. The caller holds r.writing, not r.mu: the store is read outside
-// it.
-func (r *room) catchUp(ctx context.Context) error {
+// was. The store is read outside the memory's lock.
+func (r writer) catchUp(ctx context.Context) error {
 	code, have := r.code, r.table.moves
 	meta, moves, err := r.env.store.Load(ctx, code, have)
 	if err != nil {
@@ -215,13 +217,13 @@ func (r *room) catchUp(ctx context.Context) error {
 			return err
 		}
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if shorter || meta.Started && !r.meta.Started {
-		return r.rebuild(meta, moves)
+	c := r.lock()
+	defer c.unlock()
+	if shorter || meta.Started && !c.meta.Started {
+		return c.rebuild(meta, moves)
 	}
-	r.meta = meta
-	return r.replay(moves)
+	c.meta = meta
+	return c.replay(moves)
 }
 
 // refreshSoon has the room catch up with a change another instance made
@@ -234,21 +236,21 @@ func (r *room) refreshSoon(ctx context.Context) {
 // refresh catches up with the store and the shared presence, and pushes
 // the room as it is then.
 func (r *room) refresh(ctx context.Context) {
-	r.writing.Lock()
-	err := r.catchUp(ctx)
-	r.mu.Lock()
-	r.setNotice(err)
-	r.mu.Unlock()
-	r.writing.Unlock()
+	w := r.lockWrites()
+	err := w.catchUp(ctx)
+	c := w.lock()
+	c.setNotice(err)
+	c.unlock()
+	w.unlock()
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		r.refreshAgain(ctx)
 	}
 	if err := r.readPresence(ctx); err != nil {
 		r.env.fault("seat presence", err, "code", r.code)
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.broadcast()
+	h := r.lock()
+	defer h.unlock()
+	h.broadcast()
 }
 
 // refreshRetry is how soon a room whose catch-up failed tries again.
@@ -277,8 +279,8 @@ const (
 )
 
 // setNotice shows the room's sessions that the store failed, or, with
-// err nil, no longer. The caller holds r.mu.
-func (r *room) setNotice(err error) {
+// err nil, no longer.
+func (r held) setNotice(err error) {
 	r.notice = ""
 	if err != nil {
 		r.notice = NoticeReconnecting
@@ -288,23 +290,21 @@ func (r *room) setNotice(err error) {
 
 // connected reports whether any session here is in the room.
 func (r *room) connected() bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return len(r.conns) > 0
+	h := r.lock()
+	defer h.unlock()
+	return len(h.conns) > 0
 }
 
-// votes judges the table's votes from the room as it is. The caller
-// holds r.mu.
-func (r *room) votes() seatVotes {
+// votes judges the table's votes from the room as it is.
+func (r held) votes() seatVotes {
 	return seatVotes{meta: &r.meta, seen: &r.seen, bot: r.game.DefaultBot(), run: r.env.pauses}
 }
 
-// awaySince is since when seat's person has been away. The caller holds
-// r.mu.
-func (r *room) awaySince(seat int) time.Time { return r.seen.awaySince(seat, r.meta.Updated) }
+// awaySince is since when seat's person has been away.
+func (r held) awaySince(seat int) time.Time { return r.seen.awaySince(seat, r.meta.Updated) }
 
 // outOfTime reports whether seat's time for its turn ran out by now,
-// with someone waiting for it. The caller holds r.mu.
-func (r *room) outOfTime(seat int, now time.Time) bool {
+// with someone waiting for it.
+func (r held) outOfTime(seat int, now time.Time) bool {
 	return r.clock.outOfTime(seat, &r.meta, now, r.seen.present)
 }

@@ -23,7 +23,7 @@ type roomRig struct {
 
 func newRoomRig() *roomRig {
 	g := &roomRig{st: mem.New()}
-	g.env = &roomEnv{store: g.st, now: time.Now, afterFunc: func(d time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop },
+	g.env = &roomEnv{store: g.st, writes: g.st, now: time.Now, afterFunc: func(d time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop },
 		seed: func() uint64 { return 7 }, pauses: newPauses(0), log: slog.New(slog.DiscardHandler), observer: noObserver{},
 		fault: func(string, error, ...any) {}, away: func() bool { return false }, presenceTTL: DefaultPresenceTTL,
 		listed: func() { g.listed.Add(1) }, claim: func(*room) { g.claims.Add(1) },

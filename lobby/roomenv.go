@@ -5,14 +5,25 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/lobby/store"
 )
 
-// roomStore is what a room keeps in the store: its metadata and moves,
-// and its chat.
+// roomStore is what a room asks of the store besides its game's
+// writes: loading rooms, making and dropping rematch rooms, its chat.
 type roomStore interface {
-	store.Rooms
+	Create(ctx context.Context, m store.Meta) error
+	Load(ctx context.Context, code string, from int) (store.Meta, []store.Record, error)
+	Delete(ctx context.Context, code string) error
 	store.Chats
+}
+
+// gameWrites are the store's writes of a room's game: a room reaches
+// them through a writer alone (roomlocks.go), so they are made one at a
+// time.
+type gameWrites interface {
+	Append(ctx context.Context, code string, at int, r store.Record, st engine.Status) error
+	SaveMeta(ctx context.Context, m store.Meta) error
 }
 
 // roomEnv is what rooms are made with, one value the lobby makes once:
@@ -22,7 +33,8 @@ type roomStore interface {
 // its game is to be recorded, a chat line is to be made). A room reaches
 // nothing else: it never holds the Lobby.
 type roomEnv struct {
-	store roomStore
+	store  roomStore
+	writes gameWrites
 	// presence is the store's presence shared between instances, nil
 	// with a store of this instance's own.
 	presence store.Presence
@@ -59,7 +71,7 @@ type roomEnv struct {
 
 // roomEnv is the value every room of l is made with.
 func (l *Lobby) newRoomEnv() *roomEnv {
-	e := &roomEnv{store: l.cfg.Store, started: l.started, now: l.cfg.Now, afterFunc: l.afterFunc, seed: l.newSeed,
+	e := &roomEnv{store: l.cfg.Store, writes: l.cfg.Store, started: l.started, now: l.cfg.Now, afterFunc: l.afterFunc, seed: l.newSeed,
 		pauses: l.pauses, log: l.cfg.Logger, observer: l.observer(), fault: l.storeFault, away: l.away.Load,
 		botDelay: l.cfg.BotDelay, presenceTTL: l.presenceTTL(), movesPerSecond: l.cfg.Limits.MovesPerSecond,
 		listed: l.roomsChanged, claim: l.kickPresence, record: l.recordRoom, chatLine: l.newChatLine}

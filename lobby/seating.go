@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/lobby/store"
@@ -14,24 +15,24 @@ import (
 // join seats p: back in their own seat, in the seat word names (a
 // guest's: seatword.go), or in the first free one.
 func (r *room) join(ctx context.Context, p Player, word string) (*Conn, error) {
-	r.mu.Lock()
-	seat := r.meta.SeatOf(p.ID)
-	r.mu.Unlock()
+	h := r.lock()
+	seat := h.meta.SeatOf(p.ID)
+	h.unlock()
 	if seat >= 0 {
 		return r.reclaim(ctx, p, seat)
 	}
 	if word != "" {
 		return r.reclaimByWord(ctx, p, word)
 	}
-	r.writing.Lock()
-	if seat := r.meta.SeatOf(p.ID); seat >= 0 {
+	w := r.lockWrites()
+	if seat := w.meta.SeatOf(p.ID); seat >= 0 {
 		// Another session of theirs sat down while this one waited.
-		r.writing.Unlock()
+		w.unlock()
 		return r.reclaim(ctx, p, seat)
 	}
-	defer r.writing.Unlock()
-	c, err := r.sit(ctx, p, func() (store.Meta, int, error) {
-		m := r.meta
+	defer w.unlock()
+	c, err := w.sit(ctx, p, func() (store.Meta, int, error) {
+		m := w.meta
 		if seat := m.SeatOf(p.ID); seat >= 0 {
 			// The catch-up after a conflict shows them seated: an earlier
 			// join of theirs was stored though its answer was lost
@@ -59,16 +60,15 @@ func (r *room) join(ctx context.Context, p Player, word string) (*Conn, error) {
 // sit stores the metadata pick gives, which seats p in seat, and connects
 // p there as it is taken in: in between, the seat would look held by
 // someone away since the server started, and the room's timer could hand
-// it to a bot. On a conflict it catches up and picks again. The caller
-// holds r.writing, not r.mu.
-func (r *room) sit(ctx context.Context, p Player, pick func() (m store.Meta, seat int, err error)) (*Conn, error) {
+// it to a bot. On a conflict it catches up and picks again.
+func (r writer) sit(ctx context.Context, p Player, pick func() (m store.Meta, seat int, err error)) (*Conn, error) {
 	for attempt := 0; ; attempt++ {
 		m, seat, err := pick()
 		if err != nil {
 			return nil, err
 		}
 		var c *Conn
-		err = r.saveMeta(ctx, m, func() { c = r.connectLocked(p, seat) })
+		err = r.saveMeta(ctx, m, func(in changing) { c = in.connect(p, seat) })
 		if errors.Is(err, store.ErrConflict) && attempt < 5 {
 			continue
 		}
@@ -83,42 +83,42 @@ func (r *room) sit(ctx context.Context, p Player, pick func() (m store.Meta, sea
 // bot that was standing in. A player simply coming back changes nothing
 // stored, and waits for none of the room's changes.
 func (r *room) reclaim(ctx context.Context, p Player, seat int) (*Conn, error) {
-	r.mu.Lock()
-	m, change := r.reclaimed(p, seat)
+	h := r.lock()
+	m, change := reclaimed(h.meta, p, seat, r.env.now())
 	if !change {
-		defer r.mu.Unlock()
-		return r.connectLocked(p, seat), nil
+		defer h.unlock()
+		return h.connect(p, seat), nil
 	}
-	r.mu.Unlock()
-	r.writing.Lock()
-	defer r.writing.Unlock()
-	if m, change = r.reclaimed(p, seat); !change { // changed meanwhile
-		r.mu.Lock()
-		defer r.mu.Unlock()
-		return r.connectLocked(p, seat), nil
+	h.unlock()
+	w := r.lockWrites()
+	defer w.unlock()
+	if m, change = reclaimed(w.meta, p, seat, r.env.now()); !change { // changed meanwhile
+		h := r.lock()
+		defer h.unlock()
+		return h.connect(p, seat), nil
 	}
 	var c *Conn
-	err := r.saveMeta(ctx, m, func() {
-		r.timer.forget(seat)
-		c = r.connectLocked(p, seat)
+	err := w.saveMeta(ctx, m, func(in changing) {
+		in.timer.forget(seat)
+		c = in.connect(p, seat)
 	})
 	return c, err
 }
 
-// reclaimed is the room's metadata with p back in seat, from a bot or
-// under a name of theirs it no longer shows; change is false when nothing
-// changes. The caller holds r.mu or r.writing.
-func (r *room) reclaimed(p Player, seat int) (m store.Meta, change bool) {
-	name := seatName(r.meta.Seats, seat, p.Name)
-	if r.meta.Seats[seat].Bot == "" && r.meta.Seats[seat].Name == name {
+// reclaimed is the room's metadata meta with p back in seat at now, from
+// a bot or under a name of theirs it no longer shows; change is false
+// when nothing changes.
+func reclaimed(meta store.Meta, p Player, seat int, now time.Time) (m store.Meta, change bool) {
+	name := seatName(meta.Seats, seat, p.Name)
+	if meta.Seats[seat].Bot == "" && meta.Seats[seat].Name == name {
 		return store.Meta{}, false
 	}
-	m = r.meta
+	m = meta
 	m.Seats = slices.Clone(m.Seats)
 	if m.Seats[seat].Bot != "" {
 		// Back from a bot, maybe mid-turn: the turn's clock starts again
 		// for them.
-		m.Seats[seat].Since = r.env.now().UTC()
+		m.Seats[seat].Since = now.UTC()
 	}
 	m.Seats[seat].Bot, m.Seats[seat].Name = "", name
 	return m, true
@@ -127,17 +127,17 @@ func (r *room) reclaimed(p Player, seat int) (m store.Meta, change bool) {
 // reclaimByWord seats guest p in the seat word opens, bound from now on
 // to p's identity of this connection, under the seat's name.
 func (r *room) reclaimByWord(ctx context.Context, p Player, word string) (*Conn, error) {
-	r.writing.Lock()
-	defer r.writing.Unlock()
-	c, err := r.sit(ctx, p, func() (store.Meta, int, error) {
-		r.mu.Lock()
-		seat := r.wordSeat(word, p)
-		r.mu.Unlock()
+	w := r.lockWrites()
+	defer w.unlock()
+	c, err := w.sit(ctx, p, func() (store.Meta, int, error) {
+		h := r.lock()
+		seat := h.wordSeat(word, p)
+		h.unlock()
 		if seat < 0 {
 			// Checked when the room was opened: someone else was quicker.
-			return store.Meta{}, -1, errNoSeatForWord(r.code, ShortDuration(graceOf(r.meta)))
+			return store.Meta{}, -1, errNoSeatForWord(r.code, ShortDuration(graceOf(w.meta)))
 		}
-		m := r.meta
+		m := w.meta
 		m.Seats = append([]store.Seat(nil), m.Seats...)
 		// The seat keeps the name the table knows: the guest is the same
 		// person, whatever this connection's guest name.
@@ -153,8 +153,8 @@ func (r *room) reclaimByWord(ctx context.Context, p Player, word string) (*Conn,
 
 // wordSeat is the seat word opens for p, or -1: a guest's seat whose
 // player is away for no longer than the grace period, sat down from p's
-// address. The caller holds r.mu.
-func (r *room) wordSeat(word string, p Player) int {
+// address.
+func (r held) wordSeat(word string, p Player) int {
 	if !p.Guest || p.From == "" || word == "" {
 		return -1
 	}
@@ -175,13 +175,17 @@ func (r *room) wordSeat(word string, p Player) int {
 // in for an away host. On the seat of a person it is by's vote to hand it
 // to the game's default bot.
 func (r *room) addBot(ctx context.Context, by Player, seat int, bot string) error {
-	r.writing.Lock()
-	defer r.writing.Unlock()
+	w := r.lockWrites()
+	defer w.unlock()
+	return w.addBot(ctx, by, seat, bot)
+}
+
+func (r writer) addBot(ctx context.Context, by Player, seat int, bot string) error {
 	if seat < 0 || seat >= len(r.meta.Seats) {
 		return noSeat(seat)
 	}
 	if s := r.meta.Seats[seat]; s.Player != "" && s.Bot == "" {
-		_, err := r.voteWriting(ctx, by, seat) // a person's seat goes to a bot by votes
+		_, err := r.vote(ctx, by, seat) // a person's seat goes to a bot by votes
 		return err
 	}
 	if !r.meta.Seats[seat].Free() {
@@ -197,9 +201,9 @@ func (r *room) addBot(ctx context.Context, by Player, seat int, bot string) erro
 }
 
 // hostPowers reports whether p may do what the host does: p is the host,
-// or stands in for an away host. The caller holds r.writing, not r.mu:
-// the store is asked whether the host is here through another instance.
-func (r *room) hostPowers(ctx context.Context, p Player) bool {
+// or stands in for an away host. The store is asked, outside the
+// memory's lock, whether the host is here through another instance.
+func (r writer) hostPowers(ctx context.Context, p Player) bool {
 	if p.ID == "" {
 		return false
 	}
@@ -213,23 +217,22 @@ func (r *room) hostPowers(ctx context.Context, p Player) bool {
 	if err := r.readPresence(ctx); err != nil {
 		r.env.fault("seat presence", err, "code", r.code)
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.votes().standIn(r.hostWatching()) == seat
+	h := r.room.lock()
+	defer h.unlock()
+	return h.votes().standIn(h.hostWatching()) == seat
 }
 
 func (r *room) vote(ctx context.Context, by Player, seat int) (VoteResult, error) {
-	r.writing.Lock()
-	defer r.writing.Unlock()
-	return r.voteWriting(ctx, by, seat)
+	w := r.lockWrites()
+	defer w.unlock()
+	return w.vote(ctx, by, seat)
 }
 
-// voteWriting is vote for a caller holding r.writing (not r.mu).
-func (r *room) voteWriting(ctx context.Context, by Player, seat int) (VoteResult, error) {
+func (r writer) vote(ctx context.Context, by Player, seat int) (VoteResult, error) {
 	for attempt := 0; ; attempt++ {
-		r.mu.Lock()
-		voter, err := r.votes().check(by, seat, r.table.title())
-		r.mu.Unlock()
+		h := r.room.lock()
+		voter, err := h.votes().check(by, seat, h.table.title())
+		h.unlock()
 		if err != nil {
 			return VoteResult{}, err
 		}
@@ -240,9 +243,9 @@ func (r *room) voteWriting(ctx context.Context, by Player, seat int) (VoteResult
 			return VoteResult{}, refuse(fmt.Sprintf("cannot tell whether %s is still playing seat %d: try again in a moment", name, seat+1),
 				"lobby.cannotTell", engine.Str("Name", name), engine.Num("Seat", seat+1))
 		}
-		r.mu.Lock()
-		m, res, err := r.votes().cast(voter, seat, r.env.now())
-		r.mu.Unlock()
+		h = r.room.lock()
+		m, res, err := h.votes().cast(voter, seat, r.env.now())
+		h.unlock()
 		if err != nil {
 			return VoteResult{}, err
 		}
@@ -265,41 +268,42 @@ func (r *room) voteWriting(ctx context.Context, by Player, seat int) (VoteResult
 // typed the invite sees only the code on the board, and could not come
 // back without it.
 func (r *room) watch(p Player, share bool) *Conn {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.attachLocked(&Conn{room: r, player: p, seat: engine.Spectator, updates: make(chan Update, 1), invited: share})
+	h := r.lock()
+	defer h.unlock()
+	return h.attach(&Conn{room: r, player: p, seat: engine.Spectator, updates: make(chan Update, 1), invited: share})
 }
 
-func (r *room) connectLocked(p Player, seat int) *Conn {
-	return r.attachLocked(&Conn{room: r, player: p, seat: seat, updates: make(chan Update, 1)})
+// connect adds a connection of p to seat.
+func (r held) connect(p Player, seat int) *Conn {
+	return r.attach(&Conn{room: r.room, player: p, seat: seat, updates: make(chan Update, 1)})
 }
 
-// attachLocked adds c to the room's connections. The caller holds r.mu.
-func (r *room) attachLocked(c *Conn) *Conn {
+// attach adds c to the room's connections.
+func (r held) attach(c *Conn) *Conn {
 	r.conns[c] = struct{}{}
 	if r.seen.arrive(c.seat) {
-		r.env.claim(r)
+		r.env.claim(r.room)
 	}
 	r.broadcast()
 	return c
 }
 
 func (r *room) disconnect(c *Conn) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if _, ok := r.conns[c]; !ok {
+	h := r.lock()
+	defer h.unlock()
+	if _, ok := h.conns[c]; !ok {
 		return
 	}
-	delete(r.conns, c)
-	if r.seen.leave(c.seat, r.env.presenceNow()) {
+	delete(h.conns, c)
+	if h.seen.leave(c.seat, r.env.presenceNow()) {
 		r.env.claim(r)
 	}
-	r.broadcast()
+	h.broadcast()
 }
 
 // hostWatching reports whether one of the host's sessions is in the room
-// here. The caller holds r.mu.
-func (r *room) hostWatching() bool {
+// here.
+func (r held) hostWatching() bool {
 	for c := range r.conns {
 		if c.player.ID == r.meta.Host {
 			return true
@@ -314,14 +318,14 @@ func (r *room) rematch(ctx context.Context, p Player) (RoomInfo, error) {
 	created := "" // a room this call made, to remove if another offer won
 	fresh := ""   // a code drawn again after the offer's was taken
 	for attempt := 0; ; attempt++ {
-		r.mu.Lock()
-		m := r.meta
+		h := r.lock()
+		m := h.meta
 		off, done, err := r.env.rematchOffer(m, p, fresh)
 		var info RoomInfo
 		if done {
-			info = r.info()
+			info = h.info()
 		}
-		r.mu.Unlock()
+		h.unlock()
 		switch {
 		case err != nil:
 			return RoomInfo{}, err
@@ -357,13 +361,13 @@ func (r *room) rematch(ctx context.Context, p Player) (RoomInfo, error) {
 // offerRematch stores off with the game m, unless the room changed since
 // m was read (ErrConflict: judge again).
 func (r *room) offerRematch(ctx context.Context, m store.Meta, off store.Rematch) (RoomInfo, error) {
-	r.writing.Lock()
-	defer r.writing.Unlock()
-	if r.meta.Version != m.Version {
+	w := r.lockWrites()
+	defer w.unlock()
+	if w.meta.Version != m.Version {
 		return RoomInfo{}, store.ErrConflict // changed while the room was made
 	}
 	m.Rematch = &off
 	var info RoomInfo
-	err := r.saveMeta(ctx, m, func() { info = r.info() })
+	err := w.saveMeta(ctx, m, func(in changing) { info = in.info() })
 	return info, err
 }

@@ -126,7 +126,7 @@ func (l *Lobby) openAs(ctx context.Context, invite, word string, p Player) (*roo
 		}
 	}
 	missed := false
-	r, share, err := l.openWith(ctx, invite, p, func(r *room, m store.Meta) store.Meta {
+	r, share, err := l.openWith(ctx, invite, p, func(r held, m store.Meta) store.Meta {
 		if m.SeatOf(p.ID) >= 0 || p.ID != "" && p.ID == m.Host {
 			return m // their own room: the word is not needed
 		}
@@ -147,9 +147,9 @@ func (l *Lobby) openAs(ctx context.Context, invite, word string, p Player) (*roo
 		if err := l.miss(ctx, code, p, nil); errors.As(err, &refusal) {
 			return nil, false, err // the final refusal of one who missed too often
 		}
-		r.mu.Lock()
-		grace := ShortDuration(graceOf(r.meta))
-		r.mu.Unlock()
+		h := r.lock()
+		grace := ShortDuration(graceOf(h.meta))
+		h.unlock()
 		return nil, false, errNoSeatForWord(code, grace)
 	}
 	return r, share, nil

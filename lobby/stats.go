@@ -21,16 +21,16 @@ func (l *Lobby) Stats() RoomStats {
 	l.mu.Unlock()
 	var s RoomStats
 	for _, r := range rooms {
-		r.mu.Lock()
+		h := r.lock()
 		switch {
-		case r.meta.Over:
+		case h.meta.Over:
 			s.Over++
-		case r.meta.Started:
+		case h.meta.Started:
 			s.Playing++
 		default:
 			s.Waiting++
 		}
-		r.mu.Unlock()
+		h.unlock()
 	}
 	return s
 }
