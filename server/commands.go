@@ -64,7 +64,7 @@ func (c *call) command() *cmd.Call {
 		errOut = c.sess
 	}
 	return &cmd.Call{Ctx: c.ctx, Player: c.player, Line: c.sess.Command(), Out: c.sess, Err: errOut,
-		Env: c.sess.Environ(), Lang: c.live.printer().Tag(), Terminal: isPty, Width: pty.Window.Width, ID: c.live.id, Remote: c.sess.RemoteAddr().String(), Session: c}
+		Env: c.sess.Environ(), Lang: c.live.printer().Tag(), Terminal: isPty, Width: pty.Window.Width, Dumb: isPty && dumbTerm(pty.Term), ID: c.live.id, Remote: c.sess.RemoteAddr().String(), Session: c}
 }
 
 // Started counts the session in the sessions metric, by its kind.

@@ -91,6 +91,13 @@ func (l *logWords) line(t kit.Theme, s kit.Seats, game string, e *lobby.LogEntry
 	return ln
 }
 
+// LogLine words one entry of the game log for the viewer of s, as the
+// game screen's log does: for the line mode (session/line), which says
+// each as it happens.
+func LogLine(t kit.Theme, s kit.Seats, game string, e *lobby.LogEntry) string {
+	return logLine(t, s, game, e)
+}
+
 // logLine words one entry for the viewer of s: who did it, in their
 // seat's colour, then what they did.
 func logLine(t kit.Theme, s kit.Seats, game string, e *lobby.LogEntry) string {
@@ -126,7 +133,7 @@ func logLine(t kit.Theme, s kit.Seats, game string, e *lobby.LogEntry) string {
 	default:
 		who = s.Name(e.Seat)
 	}
-	head := t.SeatStyle(e.Seat).Render(s.Glyph(e.Seat) + " " + who)
+	head := t.SeatStyle(e.Seat).Render(s.Marked(e.Seat, who))
 	// The line depends on what (key) and head alone: the table's other
 	// screens, reading the entry alike, word it once between them.
 	return e.Worded("\x00line "+key+"\x00"+head, func() string { return t.L.T("log.line", "Who", head, "What", what) })

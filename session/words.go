@@ -88,3 +88,18 @@ func shortDuration(p *lang.Printer, d time.Duration) string {
 	}
 	return p.T("session.time.seconds", "N", s)
 }
+
+// The words the line mode (session/line) shares with the screens: a
+// refusal, a room's notice and why a game ended early, worded alike.
+
+// ErrText words err for the player, in the words of game's rules.
+func ErrText(t kit.Theme, game string, err error) string { return errText(t, game, err) }
+
+// NoticeText words a room's notice (lobby.Update.Notice).
+func NoticeText(p *lang.Printer, notice string) string { return noticeText(p, notice) }
+
+// EndedText words why a game ended before its end.
+func EndedText(p *lang.Printer, why string) string { return endedText(p, why) }
+
+// GameTitle is game's title in p's language.
+func GameTitle(p *lang.Printer, g lobby.Game) string { return gameTitle(p, g) }

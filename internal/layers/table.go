@@ -52,11 +52,14 @@ var Table = []Rule{
 	// at the top of the house where it is used.
 	{Pkg: "cmd/games", May: []string{"engine", "engine/GAME", "engine/GAME/...", "session/kit", "session/GAME", "lobby"}, TestMay: []string{"lobby/store/mem"}},
 
-	{Pkg: "server", May: []string{"server/cmd", "session", "session/kit", "lobby", "lobby/players", "lobby/chat", "lobby/store", "engine", "hostkeys", "internal/ratelog", "internal/lang"}, TestMay: testKit,
+	{Pkg: "server", May: []string{"server/cmd", "session", "session/line", "session/kit", "lobby", "lobby/players", "lobby/chat", "lobby/store", "engine", "hostkeys", "internal/ratelog", "internal/lang"}, TestMay: testKit,
 		Libs: append([]string{"github.com/pires/go-proxyproto", "github.com/prometheus/client_golang/", "golang.org/x/crypto/ssh", "golang.org/x/time/rate"}, ui...), Unlinked: drivers},
 	{Pkg: "server/cmd", May: []string{"session", "session/kit", "lobby", "lobby/players", "lobby/chat", "lobby/store", "engine", "internal/ratelog", "internal/lang"}, TestMay: testKit,
 		Libs: []string{"github.com/agnivade/levenshtein"}, Unlinked: drivers},
 	{Pkg: "session", May: []string{"session/kit", "lobby", "lobby/players", "lobby/chat", "lobby/store", "engine", "internal/lang"}, TestMay: testKit, Libs: ui, Unlinked: drivers},
+	// The line mode speaks the lobby and the tables in sentences, worded
+	// as the screens word them.
+	{Pkg: "session/line", May: []string{"session", "session/kit", "lobby", "lobby/store", "engine", "internal/lang"}, TestMay: testKit, Libs: ui, Unlinked: drivers},
 	// Golden screens for the tests of the screens, beside them.
 	{Pkg: "session/screentest", May: []string{"session", "session/kit", "lobby", "engine"}, Libs: []string{"github.com/charmbracelet/bubbletea", "github.com/charmbracelet/x/exp/"}},
 	{Pkg: "session/kit", May: []string{"engine", "internal/lang"}, TestMay: testKit, Libs: ui, Unlinked: drivers},

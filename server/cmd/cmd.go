@@ -74,6 +74,10 @@ type Session interface {
 	// Screen runs the game screen on the session's terminal from start,
 	// until the player leaves it.
 	Screen(start session.Start, theme string, noBell bool) error
+	// Lines runs the line mode (session/line) from start, on the
+	// session's terminal or its plain input and output, until the player
+	// leaves it.
+	Lines(start session.Start) error
 	// EndConn ends the session's connection, telling its other sessions
 	// note: the lobby refused the player for good.
 	EndConn(note string)
@@ -101,6 +105,9 @@ type Call struct {
 	// JSON is the common --json of the commands that print facts: they
 	// print them as JSON for scripts, with the same field names in each.
 	JSON bool
+	// Dumb reports a terminal that cannot address its cursor (TERM=dumb,
+	// or none named): its terminal commands open the line mode.
+	Dumb bool
 	// ID names the session to operators (admin sessions).
 	ID string
 	// Remote is the client's address, for the log.

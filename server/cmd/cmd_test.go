@@ -58,6 +58,8 @@ func (s *testSession) Screen(session.Start, string, bool) error {
 	return errors.New("no terminal here")
 }
 
+func (s *testSession) Lines(session.Start) error { return errors.New("no line mode here") }
+
 // result is what a command line printed, and its exit status.
 type result struct {
 	out, err string

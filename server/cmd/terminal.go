@@ -18,6 +18,8 @@ type terminalStart struct {
 	start  session.Start
 	theme  string
 	noBell bool
+	// plain opens the line mode (session/line) instead of the screen.
+	plain bool
 }
 
 // screen opens the game screen a terminal command asks for, and returns
@@ -28,6 +30,9 @@ func (s *Set) screen(c *Call, cmd command) error {
 	if err != nil {
 		return err
 	}
+	if ts.plain {
+		return c.Session.Lines(ts.start)
+	}
 	return c.Session.Screen(ts.start, ts.theme, ts.noBell)
 }
 
@@ -37,9 +42,12 @@ func (s *Set) openTerminal(c *Call, cmd command) (terminalStart, error) {
 	fs := flag.NewFlagSet(cmd.name, flag.ContinueOnError)
 	theme := fs.String("theme", themeFromEnv(c.Env), "")
 	noBell := fs.Bool("no-bell", bellOffFromEnv(c.Env), "")
+	// The line mode, asked for or needed: a terminal that cannot move
+	// its cursor cannot show the screen.
+	plain := fs.Bool("plain", cmd.name == "plain" || c.Dumb, "")
 	want, most := 1, 1
 	switch cmd.name {
-	case "lobby":
+	case "lobby", "plain":
 		want, most = 0, 0
 	case "join":
 		most = 2 // a guest's seat word
@@ -56,7 +64,7 @@ func (s *Set) openTerminal(c *Call, cmd command) (terminalStart, error) {
 	default:
 		return terminalStart{}, errUsage{c.T("cmd.terminal.theme", "Value", fmt.Sprintf("%q", *theme))}
 	}
-	if !c.Terminal {
+	if !c.Terminal && !*plain {
 		hint := s.Host.SSHCommand(true, append([]string{cmd.name}, c.args...)...)
 		if cmd.name == "lobby" {
 			hint = s.Host.SSHCommand(false) + " " + c.T("cmd.terminal.from_terminal")
@@ -71,7 +79,7 @@ func (s *Set) openTerminal(c *Call, cmd command) (terminalStart, error) {
 			return terminalStart{}, err
 		}
 	}
-	return terminalStart{start: start, theme: *theme, noBell: *noBell}, nil
+	return terminalStart{start: start, theme: *theme, noBell: *noBell, plain: *plain}, nil
 }
 
 // themeFromEnv honours NO_COLOR and SMOKESTACK_THEME when the client sends
@@ -104,7 +112,7 @@ func bellOffFromEnv(env []string) bool {
 
 // sessionStart maps a terminal command to the screen it opens on.
 func sessionStart(cmd string, pos []string) session.Start {
-	if cmd == "lobby" || len(pos) == 0 {
+	if cmd == "lobby" || cmd == "plain" || len(pos) == 0 {
 		return session.Start{Mode: "lobby", Back: true} // back to your seat, if one waits
 	}
 	return session.Start{Mode: cmd, Code: strings.Join(pos, " ")} // CODE, or CODE WORD

@@ -47,16 +47,16 @@ func (b *board) Cards(s kit.Seats) []kit.CardRef {
 	}
 	for i, c := range v.Market.Blueprints {
 		if c != factories.None {
-			add(blueprintRef(t, c, tf(t, "factories.where.market_blueprint", "N", i+1)))
+			add(in(blueprintRef(t, c, tf(t, "factories.where.market_blueprint", "N", i+1)), kit.PartMarket, -1))
 		}
 	}
 	for i, c := range v.Market.Contractors {
 		if c != factories.None {
-			add(contractorRef(t, c, tf(t, "factories.where.market_contractor_token", "N", i+1, "Tool", term(t, string(v.Market.Tools[i])))))
+			add(in(contractorRef(t, c, tf(t, "factories.where.market_contractor_token", "N", i+1, "Tool", term(t, string(v.Market.Tools[i])))), kit.PartMarket, -1))
 		}
 	}
 	for _, c := range v.Hand {
-		add(blueprintRef(t, c, t.L.T("factories.where.hand")))
+		add(in(blueprintRef(t, c, t.L.T("factories.where.hand")), kit.PartHand, v.Seat))
 	}
 	for _, p := range v.Players {
 		where := tf(t, "factories.where.compound_of", "Name", s.Name(p.Seat))
@@ -64,7 +64,7 @@ func (b *board) Cards(s kit.Seats) []kit.CardRef {
 			where = t.L.T("factories.where.compound")
 		}
 		for _, bl := range p.Compound {
-			add(blueprintRef(t, bl.Card, where))
+			add(in(blueprintRef(t, bl.Card, where), kit.PartBoard, p.Seat))
 		}
 	}
 	if v.Machine != nil {
@@ -80,6 +80,12 @@ func (b *board) Cards(s kit.Seats) []kit.CardRef {
 		add(*ruleRef(t, "undo", t.L.T("factories.where.how_to_play")))
 	}
 	return out
+}
+
+// in places a card in a part of the table.
+func in(c kit.CardRef, part string, seat int) kit.CardRef {
+	c.Part, c.Seat = part, seat
+	return c
 }
 
 // CardText implements kit.Board: the full printed card.

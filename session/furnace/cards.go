@@ -27,7 +27,7 @@ func (b *board) Cards(s kit.Seats) []kit.CardRef {
 		if d := discsText(v, l, s, long.in(p)); d != "" {
 			where += " · " + p.T("furnace.where.discs", "Discs", d)
 		}
-		out = append(out, cardRef(l.Card, where))
+		out = append(out, in(cardRef(l.Card, where), kit.PartMarket, -1))
 	}
 	seats := make([]int, 0, len(v.Players))
 	if v.Seat >= 0 && v.Seat < len(v.Players) {
@@ -48,21 +48,28 @@ func (b *board) Cards(s kit.Seats) []kit.CardRef {
 			if o.Used && v.Phase == furnace.ProductionPhase {
 				where += " · " + p.T("furnace.where.resolvedThisRound")
 			}
-			out = append(out, cardRef(o.Card, where))
+			out = append(out, in(cardRef(o.Card, where), kit.PartBoard, seat))
 		}
 		for _, c := range pl.New {
-			out = append(out, cardRef(c, whose(p, s, seat, "furnace.where.cardsOf")+" · "+p.T("furnace.where.toPlace")))
+			out = append(out, in(cardRef(c, whose(p, s, seat, "furnace.where.cardsOf")+" · "+p.T("furnace.where.toPlace")), kit.PartBoard, seat))
 		}
 	}
 	for _, seat := range seats {
 		if c := v.Players[seat].Capitalist; c != "" {
-			out = append(out, kit.CardRef{Key: "capitalist:" + string(c), Name: capitalistName(p, c), Where: whose(p, s, seat, "furnace.where.capitalistOf")})
+			out = append(out, kit.CardRef{Key: "capitalist:" + string(c), Name: capitalistName(p, c), Where: whose(p, s, seat, "furnace.where.capitalistOf"),
+				Part: kit.PartBoard, Seat: seat})
 		}
 	}
 	for _, c := range v.Removed {
 		out = append(out, cardRef(c, p.T("furnace.where.out")))
 	}
 	return out
+}
+
+// in places a card in a part of the table.
+func in(c kit.CardRef, part string, seat int) kit.CardRef {
+	c.Part, c.Seat = part, seat
+	return c
 }
 
 // whose words a seat's belongings by message id: id+"Yours" for the

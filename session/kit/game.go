@@ -176,4 +176,16 @@ type CardRef struct {
 	Key   string
 	Name  string
 	Where string
+	// Part is where the card lies, for a reader who asks for one part of
+	// the table at a time (the line mode, session/line): PartMarket,
+	// PartHand, PartBoard (of Seat), or "" for anything else (a rule).
+	Part string
+	Seat int
 }
+
+// The parts of the table a card lies in (CardRef.Part).
+const (
+	PartMarket = "market"
+	PartHand   = "hand"
+	PartBoard  = "board"
+)

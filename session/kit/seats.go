@@ -19,6 +19,10 @@ type Seats struct {
 	// theme at hand (its menu, its idle line, its card list); nil is
 	// English.
 	L *lang.Printer
+	// Plain names seats by name alone, without their glyphs: for a
+	// reader whose screen reader would read a suit for every name (the
+	// line mode, session/line).
+	Plain bool
 }
 
 // seatGlyphs mark each seat wherever it is named, with its colour: the
@@ -27,6 +31,9 @@ var seatGlyphs = []string{"♠", "♥", "♦", "♣", "✦", "♤", "♡", "♢"
 
 // Glyph is the seat's mark.
 func (s Seats) Glyph(seat int) string {
+	if s.Plain {
+		return ""
+	}
 	if seat < 0 {
 		return "·"
 	}
@@ -35,7 +42,16 @@ func (s Seats) Glyph(seat int) string {
 
 // Label is the seat's glyph and name in its colour: "♥ bob".
 func (s Seats) Label(t Theme, seat int) string {
-	return t.SeatStyle(seat).Render(s.Glyph(seat) + " " + s.Name(seat))
+	return t.SeatStyle(seat).Render(s.Marked(seat, s.Name(seat)))
+}
+
+// Marked is what names a seat with its glyph before it: "♥ bob", or
+// "bob" for a Plain reader.
+func (s Seats) Marked(seat int, what string) string {
+	if g := s.Glyph(seat); g != "" {
+		return g + " " + what
+	}
+	return what
 }
 
 // botPlayedFor starts the log line of a move a bot played for a seat's

@@ -1,0 +1,333 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+	"unicode"
+
+	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/smokestack/smokestack/internal/lang"
+	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/session/kit"
+	linemode "github.com/smokestack/smokestack/session/line"
+)
+
+// reader is a player who reads only lines, as a screen reader or a
+// braille display would: the line mode over a real ssh session. Every
+// line it reads is checked, and the test fails on any escape byte, any
+// line over 80 columns that is more than one word, and any line made
+// only of symbols.
+type reader struct {
+	t    *testing.T
+	name string
+	sess *gossh.Session
+	in   io.Writer
+	p    *lang.Printer
+
+	mu    sync.Mutex
+	lines []string // every line read, as shown
+	more  chan struct{}
+	done  bool
+}
+
+// startReader runs cmd for c's player, with a PTY of term when term is
+// not "none" (a dumb terminal), and reads its lines in p's language.
+func startReader(t *testing.T, c *gossh.Client, name, term, cmd string, p *lang.Printer) *reader {
+	t.Helper()
+	sess, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sess.Close() })
+	if term != "none" {
+		if err := sess.RequestPty(term, 24, 80, gossh.TerminalModes{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	in, err := sess.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := sess.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := func() error { return sess.Start(cmd) }
+	if cmd == "" {
+		start = sess.Shell // plain ssh -t HOST
+	}
+	if err := start(); err != nil {
+		t.Fatal(err)
+	}
+	r := &reader{t: t, name: name, sess: sess, in: in, p: p, more: make(chan struct{}, 1)}
+	go r.read(out)
+	return r
+}
+
+// read splits the output into lines as a terminal shows them: "\r"
+// returns to the line's start, and what follows is what shows.
+func (r *reader) read(out io.Reader) {
+	buf := make([]byte, 4096)
+	var cur []byte
+	cr := false // a "\r" came last: what comes next is written over cur
+	for {
+		n, err := out.Read(buf)
+		for _, b := range buf[:n] {
+			if b == 0x1b {
+				r.t.Errorf("%s: an escape byte in the line mode's output, after %q", r.name, cur)
+			}
+			switch {
+			case b == '\n':
+				r.add(string(cur))
+				cur, cr = cur[:0], false
+			case b == '\r':
+				cr = true
+			default:
+				if cr {
+					cur, cr = cur[:0], false
+				}
+				cur = append(cur, b)
+			}
+		}
+		if err != nil {
+			r.mu.Lock()
+			r.done = true
+			r.mu.Unlock()
+			r.signal()
+			return
+		}
+	}
+}
+
+func (r *reader) signal() {
+	select {
+	case r.more <- struct{}{}:
+	default:
+	}
+}
+
+// add checks one line and keeps it.
+func (r *reader) add(l string) {
+	l = strings.TrimPrefix(l, "> ") // typed after the prompt: the echo
+	if kit.Width(l) > linemode.Width && strings.Contains(strings.TrimSpace(l), " ") {
+		r.t.Errorf("%s: a line over %d columns: %q", r.name, linemode.Width, l)
+	}
+	if strings.TrimSpace(l) != "" && strings.IndexFunc(l, func(c rune) bool { return unicode.IsLetter(c) || unicode.IsDigit(c) }) < 0 {
+		r.t.Errorf("%s: a line made only of symbols: %q", r.name, l)
+	}
+	r.mu.Lock()
+	r.lines = append(r.lines, l)
+	r.mu.Unlock()
+	r.signal()
+}
+
+// send types one line.
+func (r *reader) send(text string) {
+	if _, err := io.WriteString(r.in, text+"\n"); err != nil {
+		r.t.Fatalf("%s: typing %q: %v", r.name, text, err)
+	}
+}
+
+// mark is where the lines read so far end.
+func (r *reader) mark() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.lines)
+}
+
+// since returns the lines read from mark on.
+func (r *reader) since(from int) []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.lines[min(from, len(r.lines)):]...)
+}
+
+// await waits until a line read from mark on satisfies ok, and returns
+// it.
+func (r *reader) await(from int, what string, ok func(string) bool) string {
+	r.t.Helper()
+	deadline := time.After(30 * time.Second)
+	for {
+		for _, l := range r.since(from) {
+			if ok(l) {
+				return l
+			}
+		}
+		r.mu.Lock()
+		done := r.done
+		r.mu.Unlock()
+		if done {
+			r.t.Fatalf("%s: the session ended before %s; it read:\n%s", r.name, what, strings.Join(r.since(max(0, from-20)), "\n"))
+		}
+		select {
+		case <-r.more:
+		case <-deadline:
+			r.t.Fatalf("%s: never read %s; it read:\n%s", r.name, what, strings.Join(r.since(max(0, from-40)), "\n"))
+		}
+	}
+}
+
+// awaitLine waits for a line equal to want.
+func (r *reader) awaitLine(from int, want string) {
+	r.t.Helper()
+	r.await(from, fmt.Sprintf("%q", want), func(l string) bool { return strings.TrimSpace(l) == want })
+}
+
+var (
+	roomCode   = regexp.MustCompile(`\b[A-HJKMNP-Z2-9]{6}\b`)
+	movesHead  = regexp.MustCompile(`^(\d+) \S+:$`)
+	numberedMv = regexp.MustCompile(`^(\d+)\. (.+)$`)
+)
+
+// playOut plays the reader's seat to the end of the game by reading
+// lines alone: it asks for its moves, and plays the first, by its
+// number, or every third time by its words; a move that must be
+// confirmed gets yes. It returns how many moves it played.
+func (r *reader) playOut(ctx context.Context, over func() bool) int {
+	r.t.Helper()
+	played := 0
+	for !over() {
+		if ctx.Err() != nil {
+			r.t.Fatalf("%s: the game did not end in time; it read last:\n%s", r.name, strings.Join(r.since(max(0, r.mark()-30)), "\n"))
+		}
+		from := r.mark()
+		r.send("moves")
+		// The answer: a count and the numbered moves, or why there are
+		// none; either way one line at least.
+		r.await(from, "the answer to moves", func(string) bool { return true })
+		// The first move that takes nothing back (the undo group's
+		// title names its key, u, in every language).
+		var n, pick int
+		var label string
+		deadline := time.Now().Add(2 * time.Second)
+		for time.Now().Before(deadline) {
+			n, pick, label = 0, 0, ""
+			for _, l := range r.since(from) {
+				if m := movesHead.FindStringSubmatch(l); m != nil {
+					n, _ = strconv.Atoi(m[1])
+				}
+				if mv := numberedMv.FindStringSubmatch(l); mv != nil && n > 0 && pick == 0 && !strings.Contains(mv[2], "(u)") {
+					pick, _ = strconv.Atoi(mv[1])
+					label = mv[2]
+				}
+			}
+			if n == 0 || pick != 0 {
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		if n == 0 || pick == 0 {
+			// Not this seat's turn: wait for something to happen.
+			select {
+			case <-r.more:
+			case <-time.After(500 * time.Millisecond):
+			}
+			continue
+		}
+		if played%3 == 2 {
+			r.send(label) // by its words: they name it alone, or the mode lists the few
+		} else {
+			r.send(strconv.Itoa(pick))
+		}
+		r.send("yes")
+		played++
+	}
+	return played
+}
+
+// TestPlayThroughLineModeAgainstBots: a player who reads only lines
+// starts `ssh HOST plain`, picks a language, opens a 2-player room
+// with a bot, and plays Fantastic Factories and Furnace to the end, in
+// English and in Portuguese.
+func TestPlayThroughLineModeAgainstBots(t *testing.T) {
+	srv := startServer(t)
+	for _, c := range []struct {
+		game string
+		tag  lang.Tag
+	}{
+		{"factories", lang.English}, {"furnace", lang.English},
+		{"factories", lang.Portuguese}, {"furnace", lang.Portuguese},
+	} {
+		t.Run(c.game+"/"+string(c.tag), func(t *testing.T) {
+			t.Parallel()
+			name := c.game[:4] + string(c.tag)
+			cl := dialKey(t, srv.addr, name, newKey(t))
+			p := lang.For(c.tag)
+			r := startReader(t, cl, name, "none", "plain", lang.For(lang.English))
+			r.await(0, "the welcome", func(l string) bool { return strings.Contains(l, name) })
+			from := r.mark()
+			r.send("lang " + string(c.tag))
+			r.awaitLine(from, p.T("line.lang.now", "Lang", c.tag.Name()))
+			r.p = p
+			from = r.mark()
+			r.send("new " + c.game + " 2 players 1 bot")
+			created := r.await(from, "the new room", func(l string) bool { return roomCode.MatchString(l) })
+			code := roomCode.FindString(created)
+			r.awaitLine(from, p.T("line.table.hint"))
+			from = r.mark()
+			r.send("look")
+			r.await(from, "look's answer", func(l string) bool { return strings.Contains(l, code) })
+			ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
+			defer cancel()
+			over := func() bool {
+				info, err := srv.lobby.Info(context.Background(), code, srvPlayer(name))
+				return err == nil && info.Over
+			}
+			played := r.playOut(ctx, over)
+			r.awaitLine(0, p.T("line.table.after"))
+			t.Logf("%s played %d moves; the end read: %q", name, played, r.since(max(0, r.mark()-4)))
+			if played < 5 {
+				t.Errorf("the game ended after %d moves of the reader's", played)
+			}
+			// The state on demand, after the game: bounded answers.
+			for _, cmd := range []string{"log 5", "hand", "market", "board", "rules", "rules 1", "help"} {
+				from := r.mark()
+				r.send(cmd)
+				r.await(from, "an answer to "+cmd, func(string) bool { return true })
+			}
+			from = r.mark()
+			r.send("quit")
+			r.awaitLine(from, p.T("line.bye"))
+		})
+	}
+}
+
+// srvPlayer is a player for the lobby calls a test makes: any player
+// may read a public room.
+func srvPlayer(name string) lobby.Player { return lobby.Player{ID: "SHA256:test-" + name, Name: name} }
+
+// TestDumbTerminalLandsInLineMode: `TERM=dumb ssh -t HOST` opens the
+// line mode's lobby, echoing what is typed, with no escape sequence.
+func TestDumbTerminalLandsInLineMode(t *testing.T) {
+	srv := startServer(t)
+	for _, term := range []string{"dumb", ""} {
+		cl := dialKey(t, srv.addr, "dumbo", newKey(t))
+		r := startReader(t, cl, "dumbo", term, "", lang.For(lang.English))
+		welcome := lang.For(lang.English).T("line.lobby.welcome", "Name", "dumbo")
+		r.awaitLine(0, welcome)
+		from := r.mark()
+		r.send("games")
+		r.await(from, "the games", func(l string) bool { return strings.Contains(l, "Furnace") })
+		// What was typed is echoed, after the prompt.
+		if !hasLine(r.since(from), "games") {
+			t.Errorf("TERM=%q: the typed command was not echoed; read %q", term, r.since(from))
+		}
+	}
+}
+
+func hasLine(lines []string, want string) bool {
+	for _, l := range lines {
+		if strings.TrimSpace(l) == want {
+			return true
+		}
+	}
+	return false
+}

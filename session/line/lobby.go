@@ -1,0 +1,300 @@
+package line
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/smokestack/smokestack/internal/lang"
+	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/session"
+	"github.com/smokestack/smokestack/session/kit"
+)
+
+// callTimeout bounds how long a command waits for the lobby and its
+// store, as the screens' moves do.
+const callTimeout = 10 * time.Second
+
+// maxListed bounds the rooms or lines one command lists.
+const maxListed = 20
+
+// welcome greets the player in the lobby.
+func (s *sess) welcome() {
+	s.out.answer(s.p.T("line.lobby.welcome", "Name", s.cfg.Player.Name), s.p.T("line.lobby.hint"))
+}
+
+// lobbyCommand runs a command typed in the lobby.
+func (s *sess) lobbyCommand(name, rest string) error {
+	switch name {
+	case "help", "keys", "?":
+		s.out.answer(s.p.T("line.lobby.help1"), s.p.T("line.lobby.help2"), s.p.T("line.lobby.help3"),
+			s.p.T("line.lobby.help4"), s.p.T("line.lobby.help5"))
+	case "rooms", "list":
+		s.rooms()
+	case "games":
+		s.games()
+	case "new", "create":
+		s.newRoom(rest)
+	case "join", "watch":
+		if rest == "" {
+			s.out.answer(s.p.T("line.lobby.which_room", "Command", name))
+			return nil
+		}
+		if err := s.sit(rest, name == "watch"); err != nil {
+			s.out.answer(s.refusal("", err))
+		}
+	case "replay":
+		s.replay(rest)
+	case "say":
+		s.sayInLobby(rest)
+	case "lang", "language":
+		s.lang(rest)
+	case "quit", "exit", "bye", "leave":
+		s.out.answer(s.p.T("line.bye"))
+		return errQuit
+	default:
+		s.out.answer(s.p.T("line.unknown", "Command", name))
+	}
+	return nil
+}
+
+func (s *sess) call() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(s.ctx, callTimeout)
+}
+
+// rooms lists the public rooms open to join or watch.
+func (s *sess) rooms() {
+	ctx, cancel := s.call()
+	defer cancel()
+	rooms, err := s.cfg.Lobby.PublicRooms(ctx, time.Time{})
+	if err != nil {
+		s.out.answer(s.refusal("", err))
+		return
+	}
+	if len(rooms) == 0 {
+		s.out.answer(s.p.T("line.lobby.no_rooms"))
+		return
+	}
+	s.out.answer(s.p.N("line.lobby.rooms", len(rooms)))
+	for i, r := range rooms {
+		if i == maxListed {
+			s.out.answer(s.p.N("line.more", len(rooms)-i))
+			break
+		}
+		s.out.answer(s.roomLine(r))
+	}
+}
+
+// roomLine says one room of the list: its code, game, who sits and
+// whether a seat is free.
+func (s *sess) roomLine(r lobby.RoomInfo) string {
+	var names []string
+	free := 0
+	for _, seat := range r.Seats {
+		switch {
+		case seat.Free:
+			free++
+		case seat.Bot != "" && seat.Name == "":
+			names = append(names, s.p.T("line.bot_named", "Bot", seat.Bot))
+		default:
+			names = append(names, seat.Name)
+		}
+	}
+	state := s.p.N("line.lobby.free", free)
+	switch {
+	case r.Over:
+		state = s.p.T("line.lobby.over")
+	case r.Started:
+		state = s.p.T("line.lobby.playing", "Round", r.Round)
+	}
+	who := s.p.T("line.lobby.nobody")
+	if len(names) > 0 {
+		who = strings.Join(names, ", ")
+	}
+	return s.p.T("line.lobby.room", "Code", r.Code, "Game", s.gameTitle(r.Game), "Who", who, "State", state)
+}
+
+func (s *sess) gameTitle(name string) string {
+	if g, ok := s.cfg.Lobby.Game(name); ok {
+		return session.GameTitle(s.p, g)
+	}
+	return name
+}
+
+// games lists the games, with their seats and bots.
+func (s *sess) games() {
+	for _, g := range s.cfg.Lobby.Games() {
+		lo, hi := g.Rules.Seats()
+		s.out.answer(s.p.T("line.lobby.game", "Name", g.Name(), "Title", session.GameTitle(s.p, g), "Min", lo, "Max", hi,
+			"Bots", strings.Join(g.Bots.Names, ", ")))
+	}
+}
+
+// newRoom makes a public room and sits in it: "new furnace 3 players 1
+// bot", any order, every part optional; bots take the last seats.
+func (s *sess) newRoom(args string) {
+	games := s.cfg.Lobby.Games()
+	if len(games) == 0 {
+		return
+	}
+	g := games[0]
+	seats, bots := 0, 0
+	words := strings.Fields(strings.ToLower(args))
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		if n, err := strconv.Atoi(w); err == nil && n >= 0 && n < 100 {
+			next := ""
+			if i+1 < len(words) {
+				next = words[i+1]
+			}
+			if strings.HasPrefix(next, "bot") {
+				bots, i = n, i+1
+			} else {
+				seats = n
+				if strings.HasPrefix(next, "player") || strings.HasPrefix(next, "seat") {
+					i++
+				}
+			}
+			continue
+		}
+		if j := slices.IndexFunc(games, func(x lobby.Game) bool { return x.Name() == w }); j >= 0 {
+			g = games[j]
+			continue
+		}
+		if strings.HasPrefix(w, "bot") {
+			bots = max(bots, 1)
+			continue
+		}
+		s.out.answer(s.p.T("line.lobby.new_unknown", "Word", w), s.p.T("line.lobby.new_usage"))
+		return
+	}
+	if seats == 0 {
+		lo, _ := g.Rules.Seats()
+		seats = max(lo, 2, bots+1)
+	}
+	names := make([]string, bots)
+	for i := range names {
+		if len(g.Bots.Names) > 0 {
+			names[i] = g.Bots.Names[0]
+		}
+	}
+	ctx, cancel := s.call()
+	defer cancel()
+	m, err := s.cfg.Lobby.Create(ctx, s.cfg.Player, lobby.CreateOptions{Game: g.Name(), Seats: seats, Public: true, Bots: names})
+	if err != nil {
+		s.out.answer(s.refusal(g.Name(), err))
+		return
+	}
+	s.out.answer(s.p.T("line.lobby.created", "Code", m.Code, "Game", session.GameTitle(s.p, g)))
+	if err := s.sit(m.Code, false); err != nil {
+		s.out.answer(s.refusal(g.Name(), err))
+	}
+}
+
+// sit joins or watches a room: the table takes over.
+func (s *sess) sit(code string, watch bool) error {
+	ctx, cancel := s.call()
+	defer cancel()
+	var c *lobby.Conn
+	var err error
+	if watch {
+		c, err = s.cfg.Lobby.Watch(ctx, code, s.cfg.Player)
+	} else {
+		c, err = s.cfg.Lobby.Join(ctx, code, s.cfg.Player)
+	}
+	if err != nil {
+		return err
+	}
+	c.SkipJSON() // the table reads the view's value
+	s.closeTable()
+	s.table = newTable(c)
+	return nil
+}
+
+// replay says a finished game's log, a page at a time: "replay CODE
+// [PAGE]".
+func (s *sess) replay(args string) {
+	f := strings.Fields(args)
+	if len(f) == 0 {
+		s.out.answer(s.p.T("line.lobby.which_room", "Command", "replay"))
+		return
+	}
+	page := 1
+	if len(f) > 1 {
+		page, _ = strconv.Atoi(f[len(f)-1])
+		f = f[:len(f)-1]
+	}
+	ctx, cancel := s.call()
+	defer cancel()
+	info, frames, err := s.cfg.Lobby.Replay(ctx, strings.Join(f, " "), s.cfg.Player)
+	if err != nil {
+		s.out.answer(s.refusal("", err))
+		return
+	}
+	seats := seatsOf(info, -1, s.p)
+	var lines []string
+	for _, fr := range frames {
+		for _, e := range fr.Events {
+			lines = append(lines, session.LogLine(s.theme, seats, info.Game, e))
+		}
+	}
+	pages := max(1, (len(lines)+maxPage-1)/maxPage)
+	page = min(max(page, 1), pages)
+	s.out.answer(s.p.T("line.replay.head", "Code", info.Code, "Game", s.gameTitle(info.Game), "Page", page, "Pages", pages))
+	s.out.answer(lines[(page-1)*maxPage : min(len(lines), page*maxPage)]...)
+	if page < pages {
+		s.out.answer(s.p.T("line.replay.next", "Code", info.Code, "Page", page+1))
+	}
+}
+
+// maxPage is the most lines a page of a long text takes.
+const maxPage = 40
+
+// sayInLobby says a line in the lobby's chat.
+func (s *sess) sayInLobby(text string) {
+	if text == "" {
+		s.out.answer(s.p.T("line.say_what"))
+		return
+	}
+	ctx, cancel := s.call()
+	defer cancel()
+	if err := s.cfg.Lobby.SayInLobby(ctx, s.cfg.Player, text); err != nil {
+		s.out.answer(s.refusal("", err))
+		return
+	}
+	s.out.answer(s.p.T("line.said"))
+}
+
+// lang switches the language, and keeps it as the player's choice.
+func (s *sess) lang(arg string) {
+	t, ok := lang.Parse(arg)
+	if !ok {
+		var names []string
+		for _, t := range lang.Tags {
+			names = append(names, string(t)+" ("+t.Name()+")")
+		}
+		s.out.answer(s.p.T("line.lang.which", "Langs", strings.Join(names, ", ")))
+		return
+	}
+	ctx, cancel := s.call()
+	defer cancel()
+	if p, err := s.cfg.Lobby.SetLang(ctx, s.cfg.Player, string(t)); err == nil {
+		s.cfg.Player = p
+	}
+	s.setLang(t)
+	if s.cfg.OnLang != nil {
+		s.cfg.OnLang(t)
+	}
+	s.out.answer(s.p.T("line.lang.now", "Lang", t.Name()))
+}
+
+// seatsOf names a room's seats for viewer, by name alone.
+func seatsOf(r lobby.RoomInfo, viewer int, p *lang.Printer) kit.Seats {
+	s := kit.Seats{Names: make([]string, len(r.Seats)), Bots: make([]string, len(r.Seats)), Viewer: viewer, L: p, Plain: true}
+	for i, seat := range r.Seats {
+		s.Names[i], s.Bots[i] = seat.Name, seat.Bot
+	}
+	return s
+}
