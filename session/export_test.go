@@ -83,3 +83,15 @@ func Seated(code string, c *lobby.Conn) []tea.Msg {
 
 // Updated is the message of the room's update u arriving on c.
 func Updated(c *lobby.Conn, u lobby.Update) tea.Msg { return updateMsg{conn: c, u: u} }
+
+// Group is the title of the menu's selected group, "" when none.
+func (p GameProbe) Group() string {
+	g, _ := p.g.menu.selectedGroup()
+	return g.Title
+}
+
+// Held counts the playing keys waiting for the move in flight.
+func (p GameProbe) Held() int { return len(p.g.held) }
+
+// Armed reports whether a costly move waits for its second enter.
+func (p GameProbe) Armed() bool { return p.g.armed != nil }

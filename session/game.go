@@ -53,8 +53,14 @@ type gameScreen struct {
 	filtering bool
 	pending   bool            // a move is on its way to the room
 	armed     json.RawMessage // a costly move waiting for its second enter
-	status    string
-	statusBad bool
+	// sending is the label of the move on its way, and sentVersion the
+	// room's version when it went; held are the playing keys pressed
+	// meanwhile (sending.go).
+	sending     string
+	sentVersion int
+	held        []heldKey
+	status      string
+	statusBad   bool
 	// statusGone, when set, says the status no longer holds: it was about
 	// a state of the table or the menu that has since changed.
 	statusGone func(*gameScreen) bool
@@ -180,7 +186,7 @@ func (g *gameScreen) updated(u lobby.Update) tea.Cmd {
 		return cmd
 	}
 	g.seatAlert(was)
-	return tea.Batch(g.wait(), g.tick())
+	return tea.Batch(g.wait(), g.tick(), g.release())
 }
 
 func (g *gameScreen) close() {
@@ -247,8 +253,13 @@ func (g *gameScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 		g.pending = false
 		switch {
 		case msg.err != nil:
-			// A move the engine refused reads in the player's language.
-			g.setStatus(errText(g.env.theme, g.room.Game, msg.err), true)
+			// A move the engine refused reads in the player's language;
+			// the keys that waited for it go with it.
+			why := errText(g.env.theme, g.room.Game, msg.err)
+			if dropped := g.dropHeld(); dropped != "" {
+				why += " · " + dropped
+			}
+			g.setStatus(why, true)
 		case !g.over():
 			// Said even when the round moved on before the answer came
 			// (the answer to Done often comes after the next round's
@@ -256,8 +267,10 @@ func (g *gameScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 			g.setStatus(g.env.theme.L.T("session.game.played", "Move", msg.label), false)
 			g.noteRound, g.noteVersion = msg.round, msg.version
 		default:
+			g.held = nil
 			g.setStatus("", false) // the scores say the rest
 		}
+		return g, g.release()
 	case hostDoneMsg:
 		if msg.err != nil {
 			g.setStatus(errText(g.env.theme, g.room.Game, msg.err), true)
@@ -319,8 +332,11 @@ func (g *gameScreen) apply(u lobby.Update) {
 		g.menu = menu{}
 	case !was && g.acting():
 		// A new turn starts with every move on offer: a search typed
-		// for the last turn would hide this one's.
-		g.menu = newMenu(g.board.Menu(g.seats()), menu{})
+		// for the last turn would hide this one's. The menu keeps its
+		// place.
+		old := g.menu
+		old.clearFilter()
+		g.menu = newMenu(g.board.Menu(g.seats()), old)
 	default:
 		g.menu = newMenu(g.board.Menu(g.seats()), g.menu)
 	}
@@ -531,7 +547,7 @@ func (g *gameScreen) play() tea.Cmd {
 		return nil
 	}
 	if g.pending {
-		g.setStatus(g.env.theme.L.T("session.game.stillSending"), true)
+		g.hold(heldKey{mv: mv})
 		return nil
 	}
 	if mv.Confirm && !bytes.Equal(g.armed, mv.Move) {
@@ -540,8 +556,8 @@ func (g *gameScreen) play() tea.Cmd {
 		return nil
 	}
 	g.armed = nil
-	g.pending = true
-	g.menu.setFilter("")
+	g.sent(mv.Label)
+	g.menu.clearFilter() // on the move played: the menu keeps its place
 	c, ctx, round, version := g.conn, g.env.ctx, g.room.Round, g.version
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, moveTimeout)

@@ -297,9 +297,6 @@ func (g *gameScreen) drawMenu(w, h int) string {
 	if len(g.menu.groups) == 0 && g.board != nil {
 		return t.Title.Render(t.L.T("session.menu.title")) + "\n" + t.Dim.Render(g.board.Idle(g.seats()))
 	}
-	if g.pending {
-		return t.Title.Render(t.L.T("session.menu.title")) + "\n" + t.Dim.Render(t.L.T("session.menu.sending"))
-	}
 	return g.menu.view(t, w, h, g.armed != nil)
 }
 

@@ -44,35 +44,86 @@ type menuKey struct {
 	filter         string
 }
 
-// newMenu offers groups, keeping the selection of old where the same group
-// and move are still there.
+// newMenu offers groups, keeping old's place (restore).
 func newMenu(groups []kit.MoveGroup, old menu) menu {
 	m := menu{groups: groups, filter: old.filter, undo: holdsUndo(groups)}
 	m.restore(old)
 	return m
 }
 
-// restore selects what old had selected, if it is still offered.
+// restore keeps the menu's place after an update: on the move old had
+// selected if it is still offered; else in the same group, on the move
+// nearest the one selected; else on the group nearest old's among those
+// still offered, in old's order. With nothing of old's left it opens on
+// the first group. Never on Take back while anything else is offered: a
+// stray enter there would take back what the player just did.
 func (m *menu) restore(old menu) {
-	g, ok := old.selectedGroup()
-	if !ok {
+	gs := m.visible()
+	if len(gs) == 0 {
 		return
 	}
-	for i, ng := range m.visible() {
-		if ng.Key != g.Key {
-			continue
+	m.group, m.item = 0, 0
+	index := func(key string) int {
+		for i, g := range gs {
+			if g.Key == key {
+				return i
+			}
 		}
-		m.group = i
-		if mv, ok := old.selected(); ok {
-			for j, x := range ng.Moves {
-				if x.Label == mv.Label {
-					m.item = j
+		return -1
+	}
+	if og, ok := old.selectedGroup(); ok {
+		if i := index(og.Key); i >= 0 {
+			m.group, m.item = i, min(max(old.item, 0), len(gs[i].Moves)-1)
+			if mv, ok := old.selected(); ok {
+				for j, x := range gs[i].Moves {
+					if x.Label == mv.Label {
+						m.item = j
+						break
+					}
+				}
+			}
+		} else {
+			m.group = nearest(old.visible(), old.group, index)
+		}
+	}
+	m.offUndo()
+}
+
+// nearest is the index (by at) of the group of was nearest to was[from]
+// that is still offered, the one before first: a game ranks the groups
+// that end or cost something last. 0 when none is.
+func nearest(was []kit.MoveGroup, from int, at func(key string) int) int {
+	for d := 1; d < len(was); d++ {
+		for _, j := range [2]int{from - d, from + d} {
+			if j >= 0 && j < len(was) {
+				if i := at(was[j].Key); i >= 0 {
+					return i
 				}
 			}
 		}
-		m.item = min(m.item, len(ng.Moves)-1)
+	}
+	return 0
+}
+
+// offUndo moves the selection off the Take back group to its nearest
+// neighbour, the group before it first (the one after is Done).
+func (m *menu) offUndo() {
+	gs := m.visible()
+	if !m.undo || len(gs) < 2 || !isUndoGroup(gs[m.group]) {
 		return
 	}
+	if m.group > 0 {
+		m.group--
+	} else {
+		m.group++
+	}
+	m.item = 0
+}
+
+// isUndoGroup reports whether g is the Take back group: its one move
+// takes a move back.
+func isUndoGroup(g kit.MoveGroup) bool {
+	return len(g.Moves) == 1 && holdsUndo([]kit.MoveGroup{g})
 }
 
 // searchKey is the key of the group of a search's moves.

@@ -37,11 +37,12 @@ func holdsUndo(groups []kit.MoveGroup) bool {
 // draw cannot be taken back").
 func (g *gameScreen) undo() tea.Cmd {
 	if g.pending {
-		g.setStatus(g.env.theme.L.T("session.game.stillSending"), true)
+		g.hold(heldKey{undo: true})
 		return nil
 	}
-	g.pending = true
-	c, ctx, round, version, label := g.conn, g.env.ctx, g.room.Round, g.version, g.env.theme.L.T("session.game.undoLabel")
+	label := g.env.theme.L.T("session.game.undoLabel")
+	g.sent(label)
+	c, ctx, round, version := g.conn, g.env.ctx, g.room.Round, g.version
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, moveTimeout)
 		defer cancel()
