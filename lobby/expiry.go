@@ -21,14 +21,8 @@ func (l *Lobby) ExpireRooms(ctx context.Context) {
 		if m.Over || !m.Updated.Before(cutoff) || l.heldElsewhere(ctx, m.Code) {
 			continue
 		}
-		l.mu.Lock()
-		r := l.rooms[m.Code]
-		busy := r != nil && r.connected()
-		if !busy {
-			delete(l.rooms, m.Code)
-		}
-		l.mu.Unlock()
-		if busy {
+		r, dropped := l.dropIdle(m.Code)
+		if !dropped {
 			continue
 		}
 		if r != nil && l.cluster != nil {

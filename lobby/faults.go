@@ -69,13 +69,7 @@ func (l *Lobby) serviceAway(away bool) {
 	if l.away.Swap(away) == away {
 		return
 	}
-	l.mu.Lock()
-	rooms := make([]*room, 0, len(l.rooms))
-	for _, r := range l.rooms {
-		rooms = append(rooms, r)
-	}
-	l.mu.Unlock()
-	for _, r := range rooms {
+	for _, r := range l.access.loaded() {
 		h := r.lock()
 		h.broadcast()
 		h.unlock()

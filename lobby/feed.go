@@ -23,9 +23,9 @@ type roomFeed struct {
 // lists may have changed, until ctx ends; then it is closed. Changes that
 // come while a value waits unread are merged into it, so a slow reader
 // costs nothing and never holds anyone up.
-func (l *Lobby) RoomChanges(ctx context.Context) <-chan struct{} {
+func (li *listing) RoomChanges(ctx context.Context) <-chan struct{} {
 	ch := make(chan struct{}, 1)
-	f := &l.feed
+	f := &li.feed
 	f.mu.Lock()
 	if f.subs == nil {
 		f.subs = map[chan struct{}]struct{}{}
@@ -46,8 +46,8 @@ func (l *Lobby) RoomChanges(ctx context.Context) <-chan struct{} {
 // lists without a goroutine waiting on a channel. f is called by whoever
 // changed a room, holding locks: it must hand the news on and return
 // (start a goroutine, say) without calling back into the lobby.
-func (l *Lobby) OnRoomChanges(ctx context.Context, f func()) {
-	fd := &l.feed
+func (li *listing) OnRoomChanges(ctx context.Context, f func()) {
+	fd := &li.feed
 	key := &f
 	fd.mu.Lock()
 	if fd.calls == nil {
@@ -64,9 +64,9 @@ func (l *Lobby) OnRoomChanges(ctx context.Context, f func()) {
 
 // roomsChanged wakes every RoomChanges subscriber. It never waits, so
 // rooms call it under their own lock.
-func (l *Lobby) roomsChanged() {
-	l.listed.changed()
-	f := &l.feed
+func (li *listing) roomsChanged() {
+	li.listed.changed()
+	f := &li.feed
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for ch := range f.subs {
@@ -89,7 +89,7 @@ const listPoll = 2 * time.Second
 
 // pollLists wakes the lobby screens every listPoll while there are any,
 // until ctx ends.
-func (l *Lobby) pollLists(ctx context.Context) {
+func (li *listing) pollLists(ctx context.Context) {
 	tick := time.NewTicker(listPoll)
 	defer tick.Stop()
 	for {
@@ -98,12 +98,12 @@ func (l *Lobby) pollLists(ctx context.Context) {
 			return
 		case <-tick.C:
 		}
-		f := &l.feed
+		f := &li.feed
 		f.mu.Lock()
 		watched := len(f.subs)+len(f.calls) > 0
 		f.mu.Unlock()
 		if watched {
-			l.roomsChanged()
+			li.roomsChanged()
 		}
 	}
 }

@@ -39,22 +39,36 @@ func (g Game) HasBot(name string) bool {
 	return g.Bots.New != nil && slices.Contains(g.Bots.Names, name)
 }
 
+// offered is the games rooms can play, the default first.
+type offered struct {
+	all    []Game
+	byName map[string]Game
+}
+
+func newOffered(games []Game) *offered {
+	o := &offered{all: games, byName: map[string]Game{}}
+	for _, g := range games {
+		o.byName[g.Name()] = g
+	}
+	return o
+}
+
 // Games lists the games rooms can play, the default first.
-func (l *Lobby) Games() []Game { return slices.Clone(l.cfg.Games) }
+func (o *offered) Games() []Game { return slices.Clone(o.all) }
 
 // Game returns the game called name; "" is the default game.
-func (l *Lobby) Game(name string) (Game, bool) {
-	if name == "" && len(l.cfg.Games) > 0 {
-		return l.cfg.Games[0], true
+func (o *offered) Game(name string) (Game, bool) {
+	if name == "" && len(o.all) > 0 {
+		return o.all[0], true
 	}
-	g, ok := l.games[name]
+	g, ok := o.byName[name]
 	return g, ok
 }
 
 // gameNames lists the names of the games rooms can play, the default first.
-func (l *Lobby) gameNames() []string {
-	names := make([]string, len(l.cfg.Games))
-	for i, g := range l.cfg.Games {
+func (o *offered) gameNames() []string {
+	names := make([]string, len(o.all))
+	for i, g := range o.all {
 		names[i] = g.Name()
 	}
 	return names

@@ -14,11 +14,31 @@ import (
 	"github.com/smokestack/smokestack/lobby/store"
 )
 
+// identity is who plays: a connection's player from its key, the
+// profile made on its first need (new ones limited per address), its
+// name, language and linked keys, and what its profile shows. It is made
+// with what it needs and nothing of the Lobby.
+type identity struct {
+	players     *players.Players
+	now         func() time.Time
+	limits      Limits
+	observer    Observer
+	unavailable func(what string, err error, attrs ...any) error
+	// counts counts new profiles per address, as failed lookups are.
+	counts store.Misses
+	// A wrong link code counts as a failed room lookup (lookups.go).
+	lookupBarred    func(ctx context.Context, p Player) *LimitError
+	countLookupMiss func(ctx context.Context, p Player, barred *LimitError) error
+	// history lists the rooms where a player holds a seat (listing).
+	history      func(ctx context.Context, player string) ([]RoomInfo, error)
+	offeredGames []string
+}
+
 // Identify completes a player who just connected: a guest gets a guest's
 // name; a key gets the profile it plays as, which binds seats, and its
 // name, or, seen for the first time, plays as itself until its profile is
 // made on its first need (players.Identify, ensureProfile).
-func (l *Lobby) Identify(ctx context.Context, p Player) (Player, error) {
+func (who *identity) Identify(ctx context.Context, p Player) (Player, error) {
 	if p.Guest {
 		p.Name = players.GuestName(p.ID)
 		return p, nil
@@ -27,7 +47,7 @@ func (l *Lobby) Identify(ctx context.Context, p Player) (Player, error) {
 		p.Name = chat.CleanText(p.Name) // the SSH login, as the client sent it
 		return p, nil
 	}
-	id, name, lang, err := l.players.Identify(ctx, p.Key, p.Name)
+	id, name, lang, err := who.players.Identify(ctx, p.Key, p.Name)
 	if err != nil {
 		return Player{}, err
 	}
@@ -39,11 +59,11 @@ func (l *Lobby) Identify(ctx context.Context, p Player) (Player, error) {
 // key that has none (Identify), named name, or p.Name when name is empty,
 // or a random name when that is taken. New profiles from one address are
 // limited (Limits.ProfilesPerHour). A guest has nothing to make.
-func (l *Lobby) ensureProfile(ctx context.Context, p Player, name string) (Player, error) {
+func (who *identity) ensureProfile(ctx context.Context, p Player, name string) (Player, error) {
 	if p.Guest || p.Key == "" {
 		return p, nil
 	}
-	prof, err := l.players.Ensure(ctx, p.Key, cmp.Or(name, p.Name), func() error { return l.checkProfileQuota(ctx, p) })
+	prof, err := who.players.Ensure(ctx, p.Key, cmp.Or(name, p.Name), func() error { return who.checkProfileQuota(ctx, p) })
 	if err != nil {
 		return Player{}, err
 	}
@@ -54,21 +74,21 @@ func (l *Lobby) ensureProfile(ctx context.Context, p Player, name string) (Playe
 // checkProfileQuota counts a new profile made from p's address and
 // refuses it past Limits.ProfilesPerHour. With the server's per-address
 // limits off there is no address, and no quota.
-func (l *Lobby) checkProfileQuota(ctx context.Context, p Player) error {
-	lim := l.cfg.Limits.ProfilesPerHour
+func (who *identity) checkProfileQuota(ctx context.Context, p Player) error {
+	lim := who.limits.ProfilesPerHour
 	if lim <= 0 || p.Addr == "" {
 		return nil
 	}
-	n, _, err := l.misses().Miss(ctx, "profiles:"+p.Addr, l.cfg.Now(), time.Hour)
+	n, _, err := who.counts.Miss(ctx, "profiles:"+p.Addr, who.now(), time.Hour)
 	if err != nil {
-		return l.unavailable("count new players", err)
+		return who.unavailable("count new players", err)
 	}
 	if n <= lim {
 		return nil
 	}
 	refusal := &LimitError{Reason: "profiles_per_hour",
 		Msg: fmt.Sprintf("%d new players came from your address in the last hour, the most allowed: try again later, or with a key that has played here", lim)}
-	l.observer().Refused(refusal.Reason, p)
+	who.observer.Refused(refusal.Reason, p)
 	return refusal
 }
 
@@ -77,7 +97,7 @@ var errGuestProfile = refuse("guests have no profile: connect with an SSH key to
 
 // Rename gives p's profile the name, for every room they sit down or come
 // back to from now on, and returns the name as kept.
-func (l *Lobby) Rename(ctx context.Context, p Player, name string) (string, error) {
+func (who *identity) Rename(ctx context.Context, p Player, name string) (string, error) {
 	if p.Guest {
 		return "", errGuestProfile
 	}
@@ -86,13 +106,13 @@ func (l *Lobby) Rename(ctx context.Context, p Player, name string) (string, erro
 		return "", err
 	}
 	// A key without a profile gets one now, with the name if it is free.
-	if p, err = l.ensureProfile(ctx, p, name); err != nil {
+	if p, err = who.ensureProfile(ctx, p, name); err != nil {
 		return "", err
 	}
 	if p.Name == name {
 		return name, nil
 	}
-	if err := l.players.Rename(ctx, p.ID, name); err != nil {
+	if err := who.players.Rename(ctx, p.ID, name); err != nil {
 		return "", err
 	}
 	return name, nil
@@ -102,15 +122,15 @@ func (l *Lobby) Rename(ctx context.Context, p Player, name string) (string, erro
 // choice) as p's language, which beats their client's environment from
 // their next connection on, and returns p with it. A key without a
 // profile gets one now; a guest has none to keep it in.
-func (l *Lobby) SetLang(ctx context.Context, p Player, lang string) (Player, error) {
+func (who *identity) SetLang(ctx context.Context, p Player, lang string) (Player, error) {
 	if p.Guest {
 		return p, errGuestProfile
 	}
-	p, err := l.ensureProfile(ctx, p, "")
+	p, err := who.ensureProfile(ctx, p, "")
 	if err != nil {
 		return p, err
 	}
-	if err := l.players.SetLang(ctx, p.ID, lang); err != nil {
+	if err := who.players.SetLang(ctx, p.ID, lang); err != nil {
 		return p, err
 	}
 	p.Lang = lang
@@ -119,16 +139,16 @@ func (l *Lobby) SetLang(ctx context.Context, p Player, lang string) (Player, err
 
 // LinkCode makes a one-time code with which another key can join p's
 // profile (Link), and says when it lapses.
-func (l *Lobby) LinkCode(ctx context.Context, p Player) (code string, expires time.Time, err error) {
+func (who *identity) LinkCode(ctx context.Context, p Player) (code string, expires time.Time, err error) {
 	if p.Guest {
 		return "", time.Time{}, errGuestProfile
 	}
 	// Another key joins a profile: this key's, made now if it has none.
-	if p, err = l.ensureProfile(ctx, p, ""); err != nil {
+	if p, err = who.ensureProfile(ctx, p, ""); err != nil {
 		return "", time.Time{}, err
 	}
 	code = randomLetters(players.LinkCodeLength)
-	if expires, err = l.players.KeepLinkCode(ctx, code, p.ID); err != nil {
+	if expires, err = who.players.KeepLinkCode(ctx, code, p.ID); err != nil {
 		return "", time.Time{}, err
 	}
 	return code, expires, nil
@@ -138,7 +158,7 @@ func (l *Lobby) LinkCode(ctx context.Context, p Player) (code string, expires ti
 // wrong, used or lapsed code counts as a failed lookup, like a wrong
 // room code. A key whose own profile still sits in unfinished games
 // keeps it: those seats would be nobody's.
-func (l *Lobby) Link(ctx context.Context, p Player, code string) (players.Linked, error) {
+func (who *identity) Link(ctx context.Context, p Player, code string) (players.Linked, error) {
 	if p.Guest || p.Key == "" {
 		return players.Linked{}, errGuestProfile
 	}
@@ -147,13 +167,13 @@ func (l *Lobby) Link(ctx context.Context, p Player, code string) (players.Linked
 		return players.Linked{}, refuse(fmt.Sprintf("a link code has %d letters and digits: run `link` on a key of the profile to get one", players.LinkCodeLength),
 			"lobby.linkLength", engine.Num("Length", players.LinkCodeLength))
 	}
-	barred := l.barred(ctx, p)
+	barred := who.lookupBarred(ctx, p)
 	if barred != nil {
-		return players.Linked{}, l.countMiss(ctx, p, barred)
+		return players.Linked{}, who.countLookupMiss(ctx, p, barred)
 	}
-	id, err := l.players.TakeLinkCode(ctx, code)
+	id, err := who.players.TakeLinkCode(ctx, code)
 	if errors.Is(err, store.ErrNoLinkCode) {
-		if err := l.countMiss(ctx, p, nil); err != nil {
+		if err := who.countLookupMiss(ctx, p, nil); err != nil {
 			return players.Linked{}, err
 		}
 		return players.Linked{}, refuse("no such link code: codes last 10 minutes and work once; run `link` on the other key for a new one", "lobby.noLinkCode")
@@ -161,12 +181,12 @@ func (l *Lobby) Link(ctx context.Context, p Player, code string) (players.Linked
 	if err != nil {
 		return players.Linked{}, err
 	}
-	return l.players.Link(ctx, p.Key, p.ID, id, l.unfinished)
+	return who.players.Link(ctx, p.Key, p.ID, id, who.unfinished)
 }
 
 // unfinished names the unfinished rooms where player holds a seat, or "".
-func (l *Lobby) unfinished(ctx context.Context, player string) (string, error) {
-	rooms, err := l.History(ctx, player)
+func (who *identity) unfinished(ctx context.Context, player string) (string, error) {
+	rooms, err := who.history(ctx, player)
 	if err != nil {
 		return "", err
 	}

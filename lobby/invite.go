@@ -28,23 +28,23 @@ func ParseInvite(s string) (code, secret string, ok bool) {
 // from then on. It is stored with the metadata's compare-and-set: when
 // another instance gave one first, that one is taken. A store that cannot
 // say leaves the room as it was, for the next load to try again.
-func (l *Lobby) giveSecret(ctx context.Context, meta store.Meta) store.Meta {
+func (a *access) giveSecret(ctx context.Context, meta store.Meta) store.Meta {
 	for attempt := 0; !meta.Public && meta.Secret == "" && attempt < 3; attempt++ {
 		m := meta
 		m.Secret, m.Version = newSecret(), meta.Version+1
-		err := l.cfg.Store.SaveMeta(ctx, m)
+		err := a.store.SaveMeta(ctx, m)
 		if err == nil {
-			l.cfg.Logger.Info("private room given an invite", "code", m.Code)
+			a.env.log.Info("private room given an invite", "code", m.Code)
 			return m
 		}
 		if !errors.Is(err, store.ErrConflict) {
-			l.storeFault("give a room its invite", err, "code", meta.Code)
+			a.env.fault("give a room its invite", err, "code", meta.Code)
 			return meta
 		}
 		// Only the metadata is wanted: the moves are loaded already.
-		now, _, err := l.cfg.Store.Load(ctx, meta.Code, meta.Moves)
+		now, _, err := a.store.Load(ctx, meta.Code, meta.Moves)
 		if err != nil {
-			l.storeFault("give a room its invite", err, "code", meta.Code)
+			a.env.fault("give a room its invite", err, "code", meta.Code)
 			return meta
 		}
 		meta = now

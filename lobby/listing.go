@@ -8,8 +8,35 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/sync/singleflight"
+
 	"github.com/smokestack/smokestack/lobby/store"
 )
+
+// listing is what room lists show: every room in the store, read once
+// for every list asking at about the same time (roomList), the public
+// rooms (publicRooms), a player's history, and the feed telling the
+// lobby screens that a list may have changed (feed.go). It is made with
+// what it reads and nothing of the Lobby.
+type listing struct {
+	store interface {
+		List(ctx context.Context) ([]store.Meta, error)
+	}
+	now func() time.Time
+	// live is a room loaded here, as its sessions see it.
+	live func(code string) (RoomInfo, bool)
+	// shared says other instances share the store; started is when this
+	// lobby began serving (see room.awaySince).
+	shared      bool
+	started     time.Time
+	unavailable func(what string, err error, attrs ...any) error
+
+	// reads shares one read of the list between the lists asking.
+	reads  singleflight.Group
+	listed roomList
+	public publicRooms
+	feed   roomFeed
+}
 
 // listMaxAge bounds how long a room list read from the store is shared,
 // should a change elsewhere not reach this instance (a Redis pub/sub
@@ -43,10 +70,10 @@ func (c *roomList) changed() {
 
 // metas returns every room in the store, from the shared list while it
 // is fresh; the caller must not change what it returns.
-func (l *Lobby) metas(ctx context.Context) ([]store.Meta, error) {
-	c := &l.listed
+func (li *listing) metas(ctx context.Context) ([]store.Meta, error) {
+	c := &li.listed
 	c.mu.Lock()
-	if c.valid && l.cfg.Now().Sub(c.read) < listMaxAge {
+	if c.valid && li.now().Sub(c.read) < listMaxAge {
 		metas := c.metas
 		c.mu.Unlock()
 		return metas, nil
@@ -54,8 +81,8 @@ func (l *Lobby) metas(ctx context.Context) ([]store.Meta, error) {
 	gen := c.gen
 	c.mu.Unlock()
 	// Room codes are capital letters and digits, so this key is no room's.
-	v, err, _ := l.loading.Do("list/"+strconv.FormatUint(gen, 10), func() (any, error) {
-		return l.cfg.Store.List(ctx)
+	v, err, _ := li.reads.Do("list/"+strconv.FormatUint(gen, 10), func() (any, error) {
+		return li.store.List(ctx)
 	})
 	if err != nil {
 		return nil, err
@@ -63,49 +90,44 @@ func (l *Lobby) metas(ctx context.Context) ([]store.Meta, error) {
 	metas := v.([]store.Meta)
 	c.mu.Lock()
 	if c.gen == gen {
-		c.metas, c.read, c.valid = metas, l.cfg.Now(), true
+		c.metas, c.read, c.valid = metas, li.now(), true
 	}
 	c.mu.Unlock()
 	return metas, nil
 }
 
 // Rooms lists the public rooms that are not finished, newest first.
-func (l *Lobby) Rooms(ctx context.Context) ([]RoomInfo, error) {
-	return l.list(ctx, func(m store.Meta) bool { return m.Public && !m.Over })
+func (li *listing) Rooms(ctx context.Context) ([]RoomInfo, error) {
+	return li.list(ctx, func(m store.Meta) bool { return m.Public && !m.Over })
 }
 
 // History lists the rooms where player holds a seat, finished or not,
 // most recently played first.
-func (l *Lobby) History(ctx context.Context, player string) ([]RoomInfo, error) {
-	return l.list(ctx, func(m store.Meta) bool { return m.SeatOf(player) >= 0 })
+func (li *listing) History(ctx context.Context, player string) ([]RoomInfo, error) {
+	return li.list(ctx, func(m store.Meta) bool { return m.SeatOf(player) >= 0 })
 }
 
-func (l *Lobby) list(ctx context.Context, keep func(store.Meta) bool) ([]RoomInfo, error) {
-	metas, err := l.metas(ctx)
+func (li *listing) list(ctx context.Context, keep func(store.Meta) bool) ([]RoomInfo, error) {
+	metas, err := li.metas(ctx)
 	if err != nil {
-		return nil, l.unavailable("list rooms", err)
+		return nil, li.unavailable("list rooms", err)
 	}
 	var out []RoomInfo
 	for _, m := range metas {
 		if !keep(m) {
 			continue
 		}
-		l.mu.Lock()
-		r := l.rooms[m.Code]
-		l.mu.Unlock()
-		if r != nil {
-			h := r.lock()
-			out = append(out, h.info())
-			h.unlock()
+		if info, ok := li.live(m.Code); ok {
+			out = append(out, info)
 			continue
 		}
 		info := infoOf(m, nil, m.Status())
-		if l.cluster == nil {
+		if !li.shared {
 			// Not loaded since this server started, so nobody has sat
 			// here since: see room.awaySince.
 			for i := range info.Seats {
 				if s := &info.Seats[i]; !s.Free && s.Bot == "" {
-					s.AwaySince = l.started
+					s.AwaySince = li.started
 				}
 			}
 		}
@@ -141,15 +163,15 @@ const publicReadTimeout = 10 * time.Second
 // told of a change at since gets the rooms as they stand after it, and
 // shares that read with every screen asking meanwhile. The rooms are
 // shared: the caller must not change them.
-func (l *Lobby) PublicRooms(ctx context.Context, since time.Time) ([]RoomInfo, error) {
-	p := &l.public
+func (li *listing) PublicRooms(ctx context.Context, since time.Time) ([]RoomInfo, error) {
+	p := &li.public
 	p.mu.Lock()
 	r := p.last
 	if r == nil || r.began.Before(since) {
 		r = &publicRead{began: time.Now(), done: make(chan struct{})}
 		p.last = r
 		p.mu.Unlock()
-		l.readPublic(ctx, r)
+		li.readPublic(ctx, r)
 	} else {
 		p.mu.Unlock()
 	}
@@ -163,13 +185,13 @@ func (l *Lobby) PublicRooms(ctx context.Context, since time.Time) ([]RoomInfo, e
 
 // readPublic reads the public rooms into r. A failed read is not kept:
 // the next screen to ask tries again.
-func (l *Lobby) readPublic(ctx context.Context, r *publicRead) {
+func (li *listing) readPublic(ctx context.Context, r *publicRead) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), publicReadTimeout)
 	defer cancel()
-	r.rooms, r.err = l.Rooms(ctx)
+	r.rooms, r.err = li.Rooms(ctx)
 	close(r.done)
 	if r.err != nil {
-		p := &l.public
+		p := &li.public
 		p.mu.Lock()
 		if p.last == r {
 			p.last = nil

@@ -7,11 +7,8 @@ package lobby
 import (
 	"context"
 	"log/slog"
-	"sync"
 	"sync/atomic"
 	"time"
-
-	"golang.org/x/sync/singleflight"
 
 	"github.com/smokestack/smokestack/internal/ratelog"
 	"github.com/smokestack/smokestack/lobby/chat"
@@ -86,48 +83,35 @@ type Config struct {
 	Seeds func() uint64
 }
 
-// Lobby is the set of rooms this server instance serves.
+// Lobby is the set of rooms this server instance serves. It wires the
+// services it is made of, each with one job and its own dependencies:
+// access (the rooms loaded here and the lookups that open them),
+// listing (what room lists show), identity (who plays), chatting (what
+// people say) and claims (the seats held here, for other instances).
 type Lobby struct {
-	cfg   Config
-	games map[string]Game
-	mu    sync.Mutex
-	rooms map[string]*room
-	// loading makes one load per room code at a time, outside mu, so a
-	// slow store holds up only the joins of the room being loaded.
-	loading singleflight.Group
+	*access
+	*listing
+	*identity
+	*chatting
+	*claims
+	*offered
+	cfg Config
 	// started is when this lobby began serving: a seat not held since was
 	// left before it, by a session of an earlier process.
 	started time.Time
 	// cluster is the store's part shared between instances, nil with a
 	// store of this instance's own.
-	cluster      store.Cluster
-	presenceKick chan struct{}
-	dueMu        sync.Mutex
-	presenceDue  map[*room]bool // rooms whose seats held here changed
-	// localMisses counts failed lookups when no cluster does.
-	localMisses missCounts
+	cluster store.Cluster
 	// profilesSwept is when Run last expired profiles; only Run uses it.
 	profilesSwept time.Time
 	// players are the profiles and records of who plays here.
 	players *players.Players
-	// The lobby's chat and everyone's chat allowance (chatting.go).
-	lobbyChat      *chat.Lobby
-	lobbyChatReads rerun // reads of the lobby's chat others wrote
-	chatRates      chat.Rates
-	// feed tells lobby screens when room lists change (feed.go).
-	feed roomFeed
-	// listed is the room list lobby screens share, and public the last
-	// read of the public rooms (listing.go).
-	listed roomList
-	public publicRooms
 	// faults logs store errors once per burst (faults.go).
 	faults *ratelog.Logger
 	// away is set while the store does not answer (faults.go).
 	away atomic.Bool
 	// pauses are the service's downtimes, when no clock runs (pauses.go).
 	pauses *pauses
-	// env is what every room is made with (roomenv.go).
-	env *roomEnv
 }
 
 // New returns a lobby over cfg.Store.
@@ -138,17 +122,24 @@ func New(cfg Config) *Lobby {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	l := &Lobby{cfg: cfg, games: map[string]Game{}, rooms: map[string]*room{},
-		started: cfg.Now().UTC().Truncate(time.Millisecond), presenceKick: make(chan struct{}, 1),
-		presenceDue: map[*room]bool{}, faults: newFaultLog(cfg.Logger), pauses: newPauses(cfg.ReconnectWindow)}
+	l := &Lobby{cfg: cfg, offered: newOffered(cfg.Games),
+		started: cfg.Now().UTC().Truncate(time.Millisecond), faults: newFaultLog(cfg.Logger), pauses: newPauses(cfg.ReconnectWindow)}
 	l.cluster = cfg.Store.Cluster()
-	l.lobbyChat = chat.NewLobby(cfg.Store, func(what string, err error) { l.storeFault(what, err) })
 	l.players = players.New(players.Config{Store: cfg.Store, Now: cfg.Now, Logger: cfg.Logger, Fault: l.storeFault,
 		Unavailable: func(what string, err error) error { return l.unavailable(what, err) }})
-	for _, g := range cfg.Games {
-		l.games[g.Name()] = g
-	}
-	l.env = l.newRoomEnv()
+	// The services, each made with what it needs. Rooms tell listing and
+	// chatting of their changes, so those come before access, which makes
+	// the rooms; what they ask of access is handed them once it exists.
+	l.listing = &listing{store: cfg.Store, now: cfg.Now, shared: l.cluster != nil, started: l.started, unavailable: l.unavailable}
+	l.chatting = &chatting{store: cfg.Store, now: cfg.Now, perMinute: cfg.Limits.ChatPerMinute, observer: l.observer(),
+		fault: l.storeFault, unavailable: l.unavailable, lobby: chat.NewLobby(cfg.Store, func(what string, err error) { l.storeFault(what, err) })}
+	l.claims = newClaims(cfg.PresenceTTL)
+	l.access = &access{env: l.newRoomEnv(), store: cfg.Store, games: l.byName, limits: cfg.Limits, cluster: l.cluster, rooms: map[string]*room{}}
+	l.listing.live, l.claims.loadedRooms = l.access.info, l.access.loaded
+	l.chatting.loadedRoom, l.chatting.mayOpen = l.access.cached, l.access.lookup
+	l.identity = &identity{players: l.players, now: cfg.Now, limits: cfg.Limits, observer: l.observer(), unavailable: l.unavailable,
+		counts: l.access.misses(), lookupBarred: l.access.barred, countLookupMiss: l.access.countMiss, history: l.listing.History,
+		offeredGames: l.offered.gameNames()}
 	return l
 }
 

@@ -30,18 +30,18 @@ const maxLookupWait = 8 * time.Second
 
 // open returns the room invite names, if p may enter it, and whether p
 // may be shown its invite (see lookup).
-func (l *Lobby) open(ctx context.Context, invite string, p Player) (*room, bool, error) {
-	return l.openWith(ctx, invite, p, nil)
+func (a *access) open(ctx context.Context, invite string, p Player) (*room, bool, error) {
+	return a.openWith(ctx, invite, p, nil)
 }
 
 // openWith is open where see, when not nil, first gives the room's
 // metadata as p's lookup is to judge it (seatword.go), with the room's
 // memory held.
-func (l *Lobby) openWith(ctx context.Context, invite string, p Player, see func(held, store.Meta) store.Meta) (*room, bool, error) {
+func (a *access) openWith(ctx context.Context, invite string, p Player, see func(held, store.Meta) store.Meta) (*room, bool, error) {
 	var r *room
-	share, err := l.lookup(ctx, invite, p, func(code string) (store.Meta, error) {
+	share, err := a.lookup(ctx, invite, p, func(code string) (store.Meta, error) {
 		var err error
-		if r, err = l.room(ctx, code); err != nil {
+		if r, err = a.room(ctx, code); err != nil {
 			return store.Meta{}, err
 		}
 		h := r.lock()
@@ -62,7 +62,7 @@ func (l *Lobby) openWith(ctx context.Context, invite string, p Player, see func(
 // miss, and refuses p past the limit. share says p may be shown the
 // invite of the private room: they came in with it, or they hold a seat
 // there or are its host.
-func (l *Lobby) lookup(ctx context.Context, invite string, p Player, find func(code string) (store.Meta, error)) (share bool, err error) {
+func (a *access) lookup(ctx context.Context, invite string, p Player, find func(code string) (store.Meta, error)) (share bool, err error) {
 	code, secret, ok := ParseInvite(invite)
 	if !ok {
 		// Nothing is looked up, so nothing is learnt or counted.
@@ -71,10 +71,10 @@ func (l *Lobby) lookup(ctx context.Context, invite string, p Player, find func(c
 			typed, CodeLength, CodeLength+SecretLength), "lobby.notCode",
 			engine.Str("Typed", typed), engine.Num("Code", CodeLength), engine.Num("Invite", CodeLength+SecretLength))
 	}
-	barred := l.barred(ctx, p)
+	barred := a.barred(ctx, p)
 	m, err := find(code)
 	if errors.Is(err, store.ErrNotFound) {
-		return false, l.miss(ctx, code, p, barred)
+		return false, a.miss(ctx, code, p, barred)
 	}
 	if err != nil {
 		return false, err
@@ -84,9 +84,9 @@ func (l *Lobby) lookup(ctx context.Context, invite string, p Player, find func(c
 	case own:
 		return !m.Public, nil
 	case barred != nil:
-		return false, l.miss(ctx, code, p, barred)
+		return false, a.miss(ctx, code, p, barred)
 	case !admitted:
-		return false, l.miss(ctx, code, p, nil)
+		return false, a.miss(ctx, code, p, nil)
 	}
 	return !m.Public, nil
 }
@@ -100,8 +100,8 @@ func noRoom(code string) error {
 // miss counts a miss by p and returns what to tell them: after a wait
 // once p has missed often, and a final LimitError past the limit. barred,
 // when set, is the refusal p is under already; nothing more is counted.
-func (l *Lobby) miss(ctx context.Context, code string, p Player, barred *LimitError) error {
-	if err := l.countMiss(ctx, p, barred); err != nil {
+func (a *access) miss(ctx context.Context, code string, p Player, barred *LimitError) error {
+	if err := a.countMiss(ctx, p, barred); err != nil {
 		return err
 	}
 	return noRoom(code)
@@ -109,22 +109,22 @@ func (l *Lobby) miss(ctx context.Context, code string, p Player, barred *LimitEr
 
 // countMiss counts a failed lookup by p (a room or a link code) and
 // returns nil once any wait is over, or the refusal past the limit.
-func (l *Lobby) countMiss(ctx context.Context, p Player, barred *LimitError) error {
+func (a *access) countMiss(ctx context.Context, p Player, barred *LimitError) error {
 	if barred != nil {
-		l.observer().Refused(barred.Reason, p)
+		a.env.observer.Refused(barred.Reason, p)
 		return barred
 	}
-	lim := l.cfg.Limits
+	lim := a.limits
 	if lim.LookupMisses <= 0 {
 		return nil
 	}
-	now := l.cfg.Now()
+	now := a.env.now()
 	n, by, ends := 0, "", time.Time{}
 	var counts []missCount
 	for _, name := range missNames(p) {
-		c, e, err := l.misses().Miss(ctx, name.key, now, lim.LookupWindow)
+		c, e, err := a.misses().Miss(ctx, name.key, now, lim.LookupWindow)
 		if err != nil {
-			l.storeFault("count a failed lookup", err)
+			a.env.fault("count a failed lookup", err)
 			continue
 		}
 		counts = append(counts, missCount{name.key, c})
@@ -134,14 +134,14 @@ func (l *Lobby) countMiss(ctx context.Context, p Player, barred *LimitError) err
 	}
 	if n > lim.LookupMisses {
 		refusal := lookupRefusal(by, ends.Sub(now))
-		l.observer().Refused(refusal.Reason, p)
+		a.env.observer.Refused(refusal.Reason, p)
 		return refusal
 	}
-	d := l.missTurn(ctx, counts, now)
+	d := a.missTurn(ctx, counts, now)
 	if d <= 0 {
 		return nil
 	}
-	l.observer().Refused("lookup_backoff", p)
+	a.env.observer.Refused("lookup_backoff", p)
 	// Should the player go away, or the server end the session (as it
 	// does every session of a connection past the limit), nothing is
 	// answered, so misses sent in parallel learn no more than misses sent
@@ -158,16 +158,16 @@ type missCount struct {
 // missTurn reserves a miss's turn under each name it was counted by and
 // returns how long it waits: its back-off after the misses of the same key
 // or address still waiting, wherever they wait.
-func (l *Lobby) missTurn(ctx context.Context, counts []missCount, now time.Time) time.Duration {
+func (a *access) missTurn(ctx context.Context, counts []missCount, now time.Time) time.Duration {
 	var longest time.Duration
 	for _, c := range counts {
-		wait := lookupWait(l.cfg.Limits, c.n)
+		wait := lookupWait(a.limits, c.n)
 		if wait <= 0 {
 			continue
 		}
-		d, err := l.misses().Turn(ctx, c.key, now, wait)
+		d, err := a.misses().Turn(ctx, c.key, now, wait)
 		if err != nil {
-			l.storeFault("reserve a failed lookup's turn", err)
+			a.env.fault("reserve a failed lookup's turn", err)
 			d = wait
 		}
 		longest = max(longest, d)
@@ -177,16 +177,16 @@ func (l *Lobby) missTurn(ctx context.Context, counts []missCount, now time.Time)
 
 // barred returns the refusal p is under for missing too often, or nil.
 // A counter that cannot answer bars nobody: the lookup itself will tell.
-func (l *Lobby) barred(ctx context.Context, p Player) *LimitError {
-	lim := l.cfg.Limits
+func (a *access) barred(ctx context.Context, p Player) *LimitError {
+	lim := a.limits
 	if lim.LookupMisses <= 0 {
 		return nil
 	}
-	now := l.cfg.Now()
+	now := a.env.now()
 	for _, name := range missNames(p) {
-		n, ends, err := l.misses().Misses(ctx, name.key, now)
+		n, ends, err := a.misses().Misses(ctx, name.key, now)
 		if err != nil {
-			l.storeFault("read failed lookups", err)
+			a.env.fault("read failed lookups", err)
 			continue
 		}
 		if n > lim.LookupMisses {
@@ -241,9 +241,9 @@ func lookupWait(lim Limits, n int) time.Duration {
 
 // misses counts failed lookups: in the store's cluster, or in this
 // process's memory when the store is this instance's own.
-func (l *Lobby) misses() store.Misses {
-	if l.cluster != nil {
-		return l.cluster
+func (a *access) misses() store.Misses {
+	if a.cluster != nil {
+		return a.cluster
 	}
-	return &l.localMisses
+	return &a.localMisses
 }

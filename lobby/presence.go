@@ -18,31 +18,45 @@ const DefaultPresenceTTL = 15 * time.Second
 // presenceWorkers is how many rooms share their presence at once.
 const presenceWorkers = 8
 
-func (l *Lobby) presenceTTL() time.Duration {
-	if l.cfg.PresenceTTL > 0 {
-		return l.cfg.PresenceTTL
+// claims shares with the other instances which seats the sessions here
+// hold: the rooms whose seats held here changed, and the loop that writes
+// their claims and renews every room's. It is made with what it needs and
+// nothing of the Lobby.
+type claims struct {
+	// ttl is how long the others believe a claim without hearing again.
+	ttl time.Duration
+	// loadedRooms lists the rooms loaded here (access).
+	loadedRooms func() []*room
+	kick        chan struct{}
+	mu          sync.Mutex
+	due         map[*room]bool // rooms whose seats held here changed
+}
+
+func newClaims(ttl time.Duration) *claims {
+	if ttl <= 0 {
+		ttl = DefaultPresenceTTL
 	}
-	return DefaultPresenceTTL
+	return &claims{ttl: ttl, kick: make(chan struct{}, 1), due: map[*room]bool{}}
 }
 
 // kickPresence asks the presence loop to share r's change soon. It never
 // blocks: a pending kick covers every change made before it is taken.
-func (l *Lobby) kickPresence(r *room) {
-	l.dueMu.Lock()
-	l.presenceDue[r] = true
-	l.dueMu.Unlock()
+func (c *claims) kickPresence(r *room) {
+	c.mu.Lock()
+	c.due[r] = true
+	c.mu.Unlock()
 	select {
-	case l.presenceKick <- struct{}{}:
+	case c.kick <- struct{}{}:
 	default:
 	}
 }
 
 // takeDue returns the rooms whose presence changed since the last call.
-func (l *Lobby) takeDue() []*room {
-	l.dueMu.Lock()
-	defer l.dueMu.Unlock()
-	rooms := slices.Collect(maps.Keys(l.presenceDue))
-	clear(l.presenceDue)
+func (c *claims) takeDue() []*room {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	rooms := slices.Collect(maps.Keys(c.due))
+	clear(c.due)
 	return rooms
 }
 
@@ -53,8 +67,8 @@ func (l *Lobby) takeDue() []*room {
 // it withdraws every claim, so a clean shutdown shows its players away at
 // once rather than after the TTL. A store that cannot be reached only
 // leaves the presence stale; moves never wait for it.
-func (l *Lobby) sharePresence(ctx context.Context, p store.Presence) {
-	every := l.presenceTTL() / 3
+func (c *claims) sharePresence(ctx context.Context, p store.Presence) {
+	every := c.ttl / 3
 	tick := time.NewTicker(every)
 	defer tick.Stop()
 	for {
@@ -63,15 +77,13 @@ func (l *Lobby) sharePresence(ctx context.Context, p store.Presence) {
 		select {
 		case <-ctx.Done():
 			leaving = true
-		case <-l.presenceKick:
-			rooms = l.takeDue()
+		case <-c.kick:
+			rooms = c.takeDue()
 		case <-tick.C:
 			all = true
 		}
 		if all || leaving {
-			l.mu.Lock()
-			rooms = slices.Collect(maps.Values(l.rooms))
-			l.mu.Unlock()
+			rooms = c.loadedRooms()
 		}
 		parent, limit := ctx, every
 		if leaving { // ctx is over, but the goodbye is worth a moment

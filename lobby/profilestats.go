@@ -12,11 +12,11 @@ import (
 // PlayerProfile returns what `profile` shows of the player called name,
 // or of the viewer when name is empty: their record from the rooms they
 // sat in (players.Summarize).
-func (l *Lobby) PlayerProfile(ctx context.Context, viewer Player, name string) (players.Summary, error) {
+func (who *identity) PlayerProfile(ctx context.Context, viewer Player, name string) (players.Summary, error) {
 	if name == "" && viewer.Guest {
 		return players.Summary{}, errGuestProfile
 	}
-	prof, err := l.players.Profile(ctx, viewer.ID, name)
+	prof, err := who.players.Profile(ctx, viewer.ID, name)
 	if name == "" && errors.Is(err, store.ErrNoProfile) {
 		// A new key, whose profile is made when it first sits down
 		// (ensureProfile): nothing played yet.
@@ -28,7 +28,7 @@ func (l *Lobby) PlayerProfile(ctx context.Context, viewer Player, name string) (
 	if err != nil {
 		return players.Summary{}, err
 	}
-	rooms, err := l.History(ctx, prof.ID)
+	rooms, err := who.history(ctx, prof.ID)
 	if err != nil {
 		return players.Summary{}, err
 	}
@@ -37,5 +37,5 @@ func (l *Lobby) PlayerProfile(ctx context.Context, viewer Player, name string) (
 		played[i] = players.Played{Code: r.Code, Game: r.Game, Public: r.Public, Seats: len(r.Seats), Seat: r.SeatOf(prof.ID),
 			Over: r.Over, Ended: r.Ended, Practice: r.Practice, Result: r.Result, Updated: r.Updated}
 	}
-	return l.players.Summarize(ctx, prof, prof.ID == viewer.ID && !viewer.Guest, played, l.gameNames())
+	return who.players.Summarize(ctx, prof, prof.ID == viewer.ID && !viewer.Guest, played, who.offeredGames)
 }

@@ -22,7 +22,7 @@ const recordRetry = 30 * time.Second
 // the game's own opponent of a solo game.
 func (l *Lobby) recordRoom(ctx context.Context, m store.Meta) (*store.Outcome, error) {
 	opponent := ""
-	if g, ok := l.games[m.Game]; ok && len(m.Seats) == 1 && g.SoloOpponent != nil {
+	if g, ok := l.byName[m.Game]; ok && len(m.Seats) == 1 && g.SoloOpponent != nil {
 		if opts, err := engine.ReadOptions(g.Rules.Options(), 1, m.Options); err == nil {
 			opponent = g.SoloOpponent(opts)
 		}
@@ -52,8 +52,8 @@ func (i RoomInfo) YourMove(player string) bool {
 
 // Mine lists the rooms waiting on player's move, most recently played
 // first.
-func (l *Lobby) Mine(ctx context.Context, player Player) ([]RoomInfo, error) {
-	rooms, err := l.History(ctx, player.ID)
+func (li *listing) Mine(ctx context.Context, player Player) ([]RoomInfo, error) {
+	rooms, err := li.History(ctx, player.ID)
 	if err != nil {
 		return nil, err
 	}

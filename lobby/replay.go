@@ -51,7 +51,7 @@ func (l *Lobby) Replay(ctx context.Context, invite string, p Player) (RoomInfo, 
 	if !meta.Over {
 		return RoomInfo{}, nil, refuse("replays open once the game is over: watch it live instead", "lobby.replayNotOver")
 	}
-	g, ok := l.games[meta.Game]
+	g, ok := l.byName[meta.Game]
 	if !ok {
 		return RoomInfo{}, nil, notOffered(code, meta.Game)
 	}

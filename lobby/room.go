@@ -64,39 +64,39 @@ func newRoom(env *roomEnv, g Game, m store.Meta) *room {
 // lobby's lock is held only to look the room up and to add it: the load
 // and the replay run outside it, one per code at a time, so a slow store
 // or a long game delays only the joins of that room.
-func (l *Lobby) room(ctx context.Context, code string) (*room, error) {
+func (a *access) room(ctx context.Context, code string) (*room, error) {
 	if c, _, ok := ParseInvite(code); ok {
 		code = c // the host's own calls need no secret
 	} else {
 		code = NormalizeCode(code)
 	}
-	if r := l.cached(code); r != nil {
+	if r := a.cached(code); r != nil {
 		return r, nil
 	}
-	ch := l.loading.DoChan(code, func() (any, error) {
-		if r := l.cached(code); r != nil {
+	ch := a.loading.DoChan(code, func() (any, error) {
+		if r := a.cached(code); r != nil {
 			return r, nil
 		}
 		// Shared by every caller waiting for this code: not bound to the
 		// first caller's context, which may end first.
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), loadTimeout)
 		defer cancel()
-		r, err := l.load(ctx, code)
+		r, err := a.load(ctx, code)
 		if err != nil {
 			return nil, err
 		}
-		l.mu.Lock()
-		if old := l.rooms[code]; old != nil {
-			l.mu.Unlock()
+		a.mu.Lock()
+		if old := a.rooms[code]; old != nil {
+			a.mu.Unlock()
 			return old, nil
 		}
-		l.rooms[code] = r
-		l.mu.Unlock()
-		if l.cluster != nil {
+		a.rooms[code] = r
+		a.mu.Unlock()
+		if a.cluster != nil {
 			// Held here from now on: hear of its changes elsewhere. The
 			// store sends the code once subscribed, covering news
 			// between the load and now.
-			l.cluster.Follow(code)
+			a.cluster.Follow(code)
 		}
 		return r, nil
 	})
@@ -114,41 +114,41 @@ func (l *Lobby) room(ctx context.Context, code string) (*room, error) {
 // loadTimeout bounds loading a room from the store.
 const loadTimeout = 10 * time.Second
 
-func (l *Lobby) cached(code string) *room {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.rooms[code]
+func (a *access) cached(code string) *room {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.rooms[code]
 }
 
 // load reads a room from the store and replays its game. Nobody else
 // knows the room yet: the store is read with no lock held.
-func (l *Lobby) load(ctx context.Context, code string) (*room, error) {
-	l.pauses.wait(ctx) // a server just restarted knows first how long it was down
-	meta, moves, err := l.cfg.Store.Load(ctx, code, 0)
+func (a *access) load(ctx context.Context, code string) (*room, error) {
+	a.env.pauses.wait(ctx) // a server just restarted knows first how long it was down
+	meta, moves, err := a.store.Load(ctx, code, 0)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, fmt.Errorf("room %s: %w", code, err)
 	}
 	if err != nil {
-		return nil, l.unavailable("load room", err, "code", code)
+		return nil, a.env.unavailable("load room", err, "code", code)
 	}
-	meta = l.giveSecret(ctx, meta)
-	g, ok := l.games[meta.Game]
+	meta = a.giveSecret(ctx, meta)
+	g, ok := a.games[meta.Game]
 	if !ok {
 		return nil, notOffered(code, meta.Game)
 	}
-	r := newRoom(l.env, g, meta)
+	r := newRoom(a.env, g, meta)
 	if err := r.rebuild(meta, moves); err != nil {
-		l.cfg.Logger.Error("room does not replay", "code", code, "err", err)
+		a.env.log.Error("room does not replay", "code", code, "err", err)
 		return nil, refuse(fmt.Sprintf("room %s cannot be opened: its game does not replay on this server", code), "lobby.noReplay",
 			engine.Str("Code", code))
 	}
 	if err := r.readPresence(ctx); err != nil {
 		// Not fatal: the next change or renewal round brings it.
-		l.storeFault("seat presence", err, "code", code)
+		a.env.fault("seat presence", err, "code", code)
 	}
-	lines, err := l.cfg.Store.Chat(ctx, code, chat.Recent)
+	lines, err := a.env.store.Chat(ctx, code, chat.Recent)
 	if err != nil {
-		l.storeFault("read chat", err, "code", code) // the next line said brings it
+		a.env.fault("read chat", err, "code", code) // the next line said brings it
 	}
 	h := r.lock()
 	h.chat = lines

@@ -73,7 +73,7 @@ type roomEnv struct {
 func (l *Lobby) newRoomEnv() *roomEnv {
 	e := &roomEnv{store: l.cfg.Store, writes: l.cfg.Store, started: l.started, now: l.cfg.Now, afterFunc: l.afterFunc, seed: l.newSeed,
 		pauses: l.pauses, log: l.cfg.Logger, observer: l.observer(), fault: l.storeFault, away: l.away.Load,
-		botDelay: l.cfg.BotDelay, presenceTTL: l.presenceTTL(), movesPerSecond: l.cfg.Limits.MovesPerSecond,
+		botDelay: l.cfg.BotDelay, presenceTTL: l.claims.ttl, movesPerSecond: l.cfg.Limits.MovesPerSecond,
 		listed: l.roomsChanged, claim: l.kickPresence, record: l.recordRoom, chatLine: l.newChatLine}
 	if l.cluster != nil {
 		e.presence = l.cluster

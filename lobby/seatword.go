@@ -115,18 +115,18 @@ func errNoSeatForWord(code string, grace string) error {
 // openAs is open for a player who may bring a seat word: one that names a
 // seat they may take back admits them as that seat's player, even to a
 // private room; one that does not counts as a failed lookup.
-func (l *Lobby) openAs(ctx context.Context, invite, word string, p Player) (*room, bool, error) {
+func (a *access) openAs(ctx context.Context, invite, word string, p Player) (*room, bool, error) {
 	if word == "" {
-		return l.open(ctx, invite, p)
+		return a.open(ctx, invite, p)
 	}
 	if code, _, ok := ParseInvite(invite); ok {
-		if barred := l.barred(ctx, p); barred != nil {
+		if barred := a.barred(ctx, p); barred != nil {
 			// One who missed too often guesses no more words either.
-			return nil, false, l.miss(ctx, code, p, barred)
+			return nil, false, a.miss(ctx, code, p, barred)
 		}
 	}
 	missed := false
-	r, share, err := l.openWith(ctx, invite, p, func(r held, m store.Meta) store.Meta {
+	r, share, err := a.openWith(ctx, invite, p, func(r held, m store.Meta) store.Meta {
 		if m.SeatOf(p.ID) >= 0 || p.ID != "" && p.ID == m.Host {
 			return m // their own room: the word is not needed
 		}
@@ -144,7 +144,7 @@ func (l *Lobby) openAs(ctx context.Context, invite, word string, p Player) (*roo
 	if missed {
 		code, _, _ := ParseInvite(invite)
 		var refusal *LimitError
-		if err := l.miss(ctx, code, p, nil); errors.As(err, &refusal) {
+		if err := a.miss(ctx, code, p, nil); errors.As(err, &refusal) {
 			return nil, false, err // the final refusal of one who missed too often
 		}
 		h := r.lock()

@@ -13,14 +13,8 @@ type RoomStats struct {
 
 // Stats counts the rooms this instance has loaded, for metrics.
 func (l *Lobby) Stats() RoomStats {
-	l.mu.Lock()
-	rooms := make([]*room, 0, len(l.rooms))
-	for _, r := range l.rooms {
-		rooms = append(rooms, r)
-	}
-	l.mu.Unlock()
 	var s RoomStats
-	for _, r := range rooms {
+	for _, r := range l.access.loaded() {
 		h := r.lock()
 		switch {
 		case h.meta.Over:
