@@ -120,6 +120,9 @@ func (r *reader) add(l string) {
 	if kit.Width(l) > linemode.Width && strings.Contains(strings.TrimSpace(l), " ") {
 		r.t.Errorf("%s: a line over %d columns: %q", r.name, linemode.Width, l)
 	}
+	if strings.ContainsAny(l, screenSymbols) {
+		r.t.Errorf("%s: a line with a symbol the screens draw, which a screen reader reads as noise: %q", r.name, l)
+	}
 	if strings.TrimSpace(l) != "" && strings.IndexFunc(l, func(c rune) bool { return unicode.IsLetter(c) || unicode.IsDigit(c) }) < 0 {
 		r.t.Errorf("%s: a line made only of symbols: %q", r.name, l)
 	}
@@ -180,6 +183,10 @@ func (r *reader) awaitLine(from int, want string) {
 	r.t.Helper()
 	r.await(from, fmt.Sprintf("%q", want), func(l string) bool { return strings.TrimSpace(l) == want })
 }
+
+// screenSymbols are the marks the full screen draws, each meaning
+// something a line must say in words.
+const screenSymbols = "→★✓⇧×•♠♥♦♣✦▸◂⏎≤"
 
 var (
 	roomCode   = regexp.MustCompile(`\b[A-HJKMNP-Z2-9]{6}\b`)
@@ -330,4 +337,65 @@ func hasLine(lines []string, want string) bool {
 		}
 	}
 	return false
+}
+
+// TestPlayThroughScreenAndLinesShareATable: alice on the full screen and
+// bob in the line mode sit at one Fantastic Factories table. Each sees
+// the other's moves as they are played, in their own way; bob's chat
+// reaches alice's table and alice's reaches bob as a line; the
+// rest of the game goes to bots and ends for both.
+func TestPlayThroughScreenAndLinesShareATable(t *testing.T) {
+	srv := startServer(t)
+	code := newRoom(t, dialKey(t, srv.addr, "host", newKey(t)), "--game factories --players 2")
+	alice := sitDown(t, srv.addr, "alice", 80, 24, "join "+code)
+	alice.sees("WAITING ROOM")
+	en := lang.For(lang.English)
+	bob := startReader(t, dialKey(t, srv.addr, "bob", newKey(t)), "bob", "none", "join "+code+" --plain", en)
+	bob.awaitLine(0, en.T("line.table.seated", "Code", code, "Game", "Fantastic Factories", "Seat", 2))
+	alice.sees("round 1", "market phase")
+
+	acting := func() int {
+		info, err := srv.lobby.Info(context.Background(), code, srvPlayer("x"))
+		if err != nil || len(info.Acting) == 0 {
+			return -1
+		}
+		return info.Acting[0]
+	}
+	// The market phase's turn each, whoever starts: alice takes the
+	// menu's first move with enter, bob the first of his moves by number.
+	for turn := 0; turn < 2; turn++ {
+		var seat int
+		waitUntil(t, "a seat to act", func() bool { seat = acting(); return seat >= 0 })
+		from := bob.mark()
+		if seat == 0 {
+			alice.sees("your turn")
+			alice.press("enter")
+			// bob hears it as a sentence: alice's name, then what she did.
+			bob.await(from, "alice's move", func(l string) bool { return strings.HasPrefix(l, "alice ") })
+		} else {
+			bob.send("moves")
+			bob.await(from, "bob's moves", func(l string) bool { return strings.HasPrefix(l, "1. ") })
+			bob.send("1")
+			bob.send("yes")
+			bob.await(from, "the move played", func(l string) bool { return strings.HasPrefix(l, "played: ") })
+			alice.sees("bob ")
+		}
+		if turn == 0 {
+			waitUntil(t, "the turn to pass", func() bool { return acting() != seat })
+		}
+	}
+	from := bob.mark()
+	bob.send("say hello from a reader")
+	bob.awaitLine(from, "bob says: hello from a reader")
+	from = bob.mark()
+	alice.press("t")
+	alice.sees("bob: hello from a reader")
+	alice.press("hi bob", "enter")
+	bob.awaitLine(from, "alice says: hi bob")
+	// look tells bob where the game stands and what he holds.
+	from = bob.mark()
+	bob.send("look")
+	bob.await(from, "bob's resources", func(l string) bool { return strings.HasPrefix(l, "bob: metal ") })
+	bob.send("leave")
+	bob.awaitLine(from, en.T("line.table.left"))
 }

@@ -129,6 +129,17 @@ func resources(t kit.Theme, p factories.PlayerView) string {
 	return tf(t, "factories.resources", "Metal", p.Metal, "Energy", p.Energy, "Goods", p.Goods, "Prestige", p.Prestige)
 }
 
+// Holdings implements kit.Told: a seat's resources, its hand and its
+// buildings, in words.
+func (b *board) Holdings(t kit.Theme, s kit.Seats, seat int) string {
+	if seat < 0 || seat >= len(b.v.Players) {
+		return ""
+	}
+	p := b.v.Players[seat]
+	return tf(t, "factories.holdings", "Name", s.Name(seat), "Metal", p.Metal, "Energy", p.Energy, "Goods", p.Goods,
+		"Prestige", p.Prestige, "Hand", p.HandSize, "Buildings", len(p.Compound))
+}
+
 // diceView draws a player's dice in the work phase: the free ones' values,
 // extra dice that leave at round end with a "+", unset dice as "?", and
 // how many are placed. In the market phase the dice wait for the next roll, so the

@@ -477,6 +477,20 @@ func yoursTitle(t kit.Theme, g furnace.Goods, w int) []string {
 }
 
 // goodsLine is a seat's goods in words.
+// Holdings implements kit.Told: a seat's money and goods, in words, and
+// where it stands in the phase.
+func (b *board) Holdings(t kit.Theme, s kit.Seats, seat int) string {
+	if seat < 0 || seat >= len(b.v.Players) {
+		return ""
+	}
+	pl := b.v.Players[seat]
+	text := s.Name(seat) + ": " + goodsLine(t.L, pl.Goods)
+	if st := playerState(t.L, b.v, pl); st != "" {
+		text += "; " + st
+	}
+	return text
+}
+
 func goodsLine(p *lang.Printer, g furnace.Goods) string {
 	return p.T("furnace.yours.goods", "Money", g.Money, "Coal", g.Coal, "Iron", g.Iron, "Oil", g.Oil, "Tokens", g.Tokens)
 }

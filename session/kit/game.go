@@ -128,6 +128,14 @@ type Yours interface {
 	Yours(t Theme, s Seats, w, h int) string
 }
 
+// Told is a Board that says in words what a seat holds that no card
+// shows (resources, money, goods): for a reader who asks for it, the
+// line mode's look and board (session/line). "" for a seat it cannot
+// tell of.
+type Told interface {
+	Holdings(t Theme, s Seats, seat int) string
+}
+
 // Frame is what a Board draws into: its size, who is looking, and the
 // generic widgets it places where its layout has room.
 type Frame struct {

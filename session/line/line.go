@@ -122,6 +122,7 @@ var plainRenderer = lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv
 func (s *sess) setLang(t lang.Tag) {
 	s.p = lang.For(t)
 	s.theme = kit.NewTheme("mono", plainRenderer).In(s.p)
+	s.out.words = sayWords(s.p)
 }
 
 // loop reads commands and the table's updates until the session ends.

@@ -67,6 +67,7 @@ func (t *table) update(s *sess, u lobby.Update) {
 		}
 	}
 	seats := t.seats(s)
+	t.menu(s, seats)
 	if first {
 		t.arrive(s, u)
 	}
@@ -99,7 +100,6 @@ func (t *table) update(s *sess, u lobby.Update) {
 			s.out.event(session.NoticeText(s.p, u.Notice))
 		}
 	}
-	t.menu(s, seats)
 	acting := len(t.moves) > 0
 	if acting && (!t.acting || first) {
 		s.out.event(t.yourTurn(s, seats))
@@ -196,7 +196,7 @@ func (t *table) clock(s *sess) string {
 		return ""
 	}
 	left := max(0, time.Until(d)).Round(time.Second)
-	return " " + s.p.T("line.table.clock", "Time", s.p.Duration(left))
+	return " " + s.p.T("line.table.time_left", "Time", s.p.Duration(left))
 }
 
 // summary is look's answer: where the game stands, who sits, what the
@@ -216,6 +216,9 @@ func (t *table) summary(s *sess, seats kit.Seats) []string {
 		who = append(who, t.seatWords(s, seats, i))
 	}
 	lines = append(lines, s.p.T("line.table.players", "Who", strings.Join(who, "; ")))
+	if h := t.holdings(s, seats, t.seat); h != "" {
+		lines = append(lines, h)
+	}
 	switch {
 	case t.over:
 	case len(t.moves) > 0:
@@ -480,6 +483,9 @@ func (t *table) cards(s *sess, seats kit.Seats, part, name string) {
 		s.out.answer(s.p.T("line.table.whose_board"))
 		return
 	}
+	if h := t.holdings(s, seats, seat); part == kit.PartBoard && h != "" {
+		lines = append([]string{h}, lines...)
+	}
 	if len(lines) == 0 {
 		none := map[string]string{kit.PartHand: s.p.T("line.table.none_hand"), kit.PartMarket: s.p.T("line.table.none_market")}[part]
 		if none == "" {
@@ -492,6 +498,14 @@ func (t *table) cards(s *sess, seats kit.Seats, part, name string) {
 		lines = append(lines[:maxPage], s.p.N("line.more", len(lines)-maxPage))
 	}
 	s.out.answer(lines...)
+}
+
+// holdings says what seat holds that no card shows, if the game tells.
+func (t *table) holdings(s *sess, seats kit.Seats, seat int) string {
+	if told, ok := t.board.(kit.Told); ok && seat >= 0 {
+		return clean(told.Holdings(s.theme, seats, seat))
+	}
+	return ""
 }
 
 // log says the last n lines of the game log (10 by default).

@@ -8,6 +8,8 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/smokestack/smokestack/internal/lang"
+
 	"github.com/smokestack/smokestack/session/kit"
 )
 
@@ -32,6 +34,19 @@ type term struct {
 	held  []string // events waiting for Enter
 	shown bool     // the prompt is on screen, with what is typed after it
 	buf   []byte   // what is written next
+	// words says the symbols the screens draw in the player's language.
+	words *strings.Replacer
+}
+
+// sayWords makes the replacer that words the screens' symbols in p's
+// language: a screen reader would read "rightwards arrow", or nothing.
+func sayWords(p *lang.Printer) *strings.Replacer {
+	into := " " + p.T("line.sym.into") + " "
+	return strings.NewReplacer(
+		" · ", ", ", "·", ",", "• ", "", "•", "",
+		" → ", into, "→", into,
+		"★", p.T("line.sym.prestige")+" ", "×", p.T("line.sym.times")+" ",
+		"✓", " "+p.T("line.sym.done"), "⇧", " "+p.T("line.sym.upgraded"), "≤", p.T("line.sym.at_most")+" ")
 }
 
 func newTerm(w io.Writer, echo bool, maxLine int) *term {
@@ -49,7 +64,7 @@ func (t *term) answer(lines ...string) {
 		if strings.TrimSpace(l) == "" {
 			continue
 		}
-		for _, w := range wrap(l) {
+		for _, w := range wrap(t.words.Replace(l)) {
 			t.buf = append(t.buf, w...)
 			t.buf = append(t.buf, '\n')
 		}
@@ -130,16 +145,16 @@ func wrap(text string) []string {
 }
 
 // clean takes out of text what a line may not carry: escape sequences,
-// control characters, and the marks the screens draw between parts.
+// control characters, runs of spaces.
 func clean(text string) string {
 	text = ansi.Strip(text)
-	text = strings.NewReplacer(" · ", ", ", "·", ",", "\t", " ", "\n", " ", "\r", " ").Replace(text)
-	return strings.Map(func(r rune) rune {
+	text = strings.Map(func(r rune) rune {
 		if unicode.IsControl(r) || r == utf8.RuneError {
-			return -1
+			return ' '
 		}
 		return r
-	}, strings.TrimSpace(text))
+	}, text)
+	return strings.Join(strings.Fields(text), " ")
 }
 
 // typedLine is one line the player typed.
