@@ -146,7 +146,11 @@ type RoomInfo struct {
 type SeatInfo struct {
 	Name string `json:"name,omitempty"`
 	Bot  string `json:"bot,omitempty"`
-	Free bool   `json:"free"`
+	// BotSeat is true for a seat a bot took itself, no player's: its Name
+	// is the lobby's English ("greedy bot 3"), which screens word from
+	// Bot and the seat's number in the reader's language.
+	BotSeat bool `json:"botSeat,omitempty"`
+	Free    bool `json:"free"`
 	// Connected is true while a bot plays the seat or a session holds it,
 	// through any server instance.
 	Connected bool `json:"connected"`
@@ -204,7 +208,8 @@ func infoOf(m store.Meta, conns map[*Conn]struct{}, st engine.Status) RoomInfo {
 		info.Seed = &seed
 	}
 	for _, s := range m.Seats {
-		info.Seats = append(info.Seats, SeatInfo{Name: s.Name, Bot: s.Bot, Free: s.Free(), Connected: s.Bot != ""})
+		info.Seats = append(info.Seats, SeatInfo{Name: s.Name, Bot: s.Bot, BotSeat: s.Player == "" && s.Bot != "",
+			Free: s.Free(), Connected: s.Bot != ""})
 		info.players = append(info.players, s.Player)
 	}
 	for c := range conns {

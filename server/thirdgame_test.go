@@ -48,7 +48,11 @@ func (b tallyBoard) Header(_ kit.Theme, s kit.Seats) string {
 	case b.v.Turn < 0:
 		return fmt.Sprintf("round %d of %d · everyone says done", b.v.Round, tally.Rounds)
 	}
-	return fmt.Sprintf("round %d of %d · %s turn", b.v.Round, tally.Rounds, strings.ToLower(s.Whose(b.v.Turn)))
+	whose := s.Name(b.v.Turn) + "'s"
+	if s.Me(b.v.Turn) {
+		whose = "your"
+	}
+	return fmt.Sprintf("round %d of %d · %s turn", b.v.Round, tally.Rounds, whose)
 }
 
 func (b tallyBoard) Banner(kit.Theme, kit.Seats) string { return "" }

@@ -136,12 +136,12 @@ func (f *roomForm) timeFields(step func(v, d, n int) int) []formField {
 	p := f.p
 	clock, ticks := p.T("session.form.clockOff"), false
 	if c := clockChoices[f.clock]; c > 0 {
-		clock, ticks = p.T("session.form.perTurn", "Time", shortDuration(p, c)), true
+		clock, ticks = p.T("session.form.perTurn", "Time", p.Duration(c)), true
 	}
 	if f.clock == 0 {
 		clock = p.T("session.form.byDefault", "Value", p.T("session.form.clockOff"))
 		if g := f.games[f.game]; f.public && f.seats > 1 && g.DefaultBot() != "" {
-			clock = p.T("session.form.byDefault", "Value", p.T("session.form.perTurn", "Time", shortDuration(p, lobby.DefaultPublicClock)))
+			clock = p.T("session.form.byDefault", "Value", p.T("session.form.perTurn", "Time", p.Duration(lobby.DefaultPublicClock)))
 			ticks = true
 		}
 	}
@@ -151,7 +151,7 @@ func (f *roomForm) timeFields(step func(v, d, n int) int) []formField {
 		note = p.T("session.form.clockNote")
 	}
 	return []formField{
-		{label: p.T("session.form.grace"), value: shortDuration(p, graceChoices[f.grace]), note: p.T("session.form.graceNote"),
+		{label: p.T("session.form.grace"), value: p.Duration(graceChoices[f.grace]), note: p.T("session.form.graceNote"),
 			about:  p.T("session.form.graceAbout"),
 			change: func(d int) { f.grace = step(f.grace, d, len(graceChoices)) }},
 		{label: p.T("session.form.clock"), value: clock, note: note, about: p.T("session.form.clockAbout"),

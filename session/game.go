@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/session/kit"
@@ -212,10 +213,22 @@ func (g *gameScreen) seats() kit.Seats {
 	return s
 }
 
+// SeatName is seat i of room r named in p's language (kit.Seats.Name):
+// "greedy bot 3" for a bot's own seat, "alice (bot)" for a player's seat
+// a bot plays.
+func SeatName(p *lang.Printer, r lobby.RoomInfo, i int) string {
+	s := seatsOf(r, engine.Spectator)
+	s.L = p
+	return s.Name(i)
+}
+
 func seatsOf(r lobby.RoomInfo, viewer int) kit.Seats {
 	s := kit.Seats{Names: make([]string, len(r.Seats)), Bots: make([]string, len(r.Seats)), Viewer: viewer}
 	for i, seat := range r.Seats {
 		s.Names[i], s.Bots[i] = seat.Name, seat.Bot
+		if seat.BotSeat {
+			s.Names[i] = "" // Seats.Name words it
+		}
 	}
 	return s
 }
@@ -701,14 +714,11 @@ func (g *gameScreen) endGame() tea.Cmd {
 	}
 }
 
-// since words a duration the way a player reads it, in p's language:
-// 40s, 2m, 1h5m.
+// since words a duration the way a player reads it, in p's language,
+// to the second under a minute and to the minute above: 40s, 2m, 1h5m.
 func since(p *lang.Printer, d time.Duration) string {
-	switch {
-	case d < time.Minute:
-		return p.T("session.time.seconds", "N", max(0, int(d.Seconds())))
-	case d < time.Hour:
-		return p.T("session.time.minutes", "N", int(d.Minutes()))
+	if d < time.Minute {
+		return p.Duration(max(time.Second, d.Truncate(time.Second)))
 	}
-	return p.T("session.time.hoursMinutes", "H", int(d.Hours()), "M", int(d.Minutes())%60)
+	return p.Duration(d.Truncate(time.Minute))
 }

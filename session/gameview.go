@@ -235,7 +235,7 @@ func (g *gameScreen) setupText() string {
 		parts = append(parts, optionWords(p, game, g.room)...)
 	}
 	if g.room.ClockSeconds > 0 {
-		parts = append(parts, "⏱ "+p.T("session.form.perTurn", "Time", shortDuration(p, time.Duration(g.room.ClockSeconds)*time.Second)))
+		parts = append(parts, "⏱ "+p.T("session.form.perTurn", "Time", p.Duration(time.Duration(g.room.ClockSeconds)*time.Second)))
 	}
 	return strings.Join(parts, " · ")
 }
@@ -395,11 +395,11 @@ func (g *gameScreen) waitingView(w, h int) string {
 			back = cmd
 		}
 		lines = append(lines, "")
-		say(p.T("session.wait.guest", "Grace", shortDuration(p, time.Duration(g.room.GraceSeconds)*time.Second)))
+		say(p.T("session.wait.guest", "Grace", p.Duration(time.Duration(g.room.GraceSeconds)*time.Second)))
 		lines = append(lines, "  "+back+" "+t.Accent.Render(g.seatWord))
 	}
 	if g.room.ClockSeconds > 0 {
-		say(p.T("session.wait.clock", "Time", shortDuration(p, time.Duration(g.room.ClockSeconds)*time.Second)))
+		say(p.T("session.wait.clock", "Time", p.Duration(time.Duration(g.room.ClockSeconds)*time.Second)))
 	}
 	if g.spectator() {
 		say(p.N("session.wait.watching", g.room.Spectators))

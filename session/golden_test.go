@@ -200,6 +200,7 @@ func TestGolden(t *testing.T) {
 	talk := chatRoom(t, l)
 	chatCodes := append(slices.Clone(codes), talk)
 	t.Run("chat", func(t *testing.T) {
+		screentest.Said(t, "gg!") // typed below
 		for _, sz := range [][2]int{{80, 24}, {160, 50}} {
 			t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
 				goldenAt(t, session.Config{Lobby: l, Player: alice, Start: session.Start{Mode: "join", Code: talk}},
@@ -216,6 +217,7 @@ func TestGolden(t *testing.T) {
 		if err := l.SayInLobby(ctx, carol, "/me waves"); err != nil {
 			t.Fatal(err)
 		}
+		screentest.Said(t, "anyone for a 3-player furnace?", "waves")
 		screentest.GoldenThen(t, session.Config{Lobby: l, Player: alice, Games: screens}, 80, 24, chatCodes, "OPEN SEATS", []string{"t"}, "carol waves")
 	})
 	// Full tables in both phases: every seat shown, nothing cut without
@@ -271,6 +273,7 @@ func chatRoom(t *testing.T, l *lobby.Lobby) string {
 		if err := said.c.Say(ctx, said.text); err != nil {
 			t.Fatal(err)
 		}
+		screentest.Said(t, said.text)
 	}
 	return m.Code
 }

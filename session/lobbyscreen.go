@@ -140,7 +140,7 @@ func resultText(p *lang.Printer, r lobby.RoomInfo, player string) string {
 		return p.T("session.list.lost", "Score", res.Scores[me], "Opponent", *res.Opponent)
 	case len(res.Winners) > 0:
 		w := res.Winners[0]
-		return p.T("session.list.wonBy", "Name", r.Seats[w].Name, "Score", res.Scores[w])
+		return p.T("session.list.wonBy", "Name", SeatName(p, r, w), "Score", res.Scores[w])
 	}
 	return p.T("session.list.finished")
 }

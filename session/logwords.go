@@ -127,7 +127,7 @@ func logLine(t kit.Theme, s kit.Seats, game string, e *lobby.LogEntry) string {
 	case e.ByBot && mine:
 		who = t.L.T("log.botforyou")
 	case e.ByBot:
-		who = t.L.T("log.botfor", "Name", s.Names[e.Seat])
+		who = t.L.T("log.botfor", "Name", s.Names[e.Seat]) // a player's seat: the bot played for them
 	case mine:
 		who = t.L.T("log.you")
 	default:

@@ -1,7 +1,6 @@
 package session
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -47,11 +46,11 @@ func recordText(t kit.Theme, room lobby.RoomInfo, me int, w int) string {
 		if r.Seat == me {
 			name = t.L.T("session.records.you")
 		}
-		change := t.Good.Render(fmt.Sprintf("(%+.1f)", r.Change))
+		change := t.Good.Render("(" + t.L.Signed(r.Change, 1) + ")")
 		if r.Change < 0 {
-			change = t.Bad.Render(fmt.Sprintf("(%+.1f)", r.Change))
+			change = t.Bad.Render("(" + t.L.Signed(r.Change, 1) + ")")
 		}
-		entry := fmt.Sprintf("%s %.1f %s", name, r.Rating, change)
+		entry := name + " " + t.L.Decimal(r.Rating, 1) + " " + change
 		sep := " "
 		if onLine > 0 {
 			sep = " · "

@@ -152,16 +152,12 @@ type roomCells struct {
 func wordRoom(lb *lobby.Lobby, p *lang.Printer, me string, r lobby.RoomInfo, list int) roomCells {
 	taken := 0
 	var people []string
-	for _, s := range r.Seats {
+	for i, s := range r.Seats {
 		if s.Free {
 			continue
 		}
 		taken++
-		name := s.Name
-		if s.Bot != "" && !strings.Contains(name, "bot") {
-			name += " " + p.T("session.list.bot")
-		}
-		people = append(people, name)
+		people = append(people, SeatName(p, r, i))
 	}
 	c := roomCells{code: r.Code, game: roomKind(lb, p, r), seats: fmt.Sprintf("%d/%d", taken, len(r.Seats)),
 		people: strings.Join(people, ", ")}

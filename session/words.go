@@ -3,7 +3,6 @@ package session
 import (
 	"errors"
 	"strings"
-	"time"
 
 	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/lobby"
@@ -70,23 +69,6 @@ func noticeText(p *lang.Printer, notice string) string {
 		return p.T("session.room.botFailed", "Why", strings.TrimPrefix(notice, lobby.NoticeBotFailed))
 	}
 	return notice
-}
-
-// shortDuration words a room's period the way lobby.ShortDuration does
-// ("30s", "2m", "1m30s", "1h", "1h30m"), in p's language.
-func shortDuration(p *lang.Printer, d time.Duration) string {
-	h, m, s := int(d.Hours()), int(d.Minutes())%60, int(d.Seconds())%60
-	switch {
-	case h > 0 && m > 0:
-		return p.T("session.time.hoursMinutes", "H", h, "M", m)
-	case h > 0:
-		return p.T("session.time.hours", "N", h)
-	case m > 0 && s > 0:
-		return p.T("session.time.minutesSeconds", "M", m, "S", s)
-	case m > 0:
-		return p.T("session.time.minutes", "N", m)
-	}
-	return p.T("session.time.seconds", "N", s)
 }
 
 // The words the line mode (session/line) shares with the screens: a

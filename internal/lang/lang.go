@@ -16,6 +16,7 @@ package lang
 import (
 	"embed"
 	"fmt"
+	"io/fs"
 	"strings"
 	"sync"
 	"time"
@@ -50,6 +51,8 @@ func (t Tag) Name() string {
 		return "Polski"
 	case Russian:
 		return "Русский"
+	case Pseudo:
+		return Accent("Pseudo")
 	}
 	return "English"
 }
@@ -119,21 +122,56 @@ func Choose(stored string, environ []string) Tag {
 //go:embed locales/*.toml
 var locales embed.FS
 
-// bundle holds every catalogue, read once.
-var bundle = sync.OnceValues(func() (*i18n.Bundle, error) {
+// catalogues are the message files the printers read: the shared ones
+// here, then each game's, which the game's package registers (Register).
+var catalogues = struct {
+	sync.Mutex
+	files  []fs.FS
+	bundle *i18n.Bundle // nil until a printer needs it, and again after Register
+}{files: []fs.FS{locales}}
+
+// Register adds a catalogue: fsys holds locales/TAG.toml, one file per
+// language, as this package's own locales/ does. A game's package
+// registers its words from its init, as image/png registers its format,
+// so every binary that has the game speaks it. A message given twice is
+// a catalogue's test failure.
+func Register(fsys fs.FS) {
+	catalogues.Lock()
+	defer catalogues.Unlock()
+	catalogues.files = append(catalogues.files, fsys)
+	catalogues.bundle = nil
+	printers.Clear() // their localizers read the bundle before this one
+}
+
+// bundle holds every catalogue, read once (and again after Register).
+func bundle() (*i18n.Bundle, error) {
+	catalogues.Lock()
+	defer catalogues.Unlock()
+	if catalogues.bundle != nil {
+		return catalogues.bundle, nil
+	}
 	b := i18n.NewBundle(language.English)
 	b.RegisterUnmarshalFunc("toml", toml.Unmarshal)
-	files, err := locales.ReadDir("locales")
-	if err != nil {
-		return nil, err
-	}
-	for _, f := range files {
-		if _, err := b.LoadMessageFileFS(locales, "locales/"+f.Name()); err != nil {
-			return nil, fmt.Errorf("lang: %s: %w", f.Name(), err)
+	for _, fsys := range catalogues.files {
+		files, err := fs.Glob(fsys, "locales/*.toml")
+		if err != nil {
+			return nil, err
+		}
+		for _, name := range files {
+			f, err := b.LoadMessageFileFS(fsys, name)
+			if err != nil {
+				return nil, fmt.Errorf("lang: %s: %w", name, err)
+			}
+			if f.Tag == language.English {
+				if err := b.AddMessages(language.Make(string(Pseudo)), pseudoMessages(f.Messages)...); err != nil {
+					return nil, fmt.Errorf("lang: %s: %w", name, err)
+				}
+			}
 		}
 	}
+	catalogues.bundle = b
 	return b, nil
-})
+}
 
 // Printer words messages in one language. Printers are shared by every
 // session speaking that language, and safe for concurrent use.
@@ -151,8 +189,12 @@ var printers sync.Map // Tag -> *Printer
 // For returns the Printer of t; English for a language the game does not
 // speak.
 func For(t Tag) *Printer {
-	if _, ok := Parse(string(t)); !ok || t == "" {
-		t = English
+	if t != Pseudo {
+		if parsed, ok := Parse(string(t)); ok {
+			t = parsed
+		} else {
+			t = English
+		}
 	}
 	if p, ok := printers.Load(t); ok {
 		return p.(*Printer)
@@ -255,6 +297,15 @@ func (p *Printer) Decimal(x float64, places int) string {
 	return p.num.Sprintf("%.*f", places, x)
 }
 
+// Signed is Decimal with its sign, plus or minus: a change, +3.4 or
+// -1,8.
+func (p *Printer) Signed(x float64, places int) string {
+	if p == nil {
+		p = For(English)
+	}
+	return p.num.Sprintf("%+.*f", places, x)
+}
+
 // Duration writes d as the printer's language abbreviates its units,
 // largest first, the zero ones left out: 1h30m and 800ms in English (as
 // Go writes them), 1 h 30 min in Portuguese, 1 godz. 30 min in Polish,
@@ -262,7 +313,7 @@ func (p *Printer) Decimal(x float64, places int) string {
 // whole seconds.
 func (p *Printer) Duration(d time.Duration) string {
 	if d < time.Second {
-		return p.T("lang.duration.ms", "N", d.Milliseconds())
+		return p.N("lang.duration.ms", int(d.Milliseconds()))
 	}
 	d = d.Round(time.Second)
 	h, m, s := int(d/time.Hour), int(d%time.Hour/time.Minute), int(d%time.Minute/time.Second)
@@ -274,7 +325,7 @@ func (p *Printer) Duration(d time.Duration) string {
 		if part.n == 0 {
 			continue
 		}
-		w := p.T(part.id, "N", part.n)
+		w := p.N(part.id, part.n)
 		if out != "" {
 			w = p.T("lang.duration.join", "A", out, "B", w)
 		}

@@ -47,12 +47,12 @@ func (b *board) Cards(s kit.Seats) []kit.CardRef {
 	}
 	for i, c := range v.Market.Blueprints {
 		if c != factories.None {
-			add(in(blueprintRef(t, c, tf(t, "factories.where.market_blueprint", "N", i+1)), kit.PartMarket, -1))
+			add(in(blueprintRef(t, c, tf(t, "factories.where.market_blueprint", "Slot", i+1)), kit.PartMarket, -1))
 		}
 	}
 	for i, c := range v.Market.Contractors {
 		if c != factories.None {
-			add(in(contractorRef(t, c, tf(t, "factories.where.market_contractor_token", "N", i+1, "Tool", term(t, string(v.Market.Tools[i])))), kit.PartMarket, -1))
+			add(in(contractorRef(t, c, tf(t, "factories.where.market_contractor_token", "Slot", i+1, "Tool", term(t, string(v.Market.Tools[i])))), kit.PartMarket, -1))
 		}
 	}
 	for _, c := range v.Hand {

@@ -153,7 +153,7 @@ func (b *board) Scores(f kit.Frame) string {
 		if !s.Machine && long {
 			d += "  (" + tf(t, "factories.over.tiebreak", "Metal", s.Metal, "Energy", s.Energy, "Hand", s.Hand) + ")"
 		}
-		rows = append(rows, kit.ScoreRow{Rank: s.Rank, Name: scoreName(t, f.Seats, s), Score: s.Total, Detail: d, Winner: s.Winner})
+		rows = append(rows, kit.ScoreRow{Rank: s.Rank, Name: scoreName(t, f.Seats, s), You: !s.Machine && f.Seats.Me(s.Seat), Score: s.Total, Detail: d, Winner: s.Winner})
 	}
 	lines = append(lines, kit.ScoreChart(t, rows, w)...)
 	if tie := tieNote(t, f.Seats, scores); tie != "" {

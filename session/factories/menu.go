@@ -71,15 +71,15 @@ func groupOf(t kit.Theme, v *factories.View, mv factories.Move) (title string, c
 	case factories.Take:
 		c := blueprintAt(v, mv.Slot)
 		if c != factories.None {
-			card = ref(blueprintRef(t, c, tf(t, "factories.where.market_blueprint", "N", mv.Slot+1)))
+			card = ref(blueprintRef(t, c, tf(t, "factories.where.market_blueprint", "Slot", mv.Slot+1)))
 		}
-		return tf(t, "factories.group.take", "N", mv.Slot+1, "Card", cardName(t, c.Name())), card
+		return tf(t, "factories.group.take", "Slot", mv.Slot+1, "Card", cardName(t, c.Name())), card
 	case factories.Hire:
 		c := contractorAt(v, mv.Slot)
 		if c != factories.None {
-			card = ref(contractorRef(t, c, tf(t, "factories.where.market_contractor", "N", mv.Slot+1)))
+			card = ref(contractorRef(t, c, tf(t, "factories.where.market_contractor", "Slot", mv.Slot+1)))
 		}
-		return tf(t, "factories.group.hire", "N", mv.Slot+1, "Card", cardName(t, c.Name())), card
+		return tf(t, "factories.group.hire", "Slot", mv.Slot+1, "Card", cardName(t, c.Name())), card
 	case factories.Refresh:
 		return t.L.T("factories.group.refresh"), ruleRef(t, "refresh", t.L.T("factories.where.marketplace"))
 	case factories.Pass:

@@ -241,7 +241,7 @@ func fitLine(line string, w int) []string {
 // moreMark ends a list cut short to fit: how many items it leaves out and
 // the key that shows every card.
 func moreMark(t kit.Theme, n int) string {
-	return t.Dim.Render(tf(t, "factories.more", "N", n))
+	return t.Dim.Render(t.L.N("factories.more", n))
 }
 
 // listLines wraps items after prefix into at most max lines of width w.
@@ -318,7 +318,7 @@ func handLines(t kit.Theme, hand []factories.Card, w, max int) []string {
 		tool := c.Info().Tool
 		byTool[tool] = append(byTool[tool], cardName(t, c.Name()))
 	}
-	head := tf(t, "factories.hand.head", "N", len(hand)) + " "
+	head := t.L.N("factories.hand.head", len(hand)) + " "
 	indent := strings.Repeat(" ", kit.Width(head))
 	var lines []string
 	for _, tool := range factories.Tools() {

@@ -231,7 +231,7 @@ func (b *board) Scores(f kit.Frame) string {
 	}
 	var rows []kit.ScoreRow
 	for _, sc := range v.Scores {
-		rows = append(rows, kit.ScoreRow{Rank: sc.Rank, Name: scoreName(p, f.Seats, sc.Seat), Score: sc.Money, Winner: sc.Winner,
+		rows = append(rows, kit.ScoreRow{Rank: sc.Rank, Name: scoreName(p, f.Seats, sc.Seat), You: f.Seats.Me(sc.Seat), Score: sc.Money, Winner: sc.Winner,
 			Detail: fmt.Sprintf("%*s", 3-len(strconv.Itoa(sc.Money)), "") + p.N("furnace.scores.detail", sc.Money, "Cards", sc.Cards, "Resources", sc.Resources)})
 	}
 	lines = append(lines, kit.ScoreChart(t, rows, w)...)

@@ -55,8 +55,7 @@ func sayList(t Theme, game string, a engine.Arg, you *engine.Arg) string {
 	case a.Kind == engine.Items || len(items) < 2:
 		return strings.Join(items, ", ")
 	}
-	last := len(items) - 1
-	return t.L.T("log.and", "Rest", strings.Join(items[:last], ", "), "Last", items[last])
+	return And(t.L, items)
 }
 
 // you is w's argument named You, which a log line sets when its reader

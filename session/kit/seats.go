@@ -1,7 +1,6 @@
 package kit
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/smokestack/smokestack/engine"
@@ -96,26 +95,24 @@ func (s Seats) Speaker(t Theme, line string) string {
 // Bot reports whether a bot plays the seat.
 func (s Seats) Bot(seat int) bool { return seat >= 0 && seat < len(s.Bots) && s.Bots[seat] != "" }
 
-// Name is a seat's display name. A seat a bot plays says so, wherever it
-// is named: "alice (bot)" for a player's seat handed to a bot (a bot in a
-// seat nobody took is named for it already: "greedy bot 3").
+// Name is a seat's display name in the viewer's language. A seat a bot
+// plays says so, wherever it is named: "greedy bot 3" for a bot's own
+// seat (one with no name), "alice (bot)" for a player's seat handed to a
+// bot; a seat with neither is named by its number.
 func (s Seats) Name(seat int) string {
-	name := fmt.Sprintf("seat %d", seat+1)
-	if seat >= 0 && seat < len(s.Names) && s.Names[seat] != "" {
+	name := ""
+	if seat >= 0 && seat < len(s.Names) {
 		name = s.Names[seat]
 	}
-	if s.Bot(seat) && !strings.Contains(name, "bot") {
-		name += " (bot)"
+	switch {
+	case name == "" && s.Bot(seat):
+		return s.L.T("session.seat.bot", "Bot", s.Bots[seat], "Seat", seat+1)
+	case name == "":
+		return s.L.T("session.seat.number", "Seat", seat+1)
+	case s.Bot(seat):
+		return s.L.T("session.seat.handed", "Name", name)
 	}
 	return name
-}
-
-// Whose names a seat's belongings: "Your" for the viewer, "bob's".
-func (s Seats) Whose(seat int) string {
-	if s.Me(seat) {
-		return "Your"
-	}
-	return s.Name(seat) + "'s"
 }
 
 // Me reports whether seat is the viewer's.
