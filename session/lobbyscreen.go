@@ -449,7 +449,7 @@ func (l *lobbyScreen) head(w int) string {
 		titles = append(titles, gameTitle(t.L, g))
 	}
 	signedIn := "   " + t.L.T("session.lobby.signedIn", "Name", t.Accent.Render(l.env.player.Name))
-	head := t.Title.Render("smokestack") + t.Dim.Render("  "+t.L.T("session.lobby.overSSH", "Games", andList(t.L, titles))) + signedIn
+	head := t.Title.Render("smokestack") + t.Dim.Render("  "+t.L.T("session.lobby.overSSH", "Games", kit.And(t.L, titles))) + signedIn
 	if ansi.StringWidth(head) > w {
 		head = t.Title.Render("smokestack") + signedIn // the player's name matters more than the games'
 	}
@@ -474,17 +474,22 @@ func lobbyKeysPage(t kit.Theme, k lobbyKeys, w int) string {
 // solo hard", "furnace 2p 3-rounds": the game, the seats and every option
 // that is not its default, in p's language.
 func roomKind(lb *lobby.Lobby, p *lang.Printer, r lobby.RoomInfo) string {
-	seats := p.T("session.list.seats", "Seats", len(r.Seats))
-	if len(r.Seats) == 1 {
-		seats = p.T("session.list.solo")
-	}
-	// The game by its short name in p's language (games.GAME.short),
-	// else its name.
-	parts := []string{p.Or("games."+r.Game+".short", r.Game), seats}
+	kind := GameKind(p, r.Game, len(r.Seats))
 	if g, ok := lb.Game(r.Game); ok {
-		parts = append(parts, optionWords(p, g, r)...)
+		kind = strings.Join(append([]string{kind}, optionWords(p, g, r)...), " ")
 	}
-	return strings.Join(parts, " ")
+	return kind
+}
+
+// GameKind words a game of seats for lists, in p's language: the game
+// by its short name (games.GAME.short, else its name) and its seats,
+// "factories 3p", "fabryki 4 os.", "factories solo".
+func GameKind(p *lang.Printer, game string, seats int) string {
+	n := p.T("session.list.seats", "Seats", seats)
+	if seats == 1 {
+		n = p.T("session.list.solo")
+	}
+	return p.Or("games."+game+".short", game) + " " + n
 }
 
 // optionWords words every option of the room r of game g that is not
@@ -569,13 +574,4 @@ func (l *lobbyScreen) createHint() string {
 		return l.env.theme.L.T("session.lobby.createOrSolo")
 	}
 	return l.env.theme.L.T("session.lobby.create")
-}
-
-// andList joins words as a sentence does in p's language: "a", "a and
-// b", "a, b and c".
-func andList(p *lang.Printer, words []string) string {
-	if len(words) < 2 {
-		return strings.Join(words, "")
-	}
-	return p.T("session.and", "List", strings.Join(words[:len(words)-1], ", "), "Last", words[len(words)-1])
 }

@@ -3,6 +3,7 @@ package cmd
 import (
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 
 	"github.com/smokestack/smokestack/internal/lang"
@@ -16,13 +17,13 @@ func (s *Set) help(c *Call) error {
 	if len(c.args) > 0 {
 		return s.helpOn(c, c.args[0])
 	}
-	lobbyCmd, joinCmd := s.Host.SSHCommand(false), s.Host.SSHCommand(true, "join", c.T("cmd.help.code_arg"))
+	lobbyCmd, joinCmd := s.Host.SSHCommand(false), s.Host.SSHCommand(true, "join", c.usage("CODE"))
 	w := max(len(lobbyCmd), len(joinCmd)) + 2
 	play := c.T("cmd.help.play")
 	pad := max(len([]rune(play))+1, 8)
 	fmt.Fprintf(c.Out, "%s\n\n%-*s%-*s%s\n%-*s%-*s%s\n\n%s\n", c.T("cmd.help.intro", "Games", s.titles(c)),
 		pad, play, w, lobbyCmd, c.T("cmd.help.lobby"), pad, "", w, joinCmd, c.T("cmd.help.room"),
-		c.T("cmd.help.commands", "Command", s.Host.SSHCommand(false, c.T("cmd.help.command_arg"))))
+		c.T("cmd.help.commands", "Command", s.Host.SSHCommand(false, c.usage("COMMAND"))))
 	for _, cmd := range commands {
 		if cmd.operator && s.Host.Operator(c.Player) == "" {
 			continue
@@ -47,7 +48,7 @@ func (s *Set) helpOn(c *Call, name string) error {
 	if !ok {
 		return errUsage{strings.TrimSuffix(c.T("cmd.help.no_command", "Name", fmt.Sprintf("%.40q", name))+"\n"+s.suggest(c, name), "\n")}
 	}
-	fmt.Fprintf(c.Out, "%s %s %s\n\n", c.T("cmd.usage"), cmd.name, cmd.args)
+	fmt.Fprintf(c.Out, "%s %s %s\n\n", c.T("cmd.usage"), cmd.name, c.usage(cmd.args))
 	wrapped(c.Out, "", "", c.T(cmd.about))
 	if cmd.name == "new" {
 		s.gamesHelp(c, c.Out)
@@ -85,8 +86,8 @@ func (s *Set) gamesHelp(c *Call, w io.Writer) {
 		}
 	}
 	fmt.Fprintf(w, "\n%s\n", c.T("cmd.help.every_game"))
-	wrapped(w, "    --grace DURATION: ", indent, c.T("cmd.help.grace", "Default", c.duration(lobby.DefaultGrace)))
-	wrapped(w, "    --clock DURATION|off: ", indent, c.T("cmd.help.clock", "Default", c.duration(lobby.DefaultPublicClock)))
+	wrapped(w, "    --grace "+c.usage("DURATION")+": ", indent, c.T("cmd.help.grace", "Default", c.duration(lobby.DefaultGrace)))
+	wrapped(w, "    --clock "+c.usage("DURATION")+"|off: ", indent, c.T("cmd.help.clock", "Default", c.duration(lobby.DefaultPublicClock)))
 }
 
 // helpWidth is the width help wraps its lines to: a terminal's least.
@@ -124,7 +125,7 @@ func (s *Set) titles(c *Call) string {
 	for _, g := range s.Lobby.Games() {
 		titles = append(titles, s.title(c, g.Name()))
 	}
-	return andList(lang.For(c.Lang), titles)
+	return kit.And(lang.For(c.Lang), titles)
 }
 
 // gameNames are the games' names, for the choice a bad --game is told.
@@ -140,4 +141,17 @@ func (s *Set) gameNames() []string {
 func (s *Set) gameChoice(c *Call, game string) error {
 	return errUsage{c.T("cmd.game_choice", "Game", fmt.Sprintf("%q", game),
 		"Choices", strings.Join(s.gameNames(), " "+c.T("cmd.or")+" "))}
+}
+
+// placeholder is what a usage line names for the player to fill in:
+// CODE, NEW NAME, DURATION, [game options].
+var placeholder = regexp.MustCompile(`[A-Z]{2,}( [A-Z]{2,})*|game options`)
+
+// usage is a command's usage line (command.args) with its placeholders in
+// the player's language (cmd.arg.PLACEHOLDER, a space as _): flags and
+// their values stay as they are typed.
+func (c *Call) usage(args string) string {
+	return placeholder.ReplaceAllStringFunc(args, func(w string) string {
+		return c.T("cmd.arg." + strings.ReplaceAll(w, " ", "_"))
+	})
 }

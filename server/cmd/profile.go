@@ -11,6 +11,7 @@ import (
 
 	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/lobby/players"
+	"github.com/smokestack/smokestack/session"
 )
 
 // profile prints the player's record, or another player's.
@@ -91,14 +92,14 @@ func (s *Set) recentGames(c *Call, recent []players.RecentGame) {
 	if len(recent) == 0 {
 		return
 	}
-	fmt.Fprintf(c.Out, "\n%s\n", c.T("cmd.profile.recent", "Command", s.Host.SSHCommand(true, "replay", "CODE")))
+	fmt.Fprintf(c.Out, "\n%s\n", c.T("cmd.profile.recent", "Command", s.Host.SSHCommand(true, "replay", c.usage("CODE"))))
 	tw := tabwriter.NewWriter(c.Out, 0, 0, 2, ' ', 0)
 	for _, r := range recent {
 		result := c.T("cmd.profile.result", "Place", place(c, r.Place, r.Seats), "Score", r.Score)
 		if r.Won {
 			result += " · " + c.T("cmd.profile.won")
 		}
-		fmt.Fprintf(tw, "  %s\t%s %s\t%s\t%s\n", r.Code, r.Game, seatsWord(c, r.Seats), r.Ended.Format(c.T("cmd.date_layout")), result)
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", r.Code, session.GameKind(lang.For(c.Lang), r.Game, r.Seats), r.Ended.Format(c.T("cmd.date_layout")), result)
 	}
 	tw.Flush()
 }
@@ -113,13 +114,6 @@ func langLine(c *Call, stored string) string {
 		why = c.T("cmd.profile.lang_env")
 	}
 	return c.T("cmd.profile.lang", "Name", c.Lang.Name(), "Why", why)
-}
-
-func seatsWord(c *Call, n int) string {
-	if n == 1 {
-		return c.T("cmd.profile.solo_seats")
-	}
-	return fmt.Sprintf("%dp", n)
 }
 
 // place words a finishing place: "1st of 3"; a solo game has none.

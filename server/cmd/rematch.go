@@ -5,6 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"strings"
+
+	"github.com/smokestack/smokestack/internal/lang"
+	"github.com/smokestack/smokestack/session"
 )
 
 // rematch accepts, or offers, a rematch of a finished game for a script:
@@ -27,7 +30,7 @@ func (s *Set) rematch(c *Call) error {
 	}
 	var names []string
 	for _, seat := range info.Rematch.Waiting(len(info.Seats)) {
-		names = append(names, info.Seats[seat].Name)
+		names = append(names, session.SeatName(lang.For(c.Lang), info, seat))
 	}
 	fmt.Fprintln(c.Err, c.T("cmd.rematch.waiting", "Code", info.Code, "Names", strings.Join(names, ", ")))
 	if !*wait {

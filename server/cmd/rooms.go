@@ -11,6 +11,8 @@ import (
 
 	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/session"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // rooms lists the public rooms with a free seat, to join; with
@@ -21,9 +23,9 @@ func (s *Set) rooms(c *Call) error {
 	if _, err := c.flags(fs, 0, ""); err != nil {
 		return err
 	}
-	head, none := c.T("cmd.rooms.open_head", "Command", s.Host.SSHCommand(true, "join", "CODE")), c.T("cmd.rooms.none")
+	head, none := c.T("cmd.rooms.open_head", "Command", s.Host.SSHCommand(true, "join", c.usage("CODE"))), c.T("cmd.rooms.none")
 	if *playing {
-		head, none = c.T("cmd.rooms.playing_head", "Command", s.Host.SSHCommand(true, "watch", "CODE")), c.T("cmd.rooms.playing_none")
+		head, none = c.T("cmd.rooms.playing_head", "Command", s.Host.SSHCommand(true, "watch", c.usage("CODE"))), c.T("cmd.rooms.playing_none")
 	}
 	return c.listRooms(func(ctx context.Context) ([]lobby.RoomInfo, error) {
 		rooms, err := s.Lobby.Rooms(ctx)
@@ -63,13 +65,13 @@ func roomTable(w io.Writer, p *lang.Printer, rooms []lobby.RoomInfo) error {
 	for _, r := range rooms {
 		taken := 0
 		var names []string
-		for _, seat := range r.Seats {
+		for i, seat := range r.Seats {
 			switch {
 			case seat.Free:
 				names = append(names, p.T("cmd.rooms.free"))
 			default:
 				taken++
-				names = append(names, seat.Name)
+				names = append(names, session.SeatName(p, r, i))
 			}
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%d/%d\t%s\t%s\n", r.Code, r.Game, taken, len(r.Seats), strings.Join(names, ", "), roomStatus(p, r))
@@ -108,35 +110,19 @@ func resultStatus(p *lang.Printer, r lobby.RoomInfo) string {
 	res := r.Result
 	var scores, winners []string
 	for seat, score := range res.Scores {
-		scores = append(scores, fmt.Sprintf("%s %d", seatName(r.Seats[seat]), score))
+		scores = append(scores, fmt.Sprintf("%s %d", session.SeatName(p, r, seat), score))
 	}
 	for _, seat := range res.Winners {
 		if seat >= 0 && seat < len(r.Seats) {
-			winners = append(winners, seatName(r.Seats[seat]))
+			winners = append(winners, session.SeatName(p, r, seat))
 		}
 	}
 	all := strings.Join(scores, ", ")
 	switch {
 	case len(winners) > 0:
-		return p.T("cmd.rooms.won_by", "Names", andList(p, winners), "Scores", all)
+		return p.T("cmd.rooms.won_by", "Names", kit.And(p, winners), "Scores", all)
 	case res.Opponent != nil:
 		return p.T("cmd.rooms.lost", "Opponent", *res.Opponent, "Scores", all)
 	}
 	return p.T("cmd.rooms.nobody_won", "Scores", all)
-}
-
-// seatName names whoever sat in a seat: its player, or its bot.
-func seatName(s lobby.SeatInfo) string {
-	if s.Name == "" {
-		return s.Bot
-	}
-	return s.Name
-}
-
-// andList joins names as p's language lists them: "A, B and C".
-func andList(p *lang.Printer, names []string) string {
-	if len(names) < 2 {
-		return strings.Join(names, "")
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " " + p.T("cmd.and") + " " + names[len(names)-1]
 }

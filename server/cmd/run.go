@@ -276,7 +276,7 @@ func (s *Set) exitStatus(c *Call, cmd command, err error) int {
 	fmt.Fprintf(c.Err, "smokestack %s: %s\n", cmd.name, c.errText(err))
 	var usage errUsage
 	if errors.As(err, &usage) {
-		fmt.Fprintf(c.Err, "%s %s %s\n", c.T("cmd.usage"), cmd.name, cmd.args)
+		fmt.Fprintf(c.Err, "%s %s %s\n", c.T("cmd.usage"), cmd.name, c.usage(cmd.args))
 	}
 	var refusal *lobby.LimitError
 	if errors.As(err, &refusal) && refusal.Final {

@@ -74,5 +74,5 @@ func And(p *lang.Printer, items []string) string {
 		return strings.Join(items, "")
 	}
 	last := len(items) - 1
-	return p.T("log.and", "Rest", strings.Join(items[:last], ", "), "Last", items[last])
+	return p.T("session.and", "List", strings.Join(items[:last], ", "), "Last", items[last])
 }
