@@ -35,7 +35,7 @@ type gameScreen struct {
 	room   lobby.RoomInfo
 	invite string // a private room's invite, for a seat or the host to share
 	seat   int
-	table  kit.Seats // seatsOf(room, seat), for seats
+	table  kit.Seats // SeatsOf(room, seat), for seats
 	board  kit.Board // nil until the game starts
 	log    []string
 	events []*lobby.LogEntry
@@ -112,7 +112,7 @@ type (
 )
 
 func newConnecting(e *env, typed string, watch bool) *gameScreen {
-	return &gameScreen{env: e, code: codeOf(typed), typed: typed, watch: watch, seat: -1, table: seatsOf(lobby.RoomInfo{}, -1), done: make(chan struct{}), chat: newChatPane(e)}
+	return &gameScreen{env: e, code: codeOf(typed), typed: typed, watch: watch, seat: -1, table: SeatsOf(lobby.RoomInfo{}, -1), done: make(chan struct{}), chat: newChatPane(e)}
 }
 
 // codeOf is the room code in what a player typed, without a private
@@ -217,12 +217,14 @@ func (g *gameScreen) seats() kit.Seats {
 // "greedy bot 3" for a bot's own seat, "alice (bot)" for a player's seat
 // a bot plays.
 func SeatName(p *lang.Printer, r lobby.RoomInfo, i int) string {
-	s := seatsOf(r, engine.Spectator)
+	s := SeatsOf(r, engine.Spectator)
 	s.L = p
 	return s.Name(i)
 }
 
-func seatsOf(r lobby.RoomInfo, viewer int) kit.Seats {
+// SeatsOf names room r's seats for viewer's screens: a bot's own seat
+// by no name, for kit.Seats.Name to word in the reader's language.
+func SeatsOf(r lobby.RoomInfo, viewer int) kit.Seats {
 	s := kit.Seats{Names: make([]string, len(r.Seats)), Bots: make([]string, len(r.Seats)), Viewer: viewer}
 	for i, seat := range r.Seats {
 		s.Names[i], s.Bots[i] = seat.Name, seat.Bot
@@ -252,7 +254,7 @@ func (g *gameScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 		default:
 		}
 		g.conn, g.unwatch, g.seat = msg.conn, msg.unwatch, msg.conn.Seat()
-		g.table = seatsOf(g.room, g.seat)
+		g.table = SeatsOf(g.room, g.seat)
 		return g, g.wait()
 	case updateMsg:
 		if msg.conn != g.conn {
@@ -322,7 +324,7 @@ func (g *gameScreen) apply(u lobby.Update) {
 	was := g.acting()
 	g.room, g.seat, g.notice, g.version, g.invite = u.Room, u.Seat, u.Notice, u.Version, u.Invite
 	g.events = u.Events
-	g.table = seatsOf(g.room, g.seat)
+	g.table = SeatsOf(g.room, g.seat)
 	g.logPane, g.drawings = kit.Kept[[2]int]{}, drawings{}
 	if u.SeatWord != "" && g.seatWord == "" {
 		g.seatWord = u.SeatWord

@@ -158,7 +158,7 @@ func (r *replayScreen) frameKey(msg tea.KeyMsg) tea.Cmd {
 
 // seats names the table for the boards: a replay is watched, never played.
 func (r *replayScreen) seats() kit.Seats {
-	s := seatsOf(r.info, engine.Spectator)
+	s := SeatsOf(r.info, engine.Spectator)
 	s.L = r.env.theme.L
 	return s
 }

@@ -292,9 +292,7 @@ func (s *sess) lang(arg string) {
 
 // seatsOf names a room's seats for viewer, by name alone.
 func seatsOf(r lobby.RoomInfo, viewer int, p *lang.Printer) kit.Seats {
-	s := kit.Seats{Names: make([]string, len(r.Seats)), Bots: make([]string, len(r.Seats)), Viewer: viewer, L: p, Plain: true}
-	for i, seat := range r.Seats {
-		s.Names[i], s.Bots[i] = seat.Name, seat.Bot
-	}
+	s := session.SeatsOf(r, viewer)
+	s.L, s.Plain = p, true
 	return s
 }
