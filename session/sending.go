@@ -32,11 +32,11 @@ type heldKey struct {
 func (g *gameScreen) hold(k heldKey) {
 	p := g.env.theme.L
 	if len(g.held) >= maxHeld {
-		g.setStatus(p.T("session.game.tooManyWaiting", "N", maxHeld), true)
+		g.setStatus(p.N("session.game.tooManyWaiting", maxHeld), true)
 		return
 	}
 	g.held = append(g.held, k)
-	g.setStatusUntil(p.T("session.game.keysWait", "Move", g.sending, "N", len(g.held)), false,
+	g.setStatusUntil(p.N("session.game.keysWait", len(g.held), "Move", g.sending), false,
 		func(g *gameScreen) bool { return !g.pending })
 }
 
@@ -77,7 +77,7 @@ func (g *gameScreen) dropHeld() string {
 	if n == 0 {
 		return ""
 	}
-	return g.env.theme.L.T("session.game.heldDropped", "N", n)
+	return g.env.theme.L.N("session.game.heldDropped", n)
 }
 
 // selectMove puts the menu on mv (the same label and the same move), with

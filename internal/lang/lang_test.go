@@ -279,7 +279,8 @@ func isSubset(a, b []string) bool {
 
 // TestCodeNamesOnlyKnownMessages reads every Go file of the module for
 // literal message IDs (.T("id" and .N("id") and fails on one English
-// does not have.
+// does not have, and on a plural message worded by T, which words its
+// "other" form whatever the count.
 func TestCodeNamesOnlyKnownMessages(t *testing.T) {
 	en := catalogue(t, English)
 	root := filepath.Join("..", "..")
@@ -319,8 +320,12 @@ func TestCodeNamesOnlyKnownMessages(t *testing.T) {
 			if !strings.Contains(id, ".") || strings.Contains(id, " ") {
 				return true // not a message ID (t.T? a sentence)
 			}
-			if _, ok := en[id]; !ok && id != "no.such.message" {
+			forms, ok := en[id]
+			if !ok && id != "no.such.message" {
 				t.Errorf("%s: message %q is not in locales/en.toml", fset.Position(lit.Pos()), id)
+			}
+			if _, plural := forms["one"]; plural && sel.Sel.Name == "T" {
+				t.Errorf("%s: plural message %q is worded by T, which takes no count: use N", fset.Position(lit.Pos()), id)
 			}
 			return true
 		})
