@@ -29,7 +29,7 @@ type chatting struct {
 	// loadedRoom is a room loaded here, and mayOpen whether p may open
 	// the room an invite names (access).
 	loadedRoom func(code string) *room
-	mayOpen    func(ctx context.Context, invite string, p Player, find func(code string) (store.Meta, error)) (share bool, err error)
+	mayOpen    func(ctx context.Context, invite, word string, p Player, find func(code string) (store.Meta, error)) (share bool, err error)
 
 	lobby      *chat.Lobby
 	lobbyReads rerun // reads of the lobby's chat others wrote
@@ -109,7 +109,7 @@ func (cs *chatting) deleteChat(ctx context.Context, code string) {
 // invite names, for its replay; p may read it if they may replay the game.
 func (cs *chatting) ReplayChat(ctx context.Context, invite string, p Player) ([]store.ChatLine, error) {
 	var code string
-	_, err := cs.mayOpen(ctx, invite, p, func(c string) (store.Meta, error) {
+	_, err := cs.mayOpen(ctx, invite, "", p, func(c string) (store.Meta, error) {
 		m, _, err := cs.store.Load(ctx, c, math.MaxInt)
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			err = cs.unavailable("load room "+c, err)

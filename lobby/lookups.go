@@ -29,27 +29,19 @@ import (
 const maxLookupWait = 8 * time.Second
 
 // open returns the room invite names, if p may enter it, and whether p
-// may be shown its invite (see lookup).
-func (a *access) open(ctx context.Context, invite string, p Player) (*room, bool, error) {
-	return a.openWith(ctx, invite, p, nil)
-}
-
-// openWith is open where see, when not nil, first gives the room's
-// metadata as p's lookup is to judge it (seatword.go), with the room's
-// memory held.
-func (a *access) openWith(ctx context.Context, invite string, p Player, see func(held, store.Meta) store.Meta) (*room, bool, error) {
+// may be shown its invite (see lookup). A guest's seat word, when given,
+// that names a seat they may take back admits them as that seat's
+// player, even to a private room (seatword.go).
+func (a *access) open(ctx context.Context, invite, word string, p Player) (*room, bool, error) {
 	var r *room
-	share, err := a.lookup(ctx, invite, p, func(code string) (store.Meta, error) {
+	share, err := a.lookup(ctx, invite, word, p, func(code string) (store.Meta, error) {
 		var err error
-		if r, err = a.room(ctx, code); err != nil {
+		if r, err = a.loadRoom(ctx, code); err != nil {
 			return store.Meta{}, err
 		}
 		h := r.lock()
 		defer h.unlock()
-		if see != nil {
-			return see(h, h.meta), nil
-		}
-		return h.meta, nil
+		return h.admitWord(word, p), nil
 	})
 	if err != nil {
 		return nil, false, err
@@ -58,11 +50,13 @@ func (a *access) openWith(ctx context.Context, invite string, p Player, see func
 }
 
 // lookup checks that p may enter the room invite names, which find reads
-// by its code (ErrNotFound when there is none): it counts and slows a
-// miss, and refuses p past the limit. share says p may be shown the
+// by its code (ErrNotFound when there is none), with the seat word p
+// brought ("" for none): it parses what p typed once, asks once whether p
+// is barred, counts and slows a miss, and refuses p past the limit. A
+// word that opens no seat is a miss too. share says p may be shown the
 // invite of the private room: they came in with it, or they hold a seat
 // there or are its host.
-func (a *access) lookup(ctx context.Context, invite string, p Player, find func(code string) (store.Meta, error)) (share bool, err error) {
+func (a *access) lookup(ctx context.Context, invite, word string, p Player, find func(code string) (store.Meta, error)) (share bool, err error) {
 	code, secret, ok := ParseInvite(invite)
 	if !ok {
 		// Nothing is looked up, so nothing is learnt or counted.
@@ -72,6 +66,10 @@ func (a *access) lookup(ctx context.Context, invite string, p Player, find func(
 			engine.Str("Typed", typed), engine.Num("Code", CodeLength), engine.Num("Invite", CodeLength+SecretLength))
 	}
 	barred := a.barred(ctx, p)
+	if barred != nil && word != "" {
+		// One who missed too often guesses no more words either.
+		return false, a.miss(ctx, code, p, barred)
+	}
 	m, err := find(code)
 	if errors.Is(err, store.ErrNotFound) {
 		return false, a.miss(ctx, code, p, barred)
@@ -86,7 +84,14 @@ func (a *access) lookup(ctx context.Context, invite string, p Player, find func(
 	case barred != nil:
 		return false, a.miss(ctx, code, p, barred)
 	case !admitted:
+		// A private room's miss is counted and told as any other, with
+		// a word or without.
 		return false, a.miss(ctx, code, p, nil)
+	case word != "":
+		if err := a.countMiss(ctx, p, nil); err != nil {
+			return false, err
+		}
+		return false, errNoSeatForWord(code, ShortDuration(graceOf(m)))
 	}
 	return !m.Public, nil
 }

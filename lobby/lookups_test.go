@@ -5,10 +5,12 @@ import (
 	"errors"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/smokestack/smokestack/internal/redistest"
+	"github.com/smokestack/smokestack/lobby/store"
 	"github.com/smokestack/smokestack/lobby/store/mem"
 )
 
@@ -149,6 +151,47 @@ func TestLookupLimitAcrossInstances(t *testing.T) {
 		var refusal *LimitError
 		if _, err := l.Watch(ctx, "ZZZZZZ", guesser); !errors.As(err, &refusal) || !refusal.Final {
 			t.Fatalf("a guess past the limit: %v, want the final refusal", err)
+		}
+	}
+}
+
+// countedMisses is a shared store's miss counter that counts how often a
+// lookup asks whether a player is barred.
+type countedMisses struct {
+	*feed
+	reads atomic.Int32
+}
+
+func (c *countedMisses) Misses(ctx context.Context, name string, now time.Time) (int, time.Time, error) {
+	c.reads.Add(1)
+	return c.feed.Misses(ctx, name, now)
+}
+
+type countedStore struct {
+	store.Store
+	misses *countedMisses
+}
+
+func (s countedStore) Cluster() store.Cluster { return s.misses }
+
+// TestALookupAsksOnce: a lookup parses what was typed once and asks once
+// whether the player is barred, one read per name misses count by (their
+// address and their key), with a seat word or without: the seat word's
+// path once asked twice.
+func TestALookupAsksOnce(t *testing.T) {
+	ctx := context.Background()
+	cm := &countedMisses{feed: &feed{changes: make(chan store.Change, 8)}}
+	l := New(Config{Store: countedStore{mem.New(), cm}, Games: []Game{tallyGame()}, Limits: Limits{LookupMisses: 20, LookupWindow: time.Hour}})
+	host := Player{ID: "key:ann", Key: "SHA256:ann", Name: "ann", Addr: "203.0.113.7"}
+	m, err := l.Create(ctx, host, CreateOptions{Seats: 2, Public: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, typed := range []string{m.Code, m.Code + " maple-42"} {
+		cm.reads.Store(0)
+		_, _ = l.Info(ctx, typed, Player{ID: "key:ben", Key: "SHA256:ben", Name: "ben", Addr: "198.51.100.9"})
+		if n := cm.reads.Load(); n != 2 {
+			t.Errorf("looking up %q read the miss counts %d times, want 2 (address and key, once)", typed, n)
 		}
 	}
 }

@@ -18,7 +18,7 @@ import (
 // (seatword.go).
 func (l *Lobby) Join(ctx context.Context, invite string, p Player) (*Conn, error) {
 	invite, word := SplitSeatWord(invite)
-	r, _, err := l.openAs(ctx, invite, word, p)
+	r, _, err := l.open(ctx, invite, word, p)
 	if err != nil {
 		return nil, err
 	}
@@ -39,7 +39,7 @@ func (l *Lobby) Join(ctx context.Context, invite string, p Player) (*Conn, error
 // view only.
 func (l *Lobby) Watch(ctx context.Context, invite string, p Player) (*Conn, error) {
 	invite, word := SplitSeatWord(invite)
-	r, share, err := l.openAs(ctx, invite, word, p)
+	r, share, err := l.open(ctx, invite, word, p)
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +50,7 @@ func (l *Lobby) Watch(ctx context.Context, invite string, p Player) (*Conn, erro
 // would find it joining.
 func (l *Lobby) Info(ctx context.Context, invite string, p Player) (RoomInfo, error) {
 	invite, word := SplitSeatWord(invite)
-	r, _, err := l.openAs(ctx, invite, word, p)
+	r, _, err := l.open(ctx, invite, word, p)
 	if err != nil {
 		return RoomInfo{}, err
 	}

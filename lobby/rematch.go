@@ -47,7 +47,7 @@ func (i *RematchInfo) Waiting(seats int) []int {
 // and the room info returned carries its code (as do the updates of
 // everyone in this room).
 func (l *Lobby) Rematch(ctx context.Context, invite string, p Player) (RoomInfo, error) {
-	r, _, err := l.open(ctx, invite, p)
+	r, _, err := l.open(ctx, invite, "", p)
 	if err != nil {
 		return RoomInfo{}, err
 	}

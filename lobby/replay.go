@@ -36,7 +36,7 @@ type Frame struct {
 func (l *Lobby) Replay(ctx context.Context, invite string, p Player) (RoomInfo, []Frame, error) {
 	var meta store.Meta
 	var moves []store.Record
-	_, err := l.lookup(ctx, invite, p, func(code string) (store.Meta, error) {
+	_, err := l.lookup(ctx, invite, "", p, func(code string) (store.Meta, error) {
 		var err error
 		meta, moves, err = l.cfg.Store.Load(ctx, code, 0)
 		if err != nil && !errors.Is(err, store.ErrNotFound) {

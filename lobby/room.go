@@ -60,16 +60,21 @@ func newRoom(env *roomEnv, g Game, m store.Meta) *room {
 		seen: presence{started: env.started, shared: env.presence != nil}}
 }
 
-// room returns the live room for code, loading it from the store. The
-// lobby's lock is held only to look the room up and to add it: the load
-// and the replay run outside it, one per code at a time, so a slow store
-// or a long game delays only the joins of that room.
-func (a *access) room(ctx context.Context, code string) (*room, error) {
-	if c, _, ok := ParseInvite(code); ok {
-		code = c // the host's own calls need no secret
-	} else {
-		code = NormalizeCode(code)
+// room returns the live room a host's or an operator's call names by
+// its code or invite: their own calls need no secret.
+func (a *access) room(ctx context.Context, typed string) (*room, error) {
+	code, _, ok := ParseInvite(typed)
+	if !ok {
+		code = NormalizeCode(typed)
 	}
+	return a.loadRoom(ctx, code)
+}
+
+// loadRoom returns the live room for code, loading it from the store. The
+// lock of the rooms is held only to look the room up and to add it: the
+// load and the replay run outside it, one per code at a time, so a slow
+// store or a long game delays only the joins of that room.
+func (a *access) loadRoom(ctx context.Context, code string) (*room, error) {
 	if r := a.cached(code); r != nil {
 		return r, nil
 	}

@@ -1,14 +1,13 @@
 package lobby
 
 import (
-	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"math/big"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -112,47 +111,19 @@ func errNoSeatForWord(code string, grace string) error {
 		"lobby.noSeatForWord", engine.Str("Code", code), engine.Str("Grace", grace))
 }
 
-// openAs is open for a player who may bring a seat word: one that names a
-// seat they may take back admits them as that seat's player, even to a
-// private room; one that does not counts as a failed lookup.
-func (a *access) openAs(ctx context.Context, invite, word string, p Player) (*room, bool, error) {
-	if word == "" {
-		return a.open(ctx, invite, p)
-	}
-	if code, _, ok := ParseInvite(invite); ok {
-		if barred := a.barred(ctx, p); barred != nil {
-			// One who missed too often guesses no more words either.
-			return nil, false, a.miss(ctx, code, p, barred)
-		}
-	}
-	missed := false
-	r, share, err := a.openWith(ctx, invite, p, func(r held, m store.Meta) store.Meta {
-		if m.SeatOf(p.ID) >= 0 || p.ID != "" && p.ID == m.Host {
-			return m // their own room: the word is not needed
-		}
-		if seat := r.wordSeat(word, p); seat >= 0 {
-			m.Seats = append([]store.Seat(nil), m.Seats...)
-			m.Seats[seat].Player = p.ID // admitted as the seat's own player
-			return m
-		}
-		missed = true
+// admitWord is the room's metadata as a lookup by p with word is to
+// judge it: with p as the player of the seat word opens, if any; as it is
+// when p needs no word (their own room) or brought none.
+func (r held) admitWord(word string, p Player) store.Meta {
+	m := r.meta
+	if word == "" || m.SeatOf(p.ID) >= 0 || p.ID != "" && p.ID == m.Host {
 		return m
-	})
-	if err != nil {
-		return nil, false, err // a private room's miss is counted and told as any other
 	}
-	if missed {
-		code, _, _ := ParseInvite(invite)
-		var refusal *LimitError
-		if err := a.miss(ctx, code, p, nil); errors.As(err, &refusal) {
-			return nil, false, err // the final refusal of one who missed too often
-		}
-		h := r.lock()
-		grace := ShortDuration(graceOf(h.meta))
-		h.unlock()
-		return nil, false, errNoSeatForWord(code, grace)
+	if seat := r.wordSeat(word, p); seat >= 0 {
+		m.Seats = slices.Clone(m.Seats)
+		m.Seats[seat].Player = p.ID // admitted as the seat's own player
 	}
-	return r, share, nil
+	return m
 }
 
 // fromDigest is what a seat keeps of the address its guest sat down from:
