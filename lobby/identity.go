@@ -47,11 +47,11 @@ func (who *identity) Identify(ctx context.Context, p Player) (Player, error) {
 		p.Name = chat.CleanText(p.Name) // the SSH login, as the client sent it
 		return p, nil
 	}
-	id, name, lang, err := who.players.Identify(ctx, p.Key, p.Name)
+	prof, err := who.players.Identify(ctx, p.Key, p.Name)
 	if err != nil {
 		return Player{}, err
 	}
-	p.ID, p.Name, p.Lang = id, name, lang
+	p.ID, p.Name, p.Lang, p.Plain = prof.ID, prof.Name, prof.Lang, prof.Plain
 	return p, nil
 }
 
@@ -134,6 +134,24 @@ func (who *identity) SetLang(ctx context.Context, p Player, lang string) (Player
 		return p, err
 	}
 	p.Lang = lang
+	return p, nil
+}
+
+// SetPlain keeps whether p chose the line mode (session/line) for every
+// terminal session from their next on, and returns p with it. A key
+// without a profile gets one now; a guest has none to keep it in.
+func (who *identity) SetPlain(ctx context.Context, p Player, plain bool) (Player, error) {
+	if p.Guest {
+		return p, errGuestProfile
+	}
+	p, err := who.ensureProfile(ctx, p, "")
+	if err != nil {
+		return p, err
+	}
+	if err := who.players.SetPlain(ctx, p.ID, plain); err != nil {
+		return p, err
+	}
+	p.Plain = plain
 	return p, nil
 }
 

@@ -39,6 +39,9 @@ type Player struct {
 	// Lang is the language tag the player's profile keeps ("pl"), which
 	// beats their client's environment; "" when they chose none.
 	Lang string
+	// Plain is set when the player chose the line mode for every
+	// terminal session.
+	Plain bool
 }
 
 // Config sets up a Lobby.

@@ -399,3 +399,28 @@ func TestPlayThroughScreenAndLinesShareATable(t *testing.T) {
 	bob.send("leave")
 	bob.awaitLine(from, en.T("line.table.left"))
 }
+
+// TestLineModeKeptForTheKey: `plain on` keeps the line mode for the key,
+// so its next terminal session, an xterm's, opens in it; profile says
+// so; `plain off` gives the screen back.
+func TestLineModeKeptForTheKey(t *testing.T) {
+	srv := startServer(t)
+	key := newKey(t)
+	cl := dialKey(t, srv.addr, "carol", key)
+	en := lang.For(lang.English)
+	if r := run(t, cl, "plain on", ""); r.status != 0 || !strings.Contains(r.stdout, "line mode is now your choice") {
+		t.Fatalf("plain on: %d %q %q", r.status, r.stdout, r.stderr)
+	}
+	if r := run(t, dialKey(t, srv.addr, "carol", key), "profile", ""); !strings.Contains(r.stdout, en.T("cmd.profile.plain")) {
+		t.Errorf("profile does not show the line mode:\n%s", r.stdout)
+	}
+	r := startReader(t, dialKey(t, srv.addr, "carol", key), "carol", "xterm-256color", "", en)
+	r.awaitLine(0, en.T("line.lobby.welcome", "Name", "carol"))
+	r.send("quit")
+	if res := run(t, dialKey(t, srv.addr, "carol", key), "plain off", ""); res.status != 0 {
+		t.Fatalf("plain off: %d %q", res.status, res.stderr)
+	}
+	scr := &player{t: t, name: "carol", key: key, addr: srv.addr, w: 80, h: 24}
+	scr.connect("")
+	scr.sees("OPEN SEATS")
+}

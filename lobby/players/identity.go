@@ -27,15 +27,15 @@ const LinkCodeLength = 10
 // four random letters otherwise, reserved by nobody. Its profile is made
 // on its first need (Ensure): a seat, a chosen name, a link code. So a
 // client connecting with one new key after another fills no store.
-func (ps *Players) Identify(ctx context.Context, key, login string) (id, name, lang string, err error) {
+func (ps *Players) Identify(ctx context.Context, key, login string) (store.Profile, error) {
 	prof, err := ps.cfg.Store.KeyProfile(ctx, key)
 	if errors.Is(err, store.ErrNoProfile) {
-		return key, ps.sessionName(ctx, login), "", nil
+		return store.Profile{ID: key, Name: ps.sessionName(ctx, login)}, nil
 	}
 	if err != nil {
-		return "", "", "", ps.cfg.Unavailable("profile of "+key, err)
+		return store.Profile{}, ps.cfg.Unavailable("profile of "+key, err)
 	}
-	return prof.ID, prof.Name, prof.Lang, nil
+	return prof, nil
 }
 
 // sessionName is the name a key without a profile is shown by: its login
@@ -114,6 +114,18 @@ func (ps *Players) Rename(ctx context.Context, id, name string) error {
 		return ps.cfg.Unavailable("rename "+id, err)
 	}
 	ps.cfg.Logger.Info("renamed", "player", id, "name", name)
+	return nil
+}
+
+// SetPlain keeps whether profile id's player chose the line mode.
+func (ps *Players) SetPlain(ctx context.Context, id string, plain bool) error {
+	err := ps.cfg.Store.SetPlain(ctx, id, plain)
+	switch {
+	case errors.Is(err, store.ErrNoProfile):
+		return errors.New("your profile is gone: reconnect")
+	case err != nil:
+		return ps.cfg.Unavailable("line mode of "+id, err)
+	}
 	return nil
 }
 

@@ -22,6 +22,9 @@ type Summary struct {
 	// Lang is the language the player chose ("pl"): shown to its player
 	// only, "" when they chose none.
 	Lang string `json:"lang,omitempty"`
+	// Plain is set when the player chose the line mode: shown to its
+	// player only.
+	Plain bool `json:"plain,omitempty"`
 	// Games and Wins count finished games, solo ones too.
 	Games  int         `json:"games"`
 	Wins   int         `json:"wins"`
@@ -96,7 +99,7 @@ type Played struct {
 func (ps *Players) Summarize(ctx context.Context, prof store.Profile, own bool, rooms []Played, games []string) (Summary, error) {
 	out := Summary{Name: prof.Name, Since: prof.Created, Recent: []RecentGame{}, ByGame: []GameStats{}}
 	if own {
-		out.Keys, out.Lang = len(prof.Keys), prof.Lang
+		out.Keys, out.Lang, out.Plain = len(prof.Keys), prof.Lang, prof.Plain
 	}
 	byGame := map[string]*GameStats{}
 	for _, r := range rooms { // most recent first

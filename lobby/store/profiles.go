@@ -28,6 +28,9 @@ type Profile struct {
 	// which beats the one their client's environment asks for; "" when
 	// they chose none.
 	Lang string `json:"lang,omitempty"`
+	// Plain is set when the player chose the line mode (session/line)
+	// for every terminal session of theirs: a screen reader's user.
+	Plain bool `json:"plain,omitempty"`
 }
 
 // Profile errors.
@@ -57,6 +60,9 @@ type Profiles interface {
 	// SetLang keeps lang as profile id's language ("" forgets the
 	// choice): ErrNoProfile if there is no profile id.
 	SetLang(ctx context.Context, id, lang string) error
+	// SetPlain keeps whether profile id's player chose the line mode:
+	// ErrNoProfile if there is no profile id.
+	SetPlain(ctx context.Context, id string, plain bool) error
 	// PutLinkCode keeps code for profile id until expires; now is the
 	// time, by which codes that lapsed may be forgotten.
 	PutLinkCode(ctx context.Context, code, id string, now, expires time.Time) error
@@ -134,6 +140,17 @@ func SetProfileLang(s ProfileTx, id, lang string) error {
 		return ErrNoProfile
 	}
 	p.Lang = lang
+	s.Put(p)
+	return nil
+}
+
+// SetProfilePlain applies Profiles.SetPlain to s.
+func SetProfilePlain(s ProfileTx, id string, plain bool) error {
+	p, ok := s.Get(id)
+	if !ok {
+		return ErrNoProfile
+	}
+	p.Plain = plain
 	s.Put(p)
 	return nil
 }

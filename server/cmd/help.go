@@ -29,7 +29,7 @@ func (s *Set) help(c *Call) error {
 			continue
 		}
 		t := ""
-		if cmd.terminal && cmd.name != "plain" { // the line mode needs no terminal
+		if cmd.terminal {
 			t = " (ssh -t)"
 		}
 		wrapped(c.Out, fmt.Sprintf("  %-8s ", cmd.name), strings.Repeat(" ", 11), c.T(cmd.about)+t)

@@ -60,6 +60,9 @@ func (s *Set) profileText(c *Call, p players.Summary, own bool) {
 	fmt.Fprintf(w, "%s, %s\n", c.N("cmd.profile.finished", p.Games), c.N("cmd.profile.wins", p.Wins))
 	if own {
 		fmt.Fprintln(w, langLine(c, p.Lang))
+		if p.Plain {
+			fmt.Fprintln(w, c.T("cmd.profile.plain"))
+		}
 	}
 	for _, g := range p.ByGame {
 		if g.Games > 0 {

@@ -48,7 +48,7 @@ var commands = []command{
 	{name: "watch", args: "CODE [--theme T] [--no-bell] [--plain]", about: "cmd.about.watch", terminal: true},
 	{name: "replay", args: "CODE [--theme T] [--no-bell] [--plain]", about: "cmd.about.replay", terminal: true},
 	{name: "lobby", args: "[--theme T] [--no-bell] [--plain]", about: "cmd.about.lobby", terminal: true},
-	{name: "plain", about: "cmd.about.plain", terminal: true},
+	{name: "plain", args: "[on|off]", about: "cmd.about.plain", run: (*Set).plainCmd},
 	{name: "rematch", args: "CODE [--wait]", about: "cmd.about.rematch", run: (*Set).rematch},
 	{name: "history", args: "[--json]", about: "cmd.about.history", json: true, run: (*Set).history},
 	{name: "mine", args: "[--json]", about: "cmd.about.mine", json: true, run: (*Set).mine},
@@ -240,7 +240,7 @@ func (ww *wordWrapper) flush() {
 // kindOf names a command's kind of session, for the server's figures.
 func kindOf(cmd command) string {
 	switch {
-	case cmd.terminal:
+	case cmd.terminal, cmd.name == "plain":
 		return "terminal"
 	case cmd.name == "play":
 		return "play"

@@ -44,7 +44,7 @@ func (s *Set) openTerminal(c *Call, cmd command) (terminalStart, error) {
 	noBell := fs.Bool("no-bell", bellOffFromEnv(c.Env), "")
 	// The line mode, asked for or needed: a terminal that cannot move
 	// its cursor cannot show the screen.
-	plain := fs.Bool("plain", cmd.name == "plain" || c.Dumb, "")
+	plain := fs.Bool("plain", cmd.name == "plain" || c.Dumb || c.Player.Plain, "")
 	want, most := 1, 1
 	switch cmd.name {
 	case "lobby", "plain":

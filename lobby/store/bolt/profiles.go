@@ -148,6 +148,11 @@ func (s *Store) SetLang(_ context.Context, id, lang string) error {
 	return s.changeProfiles(func(b *boltProfiles) error { return store.SetProfileLang(b, id, lang) })
 }
 
+// SetPlain implements store.Profiles.
+func (s *Store) SetPlain(_ context.Context, id string, plain bool) error {
+	return s.changeProfiles(func(b *boltProfiles) error { return store.SetProfilePlain(b, id, plain) })
+}
+
 // LinkKey implements store.Profiles.
 func (s *Store) LinkKey(_ context.Context, key, id string) error {
 	return s.changeProfiles(func(b *boltProfiles) error { return store.LinkKey(b, key, id) })

@@ -101,6 +101,13 @@ func (s *Store) SetLang(_ context.Context, id, lang string) error {
 	return store.SetProfileLang(m, id, lang)
 }
 
+// SetPlain implements store.Profiles.
+func (s *Store) SetPlain(_ context.Context, id string, plain bool) error {
+	m := s.profiles.lock()
+	defer m.mu.Unlock()
+	return store.SetProfilePlain(m, id, plain)
+}
+
 // PutLinkCode implements store.Profiles.
 func (s *Store) PutLinkCode(_ context.Context, code, id string, now, expires time.Time) error {
 	m := s.profiles.lock()

@@ -170,6 +170,11 @@ func (s *Store) SetLang(ctx context.Context, id, lang string) error {
 	return s.changeProfiles(ctx, func(r *redisProfileTx) error { return store.SetProfileLang(r, id, lang) })
 }
 
+// SetPlain implements store.Profiles.
+func (s *Store) SetPlain(ctx context.Context, id string, plain bool) error {
+	return s.changeProfiles(ctx, func(r *redisProfileTx) error { return store.SetProfilePlain(r, id, plain) })
+}
+
 // LinkKey implements store.Profiles.
 func (s *Store) LinkKey(ctx context.Context, key, id string) error {
 	return s.changeProfiles(ctx, func(r *redisProfileTx) error { return store.LinkKey(r, key, id) })

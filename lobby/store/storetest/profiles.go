@@ -136,6 +136,25 @@ func langs(t *testing.T, ps store.Profiles, u, id string) {
 	if err := ps.SetLang(ctx, "SHA256:nobody"+u, "ru"); !errors.Is(err, store.ErrNoProfile) {
 		t.Fatalf("the language of a missing profile: %v, want ErrNoProfile", err)
 	}
+	// The line mode is kept beside the language, each apart.
+	if err := ps.SetPlain(ctx, id, true); err != nil {
+		t.Fatal(err)
+	}
+	if err := ps.SetLang(ctx, id, "pt"); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := ps.KeyProfile(ctx, id); err != nil || !got.Plain || got.Lang != "pt" {
+		t.Fatalf("the profile after choosing the line mode, then Portuguese: %+v, %v", got, err)
+	}
+	if err := ps.SetPlain(ctx, id, false); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := ps.Profile(ctx, id); err != nil || got.Plain || got.Lang != "pt" {
+		t.Fatalf("the profile after forgetting the line mode: %+v, %v", got, err)
+	}
+	if err := ps.SetPlain(ctx, "SHA256:nobody"+u, true); !errors.Is(err, store.ErrNoProfile) {
+		t.Fatalf("the line mode of a missing profile: %v, want ErrNoProfile", err)
+	}
 }
 
 // linkCodes: link codes work once, and not after they lapse. A code
