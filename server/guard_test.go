@@ -261,7 +261,7 @@ func TestPrivateRoomNeedsItsInvite(t *testing.T) {
 			break
 		}
 	}
-	for _, cmd := range []string{"rooms --json", "history --json"} {
+	for _, cmd := range []string{"rooms --json", "rooms --playing --json", "history --json"} {
 		if r := run(t, bob, cmd, ""); strings.Contains(r.stdout, secret) {
 			t.Errorf("%s shows the secret: %s", cmd, r.stdout)
 		}

@@ -70,8 +70,8 @@ func seedSecretWhileLive(t *testing.T, g lobby.Game) {
 
 	rooms := map[string][]lobby.RoomInfo{}
 	for _, ask := range []struct{ who, cmd string }{
-		{"carol", "rooms --json"}, {"guest", "rooms --json"}, {"alice", "mine --json"}, {"alice", "history --json"},
-		{"carol", "rooms"}, {"guest", "rooms"}, {"alice", "mine"}, {"alice", "history"},
+		{"carol", "rooms --playing --json"}, {"guest", "rooms --playing --json"}, {"alice", "mine --json"}, {"alice", "history --json"},
+		{"carol", "rooms --json"}, {"carol", "rooms --playing"}, {"guest", "rooms --playing"}, {"carol", "rooms"}, {"alice", "mine"}, {"alice", "history"},
 		{"alice", "profile --json"}, {"carol", "top --json --game " + g.Name()},
 	} {
 		c := map[string]*gossh.Client{"alice": alice, "carol": carol, "guest": guest}[ask.who]
