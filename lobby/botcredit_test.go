@@ -56,7 +56,8 @@ func TestBotMoveCredited(t *testing.T) {
 	if err := l.End(context.Background(), tb.code, ann); err != nil {
 		t.Fatal(err)
 	}
-	_, frames, err := l.Replay(context.Background(), tb.code, ann)
+	// The replay as a spectator reads it (ann's own reads "for you").
+	_, frames, err := l.Replay(context.Background(), tb.code, cal)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,13 +10,14 @@ import (
 	"github.com/smokestack/smokestack/lobby/store"
 )
 
-// Frame is one step of a replay: the public view after a move.
+// Frame is one step of a replay: the view after a move, as the viewer
+// saw it in the game (Replay).
 type Frame struct {
 	View  json.RawMessage `json:"view"`
 	Round int             `json:"round"`
 	// Seat made the move that led here (-1 for the starting position).
 	Seat int `json:"seat"`
-	// Log is what that move did, worded for spectators.
+	// Log is what that move did, worded for the viewer.
 	Log []string `json:"log,omitempty"`
 	// Events are that move's events, for a screen to word in its
 	// viewer's language.
@@ -30,9 +31,11 @@ type Frame struct {
 }
 
 // Replay rebuilds the finished game in the room invite names from its
-// stored log, one frame per move, as a spectator sees it: hands stay
-// hidden in replays too. A private room's replay needs its invite, as
-// watching it does, unless p held a seat there or was its host.
+// stored log, one frame per move, as p saw it from their seat: their own
+// hand, and of the others only what the table showed; anyone who held
+// no seat sees it as a spectator did. Never another seat's hand, nor the
+// deck. A private room's replay needs its invite, as watching it does,
+// unless p held a seat there or was its host.
 func (l *Lobby) Replay(ctx context.Context, invite string, p Player) (RoomInfo, []Frame, error) {
 	var meta store.Meta
 	var moves []store.Record
@@ -65,13 +68,17 @@ func (l *Lobby) Replay(ctx context.Context, invite string, p Player) (RoomInfo, 
 	if err := r.rebuild(meta, nil); err != nil {
 		return RoomInfo{}, nil, err
 	}
+	viewer := meta.SeatOf(p.ID)
+	if viewer < 0 {
+		viewer = engine.Spectator
+	}
 	frame := func(rec store.Record) (Frame, error) {
-		v, err := r.table.view(engine.Spectator)
+		v, err := r.table.view(viewer)
 		if err != nil {
 			return Frame{}, err
 		}
 		f := Frame{View: v, Round: r.table.status.Round, Seat: rec.Seat, Bot: rec.Bot, At: rec.At}
-		f.Log, _ = r.log.wordedFor(engine.Spectator, r.meta.Seats)
+		f.Log, _ = r.log.wordedFor(viewer, r.meta.Seats)
 		f.Events = r.log.entries()
 		r.log.events = nil
 		return f, nil

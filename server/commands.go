@@ -44,7 +44,7 @@ func (s *Server) run(sess ssh.Session) int {
 // commands are the exec commands (server/cmd), on the server's lobby, log
 // and limits as they are now.
 func (s *Server) commands() *cmd.Set {
-	return &cmd.Set{Lobby: s.cfg.Lobby, Host: host{s}, Log: s.log, MaxLine: s.cfg.Limits.MaxLine}
+	return &cmd.Set{Lobby: s.cfg.Lobby, Host: host{s}, Log: s.log, MaxLine: s.cfg.Limits.MaxLine, Screens: s.cfg.Screens}
 }
 
 func (s *Server) newCall(sess ssh.Session) *call {

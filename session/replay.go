@@ -15,8 +15,9 @@ import (
 	"github.com/smokestack/smokestack/session/kit"
 )
 
-// replayScreen steps through a finished game frame by frame, as a
-// spectator saw it: hands stay hidden in replays too.
+// replayScreen steps through a finished game frame by frame, as the
+// viewer saw it from their seat (lobby.Replay): their own hand, never
+// another's; as a spectator saw it for anyone who held no seat.
 type replayScreen struct {
 	env    *env
 	code   string // the room's code, as the screen shows it
@@ -156,9 +157,14 @@ func (r *replayScreen) frameKey(msg tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
-// seats names the table for the boards: a replay is watched, never played.
+// seats names the table for the boards, from the viewer's seat (the
+// frames' own view); a replay is watched, never played.
 func (r *replayScreen) seats() kit.Seats {
-	s := SeatsOf(r.info, engine.Spectator)
+	viewer := r.info.SeatOf(r.env.player.ID)
+	if viewer < 0 {
+		viewer = engine.Spectator
+	}
+	s := SeatsOf(r.info, viewer)
 	s.L = r.env.theme.L
 	return s
 }
@@ -217,6 +223,11 @@ func (r *replayScreen) view(w, h int) string {
 		}
 		frame := kit.Frame{Theme: t, Seats: seats, Width: w, Height: bh, Ended: r.info.Ended,
 			Log: func(w, h int) string { return r.logOrChat(seats, r.words.words(t, seats, r.info.Game, f.Events), w, h) }}
+		if seats.Viewer != engine.Spectator {
+			// A player's replay is their seat's board, their own area and
+			// hand as they saw them; where the moves were, it says so.
+			frame.Menu = func(w, _ int) string { return kit.Fit(t.Dim.Render(p.T("session.replay.yourSeat")), w, 1) }
+		}
 		switch {
 		case r.overlay != nil:
 			body = r.overlay.view(t, w, bh)

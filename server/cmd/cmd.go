@@ -15,6 +15,7 @@ import (
 	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/lobby/store"
 	"github.com/smokestack/smokestack/session"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // Set is one server's exec commands and what they run against.
@@ -25,6 +26,8 @@ type Set struct {
 	Log *slog.Logger
 	// MaxLine bounds a line of play's input; 0 allows 16 MiB.
 	MaxLine int
+	// Screens draw each game, by game name: for replay --cast.
+	Screens map[string]kit.Game
 }
 
 // Host is what the commands ask of the SSH server they run in.

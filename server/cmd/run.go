@@ -27,7 +27,8 @@ type command struct {
 	// about is the message (cmd.about.NAME) that says what it does.
 	about string
 	// terminal marks the commands that open the game screen, and so
-	// need ssh -t (terminal.go).
+	// need ssh -t (terminal.go): with no run of their own, the screen is
+	// all they do.
 	terminal bool
 	// operator marks commands only operators have (admin.go).
 	operator bool
@@ -46,7 +47,8 @@ var commands = []command{
 	{name: "play", args: "CODE [WORD] [--watch]", about: "cmd.about.play", run: (*Set).play},
 	{name: "join", args: "CODE [WORD] [--theme T] [--no-bell] [--plain]", about: "cmd.about.join", terminal: true},
 	{name: "watch", args: "CODE [--theme T] [--no-bell] [--plain]", about: "cmd.about.watch", terminal: true},
-	{name: "replay", args: "CODE [--theme T] [--no-bell] [--plain]", about: "cmd.about.replay", terminal: true},
+	{name: "replay", args: "CODE [--theme T] [--no-bell] [--plain] | CODE --cast [--size 100x30] [--pace 1s] [--theme T]", about: "cmd.about.replay",
+		terminal: true, run: (*Set).replay},
 	{name: "lobby", args: "[--theme T] [--no-bell] [--plain]", about: "cmd.about.lobby", terminal: true},
 	{name: "plain", args: "[on|off]", about: "cmd.about.plain", run: (*Set).plainCmd},
 	{name: "rematch", args: "CODE [--wait]", about: "cmd.about.rematch", run: (*Set).rematch},
@@ -106,12 +108,12 @@ func (s *Set) Run(c *Call) int {
 	if cmd.json {
 		c.args, c.JSON = takeFlag(c.args, "json")
 	}
-	c.Session.Started(kindOf(cmd))
+	c.Session.Started(kindOf(cmd, c.args))
 	var err error
-	if cmd.terminal {
-		err = s.screen(c, cmd)
-	} else {
+	if cmd.run != nil {
 		err = cmd.run(s, c)
+	} else {
+		err = s.screen(c, cmd)
 	}
 	return s.exitStatus(c, cmd, err)
 }
@@ -238,7 +240,10 @@ func (ww *wordWrapper) flush() {
 }
 
 // kindOf names a command's kind of session, for the server's figures.
-func kindOf(cmd command) string {
+func kindOf(cmd command, args []string) string {
+	if _, cast := takeFlag(args, "cast"); cast && cmd.name == "replay" {
+		return "command" // a recording, written with no terminal
+	}
 	switch {
 	case cmd.terminal, cmd.name == "plain":
 		return "terminal"

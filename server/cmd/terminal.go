@@ -59,10 +59,8 @@ func (s *Set) openTerminal(c *Call, cmd command) (terminalStart, error) {
 	if _, err := c.roomArg(pos); err != nil {
 		return terminalStart{}, err
 	}
-	switch *theme {
-	case "default", "colorblind", "mono":
-	default:
-		return terminalStart{}, errUsage{c.T("cmd.terminal.theme", "Value", fmt.Sprintf("%q", *theme))}
+	if err := c.checkTheme(*theme); err != nil {
+		return terminalStart{}, err
 	}
 	if !c.Terminal && !*plain {
 		hint := s.Host.SSHCommand(true, append([]string{cmd.name}, c.args...)...)
@@ -80,6 +78,15 @@ func (s *Set) openTerminal(c *Call, cmd command) (terminalStart, error) {
 		}
 	}
 	return terminalStart{start: start, theme: *theme, noBell: *noBell, plain: *plain}, nil
+}
+
+// checkTheme refuses a --theme the screens do not have.
+func (c *Call) checkTheme(theme string) error {
+	switch theme {
+	case "default", "colorblind", "mono":
+		return nil
+	}
+	return errUsage{c.T("cmd.terminal.theme", "Value", fmt.Sprintf("%q", theme))}
 }
 
 // themeFromEnv honours NO_COLOR and SMOKESTACK_THEME when the client sends
