@@ -472,7 +472,8 @@ func (g *gameScreen) tableKey(msg tea.KeyMsg) tea.Cmd {
 		g.seatAlert(true)
 		return nil
 	case key.Matches(msg, k.Leave):
-		return func() tea.Msg { return toLobby{} }
+		code := g.code
+		return func() tea.Msg { return toLobby{from: code} }
 	case key.Matches(msg, k.Card):
 		g.openCards()
 	case key.Matches(msg, k.Yours):

@@ -46,14 +46,38 @@ func (l *lobbyScreen) land() tea.Cmd {
 	return nil
 }
 
-// othersAt reports whether people other than seat sit in room r.
+// othersAt reports whether anyone, a person or a bot, sits in room r
+// besides seat: someone waits for seat's moves.
 func othersAt(r lobby.RoomInfo, seat int) bool {
 	for i, s := range r.Seats {
-		if i != seat && !s.Free && s.Bot == "" {
+		if i != seat && !s.Free {
 			return true
 		}
 	}
 	return false
+}
+
+// cameFrom puts the cursor on the room the player just left, in the
+// first list that shows it, once the lists are read.
+func (l *lobbyScreen) cameFrom() {
+	code := l.from
+	l.from = ""
+	if code == "" {
+		return
+	}
+	for _, i := range [...]int{listMine, listPlay, listOpen} {
+		if j := slices.IndexFunc(l.lists[i], func(r lobby.RoomInfo) bool { return r.Code == code }); j >= 0 {
+			l.focus, l.sel[i] = i, j
+			return
+		}
+	}
+}
+
+// arriving says status on the status line as the table opens: the
+// landing's "your move is waiting", which holds until the seat's move
+// has passed.
+func (g *gameScreen) arriving(status string) {
+	g.setStatusUntil(status, false, func(g *gameScreen) bool { return g.room.Code != "" && !g.acting() })
 }
 
 // notMine is the games in play, and their cells, without those me sits

@@ -31,7 +31,10 @@ type lobbyScreen struct {
 	// landing is set on the session's first lobby screen until its lists
 	// are read: it takes a returning player to their seat (landing.go).
 	landing bool
-	live    liveLists
+	// from is the room the player just left, until the lists are read:
+	// the cursor starts on it (landing.go).
+	from string
+	live liveLists
 
 	status    string
 	statusBad bool
@@ -160,6 +163,7 @@ func (l *lobbyScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 			return l, nil
 		}
 		cmd := l.loaded(msg.lists, msg.rows)
+		l.cameFrom()
 		if land := l.land(); land != nil {
 			return l, land
 		}

@@ -128,7 +128,8 @@ func (r *replayScreen) frameKey(msg tea.KeyMsg) tea.Cmd {
 	k := replayKeyMap
 	switch {
 	case key.Matches(msg, k.Leave):
-		return func() tea.Msg { return toLobby{} }
+		code := r.code
+		return func() tea.Msg { return toLobby{from: code} }
 	case key.Matches(msg, k.Help):
 		r.overlay = &helpOverlay{title: "REPLAY KEYS", km: replayKeyMap}
 	case !r.loaded || len(r.frames) == 0:

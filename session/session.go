@@ -144,8 +144,9 @@ type screen interface {
 
 // Messages that move between screens.
 type (
-	// toLobby returns to the lobby, showing status.
-	toLobby struct{ status string }
+	// toLobby returns to the lobby, showing status, with the cursor on
+	// the room the player comes from (its code; "" for none).
+	toLobby struct{ status, from string }
 	// toRoom opens a room: join (a seat) or watch.
 	toRoom struct {
 		code  string
@@ -256,13 +257,14 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case toLobby:
 		m.cur.close()
 		ls := newLobbyScreen(m.env, msg.status)
+		ls.from = msg.from
 		m.cur = ls
 		m.env.alerts.setTitle(baseTitle)
 		return m, ls.init()
 	case toRoom:
 		m.cur.close()
 		gs := newConnecting(m.env, msg.code, msg.watch)
-		gs.status = msg.status
+		gs.arriving(msg.status)
 		m.cur = gs
 		return m, gs.open()
 	case toReplay:
