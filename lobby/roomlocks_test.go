@@ -20,7 +20,9 @@ import (
 // changes only with both locks, read) a writer; and the store's writes
 // of a game are called from a writer's methods alone. A new method that
 // reads a room's metadata without a lock, or appends a move without the
-// writer, fails here, not in a race found in production.
+// writer, fails here, not in a race found in production. And the room
+// reaches nothing of the Lobby: no method of the room, its parts or its
+// connections names the Lobby or one of its services (roomenv.go).
 func TestRoomLocksLiveInTypes(t *testing.T) {
 	for _, bad := range roomLockFindings(t, nil) {
 		t.Error(bad)
@@ -38,6 +40,8 @@ func TestRoomLockCheckCatchesPlants(t *testing.T) {
 		{"a lock type forged", "func (r *room) planted() held { return held{r} }", "planted makes a held"},
 		{"a write without the writer", "func (r held) planted() { _ = r.env.writes.SaveMeta(nil, r.meta) }", "planted reaches roomEnv.writes"},
 		{"a writer changing the metadata", "func (r writer) planted() { r.meta.Over = true }", "planted changes room.meta through writer"},
+		{"a room reaching back", "func (r held) planted(l *Lobby) { l.roomsChanged() }", "planted reaches the Lobby"},
+		{"a part reaching a service", "func (c *turnClock) planted(a *access) int { return len(a.rooms) }", "planted reaches the Lobby"},
 	} {
 		t.Run(p.name, func(t *testing.T) {
 			got := roomLockFindings(t, []string{"package lobby\n\n" + p.src + "\n"})
@@ -46,6 +50,26 @@ func TestRoomLockCheckCatchesPlants(t *testing.T) {
 			}
 		})
 	}
+}
+
+// roomTypes are the room, its lock types, its env, its parts and its
+// connections; lobbyTypes the Lobby and its services, which they must
+// never reach.
+var (
+	roomTypes = []string{"room", "held", "writer", "changing", "roomEnv", "Conn", "seatVotes", "presence", "table",
+		"botTimer", "turnClock", "undoLog", "seatView", "moveRates", "rerun"}
+	lobbyTypes = []string{"Lobby", "access", "listing", "identity", "chatting", "claims", "offered"}
+)
+
+// isLobbyMember reports whether obj is a method or field of the Lobby's
+// side.
+func isLobbyMember(obj types.Object, lobby func(types.Type) bool) bool {
+	if f, ok := obj.(*types.Func); ok {
+		if recv := f.Type().(*types.Signature).Recv(); recv != nil {
+			return lobby(recv.Type())
+		}
+	}
+	return false
 }
 
 // lockedFields are the room's fields its memory's lock guards; of them,
@@ -87,7 +111,8 @@ func roomLockFindings(t *testing.T, extra []string) []string {
 		}
 		files = append(files, f)
 	}
-	info := &types.Info{Selections: map[*ast.SelectorExpr]*types.Selection{}, Types: map[ast.Expr]types.TypeAndValue{}}
+	info := &types.Info{Selections: map[*ast.SelectorExpr]*types.Selection{}, Types: map[ast.Expr]types.TypeAndValue{},
+		Uses: map[*ast.Ident]types.Object{}}
 	pkg, err := (&types.Config{Importer: imp}).Check("lobby", fset, files, info)
 	if err != nil {
 		t.Fatal(err)
@@ -104,6 +129,16 @@ func roomLockFindings(t *testing.T, extra []string) []string {
 	locks := map[types.Object]string{fieldOf("room", "mu"): "mu", fieldOf("room", "writing"): "writing"}
 	writes := fieldOf("roomEnv", "writes")
 	lockTypes := map[types.Type]string{named("held"): "held", named("writer"): "writer", named("changing"): "changing"}
+	lobbySide := map[types.Type]bool{}
+	for _, name := range lobbyTypes {
+		lobbySide[named(name)] = true
+	}
+	reachesLobby := func(t types.Type) bool {
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		return lobbySide[t]
+	}
 
 	var bad []string
 	for _, f := range files {
@@ -119,7 +154,13 @@ func roomLockFindings(t *testing.T, extra []string) []string {
 				recv = types.TypeString(info.Types[fn.Recv.List[0].Type].Type, types.RelativeTo(pkg))
 			}
 			assigned := map[ast.Expr]bool{}
+			roomSide := slices.Contains(roomTypes, strings.TrimPrefix(recv, "*"))
 			ast.Inspect(fn, func(n ast.Node) bool {
+				if id, ok := n.(*ast.Ident); ok && roomSide {
+					if obj := info.Uses[id]; obj != nil && (reachesLobby(obj.Type()) || isLobbyMember(obj, reachesLobby)) {
+						bad = append(bad, fmt.Sprintf("%s: %s reaches the Lobby (%s): a room has only its roomEnv", where(fset, n), fn.Name.Name, id.Name))
+					}
+				}
 				switch n := n.(type) {
 				case *ast.AssignStmt:
 					for _, lhs := range n.Lhs {
