@@ -303,7 +303,7 @@ func (g *game) drawTo(seat, n int, why string) {
 			"drew "+plural(len(names), "blueprint")+" ("+why+")",
 			"drew "+joinNames(names)+" ("+why+")",
 			engine.Say("factories.log.drew", engine.Num("N", len(names)), reason),
-			engine.Say("factories.log.drewcards", engine.ListArg("Cards", cards...), reason))
+			engine.Say("factories.log.drewcards", engine.Num("N", len(names)), engine.ListArg("Cards", cards...), reason))
 	}
 }
 

@@ -285,8 +285,16 @@ func (p *Printer) N(id string, n int, args ...any) string {
 	d := data(args)
 	defer release(d)
 	d["N"] = n
+	if n == 0 && zeroTakesOther[p.tag] {
+		return p.word(id, nil, d) // the other form
+	}
 	return p.word(id, n, d)
 }
+
+// zeroTakesOther are the languages whose speakers count none with the
+// plural, where CLDR gives 0 the form of 1: Brazilian Portuguese writes
+// "0 partidas", not "0 partida".
+var zeroTakesOther = map[Tag]bool{Portuguese: true}
 
 // Decimal writes x with places decimals as the printer's language writes
 // numbers: 25.3 in English, 25,3 in Portuguese, Polish and Russian.

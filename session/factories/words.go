@@ -50,18 +50,31 @@ type wordsKey struct {
 	name string
 }
 
-// costText words a build cost: "2 metal 1 energy", "free".
+// costText words a build cost: "2 metal 1 energy", "free", each amount
+// in its plural form (Russian: 1 металл, 2 металла). Boards word costs on
+// every frame: each is worded once per language.
 func costText(t kit.Theme, metal, energy int) string {
+	k := costKey{t.L.Tag(), metal, energy}
+	if s, ok := costTexts.Load(k); ok {
+		return s.(string)
+	}
+	var s string
 	switch {
 	case metal > 0 && energy > 0:
-		return tf(t, "factories.cost.both", "Metal", metal, "Energy", energy)
+		s = t.L.T("factories.cost.both", "Metal", t.L.N("factories.cost.metal", metal), "Energy", t.L.N("factories.cost.energy", energy))
 	case metal > 0:
-		return tf(t, "factories.cost.metal", "Metal", metal)
+		s = t.L.N("factories.cost.metal", metal)
 	case energy > 0:
-		return tf(t, "factories.cost.energy", "Energy", energy)
+		s = t.L.N("factories.cost.energy", energy)
+	default:
+		s = t.L.T("factories.cost.free")
 	}
-	return t.L.T("factories.cost.free")
+	costTexts.Store(k, s)
+	return s
 }
+
+// costTexts are costText's by language and amounts (costKey).
+var costTexts sync.Map
 
 // cardNames names cards in the theme's language.
 func cardNames(t kit.Theme, cards []factories.Card) []string {
