@@ -61,16 +61,49 @@ func (c *Lobby) read(ctx context.Context, feed *Feed) {
 		c.fault("read lobby chat", err)
 		return
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	l := c.lock()
+	defer l.unlock()
 	if feed != nil {
-		if _, ok := c.feeds[feed]; ok {
-			feed.take(lines, asked)
+		if _, ok := l.feeds[feed]; ok {
+			l.deliver(feed, lines, asked)
 		}
 		return
 	}
-	for f := range c.feeds {
-		f.take(lines, asked)
+	for f := range l.feeds {
+		l.deliver(f, lines, asked)
+	}
+}
+
+// locked is the lobby chat with its lock held: what needs the lock is a
+// method of it.
+type locked struct{ *Lobby }
+
+func (c *Lobby) lock() locked {
+	c.mu.Lock()
+	return locked{c}
+}
+
+func (l locked) unlock() { l.mu.Unlock() }
+
+// deliver hands f the lines read by the read asked-th, unless f has had
+// a later read's, replacing an unread delivery: under the lock, each feed
+// has one writer.
+func (l locked) deliver(f *Feed, lines []store.ChatLine, asked int) {
+	if asked <= f.taken {
+		return
+	}
+	f.taken = asked
+	select {
+	case f.lines <- lines:
+	default:
+		select {
+		case <-f.lines:
+		default:
+		}
+		f.lines <- lines
+	}
+	if f.notify != nil {
+		f.notify()
 	}
 }
 
@@ -111,31 +144,4 @@ func (f *Feed) Close() {
 	f.c.mu.Lock()
 	defer f.c.mu.Unlock()
 	delete(f.c.feeds, f)
-}
-
-// take delivers lines read by the read asked-th, unless the feed has had
-// a later read's. The caller holds the lobby chat's lock.
-func (f *Feed) take(lines []store.ChatLine, asked int) {
-	if asked <= f.taken {
-		return
-	}
-	f.taken = asked
-	f.push(lines)
-}
-
-// push replaces an unread delivery with lines. The caller holds the
-// lobby chat's lock, so each feed has one writer.
-func (f *Feed) push(lines []store.ChatLine) {
-	select {
-	case f.lines <- lines:
-	default:
-		select {
-		case <-f.lines:
-		default:
-		}
-		f.lines <- lines
-	}
-	if f.notify != nil {
-		f.notify()
-	}
 }
