@@ -4,6 +4,7 @@ import (
 	"net"
 	"net/netip"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/charmbracelet/ssh"
@@ -25,8 +26,23 @@ type connState struct {
 	handshake *time.Timer // drops the connection if the handshake lingers
 	closeOnce sync.Once
 	// input is what the connection's sessions were sent and have not
-	// read yet (inbox.go).
-	input budget
+	// read yet (inbox.go); addrInput the same for its address.
+	input     budget
+	addrInput *budget
+	// stderr is the input its channels were sent on stderr (transport.go);
+	// cut is set once it was cut for a flood.
+	stderr atomic.Int64
+	cut    atomic.Bool
+	// lag is what the SSH transport read off the connection that the
+	// server has not taken from it yet; drained is told when it falls
+	// (see Read).
+	lag     atomic.Int64
+	takes   atomic.Int64 // how many times the server took some
+	drained chan struct{}
+	// deaf is closed when the server reads no more of the connection
+	// (stopReading), closed when it closes.
+	deaf, closed chan struct{}
+	deafOnce     sync.Once
 
 	mu  sync.Mutex
 	key string // the key counted against Limits.ConnsPerKey
@@ -35,6 +51,7 @@ type connState struct {
 	// is ending the connection, what its sessions were told.
 	sessions    int
 	sessionRate *rate.Limiter
+	requestRate *rate.Limiter // the channels' requests (transport.go)
 	refused     int
 	ending      string
 	// noSession drops an authenticated connection that holds no session
@@ -49,7 +66,7 @@ type connState struct {
 // to the handshake only to be told why; one from an address flooding the
 // server is dropped at once.
 func (s *Server) admitConn(ctx ssh.Context, c net.Conn) net.Conn {
-	cs := &connState{Conn: c, s: s}
+	cs := &connState{Conn: c, s: s, drained: make(chan struct{}, 1), deaf: make(chan struct{}), closed: make(chan struct{})}
 	if d := s.cfg.Limits.HandshakeTimeout; d > 0 {
 		cs.handshake = time.AfterFunc(d, func() {
 			c.Close()
@@ -77,6 +94,7 @@ func (s *Server) admitConn(ctx ssh.Context, c net.Conn) net.Conn {
 		cs.Close()
 		return nil
 	}
+	cs.addrInput = s.gate.inputOf(addrKey(cs.addr))
 	cs.refusal = reason
 	ctx.SetValue(connKey{}, cs)
 	return cs
@@ -85,6 +103,7 @@ func (s *Server) admitConn(ctx ssh.Context, c net.Conn) net.Conn {
 // Close releases what the connection held in the gate, once.
 func (cs *connState) Close() error {
 	cs.closeOnce.Do(func() {
+		close(cs.closed)
 		if cs.handshake != nil {
 			cs.handshake.Stop()
 		}
@@ -136,12 +155,26 @@ func (s *Server) sessionChannel(srv *ssh.Server, conn *gossh.ServerConn, ch goss
 		}
 		defer cs.closeChannel(s.cfg.Limits)
 	}
-	ic := &inboxChannel{NewChannel: ch, s: s, cs: cs}
-	// Returns when the client has closed the channel; the session may
-	// still be ending, but reads no more.
-	ssh.DefaultSessionHandler(srv, conn, ic, ctx)
-	if ic.in != nil {
-		ic.in.drop()
+	// A channel is a session on the instance from the moment it opens,
+	// whether or not it ever starts anything.
+	if !s.gate.openSession() {
+		remote := conn.RemoteAddr().String()
+		if cs != nil {
+			remote = cs.addr.String()
+		}
+		s.refuse("sessions", "remote", remote, "user", conn.User())
+		_ = ch.Reject(gossh.ResourceShortage, refusalLine(nil, "sessions"))
+		return
+	}
+	defer s.gate.closeSession()
+	cc := &countedChannel{NewChannel: ch, s: s, cs: cs}
+	// Returns when the client has closed the channel, or the server has
+	// for starting nothing; the session may still be ending, but reads
+	// no more.
+	ssh.DefaultSessionHandler(srv, conn, cc, ctx)
+	cc.end()
+	if cc.in != nil {
+		cc.in.drop()
 	}
 }
 
@@ -170,24 +203,6 @@ func (s *Server) refuseChannel(cs *connState, conn *gossh.ServerConn, ch gossh.N
 		s.refuse("refused_sessions", "remote", cs.addr.String(), "user", conn.User())
 		s.suspects.note("refused_sessions", key, addrKey(cs.addr), time.Now())
 	}
-}
-
-// inboxChannel accepts a session channel as an inbox (inbox.go), so its
-// input is read from the moment it opens.
-type inboxChannel struct {
-	gossh.NewChannel
-	s  *Server
-	cs *connState
-	in *inbox // once accepted
-}
-
-func (c *inboxChannel) Accept() (gossh.Channel, <-chan *gossh.Request, error) {
-	ch, reqs, err := c.NewChannel.Accept()
-	if err != nil {
-		return nil, nil, err
-	}
-	c.in = c.s.openInbox(ch, c.cs)
-	return c.in, reqs, nil
 }
 
 // openChannel counts a new session on the connection, or returns the

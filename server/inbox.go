@@ -2,7 +2,6 @@ package server
 
 import (
 	"fmt"
-	"io"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -20,8 +19,9 @@ import (
 // Limits.InputRate, or not reading at all, let every channel hold 2 MiB
 // (TestInputFloodIsBounded). So the inbox reads the channel at once,
 // from the moment it opens, and holds what the session has not read
-// against three budgets: the session's, its connection's and the
-// server's (Limits.InputBuffer, ConnInputBuffer, InputBudget). Input
+// against four budgets: the session's, its connection's, its address's
+// and the server's (Limits.InputBuffer, ConnInputBuffer,
+// AddrInputBuffer, InputBudget). Input
 // past any of them ends the connection with a reason; the rest of what
 // arrives is read and dropped until the channel closes, so the library
 // never holds more than a packet or two.
@@ -47,27 +47,51 @@ func (s *Server) openInbox(ch gossh.Channel, cs *connState) *inbox {
 	in := &inbox{Channel: ch, s: s, cs: cs}
 	in.more.L = &in.mu
 	go in.fill()
-	go drain(ch.Stderr())
+	go in.drainStderr()
 	return in
 }
 
-// drain reads r to its end and drops what it read. (io.Copy to
-// io.Discard would hold an 8 KiB buffer for as long as the read waits.)
-func drain(r io.Reader) {
-	var buf [256]byte
+// drainStderr reads the channel's stderr to its end, counting it against
+// its connection's allowance (stderrInput, transport.go) and dropping it.
+// (io.Copy to io.Discard would hold an 8 KiB buffer for as long as the
+// read waits.)
+func (in *inbox) drainStderr() {
+	var buf [1 << 10]byte
+	r := in.Channel.Stderr()
 	for {
-		if _, err := r.Read(buf[:]); err != nil {
+		n, err := r.Read(buf[:])
+		if n > 0 && in.cs != nil {
+			in.cs.took(n)
+			in.cs.chargeStderr(n)
+		}
+		if err != nil {
 			return
 		}
 	}
 }
 
+// floodReads are the buffers a channel's input is read into while more
+// is waiting than inboxRead: a flood is taken off the SSH library a
+// packet at a time, not a keystroke's worth, so the library holds little
+// of it at the peak (TestInputPeakIsBounded).
+var floodReads = sync.Pool{New: func() any { return new([8 << 10]byte) }}
+
 // fill reads the channel until its input ends.
 func (in *inbox) fill() {
-	buf := make([]byte, inboxRead)
+	small := make([]byte, inboxRead)
+	buf := small
+	var flood *[8 << 10]byte
+	defer func() {
+		if flood != nil {
+			floodReads.Put(flood)
+		}
+	}()
 	for {
 		n, err := in.Channel.Read(buf)
 		if n > 0 {
+			if in.cs != nil {
+				in.cs.took(n)
+			}
 			in.hold(buf[:n])
 		}
 		if err != nil {
@@ -76,6 +100,14 @@ func (in *inbox) fill() {
 			in.more.Broadcast()
 			in.mu.Unlock()
 			return
+		}
+		switch {
+		case flood == nil && n == len(buf): // more may be waiting
+			flood = floodReads.Get().(*[8 << 10]byte)
+			buf = flood[:]
+		case flood != nil && n < len(buf): // taken: wait with the small one
+			floodReads.Put(flood)
+			flood, buf = nil, small
 		}
 	}
 }
@@ -117,9 +149,16 @@ func (in *inbox) charge(n int) string {
 	if in.cs != nil && !in.cs.input.take(n, lim.ConnInputBuffer) {
 		return "conn_input_buffer"
 	}
+	if in.cs != nil && in.cs.addrInput != nil && !in.cs.addrInput.take(n, lim.AddrInputBuffer) {
+		in.cs.input.give(n)
+		return "addr_input_buffer"
+	}
 	if !in.s.inputHeld.take(n, lim.InputBudget) {
 		if in.cs != nil {
 			in.cs.input.give(n)
+			if in.cs.addrInput != nil {
+				in.cs.addrInput.give(n)
+			}
 		}
 		return "input_budget"
 	}
@@ -131,6 +170,9 @@ func (in *inbox) charge(n int) string {
 func (in *inbox) release(n int) {
 	if in.cs != nil {
 		in.cs.input.give(n)
+		if in.cs.addrInput != nil {
+			in.cs.addrInput.give(n)
+		}
 	}
 	in.s.inputHeld.give(n)
 }
@@ -191,6 +233,7 @@ func (b *budget) give(n int) { b.n.Add(-int64(n)) }
 var inputNotes = map[string]string{
 	"input_buffer":      "you sent %s more than a session reads; this connection is closed",
 	"conn_input_buffer": "you sent %s more than this connection's sessions read; it is closed",
+	"addr_input_buffer": "you sent %s more than your address's sessions read; this connection is closed",
 	"input_budget":      "the server holds too much unread input right now; this connection is closed",
 }
 
@@ -200,7 +243,8 @@ var inputNotes = map[string]string{
 func (s *Server) inputOver(in *inbox, reason string) {
 	cs := in.cs
 	lim := s.cfg.Limits
-	size := map[string]int{"input_buffer": lim.InputBuffer, "conn_input_buffer": lim.ConnInputBuffer}[reason]
+	size := map[string]int{"input_buffer": lim.InputBuffer, "conn_input_buffer": lim.ConnInputBuffer,
+		"addr_input_buffer": lim.AddrInputBuffer}[reason]
 	note := inputNotes[reason]
 	if size > 0 {
 		note = fmt.Sprintf(note, byteSize(size))
@@ -211,6 +255,9 @@ func (s *Server) inputOver(in *inbox, reason string) {
 		_ = in.Close()
 		return
 	}
+	// Nothing more is read of it: a flood read and dropped until the
+	// connection closes would cost the server what reading it does.
+	cs.stopReading()
 	if !s.endConnState(cs, nil, note) {
 		return // another session's input, or another reason, ends it
 	}

@@ -43,9 +43,14 @@ type Limits struct {
 	InputRate int
 	// InputBuffer bounds the input the server holds that one session
 	// has not read yet, ConnInputBuffer that of all the sessions of one
-	// connection, InputBudget that of every session on the instance.
+	// connection, AddrInputBuffer that of all the connections of one
+	// address, InputBudget that of every session on the instance.
 	// Input past any of them ends its connection (inbox.go).
-	InputBuffer, ConnInputBuffer, InputBudget int
+	InputBuffer, ConnInputBuffer, AddrInputBuffer, InputBudget int
+	// RequestRate bounds the requests (env, pty-req, window-change,
+	// exec…) a second on one connection's channels, in bursts of four
+	// seconds' worth; past it the connection is cut (transport.go).
+	RequestRate int
 	// Inactivity closes a terminal session that has had no input for
 	// this long, after a warning a minute before.
 	Inactivity time.Duration
@@ -67,6 +72,8 @@ func DefaultLimits() Limits {
 		InputRate:        4096,
 		InputBuffer:      64 << 10,
 		ConnInputBuffer:  256 << 10,
+		AddrInputBuffer:  1 << 20,
+		RequestRate:      100,
 		InputBudget:      32 << 20,
 		Inactivity:       30 * time.Minute,
 		MaxLine:          64 << 10,
@@ -109,6 +116,7 @@ type gate struct {
 type addrUse struct {
 	conns int
 	rate  *rate.Limiter
+	input budget // what its sessions were sent and have not read (inbox.go)
 }
 
 func newGate(lim Limits) *gate {
@@ -174,6 +182,16 @@ func (g *gate) openConn(addr string, now time.Time) (reason string, drop bool) {
 	return "", false
 }
 
+// inputOf is the input budget of addr, which holds a connection open.
+func (g *gate) inputOf(addr string) *budget {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if u := g.addrs[addr]; u != nil {
+		return &u.input
+	}
+	return nil
+}
+
 func (g *gate) closeConn(addr string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -191,7 +209,7 @@ func (g *gate) sweep(now time.Time) {
 	}
 	g.swept = now
 	for a, u := range g.addrs {
-		if u.conns == 0 && (u.rate == nil || u.rate.TokensAt(now) >= float64(u.rate.Burst())) {
+		if u.conns == 0 && u.input.n.Load() == 0 && (u.rate == nil || u.rate.TokensAt(now) >= float64(u.rate.Burst())) {
 			delete(g.addrs, a)
 		}
 	}

@@ -108,8 +108,8 @@ func (s *Server) register(sess ssh.Session, p lobby.Player) *liveSession {
 		started: time.Now(), sess: sess, done: make(chan struct{})}
 	ls.touch()
 	ls.setLang(lang.Choose(p.Lang, sess.Environ()))
-	if _, winch, ok := sess.Pty(); ok {
-		go ls.followWindow(winch)
+	if t, ok := sess.(*termSession); ok {
+		t.pty.attach(ls)
 	}
 	ls.ctx, ls.cancel = s.sessionContext(sess)
 	s.mu.Lock()
@@ -117,17 +117,6 @@ func (s *Server) register(sess ssh.Session, p lobby.Player) *liveSession {
 	s.bySession[sess] = ls
 	s.mu.Unlock()
 	return ls
-}
-
-// followWindow takes every window size the client sends for as long as
-// the session's requests last; a resize counts as input. Nobody reading
-// them would wedge the whole connection: the SSH library hands each size
-// over before it reads the connection's next packet.
-func (ls *liveSession) followWindow(winch <-chan ssh.Window) {
-	for win := range winch {
-		ls.touch()
-		ls.setWindow(win)
-	}
 }
 
 // setWindow records the newest window size and hands it to the

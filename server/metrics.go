@@ -27,6 +27,7 @@ type Metrics struct {
 	keyToBroadcast prometheus.Histogram
 	storeErrors    *prometheus.CounterVec
 	botThink       prometheus.Histogram
+	windowSizes    prometheus.Counter
 	store          string
 	// log, once a server is set up, logs refusals once per burst.
 	log atomic.Pointer[ratelog.Logger]
@@ -59,6 +60,9 @@ func NewMetrics(store string) *Metrics {
 		Help: "Errors from the room store (Redis or bbolt): rooms, seat presence, failed-lookup counts, bans and the readiness ping."}, []string{"store"})
 	m.botThink = prometheus.NewHistogram(prometheus.HistogramOpts{Name: "smokestack_bot_think_seconds",
 		Help: "Time a bot took to choose a move.", Buckets: latencyBuckets})
+	m.windowSizes = prometheus.NewCounter(prometheus.CounterOpts{Name: "smokestack_window_sizes_total",
+		Help: "Window sizes handed to terminals' programs, each drawn as a frame: a client's storm of sizes is handed on as its newest, ten a second at most."})
+	f(m.windowSizes)
 	f(m.sessions)
 	f(m.refusals)
 	f(m.moves)
@@ -132,7 +136,9 @@ var _ lobby.Observer = (*Metrics)(nil)
 // from zero like the rest, so a dashboard sees them before the first.
 var quietReasons = []string{
 	"handshake_timeout", "no_session", "input_rate", "line_too_long", "inactivity", "identity",
-	"input_buffer", "conn_input_buffer", "input_budget",
+	"input_buffer", "conn_input_buffer", "addr_input_buffer", "input_budget",
+	// The SSH layer's (transport.go):
+	"env", "signal", "request_size", "request_rate", "stderr_input", "idle_channel",
 	// The lobby's (lobby.LimitError.Reason):
 	"rooms_per_hour", "open_rooms", "move_rate", "lookup_backoff", "lookup_limit", "profiles_per_hour",
 }

@@ -113,9 +113,10 @@ func clientAddr(sess ssh.Session) string {
 }
 
 // admitSession lets a session in unless its key or address is banned (an
-// operator's key never is, so a mistaken ban can be lifted),
-// its key holds too many connections or the instance is full, and
-// registers it for operators and for shutdown.
+// operator's key never is, so a mistaken ban can be lifted) or its key
+// holds too many connections, and registers it for operators and for
+// shutdown. The instance's sessions are counted as their channels open
+// (sessionChannel).
 func (s *Server) admitSession(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
 		ls := s.admit(sess)
@@ -138,8 +139,6 @@ func (s *Server) admit(sess ssh.Session) *liveSession {
 		reason = "banned"
 	case cs != nil && !p.Guest && !cs.bindKey(p.Key):
 		reason = "conns_per_key"
-	case !s.gate.openSession():
-		reason = "sessions"
 	}
 	if reason != "" {
 		s.refuse(reason, "remote", sess.RemoteAddr().String(), "key", p.Key)
@@ -154,7 +153,6 @@ func (s *Server) admit(sess ssh.Session) *liveSession {
 	// a refused key leaves nothing in the store.
 	p, err := s.cfg.Lobby.Identify(sess.Context(), p)
 	if err != nil {
-		s.gate.closeSession() // it was counted as it opened
 		fmt.Fprintln(sess.Stderr(), "smokestack: "+err.Error())
 		_ = sess.Exit(1)
 		return nil
@@ -166,7 +164,6 @@ func (s *Server) admit(sess ssh.Session) *liveSession {
 // release undoes admit once the session is over.
 func (s *Server) release(ls *liveSession) {
 	s.unregister(ls)
-	s.gate.closeSession()
 }
 
 // route sends terminal sessions to the TUI and the rest to the exec

@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"io"
+	"sync"
 
 	"github.com/charmbracelet/ssh"
 )
@@ -21,8 +22,53 @@ import (
 // The request precedes the session's command, so its handler; what
 // acceptPty returns runs once the session's requests end.
 func (s *Server) acceptPty(_ ssh.Context, sess ssh.Session, pty ssh.Pty) (func() error, error) {
-	s.ptys.Store(sess, pty)
+	ap := &acceptedPty{Pty: pty}
+	if _, winch, _ := sess.Pty(); winch != nil {
+		go ap.follow(winch)
+	}
+	s.ptys.Store(sess, ap)
 	return func() error { s.ptys.Delete(sess); return nil }, nil
+}
+
+// acceptedPty is a PTY as the client asked for it, and the window sizes
+// it sends after. They are read from the moment the PTY is accepted,
+// whether or not a session ever registers for them: the SSH library
+// hands each size over before it takes the channel's next request, so
+// one left unread would hold the channel's requests, and its slot
+// among the instance's sessions, for ever.
+type acceptedPty struct {
+	ssh.Pty
+
+	mu    sync.Mutex
+	win   ssh.Window // the newest size
+	moved bool       // the client sent one
+	live  *liveSession
+}
+
+// follow reads every size the client sends until the channel's requests
+// end, handing each to the session registered for them, if any.
+func (ap *acceptedPty) follow(winch <-chan ssh.Window) {
+	for win := range winch {
+		ap.mu.Lock()
+		ap.win, ap.moved = win, true
+		ls := ap.live
+		ap.mu.Unlock()
+		if ls != nil {
+			ls.touch() // a resize counts as input
+			ls.setWindow(win)
+		}
+	}
+}
+
+// attach hands ls every size from now on, and the newest so far.
+func (ap *acceptedPty) attach(ls *liveSession) {
+	ap.mu.Lock()
+	ap.live = ls
+	win, moved := ap.win, ap.moved
+	ap.mu.Unlock()
+	if moved {
+		ls.setWindow(win)
+	}
 }
 
 // terminalWrites hands the steps below a termSession when the client
@@ -30,8 +76,8 @@ func (s *Server) acceptPty(_ ssh.Context, sess ssh.Session, pty ssh.Pty) (func()
 // translated.
 func (s *Server) terminalWrites(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
-		if pty, ok := s.ptys.Load(sess); ok {
-			sess = &termSession{Session: sess, pty: pty.(ssh.Pty)}
+		if ap, ok := s.ptys.Load(sess); ok {
+			sess = &termSession{Session: sess, pty: ap.(*acceptedPty)}
 		}
 		next(sess)
 	}
@@ -41,14 +87,15 @@ func (s *Server) terminalWrites(next ssh.Handler) ssh.Handler {
 // every "\n" a "\r\n"; its embedded Session writes as it is given.
 type termSession struct {
 	ssh.Session
-	pty ssh.Pty
+	pty *acceptedPty
 }
 
 // Pty reports the PTY as requested, with its window then: the newest
-// size comes on the channel (see liveSession.latestWindow).
+// size is handed to the session's liveSession (acceptedPty.attach,
+// liveSession.latestWindow). The channel of sizes is read by the PTY
+// alone: none is returned.
 func (p *termSession) Pty() (ssh.Pty, <-chan ssh.Window, bool) {
-	_, winch, _ := p.Session.Pty()
-	return p.pty, winch, true
+	return p.pty.Pty, nil, true
 }
 
 // EmulatedPty is true: the PTY is emulated, by termSession.

@@ -131,6 +131,7 @@ func (s *Server) newTerminal(c *call, ts terminalStart) *terminal {
 	c.live.setNotify(func(n session.Notice) { go prog.Send(n) })
 	c.live.watchWindow(t.size, func(win ssh.Window) {
 		w, h := clampSize(win.Width, win.Height)
+		c.s.metrics.windowSizes.Inc()
 		prog.Send(tea.WindowSizeMsg{Width: w, Height: h}) // returns at once once the program has ended
 	})
 	t.stop = context.AfterFunc(c.ctx, func() {

@@ -15,8 +15,10 @@ import (
 func TestWindowSizes(t *testing.T) {
 	ls := &liveSession{}
 	winch := make(chan ssh.Window)
-	go ls.followWindow(winch)
+	ap := &acceptedPty{}
+	go ap.follow(winch)
 	defer close(winch)
+	ap.attach(ls)
 
 	winch <- ssh.Window{Width: 90, Height: 30} // before any program
 	var mu sync.Mutex

@@ -88,7 +88,7 @@ func run(ctx context.Context, args []string) error {
 	start := time.Now()
 	var note string
 	switch c.flood {
-	case "input":
+	case "input", "input-peak":
 		note, err = floodInput(ctx, c, probe)
 	case "sessions":
 		note, err = floodSessions(ctx, c)
@@ -176,13 +176,25 @@ func floodInput(ctx context.Context, c config, host *gossh.Client) (string, erro
 		}
 	}()
 	newlines := bytes.Repeat([]byte("\n"), c.size)
+	var ins []io.Writer
+	fill := func() {
+		for _, in := range ins {
+			wg.Go(func() {
+				n, err := in.Write(newlines)
+				sent.Add(int64(n))
+				if err != nil {
+					cut.Add(1)
+				}
+			})
+		}
+		ins = nil
+	}
 	for range c.conns {
 		cl, err := dial(c.addr)
 		if err != nil {
 			return "", fmt.Errorf("flooding connection: %w", err)
 		}
 		clients = append(clients, cl)
-		var ins []io.Writer
 		for range c.sessions {
 			s, err := cl.NewSession()
 			if err != nil {
@@ -195,16 +207,11 @@ func floodInput(ctx context.Context, c config, host *gossh.Client) (string, erro
 			}
 			ins = append(ins, in)
 		}
-		for _, in := range ins {
-			wg.Go(func() {
-				n, err := in.Write(newlines)
-				sent.Add(int64(n))
-				if err != nil {
-					cut.Add(1)
-				}
-			})
+		if c.flood == "input" {
+			fill() // each connection's sessions as they open
 		}
 	}
+	fill() // input-peak: every session's, once all are open
 	wg.Wait()
 	select {
 	case <-ctx.Done():

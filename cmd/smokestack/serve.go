@@ -91,6 +91,8 @@ var serveEnv = []envFlag{
 	{"input-rate", "SMOKESTACK_INPUT_RATE"},
 	{"input-buffer", "SMOKESTACK_INPUT_BUFFER"},
 	{"conn-input-buffer", "SMOKESTACK_CONN_INPUT_BUFFER"},
+	{"addr-input-buffer", "SMOKESTACK_ADDR_INPUT_BUFFER"},
+	{"request-rate", "SMOKESTACK_REQUEST_RATE"},
 	{"input-budget", "SMOKESTACK_INPUT_BUDGET"},
 	{"move-rate", "SMOKESTACK_MOVE_RATE"},
 	{"lookup-misses", "SMOKESTACK_LOOKUP_MISSES"},
@@ -196,6 +198,8 @@ func (c *serveConfig) limitFlags(fs *flag.FlagSet) {
 	fs.IntVar(&l.InputRate, "input-rate", d.InputRate, "bytes per second read from one session's input; faster input waits (0: no limit)")
 	fs.IntVar(&l.InputBuffer, "input-buffer", d.InputBuffer, "bytes of one session's input the server holds before the session reads them; more closes the connection (0: no limit)")
 	fs.IntVar(&l.ConnInputBuffer, "conn-input-buffer", d.ConnInputBuffer, "bytes of input the server holds for all the sessions of one connection together; more closes the connection (0: no limit)")
+	fs.IntVar(&l.AddrInputBuffer, "addr-input-buffer", d.AddrInputBuffer, "bytes of input the server holds for all the sessions of one address (IPv6: /64) together; more closes the connection it came on (0: no limit)")
+	fs.IntVar(&l.RequestRate, "request-rate", d.RequestRate, "SSH channel requests (env, pty, window-change, exec…) a second one connection may send, in bursts of four seconds' worth; faster closes it (0: no limit)")
 	fs.IntVar(&l.InputBudget, "input-budget", d.InputBudget, "bytes of input the server holds for all its sessions together; input past it closes the connection it came on (0: no limit)")
 	fs.Float64Var(&c.lobbyLimits.MovesPerSecond, "move-rate", dl.MovesPerSecond, "moves per second played for one seat, by all its sessions together: bursts of twice as many pass, faster ones wait, and ones that would wait over a second are refused (0: no limit)")
 	fs.IntVar(&c.lobbyLimits.LookupMisses, "lookup-misses", dl.LookupMisses, "failed room lookups (no such room, a private room without its invite) allowed per key and per address in a --lookup-window; past it the connection ends and only the player's own rooms open until the window ends (0: no limit)")
@@ -236,7 +240,7 @@ func (c *serveConfig) check(given map[string]bool, getenv func(string) string) e
 	}
 	if l, ll := c.limits, c.lobbyLimits; l.HandshakeTimeout < 0 || l.ConnsPerAddr < 0 || l.ConnsPerKey < 0 || l.ConnRate < 0 ||
 		l.Sessions < 0 || l.SessionsPerConn < 0 || l.SessionRate < 0 || l.RefusedSessions < 0 || l.InputRate < 0 ||
-		l.InputBuffer < 0 || l.ConnInputBuffer < 0 || l.InputBudget < 0 || l.Inactivity < 0 || l.MaxLine < 0 ||
+		l.InputBuffer < 0 || l.ConnInputBuffer < 0 || l.AddrInputBuffer < 0 || l.RequestRate < 0 || l.InputBudget < 0 || l.Inactivity < 0 || l.MaxLine < 0 ||
 		ll.RoomsPerHour < 0 || ll.OpenRooms < 0 || ll.MovesPerSecond < 0 || ll.LookupMisses < 0 || ll.LookupWindow < 0 || ll.LookupBackoff < 0 || ll.ChatPerMinute < 0 ||
 		ll.ProfilesPerHour < 0 {
 		return errors.New("limits cannot be negative: 0 turns one off")

@@ -162,11 +162,12 @@ func TestShutdownGraceIsEnforced(t *testing.T) {
 	// Whole redraws at the largest size drawn until the server has sent
 	// more than the session's window (x/crypto's 2 MiB) beyond what was
 	// read: the window is full, so the server's next write to this client
-	// blocks. A few more redraws make sure one is waiting.
+	// blocks. More redraws, over longer than the server takes to hand on
+	// a size (ten a second), make sure one is waiting.
 	const window = 2 << 20
 	full := int64(window + seen.Len())
 	deadline := time.Now().Add(time.Minute)
-	for i, more := 0, 5; more > 0; i++ {
+	for i, more := 0, 60; more > 0; i++ {
 		if conn.received.Load() > full {
 			more--
 		}
