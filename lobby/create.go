@@ -50,6 +50,12 @@ func (l *Lobby) Create(ctx context.Context, host Player, o CreateOptions) (store
 	if err := l.checkRoomQuota(ctx, host); err != nil {
 		return store.Meta{}, err
 	}
+	// A room is its host's: a new key's profile is made now, and a key
+	// refused one makes no room.
+	host, err := l.ensureProfile(ctx, host, "")
+	if err != nil {
+		return store.Meta{}, err
+	}
 	seed := o.Seed
 	if !o.HasSeed {
 		seed = l.newSeed()
@@ -65,9 +71,7 @@ func (l *Lobby) Create(ctx context.Context, host Player, o CreateOptions) (store
 	now := l.cfg.Now().UTC()
 	m := store.Meta{Game: g.Name(), Public: o.Public, Host: host.ID, Seats: make([]store.Seat, o.Seats),
 		Options: o.Options, Seed: seed, Practice: o.HasSeed, Created: now, Updated: now, Version: 1, Grace: grace, Clock: clock}
-	if host.Guest {
-		m.HostAddr = host.Addr
-	}
+	m.HostAddr = host.Addr // counted by the quotas of its address
 	if !o.Public {
 		m.Secret = newSecret()
 	}

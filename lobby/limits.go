@@ -18,6 +18,10 @@ type Limits struct {
 	RoomsPerHour int
 	// OpenRooms bounds a player's unfinished rooms.
 	OpenRooms int
+	// AddrRoomsPerHour and AddrOpenRooms bound the same for all the
+	// players of one address together (Player.Addr), so keys made by
+	// the dozen do not make rooms by the hundred.
+	AddrRoomsPerHour, AddrOpenRooms int
 	// MovesPerSecond bounds the moves played for one seat, by all the
 	// sessions holding it here together: bursts of twice as many pass, a faster stream is slowed to it, and
 	// one that would wait over a second is refused move by move.
@@ -40,7 +44,7 @@ type Limits struct {
 
 // DefaultLimits are the limits `smokestack serve` starts with.
 func DefaultLimits() Limits {
-	return Limits{RoomsPerHour: 20, OpenRooms: 10, MovesPerSecond: 20,
+	return Limits{RoomsPerHour: 20, OpenRooms: 10, AddrRoomsPerHour: 60, AddrOpenRooms: 30, MovesPerSecond: 20,
 		LookupMisses: 20, LookupWindow: time.Hour, LookupBackoff: 250 * time.Millisecond, ChatPerMinute: 20,
 		ProfilesPerHour: 20}
 }
@@ -62,14 +66,16 @@ type LimitError struct {
 func (e *LimitError) Error() string { return e.Msg }
 
 // checkRoomQuota refuses a new room to a host who made too many lately or
-// holds too many unfinished ones. It counts the rooms in the store, so
-// every instance sharing it counts the same. A guest has a new ID on every
-// connection, so guests are counted by address: all the guests from one
-// address share one quota (with the server's per-address limits off there
-// is no address, and each guest connection has a quota of its own).
+// holds too many unfinished ones, and to a host whose address did. It
+// counts the rooms in the store, so every instance sharing it counts the
+// same. A guest has a new ID on every connection, so guests are counted
+// by address only: all the guests from one address share one quota, the
+// player's. With the server's per-address limits off there is no
+// address: only the host is counted, and each guest connection has a
+// quota of its own.
 func (l *Lobby) checkRoomQuota(ctx context.Context, host Player) error {
 	lim := l.cfg.Limits
-	if lim.RoomsPerHour <= 0 && lim.OpenRooms <= 0 {
+	if lim.RoomsPerHour <= 0 && lim.OpenRooms <= 0 && lim.AddrRoomsPerHour <= 0 && lim.AddrOpenRooms <= 0 {
 		return nil
 	}
 	metas, err := l.cfg.Store.List(ctx)
@@ -77,17 +83,19 @@ func (l *Lobby) checkRoomQuota(ctx context.Context, host Player) error {
 		return l.unavailable("count rooms for the quota", err)
 	}
 	hourAgo := l.cfg.Now().Add(-time.Hour)
-	recent, open := 0, 0
+	recent, open := 0, 0         // the host's
+	addrRecent, addrOpen := 0, 0 // the host's address's
 	byAddr := host.Guest && host.Addr != ""
 	for _, m := range metas {
-		if m.Host != host.ID && !(byAddr && m.HostAddr == host.Addr) {
-			continue
-		}
+		fromAddr := host.Addr != "" && m.HostAddr == host.Addr
+		mine := m.Host == host.ID || (byAddr && fromAddr)
 		if m.Created.After(hourAgo) {
-			recent++
+			recent += b2i(mine)
+			addrRecent += b2i(fromAddr)
 		}
 		if !m.Over {
-			open++
+			open += b2i(mine)
+			addrOpen += b2i(fromAddr)
 		}
 	}
 	var refusal *LimitError
@@ -98,17 +106,28 @@ func (l *Lobby) checkRoomQuota(ctx context.Context, host Player) error {
 	case lim.RoomsPerHour > 0 && recent >= lim.RoomsPerHour:
 		refusal = &LimitError{Reason: "rooms_per_hour", Msg: fmt.Sprintf("you created %d rooms in the last hour, the most allowed: try again later", recent),
 			Words: engine.Say("lobby.roomsPerHour", engine.Num("N", recent))}
+	case lim.AddrRoomsPerHour > 0 && addrRecent >= lim.AddrRoomsPerHour:
+		refusal = &LimitError{Reason: "addr_rooms_per_hour", Msg: fmt.Sprintf("players from your address created %d rooms in the last hour, the most allowed: try again later", addrRecent)}
 	case lim.OpenRooms > 0 && open >= lim.OpenRooms && byAddr:
 		refusal = &LimitError{Reason: "open_rooms", Msg: fmt.Sprintf("guests from your address have %d unfinished rooms, the most allowed: try again later, or connect with an SSH key", open),
 			Words: engine.Say("lobby.guestOpenRooms", engine.Num("N", open))}
 	case lim.OpenRooms > 0 && open >= lim.OpenRooms:
 		refusal = &LimitError{Reason: "open_rooms", Msg: fmt.Sprintf("you have %d unfinished rooms, the most allowed: finish or end one first: they are under \"your games\" in the lobby", open),
 			Words: engine.Say("lobby.openRooms", engine.Num("N", open))}
+	case lim.AddrOpenRooms > 0 && addrOpen >= lim.AddrOpenRooms:
+		refusal = &LimitError{Reason: "addr_open_rooms", Msg: fmt.Sprintf("players from your address have %d unfinished rooms, the most allowed: finish or end some first", addrOpen)}
 	default:
 		return nil
 	}
 	l.observer().Refused(refusal.Reason, host)
 	return refusal
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // moveWait is the longest a move waits for its seat's allowance; a

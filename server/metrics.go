@@ -140,7 +140,7 @@ var quietReasons = []string{
 	// The SSH layer's (transport.go):
 	"env", "signal", "request_size", "request_rate", "stderr_input", "idle_channel",
 	// The lobby's (lobby.LimitError.Reason):
-	"rooms_per_hour", "open_rooms", "move_rate", "lookup_backoff", "lookup_limit", "profiles_per_hour",
+	"rooms_per_hour", "open_rooms", "addr_rooms_per_hour", "addr_open_rooms", "move_rate", "lookup_backoff", "lookup_limit", "profiles_per_hour",
 }
 
 // roomGauge reports the rooms a lobby has loaded by state, read when

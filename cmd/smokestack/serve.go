@@ -88,6 +88,8 @@ var serveEnv = []envFlag{
 	{"max-refused-sessions", "SMOKESTACK_MAX_REFUSED_SESSIONS"},
 	{"max-rooms-per-hour", "SMOKESTACK_MAX_ROOMS_PER_HOUR"},
 	{"max-open-rooms", "SMOKESTACK_MAX_OPEN_ROOMS"},
+	{"max-rooms-per-hour-per-addr", "SMOKESTACK_MAX_ROOMS_PER_HOUR_PER_ADDR"},
+	{"max-open-rooms-per-addr", "SMOKESTACK_MAX_OPEN_ROOMS_PER_ADDR"},
 	{"input-rate", "SMOKESTACK_INPUT_RATE"},
 	{"input-buffer", "SMOKESTACK_INPUT_BUFFER"},
 	{"conn-input-buffer", "SMOKESTACK_CONN_INPUT_BUFFER"},
@@ -195,6 +197,8 @@ func (c *serveConfig) limitFlags(fs *flag.FlagSet) {
 	fs.IntVar(&l.RefusedSessions, "max-refused-sessions", d.RefusedSessions, "sessions refused on one connection (past --max-sessions-per-conn or --session-rate) before the connection is closed (0: no limit)")
 	fs.IntVar(&c.lobbyLimits.RoomsPerHour, "max-rooms-per-hour", dl.RoomsPerHour, "rooms one key may create per hour (0: no limit)")
 	fs.IntVar(&c.lobbyLimits.OpenRooms, "max-open-rooms", dl.OpenRooms, "unfinished rooms one key may hold (0: no limit)")
+	fs.IntVar(&c.lobbyLimits.AddrRoomsPerHour, "max-rooms-per-hour-per-addr", dl.AddrRoomsPerHour, "rooms the players of one address (IPv6: /64) may create per hour together (0: no limit)")
+	fs.IntVar(&c.lobbyLimits.AddrOpenRooms, "max-open-rooms-per-addr", dl.AddrOpenRooms, "unfinished rooms the players of one address (IPv6: /64) may hold together (0: no limit)")
 	fs.IntVar(&l.InputRate, "input-rate", d.InputRate, "bytes per second read from one session's input; faster input waits (0: no limit)")
 	fs.IntVar(&l.InputBuffer, "input-buffer", d.InputBuffer, "bytes of one session's input the server holds before the session reads them; more closes the connection (0: no limit)")
 	fs.IntVar(&l.ConnInputBuffer, "conn-input-buffer", d.ConnInputBuffer, "bytes of input the server holds for all the sessions of one connection together; more closes the connection (0: no limit)")
@@ -241,7 +245,7 @@ func (c *serveConfig) check(given map[string]bool, getenv func(string) string) e
 	if l, ll := c.limits, c.lobbyLimits; l.HandshakeTimeout < 0 || l.ConnsPerAddr < 0 || l.ConnsPerKey < 0 || l.ConnRate < 0 ||
 		l.Sessions < 0 || l.SessionsPerConn < 0 || l.SessionRate < 0 || l.RefusedSessions < 0 || l.InputRate < 0 ||
 		l.InputBuffer < 0 || l.ConnInputBuffer < 0 || l.AddrInputBuffer < 0 || l.RequestRate < 0 || l.InputBudget < 0 || l.Inactivity < 0 || l.MaxLine < 0 ||
-		ll.RoomsPerHour < 0 || ll.OpenRooms < 0 || ll.MovesPerSecond < 0 || ll.LookupMisses < 0 || ll.LookupWindow < 0 || ll.LookupBackoff < 0 || ll.ChatPerMinute < 0 ||
+		ll.RoomsPerHour < 0 || ll.OpenRooms < 0 || ll.AddrRoomsPerHour < 0 || ll.AddrOpenRooms < 0 || ll.MovesPerSecond < 0 || ll.LookupMisses < 0 || ll.LookupWindow < 0 || ll.LookupBackoff < 0 || ll.ChatPerMinute < 0 ||
 		ll.ProfilesPerHour < 0 {
 		return errors.New("limits cannot be negative: 0 turns one off")
 	}

@@ -81,9 +81,10 @@ type Meta struct {
 	Clock time.Duration `json:"clock,omitempty"`
 	// Votes are the seated players' votes to hand away seats to a bot.
 	Votes []Vote `json:"votes,omitempty"`
-	// HostAddr is where a guest who created the room connected from
-	// (the lobby's Player.Addr), for the room quotas: a guest has a new ID on every
-	// connection, so guests are counted by address. Empty for a key.
+	// HostAddr is where the room's creator connected from (the lobby's
+	// Player.Addr), for the room quotas, which count by address as well
+	// as by host: a guest has a new ID on every connection, and keys
+	// are made freely. Empty when the server does not count by address.
 	HostAddr string `json:"hostAddr,omitempty"`
 	// Moves is the length of the move log when Load read it; it is not
 	// stored with the metadata.
