@@ -69,7 +69,7 @@ var Table = []Rule{
 	{Pkg: "lobby", May: []string{"lobby/store", "lobby/players", "lobby/chat", "engine", "internal/openskill", "internal/ratelog"}, TestMay: testKit,
 		Libs: []string{"golang.org/x/sync/singleflight", "golang.org/x/time/rate"}, Unlinked: append(drivers, ui...)},
 	{Pkg: "lobby/players", May: []string{"lobby/store", "engine", "internal/openskill", "internal/ratelog"}, TestMay: testKit,
-		Libs: []string{"golang.org/x/text/"}, Unlinked: append(drivers, ui...)},
+		Libs: []string{"golang.org/x/text/", "github.com/rivo/uniseg"}, Unlinked: append(drivers, ui...)},
 	// lobby/chat's refusals carry engine.Words, for the reader's language.
 	{Pkg: "lobby/chat", May: []string{"lobby/store", "engine", "internal/ratelog"}, TestMay: testKit, Libs: []string{"golang.org/x/time/rate"}, Unlinked: append(drivers, ui...)},
 	{Pkg: "lobby/store", May: []string{"engine", "internal/openskill"}, TestMay: testKit, Libs: []string{"golang.org/x/text/"}, Unlinked: append(drivers, ui...)},

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/rivo/uniseg"
+
 	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/lobby/store"
 	"golang.org/x/text/unicode/norm"
@@ -48,8 +50,15 @@ func CheckName(name string) (string, error) {
 	}
 	rs := []rune(name)
 	letters := 0
+	var scripts []string // of those whose letters pass for one another's
 	for _, r := range rs {
 		switch {
+		case (unicode.IsLetter(r) || unicode.IsDigit(r)) && norm.NFKC.String(string(r)) != string(r):
+			// Full-width letters, ligatures such as U+FDFA (drawn as
+			// wide as a dozen letters), superscripts: forms of other
+			// characters, drawn unlike them.
+			return "", engine.Refuse(fmt.Sprintf("%q is another character's compatibility form: write %q", r, norm.NFKC.String(string(r))),
+				engine.Say("lobby.nameCompat", engine.Str("Char", fmt.Sprintf("%q", r)), engine.Str("Plain", fmt.Sprintf("%q", norm.NFKC.String(string(r))))))
 		case r == '\x1b' || unicode.IsControl(r):
 			return "", engine.Refuse("a name cannot hold control characters or escape sequences", engine.Say("lobby.nameControl"))
 		case unicode.Is(unicode.Bidi_Control, r) || unicode.In(r, unicode.Cf, unicode.Zs, unicode.Zl, unicode.Zp) && r != ' ':
@@ -57,6 +66,9 @@ func CheckName(name string) (string, error) {
 				engine.Say("lobby.nameInvisible", engine.Str("Char", fmt.Sprintf("U+%04X", r))))
 		case unicode.IsLetter(r):
 			letters++
+			if sc := lookalikeScript(r); sc != "" && !slices.Contains(scripts, sc) {
+				scripts = append(scripts, sc)
+			}
 		case unicode.IsDigit(r) || strings.ContainsRune(" -_.'", r):
 		default:
 			return "", engine.Refuse(fmt.Sprintf("%q cannot be in a name: use letters, digits, spaces and - _ . '", r),
@@ -64,6 +76,13 @@ func CheckName(name string) (string, error) {
 		}
 	}
 	switch {
+	case len(scripts) > 1:
+		// "аdmin" with a Cyrillic "а" passes for "admin".
+		return "", engine.Refuse(fmt.Sprintf("a name mixes %s letters, which pass for one another: write it in one alphabet", strings.Join(scripts, " and ")),
+			engine.Say("lobby.nameScripts"))
+	case uniseg.StringWidth(name) > MaxNameLength:
+		return "", engine.Refuse(fmt.Sprintf("a name is at most %d columns wide on a terminal, and wide letters take two: this one takes %d", MaxNameLength, uniseg.StringWidth(name)),
+			engine.Say("lobby.nameWidth", engine.Num("Max", MaxNameLength), engine.Num("Width", uniseg.StringWidth(name))))
 	case letters == 0:
 		return "", engine.Refuse("a name needs at least one letter", engine.Say("lobby.nameLetter"))
 	case !isWordRune(rs[0]) || !isWordRune(rs[len(rs)-1]):
@@ -79,6 +98,22 @@ func CheckName(name string) (string, error) {
 	}
 	return name, nil
 }
+
+// lookalikeScript is the script of r among those whose letters pass for
+// one another's (Latin "a", Cyrillic "а", Greek "α"), or "".
+func lookalikeScript(r rune) string {
+	for _, sc := range lookalikeScripts {
+		if unicode.Is(sc.table, r) {
+			return sc.name
+		}
+	}
+	return ""
+}
+
+var lookalikeScripts = []struct {
+	name  string
+	table *unicode.RangeTable
+}{{"Latin", unicode.Latin}, {"Cyrillic", unicode.Cyrillic}, {"Greek", unicode.Greek}, {"Armenian", unicode.Armenian}, {"Cherokee", unicode.Cherokee}}
 
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 

@@ -14,6 +14,9 @@ func TestCheckName(t *testing.T) {
 		"Zoe\u0308":       "Zoë", // composed as it is kept
 		"李雷":              "李雷",
 		"x1":              "x1",
+		"Дмитрий":         "Дмитрий", // one alphabet
+		"Σωκράτης":        "Σωκράτης",
+		"李雷韓梅梅李雷":         "李雷韓梅梅李雷", // 14 columns
 		"sixteen-letters": "sixteen-letters",
 	}
 	for in, want := range good {
@@ -40,7 +43,13 @@ func TestCheckName(t *testing.T) {
 		"GUEST-abc":                     "for guests",
 		"root":                          "reserved",
 		"Admin":                         "reserved",
-		"ａｄｍｉｎ":                         "reserved", // full-width letters fold
+		"ａｄｍｉｎ":                         "compatibility form: write \"a\"", // full-width letters
+		"\ufdfa\ufdfa":                  "compatibility form",              // a ligature as wide as a dozen letters
+		"ﬁsh":                           "compatibility form",
+		"\u0430dmin":                    "mixes Cyrillic and Latin letters", // a Cyrillic а
+		"p\u0430ypal":                   "mixes Latin and Cyrillic",
+		"\u03bfscar":                    "mixes Greek and Latin",
+		"李雷韓梅梅李雷韓梅梅":                    "at most 16 columns wide",
 	}
 	for in, want := range bad {
 		if got, err := CheckName(in); err == nil || !strings.Contains(err.Error(), want) {
