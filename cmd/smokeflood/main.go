@@ -4,7 +4,14 @@
 // took meanwhile:
 //
 //	smokeflood --flood input    # 20 connections × 10 `play CODE --watch`, 2 MiB of newlines each
+//	smokeflood --flood input-peak   # the same, every session opened before any is written to
 //	smokeflood --flood sessions --conns 1 --duration 30s   # sessions opened as fast as they are refused
+//	smokeflood --flood env --conns 1     # 10 channels × 1,000 env requests of 30 KB
+//	smokeflood --flood signal --conns 1  # 10 channels × 128 signals of 200 KB, before any command
+//	smokeflood --flood stderr            # 20 connections × 10 channels × 2 MiB on stderr
+//	smokeflood --flood idle --hold 60s   # channels that start nothing, held open
+//	smokeflood --flood resize --conns 1 --duration 10s   # window sizes as fast as they go, 512x256
+//	smokeflood --flood rooms --duration 30s   # a new key per room: `new` as fast as it answers
 //
 // The server must run with --metrics-listen (say 127.0.0.1:9222). Every
 // connection comes from this machine, so it counts against one
@@ -14,6 +21,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/ed25519"
 	"crypto/rand"
@@ -48,7 +56,7 @@ type config struct {
 	addr, metrics, flood string
 	probeFrom            string
 	conns, sessions      int
-	size                 int
+	size, count          int
 	duration, hold       time.Duration
 }
 
@@ -61,9 +69,10 @@ func run(ctx context.Context, args []string) error {
 	fs.StringVar(&c.flood, "flood", "input", "input (sessions sent more than they read) or sessions (sessions opened past the limits)")
 	fs.IntVar(&c.conns, "conns", 20, "flooding connections")
 	fs.IntVar(&c.sessions, "sessions", 10, "with --flood input, `play CODE --watch` sessions per connection")
-	fs.IntVar(&c.size, "size", 2<<20, "with --flood input, bytes of newlines sent to each session")
-	fs.DurationVar(&c.duration, "duration", 30*time.Second, "with --flood sessions, how long to flood")
-	fs.DurationVar(&c.hold, "hold", 10*time.Second, "with --flood input, how long to hold the sessions open after sending")
+	fs.IntVar(&c.size, "size", 0, "bytes sent to each session (input, stderr: 2 MiB), or in each request (env: 30 KB, signal: 200 KB)")
+	fs.IntVar(&c.count, "count", 0, "with --flood env or signal, requests per channel (env: 1000, signal: 128)")
+	fs.DurationVar(&c.duration, "duration", 30*time.Second, "with --flood sessions, resize or rooms, how long to flood")
+	fs.DurationVar(&c.hold, "hold", 10*time.Second, "how long to hold the sessions open after sending (idle: after opening)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -89,11 +98,18 @@ func run(ctx context.Context, args []string) error {
 	var note string
 	switch c.flood {
 	case "input", "input-peak":
+		c.size = cmp.Or(c.size, 2<<20)
 		note, err = floodInput(ctx, c, probe)
 	case "sessions":
 		note, err = floodSessions(ctx, c)
+	case "env", "signal", "stderr", "idle":
+		note, err = floodChannels(ctx, c)
+	case "resize":
+		note, err = floodResize(ctx, c)
+	case "rooms":
+		note, err = floodRooms(ctx, c)
 	default:
-		err = fmt.Errorf("--flood %q: choose input or sessions", c.flood)
+		err = fmt.Errorf("--flood %q: choose input, input-peak, sessions, env, signal, stderr, idle, resize or rooms", c.flood)
 	}
 	took := time.Since(start)
 	stopSampling()
@@ -106,23 +122,31 @@ func run(ctx context.Context, args []string) error {
 		return err
 	}
 	during := p.take()
-	fmt.Printf("%s flood: %s in %s\n", c.flood, note, took.Round(time.Millisecond))
+	report(c.flood, note, took, idle, after, peak.max())
+	fmt.Printf("another player's whoami: %s at rest, %s during the flood\n", quiet, during)
+	return nil
+}
+
+// report prints what the flood cost the server: its memory, CPU and
+// refusals, from its metrics before (idle) and after, and the peak RSS.
+func report(flood, note string, took time.Duration, idle, after metrics, peak float64) {
+	fmt.Printf("%s flood: %s in %s\n", flood, note, took.Round(time.Millisecond))
 	fmt.Printf("server RSS: %.1f MB idle, %.1f MB at the peak (+%.1f), %.1f MB after\n",
-		idle.get("process_resident_memory_bytes")/1e6, peak.max()/1e6, (peak.max()-idle.get("process_resident_memory_bytes"))/1e6,
+		idle.get("process_resident_memory_bytes")/1e6, peak/1e6, (peak-idle.get("process_resident_memory_bytes"))/1e6,
 		after.get("process_resident_memory_bytes")/1e6)
 	fmt.Printf("server heap in use: %.1f MB idle, %.1f MB after; goroutines %.0f idle, %.0f after\n",
 		idle.get("go_memstats_heap_inuse_bytes")/1e6, after.get("go_memstats_heap_inuse_bytes")/1e6,
 		idle.get("go_goroutines"), after.get("go_goroutines"))
 	fmt.Printf("server CPU: %.2f s during the flood\n", after.get("process_cpu_seconds_total")-idle.get("process_cpu_seconds_total"))
-	for _, r := range []string{"sessions_per_conn", "session_rate", "refused_sessions", "conns_per_addr", "conn_rate",
-		"input_rate", "input_buffer", "conn_input_buffer", "input_budget"} {
-		name := `smokestack_refusals_total{reason="` + r + `"}`
-		if d := after.get(name) - idle.get(name); d > 0 {
-			fmt.Printf("refused %s: %.0f\n", r, d)
+	for name := range after {
+		r, ok := strings.CutPrefix(name, `smokestack_refusals_total{reason="`)
+		if d := after.get(name) - idle.get(name); ok && d > 0 {
+			fmt.Printf("refused %s: %.0f\n", strings.TrimSuffix(r, `"}`), d)
 		}
 	}
-	fmt.Printf("another player's whoami: %s at rest, %s during the flood\n", quiet, during)
-	return nil
+	if d := after.get("smokestack_window_sizes_total") - idle.get("smokestack_window_sizes_total"); d > 0 {
+		fmt.Printf("window sizes drawn: %.0f\n", d)
+	}
 }
 
 // dial connects with a key of its own.
@@ -428,4 +452,175 @@ func scrape(url string) (metrics, error) {
 		}
 	}
 	return m, sc.Err()
+}
+
+// floodChannels opens c.conns connections of c.sessions session channels
+// each, none starting a command, all of them before any is flooded, and
+// floods each with c.flood: env requests, signals, or input on stderr;
+// or, for idle, nothing. It then holds them for c.hold, and says how
+// many the server closed.
+func floodChannels(ctx context.Context, c config) (string, error) {
+	type open struct {
+		cl *gossh.Client
+		ch gossh.Channel
+	}
+	var chans []open
+	var clients []*gossh.Client
+	defer func() {
+		for _, cl := range clients {
+			cl.Close()
+		}
+	}()
+	for range c.conns {
+		cl, err := dial(c.addr)
+		if err != nil {
+			return "", fmt.Errorf("flooding connection: %w", err)
+		}
+		clients = append(clients, cl)
+		for range c.sessions {
+			ch, reqs, err := cl.OpenChannel("session", nil)
+			if err != nil {
+				return "", fmt.Errorf("flooding channel: %w", err)
+			}
+			go gossh.DiscardRequests(reqs)
+			chans = append(chans, open{cl, ch})
+		}
+	}
+	var sent, refused atomic.Int64
+	var closed atomic.Int64
+	var wg sync.WaitGroup
+	for _, o := range chans {
+		wg.Go(func() {
+			floodChannel(c, o.ch, &sent)
+			// Answered once what came before was taken.
+			if ok, err := o.ch.SendRequest("env", true, gossh.Marshal(struct{ Name, Value string }{"LANG", "C"})); err == nil && !ok {
+				refused.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	for _, o := range chans {
+		wg.Go(func() {
+			done := make(chan struct{})
+			go func() { io.Copy(io.Discard, o.ch); close(done) }()
+			select {
+			case <-done:
+				closed.Add(1)
+			case <-ctx.Done():
+			case <-time.After(c.hold):
+			}
+		})
+	}
+	wg.Wait()
+	return fmt.Sprintf("%d connections × %d channels sent %.1f MB; %d of %d channels closed by the server within %s",
+		c.conns, c.sessions, float64(sent.Load())/1e6, closed.Load(), len(chans), c.hold), nil
+}
+
+// floodChannel floods ch with c.flood, counting what it sent.
+func floodChannel(c config, ch gossh.Channel, sent *atomic.Int64) {
+	switch c.flood {
+	case "env":
+		value := strings.Repeat("x", cmp.Or(c.size, 30_000))
+		for i := range cmp.Or(c.count, 1000) {
+			name := []string{"FLOOD", "LANG"}[i%2]
+			if _, err := ch.SendRequest("env", false, gossh.Marshal(struct{ Name, Value string }{name, value})); err != nil {
+				return
+			}
+			sent.Add(int64(len(value)))
+		}
+	case "signal":
+		name := strings.Repeat("S", cmp.Or(c.size, 200_000))
+		for range cmp.Or(c.count, 128) {
+			if _, err := ch.SendRequest("signal", false, gossh.Marshal(struct{ Signal string }{name})); err != nil {
+				return
+			}
+			sent.Add(int64(len(name)))
+		}
+	case "stderr":
+		chunk := make([]byte, 32<<10)
+		for n := 0; n < cmp.Or(c.size, 2<<20); n += len(chunk) {
+			if _, err := ch.Stderr().Write(chunk); err != nil {
+				return
+			}
+			sent.Add(int64(len(chunk)))
+		}
+	}
+}
+
+// floodResize opens a terminal on each of c.conns connections and sends
+// window sizes as fast as they go for c.duration, 512x256 and one less.
+func floodResize(ctx context.Context, c config) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, c.duration)
+	defer cancel()
+	var sent atomic.Int64
+	var wg sync.WaitGroup
+	for range c.conns {
+		cl, err := dial(c.addr)
+		if err != nil {
+			return "", fmt.Errorf("flooding connection: %w", err)
+		}
+		defer cl.Close()
+		s, err := cl.NewSession()
+		if err != nil {
+			return "", err
+		}
+		s.Stdout, s.Stderr = io.Discard, io.Discard
+		if err := s.RequestPty("xterm-256color", 256, 512, gossh.TerminalModes{}); err != nil {
+			return "", err
+		}
+		if _, err := s.StdinPipe(); err != nil {
+			return "", err
+		}
+		if err := s.Shell(); err != nil {
+			return "", err
+		}
+		wg.Go(func() {
+			for i := 0; ctx.Err() == nil; i++ {
+				if s.WindowChange(256-i%2, 512-i%2) != nil {
+					return
+				}
+				sent.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	return fmt.Sprintf("%d terminals sent %d window sizes", c.conns, sent.Load()), nil
+}
+
+// floodRooms makes rooms with `new` for c.duration, each on a connection
+// with a new key, c.conns at a time.
+func floodRooms(ctx context.Context, c config) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, c.duration)
+	defer cancel()
+	var made, refused atomic.Int64
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	lastRefusal := ""
+	for range c.conns {
+		wg.Go(func() {
+			for ctx.Err() == nil {
+				cl, err := dial(c.addr)
+				if err != nil {
+					time.Sleep(100 * time.Millisecond)
+					continue
+				}
+				s, err := cl.NewSession()
+				if err == nil {
+					var stderr bytes.Buffer
+					s.Stderr = &stderr
+					if err := s.Run("new --players 2"); err == nil {
+						made.Add(1)
+					} else {
+						refused.Add(1)
+						mu.Lock()
+						lastRefusal = strings.TrimSpace(stderr.String())
+						mu.Unlock()
+					}
+				}
+				cl.Close()
+			}
+		})
+	}
+	wg.Wait()
+	return fmt.Sprintf("%d rooms made, %d refused (the last told %q)", made.Load(), refused.Load(), lastRefusal), nil
 }
