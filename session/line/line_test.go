@@ -73,3 +73,74 @@ func TestLobbyWelcomes(t *testing.T) {
 	io.WriteString(in, "games\n")
 	waitOut(t, out, "Furnace")
 }
+
+// TestEditorEchoesAndEdits: typed keys are echoed, backspace and ^U edit
+// the line, and escape sequences (arrows) are read and dropped, never
+// echoed: the echo carries no escape byte.
+func TestEditorEchoesAndEdits(t *testing.T) {
+	var echoed []byte
+	e := editor{echo: true, max: 10, out: func(b []byte) { echoed = append(echoed, b...) }}
+	lines := e.feed([]byte("ab\x7fc\x1b[Ad\x1bOB\r\nxyz\x15look\r"))
+	if len(lines) != 2 || lines[0].text != "acd" || lines[1].text != "look" {
+		t.Fatalf("lines = %+v; want acd, look", lines)
+	}
+	if strings.ContainsRune(string(echoed), 0x1b) {
+		t.Errorf("the echo carries an escape byte: %q", echoed)
+	}
+	if !strings.Contains(string(echoed), "b\b \bc") {
+		t.Errorf("backspace is not echoed as one: %q", echoed)
+	}
+	// A line past the bound is refused whole, and the next read afresh.
+	lines = e.feed([]byte("0123456789abc\rok\r"))
+	if len(lines) != 2 || !lines[0].tooLong || lines[1].text != "ok" || lines[1].tooLong {
+		t.Errorf("lines = %+v; want one too long, then ok", lines)
+	}
+}
+
+// TestEventsNeverBreakATypedLine: an event that comes while a line is
+// half typed waits for Enter; one at an empty prompt is written over the
+// prompt, which comes again under it.
+func TestEventsNeverBreakATypedLine(t *testing.T) {
+	var out bytes.Buffer
+	tm := newTerm(&out, true, 100)
+	tm.words = strings.NewReplacer()
+	tm.done() // the first prompt
+	if got := out.String(); got != prompt {
+		t.Fatalf("the prompt: %q", got)
+	}
+	tm.ed.feed([]byte("lo"))
+	tm.event("bob built Obelisk")
+	tm.flush()
+	if strings.Contains(out.String(), "Obelisk") {
+		t.Fatalf("an event broke the line being typed: %q", out.String())
+	}
+	out.Reset()
+	for _, l := range tm.ed.feed([]byte("ok\r")) {
+		tm.answer("you typed " + l.text)
+	}
+	tm.done()
+	if got, want := out.String(), "ok\nyou typed look\nbob built Obelisk\n"+prompt; got != want {
+		t.Errorf("after Enter: %q; want %q", got, want)
+	}
+	out.Reset()
+	tm.event("alice took Gymnasium")
+	tm.flush()
+	if got, want := out.String(), "\ralice took Gymnasium\n"+prompt; got != want {
+		t.Errorf("an event at an empty prompt: %q; want %q", got, want)
+	}
+}
+
+// TestHostSeatsABot: a room made with a free seat starts once the host
+// seats a bot in it from the line mode, and the host's turn is said.
+func TestHostSeatsABot(t *testing.T) {
+	in, out, stop := run(t, false, session.Start{Mode: "lobby"})
+	defer stop()
+	waitOut(t, out, "Welcome")
+	io.WriteString(in, "new furnace 2 players\n")
+	waitOut(t, out, "Waiting for 1 more player. Seated: you.")
+	io.WriteString(in, "bot\n")
+	waitOut(t, out, "now plays seat 2")
+	waitOut(t, out, "Your turn: round 1")
+	io.WriteString(in, "look\n")
+	waitOut(t, out, "al: money")
+}

@@ -30,6 +30,7 @@ type table struct {
 	acting  bool                     // the seat had moves at the last update
 	started bool                     // an update has been taken
 	seated  string                   // the seats as last said, before the start
+	away    []bool                   // by seat, whether its player was away at the last update
 	notice  string
 	over    bool
 	// rematchSaid is set once the rematch's room has been announced.
@@ -94,6 +95,7 @@ func (t *table) update(s *sess, u lobby.Update) {
 			}
 		}
 	}
+	t.sayAway(s, seats)
 	if u.Notice != t.notice {
 		t.notice = u.Notice
 		if u.Notice != "" {
@@ -295,7 +297,7 @@ func (t *table) command(s *sess, text, name, rest string) error {
 	switch name {
 	case "help", "keys", "?":
 		s.out.answer(s.p.T("line.table.help1"), s.p.T("line.table.help2"), s.p.T("line.table.help3"),
-			s.p.T("line.table.help4"), s.p.T("line.table.help5"))
+			s.p.T("line.table.help4"), s.p.T("line.table.help5"), s.p.T("line.table.help6"))
 	case "look", "l":
 		s.out.answer(t.summary(s, seats)...)
 	case "moves", "m":
@@ -320,6 +322,10 @@ func (t *table) command(s *sess, text, name, rest string) error {
 		t.play(s, *armed)
 	case "rematch":
 		t.rematch(s)
+	case "bot":
+		t.bot(s, seats, rest)
+	case "vote":
+		t.vote(s, seats, rest)
 	case "leave":
 		s.closeTable()
 		s.out.answer(s.p.T("line.table.left"))
@@ -609,6 +615,89 @@ func (t *table) rematch(s *sess) {
 		return
 	}
 	s.out.answer(s.p.T("line.table.rematch_offered"))
+}
+
+// sayAway says who went away and who came back, once the game is under
+// way: an away seat may be handed to a bot by the table's votes.
+func (t *table) sayAway(s *sess, seats kit.Seats) {
+	was := t.away
+	t.away = make([]bool, len(t.room.Seats))
+	for i, seat := range t.room.Seats {
+		t.away[i] = t.room.Started && !t.room.Over && !seat.AwaySince.IsZero() && seat.Bot == "" && !seat.Free
+		switch {
+		case i >= len(was) || seats.Me(i):
+		case t.away[i] && !was[i]:
+			s.out.event(s.p.T("line.table.went_away", "Name", seats.Name(i)))
+		case !t.away[i] && was[i] && seat.Connected:
+			s.out.event(s.p.T("line.table.came_back", "Name", seats.Name(i)))
+		}
+	}
+}
+
+// seatNamed finds the seat a player typed: a name (or its start), or a
+// seat's number.
+func (t *table) seatNamed(seats kit.Seats, name string) int {
+	if n, err := strconv.Atoi(name); err == nil && n >= 1 && n <= len(t.room.Seats) {
+		return n - 1
+	}
+	for i := range t.room.Seats {
+		if name != "" && strings.HasPrefix(strings.ToLower(seats.Name(i)), strings.ToLower(name)) {
+			return i
+		}
+	}
+	return -1
+}
+
+// bot seats a bot in a free seat, as the host may: "bot 2", "bot 2
+// greedy".
+func (t *table) bot(s *sess, seats kit.Seats, args string) {
+	f := strings.Fields(args)
+	seat := -1
+	if len(f) > 0 {
+		seat = t.seatNamed(seats, f[0])
+	} else if i := slices.IndexFunc(t.room.Seats, func(x lobby.SeatInfo) bool { return x.Free }); i >= 0 {
+		seat = i
+	}
+	if seat < 0 {
+		s.out.answer(s.p.T("line.table.bot_which"))
+		return
+	}
+	g, _ := s.cfg.Lobby.Game(t.room.Game)
+	name := g.DefaultBot()
+	if len(f) > 1 {
+		name = f[1]
+	}
+	if !t.room.Seats[seat].Free {
+		t.vote(s, seats, strconv.Itoa(seat+1)) // an away player's seat: a vote
+		return
+	}
+	ctx, cancel := s.call()
+	defer cancel()
+	if err := s.cfg.Lobby.AddBot(ctx, t.room.Code, s.cfg.Player, seat, name); err != nil {
+		s.out.answer(s.refusal(t.room.Game, err))
+		return
+	}
+	s.out.answer(s.p.T("session.bots.seated", "Bot", name, "Seat", seat+1))
+}
+
+// vote casts the player's vote to hand an away player's seat to a bot.
+func (t *table) vote(s *sess, seats kit.Seats, name string) {
+	seat := t.seatNamed(seats, name)
+	if seat < 0 {
+		s.out.answer(s.p.T("line.table.no_seat", "Name", name))
+		return
+	}
+	ctx, cancel := s.call()
+	defer cancel()
+	res, err := s.cfg.Lobby.Vote(ctx, t.room.Code, s.cfg.Player, seat)
+	switch {
+	case err != nil:
+		s.out.answer(s.refusal(t.room.Game, err))
+	case res.HandedOver:
+		s.out.answer(s.p.T("session.bots.handedOver", "Bot", res.Bot, "Name", seats.Name(seat)))
+	default:
+		s.out.answer(s.p.T("session.bots.voted", "Votes", res.Votes, "Needed", res.Needed))
+	}
 }
 
 // hasLetter reports whether a line says something in words, rather than
