@@ -163,7 +163,7 @@ func TestJSONEverywhere(t *testing.T) {
 			facts = append(facts, cmd.name)
 		}
 	}
-	for _, want := range []string{"rooms", "history", "mine", "name", "profile", "top", "lang", "whoami", "version"} {
+	for _, want := range []string{"rooms", "history", "mine", "name", "profile", "top", "lang", "whoami", "version", "new"} {
 		if !slices.Contains(facts, want) {
 			t.Errorf("%s takes no --json", want)
 		}
@@ -191,6 +191,16 @@ func TestJSONEverywhere(t *testing.T) {
 		if line != "profile --json" && who.ID != alice.ID {
 			t.Errorf("%s: id %q, want %q", line, who.ID, alice.ID)
 		}
+	}
+	// A room is the object rooms --json lists, wherever one is printed.
+	var made struct {
+		lobby.RoomInfo
+		Invite string `json:"invite"`
+	}
+	r := s.runLine(alice, "new --private --sit --json", "")
+	if err := json.Unmarshal([]byte(r.out), &made); err != nil || made.Code == "" || !strings.HasPrefix(made.Invite, made.Code+"-") ||
+		made.Public || len(made.Seats) != 2 || made.Seats[0].Name != "alice" {
+		t.Errorf("new --private --sit --json: %+v, %v in %q", made, err, r.out)
 	}
 	var l langJSON
 	if err := json.Unmarshal([]byte(s.runLine(alice, "lang --json", "").out), &l); err != nil || l.Lang != lang.English || l.From != "default" || len(l.Langs) != len(lang.Tags) {

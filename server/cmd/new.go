@@ -69,7 +69,9 @@ func (s *Set) newRoom(c *Call) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(c.Out, m.Invite())
+	if !c.JSON {
+		fmt.Fprintln(c.Out, m.Invite())
+	}
 	fmt.Fprintf(c.Err, "%s\n%s\n", c.T("cmd.new.ready", "Invite", m.Invite(), "Title", s.title(c, g.Name())), c.T("cmd.new.host"))
 	if err := s.seatCreator(c, m.Invite(), *sit); err != nil {
 		return err
@@ -87,7 +89,26 @@ func (s *Set) newRoom(c *Call) error {
 		clockNote = c.T("cmd.new.clock_on", "Time", c.duration(m.Clock))
 	}
 	fmt.Fprintln(c.Err, c.T("cmd.new.away", "Grace", c.duration(m.Grace), "Clock", clockNote))
+	if c.JSON {
+		return s.roomJSON(c, m.Invite())
+	}
 	return nil
+}
+
+// createdRoom is what new --json prints: the room as rooms --json lists
+// it, and the invite that opens it (a private room's code and secret).
+type createdRoom struct {
+	lobby.RoomInfo
+	Invite string `json:"invite"`
+}
+
+// roomJSON prints the room invite opens, as it stands now, for scripts.
+func (s *Set) roomJSON(c *Call, invite string) error {
+	info, err := s.Lobby.Info(c.Ctx, invite, c.Player)
+	if err != nil {
+		return err
+	}
+	return writeJSON(c.Out, createdRoom{RoomInfo: info, Invite: invite})
 }
 
 // seatCreator seats the room's creator, with --sit, and says who sits

@@ -42,8 +42,8 @@ type command struct {
 var commands = []command{
 	{name: "help", args: "[COMMAND]", about: "cmd.about.help"}, // run set in init: help lists commands
 	{name: "rooms", args: "[--playing] [--json]", about: "cmd.about.rooms", json: true, run: (*Set).rooms},
-	{name: "new", args: "[--game G] [--players N] [--private] [--seed S] [--bots B,B] [--grace 2m] [--clock 90s|off] [--sit] [game options]",
-		about: "cmd.about.new", run: (*Set).newRoom},
+	{name: "new", args: "[--game G] [--players N] [--private] [--seed S] [--bots B,B] [--grace 2m] [--clock 90s|off] [--sit] [--json] [game options]",
+		about: "cmd.about.new", json: true, run: (*Set).newRoom},
 	{name: "play", args: "CODE [WORD] [--watch]", about: "cmd.about.play", run: (*Set).play},
 	{name: "join", args: "CODE [WORD] [--theme T] [--no-bell] [--plain]", about: "cmd.about.join", terminal: true},
 	{name: "watch", args: "CODE [--theme T] [--no-bell] [--plain]", about: "cmd.about.watch", terminal: true},
