@@ -62,13 +62,15 @@ func parseSize(v string) (w, h int, ok bool) {
 
 // cast writes the replay of the room typed names as an asciicast v2
 // stream (docs.asciinema.org/manual/asciicast/v2): a header, then the
-// replay screen's frames as output events, one a pace, each a whole
-// screen; the last stays a pace before the recording ends.
+// replay screen's frames as output events, one a pace: the first a whole
+// screen, each after it the lines that changed, the last held a pace
+// before the recording ends.
 func (s *Set) cast(c *Call, typed string, size castSize, pace time.Duration, theme string) error {
 	out := bufio.NewWriter(c.Out)
 	cfg := session.Config{Lobby: s.Lobby, Games: s.Screens, Player: c.Player, Theme: theme, Lang: c.Lang,
 		Width: size.w, Height: size.h, Context: c.Ctx}
 	var at time.Duration
+	var shown []string // the lines on the recording's screen
 	err := session.ReplayFrames(cfg, typed, func(f session.ReplayFrame) error {
 		if err := c.Ctx.Err(); err != nil {
 			return err
@@ -78,12 +80,20 @@ func (s *Set) cast(c *Call, typed string, size castSize, pace time.Duration, the
 				return err
 			}
 		}
-		screen := clearScreen + strings.ReplaceAll(f.View, "\n", "\r\n")
+		var screen strings.Builder
 		if f.At == 0 {
-			screen = hideCursor + screen
+			screen.WriteString(hideCursor + clearScreen)
 		}
+		lines := strings.Split(f.View, "\n")
+		for i, line := range lines {
+			if i < len(shown) && shown[i] == line {
+				continue
+			}
+			fmt.Fprintf(&screen, "\x1b[%d;1H\x1b[2K%s", i+1, line) // to the line, cleared, and over it
+		}
+		shown = lines
 		at = time.Duration(f.At) * pace
-		return castEvent(out, at, screen)
+		return castEvent(out, at, screen.String())
 	})
 	if err != nil {
 		return err
