@@ -135,22 +135,21 @@ func RenameProfile(s ProfileTx, id, name string) error {
 
 // SetProfileLang applies Profiles.SetLang to s.
 func SetProfileLang(s ProfileTx, id, lang string) error {
-	p, ok := s.Get(id)
-	if !ok {
-		return ErrNoProfile
-	}
-	p.Lang = lang
-	s.Put(p)
-	return nil
+	return changeProfile(s, id, func(p *Profile) { p.Lang = lang })
 }
 
 // SetProfilePlain applies Profiles.SetPlain to s.
 func SetProfilePlain(s ProfileTx, id string, plain bool) error {
+	return changeProfile(s, id, func(p *Profile) { p.Plain = plain })
+}
+
+// changeProfile changes profile id in s: ErrNoProfile if there is none.
+func changeProfile(s ProfileTx, id string, change func(*Profile)) error {
 	p, ok := s.Get(id)
 	if !ok {
 		return ErrNoProfile
 	}
-	p.Plain = plain
+	change(&p)
 	s.Put(p)
 	return nil
 }
