@@ -303,6 +303,10 @@ func TestPlayThroughLineModeAgainstBots(t *testing.T) {
 			from = r.mark()
 			r.send("quit")
 			r.awaitLine(from, p.T("line.bye"))
+			// The finished game's log, a page at a time, for anyone.
+			rp := startReader(t, dialKey(t, srv.addr, "rp"+name, newKey(t)), "rp"+name, "none", "replay "+code+" --plain", lang.For(lang.English))
+			rp.await(0, "the replay's first page", func(l string) bool { return strings.HasPrefix(l, "The game in room "+code) })
+			rp.send("quit")
 		})
 	}
 }
@@ -353,6 +357,9 @@ func TestPlayThroughScreenAndLinesShareATable(t *testing.T) {
 	bob := startReader(t, dialKey(t, srv.addr, "bob", newKey(t)), "bob", "none", "join "+code+" --plain", en)
 	bob.awaitLine(0, en.T("line.table.seated", "Code", code, "Game", "Fantastic Factories", "Seat", 2))
 	alice.sees("round 1", "market phase")
+	// carol watches in the line mode: she hears both players' moves.
+	carol := startReader(t, dialKey(t, srv.addr, "carol", newKey(t)), "carol", "none", "watch "+code+" --plain", en)
+	carol.awaitLine(0, en.T("line.table.watching", "Code", code, "Game", "Fantastic Factories"))
 
 	acting := func() int {
 		info, err := srv.lobby.Info(context.Background(), code, srvPlayer("x"))
@@ -384,6 +391,8 @@ func TestPlayThroughScreenAndLinesShareATable(t *testing.T) {
 			waitUntil(t, "the turn to pass", func() bool { return acting() != seat })
 		}
 	}
+	carol.await(0, "alice's move", func(l string) bool { return strings.HasPrefix(l, "alice ") })
+	carol.await(0, "bob's move", func(l string) bool { return strings.HasPrefix(l, "bob ") })
 	from := bob.mark()
 	bob.send("say hello from a reader")
 	bob.awaitLine(from, "bob says: hello from a reader")
