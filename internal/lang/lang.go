@@ -1,6 +1,7 @@
 // Package lang is what a player reads, in the player's language: the
-// languages offered, their message catalogues (locales/, one file per
-// language; English is the source every other follows) and a Printer per
+// languages offered, their message catalogues (the shared words in
+// locales/, each game's in its own, which it registers; one file per
+// language, English the source every other follows) and a Printer per
 // language that words a message by its ID with CLDR plural rules.
 //
 // Code names a message by a literal ID ("lobby.title", or in the catalogue

@@ -144,31 +144,82 @@ func TestFallback(t *testing.T) {
 	}
 }
 
-// catalogue reads a language's file, locales/TAG.toml, into its
-// messages: ID -> the forms it has ("other" for a message without
-// plurals) -> text.
+// TestMain registers every game's catalogue in the module (each
+// session/GAME/locales, which its package registers in a binary), so the
+// checks here read every message.
+func TestMain(m *testing.M) {
+	root := filepath.Join("..", "..")
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil || !d.IsDir():
+			return err
+		case path != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata"):
+			return filepath.SkipDir
+		case d.Name() != "locales":
+			return nil
+		}
+		if abs, _ := filepath.Abs(path); abs == mustAbs("locales") {
+			return filepath.SkipDir
+		}
+		if _, err := os.Stat(filepath.Join(path, "en.toml")); err == nil {
+			Register(os.DirFS(filepath.Dir(path)))
+		}
+		return filepath.SkipDir
+	})
+	if err != nil {
+		panic(err)
+	}
+	os.Exit(m.Run())
+}
+
+func mustAbs(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		panic(err)
+	}
+	return abs
+}
+
+// catalogueFiles are the registered catalogues, the shared one first.
+func catalogueFiles() []fs.FS {
+	catalogues.Lock()
+	defer catalogues.Unlock()
+	return slices.Clone(catalogues.files)
+}
+
+// catalogue reads a language's files, locales/TAG.toml of every
+// catalogue, into its messages: ID -> the forms it has ("other" for a
+// message without plurals) -> text. A message given in two catalogues
+// fails t.
 func catalogue(t *testing.T, tag Tag) map[string]map[string]string {
 	t.Helper()
-	files, err := fs.Glob(locales, "locales/*.toml")
-	if err != nil {
-		t.Fatal(err)
-	}
 	out := map[string]map[string]string{}
-	for _, file := range files {
-		if !strings.HasSuffix(file, "/"+string(tag)+".toml") && !strings.HasSuffix(file, "."+string(tag)+".toml") {
-			continue
-		}
-		var raw map[string]any
-		if _, err := toml.DecodeFS(locales, file, &raw); err != nil {
-			t.Fatal(err)
-		}
-		walkMessages("", raw, func(id string, forms map[string]string) {
+	for _, fsys := range catalogueFiles() {
+		for id, forms := range catalogueOf(t, fsys, tag) {
 			if _, dup := out[id]; dup {
-				t.Errorf("%s: %q is given twice", file, id)
+				t.Errorf("%s: %q is given in two catalogues", tag, id)
 			}
 			out[id] = forms
-		})
+		}
 	}
+	return out
+}
+
+// catalogueOf reads one catalogue's file for tag.
+func catalogueOf(t *testing.T, fsys fs.FS, tag Tag) map[string]map[string]string {
+	t.Helper()
+	out := map[string]map[string]string{}
+	file := "locales/" + string(tag) + ".toml"
+	var raw map[string]any
+	if _, err := toml.DecodeFS(fsys, file, &raw); err != nil {
+		t.Fatal(err)
+	}
+	walkMessages("", raw, func(id string, forms map[string]string) {
+		if _, dup := out[id]; dup {
+			t.Errorf("%s: %q is given twice", file, id)
+		}
+		out[id] = forms
+	})
 	return out
 }
 
@@ -214,24 +265,34 @@ func arguments(s string) []string {
 	return slices.Compact(names)
 }
 
-// TestCatalogues is the key check: every language has exactly English's
-// messages, each plural with its language's forms, each taking the same
-// arguments.
+// TestCatalogues is the key check: in each catalogue (the shared one and
+// every game's), every language has exactly English's messages, each
+// plural with its language's forms, each taking the same arguments.
 func TestCatalogues(t *testing.T) {
-	files, err := fs.Glob(locales, "locales/*.toml")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var want []string
 	for _, tag := range Tags {
 		want = append(want, "locales/"+string(tag)+".toml")
 	}
-	if slices.Sort(files); !slices.Equal(files, slices.Sorted(slices.Values(want))) {
-		t.Errorf("locales/ holds %v; want one file per language: %v", files, want)
+	if len(catalogueFiles()) < 3 {
+		t.Errorf("%d catalogues registered; want the shared one and each game's", len(catalogueFiles()))
 	}
-	en := catalogue(t, English)
+	for _, fsys := range catalogueFiles() {
+		files, err := fs.Glob(fsys, "locales/*.toml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if slices.Sort(files); !slices.Equal(files, slices.Sorted(slices.Values(want))) {
+			t.Errorf("a catalogue's locales/ holds %v; want one file per language: %v", files, want)
+		}
+		checkCatalogue(t, fsys)
+	}
+	catalogue(t, English) // no message in two catalogues
+}
+
+func checkCatalogue(t *testing.T, fsys fs.FS) {
+	en := catalogueOf(t, fsys, English)
 	for _, tag := range Tags[1:] {
-		got := catalogue(t, tag)
+		got := catalogueOf(t, fsys, tag)
 		for _, id := range slices.Sorted(maps.Keys(en)) {
 			forms, ok := got[id]
 			if !ok {
