@@ -366,9 +366,11 @@ func moveLatencies(t *testing.T, silent bool) []time.Duration {
 	for {
 		if len(lat) == silentFrom && silent {
 			// Full redraws of a huge window, none of them read: far more
-			// than the 2 MB the channel's window holds.
-			for i := range 40 {
+			// than the 2 MB the channel's window holds. A storm of sizes
+			// is drawn once (resizeEvery): these come apart.
+			for i := range 24 {
 				muteTerm.WindowChange(200+i%2*56, 400+i%2*112)
+				time.Sleep(resizeEvery + 10*time.Millisecond)
 			}
 		}
 		mover := -1

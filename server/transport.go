@@ -210,8 +210,7 @@ func (f *requestFilter) close() {
 // a refusal of its own (a kind of request the server has no use for,
 // one on a closed channel).
 func (c *countedChannel) admit(req *gossh.Request) (reason string, quiet bool) {
-	// Sizes are coalesced (filter), not counted.
-	if c.cs != nil && req.Type != "window-change" && !c.cs.allowRequest(c.s.cfg.Limits, time.Now()) {
+	if c.cs != nil && !c.cs.allowRequest(c.s.cfg.Limits, req.Type, time.Now()) {
 		c.s.cutConn(c.cs, "request_rate")
 		return "request_rate", true
 	}
@@ -256,20 +255,30 @@ func (c *countedChannel) admit(req *gossh.Request) (reason string, quiet bool) {
 	return "", false
 }
 
-// allowRequest counts a channel request on the connection, and reports
-// false once they come faster than Limits.RequestRate (bursts of four
-// seconds' worth).
-func (cs *connState) allowRequest(lim Limits, now time.Time) bool {
+// allowRequest counts a channel request of kind on the connection, and
+// reports false once they come faster than Limits.RequestRate (bursts
+// of four seconds' worth). A window size counts a tenth of a request:
+// a terminal dragged wider sends dozens a second, coalesced by the
+// filter, but each still costs the server a packet to open.
+func (cs *connState) allowRequest(lim Limits, kind string, now time.Time) bool {
 	if lim.RequestRate <= 0 {
 		return true
+	}
+	cost := sizesPerRequest
+	if kind == "window-change" {
+		cost = 1
 	}
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
 	if cs.requestRate == nil {
-		cs.requestRate = rate.NewLimiter(rate.Limit(lim.RequestRate), 4*lim.RequestRate)
+		per := sizesPerRequest * lim.RequestRate
+		cs.requestRate = rate.NewLimiter(rate.Limit(per), 4*per)
 	}
-	return cs.requestRate.AllowN(now, 1)
+	return cs.requestRate.AllowN(now, cost)
 }
+
+// sizesPerRequest is how many window sizes count as one request.
+const sizesPerRequest = 10
 
 // chargeStderr counts n bytes of stderr input on the connection, and
 // cuts it past stderrInput.

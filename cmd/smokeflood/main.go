@@ -122,7 +122,7 @@ func run(ctx context.Context, args []string) error {
 		return err
 	}
 	during := p.take()
-	report(c.flood, note, took, idle, after, peak.max())
+	report(c.flood, note, took, idle, after, max(peak.max(), after.get("process_resident_memory_bytes")))
 	fmt.Printf("another player's whoami: %s at rest, %s during the flood\n", quiet, during)
 	return nil
 }

@@ -81,7 +81,10 @@ func TestSIGTERMTellsEverySession(t *testing.T) {
 	for _, term := range terms {
 		drawn := len(term.String())
 		go func() {
+			// Paced within --request-rate: a storm past it ends the
+			// connection (a size counts a tenth of a request).
 			for i := 0; term.sess.WindowChange(24+i%20, 80+i%40) == nil; i++ {
+				time.Sleep(2 * time.Millisecond)
 			}
 		}()
 		for deadline := time.Now().Add(15 * time.Second); len(term.String()) == drawn; time.Sleep(time.Millisecond) {
