@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/store"
 )
 
 // newRoom creates a room. Every game's options are flags (--difficulty
@@ -76,6 +77,16 @@ func (s *Set) newRoom(c *Call) error {
 	if err := s.seatCreator(c, m.Invite(), *sit); err != nil {
 		return err
 	}
+	s.howToPlay(c, m)
+	if c.JSON {
+		return s.roomJSON(c, m.Invite())
+	}
+	return nil
+}
+
+// howToPlay tells the room's creator how to play in the room m, and what
+// kind of room it is.
+func (s *Set) howToPlay(c *Call, m store.Meta) {
 	fmt.Fprintf(c.Err, "%s\n  %s\n%s %s\n", c.T("cmd.new.to_play"), s.Host.SSHCommand(true, "join", m.Invite()),
 		c.T("cmd.new.scripts"), s.Host.SSHCommand(false, "play", m.Invite()))
 	if !m.Public {
@@ -89,10 +100,6 @@ func (s *Set) newRoom(c *Call) error {
 		clockNote = c.T("cmd.new.clock_on", "Time", c.duration(m.Clock))
 	}
 	fmt.Fprintln(c.Err, c.T("cmd.new.away", "Grace", c.duration(m.Grace), "Clock", clockNote))
-	if c.JSON {
-		return s.roomJSON(c, m.Invite())
-	}
-	return nil
 }
 
 // createdRoom is what new --json prints: the room as rooms --json lists
