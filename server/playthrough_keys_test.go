@@ -178,3 +178,15 @@ func (p *player) selectedMove() string {
 	}
 	return ""
 }
+
+// TestPlayThroughMenuShowsWhatDiffers (issue 36, point 8): menu lines
+// that begin alike and run past the menu's width give up their shared
+// words, not their ends: each Hire line shows the card it discards.
+// Seed 25 offers the Electrician for one of three cards.
+func TestPlayThroughMenuShowsWhatDiffers(t *testing.T) {
+	srv := startServer(t)
+	alice, _ := soloAt(t, srv.addr, 80, 24, "25")
+	alice.press("/", "electrician")
+	alice.sees("▸ Hire Electrician, discarding Mega", "  … discarding Assembly Line", "  … discarding Solar Array")
+	alice.seesNo("discarding Ass…", "discarding Sola…")
+}

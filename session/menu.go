@@ -251,6 +251,34 @@ func (m *menu) setFilter(f string) {
 	m.group, m.item = 0, 0
 }
 
+// differing is move i's label for a line w wide. A label too long for it
+// that begins as another move of the group does would be cut where the
+// two differ: the shared words give way to "…", but for the last, so the
+// line shows what differs ("… discarding Mega Factory", "… for energy").
+func differing(moves []kit.MenuMove, i, w int) string {
+	label := moves[i].Label
+	if kit.Width(label) <= w {
+		return label
+	}
+	words := strings.Split(label, " ")
+	shared := 0
+	for j, mv := range moves {
+		if j == i {
+			continue
+		}
+		other := strings.Split(mv.Label, " ")
+		n := 0
+		for n < len(words)-1 && n < len(other) && words[n] == other[n] {
+			n++
+		}
+		shared = max(shared, n)
+	}
+	if shared < 2 {
+		return label
+	}
+	return "… " + strings.Join(words[shared-1:], " ")
+}
+
 // view draws the menu in w×h: the group title with its position, then the
 // group's moves scrolled to keep the selection in sight. An armed
 // selection (a costly move waiting for its second enter) is marked ⏎.
@@ -301,7 +329,7 @@ func (m menu) view(t kit.Theme, w, h int, armed bool) string {
 	}
 	for i := start; i < len(g.Moves) && i < start+shown; i++ {
 		if i != m.item {
-			lines = append(lines, "  "+g.Moves[i].Label)
+			lines = append(lines, "  "+differing(g.Moves, i, w-2))
 			continue
 		}
 		for j, part := range selected {
