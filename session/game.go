@@ -566,9 +566,13 @@ func (g *gameScreen) play() tea.Cmd {
 		g.hold(heldKey{mv: mv})
 		return nil
 	}
-	if mv.Confirm && !bytes.Equal(g.armed, mv.Move) {
+	if (mv.Confirm || mv.Loses != "") && !bytes.Equal(g.armed, mv.Move) {
 		g.armed = mv.Move
-		g.setStatus(g.env.theme.L.T("session.game.confirm"), false)
+		ask := g.env.theme.L.T("session.game.confirm")
+		if mv.Loses != "" {
+			ask = g.env.theme.L.T("session.game.confirmLoses", "Loses", mv.Loses)
+		}
+		g.setStatus(ask, false)
 		return nil
 	}
 	g.armed = nil

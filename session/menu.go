@@ -77,8 +77,9 @@ func (m *menu) restore(old menu) {
 			if mv, ok := old.selected(); ok {
 				for j, x := range gs[i].Moves {
 					if x.Label == mv.Label {
-						m.item = j
-						break
+						m.group, m.item = i, j
+						m.offUndo()
+						return // the same move: the player's own choice stays
 					}
 				}
 			}
@@ -87,6 +88,25 @@ func (m *menu) restore(old menu) {
 		}
 	}
 	m.offUndo()
+	m.offLoss()
+}
+
+// offLoss moves the selection off a move that loses something (Loses)
+// to the nearest in its group that loses nothing, if there is one: a
+// line the menu lands on by itself must be safe to play.
+func (m *menu) offLoss() {
+	g, ok := m.selectedGroup()
+	if !ok || m.item < 0 || m.item >= len(g.Moves) || g.Moves[m.item].Loses == "" {
+		return
+	}
+	for d := 1; d < len(g.Moves); d++ {
+		for _, j := range [2]int{m.item + d, m.item - d} {
+			if j >= 0 && j < len(g.Moves) && g.Moves[j].Loses == "" {
+				m.item = j
+				return
+			}
+		}
+	}
 }
 
 // nearest is the index (by at) of the group of was nearest to was[from]
@@ -196,6 +216,7 @@ func (m *menu) stepGroup(d int) {
 	}
 	m.group = ((m.group+d)%n + n) % n
 	m.item = 0
+	m.offLoss()
 }
 
 // stepItem moves the move selection by d within the group, wrapping.
@@ -245,10 +266,12 @@ func (m *menu) toItem(i int) {
 	}
 }
 
-// setFilter changes the search and selects its first result.
+// setFilter changes the search and selects its first result that loses
+// nothing.
 func (m *menu) setFilter(f string) {
 	m.filter = f
 	m.group, m.item = 0, 0
+	m.offLoss()
 }
 
 // differing is move i's label for a line w wide. A label too long for it

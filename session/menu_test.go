@@ -64,3 +64,29 @@ func TestMenuViewKeptUntilChanged(t *testing.T) {
 	g.armed, g.pending = nil, true
 	check("sending")
 }
+
+// TestMenuNeverPreselectsALoss: the menu lands by itself only on a move
+// that loses nothing while its group has one (issue 36, point 5): when
+// it opens, and when the move it was on is gone (a card added coal, so
+// every line of the card changed, and the old place is now the skip).
+func TestMenuNeverPreselectsALoss(t *testing.T) {
+	mv := func(label, loses string) kit.MenuMove {
+		return kit.MenuMove{Label: label, Move: []byte(`"` + label + `"`), Loses: loses}
+	}
+	skip := mv("skip 3 coal → 4 money", "$4 less than this card can make now")
+	opened := newMenu([]kit.MoveGroup{{Key: "produce:x", Moves: []kit.MenuMove{skip, mv("3 coal into 4 money", "")}}}, menu{})
+	if got, _ := opened.selected(); got.Label != "3 coal into 4 money" {
+		t.Errorf("the menu opens on %q", got.Label)
+	}
+	old := newMenu([]kit.MoveGroup{{Key: "produce:x", Moves: []kit.MenuMove{mv("2 coal into 4 money", ""), mv("1 coal into 2 money", ""), mv("skip 2 coal", "$4 less")}}}, menu{})
+	old.item = 1
+	after := newMenu([]kit.MoveGroup{{Key: "produce:x", Moves: []kit.MenuMove{mv("3 coal into 6 money", ""), skip}}}, old)
+	if got, _ := after.selected(); got.Loses != "" {
+		t.Errorf("after the update the menu is on %q, which loses %s", got.Label, got.Loses)
+	}
+	kept := newMenu(old.groups, old)
+	kept.item = 2 // the player's own choice of a loss stays theirs
+	if again := newMenu(old.groups, kept); again.item != 2 {
+		t.Errorf("the player's own choice of the skip moved to %d", again.item)
+	}
+}

@@ -27,8 +27,26 @@ func (b *board) Menu(s kit.Seats) []kit.MoveGroup {
 		title, card := groupOf(t, v, mv)
 		return kit.MoveGroup{Key: key, Title: title, Card: card}, kindRank[mv.Kind]
 	}, func(mv factories.Move) kit.MenuMove {
-		return kit.MenuMove{Label: describe(t, v, s, mv), Confirm: costly[mv.Kind]}
+		return kit.MenuMove{Label: describe(t, v, s, mv), Confirm: costly[mv.Kind], Loses: loses(t, v, mv)}
 	})
+}
+
+// loses says what mv throws away, for the confirm line: Done with dice
+// not yet placed leaves them unused for the round.
+func loses(t kit.Theme, v *factories.View, mv factories.Move) string {
+	if mv.Kind != factories.Done {
+		return ""
+	}
+	n := 0
+	for _, d := range v.You().Dice {
+		if !d.Placed {
+			n++
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return t.L.N("factories.lossDice", n)
 }
 
 // costly are the moves a stray enter must not play: they end the seat's

@@ -1,6 +1,7 @@
 package furnace
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -17,9 +18,14 @@ import (
 // repeat, taking a move back, and Done last, where a careless enter
 // cannot reach it while anything else can be played.
 func (b *board) Menu(s kit.Seats) []kit.MoveGroup {
+	best := b.bestMoney()
 	groups := kit.MenuOf(b.v.Legal,
 		func(mv furnace.Move) (kit.MoveGroup, int) { return b.groupOf(s.L, mv) },
-		func(mv furnace.Move) kit.MenuMove { return b.item(s.L, mv) })
+		func(mv furnace.Move) kit.MenuMove {
+			it := b.item(s.L, mv)
+			it.Loses = b.loses(s.L, mv, best)
+			return it
+		})
 	for i, g := range groups {
 		// The engine lists counts from 0 up; the menu opens on the most a
 		// card or a compensation can do, and keeps "none" last.
@@ -84,6 +90,80 @@ func (b *board) groupOf(p *lang.Printer, mv furnace.Move) (kit.MoveGroup, int) {
 // Taking a move back loses nothing: it plays at once, as u does.
 func (b *board) item(p *lang.Printer, mv furnace.Move) kit.MenuMove {
 	return kit.MenuMove{Label: b.label(p, mv), Confirm: mv.Kind == furnace.Done || mv.Kind == furnace.Upgrade}
+}
+
+// produceKey names a produce move's card and whether it is Évariste's
+// repeat: the moves that are choices for one resolution.
+func produceKey(mv furnace.Move) string { return fmt.Sprint(mv.Card.ID(), mv.Again) }
+
+// bestMoney is the most money each resolution on offer can make.
+func (b *board) bestMoney() map[string]int {
+	best := map[string]int{}
+	for _, mv := range b.v.Legal {
+		if mv.Kind == furnace.Produce {
+			k := produceKey(mv)
+			if m, ok := best[k]; !ok || b.produceGains(mv).Money > m {
+				best[k] = b.produceGains(mv).Money
+			}
+		}
+	}
+	return best
+}
+
+// produceGains is what resolving a card as mv says makes, before what
+// it pays.
+func (b *board) produceGains(mv furnace.Move) furnace.Goods {
+	var gain furnace.Goods
+	o := b.owned(mv.Card)
+	k := 0
+	for _, l := range o.Card.Lines(o.Upgraded) {
+		switch {
+		case l.Upgrade:
+		case !l.Processing():
+			gain = gain.Plus(l.Gain)
+		default:
+			gain = gain.Plus(l.Gain.Times(mv.Times[k]))
+			k++
+		}
+	}
+	return gain
+}
+
+// owned is the seat's card c as it owns it (upgraded or not).
+func (b *board) owned(c furnace.Card) furnace.Owned {
+	if me := b.v.You(); me != nil {
+		if j := slices.IndexFunc(me.Cards, func(o furnace.Owned) bool { return o.Card == c }); j >= 0 {
+			return me.Cards[j]
+		}
+	}
+	return furnace.Owned{Card: c}
+}
+
+// loses says what a produce move throws away, for the confirm line:
+// money the card could have made ("$3 less than this card can make"),
+// or, in the last round, goods turned into others that score nothing.
+func (b *board) loses(p *lang.Printer, mv furnace.Move, best map[string]int) string {
+	if mv.Kind != furnace.Produce {
+		return ""
+	}
+	if less := best[produceKey(mv)] - b.produceGains(mv).Money; less > 0 {
+		return p.T("furnace.loses.money", "Money", less)
+	}
+	if b.v.Round < b.v.Config.Rounds {
+		return ""
+	}
+	o := b.owned(mv.Card)
+	k := 0
+	for _, l := range o.Card.Lines(o.Upgraded) {
+		if l.Upgrade || !l.Processing() {
+			continue
+		}
+		if mv.Times[k] > 0 && l.Gain.Money == 0 {
+			return p.T("furnace.loses.lastRound")
+		}
+		k++
+	}
+	return ""
 }
 
 // label words a move for the menu, and for the status line once played,

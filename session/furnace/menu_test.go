@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"sync/atomic"
 	"testing"
 
 	"github.com/smokestack/smokestack/engine"
@@ -21,6 +22,7 @@ func TestMenuHoldsEveryLegalMove(t *testing.T) {
 		{Players: 2}, {Players: 3, Chain: true}, {Players: 4, Capitalists: true},
 		{Players: 2, Capitalists: true, Arthur: furnace.ArthurPaired}, {Players: 4, Capitalists: true, Chain: true, Rounds: 3},
 	}
+	lossy.Store(0)
 	for _, cfg := range configs {
 		for seed := uint64(1); seed <= 6; seed++ {
 			t.Run(fmt.Sprintf("%+v/seed%d", cfg, seed), func(t *testing.T) {
@@ -28,7 +30,13 @@ func TestMenuHoldsEveryLegalMove(t *testing.T) {
 			})
 		}
 	}
+	if lossy.Load() == 0 {
+		t.Error("no menu offered a move that loses something (a skip that forgoes money, a last round's conversion)")
+	}
 }
+
+// lossy counts the menus' moves that say what they lose (MenuMove.Loses).
+var lossy atomic.Int64
 
 func checkMenus(t *testing.T, cfg furnace.Config, seed uint64) {
 	cfg.Undo = true // as rooms play it
@@ -73,6 +81,9 @@ func checkMenus(t *testing.T, cfg furnace.Config, seed uint64) {
 						t.Fatalf("step %d: the undo is in group %+v", step, g)
 					case mv.Kind == furnace.Undo:
 						undos++
+					}
+					if mm.Loses != "" {
+						lossy.Add(1)
 					}
 					offered = append(offered, mv)
 				}

@@ -175,6 +175,11 @@ type MenuMove struct {
 	// seat's part of a phase or spends what cannot be had back. It plays on
 	// a second enter.
 	Confirm bool
+	// Loses says what playing the move throws away, worded for the
+	// player ("4 dice unused"), when it does: such a move always takes a
+	// second enter, which asks saying so, and the menu never preselects
+	// it while its group has a move that loses nothing.
+	Loses string
 }
 
 // CardRef points at a printed card the view shows, and where it lies.

@@ -174,7 +174,7 @@ func (t *table) menu(s *sess, seats kit.Seats) {
 			if g.Title != "" && !strings.Contains(mv.Label, g.Title) {
 				label = g.Title + ": " + mv.Label
 			}
-			t.moves = append(t.moves, move{label: label, data: mv.Move, confirm: mv.Confirm})
+			t.moves = append(t.moves, move{label: label, data: mv.Move, confirm: mv.Confirm || mv.Loses != ""})
 		}
 	}
 	if t.armed != nil && !slices.ContainsFunc(t.moves, func(m move) bool { return bytes.Equal(m.data, t.armed.data) }) {
