@@ -368,12 +368,18 @@ func drawHelpBar(t kit.Theme, km help.KeyMap, w int) string {
 	h.Styles.ShortDesc = t.Dim.Style
 	h.Styles.ShortSeparator = t.Dim.Style
 	h.Styles.Ellipsis = t.Dim.Style
-	keys := km.ShortHelp()
+	keys := fitKeys(h, km.ShortHelp(), w)
+	h.Width = w // past the last two keys, the library's ellipsis
+	return h.ShortHelpView(keys)
+}
+
+// fitKeys are the keys a bar of w columns shows: the keys before the last
+// two give way, last first, until the bar fits.
+func fitKeys(h help.Model, keys []key.Binding, w int) []key.Binding {
 	for len(keys) > 2 && lipgloss.Width(h.ShortHelpView(keys)) > w {
 		keys = append(keys[:len(keys)-3:len(keys)-3], keys[len(keys)-2:]...)
 	}
-	h.Width = w // past the last two keys, the library's ellipsis
-	return h.ShortHelpView(keys)
+	return keys
 }
 
 // keysHelp draws the ? screen: every key of km, with a title. The columns

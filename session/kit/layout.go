@@ -2,6 +2,8 @@ package kit
 
 import (
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/cellbuf"
@@ -254,12 +256,45 @@ func WrapHanging(prefix, indent string, items []string, sep string, w int) []str
 }
 
 // nbHyphen is the non-breaking hyphen, which the wrapping below takes for
-// a letter.
-const nbHyphen = "\u2011"
+// a letter; nbSpace the no-break space, which it does not break at.
+const (
+	nbHyphen = "\u2011"
+	nbSpace  = "\u00a0"
+)
+
+// glueNumbers makes each space between a number and the word or number
+// after it a no-break space, so a line never ends there: a count keeps
+// its noun ("1 энергии") and dice their list ("3 6 5 5"). ok is false,
+// and nothing allocated, when text has none.
+func glueNumbers(text string) (glued string, ok bool) {
+	var b strings.Builder
+	last := 0 // text[:last] is in b
+	for i := 1; i+1 < len(text); i++ {
+		if text[i] != ' ' || text[i-1] < '0' || text[i-1] > '9' {
+			continue
+		}
+		if r, _ := utf8.DecodeRuneInString(text[i+1:]); !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			continue
+		}
+		if !ok {
+			b.Grow(len(text) + 8)
+			ok = true
+		}
+		b.WriteString(text[last:i])
+		b.WriteString(nbSpace)
+		last = i + 1
+	}
+	if !ok {
+		return text, false
+	}
+	b.WriteString(text[last:])
+	return b.String(), true
+}
 
 // Wrap breaks text into lines no wider than w at its spaces, and only
 // there: lipgloss also breaks after a hyphen, which cut card ids
-// ("mine-" / "05") in the log and the rules. A word wider than w alone is
+// ("mine-" / "05") in the log and the rules; and never at a space after a
+// number, which split a count from its noun. A word wider than w alone is
 // still broken. Every line is padded to the widest, at least w: what
 // lipgloss.NewStyle().Width(w).Render gives (tabs made four spaces, the
 // text wrapped by cellbuf, the lines padded), without a style's work of
@@ -270,6 +305,7 @@ func Wrap(text string, w int) string {
 	if hyphens {
 		text = strings.ReplaceAll(text, "-", nbHyphen)
 	}
+	text, numbers := glueNumbers(text)
 	text = strings.ReplaceAll(strings.ReplaceAll(text, "\t", "    "), "\r\n", "\n")
 	if w > 0 {
 		text = cellbuf.Wrap(text, w, "")
@@ -288,8 +324,12 @@ func Wrap(text string, w int) string {
 		b.WriteString(l)
 		pad(&b, widest-Width(l))
 	}
+	out := b.String()
 	if hyphens {
-		return strings.ReplaceAll(b.String(), nbHyphen, "-")
+		out = strings.ReplaceAll(out, nbHyphen, "-")
 	}
-	return b.String()
+	if numbers {
+		out = strings.ReplaceAll(out, nbSpace, " ")
+	}
+	return out
 }

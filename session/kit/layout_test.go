@@ -114,13 +114,13 @@ func TestRowsFitsEachBlock(t *testing.T) {
 	}
 }
 
-// lipglossWrap is Wrap as it was, through lipgloss: what Wrap must give.
+// lipglossWrap is Wrap as it was, through lipgloss, its hyphens and the
+// spaces after numbers kept from breaking: what Wrap must give.
 func lipglossWrap(text string, w int) string {
-	if !strings.Contains(text, "-") {
-		return lipgloss.NewStyle().Width(w).Render(text)
-	}
 	kept := strings.ReplaceAll(text, "-", nbHyphen)
-	return strings.ReplaceAll(lipgloss.NewStyle().Width(w).Render(kept), nbHyphen, "-")
+	kept, _ = glueNumbers(kept)
+	out := lipgloss.NewStyle().Width(w).Render(kept)
+	return strings.ReplaceAll(strings.ReplaceAll(out, nbHyphen, "-"), nbSpace, " ")
 }
 
 // TestWrapIsLipgloss holds Wrap to lipgloss's wrapping at a width, over
@@ -158,6 +158,30 @@ func TestRowsWriteAGridAsItsString(t *testing.T) {
 					t.Errorf("the grid %q, %q in %d rows was written\n%q\nwant\n%q", a, b, h, got, "kept"+want)
 				}
 			}
+		}
+	}
+}
+
+// TestWrapKeepsANumberWithItsWord: a line never ends at a space after a
+// number, so a count keeps its noun and a die list stays whole (the
+// Russian log read "1" / "энергии" and "3 6 5" / "5").
+func TestWrapKeepsANumberWithItsWord(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		w    int
+	}{
+		{"Вы получаете 1 металл и 1 энергии", 30},
+		{"♠ Вы бросаете 3 6 5 5 и ставите", 18},
+		{"received 12 coal and 3 iron", 12},
+	} {
+		for _, line := range strings.Split(Wrap(c.text, c.w), "\n") {
+			line = strings.TrimRight(line, " ")
+			if line != "" && strings.ContainsRune("0123456789", rune(line[len(line)-1])) {
+				t.Errorf("Wrap(%q, %d) ends a line at a number: %q", c.text, c.w, Wrap(c.text, c.w))
+			}
+		}
+		if got := strings.Join(strings.Fields(Wrap(c.text, c.w)), " "); got != c.text {
+			t.Errorf("Wrap(%q, %d) lost text: %q", c.text, c.w, got)
 		}
 	}
 }
