@@ -157,22 +157,21 @@ func TestErrorsWrapAtWords(t *testing.T) {
 func TestJSONEverywhere(t *testing.T) {
 	s := newSet()
 	s.runLine(alice, "new", "")
+	args := map[string]string{"rematch": s.finishedSolo()} // what a command needs beside --json
 	var facts []string
 	for _, cmd := range commands {
 		if cmd.json {
 			facts = append(facts, cmd.name)
 		}
 	}
-	for _, want := range []string{"rooms", "history", "mine", "name", "profile", "top", "lang", "whoami", "version", "new"} {
+	for _, want := range []string{"rooms", "history", "mine", "name", "profile", "top", "lang", "whoami", "version", "new", "rematch"} {
 		if !slices.Contains(facts, want) {
 			t.Errorf("%s takes no --json", want)
 		}
 	}
 	for _, name := range facts {
-		for _, line := range []string{name + " --json", name + " -json", "--json " + name} {
-			if strings.HasPrefix(line, "--") {
-				line = name + " " + strings.TrimSpace(strings.TrimPrefix(line, "--json "+name)) + " --json=true"
-			}
+		for _, flag := range []string{"--json", "-json", "--json=true"} {
+			line := strings.Join(strings.Fields(name+" "+args[name]+" "+flag), " ")
 			r := s.runLine(alice, line, "")
 			if r.status != 0 || !json.Valid([]byte(r.out)) {
 				t.Errorf("%s: status %d, stderr %q, not JSON: %q", line, r.status, r.err, r.out)
@@ -270,12 +269,7 @@ func TestRoomsListsFreeSeats(t *testing.T) {
 // history shows a finished game's winner and every seat's score.
 func TestHistoryShowsTheResult(t *testing.T) {
 	s := newSet()
-	code := strings.TrimSpace(s.runLine(alice, "new --players 1", "").out)
-	var in strings.Builder
-	for range tally.Rounds {
-		in.WriteString("{\"kind\":\"take\"}\n{\"kind\":\"done\"}\n")
-	}
-	s.runLine(alice, "play "+code, in.String())
+	s.finishedSolo()
 	var rooms []lobby.RoomInfo
 	if err := json.Unmarshal([]byte(s.runLine(alice, "history --json", "").out), &rooms); err != nil || len(rooms) != 1 || rooms[0].Result == nil {
 		t.Fatalf("history --json: %+v, %v", rooms, err)
@@ -300,5 +294,31 @@ func TestHistoryShowsTheResult(t *testing.T) {
 		if got := gameStatus(nil, r); got != tt.want {
 			t.Errorf("%+v: %q, want %q", tt.res, got, tt.want)
 		}
+	}
+}
+
+// finishedSolo plays a one-seat game to its end for alice, and returns
+// its room's code.
+func (s *Set) finishedSolo() string {
+	code := strings.TrimSpace(s.runLine(alice, "new --players 1", "").out)
+	var in strings.Builder
+	for range tally.Rounds {
+		in.WriteString("{\"kind\":\"take\"}\n{\"kind\":\"done\"}\n")
+	}
+	s.runLine(alice, "play "+code, in.String())
+	return code
+}
+
+// rematch --json prints the rematch's room as new --json does.
+func TestRematchJSON(t *testing.T) {
+	s := newSet()
+	code := s.finishedSolo()
+	r := s.runLine(alice, "rematch "+code+" --json", "")
+	var made struct {
+		lobby.RoomInfo
+		Invite string `json:"invite"`
+	}
+	if err := json.Unmarshal([]byte(r.out), &made); err != nil || r.status != 0 || made.Code == "" || made.Code == code || made.Game != "tally" {
+		t.Errorf("rematch --json: status %d, %+v, %v in %q (stderr %q)", r.status, made, err, r.out, r.err)
 	}
 }

@@ -25,8 +25,7 @@ func (s *Set) rematch(c *Call) error {
 		return err
 	}
 	if info.Rematch.Code != "" {
-		s.rematchMade(c, info.Rematch.Code)
-		return nil
+		return s.rematchMade(c, info.Rematch.Code)
 	}
 	var names []string
 	for _, seat := range info.Rematch.Waiting(len(info.Seats)) {
@@ -52,15 +51,22 @@ func (s *Set) rematch(c *Call) error {
 			return nil
 		case u := <-conn.Updates():
 			if r := u.Room.Rematch; r != nil && r.Code != "" {
-				s.rematchMade(c, r.Code)
-				return nil
+				return s.rematchMade(c, r.Code)
 			}
 		}
 	}
 }
 
-func (s *Set) rematchMade(c *Call, code string) {
-	fmt.Fprintln(c.Out, code)
+// rematchMade prints the rematch's code, or with --json its room as new
+// --json prints one, and says how to play there.
+func (s *Set) rematchMade(c *Call, code string) error {
+	if !c.JSON {
+		fmt.Fprintln(c.Out, code)
+	}
 	fmt.Fprintln(c.Err, c.T("cmd.rematch.made", "Code", code, "Join", s.Host.SSHCommand(true, "join", code),
 		"Play", s.Host.SSHCommand(false, "play", code)))
+	if c.JSON {
+		return s.roomJSON(c, code)
+	}
+	return nil
 }

@@ -51,7 +51,7 @@ var commands = []command{
 		terminal: true, run: (*Set).replay},
 	{name: "lobby", args: "[--theme T] [--no-bell] [--plain]", about: "cmd.about.lobby", terminal: true},
 	{name: "plain", args: "[on|off]", about: "cmd.about.plain", run: (*Set).plainCmd},
-	{name: "rematch", args: "CODE [--wait]", about: "cmd.about.rematch", run: (*Set).rematch},
+	{name: "rematch", args: "CODE [--wait] [--json]", about: "cmd.about.rematch", json: true, run: (*Set).rematch},
 	{name: "history", args: "[--json]", about: "cmd.about.history", json: true, run: (*Set).history},
 	{name: "mine", args: "[--json]", about: "cmd.about.mine", json: true, run: (*Set).mine},
 	{name: "name", args: "[NEW NAME] [--json]", about: "cmd.about.name", json: true, run: (*Set).name},
