@@ -119,8 +119,14 @@ func (u *undoLog) record(move, seat int, byBot bool, events []engine.Event) {
 			u.standing[seat] = slices.Delete(u.standing[seat], 0, over)
 		}
 	}
+	// A bot is credited with its move's own events, the first run of the
+	// seat's: what follows the game's or another seat's event is the
+	// game's doing (the work phase's roll that ending a market turn
+	// brings), not the bot's.
+	own := byBot && seat >= 0
 	for _, e := range events {
-		u.events = append(u.events, &LogEntry{Event: e, move: move, ByBot: byBot && seat >= 0 && e.Seat == seat})
+		own = own && e.Seat == seat
+		u.events = append(u.events, &LogEntry{Event: e, move: move, ByBot: own})
 	}
 	if over := len(u.events) - logSize; over > 0 {
 		u.events = slices.Delete(u.events, 0, over)

@@ -225,19 +225,22 @@ func worded(u *undoLog, seat int, seats []store.Seat) []string {
 }
 
 // TestLogCreditsTheBot: a move a bot played for a seat's person says so
-// in every seat's log, and is listed as the bot's; old records, without
-// the mark, read as the person's own.
+// in every seat's log, and is listed as the bot's; what the game did
+// after it for that seat (its roll as the work phase begins) is not the
+// bot's (issue 36, point 11); old records, without the mark, read as the
+// person's own.
 func TestLogCreditsTheBot(t *testing.T) {
 	seats := []store.Seat{{Name: "ann"}, {Name: "carol"}}
 	var u undoLog
-	u.record(0, 1, true, []engine.Event{{Seat: 1, Text: "built a card", Private: "built Manufactory"}, {Seat: -1, Text: "the round ends"}})
+	u.record(0, 1, true, []engine.Event{{Seat: 1, Text: "built a card", Private: "built Manufactory"}, {Seat: -1, Text: "the round ends"},
+		{Seat: 1, Text: "rolled 6 1"}})
 	u.record(1, 1, false, []engine.Event{{Seat: 1, Text: "took a card"}})
 	for _, c := range []struct {
 		seat int
 		want []string
 	}{
-		{0, []string{"the bot played for carol: built a card", "the round ends", "carol took a card"}},
-		{1, []string{"the bot played for you: built Manufactory", "the round ends", "You took a card"}},
+		{0, []string{"the bot played for carol: built a card", "the round ends", "carol rolled 6 1", "carol took a card"}},
+		{1, []string{"the bot played for you: built Manufactory", "the round ends", "You rolled 6 1", "You took a card"}},
 	} {
 		lines, byBot := u.wordedFor(c.seat, seats)
 		if !slices.Equal(lines, c.want) || !slices.Equal(byBot, []int{0}) {
