@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/smokestack/smokestack/lobby"
@@ -105,7 +104,7 @@ func (s *Set) admin(c *Call) error {
 // with the instance it is on.
 func (s *Set) adminSessions(c *Call) error {
 	g := s.Host.Ask(c.Ctx, store.OperatorRequest{Kind: AskSessions})
-	tw := tabwriter.NewWriter(c.Out, 0, 0, 2, ' ', 0)
+	tw := newTable(c.Out)
 	fmt.Fprintln(tw, "SESSION\tNAME\tKEY\tREMOTE\tKIND\tCOMMAND\tAGE\tIDLE\tINSTANCE")
 	for _, a := range g.List {
 		for _, row := range a.Rows {

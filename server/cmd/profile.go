@@ -7,7 +7,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/lobby/players"
@@ -96,7 +95,7 @@ func (s *Set) recentGames(c *Call, recent []players.RecentGame) {
 		return
 	}
 	fmt.Fprintf(c.Out, "\n%s\n", c.T("cmd.profile.recent", "Command", s.Host.SSHCommand(true, "replay", c.usage("CODE"))))
-	tw := tabwriter.NewWriter(c.Out, 0, 0, 2, ' ', 0)
+	tw := newTable(c.Out)
 	for _, r := range recent {
 		result := c.T("cmd.profile.result", "Place", place(c, r.Place, r.Seats), "Score", r.Score)
 		if r.Won {

@@ -7,7 +7,6 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/lobby"
@@ -60,7 +59,7 @@ func (c *Call) listRooms(list func(context.Context) ([]lobby.RoomInfo, error), h
 // roomTable prints rooms for people, worded by p: code, seats, who sits,
 // and where the game stands.
 func roomTable(w io.Writer, p *lang.Printer, rooms []lobby.RoomInfo) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	tw := newTable(w)
 	fmt.Fprintln(tw, p.T("cmd.rooms.columns"))
 	for _, r := range rooms {
 		taken := 0

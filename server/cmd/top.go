@@ -3,7 +3,6 @@ package cmd
 import (
 	"flag"
 	"fmt"
-	"text/tabwriter"
 
 	"github.com/smokestack/smokestack/lobby/players"
 )
@@ -41,7 +40,7 @@ func (s *Set) top(c *Call) error {
 		return nil
 	}
 	fmt.Fprintf(c.Out, "%s\n\n", c.T("cmd.top.head", "Title", s.title(c, g.Name())))
-	tw := tabwriter.NewWriter(c.Out, 0, 0, 2, ' ', 0)
+	tw := newTable(c.Out)
 	fmt.Fprintln(tw, c.T("cmd.top.columns"))
 	shown := 0
 	for _, st := range board {
