@@ -127,9 +127,7 @@ func (s *sess) setLang(t lang.Tag) {
 
 // loop reads commands and the table's updates until the session ends.
 func (s *sess) loop(input <-chan []byte, readDone <-chan error) error {
-	if err := s.open(s.cfg.Start); err != nil {
-		return err
-	}
+	s.open(s.cfg.Start)
 	for {
 		var updates <-chan lobby.Update
 		if s.table != nil {
@@ -139,18 +137,8 @@ func (s *sess) loop(input <-chan []byte, readDone <-chan error) error {
 		case <-s.ctx.Done():
 			return s.ctx.Err()
 		case err := <-readDone:
-			// What was read before the end is handled first.
-			for {
-				select {
-				case chunk := <-input:
-					if err := s.typed(chunk); err != nil {
-						return err
-					}
-					continue
-				default:
-				}
-				break
-			}
+			// Every chunk read was handed over before this: read sends
+			// each, unbuffered, before it reports the end.
 			return err
 		case chunk := <-input:
 			if err := s.typed(chunk); err != nil {
@@ -199,7 +187,7 @@ func (s *sess) command(text string) error {
 }
 
 // open goes where start says: a room, or the lobby.
-func (s *sess) open(start session.Start) error {
+func (s *sess) open(start session.Start) {
 	switch start.Mode {
 	case "join", "watch":
 		if err := s.sit(start.Code, start.Mode == "watch"); err != nil {
@@ -213,7 +201,6 @@ func (s *sess) open(start session.Start) error {
 		s.welcome()
 	}
 	s.out.done()
-	return nil
 }
 
 // closeTable leaves the table, if at one.

@@ -29,7 +29,7 @@ func (s *sess) welcome() {
 func (s *sess) lobbyCommand(name, rest string) error {
 	switch name {
 	case "help", "keys", "?":
-		s.out.answer(s.p.T("line.lobby.help1"), s.p.T("line.lobby.help2"), s.p.T("line.lobby.help3"),
+		s.out.answer(s.p.T("line.lobby.help1"), s.p.T("line.lobby.help2"), s.p.T("line.lobby.help6"), s.p.T("line.lobby.help3"),
 			s.p.T("line.lobby.help4"), s.p.T("line.lobby.help5"))
 	case "rooms", "list":
 		s.rooms()
@@ -132,8 +132,10 @@ func (s *sess) games() {
 	}
 }
 
-// newRoom makes a public room and sits in it: "new furnace 3 players 1
-// bot", any order, every part optional; bots take the last seats.
+// newRoom makes a room and sits in it: "new furnace 3 players 1 bot",
+// any order, every part optional; bots take the last seats. "no clock"
+// turns off the clock a public room of people has by default, and
+// "private" makes the room private (its invite is said at the table).
 func (s *sess) newRoom(args string) {
 	games := s.cfg.Lobby.Games()
 	if len(games) == 0 {
@@ -141,6 +143,7 @@ func (s *sess) newRoom(args string) {
 	}
 	g := games[0]
 	seats, bots := 0, 0
+	o := lobby.CreateOptions{Public: true}
 	words := strings.Fields(strings.ToLower(args))
 	for i := 0; i < len(words); i++ {
 		w := words[i]
@@ -163,8 +166,15 @@ func (s *sess) newRoom(args string) {
 			g = games[j]
 			continue
 		}
-		if strings.HasPrefix(w, "bot") {
+		switch {
+		case strings.HasPrefix(w, "bot"):
 			bots = max(bots, 1)
+			continue
+		case w == "private":
+			o.Public = false
+			continue
+		case w == "no" && i+1 < len(words) && words[i+1] == "clock":
+			o.Clock, i = lobby.ClockOff, i+1
 			continue
 		}
 		s.out.answer(s.p.T("line.lobby.new_unknown", "Word", w), s.p.T("line.lobby.new_usage"))
@@ -182,13 +192,14 @@ func (s *sess) newRoom(args string) {
 	}
 	ctx, cancel := s.call()
 	defer cancel()
-	m, err := s.cfg.Lobby.Create(ctx, s.cfg.Player, lobby.CreateOptions{Game: g.Name(), Seats: seats, Public: true, Bots: names})
+	o.Game, o.Seats, o.Bots = g.Name(), seats, names
+	m, err := s.cfg.Lobby.Create(ctx, s.cfg.Player, o)
 	if err != nil {
 		s.out.answer(s.refusal(g.Name(), err))
 		return
 	}
 	s.out.answer(s.p.T("line.lobby.created", "Code", m.Code, "Game", session.GameTitle(s.p, g)))
-	if err := s.sit(m.Code, false); err != nil {
+	if err := s.sit(m.Invite(), false); err != nil {
 		s.out.answer(s.refusal(g.Name(), err))
 	}
 }
