@@ -14,7 +14,8 @@ import (
 // TestBotSeatMarked: a player's seat handed to a bot is marked as a bot
 // wherever the seat is named: its place on the board and the log lines
 // the bot's moves make, which say the bot played them for the seat's
-// person (issue 25, point 2).
+// person (issue 25, point 2), while what the game does for the seat, its
+// roll, is the seat's own.
 func TestBotSeatMarked(t *testing.T) {
 	now := fixedNow()
 	clk := &setClock{t: now}
@@ -41,8 +42,14 @@ func TestBotSeatMarked(t *testing.T) {
 	if g, _ := d.game(); g.Moves() > 0 {
 		d.keys("enter") // alice takes a blueprint: the bot's turn comes
 	}
-	d.until("the bot's move in the log", d.screenContains("the bot played for bob: rolled"))
+	d.until("the bot's move in the log", d.screenContains("the bot played for bob: "))
 	if v := d.view(); !strings.Contains(v, " bob (bot)") {
 		t.Fatalf("bob's seat is not marked as a bot's on the board:\n%s", v)
+	}
+	// The work phase's roll is the game's doing, not the bot's (issue
+	// 36, point 11).
+	d.until("bob's roll in the log", d.screenContains("bob (bot) rolled"))
+	if v := d.view(); strings.Contains(v, "the bot played for bob: rolled") {
+		t.Fatalf("the bot is credited with bob's roll:\n%s", v)
 	}
 }
