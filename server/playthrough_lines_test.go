@@ -16,6 +16,7 @@ import (
 
 	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/session"
 	"github.com/smokestack/smokestack/session/kit"
 	linemode "github.com/smokestack/smokestack/session/line"
 )
@@ -300,6 +301,15 @@ func TestPlayThroughLineModeAgainstBots(t *testing.T) {
 				r.send(cmd)
 				r.await(from, "an answer to "+cmd, func(string) bool { return true })
 			}
+			// A rematch at the same table: the bot accepts at once, and
+			// the reader sits in the new room.
+			from = r.mark()
+			r.send("rematch")
+			g, _ := srv.lobby.Game(c.game)
+			r.await(from, "a seat in the rematch", func(l string) bool {
+				fresh := roomCode.FindString(l)
+				return fresh != "" && fresh != code && l == p.T("line.table.seated", "Code", fresh, "Game", session.GameTitle(p, g), "Seat", 1)
+			})
 			from = r.mark()
 			r.send("quit")
 			r.awaitLine(from, p.T("line.bye"))
