@@ -26,8 +26,10 @@ type Bot interface {
 // makers is the registry: a bot is made from its name and a seed, so a
 // seeded game with seeded bots always plays out the same way.
 var makers = map[string]func(seed uint64) Bot{
-	"random": newRandom,
-	"greedy": newGreedy,
+	"random":       newRandom,
+	"greedy":       newGreedy,
+	"search":       newSearch(searchLevel),
+	"search-quick": newSearch(quickLevel),
 }
 
 // New makes the bot registered under name, seeded with seed. Bots never

@@ -40,7 +40,7 @@ func (g *greedy) Choose(v factories.View) factories.Move {
 		return g.plan(s, v.Legal, j)
 	}
 	if v.Seats == 1 && lookSamples > 0 {
-		return g.lookahead(v, s, j)
+		return v.Legal[g.lookahead(v, s, j, greedyRollouts)[0].first]
 	}
 	best, bestScore := v.Legal[0], math.Inf(-1)
 	for _, m := range v.Legal {

@@ -14,17 +14,17 @@ var (
 	lookDepth   = 8
 )
 
-// lookahead chooses a solo market move in two rounds. First each move is
-// scored by what the seat can make of it in the work phase that follows:
-// in a few guessed worlds (hidden cards and dice drawn anew in each), the
-// move is applied, the dice are rolled and a beam search plays the work
-// phase. Then the best rollTop moves are played to the end of the game in
-// other worlds, as many as the budget buys (see rollBudget), and the one
-// with the best final
-// margin over The Machine is chosen: the judge's score of one round cannot
-// see which card The Machine takes next or when the game will end. Every
-// move meets the same worlds, so the comparison is fair.
-func (g *greedy) lookahead(v factories.View, first *factories.State, j judge) factories.Move {
+// lookahead ranks solo market moves in two rounds, best first. First each
+// move is scored by what the seat can make of it in the work phase that
+// follows: in a few guessed worlds (hidden cards and dice drawn anew in
+// each), the move is applied, the dice are rolled and a beam search plays
+// the work phase. Then the best lim.top moves are played to the end of the
+// game in other worlds, as many as lim's budget buys, and ranked by their
+// mean final margin over The Machine (only those are returned): the
+// judge's score of one round cannot see which card The Machine takes next
+// or when the game will end. Every move meets the same worlds, so the
+// comparison is fair.
+func (g *greedy) lookahead(v factories.View, first *factories.State, j judge, lim rollouts) []node {
 	worlds := []*factories.State{first}
 	for len(worlds) < lookSamples {
 		worlds = append(worlds, g.guess(v))
@@ -47,17 +47,17 @@ func (g *greedy) lookahead(v factories.View, first *factories.State, j judge) fa
 			total += g.x.workValue(next, v.Seat, work)
 			g.x.put(next)
 		}
-		cands = append(cands, node{first: i, score: total})
+		cands = append(cands, node{first: i, score: total / float64(len(worlds))})
 	}
 	if len(cands) == 0 {
-		return v.Legal[0]
+		return []node{{first: 0}}
 	}
 	slices.SortStableFunc(cands, func(a, b node) int { return compareDesc(a.score, b.score) })
-	if rollMaxWorlds == 0 || len(cands) == 1 {
-		return v.Legal[cands[0].first]
+	if lim.maxWorlds == 0 || len(cands) == 1 {
+		return cands
 	}
 	world := func() *factories.State { return g.guess(v) }
-	return v.Legal[g.x.bestRollout(v.Seat, world, v.Legal, cands[:min(len(cands), rollTop)])]
+	return g.x.rank(v.Seat, world, v.Legal, cands[:min(len(cands), lim.top)], lim)
 }
 
 // workValue is the best position a beam search reaches from s in the work

@@ -2,37 +2,43 @@ package bot
 
 import (
 	"math"
+	"slices"
 
 	"github.com/smokestack/smokestack/engine/factories"
 )
 
-// Rollout limits. In solo play the best rollTop market moves of the
-// lookahead are each played to the end of the game in guessed worlds by a
-// cheap policy: a rollWidth x rollDepth beam in the work phase, the judge
-// alone in the market phase. A decision gets world after world until the
-// moves it has played (the lookahead's too) reach rollBudget, with at
-// least rollMinWorlds and at most rollMaxWorlds worlds: a budget in moves,
-// not in time, so a seeded game replays the same way on any machine. Early
-// in the game a rollout is long and the budget buys few worlds; late, many.
-// rollWin is what a win is worth on top of the final margin.
+// Rollout limits. In solo play greedy plays the best top market moves of
+// the lookahead each to the end of the game in guessed worlds by a cheap
+// policy: a rollWidth x rollDepth beam in the work phase, the judge alone
+// in the market phase. A decision gets world after world until the moves
+// it has played (the lookahead's too) reach the budget, with at least
+// minWorlds and at most maxWorlds worlds: a budget in moves, not in time,
+// so a seeded game replays the same way on any machine. Early in the game
+// a rollout is long and the budget buys few worlds; late, many. rollWin
+// is what a win is worth on top of the final margin.
 var (
-	rollTop       = 4
-	rollBudget    = 50000
-	rollMinWorlds = 2
-	rollMaxWorlds = 64
-	rollWidth     = 3
-	rollDepth     = 5
-	rollWin       = 2.0
+	greedyRollouts = rollouts{top: 4, budget: 50000, minWorlds: 2, maxWorlds: 64}
+	rollWidth      = 3
+	rollDepth      = 5
+	rollWin        = 2.0
 )
 
-// bestRollout returns the index in legal of the candidate (cands index
-// legal through first) whose rollouts total best, world by world until the
-// budget is spent (see rollBudget). world makes the next guessed world;
-// every candidate meets the same worlds, dice and The Machine's rolls
-// included, so luck mostly cancels out of the comparison.
-func (x *searcher) bestRollout(seat int, world func() *factories.State, legal []factories.Move, cands []node) int {
+// rollouts bounds a market decision's playing out: how many candidate
+// moves are played out, and the budget of moves played (see searcher's
+// played) within a range of worlds.
+type rollouts struct {
+	top, budget, minWorlds, maxWorlds int
+}
+
+// rank plays the candidates cands (which index legal through first) out,
+// world by world until the budget of lim is spent, and returns them with
+// their mean margin (see margin) as score, best first. world makes the
+// next guessed world; every candidate meets the same worlds, dice and The
+// Machine's rolls included, so luck mostly cancels out of the comparison.
+func (x *searcher) rank(seat int, world func() *factories.State, legal []factories.Move, cands []node, lim rollouts) []node {
 	totals := make([]float64, len(cands))
-	for n := 0; n < rollMaxWorlds && (n < rollMinWorlds || x.played < rollBudget); n++ {
+	worlds := 0
+	for ; worlds < lim.maxWorlds && (worlds < lim.minWorlds || x.played < lim.budget); worlds++ {
 		w := world()
 		for i, c := range cands {
 			// A move of the view the guessed world refuses is played as
@@ -43,21 +49,27 @@ func (x *searcher) bestRollout(seat int, world func() *factories.State, legal []
 		}
 		x.put(w)
 	}
-	best := 0
-	for i := range cands {
-		if totals[i] > totals[best] {
-			best = i
-		}
+	ranked := slices.Clone(cands)
+	for i := range ranked {
+		ranked[i].score = totals[i] / float64(max(worlds, 1))
 	}
-	return cands[best].first
+	slices.SortStableFunc(ranked, func(a, b node) int { return compareDesc(a.score, b.score) })
+	return ranked
 }
 
-// rollout plays the solo game s to its end in place with the cheap policy
-// for seat (The Machine plays itself inside the engine) and returns seat's
-// final margin over The Machine, plus rollWin for a win: a tie is The
-// Machine's.
-func (x *searcher) rollout(s *factories.State, seat int) float64 {
+// rollout plays the game s to its end in place, every seat by the cheap
+// policy (The Machine plays itself inside the engine), and returns me's
+// final margin over its best rival (see margin). In the work phase the
+// seats play their plans one after the other, in seat order.
+func (x *searcher) rollout(s *factories.State, me int) float64 {
 	for s.Phase != factories.GameOver {
+		seat := s.Turn
+		if s.Phase == factories.WorkPhase {
+			seat = slices.IndexFunc(s.Players, func(p factories.Player) bool { return !p.Done })
+		}
+		if seat < 0 {
+			break
+		}
 		legal := x.root.Legal(s, seat)
 		if len(legal) == 0 {
 			break
@@ -83,25 +95,29 @@ func (x *searcher) rollout(s *factories.State, seat int) float64 {
 			break
 		}
 	}
-	return margin(s, seat)
+	return margin(s, me)
 }
 
-// margin is seat's final margin over The Machine in the finished solo game
-// s, plus rollWin for a win.
+// margin is seat's final score in the finished game s less the best of
+// its rivals' (The Machine's in solo play), plus rollWin for a win: a
+// shared first place counts as one, a tie with The Machine does not.
 func margin(s *factories.State, seat int) float64 {
-	margin := 0.0
+	mine, rival := 0.0, math.Inf(-1)
 	for _, sc := range factories.Scores(*s) {
 		switch {
-		case sc.Machine:
-			margin -= float64(sc.Total)
-		case sc.Seat == seat:
-			margin += float64(sc.Total)
+		case sc.Seat == seat && !sc.Machine:
+			mine = float64(sc.Total)
 			if sc.Winner {
-				margin += rollWin
+				mine += rollWin
 			}
+		default:
+			rival = max(rival, float64(sc.Total))
 		}
 	}
-	return margin
+	if math.IsInf(rival, -1) {
+		return mine
+	}
+	return mine - rival
 }
 
 // bestByJudge is the market move whose position the judge scores best; a

@@ -119,11 +119,11 @@ func TestSoloMarketPlaysMovesOut(t *testing.T) {
 			return g.x.copyOf(worlds[n%2])
 		}
 		g.x.played = 0
-		return g.x.bestRollout(0, world, v.Legal, cands)
+		return g.x.rank(0, world, v.Legal, cands, greedyRollouts)[0].first
 	}
 	a, b := choose(), choose()
 	if a != b || !slices.ContainsFunc(cands, func(n node) bool { return n.first == a }) {
-		t.Errorf("bestRollout chose %d then %d, want the same one of %v", a, b, cands)
+		t.Errorf("rank chose %d then %d, want the same one of %v", a, b, cands)
 	}
 }
 

@@ -22,6 +22,9 @@ type searcher struct {
 	seen           map[uint64]bool
 	// played counts the moves played, the measure of a decision's budget.
 	played int
+	// byFirst, when a caller sets it (one per legal move, at -Inf),
+	// collects the best score search reaches by each first move.
+	byFirst []float64
 }
 
 // get returns a position from the pool, to be overwritten with CopyTo.
@@ -104,6 +107,9 @@ func (x *searcher) search(s *factories.State, legal []factories.Move, j judge, b
 				c := node{state: next, first: n.first, score: j.value(next)}
 				if depth == 0 {
 					c.first = i
+				}
+				if x.byFirst != nil && c.score > x.byFirst[c.first] {
+					x.byFirst[c.first] = c.score
 				}
 				if c.score > best.score {
 					if best.state == nil {

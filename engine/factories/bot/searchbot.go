@@ -1,0 +1,137 @@
+package bot
+
+import (
+	"math"
+	"slices"
+
+	"github.com/smokestack/smokestack/engine"
+	"github.com/smokestack/smokestack/engine/factories"
+)
+
+// search is greedy that looks to the end of the game: its market moves
+// are chosen by determinized rollouts between seats as well as in solo
+// play, with more of them, and its work phase by a wider beam.
+//
+// It sees only its seat's view. Each rollout world is rebuilt from the
+// view (guess), the deck and the other hands dealt from the cards the
+// seat has not seen in an order drawn from the bot's own generator, so
+// the real ones cannot reach a decision: that is what makes it an
+// information-set search rather than a peek (TestSearchSeesOnlyTheView).
+type search struct {
+	greedy
+	level
+}
+
+// level is a strength of the search bot: how a market decision plays its
+// candidates out, and how wide the work phase's beam is.
+type level struct {
+	name string
+	roll rollouts
+	beam int
+}
+
+// The search bots' levels: search and a quicker, weaker search-quick.
+// The budgets are in moves played,
+// never in time, so a seeded game replays the same on any machine; they
+// are sized for a decision p99 within 250 ms on one core at 2 seats and
+// 500 ms at 5 (BenchmarkSearchMove, docs/bots.md).
+var (
+	searchLevel = level{name: "search", roll: rollouts{top: 5, budget: 150000, minWorlds: 3, maxWorlds: 128}, beam: 128}
+	quickLevel  = level{name: "search-quick", roll: rollouts{top: 3, budget: 40000, minWorlds: 2, maxWorlds: 64}, beam: beamWidth}
+)
+
+func newSearch(l level) func(seed uint64) Bot {
+	return func(seed uint64) Bot { return &search{greedy: greedy{rng: engine.NewRNG(seed)}, level: l} }
+}
+
+func (b *search) Name() string { return b.name }
+
+func (b *search) Choose(v factories.View) factories.Move {
+	switch len(v.Legal) {
+	case 0:
+		return factories.Move{}
+	case 1:
+		return v.Legal[0]
+	}
+	return v.Legal[b.rank(v)[0].first]
+}
+
+// rank returns moves of v.Legal (by index, as first), best first, each
+// with what it is worth to the bot: in the market phase its mean final
+// margin over the best rival in the rollouts (only the candidates played
+// out are ranked), in the work phase the judge's score of the best
+// position a plan starting with it reaches. v.Legal must not be empty.
+func (b *search) rank(v factories.View) []node {
+	b.x.played = 0
+	s := b.guess(v)
+	defer b.x.put(s)
+	j := newJudge(v)
+	switch {
+	case v.Phase == factories.WorkPhase:
+		return b.plans(s, v.Legal, j)
+	case v.Seats == 1:
+		return b.lookahead(v, s, j, b.roll)
+	}
+	return b.market(v, s, j)
+}
+
+// plans ranks the work phase's moves by the best plan each begins, the
+// beam search's own best first.
+func (b *search) plans(s *factories.State, legal []factories.Move, j judge) []node {
+	b.x.byFirst = make([]float64, len(legal))
+	for i := range b.x.byFirst {
+		b.x.byFirst[i] = math.Inf(-1)
+	}
+	defer func() { b.x.byFirst = nil }()
+	best := b.x.search(s, legal, j, b.beam, beamDepth)
+	b.x.put(best.state)
+	ranked := []node{{first: best.first, score: best.score}}
+	for i, score := range b.x.byFirst {
+		if i != best.first && !math.IsInf(score, -1) {
+			ranked = append(ranked, node{first: i, score: score})
+		}
+	}
+	slices.SortStableFunc(ranked[1:], func(a, b node) int { return compareDesc(a.score, b.score) })
+	return ranked
+}
+
+// market ranks market moves between seats: the moves are ranked by the
+// judge's score of the position each leads to (as greedy plays them), and
+// the best few are each played to the end of the game in the same guessed
+// worlds, every seat by the rollouts' cheap policy, and ranked by their
+// mean margin over the best rival.
+func (b *search) market(v factories.View, s *factories.State, j judge) []node {
+	var cands []node
+	for i, m := range v.Legal {
+		if m.Kind == factories.Refresh {
+			continue // the judge cannot see the new row, nor can a rollout choose it
+		}
+		next := b.x.play(s, v.Seat, m)
+		if next == nil {
+			continue
+		}
+		cands = append(cands, node{first: i, score: j.value(next) + b.marketBonus(v, m)})
+		b.x.put(next)
+	}
+	if len(cands) == 0 {
+		return []node{{first: 0}}
+	}
+	slices.SortStableFunc(cands, func(a, b node) int { return compareDesc(a.score, b.score) })
+	// A contractor hired for each opponent is one move to the judge: keep
+	// its best gift only, so the candidates differ in what they do.
+	hired := map[int]bool{}
+	cands = slices.DeleteFunc(cands, func(n node) bool {
+		m := v.Legal[n.first]
+		if m.Kind != factories.Hire {
+			return false
+		}
+		dup := hired[m.Slot]
+		hired[m.Slot] = true
+		return dup
+	})
+	if len(cands) == 1 {
+		return cands
+	}
+	world := func() *factories.State { return b.guess(v) }
+	return b.x.rank(v.Seat, world, v.Legal, cands[:min(len(cands), b.roll.top)], b.roll)
+}
