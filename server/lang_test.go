@@ -120,3 +120,23 @@ func TestLangPickerOverSSH(t *testing.T) {
 		t.Errorf("after picking Polish, a connection with a Russian LANG reads:\n%s", r.stdout)
 	}
 }
+
+// TestHelpNewBotKinds: help new lists each game's bot kinds, the search
+// bots too, each said in the client's language.
+func TestHelpNewBotKinds(t *testing.T) {
+	srv := startServer(t)
+	c := dialKey(t, srv.addr, "alice", newKey(t))
+	for lang, want := range map[string][]string{
+		"C":           {"--bots greedy,random,search,search-quick", "search-quick: search on a smaller budget", "search: the strongest"},
+		"pt_BR.UTF-8": {"search-quick: o search com um orçamento menor", "search: o mais forte"},
+		"pl_PL.UTF-8": {"search-quick: search z mniejszym budżetem", "search: najsilniejszy"},
+		"ru_RU.UTF-8": {"search-quick: search с меньшим бюджетом", "search: сильнейший"},
+	} {
+		r := runEnv(t, c, []string{"LANG=" + lang}, "help new")
+		for _, w := range want {
+			if r.status != 0 || !strings.Contains(r.stdout, w) {
+				t.Errorf("LANG=%s: help new does not say %q:\n%s", lang, w, r.stdout)
+			}
+		}
+	}
+}

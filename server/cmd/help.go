@@ -83,6 +83,11 @@ func (s *Set) gamesHelp(c *Call, w io.Writer) {
 		}
 		if len(g.Bots.Names) > 0 {
 			wrapped(w, "    --bots "+strings.Join(g.Bots.Names, ",")+": ", indent, c.T("cmd.help.bots"))
+			for _, b := range g.Bots.Names {
+				if about := gameWord(c.Lang, "cmd.help.bot."+b, ""); about != "" {
+					wrapped(w, "      "+b+": ", indent+"  ", about)
+				}
+			}
 		}
 	}
 	fmt.Fprintf(w, "\n%s\n", c.T("cmd.help.every_game"))
