@@ -199,6 +199,9 @@ func (s *sess) open(start session.Start) {
 		s.welcome()
 	default:
 		s.welcome()
+		if start.Back {
+			s.waiting()
+		}
 	}
 	s.out.done()
 }

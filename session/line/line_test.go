@@ -36,8 +36,13 @@ func (s *syncBuffer) String() string {
 // run starts the line mode on pipes, and returns its input and output.
 func run(t *testing.T, echo bool, start session.Start) (io.Writer, *syncBuffer, func()) {
 	t.Helper()
+	return runOn(t, lobby.New(lobby.Config{Store: mem.New(), Games: games.Lobby(games.All())}), echo, start)
+}
+
+// runOn is run on the lobby l.
+func runOn(t *testing.T, l *lobby.Lobby, echo bool, start session.Start) (io.Writer, *syncBuffer, func()) {
+	t.Helper()
 	gs := games.All()
-	l := lobby.New(lobby.Config{Store: mem.New(), Games: games.Lobby(gs)})
 	in, w := io.Pipe()
 	out := &syncBuffer{}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -143,4 +148,20 @@ func TestHostSeatsABot(t *testing.T) {
 	waitOut(t, out, "Your turn: round 1")
 	io.WriteString(in, "look\n")
 	waitOut(t, out, "al: money")
+}
+
+// TestBackToTheWaitingMove: a plain ssh HOST (the lobby, Back) says
+// which game waits on the player's move, as the screen's landing does.
+func TestBackToTheWaitingMove(t *testing.T) {
+	l := lobby.New(lobby.Config{Store: mem.New(), Games: games.Lobby(games.All())})
+	in, out, stop := runOn(t, l, false, session.Start{Mode: "lobby"})
+	io.WriteString(in, "new furnace 2 players 1 bot no clock\n")
+	waitOut(t, out, "Your turn: round 1")
+	code := strings.Fields(strings.SplitN(out.String(), "Room ", 2)[1])[0]
+	io.WriteString(in, "quit\n")
+	waitOut(t, out, "Goodbye.")
+	stop()
+	_, out, stop = runOn(t, l, false, session.Start{Mode: "lobby", Back: true})
+	defer stop()
+	waitOut(t, out, "Your move is waiting in room "+code+", Furnace: type join "+code+".")
 }

@@ -25,6 +25,24 @@ func (s *sess) welcome() {
 	s.out.answer(s.p.T("line.lobby.welcome", "Name", s.cfg.Player.Name), s.p.T("line.lobby.hint"))
 }
 
+// waiting says which games wait on the player's move, as the full
+// screen's landing takes them back to one.
+func (s *sess) waiting() {
+	ctx, cancel := s.call()
+	defer cancel()
+	rooms, err := s.cfg.Lobby.Mine(ctx, s.cfg.Player)
+	if err != nil {
+		return // the lobby works without it
+	}
+	for i, r := range rooms {
+		if i == maxListed {
+			s.out.answer(s.p.N("line.more", len(rooms)-i))
+			break
+		}
+		s.out.answer(s.p.T("line.lobby.your_move", "Code", r.Code, "Game", s.gameTitle(r.Game)))
+	}
+}
+
 // lobbyCommand runs a command typed in the lobby.
 func (s *sess) lobbyCommand(name, rest string) error {
 	switch name {
