@@ -63,3 +63,34 @@ func TestThrowawayKeysMakeNoRooms(t *testing.T) {
 		})
 	}
 }
+
+// A name wholly in one alphabet that reads as a name a profile holds in
+// another is refused, both ways, and so is one that mixes alphabets.
+// Before, Cyrillic "асе" sat beside Latin "ace", and "аdmin" (a Cyrillic
+// а) beside the reserved "admin".
+func TestLookalikeNamesAreRefused(t *testing.T) {
+	srv := startServer(t, withLimits(guardLimits))
+	name := func(want int, n string) string {
+		t.Helper()
+		r := run(t, dialKey(t, srv.addr, "player", newKey(t)), "name "+n, "")
+		if r.status != want {
+			t.Errorf("name %s: %+v, want status %d", n, r, want)
+		}
+		return r.stderr
+	}
+	name(0, "ace")
+	if said := name(1, "асе"); !strings.Contains(said, `passes for "ace", a name taken`) { // Cyrillic
+		t.Errorf("Cyrillic асе beside ace was told %q", said)
+	}
+	name(0, "мох") // Cyrillic, first
+	if said := name(1, "MOX"); !strings.Contains(said, `passes for "мох"`) {
+		t.Errorf("Latin MOX beside Cyrillic мох was told %q", said)
+	}
+	if said := name(1, "аdmin"); !strings.Contains(said, "mixes Cyrillic and Latin letters") {
+		t.Errorf("аdmin with a Cyrillic а was told %q", said)
+	}
+	if said := name(1, "аԁміп"); !strings.Contains(said, `passes for "admin"`) { // all Cyrillic, and reserved in Latin
+		t.Errorf("Cyrillic аԁміп was told %q", said)
+	}
+	name(0, "Дмитрий") // a Cyrillic name that passes for none
+}

@@ -75,6 +75,9 @@ func (ps *Players) newProfile(ctx context.Context, key, name string) (store.Prof
 		// Eight tries at 65536 names, then longer ones.
 		names = append(names, "player-"+randomHex(2+i/4))
 	}
+	if names[0] != "" && ps.checkLookalikes(ctx, key, names[0]) != nil {
+		names[0] = "" // a login that passes for another's name is not taken as one
+	}
 	for _, name := range names {
 		if name == "" {
 			continue
@@ -103,6 +106,9 @@ func randomHex(n int) string {
 
 // Rename gives profile id the name, checked by CheckName.
 func (ps *Players) Rename(ctx context.Context, id, name string) error {
+	if err := ps.checkLookalikes(ctx, id, name); err != nil {
+		return err
+	}
 	err := ps.cfg.Store.Rename(ctx, id, name)
 	switch {
 	case errors.Is(err, store.ErrNameTaken):

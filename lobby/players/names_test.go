@@ -79,3 +79,20 @@ func TestLoginAndGuestNames(t *testing.T) {
 		t.Errorf("GuestName = %q, want guest-k7qz", got)
 	}
 }
+
+func TestLookalikes(t *testing.T) {
+	for name, want := range map[string][]string{
+		"асе":   {"ace"}, // Cyrillic а, с, е
+		"ace":   {"асе"}, // Greek has no c
+		"BOB":   {"вов", "βοβ"},
+		"мох 2": {"mox 2"},
+		"alice": {"аӏісе"},
+		"zoë":   nil, // ë has no look-alike
+		"李雷":    nil,
+	} {
+		got := lookalikes(name)
+		if strings.Join(got, ",") != strings.Join(want, ",") {
+			t.Errorf("lookalikes(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
