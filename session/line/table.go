@@ -268,7 +268,7 @@ func (t *table) end(s *sess, seats kit.Seats) {
 			if i < len(r.Ranks) {
 				place = r.Ranks[i]
 			}
-			parts = append(parts, s.p.T("line.table.score", "Name", name, "Score", score, "Place", place))
+			parts = append(parts, s.p.N("line.table.score", score, "Name", name, "Place", place))
 		}
 		s.out.event(s.p.T("line.table.over", "Scores", strings.Join(parts, "; ")))
 		switch {
