@@ -99,6 +99,13 @@ func (g *game) machineTurn() {
 	for i := range m.Roll {
 		m.Roll[i] = g.RNG.Die()
 	}
+	// The roll is told first, as it happens, though the goods it makes
+	// are known only once the action's card is in the compound.
+	first := -1
+	if g.events != nil {
+		first = len(*g.events)
+	}
+	defer g.moveLastTo(first)
 	take := func(c Card) {
 		m.Compound = append(m.Compound, c)
 		g.emitCard(-1, "machine", "factories.log.machine.added", c.Name(), "The Machine added ", c.Name(), " to its compound")
@@ -157,6 +164,19 @@ func (g *game) machineTurn() {
 			engine.ListArg("Made", amount(nGoods, made))), fmt.Sprintf("The Machine rolled %d %d %d %d %d (green red blue purple yellow) and made %s",
 			m.Roll[green], m.Roll[red], m.Roll[blue], m.Roll[purple], m.Roll[yellow], plural(made, "good")))
 	}
+}
+
+// moveLastTo moves the newest event to index i of the events, after
+// those before it; nothing when events are not kept (i < 0) or none came
+// since i.
+func (g *game) moveLastTo(i int) {
+	if i < 0 || g.events == nil || len(*g.events) <= i+1 {
+		return
+	}
+	ev := *g.events
+	last := ev[len(ev)-1]
+	copy(ev[i+1:], ev[i:len(ev)-1])
+	ev[i] = last
 }
 
 // Score is one final result. The Machine's score has Seat -1 and Machine set.
