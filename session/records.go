@@ -22,7 +22,7 @@ func recordText(t kit.Theme, room lobby.RoomInfo, me int, w int) string {
 		return t.Dim.Render(t.L.T("session.records.working"))
 	case room.Solo != nil:
 		s := room.Solo
-		return t.L.T("session.records.solo", "Opponent", s.Opponent, "Wins", t.L.N("session.records.wins", s.Wins),
+		return t.L.T("session.records.solo", "Opponent", OpponentName(t.L, room.Game, s.Opponent), "Wins", t.L.N("session.records.wins", s.Wins),
 			"Losses", t.L.N("session.records.losses", s.Losses), "Best", s.Best)
 	case len(room.Ratings) == 0:
 		return ""

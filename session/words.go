@@ -83,5 +83,12 @@ func NoticeText(p *lang.Printer, notice string) string { return noticeText(p, no
 // EndedText words why a game ended before its end.
 func EndedText(p *lang.Printer, why string) string { return endedText(p, why) }
 
+// OpponentName is the name a solo record keeps for game's own opponent
+// ("The Machine (hard)", as lobby.Game.SoloOpponent names it), in p's
+// language (games.GAME.opponent.NAME), or as kept.
+func OpponentName(p *lang.Printer, game, opponent string) string {
+	return p.Or("games."+game+".opponent."+opponent, opponent)
+}
+
 // GameTitle is game's title in p's language.
 func GameTitle(p *lang.Printer, g lobby.Game) string { return gameTitle(p, g) }

@@ -32,6 +32,7 @@ func TestWordsInTheirLanguage(t *testing.T) {
 		{Portuguese, For(Portuguese).Duration(2 * 60e9), "2 min"},
 		{Portuguese, For(Portuguese).T("session.scores.wins", "Name", "João"), "João vence!"},
 		{Russian, For(Russian).Signed(3, 1), "+3,0"},
+		{Portuguese, For(Portuguese).Or("games.factories.opponent.The Machine (hard)", ""), "a Máquina (difícil)"},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s: %q; want %q", c.tag, c.got, c.want)

@@ -75,7 +75,7 @@ func (s *Set) profileText(c *Call, p players.Summary, own bool) {
 				"Sigma", c.decimal(g.Rating.Sigma, 2), "Games", c.N("cmd.profile.rated", g.Rating.Games)))
 		}
 		for _, r := range g.Solo {
-			fmt.Fprintf(w, "  %s\n", c.T("cmd.profile.solo", "Opponent", r.Opponent, "Wins", c.N("cmd.profile.wins", r.Wins),
+			fmt.Fprintf(w, "  %s\n", c.T("cmd.profile.solo", "Opponent", session.OpponentName(lang.For(c.Lang), g.Game, r.Opponent), "Wins", c.N("cmd.profile.wins", r.Wins),
 				"Losses", c.N("cmd.profile.losses", r.Losses), "Best", r.Best))
 		}
 		if len(g.Favourites) > 0 {

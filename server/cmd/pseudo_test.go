@@ -52,11 +52,26 @@ func pseudoSet(t *testing.T) (*Set, []string) {
 		var v factories.View
 		return json.Unmarshal(raw, &v) == nil && v.Phase == factories.GameOver
 	})
+	solo, err := l.Create(ctx, alice, lobby.CreateOptions{Seats: 1, Options: json.RawMessage(`{"difficulty":"hard"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	screentest.PlayPeople(t, l, solo.Code, []lobby.Player{alice}, func(seat int, raw json.RawMessage) (json.RawMessage, bool) {
+		var v factories.View
+		if json.Unmarshal(raw, &v) != nil || len(v.Legal) == 0 {
+			return nil, false
+		}
+		data, _ := json.Marshal(bots[0].Choose(v))
+		return data, true
+	}, func(raw json.RawMessage) bool {
+		var v factories.View
+		return json.Unmarshal(raw, &v) == nil && v.Phase == factories.GameOver
+	})
 	open, err := l.Create(ctx, bob, lobby.CreateOptions{Game: "furnace", Seats: 4, Public: true, Bots: []string{"greedy"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &Set{Lobby: l, Host: &testHost{}, Log: slog.New(slog.DiscardHandler)}, []string{done.Code, open.Code}
+	return &Set{Lobby: l, Host: &testHost{}, Log: slog.New(slog.DiscardHandler)}, []string{done.Code, solo.Code, open.Code}
 }
 
 // TestCommandsInPseudo runs every exec command, its help and its common
