@@ -29,7 +29,7 @@ func discText(t kit.Theme, s kit.Seats, d furnace.Disc, n notation) string {
 		case s.Me(d.Seat):
 			name = t.Accent.Render(p.T("furnace.you"))
 		default:
-			name = seatStyle(t, d.Seat).Render(discName(s, d.Seat))
+			name = seatStyle(t, d.Seat).Render(s.Short(d.Seat, 8))
 		}
 		if d.Neutral {
 			value += p.T("furnace.short.neutral")
@@ -228,9 +228,9 @@ func playersBlock(t kit.Theme, v *furnace.View, s kit.Seats, w int, n notation, 
 		}
 		name := s.Name(seat)
 		if s.Me(seat) {
-			name = t.Accent.Render(p.T("furnace.players.you", "Name", shortName(name, 10)))
+			name = t.Accent.Render(p.T("furnace.players.you", "Name", s.Short(seat, 10)))
 		} else {
-			name = seatStyle(t, seat).Render(shortName(name, 14))
+			name = seatStyle(t, seat).Render(s.Short(seat, 14))
 		}
 		pl := v.Players[seat]
 		cells := []string{mark, name, num(pl.Goods.Money), num(pl.Goods.Coal), num(pl.Goods.Iron), num(pl.Goods.Oil), num(pl.Goods.Tokens), playerState(p, v, pl)}
@@ -502,45 +502,4 @@ func capitalistName(p *lang.Printer, c furnace.Capitalist) string {
 		return c.Name()
 	}
 	return p.Or("furnace.card."+string(c), c.Name())
-}
-
-// discName is a seat's name in the short notation's discs, at most 8
-// runes: its first word whole when that tells the seat apart ("Carol" for
-// "Carol Ann", where "Caro…Ann" lost the middle of a word), else
-// shortName's first letters and last word ("greedy…2").
-func discName(s kit.Seats, seat int) string {
-	const n = 8
-	name := s.Name(seat)
-	first, _, spaced := strings.Cut(name, " ")
-	if !spaced || len([]rune(name)) <= n || len([]rune(first)) > n {
-		return shortName(name, n)
-	}
-	for other := range s.Names {
-		if other != seat && strings.HasPrefix(s.Name(other), first) {
-			return shortName(name, n)
-		}
-	}
-	return first
-}
-
-// shortName shortens a name to n runes, keeping the end of a name of
-// several words, where names differ: "greedy bot 2" is "greedy…2".
-func shortName(name string, n int) string {
-	r := []rune(name)
-	if len(r) <= n {
-		return name
-	}
-	words := strings.Fields(name)
-	if last := []rune(words[len(words)-1]); len(words) > 1 && len(last) <= n/2 {
-		return string(r[:n-1-len(last)]) + "…" + string(last)
-	}
-	return trimTo(name, n)
-}
-
-func trimTo(s string, n int) string {
-	r := []rune(s)
-	if len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
 }

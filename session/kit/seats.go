@@ -1,6 +1,7 @@
 package kit
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/smokestack/smokestack/engine"
@@ -118,4 +119,94 @@ func (s Seats) Name(seat int) string {
 // Me reports whether seat is the viewer's.
 func (s Seats) Me(seat int) bool {
 	return seat >= 0 && seat == s.Viewer && s.Viewer != engine.Spectator
+}
+
+// Short is a seat's name in at most n runes, told apart from every other
+// seat's (issue 36, point 10): names that share a beginning ("greedy bot
+// 3", "greedy bot 4") are shortened to where they differ, never cut to
+// the part they share ("greedy…"). It tries, in order, the whole name;
+// its first word, when no other name starts with it ("Carol" for "Carol
+// Ann"); its first and last words ("greedy 4"); its beginning cut to keep
+// the part from where it differs from the names most like it ("Caro…Ann",
+// "alexan…2").
+func (s Seats) Short(seat, n int) string {
+	c := s.cut(seat, n)
+	for o := range s.Names {
+		if o != seat && s.cut(o, n) == c {
+			// Names that part and meet again ("alexandrina",
+			// "alexandra"): their ends.
+			r := []rune(s.Name(seat))
+			if len(r) <= n {
+				return c
+			}
+			return "…" + string(r[len(r)-(n-1):])
+		}
+	}
+	return c
+}
+
+// cut is Short without its last resort.
+func (s Seats) cut(seat, n int) string {
+	name := s.Name(seat)
+	r := []rune(name)
+	if len(r) <= n {
+		return name
+	}
+	var others []string
+	for o := range s.Names {
+		if o != seat {
+			others = append(others, s.Name(o))
+		}
+	}
+	fits := func(c string) bool { return c != "" && len([]rune(c)) <= n }
+	if first, _, ok := strings.Cut(name, " "); ok && fits(first) && !slices.ContainsFunc(others, func(o string) bool {
+		return strings.HasPrefix(o, first)
+	}) {
+		return first
+	}
+	if c := firstLast(name); fits(c) && !slices.ContainsFunc(others, func(o string) bool {
+		return firstLast(o) == c || o == c
+	}) {
+		return c
+	}
+	// d is where name parts from the other name most like it: the cut
+	// keeps the rune at d and as much after it as fits.
+	d := 0
+	for _, o := range others {
+		or := []rune(o)
+		k := 0
+		for k < len(r) && k < len(or) && r[k] == or[k] {
+			k++
+		}
+		d = max(d, k)
+	}
+	if d < n-1 {
+		// The distinguishing rune is in the first n-1: prefer a name's
+		// last word whole after its start where it is short.
+		words := strings.Fields(name)
+		if last := []rune(words[len(words)-1]); len(words) > 1 && len(last) <= n/2 && d < n-1-len(last) {
+			return string(r[:n-1-len(last)]) + "…" + string(last)
+		}
+		return string(r[:n-1]) + "…"
+	}
+	// The tail starts a word where that word fits whole.
+	if ws := strings.LastIndex(string(r[:d]), " "); ws >= 0 && len(r)-len([]rune(name[:ws+1])) <= n-2 {
+		d = len([]rune(name[:ws+1]))
+	}
+	tail := r[d:]
+	if len(tail) > n-2 {
+		tail = tail[:n-2]
+	}
+	head := max(1, n-1-len(tail))
+	return string(r[:head]) + "…" + string(tail)
+}
+
+// firstLast is a name's first and last words, or "" for a name of one
+// word.
+func firstLast(name string) string {
+	words := strings.Fields(name)
+	if len(words) < 2 {
+		return ""
+	}
+	return words[0] + " " + words[len(words)-1]
 }
