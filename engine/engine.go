@@ -199,4 +199,17 @@ type Bots struct {
 	// New makes the bot called name, seeded so a seeded game with bots
 	// replays the same way.
 	New func(name string, seed uint64) (Bot, error)
+	// Hint, nil when the game has none, rates at most n of the seat's
+	// moves from its view as JSON, best first: what a player learning
+	// the game may ask for. It sees the view alone, like a bot, and is
+	// seeded so that it replays the same way.
+	Hint func(view json.RawMessage, seed uint64, n int) ([]Hint, error)
+}
+
+// Hint is a move a bot rates for a seat, with what the move is worth to
+// it, in the game's points: higher is better, and only the moves of one
+// hint compare.
+type Hint struct {
+	Move  json.RawMessage `json:"move"`
+	Worth float64         `json:"worth"`
 }

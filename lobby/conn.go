@@ -120,11 +120,13 @@ type RoomInfo struct {
 	// over, or from the start in a practice room, whose creator chose it
 	// (Meta.Practice). Nil until then: whoever knew it would foresee
 	// every card and roll.
-	Seed     *uint64         `json:"seed,omitempty"`
-	Practice bool            `json:"practice,omitempty"`
-	Options  json.RawMessage `json:"options,omitempty"`
-	Created  time.Time       `json:"created"`
-	Updated  time.Time       `json:"updated"`
+	Seed     *uint64 `json:"seed,omitempty"`
+	Practice bool    `json:"practice,omitempty"`
+	// Hinted says a player asked for a hint in this game (hint.go).
+	Hinted  bool            `json:"hinted,omitempty"`
+	Options json.RawMessage `json:"options,omitempty"`
+	Created time.Time       `json:"created"`
+	Updated time.Time       `json:"updated"`
 	// GraceSeconds is how long a player may be away before the table may
 	// hand their seat to a bot; ClockSeconds each seat's time for a turn,
 	// 0 for none (votes.go, clock.go).
@@ -199,7 +201,7 @@ func (i RoomInfo) Open() bool {
 
 func infoOf(m store.Meta, conns map[*Conn]struct{}, st engine.Status) RoomInfo {
 	info := RoomInfo{Code: m.Code, Game: m.Game, Public: m.Public, Started: m.Started, Over: m.Over,
-		Ended: m.Ended, Result: m.Result, Round: st.Round, Acting: st.Acting, Practice: m.Practice, Options: m.Options,
+		Ended: m.Ended, Result: m.Result, Round: st.Round, Acting: st.Acting, Practice: m.Practice, Hinted: m.Hinted, Options: m.Options,
 		Created: m.Created, Updated: m.Updated, host: m.Host, HostSeat: m.SeatOf(m.Host),
 		GraceSeconds: int(graceOf(m).Seconds()), ClockSeconds: int(m.Clock.Seconds())}
 	info.Rematch = rematchInfo(m.Rematch)

@@ -50,6 +50,7 @@ type room struct {
 
 	// These have locks of their own.
 	moveRates moveRates // pace each seat's moves (limits.go)
+	hints     hintCache // the last hint of each seat (hint.go)
 	refreshes rerun     // catch-ups with other instances' changes
 	chatReads rerun     // reads of chat other instances wrote
 }

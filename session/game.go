@@ -53,6 +53,7 @@ type gameScreen struct {
 	menu      menu
 	filtering bool
 	pending   bool            // a move is on its way to the room
+	hinting   bool            // a hint is on its way from the room (hint.go)
 	armed     json.RawMessage // a costly move waiting for its second enter
 	// sending is the label of the move on its way, and sentVersion the
 	// room's version when it went; held are the playing keys pressed
@@ -265,27 +266,9 @@ func (g *gameScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 		if msg.conn != g.conn {
 			return g, nil
 		}
-		g.pending = false
-		switch {
-		case msg.err != nil:
-			// A move the engine refused reads in the player's language;
-			// the keys that waited for it go with it.
-			why := errText(g.env.theme, g.room.Game, msg.err)
-			if dropped := g.dropHeld(); dropped != "" {
-				why += " · " + dropped
-			}
-			g.setStatus(why, true)
-		case !g.over():
-			// Said even when the round moved on before the answer came
-			// (the answer to Done often comes after the next round's
-			// update): the next update takes it down.
-			g.setStatus(g.env.theme.L.T("session.game.played", "Move", msg.label), false)
-			g.noteRound, g.noteVersion = msg.round, msg.version
-		default:
-			g.held = nil
-			g.setStatus("", false) // the scores say the rest
-		}
-		return g, g.release()
+		return g, g.moveDone(msg)
+	case hintMsg:
+		g.hinted(msg)
 	case hostDoneMsg:
 		if msg.err != nil {
 			g.setStatus(errText(g.env.theme, g.room.Game, msg.err), true)
@@ -499,8 +482,35 @@ func (g *gameScreen) tableKey(msg tea.KeyMsg) tea.Cmd {
 		return g.play()
 	case key.Matches(msg, k.Undo):
 		return g.undo()
+	case key.Matches(msg, k.Hint):
+		return g.hint()
 	}
 	return nil
+}
+
+// moveDone takes the room's answer to the move sent.
+func (g *gameScreen) moveDone(msg moveDoneMsg) tea.Cmd {
+	g.pending = false
+	switch {
+	case msg.err != nil:
+		// A move the engine refused reads in the player's language;
+		// the keys that waited for it go with it.
+		why := errText(g.env.theme, g.room.Game, msg.err)
+		if dropped := g.dropHeld(); dropped != "" {
+			why += " · " + dropped
+		}
+		g.setStatus(why, true)
+	case !g.over():
+		// Said even when the round moved on before the answer came
+		// (the answer to Done often comes after the next round's
+		// update): the next update takes it down.
+		g.setStatus(g.env.theme.L.T("session.game.played", "Move", msg.label), false)
+		g.noteRound, g.noteVersion = msg.round, msg.version
+	default:
+		g.held = nil
+		g.setStatus("", false) // the scores say the rest
+	}
+	return g.release()
 }
 
 // openHelp shows the game's keys, and how a turn is played.

@@ -186,6 +186,9 @@ func (g *gameScreen) drawHeader(w int, clockText string) string {
 	if g.room.Practice {
 		parts = append(parts, t.L.T("session.room.practice"))
 	}
+	if g.room.Hinted {
+		parts = append(parts, t.L.T("session.room.hinted"))
+	}
 	clock := ""
 	if g.board == nil && g.room.Code != "" && !g.room.Over {
 		parts = append(parts, g.setupText())

@@ -24,6 +24,7 @@ type gameKeys struct {
 	PageUp, PageDown     key.Binding
 	Play                 key.Binding
 	Undo                 key.Binding
+	Hint                 key.Binding
 	Filter               key.Binding
 	Card, Yours          key.Binding
 	Log                  key.Binding
@@ -37,7 +38,7 @@ type gameKeys struct {
 
 var gameKeyMap = gameKeys{
 	NextGroup: key.NewBinding(key.WithKeys("right", "tab", "l"), key.WithHelp("→/l/tab", "session.key.nextCard")),
-	PrevGroup: key.NewBinding(key.WithKeys("left", "shift+tab", "h"), key.WithHelp("←/h/S-tab", "session.key.prevCard")),
+	PrevGroup: key.NewBinding(key.WithKeys("left", "shift+tab"), key.WithHelp("←/S-tab", "session.key.prevCard")),
 	Up:        key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "session.key.prevMove")),
 	Down:      key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "session.key.nextMove")),
 	First:     key.NewBinding(key.WithKeys("home"), key.WithHelp("home/end", "session.key.firstLast")),
@@ -46,13 +47,15 @@ var gameKeyMap = gameKeys{
 	PageDown:  key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "session.key.pageMoves")),
 	Play:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "session.key.playMove")),
 	Undo:      key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "session.key.takeBack")),
-	Filter:    key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "session.key.searchMoves")),
-	Card:      key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "session.key.cardInfo")),
-	Yours:     key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "session.key.yourCards")),
-	Log:       key.NewBinding(key.WithKeys("L", "g"), key.WithHelp("g", "session.key.gameLog")),
-	AddBot:    key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "session.key.addBot")),
-	End:       key.NewBinding(key.WithKeys("E"), key.WithHelp("E", "session.key.endGame")),
-	Chat:      key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "session.key.chat")),
+	// h was ← as in vi (l stays →): a hint is worth its own key.
+	Hint:   key.NewBinding(key.WithKeys("h"), key.WithHelp("h", "session.key.hint")),
+	Filter: key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "session.key.searchMoves")),
+	Card:   key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "session.key.cardInfo")),
+	Yours:  key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "session.key.yourCards")),
+	Log:    key.NewBinding(key.WithKeys("L", "g"), key.WithHelp("g", "session.key.gameLog")),
+	AddBot: key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "session.key.addBot")),
+	End:    key.NewBinding(key.WithKeys("E"), key.WithHelp("E", "session.key.endGame")),
+	Chat:   key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "session.key.chat")),
 	// r is the rematch once the game is over, the rules while it runs;
 	// R is the rules everywhere, as in the lobby.
 	Rematch: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "session.key.rematch")),
@@ -87,7 +90,7 @@ func (k gameKeys) ShortHelp() []key.Binding {
 // FullHelp implements help.KeyMap.
 func (k gameKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.NextGroup, k.PrevGroup, k.Up, k.Down, k.First, k.PageUp, k.Play, k.Undo, k.Filter},
+		{k.NextGroup, k.PrevGroup, k.Up, k.Down, k.First, k.PageUp, k.Play, k.Undo, k.Hint, k.Filter},
 		{k.Card, k.Yours, k.Log, k.Chat, k.Rules, k.Help, k.Leave, escKey, ctrlCKey},
 		{k.AddBot, k.End, k.Bell},
 	}

@@ -209,6 +209,9 @@ func (r *replayScreen) view(w, h int) string {
 	t := r.env.theme
 	p := t.L
 	head := t.Title.Render("smokestack") + " · " + p.T("session.replay.title", "Code", r.code)
+	if r.info.Hinted {
+		head += " · " + p.T("session.room.hinted")
+	}
 	bh := h - 4
 	body := p.T("session.replay.loading")
 	banner := ""

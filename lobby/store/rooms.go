@@ -56,8 +56,11 @@ type Meta struct {
 	// counts for no records or ratings. Rooms stored before the mark
 	// existed read as not practice.
 	Practice bool `json:"practice,omitempty"`
-	Started  bool `json:"started"`
-	Over     bool `json:"over"`
+	// Hinted marks a game in which a player asked for a hint
+	// (lobby/hint.go): its replay and its players' history say so.
+	Hinted  bool `json:"hinted,omitempty"`
+	Started bool `json:"started"`
+	Over    bool `json:"over"`
 	// Result is how the game ended, when it reached its end.
 	Result *engine.Result `json:"result,omitempty"`
 	// Round and Acting are the game's round and the seats that may move,

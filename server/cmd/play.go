@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/lobby"
 )
 
@@ -24,6 +25,12 @@ const recordWait = 5 * time.Second
 type errorLine struct {
 	Error string `json:"error"`
 	About string `json:"about,omitempty"`
+}
+
+// hintLine answers {"hint":true}: the seat's best moves as the game's
+// search bot rates them, best first (lobby.Conn.Hint).
+type hintLine struct {
+	Hint []engine.Hint `json:"hint"`
 }
 
 // okLine answers an accepted move. It follows the update that shows the
@@ -162,6 +169,12 @@ func (p *playLoop) answer(ctx context.Context, conn *lobby.Conn, res inputResult
 	if errors.As(res.err, &bad) {
 		_ = p.out.Encode(errorLine{Error: res.err.Error()})
 		return true, res.err
+	}
+	if res.hint {
+		if res.err != nil {
+			return p.out.Encode(errorLine{Error: res.err.Error(), About: "hint"}) != nil, nil
+		}
+		return p.out.Encode(hintLine{Hint: res.hints}) != nil, nil
 	}
 	if res.chat {
 		// The line said comes back as a chat line; only a refusal is

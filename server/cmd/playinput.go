@@ -9,27 +9,35 @@ import (
 	"fmt"
 	"sync/atomic"
 
+	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/lobby"
 )
 
-// inputResult is what became of one line of input: a move, or chat.
+// inputResult is what became of one line of input: a move, chat, or a
+// hint asked for.
 type inputResult struct {
 	err  error
 	chat bool
 	move bool // the line went to the room as a move
+	// hint is set for {"hint":true}, with the hinted moves in hints.
+	hint  bool
+	hints []engine.Hint
 }
 
 // readMoves plays each line of input as a move, or says it in the room's
 // chat, until input ends, handing each result to play's loop. moves
 // counts the moves sent to the room, each before it goes.
 func (s *Set) readMoves(ctx context.Context, c *Call, conn *lobby.Conn, moves *atomic.Int64, results chan<- inputResult) {
-	report := func(err error, chat bool) bool {
+	send := func(res inputResult) bool {
 		select {
-		case results <- inputResult{err: err, chat: chat, move: !chat && moved(err)}:
+		case results <- res:
 			return true
 		case <-ctx.Done():
 			return false
 		}
+	}
+	report := func(err error, chat bool) bool {
+		return send(inputResult{err: err, chat: chat, move: !chat && moved(err)})
 	}
 	in := bufio.NewScanner(c.Session.Input(ctx))
 	maxLine := s.MaxLine
@@ -44,6 +52,13 @@ func (s *Set) readMoves(ctx context.Context, c *Call, conn *lobby.Conn, moves *a
 		}
 		if ctx.Err() != nil {
 			return // the session is over; the move must not count
+		}
+		if isHint(line) {
+			hints, err := conn.Hint(ctx)
+			if !send(inputResult{hint: true, hints: hints, err: err}) {
+				return
+			}
+			continue
 		}
 		err, chat := errNotJSON, false
 		switch text, ok, cerr := chatText(line); {
@@ -86,5 +101,13 @@ var (
 	errNotJSON   = errors.New(`that line is not JSON: send one move object per line, like {"kind":"pass"}`)
 	errNotObject = errors.New(`a move is a JSON object, like {"kind":"pass"}: send one per line`)
 )
+
+// isHint reads a line of play's input as a hint asked for: {"hint":true}.
+func isHint(line []byte) bool {
+	var in struct {
+		Hint *bool `json:"hint"`
+	}
+	return json.Unmarshal(line, &in) == nil && in.Hint != nil && *in.Hint
+}
 
 var errChatNotText = errors.New(`a chat line is {"chat":"text"}: its text goes in quotes`)

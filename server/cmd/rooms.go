@@ -79,10 +79,14 @@ func roomTable(w io.Writer, p *lang.Printer, rooms []lobby.RoomInfo) error {
 }
 
 func roomStatus(p *lang.Printer, r lobby.RoomInfo) string {
+	status := gameStatus(p, r)
 	if r.Practice && r.Seed != nil {
-		return p.T("cmd.rooms.practice", "Status", gameStatus(p, r), "Seed", *r.Seed)
+		status = p.T("cmd.rooms.practice", "Status", status, "Seed", *r.Seed)
 	}
-	return gameStatus(p, r)
+	if r.Hinted {
+		status = p.T("cmd.rooms.hinted", "Status", status)
+	}
+	return status
 }
 
 // gameStatus is where r's game stands.

@@ -70,7 +70,9 @@ func Names() []string {
 // JSONBots offers the bots to rooms, which speak JSON: each sees its seat's
 // view as the room sends it and answers with a move.
 func JSONBots() engine.Bots {
-	return engine.TypedBots[factories.View, factories.Move](Names(), New)
+	b := engine.TypedBots[factories.View, factories.Move](Names(), New)
+	b.Hint = JSONHint
+	return b
 }
 
 // newRandom makes the random bot (see engine.Random).
