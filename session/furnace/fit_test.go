@@ -131,3 +131,46 @@ func TestMenuBesideLogHasAGutter(t *testing.T) {
 		t.Errorf("the menu and the log:\n%s", out)
 	}
 }
+
+// TestWideMarketStaysInWords: at 120x40 (a 120x36 body) the auction's
+// market is worded in full wherever its words fit the width, however many
+// discs a card holds: a card's third disc used to hide behind "(i)", and
+// the market turned to the short notation after a few bids, so that a
+// player who narrowed and widened the window found it short (issue 36,
+// point 10).
+func TestWideMarketStaysInWords(t *testing.T) {
+	th := kit.NewTheme("mono", nil)
+	seats := kit.Seats{Names: []string{"alice", "greedy bot 2", "greedy bot 3", "greedy bot 4"}, Viewer: 0, L: th.L}
+	crowded := 0
+	for seed := uint64(1); seed <= 6; seed++ {
+		s, err := furnace.New(furnace.Config{Players: 4}, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := engine.NewRNG(seed)
+		for s.Phase == furnace.AuctionPhase {
+			v := furnace.ViewOf(s, 0)
+			most := 0
+			for _, l := range v.Market {
+				most = max(most, len(l.Discs))
+			}
+			if most == 3 {
+				crowded++
+				f := kit.Frame{Theme: th, Seats: seats, Width: 120, Height: 36}
+				market := fitMarket(th, &v, seats, f.Width, f.Height/2)
+				if words := marketBlock(th, &v, seats, 120, long, 0); widest(words) <= 120 && strings.Contains(strings.Join(market, "\n"), "c coal") {
+					t.Fatalf("seed %d: a card with 3 discs, the market short:\n%s", seed, strings.Join(market, "\n"))
+				}
+			}
+			acting := furnace.StatusOf(s).Acting
+			seat := acting[rng.Intn(len(acting))]
+			legal := furnace.Legal(s, seat)
+			if err := s.Play(seat, legal[rng.Intn(len(legal))]); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if crowded == 0 {
+		t.Fatal("no position had a card with 3 discs")
+	}
+}

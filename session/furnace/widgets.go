@@ -133,11 +133,17 @@ func marketBlock(t kit.Theme, v *furnace.View, s kit.Seats, w int, n notation, m
 			items: items,
 		})
 	}
-	rows := g.lines(w, 2)
-	if maxLines > 0 && len(lines)+len(rows) > maxLines {
-		// Discs that wrapped are cut to one line with a marker; the
-		// reference (i) lists every card's discs.
-		rows = g.lines(w, 1)
+	// A card's discs take up to three lines where the market has the
+	// room: at two, a third bid hid behind "(i)" and sent a 120-column
+	// market into the short notation for the rest of the auction.
+	// Discs that still do not fit are cut with a marker; the reference
+	// (i) lists every card's discs.
+	var rows []string
+	for _, per := range []int{3, 2, 1} {
+		rows = g.lines(w, per)
+		if maxLines <= 0 || len(lines)+len(rows) <= maxLines {
+			break
+		}
 	}
 	rows[0] = t.Dim.Render(rows[0])
 	lines = append(lines, rows...)
