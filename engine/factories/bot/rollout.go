@@ -21,6 +21,9 @@ var (
 	rollWidth      = 3
 	rollDepth      = 5
 	rollWin        = 2.0
+	// rollSteps bounds a rollout's decisions (a work phase's whole plan
+	// is one); a game played out takes about 150.
+	rollSteps = 1000
 )
 
 // rollouts bounds a market decision's playing out: how many candidate
@@ -62,7 +65,10 @@ func (x *searcher) rank(seat int, world func() *factories.State, legal []factori
 // final margin over its best rival (see margin). In the work phase the
 // seats play their plans one after the other, in seat order.
 func (x *searcher) rollout(s *factories.State, me int) float64 {
-	for s.Phase != factories.GameOver {
+	// The cheap policy of every seat can stall a game between seats
+	// (nobody builds or makes goods, round after round): a rollout
+	// stops at rollSteps decisions and is scored where it stands.
+	for steps := 0; s.Phase != factories.GameOver && steps < rollSteps; steps++ {
 		seat := s.Turn
 		if s.Phase == factories.WorkPhase {
 			seat = slices.IndexFunc(s.Players, func(p factories.Player) bool { return !p.Done })
