@@ -130,8 +130,12 @@ func companyText(t kit.Theme, c furnace.Card, wrap func(string) string) []string
 	if co.Compensation.Processing() {
 		comp = p.T("furnace.text.compensationUpTo", "Line", long.line(co.Compensation))
 	}
+	kind := p.T("furnace.text.company")
+	if co.Confidence == "stand-in" {
+		kind += " · " + p.T("furnace.text.standIn")
+	}
 	return []string{
-		t.Title.Render(co.ID) + t.Dim.Render("  "+p.T("furnace.text.company")),
+		wrap(t.Title.Render(co.ID) + t.Dim.Render("  "+kind)),
 		wrap(p.T("furnace.text.basic", "Lines", long.lines(basic, then))),
 		wrap(p.T("furnace.text.upgraded", "Lines", long.lines(upgraded, then))),
 		wrap(comp),

@@ -147,6 +147,26 @@ func marketBlock(t kit.Theme, v *furnace.View, s kit.Seats, w int, n notation, m
 	}
 	rows[0] = t.Dim.Render(rows[0])
 	lines = append(lines, rows...)
+	return withStandIn(t, v, lines, w, maxLines)
+}
+
+// withStandIn says, on the market's title line where it fits, else on a
+// line under the market where there is room, which card of the market
+// only stands in for one the edition has not made public: "example-01"
+// read as test data. The card's text (i) says it too.
+func withStandIn(t kit.Theme, v *furnace.View, lines []string, w, maxLines int) []string {
+	for _, l := range v.Market {
+		if l.Card.Company().Confidence != "stand-in" {
+			continue
+		}
+		note := t.L.T("furnace.market.standIn", "Card", l.Card.ID())
+		switch {
+		case kit.Width(lines[0]+"  "+note) <= w:
+			lines[0] += t.Dim.Render("  " + note)
+		case kit.Width(note) <= w && (maxLines <= 0 || len(lines) < maxLines):
+			lines = append(lines, t.Dim.Render(note))
+		}
+	}
 	return lines
 }
 
