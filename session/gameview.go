@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -194,9 +195,21 @@ func (g *gameScreen) drawHeader(w int, clockText string) string {
 		parts = append(parts, g.setupText())
 	}
 	if g.board != nil {
-		parts = append(parts, g.board.Header(t, g.seats()))
+		news := g.board.Header(t, g.seats())
 		if clockText != "" {
 			clock = t.Accent.Render(clockText)
+		}
+		if f, ok := g.board.(kit.Fitted); ok {
+			// The game's news fits what the server's name, the room and
+			// the clock leave, its names counted rather than cut.
+			rest := lipgloss.Width(strings.Join(append(slices.Clone(parts), "", clock), " · "))
+			if clock == "" {
+				rest -= lipgloss.Width(" · ")
+			}
+			news = f.HeaderIn(t, g.seats(), max(1, w-rest))
+		}
+		parts = append(parts, news)
+		if clock != "" {
 			parts = append(parts, clock)
 		}
 	}

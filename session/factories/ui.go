@@ -6,6 +6,7 @@ package factories
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/smokestack/smokestack/engine/factories"
@@ -31,7 +32,11 @@ type board struct {
 func (b *board) Over() bool { return b.v.Phase == factories.GameOver }
 
 // Header implements kit.Board: the round, the phase and who acts.
-func (b *board) Header(t kit.Theme, s kit.Seats) string {
+func (b *board) Header(t kit.Theme, s kit.Seats) string { return b.HeaderIn(t, s, math.MaxInt) }
+
+// HeaderIn implements kit.Fitted: Header in w columns, the seats still
+// working shortened, then counted, where their names do not fit.
+func (b *board) HeaderIn(t kit.Theme, s kit.Seats, w int) string {
 	v := b.v
 	if v.Phase == factories.GameOver {
 		return tf(t, "factories.header.over", "Round", v.Round)
@@ -49,17 +54,20 @@ func (b *board) Header(t kit.Theme, s kit.Seats) string {
 		}
 		parts = append(parts, t.L.T("factories.header.market"), turn)
 	case factories.WorkPhase:
-		// Who is still working, you first: short enough for 80 columns.
-		var working []string
+		// Who is still working, you first.
+		var you []string
 		if v.Seat >= 0 && !v.You().Done {
-			working = append(working, t.Accent.Render(t.L.T("factories.header.you")))
+			you = append(you, t.Accent.Render(t.L.T("factories.header.you")))
 		}
+		var working []int
 		for _, p := range v.Players {
 			if !p.Done && !s.Me(p.Seat) {
-				working = append(working, s.Name(p.Seat))
+				working = append(working, p.Seat)
 			}
 		}
-		parts = append(parts, tf(t, "factories.header.work", "Names", strings.Join(working, ", ")))
+		return kit.NameList(s, you, working, w, func(list string) string {
+			return strings.Join(append(parts, tf(t, "factories.header.work", "Names", list)), " · ")
+		})
 	}
 	return strings.Join(parts, " · ")
 }

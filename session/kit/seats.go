@@ -2,6 +2,7 @@ package kit
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/smokestack/smokestack/engine"
@@ -209,4 +210,38 @@ func firstLast(name string) string {
 		return ""
 	}
 	return words[0] + " " + words[len(words)-1]
+}
+
+// Fitted is a Board whose header fits a width: names it lists give way
+// to shorter forms and then to a count, rather than being cut mid-name
+// ("rando…") or pushing the server's name off the line.
+type Fitted interface {
+	HeaderIn(t Theme, s Seats, w int) string
+}
+
+// NameList lists seats' names for a line of at most w columns once
+// with(list) has put it in its words: the names whole if they fit, else
+// each shortened (Short), else as many as fit and a count of the rest
+// ("you, greedy 2 +3"). first is put before the names, whole ("you").
+func NameList(s Seats, first []string, seats []int, w int, with func(list string) string) string {
+	list := func(names []string, rest int) string {
+		text := strings.Join(append(slices.Clone(first), names...), ", ")
+		if rest > 0 {
+			text += " +" + strconv.Itoa(rest)
+		}
+		return with(text)
+	}
+	full, short := make([]string, len(seats)), make([]string, len(seats))
+	for i, seat := range seats {
+		full[i], short[i] = s.Name(seat), s.Short(seat, 8)
+	}
+	if text := list(full, 0); Width(text) <= w {
+		return text
+	}
+	for k := len(seats); k > 0; k-- {
+		if text := list(short[:k], len(seats)-k); Width(text) <= w {
+			return text
+		}
+	}
+	return list(nil, len(seats))
 }
