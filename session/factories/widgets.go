@@ -434,17 +434,41 @@ func seatLines(t kit.Theme, v *factories.View, s kit.Seats, p factories.PlayerVi
 	numbers := tf(t, "factories.seat.numbers", "Goods", p.Goods, "Prestige", p.Prestige, "Hand", p.HandSize) +
 		fmt.Sprintf(" · %d%s %d%s", p.Metal, t.L.T("factories.abbr.metal"), p.Energy, t.L.T("factories.abbr.energy"))
 	dice := v.Phase == factories.WorkPhase && len(p.Dice) > 0
+	// In the work phase a seat's free dice come before its compound:
+	// where they do not both fit, the compound is counted, and the dice
+	// shown (at 80x24 five players' dice had gone with no word).
+	free := dice && slices.ContainsFunc(p.Dice, func(d factories.Die) bool { return !d.Placed })
+	built := " · " + t.L.N("factories.seat.buildings", len(p.Compound))
 	switch {
 	case budget >= 4 && dice:
 		return append([]string{name, "  " + numbers, "  " + diceView(t, v, p)}, compoundLines(t, "  ", p.Compound, w, budget-3)...)
+	case budget == 3 && free:
+		return withCount([]string{name, "  " + numbers, "  " + diceView(t, v, p)}, built, w)
+	case budget == 2 && free && kit.Width(name+"  "+numbers) <= w:
+		return withCount([]string{name + "  " + numbers, "  " + diceView(t, v, p)}, built, w)
+	case budget == 2 && free:
+		return []string{name, "  " + diceView(t, v, p)}
+	case budget < 2 && free:
+		return []string{name + "  " + diceView(t, v, p)}
 	case budget >= 3:
 		return append([]string{name, "  " + numbers}, compoundLines(t, "  ", p.Compound, w, budget-2)...)
 	case budget == 2 && kit.Width(name+"  "+numbers) <= w:
 		return append([]string{name + "  " + numbers}, compoundLines(t, "  ", p.Compound, w, 1)...)
 	case budget == 2:
-		return []string{name, "  " + numbers + " · " + t.L.N("factories.seat.buildings", len(p.Compound))}
+		return []string{name, "  " + numbers + built}
 	}
 	return []string{name + "  " + numbers}
+}
+
+// withCount puts count at the end of the first of lines it fits on in w.
+func withCount(lines []string, count string, w int) []string {
+	for i, l := range lines {
+		if kit.Width(l+count) <= w {
+			lines[i] += count
+			break
+		}
+	}
+	return lines
 }
 
 // machineView draws The Machine, the solo opponent: its score, goods and
