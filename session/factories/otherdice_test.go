@@ -1,6 +1,7 @@
 package factories
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -9,7 +10,7 @@ import (
 )
 
 // TestOthersDiceShowAt80x24: five players in the work phase, seated at
-// 80x24: every other seat that holds dice shows them (its dice line, the
+// 80x24: every other seat that holds free dice shows them (its dice line, the
 // "dice" word of diceView), the compound counted where it gives way; a
 // spectator saw them and a seated player did not (issue 36, point 9).
 func TestOthersDiceShowAt80x24(t *testing.T) {
@@ -27,7 +28,7 @@ func TestOthersDiceShowAt80x24(t *testing.T) {
 			names.Viewer = seat
 			others := othersView(th, &v, names, 80-80*52/100-1, 20-8)
 			for _, p := range v.Players {
-				if p.Seat == seat || len(p.Dice) == 0 {
+				if p.Seat == seat || !slices.ContainsFunc(p.Dice, func(d factories.Die) bool { return !d.Placed }) {
 					continue
 				}
 				want := diceView(th, &v, p)
