@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/sync/singleflight"
 
+	"github.com/smokestack/smokestack/lobby/room"
 	"github.com/smokestack/smokestack/lobby/store"
 )
 
@@ -17,7 +18,7 @@ import (
 // counting and slowing the misses (lookups.go, seatword.go, invite.go).
 // It is made with what it needs and nothing of the Lobby.
 type access struct {
-	env *roomEnv
+	env *room.Env
 	// store loads rooms, and gives an old private room its invite.
 	store interface {
 		Load(ctx context.Context, code string, from int) (store.Meta, []store.Record, error)
@@ -32,7 +33,7 @@ type access struct {
 	localMisses missCounts
 
 	mu    sync.Mutex
-	rooms map[string]*room
+	rooms map[string]*room.Room
 	// loading makes one load per room code at a time, outside mu, so a
 	// slow store holds up only the joins of the room being loaded.
 	loading singleflight.Group
@@ -44,13 +45,11 @@ func (a *access) info(code string) (RoomInfo, bool) {
 	if r == nil {
 		return RoomInfo{}, false
 	}
-	h := r.lock()
-	defer h.unlock()
-	return h.info(), true
+	return r.Info(), true
 }
 
 // loaded returns every room loaded here.
-func (a *access) loaded() []*room {
+func (a *access) loaded() []*room.Room {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return slices.Collect(maps.Values(a.rooms))
@@ -59,11 +58,11 @@ func (a *access) loaded() []*room {
 // dropIdle forgets room code unless a session here is in it; dropped
 // says it was forgotten (or never loaded), r is the room if it was
 // loaded.
-func (a *access) dropIdle(code string) (r *room, dropped bool) {
+func (a *access) dropIdle(code string) (r *room.Room, dropped bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	r = a.rooms[code]
-	if r != nil && r.connected() {
+	if r != nil && r.Connected() {
 		return r, false
 	}
 	delete(a.rooms, code)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/lobby/chat"
+	"github.com/smokestack/smokestack/lobby/room"
 	"github.com/smokestack/smokestack/lobby/store"
 )
 
@@ -28,11 +29,11 @@ type chatting struct {
 	unavailable func(what string, err error, attrs ...any) error
 	// loadedRoom is a room loaded here, and mayOpen whether p may open
 	// the room an invite names (access).
-	loadedRoom func(code string) *room
+	loadedRoom func(code string) *room.Room
 	mayOpen    func(ctx context.Context, invite, word string, p Player, find func(code string) (store.Meta, error)) (share bool, err error)
 
 	lobby      *chat.Lobby
-	lobbyReads rerun // reads of the lobby's chat others wrote
+	lobbyReads room.Rerun // reads of the lobby's chat others wrote
 	rates      chat.Rates
 }
 
@@ -60,41 +61,16 @@ func (cs *chatting) allowChat(p Player) error {
 		Words: engine.Say("lobby.chatRate", engine.Num("N", per))}
 }
 
-// Say sends text to the room's chat: to the players' channel from a seat,
-// to the spectators' from a spectator. The error says why it was not
-// sent: empty, too long, too fast, or the store unavailable.
-func (c *Conn) Say(ctx context.Context, text string) error {
-	r := c.room
-	h := r.lock()
-	name, channel := c.player.Name, store.ChatSpectators
-	if c.seat >= 0 && c.seat < len(h.meta.Seats) {
-		name, channel = h.meta.Seats[c.seat].Name, store.ChatPlayers
-	}
-	code := h.meta.Code
-	h.unlock()
-	line, err := r.env.chatLine(c.player, name, c.seat, channel, text)
-	if err != nil {
-		return err
-	}
-	if err := r.env.store.AddChat(ctx, code, line, chat.Keep); err != nil {
-		return r.env.unavailable("chat in room "+code, err)
-	}
-	// The store's order is the chat's: read it back rather than append
-	// here, so every instance shows the same order.
-	r.readChat(ctx)
-	return nil
-}
-
 // chatChanged catches up with a chat another instance wrote to: the
 // lobby's (code "") or a room's held here. Each chat is read on its own
 // goroutine, one read at a time, so a slow read delays no other.
 func (cs *chatting) chatChanged(ctx context.Context, code string) {
 	if code == "" {
-		cs.lobbyReads.kick(func() { cs.lobby.Read(ctx) })
+		cs.lobbyReads.Kick(func() { cs.lobby.Read(ctx) })
 		return
 	}
 	if r := cs.loadedRoom(code); r != nil {
-		r.chatReads.kick(func() { r.readChat(ctx) })
+		r.ReadChatSoon(ctx)
 	}
 }
 

@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/smokestack/smokestack/lobby/room"
 )
 
 func TestRedisTwoInstancesPlayOut(t *testing.T) {
@@ -106,7 +108,7 @@ func race(ctx context.Context, s *session, accepted *atomic.Int64) error {
 		if err := s.c.Move(ctx, raw); err == nil {
 			accepted.Add(1)
 			continue
-		} else if errors.Is(err, errNotPlayed) {
+		} else if errors.Is(err, room.ErrNotPlayed) {
 			return fmt.Errorf("%s: %w", s.name, err)
 		}
 		// Refused as stale: the newer state is on its way (or here).
@@ -165,7 +167,7 @@ func TestRedisRestart(t *testing.T) {
 	raw, _ := json.Marshal(pick(s.view().Legal))
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := s.c.Move(ctx, raw); !errors.Is(err, errNotPlayed) {
+	if err := s.c.Move(ctx, raw); !errors.Is(err, room.ErrNotPlayed) {
 		t.Fatalf("move with redis down: %v, want errUnavailable", err)
 	}
 	if u, err := s.await(5*time.Second, func(u Update) bool { return u.Notice != "" }); err != nil || u.Version != g.moves {

@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/smokestack/smokestack/engine"
+	"github.com/smokestack/smokestack/lobby/room"
 	"github.com/smokestack/smokestack/lobby/store"
 )
 
@@ -38,14 +38,14 @@ type CreateOptions struct {
 func (l *Lobby) Create(ctx context.Context, host Player, o CreateOptions) (store.Meta, error) {
 	g, ok := l.Game(o.Game)
 	if !ok {
-		return store.Meta{}, noGame(fmt.Sprintf("%q", o.Game))
+		return store.Meta{}, room.NoGame(fmt.Sprintf("%q", o.Game))
 	}
 	if lo, hi := g.Rules.Seats(); o.Seats < lo || o.Seats > hi {
-		return store.Meta{}, refuse(fmt.Sprintf("a game of %s has %d to %d seats", g.Rules.Title(), lo, hi), "lobby.seatRange",
+		return store.Meta{}, room.Refuse(fmt.Sprintf("a game of %s has %d to %d seats", g.Rules.Title(), lo, hi), "lobby.seatRange",
 			engine.Str("Game", g.Rules.Title()), engine.Num("Min", lo), engine.Num("Max", hi))
 	}
 	if len(o.Bots) >= o.Seats {
-		return store.Meta{}, refuse("leave at least one seat for a person", "lobby.seatForPerson")
+		return store.Meta{}, room.Refuse("leave at least one seat for a person", "lobby.seatForPerson")
 	}
 	if err := l.checkRoomQuota(ctx, host); err != nil {
 		return store.Meta{}, err
@@ -73,16 +73,16 @@ func (l *Lobby) Create(ctx context.Context, host Player, o CreateOptions) (store
 		Options: o.Options, Seed: seed, Practice: o.HasSeed, Created: now, Updated: now, Version: 1, Grace: grace, Clock: clock}
 	m.HostAddr = host.Addr // counted by the quotas of its address
 	if !o.Public {
-		m.Secret = newSecret()
+		m.Secret = room.NewSecret()
 	}
 	for i, b := range o.Bots {
-		if err := checkBot(g, b); err != nil {
+		if err := room.CheckBot(g, b); err != nil {
 			return store.Meta{}, err
 		}
-		m.Seats[o.Seats-len(o.Bots)+i] = store.Seat{Bot: b, Name: botName(b, o.Seats-len(o.Bots)+i)}
+		m.Seats[o.Seats-len(o.Bots)+i] = store.Seat{Bot: b, Name: room.BotName(b, o.Seats-len(o.Bots)+i)}
 	}
 	for range 10 {
-		m.Code = newCode()
+		m.Code = room.NewCode()
 		err := l.cfg.Store.Create(ctx, m)
 		if errors.Is(err, store.ErrExists) {
 			continue
@@ -94,18 +94,34 @@ func (l *Lobby) Create(ctx context.Context, host Player, o CreateOptions) (store
 		l.roomsChanged()
 		return m, nil
 	}
-	return store.Meta{}, refuse("no free room code found: try again", "lobby.noFreeCode")
+	return store.Meta{}, room.Refuse("no free room code found: try again", "lobby.noFreeCode")
 }
 
-func checkBot(g Game, name string) error {
-	if g.Bots.New == nil {
-		return noBots(g.Rules.Title())
+// times checks a new room's grace period and clock and settles their
+// defaults, which the room then stores.
+func (o CreateOptions) times(g Game) (grace, clock time.Duration, err error) {
+	grace = o.Grace
+	switch {
+	case grace == 0:
+		grace = DefaultGrace
+	case grace < MinTurnTime || grace > MaxTurnTime:
+		return 0, 0, room.Refuse(fmt.Sprintf("a grace period is %s to %s, not %s", ShortDuration(MinTurnTime), ShortDuration(MaxTurnTime), ShortDuration(o.Grace)),
+			"lobby.graceRange", engine.Str("Min", ShortDuration(MinTurnTime)), engine.Str("Max", ShortDuration(MaxTurnTime)), engine.Str("Got", ShortDuration(o.Grace)))
 	}
-	if !g.HasBot(name) {
-		return refuse(fmt.Sprintf("%s has no bot %q: choose %s", g.Rules.Title(), name, strings.Join(g.Bots.Names, " or ")), "lobby.noSuchBot",
-			engine.Str("Game", g.Rules.Title()), engine.Str("Bot", fmt.Sprintf("%q", name)), engine.Str("Bots", strings.Join(g.Bots.Names, ", ")))
+	switch {
+	case o.Clock == ClockOff:
+	case o.Clock == 0:
+		if o.Public && o.Seats >= 2 && g.DefaultBot() != "" {
+			clock = DefaultPublicClock
+		}
+	case o.Clock < MinTurnTime || o.Clock > MaxTurnTime:
+		return 0, 0, room.Refuse(fmt.Sprintf("a clock is %s to %s a turn, or off; not %s", ShortDuration(MinTurnTime), ShortDuration(MaxTurnTime), ShortDuration(o.Clock)),
+			"lobby.clockRange", engine.Str("Min", ShortDuration(MinTurnTime)), engine.Str("Max", ShortDuration(MaxTurnTime)), engine.Str("Got", ShortDuration(o.Clock)))
+	case g.DefaultBot() == "":
+		return 0, 0, room.Refuse(fmt.Sprintf("%s has no bots here to play a turn whose time ran out: no clock", g.Rules.Title()),
+			"lobby.clockNoBots", engine.Str("Game", g.Rules.Title()))
+	default:
+		clock = o.Clock
 	}
-	return nil
+	return grace, clock, nil
 }
-
-func botName(bot string, seat int) string { return fmt.Sprintf("%s bot %d", bot, seat+1) }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/smokestack/smokestack/engine"
+	"github.com/smokestack/smokestack/lobby/room"
 	"github.com/smokestack/smokestack/lobby/store"
 	redisstore "github.com/smokestack/smokestack/lobby/store/redis"
 )
@@ -165,7 +166,7 @@ func (m *mover) play(ctx context.Context, pace time.Duration) error {
 		raw, _ := json.Marshal(pick(v.Legal))
 		err = m.s.c.Move(context.WithValue(ctx, moveID{}, m.ids.Add(1)), raw)
 		switch {
-		case errors.Is(err, errUnconfirmed):
+		case errors.Is(err, room.ErrUnconfirmed):
 			m.unconfirmed++
 		case errors.Is(err, ErrUnavailable):
 			m.refused++

@@ -219,9 +219,8 @@ func (f *faultRig) describe() string {
 			text += fmt.Sprintf("instance %c: room not loaded\n", 'a'+i)
 			continue
 		}
-		h := r.lock()
-		text += fmt.Sprintf("instance %c: %d moves, notice %q\n", 'a'+i, h.table.moves, h.shownNotice())
-		h.unlock()
+		moves, notice := r.Shown()
+		text += fmt.Sprintf("instance %c: %d moves, notice %q\n", 'a'+i, moves, notice)
 	}
 	return text
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/smokestack/smokestack/internal/redistest"
+	"github.com/smokestack/smokestack/lobby/room"
 	redisstore "github.com/smokestack/smokestack/lobby/store/redis"
 )
 
@@ -71,7 +72,7 @@ func (f *faultyRedis) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.
 
 // storeErrors counts what an Observer hears of store errors.
 type storeErrors struct {
-	noObserver
+	room.NoObserver
 	n atomic.Int64
 }
 
@@ -114,16 +115,16 @@ func TestRedisFaultsAreCountedAndRateLogged(t *testing.T) {
 	var log lockedLog
 	l := New(Config{Store: st, Games: []Game{tallyGame()}, Observer: &counted,
 		Limits: Limits{LookupMisses: 20, LookupWindow: time.Hour}, Logger: slog.New(slog.NewTextHandler(&log, nil))})
-	room, err := l.Create(ctx, Player{ID: "key:" + newCode(), Name: "pat"}, CreateOptions{Seats: 2, Public: true})
+	info, err := l.Create(ctx, Player{ID: "key:" + room.NewCode(), Name: "pat"}, CreateOptions{Seats: 2, Public: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 
 	faults.failing.Store(true)
-	guesser := Player{ID: "key:" + newCode(), Addr: "addr-" + newCode()}
+	guesser := Player{ID: "key:" + room.NewCode(), Addr: "addr-" + room.NewCode()}
 	// Loading the room reads its presence (1); its lookup reads the
 	// guesser's misses, by key and by address (2).
-	c, err := l.Watch(ctx, room.Code, guesser)
+	c, err := l.Watch(ctx, info.Code, guesser)
 	if err != nil {
 		t.Fatalf("watching a public room with the presence failing: %v", err)
 	}

@@ -3,23 +3,7 @@ package lobby
 import (
 	"slices"
 	"strings"
-
-	"github.com/smokestack/smokestack/engine"
 )
-
-// Game is one game the lobby offers: its rules and its computer players.
-type Game struct {
-	Rules engine.Ruleset
-	// Bots may be zero: rooms of the game then have no bots.
-	Bots engine.Bots
-	// SoloOpponent names the game's own opponent in a solo game with
-	// the given options ("The Machine (hard)"), for its player's solo
-	// record; nil when the game has none, and solo games count nowhere.
-	SoloOpponent func(options map[string]string) string
-}
-
-// Name is the game's stored identifier.
-func (g Game) Name() string { return g.Rules.Name() }
 
 // Titles words the games' titles for a sentence: "A", "A and B",
 // "A, B and C".
@@ -32,11 +16,6 @@ func Titles(games []Game) string {
 		return strings.Join(titles, "")
 	}
 	return strings.Join(titles[:len(titles)-1], ", ") + " and " + titles[len(titles)-1]
-}
-
-// HasBot reports whether the game has a bot called name.
-func (g Game) HasBot(name string) bool {
-	return g.Bots.New != nil && slices.Contains(g.Bots.Names, name)
 }
 
 // offered is the games rooms can play, the default first.

@@ -11,6 +11,7 @@ import (
 	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/lobby/chat"
 	"github.com/smokestack/smokestack/lobby/players"
+	"github.com/smokestack/smokestack/lobby/room"
 	"github.com/smokestack/smokestack/lobby/store"
 )
 
@@ -87,13 +88,13 @@ func (who *identity) checkProfileQuota(ctx context.Context, p Player) error {
 		return nil
 	}
 	refusal := &LimitError{Reason: "profiles_per_hour",
-		Msg: fmt.Sprintf("%d new players came from your address in the last hour, the most allowed: try again later, or with a key that has played here", lim)}
+		Msg: fmt.Sprintf("%d new players came from your address in the last hour, the most allowed: try again room.Later, or with a key that has played here", lim)}
 	who.observer.Refused(refusal.Reason, p)
 	return refusal
 }
 
 // errGuestProfile refuses what only players with a key can have.
-var errGuestProfile = refuse("guests have no profile: connect with an SSH key to keep a name, records and ratings", "lobby.guestProfile")
+var errGuestProfile = room.Refuse("guests have no profile: connect with an SSH key to keep a name, records and ratings", "lobby.guestProfile")
 
 // Rename gives p's profile the name, for every room they sit down or come
 // back to from now on, and returns the name as kept.
@@ -165,7 +166,7 @@ func (who *identity) LinkCode(ctx context.Context, p Player) (code string, expir
 	if p, err = who.ensureProfile(ctx, p, ""); err != nil {
 		return "", time.Time{}, err
 	}
-	code = randomLetters(players.LinkCodeLength)
+	code = room.RandomLetters(players.LinkCodeLength)
 	if expires, err = who.players.KeepLinkCode(ctx, code, p.ID); err != nil {
 		return "", time.Time{}, err
 	}
@@ -182,7 +183,7 @@ func (who *identity) Link(ctx context.Context, p Player, code string) (players.L
 	}
 	code = NormalizeCode(code)
 	if len(code) != players.LinkCodeLength {
-		return players.Linked{}, refuse(fmt.Sprintf("a link code has %d letters and digits: run `link` on a key of the profile to get one", players.LinkCodeLength),
+		return players.Linked{}, room.Refuse(fmt.Sprintf("a link code has %d letters and digits: run `link` on a key of the profile to get one", players.LinkCodeLength),
 			"lobby.linkLength", engine.Num("Length", players.LinkCodeLength))
 	}
 	barred := who.lookupBarred(ctx, p)
@@ -194,7 +195,7 @@ func (who *identity) Link(ctx context.Context, p Player, code string) (players.L
 		if err := who.countLookupMiss(ctx, p, nil); err != nil {
 			return players.Linked{}, err
 		}
-		return players.Linked{}, refuse("no such link code: codes last 10 minutes and work once; run `link` on the other key for a new one", "lobby.noLinkCode")
+		return players.Linked{}, room.Refuse("no such link code: codes last 10 minutes and work once; run `link` on the other key for a new one", "lobby.noLinkCode")
 	}
 	if err != nil {
 		return players.Linked{}, err

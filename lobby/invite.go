@@ -5,6 +5,7 @@ import (
 	"crypto/subtle"
 	"errors"
 
+	"github.com/smokestack/smokestack/lobby/room"
 	"github.com/smokestack/smokestack/lobby/store"
 )
 
@@ -31,20 +32,20 @@ func ParseInvite(s string) (code, secret string, ok bool) {
 func (a *access) giveSecret(ctx context.Context, meta store.Meta) store.Meta {
 	for attempt := 0; !meta.Public && meta.Secret == "" && attempt < 3; attempt++ {
 		m := meta
-		m.Secret, m.Version = newSecret(), meta.Version+1
+		m.Secret, m.Version = room.NewSecret(), meta.Version+1
 		err := a.store.SaveMeta(ctx, m)
 		if err == nil {
-			a.env.log.Info("private room given an invite", "code", m.Code)
+			a.env.Log.Info("private room given an invite", "code", m.Code)
 			return m
 		}
 		if !errors.Is(err, store.ErrConflict) {
-			a.env.fault("give a room its invite", err, "code", meta.Code)
+			a.env.Fault("give a room its invite", err, "code", meta.Code)
 			return meta
 		}
 		// Only the metadata is wanted: the moves are loaded already.
 		now, _, err := a.store.Load(ctx, meta.Code, meta.Moves)
 		if err != nil {
-			a.env.fault("give a room its invite", err, "code", meta.Code)
+			a.env.Fault("give a room its invite", err, "code", meta.Code)
 			return meta
 		}
 		meta = now

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/smokestack/smokestack/lobby/room"
 	"github.com/smokestack/smokestack/lobby/store"
 	"github.com/smokestack/smokestack/lobby/store/mem"
 )
@@ -168,7 +169,7 @@ func TestPrivateRoomFromBeforeInvites(t *testing.T) {
 	ctx := context.Background()
 	st := mem.New()
 	hana, carol, dan := Player{ID: "key:hana", Name: "hana"}, Player{ID: "key:carol", Name: "carol"}, Player{ID: "key:dan", Name: "dan"}
-	m := store.Meta{Code: newCode(), Game: "tally", Host: hana.ID, Seats: []store.Seat{{Player: hana.ID, Name: "hana"}, {}}, Version: 1}
+	m := store.Meta{Code: room.NewCode(), Game: "tally", Host: hana.ID, Seats: []store.Seat{{Player: hana.ID, Name: "hana"}, {}}, Version: 1}
 	if err := st.Create(ctx, m); err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/sync/singleflight"
 
+	"github.com/smokestack/smokestack/lobby/room"
 	"github.com/smokestack/smokestack/lobby/store"
 )
 
@@ -121,7 +122,7 @@ func (li *listing) list(ctx context.Context, keep func(store.Meta) bool) ([]Room
 			out = append(out, info)
 			continue
 		}
-		info := infoOf(m, nil, m.Status())
+		info := room.InfoOf(m, nil, m.Status())
 		if !li.shared {
 			// Not loaded since this server started, so nobody has sat
 			// here since: see room.awaySince.

@@ -1,7 +1,8 @@
-// Package lobby owns rooms: it seats players, routes their moves to the
-// game's rules, stores every accepted move before anyone sees its result,
-// and pushes each seat's view to every connected session. It stores and
-// routes states, moves and views as JSON without understanding them.
+// Package lobby finds, makes, lists and opens rooms for players: it
+// wires the rooms (package room, which play the games) with the store,
+// and serves lookups, invites, listings, identity and chat as services
+// with one job each. It stores and routes states, moves and views as
+// JSON without understanding them.
 package lobby
 
 import (
@@ -13,36 +14,9 @@ import (
 	"github.com/smokestack/smokestack/internal/ratelog"
 	"github.com/smokestack/smokestack/lobby/chat"
 	"github.com/smokestack/smokestack/lobby/players"
+	"github.com/smokestack/smokestack/lobby/room"
 	"github.com/smokestack/smokestack/lobby/store"
 )
-
-// Player is a person at a terminal. ID binds them to seats: their
-// profile's (package players), which every key linked to it shares; guests get
-// a fresh ID per connection.
-type Player struct {
-	ID string
-	// Key is the fingerprint of the SSH key the player connected with
-	// (empty for guests): bans, per-key limits and failed lookups count
-	// by it, not by the profile.
-	Key   string
-	Name  string
-	Guest bool
-	// Addr is where the player connects from as the server's per-address
-	// limits count it ("203.0.113.7", or an IPv6 /64); empty when the
-	// server does not count by address. Failed room lookups are counted
-	// by it as well as by ID (lookups.go).
-	Addr string
-	// From is where the player connects from (an IPv6 /64), whatever the
-	// limits: a guest's seat word opens their seat only from the address
-	// they sat down from (seatword.go). Empty when unknown.
-	From string
-	// Lang is the language tag the player's profile keeps ("pl"), which
-	// beats their client's environment; "" when they chose none.
-	Lang string
-	// Plain is set when the player chose the line mode for every
-	// terminal session.
-	Plain bool
-}
 
 // Config sets up a Lobby.
 type Config struct {
@@ -114,7 +88,7 @@ type Lobby struct {
 	// away is set while the store does not answer (faults.go).
 	away atomic.Bool
 	// pauses are the service's downtimes, when no clock runs (pauses.go).
-	pauses *pauses
+	pauses *room.Pauses
 }
 
 // New returns a lobby over cfg.Store.
@@ -126,7 +100,7 @@ func New(cfg Config) *Lobby {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	l := &Lobby{cfg: cfg, offered: newOffered(cfg.Games),
-		started: cfg.Now().UTC().Truncate(time.Millisecond), faults: newFaultLog(cfg.Logger), pauses: newPauses(cfg.ReconnectWindow)}
+		started: cfg.Now().UTC().Truncate(time.Millisecond), faults: newFaultLog(cfg.Logger), pauses: room.NewPauses(cfg.ReconnectWindow)}
 	l.cluster = cfg.Store.Cluster()
 	l.players = players.New(players.Config{Store: cfg.Store, Now: cfg.Now, Logger: cfg.Logger, Fault: l.storeFault,
 		Unavailable: func(what string, err error) error { return l.unavailable(what, err) }})
@@ -137,7 +111,7 @@ func New(cfg Config) *Lobby {
 	l.chatting = &chatting{store: cfg.Store, now: cfg.Now, perMinute: cfg.Limits.ChatPerMinute, observer: l.observer(),
 		fault: l.storeFault, unavailable: l.unavailable, lobby: chat.NewLobby(cfg.Store, func(what string, err error) { l.storeFault(what, err) })}
 	l.claims = newClaims(cfg.PresenceTTL)
-	l.access = &access{env: l.newRoomEnv(), store: cfg.Store, games: l.byName, limits: cfg.Limits, cluster: l.cluster, rooms: map[string]*room{}}
+	l.access = &access{env: l.newRoomEnv(), store: cfg.Store, games: l.byName, limits: cfg.Limits, cluster: l.cluster, rooms: map[string]*room.Room{}}
 	l.listing.live, l.claims.loadedRooms = l.access.info, l.access.loaded
 	l.chatting.loadedRoom, l.chatting.mayOpen = l.access.cached, l.access.lookup
 	l.identity = &identity{players: l.players, now: cfg.Now, limits: cfg.Limits, observer: l.observer(), unavailable: l.unavailable,
@@ -153,7 +127,7 @@ func New(cfg Config) *Lobby {
 // only after withdrawing this instance's claims on seats, so close the
 // store after Run returns.
 func (l *Lobby) Run(ctx context.Context) {
-	l.pauses.running.Store(true)
+	l.pauses.Start()
 	alive := make(chan struct{})
 	go func() {
 		defer close(alive)
@@ -195,16 +169,12 @@ func (l *Lobby) changed(ctx context.Context, c store.Change) {
 		return
 	case store.RoomChange:
 		if r := l.cached(c.Code); r != nil {
-			r.refreshSoon(ctx) // on the room's own goroutine
+			r.RefreshSoon(ctx) // on the room's own goroutine
 		}
 	}
 	// Rooms not loaded here are listed too, from the store.
 	l.roomsChanged()
 }
-
-// ErrUnavailable is what a player is told when the store cannot be reached
-// or fails; the cause goes to the log, not to the player's screen.
-var ErrUnavailable = refuse("the game service is unavailable right now: try again in a moment", "lobby.unavailable")
 
 // unavailable counts and logs what failed (once per burst of what) and
 // returns ErrUnavailable for the player.

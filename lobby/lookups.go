@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/smokestack/smokestack/engine"
+	"github.com/smokestack/smokestack/lobby/room"
 	"github.com/smokestack/smokestack/lobby/store"
 )
 
@@ -32,16 +33,14 @@ const maxLookupWait = 8 * time.Second
 // may be shown its invite (see lookup). A guest's seat word, when given,
 // that names a seat they may take back admits them as that seat's
 // player, even to a private room (seatword.go).
-func (a *access) open(ctx context.Context, invite, word string, p Player) (*room, bool, error) {
-	var r *room
+func (a *access) open(ctx context.Context, invite, word string, p Player) (*room.Room, bool, error) {
+	var r *room.Room
 	share, err := a.lookup(ctx, invite, word, p, func(code string) (store.Meta, error) {
 		var err error
 		if r, err = a.loadRoom(ctx, code); err != nil {
 			return store.Meta{}, err
 		}
-		h := r.lock()
-		defer h.unlock()
-		return h.admitWord(word, p), nil
+		return r.AdmitWord(word, p), nil
 	})
 	if err != nil {
 		return nil, false, err
@@ -61,7 +60,7 @@ func (a *access) lookup(ctx context.Context, invite, word string, p Player, find
 	if !ok {
 		// Nothing is looked up, so nothing is learnt or counted.
 		typed := fmt.Sprintf("%.*q", CodeLength+SecretLength, NormalizeCode(invite))
-		return false, refuse(fmt.Sprintf("%s is not a room code: a code has %d letters and digits, a private room's invite %d",
+		return false, room.Refuse(fmt.Sprintf("%s is not a room code: a code has %d letters and digits, a private room's invite %d",
 			typed, CodeLength, CodeLength+SecretLength), "lobby.notCode",
 			engine.Str("Typed", typed), engine.Num("Code", CodeLength), engine.Num("Invite", CodeLength+SecretLength))
 	}
@@ -91,14 +90,14 @@ func (a *access) lookup(ctx context.Context, invite, word string, p Player, find
 		if err := a.countMiss(ctx, p, nil); err != nil {
 			return false, err
 		}
-		return false, errNoSeatForWord(code, ShortDuration(graceOf(m)))
+		return false, room.ErrNoSeatForWord(code, ShortDuration(room.GraceOf(m)))
 	}
 	return !m.Public, nil
 }
 
 // noRoom is what a miss says, whichever kind it is.
 func noRoom(code string) error {
-	return refuse(fmt.Sprintf("no room %q: check the code (a private room needs its whole invite, CODE-SECRET)", code),
+	return room.Refuse(fmt.Sprintf("no room %q: check the code (a private room needs its whole invite, CODE-SECRET)", code),
 		"lobby.noRoom", engine.Str("Code", fmt.Sprintf("%q", code)))
 }
 
@@ -116,20 +115,20 @@ func (a *access) miss(ctx context.Context, code string, p Player, barred *LimitE
 // returns nil once any wait is over, or the refusal past the limit.
 func (a *access) countMiss(ctx context.Context, p Player, barred *LimitError) error {
 	if barred != nil {
-		a.env.observer.Refused(barred.Reason, p)
+		a.env.Observer.Refused(barred.Reason, p)
 		return barred
 	}
 	lim := a.limits
 	if lim.LookupMisses <= 0 {
 		return nil
 	}
-	now := a.env.now()
+	now := a.env.Now()
 	n, by, ends := 0, "", time.Time{}
 	var counts []missCount
 	for _, name := range missNames(p) {
 		c, e, err := a.misses().Miss(ctx, name.key, now, lim.LookupWindow)
 		if err != nil {
-			a.env.fault("count a failed lookup", err)
+			a.env.Fault("count a failed lookup", err)
 			continue
 		}
 		counts = append(counts, missCount{name.key, c})
@@ -139,19 +138,19 @@ func (a *access) countMiss(ctx context.Context, p Player, barred *LimitError) er
 	}
 	if n > lim.LookupMisses {
 		refusal := lookupRefusal(by, ends.Sub(now))
-		a.env.observer.Refused(refusal.Reason, p)
+		a.env.Observer.Refused(refusal.Reason, p)
 		return refusal
 	}
 	d := a.missTurn(ctx, counts, now)
 	if d <= 0 {
 		return nil
 	}
-	a.env.observer.Refused("lookup_backoff", p)
+	a.env.Observer.Refused("lookup_backoff", p)
 	// Should the player go away, or the server end the session (as it
 	// does every session of a connection past the limit), nothing is
 	// answered, so misses sent in parallel learn no more than misses sent
 	// one by one.
-	return pause(ctx, d)
+	return room.Pause(ctx, d)
 }
 
 // missCount is a name's count of misses, this one included.
@@ -172,7 +171,7 @@ func (a *access) missTurn(ctx context.Context, counts []missCount, now time.Time
 		}
 		d, err := a.misses().Turn(ctx, c.key, now, wait)
 		if err != nil {
-			a.env.fault("reserve a failed lookup's turn", err)
+			a.env.Fault("reserve a failed lookup's turn", err)
 			d = wait
 		}
 		longest = max(longest, d)
@@ -187,11 +186,11 @@ func (a *access) barred(ctx context.Context, p Player) *LimitError {
 	if lim.LookupMisses <= 0 {
 		return nil
 	}
-	now := a.env.now()
+	now := a.env.Now()
 	for _, name := range missNames(p) {
 		n, ends, err := a.misses().Misses(ctx, name.key, now)
 		if err != nil {
-			a.env.fault("read failed lookups", err)
+			a.env.Fault("read failed lookups", err)
 			continue
 		}
 		if n > lim.LookupMisses {

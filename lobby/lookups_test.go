@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/smokestack/smokestack/internal/redistest"
+	"github.com/smokestack/smokestack/lobby/room"
 	"github.com/smokestack/smokestack/lobby/store"
 	"github.com/smokestack/smokestack/lobby/store/mem"
 )
@@ -33,7 +34,7 @@ func TestLookupWait(t *testing.T) {
 
 // refusals records the lobby's refusals by reason.
 type refusals struct {
-	noObserver
+	room.NoObserver
 	mu sync.Mutex
 	by map[string]int
 }
@@ -68,15 +69,15 @@ func TestLookupLimit(t *testing.T) {
 	const home, away = "192.0.2.7", "198.51.100.9"
 	hana := Player{ID: "key:hana", Name: "hana", Addr: home}
 	guesser := Player{ID: "key:guess", Name: "guess", Addr: home}
-	room, err := l.Create(ctx, hana, CreateOptions{Seats: 3, Seed: 1, HasSeed: true})
+	info, err := l.Create(ctx, hana, CreateOptions{Seats: 3, Seed: 1, HasSeed: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	guesses := 0
 	guess := func(p Player) error {
 		guesses++
-		code := strings.Repeat("Z", CodeLength-1) + string(codeAlphabet[guesses%len(codeAlphabet)])
-		if code == room.Code {
+		code := strings.Repeat("Z", CodeLength-1) + string(room.CodeAlphabet[guesses%len(room.CodeAlphabet)])
+		if code == info.Code {
 			code = "YYYYYY"
 		}
 		_, err := l.Watch(ctx, code, p)
@@ -106,27 +107,27 @@ func TestLookupLimit(t *testing.T) {
 	}
 	final(guess(guesser), "from your address")
 	// Refused even with the right invite, from the address or with the key.
-	_, err = l.Join(ctx, room.Invite(), guesser)
+	_, err = l.Join(ctx, info.Invite(), guesser)
 	final(err, "from your address")
-	_, err = l.Join(ctx, room.Invite(), Player{ID: "key:friend", Addr: home})
+	_, err = l.Join(ctx, info.Invite(), Player{ID: "key:friend", Addr: home})
 	final(err, "from your address")
-	_, err = l.Join(ctx, room.Invite(), Player{ID: guesser.ID, Addr: away})
+	_, err = l.Join(ctx, info.Invite(), Player{ID: guesser.ID, Addr: away})
 	final(err, "with your key")
 	if n := obs.count("lookup_limit"); n != 4 {
 		t.Errorf("%d final refusals counted, want 4", n)
 	}
 	// The host at the same address opens her own room; a friend elsewhere
 	// joins with the invite.
-	if _, err := l.Join(ctx, room.Code, hana); err != nil {
+	if _, err := l.Join(ctx, info.Code, hana); err != nil {
 		t.Errorf("the host behind the guesser's address: %v", err)
 	}
-	if _, err := l.Join(ctx, room.Invite(), Player{ID: "key:ann", Addr: away}); err != nil {
+	if _, err := l.Join(ctx, info.Invite(), Player{ID: "key:ann", Addr: away}); err != nil {
 		t.Errorf("a friend elsewhere with the invite: %v", err)
 	}
 	clock.Lock()
 	now = now.Add(time.Hour)
 	clock.Unlock()
-	if _, err := l.Join(ctx, room.Invite(), guesser); err != nil {
+	if _, err := l.Join(ctx, info.Invite(), guesser); err != nil {
 		t.Errorf("an hour later, with the invite: %v", err)
 	}
 }
@@ -140,7 +141,7 @@ func TestLookupLimitAcrossInstances(t *testing.T) {
 	a := New(Config{Store: openRedis(t, r), Games: []Game{tallyGame()}, Limits: lim})
 	b := New(Config{Store: openRedis(t, r), Games: []Game{tallyGame()}, Limits: lim})
 	// A fresh address for each run, as a shared Redis keeps counts.
-	guesser := Player{ID: "key:" + newCode(), Addr: "addr-" + newCode()}
+	guesser := Player{ID: "key:" + room.NewCode(), Addr: "addr-" + room.NewCode()}
 	for i := range lim.LookupMisses {
 		l := []*Lobby{a, b}[i%2]
 		if _, err := l.Watch(ctx, "ZZZZZZ", guesser); err == nil || errors.As(err, new(*LimitError)) {

@@ -5,6 +5,8 @@ import (
 	"maps"
 	"sync"
 	"time"
+
+	"github.com/smokestack/smokestack/lobby/room"
 )
 
 // missCounts counts failed lookups in this process's memory: the lobby's
@@ -34,7 +36,7 @@ func (c *missCounts) Miss(_ context.Context, name string, now time.Time, window 
 		// Once a minute, forget ended windows: the map holds only the
 		// names that missed lately.
 		c.swept = now
-		maps.DeleteFunc(c.names, func(_ string, w missWindow) bool { return !now.Before(later(w.ends, w.next)) })
+		maps.DeleteFunc(c.names, func(_ string, w missWindow) bool { return !now.Before(room.Later(w.ends, w.next)) })
 	}
 	w := c.names[name]
 	if !now.Before(w.ends) {
@@ -64,7 +66,7 @@ func (c *missCounts) Turn(_ context.Context, name string, now time.Time, wait ti
 		c.names = map[string]missWindow{}
 	}
 	w := c.names[name]
-	w.next = later(w.next, now).Add(wait)
+	w.next = room.Later(w.next, now).Add(wait)
 	c.names[name] = w
 	return w.next.Sub(now), nil
 }

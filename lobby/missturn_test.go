@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/smokestack/smokestack/internal/redistest"
+	"github.com/smokestack/smokestack/lobby/room"
 	"github.com/smokestack/smokestack/lobby/store/mem"
 )
 
@@ -39,7 +40,7 @@ func TestParallelMissesWaitInTurn(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			ls := open(t)
 			// Fresh names, as a shared Redis keeps counts.
-			guesser := Player{ID: "key:" + newCode(), Addr: "addr-" + newCode()}
+			guesser := Player{ID: "key:" + room.NewCode(), Addr: "addr-" + room.NewCode()}
 			took := make([]time.Duration, lim.LookupMisses)
 			var wg sync.WaitGroup
 			start := time.Now()
@@ -64,7 +65,7 @@ func TestParallelMissesWaitInTurn(t *testing.T) {
 
 // backoffs signals each miss that starts its wait.
 type backoffs struct {
-	noObserver
+	room.NoObserver
 	waiting chan struct{}
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/smokestack/smokestack/internal/redistest"
+	"github.com/smokestack/smokestack/lobby/room"
 	"github.com/smokestack/smokestack/lobby/store"
 	"github.com/smokestack/smokestack/lobby/store/bolt"
 	"github.com/smokestack/smokestack/lobby/store/mem"
@@ -44,7 +45,7 @@ func TestProfilesOnFirstNeed(t *testing.T) {
 			st := kind.open(t)
 			l := New(Config{Store: st, Games: []Game{tallyGame()}, Now: clk.Now, Limits: Limits{ProfilesPerHour: 2}})
 			ps := st
-			u := newCode() // a shared Redis keeps other runs' names and counts
+			u := room.NewCode() // a shared Redis keeps other runs' names and counts
 			home, away := "addr-"+u, "addr2-"+u
 			login := "dana" + u[:4]
 			player := func(key, addr string) Player {

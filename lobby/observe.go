@@ -1,35 +1,11 @@
 package lobby
 
-import "time"
-
-// Observer hears what the lobby does, for metrics. Its methods must be
-// quick and safe to call from many goroutines at once.
-type Observer interface {
-	// MoveStored reports a move stored, and how long the store took.
-	MoveStored(commit time.Duration)
-	// MoveShown reports how long a player's move took from reaching the
-	// lobby to being pushed to every session here that shows the room.
-	MoveShown(d time.Duration)
-	// StoreFailed reports a store error a room ran into.
-	StoreFailed(err error)
-	// BotThought reports how long a bot took to choose a move.
-	BotThought(d time.Duration)
-	// Refused reports a LimitError given to who.
-	Refused(reason string, who Player)
-}
-
-type noObserver struct{}
-
-func (noObserver) MoveStored(time.Duration) {}
-func (noObserver) MoveShown(time.Duration)  {}
-func (noObserver) StoreFailed(error)        {}
-func (noObserver) BotThought(time.Duration) {}
-func (noObserver) Refused(string, Player)   {}
+import "github.com/smokestack/smokestack/lobby/room"
 
 // observer is the configured Observer, or one that ignores everything.
 func (l *Lobby) observer() Observer {
 	if l.cfg.Observer == nil {
-		return noObserver{}
+		return room.NoObserver{}
 	}
 	return l.cfg.Observer
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 
+	"github.com/smokestack/smokestack/lobby/room"
 	"github.com/smokestack/smokestack/lobby/store"
 )
 
@@ -24,15 +25,14 @@ func (l *Lobby) Join(ctx context.Context, invite string, p Player) (*Conn, error
 	}
 	// A seat binds to a profile: a new key's is made as it sits down,
 	// not for a room it cannot sit in.
-	h := r.lock()
-	sits := h.meta.SeatOf(p.ID) < 0 && !h.meta.Started && slices.ContainsFunc(h.meta.Seats, store.Seat.Free)
-	h.unlock()
+	m := r.Meta()
+	sits := m.SeatOf(p.ID) < 0 && !m.Started && slices.ContainsFunc(m.Seats, store.Seat.Free)
 	if sits {
 		if p, err = l.ensureProfile(ctx, p, ""); err != nil {
 			return nil, err
 		}
 	}
-	return r.join(ctx, p, word)
+	return r.Join(ctx, p, word)
 }
 
 // Watch connects p as a spectator of the room invite names: the public
@@ -43,7 +43,7 @@ func (l *Lobby) Watch(ctx context.Context, invite string, p Player) (*Conn, erro
 	if err != nil {
 		return nil, err
 	}
-	return r.watch(p, share), nil
+	return r.Watch(p, share), nil
 }
 
 // Info returns the public description of the room invite names, as p
@@ -54,9 +54,7 @@ func (l *Lobby) Info(ctx context.Context, invite string, p Player) (RoomInfo, er
 	if err != nil {
 		return RoomInfo{}, err
 	}
-	h := r.lock()
-	defer h.unlock()
-	return h.info(), nil
+	return r.Info(), nil
 }
 
 // AddBot puts a bot in a free seat: only the room's host may, or while
@@ -68,10 +66,10 @@ func (l *Lobby) AddBot(ctx context.Context, code string, by Player, seat int, bo
 		return err
 	}
 	// The game, unlike r.meta, is fixed for the room's life: no lock.
-	if err := checkBot(r.game, bot); err != nil {
+	if err := room.CheckBot(r.Game(), bot); err != nil {
 		return err
 	}
-	return r.addBot(ctx, by, seat, bot)
+	return r.AddBot(ctx, by, seat, bot)
 }
 
 // EndedByHost is why a game the host ended stopped (RoomInfo.Ended), as
@@ -84,5 +82,5 @@ func (l *Lobby) End(ctx context.Context, code string, by Player) error {
 	if err != nil {
 		return err
 	}
-	return r.end(ctx, &by, EndedByHost)
+	return r.End(ctx, &by, EndedByHost)
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/lobby/players"
+	"github.com/smokestack/smokestack/lobby/room"
 	"github.com/smokestack/smokestack/lobby/store"
 )
 
@@ -23,7 +24,7 @@ func (who *identity) PlayerProfile(ctx context.Context, viewer Player, name stri
 		return players.Summary{Name: viewer.Name, Recent: []players.RecentGame{}, ByGame: []players.GameStats{}}, nil
 	}
 	if errors.Is(err, store.ErrNoProfile) {
-		return players.Summary{}, refuse("nobody here is called "+name, "lobby.nobodyCalled", engine.Str("Name", name))
+		return players.Summary{}, room.Refuse("nobody here is called "+name, "lobby.nobodyCalled", engine.Str("Name", name))
 	}
 	if err != nil {
 		return players.Summary{}, err

@@ -3,20 +3,16 @@ package lobby
 import (
 	"context"
 	"slices"
-	"time"
 
 	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/lobby/players"
+	"github.com/smokestack/smokestack/lobby/room"
 	"github.com/smokestack/smokestack/lobby/store"
 )
 
 // A finished game counts in its players' records (package players); its
 // room records it in the background, outside the room's lock, and pushes
 // the rating changes when they are kept.
-
-// recordRetry is how long a room waits to try recording again after the
-// store failed.
-const recordRetry = 30 * time.Second
 
 // recordRoom records the finished room m once (players.Record), naming
 // the game's own opponent of a solo game.
@@ -35,19 +31,13 @@ func (l *Lobby) recordRoom(ctx context.Context, m store.Meta) (*store.Outcome, e
 func (l *Lobby) Top(ctx context.Context, game string, viewer Player) ([]players.Standing, error) {
 	g, ok := l.Game(game)
 	if !ok {
-		return nil, noGame(game)
+		return nil, room.NoGame(game)
 	}
 	you := viewer.ID
 	if viewer.Guest {
 		you = ""
 	}
 	return l.players.Top(ctx, g.Name(), you)
-}
-
-// YourMove reports whether the room waits on player's move.
-func (i RoomInfo) YourMove(player string) bool {
-	seat := i.SeatOf(player)
-	return seat >= 0 && i.Started && !i.Over && slices.Contains(i.Acting, seat)
 }
 
 // Mine lists the rooms waiting on player's move, most recently played

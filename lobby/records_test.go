@@ -13,6 +13,7 @@ import (
 	"github.com/smokestack/smokestack/internal/openskill"
 	"github.com/smokestack/smokestack/internal/redistest"
 	"github.com/smokestack/smokestack/lobby/players"
+	"github.com/smokestack/smokestack/lobby/room"
 	"github.com/smokestack/smokestack/lobby/store"
 	"github.com/smokestack/smokestack/lobby/store/mem"
 )
@@ -330,7 +331,7 @@ func TestRecordsAcrossInstances(t *testing.T) {
 	srv := redistest.Start(t)
 	sa, sb := openRedis(t, srv), openRedis(t, srv)
 	a, b := newLobby(t, sa), newLobby(t, sb)
-	u := newCode() // a shared Redis may hold other tests' players
+	u := room.NewCode() // a shared Redis may hold other tests' players
 	ann := newPlayer(t, a, "SHA256:ann"+u, "ann"+u)
 	if again := connect(t, b, "SHA256:ann"+u, "whoever"); again.Name != ann.Name || again.ID != ann.ID {
 		t.Fatalf("ann on the other instance is %+v, want %+v", again, ann)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/smokestack/smokestack/internal/redistest"
+	"github.com/smokestack/smokestack/lobby/room"
 	"github.com/smokestack/smokestack/lobby/store"
 	redisstore "github.com/smokestack/smokestack/lobby/store/redis"
 )
@@ -79,9 +80,9 @@ func TestRedisClusterPrimaryKilled(t *testing.T) {
 			if back == 0 {
 				back = time.Since(killed)
 			}
-		case errors.Is(err, errUnconfirmed):
+		case errors.Is(err, room.ErrUnconfirmed):
 			maybe[at] = p
-		case !errors.Is(err, errNotPlayed) && !errors.Is(err, ErrUnavailable):
+		case !errors.Is(err, room.ErrNotPlayed) && !errors.Is(err, ErrUnavailable):
 			t.Fatalf("move %d: %v", at, err)
 		}
 		if g.watchers[0].view().Over {

@@ -1,93 +1,40 @@
 package lobby
 
 import (
-	"context"
-	"log/slog"
+	"crypto/rand"
+	"encoding/binary"
 	"time"
 
-	"github.com/smokestack/smokestack/engine"
-	"github.com/smokestack/smokestack/lobby/store"
+	"github.com/smokestack/smokestack/lobby/room"
 )
 
-// roomStore is what a room asks of the store besides its game's
-// writes: loading rooms, making and dropping rematch rooms, its chat.
-type roomStore interface {
-	Create(ctx context.Context, m store.Meta) error
-	Load(ctx context.Context, code string, from int) (store.Meta, []store.Record, error)
-	Delete(ctx context.Context, code string) error
-	store.Chats
-}
-
-// gameWrites are the store's writes of a room's game: a room reaches
-// them through a writer alone (roomlocks.go), so they are made one at a
-// time.
-type gameWrites interface {
-	Append(ctx context.Context, code string, at int, r store.Record, st engine.Status) error
-	SaveMeta(ctx context.Context, m store.Meta) error
-}
-
-// roomEnv is what rooms are made with, one value the lobby makes once:
-// the store and the shared presence, the clocks, the log and fault
-// reporting, the pacing they follow, and the four things a room tells
-// the world around it (its listing changed, its seats held here changed,
-// its game is to be recorded, a chat line is to be made). A room reaches
-// nothing else: it never holds the Lobby.
-type roomEnv struct {
-	store  roomStore
-	writes gameWrites
-	// presence is the store's presence shared between instances, nil
-	// with a store of this instance's own.
-	presence store.Presence
-	// started is when this lobby began serving (presence.started).
-	started time.Time
-
-	now       func() time.Time
-	afterFunc func(d time.Duration, f func()) (stop func() bool)
-	// seed draws the seed of a room nobody chose one for (rematches).
-	seed   func() uint64
-	pauses *pauses
-
-	log      *slog.Logger
-	observer Observer
-	// fault counts and logs a store error (once per burst of what).
-	fault func(what string, err error, attrs ...any)
-	// away reports whether the store does not answer now.
-	away func() bool
-
-	botDelay       time.Duration
-	presenceTTL    time.Duration
-	movesPerSecond float64
-
-	// listed tells room lists that a room's listing changed.
-	listed func()
-	// claim has the presence loop share r's seats held here soon.
-	claim func(r *room)
-	// record records a finished game in its players' records.
-	record func(ctx context.Context, m store.Meta) (*store.Outcome, error)
-	// chatLine makes what p typed into a chat line, or refuses it (not
-	// fit to send, or too fast for p's allowance).
-	chatLine func(p Player, name string, seat int, channel, text string) (store.ChatLine, error)
-}
-
-// roomEnv is the value every room of l is made with.
-func (l *Lobby) newRoomEnv() *roomEnv {
-	e := &roomEnv{store: l.cfg.Store, writes: l.cfg.Store, started: l.started, now: l.cfg.Now, afterFunc: l.afterFunc, seed: l.newSeed,
-		pauses: l.pauses, log: l.cfg.Logger, observer: l.observer(), fault: l.storeFault, away: l.away.Load,
-		botDelay: l.cfg.BotDelay, presenceTTL: l.claims.ttl, movesPerSecond: l.cfg.Limits.MovesPerSecond,
-		listed: l.roomsChanged, claim: l.kickPresence, record: l.recordRoom, chatLine: l.newChatLine}
+// newRoomEnv is the value every room of l is made with.
+func (l *Lobby) newRoomEnv() *room.Env {
+	e := &room.Env{Store: l.cfg.Store, Writes: l.cfg.Store, Started: l.started, Now: l.cfg.Now, AfterFunc: l.afterFunc, Seed: l.newSeed,
+		Pauses: l.pauses, Log: l.cfg.Logger, Observer: l.observer(), Fault: l.storeFault, Away: l.away.Load,
+		BotDelay: l.cfg.BotDelay, PresenceTTL: l.claims.ttl, MovesPerSecond: l.cfg.Limits.MovesPerSecond,
+		Listed: l.roomsChanged, Claim: l.kickPresence, Record: l.recordRoom, ChatLine: l.newChatLine}
 	if l.cluster != nil {
-		e.presence = l.cluster
+		e.Presence = l.cluster
 	}
 	return e
 }
 
-// unavailable counts and logs what failed and returns ErrUnavailable for
-// the player.
-func (e *roomEnv) unavailable(what string, err error, attrs ...any) error {
-	e.fault(what, err, attrs...)
-	return ErrUnavailable
+// afterFunc runs f after d on the lobby's timers.
+func (l *Lobby) afterFunc(d time.Duration, f func()) (stop func() bool) {
+	if l.cfg.AfterFunc != nil {
+		return l.cfg.AfterFunc(d, f)
+	}
+	return time.AfterFunc(d, f).Stop
 }
 
-// presenceNow is the clock for presence, in milliseconds: what a shared
-// store keeps, so every instance shows the very same away time.
-func (e *roomEnv) presenceNow() time.Time { return e.now().UTC().Truncate(time.Millisecond) }
+// newSeed draws the seed of a room created without a chosen one:
+// Config.Seeds, or 64 bits from crypto/rand, so nobody can guess it.
+func (l *Lobby) newSeed() uint64 {
+	if l.cfg.Seeds != nil {
+		return l.cfg.Seeds()
+	}
+	var b [8]byte
+	_, _ = rand.Read(b[:]) // never fails (crypto/rand.Read's documentation)
+	return binary.LittleEndian.Uint64(b[:])
+}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/smokestack/smokestack/internal/tally"
+	"github.com/smokestack/smokestack/lobby/room"
 	"github.com/smokestack/smokestack/lobby/store"
 	"github.com/smokestack/smokestack/lobby/store/mem"
 )
@@ -213,7 +214,7 @@ func TestPrivateRoomsAndExpiry(t *testing.T) {
 func TestCodesAreUnambiguousAndDistinct(t *testing.T) {
 	seen := map[string]bool{}
 	for range 2000 {
-		c := newCode()
+		c := room.NewCode()
 		if len(c) != CodeLength || strings.ContainsAny(c, "01ILO") || c != NormalizeCode(strings.ToLower(c)) {
 			t.Fatalf("bad code %q", c)
 		}

@@ -6,36 +6,9 @@ import (
 	"strings"
 	"testing"
 	"time"
-)
 
-func TestSplitSeatWord(t *testing.T) {
-	for _, tc := range []struct{ typed, invite, word string }{
-		{"K7PXMA", "K7PXMA", ""},
-		{"K7PXMA maple-42", "K7PXMA", "maple-42"},
-		{"  k7p xma   Maple-420 ", "k7p xma", "maple-420"},
-		{"K7PXMA-ABCDEFGHJKMNP maple-42", "K7PXMA-ABCDEFGHJKMNP", "maple-42"},
-		// A private room's invite typed with a space is no seat word.
-		{"K7PXMA ABCDEFGHJKMNP", "K7PXMA ABCDEFGHJKMNP", ""},
-		{"K7PXMA ABCDEF-23456789234", "K7PXMA ABCDEF-23456789234", ""},
-		{"K7PXMA maple", "K7PXMA maple", ""},
-	} {
-		invite, word := SplitSeatWord(tc.typed)
-		if invite != tc.invite || word != tc.word {
-			t.Errorf("SplitSeatWord(%q) = %q, %q; want %q, %q", tc.typed, invite, word, tc.invite, tc.word)
-		}
-	}
-	seen := map[string]bool{}
-	for range 200 {
-		w := newSeatWord()
-		if invite, word := SplitSeatWord("K7PXMA " + w); invite != "K7PXMA" || word != w {
-			t.Fatalf("a drawn word %q does not read back: %q, %q", w, invite, word)
-		}
-		seen[w] = true
-	}
-	if len(seen) < 190 {
-		t.Errorf("200 draws gave only %d different words", len(seen))
-	}
-}
+	"github.com/smokestack/smokestack/lobby/room"
+)
 
 // guest is a guest's connection: a fresh identity each time, from addr.
 func guest(n int, addr string) Player {
@@ -53,7 +26,7 @@ func TestGuestSeatWord(t *testing.T) {
 	tb := newTable(t, Config{Limits: Limits{LookupMisses: 20, LookupWindow: time.Hour}}, CreateOptions{Seats: 2, Public: true}, ann)
 	tb.conns["gus"] = tb.join(guest(0, home))
 	word := latest(t, tb.conns["gus"]).SeatWord
-	if !seatWordPattern.MatchString(word) {
+	if !room.SeatWordPattern.MatchString(word) {
 		t.Fatalf("gus's seat word %q", word)
 	}
 	if w := latest(t, tb.conns["ann"]).SeatWord; w != "" {

@@ -15,16 +15,14 @@ type RoomStats struct {
 func (l *Lobby) Stats() RoomStats {
 	var s RoomStats
 	for _, r := range l.access.loaded() {
-		h := r.lock()
-		switch {
-		case h.meta.Over:
+		switch m := r.Meta(); {
+		case m.Over:
 			s.Over++
-		case h.meta.Started:
+		case m.Started:
 			s.Playing++
 		default:
 			s.Waiting++
 		}
-		h.unlock()
 	}
 	return s
 }
@@ -47,5 +45,5 @@ func (l *Lobby) EndByOperator(ctx context.Context, code, reason string) error {
 	if err != nil {
 		return err
 	}
-	return r.end(ctx, nil, reason)
+	return r.End(ctx, nil, reason)
 }

@@ -78,6 +78,7 @@ func TestCheckCatchesPlants(t *testing.T) {
 		{"a game's rules read the clock", "engine/factories", "time", false, "engine/factories imports time"},
 		{"a bot rolls a global die", "engine/furnace/bot", "math/rand/v2", false, "engine/furnace/bot imports math/rand/v2"},
 		{"the store knows the lobby", "lobby/store", Module + "/lobby", false, "lobby/store imports lobby"},
+		{"a room reaches back to the lobby", "lobby/room", Module + "/lobby", false, "lobby/room imports lobby"},
 		{"a lobby test reaches the server", "lobby", Module + "/server", true, "lobby has a test importing server"},
 		{"a new package nobody placed", "lobby/extra", "fmt", false, "lobby/extra has no row"},
 		{"a game's screens link a driver", "session/factories", "github.com/redis/go-redis/v9", false, "session/factories links github.com/redis/go-redis/"},

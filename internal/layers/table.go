@@ -66,8 +66,12 @@ var Table = []Rule{
 	// A game's goldens draw its screens through the real session and lobby.
 	{Pkg: "session/GAME", May: []string{"session/kit", "engine", "engine/GAME", "internal/lang"}, TestMay: append([]string{"session", "lobby"}, testKit...), Libs: ui, Unlinked: drivers},
 
-	{Pkg: "lobby", May: []string{"lobby/store", "lobby/players", "lobby/chat", "engine", "internal/openskill", "internal/ratelog"}, TestMay: testKit,
+	{Pkg: "lobby", May: []string{"lobby/room", "lobby/store", "lobby/players", "lobby/chat", "engine", "internal/openskill", "internal/ratelog"}, TestMay: testKit,
 		Libs: []string{"golang.org/x/sync/singleflight", "golang.org/x/time/rate"}, Unlinked: append(drivers, ui...)},
+	// A room is made from its env alone: it knows nothing of the Lobby
+	// that wires it, nor of the services beside it.
+	{Pkg: "lobby/room", May: []string{"lobby/store", "lobby/players", "lobby/chat", "engine"}, TestMay: testKit,
+		Libs: []string{"golang.org/x/time/rate"}, Unlinked: append(drivers, ui...)},
 	{Pkg: "lobby/players", May: []string{"lobby/store", "engine", "internal/openskill", "internal/ratelog"}, TestMay: testKit,
 		Libs: []string{"golang.org/x/text/", "github.com/rivo/uniseg"}, Unlinked: append(drivers, ui...)},
 	// lobby/chat's refusals carry engine.Words, for the reader's language.
