@@ -3,74 +3,20 @@ package lobby
 import (
 	"context"
 	"encoding/json"
-	"slices"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/smokestack/smokestack/lobby/room/roomtest"
 	"github.com/smokestack/smokestack/lobby/store/mem"
 )
 
-// timers is a clock the test moves, with the rooms' timers on it
-// (Config.Now, Config.AfterFunc): a timer due now runs at once in its own
-// goroutine, as the room may hold its lock when it sets one; later ones
-// run, in the test's goroutine, when advance passes their time.
-type timers struct {
-	mu      sync.Mutex
-	now     time.Time
-	pending []*fakeTimer
-}
+// timers is the clock the lobby's tests move (roomtest.Clock).
+type timers struct{ *roomtest.Clock }
 
-type fakeTimer struct {
-	at      time.Time
-	f       func()
-	stopped bool
-}
+func newTimers() *timers { return &timers{roomtest.NewClock()} }
 
-func newTimers() *timers { return &timers{now: time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)} }
-
-func (c *timers) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
-
-func (c *timers) AfterFunc(d time.Duration, f func()) func() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	t := &fakeTimer{at: c.now.Add(d), f: f}
-	if d <= 0 {
-		go f()
-		return func() bool { return false }
-	}
-	c.pending = append(c.pending, t)
-	return func() bool {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		was := !t.stopped
-		t.stopped = true
-		return was
-	}
-}
-
-// advance moves the clock on by d and runs the timers that came due, in
-// the order of their times.
-func (c *timers) advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	var due []*fakeTimer
-	c.pending = slices.DeleteFunc(c.pending, func(t *fakeTimer) bool {
-		if t.stopped || !t.at.After(c.now) {
-			if !t.stopped {
-				t.stopped = true
-				due = append(due, t)
-			}
-			return true
-		}
-		return false
-	})
-	c.mu.Unlock()
-	slices.SortStableFunc(due, func(a, b *fakeTimer) int { return a.at.Compare(b.at) })
-	for _, t := range due {
-		t.f()
-	}
-}
+// advance moves the clock on by d and runs the timers that came due.
+func (c *timers) advance(d time.Duration) { c.Advance(d) }
 
 // tallyTable is a room of tally played by people on one lobby with a clock
 // the test moves.

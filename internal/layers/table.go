@@ -40,7 +40,7 @@ var (
 var testKit = []string{
 	"cmd/games", "engine/GAME", "engine/GAME/...", "session/GAME", "internal/tally",
 	"lobby/store/mem", "lobby/store/bolt", "lobby/store/redis", "lobby/store/storetest",
-	"internal/redistest", "internal/waittest", "internal/movetest", "session/screentest",
+	"internal/redistest", "internal/waittest", "internal/movetest", "session/screentest", "lobby/room/roomtest",
 }
 
 // Table is the house, top to bottom: server -> session -> lobby ->
@@ -72,6 +72,8 @@ var Table = []Rule{
 	// that wires it, nor of the services beside it.
 	{Pkg: "lobby/room", May: []string{"lobby/store", "lobby/players", "lobby/chat", "engine"}, TestMay: testKit,
 		Libs: []string{"golang.org/x/time/rate"}, Unlinked: append(drivers, ui...)},
+	// The clock the tests of rooms and of the lobby move.
+	{Pkg: "lobby/room/roomtest"},
 	{Pkg: "lobby/players", May: []string{"lobby/store", "engine", "internal/openskill", "internal/ratelog"}, TestMay: testKit,
 		Libs: []string{"golang.org/x/text/", "github.com/rivo/uniseg"}, Unlinked: append(drivers, ui...)},
 	// lobby/chat's refusals carry engine.Words, for the reader's language.

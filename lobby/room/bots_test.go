@@ -28,13 +28,13 @@ func TestBotTimer(t *testing.T) {
 	bt.set(now.Add(2*time.Minute), true, now, clk.AfterFunc, fire) // later: the minute stands
 	bt.set(now.Add(30*time.Second), true, now, clk.AfterFunc, fire)
 	fire(first) // the replaced wake-up, had it fired before it was stopped
-	clk.advance(time.Minute)
+	clk.Advance(time.Minute)
 	if len(fired) != 1 || fired[0] != bt.gen || bt.stop != nil {
 		t.Fatalf("fired %v (timer at gen %d)", fired, bt.gen)
 	}
 	bt.set(now.Add(2*time.Minute), true, now, clk.AfterFunc, fire)
 	bt.set(time.Time{}, false, now, clk.AfterFunc, fire) // nothing due
-	clk.advance(2 * time.Minute)
+	clk.Advance(2 * time.Minute)
 	if len(fired) != 1 {
 		t.Fatalf("a stopped wake-up fired: %v", fired)
 	}
