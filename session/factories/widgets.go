@@ -248,7 +248,11 @@ func moreMark(t kit.Theme, n int) string {
 // When they need more, the last line ends with a "+N more (i)" mark
 // instead: a list is shortened, never cut silently.
 func listLines(t kit.Theme, prefix string, items []string, w, max int) []string {
-	indent := strings.Repeat(" ", min(kit.Width(prefix), 12))
+	return listHanging(t, prefix, strings.Repeat(" ", min(kit.Width(prefix), 12)), items, w, max)
+}
+
+// listHanging is listLines with the continuation lines' indent given.
+func listHanging(t kit.Theme, prefix, indent string, items []string, w, max int) []string {
 	lines := wrapList(prefix, indent, items, w)
 	if len(lines) <= max || max < 1 {
 		return lines
@@ -320,7 +324,15 @@ func handLines(t kit.Theme, hand []factories.Card, w, max int) []string {
 	}
 	head := t.L.N("factories.hand.head", len(hand)) + " "
 	indent := strings.Repeat(" ", kit.Width(head))
-	var lines []string
+	// By tool, each tool's names wrapped; else each tool in its share of
+	// the lines, shortened with a "+N more" mark: a hand of 10 kept its
+	// grouping only while it fitted whole (issue 36, point 9).
+	type group struct {
+		prefix, hang string
+		names        []string
+		need         int
+	}
+	var groups []group
 	for _, tool := range factories.Tools() {
 		names := byTool[tool]
 		if len(names) == 0 {
@@ -328,17 +340,42 @@ func handLines(t kit.Theme, hand []factories.Card, w, max int) []string {
 		}
 		slices.Sort(names)
 		prefix := indent
-		if len(lines) == 0 {
+		if len(groups) == 0 {
 			prefix = head
 		}
 		label := toolText(t, tool) + ": "
-		hang := indent + strings.Repeat(" ", kit.Width(label))
-		lines = append(lines, wrapList(prefix+label, hang, names, w)...)
+		g := group{prefix: prefix + label, hang: indent + strings.Repeat(" ", kit.Width(label)), names: names}
+		g.need = len(wrapList(g.prefix, g.hang, names, w))
+		groups = append(groups, g)
 	}
-	if len(lines) <= max {
-		return lines
+	if len(groups) <= max {
+		// Each group its need, as far as the lines go: one each first,
+		// then one more to each that needs it, in turn.
+		share := make([]int, len(groups))
+		left := max
+		for more := true; more && left > 0; {
+			more = false
+			for i := range groups {
+				if left > 0 && share[i] < groups[i].need {
+					share[i]++
+					left--
+					more = true
+				}
+			}
+		}
+		var lines []string
+		for i, g := range groups {
+			if share[i] >= g.need {
+				lines = append(lines, wrapList(g.prefix, g.hang, g.names, w)...)
+			} else {
+				lines = append(lines, listHanging(t, g.prefix, g.hang, g.names, w, share[i])...)
+			}
+		}
+		if len(lines) <= max {
+			return lines
+		}
 	}
-	// Too many to list by tool: the names alone, shortened with a mark.
+	// More tools than lines: the names alone, shortened with a mark.
 	names := cardNames(t, hand)
 	slices.Sort(names)
 	return listLines(t, head, names, w, max)
