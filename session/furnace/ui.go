@@ -5,6 +5,7 @@
 package furnace
 
 import (
+	"math"
 	"strings"
 
 	"github.com/smokestack/smokestack/engine/furnace"
@@ -26,7 +27,12 @@ type board struct {
 func (b *board) Over() bool { return b.v.Phase == furnace.GameOver }
 
 // Header implements kit.Board: the round, the phase and who acts.
-func (b *board) Header(t kit.Theme, s kit.Seats) string {
+func (b *board) Header(t kit.Theme, s kit.Seats) string { return b.HeaderIn(t, s, math.MaxInt) }
+
+// HeaderIn implements kit.Fitted: Header in w columns, the seats still
+// choosing or producing shortened, then counted, where their names do
+// not fit.
+func (b *board) HeaderIn(t kit.Theme, s kit.Seats, w int) string {
 	v, p := b.v, t.L
 	if v.Phase == furnace.GameOver {
 		return p.T("furnace.header.over", "Round", v.Round)
@@ -43,29 +49,34 @@ func (b *board) Header(t kit.Theme, s kit.Seats) string {
 		if len(v.Market) > 0 {
 			parts = append(parts, p.T("furnace.header.resolving", "Card", v.Market[0].Card.ID()))
 		}
-		if who := b.busy(t, s, func(p furnace.Player) bool { return p.Owed > 0 }); who != "" {
-			parts = append(parts, p.T("furnace.header.choosing", "Names", who))
+		if you, who := b.busySeats(t, s, func(p furnace.Player) bool { return p.Owed > 0 }); len(you)+len(who) > 0 {
+			return kit.NameList(s, you, who, w, func(list string) string {
+				return strings.Join(append(parts, p.T("furnace.header.choosing", "Names", list)), " · ")
+			})
 		}
 	case furnace.ProductionPhase:
-		if who := b.busy(t, s, func(p furnace.Player) bool { return !p.Done }); who != "" {
-			parts = append(parts, p.T("furnace.header.producing", "Names", who))
-		} else {
-			parts = append(parts, p.T("furnace.header.production"))
+		if you, who := b.busySeats(t, s, func(p furnace.Player) bool { return !p.Done }); len(you)+len(who) > 0 {
+			return kit.NameList(s, you, who, w, func(list string) string {
+				return strings.Join(append(parts, p.T("furnace.header.producing", "Names", list)), " · ")
+			})
 		}
+		parts = append(parts, p.T("furnace.header.production"))
 	}
 	return strings.Join(parts, " · ")
 }
 
-// busy names the seats for which is holds, "you" first.
-func (b *board) busy(t kit.Theme, s kit.Seats, is func(furnace.Player) bool) string {
-	var names []string
+// busySeats are "you", when is holds for the viewer, and the other
+// seats for which it holds.
+func (b *board) busySeats(t kit.Theme, s kit.Seats, is func(furnace.Player) bool) (you []string, seats []int) {
 	if me := b.v.You(); me != nil && is(*me) {
-		names = append(names, t.Accent.Render(t.L.T("furnace.you")))
+		you = append(you, t.Accent.Render(t.L.T("furnace.you")))
 	}
-	if others := b.waiting(s, is); others != "" {
-		names = append(names, others)
+	for seat, p := range b.v.Players {
+		if is(p) && !s.Me(seat) {
+			seats = append(seats, seat)
+		}
 	}
-	return strings.Join(names, ", ")
+	return you, seats
 }
 
 // waiting names the seats other than the viewer's for which busy holds.
