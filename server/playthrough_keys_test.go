@@ -98,7 +98,8 @@ func TestPlayThroughTooSmallTakesNoKeys(t *testing.T) {
 }
 
 // TestPlayThroughKeysPage (issue 36, point 12): ? lists esc, Ctrl-C and
-// hjkl in the lobby and at the table; Home/End and PgUp/PgDn move in the
+// the letter keys (l, k, j; h is the hint at a table) in the lobby and at
+// the table; Home/End and PgUp/PgDn move in the
 // menu's moves; the mouse is never reported, so the terminal's own
 // select-and-copy works.
 func TestPlayThroughKeysPage(t *testing.T) {
@@ -113,7 +114,7 @@ func TestPlayThroughKeysPage(t *testing.T) {
 
 	alice, _ = soloAt(t, srv.addr, 80, 24, "7")
 	alice.press("?")
-	alice.sees("KEYS", "→/l/tab", "←/h/S-tab", "↑/k", "↓/j", "home/end", "pgup/pgdn",
+	alice.sees("KEYS", "→/l/tab", "←/S-tab", "h         hint: best moves", "↑/k", "↓/j", "home/end", "pgup/pgdn",
 		"esc    close what is on top (never leaves)", "ctrl+c leave smokestack")
 	alice.press("esc")
 	alice.sees("MARKETPLACE")
