@@ -2,38 +2,13 @@ package session_test
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 	"testing"
 
-	"github.com/smokestack/smokestack/engine/factories"
-	"github.com/smokestack/smokestack/engine/factories/bot"
 	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/session"
 	"github.com/smokestack/smokestack/session/screentest"
 )
-
-// playPeople plays every seat of room code, each a person, with seeded
-// random bots to the end: always the lowest seat that may act, so the
-// game is the same on every run.
-func playPeople(t *testing.T, l *lobby.Lobby, code string, players ...lobby.Player) {
-	t.Helper()
-	bots := make([]bot.Bot, len(players))
-	for i := range bots {
-		bots[i], _ = bot.New("random", uint64(i+5))
-	}
-	screentest.PlayPeople(t, l, code, players, func(seat int, raw json.RawMessage) (json.RawMessage, bool) {
-		var v factories.View
-		if json.Unmarshal(raw, &v) != nil || len(v.Legal) == 0 {
-			return nil, false
-		}
-		data, _ := json.Marshal(bots[seat].Choose(v))
-		return data, true
-	}, func(raw json.RawMessage) bool {
-		var v factories.View
-		return json.Unmarshal(raw, &v) == nil && v.Phase == factories.GameOver
-	})
-}
 
 // TestGoldenRatings: the end of a game between two people shows each
 // one's rating and its change, at every size.
@@ -42,7 +17,7 @@ func TestGoldenRatings(t *testing.T) {
 	// lobby draws this one, so the golden is the same on every run.
 	l := newTestLobby(func(c *lobby.Config) { c.Seeds = func() uint64 { return 47 } })
 	code := createRoom(t, l, alice, lobby.CreateOptions{Seats: 2, Public: true})
-	playPeople(t, l, code, alice, bob)
+	screentest.PlayFactories(t, l, code, alice, bob)
 	goldenRun(t, session.Config{Lobby: l, Player: alice, Start: session.Start{Mode: "join", Code: code}}, []string{code}, "ratings: ")
 }
 

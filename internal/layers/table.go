@@ -61,7 +61,7 @@ var Table = []Rule{
 	// as the screens word them.
 	{Pkg: "session/line", May: []string{"session", "session/kit", "lobby", "lobby/store", "engine", "internal/lang"}, TestMay: testKit, Libs: ui, Unlinked: drivers},
 	// Golden screens for the tests of the screens, beside them.
-	{Pkg: "session/screentest", May: []string{"session", "session/kit", "lobby", "engine", "internal/lang"}, Libs: []string{"github.com/charmbracelet/bubbletea", "github.com/charmbracelet/x/exp/"}},
+	{Pkg: "session/screentest", May: []string{"session", "session/kit", "lobby", "engine", "engine/factories", "engine/factories/bot", "internal/lang"}, Libs: []string{"github.com/charmbracelet/bubbletea", "github.com/charmbracelet/x/exp/"}},
 	{Pkg: "session/kit", May: []string{"engine", "internal/lang"}, TestMay: testKit, Libs: ui, Unlinked: drivers},
 	// A game's goldens draw its screens through the real session and lobby.
 	{Pkg: "session/GAME", May: []string{"session/kit", "engine", "engine/GAME", "internal/lang"}, TestMay: append([]string{"session", "lobby"}, testKit...), Libs: ui, Unlinked: drivers},

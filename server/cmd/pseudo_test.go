@@ -10,8 +10,6 @@ import (
 	"testing"
 
 	"github.com/smokestack/smokestack/cmd/games"
-	"github.com/smokestack/smokestack/engine/factories"
-	"github.com/smokestack/smokestack/engine/factories/bot"
 	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/lobby/store/mem"
@@ -36,37 +34,12 @@ func pseudoSet(t *testing.T) (*Set, []string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bots := []bot.Bot{}
-	for i := range 2 {
-		b, _ := bot.New("random", uint64(i+5))
-		bots = append(bots, b)
-	}
-	screentest.PlayPeople(t, l, done.Code, []lobby.Player{alice, bob}, func(seat int, raw json.RawMessage) (json.RawMessage, bool) {
-		var v factories.View
-		if json.Unmarshal(raw, &v) != nil || len(v.Legal) == 0 {
-			return nil, false
-		}
-		data, _ := json.Marshal(bots[seat].Choose(v))
-		return data, true
-	}, func(raw json.RawMessage) bool {
-		var v factories.View
-		return json.Unmarshal(raw, &v) == nil && v.Phase == factories.GameOver
-	})
+	screentest.PlayFactories(t, l, done.Code, alice, bob)
 	solo, err := l.Create(ctx, alice, lobby.CreateOptions{Seats: 1, Options: json.RawMessage(`{"difficulty":"hard"}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	screentest.PlayPeople(t, l, solo.Code, []lobby.Player{alice}, func(seat int, raw json.RawMessage) (json.RawMessage, bool) {
-		var v factories.View
-		if json.Unmarshal(raw, &v) != nil || len(v.Legal) == 0 {
-			return nil, false
-		}
-		data, _ := json.Marshal(bots[0].Choose(v))
-		return data, true
-	}, func(raw json.RawMessage) bool {
-		var v factories.View
-		return json.Unmarshal(raw, &v) == nil && v.Phase == factories.GameOver
-	})
+	screentest.PlayFactories(t, l, solo.Code, alice)
 	open, err := l.Create(ctx, bob, lobby.CreateOptions{Game: "furnace", Seats: 4, Public: true, Bots: []string{"greedy"}})
 	if err != nil {
 		t.Fatal(err)

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/smokestack/smokestack/engine/factories"
+	"github.com/smokestack/smokestack/engine/factories/bot"
 	"github.com/smokestack/smokestack/lobby"
 )
 
@@ -57,4 +59,26 @@ func PlayPeople(t *testing.T, l *lobby.Lobby, code string, players []lobby.Playe
 		}
 	}
 	t.Fatal("the game did not end")
+}
+
+// PlayFactories plays the Fantastic Factories room code to its end with
+// each of players in a seat of their own, every seat moved by a seeded
+// random bot, so the game is the same on every run.
+func PlayFactories(t *testing.T, l *lobby.Lobby, code string, players ...lobby.Player) {
+	t.Helper()
+	bots := make([]bot.Bot, len(players))
+	for i := range bots {
+		bots[i], _ = bot.New("random", uint64(i+5))
+	}
+	PlayPeople(t, l, code, players, func(seat int, raw json.RawMessage) (json.RawMessage, bool) {
+		var v factories.View
+		if json.Unmarshal(raw, &v) != nil || len(v.Legal) == 0 {
+			return nil, false
+		}
+		data, _ := json.Marshal(bots[seat].Choose(v))
+		return data, true
+	}, func(raw json.RawMessage) bool {
+		var v factories.View
+		return json.Unmarshal(raw, &v) == nil && v.Phase == factories.GameOver
+	})
 }
