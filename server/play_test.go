@@ -43,14 +43,7 @@ func startPlay(t *testing.T, c *gossh.Client, cmd string) *stream {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in, err := sess.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := sess.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
+	in, out := pipes(t, sess)
 	if err := sess.Start(cmd); err != nil {
 		t.Fatal(err)
 	}

@@ -53,14 +53,7 @@ func startReader(t *testing.T, c *gossh.Client, name, term, cmd string, p *lang.
 			t.Fatal(err)
 		}
 	}
-	in, err := sess.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := sess.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
+	in, out := pipes(t, sess)
 	start := func() error { return sess.Start(cmd) }
 	if cmd == "" {
 		start = sess.Shell // plain ssh -t HOST

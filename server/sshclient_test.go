@@ -173,6 +173,20 @@ func run(t *testing.T, c *gossh.Client, cmd, stdin string) result {
 	return r
 }
 
+// pipes are sess's stdin and stdout, taken before it starts.
+func pipes(t *testing.T, sess *gossh.Session) (io.WriteCloser, io.Reader) {
+	t.Helper()
+	in, err := sess.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := sess.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return in, out
+}
+
 // screen collects what a PTY session draws; in types keys into it.
 type screen struct {
 	in  io.Writer // the keyboard
