@@ -50,6 +50,12 @@ type Config struct {
 	// hearing from it again; it renews its claim every third of that.
 	// 0 means DefaultPresenceTTL.
 	PresenceTTL time.Duration
+	// ExpiryLease is, with a store shared between instances, how long
+	// the lease that lets one instance at a time run the expiry passes
+	// (expiry.go) outlives its holder's last renewal: when the holder
+	// dies, another instance takes over within it. The holder renews it
+	// every third of that. 0 means DefaultExpiryLease.
+	ExpiryLease time.Duration
 	// ReconnectWindow is the least time every seat has after a restart
 	// before its clock runs out or it goes to a bot (pauses.go); 0 means
 	// DefaultReconnectWindow.
@@ -81,6 +87,8 @@ type Lobby struct {
 	cluster store.Cluster
 	// profilesSwept is when Run last expired profiles; only Run uses it.
 	profilesSwept time.Time
+	// expiry is this instance's hold on the expiry lease (expiry.go).
+	expiry expiryLease
 	// players are the profiles and records of who plays here.
 	players *players.Players
 	// faults logs store errors once per burst (faults.go).
@@ -121,11 +129,12 @@ func New(cfg Config) *Lobby {
 }
 
 // Run does the lobby's background work until ctx ends: saying in the
-// store that the service runs (pauses.go), expiring abandoned rooms and,
+// store that the service runs (pauses.go), expiring abandoned rooms and
+// profiles while this instance holds the expiry lease (expiry.go) and,
 // with a shared store, following changes made elsewhere and
 // sharing which seats sessions here hold. With a shared store it returns
-// only after withdrawing this instance's claims on seats, so close the
-// store after Run returns.
+// only after withdrawing this instance's claims on seats and releasing
+// the expiry lease, so close the store after Run returns.
 func (l *Lobby) Run(ctx context.Context) {
 	l.pauses.Start()
 	alive := make(chan struct{})
@@ -148,17 +157,7 @@ func (l *Lobby) Run(ctx context.Context) {
 			}
 		}()
 	}
-	tick := time.NewTicker(time.Minute)
-	defer tick.Stop()
-	for {
-		l.ExpireRooms(ctx)
-		l.expireProfilesEvery(ctx)
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-		}
-	}
+	l.expireWhileHeld(ctx)
 }
 
 // changed takes in one piece of news from the other instances.

@@ -98,6 +98,10 @@ func (f *feed) AskInstances(context.Context, store.OperatorRequest) ([]store.Ope
 func (f *feed) AnswerInstances(context.Context, func(context.Context, store.OperatorRequest) store.OperatorAnswer) {
 }
 
+// Lease: with no other instance, this one holds every lease.
+func (f *feed) Lease(context.Context, string, time.Duration) (bool, error) { return true, nil }
+func (f *feed) Release(context.Context, string) error                      { return nil }
+
 // TestStuckStoreHoldsUpOnlyItsRoom: while one room's store calls hang (a
 // move stuck in Append, or a refresh stuck in Load), another room's moves
 // and refreshes go through, and the stuck room's readers are not held: a

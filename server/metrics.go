@@ -160,10 +160,19 @@ func (g roomGauge) Collect(ch chan<- prometheus.Metric) {
 	}
 }
 
-// watchRooms adds the rooms of lb to the metrics.
+// watchRooms adds the rooms of lb to the metrics, and whether it holds
+// the expiry lease.
 func (m *Metrics) watchRooms(lb *lobby.Lobby) {
 	m.reg.MustRegister(roomGauge{lobby: lb, desc: prometheus.NewDesc("smokestack_rooms",
 		"Rooms this instance holds in memory (opened here since it started and not expired), by state: waiting for players, playing, over. Rooms only in the store are not counted; a room open on two instances is counted by both.", []string{"state"}, nil)})
+	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "smokestack_expiry_lease_held",
+		Help: "1 while this instance holds the expiry lease and so runs the expiry passes for every instance sharing its store (always, with a store of its own), else 0."},
+		func() float64 {
+			if lb.HoldsExpiry() {
+				return 1
+			}
+			return 0
+		}))
 }
 
 // Handler serves /metrics (Prometheus text), /healthz (the process is up)

@@ -47,7 +47,7 @@ func TestMetricsEndpoint(t *testing.T) {
 		`smokestack_move_commit_seconds_count 1`, `smokestack_key_to_broadcast_seconds_count 1`,
 		`smokestack_refusals_total{reason="conn_rate"} 0`, `smokestack_refusals_total{reason="session_rate"} 0`,
 		`smokestack_refusals_total{reason="lookup_limit"} 0`, `smokestack_store_errors_total`,
-		`smokestack_bot_think_seconds_count`, `go_goroutines`, `process_open_fds`,
+		`smokestack_bot_think_seconds_count`, `smokestack_expiry_lease_held 1`, `go_goroutines`, `process_open_fds`,
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("/metrics lacks %s", want)

@@ -7,14 +7,16 @@ import (
 
 // Cluster is what server instances sharing a store need of it: who holds
 // which seats, what changed elsewhere, failed lookups counted across
-// instances, and operators' requests to every instance. A store serving
-// one instance alone has no Cluster (Store.Cluster is nil): the lobby then
-// knows presence from its own sessions and counts failed lookups itself.
+// instances, operators' requests to every instance, and leases for the
+// work one instance does for all. A store serving one instance alone has
+// no Cluster (Store.Cluster is nil): the lobby then knows presence from
+// its own sessions, counts failed lookups itself and holds every lease.
 type Cluster interface {
 	Presence
 	Changes
 	Misses
 	Instances
+	Leases // lease.go
 }
 
 // Changes delivers a RoomChange for every room this instance follows

@@ -84,6 +84,12 @@ package redis
 //	smokestack:{uptime}:down    list of "FROM_MS:TO_MS", the service's
 //	                            downtimes, oldest first
 //
+// Leases (lease.go):
+//
+//	smokestack:lease:NAME       the origin of the instance holding lease
+//	                            NAME ("expiry"), expiring ttl after its
+//	                            last renewal
+//
 // Operators (operators.go):
 //
 //	smokestack:{operators}:requests  sharded channel: operators' requests
@@ -138,3 +144,5 @@ func redisLinkKey(code string) string { return redisPrefix + "{profiles}:link:" 
 
 func redisMissKey(name string) string { return redisPrefix + "misses:" + name }
 func redisTurnKey(name string) string { return redisPrefix + "missturn:" + name }
+
+func leaseKey(name string) string { return redisPrefix + "lease:" + name }

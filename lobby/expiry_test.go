@@ -1,0 +1,181 @@
+package lobby
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"testing"
+	"time"
+
+	"github.com/smokestack/smokestack/internal/redistest"
+	"github.com/smokestack/smokestack/lobby/store"
+	redisstore "github.com/smokestack/smokestack/lobby/store/redis"
+)
+
+// testExpiryLease keeps the lease tests short while leaving a loaded
+// machine room for a late renewal.
+const testExpiryLease = 2 * time.Second
+
+// expiryInstance runs a lobby on s that expires rooms idle for an hour,
+// holding the expiry lease for testExpiryLease.
+func expiryInstance(t *testing.T, s *redisstore.Store) *instance {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	l := New(Config{Store: s, Games: []Game{tallyGame()}, PresenceTTL: testPresenceTTL,
+		Expire: time.Hour, ExpiryLease: testExpiryLease})
+	in := &instance{store: s, lobby: l, stop: cancel, done: make(chan struct{})}
+	go func() {
+		defer close(in.done)
+		in.lobby.Run(ctx)
+	}()
+	return in
+}
+
+// holder waits until exactly one of ins holds the expiry lease, and
+// returns its index.
+func holder(t *testing.T, ins []*instance) int {
+	t.Helper()
+	at := -1
+	eventually(t, "one instance holds the expiry lease", func() bool {
+		at = -1
+		for i, in := range ins {
+			if in != nil && in.lobby.HoldsExpiry() {
+				if at >= 0 {
+					t.Fatalf("instances %d and %d both hold the expiry lease", at, i)
+				}
+				at = i
+			}
+		}
+		return at >= 0
+	})
+	return at
+}
+
+// storeRooms stores n unfinished rooms last moved in at updated.
+func storeRooms(t testing.TB, s store.Store, n int, updated time.Time) []string {
+	t.Helper()
+	codes := make([]string, n)
+	for i := range codes {
+		m := store.Meta{Code: fmt.Sprintf("X%05d%s", i, updated.Format("150405.000")), Game: "tally", Public: true,
+			Host: "key:h", Seats: []store.Seat{{Player: "key:h", Name: "hana"}, {}}, Created: updated, Updated: updated, Version: 1}
+		if err := s.Create(context.Background(), m); err != nil {
+			t.Fatal(err)
+		}
+		codes[i] = m.Code
+	}
+	return codes
+}
+
+// stored counts which of codes are still in s.
+func stored(t testing.TB, s store.Store, codes []string) int {
+	t.Helper()
+	n := 0
+	for _, c := range codes {
+		_, _, err := s.Load(context.Background(), c, 0)
+		switch {
+		case err == nil:
+			n++
+		case !errors.Is(err, store.ErrNotFound):
+			t.Fatal(err)
+		}
+	}
+	return n
+}
+
+// TestRedisExpiryLeaseMoves: three instances share one Redis, and one at
+// a time holds the expiry lease. When its holder dies without releasing
+// it (killed: its connections closed, nothing said) or is cut off from
+// Redis while alive (a partition), another instance takes the lease over
+// once it lapses, within its TTL and a renewal, and expires the rooms
+// that became due meanwhile, leaving the rest. The one cut off stops
+// believing it holds the lease.
+func TestRedisExpiryLeaseMoves(t *testing.T) {
+	for _, how := range []string{"killed", "cut off"} {
+		t.Run(how, func(t *testing.T) {
+			t.Parallel()
+			r := redistest.Start(t)
+			u, err := url.Parse(r.URL)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ins := make([]*instance, 3)
+			proxies := make([]*redistest.Proxy, 3)
+			for i := range ins {
+				proxies[i] = redistest.StartProxy(t, u.Host)
+				via := *u
+				via.Host = proxies[i].Addr
+				s, err := redisstore.Open(context.Background(), via.String())
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { s.Close() })
+				ins[i] = expiryInstance(t, s)
+			}
+			first := holder(t, ins)
+			raw := openRedis(t, r)
+			due := storeRooms(t, raw, 10, time.Now().Add(-2*time.Hour))
+			fresh := storeRooms(t, raw, 5, time.Now().Add(-time.Minute))
+			if n := stored(t, raw, due); n != len(due) {
+				t.Fatalf("%d of %d due rooms gone before the holder's next pass: an instance without the lease expired them", len(due)-n, len(due))
+			}
+			start := time.Now()
+			switch how {
+			case "killed":
+				ins[first].kill()
+			case "cut off":
+				proxies[first].Stall()
+			}
+			rest := append([]*instance(nil), ins...)
+			rest[first] = nil
+			next := holder(t, rest)
+			took := time.Since(start)
+			eventually(t, "the new holder expires the due rooms", func() bool { return stored(t, raw, due) == 0 })
+			t.Logf("instance %d took the lease over %v after instance %d was %s (ttl %v)", next, took.Round(time.Millisecond), first, how, testExpiryLease)
+			// The lease lapses a ttl after the last renewal, which was at
+			// most a third of a ttl before; the others try every third.
+			if limit := testExpiryLease*5/3 + time.Second; took > limit {
+				t.Errorf("the lease moved %v after its holder was %s, want within %v", took, how, limit)
+			}
+			if n := stored(t, raw, fresh); n != len(fresh) {
+				t.Errorf("%d of %d rooms not yet due were expired", len(fresh)-n, len(fresh))
+			}
+			if how == "cut off" {
+				eventually(t, "the instance cut off stops believing it holds the lease", func() bool {
+					return !ins[first].lobby.HoldsExpiry()
+				})
+			}
+		})
+	}
+}
+
+// TestRedisExpiryLeaseReleased: an instance shut down cleanly releases
+// the expiry lease, so another takes it at its next try (a third of the
+// ttl) rather than once it lapses (two thirds of the ttl at least).
+func TestRedisExpiryLeaseReleased(t *testing.T) {
+	t.Parallel()
+	r := redistest.Start(t)
+	const ttl = 9 * time.Second
+	ins := make([]*instance, 2)
+	for i := range ins {
+		ctx, cancel := context.WithCancel(context.Background())
+		t.Cleanup(cancel)
+		l := New(Config{Store: openRedis(t, r), Games: []Game{tallyGame()}, ExpiryLease: ttl})
+		ins[i] = &instance{lobby: l, stop: cancel, done: make(chan struct{})}
+		go func() {
+			defer close(ins[i].done)
+			l.Run(ctx)
+		}()
+	}
+	first := holder(t, ins)
+	ins[first].stop()
+	<-ins[first].done
+	rest := append([]*instance(nil), ins...)
+	rest[first] = nil
+	start := time.Now()
+	holder(t, rest)
+	if took := time.Since(start); took >= ttl*2/3 {
+		t.Errorf("the lease was taken %v after its holder released it: it lapsed rather than being released", took)
+	}
+}
