@@ -17,6 +17,7 @@ import (
 // part, so the lobby needs no type assertion to find one.
 type Store interface {
 	Rooms
+	Lists
 	Profiles
 	Ratings
 	Chats

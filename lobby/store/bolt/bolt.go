@@ -19,7 +19,8 @@ import (
 // in the data directory. Every write is an fsynced transaction, so a move is
 // on disk before anyone is told it was played.
 type Store struct {
-	db *bolt.DB
+	db    *bolt.DB
+	lists *store.MemLists // built when the file opens; see lists.go
 }
 
 var _ store.Store = (*Store)(nil)
@@ -53,7 +54,12 @@ func Open(path string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("prepare room store: %w", err)
 	}
-	return &Store{db: db}, nil
+	s := &Store{db: db}
+	if err := s.buildLists(); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("list rooms: %w", err)
+	}
+	return s, nil
 }
 
 // Create implements store.Rooms.
@@ -66,6 +72,7 @@ func (s *Store) Create(_ context.Context, m store.Meta) error {
 		if _, err := tx.Bucket(movesBucket).CreateBucketIfNotExists([]byte(m.Code)); err != nil {
 			return err
 		}
+		s.lists.Put(m, true)
 		return putJSON(rooms, []byte(m.Code), m)
 	})
 }
@@ -101,6 +108,9 @@ func (s *Store) Append(_ context.Context, code string, at int, r store.Record, s
 		}
 		m.Updated = r.At
 		m.SetStatus(st)
+		if st.Result != nil {
+			s.lists.Put(m, false) // the game is over
+		}
 		return putJSON(tx.Bucket(roomsBucket), []byte(code), m)
 	})
 }
@@ -115,6 +125,7 @@ func (s *Store) SaveMeta(_ context.Context, m store.Meta) error {
 		if old.Version != m.Version-1 {
 			return store.ErrConflict
 		}
+		s.lists.Put(m, false)
 		return putJSON(tx.Bucket(roomsBucket), []byte(m.Code), m)
 	})
 }
@@ -140,6 +151,7 @@ func (s *Store) Delete(_ context.Context, code string) error {
 		if err := tx.Bucket(roomsBucket).Delete([]byte(code)); err != nil {
 			return err
 		}
+		s.lists.Remove(code)
 		if tx.Bucket(movesBucket).Bucket([]byte(code)) != nil {
 			return tx.Bucket(movesBucket).DeleteBucket([]byte(code))
 		}

@@ -21,6 +21,7 @@ type Store struct {
 	// profiles and ratings have locks of their own (profiles.go, ratings.go).
 	profiles profiles
 	ratings  ratings
+	lists    *store.MemLists // kept under mu with the rooms; see lists.go
 }
 
 var _ store.Store = (*Store)(nil)
@@ -31,7 +32,11 @@ type room struct {
 }
 
 // New returns an empty in-memory store.
-func New() *Store { return &Store{rooms: map[string]*room{}} }
+func New() *Store {
+	s := &Store{rooms: map[string]*room{}}
+	s.lists = store.NewMemLists(s.metas)
+	return s
+}
 
 // Create implements store.Rooms.
 func (s *Store) Create(_ context.Context, m store.Meta) error {
@@ -41,6 +46,7 @@ func (s *Store) Create(_ context.Context, m store.Meta) error {
 		return store.ErrExists
 	}
 	s.rooms[m.Code] = &room{meta: m}
+	s.lists.Put(m, true)
 	return nil
 }
 
@@ -74,6 +80,9 @@ func (s *Store) Append(_ context.Context, code string, at int, rec store.Record,
 	r.moves = append(r.moves, rec)
 	r.meta.Updated = rec.At
 	r.meta.SetStatus(st)
+	if st.Result != nil {
+		s.lists.Put(r.meta, false) // the game is over
+	}
 	return nil
 }
 
@@ -89,6 +98,7 @@ func (s *Store) SaveMeta(_ context.Context, m store.Meta) error {
 		return store.ErrConflict
 	}
 	r.meta = m
+	s.lists.Put(m, false)
 	return nil
 }
 
@@ -108,6 +118,7 @@ func (s *Store) Delete(_ context.Context, code string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	delete(s.rooms, code)
+	s.lists.Remove(code)
 	return nil
 }
 

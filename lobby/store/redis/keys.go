@@ -27,7 +27,7 @@ package redis
 //
 // The room index: an index beside the truth.
 //
-//	smokestack:rooms            set of room codes, for List and expiry
+//	smokestack:rooms            set of room codes, for List
 //	smokestack:{index}:changes  sharded channel, heard by every instance:
 //	                            "ORIGIN CODE" when a room is created, saved
 //	                            (seats, start, visibility), finished or
@@ -40,6 +40,29 @@ package redis
 // a crashed instance; the lists are read again within seconds anyway.
 // The moves of rooms an instance does not hold are not announced to it:
 // its lobby screens learn a room's round at their next read.
+//
+// The room lists (lists.go, store.Lists): sorted sets of room codes,
+// one key each so that they spread over a cluster's slots, scored in
+// Unix ms. Each is a superset of the rooms that belong in it: writes
+// list a room before and after its script and unlist it only after;
+// readers check each entry against the room's metadata and take out
+// what does not belong.
+//
+//	smokestack:list:open        public rooms not started with a free seat, by Updated
+//	smokestack:list:play        public games in play, by StartedAt
+//	smokestack:list:due         unfinished rooms, by Updated at their last
+//	                            metadata write (moves write no list)
+//	smokestack:list:player:ID   a player's unfinished rooms, by Created
+//	smokestack:list:played:ID   a player's finished rooms, by when they ended
+//	smokestack:list:host:ID     a host's unfinished rooms, by Created
+//	smokestack:list:addr:ADDR   unfinished rooms made from ADDR, by Created
+//	smokestack:list:madeby:ID   rooms a host created in the last two hours,
+//	smokestack:list:madefrom:ADDR  and from an address: logs the quotas
+//	                            count, trimmed and expiring as they grow
+//	smokestack:lists:built      "1" once the lists hold every room
+//	smokestack:lists:building   the instance building them from
+//	                            smokestack:rooms, which stores made before
+//	                            the lists have, while it does (10 min TTL)
 //
 // Chat (chat.go):
 //

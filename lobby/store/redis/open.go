@@ -60,6 +60,10 @@ func OpenWith(ctx context.Context, url string, o Options) (*Store, error) {
 	}
 	s.repl = replication{n: o.Replicas, wait: o.ReplicaWait}
 	s.repl.probe(ctx, s.rdb)
+	if err := s.buildLists(ctx); err != nil {
+		s.rdb.Close()
+		return nil, err
+	}
 	return s, nil
 }
 

@@ -76,9 +76,12 @@ func (s *Store) Create(ctx context.Context, m store.Meta) error {
 	if err != nil {
 		return fmt.Errorf("create room %s: %w", m.Code, err)
 	}
-	// The index is in another cluster slot, so it cannot join the script.
-	// Indexing first means a crash in between leaves a code List skips,
-	// never a room List cannot find.
+	// The index and the lists are in other cluster slots, so they cannot
+	// join the script. Listing first means a crash in between leaves an
+	// entry readers skip, never a room they cannot find (lists.go).
+	if err := s.list(ctx, m); err != nil {
+		return fmt.Errorf("create room %s: %w", m.Code, err)
+	}
 	if err := s.rdb.SAdd(ctx, redisRoomIndex, m.Code).Err(); err != nil {
 		return fmt.Errorf("create room %s: %w", m.Code, err)
 	}
@@ -90,6 +93,7 @@ func (s *Store) Create(ctx context.Context, m store.Meta) error {
 	if n == 0 {
 		return store.ErrExists
 	}
+	s.listCreated(ctx, m)
 	s.announceIndex(ctx, m.Code)
 	return nil
 }
@@ -141,6 +145,7 @@ func (s *Store) Append(ctx context.Context, code string, at int, r store.Record,
 		return fmt.Errorf("append move %d to room %s: %w", at, code, err)
 	}
 	if n == 1 && end != nil {
+		s.listEnded(ctx, code)
 		s.announceIndex(ctx, code) // the lists move it to finished games
 	}
 	return scriptResult(n)
@@ -152,12 +157,16 @@ func (s *Store) SaveMeta(ctx context.Context, m store.Meta) error {
 	if err != nil {
 		return fmt.Errorf("save room %s: %w", m.Code, err)
 	}
+	if err := s.list(ctx, m); err != nil {
+		return fmt.Errorf("save room %s: %w", m.Code, err)
+	}
 	n, err := s.write(ctx, saveMetaScript, []string{metaKey(m.Code)},
 		m.Version, data, redisTime(m.Updated), redisBool(m.Over), roomChannel(m.Code), s.announcement(m.Code))
 	if err != nil {
 		return fmt.Errorf("save room %s: %w", m.Code, err)
 	}
 	if n == 1 {
+		_ = s.relist(ctx, m)         // the first listing stands should this fail
 		s.announceIndex(ctx, m.Code) // seats, start, visibility: what lists show
 	}
 	return scriptResult(n)
@@ -212,13 +221,18 @@ func (s *Store) List(ctx context.Context) ([]store.Meta, error) {
 
 // Delete implements store.Rooms.
 func (s *Store) Delete(ctx context.Context, code string) error {
-	err := deleteScript.Run(ctx, s.rdb, []string{metaKey(code), movesKey(code), presenceKey(code)}, roomChannel(code), s.announcement(code)).Err()
+	listed, err := s.metasOf(ctx, []string{code}) // the lists it is in
+	if err != nil {
+		return fmt.Errorf("delete room %s: %w", code, err)
+	}
+	err = deleteScript.Run(ctx, s.rdb, []string{metaKey(code), movesKey(code), presenceKey(code)}, roomChannel(code), s.announcement(code)).Err()
 	if err == nil {
 		err = s.rdb.SRem(ctx, redisRoomIndex, code).Err()
 	}
 	if err != nil {
 		return fmt.Errorf("delete room %s: %w", code, err)
 	}
+	s.unlistDeleted(ctx, listed)
 	s.announceIndex(ctx, code)
 	return nil
 }

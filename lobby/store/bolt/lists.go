@@ -1,0 +1,74 @@
+package bolt
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/smokestack/smokestack/lobby/store"
+)
+
+// The lists are a store.MemLists, built from every room when the file
+// opens and changed inside each write's transaction, which bbolt runs
+// one at a time, so they change in the order the file does.
+
+// buildLists reads every room into the lists, once.
+func (s *Store) buildLists() error {
+	s.lists = store.NewMemLists(s.metas)
+	return s.db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(roomsBucket).ForEach(func(k, v []byte) error {
+			var m store.Meta
+			if err := json.Unmarshal(v, &m); err != nil {
+				return fmt.Errorf("room %s: %w", k, err)
+			}
+			s.lists.Put(m, true)
+			return nil
+		})
+	})
+}
+
+// metas is the metadata of the rooms codes, in order, skipping those gone.
+func (s *Store) metas(codes []string) (out []store.Meta, err error) {
+	err = s.db.View(func(tx *bolt.Tx) error {
+		for _, code := range codes {
+			var m store.Meta
+			switch err := getMeta(tx, code, &m); err {
+			case nil:
+				out = append(out, m)
+			case store.ErrNotFound:
+			default:
+				return fmt.Errorf("room %s: %w", code, err)
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// OpenSeats implements store.Lists.
+func (s *Store) OpenSeats(ctx context.Context, limit int) ([]store.Meta, error) {
+	return s.lists.OpenSeats(ctx, limit)
+}
+
+// InPlay implements store.Lists.
+func (s *Store) InPlay(ctx context.Context, limit int) ([]store.Meta, error) {
+	return s.lists.InPlay(ctx, limit)
+}
+
+// PlayerRooms implements store.Lists.
+func (s *Store) PlayerRooms(ctx context.Context, player string, limit int) ([]store.Meta, error) {
+	return s.lists.PlayerRooms(ctx, player, limit)
+}
+
+// RoomCounts implements store.Lists.
+func (s *Store) RoomCounts(ctx context.Context, host, addr string, since time.Time, limit int) (store.RoomCounts, error) {
+	return s.lists.RoomCounts(ctx, host, addr, since, limit)
+}
+
+// Due implements store.Lists.
+func (s *Store) Due(ctx context.Context, before time.Time, limit int) ([]store.Meta, error) {
+	return s.lists.Due(ctx, before, limit)
+}
