@@ -5,6 +5,8 @@ import (
 	"context"
 	"sync/atomic"
 	"time"
+
+	"github.com/smokestack/smokestack/lobby/store"
 )
 
 // DefaultExpiryLease is how long the expiry lease outlives its holder's
@@ -103,37 +105,64 @@ func (l *Lobby) holdExpiryLease(ctx context.Context, taken chan<- struct{}) {
 	}
 }
 
+// expiryBatch is how many due rooms a pass reads at a time, and
+// expiryBatches how many times at most: rooms due past that wait for
+// the next pass.
+const (
+	expiryBatch   = 256
+	expiryBatches = 8
+)
+
 // ExpireRooms deletes unfinished rooms untouched for longer than the
-// configured expiry that nobody here is connected to.
+// configured expiry that nobody is connected to. It reads only the rooms
+// due (store.Lists' Due, the longest untouched first), a batch at a
+// time while a full batch expired some, so its reads grow with the rooms
+// due, not the rooms stored. A room kept because someone sits in it is
+// due again at the next batch; a batch of such rooms alone ends the pass.
 func (l *Lobby) ExpireRooms(ctx context.Context) {
 	if l.cfg.Expire <= 0 {
 		return
 	}
-	metas, err := l.cfg.Store.List(ctx)
-	if err != nil {
-		l.storeFault("expire rooms", err)
-		return
-	}
 	cutoff := l.cfg.Now().Add(-l.cfg.Expire)
-	for _, m := range metas {
-		if m.Over || !m.Updated.Before(cutoff) || l.heldElsewhere(ctx, m.Code) {
-			continue
+	for range expiryBatches {
+		due, err := l.cfg.Store.Due(ctx, cutoff, expiryBatch)
+		if err != nil {
+			l.storeFault("expire rooms", err)
+			return
 		}
-		r, dropped := l.dropIdle(m.Code)
-		if !dropped {
-			continue
+		expired := 0
+		for _, m := range due {
+			if l.expireRoom(ctx, m, cutoff) {
+				expired++
+			}
 		}
-		if r != nil && l.cluster != nil {
-			l.cluster.Unfollow(m.Code)
+		if len(due) < expiryBatch || expired == 0 {
+			return
 		}
-		if err := l.cfg.Store.Delete(ctx, m.Code); err != nil {
-			l.storeFault("expire room", err, "code", m.Code)
-			continue
-		}
-		l.deleteChat(ctx, m.Code)
-		l.cfg.Logger.Info("room expired", "code", m.Code, "idle", l.cfg.Now().Sub(m.Updated).Round(time.Second))
-		l.roomsChanged()
 	}
+}
+
+// expireRoom deletes room m, due at cutoff, unless someone sits in it
+// here or elsewhere, and reports whether it did.
+func (l *Lobby) expireRoom(ctx context.Context, m store.Meta, cutoff time.Time) bool {
+	if m.Over || !m.Updated.Before(cutoff) || l.heldElsewhere(ctx, m.Code) {
+		return false
+	}
+	r, dropped := l.dropIdle(m.Code)
+	if !dropped {
+		return false
+	}
+	if r != nil && l.cluster != nil {
+		l.cluster.Unfollow(m.Code)
+	}
+	if err := l.cfg.Store.Delete(ctx, m.Code); err != nil {
+		l.storeFault("expire room", err, "code", m.Code)
+		return false
+	}
+	l.deleteChat(ctx, m.Code)
+	l.cfg.Logger.Info("room expired", "code", m.Code, "idle", l.cfg.Now().Sub(m.Updated).Round(time.Second))
+	l.roomsChanged()
+	return true
 }
 
 // heldElsewhere reports whether a session on another instance holds a seat

@@ -6,7 +6,7 @@ import (
 )
 
 // profileSweep is how often the lobby looks for profiles to expire: it
-// reads every profile and every room.
+// reads every profile, and the rooms of those old enough and unrated.
 const profileSweep = time.Hour
 
 // expireProfilesEvery runs ExpireProfiles once a profileSweep; the lobby's
@@ -29,19 +29,10 @@ func (l *Lobby) ExpireProfiles(ctx context.Context) {
 	l.players.Expire(ctx, l.cfg.Now().Add(-l.cfg.ProfileExpire), l.gameNames(), l.seated)
 }
 
-// seated is the IDs that hold a seat in a stored room, finished or not.
-func (l *Lobby) seated(ctx context.Context) (map[string]bool, error) {
-	metas, err := l.cfg.Store.List(ctx)
-	if err != nil {
-		return nil, err
-	}
-	ids := map[string]bool{}
-	for _, m := range metas {
-		for _, s := range m.Seats {
-			if s.Player != "" {
-				ids[s.Player] = true
-			}
-		}
-	}
-	return ids, nil
+// seated reports whether player id holds a seat in a stored room,
+// finished or not: one read of their rooms (store.Lists' PlayerRooms),
+// whatever the number of rooms stored.
+func (l *Lobby) seated(ctx context.Context, id string) (bool, error) {
+	rooms, err := l.cfg.Store.PlayerRooms(ctx, id, 1)
+	return len(rooms) > 0, err
 }

@@ -16,9 +16,10 @@ import (
 // go the same way.
 
 // Expire forgets the profiles made before cutoff that never played: that
-// hold no seat in a stored room (seated lists those who do, from the
-// lobby's rooms) and no rating in any of games.
-func (ps *Players) Expire(ctx context.Context, cutoff time.Time, games []string, seated func(context.Context) (map[string]bool, error)) {
+// hold no rating in any of games and no seat in a stored room (seated
+// asks the lobby's rooms of one player, only for the profiles old
+// enough and unrated, so the pass reads no room for anyone else).
+func (ps *Players) Expire(ctx context.Context, cutoff time.Time, games []string, seated func(ctx context.Context, id string) (bool, error)) {
 	all, err := ps.cfg.Store.Profiles(ctx)
 	if err != nil {
 		ps.cfg.Fault("list profiles to expire", err)
@@ -33,13 +34,21 @@ func (ps *Players) Expire(ctx context.Context, cutoff time.Time, games []string,
 	if len(old) == 0 {
 		return
 	}
-	played, err := ps.played(ctx, games, seated)
+	rated, err := ps.rated(ctx, games)
 	if err != nil {
 		ps.cfg.Fault("find who played, to expire profiles", err)
 		return
 	}
 	for _, p := range old {
-		if played[p.ID] {
+		if rated[p.ID] {
+			continue
+		}
+		sits, err := seated(ctx, p.ID)
+		if err != nil {
+			ps.cfg.Fault("find who played, to expire profiles", err, "player", p.ID)
+			continue
+		}
+		if sits {
 			continue
 		}
 		if err := ps.cfg.Store.DropProfile(ctx, p.ID); err != nil {
@@ -50,13 +59,9 @@ func (ps *Players) Expire(ctx context.Context, cutoff time.Time, games []string,
 	}
 }
 
-// played is the IDs that hold a seat in a stored room, finished or not,
-// or a rating in one of games.
-func (ps *Players) played(ctx context.Context, games []string, seated func(context.Context) (map[string]bool, error)) (map[string]bool, error) {
-	ids, err := seated(ctx)
-	if err != nil {
-		return nil, err
-	}
+// rated is the IDs that hold a rating in one of games.
+func (ps *Players) rated(ctx context.Context, games []string) (map[string]bool, error) {
+	ids := map[string]bool{}
 	for _, g := range games {
 		board, err := ps.cfg.Store.Leaderboard(ctx, g)
 		if err != nil {
