@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -21,6 +22,7 @@ import (
 type Store struct {
 	db    *bolt.DB
 	lists *store.MemLists // built when the file opens; see lists.go
+	group *group          // commits moves together (batch.go)
 }
 
 var _ store.Store = (*Store)(nil)
@@ -32,11 +34,12 @@ var (
 
 // Open opens (creating if needed) the store at path.
 func Open(path string) (*Store, error) {
-	// Every move is a transaction of its own, fsynced. Without the list
-	// of free pages written at each (NoFreelistSync, as etcd runs bbolt)
-	// a move writes fewer pages and its commit takes half as long; bbolt
-	// finds the free pages again by a scan when it opens the file. The
-	// map freelist keeps that list cheap to search as the file grows.
+	// Every commit is fsynced (moves arriving together share one, see
+	// batch.go). Without the list of free pages written at each
+	// (NoFreelistSync, as etcd runs bbolt) a commit writes fewer pages
+	// and takes half as long; bbolt finds the free pages again by a scan
+	// when it opens the file. The map freelist keeps that list cheap to
+	// search as the file grows.
 	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 2 * time.Second,
 		NoFreelistSync: true, FreelistType: bolt.FreelistMapType})
 	if err != nil {
@@ -54,7 +57,7 @@ func Open(path string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("prepare room store: %w", err)
 	}
-	s := &Store{db: db}
+	s := &Store{db: db, group: &group{db: db}}
 	if err := s.buildLists(); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("list rooms: %w", err)
@@ -89,19 +92,30 @@ func (s *Store) Load(_ context.Context, code string, from int) (m store.Meta, mo
 	return m, moves, err
 }
 
-// Append implements store.Rooms.
+// Append implements store.Rooms. Moves of many rooms that arrive together
+// share one transaction and one fsync (batch.go), and each returns once
+// its own is on disk. A refusal (no such room, the log moved on) writes
+// nothing and is this move's answer alone, so it is told through refused,
+// not as the transaction's error, which would fail the others' moves too.
 func (s *Store) Append(_ context.Context, code string, at int, r store.Record, st engine.Status) error {
-	return s.db.Update(func(tx *bolt.Tx) error {
+	var refused error
+	err := s.group.update(func(tx *bolt.Tx) error {
+		refused = nil // the function runs again should its transaction fail
 		var m store.Meta
-		if err := getMeta(tx, code, &m); err != nil {
+		if err := getMeta(tx, code, &m); errors.Is(err, store.ErrNotFound) {
+			refused = err
+			return nil
+		} else if err != nil {
 			return err
 		}
 		b := tx.Bucket(movesBucket).Bucket([]byte(code))
 		if b == nil {
-			return store.ErrNotFound
+			refused = store.ErrNotFound
+			return nil
 		}
 		if logLength(b) != at {
-			return store.ErrConflict
+			refused = store.ErrConflict
+			return nil
 		}
 		if err := putJSON(b, index(at), r); err != nil {
 			return err
@@ -113,6 +127,10 @@ func (s *Store) Append(_ context.Context, code string, at int, r store.Record, s
 		}
 		return putJSON(tx.Bucket(roomsBucket), []byte(code), m)
 	})
+	if err != nil {
+		return err
+	}
+	return refused
 }
 
 // SaveMeta implements store.Rooms.

@@ -25,6 +25,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 	}{
 		{"create and load", func(t *testing.T, s store.Store) { roomsCreate(t, s) }},
 		{"append compare-and-set", func(t *testing.T, s store.Store) { roomsAppend(t, s) }},
+		{"appends together", func(t *testing.T, s store.Store) { appendsTogether(t, s) }},
 		{"save meta compare-and-set", func(t *testing.T, s store.Store) { roomsSaveMeta(t, s) }},
 		{"moves since", func(t *testing.T, s store.Store) { roomsMovesSince(t, s) }},
 		{"list", func(t *testing.T, s store.Store) { roomsList(t, s) }},
