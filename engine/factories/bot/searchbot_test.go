@@ -142,7 +142,13 @@ func TestSearchTakesTheObelisk(t *testing.T) {
 
 // BenchmarkSearchMove times search's decisions, every kind, in the
 // positions of greedy games of 2 and 5 seats and of solo games, and
-// reports p50, p99 and the slowest (run it on one core: GOMAXPROCS=1).
+// reports p50, p99 and the slowest, in wall time and in the deciding
+// thread's CPU time (see benchmarkBot). The goals are in CPU time on one
+// core: -cpu 1, and -benchtime Nx with N the positions it reports, so
+// every position is decided once:
+//
+//	go test -run '^$' -bench 'SearchMove/search-2p' -benchtime 543x -cpu 1 ./engine/factories/bot/
+//	go test -run '^$' -bench 'SearchMove/search-5p' -benchtime 1238x -cpu 1 ./engine/factories/bot/
 func BenchmarkSearchMove(b *testing.B) {
 	for _, name := range []string{"search", "search-quick"} {
 		for _, players := range []int{1, 2, 5} {
