@@ -102,9 +102,19 @@ func (o *hintOverlay) view(t kit.Theme, w, _ int) string {
 	var b strings.Builder
 	b.WriteString(t.Title.Render(p.T("session.hint.title")) + "\n\n")
 	for i, l := range o.lines {
-		worth := p.T("session.hint.worth", "Worth", fmt.Sprintf("%+.1f", l.worth))
-		b.WriteString(kit.Wrap(fmt.Sprintf("%d. %s · %s", i+1, l.label, worth), w) + "\n")
+		worth := p.T("session.hint.worth", "Worth", p.Signed(l.worth, 1))
+		b.WriteString(strings.Join(hintRow(i+1, l.label, worth, w), "\n") + "\n")
 	}
 	b.WriteString("\n" + t.Dim.Render(lipgloss.NewStyle().Width(w).Render(p.T("session.hint.about"))))
 	return b.String()
+}
+
+// hintRow lays a hinted move out in lines of w cells: its number, its
+// label wrapped at its words, then what it is worth, which is one piece
+// the wrapping never splits (a worth on a line of its own, its number on
+// the next, reads as nothing). Lines after the first hang under the label.
+func hintRow(n int, label, worth string, w int) []string {
+	items := append(strings.Fields(label), "· "+worth)
+	prefix := fmt.Sprintf("%d. ", n)
+	return kit.WrapHanging(prefix, strings.Repeat(" ", kit.Width(prefix)), items, " ", w)
 }
