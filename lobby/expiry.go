@@ -105,7 +105,7 @@ func (l *Lobby) holdExpiryLease(ctx context.Context, taken chan<- struct{}) {
 	}
 }
 
-// expiryBatch is how many due rooms a pass reads at a time, and
+// expiryBatch is how many due rooms a pass takes up at a time, and
 // expiryBatches how many times at most: rooms due past that wait for
 // the next pass.
 const (
@@ -116,27 +116,34 @@ const (
 // ExpireRooms deletes unfinished rooms untouched for longer than the
 // configured expiry that nobody is connected to. It reads only the rooms
 // due (store.Lists' Due, the longest untouched first), a batch at a
-// time while a full batch expired some, so its reads grow with the rooms
-// due, not the rooms stored. A room kept because someone sits in it is
-// due again at the next batch; a batch of such rooms alone ends the pass.
+// time, so its reads grow with the rooms due, not the rooms stored. A
+// room kept because someone sits in it stays first among the due, so
+// each batch asks for those kept so far and a batch more: rooms in use
+// never hide the abandoned ones behind them.
 func (l *Lobby) ExpireRooms(ctx context.Context) {
 	if l.cfg.Expire <= 0 {
 		return
 	}
 	cutoff := l.cfg.Now().Add(-l.cfg.Expire)
+	kept := map[string]bool{}
 	for range expiryBatches {
-		due, err := l.cfg.Store.Due(ctx, cutoff, expiryBatch)
+		limit := len(kept) + expiryBatch
+		due, err := l.cfg.Store.Due(ctx, cutoff, limit)
 		if err != nil {
 			l.storeFault("expire rooms", err)
 			return
 		}
-		expired := 0
+		taken := 0
 		for _, m := range due {
-			if l.expireRoom(ctx, m, cutoff) {
-				expired++
+			if kept[m.Code] {
+				continue
+			}
+			taken++
+			if !l.expireRoom(ctx, m, cutoff) {
+				kept[m.Code] = true
 			}
 		}
-		if len(due) < expiryBatch || expired == 0 {
+		if len(due) < limit || taken == 0 {
 			return
 		}
 	}

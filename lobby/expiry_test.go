@@ -14,6 +14,7 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/smokestack/smokestack/internal/redistest"
 	"github.com/smokestack/smokestack/lobby/store"
+	"github.com/smokestack/smokestack/lobby/store/mem"
 	redisstore "github.com/smokestack/smokestack/lobby/store/redis"
 )
 
@@ -292,4 +293,65 @@ func storeManyRooms(t *testing.T, s store.Store, n int, updated time.Time, playe
 		t.Fatal(err)
 	}
 	return codes
+}
+
+// TestExpiryPassesRoomsInUse: rooms idle past the expiry but watched
+// here are kept, and more of them than a pass takes up at a time do not
+// hide the abandoned rooms due after them.
+func TestExpiryPassesRoomsInUse(t *testing.T) {
+	ctx := context.Background()
+	clk := &clock{now: t0}
+	st := mem.New()
+	l := New(Config{Store: st, Games: []Game{tallyGame()}, Expire: time.Hour, Now: clk.Now})
+	host := Player{ID: "key:h", Name: "hana"}
+	var inUse, abandoned []string
+	for i := range expiryBatch + 10 {
+		m, err := l.Create(ctx, host, CreateOptions{Seats: 2, Public: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := l.Watch(ctx, m.Code, Player{ID: fmt.Sprintf("key:w%d", i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(c.Close)
+		inUse = append(inUse, m.Code)
+	}
+	clk.advance(time.Minute)
+	for range 20 {
+		m, err := l.Create(ctx, host, CreateOptions{Seats: 2, Public: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		abandoned = append(abandoned, m.Code)
+	}
+	clk.advance(2 * time.Hour)
+	l.ExpireRooms(ctx)
+	if n := stored(t, st, inUse); n != len(inUse) {
+		t.Errorf("%d of %d rooms watched here were expired", len(inUse)-n, len(inUse))
+	}
+	if n := stored(t, st, abandoned); n != 0 {
+		t.Errorf("%d of %d abandoned rooms due after %d in use were left", n, len(abandoned), len(inUse))
+	}
+}
+
+// TestSingleNodeHoldsExpiry: with a store of its own, an instance holds
+// the expiry lease without asking anyone, and its Run expires at once.
+func TestSingleNodeHoldsExpiry(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	clk := &clock{now: t0}
+	st := mem.New()
+	l := New(Config{Store: st, Games: []Game{tallyGame()}, Expire: time.Hour, Now: clk.Now})
+	m, err := l.Create(ctx, Player{ID: "key:h", Name: "hana"}, CreateOptions{Seats: 2, Public: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !l.HoldsExpiry() {
+		t.Error("a single node does not hold the expiry lease")
+	}
+	clk.advance(2 * time.Hour)
+	done := make(chan struct{})
+	go func() { defer close(done); l.Run(ctx) }()
+	defer func() { cancel(); <-done }()
+	eventually(t, "the single node expires the abandoned room", func() bool { return stored(t, st, []string{m.Code}) == 0 })
 }
