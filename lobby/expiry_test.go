@@ -355,3 +355,41 @@ func TestSingleNodeHoldsExpiry(t *testing.T) {
 	defer func() { cancel(); <-done }()
 	eventually(t, "the single node expires the abandoned room", func() bool { return stored(t, st, []string{m.Code}) == 0 })
 }
+
+// TestRedisClusterExpiryLeaseMoves: on a Redis Cluster too, the lease
+// moves from a killed holder to another instance within its TTL and a
+// renewal, and the new holder expires the due rooms, whose index and
+// metadata lie in other slots than the lease.
+func TestRedisClusterExpiryLeaseMoves(t *testing.T) {
+	c := redistest.StartCluster(t)
+	open := func() *redisstore.Store {
+		s, err := redisstore.OpenCluster(context.Background(), c.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
+	ins := make([]*instance, 3)
+	for i := range ins {
+		ins[i] = expiryInstance(t, open())
+	}
+	first := holder(t, ins)
+	raw := open()
+	due := storeRooms(t, raw, 10, time.Now().Add(-2*time.Hour))
+	fresh := storeRooms(t, raw, 5, time.Now().Add(-time.Minute))
+	start := time.Now()
+	ins[first].kill()
+	rest := append([]*instance(nil), ins...)
+	rest[first] = nil
+	next := holder(t, rest)
+	took := time.Since(start)
+	eventually(t, "the new holder expires the due rooms", func() bool { return stored(t, raw, due) == 0 })
+	t.Logf("instance %d took the lease over %v after instance %d was killed (ttl %v)", next, took.Round(time.Millisecond), first, testExpiryLease)
+	if limit := testExpiryLease*5/3 + time.Second; took > limit {
+		t.Errorf("the lease moved %v after its holder was killed, want within %v", took, limit)
+	}
+	if n := stored(t, raw, fresh); n != len(fresh) {
+		t.Errorf("%d of %d rooms not yet due were expired", len(fresh)-n, len(fresh))
+	}
+}
