@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/lobby/store"
@@ -44,6 +45,20 @@ func (s *failingStore) List(ctx context.Context) ([]store.Meta, error) {
 		return nil, err
 	}
 	return s.Store.List(ctx)
+}
+
+func (s *failingStore) OpenSeats(ctx context.Context, limit int) ([]store.Meta, error) {
+	if err := s.fail(); err != nil {
+		return nil, err
+	}
+	return s.Store.OpenSeats(ctx, limit)
+}
+
+func (s *failingStore) RoomCounts(ctx context.Context, host, addr string, since time.Time, limit int) (store.RoomCounts, error) {
+	if err := s.fail(); err != nil {
+		return store.RoomCounts{}, err
+	}
+	return s.Store.RoomCounts(ctx, host, addr, since, limit)
 }
 
 func (s *failingStore) Create(ctx context.Context, m store.Meta) error {
@@ -106,6 +121,7 @@ func TestStoreFaultsReachPlayersAsUnavailable(t *testing.T) {
 			return err
 		},
 		"move": func() error { return h.Move(ctx, json.RawMessage(`{"kind":"take"}`)) },
+		"list": func() error { _, err := l.Rooms(ctx); return err },
 	}
 	for what, ask := range asks {
 		err := ask()

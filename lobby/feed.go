@@ -65,7 +65,6 @@ func (li *listing) OnRoomChanges(ctx context.Context, f func()) {
 // roomsChanged wakes every RoomChanges subscriber. It never waits, so
 // rooms call it under their own lock.
 func (li *listing) roomsChanged() {
-	li.listed.changed()
 	f := &li.feed
 	f.mu.Lock()
 	defer f.mu.Unlock()

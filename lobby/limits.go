@@ -48,10 +48,10 @@ func DefaultLimits() Limits {
 
 // checkRoomQuota refuses a new room to a host who made too many lately or
 // holds too many unfinished ones, and to a host whose address did. It
-// counts the rooms in the store, so every instance sharing it counts the
-// same. A guest has a new ID on every connection, so guests are counted
-// by address only: all the guests from one address share one quota, the
-// player's. With the server's per-address limits off there is no
+// counts the rooms in the store (store.Lists.RoomCounts), so every
+// instance sharing it counts the same. A guest has a new ID on every
+// connection, so guests are counted by address only: all the guests from
+// one address share one quota, the player's. With the server's per-address limits off there is no
 // address: only the host is counted, and each guest connection has a
 // quota of its own.
 func (l *Lobby) checkRoomQuota(ctx context.Context, host Player) error {
@@ -59,25 +59,17 @@ func (l *Lobby) checkRoomQuota(ctx context.Context, host Player) error {
 	if lim.RoomsPerHour <= 0 && lim.OpenRooms <= 0 && lim.AddrRoomsPerHour <= 0 && lim.AddrOpenRooms <= 0 {
 		return nil
 	}
-	metas, err := l.cfg.Store.List(ctx)
+	// A page of each list at most, whatever the number of stored rooms:
+	// past the quota a count says no more.
+	c, err := l.cfg.Store.RoomCounts(ctx, host.ID, host.Addr, l.cfg.Now().Add(-time.Hour), max(lim.OpenRooms, lim.AddrOpenRooms))
 	if err != nil {
 		return l.unavailable("count rooms for the quota", err)
 	}
-	hourAgo := l.cfg.Now().Add(-time.Hour)
-	recent, open := 0, 0         // the host's
-	addrRecent, addrOpen := 0, 0 // the host's address's
+	recent, open := c.Made, c.Open                 // the host's
+	addrRecent, addrOpen := c.AddrMade, c.AddrOpen // the host's address's
 	byAddr := host.Guest && host.Addr != ""
-	for _, m := range metas {
-		fromAddr := host.Addr != "" && m.HostAddr == host.Addr
-		mine := m.Host == host.ID || (byAddr && fromAddr)
-		if m.Created.After(hourAgo) {
-			recent += b2i(mine)
-			addrRecent += b2i(fromAddr)
-		}
-		if !m.Over {
-			open += b2i(mine)
-			addrOpen += b2i(fromAddr)
-		}
+	if byAddr { // the guest's own rooms are among its address's
+		recent, open = max(recent, addrRecent), max(open, addrOpen)
 	}
 	var refusal *LimitError
 	switch {
@@ -102,11 +94,4 @@ func (l *Lobby) checkRoomQuota(ctx context.Context, host Player) error {
 	}
 	l.observer().Refused(refusal.Reason, host)
 	return refusal
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }

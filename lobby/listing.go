@@ -4,24 +4,24 @@ import (
 	"cmp"
 	"context"
 	"slices"
-	"strconv"
 	"sync"
 	"time"
-
-	"golang.org/x/sync/singleflight"
 
 	"github.com/smokestack/smokestack/lobby/room"
 	"github.com/smokestack/smokestack/lobby/store"
 )
 
-// listing is what room lists show: every room in the store, read once
-// for every list asking at about the same time (roomList), the public
-// rooms (publicRooms), a player's history, and the feed telling the
-// lobby screens that a list may have changed (feed.go). It is made with
-// what it reads and nothing of the Lobby.
+// listing is what room lists show: the public rooms (Rooms, shared by
+// the screens asking at about the same time in publicRooms), a player's
+// games, and the feed telling the lobby screens that a list may have
+// changed (feed.go). Each read is a page of the store's lists
+// (store.Lists), so it costs the same however many rooms are stored. It
+// is made with what it reads and nothing of the Lobby.
 type listing struct {
 	store interface {
-		List(ctx context.Context) ([]store.Meta, error)
+		OpenSeats(ctx context.Context, limit int) ([]store.Meta, error)
+		InPlay(ctx context.Context, limit int) ([]store.Meta, error)
+		PlayerRooms(ctx context.Context, player string, limit int) ([]store.Meta, error)
 	}
 	now func() time.Time
 	// live is a room loaded here, as its sessions see it.
@@ -32,92 +32,52 @@ type listing struct {
 	started     time.Time
 	unavailable func(what string, err error, attrs ...any) error
 
-	// reads shares one read of the list between the lists asking.
-	reads  singleflight.Group
-	listed roomList
 	public publicRooms
 	feed   roomFeed
 }
 
-// listMaxAge bounds how long a room list read from the store is shared,
-// should a change elsewhere not reach this instance (a Redis pub/sub
-// message is not delivered twice).
-const listMaxAge = 2 * time.Second
+// The lists' pages: what a lobby screen shows, and what one read costs.
+const (
+	// publicPage is the most rooms each public list shows: the open
+	// seats, the most recently changed first, and the games in play,
+	// the most recently started first.
+	publicPage = 50
+	// historyPage is the most games a player's list shows: the
+	// unfinished ones first, then the most recently finished.
+	historyPage = 30
+)
 
-// roomList is the store's rooms as this instance last read them, shared
-// by every list until a room changes (roomsChanged) or listMaxAge passes.
-// Each lobby screen reads its lists again at every change; without it a
-// thousand screens would each read and decode every room in the store,
-// finished ones included, once a second while games are played.
-type roomList struct {
-	mu    sync.Mutex
-	metas []store.Meta // shared: read, never changed
-	read  time.Time
-	valid bool
-	// gen counts changes. A read is kept only if no change came while
-	// it ran, and only readers of the same gen share one: a screen told
-	// of a change never gets a list read before it.
-	gen uint64
-}
-
-// changed marks the list stale. It never waits: rooms call it under
-// their own lock.
-func (c *roomList) changed() {
-	c.mu.Lock()
-	c.gen++
-	c.valid = false
-	c.mu.Unlock()
-}
-
-// metas returns every room in the store, from the shared list while it
-// is fresh; the caller must not change what it returns.
-func (li *listing) metas(ctx context.Context) ([]store.Meta, error) {
-	c := &li.listed
-	c.mu.Lock()
-	if c.valid && li.now().Sub(c.read) < listMaxAge {
-		metas := c.metas
-		c.mu.Unlock()
-		return metas, nil
-	}
-	gen := c.gen
-	c.mu.Unlock()
-	// Room codes are capital letters and digits, so this key is no room's.
-	v, err, _ := li.reads.Do("list/"+strconv.FormatUint(gen, 10), func() (any, error) {
-		return li.store.List(ctx)
-	})
-	if err != nil {
-		return nil, err
-	}
-	metas := v.([]store.Meta)
-	c.mu.Lock()
-	if c.gen == gen {
-		c.metas, c.read, c.valid = metas, li.now(), true
-	}
-	c.mu.Unlock()
-	return metas, nil
-}
-
-// Rooms lists the public rooms that are not finished, newest first.
+// Rooms lists the public rooms that are not finished, most recently
+// played first: a page of those with a free seat and one of the games
+// in play.
 func (li *listing) Rooms(ctx context.Context) ([]RoomInfo, error) {
-	return li.list(ctx, func(m store.Meta) bool { return m.Public && !m.Over })
-}
-
-// History lists the rooms where player holds a seat, finished or not,
-// most recently played first.
-func (li *listing) History(ctx context.Context, player string) ([]RoomInfo, error) {
-	return li.list(ctx, func(m store.Meta) bool { return m.SeatOf(player) >= 0 })
-}
-
-func (li *listing) list(ctx context.Context, keep func(store.Meta) bool) ([]RoomInfo, error) {
-	metas, err := li.metas(ctx)
+	open, err := li.store.OpenSeats(ctx, publicPage)
 	if err != nil {
 		return nil, li.unavailable("list rooms", err)
 	}
-	var out []RoomInfo
+	play, err := li.store.InPlay(ctx, publicPage)
+	if err != nil {
+		return nil, li.unavailable("list rooms", err)
+	}
+	return li.infos(append(open, play...)), nil
+}
+
+// History lists the rooms where player holds a seat, most recently
+// played first: the unfinished ones and the latest finished, a page in
+// all.
+func (li *listing) History(ctx context.Context, player string) ([]RoomInfo, error) {
+	metas, err := li.store.PlayerRooms(ctx, player, historyPage)
+	if err != nil {
+		return nil, li.unavailable("list rooms", err)
+	}
+	return li.infos(metas), nil
+}
+
+// infos describes the rooms metas, as sessions here see those loaded
+// here, most recently played first.
+func (li *listing) infos(metas []store.Meta) []RoomInfo {
+	out := make([]RoomInfo, 0, len(metas))
 	for _, m := range metas {
-		if !keep(m) {
-			continue
-		}
 		if info, ok := li.live(m.Code); ok {
 			out = append(out, info)
 			continue
@@ -135,7 +95,7 @@ func (li *listing) list(ctx context.Context, keep func(store.Meta) bool) ([]Room
 		out = append(out, info)
 	}
 	slices.SortFunc(out, func(a, b RoomInfo) int { return cmp.Compare(b.Updated.UnixNano(), a.Updated.UnixNano()) })
-	return out, nil
+	return out
 }
 
 // publicRooms is the last read of the public rooms (Rooms), shared by the

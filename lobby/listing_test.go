@@ -2,9 +2,7 @@ package lobby
 
 import (
 	"context"
-	"slices"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -12,86 +10,56 @@ import (
 	"github.com/smokestack/smokestack/lobby/store/mem"
 )
 
-// listCounter counts the store's reads of every room.
-type listCounter struct {
+// noList is a store whose List, which reads every room, fails the test:
+// the lobby's lists and quotas read pages of the store's lists instead.
+type noList struct {
 	*mem.Store
-	lists atomic.Int64
+	t *testing.T
 }
 
-func (s *listCounter) List(ctx context.Context) ([]store.Meta, error) {
-	s.lists.Add(1)
+func (s noList) List(ctx context.Context) ([]store.Meta, error) {
+	s.t.Error("a lobby's list or quota read every stored room")
 	return s.Store.List(ctx)
 }
 
-// TestListsShareOneRead: many lobby screens listing at once cost one read
-// of the store; a change makes the next list read it again and show the
-// change; and the shared list goes stale by itself after listMaxAge, for
-// a change elsewhere this instance never heard of.
-func TestListsShareOneRead(t *testing.T) {
+// TestListsReadPages: the public lists, a player's games and the room
+// quotas read pages of the store's lists, never every room; a room made
+// elsewhere (by an instance whose news was lost) shows at the next read,
+// and a finished one leaves the public lists for its players' games.
+func TestListsReadPages(t *testing.T) {
 	ctx := context.Background()
-	st := &listCounter{Store: mem.New()}
-	now := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
-	var clock sync.Mutex
-	l := New(Config{Store: st, Games: []Game{tallyGame()}, Now: func() time.Time {
-		clock.Lock()
-		defer clock.Unlock()
-		return now
-	}})
+	st := noList{Store: mem.New(), t: t}
+	l := New(Config{Store: st, Games: []Game{tallyGame()}, Limits: DefaultLimits()})
 	alice, bob := Player{ID: "key:alice", Name: "alice"}, Player{ID: "key:bob", Name: "bob"}
 	first, err := l.Create(ctx, alice, CreateOptions{Seats: 2, Public: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-
-	var wg sync.WaitGroup
-	for range 100 {
-		wg.Go(func() {
-			if rooms, err := l.Rooms(ctx); err != nil || len(rooms) != 1 {
-				t.Errorf("rooms: %v, %v", rooms, err)
-			}
-			if mine, err := l.History(ctx, alice.ID); err != nil || len(mine) != 0 {
-				t.Errorf("alice's rooms, before she sits down: %v, %v", mine, err)
-			}
-		})
-	}
-	wg.Wait()
-	// Readers that came before the first read was kept may have read
-	// too, but never one each.
-	if n := st.lists.Load(); n > 10 {
-		t.Errorf("200 lists read the store %d times", n)
-	}
-
-	before := st.lists.Load()
-	second, err := l.Create(ctx, bob, CreateOptions{Seats: 2, Public: true})
-	if err != nil {
+	if _, err := l.Create(ctx, bob, CreateOptions{Seats: 2, Public: true}); err != nil {
 		t.Fatal(err)
 	}
-	rooms, err := l.Rooms(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	codes := []string{rooms[0].Code, rooms[len(rooms)-1].Code}
-	if len(rooms) != 2 || !slices.Contains(codes, first.Code) || !slices.Contains(codes, second.Code) {
-		t.Fatalf("after a room was made the list shows %v", codes)
-	}
-	if n := st.lists.Load() - before; n != 1 {
-		t.Errorf("a list after a change read the store %d times, want 1", n)
-	}
-
-	// A room the store has but this instance was never told of (made by
-	// an instance whose news was lost) shows once the list is old enough.
-	m := store.Meta{Code: "ELSEW1", Game: first.Game, Public: true, Seats: []store.Seat{{Player: "carol", Name: "carol"}, {}}}
+	m := store.Meta{Code: "ELSEW1", Game: first.Game, Public: true, Host: "carol",
+		Seats: []store.Seat{{Player: "carol", Name: "carol"}, {}}, Created: time.Now(), Updated: time.Now()}
 	if err := st.Create(ctx, m); err != nil {
 		t.Fatal(err)
 	}
-	if rooms, _ := l.Rooms(ctx); len(rooms) != 2 {
-		t.Fatalf("a fresh list shows %d rooms, want the 2 it read", len(rooms))
+	rooms, err := l.Rooms(ctx)
+	if err != nil || len(rooms) != 3 || rooms[0].Code != m.Code {
+		t.Fatalf("rooms %v (%v), want 3, the one made elsewhere first", rooms, err)
 	}
-	clock.Lock()
-	now = now.Add(listMaxAge)
-	clock.Unlock()
-	if rooms, _ := l.Rooms(ctx); len(rooms) != 3 {
-		t.Errorf("a list %s old shows %d rooms, want 3", listMaxAge, len(rooms))
+	if mine, err := l.History(ctx, "carol"); err != nil || len(mine) != 1 || mine[0].Code != m.Code {
+		t.Fatalf("carol's rooms %v (%v), want %s", mine, err, m.Code)
+	}
+	m.Version++
+	m.Over = true
+	if err := st.SaveMeta(ctx, m); err != nil {
+		t.Fatal(err)
+	}
+	if rooms, err := l.Rooms(ctx); err != nil || len(rooms) != 2 {
+		t.Fatalf("after a game ended: rooms %v (%v), want the other 2", rooms, err)
+	}
+	if mine, err := l.History(ctx, "carol"); err != nil || len(mine) != 1 || !mine[0].Over {
+		t.Fatalf("carol's rooms after her game ended: %v (%v), want it, over", mine, err)
 	}
 }
 

@@ -2,8 +2,6 @@ package lobby
 
 import (
 	"context"
-
-	"github.com/smokestack/smokestack/lobby/store"
 )
 
 // RoomStats counts the rooms loaded on this instance by state.
@@ -28,9 +26,14 @@ func (l *Lobby) Stats() RoomStats {
 }
 
 // AllRooms lists every room in the store, private and finished ones too,
-// most recently played first: for operators.
+// most recently played first: for operators, once in a while, as it
+// reads every room.
 func (l *Lobby) AllRooms(ctx context.Context) ([]RoomInfo, error) {
-	return l.list(ctx, func(store.Meta) bool { return true })
+	metas, err := l.cfg.Store.List(ctx)
+	if err != nil {
+		return nil, l.unavailable("list rooms", err)
+	}
+	return l.listing.infos(metas), nil
 }
 
 // Ping checks that the store answers: for a readiness probe.

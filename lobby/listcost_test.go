@@ -1,0 +1,162 @@
+package lobby
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/smokestack/smokestack/internal/redistest"
+	"github.com/smokestack/smokestack/lobby/store"
+	redisstore "github.com/smokestack/smokestack/lobby/store/redis"
+)
+
+// commandCounter counts the commands a client sends, each command of a
+// pipeline or transaction apart.
+type commandCounter struct{ n atomic.Int64 }
+
+func (c *commandCounter) DialHook(next redis.DialHook) redis.DialHook { return next }
+
+func (c *commandCounter) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		c.n.Add(1)
+		return next(ctx, cmd)
+	}
+}
+
+func (c *commandCounter) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return func(ctx context.Context, cmds []redis.Cmder) error {
+		c.n.Add(int64(len(cmds)))
+		return next(ctx, cmds)
+	}
+}
+
+// listCost is a Redis holding rooms stored rooms, all but 20 finished,
+// and a lobby on it whose store's commands are counted.
+type listCost struct {
+	lobby   *Lobby
+	store   *redisstore.Store
+	counted *commandCounter
+}
+
+// The viewer's games: a few unfinished and more finished than a page.
+const (
+	costViewer      = "key:viewer"
+	costViewerDone  = historyPage + 10
+	costUnfinished  = 20 // public: half with a free seat, half in play
+	costViewerOpen  = 3  // of those, the viewer sits in
+	costSeedWorkers = 8
+)
+
+func newListCost(t testing.TB, rooms int) *listCost {
+	t.Helper()
+	r := redistest.Start(t)
+	opt, err := redis.ParseURL(r.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rdb := redis.NewClient(opt)
+	c := &commandCounter{}
+	rdb.AddHook(c)
+	st := redisstore.New(rdb)
+	t.Cleanup(func() { st.Close() })
+	if r.External { // someone else's rooms would be counted too
+		t.Skip("REDIS_URL is set: the cost is measured on a Redis of the test's own")
+	}
+	ctx := context.Background()
+	base := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+	var g errgroup.Group
+	g.SetLimit(costSeedWorkers)
+	for i := range rooms {
+		g.Go(func() error {
+			at := base.Add(time.Duration(i) * time.Second)
+			host := fmt.Sprintf("key:p%d", i%500)
+			m := store.Meta{Code: fmt.Sprintf("C%05d", i), Game: "tally", Public: true, Host: host,
+				Seats:   []store.Seat{{Player: host, Name: "p"}, {Player: fmt.Sprintf("key:q%d", i%700), Name: "q"}},
+				Created: at, Updated: at, Version: 1, Started: true, StartedAt: at, Over: true}
+			switch {
+			case i < costUnfinished:
+				m.Over = false
+				m.Started = i%2 == 0
+				if !m.Started {
+					m.Seats[1] = store.Seat{}
+				}
+				if i < costViewerOpen {
+					m.Seats[0].Player = costViewer
+				}
+			case i < costUnfinished+costViewerDone:
+				m.Seats[0].Player = costViewer
+			}
+			return st.Create(ctx, m)
+		})
+	}
+	if err := g.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	l := New(Config{Store: st, Games: []Game{tallyGame()}, Limits: DefaultLimits()})
+	return &listCost{lobby: l, store: st, counted: c}
+}
+
+// refresh is what one lobby screen reads at a refresh (session's
+// lobbyScreen.refresh): the public rooms, by a read of its own, and its
+// player's games. It returns the commands sent and the rows read.
+func (lc *listCost) refresh(t testing.TB) (commands int64, rows int) {
+	ctx := context.Background()
+	before := lc.counted.n.Load()
+	public, err := lc.lobby.PublicRooms(ctx, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	mine, err := lc.lobby.History(ctx, costViewer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lc.counted.n.Load() - before, len(public) + len(mine)
+}
+
+// quota is what checking a host's room quota sends.
+func (lc *listCost) quota(t testing.TB) int64 {
+	before := lc.counted.n.Load()
+	if err := lc.lobby.checkRoomQuota(context.Background(), Player{ID: "key:p1", Addr: "10.0.0.1"}); err != nil {
+		t.Fatal(err)
+	}
+	return lc.counted.n.Load() - before
+}
+
+// TestListCostIsPage: a lobby refresh and a quota check send as many
+// Redis commands with 10,000 stored rooms as with 100 (all but 20
+// finished): they read pages of the lists, never every room.
+func TestListCostIsPage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("stores 10,000 rooms")
+	}
+	type cost struct{ refresh, rows, quota int64 }
+	var costs []cost
+	for _, n := range []int{100, 10_000} {
+		lc := newListCost(t, n)
+		c, rows := lc.refresh(t)
+		if again, _ := lc.refresh(t); again != c {
+			t.Fatalf("%d rooms: a refresh sent %d commands, the next %d", n, c, again)
+		}
+		want := costUnfinished + historyPage - costViewerOpen // the viewer's open rooms are public too
+		if rows != want+costViewerOpen {
+			t.Errorf("%d rooms: a refresh read %d rows, want %d", n, rows, want+costViewerOpen)
+		}
+		q := lc.quota(t)
+		before := lc.counted.n.Load()
+		if _, err := lc.store.List(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		all := lc.counted.n.Load() - before
+		t.Logf("%6d stored rooms: a lobby refresh sends %d Redis commands for %d rows; a quota check %d; reading every room (as lists did before) %d",
+			n, c, rows, q, all)
+		costs = append(costs, cost{c, int64(rows), q})
+	}
+	if costs[0] != costs[1] {
+		t.Errorf("the cost grew with the stored rooms: %+v at 100, %+v at 10,000", costs[0], costs[1])
+	}
+}
