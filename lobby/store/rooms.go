@@ -30,7 +30,9 @@ type Rooms interface {
 	// SaveMeta replaces the metadata if its stored Version is m.Version-1;
 	// ErrConflict otherwise.
 	SaveMeta(ctx context.Context, m Meta) error
-	// List returns every room's metadata.
+	// List returns every room's metadata, reading every room: for an
+	// operator's look at them all (admin rooms), never for the lobby's
+	// lists, which read pages of Lists.
 	List(ctx context.Context) ([]Meta, error)
 	// Delete removes a room and its log.
 	Delete(ctx context.Context, code string) error
