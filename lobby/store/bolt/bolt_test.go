@@ -83,3 +83,45 @@ func TestReopenFindsTheFreePages(t *testing.T) {
 		s.Close()
 	}
 }
+
+// TestReopenListsEveryRoom: the lists live in memory and are built from
+// the file when it opens, so a reopened store lists what it held.
+func TestReopenListsEveryRoom(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "rooms.db")
+	s, err := bolt.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+	open := store.Meta{Code: "OPEN01", Game: "factories", Public: true, Host: "key:h", HostAddr: "10.0.0.1",
+		Seats: []store.Seat{{Player: "key:h"}, {}}, Created: at, Updated: at, Version: 1}
+	over := open
+	over.Code, over.Over, over.Seats = "OVER01", true, []store.Seat{{Player: "key:h"}, {Player: "key:g"}}
+	for _, m := range []store.Meta{open, over} {
+		if err := s.Create(ctx, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+	if s, err = bolt.Open(path); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	seats, err := s.OpenSeats(ctx, 10)
+	if err != nil || len(seats) != 1 || seats[0].Code != open.Code {
+		t.Fatalf("reopened: open seats %v (%v), want %s", seats, err, open.Code)
+	}
+	mine, err := s.PlayerRooms(ctx, "key:h", 10)
+	if err != nil || len(mine) != 2 || mine[0].Code != open.Code || mine[1].Code != over.Code {
+		t.Fatalf("reopened: the host's rooms %v (%v), want %s then %s", mine, err, open.Code, over.Code)
+	}
+	due, err := s.Due(ctx, at.Add(time.Minute), 10)
+	if err != nil || len(due) != 1 || due[0].Code != open.Code {
+		t.Fatalf("reopened: due %v (%v), want %s", due, err, open.Code)
+	}
+	c, err := s.RoomCounts(ctx, "key:h", "10.0.0.1", at, 10)
+	if want := (store.RoomCounts{Made: 2, AddrMade: 2, Open: 1, AddrOpen: 1}); err != nil || c != want {
+		t.Fatalf("reopened: counts %+v (%v), want %+v", c, err, want)
+	}
+}
