@@ -26,9 +26,10 @@ func (l *Lobby) recordRoom(ctx context.Context, m store.Meta) (*store.Outcome, e
 	return l.players.Record(ctx, m, opponent)
 }
 
-// Top is the leaderboard of game ("" is the default game), best first, as
-// viewer sees it.
-func (l *Lobby) Top(ctx context.Context, game string, viewer Player) ([]players.Standing, error) {
+// Top is the n best of game's leaderboard ("" is the default game), best
+// first, as viewer sees it: their own line follows when it is not among
+// them.
+func (l *Lobby) Top(ctx context.Context, game string, viewer Player, n int) ([]players.Standing, error) {
 	g, ok := l.Game(game)
 	if !ok {
 		return nil, room.NoGame(game)
@@ -37,7 +38,7 @@ func (l *Lobby) Top(ctx context.Context, game string, viewer Player) ([]players.
 	if viewer.Guest {
 		you = ""
 	}
-	return l.players.Top(ctx, g.Name(), you)
+	return l.players.Top(ctx, g.Name(), you, n)
 }
 
 // Mine lists the rooms waiting on player's move, most recently played

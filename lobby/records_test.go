@@ -162,7 +162,7 @@ func TestRatedGame(t *testing.T) {
 		t.Fatalf("recording the room again changed the ratings: %+v, then %+v", got, again)
 	}
 
-	top, err := l.Top(ctx, "tally", b)
+	top, err := l.Top(ctx, "tally", b, 10)
 	if err != nil || len(top) != 2 || top[0].Rating < top[1].Rating || top[0].Rank != 1 || top[1].Rank != 2 {
 		t.Fatalf("top: %+v, %v", top, err)
 	}
@@ -207,7 +207,7 @@ func TestGamesNotRated(t *testing.T) {
 			t.Errorf("room %s was recorded: %+v, %v", code, o, err)
 		}
 	}
-	if board, _ := st.Leaderboard(ctx, "tally"); len(board) != 0 {
+	if board, _ := st.Leaderboard(ctx, "tally", 10); len(board) != 0 {
 		t.Fatalf("ratings after unrated games: %+v", board)
 	}
 }
@@ -230,7 +230,7 @@ func TestSoloRecord(t *testing.T) {
 		recs, err := st.SoloRecords(ctx, a.ID)
 		return err == nil && len(recs) == 1 && recs[0].Wins == 2
 	})
-	if board, _ := st.Leaderboard(ctx, "tally"); len(board) != 0 {
+	if board, _ := st.Leaderboard(ctx, "tally", 10); len(board) != 0 {
 		t.Fatalf("a solo game was rated: %+v", board)
 	}
 }
@@ -355,7 +355,7 @@ func TestRecordsAcrossInstances(t *testing.T) {
 	m, conns := playTable(t, a, CreateOptions{Seats: 2}, ann, bo)
 	until(t, conns[0], func(u Update) bool { return len(u.Room.Ratings) == 2 })
 	recorded(t, b, m.Code, bo) // what b's load set off is over
-	board, err := b.Top(ctx, "tally", bo)
+	board, err := b.Top(ctx, "tally", bo, 10)
 	if err != nil || len(board) < 2 {
 		t.Fatalf("top on the other instance: %+v, %v", board, err)
 	}

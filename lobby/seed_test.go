@@ -194,7 +194,7 @@ func TestPracticeRoomCountsNowhere(t *testing.T) {
 	if recs, err := st.SoloRecords(ctx, a.ID); err != nil || len(recs) != 0 {
 		t.Fatalf("solo records after a practice game: %+v, %v", recs, err)
 	}
-	if board, _ := st.Leaderboard(ctx, "tally"); len(board) != 0 {
+	if board, _ := st.Leaderboard(ctx, "tally", 10); len(board) != 0 {
 		t.Fatalf("ratings after a practice game: %+v", board)
 	}
 

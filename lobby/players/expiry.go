@@ -34,7 +34,7 @@ func (ps *Players) Expire(ctx context.Context, cutoff time.Time, games []string,
 	if len(old) == 0 {
 		return
 	}
-	rated, err := ps.rated(ctx, games)
+	rated, err := ps.rated(ctx, old, games)
 	if err != nil {
 		ps.cfg.Fault("find who played, to expire profiles", err)
 		return
@@ -59,15 +59,20 @@ func (ps *Players) Expire(ctx context.Context, cutoff time.Time, games []string,
 	}
 }
 
-// rated is the IDs that hold a rating in one of games.
-func (ps *Players) rated(ctx context.Context, games []string) (map[string]bool, error) {
+// rated is the IDs of profiles that hold a rating in one of games: their
+// own ratings asked, never a whole leaderboard.
+func (ps *Players) rated(ctx context.Context, profiles []store.Profile, games []string) (map[string]bool, error) {
 	ids := map[string]bool{}
+	of := make([]string, len(profiles))
+	for i, p := range profiles {
+		of[i] = p.ID
+	}
 	for _, g := range games {
-		board, err := ps.cfg.Store.Leaderboard(ctx, g)
+		rated, err := ps.cfg.Store.Ratings(ctx, g, of)
 		if err != nil {
 			return nil, err
 		}
-		for id := range board {
+		for id := range rated {
 			ids[id] = true
 		}
 	}

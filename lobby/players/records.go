@@ -165,30 +165,46 @@ type Standing struct {
 	You bool `json:"you,omitempty"`
 }
 
-// Top is the leaderboard of game, best first, as the player with ID
-// viewer sees it ("" for a guest, who has no line of their own).
-func (ps *Players) Top(ctx context.Context, game, viewer string) ([]Standing, error) {
-	board, err := ps.cfg.Store.Leaderboard(ctx, game)
+// Top is the n best of game's leaderboard, best first, as the player with
+// ID viewer sees it ("" for a guest, who has no line of their own): the
+// viewer's own line follows, with its place, when it is not among them.
+func (ps *Players) Top(ctx context.Context, game, viewer string, n int) ([]Standing, error) {
+	board, err := ps.cfg.Store.Leaderboard(ctx, game, n)
 	if err != nil {
 		return nil, ps.cfg.Unavailable("read the leaderboard", err)
 	}
+	if viewer != "" && !slices.ContainsFunc(board, func(r store.Ranked) bool { return r.Player == viewer }) {
+		if mine, err := ps.cfg.Store.Ratings(ctx, game, []string{viewer}); err != nil {
+			return nil, ps.cfg.Unavailable("read the viewer's rating", err)
+		} else if r, ok := mine[viewer]; ok {
+			board = append(board, store.Ranked{Player: viewer, Rating: r})
+		}
+	}
 	out := make([]Standing, 0, len(board))
-	for id, r := range board {
-		p, err := ps.cfg.Store.Profile(ctx, id)
+	for _, line := range board {
+		p, err := ps.cfg.Store.Profile(ctx, line.Player)
 		if errors.Is(err, store.ErrNoProfile) {
 			continue // a profile that was linked away
 		}
 		if err != nil {
-			return nil, ps.cfg.Unavailable("read profile "+id, err)
+			return nil, ps.cfg.Unavailable("read profile "+line.Player, err)
 		}
+		r := line.Rating
 		out = append(out, Standing{Name: p.Name, Rating: r.Ordinal(), Mu: r.Mu, Sigma: r.Sigma, Games: r.Games,
-			You: viewer != "" && id == viewer})
+			You: viewer != "" && line.Player == viewer})
 	}
 	slices.SortFunc(out, func(a, b Standing) int {
 		return cmp.Or(cmp.Compare(b.Rating, a.Rating), cmp.Compare(b.Games, a.Games), strings.Compare(a.Name, b.Name))
 	})
 	for i := range out {
 		out[i].Rank = i + 1
+		if out[i].You && i >= n {
+			rank, err := ps.cfg.Store.Rank(ctx, game, viewer)
+			if err != nil {
+				return nil, ps.cfg.Unavailable("read the viewer's place", err)
+			}
+			out[i].Rank = max(rank, i+1)
+		}
 	}
 	return out, nil
 }

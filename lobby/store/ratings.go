@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -79,10 +80,54 @@ type Ratings interface {
 	Record(ctx context.Context, o Outcome) (Outcome, error)
 	// Outcome returns the kept outcome of room code; ErrNotFound if none.
 	Outcome(ctx context.Context, code string) (Outcome, error)
-	// Leaderboard returns every player's rating in game.
-	Leaderboard(ctx context.Context, game string) (map[string]Rating, error)
+	// Leaderboard returns the n best players in game, best first: by
+	// Ordinal, then by player ID. n below 1 reads none.
+	Leaderboard(ctx context.Context, game string, n int) ([]Ranked, error)
+	// Rank returns player's place in game's leaderboard: one more than
+	// the players whose Ordinal is higher; 0 when player has no rating
+	// in game.
+	Rank(ctx context.Context, game, player string) (int, error)
 	// SoloRecords returns player's solo records.
 	SoloRecords(ctx context.Context, player string) ([]SoloRecord, error)
+}
+
+// Ranked is a player's line on a game's leaderboard.
+type Ranked struct {
+	Player string `json:"player"`
+	Rating Rating `json:"rating"`
+}
+
+// Top returns the n best of board, as Ratings.Leaderboard orders them,
+// for drivers that read a game's whole board.
+func Top(board map[string]Rating, n int) []Ranked {
+	out := make([]Ranked, 0, len(board))
+	for p, r := range board {
+		out = append(out, Ranked{Player: p, Rating: r})
+	}
+	SortRanked(out)
+	return out[:min(max(n, 0), len(out))]
+}
+
+// SortRanked orders a leaderboard's lines as Ratings.Leaderboard does.
+func SortRanked(lines []Ranked) {
+	slices.SortFunc(lines, func(a, b Ranked) int {
+		return cmp.Or(cmp.Compare(b.Rating.Ordinal(), a.Rating.Ordinal()), strings.Compare(a.Player, b.Player))
+	})
+}
+
+// RankIn returns player's place in board, as Ratings.Rank does.
+func RankIn(board map[string]Rating, player string) int {
+	mine, ok := board[player]
+	if !ok {
+		return 0
+	}
+	rank := 1
+	for _, r := range board {
+		if r.Ordinal() > mine.Ordinal() {
+			rank++
+		}
+	}
+	return rank
 }
 
 // RatingTx is the records as plain data, as a driver changes them in one

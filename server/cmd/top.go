@@ -22,7 +22,7 @@ func (s *Set) top(c *Call) error {
 	if *limit < 1 {
 		return errUsage{c.T("cmd.top.limit")}
 	}
-	board, err := s.Lobby.Top(c.Ctx, g.Name(), c.Player)
+	board, err := s.Lobby.Top(c.Ctx, g.Name(), c.Player, *limit)
 	if err != nil {
 		return err
 	}

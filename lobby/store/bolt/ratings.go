@@ -130,7 +130,19 @@ func (s *Store) Outcome(_ context.Context, code string) (o store.Outcome, err er
 }
 
 // Leaderboard implements store.Ratings.
-func (s *Store) Leaderboard(_ context.Context, game string) (map[string]store.Rating, error) {
+func (s *Store) Leaderboard(_ context.Context, game string, n int) ([]store.Ranked, error) {
+	board, err := s.board(game)
+	return store.Top(board, n), err
+}
+
+// Rank implements store.Ratings.
+func (s *Store) Rank(_ context.Context, game, player string) (int, error) {
+	board, err := s.board(game)
+	return store.RankIn(board, player), err
+}
+
+// board is every player's rating in game.
+func (s *Store) board(game string) (map[string]store.Rating, error) {
 	out := map[string]store.Rating{}
 	err := s.readRatings(func(b *boltRatings) error {
 		return scan(b.ratings, game+"\x00", func(k, v []byte) error {

@@ -74,7 +74,17 @@ func (s *Store) Outcome(_ context.Context, code string) (store.Outcome, error) {
 }
 
 // Leaderboard implements store.Ratings.
-func (s *Store) Leaderboard(_ context.Context, game string) (map[string]store.Rating, error) {
+func (s *Store) Leaderboard(_ context.Context, game string, n int) ([]store.Ranked, error) {
+	return store.Top(s.board(game), n), nil
+}
+
+// Rank implements store.Ratings.
+func (s *Store) Rank(_ context.Context, game, player string) (int, error) {
+	return store.RankIn(s.board(game), player), nil
+}
+
+// board is every player's rating in game.
+func (s *Store) board(game string) map[string]store.Rating {
 	m := s.ratings.lock()
 	defer m.mu.Unlock()
 	out := map[string]store.Rating{}
@@ -83,7 +93,7 @@ func (s *Store) Leaderboard(_ context.Context, game string) (map[string]store.Ra
 			out[p] = r
 		}
 	}
-	return out, nil
+	return out
 }
 
 // SoloRecords implements store.Ratings.

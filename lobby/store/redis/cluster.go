@@ -51,6 +51,10 @@ func OpenClusterWith(ctx context.Context, url string, o Options) (*Store, error)
 	if node, err := rdb.MasterForKey(ctx, indexChannel); err == nil {
 		s.repl.probe(ctx, node)
 	}
+	if err := s.migratePlayers(ctx); err != nil {
+		rdb.Close()
+		return nil, err
+	}
 	return s, nil
 }
 

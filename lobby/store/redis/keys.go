@@ -1,5 +1,10 @@
 package redis
 
+import (
+	"hash/crc32"
+	"strconv"
+)
+
 // The key schema: every key and channel the store uses, in one place.
 //
 // It runs unchanged on one Redis and on a Redis Cluster: every Lua script
@@ -69,28 +74,51 @@ package redis
 //	smokestack:{CODE}:chat      list of store.ChatLine JSON, oldest first
 //	smokestack:lobbychat        the lobby's chat, likewise
 //
-// Players (profiles.go, ratings.go): one slot for each of two concerns.
+// Players (profiles.go, ratings.go, migrate.go): one slot per player,
+// so new players and finished games spread over the cluster.
 //
-//	smokestack:{profiles}:byid     hash: profile ID -> store.Profile JSON
-//	smokestack:{profiles}:bykey    hash: key fingerprint -> profile ID
-//	smokestack:{profiles}:byname   hash: store.NameKey -> profile ID
+//	smokestack:player:{ID}      hash: profile (store.Profile JSON), name (its
+//	                            store.NameKey), rating:GAME (store.Rating
+//	                            JSON), solo:GAME\x00OPPONENT (store.SoloRecord
+//	                            JSON), lock:GAME ("CODE TOKEN": a game being
+//	                            recorded holds the player's rating in GAME)
+//	smokestack:key:{KEY}        string: the profile ID key fingerprint KEY
+//	                            plays as; a profile's ID is its first key, so
+//	                            a new player's profile and key share a slot
+//	smokestack:name:NAMEKEY     string: "ID MS", the profile holding the name
+//	                            (store.NameKey) since Unix ms MS; it counts
+//	                            while that profile's name field is NAMEKEY
+//	smokestack:outcome:{CODE}   hash: a recorded room's state (pending,
+//	                            committed; kept if migrated), token (the
+//	                            attempt's), at
+//	                            (Unix ms), outcome (store.Outcome JSON)
+//	smokestack:{board:GAME:S}   sorted set: player IDs scored by minus their
+//	                            rating's ordinal in GAME (best first, ties by
+//	                            ID), shard S = crc32(ID) mod boardShards
+//	smokestack:{profiles:S}     sorted set: profile IDs by Unix ms made,
+//	                            shard S = crc32(ID) mod profileShards, for
+//	                            Profiles and their count
 //	smokestack:{profiles}:link:CODE  a link code's profile and expiry (link
-//	                               JSON), expired by Redis
-//	smokestack:{records}:outcomes  hash: room code -> store.Outcome JSON
-//	smokestack:{records}:ratings   hash: store.RatingKey -> store.Rating JSON
-//	smokestack:{records}:solos     hash: store.SoloKey -> store.SoloRecord JSON
+//	                            JSON), expired by Redis
+//	smokestack:players:layout   "2" once the store holds players this way
+//	smokestack:players:migrating  held by the instance migrating (migrate.go)
 //
-// These stay in one slot each on purpose. A name is unique among all
-// profiles and a key plays as one profile, so creating, renaming and
-// linking must check and change several players' entries as one step; a
-// finished game changes every seat's rating and the room's outcome as one
-// step, once per room code. Split per player, each would need an index
-// with its own reservations and a repair for half-done changes. Their
-// writes come once per new player, rename or finished game, not per
-// move, and each read is one HGET or HMGET, so one slot's node (some
-// 100,000 such commands a second) is far from their ceiling; the moves,
-// presence and chat that grow with play are spread over every room's slot.
+// What spans players is never one step. A name is taken (SET if free)
+// before the profile that holds it is written, and let go after it is
+// renamed or dropped; a name whose holder's profile no longer holds it is
+// free, at once for its holder and after a minute for others (a creation
+// in flight). A finished game touches every seat's player and the room's
+// outcome: ratings.go records it in three steps (each player's rating
+// locked for the room, the outcome committed in the room's slot, each
+// player's rating written and unlocked), so a crash at any point is
+// finished or undone by the next try, and it counts once. A leaderboard
+// is a copy of the ratings, written after them.
 //
+// Older versions kept players in one slot for each of two concerns
+// (smokestack:{profiles}:byid, :bykey, :byname and smokestack:{records}:
+// outcomes, :ratings, :solos): the first instance to open such a store
+// copies them into the keys above (migrate.go) and leaves them be.
+
 // Abuse control (bans.go, misses.go): one key per thing counted.
 //
 //	smokestack:bans             hash: target -> store.Ban JSON, read whole
@@ -133,13 +161,8 @@ const (
 
 	redisLobbyChat = redisPrefix + "lobbychat"
 
-	redisProfiles     = redisPrefix + "{profiles}:byid"
-	redisProfileKeys  = redisPrefix + "{profiles}:bykey"
-	redisProfileNames = redisPrefix + "{profiles}:byname"
-
-	redisOutcomes = redisPrefix + "{records}:outcomes"
-	redisRatings  = redisPrefix + "{records}:ratings"
-	redisSolos    = redisPrefix + "{records}:solos"
+	playersLayout    = redisPrefix + "players:layout"
+	playersMigrating = redisPrefix + "players:migrating"
 
 	redisBans = redisPrefix + "bans"
 
@@ -164,6 +187,27 @@ func chatKey(code string) string {
 }
 
 func redisLinkKey(code string) string { return redisPrefix + "{profiles}:link:" + code }
+
+// boardShards and profileShards are how many sorted sets a game's
+// leaderboard and the profiles' index are cut into, each in a slot of
+// its own: every rated game writes its players' lines, and every new
+// player their profile's, so one set would put them all on one primary.
+const (
+	boardShards   = 8
+	profileShards = 8
+)
+
+func playerKey(id string) string    { return redisPrefix + "player:{" + id + "}" }
+func keyKey(fp string) string       { return redisPrefix + "key:{" + fp + "}" }
+func nameKey(name string) string    { return redisPrefix + "name:" + name }
+func outcomeKey(code string) string { return redisPrefix + "outcome:{" + code + "}" }
+func boardKey(game string, s int) string {
+	return redisPrefix + "{board:" + game + ":" + strconv.Itoa(s) + "}"
+}
+func profilesKey(s int) string { return redisPrefix + "{profiles:" + strconv.Itoa(s) + "}" }
+
+// shardOf is the shard of player id among n.
+func shardOf(id string, n int) int { return int(crc32.ChecksumIEEE([]byte(id)) % uint32(n)) }
 
 func redisMissKey(name string) string { return redisPrefix + "misses:" + name }
 func redisTurnKey(name string) string { return redisPrefix + "missturn:" + name }

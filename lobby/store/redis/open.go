@@ -64,6 +64,10 @@ func OpenWith(ctx context.Context, url string, o Options) (*Store, error) {
 		s.rdb.Close()
 		return nil, err
 	}
+	if err := s.migratePlayers(ctx); err != nil {
+		s.rdb.Close()
+		return nil, err
+	}
 	return s, nil
 }
 

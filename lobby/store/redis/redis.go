@@ -35,6 +35,11 @@ type Store struct {
 	news   news   // the sharded subscriptions of Changes
 	heard  atomic.Int64
 	repl   replication
+	// crashAt, set by a test, stops a Record at the named step as a
+	// killed instance would (ratings.go).
+	crashAt func(step string) bool
+	// attemptLife, when set by a test, replaces the const of that name.
+	attemptLife time.Duration
 }
 
 // New uses an existing client, such as a redis.ClusterClient.

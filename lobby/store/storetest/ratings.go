@@ -3,6 +3,7 @@ package storetest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -51,11 +52,11 @@ func ratings(t *testing.T, rs store.Ratings) {
 	if o, err := rs.Outcome(ctx, first.Code); err != nil || o.Rated[1].After != first.Rated[1].After {
 		t.Fatalf("outcome of the first room: %+v, %v", o, err)
 	}
-	board, err := rs.Leaderboard(ctx, game)
-	if err != nil || len(board) != 2 || board[a].Mu != 27 {
+	board, err := rs.Leaderboard(ctx, game, 10)
+	if err != nil || len(board) != 2 || board[0].Player != a || board[0].Rating != first.Rated[0].After {
 		t.Fatalf("leaderboard: %+v, %v", board, err)
 	}
-	if other, err := rs.Leaderboard(ctx, "other"+u); err != nil || len(other) != 0 {
+	if other, err := rs.Leaderboard(ctx, "other"+u, 10); err != nil || len(other) != 0 {
 		t.Fatalf("leaderboard of another game: %+v, %v", other, err)
 	}
 
@@ -86,5 +87,59 @@ func ratings(t *testing.T, rs store.Ratings) {
 	}
 	if recs, err := rs.SoloRecords(ctx, b); err != nil || len(recs) != 0 {
 		t.Fatalf("b's solo records: %+v, %v", recs, err)
+	}
+}
+
+// leaderboard holds the store's leaderboards to the same behaviour: the
+// n best of a game, best first, however many play it, following each
+// recorded game; and a player's place below them.
+func leaderboard(t *testing.T, rs store.Ratings) {
+	ctx := context.Background()
+	u := newCode()
+	game := "lb" + u
+	want := map[string]store.Rating{}
+	// 24 players in 12 games: player i ends on mu 10+i, so ordinals
+	// differ and the order is known.
+	for g := range 12 {
+		o := store.Outcome{Code: fmt.Sprintf("L%d%s", g, u), Game: game, At: t0}
+		for seat := range 2 {
+			i := 2*g + seat
+			p := fmt.Sprintf("SHA256:lb%02d%s", i, u)
+			after := store.Rating{Mu: 10 + float64(i), Sigma: 3, Games: 1}
+			o.Rated = append(o.Rated, store.RatingChange{Seat: seat, Player: p, Before: store.Rating{Mu: 25, Sigma: 8}, After: after})
+			want[p] = after
+		}
+		if _, err := rs.Record(ctx, o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check := func(when string) {
+		t.Helper()
+		for _, n := range []int{0, 1, 5, 24, 30} {
+			got, err := rs.Leaderboard(ctx, game, n)
+			if err != nil || !slices.Equal(got, store.Top(want, n)) {
+				t.Fatalf("%s: the best %d: %+v, %v; want %+v", when, n, got, err, store.Top(want, n))
+			}
+		}
+		for p := range want {
+			if rank, err := rs.Rank(ctx, game, p); err != nil || rank != store.RankIn(want, p) {
+				t.Fatalf("%s: the place of %s: %d, %v; want %d", when, p, rank, err, store.RankIn(want, p))
+			}
+		}
+	}
+	check("after 12 games")
+	// The best loses to the worst: both move, and the board with them.
+	best, worst := fmt.Sprintf("SHA256:lb%02d%s", 23, u), fmt.Sprintf("SHA256:lb%02d%s", 0, u)
+	o := store.Outcome{Code: "LX" + u, Game: game, At: t0, Rated: []store.RatingChange{
+		{Seat: 0, Player: best, Before: want[best], After: store.Rating{Mu: 9, Sigma: 2.5, Games: 2}},
+		{Seat: 1, Player: worst, Before: want[worst], After: store.Rating{Mu: 50, Sigma: 2.5, Games: 2}},
+	}}
+	if _, err := rs.Record(ctx, o); err != nil {
+		t.Fatal(err)
+	}
+	want[best], want[worst] = o.Rated[0].After, o.Rated[1].After
+	check("after an upset")
+	if rank, err := rs.Rank(ctx, game, "SHA256:nobody"+u); err != nil || rank != 0 {
+		t.Fatalf("the place of a player without a rating: %d, %v; want 0", rank, err)
 	}
 }
