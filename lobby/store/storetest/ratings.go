@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/smokestack/smokestack/lobby/store"
@@ -141,5 +142,57 @@ func leaderboard(t *testing.T, rs store.Ratings) {
 	check("after an upset")
 	if rank, err := rs.Rank(ctx, game, "SHA256:nobody"+u); err != nil || rank != 0 {
 		t.Fatalf("the place of a player without a rating: %d, %v; want 0", rank, err)
+	}
+}
+
+// ratingRace: games sharing a player, recorded at once from as many
+// instances, each worked out again on ErrConflict as the lobby does
+// (players.Record), all count, each once: the shared player ends with
+// every game, and every other player with theirs.
+func ratingRace(t *testing.T, rs store.Ratings) {
+	ctx := context.Background()
+	u := newCode()
+	game, shared := "race"+u, "SHA256:shared"+u
+	const games = 8
+	var wg sync.WaitGroup
+	errs := make(chan error, games)
+	for g := range games {
+		wg.Go(func() {
+			other := fmt.Sprintf("SHA256:o%d%s", g, u)
+			for range 50 {
+				now, err := rs.Ratings(ctx, game, []string{shared, other})
+				if err != nil {
+					errs <- err
+					return
+				}
+				o := store.Outcome{Code: fmt.Sprintf("RR%d%s", g, u), Game: game, At: t0}
+				for seat, p := range []string{shared, other} {
+					r := now[p]
+					o.Rated = append(o.Rated, store.RatingChange{Seat: seat, Player: p, Before: r,
+						After: store.Rating{Mu: r.Mu + 1, Sigma: 5, Games: r.Games + 1}})
+				}
+				_, err = rs.Record(ctx, o)
+				if !errors.Is(err, store.ErrConflict) {
+					errs <- err
+					return
+				}
+			}
+			errs <- fmt.Errorf("game %d conflicted 50 times", g)
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := rs.Ratings(ctx, game, []string{shared})
+	if err != nil || got[shared].Games != games || got[shared].Mu != games {
+		t.Fatalf("the shared player after %d games at once: %+v, %v; want %d games, mu %d", games, got[shared], err, games, games)
+	}
+	board, err := rs.Leaderboard(ctx, game, 1)
+	if err != nil || len(board) != 1 || board[0].Player != shared || board[0].Rating != got[shared] {
+		t.Fatalf("the best after the race: %+v, %v; want %s at %+v", board, err, shared, got[shared])
 	}
 }

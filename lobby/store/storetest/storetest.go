@@ -38,6 +38,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"drop profile", func(t *testing.T, s store.Store) { dropProfile(t, s) }},
 		{"ratings", func(t *testing.T, s store.Store) { ratings(t, s) }},
 		{"leaderboard", func(t *testing.T, s store.Store) { leaderboard(t, s) }},
+		{"rating race", func(t *testing.T, s store.Store) { ratingRace(t, s) }},
 		{"chat", func(t *testing.T, s store.Store) { chat(t, s) }},
 		{"bans", func(t *testing.T, s store.Store) { bans(t, s) }},
 		{"uptime", func(t *testing.T, s store.Store) { uptime(t, s) }},
