@@ -43,6 +43,9 @@ type connState struct {
 	// (stopReading), closed when it closes.
 	deaf, closed chan struct{}
 	deafOnce     sync.Once
+	// out holds the packets of a frame being written, for one write
+	// (pty.go).
+	out heldWrites
 
 	mu  sync.Mutex
 	key string // the key counted against Limits.ConnsPerKey

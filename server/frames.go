@@ -12,6 +12,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/smokestack/smokestack/session/kit"
 )
@@ -66,6 +67,8 @@ type frames struct {
 	// held is what the model wrote to the frames (Write) since the last
 	// frame: it goes out with the next.
 	held []byte
+	// written counts the frames written; nil counts none.
+	written prometheus.Counter
 }
 
 // newFrames makes the frames for out, a terminal of w×h cells; send is
@@ -189,6 +192,9 @@ func (f *frames) draw(prefix, view string) {
 		// is a client gone: its session ends by itself.
 		_, _ = f.out.Write(buf.Bytes())
 		f.last = time.Now()
+		if f.written != nil {
+			f.written.Inc()
+		}
 	}
 	if buf.Cap() <= maxPooled {
 		framePool.Put(buf)

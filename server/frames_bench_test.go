@@ -252,3 +252,46 @@ func BenchmarkFrameWrite(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkFrameSend measures a frame's way out over a real SSH
+// connection on loopback: each update of a game in play at 120x40, drawn
+// on change and written as a terminal session's frames are (lockedWriter,
+// maxWrite bytes a packet), with the connection holding a frame's
+// packets for one write (held), and without (packets, as before).
+// writes/update is the server's system calls for each update; the time
+// includes the encryption.
+//
+//	go test ./server -run '^$' -bench FrameSend -benchmem -count 5
+func BenchmarkFrameSend(b *testing.B) {
+	views, _ := gameFrames(b, 120, 40, 30)
+	for _, held := range []bool{true, false} {
+		name := "packets"
+		if held {
+			name = "held"
+		}
+		b.Run(name, func(b *testing.B) {
+			p := newSSHPair(b)
+			ch, i := p.open(b)
+			w := &lockedWriter{mu: new(sync.Mutex), w: ch}
+			if held {
+				w.conn = p.cs
+			}
+			f := &frames{out: w, width: 120, height: 40, full: true}
+			f.draw("", views[0])
+			sent := p.waitRead(b, i, 1)
+			writes, bytes := p.cs.writeCount(), len(sent)
+			b.ReportAllocs()
+			updates := 0
+			for b.Loop() {
+				updates++
+				f.draw("", views[updates%len(views)])
+			}
+			b.StopTimer()
+			b.ReportMetric(float64(p.cs.writeCount()-writes)/float64(updates), "writes/update")
+			p.mu.Lock()
+			bytes = p.read[i].Len() - bytes
+			p.mu.Unlock()
+			b.ReportMetric(float64(bytes)/float64(updates), "bytes/update")
+		})
+	}
+}

@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"io"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -28,7 +29,8 @@ import (
 type inbox struct {
 	gossh.Channel // writes and requests go straight through
 	s             *Server
-	cs            *connState // nil for a connection the gate does not know
+	cs            *connState      // nil for a connection the gate does not know
+	cc            *countedChannel // the channel as the server accepted it
 
 	mu   sync.Mutex
 	more sync.Cond // signalled when held grows or err is set
@@ -38,8 +40,10 @@ type inbox struct {
 }
 
 // inboxRead is how much the inbox reads off the channel at a time: one
-// buffer of it per open session, waiting for the client's next keys.
-const inboxRead = 2 << 10
+// buffer of it per open session, waiting for the client's next keys,
+// which come a few bytes a packet. More than this at once is read in
+// the larger buffers of a flood (floodReads).
+const inboxRead = 256
 
 // openInbox starts reading ch's input, and its stderr, which no session
 // reads but which takes the same window.
@@ -54,9 +58,9 @@ func (s *Server) openInbox(ch gossh.Channel, cs *connState) *inbox {
 // drainStderr reads the channel's stderr to its end, counting it against
 // its connection's allowance (stderrInput, transport.go) and dropping it.
 // (io.Copy to io.Discard would hold an 8 KiB buffer for as long as the
-// read waits.)
+// read waits; clients send nothing here, so what waits is small.)
 func (in *inbox) drainStderr() {
-	var buf [1 << 10]byte
+	var buf [128]byte
 	r := in.Channel.Stderr()
 	for {
 		n, err := r.Read(buf[:])
@@ -175,6 +179,16 @@ func (in *inbox) release(n int) {
 		}
 	}
 	in.s.inputHeld.give(n)
+}
+
+// Stderr is the channel's stderr, as a type that knows its channel
+// (channelOf).
+func (in *inbox) Stderr() io.ReadWriter { return inboxStderr{in.Channel.Stderr(), in} }
+
+// inboxStderr is an inbox's stderr.
+type inboxStderr struct {
+	io.ReadWriter
+	in *inbox
 }
 
 // Close closes the channel, letting go of the input its session did not

@@ -28,6 +28,8 @@ type Metrics struct {
 	storeErrors    *prometheus.CounterVec
 	botThink       prometheus.Histogram
 	windowSizes    prometheus.Counter
+	frames         prometheus.Counter
+	connWrites     prometheus.Counter
 	store          string
 	// log, once a server is set up, logs refusals once per burst.
 	log atomic.Pointer[ratelog.Logger]
@@ -63,6 +65,12 @@ func NewMetrics(store string) *Metrics {
 	m.windowSizes = prometheus.NewCounter(prometheus.CounterOpts{Name: "smokestack_window_sizes_total",
 		Help: "Window sizes handed to terminals' programs, each drawn as a frame: a client's storm of sizes is handed on as its newest, ten a second at most."})
 	f(m.windowSizes)
+	m.frames = prometheus.NewCounter(prometheus.CounterOpts{Name: "smokestack_frames_total",
+		Help: "Frames written to terminals: each what changed on a screen, written at once."})
+	m.connWrites = prometheus.NewCounter(prometheus.CounterOpts{Name: "smokestack_conn_writes_total",
+		Help: "Writes to SSH connections, a system call each: a frame is one, however many packets it takes."})
+	f(m.frames)
+	f(m.connWrites)
 	f(m.sessions)
 	f(m.refusals)
 	f(m.moves)

@@ -20,44 +20,52 @@ import (
 // acceptPty accepts a client's PTY request and keeps it for
 // terminalWrites: a library session not emulating a PTY reports none.
 // The request precedes the session's command, so its handler; what
-// acceptPty returns runs once the session's requests end.
+// acceptPty returns runs once the session's requests end. The window
+// sizes the client sends after are not the library's: the channel's
+// request filter takes them (transport.go) and hands them to the PTY of
+// its channel, found through the session's stderr (channelOf).
 func (s *Server) acceptPty(_ ssh.Context, sess ssh.Session, pty ssh.Pty) (func() error, error) {
-	ap := &acceptedPty{Pty: pty}
-	if _, winch, _ := sess.Pty(); winch != nil {
-		go ap.follow(winch)
+	var ap *acceptedPty
+	if c := channelOf(sess); c != nil {
+		ap = c.acceptedPty()
+	} else {
+		ap = new(acceptedPty)
 	}
+	ap.mu.Lock()
+	ap.req = pty
+	ap.mu.Unlock()
 	s.ptys.Store(sess, ap)
 	return func() error { s.ptys.Delete(sess); return nil }, nil
 }
 
 // acceptedPty is a PTY as the client asked for it, and the window sizes
-// it sends after. They are read from the moment the PTY is accepted,
-// whether or not a session ever registers for them: the SSH library
-// hands each size over before it takes the channel's next request, so
-// one left unread would hold the channel's requests, and its slot
-// among the instance's sessions, for ever.
+// it sends after, from the moment its channel opened: they are handed
+// to the session registered for them, if any.
 type acceptedPty struct {
-	ssh.Pty
-
 	mu    sync.Mutex
+	req   ssh.Pty    // the PTY as requested
 	win   ssh.Window // the newest size
 	moved bool       // the client sent one
 	live  *liveSession
 }
 
-// follow reads every size the client sends until the channel's requests
-// end, handing each to the session registered for them, if any.
-func (ap *acceptedPty) follow(winch <-chan ssh.Window) {
-	for win := range winch {
-		ap.mu.Lock()
-		ap.win, ap.moved = win, true
-		ls := ap.live
-		ap.mu.Unlock()
-		if ls != nil {
-			ls.touch() // a resize counts as input
-			ls.setWindow(win)
-		}
+// resized takes a size the client sent.
+func (ap *acceptedPty) resized(win ssh.Window) {
+	ap.mu.Lock()
+	ap.win, ap.moved = win, true
+	ls := ap.live
+	ap.mu.Unlock()
+	if ls != nil {
+		ls.touch() // a resize counts as input
+		ls.setWindow(win)
 	}
+}
+
+// requested is the PTY as the client requested it.
+func (ap *acceptedPty) requested() ssh.Pty {
+	ap.mu.Lock()
+	defer ap.mu.Unlock()
+	return ap.req
 }
 
 // attach hands ls every size from now on, and the newest so far.
@@ -95,7 +103,7 @@ type termSession struct {
 // liveSession.latestWindow). The channel of sizes is read by the PTY
 // alone: none is returned.
 func (p *termSession) Pty() (ssh.Pty, <-chan ssh.Window, bool) {
-	return p.pty.Pty, nil, true
+	return p.pty.requested(), nil, true
 }
 
 // EmulatedPty is true: the PTY is emulated, by termSession.
@@ -146,4 +154,115 @@ func crlfWrite(w io.Writer, b []byte) (int, error) {
 		framePool.Put(buf)
 	}
 	return min(n, len(b)), err
+}
+
+// A frame is one write on its connection. The SSH library sends a
+// channel's data a packet at a time, and writes each packet to the
+// connection by itself: a system call each, and a wake-up of the
+// client's reader each. A frame goes out maxWrite bytes a packet
+// (tui.go), so a frame of 6 KB was three system calls. So while a
+// terminal's writer writes (lockedWriter), its connection holds the
+// packets the library writes, and writes them at once when the frame is
+// done: one system call per frame, the packets and their buffers as
+// small as before. What is held is in a buffer borrowed for the frame
+// from the pool the frames are drawn in: an idle connection holds none.
+
+// maxHeld is the most a connection holds before it writes: a frame
+// larger than this goes out in writes of about this size.
+const maxHeld = maxPooled
+
+// heldWrites are a connection's writes held while frames are written.
+type heldWrites struct {
+	mu    sync.Mutex
+	holds int           // writers holding the writes
+	buf   *bytes.Buffer // what is held, while holds > 0
+	err   error         // a write that failed: the connection is gone
+	// writes counts the connection's writes: its system calls.
+	writes int64
+}
+
+// Write writes p to the connection, or holds it while a frame is being
+// written. It runs under the SSH library's own lock, a packet at a
+// time, in the order the packets were sealed in.
+func (cs *connState) Write(p []byte) (int, error) {
+	h := &cs.out
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.err != nil {
+		return 0, h.err
+	}
+	if h.holds == 0 {
+		return cs.writeOut(p)
+	}
+	if h.buf != nil && h.buf.Len()+len(p) > maxHeld {
+		if err := cs.flushHeld(); err != nil {
+			return 0, err
+		}
+	}
+	if h.buf == nil {
+		h.buf = framePool.Get().(*bytes.Buffer)
+		h.buf.Reset()
+	}
+	h.buf.Write(p)
+	return len(p), nil
+}
+
+// holdWrites holds the connection's writes until releaseWrites.
+func (cs *connState) holdWrites() {
+	cs.out.mu.Lock()
+	cs.out.holds++
+	cs.out.mu.Unlock()
+}
+
+// writeCount is how many writes the connection made so far.
+func (cs *connState) writeCount() int64 {
+	cs.out.mu.Lock()
+	defer cs.out.mu.Unlock()
+	return cs.out.writes
+}
+
+// releaseWrites ends a holdWrites, writing what is held once no writer
+// holds it any more.
+func (cs *connState) releaseWrites() error {
+	h := &cs.out
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.holds--; h.holds > 0 {
+		return h.err
+	}
+	err := cs.flushHeld()
+	if h.buf != nil {
+		if h.buf.Cap() <= maxPooled {
+			framePool.Put(h.buf)
+		}
+		h.buf = nil
+	}
+	return err
+}
+
+// flushHeld writes what is held. The caller holds cs.out.mu.
+func (cs *connState) flushHeld() error {
+	h := &cs.out
+	if h.err != nil || h.buf == nil || h.buf.Len() == 0 {
+		return h.err
+	}
+	_, err := cs.writeOut(h.buf.Bytes())
+	h.buf.Reset()
+	return err
+}
+
+// writeOut writes p to the connection. Once a write fails the
+// connection is closed: the library was told the packets it held went
+// out, so nothing after them may.
+func (cs *connState) writeOut(p []byte) (int, error) {
+	cs.out.writes++
+	if cs.s != nil {
+		cs.s.metrics.connWrites.Inc()
+	}
+	n, err := cs.Conn.Write(p)
+	if err != nil {
+		cs.out.err = err
+		_ = cs.Conn.Close()
+	}
+	return n, err
 }

@@ -115,6 +115,9 @@ func New(cfg Config) (*Server, error) {
 	default:
 		return nil, fmt.Errorf("server: frames %q: choose %s or %s", cfg.Frames, ChangeFrames, TickFrames)
 	}
+	// The catalogues are read now, not by the first session: 5 MB of
+	// messages that no session should be counted for.
+	lang.For(lang.English)
 	s := &Server{cfg: cfg, log: cfg.Logger, refusal: ratelog.New(cfg.Logger, 10*time.Second),
 		metrics: cfg.Metrics, gate: newGate(cfg.Limits), live: map[string]*liveSession{},
 		bySession: map[ssh.Session]*liveSession{}}

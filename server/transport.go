@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/charmbracelet/ssh"
 	gossh "golang.org/x/crypto/ssh"
 	"golang.org/x/time/rate"
 )
@@ -63,10 +64,11 @@ type countedChannel struct {
 	idle *time.Timer   // closes it
 
 	mu      sync.Mutex
-	started bool // a shell or exec was handed on
-	closed  bool // closed for starting nothing
-	envN    int  // env variables kept
-	envSize int  // and their bytes
+	pty     *acceptedPty // once a pty-req was handed on
+	started bool         // a shell or exec was handed on
+	closed  bool         // closed for starting nothing
+	envN    int          // env variables kept
+	envSize int          // and their bytes
 }
 
 func (c *countedChannel) Accept() (gossh.Channel, <-chan *gossh.Request, error) {
@@ -75,6 +77,7 @@ func (c *countedChannel) Accept() (gossh.Channel, <-chan *gossh.Request, error) 
 		return nil, nil, err
 	}
 	c.in = c.s.openInbox(ch, c.cs)
+	c.in.cc = c
 	c.quit = make(chan struct{})
 	if d := c.s.cfg.Limits.HandshakeTimeout; d > 0 {
 		c.mu.Lock()
@@ -123,9 +126,11 @@ func (c *countedChannel) refuse(reason string) {
 // filter hands the library the requests it may keep, in order, and
 // refuses the rest. It reads every request as it comes: one left
 // unread would hold up the whole connection, whose requests the SSH
-// library hands over one at a time. Window sizes are handed on at most
-// one per resizeEvery, the newest: a storm of them draws a frame for
-// the newest size only, a few times a second.
+// library hands over one at a time. Window sizes are not the library's:
+// they go to the channel's PTY (acceptedPty), at most one per
+// resizeEvery, the newest, so a storm of them draws a frame for the
+// newest size only, a few times a second. Taking them here spares every
+// session a goroutine waiting on the library's channel of sizes.
 func (c *countedChannel) filter(reqs <-chan *gossh.Request, out chan<- *gossh.Request) {
 	f := requestFilter{c: c, out: out}
 	defer f.close()
@@ -134,9 +139,10 @@ func (c *countedChannel) filter(reqs <-chan *gossh.Request, out chan<- *gossh.Re
 	ready := true // resizeEvery has passed since the last size handed on
 	quit := c.quit
 	for {
-		var sizes chan<- *gossh.Request
-		if f.size != nil && ready && f.out != nil {
-			sizes = f.out
+		if f.size != nil && ready {
+			c.resized(*f.size)
+			f.size, ready = nil, false
+			paced.Reset(resizeEvery)
 		}
 		select {
 		case req, ok := <-reqs:
@@ -144,9 +150,6 @@ func (c *countedChannel) filter(reqs <-chan *gossh.Request, out chan<- *gossh.Re
 				return
 			}
 			f.take(req)
-		case sizes <- f.size:
-			f.size, ready = nil, false
-			paced.Reset(resizeEvery)
 		case <-paced.C:
 			ready = true
 		case <-quit:
@@ -156,6 +159,36 @@ func (c *countedChannel) filter(reqs <-chan *gossh.Request, out chan<- *gossh.Re
 	}
 }
 
+// acceptedPty is the channel's PTY, made when its request is handed on.
+func (c *countedChannel) acceptedPty() *acceptedPty {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.pty == nil {
+		c.pty = new(acceptedPty)
+	}
+	return c.pty
+}
+
+// resized hands a size to the channel's PTY; none before its request.
+func (c *countedChannel) resized(win ssh.Window) {
+	c.mu.Lock()
+	ap := c.pty
+	c.mu.Unlock()
+	if ap != nil {
+		ap.resized(win)
+	}
+}
+
+// channelOf is the channel a library session runs on: its stderr is the
+// inbox's (inbox.Stderr), which knows it. Nil for a session on another
+// kind of channel.
+func channelOf(sess ssh.Session) *countedChannel {
+	if e, ok := sess.Stderr().(inboxStderr); ok {
+		return e.in.cc
+	}
+	return nil
+}
+
 // resizeEvery is how often a channel's window size is handed on, at most.
 const resizeEvery = 100 * time.Millisecond
 
@@ -163,7 +196,7 @@ const resizeEvery = 100 * time.Millisecond
 type requestFilter struct {
 	c    *countedChannel
 	out  chan<- *gossh.Request // nil once closed
-	size *gossh.Request        // the newest window size, not handed on yet
+	size *ssh.Window           // the newest window size, not handed on yet
 }
 
 // take refuses req, keeps it as the newest size, or hands it on.
@@ -180,10 +213,15 @@ func (f *requestFilter) take(req *gossh.Request) {
 		return
 	}
 	if req.Type == "window-change" {
-		// Answered here (clients ask for no answer); the library takes
-		// the newest, with no answer to send.
+		// Answered here (clients ask for no answer), and kept: the
+		// newest goes to the PTY (filter).
+		var w struct{ Cols, Rows, Width, Height uint32 }
+		if gossh.Unmarshal(req.Payload, &w) != nil {
+			_ = req.Reply(false, nil)
+			return
+		}
 		_ = req.Reply(true, nil)
-		f.size = &gossh.Request{Type: req.Type, Payload: req.Payload}
+		f.size = &ssh.Window{Width: int(w.Cols), Height: int(w.Rows), WidthPixels: int(w.Width), HeightPixels: int(w.Height)}
 		return
 	}
 	if f.out == nil {
@@ -236,6 +274,9 @@ func (c *countedChannel) admit(req *gossh.Request) (reason string, quiet bool) {
 	case "pty-req":
 		if len(req.Payload) > ptyBytes {
 			return "request_size", false
+		}
+		if c.pty == nil {
+			c.pty = new(acceptedPty) // before the library's acceptPty
 		}
 	case "window-change":
 		if len(req.Payload) > winBytes {

@@ -76,7 +76,7 @@ func (s *Server) newTerminal(c *call, ts terminalStart) *terminal {
 	// One writer at a time: the frames, the window title and the bell
 	// come from different goroutines, and an SSH channel's writes may
 	// interleave packet by packet.
-	t := &terminal{live: c.live, size: c.live.latestWindow(pty.Window), out: &lockedWriter{mu: new(sync.Mutex), w: c.sess}}
+	t := &terminal{live: c.live, size: c.live.latestWindow(pty.Window), out: &lockedWriter{mu: new(sync.Mutex), w: c.sess, conn: connOf(c.sess.Context())}}
 	w, h := clampSize(t.size.Width, t.size.Height)
 	// The title and the bell go with the frames, or, on Bubble Tea's
 	// renderer, straight out.
@@ -85,7 +85,8 @@ func (s *Server) newTerminal(c *call, ts terminalStart) *terminal {
 		// Frames drawn as soon as the view changes (frames.go).
 		// They go to the channel untranslated (pty.go), one writer
 		// at a time with the rest.
-		t.fr = newFrames(&lockedWriter{mu: t.out.mu, w: rawOutput(c.sess)}, w, h)
+		t.fr = newFrames(&lockedWriter{mu: t.out.mu, w: rawOutput(c.sess), conn: t.out.conn}, w, h)
+		t.fr.written = s.metrics.frames
 		term = t.fr
 	}
 	model := session.New(session.Config{
@@ -249,25 +250,36 @@ const (
 )
 
 // lockedWriter lets one Write through at a time, and writes it to w
-// maxWrite bytes at a time, one frame's pieces together. The writers of
-// one session share mu.
+// maxWrite bytes at a time, one frame's pieces together, held by the
+// connection for one write (heldWrites, pty.go). The writers of one
+// session share mu.
 type lockedWriter struct {
-	mu *sync.Mutex
-	w  io.Writer
+	mu   *sync.Mutex
+	w    io.Writer
+	conn *connState // nil for a connection the gate does not know
 }
 
-// maxWrite is the most written to a session at once. The SSH library
-// keeps, for every channel and connection, buffers as large as the
-// largest packet sent (its own copy, and the encrypted one), up to the
-// client's 32 KB: a frame written whole would have every session keep two
-// buffers of its largest frame. In writes this size a frame costs a
-// packet more for every 2 KB, and a session 5 to 10 KB less.
-const maxWrite = 2 << 10
+// maxWrite is the most written to a session at once: a packet. The SSH
+// library keeps, for every channel and connection, buffers as large as
+// the largest packet sent (its own copy, and the encrypted one), up to
+// the client's 32 KB: a frame written whole would have every session
+// keep two buffers of its largest frame. The packets of a frame go out
+// in one system call however many they are (heldWrites, pty.go), so
+// they can be small: a packet more for every KB of a frame, 40 bytes
+// and a seal each, against 2 KB a session for each KB of packet.
+const maxWrite = 1 << 10
 
-func (l *lockedWriter) Write(p []byte) (int, error) {
+func (l *lockedWriter) Write(p []byte) (n int, err error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	n := 0
+	if l.conn != nil {
+		l.conn.holdWrites()
+		defer func() {
+			if rerr := l.conn.releaseWrites(); err == nil {
+				err = rerr
+			}
+		}()
+	}
 	for len(p) > 0 {
 		m, err := l.w.Write(p[:min(len(p), maxWrite)])
 		n += m

@@ -14,13 +14,10 @@ import (
 // once, and nothing is handed over after it ends.
 func TestWindowSizes(t *testing.T) {
 	ls := &liveSession{}
-	winch := make(chan ssh.Window)
 	ap := &acceptedPty{}
-	go ap.follow(winch)
-	defer close(winch)
 	ap.attach(ls)
 
-	winch <- ssh.Window{Width: 90, Height: 30} // before any program
+	ap.resized(ssh.Window{Width: 90, Height: 30}) // before any program
 	var mu sync.Mutex
 	var got []int
 	release := make(chan struct{})
@@ -55,7 +52,7 @@ func TestWindowSizes(t *testing.T) {
 	go func() {
 		defer close(stormed)
 		for i := range 500 {
-			winch <- ssh.Window{Width: 100 + i, Height: 30}
+			ap.resized(ssh.Window{Width: 100 + i, Height: 30})
 		}
 	}()
 	select {
@@ -83,7 +80,7 @@ func TestWindowSizes(t *testing.T) {
 	mu.Unlock()
 
 	ls.watchWindow(ssh.Window{}, nil) // the program ended
-	winch <- ssh.Window{Width: 700, Height: 30}
+	ap.resized(ssh.Window{Width: 700, Height: 30})
 	waitFor("the last size recorded", func() bool { return ls.latestWindow(ssh.Window{}).Width == 700 })
 	mu.Lock()
 	defer mu.Unlock()
