@@ -9,6 +9,7 @@ import (
 	mrand "math/rand/v2"
 	"net"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -72,8 +73,21 @@ type capResult struct {
 	// Freed says memory was compared after a collection that returned
 	// freed memory to the OS (our own server process); else it is the
 	// resident set as it was.
-	Freed          bool    `json:"freed"`
-	CPUPerMoveMs   float64 `json:"cpu_per_move_ms,omitempty"`
+	Freed        bool    `json:"freed"`
+	CPUPerMoveMs float64 `json:"cpu_per_move_ms,omitempty"`
+	// CPUPerMoveLessIdleMs is the same less what the sessions cost
+	// idle (IdleCPU) over the play: what the moves and their keys
+	// cost.
+	CPUPerMoveLessIdleMs float64 `json:"cpu_per_move_less_idle_ms,omitempty"`
+	// MovesPerPlayerMinute is the rate the players played at.
+	MovesPerPlayerMinute float64 `json:"moves_per_player_minute,omitempty"`
+	// FramesPerMove and WritesPerFrame are the server's frames written
+	// over the play per move, and its writes to connections (system
+	// calls) per frame.
+	FramesPerMove  float64 `json:"frames_per_move,omitempty"`
+	WritesPerFrame float64 `json:"writes_per_frame,omitempty"`
+	// ServerPID is our own server process, for a profiler or perf.
+	ServerPID      int     `json:"server_pid,omitempty"`
 	ServerMoves    int     `json:"server_moves,omitempty"`
 	ServerRefusals int     `json:"server_refusals,omitempty"`
 	ServerRSSMB    float64 `json:"server_rss_mb,omitempty"`
@@ -105,6 +119,8 @@ func capacity(ctx context.Context, c config, log *slog.Logger) (capResult, error
 	if child != nil {
 		defer child.stop() // when the run fails; stopping twice is harmless
 		res.Mode = "own"
+		res.ServerPID = child.cmd.Process.Pid
+		log.Info("server process", "pid", res.ServerPID)
 	}
 	res.Server, res.Freed = server, child != nil
 	pr := newProbe(metricsURL, child != nil)
@@ -141,7 +157,7 @@ func capServer(ctx context.Context, c config) (server, metricsURL string, child 
 	if c.target != "" {
 		return c.target, c.metricsURL, nil, nil
 	}
-	env := slices.Concat(c.serverEnv, []string{gameEnv + "=" + c.game})
+	env := slices.Concat(c.serverEnv, []string{gameEnv + "=" + c.game, sessionsEnv + "=" + strconv.Itoa(c.sessions)})
 	if c.profiles != "" {
 		env = append(env, profileRateEnv+"=1")
 	}
@@ -310,7 +326,20 @@ func (res *capResult) figures(rec *recorder, before, seated, idled, held, played
 	if played.m != nil && held.m != nil && before.m != nil {
 		res.ServerMoves = int(played.m["smokestack_moves_committed_total"] - held.m["smokestack_moves_committed_total"])
 		if res.ServerMoves > 0 {
-			res.CPUPerMoveMs = roundTenth((played.m["process_cpu_seconds_total"] - held.m["process_cpu_seconds_total"]) * 1000 / float64(res.ServerMoves))
+			moves := float64(res.ServerMoves)
+			cpu := played.m["process_cpu_seconds_total"] - held.m["process_cpu_seconds_total"]
+			secs := played.at.Sub(held.at).Seconds()
+			res.CPUPerMoveMs = roundTenth(cpu * 1000 / moves)
+			idle := res.IdleCPU / 1e6 * float64(res.Connected) * secs
+			res.CPUPerMoveLessIdleMs = roundTenth((cpu - idle) * 1000 / moves)
+			if res.Connected > 0 && secs > 0 {
+				res.MovesPerPlayerMinute = roundTenth(moves / float64(res.Connected) / (secs / 60))
+			}
+			frames := played.m["smokestack_frames_total"] - held.m["smokestack_frames_total"]
+			res.FramesPerMove = roundTenth(frames / moves)
+			if frames > 0 {
+				res.WritesPerFrame = roundHundredth((played.m["smokestack_conn_writes_total"] - held.m["smokestack_conn_writes_total"]) / frames)
+			}
 		}
 		res.ServerRSSMB = roundTenth(played.m["process_resident_memory_bytes"] / (1 << 20))
 		res.ServerRefusals = int(played.m["smokestack_refusals_total"] - before.m["smokestack_refusals_total"])
@@ -632,6 +661,8 @@ func cell(v float64, censored int, window time.Duration) string {
 
 func roundTenth(f float64) float64 { return float64(int64(f*10+0.5)) / 10 }
 
+func roundHundredth(f float64) float64 { return float64(int64(f*100+0.5)) / 100 }
+
 func (r capResult) writeJSON(w io.Writer) error { return printJSON(w, r) }
 
 func (r capResult) writeTable(w io.Writer) error {
@@ -668,8 +699,10 @@ func (r capResult) writeTable(w io.Writer) error {
 		}
 		fmt.Fprintf(w, "server, per session (%s): %.1f KB RSS, %.1f KB Go heap (%.1f KB of spans), %.1f KB stacks, %.1f KB the runtime's own, %.1f goroutines\n",
 			after, r.RSSKB, r.HeapKB, r.HeapSpansKB, r.StackKB, r.RuntimeKB, r.Goroutines)
-		fmt.Fprintf(w, "server CPU per session: %.1f µs/s idle, %.1f µs/s at play; %.1f ms per move; %.1f MB RSS at the end\n",
-			r.IdleCPU, r.PlayCPU, r.CPUPerMoveMs, r.ServerRSSMB)
+		fmt.Fprintf(w, "server CPU per session: %.1f µs/s idle, %.1f µs/s at play; %.1f ms per move (%.1f less the idle sessions'); %.1f MB RSS at the end\n",
+			r.IdleCPU, r.PlayCPU, r.CPUPerMoveMs, r.CPUPerMoveLessIdleMs, r.ServerRSSMB)
+		fmt.Fprintf(w, "play: %.1f moves a minute per player; %.1f frames per move, %.2f writes to connections per frame\n",
+			r.MovesPerPlayerMinute, r.FramesPerMove, r.WritesPerFrame)
 	}
 	if r.Profiles != "" {
 		fmt.Fprintf(w, "heap and goroutine profiles with everyone seated: %s\n", r.Profiles)

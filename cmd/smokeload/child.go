@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -69,8 +70,15 @@ func serveChild() error {
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
 	go lb.Run(ctx)
+	limits := server.DefaultLimits()
+	if n, _ := strconv.Atoi(os.Getenv(sessionsEnv)); 2*n > limits.Sessions {
+		// An operator serving this crowd raises --max-sessions: each
+		// player holds a session, and a room's first a second one for
+		// a moment, to make the room.
+		limits.Sessions = 2 * n
+	}
 	srv, err := server.New(server.Config{HostKey: key, Lobby: lb, Screens: screens, Logger: log, IdleTimeout: time.Hour,
-		Limits: server.DefaultLimits(), Metrics: metrics, Frames: os.Getenv(framesEnv)})
+		Limits: limits, Metrics: metrics, Frames: os.Getenv(framesEnv)})
 	if err != nil {
 		return err
 	}
@@ -121,6 +129,10 @@ const gameEnv = "SMOKELOAD_GAME"
 // framesEnv is how our own server process draws terminals
 // (server.Config.Frames).
 const framesEnv = "SMOKELOAD_FRAMES"
+
+// sessionsEnv is how many players our own server process is to hold
+// (--sessions): past serve's default --max-sessions, the limit is raised.
+const sessionsEnv = "SMOKELOAD_SESSIONS"
 
 // profileRateEnv, set, makes our own server process sample its heap
 // finely, for --profiles.
