@@ -65,8 +65,11 @@ func (s *Store) migratePlayers(ctx context.Context) error {
 	return dropIfScript.Run(ctx, s.rdb, []string{playersMigrating}, s.origin).Err()
 }
 
-// copyPlayers copies each old table into the new layout.
+// copyPlayers copies each old table into the new layout. A rating whose
+// player's profile is gone (linked away) is copied but kept off the
+// leaderboard, which lists only players who still have one.
 func (s *Store) copyPlayers(ctx context.Context) error {
+	profiled := map[string]bool{} // of the page of ratings being copied
 	steps := []struct {
 		hash string
 		copy func(pipe redis.Pipeliner, field, value string) error
@@ -96,7 +99,9 @@ func (s *Store) copyPlayers(ctx context.Context) error {
 				return fmt.Errorf("rating %q: %w", field, err)
 			}
 			pipe.HSetNX(ctx, playerKey(player), "rating:"+game, v)
-			pipe.ZAddNX(ctx, boardKey(game, shardOf(player, boardShards)), boardLine(player, r))
+			if profiled[player] {
+				pipe.ZAddNX(ctx, boardKey(game, shardOf(player, boardShards)), boardLine(player, r))
+			}
 			return nil
 		}},
 		{oldSolos, func(pipe redis.Pipeliner, field, v string) error {
@@ -118,6 +123,11 @@ func (s *Store) copyPlayers(ctx context.Context) error {
 			if err != nil {
 				return err
 			}
+			if step.hash == oldRatings {
+				if err := s.profiled(ctx, fields, profiled); err != nil {
+					return err
+				}
+			}
 			_, err = s.rdb.Pipelined(ctx, func(pipe redis.Pipeliner) error {
 				for i := 0; i+1 < len(fields); i += 2 {
 					if err := step.copy(pipe, fields[i], fields[i+1]); err != nil {
@@ -134,6 +144,34 @@ func (s *Store) copyPlayers(ctx context.Context) error {
 				break
 			}
 		}
+	}
+	return nil
+}
+
+// profiled notes in has which players of a page of old ratings (field,
+// value, …) have a profile in the old layout.
+func (s *Store) profiled(ctx context.Context, fields []string, has map[string]bool) error {
+	clear(has)
+	var players []string
+	for i := 0; i < len(fields); i += 2 {
+		_, player, _ := strings.Cut(fields[i], "\x00")
+		players = append(players, player)
+	}
+	if len(players) == 0 {
+		return nil
+	}
+	cmds := make([]*redis.BoolCmd, len(players))
+	_, err := s.rdb.Pipelined(ctx, func(pipe redis.Pipeliner) error {
+		for i, p := range players {
+			cmds[i] = pipe.HExists(ctx, oldProfiles, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for i, c := range cmds {
+		has[players[i]] = c.Val()
 	}
 	return nil
 }

@@ -175,7 +175,8 @@ func TestRedisPlayersMigrate(t *testing.T) {
 		{"HSET", oldProfiles, "SHA256:ann", ann, "SHA256:bea", bea},
 		{"HSET", oldProfileKeys, "SHA256:ann", "SHA256:ann", "SHA256:laptop", "SHA256:ann", "SHA256:bea", "SHA256:bea"},
 		{"HSET", oldProfileNames, "ann", "SHA256:ann", "bea", "SHA256:bea"},
-		{"HSET", oldRatings, "tally\x00SHA256:ann", `{"mu":27,"sigma":7,"games":1}`, "tally\x00SHA256:bea", `{"mu":23,"sigma":7,"games":1}`},
+		{"HSET", oldRatings, "tally\x00SHA256:ann", `{"mu":27,"sigma":7,"games":1}`, "tally\x00SHA256:bea", `{"mu":23,"sigma":7,"games":1}`,
+			"tally\x00SHA256:gone", `{"mu":40,"sigma":1,"games":9}`}, // a profile linked away
 		{"HSET", oldSolos, "SHA256:ann\x00tally\x00The Machine (hard)", `{"game":"tally","opponent":"The Machine (hard)","wins":2,"losses":1,"best":44}`},
 		{"HSET", oldOutcomes, "OLD1", outcome},
 	} {
@@ -216,7 +217,7 @@ func TestRedisPlayersMigrate(t *testing.T) {
 		t.Fatalf("ratings after the upgrade: %+v, %v", got, err)
 	}
 	if board, err := s.Leaderboard(ctx, "tally", 5); err != nil || len(board) != 2 || board[0].Player != "SHA256:ann" || board[1].Rating != beaR {
-		t.Fatalf("the leaderboard after the upgrade: %+v, %v", board, err)
+		t.Fatalf("the leaderboard after the upgrade: %+v, %v; want Ann and Bea, not the profile linked away", board, err)
 	}
 	if recs, err := s.SoloRecords(ctx, "SHA256:ann"); err != nil || len(recs) != 1 || recs[0].Wins != 2 || recs[0].Best != 44 {
 		t.Fatalf("solo records after the upgrade: %+v, %v", recs, err)

@@ -22,7 +22,9 @@ import (
 // server instances serve one player base, and is their Cluster: presence,
 // changes, failed lookups and operators' requests. Every write is a Lua
 // script or an optimistic transaction, so its check and its change happen
-// as one step however many instances race; see "Many instances" in
+// as one step however many instances race; a player's change that spans
+// slots (a name, a finished game's ratings) is a row of such steps that
+// a retry finishes (profiles.go, ratings.go). See "Many instances" in
 // docs/architecture.md for the design, and keys.go for every key.
 //
 // Every committed change is announced on its room's sharded channel, and
