@@ -387,8 +387,12 @@ func (s *Store) resolve(ctx context.Context, p, game, lock string) error {
 			if time.Since(time.UnixMilli(ms)) < s.life() {
 				return errBusy
 			}
-			if err := abortScript.Run(ctx, s.rdb, []string{outcomeKey(code)}, token, time.Now().UnixMilli(), s.life().Milliseconds()).Err(); err != nil {
+			ended, err := abortScript.Run(ctx, s.rdb, []string{outcomeKey(code)}, token, time.Now().UnixMilli(), s.life().Milliseconds()).Int()
+			if err != nil {
 				return err
+			}
+			if ended == 0 {
+				return errBusy // it committed meanwhile: look again
 			}
 		}
 	}
