@@ -179,6 +179,10 @@ func (l *Lobby) heldElsewhere(ctx context.Context, code string) bool {
 	if l.cluster == nil {
 		return false
 	}
-	p, err := l.cluster.SeatPresence(ctx, code, l.cfg.Now())
-	return err != nil || len(p.Elsewhere) > 0
+	p, err := l.cluster.SeatPresence(ctx, code)
+	if err != nil {
+		return true
+	}
+	elsewhere, _ := p.Seats(l.claims.heartbeats(), l.claims.ttl)
+	return len(elsewhere) > 0
 }

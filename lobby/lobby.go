@@ -47,7 +47,7 @@ type Config struct {
 	Observer Observer
 	// PresenceTTL is, with a store shared between instances, how long the
 	// others believe this instance's sessions hold their seats without
-	// hearing from it again; it renews its claim every third of that.
+	// hearing its heartbeat, which it says every third of that.
 	// 0 means DefaultPresenceTTL.
 	PresenceTTL time.Duration
 	// ExpiryLease is, with a store shared between instances, how long
@@ -118,9 +118,9 @@ func New(cfg Config) *Lobby {
 	l.listing = &listing{store: cfg.Store, now: cfg.Now, shared: l.cluster != nil, started: l.started, unavailable: l.unavailable}
 	l.chatting = &chatting{store: cfg.Store, now: cfg.Now, perMinute: cfg.Limits.ChatPerMinute, observer: l.observer(),
 		fault: l.storeFault, unavailable: l.unavailable, lobby: chat.NewLobby(cfg.Store, func(what string, err error) { l.storeFault(what, err) })}
-	l.claims = newClaims(cfg.PresenceTTL)
+	l.claims = newClaims(cfg.PresenceTTL, cfg.Now)
 	l.access = &access{env: l.newRoomEnv(), store: cfg.Store, games: l.byName, limits: cfg.Limits, cluster: l.cluster, rooms: map[string]*room.Room{}}
-	l.listing.live, l.claims.loadedRooms = l.access.info, l.access.loaded
+	l.listing.live, l.claims.loadedRooms, l.claims.fault = l.access.info, l.access.loaded, l.storeFault
 	l.chatting.loadedRoom, l.chatting.mayOpen = l.access.cached, l.access.lookup
 	l.identity = &identity{players: l.players, now: cfg.Now, limits: cfg.Limits, observer: l.observer(), unavailable: l.unavailable,
 		counts: l.access.misses(), lookupBarred: l.access.barred, countLookupMiss: l.access.countMiss, history: l.listing.History,

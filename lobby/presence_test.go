@@ -4,12 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
 	"github.com/smokestack/smokestack/internal/redistest"
 	"github.com/smokestack/smokestack/lobby/store"
+	redisstore "github.com/smokestack/smokestack/lobby/store/redis"
 )
 
 // seatShown is a condition on seat as an update shows it: connected, or
@@ -100,11 +104,44 @@ func TestRedisPresenceAcrossInstances(t *testing.T) {
 	if s := ua.Room.Seats[1].AwaySince; s.Before(joinedB) || s.After(killed) {
 		t.Fatalf("bob away since %v; b held his seat from %v until it died at %v", s, joinedB, killed)
 	}
+	// Exactly since b was last known alive: its last heartbeat, or its
+	// claim if written later, both in Redis for every instance to read.
+	if want := lastAlive(t, rawRedis(t, g.r), g.code, g.b.store); !ua.Room.Seats[1].AwaySince.Equal(want) {
+		t.Fatalf("bob away since %v on a, but b was last alive at %v", ua.Room.Seats[1].AwaySince, want)
+	}
 	// To the table's vote bob is away too: alice's vote is refused only
 	// for his grace period, not for his being at the table.
 	if _, err := g.a.lobby.Vote(ctx, g.code, g.alice, 1); err == nil || !strings.Contains(err.Error(), "bob has been away") {
 		t.Fatalf("alice's vote on bob, away since b died: %v", err)
 	}
+}
+
+// lastAlive is when the instance of store s was last known alive, as
+// Redis holds it: its last heartbeat, or its claim on room code if that
+// is later.
+func lastAlive(t *testing.T, rdb *redis.Client, code string, s *redisstore.Store) time.Time {
+	t.Helper()
+	ctx := context.Background()
+	beats, err := rdb.HGetAll(ctx, instancesKey).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	claim, err := rdb.HGet(ctx, "smokestack:{"+code+"}:presence", "claim:"+s.Origin()).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	at, _, _ := strings.Cut(claim, ":")
+	var last time.Time
+	for _, v := range []string{beats[s.Origin()], at} {
+		ms, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			t.Fatalf("a time in Redis: %q: %v", v, err)
+		}
+		if t := time.UnixMilli(ms).UTC(); t.After(last) {
+			last = t
+		}
+	}
+	return last
 }
 
 // TestRedisPresenceCleanShutdown: an instance that stops cleanly withdraws
@@ -193,8 +230,9 @@ func TestRedisExpiryKeepsTablesInUseElsewhere(t *testing.T) {
 		t.Fatal(err)
 	}
 	held := func() bool {
-		p, err := a.cluster.SeatPresence(ctx, m.Code, time.Now())
-		return err == nil && p.Elsewhere[0]
+		p, err := a.cluster.SeatPresence(ctx, m.Code)
+		elsewhere, _ := p.Seats(a.heartbeats(), a.claims.ttl)
+		return err == nil && elsewhere[0]
 	}
 	eventually(t, "b claims pat's seat", held)
 	// The room must be idle past a's 1ms expiry, or it would survive the
@@ -219,23 +257,31 @@ func TestRedisExpiryKeepsTablesInUseElsewhere(t *testing.T) {
 	}
 }
 
-// TestRedisPresenceRenewalsAreQuiet: the instances renew their claims on
-// held seats a few times a TTL, which moves each held seat's last-held time
-// in Redis. Nothing on anyone's screen changes with it, so no session is
-// sent an update for it (every renewal redrew every screen at the table).
-func TestRedisPresenceRenewalsAreQuiet(t *testing.T) {
+// TestRedisPresenceHeartbeatsAreQuiet: an instance keeps its claims on
+// held seats alive with its heartbeat alone, a few times a TTL, however
+// many rooms it holds. Nothing on anyone's screen changes with a
+// heartbeat, so no session is sent an update for it, and no claim is
+// written again: the room's presence in Redis stays as it was.
+func TestRedisPresenceHeartbeatsAreQuiet(t *testing.T) {
 	t.Parallel()
+	ctx := context.Background()
 	g := newRedisGame(t, 14)
 	for _, s := range g.all() {
 		if _, err := s.await(10*time.Second, func(u Update) bool { return u.Room.Seats[0].Connected && u.Room.Seats[1].Connected }); err != nil {
 			t.Fatal(err)
 		}
 	}
-	g.renewals(t, 2) // the claims made at sit-down settle
+	rdb := rawRedis(t, g.r)
+	presence := "smokestack:{" + g.code + "}:presence"
+	g.heartbeats(t, rdb, 2) // the claims made at sit-down settle
 	for _, s := range g.all() {
 		s.drain()
 	}
-	g.renewals(t, 4)
+	before, err := rdb.HGetAll(ctx, presence).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.heartbeats(t, rdb, 4)
 	for _, s := range g.all() {
 		select {
 		case u := <-s.c.Updates():
@@ -243,33 +289,41 @@ func TestRedisPresenceRenewalsAreQuiet(t *testing.T) {
 		default:
 		}
 	}
+	after, err := rdb.HGetAll(ctx, presence).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !maps.Equal(before, after) {
+		t.Errorf("the room's presence was written while its seats did not change:\nbefore %v\nafter  %v", before, after)
+	}
 }
 
-// renewals waits until each seat's last-held time in Redis has moved n
-// times: each move is one renewal of the claim of the instance holding the
-// seat, as nothing else changes at the table. An instance renews its
-// claims one round after another, and takes in what a round read before
-// it starts the next, so by then all but the last renewal counted have
-// sent whatever updates they were going to.
-func (g *redisGame) renewals(t *testing.T, n int) {
+// heartbeats waits until each instance's heartbeat in Redis has moved n
+// times. An instance reads the others' heartbeats as it beats, so by
+// then all but the last counted have been taken in.
+func (g *redisGame) heartbeats(t *testing.T, rdb *redis.Client, n int) {
 	t.Helper()
 	ctx := context.Background()
-	last, moved := map[int]time.Time{}, map[int]int{}
-	eventually(t, fmt.Sprintf("%d renewals of each seat's claim", n), func() bool {
-		p, err := g.a.store.SeatPresence(ctx, g.code, time.Now())
+	last, moved := map[string]string{}, map[string]int{}
+	eventually(t, fmt.Sprintf("%d heartbeats of each instance", n), func() bool {
+		beats, err := rdb.HGetAll(ctx, instancesKey).Result()
 		if err != nil {
 			t.Fatal(err)
 		}
-		done := true
-		for seat := range g.seats {
-			if held := p.LastHeld[seat]; !held.Equal(last[seat]) {
-				if !last[seat].IsZero() {
-					moved[seat]++
+		done := len(beats) == 2
+		for name, at := range beats {
+			if at != last[name] {
+				if last[name] != "" {
+					moved[name]++
 				}
-				last[seat] = held
+				last[name] = at
 			}
-			done = done && moved[seat] >= n
+			done = done && moved[name] >= n
 		}
 		return done
 	})
 }
+
+// instancesKey is the hash of every instance's last heartbeat
+// (lobby/store/redis/keys.go).
+const instancesKey = "smokestack:{uptime}:instances"

@@ -15,7 +15,7 @@ func (l *Lobby) newRoomEnv() *room.Env {
 		BotDelay: l.cfg.BotDelay, PresenceTTL: l.claims.ttl, MovesPerSecond: l.cfg.Limits.MovesPerSecond,
 		Listed: l.roomsChanged, Claim: l.kickPresence, Record: l.recordRoom, ChatLine: l.newChatLine}
 	if l.cluster != nil {
-		e.Presence = l.cluster
+		e.Presence, e.Heartbeats = l.cluster, l.claims.heartbeats
 	}
 	return e
 }

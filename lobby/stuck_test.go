@@ -71,11 +71,15 @@ func (f *feed) Changes(context.Context) <-chan store.Change { return f.changes }
 func (f *feed) Follow(string)                               {}
 func (f *feed) Unfollow(string)                             {}
 
-func (f *feed) ClaimSeats(context.Context, string, []int, map[int]time.Time, time.Time, time.Duration) (store.SharedPresence, error) {
+func (f *feed) Heartbeat(_ context.Context, now time.Time) (store.Heartbeats, bool, error) {
+	return store.Heartbeats{At: now}, false, nil
+}
+
+func (f *feed) ClaimSeats(context.Context, string, []int, map[int]time.Time, time.Time) (store.SharedPresence, error) {
 	return store.SharedPresence{}, nil
 }
 
-func (f *feed) SeatPresence(context.Context, string, time.Time) (store.SharedPresence, error) {
+func (f *feed) SeatPresence(context.Context, string) (store.SharedPresence, error) {
 	return store.SharedPresence{}, nil
 }
 

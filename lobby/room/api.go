@@ -105,10 +105,20 @@ func (r *Room) ReadChatSoon(ctx context.Context) {
 	r.chatReads.Kick(func() { r.readChat(ctx) })
 }
 
-// SharePresence writes the room's claim on the seats held here.
-func (r *Room) SharePresence(ctx context.Context, p store.Presence, all, leaving bool) {
-	r.sharePresence(ctx, p, all, leaving)
+// SharePresence writes the room's claim on the seats held here if they
+// changed since it was last written (withdraws it, leaving), and reports
+// false when that is still to be done: the store failed.
+func (r *Room) SharePresence(ctx context.Context, p store.Presence, leaving bool) bool {
+	return r.sharePresence(ctx, p, leaving)
 }
+
+// SeePresence works out again who holds the room's seats, from the claims
+// last read and the instances' newest heartbeats (Env.Heartbeats).
+func (r *Room) SeePresence() { r.seePresence() }
+
+// ReclaimPresence has the room's claim on the seats held here written at
+// the next SharePresence, as the store lost it.
+func (r *Room) ReclaimPresence() { r.reclaimPresence() }
 
 // Shown is how many stored moves the room's table applied, and the notice
 // its sessions are shown: what a test describes a room by.

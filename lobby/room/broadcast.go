@@ -157,35 +157,29 @@ func (r held) botPlays(seat int, now time.Time) bool {
 	return seat >= 0 && seat < len(r.meta.Seats) && (r.meta.Seats[seat].Bot != "" || r.outOfTime(seat, now))
 }
 
-// sharePresence writes this instance's claim on the room when it changed
-// (or, with all, when it needs renewing) and takes in the other instances'
-// claims. Leaving withdraws the claim. The store is asked outside the
-// memory's lock, so a slow store delays no move.
-func (r *Room) sharePresence(ctx context.Context, p store.Presence, all, leaving bool) {
+// sharePresence writes this instance's claim on the room when the seats
+// held here changed, and takes in the other instances' claims that come
+// back with it. Leaving withdraws the claim. The store is asked outside
+// the memory's lock, so a slow store delays no move. It reports false
+// when the claim is still to be written: the store failed.
+func (r *Room) sharePresence(ctx context.Context, p store.Presence, leaving bool) bool {
 	now := r.env.presenceNow()
 	h := r.lock()
-	c, ok := h.seen.claim(all, leaving, len(h.conns) > 0, now)
+	c, ok := h.seen.claim(leaving, now)
 	h.unlock()
 	if !ok {
-		return
+		return true
 	}
-	var sp store.SharedPresence
-	var err error
-	if c.write {
-		sp, err = p.ClaimSeats(ctx, r.code, c.held, c.last, now, r.env.PresenceTTL)
-	} else {
-		sp, err = p.SeatPresence(ctx, r.code, now)
-	}
+	sp, err := p.ClaimSeats(ctx, r.code, c.held, c.last, now)
 	if err != nil {
 		r.env.Fault("seat presence not shared", err, "code", r.code)
-		return // still dirty: the next round tries again
+		return false // still dirty: the next round tries again
 	}
 	h = r.lock()
 	defer h.unlock()
-	if c.write {
-		h.seen.wrote(c)
-	}
+	h.seen.wrote(c)
 	h.takePresence(c.ticket, sp)
+	return true
 }
 
 // readPresence asks the store what the other instances claim, when there
@@ -197,7 +191,7 @@ func (r *Room) readPresence(ctx context.Context) error {
 	h := r.lock()
 	ticket := h.seen.ask()
 	h.unlock()
-	sp, err := r.env.Presence.SeatPresence(ctx, r.code, r.env.presenceNow())
+	sp, err := r.env.Presence.SeatPresence(ctx, r.code)
 	if err != nil {
 		return err
 	}
@@ -211,9 +205,27 @@ func (r *Room) readPresence(ctx context.Context) error {
 // numbered ticket, and pushes new views if they changed what the room
 // shows.
 func (r held) takePresence(ticket int, sp store.SharedPresence) {
-	if r.seen.take(ticket, sp) && len(r.conns) > 0 {
+	if r.seen.take(ticket, sp, r.env.heartbeats(), r.env.PresenceTTL) && len(r.conns) > 0 {
 		r.broadcast()
 	}
+}
+
+// seePresence sees the claims last read through the instances' newest
+// heartbeats, and pushes new views if an instance's death or return
+// changed what the room shows.
+func (r *Room) seePresence() {
+	h := r.lock()
+	defer h.unlock()
+	if h.seen.see(r.env.heartbeats(), r.env.PresenceTTL) && len(h.conns) > 0 {
+		h.broadcast()
+	}
+}
+
+// reclaimPresence has the room's claim written again: the store lost it.
+func (r *Room) reclaimPresence() {
+	h := r.lock()
+	defer h.unlock()
+	h.seen.reclaim()
 }
 
 // readChat reads the room's newest chat from the store and pushes it to

@@ -16,8 +16,11 @@ import (
 type presence struct {
 	here      map[int]int       // seat -> sessions here holding it
 	away      map[int]time.Time // seat -> when its last session here left
-	elsewhere map[int]bool      // seats sessions on other instances hold
+	elsewhere map[int]bool      // seats sessions on other live instances hold
 	lastHeld  map[int]time.Time // seat -> when any instance last held it
+	// others is what the other instances claim, as last read; elsewhere
+	// and lastHeld are it seen through the instances' heartbeats.
+	others store.SharedPresence
 	// started is when a seat never seen held has been away since, without
 	// a shared store: this server's start (awaySince).
 	started time.Time
@@ -117,65 +120,80 @@ func (p *presence) ask() int {
 }
 
 // take adopts the other instances' claims, as read by the read numbered
-// ticket, and reports whether that changed what the room shows. An answer
-// to a read asked before one already taken is dropped: it may predate a
-// claim that the newer read saw (the loop's own claim can come back after
-// a catch-up's read), and whatever changed after the newer read is
-// published or found at the next renewal anyway.
-func (p *presence) take(ticket int, sp store.SharedPresence) (shown bool) {
+// ticket, seen through beats with liveness ttl, and reports whether that
+// changed what the room shows. An answer to a read asked before one
+// already taken is dropped: it may predate a claim that the newer read
+// saw (the loop's own claim can come back after a catch-up's read), and
+// whatever changed after the newer read is published anyway.
+func (p *presence) take(ticket int, sp store.SharedPresence, beats store.Heartbeats, ttl time.Duration) (shown bool) {
 	if ticket < p.taken {
 		return false
 	}
 	p.taken = ticket
-	shown = !maps.Equal(p.elsewhere, sp.Elsewhere)
-	p.elsewhere = sp.Elsewhere
-	// A held seat's time is renewed with every claim, a few times a
-	// minute: it shows nowhere (only an away seat's does), so redrawing
-	// every screen in the room for it would be work for nothing. A seat
-	// missing from a map has the zero time there.
-	for _, seats := range []map[int]time.Time{sp.LastHeld, p.lastHeld} {
+	p.others = sp
+	return p.see(beats, ttl)
+}
+
+// see works out who holds which seat from the claims last read, seen
+// through beats, and reports whether that changed what the room shows:
+// an instance died (its seats go away, since its last heartbeat) or came
+// back.
+func (p *presence) see(beats store.Heartbeats, ttl time.Duration) (shown bool) {
+	elsewhere, lastHeld := p.others.Seats(beats, ttl)
+	shown = !maps.Equal(p.elsewhere, elsewhere)
+	p.elsewhere = elsewhere
+	// Only an away seat's time shows; a held seat's changing redraws
+	// nothing. A seat missing from a map has the zero time there.
+	for _, seats := range []map[int]time.Time{lastHeld, p.lastHeld} {
 		for seat := range seats {
-			shown = shown || !p.present(seat) && !sp.LastHeld[seat].Equal(p.lastHeld[seat])
+			shown = shown || !p.present(seat) && !lastHeld[seat].Equal(p.lastHeld[seat])
 		}
 	}
-	p.lastHeld = sp.LastHeld
+	p.lastHeld = lastHeld
 	return shown
 }
 
-// presenceClaim is one round's share of a room's presence, taken under
-// the room's lock for the store to be asked outside it: the claim to
-// write (when write), or else only a read.
+// presenceClaim is a room's claim to write, taken under the room's lock
+// for the store to be asked outside it.
 type presenceClaim struct {
-	write  bool
 	held   []int
 	last   map[int]time.Time
 	gen    int // the changes the claim covers
 	ticket int // the read it makes
 }
 
-// claim is what this round shares: the claim when it changed (or, with
-// all, when it needs renewing), a read when all and sessions here watch
-// the room (watched). Leaving withdraws the claim. ok is false when there
-// is nothing to do.
-func (p *presence) claim(all, leaving, watched bool, now time.Time) (c presenceClaim, ok bool) {
+// claim is the claim to write when the seats held here changed since
+// the last one written; leaving withdraws it. ok is false when there is
+// nothing to write: a claim stands until replaced, and the instance's
+// heartbeat, not the claim, says it is still alive.
+func (p *presence) claim(leaving bool, now time.Time) (c presenceClaim, ok bool) {
+	if !p.dirty && !(leaving && len(p.claimed) > 0) {
+		return c, false
+	}
 	held := p.held()
 	c.held = held
 	if leaving {
 		c.held = nil
 	}
-	c.write = p.dirty || len(held) > 0 && all || leaving && len(p.claimed) > 0
-	if !c.write && !(all && watched) {
-		return c, false
-	}
 	c.last = maps.Clone(p.away)
 	if c.last == nil {
 		c.last = map[int]time.Time{}
 	}
-	for _, seat := range held {
-		c.last[seat] = now // on leaving, the seats held until now
+	if leaving {
+		for _, seat := range held {
+			c.last[seat] = now // held until now
+		}
 	}
 	c.gen, c.ticket = p.gen, p.ask()
 	return c, true
+}
+
+// reclaim marks the claim to be written again, as the store lost it.
+func (p *presence) reclaim() {
+	if p.shared && len(p.here) > 0 {
+		p.gen++
+		p.dirty = true
+	}
 }
 
 // wrote notes that claim c was stored: it is clean unless the seats held

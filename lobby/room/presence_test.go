@@ -42,8 +42,8 @@ func TestPresencePart(t *testing.T) {
 	if !shared.arrive(1) {
 		t.Fatal("a change with other instances is not to be shared")
 	}
-	claim, ok := shared.claim(false, false, true, t0)
-	if !ok || !claim.write || !slices.Equal(claim.held, []int{1}) || !claim.last[1].Equal(t0) {
+	claim, ok := shared.claim(false, t0)
+	if !ok || !slices.Equal(claim.held, []int{1}) || len(claim.last) != 0 {
 		t.Fatalf("the claim after a change: %+v, %v", claim, ok)
 	}
 	shared.arrive(2) // changed again while the claim was being written
@@ -51,24 +51,43 @@ func TestPresencePart(t *testing.T) {
 	if !shared.dirty {
 		t.Fatal("a claim written marked a later change shared")
 	}
+	const ttl = 15 * time.Second
+	beats := store.Heartbeats{At: t0, Last: map[string]time.Time{"b": t0}}
 	older, newer := shared.ask(), shared.ask()
-	if !shared.take(newer, store.SharedPresence{Elsewhere: map[int]bool{0: true}}) || !shared.present(0) {
+	heldOnB := store.SharedPresence{Claims: map[string]store.Claim{"b": {Seats: []int{0}, At: t0}}}
+	if !shared.take(newer, heldOnB, beats, ttl) || !shared.present(0) {
 		t.Fatal("a seat held elsewhere is not shown")
 	}
-	if shared.take(older, store.SharedPresence{}) || !shared.present(0) {
+	if shared.take(older, store.SharedPresence{}, beats, ttl) || !shared.present(0) {
 		t.Fatal("an older read's answer was taken over a newer one's")
 	}
+	// b's heartbeats stop: a heartbeat read ttl after its last shows its
+	// seat away since then, with no read of the room.
+	if shared.see(store.Heartbeats{At: t0.Add(ttl - time.Millisecond), Last: beats.Last}, ttl) || !shared.present(0) {
+		t.Fatal("b's seat away before its TTL ran out")
+	}
+	if !shared.see(store.Heartbeats{At: t0.Add(ttl), Last: beats.Last}, ttl) || shared.present(0) || !shared.awaySince(0, updated).Equal(t0) {
+		t.Fatalf("b dead: seat 0 present %v, away since %v, want since b's last heartbeat %v", shared.present(0), shared.awaySince(0, updated), t0)
+	}
 	left := t0.Add(5 * time.Second)
-	shared.take(shared.ask(), store.SharedPresence{LastHeld: map[int]time.Time{0: left}})
+	shared.take(shared.ask(), store.SharedPresence{Left: map[int]time.Time{0: left}}, beats, ttl)
 	if shared.present(0) || !shared.awaySince(0, updated).Equal(left) {
 		t.Fatalf("seat 0 left elsewhere at %v; away since %v", left, shared.awaySince(0, updated))
 	}
-	leaving, ok := shared.claim(false, true, true, t0.Add(time.Minute))
-	if !ok || !leaving.write || leaving.held != nil || !leaving.last[2].Equal(t0.Add(time.Minute)) {
+	renewal, ok := shared.claim(false, t0.Add(time.Second))
+	if !ok || !slices.Equal(renewal.held, []int{1, 2}) {
+		t.Fatalf("the claim after the change made meanwhile: %+v, %v", renewal, ok)
+	}
+	shared.wrote(renewal)
+	if _, ok := shared.claim(false, t0.Add(time.Minute)); ok {
+		t.Fatal("a claim written again with nothing changed: the heartbeat keeps it alive")
+	}
+	leaving, ok := shared.claim(true, t0.Add(time.Minute))
+	if !ok || leaving.held != nil || !leaving.last[2].Equal(t0.Add(time.Minute)) {
 		t.Fatalf("the claim on leaving: %+v, %v", leaving, ok)
 	}
 	shared.wrote(leaving)
-	if _, ok := shared.claim(false, false, false, t0); ok {
-		t.Fatal("a claim with nothing changed and no renewal due")
+	if _, ok := shared.claim(false, t0); ok {
+		t.Fatal("a claim with nothing changed")
 	}
 }

@@ -38,6 +38,9 @@ type Env struct {
 	// presence is the store's presence shared between instances, nil
 	// with a store of this instance's own.
 	Presence store.Presence
+	// heartbeats is when each instance sharing the store was last heard
+	// alive, as the lobby last read it (zero before it has).
+	Heartbeats func() store.Heartbeats
 	// started is when this lobby began serving (presence.started).
 	Started time.Time
 
@@ -74,6 +77,15 @@ type Env struct {
 func (e *Env) Unavailable(what string, err error, attrs ...any) error {
 	e.Fault(what, err, attrs...)
 	return ErrUnavailable
+}
+
+// heartbeats is Heartbeats' answer, or none (every claim counts) when the
+// env has no Heartbeats.
+func (e *Env) heartbeats() store.Heartbeats {
+	if e.Heartbeats == nil {
+		return store.Heartbeats{}
+	}
+	return e.Heartbeats()
 }
 
 // presenceNow is the clock for presence, in milliseconds: what a shared

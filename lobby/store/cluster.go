@@ -62,30 +62,83 @@ const (
 // players of one room may sit on different instances, so whether a seat is
 // held, and since when it has been empty, has to be known to all of them:
 // otherwise a host could hand to a bot the seat of someone playing through
-// another instance. Each instance claims the seats its sessions hold for a
-// while and renews the claim; a claim that is not renewed lapses, so the
-// seats of an instance that died show as away without anyone cleaning up.
+// another instance. Liveness is per instance, not per seat: each instance
+// says it is alive on its heartbeat, one write whatever it holds, and
+// writes its claim on a room's seats only when the seats its sessions hold
+// there change. A claim counts while its instance is alive, so the seats
+// of an instance that died show as away once its heartbeats have stopped
+// for the TTL, without anyone cleaning up, and away since its last
+// heartbeat, the same on every instance.
 type Presence interface {
-	// ClaimSeats replaces this instance's claim on room code: its sessions
-	// hold the seats in held until now+ttl (none: the claim is withdrawn).
-	// Each seat in last was held here until that time; the store keeps the
-	// latest such time per seat, which is when an empty seat became empty.
-	// It returns the room's presence as the other instances claim it.
-	ClaimSeats(ctx context.Context, code string, held []int, last map[int]time.Time, now time.Time, ttl time.Duration) (SharedPresence, error)
-	// SeatPresence returns the room's presence as the other instances claim
-	// it at now.
-	SeatPresence(ctx context.Context, code string, now time.Time) (SharedPresence, error)
+	// Heartbeat records this instance alive at now and returns when each
+	// instance sharing the store last was. lost reports that the store
+	// had no record of this instance although it beat before: the store
+	// lost its data (a Redis restarted empty), claims included, so they
+	// are to be written again.
+	Heartbeat(ctx context.Context, now time.Time) (beats Heartbeats, lost bool, err error)
+	// ClaimSeats replaces this instance's claim on room code with held,
+	// the seats its sessions hold as of now (none: the claim is
+	// withdrawn). Each seat in last was held here until that time; the
+	// store keeps the latest such time per seat, which is when an empty
+	// seat became empty. It returns the room's presence as the other
+	// instances claim it.
+	ClaimSeats(ctx context.Context, code string, held []int, last map[int]time.Time, now time.Time) (SharedPresence, error)
+	// SeatPresence returns the room's presence as the other instances
+	// claim it.
+	SeatPresence(ctx context.Context, code string) (SharedPresence, error)
 }
 
-// SharedPresence is what the instances sharing a store say about a room's
-// seats.
+// Heartbeats is when each instance sharing a store last said it was
+// alive (Presence.Heartbeat), as read at At by the reader's clock.
+type Heartbeats struct {
+	At   time.Time
+	Last map[string]time.Time
+}
+
+// SharedPresence is what the other instances sharing a store say about a
+// room's seats: their claims, and when seats were let go.
 type SharedPresence struct {
-	// Elsewhere holds the seats that sessions on other live instances hold.
-	Elsewhere map[int]bool
-	// LastHeld is when each seat was last known held by any instance: for a
-	// seat nobody holds, the time it became empty, the same on every
-	// instance.
-	LastHeld map[int]time.Time
+	// Claims holds each other instance's claim, by instance.
+	Claims map[string]Claim
+	// Left is when each seat was last let go by an instance that held
+	// it: the latest such time, the same for every reader.
+	Left map[int]time.Time
+}
+
+// Claim is the seats one instance's sessions hold in a room, as it last
+// wrote them at At (by its own clock).
+type Claim struct {
+	Seats []int
+	At    time.Time
+}
+
+// Seats is the room's presence as seen from in with liveness ttl: the
+// seats that sessions on live instances hold (elsewhere), and when each
+// seat was last held (lastHeld). A dead instance's seats were held until
+// it was last alive: its last heartbeat, or its claim when that is newer
+// (an instance that claimed before its first heartbeat was read). Before
+// any heartbeat was read (in.At zero) every claim counts: a seat is never
+// freed for want of news.
+func (p SharedPresence) Seats(in Heartbeats, ttl time.Duration) (elsewhere map[int]bool, lastHeld map[int]time.Time) {
+	elsewhere, lastHeld = map[int]bool{}, map[int]time.Time{}
+	for seat, t := range p.Left {
+		lastHeld[seat] = t
+	}
+	for name, c := range p.Claims {
+		last := c.At
+		if t := in.Last[name]; t.After(last) {
+			last = t
+		}
+		alive := in.At.IsZero() || last.Add(ttl).After(in.At)
+		for _, seat := range c.Seats {
+			if alive {
+				elsewhere[seat] = true
+			} else if last.After(lastHeld[seat]) {
+				lastHeld[seat] = last
+			}
+		}
+	}
+	return elsewhere, lastHeld
 }
 
 // Misses counts failed room lookups (lobby/lookups.go) by name: a player's

@@ -20,9 +20,12 @@ import (
 //	smokestack:{CODE}:meta      hash: json (store.Meta), version, updated, over,
 //	                            result, status (round and acting seats)
 //	smokestack:{CODE}:moves     list of store.Record JSON, index = move number
-//	smokestack:{CODE}:presence  hash: claim:ORIGIN "EXPIRY_MS:SEAT,SEAT…", one
-//	                            field per instance holding seats; seen:SEAT when
-//	                            the seat was last known held, in Unix ms
+//	smokestack:{CODE}:presence  hash: claim:ORIGIN "AT_MS:SEAT,SEAT…", one
+//	                            field per instance holding seats, written when
+//	                            they change and counted while ORIGIN's
+//	                            heartbeat is (smokestack:{uptime}:instances);
+//	                            seen:SEAT when an instance last let the seat
+//	                            go, in Unix ms
 //	smokestack:{CODE}:changes   sharded channel: "ORIGIN CODE" for every
 //	                            committed change and every change in the
 //	                            seats an instance holds, "ORIGIN chat:CODE"
@@ -134,6 +137,9 @@ import (
 //	smokestack:{uptime}:last    when an instance last said it was alive, Unix ms
 //	smokestack:{uptime}:down    list of "FROM_MS:TO_MS", the service's
 //	                            downtimes, oldest first
+//	smokestack:{uptime}:instances  hash: ORIGIN -> the instance's last
+//	                            heartbeat, Unix ms (presence.go); kept a
+//	                            week after it stops, as its claims' end
 //
 // Leases (lease.go):
 //
@@ -168,6 +174,7 @@ const (
 
 	redisAliveLast = redisPrefix + "{uptime}:last"
 	redisAliveDown = redisPrefix + "{uptime}:down"
+	redisInstances = redisPrefix + "{uptime}:instances"
 
 	redisOperators = redisPrefix + "{operators}:requests"
 	redisReplies   = redisPrefix + "operators:reply:"

@@ -37,6 +37,7 @@ type Store struct {
 	news   news   // the sharded subscriptions of Changes
 	heard  atomic.Int64
 	repl   replication
+	beaten atomic.Bool // a Heartbeat succeeded
 	// crashAt, set by a test, stops a Record at the named step as a
 	// killed instance would (ratings.go).
 	crashAt func(step string) bool
@@ -51,6 +52,10 @@ func New(rdb redis.UniversalClient) *Store {
 	_, _ = rand.Read(b)
 	return &Store{rdb: rdb, origin: hex.EncodeToString(b)}
 }
+
+// Origin names this store's instance in what it writes for the others:
+// its heartbeat, its claims on seats, its announcements.
+func (s *Store) Origin() string { return s.origin }
 
 // announcement is what announces a change to room code (or a chat) on
 // the changes channel: this store's origin and the code.
