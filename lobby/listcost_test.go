@@ -2,7 +2,9 @@ package lobby
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -10,27 +12,37 @@ import (
 	"github.com/redis/go-redis/v9"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/internal/redistest"
 	"github.com/smokestack/smokestack/lobby/store"
 	redisstore "github.com/smokestack/smokestack/lobby/store/redis"
 )
 
 // commandCounter counts the commands a client sends, each command of a
-// pipeline or transaction apart.
-type commandCounter struct{ n atomic.Int64 }
+// pipeline or transaction apart, and the sorted-set ones (the lists').
+type commandCounter struct{ n, lists atomic.Int64 }
+
+func (c *commandCounter) count(cmds ...redis.Cmder) {
+	c.n.Add(int64(len(cmds)))
+	for _, cmd := range cmds {
+		if strings.HasPrefix(cmd.Name(), "z") {
+			c.lists.Add(1)
+		}
+	}
+}
 
 func (c *commandCounter) DialHook(next redis.DialHook) redis.DialHook { return next }
 
 func (c *commandCounter) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 	return func(ctx context.Context, cmd redis.Cmder) error {
-		c.n.Add(1)
+		c.count(cmd)
 		return next(ctx, cmd)
 	}
 }
 
 func (c *commandCounter) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
 	return func(ctx context.Context, cmds []redis.Cmder) error {
-		c.n.Add(int64(len(cmds)))
+		c.count(cmds...)
 		return next(ctx, cmds)
 	}
 }
@@ -159,4 +171,42 @@ func TestListCostIsPage(t *testing.T) {
 	if costs[0] != costs[1] {
 		t.Errorf("the cost grew with the stored rooms: %+v at 100, %+v at 10,000", costs[0], costs[1])
 	}
+}
+
+// TestListWriteCost: a move writes no list; the writes that change what
+// lists show (create, seat, start, end, delete) write theirs. It logs
+// what each sends.
+func TestListWriteCost(t *testing.T) {
+	lc := newListCost(t, 0)
+	ctx := context.Background()
+	at := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+	m := store.Meta{Code: "W00001", Game: "tally", Public: true, Host: "key:a", HostAddr: "10.0.0.1",
+		Seats:   []store.Seat{{Player: "key:a"}, {}, {}, {}},
+		Created: at, Updated: at, Version: 1}
+	c := lc.counted
+	cost := func(what string, write func() error) (all, lists int64) {
+		t.Helper()
+		n, z := c.n.Load(), c.lists.Load()
+		if err := write(); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		all, lists = c.n.Load()-n, c.lists.Load()-z
+		t.Logf("%-12s %2d Redis commands, %2d of them the lists'", what, all, lists)
+		return all, lists
+	}
+	cost("create", func() error { return lc.store.Create(ctx, m) })
+	m.Seats[1].Player, m.Version = "key:b", m.Version+1
+	cost("seat", func() error { return lc.store.SaveMeta(ctx, m) })
+	m.Seats[2].Player, m.Seats[3].Player, m.Started, m.StartedAt, m.Version = "key:c", "key:d", true, at, m.Version+1
+	cost("start", func() error { return lc.store.SaveMeta(ctx, m) })
+	if _, lists := cost("move", func() error {
+		return lc.store.Append(ctx, m.Code, 0, store.Record{Move: json.RawMessage(`{}`), At: at.Add(time.Minute)}, engine.Status{Round: 1})
+	}); lists != 0 {
+		t.Errorf("a move sent %d commands to the lists, want none", lists)
+	}
+	end := &engine.Result{Scores: []int{1, 2, 3, 4}, Winners: []int{3}}
+	cost("ending move", func() error {
+		return lc.store.Append(ctx, m.Code, 1, store.Record{Move: json.RawMessage(`{}`), At: at.Add(2 * time.Minute)}, engine.Status{Result: end})
+	})
+	cost("delete", func() error { return lc.store.Delete(ctx, m.Code) })
 }

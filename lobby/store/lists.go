@@ -102,8 +102,10 @@ func Listings(m Meta) []Listing {
 	return out
 }
 
-// Candidates are the lists m could be in, in any state: those a write of
-// m must take it out of when it is not in them now.
+// Candidates are the lists m could have been in before it came to be
+// as it is: those a write of m takes it out of when it is not in them
+// now. A game's end is for good, so an unfinished room was never in its
+// players' finished games.
 func Candidates(m Meta) []string {
 	out := []string{ListDue, ListOpen, ListPlay}
 	if m.Host != "" {
@@ -113,7 +115,10 @@ func Candidates(m Meta) []string {
 		out = append(out, ListAddr(m.HostAddr))
 	}
 	for _, p := range m.players() {
-		out = append(out, ListPlayer(p), ListPlayed(p))
+		out = append(out, ListPlayer(p))
+		if m.Over {
+			out = append(out, ListPlayed(p))
+		}
 	}
 	return out
 }
