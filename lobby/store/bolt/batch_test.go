@@ -99,7 +99,7 @@ func BenchmarkAppend(b *testing.B) {
 		b.Run(fmt.Sprintf("rooms=%d", rooms), func(b *testing.B) {
 			s := openAt(b, filepath.Join(b.TempDir(), "rooms.db"))
 			defer s.Close()
-			storetest.BenchAppend(b, s, rooms, storetest.Counters{Commits: func() int64 { return bolt.Commits(s) }})
+			storetest.BenchAppend(b, s, rooms, storetest.Counters{Counts: map[string]func() int64{"commits": func() int64 { return bolt.Commits(s) }}})
 		})
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"encoding/hex"
 	"errors"
 	mrand "math/rand/v2"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -43,6 +44,7 @@ type Store struct {
 	crashAt func(step string) bool
 	// attemptLife, when set by a test, replaces the const of that name.
 	attemptLife time.Duration
+	pipes       sync.Map // node -> *pipe: the moves sent together (batch.go)
 }
 
 // New uses an existing client, such as a redis.ClusterClient.

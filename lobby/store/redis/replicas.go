@@ -66,10 +66,7 @@ func (s *Store) write(ctx context.Context, sc *redis.Script, keys []string, args
 	if err != nil {
 		return 0, unsure(err)
 	}
-	if n == 1 && acked < s.repl.n {
-		return 0, fmt.Errorf("%w: %d of %d within %s", store.ErrUnconfirmed, acked, s.repl.n, s.repl.wait)
-	}
-	return n, nil
+	return s.repl.confirmed(n, acked)
 }
 
 // unsure marks err as store.ErrUnconfirmed when the script may have run
@@ -101,32 +98,49 @@ func (s *Store) writeWaiting(ctx context.Context, node redis.Cmdable, sc *redis.
 		} else {
 			res = sc.EvalSha(ctx, p, keys, args...)
 		}
-		ms := s.repl.wait.Milliseconds()
-		if aof {
-			wait = p.Do(ctx, "WAITAOF", 1, s.repl.n, ms)
-		} else {
-			wait = p.Do(ctx, "WAIT", s.repl.n, ms)
-		}
+		wait = s.repl.waitCmd(ctx, p, aof)
 		return nil
 	})
 	if n, err = res.Int(); err != nil {
 		return 0, 0, err
 	}
-	// From here the write is made (or was already): a failed wait leaves
-	// it unconfirmed, never undone.
+	return n, s.repl.acked(wait, aof), nil
+}
+
+// waitCmd queues the wait for replicas on p: WAITAOF when aof, else WAIT.
+func (r *replication) waitCmd(ctx context.Context, p redis.Pipeliner, aof bool) *redis.Cmd {
+	if aof {
+		return p.Do(ctx, "WAITAOF", 1, r.n, r.wait.Milliseconds())
+	}
+	return p.Do(ctx, "WAIT", r.n, r.wait.Milliseconds())
+}
+
+// acked is how many replicas wait's answer counts. It is read once the
+// write is made (or was already): a failed wait leaves the write
+// unconfirmed, never undone.
+func (r *replication) acked(wait *redis.Cmd, aof bool) int {
 	if aof {
 		v, err := wait.Int64Slice()
 		if err != nil || len(v) != 2 {
 			// A primary promoted since the probe may not take WAITAOF:
 			// WAIT from the next change on.
-			s.repl.aof.Store(false)
-			return n, 0, nil
+			r.aof.Store(false)
+			return 0
 		}
-		return n, int(v[1]), nil
+		return int(v[1])
 	}
 	v, err := wait.Int()
 	if err != nil {
-		return n, 0, nil
+		return 0
 	}
-	return n, int(v), nil
+	return int(v)
+}
+
+// confirmed is a script's answer n once acked replicas hold it: a write
+// made (1) that reached too few is store.ErrUnconfirmed.
+func (r *replication) confirmed(n, acked int) (int, error) {
+	if n == 1 && acked < r.n {
+		return 0, fmt.Errorf("%w: %d of %d within %s", store.ErrUnconfirmed, acked, r.n, r.wait)
+	}
+	return n, nil
 }

@@ -139,7 +139,7 @@ func (s *Store) Append(ctx context.Context, code string, at int, r store.Record,
 	if err != nil {
 		return fmt.Errorf("append to room %s: %w", code, err)
 	}
-	n, err := s.write(ctx, appendScript, []string{metaKey(code), movesKey(code)},
+	n, err := s.writeTogether(ctx, appendScript, []string{metaKey(code), movesKey(code)},
 		at, data, redisTime(r.At), end, roomChannel(code), s.announcement(code), standing)
 	if err != nil {
 		return fmt.Errorf("append move %d to room %s: %w", at, code, err)

@@ -156,8 +156,9 @@ func Durable(t *testing.T, s store.Store, crash func() store.Store) {
 // Counters are what BenchAppend reads of a store besides the moves:
 // each is optional.
 type Counters struct {
-	// Commits counts the store's commits (its fsyncs) so far.
-	Commits func() int64
+	// Counts are counters of the store's (its commits, its server's reads
+	// of commands) by name, each reported as name/move.
+	Counts map[string]func() int64
 	// ServerCPU is the CPU time a store's server (redis-server) has used.
 	ServerCPU func() time.Duration
 }
@@ -176,11 +177,11 @@ func BenchAppend(b *testing.B, s store.Rooms, rooms int, c Counters) {
 		}
 		codes[i] = m.Code
 	}
-	var commits0 int64
-	var server0 time.Duration
-	if c.Commits != nil {
-		commits0 = c.Commits()
+	counts0 := map[string]int64{}
+	for name, count := range c.Counts {
+		counts0[name] = count()
 	}
+	var server0 time.Duration
 	if c.ServerCPU != nil {
 		server0 = c.ServerCPU()
 	}
@@ -204,8 +205,8 @@ func BenchAppend(b *testing.B, s store.Rooms, rooms int, c Counters) {
 	n := float64(b.N)
 	b.ReportMetric(n/time.Since(start).Seconds(), "moves/s")
 	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/n, "cpu-µs/move")
-	if c.Commits != nil {
-		b.ReportMetric(float64(c.Commits()-commits0)/n, "commits/move")
+	for name, count := range c.Counts {
+		b.ReportMetric(float64(count()-counts0[name])/n, name+"/move")
 	}
 	if c.ServerCPU != nil {
 		b.ReportMetric(float64((c.ServerCPU()-server0).Microseconds())/n, "server-µs/move")
