@@ -105,10 +105,10 @@ return {'ok', '', ''}
 // {"locked", the lock held}.
 var prepareScript = redis.NewScript(`
 local lockf = 'lock:' .. ARGV[1]
-local lock = redis.call('HGET', KEYS[1], lockf)
+local got = redis.call('HMGET', KEYS[1], lockf, 'rating:' .. ARGV[1])
+local lock, r = got[1], got[2]
 if lock and lock ~= ARGV[2] then return {'locked', lock} end
 if ARGV[3] ~= '' then
-  local r = redis.call('HGET', KEYS[1], 'rating:' .. ARGV[1])
   local games = 0
   if r then games = cjson.decode(r).games end
   if games ~= tonumber(ARGV[3]) then
