@@ -93,8 +93,8 @@ import (
 //	                            while that profile's name field is NAMEKEY
 //	smokestack:outcome:{CODE}   hash: a recorded room's state (pending,
 //	                            committed; kept if migrated), token (the
-//	                            attempt's), at
-//	                            (Unix ms), outcome (store.Outcome JSON)
+//	                            attempt's), at (Unix ms), outcome
+//	                            (store.Outcome JSON)
 //	smokestack:{board:GAME:S}   sorted set: player IDs scored by minus their
 //	                            rating's ordinal in GAME (best first, ties by
 //	                            ID), shard S = crc32(ID) mod boardShards
@@ -111,9 +111,9 @@ import (
 // renamed or dropped; a name whose holder's profile no longer holds it is
 // free, at once for its holder and after a minute for others (a creation
 // in flight). A finished game touches every seat's player and the room's
-// outcome: ratings.go records it in three steps (each player's rating
-// locked for the room, the outcome committed in the room's slot, each
-// player's rating written and unlocked), so a crash at any point is
+// outcome: ratings.go records it as a two-phase commit (each player's
+// rating locked for the room, the outcome committed in the room's slot,
+// each player's rating written and unlocked), so a crash at any point is
 // finished or undone by the next try, and it counts once. A leaderboard
 // is a copy of the ratings, written after them.
 //
@@ -121,7 +121,7 @@ import (
 // (smokestack:{profiles}:byid, :bykey, :byname and smokestack:{records}:
 // outcomes, :ratings, :solos): the first instance to open such a store
 // copies them into the keys above (migrate.go) and leaves them be.
-
+//
 // Abuse control (bans.go, misses.go): one key per thing counted.
 //
 //	smokestack:bans             hash: target -> store.Ban JSON, read whole
