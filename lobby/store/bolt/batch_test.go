@@ -40,12 +40,14 @@ func TestAcknowledgedMovesSurviveReopen(t *testing.T) {
 
 // Moves of many rooms that arrive while a commit is under way share the
 // next commit, and one room's refusal in it is that room's answer alone:
-// the others' moves are stored by the same commit.
+// the others' moves are stored by the same commit. A move that fails the
+// shared transaction (its record cannot be written) fails alone: the
+// others are committed each on its own.
 func TestMovesArrivingTogetherShareOneCommit(t *testing.T) {
 	ctx := context.Background()
 	s := openAt(t, filepath.Join(t.TempDir(), "rooms.db"))
 	defer s.Close()
-	const rooms = 50
+	const rooms, odd = 50, 7
 	codes := make([]string, rooms)
 	for i := range codes {
 		codes[i] = fmt.Sprintf("R%03d", i)
@@ -53,43 +55,73 @@ func TestMovesArrivingTogetherShareOneCommit(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	move := store.Record{Move: json.RawMessage(`{"kind":"pass"}`), At: time.Unix(1, 0).UTC()}
-	before := bolt.Commits(s)
-	var wg sync.WaitGroup
-	errs := make([]error, rooms)
-	for i, code := range codes {
-		at := 0
-		if i == 7 {
-			at = 3 // a stale writer: its room's log is not 3 long
+	// together appends move at to every room, and oddOne's to room odd,
+	// while a commit is under way; it returns their answers and the
+	// commits made once it is done.
+	together := func(at int, oddOne func(code string) error) ([]error, int64) {
+		queued, release := bolt.Hold(s)
+		errs := make([]error, rooms)
+		var wg sync.WaitGroup
+		for i, code := range codes {
+			wg.Go(func() {
+				if i == odd {
+					errs[i] = oddOne(code)
+					return
+				}
+				errs[i] = s.Append(ctx, code, at, store.Record{Move: json.RawMessage(`{"kind":"pass"}`), At: time.Unix(int64(at), 0).UTC()}, engine.Status{})
+			})
 		}
-		wg.Go(func() { errs[i] = s.Append(ctx, code, at, move, engine.Status{}) })
-	}
-	wg.Wait()
-	commits := bolt.Commits(s) - before
-	for i, err := range errs {
-		if i == 7 {
-			if !errors.Is(err, store.ErrConflict) {
-				t.Errorf("stale move: %v, want ErrConflict", err)
+		deadline := time.Now().Add(10 * time.Second)
+		for queued() < rooms {
+			if time.Now().After(deadline) {
+				t.Fatalf("%d of %d moves queued behind the commit under way within 10s", queued(), rooms)
 			}
-			continue
+			time.Sleep(time.Millisecond) // until every move has queued
 		}
-		if err != nil {
-			t.Errorf("room %s: %v", codes[i], err)
+		before := bolt.Commits(s)
+		release()
+		wg.Wait()
+		return errs, bolt.Commits(s) - before
+	}
+	check := func(errs []error, oddWant string, oddOK func(error) bool, moves int) {
+		t.Helper()
+		for i, err := range errs {
+			if i == odd {
+				if !oddOK(err) {
+					t.Errorf("room %d: %v, want %s", i, err, oddWant)
+				}
+				continue
+			}
+			if err != nil {
+				t.Errorf("room %d: %v", i, err)
+			}
+		}
+		for i, code := range codes {
+			want := moves
+			if i == odd {
+				want = 0
+			}
+			if _, got, _ := s.Load(ctx, code, 0); len(got) != want {
+				t.Errorf("room %s holds %d moves, want %d", code, len(got), want)
+			}
 		}
 	}
-	if commits >= rooms-1 {
-		t.Errorf("%d moves took %d commits: none were shared", rooms-1, commits)
+
+	errs, commits := together(0, func(code string) error { // its room's log is not 3 long
+		return s.Append(ctx, code, 3, store.Record{Move: json.RawMessage(`{}`)}, engine.Status{})
+	})
+	check(errs, "ErrConflict", func(err error) bool { return errors.Is(err, store.ErrConflict) }, 1)
+	if commits != 1 {
+		t.Errorf("%d moves took %d commits, want 1", rooms-1, commits)
 	}
-	for i, code := range codes {
-		want := 1
-		if i == 7 {
-			want = 0
-		}
-		if _, moves, _ := s.Load(ctx, code, 0); len(moves) != want {
-			t.Errorf("room %s holds %d moves, want %d", code, len(moves), want)
-		}
+
+	errs, commits = together(1, func(code string) error { // a record that cannot be written
+		return s.Append(ctx, code, 0, store.Record{Move: json.RawMessage(`{"kind":`)}, engine.Status{})
+	})
+	check(errs, "a JSON syntax error", func(err error) bool { return errors.As(err, new(*json.SyntaxError)) }, 2)
+	if commits != rooms-1 {
+		t.Errorf("after a failed shared transaction: %d commits, want %d (each move alone)", commits, rooms-1)
 	}
-	t.Logf("%d moves in %d commits", rooms-1, commits)
 }
 
 // BenchmarkAppend: moves stored per second, CPU and commits (fsyncs) per
