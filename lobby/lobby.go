@@ -131,8 +131,9 @@ func New(cfg Config) *Lobby {
 // Run does the lobby's background work until ctx ends: saying in the
 // store that the service runs (pauses.go), expiring abandoned rooms and
 // profiles while this instance holds the expiry lease (expiry.go) and,
-// with a shared store, following changes made elsewhere and
-// sharing which seats sessions here hold. With a shared store it returns
+// with a shared store, following changes made elsewhere, saying on a
+// heartbeat that this instance is alive, and sharing which seats
+// sessions here hold. With a shared store it returns
 // only after withdrawing this instance's claims on seats and releasing
 // the expiry lease, so close the store after Run returns.
 func (l *Lobby) Run(ctx context.Context) {
