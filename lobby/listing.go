@@ -62,6 +62,26 @@ func (li *listing) Rooms(ctx context.Context) ([]RoomInfo, error) {
 	return li.infos(append(open, play...)), nil
 }
 
+// OpenSeats lists a page of the public rooms with a free seat, whose
+// game is still to start, most recently played first.
+func (li *listing) OpenSeats(ctx context.Context) ([]RoomInfo, error) {
+	open, err := li.store.OpenSeats(ctx, publicPage)
+	if err != nil {
+		return nil, li.unavailable("list rooms", err)
+	}
+	return li.infos(open), nil
+}
+
+// InPlay lists a page of the public games in play, most recently
+// played first.
+func (li *listing) InPlay(ctx context.Context) ([]RoomInfo, error) {
+	play, err := li.store.InPlay(ctx, publicPage)
+	if err != nil {
+		return nil, li.unavailable("list rooms", err)
+	}
+	return li.infos(play), nil
+}
+
 // History lists the rooms where player holds a seat, most recently
 // played first: the unfinished ones and the latest finished, a page in
 // all.

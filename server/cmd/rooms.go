@@ -27,7 +27,13 @@ func (s *Set) rooms(c *Call) error {
 		head, none = c.T("cmd.rooms.playing_head", "Command", s.Host.SSHCommand(true, "watch", c.usage("CODE"))), c.T("cmd.rooms.playing_none")
 	}
 	return c.listRooms(func(ctx context.Context) ([]lobby.RoomInfo, error) {
-		rooms, err := s.Lobby.Rooms(ctx)
+		// A page of the store's list; a room loaded here shows as it
+		// stands now, which may have filled or started since.
+		list := s.Lobby.OpenSeats
+		if *playing {
+			list = s.Lobby.InPlay
+		}
+		rooms, err := list(ctx)
 		return slices.DeleteFunc(rooms, func(r lobby.RoomInfo) bool { return joinable(r) == *playing }), err
 	}, head, none)
 }
