@@ -17,6 +17,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -42,6 +43,7 @@ type config struct {
 	rated           int
 	abandoned       int
 	expiryInstances int
+	fleetExpire     time.Duration
 	killSample      int
 	workers         int
 	jsonOut         string
@@ -68,6 +70,7 @@ func main() {
 	fs.IntVar(&c.rated, "rated", 20, "rooms of four new players that play a game of tally to its end and are rated")
 	fs.IntVar(&c.abandoned, "abandoned", 200, "rooms made two hours ago and left, for the expiry phase to remove")
 	fs.IntVar(&c.expiryInstances, "expiry-instances", 3, "instances started with expiry on for the expiry phase (the others run with it off)")
+	fs.DurationVar(&c.fleetExpire, "fleet-expire", 0, "the fleet's own expiry (0: off, and only the expiry phase's instances expire rooms); with an expiry lease, give the fleet expiry, as an instance with it off may hold the lease")
 	fs.IntVar(&c.killSample, "kill-sample", 50, "rooms of the killed instance watched from the others")
 	fs.IntVar(&c.workers, "workers", 32, "players connecting at once")
 	fs.StringVar(&c.jsonOut, "json", "", "also write the phases, the units and the checks as JSON to `FILE`")
@@ -78,18 +81,19 @@ func main() {
 	}
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer cancel()
-	ok, err := run(ctx, c)
+	s, err := run(ctx, c, os.Stdout)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "smokesim:", err)
 		os.Exit(1)
 	}
-	if !ok {
+	if !s.passed() {
 		fmt.Fprintln(os.Stderr, "smokesim: CHECKS FAILED (above)")
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, c config) (bool, error) {
+// run runs the simulation and writes its report to out.
+func run(ctx context.Context, c config, out io.Writer) (*sim, error) {
 	var cl *redisCluster
 	var err error
 	if c.clusterURL != "" {
@@ -98,7 +102,7 @@ func run(ctx context.Context, c config) (bool, error) {
 		dir := c.clusterDir
 		if dir == "" {
 			if dir, err = os.MkdirTemp("", "smokesim-"); err != nil {
-				return false, err
+				return nil, err
 			}
 			defer os.RemoveAll(dir)
 		}
@@ -106,28 +110,28 @@ func run(ctx context.Context, c config) (bool, error) {
 		cl, err = startCluster(ctx, dir, c.clusterPort, c.fsync)
 	}
 	if err != nil {
-		return false, err
+		return nil, err
 	}
 	defer cl.stop()
 	primaries, err := cl.primaries(ctx)
 	if err != nil {
-		return false, err
+		return nil, err
 	}
 	s := &sim{cfg: c, cluster: cl, meter: newMeter(primaries), begun: time.Now()}
 	defer s.meter.close()
 	defer s.closeAll()
-	if err := s.runPhases(ctx); err != nil {
-		s.report(os.Stdout)
-		return false, err
+	err = s.runPhases(ctx)
+	s.report(out)
+	if err != nil {
+		return s, err
 	}
-	s.report(os.Stdout)
 	if c.jsonOut != "" {
 		data, _ := json.MarshalIndent(s.result(), "", "  ")
 		if err := os.WriteFile(c.jsonOut, data, 0o644); err != nil {
-			return false, err
+			return s, err
 		}
 	}
-	return s.passed(), nil
+	return s, nil
 }
 
 func logf(format string, args ...any) {

@@ -71,31 +71,13 @@ func (s *sim) units() []unit {
 		// The passes ran on expiryInstances instances, or on one holding
 		// a lease: the fleet makes as many a minute.
 		passes, fleet := float64(c.expiryInstances), inst
-		if s.expiryHolders() == 1 {
+		if s.expiryHolders == 1 {
 			passes, fleet = 1, 1
 		}
 		add("expiry", "an instance's pass over the store", w, passes, fleet/n,
 			fmt.Sprintf("a pass a minute by %.0f instances", fleet))
 	}
 	return out
-}
-
-// expiryHolders is how many instances expired rooms (from the check).
-func (s *sim) expiryHolders() int {
-	for _, c := range s.checks {
-		if strings.HasPrefix(c.Name, "every abandoned room expires") {
-			_, rest, _ := strings.Cut(c.Detail, "by instance: [")
-			list, _, _ := strings.Cut(rest, "]")
-			n := 0
-			for _, f := range strings.Fields(list) {
-				if f != "0" {
-					n++
-				}
-			}
-			return n
-		}
-	}
-	return 0
 }
 
 // top names w's most frequent commands with their share.

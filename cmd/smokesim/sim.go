@@ -29,7 +29,9 @@ type sim struct {
 	// moveCost is a move's work above idle (the moves phase), for the
 	// ratings phase to take out its last moves.
 	moveCost work
-	mu       sync.Mutex
+	// expiryHolders is how many instances expired rooms.
+	expiryHolders int
+	mu            sync.Mutex
 }
 
 // seat is one simulated player: who, through which instance, and the
@@ -237,7 +239,7 @@ func (s *sim) roundCost() work {
 }
 
 func (s *sim) config() instanceConfig {
-	return instanceConfig{url: s.cluster.url, ttl: s.cfg.ttl}
+	return instanceConfig{url: s.cluster.url, ttl: s.cfg.ttl, expire: s.cfg.fleetExpire}
 }
 
 func (s *sim) closeAll() {
