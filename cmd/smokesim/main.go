@@ -71,7 +71,7 @@ func main() {
 	fs.IntVar(&c.abandoned, "abandoned", 200, "rooms made two hours ago and left, for the expiry phase to remove")
 	fs.IntVar(&c.expiryInstances, "expiry-instances", 3, "instances started with expiry on for the expiry phase (the others run with it off)")
 	fs.DurationVar(&c.fleetExpire, "fleet-expire", 0, "the fleet's own expiry (0: off, and only the expiry phase's instances expire rooms); with an expiry lease, give the fleet expiry, as an instance with it off may hold the lease")
-	fs.IntVar(&c.killSample, "kill-sample", 50, "rooms of the killed instance watched from the others")
+	fs.IntVar(&c.killSample, "kill-sample", 50, "rooms of the killed instance watched from the others (0: no kill)")
 	fs.IntVar(&c.workers, "workers", 32, "players connecting at once")
 	fs.StringVar(&c.jsonOut, "json", "", "also write the phases, the units and the checks as JSON to `FILE`")
 	_ = fs.Parse(os.Args[1:])

@@ -130,6 +130,9 @@ func (s *sim) report(w io.Writer) {
 	}
 	tw.Flush()
 	us := s.units()
+	if s.roundsOverlap() {
+		fmt.Fprintln(w, "\nthe renewal rounds ran into each other (no quiet gap): each phase's own work is taken above the idle rate")
+	}
 	fmt.Fprintln(w)
 	tw = tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
 	fmt.Fprintln(tw, "kind\tunit\tcommands\tbytes\ta player's a minute\tcommands/player/min\tbytes/player/min\tmost run")

@@ -223,9 +223,20 @@ func maxTime(a, b time.Time) time.Time {
 // own is phase p's own work: less the quiet rate over its length and
 // each renewal round that fell in it.
 func (s *sim) own(p phase) work {
+	if s.roundsOverlap() {
+		return p.Work.minus(s.phase("idle").rate().scaled(p.Seconds))
+	}
 	quiet := s.phase("quiet")
 	w := p.Work.minus(quiet.rate().scaled(p.Seconds))
 	return w.minus(s.roundCost().scaled(float64(p.Ticks)))
+}
+
+// roundsOverlap reports whether the renewal rounds ran into each other
+// (each instance's round took about its interval, so no gap was quiet):
+// then a phase's own work is what it did above the idle rate.
+func (s *sim) roundsOverlap() bool {
+	idle, quiet := s.phase("idle").rate(), s.phase("quiet").rate()
+	return float64(quiet.total()) > float64(idle.total())/2
 }
 
 // roundCost is one instance's renewal round: idle less its quiet rate,
