@@ -65,7 +65,7 @@ func info(ctx context.Context, l *lobby.Lobby, code string, p lobby.Player) (lob
 // ranked reports whether p is on game's leaderboard as l reads it (the
 // board marks the viewer's own line).
 func ranked(ctx context.Context, l *lobby.Lobby, game string, p lobby.Player) (bool, error) {
-	top, err := l.Top(ctx, game, p)
+	top, err := l.Top(ctx, game, p, 10)
 	if err != nil {
 		return false, err
 	}

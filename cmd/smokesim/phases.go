@@ -537,10 +537,18 @@ func (s *sim) expiry(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	s.expiryChecks(ctx, p, codes, append(s.inst, extra...), timedOut)
+	return nil
+}
+
+// expiryChecks checks the expiry phase p: every room in codes gone, each
+// expired once, by one of instances, and read no more than it must.
+func (s *sim) expiryChecks(ctx context.Context, p phase, codes []string, instances []*instance, timedOut bool) {
+	c := s.cfg
 	by := []int64{}
 	holders := 0
 	var sum int64
-	for _, in := range append(s.inst, extra...) {
+	for _, in := range instances {
 		n := in.log.expired.Load()
 		by = append(by, n)
 		sum += n
@@ -563,7 +571,6 @@ func (s *sim) expiry(ctx context.Context) error {
 	above := s.own(p).minus(s.phase("baseline").rate().scaled(p.Seconds * float64(c.expiryInstances) / float64(c.instances)))
 	s.check("expiry reads only the rooms that are due", float64(above.total()) < max(float64(len(s.rooms))/4, 1000),
 		"%d commands above idle for %d due rooms with %d stored; bound: a quarter of the rooms stored, at least 1,000", above.total(), c.abandoned, len(s.rooms)+c.abandoned)
-	return nil
 }
 
 // startIdleLobby is a lobby on its own store that is not run: it only
