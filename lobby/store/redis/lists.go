@@ -230,15 +230,21 @@ func (s *Store) page(ctx context.Context, list string, limit int) ([]store.Meta,
 		if err != nil {
 			return nil, fmt.Errorf("read list %s: %w", list, err)
 		}
-		kept, gone, err := s.checked(ctx, list, codes, func(m store.Meta) bool { return store.InList(m, list) })
+		kept, _, err := s.checked(ctx, list, codes, func(m store.Meta) bool { return store.InList(m, list) })
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, kept...)
+		for _, m := range kept {
+			if !slices.ContainsFunc(out, func(o store.Meta) bool { return o.Code == m.Code }) {
+				out = append(out, m)
+			}
+		}
 		if int64(len(codes)) < want || len(kept) == len(codes) {
 			break
 		}
-		from += int64(len(codes) - gone)
+		// What did not belong is out of the list now, so the next entry
+		// is the one after those kept.
+		from += int64(len(kept))
 	}
 	return out, nil
 }
