@@ -47,15 +47,24 @@ const (
 	ListDue  = "due"  // Due
 )
 
-// ListPlayer is player's unfinished rooms; ListPlayed their finished
-// ones; ListHost a host's unfinished rooms and ListAddr those made from
-// an address (for RoomCounts).
-func ListPlayer(id string) string   { return "player:" + id }
-func ListPlayed(id string) string   { return "played:" + id }
-func ListHost(id string) string     { return "host:" + id }
-func ListAddr(addr string) string   { return "addr:" + addr }
-func ListMadeBy(id string) string   { return "madeby:" + id }
-func ListMadeFrom(ip string) string { return "madefrom:" + ip }
+// ListPlayer is the list of player id's unfinished rooms.
+func ListPlayer(id string) string { return "player:" + id }
+
+// ListPlayed is the list of player id's finished rooms.
+func ListPlayed(id string) string { return "played:" + id }
+
+// ListHost is the list of host id's unfinished rooms, for RoomCounts.
+func ListHost(id string) string { return "host:" + id }
+
+// ListAddr is the list of the unfinished rooms made from addr, for
+// RoomCounts.
+func ListAddr(addr string) string { return "addr:" + addr }
+
+// ListMadeBy is the log of the rooms host id created (Made).
+func ListMadeBy(id string) string { return "madeby:" + id }
+
+// ListMadeFrom is the log of the rooms created from addr (Made).
+func ListMadeFrom(addr string) string { return "madefrom:" + addr }
 
 // Listing is one list a room is in and its score there, which orders the
 // list: a time in Unix milliseconds.
