@@ -132,7 +132,9 @@ func TestBotsPlayLegalMovesFromViews(t *testing.T) {
 func rulesBot(name string, seed uint64) (Bot, error) {
 	for _, l := range []level{searchLevel, quickLevel} {
 		if l.name == name {
-			l.roll, l.beam = rollouts{top: 2, budget: 3000, minWorlds: 1, maxWorlds: 2}, 8
+			small := rollouts{top: 2, budget: 3000, minWorlds: 1, maxWorlds: 2}
+			l.roll, l.beam = small, 8
+			l.solo = &level{name: name, roll: small, beam: 8, worlds: 2} // two worlds walk plans' mean
 			return noUndo{newSearch(l)(seed)}, nil
 		}
 	}

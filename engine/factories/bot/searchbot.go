@@ -23,21 +23,39 @@ type search struct {
 }
 
 // level is a strength of the search bot: how a market decision plays its
-// candidates out, and how wide the work phase's beam is.
+// candidates out, and how the work phase's beam searches.
 type level struct {
 	name string
 	roll rollouts
 	beam int
+	// worlds is how many guessed worlds the work phase's beam searches,
+	// each plan's first move scored by its mean over them (see plans).
+	worlds int
+	// solo is the level against The Machine, when it differs.
+	solo *level
+}
+
+// at is the level for a game of seats seats.
+func (l *level) at(seats int) *level {
+	if seats == 1 && l.solo != nil {
+		return l.solo
+	}
+	return l
 }
 
 // The search bots' levels: search and a quicker, weaker search-quick.
-// The budgets are in moves played,
-// never in time, so a seeded game replays the same on any machine; they
-// are sized for a decision p99 within 250 ms on one core at 2 seats and
-// 500 ms at 5 (BenchmarkSearchMove, docs/bots.md).
+// The budgets are in work (moves played, positions searched, worlds
+// dealt), never in time, so a seeded game replays the same on any
+// machine under any load; they are sized for a decision's p99 within
+// 250 ms of CPU time on one core at 1 and 2 seats and 500 ms at 5
+// (BenchmarkSearchMove, docs/bots.md). Against The Machine, search
+// spends more: a larger budget, one more candidate played out, and its
+// work phase searched in four worlds (see plans); between seats it
+// keeps the level its 2- and 4-player figures were measured with.
 var (
-	searchLevel = level{name: "search", roll: rollouts{top: 5, budget: 150000, minWorlds: 3, maxWorlds: 128}, beam: 128}
-	quickLevel  = level{name: "search-quick", roll: rollouts{top: 3, budget: 40000, minWorlds: 2, maxWorlds: 64}, beam: beamWidth}
+	searchLevel = level{name: "search", roll: rollouts{top: 5, budget: 150000, minWorlds: 3, maxWorlds: 128}, beam: 128, worlds: 1,
+		solo: &level{name: "search", roll: rollouts{top: 6, budget: 170000, minWorlds: 3, maxWorlds: 128}, beam: 128, worlds: 4}}
+	quickLevel = level{name: "search-quick", roll: rollouts{top: 3, budget: 40000, minWorlds: 2, maxWorlds: 64}, beam: beamWidth, worlds: 1}
 )
 
 func newSearch(l level) func(seed uint64) Bot {
@@ -66,33 +84,78 @@ func (b *search) rank(v factories.View) []node {
 	s := b.guess(v)
 	defer b.x.put(s)
 	j := newJudge(v)
+	l := b.at(v.Seats)
 	switch {
 	case v.Phase == factories.WorkPhase:
-		return b.plans(s, v.Legal, j)
+		return b.plans(v, s, j, l)
 	case v.Seats == 1:
-		return b.lookahead(v, s, j, b.roll)
+		return b.lookahead(v, s, j, l.roll)
 	}
 	return b.market(v, s, j)
 }
 
-// plans ranks the work phase's moves by the best plan each begins, the
-// beam search's own best first.
-func (b *search) plans(s *factories.State, legal []factories.Move, j judge) []node {
-	b.x.byFirst = make([]float64, len(legal))
-	for i := range b.x.byFirst {
-		b.x.byFirst[i] = math.Inf(-1)
+// plans ranks the work phase's moves by the best plan each begins, by a
+// beam l.beam wide. In one world the beam search's own best comes first.
+// In several (l.worlds,
+// the first being s) each first move is ranked by the mean of its best
+// plan's score over them: a plan that researches sees what the world's
+// deck deals, and in one world the search would favour a draw only
+// because that world's card happens to be good.
+func (b *search) plans(v factories.View, s *factories.State, j judge, l *level) []node {
+	legal := v.Legal
+	if l.worlds <= 1 {
+		best, byFirst := b.bestPlans(s, legal, j, l.beam)
+		ranked := []node{{first: best.first, score: best.score}}
+		for i, score := range byFirst {
+			if i != best.first && !math.IsInf(score, -1) {
+				ranked = append(ranked, node{first: i, score: score})
+			}
+		}
+		slices.SortStableFunc(ranked[1:], func(a, b node) int { return compareDesc(a.score, b.score) })
+		return ranked
 	}
-	defer func() { b.x.byFirst = nil }()
-	best := b.x.search(s, legal, j, b.beam, beamDepth)
-	b.x.put(best.state)
-	ranked := []node{{first: best.first, score: best.score}}
-	for i, score := range b.x.byFirst {
-		if i != best.first && !math.IsInf(score, -1) {
-			ranked = append(ranked, node{first: i, score: score})
+	totals, seen := make([]float64, len(legal)), make([]int, len(legal))
+	for w := range l.worlds {
+		world := s
+		if w > 0 {
+			world = b.guess(v)
+		}
+		_, byFirst := b.bestPlans(world, legal, j, l.beam)
+		if w > 0 {
+			b.x.put(world)
+		}
+		for i, score := range byFirst {
+			if !math.IsInf(score, -1) {
+				totals[i] += score
+				seen[i]++
+			}
 		}
 	}
-	slices.SortStableFunc(ranked[1:], func(a, b node) int { return compareDesc(a.score, b.score) })
+	var ranked []node
+	for i, n := range seen {
+		if n > 0 {
+			ranked = append(ranked, node{first: i, score: totals[i] / float64(n)})
+		}
+	}
+	if len(ranked) == 0 {
+		return []node{{first: 0}}
+	}
+	slices.SortStableFunc(ranked, func(a, b node) int { return compareDesc(a.score, b.score) })
 	return ranked
+}
+
+// bestPlans is the beam search from s with the best score a plan
+// starting with each of legal reaches (-Inf for a move s refuses).
+func (b *search) bestPlans(s *factories.State, legal []factories.Move, j judge, width int) (node, []float64) {
+	byFirst := make([]float64, len(legal))
+	for i := range byFirst {
+		byFirst[i] = math.Inf(-1)
+	}
+	b.x.byFirst = byFirst
+	defer func() { b.x.byFirst = nil }()
+	best := b.x.search(s, legal, j, width, beamDepth)
+	b.x.put(best.state)
+	return best, byFirst
 }
 
 // market ranks market moves between seats: the moves are ranked by the

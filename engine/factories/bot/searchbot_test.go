@@ -173,3 +173,26 @@ func BenchmarkSearchMarket(b *testing.B) {
 		})
 	}
 }
+
+// TestSearchBeatsGreedy: search wins clearly more 2-player games against
+// greedy than it loses, and by more points, in 25 fixed games. A search
+// budget counts moves played, never time, so the match is the same on
+// any machine under any load: it cannot flake, and a change that
+// weakens search (or breaks it into greedy's play, which wins half)
+// fails it. Run with -short or -race it is skipped: it takes about a
+// minute of CPU time. docs/bots.md measures strength on 400 games.
+func TestSearchBeatsGreedy(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("25 games of search take about a minute of CPU time")
+	}
+	const games = 25
+	res, err := Simulate(t.Context(), Config{Bots: []string{"search", "greedy"}, Games: games, Seed: 8201})
+	if err != nil {
+		t.Fatal(err)
+	}
+	search, greedy := res.Seats[0], res.Seats[1]
+	if search.Wins < 15 || search.AvgScore-greedy.AvgScore < 1 {
+		t.Errorf("search won %d of %d games against greedy, %.2f points to %.2f a game; want at least 15 wins and a margin of 1",
+			search.Wins, games, search.AvgScore, greedy.AvgScore)
+	}
+}
