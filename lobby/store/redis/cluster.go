@@ -40,22 +40,14 @@ func OpenClusterWith(ctx context.Context, url string, o Options) (*Store, error)
 	if o.Replicas < 0 {
 		o.Replicas = 1
 	}
-	if o.ReplicaWait <= 0 {
-		o.ReplicaWait = DefaultReplicaWait
-	}
-	s := New(rdb)
-	s.repl = replication{n: o.Replicas, wait: o.ReplicaWait}
 	// Asked of one primary's own client: the cluster client looks a
 	// command up in the server's table to route it, and logs one an older
 	// Redis lacks ("info for cmd=waitaof not found") at every start.
+	var probe primary
 	if node, err := rdb.MasterForKey(ctx, indexChannel); err == nil {
-		s.repl.probe(ctx, node)
+		probe = node
 	}
-	if err := s.migratePlayers(ctx); err != nil {
-		rdb.Close()
-		return nil, err
-	}
-	return s, nil
+	return ready(ctx, rdb, o, probe)
 }
 
 // nodeFor is where a write to key and its wait for replicas go: on a

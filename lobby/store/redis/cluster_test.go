@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -226,5 +227,51 @@ func TestClusterWaitsForTheSlotsReplica(t *testing.T) {
 	err = s.Append(ctx, m.Code, 1, rec(1, `{"kind":"take","slot":1}`, t0), engine.Status{})
 	if !errors.Is(err, store.ErrUnconfirmed) {
 		t.Fatalf("with its replica killed: %v, want ErrUnconfirmed", err)
+	}
+}
+
+// TestClusterListsBuiltOnOpen: a store written before the room lists,
+// opened on a cluster, gets them as one opened on a single node does:
+// both ways of opening share the step that brings a store up to date.
+func TestClusterListsBuiltOnOpen(t *testing.T) {
+	ctx := context.Background()
+	c := redistest.StartCluster(t)
+	s := openCluster(t, c)
+	var made []string
+	for range 3 {
+		made = append(made, mustCreate(t, s).Code)
+	}
+	// As an older version left it: the room set and the rooms, no lists,
+	// which lie on every primary.
+	rdb := c.Client()
+	var mu sync.Mutex
+	var keys []string
+	err := rdb.ForEachMaster(ctx, func(ctx context.Context, node *redis.Client) error {
+		ks, err := node.Keys(ctx, redisPrefix+"list*").Result()
+		mu.Lock()
+		keys = append(keys, ks...)
+		mu.Unlock()
+		return err
+	})
+	if err != nil || !slices.Contains(keys, listKey(store.ListOpen)) {
+		t.Fatalf("list keys %v (%v)", keys, err)
+	}
+	for _, k := range append(keys, listsBuilt) {
+		if err := rdb.Del(ctx, k).Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	seats, err := openCluster(t, c).OpenSeats(ctx, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := codes(seats)
+	slices.Sort(got)
+	if !slices.Equal(got, made) {
+		t.Fatalf("open seats after opening an old store on the cluster: %v, want %v", got, made)
+	}
+	mine, err := s.PlayerRooms(ctx, "key:h", 10)
+	if err != nil || len(mine) != len(made) {
+		t.Fatalf("the host's rooms after the build: %v (%v), want %d", codes(mine), err, len(made))
 	}
 }

@@ -50,22 +50,34 @@ func OpenWith(ctx context.Context, url string, o Options) (*Store, error) {
 			o.Replicas = 1
 		}
 	}
+	if err := rdb.Ping(ctx).Err(); err != nil {
+		rdb.Close()
+		return nil, fmt.Errorf("reach redis at %s: %w", where, err)
+	}
+	return ready(ctx, rdb, o, rdb)
+}
+
+// ready is the one step every way of opening shares once its client
+// answers, so a store opened on a cluster is brought up to date as one
+// on a single node is: the wait for replicas (o with its Replicas
+// settled), asked of probe (nil: not asked); the room lists a store written before them
+// lacks; the players' keys an older version kept elsewhere. On an error
+// the client is closed.
+func ready(ctx context.Context, rdb redis.UniversalClient, o Options, probe primary) (*Store, error) {
 	if o.ReplicaWait <= 0 {
 		o.ReplicaWait = DefaultReplicaWait
 	}
 	s := New(rdb)
-	if err := s.rdb.Ping(ctx).Err(); err != nil {
-		s.rdb.Close()
-		return nil, fmt.Errorf("reach redis at %s: %w", where, err)
-	}
 	s.repl = replication{n: o.Replicas, wait: o.ReplicaWait}
-	s.repl.probe(ctx, s.rdb)
+	if probe != nil {
+		s.repl.probe(ctx, probe)
+	}
 	if err := s.buildLists(ctx); err != nil {
-		s.rdb.Close()
+		rdb.Close()
 		return nil, err
 	}
 	if err := s.migratePlayers(ctx); err != nil {
-		s.rdb.Close()
+		rdb.Close()
 		return nil, err
 	}
 	return s, nil

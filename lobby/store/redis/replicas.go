@@ -29,12 +29,16 @@ type replication struct {
 	aof atomic.Bool
 }
 
+// primary is a client that reaches the primary: a node's own on a
+// cluster.
+type primary interface {
+	Do(ctx context.Context, args ...any) *redis.Cmd
+}
+
 // probe finds out whether the primary takes WAITAOF. An older Redis does
 // not know it and one without an append-only file refuses it; both get
 // WAIT.
-func (r *replication) probe(ctx context.Context, node interface {
-	Do(ctx context.Context, args ...any) *redis.Cmd
-}) {
+func (r *replication) probe(ctx context.Context, node primary) {
 	if r.n == 0 {
 		return
 	}
