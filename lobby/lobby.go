@@ -171,6 +171,10 @@ func (l *Lobby) changed(ctx context.Context, c store.Change) {
 		if r := l.cached(c.Code); r != nil {
 			r.RefreshSoon(ctx) // on the room's own goroutine
 		}
+	case store.SeatsChange:
+		if r := l.cached(c.Code); r != nil {
+			r.ReadPresenceSoon(ctx)
+		}
 	}
 	// Rooms not loaded here are listed too, from the store.
 	l.roomsChanged()

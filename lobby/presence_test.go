@@ -1,12 +1,15 @@
 package lobby
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"maps"
+	"net"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -196,7 +199,7 @@ func TestRedisPresenceCleanShutdown(t *testing.T) {
 	// than at their next renewal, let alone when the claim would lapse.
 	within, stop := context.WithTimeout(ctx, 10*time.Second)
 	defer stop()
-	for want := bOrigin + " " + g.code; ; {
+	for want := bOrigin + " seats:" + g.code; ; {
 		msg, err := heard.ReceiveMessage(within)
 		if err != nil {
 			t.Fatalf("b stopped without announcing its withdrawal from room %s: %v", g.code, err)
@@ -327,3 +330,61 @@ func (g *redisGame) heartbeats(t *testing.T, rdb *redis.Client, n int) {
 // instancesKey is the hash of every instance's last heartbeat
 // (lobby/store/redis/keys.go).
 const instancesKey = "smokestack:{uptime}:instances"
+
+// TestRedisMovesReadNoPresence: a move is news of the game alone, so the
+// instance that hears it catches up on the log and reads no presence;
+// presence is read when a claim changes, announced apart.
+func TestRedisMovesReadNoPresence(t *testing.T) {
+	t.Parallel()
+	g := newRedisGame(t, 15)
+	if g.r.External {
+		t.Skip("REDIS_URL is set: this test watches every command of the Redis it starts")
+	}
+	if _, err := g.seats[0].await(10*time.Second, seatShown(1, true)); err != nil {
+		t.Fatal(err)
+	}
+	g.heartbeats(t, rawRedis(t, g.r), 2) // the sit-down's reads are over
+	reads := monitor(t, g.r, `"hgetall" "smokestack:{`+g.code+`}:presence"`)
+	g.play(t, 6)
+	if n := reads(); n != 0 {
+		t.Errorf("6 moves heard across instances read the room's presence %d times", n)
+	}
+	g.seats[1].c.Close() // bob leaves b: b's claim changes
+	if _, err := g.seats[0].await(10*time.Second, seatShown(1, false)); err != nil {
+		t.Fatal(err)
+	}
+	if reads() == 0 {
+		t.Error("bob left b and a read no presence: the count counts nothing")
+	}
+}
+
+// monitor counts the commands Redis runs from now on (MONITOR) whose line
+// holds what.
+func monitor(t *testing.T, r *redistest.Server, what string) (count func() int) {
+	t.Helper()
+	conn, err := net.Dial("tcp", r.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	if _, err := conn.Write([]byte("MONITOR\r\n")); err != nil {
+		t.Fatal(err)
+	}
+	lines := bufio.NewReader(conn)
+	if ok, err := lines.ReadString('\n'); err != nil || ok != "+OK\r\n" {
+		t.Fatalf("MONITOR: %q, %v", ok, err)
+	}
+	var n atomic.Int64
+	go func() {
+		for {
+			line, err := lines.ReadString('\n')
+			if err != nil {
+				return
+			}
+			if strings.Contains(line, what) {
+				n.Add(1)
+			}
+		}
+	}()
+	return func() int { return int(n.Load()) }
+}

@@ -105,6 +105,16 @@ func (r *Room) ReadChatSoon(ctx context.Context) {
 	r.chatReads.Kick(func() { r.readChat(ctx) })
 }
 
+// ReadPresenceSoon has the room read which seats the other instances
+// hold, as one of them changed its claim.
+func (r *Room) ReadPresenceSoon(ctx context.Context) {
+	r.seatReads.Kick(func() {
+		if err := r.readPresence(ctx); err != nil {
+			r.env.Fault("seat presence", err, "code", r.code)
+		}
+	})
+}
+
 // SharePresence writes the room's claim on the seats held here if they
 // changed since it was last written (withdraws it, leaving), and reports
 // false when that is still to be done: the store failed.

@@ -51,6 +51,7 @@ type Room struct {
 	hints     hintCache // the last hint of each seat (hint.go)
 	refreshes Rerun     // catch-ups with other instances' changes
 	chatReads Rerun     // reads of chat other instances wrote
+	seatReads Rerun     // reads of the seats other instances hold
 }
 
 // New is a room of game g, as m describes it, not yet replayed.
@@ -134,8 +135,8 @@ func (r *Room) refreshSoon(ctx context.Context) {
 	r.refreshes.Kick(func() { r.refresh(ctx) })
 }
 
-// refresh catches up with the store and the shared presence, and pushes
-// the room as it is then.
+// refresh catches up with the store and pushes the room as it is then.
+// Presence is not read: a change in it is news of its own (SeatsChange).
 func (r *Room) refresh(ctx context.Context) {
 	w := r.lockWrites()
 	err := w.catchUp(ctx)
@@ -145,9 +146,6 @@ func (r *Room) refresh(ctx context.Context) {
 	w.unlock()
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		r.refreshAgain(ctx)
-	}
-	if err := r.readPresence(ctx); err != nil {
-		r.env.Fault("seat presence", err, "code", r.code)
 	}
 	h := r.lock()
 	defer h.unlock()

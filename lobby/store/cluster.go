@@ -22,15 +22,16 @@ type Cluster interface {
 // Changes delivers a RoomChange for every room this instance follows
 // that changed elsewhere, so it catches up and pushes the new view to its
 // sessions, and for any room whose listing changed (created, reseated,
-// finished, deleted), so lists are read again; a ChatChange for a chat
+// finished, deleted), so lists are read again; a SeatsChange when the
+// seats another instance holds in it changed; a ChatChange for a chat
 // that changed; a ListsChange when news may have been missed. An
 // instance follows only the rooms it holds, so its work grows with its
 // own players' rooms, not with every move of the service.
 type Changes interface {
 	Changes(ctx context.Context) <-chan Change
-	// Follow has Changes deliver room code's changes from now on; the
-	// code is delivered once soon after, as news may have been missed
-	// before.
+	// Follow has Changes deliver room code's changes from now on; each
+	// kind of its news is delivered once soon after, as news may have
+	// been missed before.
 	Follow(code string)
 	// Unfollow stops them.
 	Unfollow(code string)
@@ -56,6 +57,10 @@ const (
 	// ListsChange: news may have been lost (a channel was resubscribed),
 	// so every list is read again.
 	ListsChange
+	// SeatsChange: the seats another instance holds in room Code changed
+	// (a claim made, changed or withdrawn), so its presence is read
+	// again. A move is a RoomChange alone: it changes no one's seat.
+	SeatsChange
 )
 
 // Presence is who holds a room's seats across the instances. The

@@ -58,6 +58,9 @@ func change(queued string) store.Change {
 	if code, ok := strings.CutPrefix(queued, chatPrefix); ok {
 		return store.Change{Kind: store.ChatChange, Code: code}
 	}
+	if code, ok := strings.CutPrefix(queued, seatsPrefix); ok {
+		return store.Change{Kind: store.SeatsChange, Code: code}
+	}
 	if queued == listChange {
 		return store.Change{Kind: store.ListsChange}
 	}
@@ -164,6 +167,7 @@ func (s *Store) caughtUp(q *codeQueue, code string) {
 	}
 	q.add(code)
 	q.add(chatChange(code))
+	q.add(seatsChange(code))
 }
 
 // codeQueue is a set of room codes in arrival order, each at most once.

@@ -82,7 +82,7 @@ func TestClusterChangesFollowASlotMove(t *testing.T) {
 	m := mustCreate(t, b)
 	ch := a.Changes(ctx)
 	a.Follow(m.Code)
-	want := sorted(m.Code, chatChange(m.Code), listChange, chatChange(""))
+	want := sorted(m.Code, chatChange(m.Code), seatsChange(m.Code), listChange, chatChange(""))
 	if got := receive(t, ch, len(want)); !slices.Equal(got, want) {
 		t.Fatalf("on subscribe: %v, want %v", got, want)
 	}
@@ -132,7 +132,7 @@ func TestClusterSubscriptionLeavesAReplica(t *testing.T) {
 	stale := redis.NewClient(&redis.Options{Addr: replica.Addr()})
 	t.Cleanup(func() { stale.Close() })
 	a.news.addOn(a, replica.Addr(), stale, roomChannel(m.Code), m.Code)
-	want = sorted(m.Code, chatChange(m.Code))
+	want = sorted(m.Code, chatChange(m.Code), seatsChange(m.Code))
 	if got := receive(t, ch, len(want)); !slices.Equal(got, want) {
 		t.Fatalf("on subscribing on the replica: %v, want %v", got, want)
 	}

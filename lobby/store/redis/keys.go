@@ -27,9 +27,10 @@ import (
 //	                            seen:SEAT when an instance last let the seat
 //	                            go, in Unix ms
 //	smokestack:{CODE}:changes   sharded channel: "ORIGIN CODE" for every
-//	                            committed change and every change in the
-//	                            seats an instance holds, "ORIGIN chat:CODE"
-//	                            for a line said; published by the scripts
+//	                            committed change, "ORIGIN seats:CODE" for
+//	                            every change in the seats an instance holds,
+//	                            "ORIGIN chat:CODE" for a line said; published
+//	                            by the scripts
 //	                            themselves, heard by the instances holding
 //	                            the room (Follow)
 //

@@ -54,6 +54,15 @@ func (s *Store) Heartbeat(ctx context.Context, now time.Time) (store.Heartbeats,
 	return in, lost, nil
 }
 
+// seatsPrefix marks an announcement that the seats an instance holds in
+// the room after it changed: the room code alone means its game, so a
+// move costs no instance a read of presence.
+const seatsPrefix = "seats:"
+
+// seatsChange is the announcement that the seats held in room code
+// changed.
+func seatsChange(code string) string { return seatsPrefix + code }
+
 // claimScript replaces one instance's claim, raises the seats' seen times
 // (never lowers them: another instance may have held a seat later), and
 // publishes the room code when the seats this instance holds changed in
@@ -96,7 +105,7 @@ func (s *Store) ClaimSeats(ctx context.Context, code string, held []int, last ma
 		}
 		claim = strconv.FormatInt(now.UnixMilli(), 10) + ":" + strings.Join(seats, ",")
 	}
-	args := []any{s.claimField(), claim, roomChannel(code), s.announcement(code)}
+	args := []any{s.claimField(), claim, roomChannel(code), s.announcement(seatsChange(code))}
 	for seat, t := range last {
 		args = append(args, seat, t.UnixMilli())
 	}

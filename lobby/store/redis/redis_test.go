@@ -100,10 +100,10 @@ func TestRedisChanges(t *testing.T) {
 	a.Follow(x.Code)
 	ch := a.Changes(ctx)
 	a.Follow(y.Code)
-	all := []string{x.Code, y.Code, chatChange(x.Code), chatChange(y.Code), listChange, chatChange("")}
+	all := []string{x.Code, y.Code, chatChange(x.Code), chatChange(y.Code), seatsChange(x.Code), seatsChange(y.Code), listChange, chatChange("")}
 	slices.Sort(all)
 	if got := receive(t, ch, len(all)); !slices.Equal(got, all) {
-		t.Fatalf("on subscribe: %v, want the rooms followed, their chats and the lists %v", got, all)
+		t.Fatalf("on subscribe: %v, want the rooms followed, their chats and seats, and the lists %v", got, all)
 	}
 	if err := a.Append(ctx, x.Code, 0, rec(0, `{"kind":"done"}`, t0), engine.Status{}); err != nil {
 		t.Fatal(err)
@@ -123,9 +123,9 @@ func TestRedisChanges(t *testing.T) {
 	a.Unfollow(y.Code)
 	r.Down()
 	r.Up()
-	all = sorted(x.Code, chatChange(x.Code), listChange, chatChange(""))
+	all = sorted(x.Code, chatChange(x.Code), seatsChange(x.Code), listChange, chatChange(""))
 	if got := receive(t, ch, len(all)); !slices.Equal(got, all) {
-		t.Fatalf("after redis restarted: %v, want the rooms followed, their chats and the lists %v", got, all)
+		t.Fatalf("after redis restarted: %v, want the rooms followed, their chats and seats, and the lists %v", got, all)
 	}
 	if a.Heard() != 2 {
 		t.Fatalf("a heard %d announcements, want 2", a.Heard())
@@ -146,6 +146,8 @@ func announced(t *testing.T, c store.Change) string {
 		return c.Code
 	case store.ChatChange:
 		return chatChange(c.Code)
+	case store.SeatsChange:
+		return seatsChange(c.Code)
 	case store.ListsChange:
 		return listChange
 	}
