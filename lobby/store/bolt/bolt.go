@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
@@ -67,17 +66,22 @@ func Open(path string) (*Store, error) {
 
 // Create implements store.Rooms.
 func (s *Store) Create(_ context.Context, m store.Meta) error {
-	return s.db.Update(func(tx *bolt.Tx) error {
-		rooms := tx.Bucket(roomsBucket)
-		if rooms.Get([]byte(m.Code)) != nil {
-			return store.ErrExists
-		}
-		if _, err := tx.Bucket(movesBucket).CreateBucketIfNotExists([]byte(m.Code)); err != nil {
-			return err
-		}
-		s.lists.Put(m, true)
-		return putJSON(rooms, []byte(m.Code), m)
-	})
+	return s.write(func(tx *bolt.Tx) error { return s.create(tx, m) })
+}
+
+func (s *Store) create(tx *bolt.Tx, m store.Meta) error {
+	rooms := tx.Bucket(roomsBucket)
+	if rooms.Get([]byte(m.Code)) != nil {
+		return store.ErrExists
+	}
+	if _, err := tx.Bucket(movesBucket).CreateBucketIfNotExists([]byte(m.Code)); err != nil {
+		return err
+	}
+	if err := putJSON(rooms, []byte(m.Code), m); err != nil {
+		return err
+	}
+	s.relist(tx, m, true)
+	return nil
 }
 
 // Load implements store.Rooms.
@@ -94,58 +98,55 @@ func (s *Store) Load(_ context.Context, code string, from int) (m store.Meta, mo
 
 // Append implements store.Rooms. Moves of many rooms that arrive together
 // share one transaction and one fsync (batch.go), and each returns once
-// its own is on disk. A refusal (no such room, the log moved on) writes
-// nothing and is this move's answer alone, so it is told through refused,
-// not as the transaction's error, which would fail the others' moves too.
+// its own is on disk.
 func (s *Store) Append(_ context.Context, code string, at int, r store.Record, st engine.Status) error {
-	var refused error
-	err := s.group.update(func(tx *bolt.Tx) error {
-		refused = nil // the function runs again should its transaction fail
-		var m store.Meta
-		if err := getMeta(tx, code, &m); errors.Is(err, store.ErrNotFound) {
-			refused = err
-			return nil
-		} else if err != nil {
-			return err
-		}
-		b := tx.Bucket(movesBucket).Bucket([]byte(code))
-		if b == nil {
-			refused = store.ErrNotFound
-			return nil
-		}
-		if logLength(b) != at {
-			refused = store.ErrConflict
-			return nil
-		}
-		if err := putJSON(b, index(at), r); err != nil {
-			return err
-		}
-		m.Updated = r.At
-		m.SetStatus(st)
-		if st.Result != nil {
-			s.lists.Put(m, false) // the game is over
-		}
-		return putJSON(tx.Bucket(roomsBucket), []byte(code), m)
-	})
-	if err != nil {
+	return s.write(func(tx *bolt.Tx) error { return s.append(tx, code, at, r, st) })
+}
+
+func (s *Store) append(tx *bolt.Tx, code string, at int, r store.Record, st engine.Status) error {
+	var m store.Meta
+	if err := getMeta(tx, code, &m); err != nil {
 		return err
 	}
-	return refused
+	b := tx.Bucket(movesBucket).Bucket([]byte(code))
+	if b == nil {
+		return store.ErrNotFound
+	}
+	if logLength(b) != at {
+		return store.ErrConflict
+	}
+	if err := putJSON(b, index(at), r); err != nil {
+		return err
+	}
+	m.Updated = r.At
+	m.SetStatus(st)
+	if err := putJSON(tx.Bucket(roomsBucket), []byte(code), m); err != nil {
+		return err
+	}
+	if st.Result != nil {
+		s.relist(tx, m, false) // the game is over
+	}
+	return nil
 }
 
 // SaveMeta implements store.Rooms.
 func (s *Store) SaveMeta(_ context.Context, m store.Meta) error {
-	return s.db.Update(func(tx *bolt.Tx) error {
-		var old store.Meta
-		if err := getMeta(tx, m.Code, &old); err != nil {
-			return err
-		}
-		if old.Version != m.Version-1 {
-			return store.ErrConflict
-		}
-		s.lists.Put(m, false)
-		return putJSON(tx.Bucket(roomsBucket), []byte(m.Code), m)
-	})
+	return s.write(func(tx *bolt.Tx) error { return s.saveMeta(tx, m) })
+}
+
+func (s *Store) saveMeta(tx *bolt.Tx, m store.Meta) error {
+	var old store.Meta
+	if err := getMeta(tx, m.Code, &old); err != nil {
+		return err
+	}
+	if old.Version != m.Version-1 {
+		return store.ErrConflict
+	}
+	if err := putJSON(tx.Bucket(roomsBucket), []byte(m.Code), m); err != nil {
+		return err
+	}
+	s.relist(tx, m, false)
+	return nil
 }
 
 // List implements store.Rooms.
@@ -165,16 +166,20 @@ func (s *Store) List(context.Context) (out []store.Meta, err error) {
 
 // Delete implements store.Rooms.
 func (s *Store) Delete(_ context.Context, code string) error {
-	return s.db.Update(func(tx *bolt.Tx) error {
-		if err := tx.Bucket(roomsBucket).Delete([]byte(code)); err != nil {
+	return s.write(func(tx *bolt.Tx) error { return s.delete(tx, code) })
+}
+
+func (s *Store) delete(tx *bolt.Tx, code string) error {
+	if err := tx.Bucket(roomsBucket).Delete([]byte(code)); err != nil {
+		return err
+	}
+	if tx.Bucket(movesBucket).Bucket([]byte(code)) != nil {
+		if err := tx.Bucket(movesBucket).DeleteBucket([]byte(code)); err != nil {
 			return err
 		}
-		s.lists.Remove(code)
-		if tx.Bucket(movesBucket).Bucket([]byte(code)) != nil {
-			return tx.Bucket(movesBucket).DeleteBucket([]byte(code))
-		}
-		return nil
-	})
+	}
+	s.unlist(tx, code)
+	return nil
 }
 
 // Close implements store.Rooms.

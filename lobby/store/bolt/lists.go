@@ -3,6 +3,7 @@ package bolt
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -12,8 +13,41 @@ import (
 )
 
 // The lists are a store.MemLists, built from every room when the file
-// opens and changed inside each write's transaction, which bbolt runs
-// one at a time, so they change in the order the file does.
+// opens and changed once each write's transaction has committed, so they
+// show only what is on disk. Every room write goes through write, whose
+// group commit runs one transaction at a time and its commit handlers
+// before the next begins, so they change in the order the file does.
+
+// write runs fn, a room write, in the group commit (batch.go). A refusal
+// (no such room, the code taken, the room changed: fn returns it having
+// written nothing) is its writer's answer alone, not the transaction's
+// error, which would fail the writes sharing it too.
+func (s *Store) write(fn func(*bolt.Tx) error) error {
+	var refused error
+	err := s.group.update(func(tx *bolt.Tx) error {
+		refused = nil // fn runs again should its transaction fail
+		err := fn(tx)
+		if errors.Is(err, store.ErrNotFound) || errors.Is(err, store.ErrExists) || errors.Is(err, store.ErrConflict) {
+			refused, err = err, nil
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return refused
+}
+
+// relist files m in the lists once tx commits; created adds it to its
+// host's creation logs too.
+func (s *Store) relist(tx *bolt.Tx, m store.Meta, created bool) {
+	tx.OnCommit(func() { s.lists.Put(m, created) })
+}
+
+// unlist takes code out of the lists once tx commits.
+func (s *Store) unlist(tx *bolt.Tx, code string) {
+	tx.OnCommit(func() { s.lists.Remove(code) })
+}
 
 // buildLists reads every room into the lists, once.
 func (s *Store) buildLists() error {
