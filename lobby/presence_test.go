@@ -313,8 +313,9 @@ func (g *redisGame) heartbeats(t *testing.T, rdb *redis.Client, n int) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		done := len(beats) == 2
-		for name, at := range beats {
+		done := true
+		for _, in := range []*instance{g.a, g.b} {
+			name, at := in.store.Origin(), beats[in.store.Origin()]
 			if at != last[name] {
 				if last[name] != "" {
 					moved[name]++
