@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -141,18 +142,30 @@ func (lc *listCost) quota(t testing.TB) int64 {
 
 // TestListCostIsPage: a lobby refresh and a quota check send as many
 // Redis commands with 10,000 stored rooms as with 100 (all but 20
-// finished): they read pages of the lists, never every room.
+// finished): they read pages of the lists, never every room. A screen's
+// first refresh reads its player's whole page of games; the next ones
+// read only the unfinished games and the newest finished one
+// (playerGames), the finished rows being kept.
 func TestListCostIsPage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("stores 10,000 rooms")
 	}
-	type cost struct{ refresh, rows, quota int64 }
+	type cost struct{ first, refresh, rows, quota int64 }
 	var costs []cost
 	for _, n := range []int{100, 10_000} {
 		lc := newListCost(t, n)
+		first, firstRows := lc.refresh(t)
 		c, rows := lc.refresh(t)
 		if again, _ := lc.refresh(t); again != c {
 			t.Fatalf("%d rooms: a refresh sent %d commands, the next %d", n, c, again)
+		}
+		if rows != firstRows {
+			t.Errorf("%d rooms: the first refresh read %d rows, the next %d", n, firstRows, rows)
+		}
+		// The viewer's games: its unfinished ones, then finished ones, u+3
+		// commands, where the whole page is 2 + 30.
+		if mine := c - (first - (2 + historyPage)); mine != costViewerOpen+3 {
+			t.Errorf("%d rooms: a refresh after the first read the viewer's games in %d commands, want %d", n, mine, costViewerOpen+3)
 		}
 		want := costUnfinished + historyPage - costViewerOpen // the viewer's open rooms are public too
 		if rows != want+costViewerOpen {
@@ -164,9 +177,9 @@ func TestListCostIsPage(t *testing.T) {
 			t.Fatal(err)
 		}
 		all := lc.counted.n.Load() - before
-		t.Logf("%6d stored rooms: a lobby refresh sends %d Redis commands for %d rows; a quota check %d; reading every room (as lists did before) %d",
-			n, c, rows, q, all)
-		costs = append(costs, cost{c, int64(rows), q})
+		t.Logf("%6d stored rooms: a lobby refresh sends %d Redis commands for %d rows (the screen's first %d); a quota check %d; reading every room (as lists did before) %d",
+			n, c, rows, first, q, all)
+		costs = append(costs, cost{first, c, int64(rows), q})
 	}
 	if costs[0] != costs[1] {
 		t.Errorf("the cost grew with the stored rooms: %+v at 100, %+v at 10,000", costs[0], costs[1])
@@ -209,4 +222,66 @@ func TestListWriteCost(t *testing.T) {
 		return lc.store.Append(ctx, m.Code, 1, store.Record{Move: json.RawMessage(`{}`), At: at.Add(2 * time.Minute)}, engine.Status{Result: end})
 	})
 	cost("delete", func() error { return lc.store.Delete(ctx, m.Code) })
+}
+
+// TestHistoryFollowsOtherInstances: a player's games, their finished
+// rows kept between refreshes, are what a lobby that kept nothing reads,
+// after each change another instance makes to them: a game ended, one
+// created, one begun and ended between two refreshes, one expired.
+func TestHistoryFollowsOtherInstances(t *testing.T) {
+	lc := newListCost(t, costUnfinished+costViewerDone)
+	ctx := context.Background()
+	codes := func(l *Lobby) []string {
+		t.Helper()
+		rows, err := l.History(ctx, costViewer)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := make([]string, len(rows))
+		for i, r := range rows {
+			out[i] = r.Code
+		}
+		return out
+	}
+	same := func(what string) {
+		t.Helper()
+		fresh := New(Config{Store: lc.store, Games: []Game{tallyGame()}, Limits: DefaultLimits()})
+		before := lc.counted.n.Load()
+		got := codes(lc.lobby)
+		n := lc.counted.n.Load() - before
+		if want := codes(fresh); !slices.Equal(got, want) {
+			t.Fatalf("%s: the viewer's games %v, a lobby that kept nothing reads %v", what, got, want)
+		}
+		t.Logf("%-34s %2d Redis commands", what, n)
+	}
+	same("first read")
+	same("nothing changed")
+	at := time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
+	m, _, err := lc.store.Load(ctx, "C00000", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Over, m.Updated, m.Version = true, at, m.Version+1
+	if err := lc.store.SaveMeta(ctx, m); err != nil {
+		t.Fatal(err)
+	}
+	same("a game ended elsewhere")
+	made := store.Meta{Code: "NEW001", Game: "tally", Public: true, Host: "key:x",
+		Seats:   []store.Seat{{Player: "key:x"}, {Player: costViewer}},
+		Created: at, Updated: at, Version: 1, Started: true, StartedAt: at}
+	if err := lc.store.Create(ctx, made); err != nil {
+		t.Fatal(err)
+	}
+	same("a game made elsewhere")
+	brief := made
+	brief.Code, brief.Over, brief.Updated = "NEW002", true, at.Add(time.Minute)
+	if err := lc.store.Create(ctx, brief); err != nil {
+		t.Fatal(err)
+	}
+	same("a game begun and ended since")
+	if err := lc.store.Delete(ctx, "C00001"); err != nil {
+		t.Fatal(err)
+	}
+	same("a game expired elsewhere")
+	same("nothing changed again")
 }

@@ -13,7 +13,7 @@ import (
 
 // listing is what room lists show: the public rooms (Rooms, shared by
 // the screens asking at about the same time in publicRooms), a player's
-// games, and the feed telling the lobby screens that a list may have
+// games (History, their finished ones kept in playerGames), and the feed telling the lobby screens that a list may have
 // changed (feed.go). Each read is a page of the store's lists
 // (store.Lists), so it costs the same however many rooms are stored. It
 // is made with what it reads and nothing of the Lobby.
@@ -33,6 +33,7 @@ type listing struct {
 	unavailable func(what string, err error, attrs ...any) error
 
 	public publicRooms
+	games  playerGames
 	feed   roomFeed
 }
 
@@ -80,17 +81,6 @@ func (li *listing) InPlay(ctx context.Context) ([]RoomInfo, error) {
 		return nil, li.unavailable("list rooms", err)
 	}
 	return li.infos(play), nil
-}
-
-// History lists the rooms where player holds a seat, most recently
-// played first: the unfinished ones and the latest finished, a page in
-// all.
-func (li *listing) History(ctx context.Context, player string) ([]RoomInfo, error) {
-	metas, err := li.store.PlayerRooms(ctx, player, historyPage)
-	if err != nil {
-		return nil, li.unavailable("list rooms", err)
-	}
-	return li.infos(metas), nil
 }
 
 // infos describes the rooms metas, as sessions here see those loaded
