@@ -31,9 +31,17 @@ func (l *Lobby) HoldsExpiry() bool { return l.cluster == nil || l.expiry.held.Lo
 // expiryEvery while this instance holds the expiry lease, and at once
 // on taking it, since when the last holder's last pass ran is not known.
 // With a shared store only one instance at a time holds it, so the
-// passes' reads are made once for the service, not once per instance.
+// passes' reads are made once for the service, not once per instance;
+// an instance configured to expire neither rooms nor profiles never
+// asks for it.
 // It returns when ctx ends, after the lease is released.
 func (l *Lobby) expireWhileHeld(ctx context.Context) {
+	if l.cfg.Expire <= 0 && l.cfg.ProfileExpire <= 0 {
+		// An instance that expires nothing must not take the lease:
+		// holding it, it would keep the instances that do from expiring.
+		<-ctx.Done()
+		return
+	}
 	taken := make(chan struct{}, 1)
 	if l.cluster == nil {
 		taken <- struct{}{}

@@ -166,7 +166,7 @@ func TestRedisExpiryLeaseReleased(t *testing.T) {
 	for i := range ins {
 		ctx, cancel := context.WithCancel(context.Background())
 		t.Cleanup(cancel)
-		l := New(Config{Store: openRedis(t, r), Games: []Game{tallyGame()}, ExpiryLease: ttl})
+		l := New(Config{Store: openRedis(t, r), Games: []Game{tallyGame()}, Expire: time.Hour, ExpiryLease: ttl})
 		ins[i] = &instance{lobby: l, stop: cancel, done: make(chan struct{})}
 		go func() {
 			defer close(ins[i].done)
@@ -182,6 +182,36 @@ func TestRedisExpiryLeaseReleased(t *testing.T) {
 	holder(t, rest)
 	if took := time.Since(start); took >= ttl*2/3 {
 		t.Errorf("the lease was taken %v after its holder released it: it lapsed rather than being released", took)
+	}
+}
+
+// TestRedisExpiryOffTakesNoLease: an instance run with expiry off
+// (--expire 0, no profile expiry) never takes the expiry lease, so it
+// cannot keep an instance that expires from doing so, even when it
+// starts first.
+func TestRedisExpiryOffTakesNoLease(t *testing.T) {
+	t.Parallel()
+	r := redistest.Start(t)
+	run := func(cfg Config) *instance {
+		ctx, cancel := context.WithCancel(context.Background())
+		t.Cleanup(cancel)
+		l := New(cfg)
+		in := &instance{lobby: l, stop: cancel, done: make(chan struct{})}
+		go func() {
+			defer close(in.done)
+			l.Run(ctx)
+		}()
+		return in
+	}
+	off := run(Config{Store: openRedis(t, r), Games: []Game{tallyGame()}, ExpiryLease: testExpiryLease})
+	// Two of its renewal rounds: time enough to take a free lease.
+	time.Sleep(testExpiryLease * 2 / 3)
+	if off.lobby.HoldsExpiry() {
+		t.Fatal("an instance with expiry off took the expiry lease")
+	}
+	on := run(Config{Store: openRedis(t, r), Games: []Game{tallyGame()}, Expire: time.Hour, ExpiryLease: testExpiryLease})
+	if got := holder(t, []*instance{off, on}); got != 1 {
+		t.Fatalf("instance %d holds the expiry lease, want the one that expires", got)
 	}
 }
 
