@@ -78,8 +78,9 @@ import (
 //	smokestack:{CODE}:chat      list of store.ChatLine JSON, oldest first
 //	smokestack:lobbychat        the lobby's chat, likewise
 //
-// Players (profiles.go, ratings.go, migrate.go): one slot per player,
-// so new players and finished games spread over the cluster.
+// Players (profiles.go, names.go, links.go, profilelist.go, ratings.go,
+// record.go, recordlocks.go, leaderboard.go, migrate.go): one slot per
+// player, so new players and finished games spread over the cluster.
 //
 //	smokestack:player:{ID}      hash: profile (store.Profile JSON), name (its
 //	                            store.NameKey), rating:GAME (store.Rating
@@ -112,7 +113,7 @@ import (
 // renamed or dropped; a name whose holder's profile no longer holds it is
 // free, at once for its holder and after a minute for others (a creation
 // in flight). A finished game touches every seat's player and the room's
-// outcome: ratings.go records it as a two-phase commit (each player's
+// outcome: record.go records it as a two-phase commit (each player's
 // rating locked for the room, the outcome committed in the room's slot,
 // each player's rating written and unlocked), so a crash at any point is
 // finished or undone by the next try, and it counts once. A leaderboard

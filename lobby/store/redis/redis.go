@@ -25,8 +25,9 @@ import (
 // script or an optimistic transaction, so its check and its change happen
 // as one step however many instances race; a player's change that spans
 // slots (a name, a finished game's ratings) is a row of such steps that
-// a retry finishes (profiles.go, ratings.go). See "Many instances" in
-// docs/architecture.md for the design, and keys.go for every key.
+// a retry finishes (profiles.go, names.go, record.go). See "Many
+// instances" in docs/architecture.md for the design, and keys.go for
+// every key.
 //
 // Every committed change is announced on its room's sharded channel, and
 // what lists show on the room index's; the keys, not the message, are the
@@ -40,7 +41,7 @@ type Store struct {
 	repl   replication
 	beaten atomic.Bool // a Heartbeat succeeded
 	// crashAt, set by a test, stops a Record at the named step as a
-	// killed instance would (ratings.go).
+	// killed instance would (record.go).
 	crashAt func(step string) bool
 	// attemptLife, when set by a test, replaces the const of that name.
 	attemptLife time.Duration
