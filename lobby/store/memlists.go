@@ -12,7 +12,9 @@ import (
 // process holds: mem keeps it beside its rooms, bolt builds it from the
 // file when it opens. Its driver calls Put after every write of a room's
 // metadata and Remove after a delete; load reads the metadata of the
-// codes a page lists, in order, skipping those gone.
+// codes a page lists, in order, skipping those gone. A driver answers
+// the lists' reads by embedding it as a Lists field, which promotes the
+// reads and not Put and Remove.
 type MemLists struct {
 	load func(codes []string) ([]Meta, error)
 

@@ -19,9 +19,10 @@ import (
 // in the data directory. Every write is an fsynced transaction, so a move is
 // on disk before anyone is told it was played.
 type Store struct {
-	db    *bolt.DB
-	lists *store.MemLists // built when the file opens; see lists.go
-	group *group          // commits moves together (batch.go)
+	db          *bolt.DB
+	lists       *store.MemLists // built when the file opens; see lists.go
+	store.Lists                 // reads lists
+	group       *group          // commits moves together (batch.go)
 }
 
 var _ store.Store = (*Store)(nil)

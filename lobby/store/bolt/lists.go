@@ -1,11 +1,9 @@
 package bolt
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"time"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -14,7 +12,8 @@ import (
 
 // The lists are a store.MemLists, built from every room when the file
 // opens and changed once each write's transaction has committed, so they
-// show only what is on disk. Every room write goes through write, whose
+// show only what is on disk. The Store's embedded store.Lists is
+// them, answering the reads. Every room write goes through write, whose
 // group commit runs one transaction at a time and its commit handlers
 // before the next begins, so they change in the order the file does.
 
@@ -52,6 +51,7 @@ func (s *Store) unlist(tx *bolt.Tx, code string) {
 // buildLists reads every room into the lists, once.
 func (s *Store) buildLists() error {
 	s.lists = store.NewMemLists(s.metas)
+	s.Lists = s.lists
 	return s.db.View(func(tx *bolt.Tx) error {
 		return tx.Bucket(roomsBucket).ForEach(func(k, v []byte) error {
 			var m store.Meta
@@ -80,29 +80,4 @@ func (s *Store) metas(codes []string) (out []store.Meta, err error) {
 		return nil
 	})
 	return out, err
-}
-
-// OpenSeats implements store.Lists.
-func (s *Store) OpenSeats(ctx context.Context, limit int) ([]store.Meta, error) {
-	return s.lists.OpenSeats(ctx, limit)
-}
-
-// InPlay implements store.Lists.
-func (s *Store) InPlay(ctx context.Context, limit int) ([]store.Meta, error) {
-	return s.lists.InPlay(ctx, limit)
-}
-
-// PlayerRooms implements store.Lists.
-func (s *Store) PlayerRooms(ctx context.Context, player string, limit int) ([]store.Meta, error) {
-	return s.lists.PlayerRooms(ctx, player, limit)
-}
-
-// RoomCounts implements store.Lists.
-func (s *Store) RoomCounts(ctx context.Context, host, addr string, since time.Time, limit int) (store.RoomCounts, error) {
-	return s.lists.RoomCounts(ctx, host, addr, since, limit)
-}
-
-// Due implements store.Lists.
-func (s *Store) Due(ctx context.Context, before time.Time, limit int) ([]store.Meta, error) {
-	return s.lists.Due(ctx, before, limit)
 }

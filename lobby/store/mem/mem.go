@@ -19,9 +19,10 @@ type Store struct {
 	chat  map[string][]store.ChatLine // by room code, the lobby's under ""; see chat.go
 	alive store.Alive                 // see uptime.go
 	// profiles and ratings have locks of their own (profiles.go, ratings.go).
-	profiles profiles
-	ratings  ratings
-	lists    *store.MemLists // kept under mu with the rooms; see lists.go
+	profiles    profiles
+	ratings     ratings
+	lists       *store.MemLists // kept under mu with the rooms; see lists.go
+	store.Lists                 // reads lists
 }
 
 var _ store.Store = (*Store)(nil)
@@ -35,6 +36,7 @@ type room struct {
 func New() *Store {
 	s := &Store{rooms: map[string]*room{}}
 	s.lists = store.NewMemLists(s.metas)
+	s.Lists = s.lists
 	return s
 }
 
