@@ -3,7 +3,6 @@ package redis
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
@@ -195,26 +194,11 @@ func (s *Store) List(ctx context.Context) ([]store.Meta, error) {
 	for len(codes) > 0 {
 		part := codes[:min(batch, len(codes))]
 		codes = codes[len(part):]
-		cmds := make([]*redis.SliceCmd, len(part))
-		_, err := s.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
-			for i, code := range part {
-				cmds[i] = p.HMGet(ctx, metaKey(code), metaFields...)
-			}
-			return nil
-		})
+		metas, err := s.metasOf(ctx, part)
 		if err != nil {
 			return nil, fmt.Errorf("list rooms: %w", err)
 		}
-		for i, cmd := range cmds {
-			m, err := decodeMeta(part[i], cmd.Val())
-			if errors.Is(err, store.ErrNotFound) {
-				continue
-			}
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, m)
-		}
+		out = append(out, metas...)
 	}
 	return out, nil
 }
