@@ -275,14 +275,7 @@ func (s *sim) moves(ctx context.Context) error {
 				for ctx.Err() == nil {
 					// The seats that may act, as the newest view of the
 					// four tells; a seat whose own view is older waits.
-					var ups [4]lobby.Update
-					newest := 0
-					for j, st := range room.seats {
-						ups[j] = st.latest()
-						if ups[j].Version > ups[newest].Version {
-							newest = j
-						}
-					}
+					ups, newest := room.latest()
 					for _, j := range rng.Perm(4) {
 						st, u := room.seats[j], ups[j]
 						if u.View == nil || u.Room.Over || u.Version != ups[newest].Version || !slices.Contains(ups[newest].Room.Acting, j) {
@@ -444,14 +437,7 @@ func (s *sim) ratings(ctx context.Context) error {
 func playTally(ctx context.Context, room *simRoom, target int) error {
 	deadline := time.Now().Add(3 * time.Minute)
 	for time.Now().Before(deadline) {
-		var ups [4]lobby.Update
-		newest := 0
-		for j, st := range room.seats {
-			ups[j] = st.latest()
-			if ups[j].Version > ups[newest].Version {
-				newest = j
-			}
-		}
+		ups, newest := room.latest()
 		if ups[newest].Version >= target || ups[newest].Room.Over {
 			return nil
 		}

@@ -332,6 +332,18 @@ func jitter(r *rand.Rand, d time.Duration) time.Duration {
 	return time.Duration(float64(d) * (0.5 + r.Float64()))
 }
 
+// latest takes the newest update waiting for each seat of r, and says
+// which seat's is the newest of the four.
+func (r *simRoom) latest() (ups [4]lobby.Update, newest int) {
+	for j, st := range r.seats {
+		ups[j] = st.latest()
+		if ups[j].Version > ups[newest].Version {
+			newest = j
+		}
+	}
+	return ups, newest
+}
+
 // latest takes the newest update waiting for st, if any.
 func (st *seat) latest() lobby.Update {
 	for {
