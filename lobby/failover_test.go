@@ -65,10 +65,7 @@ func TestRedisPaused(t *testing.T) {
 	if faultsLong {
 		pause = 30 * time.Second
 	}
-	r := redistest.Start(t)
-	if r.External {
-		t.Skip("REDIS_URL is set: this test stops the Redis it starts")
-	}
+	r := redistest.StartOwn(t, "this test stops the Redis it starts")
 	f := newFaultRig(t, r.URL, redisstore.Options{})
 	ctx := context.Background()
 	stop := make(chan struct{})
@@ -111,10 +108,7 @@ func TestRedisPaused(t *testing.T) {
 // players see every move made meanwhile, and the games play on.
 func TestRedisHiccup(t *testing.T) {
 	t.Parallel()
-	r := redistest.Start(t)
-	if r.External {
-		t.Skip("REDIS_URL is set: this test puts a proxy before the Redis it starts")
-	}
+	r := redistest.StartOwn(t, "this test puts a proxy before the Redis it starts")
 	link := redistest.StartProxy(t, r.Addr())
 	l := newLedger()
 	f := &faultRig{t: t, url: r.URL, l: l,

@@ -60,6 +60,17 @@ func Start(t testing.TB) *Server {
 	return startLocal(t, binary(t))
 }
 
+// StartOwn gives the test a fresh redis-server as Start does, for a test
+// that needs a Redis nobody else uses: with REDIS_URL set it is skipped,
+// saying why it needs its own.
+func StartOwn(t testing.TB, why string) *Server {
+	t.Helper()
+	if os.Getenv("REDIS_URL") != "" {
+		t.Skip("REDIS_URL is set: " + why)
+	}
+	return startLocal(t, binary(t))
+}
+
 // binary finds redis-server, or skips the test loudly (fails it when CI
 // is set).
 func binary(t testing.TB) string {

@@ -56,10 +56,7 @@ func TestRedisReplicaLoss(t *testing.T) {
 func lostInFailover(t *testing.T, replicas int) (error, int) {
 	t.Helper()
 	ctx := context.Background()
-	primary := redistest.Start(t)
-	if primary.External {
-		t.Skip("REDIS_URL is set: this test kills the primary it starts")
-	}
+	primary := redistest.StartOwn(t, "this test kills the primary it starts")
 	link := redistest.StartProxy(t, primary.Addr())
 	replica := redistest.StartReplica(t, link.Addr)
 	s, err := OpenWith(ctx, primary.URL, Options{Replicas: replicas})
@@ -104,10 +101,7 @@ func lostInFailover(t *testing.T, replicas int) (error, int) {
 func TestRedisWaitingWritesAreIdempotent(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	primary := redistest.Start(t)
-	if primary.External {
-		t.Skip("REDIS_URL is set: this test starts a replica of its own primary")
-	}
+	primary := redistest.StartOwn(t, "this test starts a replica of its own primary")
 	redistest.StartReplica(t, primary.Addr())
 	s, err := OpenWith(ctx, primary.URL, Options{Replicas: 1})
 	if err != nil {
