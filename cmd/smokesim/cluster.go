@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/smokestack/smokestack/internal/redistest"
 )
 
 // redisCluster is the three-primary Redis Cluster the simulation runs
@@ -34,7 +36,7 @@ func startCluster(ctx context.Context, dir string, first int, fsync string) (*re
 	for i := range 6 {
 		port := first + i
 		if first == 0 {
-			p, err := freeClusterPort()
+			p, err := redistest.FreeClusterPort()
 			if err != nil {
 				c.stop()
 				return nil, err
@@ -163,27 +165,4 @@ func waitPort(addr string, limit time.Duration) error {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-}
-
-// freeClusterPort finds a free port whose cluster bus port (+10000) is
-// free too.
-func freeClusterPort() (int, error) {
-	for range 50 {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			return 0, err
-		}
-		p := l.Addr().(*net.TCPAddr).Port
-		l.Close()
-		if p+10000 > 65535 {
-			continue
-		}
-		bus, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(p+10000))
-		if err != nil {
-			continue
-		}
-		bus.Close()
-		return p, nil
-	}
-	return 0, fmt.Errorf("no free port with a free cluster bus port (+10000)")
 }

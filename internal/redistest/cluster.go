@@ -47,7 +47,7 @@ func StartCluster(t testing.TB) *Cluster {
 	c := &Cluster{t: t}
 	var addrs []string
 	for range 6 {
-		port, err := freeClusterPort()
+		port, err := FreeClusterPort()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -88,9 +88,10 @@ func lookRedis(t testing.TB, name string) string {
 	return bin
 }
 
-// freeClusterPort finds a port p nobody listens on whose cluster bus port,
-// p+10000, is free too.
-func freeClusterPort() (int, error) {
+// FreeClusterPort finds a port p nobody listens on whose cluster bus port,
+// p+10000, is free too: for a cluster node, here or in a tool that starts
+// its own (cmd/smokesim).
+func FreeClusterPort() (int, error) {
 	for range 50 {
 		p, err := freePort()
 		if err != nil {
