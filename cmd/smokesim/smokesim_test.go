@@ -59,10 +59,18 @@ func TestFleetBehaves(t *testing.T) {
 			t.Errorf("no %s measured: %v", k, kinds)
 		}
 	}
-	for _, k := range []string{"instance", "claims/presence", "connects", "moves"} {
+	t.Logf("commands by kind: %v", kinds)
+	for _, k := range []string{"instance", "connects", "moves"} {
 		if kinds[k] <= 0 {
 			t.Errorf("%s measured at %.1f commands: %v", k, kinds[k], kinds)
 		}
+	}
+	// A held seat costs nothing while nothing changes (liveness is per
+	// instance), so its figure is the renewal rounds' noise here: it is
+	// held under a bound that seat claims renewed per room, 88 commands
+	// a seated player a minute, would break.
+	if c := kinds["claims/presence"]; c > 30 {
+		t.Errorf("claims/presence measured at %.1f commands a seated player a minute, want at most 30 (renewals per seat are back?): %v", c, kinds)
 	}
 	if len(s.checks) < 10 {
 		t.Errorf("only %d checks ran", len(s.checks))
