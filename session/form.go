@@ -255,6 +255,6 @@ func (f *roomForm) view(t kit.Theme, w int) string {
 		about = strings.TrimRight(kit.Wrap(fields[f.field].about, max(20, w-2)), " ")
 		about = strings.ReplaceAll(about, "\n", "\n  ")
 	}
-	return strings.Join(append(lines, "", "  "+t.Dim.Render(about), "",
-		t.Dim.Render(t.L.T("session.form.keys"))), "\n")
+	// The keys are the bottom bar's, as on every screen: not said twice.
+	return strings.Join(append(lines, "", "  "+t.Dim.Render(about)), "\n")
 }
