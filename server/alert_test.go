@@ -5,10 +5,10 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/smokestack/smokestack/engine/factories"
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/room/roomtest"
 )
 
 // oscSeq is an operating system command (a window title): it ends in a
@@ -111,17 +111,5 @@ func oscTitles(raw string) string {
 // is unread.
 func latestUpdate(t *testing.T, c *lobby.Conn) lobby.Update {
 	t.Helper()
-	var u lobby.Update
-	select {
-	case u = <-c.Updates():
-	case <-time.After(5 * time.Second):
-		t.Fatal("no update within 5s")
-	}
-	for {
-		select {
-		case u = <-c.Updates():
-		default:
-			return u
-		}
-	}
+	return roomtest.Newest(t, c.Updates())
 }

@@ -29,19 +29,7 @@ var eventually = waittest.Until
 // newest it holds.
 func latest(t *testing.T, c *Conn) Update {
 	t.Helper()
-	var u Update
-	select {
-	case u = <-c.Updates():
-	case <-time.After(5 * time.Second):
-		t.Fatal("no update within 5s")
-	}
-	for {
-		select {
-		case u = <-c.Updates():
-		default:
-			return u
-		}
-	}
+	return roomtest.Newest(t, c.Updates())
 }
 
 func view(t *testing.T, u Update) tally.View {

@@ -1,10 +1,12 @@
 // Package roomtest helps the tests of rooms and of the lobby over them:
-// a clock the test moves, with the rooms' timers on it.
+// a clock the test moves, with the rooms' timers on it, and the newest
+// of a connection's updates.
 package roomtest
 
 import (
 	"slices"
 	"sync"
+	"testing"
 	"time"
 )
 
@@ -69,5 +71,25 @@ func (c *Clock) Advance(d time.Duration) {
 	slices.SortStableFunc(due, func(a, b *timer) int { return a.at.Compare(b.at) })
 	for _, t := range due {
 		t.f()
+	}
+}
+
+// Newest waits up to 5 s for a first value on updates, then drains it
+// and returns the newest: a connection's latest update, whatever it was
+// sent before.
+func Newest[U any](t testing.TB, updates <-chan U) U {
+	t.Helper()
+	var u U
+	select {
+	case u = <-updates:
+	case <-time.After(5 * time.Second):
+		t.Fatal("no update within 5s")
+	}
+	for {
+		select {
+		case u = <-updates:
+		default:
+			return u
+		}
 	}
 }
