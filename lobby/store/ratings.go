@@ -55,6 +55,21 @@ type SoloResult struct {
 	Record SoloRecord `json:"record"`
 }
 
+// After is the player's record in game after r, given the record
+// before it (found false: none, and this game is the first).
+func (r SoloResult) After(game string, before SoloRecord, found bool) SoloRecord {
+	if !found {
+		before = SoloRecord{Game: game, Opponent: r.Record.Opponent, Best: r.Score}
+	}
+	if r.Won {
+		before.Wins++
+	} else {
+		before.Losses++
+	}
+	before.Best = max(before.Best, r.Score)
+	return before
+}
+
 // SoloRecord is a player's record against a game's own opponent at one
 // level ("The Machine (hard)"), apart from ratings.
 type SoloRecord struct {
@@ -158,17 +173,8 @@ func RecordOutcome(s RatingTx, o Outcome) (Outcome, error) {
 	if o.Solo != nil {
 		solo := *o.Solo
 		rec, ok := s.Solo(solo.Player, o.Game, solo.Record.Opponent)
-		if !ok {
-			rec = SoloRecord{Game: o.Game, Opponent: solo.Record.Opponent, Best: solo.Score}
-		}
-		if solo.Won {
-			rec.Wins++
-		} else {
-			rec.Losses++
-		}
-		rec.Best = max(rec.Best, solo.Score)
-		solo.Record = rec
-		s.PutSolo(solo.Player, rec)
+		solo.Record = solo.After(o.Game, rec, ok)
+		s.PutSolo(solo.Player, solo.Record)
 		o.Solo = &solo
 	}
 	s.PutOutcome(o)

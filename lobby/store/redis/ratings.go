@@ -53,17 +53,12 @@ func soloField(game, opponent string) string { return "solo:" + game + "\x00" + 
 // soloAfter is a solo game's result with the player's record after it,
 // from their record before (JSON, or "" for none).
 func soloAfter(r store.SoloResult, game, before string) *store.SoloResult {
+	// A first game's record, unless one was stored before.
 	rec := store.SoloRecord{Game: game, Opponent: r.Record.Opponent, Best: r.Score}
 	if before != "" {
 		_ = json.Unmarshal([]byte(before), &rec)
 	}
-	if r.Won {
-		rec.Wins++
-	} else {
-		rec.Losses++
-	}
-	rec.Best = max(rec.Best, r.Score)
-	r.Record = rec
+	r.Record = r.After(game, rec, true)
 	return &r
 }
 
