@@ -75,10 +75,11 @@ func (p GameProbe) Groups() []string {
 	return out
 }
 
-// Seated are the messages that put the model in room code on connection
-// c, as if it had joined; Updated is the message of u arriving on c.
-func Seated(code string, c *lobby.Conn) []tea.Msg {
-	return []tea.Msg{toRoom{code: code}, joinedMsg{conn: c, unwatch: func() bool { return true }}}
+// Seat puts model m in room code on connection c, as if it had joined.
+func Seat(m tea.Model, code string, c *lobby.Conn) {
+	m.Update(toRoom{code: code})
+	g := m.(*Model).cur.(*gameScreen)
+	m.Update(joinedMsg{conn: c, done: g.done, unwatch: func() bool { return true }})
 }
 
 // Updated is the message of the room's update u arriving on c.
@@ -95,3 +96,7 @@ func (p GameProbe) Held() int { return len(p.g.held) }
 
 // Armed reports whether a costly move waits for its second enter.
 func (p GameProbe) Armed() bool { return p.g.armed != nil }
+
+// ToRoom is the message that opens room code's screen, as the lobby's
+// enter sends it.
+func ToRoom(code string) tea.Msg { return toRoom{code: code} }

@@ -81,9 +81,7 @@ func BenchmarkFreshFrames(b *testing.B) {
 	for i, c := range conns {
 		m := session.New(session.Config{Lobby: newTestLobby(), Games: screens, Player: alice, Theme: "default",
 			Width: 120, Height: 40, Now: fixedNow})
-		for _, msg := range session.Seated(c.Code(), c) {
-			m.Update(msg)
-		}
+		session.Seat(m, c.Code(), c)
 		models[i] = m
 	}
 	n := len(ups[0])

@@ -89,6 +89,10 @@ type (
 	joinedMsg struct {
 		conn *lobby.Conn
 		err  error
+		// done is the screen's that asked: a quick second enter opens a
+		// new screen before the first join answers, and that answer is
+		// not the new screen's to take.
+		done chan struct{}
 		// unwatch stops the session's end from closing conn, once the
 		// screen has.
 		unwatch func() bool
@@ -130,7 +134,7 @@ func codeOf(typed string) string {
 // screen leaves the room or the session's context ends, whichever comes
 // first, even if the program has stopped reading messages.
 func (g *gameScreen) open() tea.Cmd {
-	e, code, watch := g.env, g.typed, g.watch
+	e, code, watch, done := g.env, g.typed, g.watch, g.done
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(e.ctx, moveTimeout)
 		defer cancel()
@@ -142,12 +146,12 @@ func (g *gameScreen) open() tea.Cmd {
 			c, err = e.lobby.Join(ctx, code, e.player)
 		}
 		if err != nil {
-			return joinedMsg{err: err}
+			return joinedMsg{err: err, done: done}
 		}
 		c.SkipJSON() // apply reads the view's value
 		// The session's end closes it, with no goroutine waiting for that
 		// (a goroutine costs every session its stack).
-		return joinedMsg{conn: c, unwatch: context.AfterFunc(e.ctx, c.Close)}
+		return joinedMsg{conn: c, done: done, unwatch: context.AfterFunc(e.ctx, c.Close)}
 	}
 }
 
@@ -243,6 +247,13 @@ func (g *gameScreen) over() bool {
 func (g *gameScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case joinedMsg:
+		if msg.done != g.done { // another screen's, since left
+			if msg.conn != nil {
+				msg.unwatch()
+				msg.conn.Close()
+			}
+			return g, nil
+		}
 		if msg.err != nil {
 			status := errText(g.env.theme, g.room.Game, msg.err)
 			return g, func() tea.Msg { return toLobby{status: status} }

@@ -18,9 +18,7 @@ func BenchmarkKeyFrames(b *testing.B) {
 	conns, ups := tableUpdates(b, 10)
 	m := session.New(session.Config{Lobby: newTestLobby(), Games: screens, Player: alice, Theme: "default",
 		Width: 120, Height: 40, Now: fixedNow})
-	for _, msg := range session.Seated(conns[0].Code(), conns[0]) {
-		m.Update(msg)
-	}
+	session.Seat(m, conns[0].Code(), conns[0])
 	m.Update(session.Updated(conns[0], ups[0][len(ups[0])-1]))
 	runes := func(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
 	keys := []tea.KeyMsg{runes("?"), runes("?"), {Type: tea.KeyTab}, runes("l"), runes("h"), runes("j"), runes("k")}
