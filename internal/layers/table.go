@@ -82,8 +82,8 @@ var Table = []Rule{
 	{Pkg: "lobby/store/storetest", May: []string{"lobby/store", "engine", "internal/waittest"}, TestMay: testKit, Unlinked: append(drivers, ui...)},
 	// Each driver links its own client library, and nothing of the UI.
 	{Pkg: "lobby/store/mem", May: []string{"lobby/store", "engine"}, TestMay: testKit, Unlinked: append(drivers, ui...)},
-	{Pkg: "lobby/store/bolt", May: []string{"lobby/store", "engine"}, TestMay: testKit, Libs: []string{"go.etcd.io/bbolt"}, Unlinked: ui},
-	{Pkg: "lobby/store/redis", May: []string{"lobby/store", "engine", "internal/ratelog"}, TestMay: testKit, Libs: []string{"github.com/redis/go-redis/"}, Unlinked: ui},
+	{Pkg: "lobby/store/bolt", May: []string{"lobby/store", "engine", "internal/batch"}, TestMay: testKit, Libs: []string{"go.etcd.io/bbolt"}, Unlinked: ui},
+	{Pkg: "lobby/store/redis", May: []string{"lobby/store", "engine", "internal/batch", "internal/ratelog"}, TestMay: testKit, Libs: []string{"github.com/redis/go-redis/"}, Unlinked: ui},
 
 	// The engine and the games' rules and bots: the standard library only.
 	{Pkg: "engine", TestMay: []string{"internal/tally", "internal/movetest"}},
@@ -94,6 +94,8 @@ var Table = []Rule{
 	{Pkg: "internal/layers", TestMay: []string{"cmd/games", "engine"}},
 	{Pkg: "internal/openskill"},
 	{Pkg: "internal/ratelog"},
+	// The stores' group commit: generic, the standard library alone.
+	{Pkg: "internal/batch"},
 	// The catalogues: what every screen and command words, per language.
 	{Pkg: "internal/lang", Libs: []string{"github.com/BurntSushi/toml", "github.com/nicksnyder/go-i18n/", "golang.org/x/text/"}},
 	{Pkg: "internal/tally", May: []string{"engine"}, TestMay: []string{"internal/movetest"}},
