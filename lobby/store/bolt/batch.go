@@ -1,11 +1,13 @@
 package bolt
 
 import (
+	"context"
 	"fmt"
-	"sync"
 	"sync/atomic"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/smokestack/smokestack/internal/batch"
 )
 
 // maxGroup bounds how many writes share one transaction, so a crowd's
@@ -13,26 +15,23 @@ import (
 const maxGroup = 1000
 
 // group commits the writes that arrive together in one transaction and
-// one fsync (group commit). The first writer to find no commit under way
-// commits at once, with whatever has queued; writers that arrive while a
-// commit is under way queue, and the first of them commits them all when
-// it ends. A lone write therefore waits for nothing but its own fsync,
-// unlike bbolt's DB.Batch, which holds every write for MaxBatchDelay
-// (docs/performance.md, "Group commit of moves"), and a crowd's writes
-// share one fsync per commit's time. Every writer returns only once its
-// own write is on disk, or has failed.
+// one fsync (group commit, internal/batch): a lone write waits for
+// nothing but its own fsync, unlike bbolt's DB.Batch, which holds every
+// write for MaxBatchDelay (docs/performance.md, "Group commit of
+// moves"), and a crowd's writes share one fsync per commit's time. Every
+// writer returns only once its own write is on disk, or has failed. A
+// writer whose context ends while its write is queued withdraws it; one
+// already in a commit waits for it, as a local commit soon ends.
 type group struct {
 	db      *bolt.DB
-	mu      sync.Mutex
-	queue   []*groupCall
-	busy    bool         // a writer is committing; the queue waits for it
+	batch   batch.Batcher[func(*bolt.Tx) error, struct{}]
 	commits atomic.Int64 // transactions committed, for the benchmarks
 }
 
-type groupCall struct {
-	fn   func(*bolt.Tx) error
-	err  error
-	lead chan bool // true: commit the queue; false: done, err is the answer
+func newGroup(db *bolt.DB) *group {
+	g := &group{db: db}
+	g.batch = batch.Batcher[func(*bolt.Tx) error, struct{}]{Commit: g.commit, Max: maxGroup}
+	return g
 }
 
 // update runs fn in a transaction it may share with other writers' and
@@ -42,49 +41,19 @@ type groupCall struct {
 // after which every write in it runs again alone. So an answer that is
 // no failure (ErrConflict: the room's log moved on) is told through a
 // variable fn captures, and fn returns nil, having written nothing.
-func (g *group) update(fn func(*bolt.Tx) error) error {
-	c := &groupCall{fn: fn, lead: make(chan bool, 1)}
-	g.mu.Lock()
-	g.queue = append(g.queue, c)
-	if g.busy {
-		g.mu.Unlock()
-		if !<-c.lead {
-			return c.err
-		}
-		g.mu.Lock() // the last leader handed the queue to c
-	}
-	g.busy = true
-	n := min(len(g.queue), maxGroup)
-	calls := g.queue[:n:n]
-	g.queue = g.queue[n:]
-	g.mu.Unlock()
-
-	g.commit(calls)
-
-	g.mu.Lock()
-	if len(g.queue) > 0 {
-		g.queue[0].lead <- true // busy stays set: the lead passes on
-	} else {
-		g.busy = false
-		g.queue = nil
-	}
-	g.mu.Unlock()
-	for _, o := range calls {
-		if o != c {
-			o.lead <- false
-		}
-	}
-	return c.err
+func (g *group) update(ctx context.Context, fn func(*bolt.Tx) error) error {
+	_, err := g.batch.Do(ctx, fn)
+	return err
 }
 
-// commit runs calls in one transaction and sets each one's err. Should
+// commit runs calls in one transaction and sets each one's Err. Should
 // the transaction fail (a function's error, or the commit's), each runs
 // again in a transaction of its own, so one write's failure is its
 // writer's alone.
-func (g *group) commit(calls []*groupCall) {
+func (g *group) commit(calls []*batch.Call[func(*bolt.Tx) error, struct{}]) {
 	err := g.db.Update(func(tx *bolt.Tx) error {
 		for _, c := range calls {
-			if err := safely(c.fn, tx); err != nil {
+			if err := safely(c.In, tx); err != nil {
 				return err
 			}
 		}
@@ -93,14 +62,14 @@ func (g *group) commit(calls []*groupCall) {
 	})
 	if err == nil || len(calls) == 1 {
 		for _, c := range calls {
-			c.err = err
+			c.Err = err
 		}
 		return
 	}
 	for _, c := range calls {
-		c.err = g.db.Update(func(tx *bolt.Tx) error {
+		c.Err = g.db.Update(func(tx *bolt.Tx) error {
 			tx.OnCommit(func() { g.commits.Add(1) })
-			return safely(c.fn, tx)
+			return safely(c.In, tx)
 		})
 	}
 }

@@ -124,6 +124,51 @@ func TestMovesArrivingTogetherShareOneCommit(t *testing.T) {
 	}
 }
 
+// A move whose context ends while it is queued behind a commit is
+// withdrawn: Append answers the context's error and the move is never
+// stored, while the move queued with it is.
+func TestMoveCancelledWhileQueuedIsNotStored(t *testing.T) {
+	s := openAt(t, filepath.Join(t.TempDir(), "rooms.db"))
+	defer s.Close()
+	bg := context.Background()
+	for _, code := range []string{"GONE01", "KEPT01"} {
+		if err := s.Create(bg, store.Meta{Code: code, Game: "factories", Host: "h"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	move := store.Record{Move: json.RawMessage(`{"kind":"pass"}`)}
+	queued, release := bolt.Hold(s)
+	ctx, cancel := context.WithCancel(bg)
+	errs := make([]error, 2)
+	var wg sync.WaitGroup
+	wg.Go(func() { errs[0] = s.Append(ctx, "GONE01", 0, move, engine.Status{}) })
+	wg.Go(func() { errs[1] = s.Append(bg, "KEPT01", 0, move, engine.Status{}) })
+	for deadline := time.Now().Add(10 * time.Second); queued() < 2; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the moves did not queue within 10s")
+		}
+	}
+	cancel()
+	for deadline := time.Now().Add(10 * time.Second); queued() > 1; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the cancelled move was not withdrawn within 10s")
+		}
+	}
+	release()
+	wg.Wait()
+	if !errors.Is(errs[0], context.Canceled) {
+		t.Errorf("cancelled while queued: %v, want context.Canceled", errs[0])
+	}
+	if errs[1] != nil {
+		t.Errorf("the move queued with it: %v", errs[1])
+	}
+	for code, want := range map[string]int{"GONE01": 0, "KEPT01": 1} {
+		if _, got, err := s.Load(bg, code, 0); err != nil || len(got) != want {
+			t.Errorf("room %s holds %d moves (%v), want %d", code, len(got), err, want)
+		}
+	}
+}
+
 // BenchmarkAppend: moves stored per second, CPU and commits (fsyncs) per
 // move with 1, 64 and 1024 rooms appending at once.
 func BenchmarkAppend(b *testing.B) {

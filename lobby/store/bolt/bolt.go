@@ -57,7 +57,7 @@ func Open(path string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("prepare room store: %w", err)
 	}
-	s := &Store{db: db, group: &group{db: db}}
+	s := &Store{db: db, group: newGroup(db)}
 	if err := s.buildLists(); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("list rooms: %w", err)
@@ -66,8 +66,8 @@ func Open(path string) (*Store, error) {
 }
 
 // Create implements store.Rooms.
-func (s *Store) Create(_ context.Context, m store.Meta) error {
-	return s.write(func(tx *bolt.Tx) error { return s.create(tx, m) })
+func (s *Store) Create(ctx context.Context, m store.Meta) error {
+	return s.write(ctx, func(tx *bolt.Tx) error { return s.create(tx, m) })
 }
 
 func (s *Store) create(tx *bolt.Tx, m store.Meta) error {
@@ -100,8 +100,8 @@ func (s *Store) Load(_ context.Context, code string, from int) (m store.Meta, mo
 // Append implements store.Rooms. Moves of many rooms that arrive together
 // share one transaction and one fsync (batch.go), and each returns once
 // its own is on disk.
-func (s *Store) Append(_ context.Context, code string, at int, r store.Record, st engine.Status) error {
-	return s.write(func(tx *bolt.Tx) error { return s.append(tx, code, at, r, st) })
+func (s *Store) Append(ctx context.Context, code string, at int, r store.Record, st engine.Status) error {
+	return s.write(ctx, func(tx *bolt.Tx) error { return s.append(tx, code, at, r, st) })
 }
 
 func (s *Store) append(tx *bolt.Tx, code string, at int, r store.Record, st engine.Status) error {
@@ -131,8 +131,8 @@ func (s *Store) append(tx *bolt.Tx, code string, at int, r store.Record, st engi
 }
 
 // SaveMeta implements store.Rooms.
-func (s *Store) SaveMeta(_ context.Context, m store.Meta) error {
-	return s.write(func(tx *bolt.Tx) error { return s.saveMeta(tx, m) })
+func (s *Store) SaveMeta(ctx context.Context, m store.Meta) error {
+	return s.write(ctx, func(tx *bolt.Tx) error { return s.saveMeta(tx, m) })
 }
 
 func (s *Store) saveMeta(tx *bolt.Tx, m store.Meta) error {
@@ -166,8 +166,8 @@ func (s *Store) List(context.Context) (out []store.Meta, err error) {
 }
 
 // Delete implements store.Rooms.
-func (s *Store) Delete(_ context.Context, code string) error {
-	return s.write(func(tx *bolt.Tx) error { return s.delete(tx, code) })
+func (s *Store) Delete(ctx context.Context, code string) error {
+	return s.write(ctx, func(tx *bolt.Tx) error { return s.delete(tx, code) })
 }
 
 func (s *Store) delete(tx *bolt.Tx, code string) error {

@@ -1,29 +1,28 @@
 package bolt
 
+import (
+	"context"
+	"errors"
+
+	bolt "go.etcd.io/bbolt"
+)
+
 // Commits is how many transactions s has committed (each one fsync).
 func Commits(s *Store) int64 { return s.group.commits.Load() }
 
-// Hold makes s's group commit act as though a commit were under way:
-// writes queue (queued counts them) until release hands them to the
-// first of them to commit.
+// Hold starts a write that keeps s's group commit under way until
+// release, so the writes that come meanwhile queue (queued counts them)
+// and share the next commit. The held write fails, committing nothing.
 func Hold(s *Store) (queued func() int, release func()) {
-	g := s.group
-	g.mu.Lock()
-	g.busy = true
-	g.mu.Unlock()
-	queued = func() int {
-		g.mu.Lock()
-		defer g.mu.Unlock()
-		return len(g.queue)
-	}
-	release = func() {
-		g.mu.Lock()
-		defer g.mu.Unlock()
-		if len(g.queue) > 0 {
-			g.queue[0].lead <- true
-		} else {
-			g.busy = false
-		}
-	}
-	return queued, release
+	in, out, done := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = s.write(context.Background(), func(*bolt.Tx) error {
+			close(in)
+			<-out
+			return errors.New("held, not committed")
+		})
+	}()
+	<-in
+	return s.group.batch.Queued, func() { close(out); <-done }
 }

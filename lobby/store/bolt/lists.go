@@ -1,6 +1,7 @@
 package bolt
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,13 +18,14 @@ import (
 // group commit runs one transaction at a time and its commit handlers
 // before the next begins, so they change in the order the file does.
 
-// write runs fn, a room write, in the group commit (batch.go). A refusal
+// write runs fn, a room write, in the group commit (batch.go); should
+// ctx end while fn waits its turn, fn is not run. A refusal
 // (no such room, the code taken, the room changed: fn returns it having
 // written nothing) is its writer's answer alone, not the transaction's
 // error, which would fail the writes sharing it too.
-func (s *Store) write(fn func(*bolt.Tx) error) error {
+func (s *Store) write(ctx context.Context, fn func(*bolt.Tx) error) error {
 	var refused error
-	err := s.group.update(func(tx *bolt.Tx) error {
+	err := s.group.update(ctx, func(tx *bolt.Tx) error {
 		refused = nil // fn runs again should its transaction fail
 		err := fn(tx)
 		if errors.Is(err, store.ErrNotFound) || errors.Is(err, store.ErrExists) || errors.Is(err, store.ErrConflict) {

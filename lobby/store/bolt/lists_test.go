@@ -51,7 +51,7 @@ func TestListsChangeOnlyWithTheFile(t *testing.T) {
 		"Append":   func(tx *bolt.Tx) error { return s.append(tx, play.Code, 0, rec, end) },
 		"Delete":   func(tx *bolt.Tx) error { return s.delete(tx, open.Code) },
 	} {
-		err := s.write(func(tx *bolt.Tx) error {
+		err := s.write(ctx, func(tx *bolt.Tx) error {
 			if err := write(tx); err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
