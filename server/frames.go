@@ -69,7 +69,17 @@ type frames struct {
 	held []byte
 	// written counts the frames written; nil counts none.
 	written prometheus.Counter
+	// moved is when the oldest move the screen has taken in but not yet
+	// drawn was stored (moveStored), and shown hears how long after it
+	// the frame that shows it was written; nil hears nothing.
+	moved time.Time
+	shown prometheus.Observer
 }
+
+// moveStored is a message that shows a move another seat played: a room
+// update (the session's), with when the move was stored; zero when the
+// update shows no new move, or the screen's own.
+type moveStored interface{ MoveStored() time.Time }
 
 // newFrames makes the frames for out, a terminal of w×h cells; send is
 // set before the program runs. The model they draw is given to onChange.
@@ -114,6 +124,10 @@ func (m *onChange) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tea.WindowSizeMsg:
 		m.f.width, m.f.height, m.f.full = msg.Width, msg.Height, true
+	case moveStored:
+		if at := msg.MoveStored(); !at.IsZero() && m.f.moved.IsZero() {
+			m.f.moved = at
+		}
 	}
 	var cmd tea.Cmd
 	m.inner, cmd = m.inner.Update(msg)
@@ -195,7 +209,11 @@ func (f *frames) draw(prefix, view string) {
 		if f.written != nil {
 			f.written.Inc()
 		}
+		if !f.moved.IsZero() && f.shown != nil {
+			f.shown.Observe(f.last.Sub(f.moved).Seconds())
+		}
 	}
+	f.moved = time.Time{} // drawn, or the move changed nothing here
 	if buf.Cap() <= maxPooled {
 		framePool.Put(buf)
 	}

@@ -25,6 +25,7 @@ type Metrics struct {
 	moves          prometheus.Counter
 	moveCommit     prometheus.Histogram
 	keyToBroadcast prometheus.Histogram
+	moveToFrame    prometheus.Histogram
 	storeErrors    *prometheus.CounterVec
 	botThink       prometheus.Histogram
 	windowSizes    prometheus.Counter
@@ -42,6 +43,10 @@ type Metrics struct {
 // latencyBuckets span a fast local commit to a struggling remote store.
 var latencyBuckets = []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5}
 
+// frameBuckets are finer about the 10 ms a frame is to reach the others
+// in (issue 42).
+var frameBuckets = []float64{.001, .002, .003, .005, .0075, .01, .015, .02, .03, .05, .1, .25, .5, 1, 2.5, 5}
+
 // NewMetrics registers the instance's metrics, and the Go runtime's and
 // the process's, in a registry of their own. store names the room store
 // ("bolt", "memory", "redis") in the store errors metric.
@@ -58,6 +63,8 @@ func NewMetrics(store string) *Metrics {
 		Help: "Time the store took to append one move.", Buckets: latencyBuckets})
 	m.keyToBroadcast = prometheus.NewHistogram(prometheus.HistogramOpts{Name: "smokestack_key_to_broadcast_seconds",
 		Help: "Time from a player's move reaching the lobby to its update being pushed to every session here.", Buckets: latencyBuckets})
+	m.moveToFrame = prometheus.NewHistogram(prometheus.HistogramOpts{Name: "smokestack_move_to_others_frame_seconds",
+		Help: "Time from a move being stored to the frame that shows it written to each other player's and spectator's terminal here.", Buckets: frameBuckets})
 	m.storeErrors = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "smokestack_store_errors_total",
 		Help: "Errors from the room store (Redis or bbolt): rooms, seat presence, failed-lookup counts, bans and the readiness ping."}, []string{"store"})
 	m.botThink = prometheus.NewHistogram(prometheus.HistogramOpts{Name: "smokestack_bot_think_seconds",
@@ -76,6 +83,7 @@ func NewMetrics(store string) *Metrics {
 	f(m.moves)
 	f(m.moveCommit)
 	f(m.keyToBroadcast)
+	f(m.moveToFrame)
 	f(m.storeErrors)
 	f(m.botThink)
 	f(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "smokestack_input_held_bytes",

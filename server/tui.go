@@ -87,6 +87,7 @@ func (s *Server) newTerminal(c *call, ts terminalStart) *terminal {
 		// at a time with the rest.
 		t.fr = newFrames(&lockedWriter{mu: t.out.mu, w: rawOutput(c.sess), conn: t.out.conn}, w, h)
 		t.fr.written = s.metrics.frames
+		t.fr.shown = s.metrics.moveToFrame
 		term = t.fr
 	}
 	model := session.New(session.Config{

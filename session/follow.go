@@ -2,6 +2,7 @@ package session
 
 import (
 	"sync/atomic"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -54,3 +55,8 @@ func (p *poster) tell() {
 }
 
 func (p *poster) taken() { p.out.Store(false) }
+
+// MoveStored is when the move this update is the first to show was
+// stored, if it is another seat's: the server times the frame that shows
+// it from there (lobby.Update.Stored).
+func (m updateMsg) MoveStored() time.Time { return m.u.Stored }

@@ -47,7 +47,15 @@ type capResult struct {
 	Connect    stats   `json:"connect"`
 	KeyToOwn   stats   `json:"key_to_own_frame"`
 	MoveToRest stats   `json:"move_to_others_frame"`
-	Moves      int     `json:"moves"`
+	// ServerMoveToRest is the same from the server's side, from its
+	// smokestack_move_to_others_frame_seconds over the play: a move
+	// stored to each other screen's frame written (p50/p90/p99 from its
+	// buckets; no max, no mean).
+	ServerMoveToRest stats `json:"server_move_to_others_frame"`
+	// ServerCommit is the store's time to append a move over the play
+	// (smokestack_move_commit_seconds), from its buckets too.
+	ServerCommit stats `json:"server_move_commit"`
+	Moves        int   `json:"moves"`
 	// KeyMisses counts keys whose redraw did not come within keyWindow:
 	// key-to-own-frame samples censored there, counted in KeyToOwn as
 	// keyWindow (so its figures at keyWindow mean "at least").
@@ -341,6 +349,8 @@ func (res *capResult) figures(rec *recorder, before, seated, idled, held, played
 				res.WritesPerFrame = roundHundredth((played.m["smokestack_conn_writes_total"] - held.m["smokestack_conn_writes_total"]) / frames)
 			}
 		}
+		res.ServerMoveToRest = quantilesOf("smokestack_move_to_others_frame_seconds", held, played)
+		res.ServerCommit = quantilesOf("smokestack_move_commit_seconds", held, played)
 		res.ServerRSSMB = roundTenth(played.m["process_resident_memory_bytes"] / (1 << 20))
 		res.ServerRefusals = int(played.m["smokestack_refusals_total"] - before.m["smokestack_refusals_total"])
 	}
@@ -703,6 +713,10 @@ func (r capResult) writeTable(w io.Writer) error {
 			r.IdleCPU, r.PlayCPU, r.CPUPerMoveMs, r.CPUPerMoveLessIdleMs, r.ServerRSSMB)
 		fmt.Fprintf(w, "play: %.1f moves a minute per player; %.1f frames per move, %.2f writes to connections per frame\n",
 			r.MovesPerPlayerMinute, r.FramesPerMove, r.WritesPerFrame)
+		if m, c := r.ServerMoveToRest, r.ServerCommit; m.Count > 0 {
+			fmt.Fprintf(w, "server, from its histograms: move stored to others' frame written p50 %.1fms p90 %.1fms p99 %.1fms (%d frames); move's commit p50 %.1fms p99 %.1fms\n",
+				m.P50, m.P90, m.P99, m.Count, c.P50, c.P99)
+		}
 	}
 	if r.Profiles != "" {
 		fmt.Fprintf(w, "heap and goroutine profiles with everyone seated: %s\n", r.Profiles)

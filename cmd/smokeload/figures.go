@@ -2,12 +2,15 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -128,10 +131,14 @@ func scrape(url string) (map[string]float64, error) {
 		if !ok {
 			continue
 		}
-		name, _, _ = strings.Cut(name, "{")
+		name, labels, _ := strings.Cut(name, "{")
 		var v float64
 		if _, err := fmt.Sscan(value, &v); err == nil {
 			out[name] += v
+			if _, le, ok := strings.Cut(labels, `le="`); ok && strings.HasSuffix(name, "_bucket") {
+				le, _, _ = strings.Cut(le, `"`)
+				out[name+"{le="+le+"}"] += v // a histogram's bucket, by its bound
+			}
 		}
 	}
 	return out, sc.Err()
@@ -181,4 +188,47 @@ func costOf(before, seated, idled, held, played sample, n int) serverCost {
 	c.IdleCPU = cpu(seated, idled)
 	c.PlayCPU = cpu(held, played)
 	return c
+}
+
+// quantilesOf reads histogram name's samples between two figures from
+// its buckets: their count and p50, p90 and p99 in milliseconds, each
+// interpolated within its bucket as Prometheus's histogram_quantile does
+// (a quantile in the last, unbounded bucket is its lower bound).
+func quantilesOf(name string, from, to sample) stats {
+	if from.m == nil || to.m == nil {
+		return stats{}
+	}
+	type bucket struct{ le, n float64 }
+	var bs []bucket
+	prefix := name + "_bucket{le="
+	for k, v := range to.m {
+		if bound, ok := strings.CutPrefix(k, prefix); ok {
+			var le float64
+			if bound = strings.TrimSuffix(bound, "}"); bound == "+Inf" {
+				le = math.Inf(1)
+			} else if _, err := fmt.Sscan(bound, &le); err != nil {
+				continue
+			}
+			bs = append(bs, bucket{le, v - from.m[k]})
+		}
+	}
+	slices.SortFunc(bs, func(a, b bucket) int { return cmp.Compare(a.le, b.le) })
+	if len(bs) == 0 || bs[len(bs)-1].n <= 0 {
+		return stats{}
+	}
+	total := bs[len(bs)-1].n
+	q := func(p float64) float64 {
+		rank, lower, below := p*total, 0.0, 0.0
+		for _, b := range bs {
+			if b.n >= rank {
+				if math.IsInf(b.le, 1) {
+					return lower * 1000
+				}
+				return (lower + (b.le-lower)*(rank-below)/max(b.n-below, 1)) * 1000
+			}
+			lower, below = b.le, b.n
+		}
+		return lower * 1000
+	}
+	return stats{Count: int(total), P50: roundTenth(q(.5)), P90: roundTenth(q(.9)), P99: roundTenth(q(.99))}
 }

@@ -14,7 +14,14 @@ import (
 // broadcast pushes every connection its seat's current view, and sets the
 // room's timer. Under the memory's lock, each connection has one writer
 // and the newest update always wins.
-func (r held) broadcast() {
+func (r held) broadcast() { r.broadcastMove(noMover, time.Time{}) }
+
+// noMover is a broadcast's mover when it shows no new move.
+const noMover = -2
+
+// broadcastMove is broadcast for a move seat played, stored at stored:
+// the other seats' and the spectators' updates carry when (Update.Stored).
+func (r held) broadcastMove(seat int, stored time.Time) {
 	views := map[int]*seatView{}
 	info := r.info()
 	invite := ""
@@ -33,6 +40,9 @@ func (r held) broadcast() {
 			views[c.seat] = v
 		}
 		u := Update{Room: info, Seat: c.seat, Value: v.value, Notice: r.shownNotice(), Version: r.table.moves, Chat: r.recentChat(), Events: events}
+		if seat != noMover && c.seat != seat {
+			u.Stored = stored
+		}
 		if !c.valueOnly {
 			u.View = v.asJSON(r, c.seat)
 		}

@@ -93,9 +93,10 @@ func (r writer) commit(ctx context.Context, seat int, mv json.RawMessage, standI
 			r.failed(err)
 			return ErrNotPlayed
 		}
-		r.env.Observer.MoveStored(time.Since(began))
+		stored := time.Now()
+		r.env.Observer.MoveStored(stored.Sub(began))
 		c := r.lock()
-		listed := c.played(next, seat, standIn != "", events, now)
+		listed := c.played(next, seat, standIn != "", events, now, stored)
 		c.unlock()
 		if listed {
 			r.env.Listed()
@@ -115,11 +116,12 @@ func (r *Room) failed(err error) {
 	h.broadcast()
 }
 
-// played takes in seat's move, stored at at: the table after it and its
-// events, played by a bot for the seat's person when byBot. It reports whether room lists show something new: they show
-// the round and who acts, so they are told when those change, not on
-// every move of a phase everyone plays at once.
-func (r changing) played(next table, seat int, byBot bool, events []engine.Event, at time.Time) (listed bool) {
+// played takes in seat's move, stored at at (the game's clock) and at
+// stored (this process's): the table after it and its events, played by
+// a bot for the seat's person when byBot. It reports whether room lists
+// show something new: they show the round and who acts, so they are told
+// when those change, not on every move of a phase everyone plays at once.
+func (r changing) played(next table, seat int, byBot bool, events []engine.Event, at, stored time.Time) (listed bool) {
 	st := next.status
 	r.notice = ""
 	r.table = next
@@ -128,7 +130,7 @@ func (r changing) played(next table, seat int, byBot bool, events []engine.Event
 	listed = st.Round != r.meta.Round || !slices.Equal(st.Acting, r.meta.Acting) || st.Result != nil
 	r.meta.SetStatus(st)
 	r.log.record(next.moves-1, seat, byBot, events)
-	r.broadcast()
+	r.broadcastMove(seat, stored)
 	return listed
 }
 

@@ -68,6 +68,12 @@ type Update struct {
 	// Chat is the room's newest chat, both channels, oldest first. The
 	// play protocol sends it as lines of its own, not in the update.
 	Chat []store.ChatLine `json:"-"`
+	// Stored is when the newest move this connection has not been shown
+	// yet was stored, by this process's clock, on the updates of the
+	// other seats and the spectators; zero on the mover's own, and when
+	// no move is new. A screen times from it to the frame that shows the
+	// move (the server's smokestack_move_to_others_frame_seconds).
+	Stored time.Time `json:"-"`
 }
 
 // WordLog fills Log and LogByBot from Events, worded in English for the
@@ -286,7 +292,10 @@ func (r held) push(c *Conn, u Update) {
 	case c.updates <- u:
 	default:
 		select {
-		case <-c.updates:
+		case old := <-c.updates:
+			if u.Stored.IsZero() {
+				u.Stored = old.Stored // the move it showed is still to be shown
+			}
 		default:
 		}
 		c.updates <- u
