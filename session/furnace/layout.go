@@ -68,6 +68,30 @@ func fitMarket(t kit.Theme, v *furnace.View, s kit.Seats, w, maxLines int) []str
 // move menu beside the log at the bottom. Rows shorten before anything is
 // dropped, and what is shortened says so and is listed whole by i.
 func (b *board) seatedNarrow(f kit.Frame) string {
+	w := f.Width
+	up := b.narrow.Draw(f.Theme, f.Seats, w, f.Height, func() narrowParts { return b.narrowTop(f) })
+	menuW := w * 56 / 100
+	logW := w - menuW - 1
+	// The menu is drawn a column short of its share: a wrapped move that
+	// fills its width would read on into the log beside it.
+	bottom := kit.Columns(up.bottomH, []int{menuW, logW}, []string{f.Menu(menuW-1, up.bottomH)}, []string{f.Log(logW, up.bottomH)})
+	if up.top == "" {
+		return bottom
+	}
+	return up.top + up.gap + bottom
+}
+
+// narrowParts are the narrow board's market (or own cards) and players'
+// table, joined, and the room they leave the menu and the log: they
+// depend on the view, the seats and the size, not on the menu, and are
+// kept for the keys a player presses.
+type narrowParts struct {
+	top, gap string
+	bottomH  int
+}
+
+// narrowTop lays out the narrow board's top for seatedNarrow.
+func (b *board) narrowTop(f kit.Frame) narrowParts {
 	v, t, w, h := b.v, f.Theme, f.Width, f.Height
 	const minBottom = 5
 	skip := v.Phase == furnace.ProductionPhase
@@ -103,14 +127,8 @@ func (b *board) seatedNarrow(f kit.Frame) string {
 		gap = "\n\n"
 		used += 2
 	}
-	bottomH := max(minBottom, h-used)
-	menuW := w * 56 / 100
-	logW := w - menuW - 1
-	// The menu is drawn a column short of its share: a wrapped move that
-	// fills its width would read on into the log beside it.
-	bottom := kit.Columns(bottomH, []int{menuW, logW}, []string{f.Menu(menuW-1, bottomH)}, []string{f.Log(logW, bottomH)})
 	blocks := slices.DeleteFunc([]string{strings.Join(top, "\n"), strings.Join(players, "\n")}, func(s string) bool { return s == "" })
-	return strings.Join(append(blocks, bottom), gap)
+	return narrowParts{top: strings.Join(blocks, gap), gap: gap, bottomH: max(minBottom, h-used)}
 }
 
 // seatedWide has room for every card's lines: the market across the top
@@ -118,11 +136,36 @@ func (b *board) seatedNarrow(f kit.Frame) string {
 // their lines on the left, and the focused card, the menu and the log on
 // the right.
 func (b *board) seatedWide(f kit.Frame) string {
-	v, w, h := b.v, f.Width, f.Height
-	var head []string
+	w, h := f.Width, f.Height
 	lw := w * 58 / 100
 	rw := w - lw - 1
-	var left []string
+	parts := b.wide.Draw(f.Theme, f.Seats, w, h, func() wideParts { return b.wideLeft(f, lw) })
+	bodyH := h - parts.headH
+	right := b.preview(f, rw, bodyH/2)
+	logH := max(4, bodyH/3)
+	menuH := max(4, bodyH-logH-len(right)-1)
+	right = append(right, kit.Fit(f.Menu(rw, menuH), rw, menuH), "", f.Log(rw, bodyH-menuH-len(right)-1))
+	cols := kit.Columns(bodyH, []int{lw, rw}, parts.left, right)
+	if parts.headH == 0 {
+		return cols
+	}
+	return parts.head + "\n" + cols
+}
+
+// wideParts are the wide board's market across the top and its left
+// column, lw wide: they depend on the view, the seats and the size, not
+// on the menu, and are kept for the keys a player presses. head is
+// headH lines, joined.
+type wideParts struct {
+	head  string
+	headH int
+	left  []string
+}
+
+// wideLeft lays out wideParts for seatedWide.
+func (b *board) wideLeft(f kit.Frame, lw int) wideParts {
+	v, w, h := b.v, f.Width, f.Height
+	var head, left []string
 	if v.Phase == furnace.ProductionPhase {
 		left = append(b.top(f, lw, 0), "")
 	} else {
@@ -130,15 +173,7 @@ func (b *board) seatedWide(f kit.Frame) string {
 	}
 	bodyH := h - len(head)
 	left = append(left, b.playersWithTitle(f, lw, bodyH-len(left), v.Phase == furnace.ProductionPhase)...)
-	right := b.preview(f, rw, bodyH/2)
-	logH := max(4, bodyH/3)
-	menuH := max(4, bodyH-logH-len(right)-1)
-	right = append(right, kit.Fit(f.Menu(rw, menuH), rw, menuH), "", f.Log(rw, bodyH-menuH-len(right)-1))
-	cols := kit.Columns(bodyH, []int{lw, rw}, left, right)
-	if len(head) == 0 {
-		return cols
-	}
-	return strings.Join(head, "\n") + "\n" + cols
+	return wideParts{head: strings.Join(head, "\n"), headH: len(head), left: slices.Clip(left)}
 }
 
 // playersWithTitle draws every seat (but the viewer's, when its cards are

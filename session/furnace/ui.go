@@ -21,6 +21,10 @@ var UI kit.Game = kit.Screens[furnace.View]{
 // board is one seat's (or a spectator's) view, drawn.
 type board struct {
 	v *furnace.View
+	// narrow and wide are the seated board's parts that a key leaves
+	// as they were (seatedNarrow, seatedWide).
+	narrow kit.PartOf[narrowParts]
+	wide   kit.PartOf[wideParts]
 }
 
 // Over implements kit.Board.

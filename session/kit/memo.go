@@ -13,18 +13,23 @@ import (
 // and its size need not be drawn again for those. The zero Part has
 // nothing drawn. A Board is drawn by one screen's event loop, so a Part
 // needs no lock.
-type Part struct {
+type Part = PartOf[string]
+
+// PartOf is Part for a drawing that is more than one string: lines, or
+// blocks with what a layout learnt of their size. A drawing it returns
+// is returned again: treat it as read-only.
+type PartOf[V any] struct {
 	styles *Styles
 	l      *lang.Printer
 	seats  Seats
 	w, h   int
-	drawn  string
+	drawn  V
 	ok     bool
 }
 
 // Draw returns what draw returned the last time for the same theme,
 // language, seats and size, or draws it now.
-func (p *Part) Draw(t Theme, s Seats, w, h int, draw func() string) string {
+func (p *PartOf[V]) Draw(t Theme, s Seats, w, h int, draw func() V) V {
 	if p.ok && p.styles == t.Styles && p.l == t.L && p.w == w && p.h == h && p.seats.Equal(s) {
 		return p.drawn
 	}
