@@ -183,7 +183,21 @@ type Printer struct {
 	// plain caches the messages without arguments, which a screen asks
 	// for on every frame, and whether the catalogue has them.
 	plain sync.Map // id -> looked
+	// counted caches the plural messages worded with a count alone
+	// ("3 buildings"), which boards ask for on every update: a
+	// template run a time was a tenth of a game frame. Counts from 0
+	// to maxCounted only, so it holds at most that many per message.
+	counted sync.Map // countKey -> string
 }
+
+// countKey is a plural message and its count, as counted keeps them.
+type countKey struct {
+	id string
+	n  int
+}
+
+// maxCounted is the largest count counted keeps.
+const maxCounted = 255
 
 var printers sync.Map // Tag -> *Printer
 
@@ -283,6 +297,20 @@ func (p *Printer) N(id string, n int, args ...any) string {
 	if p == nil {
 		return For(English).N(id, n, args...)
 	}
+	if len(args) == 0 && n >= 0 && n <= maxCounted {
+		k := countKey{id, n}
+		if s, ok := p.counted.Load(k); ok {
+			return s.(string)
+		}
+		s := p.n(id, n, nil)
+		p.counted.Store(k, s)
+		return s
+	}
+	return p.n(id, n, args)
+}
+
+// n is N, worded from the catalogue.
+func (p *Printer) n(id string, n int, args []any) string {
 	d := data(args)
 	defer release(d)
 	d["N"] = n

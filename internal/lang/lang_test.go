@@ -94,6 +94,26 @@ func TestPlurals(t *testing.T) {
 	}
 }
 
+// TestCountsKept: a plural worded with its count alone is kept once
+// worded (N's counted); what it gives, the first time and after, is what
+// the catalogue words with an argument beside the count, which is never
+// kept, in every language and at every count, kept or not.
+func TestCountsKept(t *testing.T) {
+	for _, tag := range append(slices.Clone(Tags), Pseudo) {
+		p := For(tag)
+		for _, id := range []string{"lang.players", "lang.duration.ms", "no.such.message"} {
+			for n := range maxCounted + 3 {
+				want := p.N(id, n, "Unused", 0)
+				for range 2 {
+					if got := p.N(id, n); got != want {
+						t.Fatalf("%s: N(%s, %d) = %q; worded with an argument beside, %q", tag, id, n, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
 func TestDecimal(t *testing.T) {
 	for tag, want := range map[Tag]string{English: "25.3", Portuguese: "25,3", Polish: "25,3", Russian: "25,3"} {
 		if got := For(tag).Decimal(25.34, 1); got != want {

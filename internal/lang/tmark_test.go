@@ -21,3 +21,13 @@ func BenchmarkT(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkN words a plural with its count alone, as boards word their
+// counts ("3 buildings") at every update.
+func BenchmarkN(b *testing.B) {
+	p := For(Polish)
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		p.N("lang.players", i%8)
+	}
+}
