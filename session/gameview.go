@@ -195,16 +195,18 @@ func (g *gameScreen) drawHeader(w int, clockText string) string {
 		parts = append(parts, g.setupText())
 	}
 	if g.board != nil {
-		news := g.board.Header(t, g.seats())
 		if clockText != "" {
 			clock = t.Accent.Render(clockText)
 		}
-		if f, ok := g.board.(kit.Fitted); ok {
+		var news string
+		if f, ok := g.board.(kit.Fitted); !ok {
+			news = g.board.Header(t, g.seats())
+		} else {
 			// The game's news fits what the server's name, the room and
 			// the clock leave, its names counted rather than cut.
-			rest := lipgloss.Width(strings.Join(append(slices.Clone(parts), "", clock), " · "))
+			rest := kit.Width(strings.Join(append(slices.Clone(parts), "", clock), " · "))
 			if clock == "" {
-				rest -= lipgloss.Width(" · ")
+				rest -= kit.Width(" · ")
 			}
 			news = f.HeaderIn(t, g.seats(), max(1, w-rest))
 		}
@@ -213,13 +215,13 @@ func (g *gameScreen) drawHeader(w int, clockText string) string {
 			parts = append(parts, clock)
 		}
 	}
-	if lipgloss.Width(strings.Join(parts, " · ")) > w {
+	if kit.Width(strings.Join(parts, " · ")) > w {
 		parts = parts[1:]
 	}
-	if lipgloss.Width(strings.Join(parts, " · ")) > w && parts[0] != room {
+	if kit.Width(strings.Join(parts, " · ")) > w && parts[0] != room {
 		parts[0] = room // the invite gives way to the game's own news
 	}
-	if over := lipgloss.Width(strings.Join(parts, " · ")) - w; over > 0 && clock != "" && len(parts) > 2 {
+	if over := kit.Width(strings.Join(parts, " · ")) - w; over > 0 && clock != "" && len(parts) > 2 {
 		// The clock is last and must show: the game's news before it
 		// gives way, with a marker ("working: you, bob, ca…").
 		news := parts[len(parts)-2]
