@@ -26,6 +26,15 @@ func (b *board) Carry(old kit.Board) {
 	if sameOthers(o.v, b.v) {
 		b.others = o.others
 	}
+	// Each seat's block for a seat whose record is the same: its key
+	// holds the rest of what it read.
+	if len(o.seats) == len(b.v.Players) && len(o.v.Players) == len(b.v.Players) {
+		for i := range o.seats {
+			if o.seats[i].ok && samePlayer(&o.v.Players[i], &b.v.Players[i]) {
+				b.seatsKept()[i] = o.seats[i]
+			}
+		}
+	}
 }
 
 // sameYou and sameOthers compare what youView and othersView read, field

@@ -110,6 +110,11 @@ func TestCarryKeepsTheParts(t *testing.T) {
 			t.Errorf("the %s part was not carried over", name)
 		}
 	}
+	for i := range b.v.Players {
+		if i != b.v.Seat && (len(b.seats) != len(b.v.Players) || !b.seats[i].ok) {
+			t.Errorf("seat %d's block among the others was not carried over", i)
+		}
+	}
 }
 
 func decoded(tb testing.TB, data []byte) *board {

@@ -26,6 +26,17 @@ type board struct {
 	// The parts of the seated board that the menu's moving leaves as
 	// they were: the marketplace, the seat's own area and the others.
 	market, you, others kit.Part
+	// seats are the others' blocks, one a seat, which a board carries
+	// over one by one where the others' part as a whole changed.
+	seats []seatPart
+}
+
+// seatsKept is the board's seats' blocks, made for its view's seats.
+func (b *board) seatsKept() []seatPart {
+	if len(b.seats) != len(b.v.Players) {
+		b.seats = make([]seatPart, len(b.v.Players))
+	}
+	return b.seats
 }
 
 // Over implements kit.Board.

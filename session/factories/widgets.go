@@ -436,6 +436,15 @@ func seatState(t kit.Theme, v *factories.View, seat int, done bool) string {
 // lines are short, the compound is shortened with a mark and then the
 // numbers share the name's line. Only hand sizes are shown, never a hand.
 func othersView(t kit.Theme, v *factories.View, s kit.Seats, w, h int) string {
+	return othersKept(t, v, s, w, h, nil)
+}
+
+// othersKept is othersView taking each seat's block from kept (indexed as
+// v.Players) where it was drawn for the same label, state, phase, width
+// and lines, and keeping what it draws there: a board carries a seat's
+// block over while that seat's record is the same (Carry), and a move
+// mostly changes one seat's. kept may be nil.
+func othersKept(t kit.Theme, v *factories.View, s kit.Seats, w, h int, kept []seatPart) string {
 	// The others are counted, not copied: a PlayerView is large.
 	others := len(v.Players)
 	for i := range v.Players {
@@ -455,11 +464,50 @@ func othersView(t kit.Theme, v *factories.View, s kit.Seats, w, h int) string {
 		}
 		budget := room / others // an even share of what is left
 		others--
-		seat := seatLines(t, v, s, *p, w, budget)
+		var seat []string
+		if i < len(kept) {
+			k := seatKey{styles: t.Styles, l: t.L, seats: s.L, plain: s.Plain, phase: v.Phase, turn: v.Turn == p.Seat, w: w, budget: budget}
+			if p.Seat >= 0 && p.Seat < len(s.Names) {
+				k.name = s.Names[p.Seat]
+			}
+			if p.Seat >= 0 && p.Seat < len(s.Bots) {
+				k.bot = s.Bots[p.Seat]
+			}
+			if part := &kept[i]; part.ok && part.key == k {
+				seat = part.lines
+			} else {
+				seat = seatLines(t, v, s, *p, w, budget)
+				*part = seatPart{key: k, lines: seat, ok: true}
+			}
+		} else {
+			seat = seatLines(t, v, s, *p, w, budget)
+		}
 		room -= len(seat)
 		lines = append(lines, seat...)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// seatPart is one other seat's block as othersKept drew it, and what it
+// drew it for besides the seat's record, which Carry compares.
+type seatPart struct {
+	key   seatKey
+	lines []string // shared: never written to
+	ok    bool
+}
+
+// seatKey is what a seat's block reads besides the seat's record: the
+// theme and languages, what its label is made of (Seats.Label: the
+// seat's name and bot), whose turn it is and the phase (seatState), and
+// its room.
+type seatKey struct {
+	styles    *kit.Styles
+	l, seats  *lang.Printer
+	plain     bool
+	name, bot string
+	phase     factories.Phase
+	turn      bool
+	w, budget int
 }
 
 // seatLines draws one other seat in about budget lines (at least one).
@@ -475,14 +523,14 @@ func seatLines(t kit.Theme, v *factories.View, s kit.Seats, p factories.PlayerVi
 	// where they do not both fit, the compound is counted, and the dice
 	// shown (at 80x24 five players' dice had gone with no word).
 	free := dice && slices.ContainsFunc(p.Dice, func(d factories.Die) bool { return !d.Placed })
-	built := " · " + t.L.N("factories.seat.buildings", len(p.Compound))
+	built := func() string { return " · " + t.L.N("factories.seat.buildings", len(p.Compound)) }
 	switch {
 	case budget >= 4 && dice:
 		return append([]string{name, "  " + numbers, "  " + diceView(t, v, p)}, compoundLines(t, "  ", p.Compound, w, budget-3)...)
 	case budget == 3 && free:
-		return withCount([]string{name, "  " + numbers, "  " + diceView(t, v, p)}, built, w)
+		return withCount([]string{name, "  " + numbers, "  " + diceView(t, v, p)}, built(), w)
 	case budget == 2 && free && kit.Width(name+"  "+numbers) <= w:
-		return withCount([]string{name + "  " + numbers, "  " + diceView(t, v, p)}, built, w)
+		return withCount([]string{name + "  " + numbers, "  " + diceView(t, v, p)}, built(), w)
 	case budget == 2 && free:
 		return []string{name, "  " + diceView(t, v, p)}
 	case budget < 2 && free:
@@ -492,7 +540,7 @@ func seatLines(t kit.Theme, v *factories.View, s kit.Seats, p factories.PlayerVi
 	case budget == 2 && kit.Width(name+"  "+numbers) <= w:
 		return append([]string{name + "  " + numbers}, compoundLines(t, "  ", p.Compound, w, 1)...)
 	case budget == 2:
-		return []string{name, "  " + numbers + built}
+		return []string{name, "  " + numbers + built()}
 	}
 	return []string{name + "  " + numbers}
 }
