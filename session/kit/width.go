@@ -36,6 +36,12 @@ func Width(s string) int {
 				i = j - 1
 				continue
 			}
+			if c == 0x1b {
+				if n := csiLen(s[i:]); n > 0 {
+					i += n - 1 // a style: no cells
+					continue
+				}
+			}
 			if c >= 0x80 {
 				r, n := utf8.DecodeRuneInString(s[i:])
 				if j := tableIndex(r); j >= 0 && (i+n == len(s) || s[i+n] < 0x80) {
@@ -59,6 +65,29 @@ func Width(s string) int {
 		state = next
 	}
 	return width
+}
+
+// csiLen is the length of the control sequence s starts with, when it is
+// one a frame's styles are made of: ESC [, bytes from 0x20 to 0x3F
+// (parameters, intermediates), a final byte from 0x40 to 0x7E; 0 when s
+// starts otherwise. From the ground state ansi's parser reads any such
+// sequence (dispatched, or ignored when malformed) back to the ground
+// state without printing, one byte at a time through its table: a styled
+// line's sequences were most of what measuring it cost.
+func csiLen(s string) int {
+	if len(s) < 3 || s[0] != 0x1b || s[1] != '[' {
+		return 0
+	}
+	for j := 2; j < len(s); j++ {
+		switch c := s[j]; {
+		case c >= 0x20 && c <= 0x3f:
+		case c >= 0x40 && c <= 0x7e:
+			return j + 1
+		default:
+			return 0
+		}
+	}
+	return 0
 }
 
 // The runes whose widths runeWidths holds: U+0080 to U+05FF, then U+2000

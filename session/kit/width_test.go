@@ -15,7 +15,7 @@ func TestWidthIsAnsis(t *testing.T) {
 	pieces := []string{"a", "Z", " ", "~", "1", "\x7f", "\t", "\r", "\n", "\r\n", "·", "★", "→", "✗", "♠", "─", "│",
 		"\u0301", "\u200d", "\ufe0f", "\ufe0e", "é", "e\u0301", "漢", "字", "👍", "👍🏽", "👩\u200d💻", "🇫🇷", "ᄀ", "ᅡ", "ᆨ",
 		"\u0600", "\u0915\u093f", "\u05d0", "\u0591", "\u2500", "\u2028", "\u200b", "\u2b50", "\u2e80", "\u00ad", "\u0085", "\u009b",
-		"\x1b[31m", "\x1b[0m", "\x1b[38;5;214m", "\x1b]8;;http://x\x1b\\", "\x1b", "\x1b[", "\x9b", "\xff", "\xe2\x82"}
+		"\x1b[31m", "\x1b[0m", "\x1b[38;5;214m", "\x1b[?25l", "\x1b[1 q", "\x1b[3<m", "\x1b[38:5:1m", "\x1b[1\x01m", "\x1b[1\x7fm", "\x1b[0;1", "\x1b[\x1b[m", "\x1b]8;;http://x\x1b\\", "\x1b", "\x1b[", "\x9b", "\xff", "\xe2\x82"}
 	cases := []string{"", "plain", "MARKETPLACE  deck 12 · discard 3", "\x1b[1mbold\x1b[0m and ★3"}
 	rnd := rand.New(rand.NewPCG(1, 2))
 	for range 20000 {
