@@ -42,7 +42,7 @@ func (b *board) seated(f kit.Frame) kit.Grid {
 		// The menu takes the lines its moves need, leaving the log at
 		// least a third; the log takes every line left.
 		menuH := min(lipgloss.Height(f.Menu(rw, h)), h-max(3, h/3)-1)
-		right := []string{kit.Fit(f.Menu(rw, menuH), rw, menuH), "", f.Log(rw, h-menuH-2)}
+		right := []string{kit.FitHeight(f.Menu(rw, menuH), menuH), "", f.Log(rw, h-menuH-2)}
 		return kit.Grid{H: h, Widths: []int{lw, mw, rw}, Cols: [][]string{left, {mid}, right}}
 	}
 	lw := w * 52 / 100
@@ -59,7 +59,7 @@ func (b *board) seated(f kit.Frame) kit.Grid {
 	menuH := min(lipgloss.Height(f.Menu(rw, h)), h-oh-4)
 	logH := h - oh - menuH - 1
 	// Columns fits the others' lines to rw as it writes them.
-	right := []string{others, "", kit.Fit(f.Menu(rw, menuH), rw, menuH), f.Log(rw, logH)}
+	right := []string{others, "", kit.FitHeight(f.Menu(rw, menuH), menuH), f.Log(rw, logH)}
 	return kit.Grid{H: h, Widths: []int{lw, rw}, Cols: [][]string{left, right}}
 }
 

@@ -144,7 +144,7 @@ func (b *board) seatedWide(f kit.Frame) string {
 	right := b.preview(f, rw, bodyH/2)
 	logH := max(4, bodyH/3)
 	menuH := max(4, bodyH-logH-len(right)-1)
-	right = append(right, kit.Fit(f.Menu(rw, menuH), rw, menuH), "", f.Log(rw, bodyH-menuH-len(right)-1))
+	right = append(right, kit.FitHeight(f.Menu(rw, menuH), menuH), "", f.Log(rw, bodyH-menuH-len(right)-1))
 	cols := kit.Columns(bodyH, []int{lw, rw}, parts.left, right)
 	if parts.headH == 0 {
 		return cols

@@ -41,6 +41,32 @@ func fitted(block string, w, h int) bool {
 	return n == h
 }
 
+// FitHeight cuts or pads block to h lines, leaving their widths as they
+// are: a block placed in a Grid's column, which fits every line to its
+// width as it writes it, needs no more than that, and Fit would measure
+// every line first (the move menu, at every frame). Fitted to w by
+// FitLines it is Fit(block, w, h); "" when h < 1.
+func FitHeight(block string, h int) string {
+	if h < 1 {
+		return ""
+	}
+	i, n := 0, 1
+	for {
+		j := strings.IndexByte(block[i:], '\n')
+		if j < 0 {
+			break
+		}
+		if n == h {
+			return block[:i+j]
+		}
+		i, n = i+j+1, n+1
+	}
+	if n == h {
+		return block
+	}
+	return block + strings.Repeat("\n", h-n)
+}
+
 // FitLines cuts or pads every line to w columns. Every frame passes
 // through it many times, so it measures each line once and builds the
 // block in one string of the size it will have.

@@ -185,3 +185,21 @@ func TestWrapKeepsANumberWithItsWord(t *testing.T) {
 		}
 	}
 }
+
+// TestFitHeight holds FitHeight, fitted to a width, to Fit: a block cut
+// or padded to its lines alone places in a Grid's column as its Fit does.
+func TestFitHeight(t *testing.T) {
+	for _, block := range []string{"", "a", "a\n", "\n", "a\nbb\nccc", "a\n\n\nb\n", "\x1b[1mMOVES\x1b[0m\n▸ take ★ a very long line indeed\n  pass"} {
+		for h := 0; h <= 6; h++ {
+			for _, w := range []int{0, 1, 4, 12} {
+				got := FitHeight(block, h)
+				if h >= 1 {
+					got = FitLines(strings.Split(got, "\n"), w)
+				}
+				if want := Fit(block, w, h); got != want {
+					t.Errorf("FitHeight(%q, %d) fitted to %d = %q; Fit gives %q", block, h, w, got, want)
+				}
+			}
+		}
+	}
+}
