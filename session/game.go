@@ -319,7 +319,7 @@ func (g *gameScreen) apply(u lobby.Update) {
 	g.room, g.seat, g.notice, g.version, g.invite = u.Room, u.Seat, u.Notice, u.Version, u.Invite
 	g.events = u.Events
 	g.table = SeatsOf(g.room, g.seat)
-	g.logPane, g.drawings = kit.Kept[[2]int]{}, drawings{}
+	g.logPane, g.drawings.header = kit.Kept[[2]int]{}, kit.Kept[drawingKey]{} // the bar's key holds all it shows
 	if u.SeatWord != "" && g.seatWord == "" {
 		g.seatWord = u.SeatWord
 		g.env.words.add(g.code, u.SeatWord)

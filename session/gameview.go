@@ -62,9 +62,9 @@ func (g *gameScreen) appendView(dst []byte, w, h int) []byte {
 }
 
 // drawings are the header and the help bar as the screen last drew them:
-// most frames are drawn for a key that changes neither. Apply clears
-// them, as a room update may change anything they show; the rest of what
-// they show is in their keys.
+// most frames are drawn for a key that changes neither. Apply clears the
+// header, as a room update may change anything it shows; the rest of
+// what it shows, and all the bar shows, is in their keys.
 type drawings struct {
 	header, bar kit.Kept[drawingKey]
 }
