@@ -3,6 +3,7 @@ package session
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -48,7 +49,22 @@ type menuKey struct {
 func newMenu(groups []kit.MoveGroup, old menu) menu {
 	m := menu{groups: groups, filter: old.filter, undo: holdsUndo(groups)}
 	m.restore(old)
+	if len(groups) > 0 && sameWords(old.groups, groups) {
+		// An update mostly leaves a seat's moves as they were (another
+		// seat moved): its drawings hold, their keys saying where the
+		// menu is.
+		m.drawn = old.drawn
+	}
 	return m
+}
+
+// sameWords reports whether a and b draw the same (view reads a group's
+// key, its title and its moves' labels).
+func sameWords(a, b []kit.MoveGroup) bool {
+	return slices.EqualFunc(a, b, func(x, y kit.MoveGroup) bool {
+		return x.Key == y.Key && x.Title == y.Title &&
+			slices.EqualFunc(x.Moves, y.Moves, func(p, q kit.MenuMove) bool { return p.Label == q.Label })
+	})
 }
 
 // restore keeps the menu's place after an update: on the move old had

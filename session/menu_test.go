@@ -90,3 +90,26 @@ func TestMenuNeverPreselectsALoss(t *testing.T) {
 		t.Errorf("the player's own choice of the skip moved to %d", again.item)
 	}
 }
+
+// TestNewMenuKeepsDrawingsOfTheSameWords: a new menu takes the old one's
+// drawings only when it draws the same (its groups' keys, titles and
+// labels), whatever its moves' JSON; a label changed is drawn again.
+func TestNewMenuKeepsDrawingsOfTheSameWords(t *testing.T) {
+	th := kit.NewTheme("default", nil)
+	groups := func(label, data string) []kit.MoveGroup {
+		return []kit.MoveGroup{{Key: "take:1", Title: "take slot 1", Moves: []kit.MenuMove{
+			{Label: "take Foundry", Move: []byte(`{"kind":"take","slot":` + data + `}`)}, {Label: label, Move: []byte(`{}`)}}}}
+	}
+	old := newMenu(groups("pass", "1"), menu{})
+	old.drawn[0] = menuDrawing{menuKey{w: 40, h: 10, styles: th.Styles}, old.view(th, 40, 10, false)}
+	if same := newMenu(groups("pass", "2"), old); same.drawn != old.drawn {
+		t.Error("a menu of the same words did not keep the drawings")
+	}
+	changed := newMenu(groups("pass and lose 2 dice", "1"), old)
+	if changed.drawn != [2]menuDrawing{} {
+		t.Error("a menu with a label changed kept the old drawings")
+	}
+	if idle := newMenu(nil, old); idle.drawn != [2]menuDrawing{} {
+		t.Error("a menu of no moves (the board's idle line) kept the old drawings")
+	}
+}
