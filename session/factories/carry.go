@@ -26,6 +26,9 @@ func (b *board) Carry(old kit.Board) {
 	if sameOthers(o.v, b.v) {
 		b.others = o.others
 	}
+	if o.made.ok && sameMenuFrom(o.v, b.v) {
+		b.made = o.made // Menu compares the seats it was made for
+	}
 	// Each seat's block for a seat whose record is the same: its key
 	// holds the rest of what it read.
 	if len(o.seats) == len(b.v.Players) && len(o.v.Players) == len(b.v.Players) {

@@ -78,10 +78,14 @@ func TestCarryRedrawsWhatChanged(t *testing.T) {
 				if got, want := marketDrawn(f.Theme, &v, lw), marketView(f.Theme, &v, lw); got != want {
 					t.Fatalf("change %d at %d: the shared marketplace is\n%s\nwant\n%s", n, lw, got, want)
 				}
+				old.Menu(f.Seats)
 				carried := &board{v: &v}
 				carried.Carry(old)
 				if got, _ := drawn(carried, f); got != fresh {
 					t.Fatalf("change %d at %dx%d: the carried board draws\n%s\nwant\n%s", n, f.Width, f.Height, got, fresh)
+				}
+				if got, want := menuOf(carried, f.Seats), menuOf(&board{v: &v}, f.Seats); !reflect.DeepEqual(got, want) {
+					t.Fatalf("change %d: the carried board's menu is\n%+v\nwant\n%+v", n, got, want)
 				}
 				if fresh != before {
 					changed++
@@ -115,6 +119,17 @@ func TestCarryKeepsTheParts(t *testing.T) {
 			t.Errorf("seat %d's block among the others was not carried over", i)
 		}
 	}
+}
+
+// menuOf is b's menu, or nil if making it panicked (a change the board
+// cannot draw).
+func menuOf(b *board, s kit.Seats) (groups []kit.MoveGroup) {
+	defer func() {
+		if recover() != nil {
+			groups = nil
+		}
+	}()
+	return b.Menu(s)
 }
 
 func decoded(tb testing.TB, data []byte) *board {

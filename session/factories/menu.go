@@ -2,6 +2,7 @@ package factories
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/smokestack/smokestack/engine/factories"
@@ -14,6 +15,44 @@ import (
 // most likely wants, and keep the paid refresh and Done, which end or cost
 // something, last, where a careless enter cannot reach them.
 func (b *board) Menu(s kit.Seats) []kit.MoveGroup {
+	if m := &b.made; m.ok && m.seats.Equal(s) && m.seats.L == s.L && m.seats.Plain == s.Plain {
+		return m.groups
+	}
+	b.made = madeMenu{seats: s, groups: b.menu(s), ok: true}
+	return b.made.groups
+}
+
+// madeMenu is a board's menu as Menu made it for seats, which a board
+// carries over while all it reads of the view is the same (sameMenuFrom):
+// an update mostly leaves a seat's moves as they were. Its groups are
+// shared: read-only.
+type madeMenu struct {
+	seats  kit.Seats
+	groups []kit.MoveGroup
+	ok     bool
+}
+
+// sameMenuFrom compares what menu reads of a view: the moves, and what
+// they are worded and grouped from (the marketplace, the seat's own
+// record and hand, the number of seats, the seat).
+func sameMenuFrom(a, b *factories.View) bool {
+	if a.Seat != b.Seat || a.Seats != b.Seats || a.Phase != b.Phase || marketOf(a) != marketOf(b) ||
+		!slices.Equal(a.Hand, b.Hand) || !slices.EqualFunc(a.Legal, b.Legal, sameMove) {
+		return false
+	}
+	y, z := a.You(), b.You()
+	return samePlayer(&y, &z)
+}
+
+func sameMove(a, b factories.Move) bool {
+	return a.Kind == b.Kind && a.Slot == b.Slot && a.Card == b.Card && slices.Equal(a.Discard, b.Discard) &&
+		slices.Equal(a.Dice, b.Dice) && a.Action == b.Action && a.Choice == b.Choice && a.Value == b.Value &&
+		slices.Equal(a.Values, b.Values) && a.Metal == b.Metal && a.Energy == b.Energy && a.Row == b.Row &&
+		a.Pay == b.Pay && a.Opponent == b.Opponent
+}
+
+// menu makes Menu's groups.
+func (b *board) menu(s kit.Seats) []kit.MoveGroup {
 	v, t := b.v, kit.Theme{L: s.L}
 	last := "" // the key of the last move's group
 	return kit.MenuOf(v.Legal, func(mv factories.Move) (kit.MoveGroup, int) {

@@ -29,6 +29,7 @@ type board struct {
 	// seats are the others' blocks, one a seat, which a board carries
 	// over one by one where the others' part as a whole changed.
 	seats []seatPart
+	made  madeMenu // the menu, made once and carried over
 }
 
 // seatsKept is the board's seats' blocks, made for its view's seats.
