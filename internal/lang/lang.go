@@ -128,7 +128,8 @@ var locales embed.FS
 var catalogues = struct {
 	sync.Mutex
 	files  []fs.FS
-	bundle *i18n.Bundle // nil until a printer needs it, and again after Register
+	bundle *i18n.Bundle        // nil until a printer needs it, and again after Register
+	plain  map[string][]string // the bundle's messages, plainNames
 }{files: []fs.FS{locales}}
 
 // Register adds a catalogue: fsys holds locales/TAG.toml, one file per
@@ -144,34 +145,39 @@ func Register(fsys fs.FS) {
 	printers.Clear() // their localizers read the bundle before this one
 }
 
-// bundle holds every catalogue, read once (and again after Register).
-func bundle() (*i18n.Bundle, error) {
+// bundle holds every catalogue, read once (and again after Register),
+// and which of their messages are plain (plainNames).
+func bundle() (*i18n.Bundle, map[string][]string, error) {
 	catalogues.Lock()
 	defer catalogues.Unlock()
 	if catalogues.bundle != nil {
-		return catalogues.bundle, nil
+		return catalogues.bundle, catalogues.plain, nil
 	}
 	b := i18n.NewBundle(language.English)
 	b.RegisterUnmarshalFunc("toml", toml.Unmarshal)
+	plain := map[string][]string{}
 	for _, fsys := range catalogues.files {
 		files, err := fs.Glob(fsys, "locales/*.toml")
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		for _, name := range files {
 			f, err := b.LoadMessageFileFS(fsys, name)
 			if err != nil {
-				return nil, fmt.Errorf("lang: %s: %w", name, err)
+				return nil, nil, fmt.Errorf("lang: %s: %w", name, err)
 			}
+			plainNames(plain, f.Messages)
 			if f.Tag == language.English {
-				if err := b.AddMessages(language.Make(string(Pseudo)), pseudoMessages(f.Messages)...); err != nil {
-					return nil, fmt.Errorf("lang: %s: %w", name, err)
+				pseudo := pseudoMessages(f.Messages)
+				if err := b.AddMessages(language.Make(string(Pseudo)), pseudo...); err != nil {
+					return nil, nil, fmt.Errorf("lang: %s: %w", name, err)
 				}
+				plainNames(plain, pseudo)
 			}
 		}
 	}
-	catalogues.bundle = b
-	return b, nil
+	catalogues.bundle, catalogues.plain = b, plain
+	return b, plain, nil
 }
 
 // Printer words messages in one language. Printers are shared by every
@@ -182,7 +188,10 @@ type Printer struct {
 	num *message.Printer // numbers as the language writes them
 	// plain caches the messages without arguments, which a screen asks
 	// for on every frame, and whether the catalogue has them.
-	plain sync.Map // id -> looked
+	plain sync.Map // id -> looked; piecesKey -> []string (plainT)
+	// plainIDs are the catalogues' messages with the arguments they
+	// name, nil for a message that is not plain (plainNames).
+	plainIDs map[string][]string
 	// counted caches the plural messages worded with a count alone
 	// ("3 buildings"), which boards ask for on every update: a
 	// template run a time was a tenth of a game frame. Counts from 0
@@ -214,14 +223,14 @@ func For(t Tag) *Printer {
 	if p, ok := printers.Load(t); ok {
 		return p.(*Printer)
 	}
-	b, err := bundle()
+	b, plain, err := bundle()
 	if err != nil {
 		// The catalogues are embedded and their tests parse them: a
 		// broken one is a build that must not ship.
 		panic(err)
 	}
 	p, _ := printers.LoadOrStore(t, &Printer{tag: t, loc: i18n.NewLocalizer(b, string(t), string(English)),
-		num: message.NewPrinter(language.Make(string(t)))})
+		num: message.NewPrinter(language.Make(string(t))), plainIDs: plain})
 	return p.(*Printer)
 }
 
@@ -241,6 +250,9 @@ func (p *Printer) T(id string, args ...any) string {
 	}
 	if len(args) == 0 {
 		return p.lookup(id).text
+	}
+	if s, ok := p.plainT(id, args); ok {
+		return s
 	}
 	d := data(args)
 	defer release(d)
