@@ -45,6 +45,7 @@ func TestMetricsEndpoint(t *testing.T) {
 		`smokestack_sessions{kind="play"} 1`, `smokestack_sessions{kind="terminal"} 0`,
 		`smokestack_rooms{state="playing"} 1`, `smokestack_moves_committed_total 1`,
 		`smokestack_move_commit_seconds_count 1`, `smokestack_key_to_broadcast_seconds_count 1`,
+		`smokestack_move_to_others_frame_seconds_count 0`, // a play session alone: no terminal drew the move
 		`smokestack_refusals_total{reason="conn_rate"} 0`, `smokestack_refusals_total{reason="session_rate"} 0`,
 		`smokestack_refusals_total{reason="lookup_limit"} 0`, `smokestack_store_errors_total`,
 		`smokestack_bot_think_seconds_count`, `smokestack_expiry_lease_held 1`, `go_goroutines`, `process_open_fds`,

@@ -2,12 +2,19 @@ package server
 
 import (
 	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
+
+	"github.com/smokestack/smokestack/engine/factories"
 )
 
 // storedMove is a room update showing another seat's move, as the
@@ -59,5 +66,52 @@ func TestFramesTimeTheOthersMove(t *testing.T) {
 	root.Update(tea.KeyMsg{})
 	if n, _ := count(); n != 2 {
 		t.Errorf("a later frame was timed again: %d samples", n)
+	}
+}
+
+// Over real SSH: a spectator's terminal draws a player's move, and the
+// server counts that frame in smokestack_move_to_others_frame_seconds;
+// the player's own play session draws no frame and counts none.
+func TestOthersFrameIsTimedOverSSH(t *testing.T) {
+	srv := startServer(t)
+	alice := dialKey(t, srv.addr, "alice", newKey(t))
+	code := strings.TrimSpace(run(t, alice, "new --players 1 --difficulty easy --seed 3", "").stdout)
+	bob := dialKey(t, srv.addr, "bob", newKey(t))
+	_, scr := ptySession(t, bob, "watch "+code, 100, 30)
+	scr.waitFor(t, "watching")
+	st := startPlay(t, alice, "play "+code)
+	l := <-st.lines
+	var v factories.View
+	if err := json.Unmarshal(l.View, &v); err != nil || len(v.Legal) == 0 {
+		t.Fatalf("first view: %v, %s", err, l.View)
+	}
+	st.send(t, v.Legal[0])
+	for l := range st.lines {
+		if l.OK {
+			break
+		}
+	}
+	web := httptest.NewServer(srv.Handler())
+	defer web.Close()
+	count := func() string {
+		resp, err := http.Get(web.URL + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		for _, line := range strings.Split(string(b), "\n") {
+			if n, ok := strings.CutPrefix(line, "smokestack_move_to_others_frame_seconds_count "); ok {
+				return n
+			}
+		}
+		return "absent"
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for n := count(); n == "0" || n == "absent"; n = count() {
+		if time.Now().After(deadline) {
+			t.Fatalf("the spectator's frame of the move: counted %s, want 1", n)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
