@@ -135,6 +135,7 @@ func rulesBot(name string, seed uint64) (Bot, error) {
 			small := rollouts{top: 2, budget: 3000, minWorlds: 1, maxWorlds: 2}
 			l.roll, l.beam = small, 8
 			l.solo = &level{name: name, roll: small, beam: 8, worlds: 2} // two worlds walk plans' mean
+			l.crowd = nil                                                // 3 or more seats play small too
 			return noUndo{newSearch(l)(seed)}, nil
 		}
 	}

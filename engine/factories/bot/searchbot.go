@@ -33,12 +33,17 @@ type level struct {
 	worlds int
 	// solo is the level against The Machine, when it differs.
 	solo *level
+	// crowd is the level with 3 or more seats, when it differs.
+	crowd *level
 }
 
 // at is the level for a game of seats seats.
 func (l *level) at(seats int) *level {
 	if seats == 1 && l.solo != nil {
 		return l.solo
+	}
+	if seats >= 3 && l.crowd != nil {
+		return l.crowd
 	}
 	return l
 }
@@ -50,11 +55,16 @@ func (l *level) at(seats int) *level {
 // 250 ms of CPU time on one core at 1 and 2 seats and 500 ms at 5
 // (BenchmarkSearchMove, docs/bots.md). Against The Machine, search
 // spends more: a larger budget, one more candidate played out, and its
-// work phase searched in four worlds (see plans); between seats it
-// keeps the level its 2- and 4-player figures were measured with.
+// work phase searched in four worlds (see plans). With 3 or more seats
+// its market gets twice the budget: a rollout plays every rival's turns,
+// so at 4 seats 150,000 moves bought about half the worlds they buy at
+// 2 (about 5 early in the game), and 5 seats used about half their
+// time. At 2 seats it keeps the level its 2-player figure was measured
+// with.
 var (
 	searchLevel = level{name: "search", roll: rollouts{top: 5, budget: 150000, minWorlds: 3, maxWorlds: 128}, beam: 128, worlds: 1,
-		solo: &level{name: "search", roll: rollouts{top: 6, budget: 170000, minWorlds: 3, maxWorlds: 128}, beam: 128, worlds: 4}}
+		solo:  &level{name: "search", roll: rollouts{top: 6, budget: 170000, minWorlds: 3, maxWorlds: 128}, beam: 128, worlds: 4},
+		crowd: &level{name: "search", roll: rollouts{top: 5, budget: 300000, minWorlds: 3, maxWorlds: 128}, beam: 128, worlds: 1}}
 	quickLevel = level{name: "search-quick", roll: rollouts{top: 3, budget: 40000, minWorlds: 2, maxWorlds: 64}, beam: beamWidth, worlds: 1}
 )
 
@@ -91,7 +101,7 @@ func (b *search) rank(v factories.View) []node {
 	case v.Seats == 1:
 		return b.lookahead(v, s, j, l.roll)
 	}
-	return b.market(v, s, j)
+	return b.market(v, s, j, l)
 }
 
 // plans ranks the work phase's moves by the best plan each begins, by a
@@ -163,7 +173,7 @@ func (b *search) bestPlans(s *factories.State, legal []factories.Move, j judge, 
 // the best few are each played to the end of the game in the same guessed
 // worlds, every seat by the rollouts' cheap policy, and ranked by their
 // mean margin over the best rival.
-func (b *search) market(v factories.View, s *factories.State, j judge) []node {
+func (b *search) market(v factories.View, s *factories.State, j judge, l *level) []node {
 	var cands []node
 	for i, m := range v.Legal {
 		if m.Kind == factories.Refresh {
@@ -196,5 +206,5 @@ func (b *search) market(v factories.View, s *factories.State, j judge) []node {
 		return cands
 	}
 	world := func() *factories.State { return b.guess(v) }
-	return b.x.rank(v.Seat, world, v.Legal, cands[:min(len(cands), b.roll.top)], b.roll)
+	return b.x.rank(v.Seat, world, v.Legal, cands[:min(len(cands), l.roll.top)], l.roll)
 }

@@ -116,6 +116,30 @@ func scrambled(s factories.State, seat int, seed uint64) factories.State {
 	return c
 }
 
+// TestSearchLevelBySeats: search plays 2-player games with the level its
+// 2-player figure was measured with, and with 3 or more seats spends a
+// larger market budget and changes nothing else, since a rollout there
+// plays every rival's turns and the same budget buys fewer worlds.
+func TestSearchLevelBySeats(t *testing.T) {
+	if l := searchLevel.at(2); l != &searchLevel || l.roll.budget != 150000 || l.roll.top != 5 {
+		t.Errorf("2 seats: level %+v, want the between-seats level of 150,000 moves and 5 candidates", *l)
+	}
+	if l := searchLevel.at(1); l != searchLevel.solo {
+		t.Errorf("1 seat: level %+v, want the solo level", *l)
+	}
+	for seats := 3; seats <= 5; seats++ {
+		l := *searchLevel.at(seats)
+		if l.roll.budget <= searchLevel.roll.budget {
+			t.Errorf("%d seats: budget %d, want more than 2 seats' %d", seats, l.roll.budget, searchLevel.roll.budget)
+		}
+		two := searchLevel
+		two.solo, two.crowd, l.roll.budget = nil, nil, two.roll.budget
+		if l != two {
+			t.Errorf("%d seats: level %+v differs from 2 seats' %+v in more than its budget", seats, l, two)
+		}
+	}
+}
+
 // TestSearchTakesTheObelisk: in the last round of a solo game, where
 // only the Obelisk scores, both search bots take it, and rank it first.
 func TestSearchTakesTheObelisk(t *testing.T) {
