@@ -198,6 +198,13 @@ func BenchmarkSearchMarket(b *testing.B) {
 	}
 }
 
+// BenchmarkSearchWork times search's solo work decisions alone: their
+// beam (256 wide, in four worlds) must stay under the market's tail.
+func BenchmarkSearchWork(b *testing.B) {
+	bot, _ := New("search", 9)
+	benchmarkBot(b, bot, 1, factories.WorkPhase)
+}
+
 // TestSearchBeatsGreedy: search wins clearly more 2-player games against
 // greedy than it loses, and by more points, in 25 fixed games. A search
 // budget counts moves played, never time, so the match is the same on
