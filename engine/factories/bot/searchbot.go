@@ -33,8 +33,9 @@ type level struct {
 	worlds int
 	// solo is the level against The Machine, when it differs.
 	solo *level
-	// crowd is the level with 3 or more seats, when it differs.
-	crowd *level
+	// crowd is the level with 3 or more seats, when it differs: crowd[i]
+	// at 3+i seats, its last at any more.
+	crowd []*level
 }
 
 // at is the level for a game of seats seats.
@@ -42,8 +43,8 @@ func (l *level) at(seats int) *level {
 	if seats == 1 && l.solo != nil {
 		return l.solo
 	}
-	if seats >= 3 && l.crowd != nil {
-		return l.crowd
+	if n := len(l.crowd); seats >= 3 && n > 0 {
+		return l.crowd[min(seats-3, n-1)]
 	}
 	return l
 }
@@ -57,16 +58,20 @@ func (l *level) at(seats int) *level {
 // spends more: a larger budget, one more candidate played out, and its
 // work phase searched in four worlds (see plans) by a beam twice as wide,
 // whose decisions still cost less than the market's (a work decision's
-// p99 about 200 ms). With 3 or more seats its market gets twice the
+// p99 about 200 ms). With 3 and 4 seats its market gets twice the
 // budget: a rollout plays every rival's turns, so at 4 seats 150,000
 // moves bought about half the worlds they buy at 2 (about 5 early in the
-// game), and 5 seats used about half their time. At 2 seats it keeps the
-// level its 2-player figure was measured with.
+// game). 5 seats get 225,000, what their p99 affords (a world of 5 is
+// longer, and a decision ends only after the world that reaches the
+// budget). At 2 seats it keeps the level its 2-player figure was
+// measured with.
 var (
 	searchLevel = level{name: "search", roll: rollouts{top: 5, budget: 150000, minWorlds: 3, maxWorlds: 128}, beam: 128, worlds: 1,
 		solo:  &level{name: "search", roll: rollouts{top: 6, budget: 170000, minWorlds: 3, maxWorlds: 128}, beam: 256, worlds: 4},
-		crowd: &level{name: "search", roll: rollouts{top: 5, budget: 300000, minWorlds: 3, maxWorlds: 128}, beam: 128, worlds: 1}}
-	quickLevel = level{name: "search-quick", roll: rollouts{top: 3, budget: 40000, minWorlds: 2, maxWorlds: 64}, beam: beamWidth, worlds: 1}
+		crowd: []*level{&searchCrowd, &searchCrowd, &searchFive}}
+	searchCrowd = level{name: "search", roll: rollouts{top: 5, budget: 300000, minWorlds: 3, maxWorlds: 128}, beam: 128, worlds: 1}
+	searchFive  = level{name: "search", roll: rollouts{top: 5, budget: 225000, minWorlds: 3, maxWorlds: 128}, beam: 128, worlds: 1}
+	quickLevel  = level{name: "search-quick", roll: rollouts{top: 3, budget: 40000, minWorlds: 2, maxWorlds: 64}, beam: beamWidth, worlds: 1}
 )
 
 func newSearch(l level) func(seed uint64) Bot {
