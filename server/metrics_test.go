@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	gossh "golang.org/x/crypto/ssh"
+
 	"github.com/smokestack/smokestack/engine/factories"
 )
 
@@ -17,18 +19,7 @@ func TestMetricsEndpoint(t *testing.T) {
 	srv := startServer(t)
 	c := dialKey(t, srv.addr, "alice", newKey(t))
 	code := strings.TrimSpace(run(t, c, "new --players 1 --difficulty easy --seed 3", "").stdout)
-	st := startPlay(t, c, "play "+code)
-	l := <-st.lines
-	var v factories.View
-	if err := json.Unmarshal(l.View, &v); err != nil || len(v.Legal) == 0 {
-		t.Fatalf("first view: %v, %s", err, l.View)
-	}
-	st.send(t, v.Legal[0])
-	for l := range st.lines {
-		if l.OK {
-			break
-		}
-	}
+	playFirstMove(t, c, code)
 	web := httptest.NewServer(srv.Handler())
 	defer web.Close()
 	get := func(path string) (int, string) {
@@ -63,6 +54,24 @@ func TestMetricsEndpoint(t *testing.T) {
 	srv.store.Close()
 	if code, body := get("/readyz"); code != 503 || !strings.Contains(body, "room store unreachable") {
 		t.Errorf("/readyz with the store closed: %d %q", code, body)
+	}
+}
+
+// playFirstMove plays the first legal move of the Fantastic Factories
+// room code over c's play protocol and waits until it is taken.
+func playFirstMove(t *testing.T, c *gossh.Client, code string) {
+	t.Helper()
+	st := startPlay(t, c, "play "+code)
+	l := <-st.lines
+	var v factories.View
+	if err := json.Unmarshal(l.View, &v); err != nil || len(v.Legal) == 0 {
+		t.Fatalf("first view: %v, %s", err, l.View)
+	}
+	st.send(t, v.Legal[0])
+	for l := range st.lines {
+		if l.OK {
+			break
+		}
 	}
 }
 

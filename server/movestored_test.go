@@ -2,7 +2,6 @@ package server
 
 import (
 	"bytes"
-	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -13,8 +12,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
-
-	"github.com/smokestack/smokestack/engine/factories"
 )
 
 // storedMove is a room update showing another seat's move, as the
@@ -79,18 +76,7 @@ func TestOthersFrameIsTimedOverSSH(t *testing.T) {
 	bob := dialKey(t, srv.addr, "bob", newKey(t))
 	_, scr := ptySession(t, bob, "watch "+code, 100, 30)
 	scr.waitFor(t, "watching")
-	st := startPlay(t, alice, "play "+code)
-	l := <-st.lines
-	var v factories.View
-	if err := json.Unmarshal(l.View, &v); err != nil || len(v.Legal) == 0 {
-		t.Fatalf("first view: %v, %s", err, l.View)
-	}
-	st.send(t, v.Legal[0])
-	for l := range st.lines {
-		if l.OK {
-			break
-		}
-	}
+	playFirstMove(t, alice, code)
 	web := httptest.NewServer(srv.Handler())
 	defer web.Close()
 	count := func() string {

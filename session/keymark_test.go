@@ -15,7 +15,7 @@ import (
 //
 //	go test ./session -run '^$' -bench KeyFrames -benchmem -count 5
 func BenchmarkKeyFrames(b *testing.B) {
-	conns, ups := tableUpdates(b, 10)
+	conns, ups := gameTable(b, "factories", 10, first)
 	m := session.New(session.Config{Lobby: newTestLobby(), Games: screens, Player: alice, Theme: "default",
 		Width: 120, Height: 40, Now: fixedNow})
 	session.Seat(m, conns[0].Code(), conns[0])

@@ -28,10 +28,10 @@ import (
 )
 
 // gameTable plays moves moves of a 4-seat game (seed 5) through a lobby
-// offering every game, each acting seat playing a legal move picked by
-// the move's number, and returns the four seats' connections and the
-// update each seat got after each move, as the room sends them.
-func gameTable(tb testing.TB, game string, moves int) ([]*lobby.Conn, [][]lobby.Update) {
+// offering every game, each acting seat playing the legal move pick
+// chooses by the move's number, and returns the four seats' connections
+// and the update each seat got after each move, as the room sends them.
+func gameTable(tb testing.TB, game string, moves int, pick func(version, legal int) int) ([]*lobby.Conn, [][]lobby.Update) {
 	tb.Helper()
 	ctx := context.Background()
 	l := newTestLobby(func(c *lobby.Config) { c.Games = games.Lobby(games.All()) })
@@ -75,9 +75,9 @@ func gameTable(tb testing.TB, game string, moves int) ([]*lobby.Conn, [][]lobby.
 		var mv any
 		switch v := ups[c][len(ups[c])-1].Value.(type) {
 		case *factories.View:
-			mv = v.Legal[version%len(v.Legal)]
+			mv = v.Legal[pick(version, len(v.Legal))]
 		case *furnace.View:
-			mv = v.Legal[version%len(v.Legal)]
+			mv = v.Legal[pick(version, len(v.Legal))]
 		default:
 			tb.Fatalf("no move for a view of %T", v)
 		}
@@ -91,6 +91,11 @@ func gameTable(tb testing.TB, game string, moves int) ([]*lobby.Conn, [][]lobby.
 	}
 	return conns, ups
 }
+
+// byNumber picks a game's legal moves by the move's number; first picks
+// the first.
+func byNumber(version, legal int) int { return version % legal }
+func first(int, int) int              { return 0 }
 
 // tableScreens are a session per seat of conns at w×h, on a 256-colour
 // terminal with a dark background as the server's sessions mostly are.
@@ -129,7 +134,7 @@ var updateFrames = flag.Bool("update-frames", false, "write testdata/frames.sum 
 func TestFramesUnchanged(t *testing.T) {
 	var got []string
 	for _, game := range []string{"factories", "furnace"} {
-		conns, ups := gameTable(t, game, 24)
+		conns, ups := gameTable(t, game, 24, byNumber)
 		// The room's code is random: each frame is summed with it
 		// masked, which keeps its width.
 		code := []byte(conns[0].Code())
@@ -204,7 +209,7 @@ func TestFramesUnchanged(t *testing.T) {
 //	go test ./session -run '^$' -bench ScreenFrames -benchmem -count 5
 func BenchmarkScreenFrames(b *testing.B) {
 	for _, game := range []string{"factories", "furnace"} {
-		conns, ups := gameTable(b, game, 40)
+		conns, ups := gameTable(b, game, 40, byNumber)
 		for _, sz := range [][2]int{{80, 24}, {120, 40}} {
 			name := fmt.Sprintf("%s/%dx%d", game, sz[0], sz[1])
 			b.Run("keys/"+name, func(b *testing.B) {
