@@ -2,6 +2,7 @@ package lang
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -36,7 +37,7 @@ func plainNames(into map[string][]string, msgs []*i18n.Message) {
 				break
 			}
 			for _, sub := range action.FindAllStringSubmatch(form, -1) {
-				if !contains(names, sub[1]) {
+				if !slices.Contains(names, sub[1]) {
 					names = append(names, sub[1])
 				}
 			}
@@ -50,15 +51,6 @@ func plainNames(into map[string][]string, msgs []*i18n.Message) {
 		}
 		into[m.ID] = names
 	}
-}
-
-func contains(names []string, name string) bool {
-	for _, n := range names {
-		if n == name {
-			return true
-		}
-	}
-	return false
 }
 
 // marker brackets an argument's name where a plain message is worded to
@@ -134,7 +126,7 @@ func (p *Printer) pieces(id string, names []string) []string {
 	}
 	pieces := strings.Split(p.word(id, nil, d), marker)
 	for i := 1; i < len(pieces); i += 2 {
-		if !contains(names, pieces[i]) {
+		if !slices.Contains(names, pieces[i]) {
 			pieces = nil
 			break
 		}
