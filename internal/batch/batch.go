@@ -11,10 +11,17 @@ package batch
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
 )
+
+// ErrCommitPanicked is the answer of the calls that shared a commit that
+// panicked in another writer's goroutine (wrapped in Unconfirmed when
+// that is set: their writes may or may not have been made). The panic
+// goes on in the goroutine that committed.
+var ErrCommitPanicked = errors.New("batch: the commit they shared panicked")
 
 // Call is one writer's write: In is what it asks, and Out and Err its
 // answer, which the commit sets, each call's its own.
@@ -74,8 +81,31 @@ func (b *Batcher[In, Out]) Do(ctx context.Context, in In) (Out, error) {
 	}
 	b.mu.Unlock()
 
+	// Should Commit panic, the lead still passes on and the calls that
+	// shared the commit are answered, or every writer of this Batcher
+	// would wait for ever behind one bug; the panic itself goes on.
+	committed := false
+	defer func() {
+		if !committed {
+			for _, o := range calls {
+				o.Err = ErrCommitPanicked
+				if b.Unconfirmed != nil {
+					o.Err = fmt.Errorf("%w: %w", b.Unconfirmed, ErrCommitPanicked)
+				}
+			}
+			b.done(c, calls)
+		}
+	}()
 	b.Commit(calls)
+	committed = true
+	b.done(c, calls)
+	return c.Out, c.Err
+}
 
+// done, by c's writer once its commit of calls is over, hands the lead to
+// the first call queued (or leaves the Batcher idle) and wakes the
+// writers of calls to their answers.
+func (b *Batcher[In, Out]) done(c *Call[In, Out], calls []*Call[In, Out]) {
 	b.mu.Lock()
 	if len(b.queue) > 0 {
 		b.queue[0].lead <- true // busy stays set: the lead passes on
@@ -89,7 +119,6 @@ func (b *Batcher[In, Out]) Do(ctx context.Context, in In) (Out, error) {
 			o.lead <- false
 		}
 	}
-	return c.Out, c.Err
 }
 
 // wait, entered with b.mu held, waits until c's answer is in or c is to

@@ -17,9 +17,12 @@ import (
 
 var errRefused = errors.New("refused")
 
+// panicIn is the call a commit panics on.
+const panicIn = 1 << 20
+
 // committer is a Batcher over ints whose commit records each group it
 // commits and answers each call with its own Out and Err: In*10, and
-// errRefused for multiples of 3. A commit holding a negative In stays
+// errRefused for multiples of 3. A commit holding panicIn panics. A commit holding a negative In stays
 // under way, once it has said so on started, until a send on release.
 type committer struct {
 	b        batch.Batcher[int, int]
@@ -48,6 +51,9 @@ func newCommitter(t *testing.T, max int, unconfirmed error) *committer {
 		k.mu.Lock()
 		k.groups = append(k.groups, ins)
 		k.mu.Unlock()
+		if slices.Contains(ins, panicIn) {
+			panic("a bug in the commit")
+		}
 		runtime.Gosched() // as a commit's I/O would: others arrive meanwhile
 		if slices.Min(ins) < 0 {
 			k.started <- struct{}{}
@@ -213,6 +219,50 @@ func TestCancelledInACommit(t *testing.T) {
 		if outs, errs := wait(); outs[0] != 70 || errs[0] != nil {
 			t.Errorf("the leader: %d, %v; want 70, nil", outs[0], errs[0])
 		}
+	}
+}
+
+// A commit that panics does not leave the writers behind it waiting: the
+// panic goes on in the goroutine that committed, the calls that shared
+// the commit are told it panicked, and the next call queued commits.
+func TestPanickedCommitPassesTheLead(t *testing.T) {
+	errUnsure := errors.New("unconfirmed")
+	for _, unconfirmed := range []error{nil, errUnsure} {
+		t.Run(fmt.Sprint(unconfirmed), func(t *testing.T) { panickedCommit(t, unconfirmed) })
+	}
+}
+
+func panickedCommit(t *testing.T, unconfirmed error) {
+	k := newCommitter(t, 2, unconfirmed)
+	release := k.hold()
+	panicked := make(chan any, 1)
+	go func() {
+		defer func() { panicked <- recover() }()
+		_, _ = k.b.Do(context.Background(), panicIn)
+	}()
+	waitFor(t, func() bool { return k.b.Queued() == 1 })
+	wait := k.queue(t, background(2), 4, 5)
+	release() // panicIn leads a commit of itself and 4 (Max 2), which panics
+	if p := <-panicked; p != "a bug in the commit" {
+		t.Errorf("the committing writer recovered %v; want the commit's panic", p)
+	}
+	answered := make(chan struct{})
+	var outs []int
+	var errs []error
+	go func() { outs, errs = wait(); close(answered) }()
+	select {
+	case <-answered:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the writers behind a panicked commit were not answered within 10s")
+	}
+	if !errors.Is(errs[0], batch.ErrCommitPanicked) || unconfirmed != nil && !errors.Is(errs[0], unconfirmed) {
+		t.Errorf("a call that shared the panicked commit: %d, %v; want ErrCommitPanicked (and %v)", outs[0], errs[0], unconfirmed)
+	}
+	if outs[1] != 50 || errs[1] != nil {
+		t.Errorf("the call queued behind it: %d, %v; want its own commit's 50, nil", outs[1], errs[1])
+	}
+	if got := k.committed(); !slices.EqualFunc(got, [][]int{{-1}, {panicIn, 4}, {5}}, slices.Equal) {
+		t.Errorf("commits %v; want [[-1] [%d 4] [5]]", got, panicIn)
 	}
 }
 
