@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	mrand "math/rand/v2"
 	"net"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -94,6 +95,17 @@ type capResult struct {
 	// calls) per frame.
 	FramesPerMove  float64 `json:"frames_per_move,omitempty"`
 	WritesPerFrame float64 `json:"writes_per_frame,omitempty"`
+	// Pace is the moves a minute a player meant and played, and whether
+	// the players fell behind.
+	Pace paceReport `json:"pace"`
+	// ClientCPUCores is what smokeload's own process, the players' SSH
+	// clients, used over the play, in cores (1: one core busy throughout),
+	// and ClientCPUPerMoveMs the same per move the server committed: the
+	// share of the machine the load itself takes.
+	ClientCPUCores     float64 `json:"client_cpu_cores"`
+	ClientProcs        int     `json:"client_procs"` // the clients' GOMAXPROCS (--client-procs)
+	ClientCPUPerMoveMs float64 `json:"client_cpu_per_move_ms,omitempty"`
+	clientCPU          time.Duration
 	// ServerPID is our own server process, for a profiler or perf.
 	ServerPID      int     `json:"server_pid,omitempty"`
 	ServerMoves    int     `json:"server_moves,omitempty"`
@@ -118,7 +130,7 @@ type capPlayer struct {
 // capacity runs capacity mode: a server (its own, or --target), the
 // players seated, their idle cost, their play, and the figures.
 func capacity(ctx context.Context, c config, log *slog.Logger) (capResult, error) {
-	res := capResult{Mode: "target", Screen: c.screen, Sessions: c.sessions, Rooms: c.rooms, Think: c.think.String(),
+	res := capResult{Mode: "target", Screen: c.screen, Sessions: c.sessions, Rooms: c.rooms, Think: c.pace(),
 		Refused: map[string]int{}, Errors: map[string]int{}}
 	server, metricsURL, child, err := capServer(ctx, c)
 	if err != nil {
@@ -131,6 +143,7 @@ func capacity(ctx context.Context, c config, log *slog.Logger) (capResult, error
 		log.Info("server process", "pid", res.ServerPID)
 	}
 	res.Server, res.Freed = server, child != nil
+	res.ClientProcs = runtime.GOMAXPROCS(0)
 	pr := newProbe(metricsURL, child != nil)
 	before, _ := pr.read(true)
 
@@ -143,10 +156,11 @@ func capacity(ctx context.Context, c config, log *slog.Logger) (capResult, error
 	if err != nil {
 		return res, err
 	}
-	played, err := playRooms(ctx, c, rooms, rec, pr)
+	played, out, err := playRooms(ctx, c, rooms, rec, pr)
 	if err != nil {
 		return res, err
 	}
+	res.clients(out.use)
 	closeRooms(rooms)
 	rooms = nil
 	if child != nil {
@@ -156,6 +170,10 @@ func capacity(ctx context.Context, c config, log *slog.Logger) (capResult, error
 
 	res.Seconds = roundTenth(time.Since(start).Seconds())
 	res.figures(rec, before, seated, idled, held, played)
+	res.Pace = out.pacer.pace(out.use.wall, out.rooms, out.players, res.ServerMoves, rec.samples["late"])
+	if res.Pace.Behind {
+		log.Warn("the players fell behind the pace meant", "meant", res.Pace.IntendedMovesPerPlayerMinute, "played", res.Pace.MovesPerPlayerMinute)
+	}
 	return res, nil
 }
 
@@ -289,7 +307,7 @@ func sitIdle(ctx context.Context, c config, pr probe, res *capResult) (seated, i
 // players take turns, at a table or in the lobby, while the server's CPU
 // profile is taken (--cpu-profile). It returns the server's figures at
 // the end.
-func playRooms(ctx context.Context, c config, rooms [][]*capPlayer, rec *recorder, pr probe) (sample, error) {
+func playRooms(ctx context.Context, c config, rooms [][]*capPlayer, rec *recorder, pr probe) (sample, playOut, error) {
 	playCtx, cancel := context.WithTimeout(ctx, c.duration)
 	defer cancel()
 	var moves budget
@@ -303,21 +321,38 @@ func playRooms(ctx context.Context, c config, rooms [][]*capPlayer, rec *recorde
 	} else {
 		profiled <- nil
 	}
+	meter, err := startClientMeter(c.clientCPUProfile)
+	if err != nil {
+		return sample{}, playOut{}, fmt.Errorf("client cpu profile: %w", err)
+	}
 	var wg sync.WaitGroup
+	out := playOut{pacer: &pacer{think: c.think, rate: c.rate}}
 	for r, ps := range rooms {
 		switch {
 		case c.screen == "lobby" && len(ps) > 0:
 			wg.Go(func() { browseLobby(playCtx, c, ps, uint64(r), rec) })
 		case len(ps) >= 2:
-			wg.Go(func() { playRoom(playCtx, c, ps, uint64(r), rec, &moves) })
+			out.rooms++
+			out.players += len(ps)
+			wg.Go(func() { playRoom(playCtx, out.pacer, ps, uint64(r), rec, &moves) })
 		}
 	}
 	wg.Wait()
+	var uerr error
+	out.use, uerr = meter.stop()
 	played, _ := pr.read(false)
 	if err := <-profiled; err != nil {
-		return played, fmt.Errorf("cpu profile: %w", err)
+		return played, out, fmt.Errorf("cpu profile: %w", err)
 	}
-	return played, nil
+	return played, out, uerr
+}
+
+// playOut is what a play did besides the latencies: the clients' CPU, and
+// the pace of the rooms played, of players in all.
+type playOut struct {
+	use            clientUse
+	pacer          *pacer
+	rooms, players int
 }
 
 // figures sums up the run: the players' latencies from rec, and the
@@ -345,6 +380,7 @@ func (res *capResult) figures(rec *recorder, before, seated, idled, held, played
 			}
 			frames := played.m["smokestack_frames_total"] - held.m["smokestack_frames_total"]
 			res.FramesPerMove = roundTenth(frames / moves)
+			res.ClientCPUPerMoveMs = roundTenth(res.clientCPU.Seconds() * 1000 / moves)
 			if frames > 0 {
 				res.WritesPerFrame = roundHundredth((played.m["smokestack_conn_writes_total"] - held.m["smokestack_conn_writes_total"]) / frames)
 			}
@@ -473,6 +509,7 @@ func openScreen(ctx context.Context, client *gossh.Client, name, cmd, want strin
 		// One message for all, so the report counts them together.
 		return nil, fmt.Errorf("the %s screen did not open within 30s", c.screen)
 	}
+	sc.opened()
 	return sc, nil
 }
 
@@ -511,22 +548,64 @@ const (
 
 // noMove is what the mover's own screen says after an enter that played
 // nothing: a refusal ("✗ nothing to play right now" off its turn) or a
-// costly move waiting for its second enter.
-var noMove = []string{"✗ ", "press enter again"}
+// costly move waiting for its second enter; moved what it says after one
+// that played a move: "sending MOVE…", then "played: MOVE".
+var (
+	noMove = []string{"✗ ", "press enter again"}
+	moved  = []string{"sending ", "played: "}
+)
+
+// answerOf reads the mover's output since its enter, escapes removed, for
+// the enter's answer: whether it says one (answered), and whether that
+// was a move played; the first to show is the answer, but for a move
+// sent and then refused ("sending …", then "✗ not played: …"). Anything
+// else (a hint coming in, a redraw of the menu) is no answer: a move
+// played is known by what it says, not by the absence of a refusal, so a
+// late redraw of an earlier key is not taken for one.
+func answerOf(text string) (played, answered bool) {
+	at := func(text string, marks []string) int {
+		first := -1
+		for _, m := range marks {
+			if i := strings.Index(text, m); i >= 0 && (first < 0 || i < first) {
+				first = i
+			}
+		}
+		return first
+	}
+	no, yes := at(text, noMove), at(text, moved)
+	switch {
+	case no < 0 && yes < 0:
+		return false, false
+	case yes >= 0 && (no < 0 || yes < no):
+		// Sent is played, unless the room refused it after all.
+		sent, ok := strings.CutPrefix(text[yes:], moved[0])
+		return !ok || at(sent, noMove) < 0, true
+	}
+	return false, true
+}
 
 // navKeys move through the move menu: next/previous card, next/previous
 // move.
 var navKeys = []string{"\t", "l", "h", "j", "k", "\x1b[B", "\x1b[A"}
 
 // playRoom takes turns at the room's players until ctx ends.
-func playRoom(ctx context.Context, c config, ps []*capPlayer, seed uint64, rec *recorder, moves *budget) {
+func playRoom(ctx context.Context, pc *pacer, ps []*capPlayer, seed uint64, rec *recorder, moves *budget) {
 	rnd := mrand.New(mrand.NewPCG(seed, 0xcafe))
+	pace := pc.room(len(ps), rnd, seed)
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
 	for turn := 0; ctx.Err() == nil; turn++ {
-		think := c.think/2 + time.Duration(rnd.Int64N(int64(c.think)+1))
+		wait, late := pace.wait(time.Now())
+		if pc.rate > 0 {
+			rec.mu.Lock()
+			rec.samples["late"] = append(rec.samples["late"], late)
+			rec.mu.Unlock()
+		}
+		timer.Reset(wait)
 		select {
 		case <-ctx.Done():
 			return
-		case <-time.After(think):
+		case <-timer.C:
 		}
 		p := ps[turn%len(ps)]
 		// A key that always redraws (? opens the key help), and its redraw
@@ -539,22 +618,33 @@ func playRoom(ctx context.Context, c config, ps []*capPlayer, seed uint64, rec *
 		for range 1 + rnd.IntN(3) { // then somewhere in the move menu
 			keys += navKeys[rnd.IntN(len(navKeys))]
 		}
+		p.screen.watch(time.Now())
 		if _, err := io.WriteString(p.screen.in, keys); err != nil {
 			return
 		}
 		if !moves.take() {
 			return
 		}
-		// Play the move the menu is on: the others' screens show it.
-		time.Sleep(40 * time.Millisecond) // the navigation's redraws end
+		// Play the move the menu is on, once the navigation's redraws
+		// have ended: its first (? closing the key help always redraws),
+		// then 40 ms without output. A redraw of theirs arriving after
+		// the enter would be taken for its answer, and a refused enter
+		// for a move played, whose others' frames never come.
+		settle(ctx, p.screen, navQuiet, enterWindow)
 		sent := time.Now()
 		for _, o := range ps {
-			o.screen.watch(sent)
+			if o == p {
+				o.screen.watchText(sent) // its status line tells whether a move was played
+			} else {
+				o.screen.watch(sent)
+			}
 		}
 		if _, err := io.WriteString(p.screen.in, "\r"); err != nil {
 			return
 		}
-		switch played, seen := moveShown(ctx, p.screen); {
+		played, seen := moveShown(ctx, p.screen)
+		pace.done(played && seen)
+		switch {
 		case !seen && ctx.Err() == nil:
 			// The mover's own screen drew nothing in enterWindow: whether
 			// a move was played is not known.
@@ -589,21 +679,22 @@ func playRoom(ctx context.Context, c config, ps []*capPlayer, seed uint64, rec *
 	}
 }
 
-// moveShown reads the mover's own screen after its enter: whether it
-// redrew within enterWindow (seen), and if so whether a move was played
-// (anything but a refusal or a request for a second enter).
+// moveShown reads the mover's own screen after its enter until it gives
+// the enter's answer (answerOf) or enterWindow passes: whether it
+// answered (seen), and whether a move was played.
 func moveShown(ctx context.Context, s *screen) (played, seen bool) {
-	if _, err := waitFirst(ctx, s, enterWindow); err != nil {
-		return false, false
-	}
-	time.Sleep(30 * time.Millisecond) // the rest of the redraw
-	own := s.sinceWatch()
-	for _, m := range noMove {
-		if strings.Contains(own, m) {
-			return false, true
+	ctx, cancel := context.WithTimeout(ctx, enterWindow)
+	defer cancel()
+	for {
+		if played, seen = answerOf(s.sinceWatch()); seen {
+			return played, seen
+		}
+		select {
+		case <-s.changed:
+		case <-ctx.Done():
+			return false, false
 		}
 	}
-	return true, true
 }
 
 // browseLobby takes turns at a group of lobby players until ctx ends:
@@ -646,6 +737,20 @@ func ownFrame(ctx context.Context, p *capPlayer, rec *recorder) bool {
 	}
 	rec.mu.Unlock()
 	return true
+}
+
+// navQuiet is how long a mover's screen stays quiet before its enter:
+// the menu's redraws are over.
+const navQuiet = 40 * time.Millisecond
+
+// settle waits, up to limit in all, for the screen's first output since
+// watch and then for quiet of d.
+func settle(ctx context.Context, s *screen, d, limit time.Duration) {
+	ctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	if _, err := s.firstOutput(ctx); err == nil {
+		s.quiet(ctx, d)
+	}
 }
 
 // waitFirst waits up to d for the screen's first output since watch.
@@ -717,6 +822,10 @@ func (r capResult) writeTable(w io.Writer) error {
 			fmt.Fprintf(w, "server, from its histograms: move stored to others' frame written p50 %.1fms p90 %.1fms p99 %.1fms (%d frames); move's commit p50 %.1fms p99 %.1fms\n",
 				m.P50, m.P90, m.P99, m.Count, c.P50, c.P99)
 		}
+	}
+	r.Pace.write(w)
+	if r.ClientCPUCores > 0 {
+		fmt.Fprintf(w, "clients (smokeload's own process, GOMAXPROCS %d): %.2f cores over the play, %.1f ms a move\n", r.ClientProcs, r.ClientCPUCores, r.ClientCPUPerMoveMs)
 	}
 	if r.Profiles != "" {
 		fmt.Fprintf(w, "heap and goroutine profiles with everyone seated: %s\n", r.Profiles)

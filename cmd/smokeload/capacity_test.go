@@ -61,12 +61,19 @@ func TestCapacityReportShowsCensoredSamples(t *testing.T) {
 func TestCapacityMode(t *testing.T) {
 	var res capResult
 	cpu := filepath.Join(t.TempDir(), "cpu.pb.gz")
+	clients := filepath.Join(t.TempDir(), "clients.pb.gz")
 	// Two players a room: a player acting off their turn plays nothing,
 	// so with four a room eight seconds could pass with no move at all.
 	runCapacity(t, &res, "--sessions", "8", "--rooms", "4", "--duration", "8s", "--think", "200ms", "--idle", "1s",
-		"--cpu-profile", cpu)
-	if p, err := os.ReadFile(cpu); err != nil || len(p) == 0 {
-		t.Errorf("cpu profile: %d bytes, %v", len(p), err)
+		"--cpu-profile", cpu, "--client-cpu-profile", clients)
+	for _, f := range []string{cpu, clients} {
+		if p, err := os.ReadFile(f); err != nil || len(p) == 0 {
+			t.Errorf("cpu profile %s: %d bytes, %v", filepath.Base(f), len(p), err)
+		}
+	}
+	if res.ClientCPUCores <= 0 || res.ClientProcs != 1 || res.Pace.IntendedActionsPerRoomMinute != 300 ||
+		res.Pace.ActionsPerRoomMinute <= 0 || res.Pace.MovesPerAction <= 0 {
+		t.Errorf("clients %.2f cores on %d procs, pace %+v", res.ClientCPUCores, res.ClientProcs, res.Pace)
 	}
 	if res.Connected != 8 || len(res.Errors) > 0 || len(res.Refused) > 0 {
 		t.Fatalf("seated %d of 8; errors %v, refused %v", res.Connected, res.Errors, res.Refused)
@@ -83,6 +90,21 @@ func TestCapacityMode(t *testing.T) {
 	if res.ServerMoves == 0 || res.ServerMoves < res.Moves || res.RSSKB <= 0 || res.HeapKB <= 0 || res.StackKB <= 0 ||
 		res.Goroutines <= 0 || res.IdleCPU < 0 || res.PlayCPU <= 0 || !res.Freed || res.Panics != 0 {
 		t.Errorf("report %+v", res)
+	}
+}
+
+// --rate paces the rooms on a schedule and says how late their actions
+// came and what they played against what was asked.
+func TestCapacityRate(t *testing.T) {
+	var res capResult
+	runCapacity(t, &res, "--sessions", "8", "--rooms", "4", "--duration", "8s", "--rate", "30", "--idle", "500ms")
+	if res.Connected != 8 || len(res.Errors) > 0 || res.Think != "rate 30" {
+		t.Fatalf("seated %d of 8 (pace %q); errors %v", res.Connected, res.Think, res.Errors)
+	}
+	p := res.Pace
+	if p.TargetMovesPerPlayerMinute != 30 || p.IntendedMovesPerPlayerMinute != 30 || p.Late.Count == 0 ||
+		p.ActionsPerRoomMinute <= 0 || p.MovesPerPlayerMinute <= 0 || p.Behind != (p.MovesPerPlayerMinute < 27) {
+		t.Errorf("pace %+v", p)
 	}
 }
 

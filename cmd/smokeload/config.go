@@ -43,14 +43,22 @@ type config struct {
 	sessions    int
 	perAddr     int
 	think       time.Duration
+	rate        float64 // --rate: moves a minute a player; 0 paces by --think
 	connectConc int
 	target      string
 	metricsURL  string
 	movesGiven  bool   // --moves was given; capacity mode otherwise runs for --duration
+	thinkGiven  bool   // --think was given
 	screen      string // "game" or "lobby"
 	idle        time.Duration
 	profiles    string
 	cpuProfile  string
+	// clientCPUProfile is this process's own CPU profile over the play:
+	// the players' SSH clients.
+	clientCPUProfile string
+	// clientProcs is GOMAXPROCS for this process in capacity mode (0:
+	// Go's default).
+	clientProcs int
 	// label names a run's profiles; serverEnv is added to our own server
 	// process's environment.
 	label     string
@@ -101,6 +109,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&c.sessions, "sessions", 0, "capacity mode: this many players, each an SSH session with a PTY on the game screen of one of --rooms rooms")
 	fs.IntVar(&c.perAddr, "per-addr", 10, "capacity mode: players per loopback source address (127.0.1.2 on), as people come from many addresses")
 	fs.DurationVar(&c.think, "think", 2*time.Second, "capacity mode: a room's players act one after another, one action per think time (±50%)")
+	fs.Float64Var(&c.rate, "rate", 0, "capacity mode: pace the rooms so the server sees this many `moves` a minute a player (an action every interval ±50%, worked out from the share of actions that play a move), instead of --think")
 	fs.IntVar(&c.connectConc, "connect-concurrency", 64, "capacity mode: connections opened at once while seating the players")
 	fs.StringVar(&c.target, "target", "", "capacity mode: drive this running instance (host:port) instead of starting a server process; cost mode: these instances, `A,B,…`")
 	redisInfo := fs.String("redis-info", "", "cost mode: read INFO (commands, bytes) from these Redis `URLs`, comma-separated (a cluster's every node; replicas are skipped), around each phase: baseline, connect, idle, moves; needs --sessions and --target")
@@ -113,6 +122,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.DurationVar(&c.idle, "idle", 20*time.Second, "capacity mode: once everyone is seated, wait this long with nobody pressing keys, for the server's CPU per idle session; memory is read after it")
 	fs.StringVar(&c.profiles, "profiles", "", "capacity mode: once everyone is seated and --idle is over, save the server's heap and goroutine profiles in this `DIR` (heap-SCREEN.pb.gz, goroutine-SCREEN.pb.gz, goroutine-SCREEN.txt); our own server then samples its heap every 16 KiB, which costs memory and CPU, so take the figures from runs without it; with --target it must serve them (serve --pprof)")
 	fs.StringVar(&c.cpuProfile, "cpu-profile", "", "capacity mode: write the server's CPU profile over the play (--duration) to this `FILE`; with --target it must serve it (serve --pprof)")
+	fs.StringVar(&c.clientCPUProfile, "client-cpu-profile", "", "capacity mode: write the players' CPU profile over the play (--duration), smokeload's own process, to this `FILE`")
+	fs.IntVar(&c.clientProcs, "client-procs", 1, "capacity mode: run the players' SSH clients, smokeload's own process, on at most this many cores at once (its GOMAXPROCS; 0: all of them), so they leave the rest to the server they measure and spend less waking each other")
 	frames := fs.String("frames", "", "capacity mode: how our own server draws terminals, change (on every change, the default) or tick (Bubble Tea's renderer at 120 fps); several, comma-separated, run one after another and are reported side by side")
 	fs.IntVar(&c.repeat, "repeat", 1, "capacity mode with --frames: run each way this many times, alternating")
 	fs.StringVar(&c.metricsURL, "metrics", "", "capacity mode with --target: the instance's metrics URL (http://host:port/metrics), for its memory, goroutines and CPU")
@@ -140,7 +151,10 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		fmt.Fprintf(stderr, "smokeload: unexpected argument %q\n", fs.Arg(0))
 		return c, errFlags
 	}
-	fs.Visit(func(f *flag.Flag) { c.movesGiven = c.movesGiven || f.Name == "moves" })
+	fs.Visit(func(f *flag.Flag) {
+		c.movesGiven = c.movesGiven || f.Name == "moves"
+		c.thinkGiven = c.thinkGiven || f.Name == "think"
+	})
 	for _, f := range strings.Split(*frames, ",") {
 		if f = strings.TrimSpace(f); f != "" {
 			c.frames = append(c.frames, f)
@@ -159,6 +173,15 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		c.playerTargets = len(c.capTargets)
 	}
 	return c, c.check()
+}
+
+// pace is how the players are paced, for the report: the think time,
+// or --rate.
+func (c config) pace() string {
+	if c.rate > 0 {
+		return fmt.Sprintf("rate %g", c.rate)
+	}
+	return c.think.String()
 }
 
 // splitList reads a comma-separated list, dropping empty items.
@@ -192,6 +215,12 @@ func (c config) check() error {
 		return fmt.Errorf("--sessions %d over --rooms %d is more than 5 players a room", c.sessions, c.rooms)
 	case c.sessions > 0 && (c.perAddr < 1 || c.think <= 0 || c.connectConc < 1 || c.idle < 0):
 		return errors.New("--per-addr, --think and --connect-concurrency must be positive, --idle not negative")
+	case c.clientProcs < 0:
+		return errors.New("--client-procs cannot be negative")
+	case c.rate < 0 || c.rate > 0 && (c.sessions == 0 || c.screen != "game"):
+		return errors.New("--rate paces players at tables: it needs --sessions on the game screen, and is positive")
+	case c.rate > 0 && c.thinkGiven:
+		return errors.New("--rate and --think both set the pace: give one")
 	case len(c.frames) > 0 && (c.sessions == 0 || c.target != ""):
 		return errors.New("--frames chooses how our own server draws: it needs --sessions, and no --target")
 	case slices.ContainsFunc(c.frames, func(f string) bool { return f != "change" && f != "tick" }):

@@ -98,7 +98,7 @@ func (l costLayout) watcherAt(room, w int) int { return (l.home(room) + 1 + w) %
 // cost runs cost mode.
 func cost(ctx context.Context, c config, log *slog.Logger) (costResult, error) {
 	res := costResult{Targets: c.capTargets, Players: c.sessions, Watchers: c.watchers, Rooms: c.rooms,
-		Think: c.think.String(), Refused: map[string]int{}, Errors: map[string]int{}, Model: c.model}
+		Think: c.pace(), Refused: map[string]int{}, Errors: map[string]int{}, Model: c.model}
 	meter, err := newRedisMeter(c.redisInfo)
 	if err != nil {
 		return res, err
@@ -136,7 +136,7 @@ func cost(ctx context.Context, c config, log *slog.Logger) (costResult, error) {
 	if err := ph.end(&res, "idle"); err != nil {
 		return res, err
 	}
-	if _, err := playRooms(ctx, c, rooms, rec, probe{}); err != nil {
+	if _, _, err := playRooms(ctx, c, rooms, rec, probe{}); err != nil {
 		return res, err
 	}
 	if err := ph.end(&res, "moves"); err != nil {

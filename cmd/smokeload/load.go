@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"math/rand/v2"
+	"runtime"
 	"sync/atomic"
 	"time"
 
@@ -29,6 +30,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	log := slog.New(slog.DiscardHandler)
 	if c.verbose {
 		log = slog.New(slog.NewTextHandler(stderr, nil))
+	}
+	if c.sessions > 0 && c.clientProcs > 0 {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(c.clientProcs))
 	}
 	var out printable
 	switch {

@@ -142,6 +142,12 @@ func TestFlags(t *testing.T) {
 		{[]string{"--width", "40"}, "80x24"},
 		{[]string{"--bot", "clever"}, "unknown bot"},
 		{[]string{"--game", "chess"}, "no game"},
+		{[]string{"--sessions", "8", "--rooms", "2", "--rate", "2"}, ""},
+		{[]string{"--sessions", "8", "--rooms", "2", "--rate", "2", "--think", "3s"}, "give one"},
+		{[]string{"--sessions", "8", "--rooms", "2", "--rate", "2", "--screen", "lobby"}, "--rate paces players at tables"},
+		{[]string{"--rate", "2"}, "--rate paces players at tables"},
+		{[]string{"--sessions", "8", "--rooms", "2", "--rate", "-1"}, "positive"},
+		{[]string{"--sessions", "8", "--rooms", "2", "--client-procs", "-1"}, "--client-procs"},
 	} {
 		_, err := parseFlags(tc.args, io.Discard)
 		switch {

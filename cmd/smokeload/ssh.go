@@ -190,11 +190,13 @@ type screen struct {
 	mark    time.Time // look for output from here on
 	first   time.Time // arrival of the first output at or after mark
 	text    []byte    // the output while it is small, for waitText
-	maxText int       // how much of it to keep; 0 means maxScreenText
-	recent  []byte    // the output since mark, its first maxRecent bytes
-	total   int64     // bytes received in all
-	changed chan struct{}
-	ended   chan struct{} // closed when the session is over
+	maxText int       // how much of it to keep; 0 means maxScreenText, -1 none (opened)
+	recent  []byte    // the output since mark, its first maxRecent bytes, if keepRecent
+	// keepRecent says the output since mark is to be read (watchText).
+	keepRecent bool
+	total      int64 // bytes received in all
+	changed    chan struct{}
+	ended      chan struct{} // closed when the session is over
 }
 
 // maxScreenText bounds what a screen keeps for waitText; only the first
@@ -248,7 +250,7 @@ func (s *screen) Write(p []byte) (int, error) {
 	if len(s.text)+len(p) <= keep {
 		s.text = append(s.text, p...)
 	}
-	if !s.mark.IsZero() && !now.Before(s.mark) && len(s.recent) < maxRecent {
+	if s.keepRecent && !s.mark.IsZero() && !now.Before(s.mark) && len(s.recent) < maxRecent {
 		s.recent = append(s.recent, p[:min(len(p), maxRecent-len(s.recent))]...)
 	}
 	s.mu.Unlock()
@@ -308,9 +310,24 @@ func (s *screen) quiet(ctx context.Context, d time.Duration) error {
 }
 
 // watch starts looking for the first output arriving at or after from.
-func (s *screen) watch(from time.Time) {
+func (s *screen) watch(from time.Time) { s.watchFrom(from, false) }
+
+// watchText is watch, keeping the output from then on for sinceWatch.
+func (s *screen) watchText(from time.Time) { s.watchFrom(from, true) }
+
+func (s *screen) watchFrom(from time.Time, keep bool) {
 	s.mu.Lock()
-	s.mark, s.first, s.recent = from, time.Time{}, s.recent[:0]
+	s.mark, s.first, s.recent, s.keepRecent = from, time.Time{}, s.recent[:0], keep
+	s.mu.Unlock()
+}
+
+// opened says the screen showed what waitText waited for: its output is
+// no longer kept, only timed. Thousands of screens each copying their
+// first 64 KB into a growing buffer were most of the clients' copying
+// and a good part of their heap.
+func (s *screen) opened() {
+	s.mu.Lock()
+	s.text, s.maxText = nil, -1
 	s.mu.Unlock()
 }
 
