@@ -65,7 +65,7 @@ func TestCapacityMode(t *testing.T) {
 	// Two players a room: a player acting off their turn plays nothing,
 	// so with four a room eight seconds could pass with no move at all.
 	runCapacity(t, &res, "--sessions", "8", "--rooms", "4", "--duration", "8s", "--think", "200ms", "--idle", "1s",
-		"--cpu-profile", cpu, "--client-cpu-profile", clients)
+		"--cpu-profile", cpu, "--client-cpu-profile", clients, "--client-procs", "1")
 	for _, f := range []string{cpu, clients} {
 		if p, err := os.ReadFile(f); err != nil || len(p) == 0 {
 			t.Errorf("cpu profile %s: %d bytes, %v", filepath.Base(f), len(p), err)
