@@ -592,21 +592,8 @@ var navKeys = []string{"\t", "l", "h", "j", "k", "\x1b[B", "\x1b[A"}
 func playRoom(ctx context.Context, pc *pacer, ps []*capPlayer, seed uint64, rec *recorder, moves *budget) {
 	rnd := mrand.New(mrand.NewPCG(seed, 0xcafe))
 	pace := pc.room(len(ps), rnd, seed)
-	timer := time.NewTimer(time.Hour)
-	defer timer.Stop()
-	for turn := 0; ctx.Err() == nil; turn++ {
-		wait, late := pace.wait(time.Now())
-		if pc.rate > 0 {
-			rec.mu.Lock()
-			rec.samples["late"] = append(rec.samples["late"], late)
-			rec.mu.Unlock()
-		}
-		timer.Reset(wait)
-		select {
-		case <-ctx.Done():
-			return
-		case <-timer.C:
-		}
+	defer pace.stop()
+	for turn := 0; pace.next(ctx, rec); turn++ {
 		p := ps[turn%len(ps)]
 		// A key that always redraws (? opens the key help), and its redraw
 		// on the player's own screen; ? again closes it.

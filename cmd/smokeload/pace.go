@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	mrand "math/rand/v2"
@@ -64,6 +65,7 @@ type roomPace struct {
 	players int
 	rnd     *mrand.Rand // the room's own; with --rate a second one, so its keys stay those --think presses
 	due     time.Time   // --rate: when the next action is due
+	timer   *time.Timer // waits for the next action
 }
 
 func (p *pacer) room(players int, rnd *mrand.Rand, seed uint64) *roomPace {
@@ -95,6 +97,38 @@ func (r *roomPace) wait(now time.Time) (wait, late time.Duration) {
 	wait = max(r.due.Sub(now), 0)
 	r.due = r.due.Add(jitter(r.rnd, iv))
 	return wait, late
+}
+
+// next waits for the room's next action, noting how late it comes
+// (--rate); false when ctx ends first.
+func (r *roomPace) next(ctx context.Context, rec *recorder) bool {
+	if ctx.Err() != nil {
+		return false
+	}
+	wait, late := r.wait(time.Now())
+	if r.p.rate > 0 {
+		rec.mu.Lock()
+		rec.samples["late"] = append(rec.samples["late"], late)
+		rec.mu.Unlock()
+	}
+	if r.timer == nil {
+		r.timer = time.NewTimer(wait)
+	} else {
+		r.timer.Reset(wait)
+	}
+	select {
+	case <-ctx.Done():
+		return false
+	case <-r.timer.C:
+		return true
+	}
+}
+
+// stop ends the room's pacing.
+func (r *roomPace) stop() {
+	if r.timer != nil {
+		r.timer.Stop()
+	}
 }
 
 // done counts an action, and whether it played a move.
