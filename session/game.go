@@ -452,48 +452,49 @@ func (g *gameScreen) endSearch() {
 // into moves and room actions.
 func (g *gameScreen) tableKey(msg tea.KeyMsg) tea.Cmd {
 	k := &gameKeyMap // not a copy: a key map is two dozen bindings
+	name := nameOf(msg)
 	switch {
-	case key.Matches(msg, k.Help):
+	case key.Matches(name, k.Help):
 		g.openHelp()
-	case key.Matches(msg, k.Chat):
+	case key.Matches(name, k.Chat):
 		return g.chat.start()
-	case g.over() && key.Matches(msg, k.Rematch):
+	case g.over() && key.Matches(name, k.Rematch):
 		return g.rematch()
-	case key.Matches(msg, k.Rules):
+	case key.Matches(name, k.Rules):
 		g.overlay = g.rules()
-	case key.Matches(msg, k.Bell):
+	case key.Matches(name, k.Bell):
 		g.setStatus(g.env.alerts.toggle(g.env.theme.L), false)
 		g.seatAlert(true)
 		return nil
-	case key.Matches(msg, k.Leave):
+	case key.Matches(name, k.Leave):
 		code := g.code
 		return func() tea.Msg { return toLobby{from: code} }
-	case key.Matches(msg, k.Card):
+	case key.Matches(name, k.Card):
 		g.openCards()
-	case key.Matches(msg, k.Yours):
+	case key.Matches(name, k.Yours):
 		g.openYours()
-	case key.Matches(msg, k.Log):
+	case key.Matches(name, k.Log):
 		w, h := g.env.bodySize()
 		g.overlay = newLogOverlay(g.env.theme, g.logLines(), w, h)
-	case key.Matches(msg, k.AddBot):
+	case key.Matches(name, k.AddBot):
 		g.openBots()
-	case key.Matches(msg, k.End):
+	case key.Matches(name, k.End):
 		g.askEnd()
 	case g.conn == nil || g.spectator() || g.board == nil || g.over():
 		// Everything below plays moves.
-	case key.Matches(msg, k.NextGroup):
+	case key.Matches(name, k.NextGroup):
 		g.menu.stepGroup(1)
-	case key.Matches(msg, k.PrevGroup):
+	case key.Matches(name, k.PrevGroup):
 		g.menu.stepGroup(-1)
-	case g.menu.jump(msg):
-	case key.Matches(msg, k.Filter):
+	case g.menu.jump(name):
+	case key.Matches(name, k.Filter):
 		g.filtering = true
 		g.menu.setFilter("")
-	case key.Matches(msg, k.Play):
+	case key.Matches(name, k.Play):
 		return g.play()
-	case key.Matches(msg, k.Undo):
+	case key.Matches(name, k.Undo):
 		return g.undo()
-	case key.Matches(msg, k.Hint):
+	case key.Matches(name, k.Hint):
 		return g.hint()
 	}
 	return nil
@@ -566,7 +567,7 @@ func (g *gameScreen) filterKey(msg tea.KeyMsg) tea.Cmd {
 		g.filtering = false
 		g.menu.clearFilter()
 		return g.tableKey(msg)
-	case msg.Type != tea.KeyRunes && g.menu.jump(msg): // not j and k: letters of a search
+	case msg.Type != tea.KeyRunes && g.menu.jump(nameOf(msg)): // not j and k: letters of a search
 	case msg.Type == tea.KeyRunes:
 		g.menu.setFilter(g.menu.filter + string(msg.Runes))
 	case msg.Type == tea.KeySpace:

@@ -58,3 +58,14 @@ func overlayLayer(o overlay, set func(overlay)) layer {
 		esc: func() { set(nil) },
 	}
 }
+
+// keyName is a key as its bindings name it (tea.KeyMsg.String), for
+// key.Matches: a KeyMsg makes its name again, a new string for a letter,
+// for every binding it is matched against, and a screen's keys are
+// matched against a dozen or two in turn.
+type keyName string
+
+func (n keyName) String() string { return string(n) }
+
+// nameOf names k once for every match of it.
+func nameOf(k tea.KeyMsg) keyName { return keyName(k.String()) }

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/session/kit"
@@ -253,7 +252,7 @@ const maxInt = int(^uint(0) >> 1)
 
 // jump moves the selection within the group for ↑/↓ (k/j), Home/End and
 // PgUp/PgDn, and reports whether k was one of them.
-func (m *menu) jump(k tea.KeyMsg) bool {
+func (m *menu) jump(k keyName) bool {
 	km := &gameKeyMap // not a copy: read only
 	switch {
 	case key.Matches(k, km.Down):
