@@ -113,3 +113,43 @@ func TestNewMenuKeepsDrawingsOfTheSameWords(t *testing.T) {
 		t.Error("a menu of no moves (the board's idle line) kept the old drawings")
 	}
 }
+
+// TestMenuSameInMoreLines: a menu that leaves two of its lines unused
+// draws the same in exactly the lines it takes, so a board that draws it
+// in all its height to learn how many lines it takes may place that
+// drawing as the menu cut to them. (A menu cut to its lines fills them,
+// but for the "more" line when the last move is selected.)
+func TestMenuSameInMoreLines(t *testing.T) {
+	long := kit.MoveGroup{Key: "long", Title: "a group whose title is far too long to share a line with the head"}
+	short := kit.MoveGroup{Key: "short", Title: "card 3"}
+	for i := range 9 {
+		long.Moves = append(long.Moves, kit.MenuMove{Label: fmt.Sprintf("Place your %d on oil-06 and the neutral 2 on a card far to the right, number %d", i%4+1, i)})
+		if i < 3 {
+			short.Moves = append(short.Moves, kit.MenuMove{Label: fmt.Sprintf("take %d", i)})
+		}
+	}
+	one := kit.MoveGroup{Key: "one", Title: "done", Moves: []kit.MenuMove{{Label: "Done, leaving every die unplaced for the round and the next"}}}
+	th := kit.NewTheme("mono", nil)
+	groups := []kit.MoveGroup{short, long, one}
+	for _, w := range []int{12, 30, 44, 80} {
+		for g := range groups {
+			for item := range groups[g].Moves {
+				for _, filter := range []string{"", "number", "nothing like it"} {
+					for _, armed := range []bool{false, true} {
+						m := menu{groups: groups, group: g, item: item, filter: filter}
+						for h := 0; h <= 16; h++ {
+							full := m.view(th, w, h, armed)
+							n := strings.Count(full, "\n") + 1
+							if n > h-2 {
+								continue
+							}
+							if got := m.view(th, w, n, armed); got != full {
+								t.Fatalf("w %d, group %d, item %d, %q: in %d lines:\n%s\nin its %d:\n%s", w, g, item, filter, h, full, n, got)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}

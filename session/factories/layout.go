@@ -41,8 +41,8 @@ func (b *board) seated(f kit.Frame) kit.Grid {
 		mid := b.others.Draw(t, f.Seats, mw, h, func() string { return othersKept(t, v, f.Seats, mw, h, b.seatsKept()) })
 		// The menu takes the lines its moves need, leaving the log at
 		// least a third; the log takes every line left.
-		menuH := min(lipgloss.Height(f.Menu(rw, h)), h-max(3, h/3)-1)
-		right := []string{kit.FitHeight(f.Menu(rw, menuH), menuH), "", f.Log(rw, h-menuH-2)}
+		menu, menuH := menuIn(f, rw, h, h-max(3, h/3)-1)
+		right := []string{menu, "", f.Log(rw, h-menuH-2)}
 		return kit.Grid{H: h, Widths: []int{lw, mw, rw}, Cols: [][]string{left, {mid}, right}}
 	}
 	lw := w * 52 / 100
@@ -56,11 +56,26 @@ func (b *board) seated(f kit.Frame) kit.Grid {
 	// that is left but the log's; the log takes the rest.
 	others := b.others.Draw(t, f.Seats, rw, h-8, func() string { return othersKept(t, v, f.Seats, rw, h-8, b.seatsKept()) })
 	oh := lipgloss.Height(others)
-	menuH := min(lipgloss.Height(f.Menu(rw, h)), h-oh-4)
+	menu, menuH := menuIn(f, rw, h, h-oh-4)
 	logH := h - oh - menuH - 1
 	// Columns fits the others' lines to rw as it writes them.
-	right := []string{others, "", kit.FitHeight(f.Menu(rw, menuH), menuH), f.Log(rw, logH)}
+	right := []string{others, "", menu, f.Log(rw, logH)}
 	return kit.Grid{H: h, Widths: []int{lw, rw}, Cols: [][]string{left, right}}
+}
+
+// menuIn is the move menu w wide in the lines its moves need (drawn in
+// all h lines), but at most most, and the lines it takes. A menu that
+// leaves two of its lines unused was not cut for them, and draws the same
+// in exactly the lines it takes (TestMenuSameInMoreLines): the drawing
+// that measured it is placed, and the menu is drawn again only when it
+// must be cut, rather than at every frame.
+func menuIn(f kit.Frame, w, h, most int) (string, int) {
+	full := f.Menu(w, h)
+	if n := lipgloss.Height(full); n <= most && n <= h-2 {
+		return full, n
+	}
+	menuH := min(lipgloss.Height(full), most)
+	return kit.FitHeight(f.Menu(w, menuH), menuH), menuH
 }
 
 // withPreview adds the full text of the card the menu is on below the
