@@ -528,7 +528,9 @@ func (g *gameScreen) moveDone(msg moveDoneMsg) tea.Cmd {
 // openHelp shows the game's keys, and how a turn is played.
 func (g *gameScreen) openHelp() {
 	p := g.env.theme.L
-	g.overlay = &helpOverlay{title: p.T("session.keys.title"), km: g.keys(), rules: g.rules, note: p.T("session.game.howToPlay")}
+	set := g.keySet()
+	g.overlay = &helpOverlay{title: p.T("session.keys.title"), km: gameKeySets[set], rules: g.rules, note: p.T("session.game.howToPlay"),
+		kept: &g.drawings.help, set: set}
 }
 
 // askEnd asks the host to confirm ending the game for everyone; anyone

@@ -9,6 +9,8 @@ import (
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+
+	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/session/kit"
 )
 
@@ -34,6 +36,21 @@ type helpOverlay struct {
 	km    help.KeyMap
 	note  string
 	rules func() overlay // nil where the screen has no rules
+	// kept, where set, keeps the page as the screen last drew it, under
+	// all it depends on but the size and theme (set, the game's key map
+	// in gameKeySets; the title and note are worded from the theme's
+	// language): players open the page at every turn, and its shared
+	// drawing's key (pageKey) is every key's words.
+	kept *kit.Kept[keptPage]
+	set  int
+}
+
+// keptPage is the key of a help page a screen keeps (helpOverlay.kept).
+type keptPage struct {
+	w      int
+	styles *kit.Styles
+	lang   *lang.Printer
+	set    int
 }
 
 func (o *helpOverlay) update(k tea.KeyMsg) (overlay, tea.Cmd) {
@@ -46,6 +63,14 @@ func (o *helpOverlay) resize(int, int)   {}
 func (o *helpOverlay) keys() help.KeyMap { return anyKey{} }
 
 func (o *helpOverlay) view(t kit.Theme, w, _ int) string {
+	if o.kept != nil {
+		return o.kept.Get(keptPage{w: w, styles: t.Styles, lang: t.L, set: o.set}, func() string { return o.page(t, w) })
+	}
+	return o.page(t, w)
+}
+
+// page draws view.
+func (o *helpOverlay) page(t kit.Theme, w int) string {
 	// The page depends on nothing else, and players open it often: it is
 	// drawn once for every session, like the help bars.
 	k := pageKey(t, o.km.FullHelp(), w, o.title, "\x01", o.note)
