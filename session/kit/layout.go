@@ -114,6 +114,12 @@ type Grid struct {
 	H      int
 	Widths []int
 	Cols   [][]string
+	// Fitted marks, per column, the parts whose every line is already
+	// exactly the column's width (FitLines): bit i for part i. They are
+	// copied as they are rather than measured again, a line at a time,
+	// at every frame (half of a key's frame): a board fits the parts it
+	// keeps from frame to frame once, as it draws them. nil: none.
+	Fitted []uint64
 }
 
 // String is the grid as Columns writes it.
@@ -131,8 +137,12 @@ func (g Grid) Append(dst []byte) []byte {
 	// reused, so it is not sized first.
 	var small [4]lineCursor
 	cols := small[:0]
-	for _, parts := range g.Cols {
-		cols = append(cols, lineCursor{parts: parts})
+	for i, parts := range g.Cols {
+		c := lineCursor{parts: parts}
+		if i < len(g.Fitted) {
+			c.fitted = g.Fitted[i]
+		}
+		cols = append(cols, c)
 	}
 	for r := range g.H {
 		if r > 0 {
@@ -142,7 +152,12 @@ func (g Grid) Append(dst []byte) []byte {
 			if i > 0 {
 				dst = append(dst, ' ')
 			}
-			line, n := fitLine(cols[i].next(), g.Widths[i])
+			line, fitted := cols[i].next()
+			if fitted && g.Widths[i] > 0 {
+				dst = append(dst, line...)
+				continue
+			}
+			line, n := fitLine(line, g.Widths[i])
 			dst = appendPad(append(dst, line...), n)
 		}
 	}
@@ -152,21 +167,25 @@ func (g Grid) Append(dst []byte) []byte {
 // lineCursor reads the lines of parts as if joined with line breaks, and
 // "" once they are all read.
 type lineCursor struct {
-	parts []string
-	rest  string
-	more  bool // rest holds the current part's next line
+	parts  []string
+	rest   string
+	more   bool   // rest holds the current part's next line
+	fitted uint64 // Grid.Fitted's bits for parts, shifted as they are read
+	in     bool   // the current part is fitted
 }
 
-func (c *lineCursor) next() string {
+// next is the next line, and whether its part is fitted.
+func (c *lineCursor) next() (string, bool) {
 	if !c.more {
 		if len(c.parts) == 0 {
-			return ""
+			return "", false
 		}
 		c.rest, c.parts, c.more = c.parts[0], c.parts[1:], true
+		c.in, c.fitted = c.fitted&1 != 0, c.fitted>>1
 	}
 	line, rest, more := strings.Cut(c.rest, "\n")
 	c.rest, c.more = rest, more
-	return line
+	return line, c.in
 }
 
 // A Row is one block of a screen for Rows: its text and the lines it
@@ -215,6 +234,15 @@ func AppendRows(dst []byte, w int, rows ...Row) []byte {
 		}
 	}
 	return dst
+}
+
+// WriteLine writes line to b cut or padded to w columns, as FitLines
+// fits each of its lines: for a block written fitted rather than written
+// and fitted again.
+func WriteLine(b *strings.Builder, line string, w int) {
+	line, n := fitLine(line, w)
+	b.WriteString(line)
+	pad(b, n)
 }
 
 // spaces are what pad writes from.

@@ -2,6 +2,7 @@ package kit
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -84,6 +85,36 @@ func TestColumnsJoinsParts(t *testing.T) {
 					}
 					if got != want {
 						t.Errorf("Columns(%d, %q) = %q, want %q", h, c, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestGridCopiesFittedParts: a Grid whose parts are fitted to their
+// column's width (FitLines) and marked so writes what it writes of them
+// unfitted and unmarked.
+func TestGridCopiesFittedParts(t *testing.T) {
+	parts := []string{"", "a", "a\nb", "long line here\nx\n", "\x1b[1m★★★\x1b[0m\n漢字"}
+	widths := []int{4, 7}
+	fit := func(p string, w int) string { return FitLines(strings.Split(p, "\n"), w) }
+	for _, h := range []int{1, 3, 6, 9} {
+		for _, a := range parts {
+			for _, b := range parts {
+				for mask := range uint64(8) {
+					left := []string{a, "", b}
+					fitted := slices.Clone(left)
+					for i := range fitted {
+						if mask&(1<<i) != 0 {
+							fitted[i] = fit(fitted[i], widths[0])
+						}
+					}
+					right := []string{b, a}
+					want := Grid{H: h, Widths: widths, Cols: [][]string{left, right}}.String()
+					got := Grid{H: h, Widths: widths, Cols: [][]string{fitted, {fit(b, 7), a}}, Fitted: []uint64{mask, 0b1}}.String()
+					if got != want {
+						t.Errorf("h %d, %q and %q, fitted %03b: %q, want %q", h, a, b, mask, got, want)
 					}
 				}
 			}
