@@ -3,9 +3,12 @@ package session
 import (
 	"context"
 	"errors"
+	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // The game screen's chat: t opens it where the game log is drawn (g still
@@ -34,15 +37,17 @@ func (g *gameScreen) say(text string) tea.Cmd {
 
 // logOrChat draws, in the log's place, the chat while it is open and the
 // newest of the game log otherwise: worded and wrapped from the newest
-// entry back until the pane is full, each entry once (logWords).
+// entry back until the pane is full, each entry once (logWords). Its
+// lines are fitted to w (kit.Frame.Log): a board's Grid copies the log
+// it keeps unmeasured at every key.
 func (g *gameScreen) logOrChat(w, h int) string {
 	if g.chat.open {
-		return g.chat.view(g.env.theme, g.seats(), true, w, h)
+		return kit.FitLines(strings.Split(g.chat.view(g.env.theme, g.seats(), true, w, h), "\n"), w)
 	}
 	return g.logPane.Get([2]int{w, h}, func() string {
 		t, s, events := g.env.theme, g.seats(), g.events
 		entry := func(i int) string { return g.words.wrapped(t, s, g.room.Game, events[i], w) }
-		return drawLogTail(t, len(events), entry, h)
+		return fittedLogTail(t, len(events), entry, w, h)
 	})
 }
 

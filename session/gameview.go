@@ -332,6 +332,47 @@ func drawLogTail(t kit.Theme, n int, wrapped func(i int) string, h int) string {
 	if h < 1 {
 		return ""
 	}
+	title, shown := logTailParts(t, n, wrapped, h)
+	size := len(title)
+	for _, e := range shown {
+		size += 1 + len(e)
+	}
+	var b strings.Builder
+	b.Grow(size) // the pane in one allocation, not one per doubling
+	b.WriteString(title)
+	for i := len(shown) - 1; i >= 0; i-- {
+		b.WriteByte('\n')
+		b.WriteString(shown[i])
+	}
+	return b.String()
+}
+
+// fittedLogTail is drawLogTail with every line cut or padded to w, as
+// kit.FitLines fits them, written once rather than drawn and fitted again
+// (the log pane, at every update of every screen).
+func fittedLogTail(t kit.Theme, n int, wrapped func(i int) string, w, h int) string {
+	if h < 1 {
+		return kit.FitLines([]string{""}, w)
+	}
+	title, shown := logTailParts(t, n, wrapped, h)
+	size := len(title) + max(w, 0) // the title is padded; entries are wrapped to w
+	for _, e := range shown {
+		size += 1 + len(e)
+	}
+	var b strings.Builder
+	b.Grow(size)
+	kit.WriteLine(&b, title, w)
+	for i := len(shown) - 1; i >= 0; i-- {
+		for line := range strings.SplitSeq(shown[i], "\n") {
+			b.WriteByte('\n')
+			kit.WriteLine(&b, line, w)
+		}
+	}
+	return b.String()
+}
+
+// logTailParts are drawLogTail's title and entries, newest first.
+func logTailParts(t kit.Theme, n int, wrapped func(i int) string, h int) (string, []string) {
 	// Newest entries last, each whole: an entry that no longer fits is
 	// dropped rather than shown from its middle.
 	shown := make([]string, 0, min(n, h)) // newest first; an entry is a line at least
@@ -350,19 +391,7 @@ func drawLogTail(t kit.Theme, n int, wrapped func(i int) string, h int) string {
 	if len(shown) == 0 {
 		shown = []string{t.Dim.Render(t.L.T("session.log.empty"))}
 	}
-	title := t.Title.Render(t.L.T("session.log.pane")) + t.Dim.Render("  "+t.L.T("session.log.paneHint"))
-	size := len(title)
-	for _, e := range shown {
-		size += 1 + len(e)
-	}
-	var b strings.Builder
-	b.Grow(size) // the pane in one allocation, not one per doubling
-	b.WriteString(title)
-	for i := len(shown) - 1; i >= 0; i-- {
-		b.WriteByte('\n')
-		b.WriteString(shown[i])
-	}
-	return b.String()
+	return t.Title.Render(t.L.T("session.log.pane")) + t.Dim.Render("  "+t.L.T("session.log.paneHint")), shown
 }
 
 // waitingView is the waiting room: the code to share and the seats.

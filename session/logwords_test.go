@@ -217,7 +217,8 @@ func BenchmarkLogWords(b *testing.B) {
 // TestLogPaneSharedAcrossSeats: the log pane of each seat at a table, and
 // of a spectator, drawn from the entries the table shares (which keep
 // what one screen wrapped for the others), reads as its own log drawn
-// alone: no seat is shown another's line, private or not, at any size.
+// alone: no seat is shown another's line, private or not, at any size,
+// and fitted as it is written as it would be fitted after.
 func TestLogPaneSharedAcrossSeats(t *testing.T) {
 	var events []engine.Event
 	for _, g := range games.All() {
@@ -236,7 +237,7 @@ func TestLogPaneSharedAcrossSeats(t *testing.T) {
 	}
 	th := kit.NewTheme("default", nil).In(lang.For(lang.Polish))
 	for _, w := range []int{24, 60} {
-		for _, h := range []int{1, 2, 3, 12, 40} {
+		for _, h := range []int{0, 1, 2, 3, 12, 40} {
 			for viewer := -1; viewer < 4; viewer++ {
 				s := kit.Seats{Names: []string{"ann", "ben", "cat", "dan"}, Bots: make([]string, 4), Viewer: viewer, L: th.L}
 				var l logWords
@@ -246,8 +247,15 @@ func TestLogPaneSharedAcrossSeats(t *testing.T) {
 					own[i] = &lobby.LogEntry{Event: e}
 				}
 				var alone logWords
-				if want := oldLogTail(th, alone.words(th, s, "factories", own), w, h); got != want {
+				want := oldLogTail(th, alone.words(th, s, "factories", own), w, h)
+				if got != want {
 					t.Fatalf("seat %d at %dx%d reads\n%s\nwant\n%s", viewer, w, h, got, want)
+				}
+				// The game screen's pane, fitted as it is written, is the
+				// pane fitted after.
+				fitted := fittedLogTail(th, len(shared), func(i int) string { return l.wrapped(th, s, "factories", shared[i], w) }, w, h)
+				if want := kit.FitLines(strings.Split(want, "\n"), w); fitted != want {
+					t.Fatalf("seat %d at %dx%d reads fitted\n%q\nwant\n%q", viewer, w, h, fitted, want)
 				}
 			}
 		}

@@ -146,7 +146,8 @@ type Frame struct {
 	// Menu draws the move menu in w×h; nil on a board without moves
 	// (a spectator, a replay).
 	Menu func(w, h int) string
-	// Log draws the newest entries of the game log in w×h.
+	// Log draws the newest entries of the game log in w×h, every line
+	// exactly w wide (FitLines): a Grid may take it as fitted.
 	Log func(w, h int) string
 	// Focus is the card the menu is on, for a preview; nil when none.
 	Focus *CardRef
