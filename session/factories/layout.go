@@ -27,41 +27,68 @@ func (b *board) Lay(f kit.Frame) kit.Grid {
 // seated is the seated player's board: marketplace and their own area on
 // the left, the other seats, the move menu and the log on the right (in a
 // third column on wide terminals). Every part gets a share of the height
-// and shortens itself, with a mark, to stay in it.
+// and shortens itself, with a mark, to stay in it. The parts kept from
+// frame to frame are fitted to their column as they are drawn, and
+// marked so (Grid.Fitted): a key's frame copies them unmeasured.
 func (b *board) seated(f kit.Frame) kit.Grid {
-	t, v, w, h := f.Theme, b.v, f.Width, f.Height
+	t, v, w, h, g := f.Theme, b.v, f.Width, f.Height, &b.laid
 	if w >= 150 {
 		lw := w * 40 / 100
 		mw := (w - lw - 2) / 2
 		rw := w - lw - mw - 2
-		market := b.market.Draw(t, f.Seats, lw, 0, func() string { return marketDrawn(t, v, lw) })
+		market := b.market.Draw(t, f.Seats, lw, 0, func() string { return fitWidth(marketDrawn(t, v, lw), lw) })
 		yh := h - lipgloss.Height(market) - 1
-		you := b.you.Draw(t, f.Seats, lw, yh, func() string { return youView(t, v, f.Seats, lw, yh) })
-		left := b.withPreview(f, []string{market, "", you}, lw, h)
-		mid := b.others.Draw(t, f.Seats, mw, h, func() string { return othersKept(t, v, f.Seats, mw, h, b.seatsKept()) })
+		you := b.you.Draw(t, f.Seats, lw, yh, func() string { return kit.FitLines(youLines(t, v, f.Seats, lw, yh), lw) })
+		left := b.withPreview(f, append(g.left[:0], market, "", you), lw, h)
+		mid := b.others.Draw(t, f.Seats, mw, h, func() string { return kit.FitLines(othersLines(t, v, f.Seats, mw, h, b.seatsKept()), mw) })
 		// The menu takes the lines its moves need, leaving the log at
 		// least a third; the log takes every line left.
 		menu, menuH := menuIn(f, rw, h, h-max(3, h/3)-1)
-		right := []string{menu, "", f.Log(rw, h-menuH-2)}
-		return kit.Grid{H: h, Widths: []int{lw, mw, rw}, Cols: [][]string{left, {mid}, right}}
+		right := append(g.right[:0], menu, "", f.Log(rw, h-menuH-2))
+		g.mid[0] = mid
+		g.widths = [3]int{lw, mw, rw}
+		g.cols = [3][]string{left, g.mid[:], right}
+		// Market, you and the preview; the others; the log.
+		g.fitted = [3]uint64{0b10101, 0b1, 0b100}
+		return kit.Grid{H: h, Widths: g.widths[:], Cols: g.cols[:], Fitted: g.fitted[:]}
 	}
 	lw := w * 52 / 100
 	rw := w - lw - 1
-	market := b.market.Draw(t, f.Seats, lw, 0, func() string { return marketDrawn(t, v, lw) })
+	market := b.market.Draw(t, f.Seats, lw, 0, func() string { return fitWidth(marketDrawn(t, v, lw), lw) })
 	yh := h - lipgloss.Height(market)
-	you := b.you.Draw(t, f.Seats, lw, yh, func() string { return youView(t, v, f.Seats, lw, yh) })
-	left := b.withPreview(f, []string{market, you}, lw, h)
+	you := b.you.Draw(t, f.Seats, lw, yh, func() string { return kit.FitLines(youLines(t, v, f.Seats, lw, yh), lw) })
+	left := b.withPreview(f, append(g.left[:0], market, you), lw, h)
 	// The others take what a short menu (a title and two moves) and a
 	// short log leave; the menu takes the lines its moves need, up to all
 	// that is left but the log's; the log takes the rest.
-	others := b.others.Draw(t, f.Seats, rw, h-8, func() string { return othersKept(t, v, f.Seats, rw, h-8, b.seatsKept()) })
+	others := b.others.Draw(t, f.Seats, rw, h-8, func() string { return kit.FitLines(othersLines(t, v, f.Seats, rw, h-8, b.seatsKept()), rw) })
 	oh := lipgloss.Height(others)
 	menu, menuH := menuIn(f, rw, h, h-oh-4)
 	logH := h - oh - menuH - 1
 	// Columns fits the others' lines to rw as it writes them.
-	right := []string{others, "", menu, f.Log(rw, logH)}
-	return kit.Grid{H: h, Widths: []int{lw, rw}, Cols: [][]string{left, right}}
+	right := append(g.right[:0], others, "", menu, f.Log(rw, logH))
+	g.widths = [3]int{lw, rw}
+	g.cols = [3][]string{left, right}
+	// Market, you and the preview; the others and the log.
+	g.fitted = [3]uint64{0b1011, 0b1001}
+	return kit.Grid{H: h, Widths: g.widths[:2], Cols: g.cols[:2], Fitted: g.fitted[:2]}
 }
+
+// laid holds the slices of the seated board's Grid, made once for the
+// board rather than at every frame: a screen writes the Grid a board
+// lays before it lays the next. left and right have room for every part
+// of theirs (withPreview adds two).
+type laid struct {
+	left, right [5]string
+	mid         [1]string
+	widths      [3]int
+	cols        [3][]string
+	fitted      [3]uint64
+}
+
+// fitWidth cuts or pads every line of block to w columns, as a Grid's
+// column does.
+func fitWidth(block string, w int) string { return kit.FitLines(strings.Split(block, "\n"), w) }
 
 // menuIn is the move menu w wide in the lines its moves need (drawn in
 // all h lines), but at most most, and the lines it takes. A menu that
@@ -96,12 +123,13 @@ func (b *board) withPreview(f kit.Frame, parts []string, w, h int) []string {
 }
 
 // previewText is a card's text as the preview shows it: without its
-// last line, which says where the card lies (the menu says that). The
-// rest depends on no view, so one cache serves every board and screen.
+// last line, which says where the card lies (the menu says that), fitted
+// to w. The rest depends on no view, so one cache serves every board and
+// screen.
 func (b *board) previewText(t kit.Theme, c kit.CardRef, w int) string {
 	return previews.Get(preview{t.Styles, t.L.Tag(), c.Key, c.Name, w}, func() string {
 		text := b.CardText(t, c, w)
-		return text[:strings.LastIndex(text, "\n")] // not "on the board"
+		return fitWidth(text[:strings.LastIndex(text, "\n")], w) // not "on the board"
 	})
 }
 

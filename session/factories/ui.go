@@ -30,6 +30,7 @@ type board struct {
 	// over one by one where the others' part as a whole changed.
 	seats []seatPart
 	made  madeMenu // the menu, made once and carried over
+	laid  laid     // the seated board's Grid's slices
 }
 
 // seatsKept is the board's seats' blocks, made for its view's seats.

@@ -399,6 +399,12 @@ func machineScore(m *factories.Machine) int {
 // youView draws the seat's own area in at most h lines: resources, dice,
 // Headquarters, compound and hand, shortened (with marks) to fit.
 func youView(t kit.Theme, v *factories.View, s kit.Seats, w, h int) string {
+	return strings.Join(youLines(t, v, s, w, h), "\n")
+}
+
+// youLines are youView's lines: a board fits them to its column as it
+// keeps them (kit.FitLines), without joining them first.
+func youLines(t kit.Theme, v *factories.View, s kit.Seats, w, h int) []string {
 	p := v.You()
 	title := t.Title.Render(t.L.T("factories.you.title")) + " " + s.Label(t, v.Seat)
 	if v.Machine != nil {
@@ -412,8 +418,7 @@ func youView(t kit.Theme, v *factories.View, s kit.Seats, w, h int) string {
 	hand := handLines(t, v.Hand, w, max(1, room-1))
 	compound := compoundLines(t, t.L.T("factories.compound.head")+" ", p.Compound, w, max(1, room-len(hand)))
 	lines = append(lines, compound...)
-	lines = append(lines, hand...)
-	return strings.Join(lines, "\n")
+	return append(lines, hand...)
 }
 
 // seatState is a seat's state mark: choosing in the market, working or
@@ -445,6 +450,12 @@ func othersView(t kit.Theme, v *factories.View, s kit.Seats, w, h int) string {
 // block over while that seat's record is the same (Carry), and a move
 // mostly changes one seat's. kept may be nil.
 func othersKept(t kit.Theme, v *factories.View, s kit.Seats, w, h int, kept []seatPart) string {
+	return strings.Join(othersLines(t, v, s, w, h, kept), "\n")
+}
+
+// othersLines are othersKept's lines, in a slice of their own: a board
+// fits them to its column as it keeps them (kit.FitLines).
+func othersLines(t kit.Theme, v *factories.View, s kit.Seats, w, h int, kept []seatPart) []string {
 	// The others are counted, not copied: a PlayerView is large.
 	others := len(v.Players)
 	for i := range v.Players {
@@ -485,7 +496,7 @@ func othersKept(t kit.Theme, v *factories.View, s kit.Seats, w, h int, kept []se
 		room -= len(seat)
 		lines = append(lines, seat...)
 	}
-	return strings.Join(lines, "\n")
+	return lines
 }
 
 // seatPart is one other seat's block as othersKept drew it, and what it
