@@ -36,6 +36,9 @@ func (g *gameScreen) appendView(dst []byte, w, h int) []byte {
 		}
 	case g.overlay != nil:
 		body = g.overlay.view(t, w, bh)
+		if o, ok := g.overlay.(fittedOverlay); ok {
+			fitted = o.fitted()
+		}
 	case g.board == nil:
 		body = g.waitingView(w, bh) // also a room closed before it started
 	case g.over():

@@ -47,11 +47,20 @@ type helpOverlay struct {
 
 // keptPage is the key of a help page a screen keeps (helpOverlay.kept).
 type keptPage struct {
-	w      int
+	w, h   int
 	styles *kit.Styles
 	lang   *lang.Printer
 	set    int
 }
+
+// fittedOverlay is an overlay whose view is exactly w columns by h lines
+// (kit.Fit) when fitted says so: the frame copies it unmeasured.
+type fittedOverlay interface {
+	fitted() bool
+}
+
+// fitted implements fittedOverlay: a kept page is kept fitted.
+func (o *helpOverlay) fitted() bool { return o.kept != nil }
 
 func (o *helpOverlay) update(k tea.KeyMsg) (overlay, tea.Cmd) {
 	if o.rules != nil && key.Matches(k, gameKeyMap.Rules) {
@@ -62,9 +71,9 @@ func (o *helpOverlay) update(k tea.KeyMsg) (overlay, tea.Cmd) {
 func (o *helpOverlay) resize(int, int)   {}
 func (o *helpOverlay) keys() help.KeyMap { return anyKey{} }
 
-func (o *helpOverlay) view(t kit.Theme, w, _ int) string {
-	if o.kept != nil {
-		return o.kept.Get(keptPage{w: w, styles: t.Styles, lang: t.L, set: o.set}, func() string { return o.page(t, w) })
+func (o *helpOverlay) view(t kit.Theme, w, h int) string {
+	if o.kept != nil && h > 0 {
+		return o.kept.Get(keptPage{w: w, h: h, styles: t.Styles, lang: t.L, set: o.set}, func() string { return kit.Fit(o.page(t, w), w, h) })
 	}
 	return o.page(t, w)
 }
