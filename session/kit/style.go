@@ -27,6 +27,11 @@ func paint(st lipgloss.Style) Style {
 	return Style{Style: st, open: open, close: close}
 }
 
+// Paint is st as a Style, for a game's own colours: a line rendered with
+// it is written between what st writes around any line, without
+// lipgloss's work of looking up every property st does not set.
+func Paint(st lipgloss.Style) Style { return paint(st) }
+
 // Render draws strs joined by spaces, as lipgloss.Style.Render does.
 func (s Style) Render(strs ...string) string {
 	str := strings.Join(strs, " ")
