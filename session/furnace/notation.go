@@ -7,6 +7,7 @@ import (
 
 	"github.com/smokestack/smokestack/engine/furnace"
 	"github.com/smokestack/smokestack/internal/lang"
+	"github.com/smokestack/smokestack/session/kit"
 )
 
 // notation words goods and card lines for the board, in the reader's
@@ -88,6 +89,21 @@ func counted(p *lang.Printer, id string, n int) string {
 // "2c→1o ×2" (up to twice), a compensation "2c→1o" (the disc is the
 // multiplier), or the start cards' upgrade line.
 func (n notation) line(l furnace.Line) string {
+	// A market's and a table's every card words its lines at every
+	// frame: each is worded once for a language and notation.
+	return lineWords.Get(lineKey{n, l}, func() string { return n.wordLine(l) })
+}
+
+// lineWords are the lines notation.line has worded.
+var lineWords = kit.NewShared[lineKey, string](4096)
+
+type lineKey struct {
+	n notation
+	l furnace.Line
+}
+
+// wordLine words line.
+func (n notation) wordLine(l furnace.Line) string {
 	arrow := " → "
 	if n.short {
 		arrow = "→"

@@ -148,6 +148,16 @@ func wrapItems(p *lang.Printer, items []string, sep string, w, maxLines int, nou
 	return []string{strconv.Itoa(len(items)) + " (i)"}
 }
 
+// wrappedItems are the items joinWrapped wraps, by text and width: a
+// market's and a table's cells are the same few texts at every frame of
+// every screen. Shared: copied, never written to.
+var wrappedItems = kit.NewShared[wrapKey, []string](4096)
+
+type wrapKey struct {
+	text string
+	w    int
+}
+
 func joinWrapped(items []string, sep string, w int) []string {
 	var lines []string
 	cur := ""
@@ -157,7 +167,7 @@ func joinWrapped(items []string, sep string, w int) []string {
 			if cur != "" {
 				lines = append(lines, cur)
 			}
-			lines = append(lines, wrap(it, w)...)
+			lines = append(lines, wrappedItems.Get(wrapKey{it, w}, func() []string { return wrap(it, w) })...)
 			cur = ""
 		case cur == "":
 			cur = it
