@@ -46,7 +46,7 @@ func (g *gameScreen) logOrChat(w, h int) string {
 	}
 	return g.logPane.Get([2]int{w, h}, func() string {
 		t, s, events := g.env.theme, g.seats(), g.events
-		entry := func(i int) string { return g.words.wrapped(t, s, g.room.Game, events[i], w) }
+		entry := func(i int) (string, bool) { return g.words.fitted(t, s, g.room.Game, events[i], w) }
 		return fittedLogTail(t, len(events), entry, w, h)
 	})
 }

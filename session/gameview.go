@@ -335,7 +335,7 @@ func drawLogTail(t kit.Theme, n int, wrapped func(i int) string, h int) string {
 	if h < 1 {
 		return ""
 	}
-	title, shown := logTailParts(t, n, wrapped, h)
+	title, shown, _ := logTailParts(t, n, wrapped, h)
 	size := len(title)
 	for _, e := range shown {
 		size += 1 + len(e)
@@ -352,12 +352,16 @@ func drawLogTail(t kit.Theme, n int, wrapped func(i int) string, h int) string {
 
 // fittedLogTail is drawLogTail with every line cut or padded to w, as
 // kit.FitLines fits them, written once rather than drawn and fitted again
-// (the log pane, at every update of every screen).
-func fittedLogTail(t kit.Theme, n int, wrapped func(i int) string, w, h int) string {
+// (the log pane, at every update of every screen). entry gives entry i
+// wrapped, and whether its lines are exactly w wide already: those are
+// copied unmeasured.
+func fittedLogTail(t kit.Theme, n int, entry func(i int) (string, bool), w, h int) string {
 	if h < 1 {
 		return kit.FitLines([]string{""}, w)
 	}
-	title, shown := logTailParts(t, n, wrapped, h)
+	wrapped := func(i int) string { e, _ := entry(i); return e }
+	fits := func(i int) bool { _, ok := entry(i); return ok }
+	title, shown, entries := logTailParts(t, n, wrapped, h)
 	size := len(title) + max(w, 0) // the title is padded; entries are wrapped to w
 	for _, e := range shown {
 		size += 1 + len(e)
@@ -365,8 +369,13 @@ func fittedLogTail(t kit.Theme, n int, wrapped func(i int) string, w, h int) str
 	var b strings.Builder
 	b.Grow(size)
 	kit.WriteLine(&b, title, w)
-	for i := len(shown) - 1; i >= 0; i-- {
-		for line := range strings.SplitSeq(shown[i], "\n") {
+	for j := len(shown) - 1; j >= 0; j-- {
+		if entries && fits(n-1-j) {
+			b.WriteByte('\n')
+			b.WriteString(shown[j]) // its first lines, or all of it
+			continue
+		}
+		for line := range strings.SplitSeq(shown[j], "\n") {
 			b.WriteByte('\n')
 			kit.WriteLine(&b, line, w)
 		}
@@ -374,8 +383,10 @@ func fittedLogTail(t kit.Theme, n int, wrapped func(i int) string, w, h int) str
 	return b.String()
 }
 
-// logTailParts are drawLogTail's title and entries, newest first.
-func logTailParts(t kit.Theme, n int, wrapped func(i int) string, h int) (string, []string) {
+// logTailParts are drawLogTail's title and entries, newest first
+// (shown[j] is entry n-1-j, or its first lines), and whether they are
+// entries (not the line saying there are none).
+func logTailParts(t kit.Theme, n int, wrapped func(i int) string, h int) (string, []string, bool) {
 	// Newest entries last, each whole: an entry that no longer fits is
 	// dropped rather than shown from its middle.
 	shown := make([]string, 0, min(n, h)) // newest first; an entry is a line at least
@@ -391,10 +402,11 @@ func logTailParts(t kit.Theme, n int, wrapped func(i int) string, h int) (string
 		}
 		shown, lines = append(shown, entry), lines+k
 	}
-	if len(shown) == 0 {
+	entries := len(shown) > 0
+	if !entries {
 		shown = []string{t.Dim.Render(t.L.T("session.log.empty"))}
 	}
-	return t.Title.Render(t.L.T("session.log.pane")) + t.Dim.Render("  "+t.L.T("session.log.paneHint")), shown
+	return t.Title.Render(t.L.T("session.log.pane")) + t.Dim.Render("  "+t.L.T("session.log.paneHint")), shown, entries
 }
 
 // waitingView is the waiting room: the code to share and the seats.

@@ -2,6 +2,7 @@ package session
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/internal/lang"
@@ -28,10 +29,13 @@ type logWords struct {
 	lines  map[*lobby.LogEntry]loggedLine
 }
 
-// loggedLine is an entry's line, and the line wrapped to w (w 0: not yet).
+// loggedLine is an entry's line, and the line wrapped to w (w 0: not
+// yet); fits says every line of the wrap is exactly w wide, as a wrap
+// mostly is: the log pane, fitted to w, copies it unmeasured.
 type loggedLine struct {
 	text, wrapped string
 	w             int
+	fits          bool
 }
 
 // keptLines bounds the lines a screen keeps: past it they are let go and
@@ -62,12 +66,22 @@ func (l *logWords) words(t kit.Theme, s kit.Seats, game string, events []*lobby.
 // table that read a line alike at the same width wrap it once between
 // them (LogEntry.Wrapped).
 func (l *logWords) wrapped(t kit.Theme, s kit.Seats, game string, e *lobby.LogEntry, w int) string {
+	text, _ := l.fitted(t, s, game, e, w)
+	return text
+}
+
+// fitted is wrapped, and whether its every line is exactly w wide.
+func (l *logWords) fitted(t kit.Theme, s kit.Seats, game string, e *lobby.LogEntry, w int) (string, bool) {
 	ln := l.line(t, s, game, e)
 	if ln.w != w {
 		ln.wrapped, ln.w = e.Wrapped(ln.text, w, func() string { return kit.Wrap(ln.text, w) }), w
+		ln.fits = w > 0
+		for line := range strings.SplitSeq(ln.wrapped, "\n") {
+			ln.fits = ln.fits && kit.Width(line) == w
+		}
 		l.lines[e] = ln
 	}
-	return ln.wrapped
+	return ln.wrapped, ln.fits
 }
 
 // line is e's line for the viewer of s, worded once while the theme, the

@@ -253,7 +253,7 @@ func TestLogPaneSharedAcrossSeats(t *testing.T) {
 				}
 				// The game screen's pane, fitted as it is written, is the
 				// pane fitted after.
-				fitted := fittedLogTail(th, len(shared), func(i int) string { return l.wrapped(th, s, "factories", shared[i], w) }, w, h)
+				fitted := fittedLogTail(th, len(shared), func(i int) (string, bool) { return l.fitted(th, s, "factories", shared[i], w) }, w, h)
 				if want := kit.FitLines(strings.Split(want, "\n"), w); fitted != want {
 					t.Fatalf("seat %d at %dx%d reads fitted\n%q\nwant\n%q", viewer, w, h, fitted, want)
 				}
