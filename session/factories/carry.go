@@ -110,6 +110,15 @@ func marketDrawn(t kit.Theme, v *factories.View, w int) string {
 
 var markets = kit.NewShared[marketKey, string](512)
 
+// marketFitted is marketDrawn fitted to w, as the seated board keeps it
+// (Grid.Fitted): fitted once for the table too.
+func marketFitted(t kit.Theme, v *factories.View, w int) string {
+	key := marketKey{t.Styles, t.L.Tag(), w, marketOf(v)}
+	return fittedMarkets.Get(key, func() string { return fitWidth(marketDrawn(t, v, w), w) })
+}
+
+var fittedMarkets = kit.NewShared[marketKey, string](512)
+
 type marketKey struct {
 	styles *kit.Styles
 	tag    lang.Tag

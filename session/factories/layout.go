@@ -36,7 +36,7 @@ func (b *board) seated(f kit.Frame) kit.Grid {
 		lw := w * 40 / 100
 		mw := (w - lw - 2) / 2
 		rw := w - lw - mw - 2
-		market := b.market.Draw(t, f.Seats, lw, 0, func() string { return fitWidth(marketDrawn(t, v, lw), lw) })
+		market := b.market.Draw(t, f.Seats, lw, 0, func() string { return marketFitted(t, v, lw) })
 		yh := h - lipgloss.Height(market) - 1
 		you := b.you.Draw(t, f.Seats, lw, yh, func() string { return kit.FitLines(youLines(t, v, f.Seats, lw, yh), lw) })
 		left := b.withPreview(f, append(g.left[:0], market, "", you), lw, h)
@@ -54,7 +54,7 @@ func (b *board) seated(f kit.Frame) kit.Grid {
 	}
 	lw := w * 52 / 100
 	rw := w - lw - 1
-	market := b.market.Draw(t, f.Seats, lw, 0, func() string { return fitWidth(marketDrawn(t, v, lw), lw) })
+	market := b.market.Draw(t, f.Seats, lw, 0, func() string { return marketFitted(t, v, lw) })
 	yh := h - lipgloss.Height(market)
 	you := b.you.Draw(t, f.Seats, lw, yh, func() string { return kit.FitLines(youLines(t, v, f.Seats, lw, yh), lw) })
 	left := b.withPreview(f, append(g.left[:0], market, you), lw, h)
