@@ -72,6 +72,11 @@ type gameScreen struct {
 	// way to the count of new chat lines.
 	noteRound, noteVersion int
 
+	bound boundMethods
+	// laid is the board's Grid of the frame being drawn, here rather
+	// than made on the heap at every frame.
+	laid kit.Grid
+
 	overlay overlay // what covers the board, nil for none
 	ticking bool
 	// following is set once the room's updates are followed (wait).
@@ -117,7 +122,18 @@ type (
 )
 
 func newConnecting(e *env, typed string, watch bool) *gameScreen {
-	return &gameScreen{env: e, code: codeOf(typed), typed: typed, watch: watch, seat: -1, table: SeatsOf(lobby.RoomInfo{}, -1), done: make(chan struct{}), chat: newChatPane(e)}
+	g := &gameScreen{env: e, code: codeOf(typed), typed: typed, watch: watch, seat: -1, table: SeatsOf(lobby.RoomInfo{}, -1), done: make(chan struct{}), chat: newChatPane(e)}
+	g.bound = boundMethods{tableKey: g.tableKey, howToLeave: g.howToLeave, log: g.logOrChat, menu: g.menuView}
+	return g
+}
+
+// boundMethods are the screen's methods that every key or frame hands
+// on as values, bound once: a method value is a closure made anew each
+// time it is taken.
+type boundMethods struct {
+	tableKey   func(tea.KeyMsg) tea.Cmd
+	howToLeave func()
+	log, menu  func(w, h int) string
 }
 
 // codeOf is the room code in what a player typed, without a private
@@ -417,7 +433,7 @@ func (g *gameScreen) top() layer {
 	case g.status != "" && g.statusBad:
 		return layer{key: g.tableKey, esc: func() { g.setStatus("", false) }}
 	}
-	return layer{key: g.tableKey, esc: g.howToLeave}
+	return layer{key: g.bound.tableKey, esc: g.bound.howToLeave}
 }
 
 // howToLeave is esc on the table itself: it leaves nothing, and says

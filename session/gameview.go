@@ -45,8 +45,8 @@ func (g *gameScreen) appendView(dst []byte, w, h int) []byte {
 		body = g.scoresBody(w, bh)
 	default:
 		if l, ok := g.board.(kit.Laid); ok {
-			laid := l.Lay(g.frame(w, bh))
-			grid = &laid
+			g.laid = l.Lay(g.frame(w, bh))
+			grid = &g.laid
 		} else {
 			body, fitted = g.board.Draw(g.frame(w, bh)), true
 		}
@@ -154,9 +154,9 @@ var gameKeySets = [...]help.KeyMap{
 // and log widgets for it to place.
 func (g *gameScreen) frame(w, h int) kit.Frame {
 	f := kit.Frame{Theme: g.env.theme, Seats: g.seats(), Width: w, Height: h, Ended: g.room.Ended,
-		Log: g.logOrChat}
+		Log: g.bound.log}
 	if !g.spectator() {
-		f.Menu = g.menuView
+		f.Menu = g.bound.menu
 		if grp, ok := g.menu.selectedGroup(); ok {
 			f.Focus = grp.Card
 		}
