@@ -2,7 +2,6 @@ package session
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -208,9 +207,9 @@ func (g *gameScreen) drawHeader(w int, clockText string) string {
 		} else {
 			// The game's news fits what the server's name, the room and
 			// the clock leave, its names counted rather than cut.
-			rest := kit.Width(strings.Join(append(slices.Clone(parts), "", clock), " · "))
+			rest := joinedWidth(parts) + 2*dotWidth + kit.Width(clock) // and "", clock
 			if clock == "" {
-				rest -= kit.Width(" · ")
+				rest -= dotWidth
 			}
 			news = f.HeaderIn(t, g.seats(), max(1, w-rest))
 		}
@@ -219,13 +218,13 @@ func (g *gameScreen) drawHeader(w int, clockText string) string {
 			parts = append(parts, clock)
 		}
 	}
-	if kit.Width(strings.Join(parts, " · ")) > w {
+	if joinedWidth(parts) > w {
 		parts = parts[1:]
 	}
-	if kit.Width(strings.Join(parts, " · ")) > w && parts[0] != room {
+	if joinedWidth(parts) > w && parts[0] != room {
 		parts[0] = room // the invite gives way to the game's own news
 	}
-	if over := kit.Width(strings.Join(parts, " · ")) - w; over > 0 && clock != "" && len(parts) > 2 {
+	if over := joinedWidth(parts) - w; over > 0 && clock != "" && len(parts) > 2 {
 		// The clock is last and must show: the game's news before it
 		// gives way, with a marker ("working: you, bob, ca…").
 		news := parts[len(parts)-2]
@@ -233,6 +232,20 @@ func (g *gameScreen) drawHeader(w int, clockText string) string {
 	}
 	return strings.Join(parts, " · ")
 }
+
+// joinedWidth is the width of parts joined with " · ", measured part by
+// part rather than joined first: the separator's spaces keep every part's
+// characters apart, so the widths add up.
+func joinedWidth(parts []string) int {
+	n := max(0, len(parts)-1) * dotWidth
+	for _, p := range parts {
+		n += kit.Width(p)
+	}
+	return n
+}
+
+// dotWidth is the width of the header's separator, " · ".
+var dotWidth = kit.Width(" · ")
 
 // roomName is "room CODE" in the reader's language, worded once for the
 // screen rather than at every frame.
