@@ -14,7 +14,7 @@ import (
 // and size themselves. The sub-views are TestCarryRedrawsWhatChanged's.
 func (b *board) Carry(old kit.Board) {
 	o, ok := old.(*board)
-	if !ok {
+	if !ok || o == b {
 		return
 	}
 	if marketOf(o.v) == marketOf(b.v) {
@@ -30,11 +30,14 @@ func (b *board) Carry(old kit.Board) {
 		b.made = o.made // Menu compares the seats it was made for
 	}
 	// Each seat's block for a seat whose record is the same: its key
-	// holds the rest of what it read.
+	// holds the rest of what it read. The old board is done with, so its
+	// slice of them is taken over rather than copied into a new one at
+	// every update; it keeps none.
 	if len(o.seats) == len(b.v.Players) && len(o.v.Players) == len(b.v.Players) {
-		for i := range o.seats {
-			if o.seats[i].ok && samePlayer(&o.v.Players[i], &b.v.Players[i]) {
-				b.seatsKept()[i] = o.seats[i]
+		b.seats, o.seats = o.seats, nil
+		for i := range b.seats {
+			if b.seats[i].ok && !samePlayer(&o.v.Players[i], &b.v.Players[i]) {
+				b.seats[i] = seatPart{}
 			}
 		}
 	}
