@@ -546,7 +546,7 @@ func (g *gameScreen) openHelp() {
 	p := g.env.theme.L
 	set := g.keySet()
 	g.overlay = &helpOverlay{title: p.T("session.keys.title"), km: gameKeySets[set], rules: g.rules, note: p.T("session.game.howToPlay"),
-		kept: &g.drawings.help, set: set}
+		game: true, set: set}
 }
 
 // askEnd asks the host to confirm ending the game for everyone; anyone

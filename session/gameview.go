@@ -69,7 +69,6 @@ func (g *gameScreen) appendView(dst []byte, w, h int) []byte {
 // what it shows, and all the bar shows, is in their keys.
 type drawings struct {
 	header, bar kit.Kept[drawingKey]
-	help        kit.Kept[keptPage] // the key help's page (helpOverlay.kept)
 }
 
 type drawingKey struct {

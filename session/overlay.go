@@ -36,17 +36,22 @@ type helpOverlay struct {
 	km    help.KeyMap
 	note  string
 	rules func() overlay // nil where the screen has no rules
-	// kept, where set, keeps the page as the screen last drew it, under
-	// all it depends on but the size and theme (set, the game's key map
-	// in gameKeySets; the title and note are worded from the theme's
-	// language): players open the page at every turn, and its shared
-	// drawing's key (pageKey) is every key's words.
-	kept *kit.Kept[keptPage]
+	// game says km is the game screen's gameKeySets[set]: the page, its
+	// title and note worded from the theme's language, depends then on
+	// nothing but set, the theme and the size, and is shared under them
+	// fitted to the body (gamePages). Players open it at every turn, and
+	// a page's key made from every key's words (pageKey) cost more than
+	// the frame.
+	game bool
 	set  int
 }
 
-// keptPage is the key of a help page a screen keeps (helpOverlay.kept).
-type keptPage struct {
+// gamePages are the game screen's key help pages by key set, theme and
+// size, fitted: a few key sets, themes, languages and terminal sizes.
+var gamePages = kit.NewShared[pageOf, string](1024)
+
+// pageOf is the key of a page in gamePages.
+type pageOf struct {
 	w, h   int
 	styles *kit.Styles
 	lang   *lang.Printer
@@ -59,8 +64,8 @@ type fittedOverlay interface {
 	fitted() bool
 }
 
-// fitted implements fittedOverlay: a kept page is kept fitted.
-func (o *helpOverlay) fitted() bool { return o.kept != nil }
+// fitted implements fittedOverlay: the game's pages are kept fitted.
+func (o *helpOverlay) fitted() bool { return o.game }
 
 func (o *helpOverlay) update(k tea.KeyMsg) (overlay, tea.Cmd) {
 	if o.rules != nil && key.Matches(k, gameKeyMap.Rules) {
@@ -72,8 +77,8 @@ func (o *helpOverlay) resize(int, int)   {}
 func (o *helpOverlay) keys() help.KeyMap { return anyKey{} }
 
 func (o *helpOverlay) view(t kit.Theme, w, h int) string {
-	if o.kept != nil && h > 0 {
-		return o.kept.Get(keptPage{w: w, h: h, styles: t.Styles, lang: t.L, set: o.set}, func() string { return kit.Fit(o.page(t, w), w, h) })
+	if o.game && h > 0 {
+		return gamePages.Get(pageOf{w: w, h: h, styles: t.Styles, lang: t.L, set: o.set}, func() string { return kit.Fit(o.page(t, w), w, h) })
 	}
 	return o.page(t, w)
 }
