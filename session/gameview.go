@@ -347,7 +347,7 @@ func drawLogTail(t kit.Theme, n int, wrapped func(i int) string, h int) string {
 	if h < 1 {
 		return ""
 	}
-	title, shown, _ := logTailParts(t, n, wrapped, h)
+	title, shown, _ := logTailParts(t, n, func(i int) (string, bool) { return wrapped(i), false }, h)
 	size := len(title)
 	for _, e := range shown {
 		size += 1 + len(e)
@@ -371,9 +371,7 @@ func fittedLogTail(t kit.Theme, n int, entry func(i int) (string, bool), w, h in
 	if h < 1 {
 		return kit.FitLines([]string{""}, w)
 	}
-	wrapped := func(i int) string { e, _ := entry(i); return e }
-	fits := func(i int) bool { _, ok := entry(i); return ok }
-	title, shown, entries := logTailParts(t, n, wrapped, h)
+	title, shown, fits := logTailParts(t, n, entry, h)
 	size := len(title) + max(w, 0) // the title is padded; entries are wrapped to w
 	for _, e := range shown {
 		size += 1 + len(e)
@@ -382,7 +380,7 @@ func fittedLogTail(t kit.Theme, n int, entry func(i int) (string, bool), w, h in
 	b.Grow(size)
 	kit.WriteLine(&b, title, w)
 	for j := len(shown) - 1; j >= 0; j-- {
-		if entries && fits(n-1-j) {
+		if fits != nil && fits[j] {
 			b.WriteByte('\n')
 			b.WriteString(shown[j]) // its first lines, or all of it
 			continue
@@ -396,29 +394,31 @@ func fittedLogTail(t kit.Theme, n int, entry func(i int) (string, bool), w, h in
 }
 
 // logTailParts are drawLogTail's title and entries, newest first
-// (shown[j] is entry n-1-j, or its first lines), and whether they are
-// entries (not the line saying there are none).
-func logTailParts(t kit.Theme, n int, wrapped func(i int) string, h int) (string, []string, bool) {
+// (shown[j] is entry n-1-j, or its first lines), and whether each is
+// fitted as entry says; fits is nil where shown is not entries but the
+// line saying there are none.
+func logTailParts(t kit.Theme, n int, entry func(i int) (string, bool), h int) (title string, shown []string, fits []bool) {
 	// Newest entries last, each whole: an entry that no longer fits is
 	// dropped rather than shown from its middle.
-	shown := make([]string, 0, min(n, h)) // newest first; an entry is a line at least
+	shown = make([]string, 0, min(n, h)) // newest first; an entry is a line at least
+	fits = make([]bool, 0, min(n, h))
 	lines := 0
 	for i := n - 1; i >= 0; i-- {
-		entry := wrapped(i)
-		k := strings.Count(entry, "\n") + 1
+		e, fit := entry(i)
+		k := strings.Count(e, "\n") + 1
 		if lines+k > h-1 {
 			if lines == 0 && h > 1 { // the newest alone: its first lines
-				shown = append(shown, strings.Join(strings.SplitN(entry, "\n", h)[:h-1], "\n"))
+				shown = append(shown, strings.Join(strings.SplitN(e, "\n", h)[:h-1], "\n"))
+				fits = append(fits, fit)
 			}
 			break
 		}
-		shown, lines = append(shown, entry), lines+k
+		shown, fits, lines = append(shown, e), append(fits, fit), lines+k
 	}
-	entries := len(shown) > 0
-	if !entries {
-		shown = []string{t.Dim.Render(t.L.T("session.log.empty"))}
+	if len(shown) == 0 {
+		shown, fits = []string{t.Dim.Render(t.L.T("session.log.empty"))}, nil
 	}
-	return t.Title.Render(t.L.T("session.log.pane")) + t.Dim.Render("  "+t.L.T("session.log.paneHint")), shown, entries
+	return t.Title.Render(t.L.T("session.log.pane")) + t.Dim.Render("  "+t.L.T("session.log.paneHint")), shown, fits
 }
 
 // waitingView is the waiting room: the code to share and the seats.
