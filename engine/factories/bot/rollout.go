@@ -28,9 +28,11 @@ var (
 
 // rollouts bounds a market decision's playing out: how many candidate
 // moves are played out, and the budget of moves played (see searcher's
-// played) within a range of worlds.
+// played) within a range of worlds. race spends it by successive halving
+// (see race) rather than evenly.
 type rollouts struct {
 	top, budget, minWorlds, maxWorlds int
+	race                              bool
 }
 
 // rank plays the candidates cands (which index legal through first) out,
@@ -39,6 +41,9 @@ type rollouts struct {
 // next guessed world; every candidate meets the same worlds, dice and The
 // Machine's rolls included, so luck mostly cancels out of the comparison.
 func (x *searcher) rank(seat int, world func() *factories.State, legal []factories.Move, cands []node, lim rollouts) []node {
+	if lim.race && len(cands) > 2 {
+		return x.race(seat, world, legal, cands, lim)
+	}
 	totals := make([]float64, len(cands))
 	worlds := 0
 	for ; worlds < lim.maxWorlds && (worlds < lim.minWorlds || x.played < lim.budget); worlds++ {
@@ -57,6 +62,71 @@ func (x *searcher) rank(seat int, world func() *factories.State, legal []factori
 		ranked[i].score = totals[i] / float64(max(worlds, 1))
 	}
 	slices.SortStableFunc(ranked, func(a, b node) int { return compareDesc(a.score, b.score) })
+	return ranked
+}
+
+// race is rank by successive halving: the candidates are played out in
+// stages, all of a stage's survivors in the same worlds, and after each
+// stage but the last the worse half (by mean margin over the worlds they
+// all met) is dropped, down to two. Each stage spends an equal share of
+// the budget left after the lookahead (the first at least lim.minWorlds
+// worlds), so the moves still in the race, the close ones, get two or
+// three times the worlds an even split would give them, for the same
+// budget. The survivors come first, by their mean margin; then the moves
+// dropped, the latest first. A dropped move's score is its mean margin
+// over the worlds it met, but never above the score of a move that
+// outlasted it: it lost to that move in the worlds they shared, and the
+// scores stay in their ranking's order.
+func (x *searcher) race(seat int, world func() *factories.State, legal []factories.Move, cands []node, lim rollouts) []node {
+	stages := 1
+	for n := len(cands); n > 2; n = (n + 1) / 2 {
+		stages++
+	}
+	totals, met := make([]float64, len(cands)), make([]int, len(cands))
+	alive := make([]int, len(cands)) // indices into cands, best first
+	for i := range alive {
+		alive[i] = i
+	}
+	var dropped [][]int // each stage's dropped, in the stage's order
+	start, left := x.played, max(lim.budget-x.played, 0)
+	worlds := 0
+	for stage := range stages {
+		spent := start + left*(stage+1)/stages
+		most := lim.maxWorlds * (stage + 1) / stages
+		for worlds < most && ((stage == 0 && worlds < lim.minWorlds) || x.played < spent) {
+			w := world()
+			for _, i := range alive {
+				// A move of the view the guessed world refuses is played
+				// as if passed, as in rank.
+				next := x.playOrStay(w, seat, legal[cands[i].first])
+				totals[i] += x.rollout(next, seat)
+				met[i]++
+				x.put(next)
+			}
+			x.put(w)
+			worlds++
+		}
+		// Every survivor met the same worlds: compare their totals.
+		slices.SortStableFunc(alive, func(a, b int) int { return compareDesc(totals[a], totals[b]) })
+		if stage < stages-1 {
+			keep := (len(alive) + 1) / 2
+			dropped = append(dropped, slices.Clone(alive[keep:]))
+			alive = alive[:keep]
+		}
+	}
+	order := slices.Clone(alive)
+	for i := len(dropped) - 1; i >= 0; i-- {
+		order = append(order, dropped[i]...)
+	}
+	ranked := make([]node, 0, len(cands))
+	for k, i := range order {
+		n := cands[i]
+		n.score = totals[i] / float64(max(met[i], 1))
+		if k > 0 {
+			n.score = min(n.score, ranked[k-1].score)
+		}
+		ranked = append(ranked, n)
+	}
 	return ranked
 }
 

@@ -206,3 +206,55 @@ func TestJudgeValuesConvertersInSolo(t *testing.T) {
 
 // named is the fact of the first card of a design.
 func named(name string) *fact { return factOf(factories.CardsNamed(name)[0]) }
+
+// TestRaceRanksEveryCandidate: successive halving returns every candidate
+// once, the Obelisk first in the position the rollouts settle, the
+// scores in the ranking's order (a dropped move never above one that
+// outlasted it), and the same ranking for the same worlds.
+func TestRaceRanksEveryCandidate(t *testing.T) {
+	s := finalRound(t)
+	v := factories.ViewOf(s, 0)
+	var cands []node
+	for i, m := range v.Legal {
+		if m.Kind != factories.Refresh {
+			cands = append(cands, node{first: i})
+		}
+	}
+	if len(cands) < 3 {
+		t.Fatalf("%d candidates, want 3 or more to race", len(cands))
+	}
+	g := newGreedy(1).(*greedy)
+	worlds := []*factories.State{g.guess(v), g.guess(v), g.guess(v)}
+	lim := rollouts{budget: 20000, minWorlds: 2, maxWorlds: 12, race: true}
+	race := func() []node {
+		n := 0
+		world := func() *factories.State {
+			n++
+			return g.x.copyOf(worlds[n%len(worlds)])
+		}
+		g.x.played = 0
+		return g.x.rank(0, world, v.Legal, cands, lim)
+	}
+	a, b := race(), race()
+	if !reflect.DeepEqual(a, b) {
+		t.Errorf("raced %v then %v in the same worlds", a, b)
+	}
+	if m := v.Legal[a[0].first]; m.Kind != factories.Take || m.Slot != 2 {
+		t.Errorf("raced %s first, want Take Obelisk", m.Describe(v))
+	}
+	var firsts []int
+	for i, n := range a {
+		firsts = append(firsts, n.first)
+		if i > 0 && n.score > a[i-1].score {
+			t.Errorf("move %d scored %v, above %v of the move ranked before it", i, n.score, a[i-1].score)
+		}
+	}
+	slices.Sort(firsts)
+	var want []int
+	for _, c := range cands {
+		want = append(want, c.first)
+	}
+	if !slices.Equal(firsts, want) {
+		t.Errorf("raced moves %v, want each of %v once", firsts, want)
+	}
+}

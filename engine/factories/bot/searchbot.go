@@ -58,7 +58,9 @@ func (l *level) at(seats int) *level {
 // spends more: a larger budget, one more candidate played out, and its
 // work phase searched in four worlds (see plans) by a beam twice as wide,
 // whose decisions still cost less than the market's (a work decision's
-// p99 about 200 ms). With 3 and 4 seats its market gets twice the
+// p99 about 200 ms), and its market races the candidates by successive
+// halving (see race), so the two or three closest get two to three
+// times the worlds for the same budget. With 3 and 4 seats its market gets twice the
 // budget: a rollout plays every rival's turns, so at 4 seats 150,000
 // moves bought about half the worlds they buy at 2 (about 5 early in the
 // game). 5 seats get 225,000, what their p99 affords (a world of 5 is
@@ -67,7 +69,7 @@ func (l *level) at(seats int) *level {
 // measured with.
 var (
 	searchLevel = level{name: "search", roll: rollouts{top: 5, budget: 150000, minWorlds: 3, maxWorlds: 128}, beam: 128, worlds: 1,
-		solo:  &level{name: "search", roll: rollouts{top: 6, budget: 170000, minWorlds: 3, maxWorlds: 128}, beam: 256, worlds: 4},
+		solo:  &level{name: "search", roll: rollouts{top: 6, budget: 170000, minWorlds: 3, maxWorlds: 128, race: true}, beam: 256, worlds: 4},
 		crowd: []*level{&searchCrowd, &searchCrowd, &searchFive}}
 	searchCrowd = level{name: "search", roll: rollouts{top: 5, budget: 300000, minWorlds: 3, maxWorlds: 128}, beam: 128, worlds: 1}
 	searchFive  = level{name: "search", roll: rollouts{top: 5, budget: 225000, minWorlds: 3, maxWorlds: 128}, beam: 128, worlds: 1}
