@@ -477,17 +477,11 @@ func othersLines(t kit.Theme, v *factories.View, s kit.Seats, w, h int, kept []s
 		others--
 		var seat []string
 		if i < len(kept) {
-			k := seatKey{styles: t.Styles, l: t.L, seats: s.L, plain: s.Plain, phase: v.Phase, turn: v.Turn == p.Seat, w: w, budget: budget}
-			if p.Seat >= 0 && p.Seat < len(s.Names) {
-				k.name = s.Names[p.Seat]
-			}
-			if p.Seat >= 0 && p.Seat < len(s.Bots) {
-				k.bot = s.Bots[p.Seat]
-			}
+			k := seatKeyOf(t, v, s, p.Seat, w, budget)
 			if part := &kept[i]; part.ok && part.key == k {
 				seat = part.lines
 			} else {
-				seat = seatLines(t, v, s, *p, w, budget)
+				seat = seatShared(t, v, s, p, k)
 				*part = seatPart{key: k, lines: seat, ok: true}
 			}
 		} else {
@@ -519,6 +513,85 @@ type seatKey struct {
 	phase     factories.Phase
 	turn      bool
 	w, budget int
+}
+
+// seatKeyOf is the seatKey of seat's block, w wide in budget lines.
+func seatKeyOf(t kit.Theme, v *factories.View, s kit.Seats, seat, w, budget int) seatKey {
+	k := seatKey{styles: t.Styles, l: t.L, seats: s.L, plain: s.Plain, phase: v.Phase, turn: v.Turn == seat, w: w, budget: budget}
+	if seat >= 0 && seat < len(s.Names) {
+		k.name = s.Names[seat]
+	}
+	if seat >= 0 && seat < len(s.Bots) {
+		k.bot = s.Bots[seat]
+	}
+	return k
+}
+
+// seatShared is seatLines for the seat p under k, as every screen of
+// the process draws it: a seat's block shows only its public record
+// (PlayerView: a hand size, never a hand) and what k holds, never whose
+// screen it is on, so after a move the table's other three screens draw
+// the mover's block once between them rather than once each. The key is
+// k and every field of the record, written out whole (recordOf): no two
+// records share a block unless they are alike.
+func seatShared(t kit.Theme, v *factories.View, s kit.Seats, p *factories.PlayerView, k seatKey) []string {
+	return seatBlocks.Get(seatOf{k, recordOf(p)}, func() []string { return seatLines(t, v, s, *p, k.w, k.budget) })
+}
+
+// seatBlocks are the seats' blocks by seatOf: a move changes a seat or
+// two of a table, and the table's screens ask for them at once, so a
+// few thousand serve every table.
+var seatBlocks = kit.NewShared[seatOf, []string](4096)
+
+// seatOf is a seat's block's key in seatBlocks: what it reads besides
+// the record (seatKey), and the record, the seat's number first,
+// written out.
+type seatOf struct {
+	seatKey
+	record string
+}
+
+// recordOf writes out every field of a seat's public record, the ones
+// its block does not draw too (they cost a block drawn again, never a
+// wrong one), each number in full and each word after its length, so
+// that two records give the same string only when they are alike.
+func recordOf(p *factories.PlayerView) string {
+	var buf [256]byte
+	b := buf[:0]
+	for _, n := range [...]int{p.Seat, p.HandSize, p.Metal, p.Energy, p.Goods, p.Prestige, one(p.Done), one(p.Foreman),
+		p.HiredHands, p.Specialists, one(p.SettingDice), len(p.Dice)} {
+		b = appendNum(b, n)
+	}
+	for _, d := range p.Dice {
+		for _, n := range [...]int{d.Value, one(d.Placed), one(d.Extra), one(d.Chosen)} {
+			b = appendNum(b, n)
+		}
+	}
+	b = appendNum(b, len(p.Compound))
+	for _, c := range p.Compound {
+		b = appendNums(appendNum(appendNum(b, int(c.Card)), one(c.Used)), c.Dice)
+		b = append(appendNum(b, len(c.Copied)), c.Copied...)
+	}
+	b = appendNums(appendNums(appendNums(b, p.HQ.Research), p.HQ.Generate), p.HQ.Mine)
+	return string(b)
+}
+
+func appendNum(b []byte, n int) []byte { return strconv.AppendInt(append(b, ','), int64(n), 10) }
+
+// appendNums writes out ns after their count.
+func appendNums(b []byte, ns []int) []byte {
+	b = appendNum(b, len(ns))
+	for _, n := range ns {
+		b = appendNum(b, n)
+	}
+	return b
+}
+
+func one(f bool) int {
+	if f {
+		return 1
+	}
+	return 0
 }
 
 // seatLines draws one other seat in about budget lines (at least one).
