@@ -40,7 +40,7 @@ func (b *board) seated(f kit.Frame) kit.Grid {
 		yh := h - lipgloss.Height(market) - 1
 		you := b.you.Draw(t, f.Seats, lw, yh, func() string { return kit.FitLines(youLines(t, v, f.Seats, lw, yh), lw) })
 		left := b.withPreview(f, append(g.left[:0], market, "", you), lw, h)
-		mid := b.others.Draw(t, f.Seats, mw, h, func() string { return kit.FitLines(othersLines(t, v, f.Seats, mw, h, b.seatsKept()), mw) })
+		mid := b.others.Draw(t, f.Seats, mw, h, func() string { return othersFitted(t, v, f.Seats, mw, h, b.seatsKept()) })
 		// The menu takes the lines its moves need, leaving the log at
 		// least a third; the log takes every line left.
 		menu, menuH := menuIn(f, rw, h, h-max(3, h/3)-1)
@@ -61,7 +61,7 @@ func (b *board) seated(f kit.Frame) kit.Grid {
 	// The others take what a short menu (a title and two moves) and a
 	// short log leave; the menu takes the lines its moves need, up to all
 	// that is left but the log's; the log takes the rest.
-	others := b.others.Draw(t, f.Seats, rw, h-8, func() string { return kit.FitLines(othersLines(t, v, f.Seats, rw, h-8, b.seatsKept()), rw) })
+	others := b.others.Draw(t, f.Seats, rw, h-8, func() string { return othersFitted(t, v, f.Seats, rw, h-8, b.seatsKept()) })
 	oh := lipgloss.Height(others)
 	menu, menuH := menuIn(f, rw, h, h-oh-4)
 	logH := h - oh - menuH - 1

@@ -29,7 +29,7 @@ func TestSharedSeatShowsNoHand(t *testing.T) {
 			if y == x {
 				continue
 			}
-			seatBlocks = kit.NewShared[seatOf, []string](4096) // an empty share
+			seatBlocks = kit.NewShared[seatOf, seatBlock](4096) // an empty share
 			v := factories.ViewOf(s, y)
 			seats.Viewer = y
 			fresh := seatLines(th, &v, seats, v.Players[x], w, budget)
@@ -40,7 +40,7 @@ func TestSharedSeatShowsNoHand(t *testing.T) {
 			seats.Viewer = x
 			seatShared(th, &rival, seats, &rival.Players[x], seatKeyOf(th, &rival, seats, x, w, budget))
 			seats.Viewer = y
-			got := seatShared(th, &v, seats, &v.Players[x], seatKeyOf(th, &v, seats, x, w, budget))
+			got := seatShared(th, &v, seats, &v.Players[x], seatKeyOf(th, &v, seats, x, w, budget)).lines
 			if !slices.Equal(got, fresh) {
 				t.Fatalf("seat %d's block seen by seat %d is\n%s\nwant\n%s", x, y, strings.Join(got, "\n"), strings.Join(fresh, "\n"))
 			}
@@ -137,8 +137,11 @@ func TestSharedSeatKeysAllItDraws(t *testing.T) {
 						continue // a change the board cannot draw (a card out of the catalogue)
 					}
 					got := seatShared(c.t, v, c.s, &v.Players[x], seatKeyOf(c.t, v, c.s, x, c.w, c.budget))
-					if !slices.Equal(got, want) {
-						t.Fatalf("change %d, seat %d: the shared block is\n%s\nwant\n%s", n, x, strings.Join(got, "\n"), strings.Join(want, "\n"))
+					if !slices.Equal(got.lines, want) {
+						t.Fatalf("change %d, seat %d: the shared block is\n%s\nwant\n%s", n, x, strings.Join(got.lines, "\n"), strings.Join(want, "\n"))
+					}
+					if fitted := kit.FitLines(want, c.w); got.fitted != fitted {
+						t.Fatalf("change %d, seat %d: the shared block fitted is\n%s\nwant\n%s", n, x, got.fitted, fitted)
 					}
 				}
 			}
@@ -155,4 +158,28 @@ func seatDrawn(t kit.Theme, v *factories.View, s kit.Seats, x, w, budget int) (l
 		}
 	}()
 	return seatLines(t, v, s, v.Players[x], w, budget), true
+}
+
+// TestOthersFittedAsFitLines holds the others' part, written from the
+// seats' fitted blocks, to their lines fitted whole, with and without
+// The Machine, at widths down to none.
+func TestOthersFittedAsFitLines(t *testing.T) {
+	s := playedTo(t, func(s factories.State) bool { return s.Round >= 3 && s.Phase == factories.WorkPhase })
+	seats := kit.Seats{Names: []string{"alice", "bob", "carol", "dave"}, Bots: make([]string, 4), L: lang.For(lang.English)}
+	th := kit.NewTheme("default", nil).In(seats.L)
+	for _, seat := range []int{0, 2, -1} {
+		v := factories.ViewOf(s, seat)
+		seats.Viewer = seat
+		for _, machine := range []*factories.Machine{nil, {Compound: []factories.Card{1, 2}, Goods: 3, Roll: [5]int{1, 2, 3, 4, 5}}} {
+			v.Machine = machine
+			for _, w := range []int{0, 1, 12, 40, 70} {
+				for _, h := range []int{1, 6, 16, 40} {
+					want := kit.FitLines(othersLines(th, &v, seats, w, h, nil), w)
+					if got := othersFitted(th, &v, seats, w, h, make([]seatPart, len(v.Players))); got != want {
+						t.Fatalf("seat %d, machine %v, %dx%d: the others are\n%q\nwant\n%q", seat, machine != nil, w, h, got, want)
+					}
+				}
+			}
+		}
+	}
 }

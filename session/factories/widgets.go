@@ -481,8 +481,9 @@ func othersLines(t kit.Theme, v *factories.View, s kit.Seats, w, h int, kept []s
 			if part := &kept[i]; part.ok && part.key == k {
 				seat = part.lines
 			} else {
-				seat = seatShared(t, v, s, p, k)
-				*part = seatPart{key: k, lines: seat, ok: true}
+				block := seatShared(t, v, s, p, k)
+				seat = block.lines
+				*part = seatPart{key: k, seatBlock: block, ok: true}
 			}
 		} else {
 			seat = seatLines(t, v, s, *p, w, budget)
@@ -493,12 +494,52 @@ func othersLines(t kit.Theme, v *factories.View, s kit.Seats, w, h int, kept []s
 	return lines
 }
 
+// othersFitted is othersLines fitted to w (kit.FitLines), with kept
+// (indexed as v.Players): each seat's block is kept fitted, so only The
+// Machine's lines are measured.
+func othersFitted(t kit.Theme, v *factories.View, s kit.Seats, w, h int, kept []seatPart) string {
+	lines := othersLines(t, v, s, w, h, kept)
+	machine, size := len(lines), 0
+	for i := range kept {
+		if v.Players[i].Seat != v.Seat {
+			machine -= len(kept[i].lines)
+			size += 1 + len(kept[i].fitted)
+		}
+	}
+	var b strings.Builder
+	if machine > 0 {
+		m := kit.FitLines(lines[:machine], w)
+		b.Grow(len(m) + size)
+		b.WriteString(m)
+	} else {
+		b.Grow(size)
+	}
+	after := machine > 0 // a line before: the next starts a line of its own
+	for i := range kept {
+		if v.Players[i].Seat != v.Seat {
+			if after {
+				b.WriteByte('\n')
+			}
+			b.WriteString(kept[i].fitted)
+			after = true
+		}
+	}
+	return b.String()
+}
+
 // seatPart is one other seat's block as othersKept drew it, and what it
 // drew it for besides the seat's record, which Carry compares.
 type seatPart struct {
-	key   seatKey
-	lines []string // shared: never written to
-	ok    bool
+	key seatKey
+	seatBlock
+	ok bool
+}
+
+// seatBlock is a seat's block: its lines and the lines fitted to its
+// width, shared (seatBlocks): never written to.
+type seatBlock struct {
+	lines  []string
+	fitted string
 }
 
 // seatKey is what a seat's block reads besides the seat's record: the
@@ -534,14 +575,17 @@ func seatKeyOf(t kit.Theme, v *factories.View, s kit.Seats, seat, w, budget int)
 // the mover's block once between them rather than once each. The key is
 // k and every field of the record, written out whole (recordOf): no two
 // records share a block unless they are alike.
-func seatShared(t kit.Theme, v *factories.View, s kit.Seats, p *factories.PlayerView, k seatKey) []string {
-	return seatBlocks.Get(seatOf{k, recordOf(p)}, func() []string { return seatLines(t, v, s, *p, k.w, k.budget) })
+func seatShared(t kit.Theme, v *factories.View, s kit.Seats, p *factories.PlayerView, k seatKey) seatBlock {
+	return seatBlocks.Get(seatOf{k, recordOf(p)}, func() seatBlock {
+		lines := seatLines(t, v, s, *p, k.w, k.budget)
+		return seatBlock{lines, kit.FitLines(slices.Clone(lines), k.w)} // FitLines cuts in place
+	})
 }
 
 // seatBlocks are the seats' blocks by seatOf: a move changes a seat or
 // two of a table, and the table's screens ask for them at once, so a
 // few thousand serve every table.
-var seatBlocks = kit.NewShared[seatOf, []string](4096)
+var seatBlocks = kit.NewShared[seatOf, seatBlock](4096)
 
 // seatOf is a seat's block's key in seatBlocks: what it reads besides
 // the record (seatKey), and the record, the seat's number first,
