@@ -28,12 +28,17 @@ func playedTo(tb testing.TB, stop func(factories.State) bool) factories.State {
 	return s
 }
 
-// TestCarryRedrawsWhatChanged changes every field of a view, one at a
-// time (a number, a flag, a word, an element added, a Machine added),
-// and holds a board that carried its parts over from the unchanged
-// view's board to drawing exactly what a fresh board draws: no part may
-// be carried over when something it draws from has changed.
-func TestCarryRedrawsWhatChanged(t *testing.T) {
+// probe is the acting seat of a played game's position and that seat's
+// view as JSON, for tests that change the view a field at a time.
+type probe struct {
+	seat int
+	data []byte
+}
+
+// probes are a market phase (round 2) and a work phase (round 3).
+func probes(t *testing.T) []probe {
+	t.Helper()
+	var out []probe
 	for _, st := range []func(factories.State) bool{
 		func(s factories.State) bool { return s.Round >= 2 && s.Phase == factories.MarketPhase },
 		func(s factories.State) bool { return s.Round >= 3 && s.Phase == factories.WorkPhase },
@@ -44,6 +49,19 @@ func TestCarryRedrawsWhatChanged(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		out = append(out, probe{seat, data})
+	}
+	return out
+}
+
+// TestCarryRedrawsWhatChanged changes every field of a view, one at a
+// time (a number, a flag, a word, an element added, a Machine added),
+// and holds a board that carried its parts over from the unchanged
+// view's board to drawing exactly what a fresh board draws: no part may
+// be carried over when something it draws from has changed.
+func TestCarryRedrawsWhatChanged(t *testing.T) {
+	for _, p := range probes(t) {
+		seat, data := p.seat, p.data
 		seats := kit.Seats{Names: []string{"alice", "bob", "carol", "dave"}, Bots: make([]string, 4), Viewer: seat, L: lang.For(lang.English)}
 		var frames []kit.Frame
 		for _, sz := range [][2]int{{80, 20}, {120, 36}, {160, 56}} {

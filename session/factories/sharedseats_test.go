@@ -1,7 +1,6 @@
 package factories
 
 import (
-	"encoding/json"
 	"reflect"
 	"slices"
 	"strings"
@@ -86,16 +85,8 @@ func unnamed(t kit.Theme, text string, n int) []factories.Card {
 // block drawn afresh: two screens share a block only where it draws
 // alike for both.
 func TestSharedSeatKeysAllItDraws(t *testing.T) {
-	for _, st := range []func(factories.State) bool{
-		func(s factories.State) bool { return s.Round >= 2 && s.Phase == factories.MarketPhase },
-		func(s factories.State) bool { return s.Round >= 3 && s.Phase == factories.WorkPhase },
-	} {
-		s := playedTo(t, st)
-		seat := factories.StatusOf(s).Acting[0]
-		data, err := json.Marshal(factories.ViewOf(s, seat))
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, p := range probes(t) {
+		seat, data := p.seat, p.data
 		en, pl := lang.For(lang.English), lang.For(lang.Polish)
 		base := kit.Seats{Names: []string{"alice", "bob", "carol", "dave"}, Bots: make([]string, 4), Viewer: seat, L: en}
 		type setting struct {
