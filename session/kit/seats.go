@@ -227,7 +227,10 @@ func NameList(s Seats, first []string, seats []int, w int, with func(list string
 	list := func(names []string, rest int) string {
 		text := strings.Join(append(slices.Clone(first), names...), ", ")
 		if rest > 0 {
-			text += " +" + strconv.Itoa(rest)
+			if text != "" {
+				text += " "
+			}
+			text += "+" + strconv.Itoa(rest) // "+2" alone when no name fits
 		}
 		return with(text)
 	}

@@ -27,3 +27,22 @@ func TestSpeakerMarksTheBot(t *testing.T) {
 		}
 	}
 }
+
+// TestNameListGivesWay: the names shorten, then give way to a count of
+// those left out, and a list with no name left is the count alone,
+// never a gap before it.
+func TestNameListGivesWay(t *testing.T) {
+	s := kit.Seats{Names: []string{"alice", "bartholomew", "carol"}, Viewer: -1}
+	with := func(list string) string { return "working: " + list }
+	for w, want := range map[int]string{
+		80: "working: alice, bartholomew, carol",
+		31: "working: alice, barthol…, carol",
+		30: "working: alice, barthol… +1",
+		20: "working: alice +2",
+		12: "working: +3",
+	} {
+		if got := kit.NameList(s, nil, []int{0, 1, 2}, w, with); got != want {
+			t.Errorf("in %d: %q, want %q", w, got, want)
+		}
+	}
+}
