@@ -36,7 +36,8 @@ func TestBoardsDrawTheirWholeFrame(t *testing.T) {
 						for _, size := range sizes {
 							w, h := size[0], size[1]
 							f := kit.Frame{Theme: th, Seats: s, Width: w, Height: h,
-								Log: func(w, h int) string { return "the log's one line" }}
+								// The log's lines are fitted, as kit.Frame.Log promises.
+								Log: func(w, h int) string { return kit.FitLines([]string{"the log's one line"}, w) }}
 							if seat >= 0 {
 								f.Menu = func(w, h int) string { return "a short menu\nof two lines" }
 							}
