@@ -23,7 +23,7 @@ var (
 // mean final margin over The Machine (only those are returned): the
 // judge's score of one round cannot see which card The Machine takes next
 // or when the game will end. Every move meets the same worlds, so the
-// comparison is fair (with lim.race, every move still in the race).
+// comparison is fair (with lim.race, every move still in the race; see rank).
 func (g *greedy) lookahead(v factories.View, first *factories.State, j judge, lim rollouts) []node {
 	worlds := []*factories.State{first}
 	for len(worlds) < lookSamples {

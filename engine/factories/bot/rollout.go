@@ -29,7 +29,7 @@ var (
 // rollouts bounds a market decision's playing out: how many candidate
 // moves are played out, and the budget of moves played (see searcher's
 // played) within a range of worlds. race spends it by successive halving
-// (see race) rather than evenly.
+// (see rank) rather than evenly.
 type rollouts struct {
 	top, budget, minWorlds, maxWorlds int
 	race                              bool
@@ -38,51 +38,30 @@ type rollouts struct {
 // rank plays the candidates cands (which index legal through first) out,
 // world by world until the budget of lim is spent, and returns them with
 // their mean margin (see margin) as score, best first. world makes the
-// next guessed world; every candidate meets the same worlds, dice and The
-// Machine's rolls included, so luck mostly cancels out of the comparison.
+// next guessed world; every candidate still in play meets the same
+// worlds, dice and The Machine's rolls included, so luck mostly cancels
+// out of the comparison.
+//
+// With lim.race the budget is spent by successive halving: the
+// candidates are played out in stages, and after each stage but the last
+// the worse half (by mean margin over the worlds they all met) is
+// dropped, down to two. Each stage spends an equal share of the budget
+// left after the lookahead (the first at least lim.minWorlds worlds), so
+// the moves still in the race, the close ones, get two or three times the
+// worlds an even split would give them, for the same budget. Without it
+// there is one stage: every candidate meets every world. The survivors
+// come first, by their mean margin; then the moves dropped, the latest
+// first. A dropped move's score is its mean margin over the worlds it
+// met, but never above the score of a move that outlasted it: it lost to
+// that move in the worlds they shared, and the scores stay in their
+// ranking's order.
 func (x *searcher) rank(seat int, world func() *factories.State, legal []factories.Move, cands []node, lim rollouts) []node {
-	if lim.race && len(cands) > 2 {
-		return x.race(seat, world, legal, cands, lim)
-	}
-	totals := make([]float64, len(cands))
-	worlds := 0
-	for ; worlds < lim.maxWorlds && (worlds < lim.minWorlds || x.played < lim.budget); worlds++ {
-		w := world()
-		for i, c := range cands {
-			// A move of the view the guessed world refuses is played as
-			// if passed: the world differs, the move is legal anyway.
-			next := x.playOrStay(w, seat, legal[c.first])
-			totals[i] += x.rollout(next, seat)
-			x.put(next)
-		}
-		x.put(w)
-	}
-	ranked := slices.Clone(cands)
-	for i := range ranked {
-		ranked[i].score = totals[i] / float64(max(worlds, 1))
-	}
-	slices.SortStableFunc(ranked, func(a, b node) int { return compareDesc(a.score, b.score) })
-	return ranked
-}
-
-// race is rank by successive halving: the candidates are played out in
-// stages, all of a stage's survivors in the same worlds, and after each
-// stage but the last the worse half (by mean margin over the worlds they
-// all met) is dropped, down to two. Each stage spends an equal share of
-// the budget left after the lookahead (the first at least lim.minWorlds
-// worlds), so the moves still in the race, the close ones, get two or
-// three times the worlds an even split would give them, for the same
-// budget. The survivors come first, by their mean margin; then the moves
-// dropped, the latest first. A dropped move's score is its mean margin
-// over the worlds it met, but never above the score of a move that
-// outlasted it: it lost to that move in the worlds they shared, and the
-// scores stay in their ranking's order.
-func (x *searcher) race(seat int, world func() *factories.State, legal []factories.Move, cands []node, lim rollouts) []node {
 	stages := 1
-	for n := len(cands); n > 2; n = (n + 1) / 2 {
+	for n := len(cands); lim.race && n > 2; n = (n + 1) / 2 {
 		stages++
 	}
 	totals, met := make([]float64, len(cands)), make([]int, len(cands))
+	mean := func(i int) float64 { return totals[i] / float64(max(met[i], 1)) }
 	alive := make([]int, len(cands)) // indices into cands, best first
 	for i := range alive {
 		alive[i] = i
@@ -97,7 +76,7 @@ func (x *searcher) race(seat int, world func() *factories.State, legal []factori
 			w := world()
 			for _, i := range alive {
 				// A move of the view the guessed world refuses is played
-				// as if passed, as in rank.
+				// as if passed: the world differs, the move is legal anyway.
 				next := x.playOrStay(w, seat, legal[cands[i].first])
 				totals[i] += x.rollout(next, seat)
 				met[i]++
@@ -106,22 +85,22 @@ func (x *searcher) race(seat int, world func() *factories.State, legal []factori
 			x.put(w)
 			worlds++
 		}
-		// Every survivor met the same worlds: compare their totals.
-		slices.SortStableFunc(alive, func(a, b int) int { return compareDesc(totals[a], totals[b]) })
+		// Every survivor met the same worlds: their means compare fairly.
+		slices.SortStableFunc(alive, func(a, b int) int { return compareDesc(mean(a), mean(b)) })
 		if stage < stages-1 {
 			keep := (len(alive) + 1) / 2
 			dropped = append(dropped, slices.Clone(alive[keep:]))
 			alive = alive[:keep]
 		}
 	}
-	order := slices.Clone(alive)
+	order := alive
 	for i := len(dropped) - 1; i >= 0; i-- {
 		order = append(order, dropped[i]...)
 	}
 	ranked := make([]node, 0, len(cands))
 	for k, i := range order {
 		n := cands[i]
-		n.score = totals[i] / float64(max(met[i], 1))
+		n.score = mean(i)
 		if k > 0 {
 			n.score = min(n.score, ranked[k-1].score)
 		}

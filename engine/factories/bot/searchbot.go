@@ -59,7 +59,7 @@ func (l *level) at(seats int) *level {
 // work phase searched in four worlds (see plans) by a beam twice as wide,
 // whose decisions still cost less than the market's (a work decision's
 // p99 about 200 ms), and its market races the candidates by successive
-// halving (see race), so the two or three closest get two to three
+// halving (see rank), so the two or three closest get two to three
 // times the worlds for the same budget. With 3 and 4 seats its market gets twice the
 // budget: a rollout plays every rival's turns, so at 4 seats 150,000
 // moves bought about half the worlds they buy at 2 (about 5 early in the
