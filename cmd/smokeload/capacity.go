@@ -105,7 +105,6 @@ type capResult struct {
 	ClientCPUCores     float64 `json:"client_cpu_cores"`
 	ClientProcs        int     `json:"client_procs"` // the clients' GOMAXPROCS (--client-procs)
 	ClientCPUPerMoveMs float64 `json:"client_cpu_per_move_ms,omitempty"`
-	clientCPU          time.Duration
 	// ServerPID is our own server process, for a profiler or perf.
 	ServerPID      int     `json:"server_pid,omitempty"`
 	ServerMoves    int     `json:"server_moves,omitempty"`
@@ -160,7 +159,6 @@ func capacity(ctx context.Context, c config, log *slog.Logger) (capResult, error
 	if err != nil {
 		return res, err
 	}
-	res.clients(out.use)
 	closeRooms(rooms)
 	rooms = nil
 	if child != nil {
@@ -170,6 +168,10 @@ func capacity(ctx context.Context, c config, log *slog.Logger) (capResult, error
 
 	res.Seconds = roundTenth(time.Since(start).Seconds())
 	res.figures(rec, before, seated, idled, held, played)
+	res.ClientCPUCores = roundHundredth(out.use.cores())
+	if res.ServerMoves > 0 {
+		res.ClientCPUPerMoveMs = roundTenth(out.use.cpu.Seconds() * 1000 / float64(res.ServerMoves))
+	}
 	res.Pace = out.pacer.pace(out.use.wall, out.rooms, out.players, res.ServerMoves, rec.samples["late"])
 	if res.Pace.Behind {
 		log.Warn("the players fell behind the pace meant", "meant", res.Pace.IntendedMovesPerPlayerMinute, "played", res.Pace.MovesPerPlayerMinute)
@@ -380,7 +382,6 @@ func (res *capResult) figures(rec *recorder, before, seated, idled, held, played
 			}
 			frames := played.m["smokestack_frames_total"] - held.m["smokestack_frames_total"]
 			res.FramesPerMove = roundTenth(frames / moves)
-			res.ClientCPUPerMoveMs = roundTenth(res.clientCPU.Seconds() * 1000 / moves)
 			if frames > 0 {
 				res.WritesPerFrame = roundHundredth((played.m["smokestack_conn_writes_total"] - held.m["smokestack_conn_writes_total"]) / frames)
 			}
@@ -693,7 +694,7 @@ func browseLobby(ctx context.Context, c config, ps []*capPlayer, seed uint64, re
 		select {
 		case <-ctx.Done():
 			return
-		case <-time.After(c.think/2 + time.Duration(rnd.Int64N(int64(c.think)+1))):
+		case <-time.After(jitter(rnd, c.think)):
 		}
 		p := ps[turn%len(ps)]
 		if !ownFrame(ctx, p, rec) {

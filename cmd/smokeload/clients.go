@@ -38,15 +38,13 @@ func processCPUSelf() time.Duration {
 // clientMeter measures the clients' CPU from start to stop, and writes
 // their CPU profile over it to file (--client-cpu-profile) when named.
 type clientMeter struct {
-	file   string
-	out    *os.File
-	cpu    time.Duration
-	began  time.Time
-	profOn bool
+	out   *os.File // the profile's, while it is taken
+	cpu   time.Duration
+	began time.Time
 }
 
 func startClientMeter(file string) (*clientMeter, error) {
-	m := &clientMeter{file: file}
+	m := &clientMeter{}
 	if file != "" {
 		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 			return nil, err
@@ -59,7 +57,7 @@ func startClientMeter(file string) (*clientMeter, error) {
 			f.Close()
 			return nil, err
 		}
-		m.out, m.profOn = f, true
+		m.out = f
 	}
 	m.cpu, m.began = processCPUSelf(), time.Now()
 	return m, nil
@@ -69,20 +67,13 @@ func startClientMeter(file string) (*clientMeter, error) {
 func (m *clientMeter) stop() (clientUse, error) {
 	u := clientUse{cpu: processCPUSelf() - m.cpu, wall: time.Since(m.began)}
 	var err error
-	if m.profOn {
+	if m.out != nil {
 		pprof.StopCPUProfile()
 		err = m.out.Close()
-		m.profOn = false
+		m.out = nil
 	}
 	if err != nil {
 		return u, errors.Join(errors.New("client cpu profile"), err)
 	}
 	return u, nil
-}
-
-// clients notes the players' own CPU over the play; figures divides it
-// by the moves.
-func (res *capResult) clients(u clientUse) {
-	res.clientCPU = u.cpu
-	res.ClientCPUCores = roundHundredth(u.cores())
 }
