@@ -334,39 +334,13 @@ func (g *gameScreen) drawMenu(w, h int) string {
 	return g.menu.view(t, w, h, g.armed != nil)
 }
 
-// logTail draws the last h lines of log (logWords' lines, each speaker in
-// their colour), wrapped to w, under a title.
-func logTail(t kit.Theme, s kit.Seats, log []string, w, h int) string {
-	return drawLogTail(t, len(log), func(i int) string { return kit.Wrap(log[i], w) }, h)
-}
-
-// drawLogTail draws the last h lines of a log of n entries under a title,
-// entry i as wrapped(i) gives it (its lines joined by newlines). It asks
-// for the newest entries only, back to the first that does not fit.
-func drawLogTail(t kit.Theme, n int, wrapped func(i int) string, h int) string {
-	if h < 1 {
-		return ""
-	}
-	title, shown, _ := logTailParts(t, n, func(i int) (string, bool) { return wrapped(i), false }, h)
-	size := len(title)
-	for _, e := range shown {
-		size += 1 + len(e)
-	}
-	var b strings.Builder
-	b.Grow(size) // the pane in one allocation, not one per doubling
-	b.WriteString(title)
-	for i := len(shown) - 1; i >= 0; i-- {
-		b.WriteByte('\n')
-		b.WriteString(shown[i])
-	}
-	return b.String()
-}
-
-// fittedLogTail is drawLogTail with every line cut or padded to w, as
-// kit.FitLines fits them, written once rather than drawn and fitted again
-// (the log pane, at every update of every screen). entry gives entry i
-// wrapped, and whether its lines are exactly w wide already: those are
-// copied unmeasured.
+// fittedLogTail draws the last h lines of a log of n entries under a
+// title, every line cut or padded to w as kit.FitLines fits them, written
+// once rather than drawn and fitted again (the log pane, at every update
+// of every screen). It asks for the newest entries only, back to the
+// first that does not fit. entry gives entry i wrapped (its lines joined
+// by newlines), and whether its lines are exactly w wide already: those
+// are copied unmeasured.
 func fittedLogTail(t kit.Theme, n int, entry func(i int) (string, bool), w, h int) string {
 	if h < 1 {
 		return kit.FitLines([]string{""}, w)
@@ -393,7 +367,7 @@ func fittedLogTail(t kit.Theme, n int, entry func(i int) (string, bool), w, h in
 	return b.String()
 }
 
-// logTailParts are drawLogTail's title and entries, newest first
+// logTailParts are fittedLogTail's title and entries, newest first
 // (shown[j] is entry n-1-j, or its first lines), and whether each is
 // fitted as entry says; fits is nil where shown is not entries but the
 // line saying there are none.

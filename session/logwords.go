@@ -62,15 +62,9 @@ func (l *logWords) words(t kit.Theme, s kit.Seats, game string, events []*lobby.
 	return out
 }
 
-// wrapped is e's line for the viewer of s wrapped to w. The screens at a
-// table that read a line alike at the same width wrap it once between
-// them (LogEntry.Wrapped).
-func (l *logWords) wrapped(t kit.Theme, s kit.Seats, game string, e *lobby.LogEntry, w int) string {
-	text, _ := l.fitted(t, s, game, e, w)
-	return text
-}
-
-// fitted is wrapped, and whether its every line is exactly w wide.
+// fitted is e's line for the viewer of s wrapped to w, and whether its
+// every line is exactly w wide. The screens at a table that read a line
+// alike at the same width wrap it once between them (LogEntry.Wrapped).
 func (l *logWords) fitted(t kit.Theme, s kit.Seats, game string, e *lobby.LogEntry, w int) (string, bool) {
 	ln := l.line(t, s, game, e)
 	if ln.w != w {

@@ -241,20 +241,24 @@ func TestLogPaneSharedAcrossSeats(t *testing.T) {
 			for viewer := -1; viewer < 4; viewer++ {
 				s := kit.Seats{Names: []string{"ann", "ben", "cat", "dan"}, Bots: make([]string, 4), Viewer: viewer, L: th.L}
 				var l logWords
-				got := drawLogTail(th, len(shared), func(i int) string { return l.wrapped(th, s, "factories", shared[i], w) }, h)
 				own := make([]*lobby.LogEntry, len(events))
 				for i, e := range events {
 					own[i] = &lobby.LogEntry{Event: e}
 				}
 				var alone logWords
-				want := oldLogTail(th, alone.words(th, s, "factories", own), w, h)
+				want := kit.FitLines(strings.Split(oldLogTail(th, alone.words(th, s, "factories", own), w, h), "\n"), w)
+				// Every line measured (the replay's pane) ...
+				got := fittedLogTail(th, len(shared), func(i int) (string, bool) {
+					text, _ := l.fitted(th, s, "factories", shared[i], w)
+					return text, false
+				}, w, h)
 				if got != want {
-					t.Fatalf("seat %d at %dx%d reads\n%s\nwant\n%s", viewer, w, h, got, want)
+					t.Fatalf("seat %d at %dx%d reads\n%q\nwant\n%q", viewer, w, h, got, want)
 				}
-				// The game screen's pane, fitted as it is written, is the
-				// pane fitted after.
+				// ... and the game screen's pane, its fitted entries copied
+				// unmeasured, both read as the pane drawn and fitted after.
 				fitted := fittedLogTail(th, len(shared), func(i int) (string, bool) { return l.fitted(th, s, "factories", shared[i], w) }, w, h)
-				if want := kit.FitLines(strings.Split(want, "\n"), w); fitted != want {
+				if fitted != want {
 					t.Fatalf("seat %d at %dx%d reads fitted\n%q\nwant\n%q", viewer, w, h, fitted, want)
 				}
 			}

@@ -226,10 +226,7 @@ func (r *replayScreen) view(w, h int) string {
 			banner = p.T("session.replay.start")
 		}
 		frame := kit.Frame{Theme: t, Seats: seats, Width: w, Height: bh, Ended: r.info.Ended,
-			Log: func(w, h int) string {
-				// Fitted, as kit.Frame.Log says.
-				return kit.FitLines(strings.Split(r.logOrChat(seats, r.words.words(t, seats, r.info.Game, f.Events), w, h), "\n"), w)
-			}}
+			Log: func(w, h int) string { return r.logOrChat(seats, r.words.words(t, seats, r.info.Game, f.Events), w, h) }}
 		if seats.Viewer != engine.Spectator {
 			// A player's replay is their seat's board, their own area and
 			// hand as they saw them; where the moves were, it says so.

@@ -1,6 +1,8 @@
 package session
 
 import (
+	"strings"
+
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/smokestack/smokestack/lobby/store"
@@ -10,15 +12,15 @@ import (
 // logOrChat draws, in the log's place, the chat said while the frame
 // shown stood (from its move until the next) when t opened it, the
 // frame's log otherwise. The last frame shows the whole chat, what was
-// said after the game too.
+// said after the game too. Its lines are fitted to w (kit.Frame.Log).
 func (r *replayScreen) logOrChat(s kit.Seats, log []string, w, h int) string {
 	t := r.env.theme
 	if !r.chat.open {
-		return logTail(t, s, log, w, h)
+		return fittedLogTail(t, len(log), func(i int) (string, bool) { return kit.Wrap(log[i], w), false }, w, h)
 	}
 	pane := *r.chat
 	pane.lines = r.chatUntil()
-	return pane.view(t, s, true, w, h)
+	return kit.FitLines(strings.Split(pane.view(t, s, true, w, h), "\n"), w)
 }
 
 // chatUntil is the chat said before the move after the frame shown.
