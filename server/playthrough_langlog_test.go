@@ -25,31 +25,31 @@ func TestPlayThroughThreeLanguagesAtOneTable(t *testing.T) {
 	bob.sees("bob")
 	carol := seat("carol", "pt_BR.UTF-8")
 	people := []*player{alice, bob, carol}
-	// Whoever's turn it is plays the menu's first move; the others'
-	// enter is refused, in their language, and changes nothing.
+	// Whoever's turn it is, by their own header, plays the menu's first
+	// move. Only they press: another's enter racing theirs could land on
+	// the next turn and be a second move.
+	board := map[*player]string{alice: "RYNEK", bob: "РЫНОК", carol: "MERCADO"}
+	turn := map[*player]string{alice: "twoja tura", bob: "ваш ход", carol: "sua vez"}
+	var mover *player
 	for _, p := range people {
-		p.waitScreen("the game", func(s string) bool { return strings.Contains(s, "alice") && strings.Contains(s, "carol") })
+		p.sees(board[p])
+		if strings.Contains(p.screen(), turn[p]) {
+			mover = p
+		}
 	}
-	for _, p := range people {
-		p.press("enter")
+	if mover == nil {
+		t.Fatalf("nobody's header says it is their turn; alice's screen:\n%s", alice.screen())
 	}
+	mover.press("enter")
 	market := map[*player]string{alice: "nowe na Rynku: ", bob: "новое на рынке: ", carol: "novo no mercado: "}
 	for p, line := range market {
 		p.sees(line)
 		p.seesNo("new in the marketplace", "from the marketplace", "to refresh the")
 	}
 	// The mover reads their own move as theirs, the others by name.
-	you := map[*player]string{alice: "Ty ", bob: "Вы ", carol: "Você "}
-	var mover *player
-	for _, p := range people {
-		if strings.Contains(p.screen(), you[p]) {
-			mover = p
-		}
-	}
-	if mover == nil {
-		t.Fatalf("nobody reads their own move; alice's screen:\n%s", alice.screen())
-	}
 	verbs := map[*player][]string{alice: {" bierze z Rynku kartę ", " płaci "}, bob: {" берёт с рынка карту ", " платит "}, carol: {" pegou ", " pagou "}}
+	yours := map[*player]string{alice: "Ty bierzesz", bob: "Вы берёте", carol: "Você pegou"}
+	mover.sees(yours[mover])
 	for _, p := range people {
 		if p == mover {
 			continue
