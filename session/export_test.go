@@ -97,6 +97,12 @@ func (p GameProbe) Held() int { return len(p.g.held) }
 // Armed reports whether a costly move waits for its second enter.
 func (p GameProbe) Armed() bool { return p.g.armed != nil }
 
+// Hinting says whether a hint is on its way from the room.
+func (p GameProbe) Hinting() bool { return p.g.hintAsked != 0 }
+
+// Overlay says whether an overlay covers the table.
+func (p GameProbe) Overlay() bool { return p.g.overlay != nil }
+
 // ToRoom is the message that opens room code's screen, as the lobby's
 // enter sends it.
 func ToRoom(code string) tea.Msg { return toRoom{code: code} }

@@ -52,8 +52,10 @@ type gameScreen struct {
 
 	menu      menu
 	filtering bool
-	pending   bool            // a move is on its way to the room
-	hinting   bool            // a hint is on its way from the room (hint.go)
+	pending   bool // a move is on its way to the room
+	// hintAsked is said when h asked for the hint on its way, 0 when
+	// none is (hint.go).
+	hintAsked int
 	armed     json.RawMessage // a costly move waiting for its second enter
 	// sending is the label of the move on its way, and sentVersion the
 	// room's version when it went; held are the playing keys pressed
@@ -63,6 +65,9 @@ type gameScreen struct {
 	held        []heldKey
 	status      string
 	statusBad   bool
+	// said counts what the status line was told: an answer to an older
+	// question knows by it whether anything newer was said since.
+	said int
 	// statusGone, when set, says the status no longer holds: it was about
 	// a state of the table or the menu that has since changed.
 	statusGone func(*gameScreen) bool
@@ -384,6 +389,7 @@ func (g *gameScreen) setStatus(s string, bad bool) {
 // longer holds (nil: until something else is said, or staleStatus).
 func (g *gameScreen) setStatusUntil(s string, bad bool, gone func(*gameScreen) bool) {
 	g.status, g.statusBad, g.noteRound, g.noteVersion, g.statusGone = s, bad, 0, 0, gone
+	g.said++
 }
 
 // dropGoneStatus clears a status whose state has changed: a status

@@ -30,11 +30,11 @@ type hintMsg struct {
 
 // hint asks the room for a hint, one question at a time.
 func (g *gameScreen) hint() tea.Cmd {
-	if g.hinting {
+	if g.hintAsked != 0 {
 		return nil
 	}
-	g.hinting = true
 	g.setStatus(g.env.theme.L.T("session.hint.thinking"), false)
+	g.hintAsked = g.said
 	c, ctx, version := g.conn, g.env.ctx, g.version
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, moveTimeout)
@@ -44,17 +44,23 @@ func (g *gameScreen) hint() tea.Cmd {
 	}
 }
 
-// hinted shows the room's answer to h, unless the game moved on since.
+// hinted shows the room's answer to h while it is still the newest thing
+// the player asked: once anything was said since the question (a move
+// armed, played or refused, esc), the answer is to a question the player
+// has moved on from, and saying it would hide what they were told last.
+// A hint for a position that is gone is dropped too.
 func (g *gameScreen) hinted(msg hintMsg) {
 	if msg.conn != g.conn {
 		return
 	}
-	g.hinting = false
+	current := g.hintAsked == g.said
+	g.hintAsked = 0
 	switch {
+	case !current:
 	case msg.err != nil:
 		g.setStatus(errText(g.env.theme, g.room.Game, msg.err), true)
 	case msg.version != g.version:
-		g.setStatus("", false) // a hint for a position that is gone
+		g.setStatus("", false) // the question's "thinking" goes with it
 	default:
 		g.setStatus("", false)
 		g.overlay = &hintOverlay{lines: g.hintLines(msg.hints)}

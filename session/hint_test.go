@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/smokestack/smokestack/engine/factories"
 	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/session"
@@ -50,3 +51,48 @@ func TestHintKeepsWorthWithItsNumber(t *testing.T) {
 // hintSeed deals a solo game whose first hint has a move too long for
 // one line at 80x24.
 const hintSeed = 3
+
+// TestHintAnswerHidesNothingNewer: the room's answer to h comes after
+// the keys pressed while it was on its way, and it never covers what
+// those keys said: in a solo game a costly move armed meanwhile keeps its
+// "press enter again" and no hint opens over it; at a table of one
+// player and a bot, esc's word stays and no hint opens over it. (A
+// refusal, in a rated game, is said by the same path as a hint.)
+func TestHintAnswerHidesNothingNewer(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		room func(*testing.T, *lobby.Lobby) string
+		keys []string
+		want string
+	}{{
+		name: "solo, a move armed",
+		room: func(t *testing.T, l *lobby.Lobby) string {
+			code := createRoom(t, l, alice, lobby.CreateOptions{Seats: 1, HasSeed: true, Seed: 43})
+			playSolo(t, l, code, alice, func(v *factories.View) bool { return v.Phase == factories.WorkPhase })
+			return code
+		},
+		keys: []string{"h", "/", "d", "o", "n", "e", "enter"},
+		want: "press enter again to play the move marked ⏎",
+	}, {
+		name: "a player and a bot, esc",
+		room: func(t *testing.T, l *lobby.Lobby) string {
+			return createRoom(t, l, alice, lobby.CreateOptions{Seats: 2, Bots: []string{"random"}})
+		},
+		keys: []string{"h", "esc"},
+		want: "nothing to close: q leaves the table",
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			l := newTestLobby()
+			code := tc.room(t, l)
+			d := newDriver(t, session.Config{Lobby: l, Player: alice, Width: 80, Height: 24, Start: session.Start{Mode: "join", Code: code}})
+			d.inGame()
+			g, _ := d.game()
+			d.until("a move to play", func() bool { return g.Moves() > 0 && !g.Pending() })
+			d.keys(tc.keys...) // handled before the hint's answer, which waits in the queue
+			d.until("the hint's answer", func() bool { return !g.Hinting() })
+			if status, _ := g.Status(); !strings.Contains(status, tc.want) || g.Overlay() {
+				t.Errorf("after the hint's answer the status reads %q (want %q), overlay open: %v\n%s", status, tc.want, g.Overlay(), d.view())
+			}
+		})
+	}
+}
