@@ -248,9 +248,9 @@ func (l *lobbyScreen) listKey(msg tea.KeyMsg) tea.Cmd {
 		l.setStatus(l.env.alerts.toggle(l.env.theme.L), false)
 		return nil
 	case key.Matches(msg, k.Up):
-		l.sel[l.focus] = max(0, l.sel[l.focus]-1)
+		l.step(-1)
 	case key.Matches(msg, k.Down):
-		l.sel[l.focus] = min(max(0, len(l.list())-1), l.sel[l.focus]+1)
+		l.step(1)
 	case key.Matches(msg, k.Switch):
 		step := 1
 		if msg.String() == "shift+tab" {
@@ -301,6 +301,27 @@ func (l *lobbyScreen) open() tea.Cmd {
 }
 
 func (l *lobbyScreen) list() []lobby.RoomInfo { return l.lists[l.focus] }
+
+// step moves the selection one room down (1) or up (-1). The lists stand
+// one above another, so past a list's last room ↓ goes on to the first
+// room of the next list that has any, and ↑ past its first back to the
+// last room of the one above; at the top and the bottom it stays.
+func (l *lobbyScreen) step(by int) {
+	if i := l.sel[l.focus] + by; i >= 0 && i < len(l.list()) {
+		l.sel[l.focus] = i
+		return
+	}
+	for f := l.focus + by; f >= 0 && f < listCount; f += by {
+		if n := len(l.lists[f]); n > 0 {
+			l.focus = f
+			l.sel[f] = 0
+			if by < 0 {
+				l.sel[f] = n - 1
+			}
+			return
+		}
+	}
+}
 
 func (l *lobbyScreen) selected() (lobby.RoomInfo, bool) { return l.selectedIn(l.focus) }
 
