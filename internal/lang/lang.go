@@ -361,7 +361,7 @@ func (p *Printer) Signed(x float64, places int) string {
 // 1 ч 30 мин in Russian. Below a second it counts milliseconds, else
 // whole seconds.
 func (p *Printer) Duration(d time.Duration) string {
-	if d < time.Second {
+	if d > 0 && d < time.Second {
 		return p.N("lang.duration.ms", int(d.Milliseconds()))
 	}
 	d = d.Round(time.Second)
@@ -379,6 +379,11 @@ func (p *Printer) Duration(d time.Duration) string {
 			w = p.T("lang.duration.join", "A", out, "B", w)
 		}
 		out = w
+	}
+	if out == "" {
+		// Nothing left: a clock at zero reads "0s", not "0ms", whatever
+		// unit its caller rounded to.
+		out = p.N("lang.duration.s", 0)
 	}
 	return out
 }

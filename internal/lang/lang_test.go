@@ -124,12 +124,12 @@ func TestDecimal(t *testing.T) {
 
 func TestDuration(t *testing.T) {
 	for tag, want := range map[Tag][]string{
-		English:    {"800ms", "59s", "2m", "1m30s", "30m", "1h30m", "24h"},
-		Portuguese: {"800 ms", "59 s", "2 min", "1 min 30 s", "30 min", "1 h 30 min", "24 h"},
-		Polish:     {"800 ms", "59 s", "2 min", "1 min 30 s", "30 min", "1 godz. 30 min", "24 godz."},
-		Russian:    {"800 мс", "59 с", "2 мин", "1 мин 30 с", "30 мин", "1 ч 30 мин", "24 ч"},
+		English:    {"0s", "800ms", "59s", "2m", "1m30s", "30m", "1h30m", "24h"},
+		Portuguese: {"0 s", "800 ms", "59 s", "2 min", "1 min 30 s", "30 min", "1 h 30 min", "24 h"},
+		Polish:     {"0 s", "800 ms", "59 s", "2 min", "1 min 30 s", "30 min", "1 godz. 30 min", "24 godz."},
+		Russian:    {"0 с", "800 мс", "59 с", "2 мин", "1 мин 30 с", "30 мин", "1 ч 30 мин", "24 ч"},
 	} {
-		for i, d := range []time.Duration{800 * time.Millisecond, 59 * time.Second, 2 * time.Minute, 90 * time.Second,
+		for i, d := range []time.Duration{0, 800 * time.Millisecond, 59 * time.Second, 2 * time.Minute, 90 * time.Second,
 			30 * time.Minute, 90 * time.Minute, 24 * time.Hour} {
 			if got := For(tag).Duration(d); got != want[i] {
 				t.Errorf("%s: Duration(%s) = %q; want %q", tag, d, got, want[i])
