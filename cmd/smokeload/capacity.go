@@ -25,10 +25,11 @@ import (
 // --screen lobby sitting in the lobby and pressing keys there. It
 // measures what those players feel and what the server pays for them.
 //
-// Each room acts one player at a time, so a redraw can be told apart: a
-// player opens and closes the key help (key to own frame: the first bytes
-// of its own redraw), moves through the menu, then presses enter; if the
-// others' screens then redraw, a move was played (move to others' frame).
+// Each room acts one player at a time, so a redraw can be told apart, one
+// whose screen says they may act (turns.go): the player opens and closes
+// the key help (key to own frame: the first bytes of its own redraw),
+// moves through the menu, then presses enter; if the others' screens then
+// redraw, a move was played (move to others' frame).
 // In the lobby the players are grouped as they would be seated, and each
 // group takes turns the same way, opening and closing the key help.
 // Players connect from loopback addresses of their own, --per-addr to
@@ -552,9 +553,12 @@ const (
 // costly move waiting for its second enter; moved what it says after one
 // that played a move: "sending MOVE…", then "played: MOVE".
 var (
-	noMove = []string{"✗ ", "press enter again"}
+	noMove = []string{"✗ ", askAgain}
 	moved  = []string{"sending ", "played: "}
 )
+
+// askAgain is a costly move's question: press enter again to play it.
+const askAgain = "press enter again"
 
 // answerOf reads the mover's output since its enter, escapes removed, for
 // the enter's answer: whether it says one (answered), and whether that
@@ -564,38 +568,63 @@ var (
 // played is known by what it says, not by the absence of a refusal, so a
 // late redraw of an earlier key is not taken for one.
 func answerOf(text string) (played, answered bool) {
-	at := func(text string, marks []string) int {
-		first := -1
-		for _, m := range marks {
-			if i := strings.Index(text, m); i >= 0 && (first < 0 || i < first) {
-				first = i
-			}
-		}
-		return first
-	}
-	no, yes := at(text, noMove), at(text, moved)
+	no, yes := firstOf(text, noMove), firstOf(text, moved)
 	switch {
 	case no < 0 && yes < 0:
 		return false, false
 	case yes >= 0 && (no < 0 || yes < no):
 		// Sent is played, unless the room refused it after all.
 		sent, ok := strings.CutPrefix(text[yes:], moved[0])
-		return !ok || at(sent, noMove) < 0, true
+		return !ok || firstOf(sent, noMove) < 0, true
 	}
 	return false, true
+}
+
+// firstOf is where the first of marks is in text; -1 for none.
+func firstOf(text string, marks []string) int {
+	first := -1
+	for _, m := range marks {
+		if i := strings.Index(text, m); i >= 0 && (first < 0 || i < first) {
+			first = i
+		}
+	}
+	return first
+}
+
+// enterAnswerOf is answerOf's answer for choosing who acts next: a move
+// played, a refusal, a second enter asked for (the player still has a
+// move to play), or none.
+func enterAnswerOf(text string) enterAnswer {
+	switch played, answered := answerOf(text); {
+	case !answered:
+		return answerNone
+	case played:
+		return answerPlayed
+	}
+	no, yes := firstOf(text, noMove), firstOf(text, moved) // no ≥ 0: answered, not played
+	if strings.HasPrefix(text[no:], askAgain) && (yes < 0 || no < yes) {
+		return answerAsked
+	}
+	return answerRefused
 }
 
 // navKeys move through the move menu: next/previous card, next/previous
 // move.
 var navKeys = []string{"\t", "l", "h", "j", "k", "\x1b[B", "\x1b[A"}
 
-// playRoom takes turns at the room's players until ctx ends.
+// playRoom has the room's players act, one at a time, each action by one
+// who may (turns), until ctx ends.
 func playRoom(ctx context.Context, pc *pacer, ps []*capPlayer, seed uint64, rec *recorder, moves *budget) {
 	rnd := mrand.New(mrand.NewPCG(seed, 0xcafe))
 	pace := pc.room(len(ps), rnd, seed)
 	defer pace.stop()
-	for turn := 0; pace.next(ctx, rec); turn++ {
-		p := ps[turn%len(ps)]
+	turns, seats := newTurns(len(ps)), make([]seatView, len(ps))
+	for pace.next(ctx, rec) {
+		for i, o := range ps {
+			seats[i] = o.screen.seat()
+		}
+		k := turns.next(seats)
+		p := ps[k]
 		// A key that always redraws (? opens the key help), and its redraw
 		// on the player's own screen; ? again closes it.
 		if !ownFrame(ctx, p, rec) {
@@ -619,29 +648,28 @@ func playRoom(ctx context.Context, pc *pacer, ps []*capPlayer, seed uint64, rec 
 		// the enter would be taken for its answer, and a refused enter
 		// for a move played, whose others' frames never come.
 		settle(ctx, p.screen, navQuiet, enterWindow)
-		sent := time.Now()
-		for _, o := range ps {
-			if o == p {
-				o.screen.watchText(sent) // its status line tells whether a move was played
-			} else {
-				o.screen.watch(sent)
-			}
+		sent, answer, err := pressEnter(ctx, p, ps)
+		if err == nil && answer == answerAsked {
+			// A costly move asks for a second enter, and a person who
+			// chose it gives one, once its question has been drawn.
+			settle(ctx, p.screen, navQuiet, enterWindow)
+			sent, answer, err = pressEnter(ctx, p, ps)
 		}
-		if _, err := io.WriteString(p.screen.in, "\r"); err != nil {
+		if err != nil {
 			return
 		}
-		played, seen := moveShown(ctx, p.screen)
-		pace.done(played && seen)
+		turns.answered(k, answer, p.screen.seat().titles)
+		pace.done(answer == answerPlayed)
 		switch {
-		case !seen && ctx.Err() == nil:
+		case answer == answerNone && ctx.Err() == nil:
 			// The mover's own screen drew nothing in enterWindow: whether
 			// a move was played is not known.
 			rec.mu.Lock()
 			rec.unseen++
 			rec.mu.Unlock()
 			continue
-		case !played:
-			moves.left.Add(1) // not this player's turn: no move was made
+		case answer != answerPlayed:
+			moves.left.Add(1) // refused, or asked again: no move was made
 			continue
 		}
 		var got []time.Duration
@@ -667,20 +695,36 @@ func playRoom(ctx context.Context, pc *pacer, ps []*capPlayer, seed uint64, rec 
 	}
 }
 
+// pressEnter presses enter on p's screen, watching every screen in the
+// room from then on, and reads its answer there.
+func pressEnter(ctx context.Context, p *capPlayer, ps []*capPlayer) (time.Time, enterAnswer, error) {
+	sent := time.Now()
+	for _, o := range ps {
+		if o == p {
+			o.screen.watchText(sent) // its status line tells whether a move was played
+		} else {
+			o.screen.watch(sent)
+		}
+	}
+	if _, err := io.WriteString(p.screen.in, "\r"); err != nil {
+		return sent, answerNone, err
+	}
+	return sent, moveShown(ctx, p.screen), nil
+}
+
 // moveShown reads the mover's own screen after its enter until it gives
-// the enter's answer (answerOf) or enterWindow passes: whether it
-// answered (seen), and whether a move was played.
-func moveShown(ctx context.Context, s *screen) (played, seen bool) {
+// the enter's answer (enterAnswerOf) or enterWindow passes (answerNone).
+func moveShown(ctx context.Context, s *screen) enterAnswer {
 	ctx, cancel := context.WithTimeout(ctx, enterWindow)
 	defer cancel()
 	for {
-		if played, seen = answerOf(s.sinceWatch()); seen {
-			return played, seen
+		if a := enterAnswerOf(s.sinceWatch()); a != answerNone {
+			return a
 		}
 		select {
 		case <-s.changed:
 		case <-ctx.Done():
-			return false, false
+			return answerNone
 		}
 	}
 }

@@ -194,7 +194,8 @@ type screen struct {
 	recent  []byte    // the output since mark, its first maxRecent bytes, if keepRecent
 	// keepRecent says the output since mark is to be read (watchText).
 	keepRecent bool
-	total      int64 // bytes received in all
+	total      int64     // bytes received in all
+	title      titleScan // the window titles, which say whether the seat may act (turns.go)
 	changed    chan struct{}
 	ended      chan struct{} // closed when the session is over
 }
@@ -240,6 +241,7 @@ func (s *screen) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	s.last = now
 	s.total += int64(len(p))
+	s.title.feed(p)
 	if !s.mark.IsZero() && s.first.IsZero() && !now.Before(s.mark) {
 		s.first = now
 	}
@@ -259,6 +261,13 @@ func (s *screen) Write(p []byte) (int, error) {
 	default:
 	}
 	return len(p), nil
+}
+
+// seat is what the screen's window titles say of the player's seat.
+func (s *screen) seat() seatView {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.title.view()
 }
 
 // received is the bytes the screen has received so far.
