@@ -16,7 +16,8 @@ import (
 // down. With --rate the rooms act on a schedule instead, worked out so
 // the server sees that many moves a minute a player: an action every
 // interval (±50%), the interval from the share of actions that play a
-// move so far (an enter off one's turn plays nothing). Either way the
+// move so far (the actor is one who may act, turns.go, but an enter can
+// still be refused, or the game be over). Either way the
 // report says what was meant and what was played, and whether the
 // players fell behind.
 
@@ -33,11 +34,12 @@ type pacer struct {
 }
 
 // Before any action has played, the share of actions that play a move is
-// taken to be playShare0, as if from playShareWeight actions; too low a
-// share would make the interval too short, so it is taken at least
-// minPlayShare.
+// taken to be playShare0, as if from playShareWeight actions: all of
+// them, as the actors are those who may act; taken lower, the rooms'
+// first intervals would be too short. Too low a share would make the
+// interval too short, so it is taken at least minPlayShare.
 const (
-	playShare0      = 0.5
+	playShare0      = 1
 	playShareWeight = 8
 	minPlayShare    = 0.05
 )
