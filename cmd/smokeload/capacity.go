@@ -609,8 +609,8 @@ func enterAnswerOf(text string) enterAnswer {
 }
 
 // navKeys move through the move menu: next/previous card, next/previous
-// move.
-var navKeys = []string{"\t", "l", "h", "j", "k", "\x1b[B", "\x1b[A"}
+// move. Not h: on the game screen it asks for a hint.
+var navKeys = []string{"\t", "l", "\x1b[D", "j", "k", "\x1b[B", "\x1b[A"}
 
 // playRoom has the room's players act, one at a time, each action by one
 // who may (turns), until ctx ends.
