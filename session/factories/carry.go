@@ -12,35 +12,40 @@ import (
 // sub-view (all that its drawing reads of the view) is unchanged is
 // taken over from old, drawn; the parts also key on the theme, seats
 // and size themselves. The sub-views are TestCarryRedrawsWhatChanged's.
+// The old board is done with, so its drawings are taken over rather
+// than copied into a new board's at every update, the changed ones
+// dropped; it keeps none.
 func (b *board) Carry(old kit.Board) {
 	o, ok := old.(*board)
-	if !ok || o == b {
+	if !ok || o == b || o.drawings == nil {
 		return
 	}
-	if marketOf(o.v) == marketOf(b.v) {
-		b.market = o.market
+	d := o.drawings
+	o.drawings = nil
+	if marketOf(o.v) != marketOf(b.v) {
+		d.market = kit.Part{}
 	}
-	if sameYou(o.v, b.v) {
-		b.you = o.you
+	if !sameYou(o.v, b.v) {
+		d.you = kit.Part{}
 	}
-	if sameOthers(o.v, b.v) {
-		b.others = o.others
+	if !sameOthers(o.v, b.v) {
+		d.others = kit.Part{}
 	}
-	if o.made.ok && sameMenuFrom(o.v, b.v) {
-		b.made = o.made // Menu compares the seats it was made for
+	if !d.made.ok || !sameMenuFrom(o.v, b.v) {
+		d.made = madeMenu{} // Menu compares the seats it was made for
 	}
 	// Each seat's block for a seat whose record is the same: its key
-	// holds the rest of what it read. The old board is done with, so its
-	// slice of them is taken over rather than copied into a new one at
-	// every update; it keeps none.
-	if len(o.seats) == len(b.v.Players) && len(o.v.Players) == len(b.v.Players) {
-		b.seats, o.seats = o.seats, nil
-		for i := range b.seats {
-			if b.seats[i].ok && !samePlayer(&o.v.Players[i], &b.v.Players[i]) {
-				b.seats[i] = seatPart{}
+	// holds the rest of what it read.
+	if len(d.seats) == len(b.v.Players) && len(o.v.Players) == len(b.v.Players) {
+		for i := range d.seats {
+			if d.seats[i].ok && !samePlayer(&o.v.Players[i], &b.v.Players[i]) {
+				d.seats[i] = seatPart{}
 			}
 		}
+	} else {
+		d.seats = nil
 	}
+	b.drawings = d
 }
 
 // sameYou and sameOthers compare what youView and othersView read, field

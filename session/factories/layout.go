@@ -31,16 +31,17 @@ func (b *board) Lay(f kit.Frame) kit.Grid {
 // frame to frame are fitted to their column as they are drawn, and
 // marked so (Grid.Fitted): a key's frame copies them unmeasured.
 func (b *board) seated(f kit.Frame) kit.Grid {
-	t, v, w, h, g := f.Theme, b.v, f.Width, f.Height, &b.laid
+	d := b.kept()
+	t, v, w, h, g := f.Theme, b.v, f.Width, f.Height, &d.laid
 	if w >= 150 {
 		lw := w * 40 / 100
 		mw := (w - lw - 2) / 2
 		rw := w - lw - mw - 2
-		market := b.market.Draw(t, f.Seats, lw, 0, func() string { return marketFitted(t, v, lw) })
+		market := d.market.Draw(t, f.Seats, lw, 0, func() string { return marketFitted(t, v, lw) })
 		yh := h - lipgloss.Height(market) - 1
-		you := b.you.Draw(t, f.Seats, lw, yh, func() string { return kit.FitLines(youLines(t, v, f.Seats, lw, yh), lw) })
+		you := d.you.Draw(t, f.Seats, lw, yh, func() string { return kit.FitLines(youLines(t, v, f.Seats, lw, yh), lw) })
 		left := b.withPreview(f, append(g.left[:0], market, "", you), lw, h)
-		mid := b.others.Draw(t, f.Seats, mw, h, func() string { return othersFitted(t, v, f.Seats, mw, h, b.seatsKept()) })
+		mid := d.others.Draw(t, f.Seats, mw, h, func() string { return othersFitted(t, v, f.Seats, mw, h, b.seatsKept()) })
 		// The menu takes the lines its moves need, leaving the log at
 		// least a third; the log takes every line left.
 		menu, menuH := menuIn(f, rw, h, h-max(3, h/3)-1)
@@ -54,14 +55,14 @@ func (b *board) seated(f kit.Frame) kit.Grid {
 	}
 	lw := w * 52 / 100
 	rw := w - lw - 1
-	market := b.market.Draw(t, f.Seats, lw, 0, func() string { return marketFitted(t, v, lw) })
+	market := d.market.Draw(t, f.Seats, lw, 0, func() string { return marketFitted(t, v, lw) })
 	yh := h - lipgloss.Height(market)
-	you := b.you.Draw(t, f.Seats, lw, yh, func() string { return kit.FitLines(youLines(t, v, f.Seats, lw, yh), lw) })
+	you := d.you.Draw(t, f.Seats, lw, yh, func() string { return kit.FitLines(youLines(t, v, f.Seats, lw, yh), lw) })
 	left := b.withPreview(f, append(g.left[:0], market, you), lw, h)
 	// The others take what a short menu (a title and two moves) and a
 	// short log leave; the menu takes the lines its moves need, up to all
 	// that is left but the log's; the log takes the rest.
-	others := b.others.Draw(t, f.Seats, rw, h-8, func() string { return othersFitted(t, v, f.Seats, rw, h-8, b.seatsKept()) })
+	others := d.others.Draw(t, f.Seats, rw, h-8, func() string { return othersFitted(t, v, f.Seats, rw, h-8, b.seatsKept()) })
 	oh := lipgloss.Height(others)
 	menu, menuH := menuIn(f, rw, h, h-oh-4)
 	logH := h - oh - menuH - 1

@@ -15,11 +15,12 @@ import (
 // most likely wants, and keep the paid refresh and Done, which end or cost
 // something, last, where a careless enter cannot reach them.
 func (b *board) Menu(s kit.Seats) []kit.MoveGroup {
-	if m := &b.made; m.ok && m.seats.Equal(s) && m.seats.L == s.L && m.seats.Plain == s.Plain {
+	m := &b.kept().made
+	if m.ok && m.seats.Equal(s) && m.seats.L == s.L && m.seats.Plain == s.Plain {
 		return m.groups
 	}
-	b.made = madeMenu{seats: s, groups: b.menu(s), ok: true}
-	return b.made.groups
+	*m = madeMenu{seats: s, groups: b.menu(s), ok: true}
+	return m.groups
 }
 
 // madeMenu is a board's menu as Menu made it for seats, which a board

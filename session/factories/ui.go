@@ -20,9 +20,16 @@ var UI kit.Game = kit.Screens[factories.View]{
 	Pages: rules,
 }
 
-// board is one seat's (or a spectator's) view, drawn.
+// board is one seat's (or a spectator's) view, drawn. Each room update
+// decodes a new one, so it is small: what it draws and keeps is in
+// drawings, which a board takes over from the one it replaces (Carry).
 type board struct {
 	v *factories.View
+	*drawings
+}
+
+// drawings is what a board keeps from frame to frame.
+type drawings struct {
 	// The parts of the seated board that the menu's moving leaves as
 	// they were: the marketplace, the seat's own area and the others.
 	market, you, others kit.Part
@@ -33,12 +40,21 @@ type board struct {
 	laid  laid     // the seated board's Grid's slices
 }
 
+// kept is b's drawings, made on first use.
+func (b *board) kept() *drawings {
+	if b.drawings == nil {
+		b.drawings = new(drawings)
+	}
+	return b.drawings
+}
+
 // seatsKept is the board's seats' blocks, made for its view's seats.
 func (b *board) seatsKept() []seatPart {
-	if len(b.seats) != len(b.v.Players) {
-		b.seats = make([]seatPart, len(b.v.Players))
+	d := b.kept()
+	if len(d.seats) != len(b.v.Players) {
+		d.seats = make([]seatPart, len(b.v.Players))
 	}
-	return b.seats
+	return d.seats
 }
 
 // Over implements kit.Board.
