@@ -97,10 +97,14 @@ func TestCarryRedrawsWhatChanged(t *testing.T) {
 					t.Fatalf("change %d at %d: the shared marketplace is\n%s\nwant\n%s", n, lw, got, want)
 				}
 				old.Menu(f.Seats)
+				old.HeaderIn(f.Theme, f.Seats, f.Width)
 				carried := &board{v: &v}
 				carried.Carry(old)
 				if got, _ := drawn(carried, f); got != fresh {
 					t.Fatalf("change %d at %dx%d: the carried board draws\n%s\nwant\n%s", n, f.Width, f.Height, got, fresh)
+				}
+				if got, want := headerOf(carried, f), headerOf(&board{v: &v}, f); got != want {
+					t.Fatalf("change %d at %d: the carried board's header is\n%s\nwant\n%s", n, f.Width, got, want)
 				}
 				if got, want := menuOf(carried, f.Seats), menuOf(&board{v: &v}, f.Seats); !reflect.DeepEqual(got, want) {
 					t.Fatalf("change %d: the carried board's menu is\n%+v\nwant\n%+v", n, got, want)
@@ -137,6 +141,16 @@ func TestCarryKeepsTheParts(t *testing.T) {
 			t.Errorf("seat %d's block among the others was not carried over", i)
 		}
 	}
+}
+
+// headerOf is b's header in f's width, or "" if drawing it panicked.
+func headerOf(b *board, f kit.Frame) (header string) {
+	defer func() {
+		if recover() != nil {
+			header = ""
+		}
+	}()
+	return b.HeaderIn(f.Theme, f.Seats, f.Width)
 }
 
 // menuOf is b's menu, or nil if making it panicked (a change the board

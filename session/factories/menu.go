@@ -16,7 +16,7 @@ import (
 // something, last, where a careless enter cannot reach them.
 func (b *board) Menu(s kit.Seats) []kit.MoveGroup {
 	m := &b.kept().made
-	if m.ok && m.seats.Equal(s) && m.seats.L == s.L && m.seats.Plain == s.Plain {
+	if m.ok && sameSeats(m.seats, s) {
 		return m.groups
 	}
 	*m = madeMenu{seats: s, groups: b.menu(s), ok: true}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/smokestack/smokestack/engine/factories"
+	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/session/kit"
 )
 
@@ -35,9 +36,10 @@ type drawings struct {
 	market, you, others kit.Part
 	// seats are the others' blocks, one a seat, which a board carries
 	// over one by one where the others' part as a whole changed.
-	seats []seatPart
-	made  madeMenu // the menu, made once and carried over
-	laid  laid     // the seated board's Grid's slices
+	seats  []seatPart
+	made   madeMenu   // the menu, made once and carried over
+	header headerKept // the header, kept by all it reads
+	laid   laid       // the seated board's Grid's slices
 }
 
 // kept is b's drawings, made on first use.
@@ -66,6 +68,63 @@ func (b *board) Header(t kit.Theme, s kit.Seats) string { return b.HeaderIn(t, s
 // HeaderIn implements kit.Fitted: Header in w columns, the seats still
 // working shortened, then counted, where their names do not fit.
 func (b *board) HeaderIn(t kit.Theme, s kit.Seats, w int) string {
+	k, ok := headerKeyOf(t, b.v, w)
+	if !ok {
+		return b.header(t, s, w)
+	}
+	h := &b.kept().header
+	if !h.ok || h.key != k || !sameSeats(h.seats, s) {
+		*h = headerKept{key: k, seats: s, text: b.header(t, s, w), ok: true}
+	}
+	return h.text
+}
+
+// headerKept is the header as HeaderIn last drew it, for what it drew it
+// for: an update mostly leaves the round, the phase and who acts as they
+// were, though a new board is decoded for it.
+type headerKept struct {
+	key   headerKey
+	seats kit.Seats
+	text  string
+	ok    bool
+}
+
+// headerKey is all the header reads but the seats: the theme, the width
+// and the view's round, phase, turn, seat and who is done.
+type headerKey struct {
+	styles                         *kit.Styles
+	l                              *lang.Printer
+	w                              int
+	phase                          factories.Phase
+	round, final, turn, seat, many int
+	working                        uint64 // bit i: seat i is still working
+}
+
+// headerKeyOf is the header's key, and false for a view whose players
+// the key cannot hold: more than 64, or not in their seats' order.
+func headerKeyOf(t kit.Theme, v *factories.View, w int) (headerKey, bool) {
+	k := headerKey{styles: t.Styles, l: t.L, w: w, phase: v.Phase, round: v.Round, final: v.FinalRound,
+		turn: v.Turn, seat: v.Seat, many: len(v.Players)}
+	if len(v.Players) > 64 {
+		return k, false
+	}
+	for i := range v.Players {
+		if v.Players[i].Seat != i {
+			return k, false
+		}
+		if !v.Players[i].Done {
+			k.working |= 1 << i
+		}
+	}
+	return k, true
+}
+
+// sameSeats reports whether a and b name the seats alike in the same
+// language and way.
+func sameSeats(a, b kit.Seats) bool { return a.Equal(b) && a.L == b.L && a.Plain == b.Plain }
+
+// header is HeaderIn drawn.
+func (b *board) header(t kit.Theme, s kit.Seats, w int) string {
 	v := b.v
 	if v.Phase == factories.GameOver {
 		return tf(t, "factories.header.over", "Round", v.Round)
