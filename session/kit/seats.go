@@ -225,7 +225,7 @@ type Fitted interface {
 // ("you, greedy 2 +3"). first is put before the names, whole ("you").
 func NameList(s Seats, first []string, seats []int, w int, with func(list string) string) string {
 	list := func(names []string, rest int) string {
-		text := strings.Join(append(slices.Clone(first), names...), ", ")
+		text := strings.Join(append(append(make([]string, 0, len(first)+len(names)), first...), names...), ", ")
 		if rest > 0 {
 			if text != "" {
 				text += " "
@@ -234,12 +234,18 @@ func NameList(s Seats, first []string, seats []int, w int, with func(list string
 		}
 		return with(text)
 	}
-	full, short := make([]string, len(seats)), make([]string, len(seats))
+	names := make([]string, len(seats))
 	for i, seat := range seats {
-		full[i], short[i] = s.Name(seat), s.Short(seat, 8)
+		names[i] = s.Name(seat)
 	}
-	if text := list(full, 0); Width(text) <= w {
+	if text := list(names, 0); Width(text) <= w {
 		return text
+	}
+	// The short names only where the whole ones do not fit: Short
+	// compares each name with every other.
+	short := names
+	for i, seat := range seats {
+		short[i] = s.Short(seat, 8)
 	}
 	for k := len(seats); k > 0; k-- {
 		if text := list(short[:k], len(seats)-k); Width(text) <= w {
