@@ -29,7 +29,7 @@ func (b *board) Carry(old kit.Board) {
 		d.you = kit.Part{}
 	}
 	if !sameOthers(o.v, b.v) {
-		d.others = kit.Part{}
+		d.others = kit.PartOf[othersDrawn]{}
 	}
 	if !d.made.ok || !sameMenuFrom(o.v, b.v) {
 		d.made = madeMenu{} // Menu compares the seats it was made for

@@ -131,7 +131,7 @@ func TestCarryKeepsTheParts(t *testing.T) {
 		Log: func(w, h int) string { return "" }, Menu: func(w, h int) string { return "" }}
 	old.Draw(f)
 	b.Carry(old)
-	for name, p := range map[string]*kit.Part{"market": &b.market, "you": &b.you, "others": &b.others} {
+	for name, p := range map[string]any{"market": &b.market, "you": &b.you, "others": &b.others} {
 		if !reflect.ValueOf(p).Elem().FieldByName("ok").Bool() {
 			t.Errorf("the %s part was not carried over", name)
 		}

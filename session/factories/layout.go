@@ -2,6 +2,7 @@ package factories
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -41,16 +42,18 @@ func (b *board) seated(f kit.Frame) kit.Grid {
 		yh := h - lipgloss.Height(market) - 1
 		you := d.you.Draw(t, f.Seats, lw, yh, func() string { return kit.FitLines(youLines(t, v, f.Seats, lw, yh), lw) })
 		left := b.withPreview(f, append(g.left[:0], market, "", you), lw, h)
-		mid := d.others.Draw(t, f.Seats, mw, h, func() string { return othersFitted(t, v, f.Seats, mw, h, b.seatsKept()) })
+		mid := d.others.Draw(t, f.Seats, mw, h, func() othersDrawn {
+			return othersFitted(t, v, f.Seats, mw, h, b.seatsKept(), g.others)
+		})
+		g.others = mid.blocks
 		// The menu takes the lines its moves need, leaving the log at
 		// least a third; the log takes every line left.
 		menu, menuH := menuIn(f, rw, h, h-max(3, h/3)-1)
 		right := append(g.right[:0], menu, "", f.Log(rw, h-menuH-2))
-		g.mid[0] = mid
 		g.widths = [3]int{lw, mw, rw}
-		g.cols = [3][]string{left, g.mid[:], right}
+		g.cols = [3][]string{left, mid.blocks, right}
 		// Market, you and the preview; the others; the log.
-		g.fitted = [3]uint64{0b10101, 0b1, 0b100}
+		g.fitted = [3]uint64{0b10101, fittedParts(len(mid.blocks)), 0b100}
 		return kit.Grid{H: h, Widths: g.widths[:], Cols: g.cols[:], Fitted: g.fitted[:]}
 	}
 	lw := w * 52 / 100
@@ -62,29 +65,41 @@ func (b *board) seated(f kit.Frame) kit.Grid {
 	// The others take what a short menu (a title and two moves) and a
 	// short log leave; the menu takes the lines its moves need, up to all
 	// that is left but the log's; the log takes the rest.
-	others := d.others.Draw(t, f.Seats, rw, h-8, func() string { return othersFitted(t, v, f.Seats, rw, h-8, b.seatsKept()) })
-	oh := lipgloss.Height(others)
-	menu, menuH := menuIn(f, rw, h, h-oh-4)
-	logH := h - oh - menuH - 1
-	// Columns fits the others' lines to rw as it writes them.
-	right := append(g.right[:0], others, "", menu, f.Log(rw, logH))
+	others := d.others.Draw(t, f.Seats, rw, h-8, func() othersDrawn {
+		return othersFitted(t, v, f.Seats, rw, h-8, b.seatsKept(), g.others)
+	})
+	g.others = others.blocks
+	menu, menuH := menuIn(f, rw, h, h-others.lines-4)
+	logH := h - others.lines - menuH - 1
+	n := len(others.blocks)
+	g.right = append(append(g.right[:0], others.blocks...), "", menu, f.Log(rw, logH))
 	g.widths = [3]int{lw, rw}
-	g.cols = [3][]string{left, right}
+	g.cols = [3][]string{left, g.right}
 	// Market, you and the preview; the others and the log.
-	g.fitted = [3]uint64{0b1011, 0b1001}
+	g.fitted = [3]uint64{0b1011, fittedParts(n) | uint64(1)<<(n+2)}
 	return kit.Grid{H: h, Widths: g.widths[:2], Cols: g.cols[:2], Fitted: g.fitted[:2]}
 }
 
 // laid holds the slices of the seated board's Grid, made once for the
 // board rather than at every frame: a screen writes the Grid a board
 // lays before it lays the next. left and right have room for every part
-// of theirs (withPreview adds two).
+// of theirs (withPreview adds two); others holds the others' blocks
+// (othersFitted), and right takes as many as they are.
 type laid struct {
-	left, right [5]string
-	mid         [1]string
-	widths      [3]int
-	cols        [3][]string
-	fitted      [3]uint64
+	left          [5]string
+	right, others []string
+	widths        [3]int
+	cols          [3][]string
+	fitted        [3]uint64
+}
+
+// fittedParts is Grid.Fitted's bits for a column's first n parts: none
+// past the 64th.
+func fittedParts(n int) uint64 {
+	if n >= 64 {
+		return math.MaxUint64
+	}
+	return 1<<n - 1
 }
 
 // fitWidth cuts or pads every line of block to w columns, as a Grid's

@@ -151,9 +151,10 @@ func seatDrawn(t kit.Theme, v *factories.View, s kit.Seats, x, w, budget int) (l
 	return seatLines(t, v, s, v.Players[x], w, budget), true
 }
 
-// TestOthersFittedAsFitLines holds the others' part, written from the
-// seats' fitted blocks, to their lines fitted whole, with and without
-// The Machine, at widths down to none.
+// TestOthersFittedAsFitLines holds the others' part, the seats' fitted
+// blocks stacked as a column stacks them, to their lines fitted whole,
+// with and without The Machine, at widths down to none, and the lines
+// it says they take to theirs.
 func TestOthersFittedAsFitLines(t *testing.T) {
 	s := playedTo(t, func(s factories.State) bool { return s.Round >= 3 && s.Phase == factories.WorkPhase })
 	seats := kit.Seats{Names: []string{"alice", "bob", "carol", "dave"}, Bots: make([]string, 4), L: lang.For(lang.English)}
@@ -165,9 +166,14 @@ func TestOthersFittedAsFitLines(t *testing.T) {
 			v.Machine = machine
 			for _, w := range []int{0, 1, 12, 40, 70} {
 				for _, h := range []int{1, 6, 16, 40} {
-					want := kit.FitLines(othersLines(th, &v, seats, w, h, nil), w)
-					if got := othersFitted(th, &v, seats, w, h, make([]seatPart, len(v.Players))); got != want {
+					lines := othersLines(th, &v, seats, w, h)
+					want := kit.FitLines(lines, w)
+					drawn := othersFitted(th, &v, seats, w, h, make([]seatPart, len(v.Players)), nil)
+					if got := strings.Join(drawn.blocks, "\n"); got != want {
 						t.Fatalf("seat %d, machine %v, %dx%d: the others are\n%q\nwant\n%q", seat, machine != nil, w, h, got, want)
+					}
+					if drawn.lines != max(1, len(lines)) {
+						t.Fatalf("seat %d, machine %v, %dx%d: the others take %d lines, want %d", seat, machine != nil, w, h, drawn.lines, len(lines))
 					}
 				}
 			}

@@ -33,7 +33,8 @@ type board struct {
 type drawings struct {
 	// The parts of the seated board that the menu's moving leaves as
 	// they were: the marketplace, the seat's own area and the others.
-	market, you, others kit.Part
+	market, you kit.Part
+	others      kit.PartOf[othersDrawn]
 	// seats are the others' blocks, one a seat, which a board carries
 	// over one by one where the others' part as a whole changed.
 	seats  []seatPart

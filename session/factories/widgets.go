@@ -441,90 +441,86 @@ func seatState(t kit.Theme, v *factories.View, seat int, done bool) string {
 // lines are short, the compound is shortened with a mark and then the
 // numbers share the name's line. Only hand sizes are shown, never a hand.
 func othersView(t kit.Theme, v *factories.View, s kit.Seats, w, h int) string {
-	return othersKept(t, v, s, w, h, nil)
+	return strings.Join(othersLines(t, v, s, w, h), "\n")
 }
 
-// othersKept is othersView taking each seat's block from kept (indexed as
-// v.Players) where it was drawn for the same label, state, phase, width
-// and lines, and keeping what it draws there: a board carries a seat's
-// block over while that seat's record is the same (Carry), and a move
-// mostly changes one seat's. kept may be nil.
-func othersKept(t kit.Theme, v *factories.View, s kit.Seats, w, h int, kept []seatPart) string {
-	return strings.Join(othersLines(t, v, s, w, h, kept), "\n")
-}
-
-// othersLines are othersKept's lines, in a slice of their own: a board
-// fits them to its column as it keeps them (kit.FitLines).
-func othersLines(t kit.Theme, v *factories.View, s kit.Seats, w, h int, kept []seatPart) []string {
-	// The others are counted, not copied: a PlayerView is large.
-	others := len(v.Players)
-	for i := range v.Players {
-		if v.Players[i].Seat == v.Seat {
-			others--
-		}
-	}
+// othersLines are othersView's lines.
+func othersLines(t kit.Theme, v *factories.View, s kit.Seats, w, h int) []string {
 	var lines []string
 	if v.Machine != nil {
-		lines = machineView(t, v.Machine, w, max(1, h-3*others-1))
+		lines = machineView(t, v.Machine, w, max(1, h-3*countOthers(v)-1))
 	}
-	room := h - len(lines)
-	for i := range v.Players {
-		p := &v.Players[i]
-		if p.Seat == v.Seat {
-			continue
-		}
-		budget := room / others // an even share of what is left
-		others--
-		var seat []string
-		if i < len(kept) {
-			k := seatKeyOf(t, v, s, p.Seat, w, budget)
-			if part := &kept[i]; part.ok && part.key == k {
-				seat = part.lines
-			} else {
-				block := seatShared(t, v, s, p, k)
-				seat = block.lines
-				*part = seatPart{key: k, seatBlock: block, ok: true}
-			}
-		} else {
-			seat = seatLines(t, v, s, *p, w, budget)
-		}
-		room -= len(seat)
+	shareOut(v, h-len(lines), func(i, budget int) int {
+		seat := seatLines(t, v, s, v.Players[i], w, budget)
 		lines = append(lines, seat...)
-	}
+		return len(seat)
+	})
 	return lines
 }
 
-// othersFitted is othersLines fitted to w (kit.FitLines), with kept
-// (indexed as v.Players): each seat's block is kept fitted, so only The
-// Machine's lines are measured.
-func othersFitted(t kit.Theme, v *factories.View, s kit.Seats, w, h int, kept []seatPart) string {
-	lines := othersLines(t, v, s, w, h, kept)
-	machine, size := len(lines), 0
-	for i := range kept {
-		if v.Players[i].Seat != v.Seat {
-			machine -= len(kept[i].lines)
-			size += 1 + len(kept[i].fitted)
+// countOthers counts the seats but the viewer's: a PlayerView is large, so
+// they are counted rather than copied.
+func countOthers(v *factories.View) int {
+	n := len(v.Players)
+	for i := range v.Players {
+		if v.Players[i].Seat == v.Seat {
+			n--
 		}
 	}
-	var b strings.Builder
-	if machine > 0 {
-		m := kit.FitLines(lines[:machine], w)
-		b.Grow(len(m) + size)
-		b.WriteString(m)
-	} else {
-		b.Grow(size)
-	}
-	after := machine > 0 // a line before: the next starts a line of its own
-	for i := range kept {
-		if v.Players[i].Seat != v.Seat {
-			if after {
-				b.WriteByte('\n')
-			}
-			b.WriteString(kept[i].fitted)
-			after = true
+	return n
+}
+
+// shareOut gives each seat but the viewer's, in order, an even share of
+// the room the ones before it left: block draws seat i's block (v.Players
+// index) in about budget lines and says how many it took.
+func shareOut(v *factories.View, room int, block func(i, budget int) int) {
+	others := countOthers(v)
+	for i := range v.Players {
+		if v.Players[i].Seat == v.Seat {
+			continue
 		}
+		budget := room / others
+		others--
+		room -= block(i, budget)
 	}
-	return b.String()
+}
+
+// othersFitted is othersView as the seated board keeps it: its blocks,
+// The Machine's and then each seat's, fitted to w (kit.FitLines), for a
+// Grid's column to stack as they are rather than joined into one string
+// first (an update's frame's largest garbage). Each seat's block is
+// taken from kept (indexed as v.Players) where it was drawn for the same
+// label, state, phase, width and lines, and what it draws is kept there:
+// a board carries a seat's block over while that seat's record is the
+// same (Carry), and a move mostly changes one seat's. The blocks are
+// written in dst's room, which a board reuses.
+func othersFitted(t kit.Theme, v *factories.View, s kit.Seats, w, h int, kept []seatPart, dst []string) othersDrawn {
+	dst, n := dst[:0], 0 // n: the lines drawn
+	if v.Machine != nil {
+		m := machineView(t, v.Machine, w, max(1, h-3*countOthers(v)-1))
+		n = len(m)
+		dst = append(dst, kit.FitLines(m, w))
+	}
+	shareOut(v, h-n, func(i, budget int) int {
+		k := seatKeyOf(t, v, s, v.Players[i].Seat, w, budget)
+		part := &kept[i]
+		if !part.ok || part.key != k {
+			*part = seatPart{key: k, seatBlock: seatShared(t, v, s, &v.Players[i], k), ok: true}
+		}
+		n += len(part.lines)
+		dst = append(dst, part.fitted)
+		return len(part.lines)
+	})
+	if len(dst) == 0 {
+		return othersDrawn{append(dst, ""), 1} // a line, as an empty part takes in a column
+	}
+	return othersDrawn{dst, n}
+}
+
+// othersDrawn is othersFitted's blocks and the lines they take.
+type othersDrawn struct {
+	blocks []string
+	lines  int
 }
 
 // seatPart is one other seat's block as othersKept drew it, and what it
