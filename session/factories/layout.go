@@ -40,7 +40,7 @@ func (b *board) seated(f kit.Frame) kit.Grid {
 		rw := w - lw - mw - 2
 		market := d.market.Draw(t, f.Seats, lw, 0, func() string { return marketFitted(t, v, lw) })
 		yh := h - lipgloss.Height(market) - 1
-		you := d.you.Draw(t, f.Seats, lw, yh, func() string { return kit.FitLines(youLines(t, v, f.Seats, lw, yh), lw) })
+		you := d.you.Draw(t, f.Seats, lw, yh, func() string { return kit.FitLines(youLines(t, v, f.Seats, lw, yh, &d.hand), lw) })
 		left := b.withPreview(f, append(g.left[:0], market, "", you), lw, h)
 		mid := d.others.Draw(t, f.Seats, mw, h, func() othersDrawn {
 			return othersFitted(t, v, f.Seats, mw, h, b.seatsKept(), g.others)
@@ -60,7 +60,7 @@ func (b *board) seated(f kit.Frame) kit.Grid {
 	rw := w - lw - 1
 	market := d.market.Draw(t, f.Seats, lw, 0, func() string { return marketFitted(t, v, lw) })
 	yh := h - lipgloss.Height(market)
-	you := d.you.Draw(t, f.Seats, lw, yh, func() string { return kit.FitLines(youLines(t, v, f.Seats, lw, yh), lw) })
+	you := d.you.Draw(t, f.Seats, lw, yh, func() string { return kit.FitLines(youLines(t, v, f.Seats, lw, yh, &d.hand), lw) })
 	left := b.withPreview(f, append(g.left[:0], market, you), lw, h)
 	// The others take what a short menu (a title and two moves) and a
 	// short log leave; the menu takes the lines its moves need, up to all

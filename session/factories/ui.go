@@ -34,6 +34,7 @@ type drawings struct {
 	// The parts of the seated board that the menu's moving leaves as
 	// they were: the marketplace, the seat's own area and the others.
 	market, you kit.Part
+	hand        handKept // the hand's lines in the seat's own area
 	others      kit.PartOf[othersDrawn]
 	// seats are the others' blocks, one a seat, which a board carries
 	// over one by one where the others' part as a whole changed.

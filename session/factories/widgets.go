@@ -381,6 +381,30 @@ func handLines(t kit.Theme, hand []factories.Card, w, max int) []string {
 	return listLines(t, head, names, w, max)
 }
 
+// handKept is the seat's hand as handLines last drew it, and what for:
+// the seat's own area is drawn again whenever its record changes, which
+// mostly leaves its hand as it was, and the hand is most of the area's
+// cost.
+type handKept struct {
+	styles *kit.Styles
+	l      *lang.Printer
+	w, max int
+	hand   []factories.Card
+	drawn  []string // read-only: youLines copies them
+	ok     bool
+}
+
+// lines is handLines(t, hand, w, max), kept in k; k may be nil.
+func (k *handKept) lines(t kit.Theme, hand []factories.Card, w, max int) []string {
+	if k == nil {
+		return handLines(t, hand, w, max)
+	}
+	if !k.ok || k.styles != t.Styles || k.l != t.L || k.w != w || k.max != max || !slices.Equal(k.hand, hand) {
+		*k = handKept{styles: t.Styles, l: t.L, w: w, max: max, hand: slices.Clone(hand), drawn: handLines(t, hand, w, max), ok: true}
+	}
+	return k.drawn
+}
+
 // score is a seat's points so far: goods and prestige.
 func score(p factories.PlayerView) int { return p.Goods + p.Prestige }
 
@@ -399,12 +423,14 @@ func machineScore(m *factories.Machine) int {
 // youView draws the seat's own area in at most h lines: resources, dice,
 // Headquarters, compound and hand, shortened (with marks) to fit.
 func youView(t kit.Theme, v *factories.View, s kit.Seats, w, h int) string {
-	return strings.Join(youLines(t, v, s, w, h), "\n")
+	return strings.Join(youLines(t, v, s, w, h, nil), "\n")
 }
 
 // youLines are youView's lines: a board fits them to its column as it
-// keeps them (kit.FitLines), without joining them first.
-func youLines(t kit.Theme, v *factories.View, s kit.Seats, w, h int) []string {
+// keeps them (kit.FitLines), without joining them first. The hand's
+// lines come from kept where it drew them for the same hand (kept may be
+// nil).
+func youLines(t kit.Theme, v *factories.View, s kit.Seats, w, h int, kept *handKept) []string {
 	p := v.You()
 	title := t.Title.Render(t.L.T("factories.you.title")) + " " + s.Label(t, v.Seat)
 	if v.Machine != nil {
@@ -415,7 +441,7 @@ func youLines(t kit.Theme, v *factories.View, s kit.Seats, w, h int) []string {
 		lines = append(lines, fitLine(l, w)...)
 	}
 	room := h - len(lines)
-	hand := handLines(t, v.Hand, w, max(1, room-1))
+	hand := kept.lines(t, v.Hand, w, max(1, room-1))
 	compound := compoundLines(t, t.L.T("factories.compound.head")+" ", p.Compound, w, max(1, room-len(hand)))
 	lines = append(lines, compound...)
 	return append(lines, hand...)
