@@ -18,31 +18,35 @@ import (
 // escapes it, as json.Marshal would have written it after copying what
 // the move wrote twice more, at every update.
 func MenuOf[M any](moves []M, group func(M) (MoveGroup, int), item func(M) MenuMove) []MoveGroup {
-	// Every move's group first, counting each group's moves: the moves
-	// then go into one array, each group's in a slice of it, rather than
-	// into slices grown a move at a time (most of a menu's garbage).
-	var groups []MoveGroup
-	var ranks []int
+	// Every move's group first, counting each group's moves, in arrays
+	// on the stack for a menu's usual size: the groups are then made in
+	// one slice of their number, in rank order, and the moves go into one
+	// array, each group's in a slice of it, rather than into slices grown
+	// a group or a move at a time (most of a menu's garbage).
+	type head struct {
+		g           MoveGroup
+		rank, count int
+	}
+	var smallHeads [16]head
+	var smallOf [64]int
+	heads, of := smallHeads[:0], smallOf[:0] // of: each move's group
 	index := map[string]int{}
-	of := make([]int, len(moves)) // each move's group
-	var counts []int
-	for k, mv := range moves {
+	for _, mv := range moves {
 		g, rank := group(mv)
 		i, ok := index[g.Key]
 		if !ok {
-			i = len(groups)
+			i = len(heads)
 			index[g.Key] = i
 			g.Moves = nil
-			groups = append(groups, g)
-			ranks = append(ranks, rank)
-			counts = append(counts, 0)
+			heads = append(heads, head{g: g, rank: rank})
 		}
-		of[k] = i
-		counts[i]++
+		of = append(of, i)
+		heads[i].count++
 	}
 	all := make([]MenuMove, len(moves))
-	for i, n := range counts {
-		groups[i].Moves = all[:0:n] // room for its n moves, no more
+	for i := range heads {
+		n := heads[i].count
+		heads[i].g.Moves = all[:0:n] // room for its n moves, no more
 		all = all[n:]
 	}
 	for k, mv := range moves {
@@ -60,24 +64,18 @@ func MenuOf[M any](moves []M, group func(M) (MoveGroup, int), item func(M) MenuM
 		}
 		it := item(mv)
 		it.Move = data
-		g := &groups[of[k]]
+		g := &heads[of[k]].g
 		g.Moves = append(g.Moves, it) // within its cap: no copy
 	}
-	for i := range groups {
+	slices.SortStableFunc(heads, func(a, b head) int { return cmp.Compare(a.rank, b.rank) })
+	out := make([]MoveGroup, len(heads))
+	for i := range heads {
+		out[i] = heads[i].g
 		// Clipped, so that no append to a group writes into the next's
 		// moves where one failed to encode; nil as if none were offered.
-		if groups[i].Moves = slices.Clip(groups[i].Moves); len(groups[i].Moves) == 0 {
-			groups[i].Moves = nil
+		if out[i].Moves = slices.Clip(out[i].Moves); len(out[i].Moves) == 0 {
+			out[i].Moves = nil
 		}
-	}
-	order := make([]int, len(groups))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(ranks[a], ranks[b]) })
-	out := make([]MoveGroup, len(groups))
-	for i, j := range order {
-		out[i] = groups[j]
 	}
 	return out
 }
