@@ -80,8 +80,7 @@ func FitLines(lines []string, w int) string {
 	for i, l := range lines {
 		lw := Width(l)
 		if lw > w {
-			lines[i] = ansi.Truncate(l, w-1, "") + "…"
-			lw = Width(lines[i])
+			lines[i], lw = cut(l, w)
 		}
 		widths = append(widths, lw)
 		n += len(lines[i]) + w - lw
@@ -277,10 +276,34 @@ func fitLine(line string, w int) (string, int) {
 	}
 	lw := Width(line)
 	if lw > w {
-		line = ansi.Truncate(line, w-1, "") + "…"
-		lw = Width(line)
+		line, lw = cut(line, w)
 	}
 	return line, max(0, w-lw)
+}
+
+// cut is line, wider than w, cut to w columns with a mark, and its width.
+// A line too wide for its place is mostly cut again at every frame (a
+// waiting seat's idle line beside an 80-column board, at every key), and
+// cutting it was a fifth of such a frame: the cuts are kept, for every
+// screen, by the line itself and the width.
+func cut(line string, w int) (string, int) {
+	c := cuts.Get(cutKey{line, w}, func() cutLine {
+		s := ansi.Truncate(line, w-1, "") + "…"
+		return cutLine{s, Width(s)}
+	})
+	return c.line, c.w
+}
+
+var cuts = NewShared[cutKey, cutLine](1024)
+
+type cutKey struct {
+	line string
+	w    int
+}
+
+type cutLine struct {
+	line string
+	w    int
 }
 
 // WrapItems joins items with sep into lines no wider than w, never

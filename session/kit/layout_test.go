@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // TestWrapKeepsIDsWhole: a card id is one word, whatever lipgloss does
@@ -229,6 +230,25 @@ func TestFitHeight(t *testing.T) {
 				}
 				if want := Fit(block, w, h); got != want {
 					t.Errorf("FitHeight(%q, %d) fitted to %d = %q; Fit gives %q", block, h, w, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestCutKeptAsCut holds a kept cut to the cut made afresh, asked again
+// and at other widths: a line cut to one width is never given for
+// another.
+func TestCutKeptAsCut(t *testing.T) {
+	for _, line := range []string{"you are done: waiting for the others", "\x1b[2m★ dim and long\x1b[0m tail", "漢字漢字漢字 wide"} {
+		for range 2 {
+			for w := 1; w < Width(line); w++ {
+				want := ansi.Truncate(line, w-1, "") + "…"
+				if got, gw := cut(line, w); got != want || gw != Width(want) {
+					t.Fatalf("cut(%q, %d) = %q, %d, want %q, %d", line, w, got, gw, want, Width(want))
+				}
+				if got, _ := fitLine(line, w); got != want {
+					t.Fatalf("fitLine(%q, %d) = %q, want %q", line, w, got, want)
 				}
 			}
 		}
