@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/smokestack/smokestack/engine/factories"
+	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/session/kit"
 )
 
@@ -64,8 +65,8 @@ func (b *board) menu(s kit.Seats) []kit.MoveGroup {
 			return kit.MoveGroup{Key: key}, kindRank[mv.Kind]
 		}
 		last = key
-		title, card := groupOf(t, v, mv)
-		return kit.MoveGroup{Key: key, Title: title, Card: card}, kindRank[mv.Kind]
+		h := groupHeadOf(t, v, mv)
+		return kit.MoveGroup{Key: key, Title: h.title, Card: h.card}, kindRank[mv.Kind]
 	}, func(mv factories.Move) kit.MenuMove {
 		return kit.MenuMove{Label: describe(t, v, s, mv), Confirm: costly[mv.Kind], Loses: loses(t, v, mv)}
 	})
@@ -119,6 +120,36 @@ func groupKey(mv factories.Move) string {
 		return string(mv.Kind) + ":" + mv.Card.Name()
 	}
 	return string(mv.Kind)
+}
+
+// groupHeadOf is groupOf as every screen of the process words it: a
+// group's title and card are public (the marketplace's cards, a card's
+// name, a rule), and each menu remade for a move words its groups
+// again. The key is all groupOf reads.
+func groupHeadOf(t kit.Theme, v *factories.View, mv factories.Move) groupHead {
+	k := headKey{t.L.Tag(), mv.Kind, mv.Slot, mv.Card, blueprintAt(v, mv.Slot), contractorAt(v, mv.Slot)}
+	return groupHeads.Get(k, func() groupHead {
+		title, card := groupOf(t, v, mv)
+		return groupHead{title, card}
+	})
+}
+
+// groupHeads are the groups' titles and cards, shared: their cards are
+// read-only, as a menu's are.
+var groupHeads = kit.NewShared[headKey, groupHead](1024)
+
+type groupHead struct {
+	title string
+	card  *kit.CardRef
+}
+
+type headKey struct {
+	tag        lang.Tag
+	kind       factories.MoveKind
+	slot       int
+	card       factories.Card
+	blueprint  factories.Card
+	contractor factories.Contractor
 }
 
 // groupOf says what a move's group is called and which card it is about.

@@ -120,3 +120,38 @@ func TestGroupWordedOnce(t *testing.T) {
 		t.Fatalf("only %d moves checked", checked)
 	}
 }
+
+// TestGroupHeadsAsWorded holds the groups' titles and cards that every
+// screen shares to the ones worded afresh, through seeded games in two
+// languages: a slot's card changes under the same move, and a shared
+// head keyed on less than it reads would keep the old card's name.
+func TestGroupHeadsAsWorded(t *testing.T) {
+	groupHeads = kit.NewShared[headKey, groupHead](1024) // an empty share
+	heads := 0
+	for seed := uint64(1); seed <= 3; seed++ {
+		s, err := factories.New(factories.Config{Players: 3, Undo: true}, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for step := 0; step < 300 && s.Phase != factories.GameOver; step++ {
+			seat := factories.StatusOf(s).Acting[0]
+			v := factories.ViewOf(s, seat)
+			for _, tag := range []lang.Tag{lang.English, lang.Polish} {
+				th := kit.Theme{L: lang.For(tag)}
+				for _, mv := range v.Legal {
+					title, card := groupOf(th, &v, mv)
+					if got := groupHeadOf(th, &v, mv); got.title != title || !reflect.DeepEqual(got.card, card) {
+						t.Fatalf("seed %d step %d: %+v's group is %q %+v, want %q %+v", seed, step, mv, got.title, got.card, title, card)
+					}
+					heads++
+				}
+			}
+			if s, _, err = factories.Apply(s, seat, v.Legal[step%len(v.Legal)]); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if heads < 500 {
+		t.Fatalf("only %d groups' heads asked: the test plays too little", heads)
+	}
+}
