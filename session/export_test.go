@@ -106,3 +106,12 @@ func (p GameProbe) Overlay() bool { return p.g.overlay != nil }
 // ToRoom is the message that opens room code's screen, as the lobby's
 // enter sends it.
 func ToRoom(code string) tea.Msg { return toRoom{code: code} }
+
+// Idle is what the board says the seat waits for, as the menu shows it
+// when it has no moves; false while the menu has some.
+func (p GameProbe) Idle() (string, bool) {
+	if p.g.board == nil || len(p.g.menu.groups) > 0 {
+		return "", false
+	}
+	return p.g.board.Idle(p.g.seats()), true
+}

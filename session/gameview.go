@@ -329,9 +329,41 @@ func (g *gameScreen) menuView(w, h int) string {
 func (g *gameScreen) drawMenu(w, h int) string {
 	t := g.env.theme
 	if len(g.menu.groups) == 0 && g.board != nil {
-		return t.Title.Render(t.L.T("session.menu.title")) + "\n" + t.Dim.Render(g.board.Idle(g.seats()))
+		return t.Title.Render(t.L.T("session.menu.title")) + "\n" + t.Dim.Render(idleText(g.board.Idle(g.seats()), w, h-1))
 	}
 	return g.menu.view(t, w, h, g.armed != nil)
+}
+
+// idleText fits a board's idle text to the menu's w columns and the h
+// lines under its title: a line too wide is wrapped at its spaces, as
+// the rest of the screen wraps long text, where the column would cut it
+// with "…" at every frame (a done seat read half its sentence). Only
+// when even h lines are short is the last one cut. Text that fits is
+// returned as it is.
+func idleText(s string, w, h int) string {
+	lines := strings.Split(s, "\n")
+	fits := len(lines) <= h || h < 1
+	for _, l := range lines {
+		fits = fits && kit.Width(l) <= w
+	}
+	if fits || w < 1 {
+		return s
+	}
+	out := make([]string, 0, len(lines)+2)
+	for _, l := range lines {
+		if kit.Width(l) <= w {
+			out = append(out, l)
+			continue
+		}
+		for _, part := range strings.Split(kit.Wrap(strings.TrimRight(l, " "), w), "\n") {
+			out = append(out, strings.TrimRight(part, " "))
+		}
+	}
+	if h >= 1 && len(out) > h {
+		out = out[:h]
+		out[h-1] = ansi.Truncate(out[h-1], w-1, "") + "…"
+	}
+	return strings.Join(out, "\n")
 }
 
 // fittedLogTail draws the last h lines of a log of n entries under a
