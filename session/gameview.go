@@ -341,14 +341,29 @@ func (g *gameScreen) drawMenu(w, h int) string {
 // when even h lines are short is the last one cut. Text that fits is
 // returned as it is.
 func idleText(s string, w, h int) string {
-	lines := strings.Split(s, "\n")
-	fits := len(lines) <= h || h < 1
-	for _, l := range lines {
+	fits := strings.Count(s, "\n") < h || h < 1
+	for l := range strings.SplitSeq(s, "\n") {
 		fits = fits && kit.Width(l) <= w
 	}
 	if fits || w < 1 {
 		return s
 	}
+	// The wrap is kept for every screen: a done seat's menu is drawn
+	// again at every update until the phase ends, in the same few words
+	// at every table.
+	return idleWraps.Get(idleKey{s, w, h}, func() string { return wrapIdle(s, w, h) })
+}
+
+var idleWraps = kit.NewShared[idleKey, string](1024)
+
+type idleKey struct {
+	text string
+	w, h int
+}
+
+// wrapIdle is idleText for text that does not fit.
+func wrapIdle(s string, w, h int) string {
+	lines := strings.Split(s, "\n")
 	out := make([]string, 0, len(lines)+2)
 	for _, l := range lines {
 		if kit.Width(l) <= w {
