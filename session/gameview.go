@@ -392,7 +392,11 @@ func fittedLogTail(t kit.Theme, n int, entry func(i int) (string, bool), w, h in
 	if h < 1 {
 		return kit.FitLines([]string{""}, w)
 	}
-	title, shown, fits := logTailParts(t, n, entry, h)
+	// The entries shown are a pane's lines at most: on the stack, not a
+	// slice of their own at every update (a tenth of its CPU).
+	var shownIn [64]string
+	var fitsIn [64]bool
+	title, shown, fits := logTailParts(t, n, entry, h, shownIn[:0], fitsIn[:0])
 	size := len(title) + max(w, 0) // the title is padded; entries are wrapped to w
 	for _, e := range shown {
 		size += 1 + len(e)
@@ -416,13 +420,11 @@ func fittedLogTail(t kit.Theme, n int, entry func(i int) (string, bool), w, h in
 
 // logTailParts are fittedLogTail's title and entries, newest first
 // (shown[j] is entry n-1-j, or its first lines), and whether each is
-// fitted as entry says; fits is nil where shown is not entries but the
-// line saying there are none.
-func logTailParts(t kit.Theme, n int, entry func(i int) (string, bool), h int) (title string, shown []string, fits []bool) {
+// fitted as entry says, appended to shown and fits as given; fits is nil
+// where shown is not entries but the line saying there are none.
+func logTailParts(t kit.Theme, n int, entry func(i int) (string, bool), h int, shown []string, fits []bool) (string, []string, []bool) {
 	// Newest entries last, each whole: an entry that no longer fits is
 	// dropped rather than shown from its middle.
-	shown = make([]string, 0, min(n, h)) // newest first; an entry is a line at least
-	fits = make([]bool, 0, min(n, h))
 	lines := 0
 	for i := n - 1; i >= 0; i-- {
 		e, fit := entry(i)
@@ -437,9 +439,26 @@ func logTailParts(t kit.Theme, n int, entry func(i int) (string, bool), h int) (
 		shown, fits, lines = append(shown, e), append(fits, fit), lines+k
 	}
 	if len(shown) == 0 {
-		shown, fits = []string{t.Dim.Render(t.L.T("session.log.empty"))}, nil
+		shown, fits = append(shown, t.Dim.Render(t.L.T("session.log.empty"))), nil
 	}
-	return t.Title.Render(t.L.T("session.log.pane")) + t.Dim.Render("  "+t.L.T("session.log.paneHint")), shown, fits
+	return logTitle(t), shown, fits
+}
+
+// logTitle is the log pane's title in t, made once for every screen in
+// the same theme and language rather than at every update of each.
+func logTitle(t kit.Theme) string {
+	return logTitles.Get(themeKey{t.Styles, t.L.Tag()}, func() string {
+		return t.Title.Render(t.L.T("session.log.pane")) + t.Dim.Render("  "+t.L.T("session.log.paneHint"))
+	})
+}
+
+var logTitles = kit.NewShared[themeKey, string](64) // themes × languages
+
+// themeKey is what a drawing depends on that depends on a theme and a
+// language alone.
+type themeKey struct {
+	styles *kit.Styles
+	lang   lang.Tag
 }
 
 // waitingView is the waiting room: the code to share and the seats.
