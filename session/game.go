@@ -261,6 +261,25 @@ func SeatsOf(r lobby.RoomInfo, viewer int) kit.Seats {
 	return s
 }
 
+// seatsKept is SeatsOf(r, viewer), or s where it names the same seats
+// already: an update mostly leaves the seats as they were, and naming
+// them anew was two slices at every update of every screen.
+func seatsKept(r lobby.RoomInfo, viewer int, s kit.Seats) kit.Seats {
+	if s.Viewer != viewer || len(s.Names) != len(r.Seats) || len(s.Bots) != len(r.Seats) {
+		return SeatsOf(r, viewer)
+	}
+	for i, seat := range r.Seats {
+		name := seat.Name
+		if seat.BotSeat {
+			name = "" // as SeatsOf names it
+		}
+		if s.Names[i] != name || s.Bots[i] != seat.Bot {
+			return SeatsOf(r, viewer)
+		}
+	}
+	return s
+}
+
 func (g *gameScreen) over() bool {
 	return g.room.Over || g.board != nil && g.board.Over()
 }
@@ -339,7 +358,7 @@ func (g *gameScreen) apply(u lobby.Update) {
 	was := g.acting()
 	g.room, g.seat, g.notice, g.version, g.invite = u.Room, u.Seat, u.Notice, u.Version, u.Invite
 	g.events = u.Events
-	g.table = SeatsOf(g.room, g.seat)
+	g.table = seatsKept(g.room, g.seat, g.table)
 	g.logPane, g.drawings.header = kit.Kept[[2]int]{}, kit.Kept[drawingKey]{} // the bar's key holds all it shows
 	if u.SeatWord != "" && g.seatWord == "" {
 		g.seatWord = u.SeatWord
