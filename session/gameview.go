@@ -177,7 +177,8 @@ func (g *gameScreen) header(w int) string {
 func (g *gameScreen) drawHeader(w int, clockText string) string {
 	t := g.env.theme
 	room := g.roomName(g.code)
-	parts := []string{t.Title.Render("smokestack"), room}
+	var in [8]string // every part there may be: on the stack
+	parts := append(in[:0], themed(t, "brand", func() string { return t.Title.Render("smokestack") }), room)
 	if g.spectator() && g.conn != nil {
 		if g.invite != "" {
 			// Came in with a private room's invite: the code alone would
@@ -444,21 +445,26 @@ func logTailParts(t kit.Theme, n int, entry func(i int) (string, bool), h int, s
 	return logTitle(t), shown, fits
 }
 
-// logTitle is the log pane's title in t, made once for every screen in
-// the same theme and language rather than at every update of each.
+// logTitle is the log pane's title in t.
 func logTitle(t kit.Theme) string {
-	return logTitles.Get(themeKey{t.Styles, t.L.Tag()}, func() string {
+	return themed(t, "log", func() string {
 		return t.Title.Render(t.L.T("session.log.pane")) + t.Dim.Render("  "+t.L.T("session.log.paneHint"))
 	})
 }
 
-var logTitles = kit.NewShared[themeKey, string](64) // themes × languages
+// themed is the drawing named what that depends on the theme and the
+// language alone (a pane's title), made by draw once for every screen
+// rather than at every update of each.
+func themed(t kit.Theme, what string, draw func() string) string {
+	return themedTexts.Get(themeKey{t.Styles, t.L.Tag(), what}, draw)
+}
 
-// themeKey is what a drawing depends on that depends on a theme and a
-// language alone.
+var themedTexts = kit.NewShared[themeKey, string](256) // themes × languages × a few names
+
 type themeKey struct {
 	styles *kit.Styles
 	lang   lang.Tag
+	what   string
 }
 
 // waitingView is the waiting room: the code to share and the seats.
