@@ -43,17 +43,6 @@ func (g grid) lines(w, maxLines int) []string {
 		return nil
 	}
 	lastW := max(8, w-indent)
-	pad := func(cells []string) string {
-		var b strings.Builder
-		for i := range widths {
-			c := ""
-			if i < len(cells) {
-				c = cells[i]
-			}
-			b.WriteString(c + strings.Repeat(" ", widths[i]-kit.Width(c)+1))
-		}
-		return b.String()
-	}
 	var out []string
 	if g.head != nil {
 		// A last title too wide for its column keeps its first words:
@@ -67,24 +56,80 @@ func (g grid) lines(w, maxLines int) []string {
 		if g.below {
 			last = ""
 		}
-		out = append(out, strings.TrimRight(pad(g.head)+last, " "))
+		out = append(out, strings.TrimRight(pad(widths, g.head, last), " "))
 	}
 	for _, r := range g.rows {
-		wrapped := wrapItems(g.p, r.items, g.sep, lastW, maxLines, g.noun)
-		if r.more != "" {
-			for i, l := range wrapped {
-				wrapped[i] = strings.Replace(l, " (i)", " ("+r.more+")", 1)
-			}
+		out = append(out, g.rowLines(r, pad(widths, r.cells, ""), indent, lastW, maxLines)...)
+	}
+	return out
+}
+
+// pad is cells in columns of widths, each a space wider, then last.
+func pad(widths []int, cells []string, last string) string {
+	var b strings.Builder
+	n := len(last)
+	for i, wd := range widths {
+		n += wd + 1
+		if i < len(cells) {
+			n += len(cells[i]) // its styles' bytes
 		}
-		if g.below {
-			out = append(out, strings.TrimRight(pad(r.cells), " "))
-		} else {
-			out = append(out, strings.TrimRight(pad(r.cells)+wrapped[0], " "))
-			wrapped = wrapped[1:]
+	}
+	b.Grow(n)
+	for i, wd := range widths {
+		c := ""
+		if i < len(cells) {
+			c = cells[i]
 		}
-		for _, l := range wrapped {
-			out = append(out, strings.Repeat(" ", indent)+l)
+		b.WriteString(c)
+		for k := wd - kit.Width(c) + 1; k > 0; k -= len(spaces) {
+			b.WriteString(spaces[:min(k, len(spaces))])
 		}
+	}
+	b.WriteString(last)
+	return b.String()
+}
+
+const spaces = "                                "
+
+// rowLines are a row's lines, its cells padded to their columns
+// (padded): the same row is drawn again for each way a board tries
+// (maxLines, the notation of the other rows), for each screen of a
+// table, and after each move that left it as it was. rowKey holds all
+// that rowLinesOf reads (indent follows from padded and below).
+func (g grid) rowLines(r gridRow, padded string, indent, lastW, maxLines int) []string {
+	key := rowKey{g.p.Tag(), padded, strings.Join(r.items, "\x00"), len(r.items), g.sep, g.noun, r.more,
+		lastW, maxLines, g.below}
+	return gridRows.Get(key, func() []string { return g.rowLinesOf(r, padded, indent, lastW, maxLines) })
+}
+
+// gridRows are rowLines' lines. Shared: copied, never written to.
+var gridRows = kit.NewShared[rowKey, []string](8192)
+
+type rowKey struct {
+	tag             lang.Tag
+	padded, items   string
+	count           int // of items: none and one empty join alike
+	sep, noun, more string
+	lastW, maxLines int
+	below           bool // with padded, where the items start
+}
+
+func (g grid) rowLinesOf(r gridRow, padded string, indent, lastW, maxLines int) []string {
+	wrapped := wrapItems(g.p, r.items, g.sep, lastW, maxLines, g.noun)
+	if r.more != "" {
+		for i, l := range wrapped {
+			wrapped[i] = strings.Replace(l, " (i)", " ("+r.more+")", 1)
+		}
+	}
+	out := make([]string, 0, len(wrapped)+1)
+	if g.below {
+		out = append(out, strings.TrimRight(padded, " "))
+	} else {
+		out = append(out, strings.TrimRight(padded+wrapped[0], " "))
+		wrapped = wrapped[1:]
+	}
+	for _, l := range wrapped {
+		out = append(out, strings.Repeat(" ", indent)+l)
 	}
 	return out
 }
