@@ -37,13 +37,27 @@ type gridRow struct {
 // lines draws the grid in width w. A row's last column takes at most
 // maxLines lines (0: no limit); items that do not fit are counted in a
 // "+N more (i)" marker, so nothing is cut silently.
-func (g grid) lines(w, maxLines int) []string {
+func (g grid) lines(w, maxLines int) []string { return g.layout(w).lines(maxLines) }
+
+// laidGrid is a grid laid out in a width: its head and its rows' cells
+// padded to their columns, for lines to draw with as many of the last
+// column's lines as each try allows.
+type laidGrid struct {
+	g      grid
+	indent int
+	head   string
+	rows   []rowKey // maxLines is lines'
+	none   bool     // no column
+}
+
+// layout lays g out in width w.
+func (g grid) layout(w int) laidGrid {
 	widths, indent := g.columns()
 	if widths == nil {
-		return nil
+		return laidGrid{none: true}
 	}
+	l := laidGrid{g: g, indent: indent, rows: make([]rowKey, len(g.rows))}
 	lastW := max(8, w-indent)
-	var out []string
 	if g.head != nil {
 		// A last title too wide for its column keeps its first words:
 		// "cards (⇧ upgraded)" becomes "cards".
@@ -56,10 +70,32 @@ func (g grid) lines(w, maxLines int) []string {
 		if g.below {
 			last = ""
 		}
-		out = append(out, strings.TrimRight(pad(widths, g.head, last), " "))
+		l.head = strings.TrimRight(pad(widths, g.head, last), " ")
 	}
-	for _, r := range g.rows {
-		out = append(out, g.rowLines(r, pad(widths, r.cells, ""), indent, lastW, maxLines)...)
+	tag := g.p.Tag()
+	for i, r := range g.rows {
+		l.rows[i] = rowKey{tag, pad(widths, r.cells, ""), strings.Join(r.items, "\x00"), len(r.items), g.sep, g.noun, r.more,
+			lastW, 0, g.below}
+	}
+	return l
+}
+
+// lines draws the laid grid, a row's last column in at most maxLines
+// lines (0: no limit).
+func (l laidGrid) lines(maxLines int) []string {
+	if l.none {
+		return nil
+	}
+	n := len(l.rows)
+	if l.g.head != nil {
+		n++
+	}
+	out := make([]string, 0, n)
+	if l.g.head != nil {
+		out = append(out, l.head)
+	}
+	for i, r := range l.g.rows {
+		out = append(out, l.g.rowLines(r, l.rows[i], l.indent, maxLines)...)
 	}
 	return out
 }
@@ -91,15 +127,14 @@ func pad(widths []int, cells []string, last string) string {
 
 const spaces = "                                "
 
-// rowLines are a row's lines, its cells padded to their columns
-// (padded): the same row is drawn again for each way a board tries
-// (maxLines, the notation of the other rows), for each screen of a
-// table, and after each move that left it as it was. rowKey holds all
-// that rowLinesOf reads (indent follows from padded and below).
-func (g grid) rowLines(r gridRow, padded string, indent, lastW, maxLines int) []string {
-	key := rowKey{g.p.Tag(), padded, strings.Join(r.items, "\x00"), len(r.items), g.sep, g.noun, r.more,
-		lastW, maxLines, g.below}
-	return gridRows.Get(key, func() []string { return g.rowLinesOf(r, padded, indent, lastW, maxLines) })
+// rowLines are a row's lines: the same row is drawn again for each way
+// a board tries (maxLines, the notation of the other rows), for each
+// screen of a table, and after each move that left it as it was. key
+// holds all that rowLinesOf reads (indent follows from its padded
+// cells and below) but maxLines, set here.
+func (g grid) rowLines(r gridRow, key rowKey, indent, maxLines int) []string {
+	key.maxLines = maxLines
+	return gridRows.Get(key, func() []string { return g.rowLinesOf(r, key.padded, indent, key.lastW, maxLines) })
 }
 
 // gridRows are rowLines' lines. Shared: copied, never written to.

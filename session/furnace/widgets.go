@@ -139,8 +139,9 @@ func marketBlock(t kit.Theme, v *furnace.View, s kit.Seats, w int, n notation, m
 	// Discs that still do not fit are cut with a marker; the reference
 	// (i) lists every card's discs.
 	var rows []string
+	laid := g.layout(w)
 	for _, per := range []int{3, 2, 1} {
-		rows = g.lines(w, per)
+		rows = laid.lines(per)
 		if maxLines <= 0 || len(lines)+len(rows) <= maxLines {
 			break
 		}
@@ -287,7 +288,8 @@ func playersBlock(t kit.Theme, v *furnace.View, s kit.Seats, w int, n notation, 
 	if a := v.Agent; a != nil && v.Phase == furnace.AuctionPhase {
 		g.rows = append(g.rows, agentRow(p, a, capitalists))
 	}
-	lines := g.lines(w, o.perPlayer)
+	laid := g.layout(w)
+	lines := laid.lines(o.perPlayer)
 	// The goods' columns headed by their letters, which the legend beside
 	// the table explains, where their words are too wide or leave the
 	// cards too little room.
@@ -295,8 +297,7 @@ func playersBlock(t kit.Theme, v *furnace.View, s kit.Seats, w int, n notation, 
 	letters.head = slices.Clone(head)
 	i := slices.Index(head, p.T("furnace.players.money"))
 	copy(letters.head[i:], []string{"$", p.T("furnace.short.coal"), p.T("furnace.short.iron"), p.T("furnace.short.oil"), p.T("furnace.short.tokens")})
-	_, at := g.columns()
-	if short := letters.lines(w, o.perPlayer); widest(lines) > w || len(short) < len(lines) || w-at < minCardsWidth {
+	if short := letters.lines(w, o.perPlayer); widest(lines) > w || len(short) < len(lines) || w-laid.indent < minCardsWidth {
 		lines = short
 	}
 	lines[0] = t.Dim.Render(lines[0])
