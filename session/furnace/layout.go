@@ -114,9 +114,10 @@ func (b *board) narrowTop(f kit.Frame) narrowParts {
 		top = b.top(f, w, h-minBottom-1-seats)
 	}
 	var players []string
+	table := newPlayersTable(t, v, f.Seats, w, short)
 	for _, o := range []playersOptions{{below: true, withLines: true}, {below: true}, {below: true, perPlayer: 1}, {perPlayer: 2}, {perPlayer: 1}} {
 		o.skipViewer = skip
-		players = playersBlock(t, v, f.Seats, w, short, o)
+		players = table.block(o)
 		if widest(players) <= w && len(top)+len(players)+minBottom <= h {
 			break
 		}
@@ -186,11 +187,12 @@ func (b *board) playersWithTitle(f kit.Frame, w, h int, skipViewer bool) []strin
 	// else beside it, else every card's id, else as many ids as fit with a
 	// marker for the rest.
 	var lines []string
+	table := newPlayersTable(t, b.v, f.Seats, w, short)
 	for _, o := range []playersOptions{
 		{withLines: true, below: true}, {withLines: true}, {below: true}, {}, {perPlayer: 3}, {perPlayer: 2}, {perPlayer: 1},
 	} {
 		o.skipViewer = skipViewer
-		lines = append(slices.Clone(title), playersBlock(t, b.v, f.Seats, w, short, o)...)
+		lines = append(slices.Clone(title), table.block(o)...)
 		if len(lines) <= h && widest(lines) <= w {
 			break
 		}

@@ -2,7 +2,6 @@ package furnace
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -236,15 +235,68 @@ type playersOptions struct {
 // playersBlock draws every seat as a row of a table: capitalist, goods,
 // its part in the phase and its cards; in the 2-player game the Agent too.
 func playersBlock(t kit.Theme, v *furnace.View, s kit.Seats, w int, n notation, o playersOptions) []string {
-	p := t.L
-	n = n.in(p)
-	head := playersHead(p, v)
-	capitalists := v.Config.Capitalists
-	g := grid{head: head, sep: " · ", noun: "furnace.count.cards", p: p, below: o.below}
-	if v.Config.Chain {
-		g.sep = " → "
+	return newPlayersTable(t, v, s, w, n).block(o)
+}
+
+// playersTable is the players' table in w columns, for a board to try
+// it in ways (playersOptions) until one fits: the rows made once for
+// each way of wording the cards, each laid out once for each way of
+// placing them.
+type playersTable struct {
+	t    kit.Theme
+	v    *furnace.View
+	s    kit.Seats
+	w    int
+	n    notation
+	head []string
+	rows map[[2]bool][]gridRow   // by skipViewer, withLines
+	laid map[[3]bool][2]laidGrid // by those and below: words, letters
+}
+
+func newPlayersTable(t kit.Theme, v *furnace.View, s kit.Seats, w int, n notation) *playersTable {
+	n = n.in(t.L)
+	return &playersTable{t: t, v: v, s: s, w: w, n: n, head: playersHead(t.L, v),
+		rows: map[[2]bool][]gridRow{}, laid: map[[3]bool][2]laidGrid{}}
+}
+
+// block is the table drawn as o says.
+func (pt *playersTable) block(o playersOptions) []string {
+	p := pt.t.L
+	key := [3]bool{o.skipViewer, o.withLines, o.below}
+	laid, ok := pt.laid[key]
+	if !ok {
+		rows, ok := pt.rows[[2]bool{o.skipViewer, o.withLines}]
+		if !ok {
+			rows = pt.makeRows(o)
+			pt.rows[[2]bool{o.skipViewer, o.withLines}] = rows
+		}
+		g := grid{head: pt.head, rows: rows, sep: " · ", noun: "furnace.count.cards", p: p, below: o.below}
+		if pt.v.Config.Chain {
+			g.sep = " → "
+		}
+		// The goods' columns headed by their letters, which the legend
+		// beside the table explains, where their words are too wide or
+		// leave the cards too little room.
+		letters := g
+		letters.head = slices.Clone(pt.head)
+		i := slices.Index(pt.head, p.T("furnace.players.money"))
+		copy(letters.head[i:], []string{"$", p.T("furnace.short.coal"), p.T("furnace.short.iron"), p.T("furnace.short.oil"), p.T("furnace.short.tokens")})
+		laid = [2]laidGrid{g.layout(pt.w), letters.layout(pt.w)}
+		pt.laid[key] = laid
 	}
-	num := func(k int) string { return fmt.Sprintf("%*d", 3, k) }
+	lines := laid[0].lines(o.perPlayer)
+	if short := laid[1].lines(o.perPlayer); widest(lines) > pt.w || len(short) < len(lines) || pt.w-laid[0].indent < minCardsWidth {
+		lines = short
+	}
+	lines[0] = pt.t.Dim.Render(lines[0])
+	return lines
+}
+
+// makeRows makes the table's rows for o's skipViewer and withLines.
+func (pt *playersTable) makeRows(o playersOptions) []gridRow {
+	t, v, s, n, p := pt.t, pt.v, pt.s, pt.n, pt.t.L
+	capitalists := v.Config.Capitalists
+	var rows []gridRow
 	for seat := range v.Players {
 		if o.skipViewer && s.Me(seat) {
 			continue
@@ -260,7 +312,7 @@ func playersBlock(t kit.Theme, v *furnace.View, s kit.Seats, w int, n notation, 
 			name = seatStyle(t, seat).Render(s.Short(seat, 14))
 		}
 		pl := v.Players[seat]
-		cells := []string{mark, name, num(pl.Goods.Money), num(pl.Goods.Coal), num(pl.Goods.Iron), num(pl.Goods.Oil), num(pl.Goods.Tokens), playerState(p, v, pl)}
+		cells := []string{mark, name, num3(pl.Goods.Money), num3(pl.Goods.Coal), num3(pl.Goods.Iron), num3(pl.Goods.Oil), num3(pl.Goods.Tokens), playerState(p, v, pl)}
 		if capitalists {
 			cells = slices.Insert(cells, 2, capitalistName(p, pl.Capitalist))
 		}
@@ -283,25 +335,21 @@ func playersBlock(t kit.Theme, v *furnace.View, s kit.Seats, w int, n notation, 
 				row.items[len(items)-1] += " (y)"
 			}
 		}
-		g.rows = append(g.rows, row)
+		rows = append(rows, row)
 	}
 	if a := v.Agent; a != nil && v.Phase == furnace.AuctionPhase {
-		g.rows = append(g.rows, agentRow(p, a, capitalists))
+		rows = append(rows, agentRow(p, a, capitalists))
 	}
-	laid := g.layout(w)
-	lines := laid.lines(o.perPlayer)
-	// The goods' columns headed by their letters, which the legend beside
-	// the table explains, where their words are too wide or leave the
-	// cards too little room.
-	letters := g
-	letters.head = slices.Clone(head)
-	i := slices.Index(head, p.T("furnace.players.money"))
-	copy(letters.head[i:], []string{"$", p.T("furnace.short.coal"), p.T("furnace.short.iron"), p.T("furnace.short.oil"), p.T("furnace.short.tokens")})
-	if short := letters.lines(w, o.perPlayer); widest(lines) > w || len(short) < len(lines) || w-laid.indent < minCardsWidth {
-		lines = short
+	return rows
+}
+
+// num3 is k right-aligned in three columns, as fmt's "%3d".
+func num3(k int) string {
+	d := strconv.Itoa(k)
+	if len(d) >= 3 {
+		return d
 	}
-	lines[0] = t.Dim.Render(lines[0])
-	return lines
+	return "   "[len(d):] + d
 }
 
 // minCardsWidth is the least room the players' table leaves its cards'
