@@ -31,14 +31,14 @@ func (b *board) Draw(f kit.Frame) string {
 	return kit.Fit(drawn, f.Width, f.Height)
 }
 
-// top is what the board opens with: the market in the auction and the
-// resolution; the seat's own cards in production (none for a spectator,
-// whose players' table shows every seat's cards).
-func (b *board) top(f kit.Frame, w, maxLines int) []string {
-	v := b.v
+// top is what the board opens with, m's width wide: the market in the
+// auction and the resolution; the seat's own cards in production (none
+// for a spectator, whose players' table shows every seat's cards).
+func (b *board) top(f kit.Frame, m *marketTable, maxLines int) []string {
+	v, w := b.v, m.w
 	switch {
 	case v.Phase == furnace.AuctionPhase || v.Phase == furnace.ResolvePhase:
-		return fitMarket(f.Theme, v, f.Seats, w, maxLines)
+		return m.fit(maxLines)
 	case v.Phase == furnace.ProductionPhase && v.You() != nil && f.Menu != nil:
 		return yourCardsBlock(f.Theme, v, w, maxLines)
 	}
@@ -50,14 +50,19 @@ func (b *board) top(f kit.Frame, w, maxLines int) []string {
 // for the discs: who bids what is the auction, and the words had pushed
 // it behind "(i)" markers at 100 columns.
 func fitMarket(t kit.Theme, v *furnace.View, s kit.Seats, w, maxLines int) []string {
-	lines := marketBlock(t, v, s, w, long, maxLines)
+	return newMarketTable(t, v, s, w).fit(maxLines)
+}
+
+// fit is fitMarket, m drawn in each notation once for all its tries.
+func (m *marketTable) fit(maxLines int) []string {
+	lines := m.block(long, maxLines)
 	for _, l := range lines {
-		if kit.Width(l) > w {
-			return marketBlock(t, v, s, w, short, maxLines)
+		if kit.Width(l) > m.w {
+			return m.block(short, maxLines)
 		}
 	}
 	hidden := func(lines []string) int { return strings.Count(strings.Join(lines, "\n"), " (i)") }
-	if brief := marketBlock(t, v, s, w, short, maxLines); hidden(brief) < hidden(lines) {
+	if brief := m.block(short, maxLines); hidden(brief) < hidden(lines) {
 		return brief
 	}
 	return lines
@@ -109,9 +114,10 @@ func (b *board) narrowTop(f kit.Frame) narrowParts {
 		seats++
 	}
 	room := h - minBottom - 1 - 2*seats
-	top := b.top(f, w, room)
+	market := newMarketTable(t, v, f.Seats, w)
+	top := b.top(f, market, room)
 	if len(top) > room {
-		top = b.top(f, w, h-minBottom-1-seats)
+		top = b.top(f, market, h-minBottom-1-seats)
 	}
 	var players []string
 	table := newPlayersTable(t, v, f.Seats, w, short)
@@ -168,9 +174,9 @@ func (b *board) wideLeft(f kit.Frame, lw int) wideParts {
 	v, w, h := b.v, f.Width, f.Height
 	var head, left []string
 	if v.Phase == furnace.ProductionPhase {
-		left = append(b.top(f, lw, 0), "")
+		left = append(b.top(f, newMarketTable(f.Theme, v, f.Seats, lw), 0), "")
 	} else {
-		head = append(b.top(f, w, h/2), "")
+		head = append(b.top(f, newMarketTable(f.Theme, v, f.Seats, w), h/2), "")
 	}
 	bodyH := h - len(head)
 	left = append(left, b.playersWithTitle(f, lw, bodyH-len(left), v.Phase == furnace.ProductionPhase)...)
@@ -241,7 +247,7 @@ type preview struct {
 // and the log.
 func (b *board) public(f kit.Frame) string {
 	w, h := f.Width, f.Height
-	top := b.top(f, w, h/2)
+	top := b.top(f, newMarketTable(f.Theme, b.v, f.Seats, w), h/2)
 	var lines []string
 	if len(top) > 0 {
 		lines = append(top, "")

@@ -89,8 +89,58 @@ func hasNeutral(v *furnace.View) bool {
 // compensation and the discs on it. While the cards are resolved it holds
 // the cards still to resolve, the one being resolved first.
 func marketBlock(t kit.Theme, v *furnace.View, s kit.Seats, w int, n notation, maxLines int) []string {
-	p := t.L
-	n = n.in(p)
+	return newMarketTable(t, v, s, w).block(n, maxLines)
+}
+
+// marketTable is the market in w columns, for a board to try in each
+// notation and line limit until one fits: its title and rows made and
+// laid out once for each notation.
+type marketTable struct {
+	t     kit.Theme
+	v     *furnace.View
+	s     kit.Seats
+	w     int
+	made  [2]bool // by notation: long, short
+	title [2][]string
+	laid  [2]laidGrid
+}
+
+func newMarketTable(t kit.Theme, v *furnace.View, s kit.Seats, w int) *marketTable {
+	return &marketTable{t: t, v: v, s: s, w: w}
+}
+
+// block is the market in the notation n in at most maxLines lines
+// (0: no limit), where it can.
+func (m *marketTable) block(n notation, maxLines int) []string {
+	i := 0
+	if n.short {
+		i = 1
+	}
+	if !m.made[i] {
+		m.title[i], m.laid[i] = m.make(n.in(m.t.L))
+		m.made[i] = true
+	}
+	lines := slices.Clone(m.title[i])
+	// A card's discs take up to three lines where the market has the
+	// room: at two, a third bid hid behind "(i)" and sent a 120-column
+	// market into the short notation for the rest of the auction.
+	// Discs that still do not fit are cut with a marker; the reference
+	// (i) lists every card's discs.
+	var rows []string
+	for _, per := range []int{3, 2, 1} {
+		rows = m.laid[i].lines(per)
+		if maxLines <= 0 || len(lines)+len(rows) <= maxLines {
+			break
+		}
+	}
+	rows[0] = m.t.Dim.Render(rows[0])
+	lines = append(lines, rows...)
+	return withStandIn(m.t, m.v, lines, m.w, maxLines)
+}
+
+// make makes the market's title lines and lays out its grid in n.
+func (m *marketTable) make(n notation) ([]string, laidGrid) {
+	t, v, s, w, p := m.t, m.v, m.s, m.w, m.t.L
 	title := t.Title.Render(p.T("furnace.market.title")) + t.Dim.Render("  "+p.N("furnace.market.deck", v.DeckSize))
 	lines := []string{title}
 	if v.Phase == furnace.ResolvePhase {
@@ -132,22 +182,7 @@ func marketBlock(t kit.Theme, v *furnace.View, s kit.Seats, w int, n notation, m
 			items: items,
 		})
 	}
-	// A card's discs take up to three lines where the market has the
-	// room: at two, a third bid hid behind "(i)" and sent a 120-column
-	// market into the short notation for the rest of the auction.
-	// Discs that still do not fit are cut with a marker; the reference
-	// (i) lists every card's discs.
-	var rows []string
-	laid := g.layout(w)
-	for _, per := range []int{3, 2, 1} {
-		rows = laid.lines(per)
-		if maxLines <= 0 || len(lines)+len(rows) <= maxLines {
-			break
-		}
-	}
-	rows[0] = t.Dim.Render(rows[0])
-	lines = append(lines, rows...)
-	return withStandIn(t, v, lines, w, maxLines)
+	return lines, g.layout(w)
 }
 
 // withStandIn says, on the market's title line where it fits, else on a
