@@ -33,6 +33,9 @@ func TestGridRowsKeyed(t *testing.T) {
 		"items split otherwise": func(g *grid, _, _ *int) {
 			g.rows[1].items = []string{"GGG-07\x00HHH-08"}
 		},
+		"items split otherwise, as many": func(g *grid, _, _ *int) {
+			g.rows[1].items = []string{"GGG-07H", "HH-08"}
+		},
 		"no item":   func(g *grid, _, _ *int) { g.rows[1].items = nil; g.rows[1].more = "" },
 		"one empty": func(g *grid, _, _ *int) { g.rows[1].items = []string{""}; g.rows[1].more = "" },
 		"separator": func(g *grid, _, _ *int) { g.sep = " > " },
