@@ -55,6 +55,10 @@ func fitMarket(t kit.Theme, v *furnace.View, s kit.Seats, w, maxLines int) []str
 
 // fit is fitMarket, m drawn in each notation once for all its tries.
 func (m *marketTable) fit(maxLines int) []string {
+	if m.tooWide(long) {
+		// As the loop below would find, without drawing the discs.
+		return m.block(short, maxLines)
+	}
 	lines := m.block(long, maxLines)
 	for _, l := range lines {
 		if kit.Width(l) > m.w {

@@ -48,6 +48,9 @@ type laidGrid struct {
 	head   string
 	rows   []rowKey // maxLines is lines'
 	none   bool     // no column
+	// least is the width under which no line fits, whatever lines'
+	// limit: the head's, or a row's cells'.
+	least int
 }
 
 // layout lays g out in width w.
@@ -71,11 +74,14 @@ func (g grid) layout(w int) laidGrid {
 			last = ""
 		}
 		l.head = strings.TrimRight(pad(widths, g.head, last), " ")
+		l.least = kit.Width(l.head)
 	}
 	tag := g.p.Tag()
 	for i, r := range g.rows {
-		l.rows[i] = rowKey{tag, pad(widths, r.cells, ""), strings.Join(r.items, "\x00"), len(r.items), g.sep, g.noun, r.more,
+		padded := pad(widths, r.cells, "")
+		l.rows[i] = rowKey{tag, padded, strings.Join(r.items, "\x00"), len(r.items), g.sep, g.noun, r.more,
 			lastW, 0, g.below}
+		l.least = max(l.least, kit.Width(strings.TrimRight(padded, " ")))
 	}
 	return l
 }

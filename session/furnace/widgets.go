@@ -112,14 +112,7 @@ func newMarketTable(t kit.Theme, v *furnace.View, s kit.Seats, w int) *marketTab
 // block is the market in the notation n in at most maxLines lines
 // (0: no limit), where it can.
 func (m *marketTable) block(n notation, maxLines int) []string {
-	i := 0
-	if n.short {
-		i = 1
-	}
-	if !m.made[i] {
-		m.title[i], m.laid[i] = m.make(n.in(m.t.L))
-		m.made[i] = true
-	}
+	i := m.laidIn(n)
 	lines := slices.Clone(m.title[i])
 	// A card's discs take up to three lines where the market has the
 	// room: at two, a third bid hid behind "(i)" and sent a 120-column
@@ -136,6 +129,27 @@ func (m *marketTable) block(n notation, maxLines int) []string {
 	rows[0] = m.t.Dim.Render(rows[0])
 	lines = append(lines, rows...)
 	return withStandIn(m.t, m.v, lines, m.w, maxLines)
+}
+
+// laidIn makes and lays out the market in n, once, and says which of
+// title and laid hold it.
+func (m *marketTable) laidIn(n notation) int {
+	i := 0
+	if n.short {
+		i = 1
+	}
+	if !m.made[i] {
+		m.title[i], m.laid[i] = m.make(n.in(m.t.L))
+		m.made[i] = true
+	}
+	return i
+}
+
+// tooWide reports whether the market in n has a line wider than its
+// width whatever its line limit: its title, its head or a card's cells.
+func (m *marketTable) tooWide(n notation) bool {
+	i := m.laidIn(n)
+	return m.laid[i].least > m.w || widest(m.title[i]) > m.w
 }
 
 // make makes the market's title lines and lays out its grid in n.
