@@ -52,9 +52,9 @@ func TestGridRowsKeyed(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			g, w, maxLines := base()
 			change(&g, &w, &maxLines)
-			gridRows = kit.NewShared[rowKey, []string](8192)
+			gridRows = kit.NewShared[rowKey, []string](1024)
 			fresh := g.lines(w, maxLines)
-			gridRows = kit.NewShared[rowKey, []string](8192)
+			gridRows = kit.NewShared[rowKey, []string](1024)
 			b, bw, bMax := base()
 			first := b.lines(bw, bMax)
 			if got := g.lines(w, maxLines); !slices.Equal(got, fresh) {

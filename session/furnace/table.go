@@ -144,7 +144,7 @@ func (g grid) rowLines(r gridRow, key rowKey, indent, maxLines int) []string {
 }
 
 // gridRows are rowLines' lines. Shared: copied, never written to.
-var gridRows = kit.NewShared[rowKey, []string](8192)
+var gridRows = kit.NewShared[rowKey, []string](1024)
 
 type rowKey struct {
 	tag             lang.Tag
