@@ -375,9 +375,8 @@ func wrapIdle(s string, w, h int) string {
 			out = append(out, strings.TrimRight(part, " "))
 		}
 	}
-	if h >= 1 && len(out) > h {
-		out = out[:h]
-		out[h-1] = ansi.Truncate(out[h-1], w-1, "") + "…"
+	if h >= 1 {
+		out = atMost(out, w, h)
 	}
 	return strings.Join(out, "\n")
 }

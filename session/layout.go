@@ -37,11 +37,7 @@ func tooSmall(p *lang.Printer, w, h int, size [2]int, keyed bool) string {
 		// Narrower than the request: wrapped, and marked where even
 		// that does not fit.
 		lines := strings.Split(lipgloss.NewStyle().Width(w).Align(lipgloss.Center).Render(msg+"\n"+sub), "\n")
-		if len(lines) > h {
-			lines = lines[:h]
-			lines[h-1] = ansi.Truncate(lines[h-1], w-1, "") + "…"
-		}
-		block = strings.Join(lines, "\n")
+		block = strings.Join(atMost(lines, w, h), "\n")
 	}
 	return kit.Fit(lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center, block), w, h)
 }
@@ -63,10 +59,18 @@ func statusLines(s string, w int) (block string, n int) {
 	if kit.Width(s) <= w {
 		return s, 1
 	}
-	lines := strings.Split(kit.Wrap(s, w), "\n")
-	if len(lines) > maxStatus {
-		lines = lines[:maxStatus]
-		lines[maxStatus-1] = ansi.Truncate(lines[maxStatus-1], w-1, "") + "…"
-	}
+	lines := atMost(strings.Split(kit.Wrap(s, w), "\n"), w, maxStatus)
 	return strings.Join(lines, "\n"), len(lines)
+}
+
+// atMost is the first h of lines of width w, the last cut to fit with
+// "…" when any had to go: text too long for its place shows that it goes
+// on rather than stopping as if whole.
+func atMost(lines []string, w, h int) []string {
+	if len(lines) <= h {
+		return lines
+	}
+	lines = lines[:h]
+	lines[h-1] = ansi.Truncate(lines[h-1], w-1, "") + "…"
+	return lines
 }

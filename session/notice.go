@@ -6,7 +6,6 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/smokestack/smokestack/lobby/chat"
 	"github.com/smokestack/smokestack/session/kit"
@@ -68,11 +67,7 @@ func (n *notice) aboveSmall(w, h int, t kit.Theme, draw func(w, h int) string) s
 	if w <= 0 || h <= 0 {
 		return n.text + "\n" + draw(w, h)
 	}
-	lines := strings.Split(lipgloss.NewStyle().Width(w).Render(n.text), "\n")
-	if len(lines) > h {
-		lines = lines[:h]
-		lines[h-1] = ansi.Truncate(lines[h-1], w-1, "") + "…"
-	}
+	lines := atMost(strings.Split(lipgloss.NewStyle().Width(w).Render(n.text), "\n"), w, h)
 	for i, l := range lines {
 		lines[i] = t.Banner.Render(strings.TrimRight(l, " "))
 	}
