@@ -103,8 +103,11 @@ type capResult struct {
 	// clients, used over the play, in cores (1: one core busy throughout),
 	// and ClientCPUPerMoveMs the same per move the server committed: the
 	// share of the machine the load itself takes.
-	ClientCPUCores     float64 `json:"client_cpu_cores"`
-	ClientProcs        int     `json:"client_procs"` // the clients' GOMAXPROCS (--client-procs)
+	ClientCPUCores float64 `json:"client_cpu_cores"`
+	ClientProcs    int     `json:"client_procs"` // the clients' GOMAXPROCS (--client-procs)
+	// ClientsIdle says the clients ran in the kernel's idle class
+	// (--clients-idle): the server had the cores first.
+	ClientsIdle        bool    `json:"clients_idle,omitempty"`
 	ClientCPUPerMoveMs float64 `json:"client_cpu_per_move_ms,omitempty"`
 	// ServerPID is our own server process, for a profiler or perf.
 	ServerPID      int     `json:"server_pid,omitempty"`
@@ -144,6 +147,12 @@ func capacity(ctx context.Context, c config, log *slog.Logger) (capResult, error
 	}
 	res.Server, res.Freed = server, child != nil
 	res.ClientProcs = runtime.GOMAXPROCS(0)
+	if c.clientsIdle {
+		if err := keepIdle(ctx); err != nil {
+			return res, fmt.Errorf("--clients-idle: %w", err)
+		}
+		res.ClientsIdle = true
+	}
 	pr := newProbe(metricsURL, child != nil)
 	before, _ := pr.read(true)
 
@@ -857,7 +866,11 @@ func (r capResult) writeTable(w io.Writer) error {
 	}
 	r.Pace.write(w)
 	if r.ClientCPUCores > 0 {
-		fmt.Fprintf(w, "clients (smokeload's own process, GOMAXPROCS %d): %.2f cores over the play, %.1f ms a move\n", r.ClientProcs, r.ClientCPUCores, r.ClientCPUPerMoveMs)
+		idle := ""
+		if r.ClientsIdle {
+			idle = ", on the cores the server left"
+		}
+		fmt.Fprintf(w, "clients (smokeload's own process, GOMAXPROCS %d%s): %.2f cores over the play, %.1f ms a move\n", r.ClientProcs, idle, r.ClientCPUCores, r.ClientCPUPerMoveMs)
 	}
 	if r.Profiles != "" {
 		fmt.Fprintf(w, "heap and goroutine profiles with everyone seated: %s\n", r.Profiles)

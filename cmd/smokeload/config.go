@@ -59,6 +59,9 @@ type config struct {
 	// clientProcs is GOMAXPROCS for this process in capacity mode (0:
 	// Go's default).
 	clientProcs int
+	// clientsIdle puts the clients in the kernel's idle class, so the
+	// server has the cores first (yieldCores).
+	clientsIdle bool
 	// label names a run's profiles; serverEnv is added to our own server
 	// process's environment.
 	label     string
@@ -124,6 +127,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.cpuProfile, "cpu-profile", "", "capacity mode: write the server's CPU profile over the play (--duration) to this `FILE`; with --target it must serve it (serve --pprof)")
 	fs.StringVar(&c.clientCPUProfile, "client-cpu-profile", "", "capacity mode: write the players' CPU profile over the play (--duration), smokeload's own process, to this `FILE`")
 	fs.IntVar(&c.clientProcs, "client-procs", 0, "capacity mode: run the players' SSH clients, smokeload's own process, on at most this many cores at once (its GOMAXPROCS; 0: all of them), to leave the rest to the server they measure")
+	fs.BoolVar(&c.clientsIdle, "clients-idle", false, "capacity mode (Linux): run the players' SSH clients, smokeload's own process, only on cores the server leaves (the kernel's idle class), so the server has the machine's cores first, as it would with its players on other machines; the server's own histograms are then its figures, and the clients' time to their frames includes their wait for a core")
 	frames := fs.String("frames", "", "capacity mode: how our own server draws terminals, change (on every change, the default) or tick (Bubble Tea's renderer at 120 fps); several, comma-separated, run one after another and are reported side by side")
 	fs.IntVar(&c.repeat, "repeat", 1, "capacity mode with --frames: run each way this many times, alternating")
 	fs.StringVar(&c.metricsURL, "metrics", "", "capacity mode with --target: the instance's metrics URL (http://host:port/metrics), for its memory, goroutines and CPU")
@@ -217,6 +221,11 @@ func (c config) check() error {
 		return errors.New("--per-addr, --think and --connect-concurrency must be positive, --idle not negative")
 	case c.clientProcs < 0:
 		return errors.New("--client-procs cannot be negative")
+	case c.clientsIdle && (c.sessions == 0 || len(c.redisInfo) > 0 || len(c.frames) > 0):
+		// A server process started after the clients yield would be
+		// cloned into their class: only capacity mode starts its one
+		// server before.
+		return errors.New("--clients-idle is for capacity mode: it needs --sessions, and no --redis-info or --frames")
 	case c.rate < 0 || c.rate > 0 && (c.sessions == 0 || c.screen != "game"):
 		return errors.New("--rate paces players at tables: it needs --sessions on the game screen, and is positive")
 	case c.rate > 0 && c.thinkGiven:

@@ -148,6 +148,9 @@ func TestFlags(t *testing.T) {
 		{[]string{"--rate", "2"}, "--rate paces players at tables"},
 		{[]string{"--sessions", "8", "--rooms", "2", "--rate", "-1"}, "positive"},
 		{[]string{"--sessions", "8", "--rooms", "2", "--client-procs", "-1"}, "--client-procs"},
+		{[]string{"--clients-idle"}, "--clients-idle is for capacity mode"},
+		{[]string{"--sessions", "8", "--rooms", "2", "--frames", "change,tick", "--clients-idle"}, "--clients-idle is for capacity mode"},
+		{[]string{"--sessions", "8", "--rooms", "2", "--target", "127.0.0.1:1", "--redis-info", "redis://127.0.0.1:1", "--clients-idle"}, "--clients-idle is for capacity mode"},
 	} {
 		_, err := parseFlags(tc.args, io.Discard)
 		switch {
