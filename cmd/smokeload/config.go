@@ -222,9 +222,7 @@ func (c config) check() error {
 	case c.clientProcs < 0:
 		return errors.New("--client-procs cannot be negative")
 	case c.clientsIdle && (c.sessions == 0 || len(c.redisInfo) > 0 || len(c.frames) > 0):
-		// A server process started after the clients yield would be
-		// cloned into their class: only capacity mode starts its one
-		// server before.
+		// A server started after the clients yield would inherit their class.
 		return errors.New("--clients-idle is for capacity mode: it needs --sessions, and no --redis-info or --frames")
 	case c.rate < 0 || c.rate > 0 && (c.sessions == 0 || c.screen != "game"):
 		return errors.New("--rate paces players at tables: it needs --sessions on the game screen, and is positive")
