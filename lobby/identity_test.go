@@ -83,6 +83,34 @@ func TestNamesStick(t *testing.T) {
 	}
 }
 
+// TestNameBeforeTheFirstSeat: a key without a profile whose login is no
+// name for it is shown by the same "player-" name at every connection,
+// and keeps it when it sits down; another key is shown by another, and
+// one whose name a profile holds gets a name of its own.
+func TestNameBeforeTheFirstSeat(t *testing.T) {
+	l := newLobby(t, mem.New())
+	first := connect(t, l, "SHA256:newcomer", "root")
+	if !playerName.MatchString(first.Name) {
+		t.Fatalf("a new key logging in as root is shown as %q", first.Name)
+	}
+	for range 3 {
+		if again := connect(t, l, "SHA256:newcomer", "root"); again.Name != first.Name {
+			t.Fatalf("the same key's next connection is shown as %q, its first as %q", again.Name, first.Name)
+		}
+	}
+	if other := connect(t, l, "SHA256:other", "root"); other.Name == first.Name {
+		t.Fatalf("two keys are both shown as %q", other.Name)
+	}
+	if seated := newPlayer(t, l, "SHA256:newcomer", "root"); seated.Name != first.Name {
+		t.Fatalf("sitting down, the key became %q; it was shown as %q", seated.Name, first.Name)
+	}
+	// Another key's login takes the name the first key's profile holds:
+	// it is shown by its own, not by the profile's.
+	if taken := connect(t, l, "SHA256:third", first.Name); taken.Name == first.Name || !playerName.MatchString(taken.Name) {
+		t.Fatalf("a key logging in as the held name %q is shown as %q", first.Name, taken.Name)
+	}
+}
+
 // TestRename: a name is checked, unique, and shown in rooms from then on;
 // guests keep theirs.
 func TestRename(t *testing.T) {

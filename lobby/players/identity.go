@@ -3,6 +3,7 @@ package players
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -24,13 +25,14 @@ const LinkCodeLength = 10
 // profile's ID, name and chosen language ("" for none). A key seen for the first time gets no profile
 // yet: it plays as itself (its ID is the one its profile will have),
 // under login when that is a fit name no profile holds, or "player-" and
-// four random letters otherwise, reserved by nobody. Its profile is made
+// four letters drawn from the key otherwise (the same at every
+// connection), reserved by nobody. Its profile is made
 // on its first need (Ensure): a seat, a chosen name, a link code. So a
 // client connecting with one new key after another fills no store.
 func (ps *Players) Identify(ctx context.Context, key, login string) (store.Profile, error) {
 	prof, err := ps.cfg.Store.KeyProfile(ctx, key)
 	if errors.Is(err, store.ErrNoProfile) {
-		return store.Profile{ID: key, Name: ps.sessionName(ctx, login)}, nil
+		return store.Profile{ID: key, Name: ps.sessionName(ctx, key, login)}, nil
 	}
 	if err != nil {
 		return store.Profile{}, ps.cfg.Unavailable("profile of "+key, err)
@@ -39,14 +41,27 @@ func (ps *Players) Identify(ctx context.Context, key, login string) (store.Profi
 }
 
 // sessionName is the name a key without a profile is shown by: its login
-// when that is a fit name no profile holds, else a random one.
-func (ps *Players) sessionName(ctx context.Context, login string) string {
-	if name := loginName(login); name != "" {
+// when that is a fit name no profile holds, else its keyName when no
+// profile holds that, else a random one. A key that has not sat down yet
+// is shown by the same name at each connection, and its profile, made on
+// its first need, takes the name it was shown by.
+func (ps *Players) sessionName(ctx context.Context, key, login string) string {
+	for _, name := range []string{loginName(login), keyName(key)} {
+		if name == "" {
+			continue
+		}
 		if _, err := ps.cfg.Store.NamedProfile(ctx, name); errors.Is(err, store.ErrNoProfile) {
 			return name
 		}
 	}
 	return "player-" + randomHex(2)
+}
+
+// keyName is "player-" and four letters drawn from key: a hash, so keys
+// that differ little get names that differ.
+func keyName(key string) string {
+	sum := sha256.Sum256([]byte(key))
+	return "player-" + hex.EncodeToString(sum[:2])
 }
 
 // Ensure returns the profile of key, making it when key has none: named
