@@ -573,57 +573,26 @@ func startIdleLobby(ctx context.Context, c instanceConfig) (*instance, error) {
 	return in, nil
 }
 
-// kill kills the last instance as a crash would, and watches some of its
-// rooms from instances holding their other seats: its players' seats must
-// show empty there within the presence TTL, and its players must get
-// their own seats back through another instance.
-func (s *sim) kill(ctx context.Context) error {
-	c := s.cfg
-	victim := c.instances - 1
-	type watch struct {
-		room     *simRoom
-		seat     int // the victim's seat
-		observer *seat
-		// freed is when the seat was first seen empty, and held when a
-		// look that still found it held began: it emptied in between.
-		// Only a look begun past the limit that finds it held shows the
-		// limit broken; how late the first empty look returns is the
-		// watcher's own delay too, on a busy machine.
-		freed, held time.Duration
-	}
-	var watches []*watch
-	for _, room := range s.rooms {
-		if len(watches) >= c.killSample {
-			break
-		}
-		for j, st := range room.seats {
-			if st.in != victim {
-				continue
-			}
-			obs := room.seats[(j+1)%4]
-			if obs.in == victim {
-				obs = room.seats[(j+2)%4]
-			}
-			watches = append(watches, &watch{room: room, seat: j, observer: obs})
-			break
-		}
-	}
-	// Every watched seat shows held before the kill.
-	held := 0
-	for _, w := range watches {
-		in, err := info(ctx, s.inst[w.observer.in].lobby, w.room.code, w.observer.p)
-		if err == nil && in.Seats[w.seat].Connected {
-			held++
-		}
-	}
-	s.check("the victim's seats show held on the other instances before the kill", held == len(watches), "%d of %d", held, len(watches))
+// killWatch is a seat of the killed instance, watched from an instance
+// holding another seat of its room. freed is when it was first seen
+// empty, and held when a look that still found it held began: it emptied
+// in between. Only a look begun past the limit that finds it held shows
+// the limit broken; how late the first empty look returns is the
+// watcher's own delay too, on a busy machine.
+type killWatch struct {
+	room        *simRoom
+	seat        int // the victim's seat
+	observer    *seat
+	freed, held time.Duration
+}
 
-	t0 := time.Now()
-	s.inst[victim].kill()
-	s.dead[victim] = true
-	limit := c.ttl + c.ttl/3
-	pending := len(watches)
-	for pending > 0 && time.Since(t0) < 3*c.ttl {
+// watchFreed looks at the watched seats every 250 ms from t0, the kill,
+// until all show empty or three TTLs have passed. It returns how many
+// never did, the latest first sight of one empty (three TTLs for one
+// never seen so), and the latest look begun that found one held.
+func (s *sim) watchFreed(ctx context.Context, watches []*killWatch, t0 time.Time) (pending int, worst, heldLast time.Duration) {
+	pending = len(watches)
+	for pending > 0 && time.Since(t0) < 3*s.cfg.ttl {
 		for _, w := range watches {
 			if w.freed != 0 {
 				continue
@@ -641,13 +610,54 @@ func (s *sim) kill(ctx context.Context) error {
 		}
 		time.Sleep(250 * time.Millisecond)
 	}
-	var worst, heldLast time.Duration
 	for _, w := range watches {
 		if w.freed == 0 {
-			worst = 3 * c.ttl
+			worst = 3 * s.cfg.ttl
 		}
 		worst, heldLast = max(worst, w.freed), max(heldLast, w.held)
 	}
+	return pending, worst, heldLast
+}
+
+// kill kills the last instance as a crash would, and watches some of its
+// rooms from instances holding their other seats: its players' seats must
+// show empty there within the presence TTL, and its players must get
+// their own seats back through another instance.
+func (s *sim) kill(ctx context.Context) error {
+	c := s.cfg
+	victim := c.instances - 1
+	var watches []*killWatch
+	for _, room := range s.rooms {
+		if len(watches) >= c.killSample {
+			break
+		}
+		for j, st := range room.seats {
+			if st.in != victim {
+				continue
+			}
+			obs := room.seats[(j+1)%4]
+			if obs.in == victim {
+				obs = room.seats[(j+2)%4]
+			}
+			watches = append(watches, &killWatch{room: room, seat: j, observer: obs})
+			break
+		}
+	}
+	// Every watched seat shows held before the kill.
+	held := 0
+	for _, w := range watches {
+		in, err := info(ctx, s.inst[w.observer.in].lobby, w.room.code, w.observer.p)
+		if err == nil && in.Seats[w.seat].Connected {
+			held++
+		}
+	}
+	s.check("the victim's seats show held on the other instances before the kill", held == len(watches), "%d of %d", held, len(watches))
+
+	t0 := time.Now()
+	s.inst[victim].kill()
+	s.dead[victim] = true
+	limit := c.ttl + c.ttl/3
+	pending, worst, heldLast := s.watchFreed(ctx, watches, t0)
 	s.check("a killed instance's seats show empty on the others within the TTL and a renewal", pending == 0 && heldLast <= limit,
 		"%d of %d seats freed, the last seen held %s after the kill and seen empty after %s (TTL %s, limit %s)",
 		len(watches)-pending, len(watches), heldLast.Round(100*time.Millisecond), worst.Round(100*time.Millisecond), c.ttl, limit)
