@@ -157,8 +157,8 @@ func TestWideMarketStaysInWords(t *testing.T) {
 			if most == 3 {
 				crowded++
 				f := kit.Frame{Theme: th, Seats: seats, Width: 120, Height: 36}
-				market := fitMarket(th, &v, seats, f.Width, f.Height/2)
-				if words := marketBlock(th, &v, seats, 120, long, 0); widest(words) <= 120 && strings.Contains(strings.Join(market, "\n"), "c coal") {
+				market := newMarketTable(th, &v, seats, f.Width).fit(f.Height / 2)
+				if words := newMarketTable(th, &v, seats, 120).block(long, 0); widest(words) <= 120 && strings.Contains(strings.Join(market, "\n"), "c coal") {
 					t.Fatalf("seed %d: a card with 3 discs, the market short:\n%s", seed, strings.Join(market, "\n"))
 				}
 			}

@@ -45,15 +45,11 @@ func (b *board) top(f kit.Frame, m *marketTable, maxLines int) []string {
 	return nil
 }
 
-// fitMarket draws the market in words where its rows fit w, in the short
-// notation where they do not, or where the words would leave less room
-// for the discs: who bids what is the auction, and the words had pushed
-// it behind "(i)" markers at 100 columns.
-func fitMarket(t kit.Theme, v *furnace.View, s kit.Seats, w, maxLines int) []string {
-	return newMarketTable(t, v, s, w).fit(maxLines)
-}
-
-// fit is fitMarket, m drawn in each notation once for all its tries.
+// fit draws the market in words where its rows fit its width, in the
+// short notation where they do not, or where the words would leave less
+// room for the discs: who bids what is the auction, and the words had
+// pushed it behind "(i)" markers at 100 columns. Each notation is made
+// once for all its tries.
 func (m *marketTable) fit(maxLines int) []string {
 	if m.tooWide(long) {
 		// As the loop below would find, without drawing the discs.

@@ -28,7 +28,7 @@ func TestStandInSaysSo(t *testing.T) {
 		if want := th.L.T("furnace.text.standIn"); !strings.Contains(strings.Join(strings.Fields(head), " "), strings.Fields(want)[0]) {
 			t.Errorf("%s: the card's text does not open with %q:\n%s", tag, want, text)
 		}
-		market := marketBlock(th, &v, seats, 120, long, 0)
+		market := newMarketTable(th, &v, seats, 120).block(long, 0)
 		if want := th.L.T("furnace.market.standIn", "Card", "example-01"); !strings.Contains(market[0], want) {
 			t.Errorf("%s: the market's title does not say %q:\n%s", tag, want, strings.Join(market, "\n"))
 		}

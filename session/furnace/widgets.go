@@ -85,16 +85,11 @@ func hasNeutral(v *furnace.View) bool {
 	return slices.ContainsFunc(v.Players, func(p furnace.Player) bool { return p.Capitalist == furnace.Arthur })
 }
 
-// marketBlock draws the market: each card with its lines, its
-// compensation and the discs on it. While the cards are resolved it holds
-// the cards still to resolve, the one being resolved first.
-func marketBlock(t kit.Theme, v *furnace.View, s kit.Seats, w int, n notation, maxLines int) []string {
-	return newMarketTable(t, v, s, w).block(n, maxLines)
-}
-
-// marketTable is the market in w columns, for a board to try in each
-// notation and line limit until one fits: its title and rows made and
-// laid out once for each notation.
+// marketTable is the market in w columns: each card with its lines, its
+// compensation and the discs on it; while the cards are resolved, the
+// cards still to resolve, the one being resolved first. A board tries it
+// in each notation and line limit until one fits: its title and rows are
+// made and laid out once for each notation.
 type marketTable struct {
 	t     kit.Theme
 	v     *furnace.View
@@ -281,16 +276,11 @@ type playersOptions struct {
 	perPlayer  int  // lines a seat's cards may take (0: any)
 }
 
-// playersBlock draws every seat as a row of a table: capitalist, goods,
-// its part in the phase and its cards; in the 2-player game the Agent too.
-func playersBlock(t kit.Theme, v *furnace.View, s kit.Seats, w int, n notation, o playersOptions) []string {
-	return newPlayersTable(t, v, s, w, n).block(o)
-}
-
-// playersTable is the players' table in w columns, for a board to try
-// it in ways (playersOptions) until one fits: the rows made once for
-// each way of wording the cards, each laid out once for each way of
-// placing them.
+// playersTable is the players' table in w columns: every seat as a row,
+// capitalist, goods, its part in the phase and its cards; in the 2-player
+// game the Agent too. A board tries it in ways (playersOptions) until one
+// fits: the rows are made once for each way of wording the cards, each
+// laid out once for each way of placing them.
 type playersTable struct {
 	t    kit.Theme
 	v    *furnace.View
