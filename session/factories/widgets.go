@@ -140,6 +140,26 @@ func (b *board) Holdings(t kit.Theme, s kit.Seats, seat int) string {
 		"Prestige", p.Prestige, "Hand", p.HandSize, "Buildings", len(p.Compound))
 }
 
+// Unseated implements kit.Unseated: The Machine, in a solo game, with its
+// points, goods and buildings, its last roll, and its compound.
+func (b *board) Unseated(t kit.Theme) []kit.Rival {
+	m := b.v.Machine
+	if m == nil {
+		return nil
+	}
+	name := t.L.T("factories.machine.name")
+	words := tf(t, "factories.machine.holdings", "Name", name, "Points", machineScore(m), "Goods", m.Goods, "Buildings", len(m.Compound))
+	if m.Roll != [5]int{} {
+		words += "; " + tf(t, "factories.machine.roll_said", "Dice", fmt.Sprintf("%d %d %d %d %d", m.Roll[0], m.Roll[1], m.Roll[2], m.Roll[3], m.Roll[4]),
+			"Colours", t.L.T("factories.machine.legend"))
+	}
+	r := kit.Rival{Name: name, Holdings: words}
+	for _, c := range m.Compound {
+		r.Cards = append(r.Cards, blueprintRef(t, c, t.L.T("factories.where.machine")))
+	}
+	return []kit.Rival{r}
+}
+
 // diceView draws a player's dice in the work phase: the free ones' values,
 // extra dice that leave at round end with a "+", unset dice as "?", and
 // how many are placed. In the market phase the dice wait for the next roll, so the

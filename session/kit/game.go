@@ -136,6 +136,21 @@ type Told interface {
 	Holdings(t Theme, s Seats, seat int) string
 }
 
+// Unseated is a Board with players that hold no seat (Fantastic
+// Factories' solo opponent, The Machine): a reader hears of them where
+// the seats are told of, in the line mode's look and board.
+type Unseated interface {
+	Unseated(t Theme) []Rival
+}
+
+// Rival is a player that holds no seat: its name, what it holds in words
+// ("The Machine: 7 points, goods 4, buildings 3"), and its cards.
+type Rival struct {
+	Name     string
+	Holdings string
+	Cards    []CardRef
+}
+
 // Frame is what a Board draws into: its size, who is looking, and the
 // generic widgets it places where its layout has room.
 type Frame struct {

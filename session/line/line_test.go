@@ -165,3 +165,46 @@ func TestBackToTheWaitingMove(t *testing.T) {
 	defer stop()
 	waitOut(t, out, "Your move is waiting in room "+code+", Furnace: type join "+code+".")
 }
+
+// TestSoloTableTellsOfTheMachine: at a solo table, look and board name
+// The Machine and say what it holds, as the screen's panel shows it; and
+// hint says the search bot's best moves, numbered as moves numbers them,
+// so typing one's number plays it.
+func TestSoloTableTellsOfTheMachine(t *testing.T) {
+	in, out, stop := run(t, false, session.Start{Mode: "lobby"})
+	defer stop()
+	waitOut(t, out, "Welcome")
+	io.WriteString(in, "new factories 1 player\n")
+	waitOut(t, out, "Your turn: round 1")
+	io.WriteString(in, "look\n")
+	waitOut(t, out, "Players: you; The Machine.")
+	waitOut(t, out, "The Machine: points 3, goods 0, buildings 3") // as it starts this game
+	io.WriteString(in, "board machine\n")
+	waitOut(t, out, ": The Machine's compound") // its three buildings, each named
+	if strings.Contains(out.String(), "Nobody at this table") {
+		t.Errorf("board machine found nobody:\n%s", out.String())
+	}
+
+	io.WriteString(in, "hint\n")
+	waitOut(t, out, "The search bot's best moves for you")
+	waitOut(t, out, ", worth ")
+	var first string
+	deadline := time.Now().Add(10 * time.Second)
+	for first == "" && time.Now().Before(deadline) {
+		for _, l := range strings.Split(out.String(), "\n") {
+			if n, label, ok := strings.Cut(l, ". "); ok && strings.Contains(label, ", worth ") && n != "" && strings.Trim(n, "0123456789") == "" {
+				first = n + "\t" + strings.SplitN(label, ", worth ", 2)[0]
+				break
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	n, label, ok := strings.Cut(first, "\t")
+	if !ok {
+		t.Fatalf("no numbered hint line:\n%s", out.String())
+	}
+	io.WriteString(in, "moves\n")
+	waitOut(t, out, "\n"+n+". "+label+"\n")
+	io.WriteString(in, n+"\n")
+	waitOut(t, out, "played: "+label)
+}

@@ -46,6 +46,12 @@ func TestLineModeInPseudo(t *testing.T) {
 	waitOut(t, out, lang.Accent("Your turn"))
 	say("look", "al: ")
 	say("help", lang.Accent("help"))
+	// A solo table: The Machine, its board, and a hint.
+	say("leave", lang.Accent("Welcome"))
+	say("new factories 1 player", lang.Accent("Your turn"))
+	say("look", "al: ")
+	say("board "+lang.Accent("Machine"), lang.Accent("The Machine's compound"))
+	say("hint", lang.Accent("worth"))
 	allowed := []string{"al"}
 	for _, g := range gs {
 		allowed = append(allowed, g.Name())

@@ -217,9 +217,16 @@ func (t *table) summary(s *sess, seats kit.Seats) []string {
 	for i := range t.room.Seats {
 		who = append(who, t.seatWords(s, seats, i))
 	}
+	rivals := t.rivals(s)
+	for _, r := range rivals {
+		who = append(who, r.Name)
+	}
 	lines = append(lines, s.p.T("line.table.players", "Who", strings.Join(who, "; ")))
 	if h := t.holdings(s, seats, t.seat); h != "" {
 		lines = append(lines, h)
+	}
+	for _, r := range rivals {
+		lines = append(lines, clean(r.Holdings))
 	}
 	switch {
 	case t.over:
@@ -306,6 +313,8 @@ func (t *table) command(s *sess, text, name, rest string) error {
 		t.cards(s, seats, name, rest)
 	case "log":
 		t.log(s, seats, rest)
+	case "hint", "h":
+		t.hint(s)
 	case "card":
 		t.card(s, seats, rest)
 	case "rules":
@@ -463,6 +472,14 @@ func (t *table) cards(s *sess, seats kit.Seats, part, name string) {
 		return
 	}
 	seat := t.seat
+	if r, ok := t.rival(s, name); part == kit.PartBoard && ok {
+		lines := []string{clean(r.Holdings)}
+		for _, c := range r.Cards {
+			lines = append(lines, c.Name+": "+c.Where)
+		}
+		s.out.answer(lines...)
+		return
+	}
 	if part == "board" && name != "" {
 		seat = -2
 		for i := range t.room.Seats {
@@ -512,6 +529,55 @@ func (t *table) holdings(s *sess, seats kit.Seats, seat int) string {
 		return clean(told.Holdings(s.theme, seats, seat))
 	}
 	return ""
+}
+
+// rivals are the players the game has beyond its seats (The Machine).
+func (t *table) rivals(s *sess) []kit.Rival {
+	if u, ok := t.board.(kit.Unseated); ok {
+		return u.Unseated(s.theme)
+	}
+	return nil
+}
+
+// rival is the player beyond the seats that name names, all its words
+// found in that player's name ("machine": The Machine).
+func (t *table) rival(s *sess, name string) (kit.Rival, bool) {
+	if strings.TrimSpace(name) == "" {
+		return kit.Rival{}, false
+	}
+	for _, r := range t.rivals(s) {
+		if matches(r.Name, name) {
+			return r, true
+		}
+	}
+	return kit.Rival{}, false
+}
+
+// hint says the search bot's best moves for the seat, best first, each
+// numbered as moves numbers it, so the number plays it. The room refuses
+// a rated game, and marks the game as one where a hint was asked.
+func (t *table) hint(s *sess) {
+	if t.spectator() || len(t.moves) == 0 {
+		t.noMoves(s)
+		return
+	}
+	ctx, cancel := s.call()
+	defer cancel()
+	hints, err := t.conn.Hint(ctx)
+	if err != nil {
+		s.out.answer(s.refusal(t.room.Game, err))
+		return
+	}
+	lines := []string{s.p.T("line.table.hints")}
+	for _, h := range hints {
+		worth := s.p.T("session.hint.worth", "Worth", s.p.Signed(h.Worth, 1))
+		i := slices.IndexFunc(t.moves, func(m move) bool { return bytes.Equal(m.data, h.Move) })
+		if i < 0 {
+			continue // a position gone by the time it was answered
+		}
+		lines = append(lines, strconv.Itoa(i+1)+". "+t.moves[i].label+", "+worth)
+	}
+	s.out.answer(lines...)
 }
 
 // log says the last n lines of the game log (10 by default).
