@@ -62,8 +62,15 @@ func runOn(t *testing.T, l *lobby.Lobby, echo bool, start session.Start) (io.Wri
 
 func waitOut(t *testing.T, out *syncBuffer, want string) {
 	t.Helper()
+	waitOutFrom(t, out, 0, want)
+}
+
+// waitOutFrom waits for want in what was written past the first from
+// bytes: an answer to what was just typed, not to something before it.
+func waitOutFrom(t *testing.T, out *syncBuffer, from int, want string) {
+	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(out.String(), want) {
+	for !strings.Contains(out.String()[from:], want) {
 		if time.Now().After(deadline) {
 			t.Fatalf("never wrote %q; wrote:\n%s", want, out.String())
 		}
@@ -205,6 +212,11 @@ func TestSoloTableTellsOfTheMachine(t *testing.T) {
 	}
 	io.WriteString(in, "moves\n")
 	waitOut(t, out, "\n"+n+". "+label+"\n")
+	mark := len(out.String())
 	io.WriteString(in, n+"\n")
-	waitOut(t, out, "played: "+label)
+	waitOutFrom(t, out, mark, label) // played, or asked about first
+	if strings.Contains(out.String()[mark:], "Type yes to play it.") {
+		io.WriteString(in, "yes\n")
+	}
+	waitOutFrom(t, out, mark, "played: "+label)
 }

@@ -35,8 +35,9 @@ func TestLineModeInPseudo(t *testing.T) {
 	var typed []string
 	say := func(line, then string) {
 		typed = append(typed, line)
+		mark := len(out.String())
 		io.WriteString(w, line+"\n")
-		waitOut(t, out, then)
+		waitOutFrom(t, out, mark, then)
 	}
 	waitOut(t, out, lang.Accent("Welcome"))
 	say("games", lang.Accent("Bots"))
@@ -45,7 +46,7 @@ func TestLineModeInPseudo(t *testing.T) {
 	say("bot", lang.Accent("now plays seat"))
 	waitOut(t, out, lang.Accent("Your turn"))
 	say("look", "al: ")
-	say("help", lang.Accent("help"))
+	say("help", lang.Accent("where the game stands"))
 	// A solo table: The Machine, its board, and a hint.
 	say("leave", lang.Accent("Welcome"))
 	say("new factories 1 player", lang.Accent("Your turn"))
