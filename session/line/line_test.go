@@ -220,3 +220,43 @@ func TestSoloTableTellsOfTheMachine(t *testing.T) {
 	}
 	waitOutFrom(t, out, mark, "played: "+label)
 }
+
+// TestNewRoomTakesTheFormsChoices: new takes what the screen's form
+// offers: a game's options, by name or by a value only one option has,
+// and which bot plays; games lists them; an option for other seats is
+// refused with a reason.
+func TestNewRoomTakesTheFormsChoices(t *testing.T) {
+	l := lobby.New(lobby.Config{Store: mem.New(), Games: games.Lobby(games.All())})
+	in, out, stop := runOn(t, l, false, session.Start{Mode: "lobby"})
+	defer stop()
+	waitOut(t, out, "Welcome")
+	io.WriteString(in, "games\n")
+	waitOut(t, out, "Option difficulty, for a game of 1 player: easy, medium, hard, insane; medium if")
+	waitOut(t, out, "Option rounds: 4, 3; 4 if you say nothing.")
+	io.WriteString(in, "new factories 2 players hard\n")
+	waitOut(t, out, "difficulty is only for a game of 1 player.")
+	for i, tc := range []struct{ typed, option, value, bot string }{
+		{"new factories 1 player hard", "difficulty", "hard", ""},
+		{"new factories 1 player difficulty insane", "difficulty", "insane", ""},
+		{"new furnace 3 rounds 2 players 1 search bot capitalists on", "rounds", "3", "search"},
+	} {
+		mark := len(out.String())
+		if i > 0 {
+			io.WriteString(in, "leave\n") // the table before
+		}
+		io.WriteString(in, tc.typed+"\n")
+		waitOutFrom(t, out, mark, "You sit in seat 1 of room ")
+		code := strings.Fields(strings.SplitN(out.String()[mark:], "You sit in seat 1 of room ", 2)[1])[0]
+		code = strings.TrimSuffix(code, ",")
+		m, err := l.Info(t.Context(), code, lobby.Player{ID: "SHA256:al", Key: "SHA256:al", Name: "al"})
+		if err != nil {
+			t.Fatalf("%s: room %s: %v", tc.typed, code, err)
+		}
+		if !strings.Contains(string(m.Options), `"`+tc.option+`":"`+tc.value+`"`) {
+			t.Errorf("%s: options %s, want %s %s", tc.typed, m.Options, tc.option, tc.value)
+		}
+		if tc.bot != "" && (len(m.Seats) != 2 || m.Seats[1].Bot != tc.bot) {
+			t.Errorf("%s: seats %+v, want the second played by %s", tc.typed, m.Seats, tc.bot)
+		}
+	}
+}

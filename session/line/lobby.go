@@ -2,7 +2,6 @@ package line
 
 import (
 	"context"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -147,78 +146,14 @@ func (s *sess) games() {
 		lo, hi := g.Rules.Seats()
 		s.out.answer(s.p.T("line.lobby.game", "Name", g.Name(), "Title", session.GameTitle(s.p, g), "Min", lo, "Max", hi,
 			"Bots", strings.Join(g.Bots.Names, ", ")))
-	}
-}
-
-// newRoom makes a room and sits in it: "new furnace 3 players 1 bot",
-// any order, every part optional; bots take the last seats. "no clock"
-// turns off the clock a public room of people has by default, and
-// "private" makes the room private (its invite is said at the table).
-func (s *sess) newRoom(args string) {
-	games := s.cfg.Lobby.Games()
-	if len(games) == 0 {
-		return
-	}
-	g := games[0]
-	seats, bots := 0, 0
-	o := lobby.CreateOptions{Public: true}
-	words := strings.Fields(strings.ToLower(args))
-	for i := 0; i < len(words); i++ {
-		w := words[i]
-		if n, err := strconv.Atoi(w); err == nil && n >= 0 && n < 100 {
-			next := ""
-			if i+1 < len(words) {
-				next = words[i+1]
-			}
-			if strings.HasPrefix(next, "bot") {
-				bots, i = n, i+1
+		for _, o := range g.Rules.Options() {
+			choices, def := strings.Join(o.Choices, ", "), o.DefaultValue()
+			if o.Seats != 0 {
+				s.out.answer(s.p.N("line.lobby.option_for", o.Seats, "Name", o.Name, "Choices", choices, "Default", def))
 			} else {
-				seats = n
-				if strings.HasPrefix(next, "player") || strings.HasPrefix(next, "seat") {
-					i++
-				}
+				s.out.answer(s.p.T("line.lobby.option", "Name", o.Name, "Choices", choices, "Default", def))
 			}
-			continue
 		}
-		if j := slices.IndexFunc(games, func(x lobby.Game) bool { return x.Name() == w }); j >= 0 {
-			g = games[j]
-			continue
-		}
-		switch {
-		case strings.HasPrefix(w, "bot"):
-			bots = max(bots, 1)
-			continue
-		case w == "private":
-			o.Public = false
-			continue
-		case w == "no" && i+1 < len(words) && words[i+1] == "clock":
-			o.Clock, i = lobby.ClockOff, i+1
-			continue
-		}
-		s.out.answer(s.p.T("line.lobby.new_unknown", "Word", w), s.p.T("line.lobby.new_usage"))
-		return
-	}
-	if seats == 0 {
-		lo, _ := g.Rules.Seats()
-		seats = max(lo, 2, bots+1)
-	}
-	names := make([]string, bots)
-	for i := range names {
-		if len(g.Bots.Names) > 0 {
-			names[i] = g.Bots.Names[0]
-		}
-	}
-	ctx, cancel := s.call()
-	defer cancel()
-	o.Game, o.Seats, o.Bots = g.Name(), seats, names
-	m, err := s.cfg.Lobby.Create(ctx, s.cfg.Player, o)
-	if err != nil {
-		s.out.answer(s.refusal(g.Name(), err))
-		return
-	}
-	s.out.answer(s.p.T("line.lobby.created", "Code", m.Code, "Game", session.GameTitle(s.p, g)))
-	if err := s.sit(m.Invite(), false); err != nil {
-		s.out.answer(s.refusal(g.Name(), err))
 	}
 }
 

@@ -49,7 +49,7 @@ func TestLineModeInPseudo(t *testing.T) {
 	say("help", lang.Accent("where the game stands"))
 	// A solo table: The Machine, its board, and a hint.
 	say("leave", lang.Accent("Welcome"))
-	say("new factories 1 player", lang.Accent("Your turn"))
+	say("new factories 1 player hard", lang.Accent("Your turn"))
 	say("look", "al: ")
 	say("board "+lang.Accent("Machine"), lang.Accent("The Machine's compound"))
 	say("hint", lang.Accent("worth"))
@@ -57,6 +57,10 @@ func TestLineModeInPseudo(t *testing.T) {
 	for _, g := range gs {
 		allowed = append(allowed, g.Name())
 		allowed = append(allowed, g.Bots.Names...)
+		for _, o := range g.Rules.Options() { // words typed after new, as bots' names are
+			allowed = append(allowed, o.Name)
+			allowed = append(allowed, o.Choices...)
+		}
 	}
 	for _, line := range typed {
 		allowed = append(allowed, lang.Unlocalized(line)...)
