@@ -189,9 +189,10 @@ func (j judge) value(s *factories.State) float64 {
 		// play that also stops The Machine's growth sooner.
 		j = j.until(float64(s.FinalRound - s.Round))
 	}
-	v := float64(p.Goods + prestige(p.Compound))
+	h := holdingOf(p.Compound)
+	v := float64(p.Goods + h.prestige)
 	v += j.resources(p.Metal, p.Energy)
-	v += j.hand(p)
+	v += j.handWith(p.Hand, &h)
 	v += j.future(p.Compound)
 	v += j.building * float64(len(p.Compound))
 	v -= j.rival * j.left
@@ -244,10 +245,23 @@ func (j judge) die(d factories.Die) float64 {
 // building them gains; the rest wait for metal that is not coming soon.
 // Past the hand limit cards are worth little: they will be discarded.
 func (j judge) hand(p *factories.Player) float64 {
+	h := holdingOf(p.Compound)
+	return j.handWith(p.Hand, &h)
+}
+
+// handWith is hand for a compound read into h.
+func (j judge) handWith(hand []factories.Card, h *holding) float64 {
+	if len(hand) == 0 {
+		return 0
+	}
+	var tools [toolSlots]int
+	for _, c := range hand {
+		tools[factOf(c).tool]++
+	}
 	var space [16]float64 // a hand rarely holds more: no allocation
 	vals := space[:0]
-	for _, c := range p.Hand {
-		vals = append(vals, j.blueprint(p, c))
+	for _, c := range hand {
+		vals = append(vals, j.blueprintWith(h, &tools, 1, c))
 	}
 	slices.SortFunc(vals, compareDesc)
 	total := 0.0
@@ -266,15 +280,34 @@ func (j judge) hand(p *factories.Player) float64 {
 
 // blueprint is what card c in p's hand is worth.
 func (j judge) blueprint(p *factories.Player, c factories.Card) float64 {
+	h := holdingOf(p.Compound)
+	var tools [toolSlots]int
+	self := 0
+	for _, x := range p.Hand {
+		tools[factOf(x).tool]++
+		if x == c {
+			self++
+		}
+	}
+	return j.blueprintWith(&h, &tools, self, c)
+}
+
+// blueprintWith is blueprint for a compound read into h and a hand
+// holding tools[t] cards of each tool t, self of them c itself.
+func (j judge) blueprintWith(h *holding, tools *[toolSlots]int, self int, c factories.Card) float64 {
 	b := factOf(c)
-	if !b.many && ownsDesign(p.Compound, b.design) {
+	if !b.many && h.owns(b.design) {
 		return j.card
 	}
 	metal, energy := b.metal, b.energy
 	if b.megalith {
-		metal = max(metal-monuments(p.Compound), 0)
+		metal = max(metal-h.monuments, 0)
 	}
-	gross := float64(buildPrestige(p.Compound, b)) + j.left*j.made(b)*0.8*j.w.output
+	prestige := b.prestige
+	if b.beacon {
+		prestige = h.beacons + 2
+	}
+	gross := float64(prestige) + j.left*j.made(b)*0.8*j.w.output
 	net := gross - j.metal*float64(metal) - j.energy*float64(energy) - 2*j.card
 	if net <= 0 {
 		return j.card
@@ -282,13 +315,43 @@ func (j judge) blueprint(p *factories.Player, c factories.Card) float64 {
 	// A card with a partner of its tool can be built now; a lone one waits
 	// for a second card of that tool.
 	share := 0.3
-	for _, h := range p.Hand {
-		if h != c && factOf(h).tool == b.tool {
-			share = j.w.pair
-			break
-		}
+	if tools[b.tool]-self > 0 {
+		share = j.w.pair
 	}
 	return j.card + share*net
+}
+
+// holding is what the judge reads of a compound, in one pass: its
+// prestige as the rules score it, its Monuments and Beacons, and the
+// designs it holds.
+type holding struct {
+	prestige, monuments, beacons int
+	designs                      [2]uint64
+}
+
+func holdingOf(compound []factories.Building) holding {
+	var h holding
+	for _, b := range compound {
+		f := factOf(b.Card)
+		if f.beacon {
+			h.beacons++
+			h.prestige += h.beacons + 1 // the nth Beacon is worth n+1
+		} else {
+			h.prestige += f.prestige
+		}
+		if f.monument {
+			h.monuments++
+		}
+		if f.design >= 0 {
+			h.designs[f.design/64] |= 1 << (f.design % 64)
+		}
+	}
+	return h
+}
+
+// owns reports whether the compound holds a card of design d.
+func (h *holding) owns(d int) bool {
+	return d >= 0 && h.designs[d/64]&(1<<(d%64)) != 0
 }
 
 // future is the output still expected from a compound's buildings, the
@@ -348,45 +411,56 @@ func converter(name string) bool {
 // its profile.
 type fact struct {
 	design                  int // index of the printed design
-	tool                    factories.Tool
-	typ                     factories.Type
+	tool                    int // index of the tool (see toolSlot)
 	metal, energy, prestige int
 	many                    bool // Obelisk and Beacon may be built again
 	beacon, megalith        bool
+	monument                bool
+}
+
+// toolSlots is the number of tools and one slot for a card without one.
+const toolSlots = 5
+
+// toolSlot numbers a tool, so a hand's tools are counted in an array.
+func toolSlot(t factories.Tool) int {
+	switch t {
+	case factories.Gear:
+		return 0
+	case factories.Wrench:
+		return 1
+	case factories.Hammer:
+		return 2
+	case factories.Shovel:
+		return 3
+	}
+	return 4
 }
 
 // facts holds the fact of every physical card, by Card; read-only.
 var facts = func() []fact {
+	if len(factories.Blueprints()) > 128 {
+		panic("bot: more designs than holding.designs holds")
+	}
 	var out []fact
 	for d, b := range factories.Blueprints() {
 		for range b.Copies {
-			out = append(out, fact{design: d, tool: b.Tool, typ: b.Type, metal: b.Metal, energy: b.Energy,
-				prestige: b.Prestige,
-				many:     b.Name == factories.Obelisk || b.Name == factories.Beacon,
-				beacon:   b.Name == factories.Beacon, megalith: b.Name == factories.Megalith})
+			out = append(out, fact{design: d, tool: toolSlot(b.Tool), metal: b.Metal, energy: b.Energy,
+				prestige: b.Prestige, monument: b.Type == factories.Monument,
+				many:   b.Name == factories.Obelisk || b.Name == factories.Beacon,
+				beacon: b.Name == factories.Beacon, megalith: b.Name == factories.Megalith})
 		}
 	}
 	return out
 }()
 
 // noFact stands for a card outside the tables, which no state holds.
-var noFact = fact{design: -1}
+var noFact = fact{design: -1, tool: toolSlot("")}
 
 func factOf(c factories.Card) *fact {
 	if c < 0 || int(c) >= len(facts) {
 		return &noFact
 	}
 	return &facts[c]
-}
-
-// ownsDesign reports whether compound holds a card of design d.
-func ownsDesign(compound []factories.Building, d int) bool {
-	for _, b := range compound {
-		if factOf(b.Card).design == d {
-			return true
-		}
-	}
-	return false
 }
 
 // perRound is roughly what a building adds in a round over using its dice
@@ -429,43 +503,4 @@ func owned(p *factories.Player, name string) bool {
 		}
 	}
 	return false
-}
-
-func monuments(compound []factories.Building) int {
-	n := 0
-	for _, b := range compound {
-		if factOf(b.Card).typ == factories.Monument {
-			n++
-		}
-	}
-	return n
-}
-
-// prestige scores a compound as the rules do: the nth Beacon is worth n+1.
-func prestige(compound []factories.Building) int {
-	total, beacons := 0, 0
-	for _, b := range compound {
-		f := factOf(b.Card)
-		if f.beacon {
-			beacons++
-			total += beacons + 1
-			continue
-		}
-		total += f.prestige
-	}
-	return total
-}
-
-// buildPrestige is the prestige b would add to compound.
-func buildPrestige(compound []factories.Building, b *fact) int {
-	if !b.beacon {
-		return b.prestige
-	}
-	n := 0
-	for _, c := range compound {
-		if factOf(c.Card).beacon {
-			n++
-		}
-	}
-	return n + 2
 }

@@ -1,7 +1,6 @@
 package bot
 
 import (
-	"encoding/binary"
 	"math"
 	"slices"
 
@@ -19,7 +18,7 @@ type searcher struct {
 	// of the position a caller starts from, which must outlive them.
 	moves, root    factories.MoveBuffer
 	beam, children []node
-	seen           map[uint64]bool
+	seen           fingerprints
 	// played counts the moves played, the measure of a decision's budget.
 	played int
 	// byFirst, when a caller sets it (one per legal move, at -Inf),
@@ -77,6 +76,19 @@ type node struct {
 	state *factories.State
 	first int
 	score float64
+	// seq is the order in which a beam search found the node, its
+	// tie-break (see byScoreThenSeq).
+	seq int
+}
+
+// byScoreThenSeq orders nodes best first, ties in their order of
+// discovery: what a stable sort by score gives, at the cost of an
+// unstable one.
+func byScoreThenSeq(a, b node) int {
+	if c := compareDesc(a.score, b.score); c != 0 {
+		return c
+	}
+	return a.seq - b.seq
 }
 
 // search is a beam search over the seat's own work-phase moves from s,
@@ -87,13 +99,10 @@ type node struct {
 // phase they act on their own compounds and only share the deck.
 func (x *searcher) search(s *factories.State, legal []factories.Move, j judge, beamWidth, beamDepth int) node {
 	best := node{score: math.Inf(-1)}
-	if x.seen == nil {
-		x.seen = map[uint64]bool{}
-	}
 	beam := append(x.beam[:0], node{state: s})
 	for depth := 0; depth < beamDepth && len(beam) > 0; depth++ {
 		children := x.children[:0]
-		clear(x.seen)
+		x.seen.reset()
 		for _, n := range beam {
 			moves := legal
 			if depth > 0 {
@@ -122,8 +131,8 @@ func (x *searcher) search(s *factories.State, legal []factories.Move, j judge, b
 					x.put(next)
 					continue
 				}
-				if k := fingerprint(&next.Players[j.seat]); !x.seen[k] {
-					x.seen[k] = true
+				if x.seen.add(fingerprint(&next.Players[j.seat])) {
+					c.seq = len(children)
 					children = append(children, c)
 				} else {
 					x.put(next)
@@ -135,8 +144,9 @@ func (x *searcher) search(s *factories.State, legal []factories.Move, j judge, b
 				x.put(n.state)
 			}
 		}
-		// Sorted by pointer-sized nodes, not states: a State is large.
-		slices.SortStableFunc(children, func(a, b node) int { return compareDesc(a.score, b.score) })
+		// Sorted by pointer-sized nodes, not states: a State is large. The
+		// order is stable (ties keep their order of discovery, seq).
+		slices.SortFunc(children, byScoreThenSeq)
 		keep := min(len(children), beamWidth)
 		for _, c := range children[keep:] {
 			x.put(c.state)
@@ -154,35 +164,94 @@ func (x *searcher) search(s *factories.State, legal []factories.Move, j judge, b
 }
 
 // fingerprint identifies a seat's work-phase position, so plans that reach
-// the same place in a different order are expanded once.
+// the same place in a different order are expanded once: FNV-1a (as
+// hash/fnv's New64a) over the values' varint encoding (as
+// binary.AppendVarint), fed byte by byte without a buffer.
 func fingerprint(p *factories.Player) uint64 {
-	var space [160]byte
-	buf := space[:0]
-	add := func(x int) { buf = binary.AppendVarint(buf, int64(x)) }
-	add(p.Metal)
-	add(p.Energy)
-	add(p.Goods)
-	add(len(p.Hand))
+	h := uint64(14695981039346656037)
+	h = fnvVarint(h, p.Metal)
+	h = fnvVarint(h, p.Energy)
+	h = fnvVarint(h, p.Goods)
+	h = fnvVarint(h, len(p.Hand))
 	for _, c := range p.Hand {
-		add(int(c))
+		h = fnvVarint(h, int(c))
 	}
 	for _, d := range p.Dice {
-		add(d.Value)
+		h = fnvVarint(h, d.Value)
 		if d.Placed {
-			add(-1)
+			h = fnvVarint(h, -1)
 		}
 	}
 	for _, b := range p.Compound {
-		add(int(b.Card))
+		h = fnvVarint(h, int(b.Card))
 		if b.Used {
-			add(-1)
+			h = fnvVarint(h, -1)
 		}
 	}
-	// FNV-1a over the bytes, as hash/fnv's New64a, without its allocation.
-	h := uint64(14695981039346656037)
-	for _, b := range buf {
-		h ^= uint64(b)
-		h *= 1099511628211
-	}
 	return h
+}
+
+// fnvVarint feeds x's zigzag varint bytes to the FNV-1a hash h.
+func fnvVarint(h uint64, x int) uint64 {
+	const prime = 1099511628211
+	ux := uint64(x) << 1
+	if x < 0 {
+		ux = ^ux
+	}
+	for ux >= 0x80 {
+		h ^= ux&0x7f | 0x80
+		h *= prime
+		ux >>= 7
+	}
+	h ^= ux
+	return h * prime
+}
+
+// fingerprints is a set of fingerprints, emptied by bumping a generation
+// instead of clearing: a beam search empties it at every depth.
+type fingerprints struct {
+	keys []uint64
+	gens []uint32
+	gen  uint32
+	n    int
+}
+
+// reset empties the set.
+func (f *fingerprints) reset() {
+	f.gen++
+	f.n = 0
+	if f.gen == 0 { // wrapped: no stale entry may look current
+		clear(f.gens)
+		f.gen = 1
+	}
+}
+
+// add puts k in the set and reports whether it was not there before.
+func (f *fingerprints) add(k uint64) bool {
+	if 2*(f.n+1) > len(f.keys) {
+		f.grow()
+	}
+	mask := uint64(len(f.keys) - 1)
+	for i := (k * 0x9e3779b97f4a7c15) >> 32 & mask; ; i = (i + 1) & mask {
+		if f.gens[i] != f.gen {
+			f.keys[i], f.gens[i] = k, f.gen
+			f.n++
+			return true
+		}
+		if f.keys[i] == k {
+			return false
+		}
+	}
+}
+
+// grow doubles the table, keeping the current generation's keys.
+func (f *fingerprints) grow() {
+	keys, gens, gen := f.keys, f.gens, f.gen
+	size := max(2*len(keys), 256)
+	f.keys, f.gens, f.gen, f.n = make([]uint64, size), make([]uint32, size), 1, 0
+	for i, k := range keys {
+		if gens[i] == gen {
+			f.add(k)
+		}
+	}
 }
