@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"slices"
 )
 
 // Tool is the symbol on a blueprint's corner; building and hiring both pay
@@ -167,7 +168,14 @@ type facts struct {
 	multiple    bool // see multipleAllowed
 	megalith    bool // Megalith's cost falls with the monuments owned
 	monument    bool
+	// machineType is the place of c's type in machineTypes, -1 for a
+	// type The Machine's dice do not count.
+	machineType int
 }
+
+// machineTypes are the types whose cards The Machine's red, blue, purple
+// and yellow dice count, in that order.
+var machineTypes = [...]Type{Training, Production, Special, Utility}
 
 // factsOf works out the facts of the design b, numbered k, numbering its
 // tool in tools.
@@ -187,6 +195,7 @@ func factsOf(b *Blueprint, k int, tools map[Tool]int) facts {
 		multiple:    multipleAllowed(b.Name),
 		megalith:    b.Name == Megalith,
 		monument:    b.Type == Monument,
+		machineType: slices.Index(machineTypes[:], b.Type),
 	}
 }
 

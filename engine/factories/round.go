@@ -143,17 +143,15 @@ func (g *game) machineTurn() {
 		}
 	}
 	g.restock()
-	count := map[Type]int{}
+	var count [len(machineTypes)]int // by machineTypes, not a map: a search plays many turns
 	for _, c := range m.Compound {
-		count[c.Info().Type]++
+		if t := c.facts().machineType; t >= 0 {
+			count[t]++
+		}
 	}
 	made := 0
-	// A fixed order, not a map: nothing here may depend on map iteration.
-	for _, d := range [...]struct {
-		die int
-		t   Type
-	}{{red, Training}, {blue, Production}, {purple, Special}, {yellow, Utility}} {
-		if m.Roll[d.die] <= count[d.t] {
+	for i, die := range [len(machineTypes)]int{red, blue, purple, yellow} {
+		if m.Roll[die] <= count[i] {
 			made++
 		}
 	}
