@@ -145,9 +145,11 @@ func (x *searcher) search(s *factories.State, legal []factories.Move, j judge, b
 			}
 		}
 		// Sorted by pointer-sized nodes, not states: a State is large. The
-		// order is stable (ties keep their order of discovery, seq).
-		slices.SortFunc(children, byScoreThenSeq)
+		// order is stable (ties keep their order of discovery, seq). Only
+		// the kept are sorted: the rest are selected out first.
 		keep := min(len(children), beamWidth)
+		selectBest(children, keep)
+		slices.SortFunc(children[:keep], byScoreThenSeq)
 		for _, c := range children[keep:] {
 			x.put(c.state)
 		}
@@ -161,6 +163,44 @@ func (x *searcher) search(s *factories.State, legal []factories.Move, j judge, b
 	}
 	x.beam = beam
 	return best
+}
+
+// selectBest reorders nodes so that its first k are the best k by
+// byScoreThenSeq, in no particular order (quickselect).
+func selectBest(nodes []node, k int) {
+	lo, hi := 0, len(nodes)-1
+	for k > 0 && k < hi-lo+1 {
+		// The median of three as pivot, moved to hi.
+		mid := lo + (hi-lo)/2
+		if byScoreThenSeq(nodes[mid], nodes[lo]) < 0 {
+			nodes[mid], nodes[lo] = nodes[lo], nodes[mid]
+		}
+		if byScoreThenSeq(nodes[hi], nodes[lo]) < 0 {
+			nodes[hi], nodes[lo] = nodes[lo], nodes[hi]
+		}
+		if byScoreThenSeq(nodes[mid], nodes[hi]) < 0 {
+			nodes[mid], nodes[hi] = nodes[hi], nodes[mid]
+		}
+		pivot := nodes[hi]
+		p := lo
+		for i := lo; i < hi; i++ {
+			if byScoreThenSeq(nodes[i], pivot) < 0 {
+				nodes[i], nodes[p] = nodes[p], nodes[i]
+				p++
+			}
+		}
+		nodes[p], nodes[hi] = nodes[hi], nodes[p]
+		// nodes[lo:p] beat the pivot, now at p; the rest are worse.
+		switch n := p - lo + 1; {
+		case k == n || k == n-1:
+			return
+		case k < n-1:
+			hi = p - 1
+		default:
+			k -= n
+			lo = p + 1
+		}
+	}
 }
 
 // fingerprint identifies a seat's work-phase position, so plans that reach
