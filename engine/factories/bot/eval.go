@@ -27,6 +27,55 @@ type judge struct {
 	rival float64
 	// w are the weights in use: solo play has its own.
 	w *weights
+	// memo, when set, remembers hands already scored (see handMemo).
+	memo *handMemo
+}
+
+// handMemo remembers the scores of hands a search has judged: a beam's
+// children mostly keep their parent's hand and compound (a die placed
+// for metal changes neither), and scoring a hand is most of what a
+// judgement costs. An entry holds its whole key, so a hit is the score
+// the judge would work out: the same float, not an approximation.
+type handMemo struct {
+	entries [256]handEntry
+}
+
+type handEntry struct {
+	key   handKey
+	value float64
+	ok    bool
+}
+
+// handKey is everything a hand's score depends on: the cards (each
+// physical card is in a hand at most once), what the compound holds, and
+// the judge's prices and rounds left.
+type handKey struct {
+	hand, designs             [2]uint64
+	size, monuments, beacons  int
+	left, metal, energy, card float64
+	w                         *weights
+}
+
+// handMemoed is handWith through j.memo, when j has one.
+func (j judge) handMemoed(hand []factories.Card, h *holding) float64 {
+	if j.memo == nil || len(hand) == 0 {
+		return j.handWith(hand, h)
+	}
+	k := handKey{designs: h.designs, size: len(hand), monuments: h.monuments, beacons: h.beacons,
+		left: j.left, metal: j.metal, energy: j.energy, card: j.card, w: j.w}
+	for _, c := range hand {
+		if c < 0 || c >= 128 {
+			return j.handWith(hand, h)
+		}
+		k.hand[c/64] |= 1 << (c % 64)
+	}
+	x := (k.hand[0] ^ k.hand[1]*0x9e3779b97f4a7c15 ^ k.designs[0]*0xbf58476d1ce4e5b9 ^ k.designs[1]) * 0x94d049bb133111eb
+	e := &j.memo.entries[x>>56]
+	if e.ok && e.key == k {
+		return e.value
+	}
+	e.key, e.value, e.ok = k, j.handWith(hand, h), true
+	return e.value
 }
 
 // weights are the judge's tuning knobs (see docs/bots.md).
@@ -192,7 +241,7 @@ func (j judge) value(s *factories.State) float64 {
 	h := holdingOf(p.Compound)
 	v := float64(p.Goods + h.prestige)
 	v += j.resources(p.Metal, p.Energy)
-	v += j.handWith(p.Hand, &h)
+	v += j.handMemoed(p.Hand, &h)
 	v += j.future(p.Compound)
 	v += j.building * float64(len(p.Compound))
 	v -= j.rival * j.left

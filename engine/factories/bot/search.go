@@ -19,6 +19,7 @@ type searcher struct {
 	moves, root    factories.MoveBuffer
 	beam, children []node
 	seen           fingerprints
+	hands          handMemo
 	// played counts the moves played, the measure of a decision's budget.
 	played int
 	// byFirst, when a caller sets it (one per legal move, at -Inf),
@@ -99,6 +100,7 @@ func byScoreThenSeq(a, b node) int {
 // phase they act on their own compounds and only share the deck.
 func (x *searcher) search(s *factories.State, legal []factories.Move, j judge, beamWidth, beamDepth int) node {
 	best := node{score: math.Inf(-1)}
+	j.memo = &x.hands
 	beam := append(x.beam[:0], node{state: s})
 	for depth := 0; depth < beamDepth && len(beam) > 0; depth++ {
 		children := x.children[:0]
