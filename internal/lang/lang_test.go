@@ -360,8 +360,9 @@ func isSubset(a, b []string) bool {
 
 // TestCodeNamesOnlyKnownMessages reads every Go file of the module for
 // literal message IDs (.T("id" and .N("id") and fails on one English
-// does not have, and on a plural message worded by T, which words its
-// "other" form whatever the count.
+// does not have, on a plural message worded by T, which words its
+// "other" form whatever the count, and on an argument N given to N,
+// which the count overwrites.
 func TestCodeNamesOnlyKnownMessages(t *testing.T) {
 	en := catalogue(t, English)
 	root := filepath.Join("..", "..")
@@ -407,6 +408,15 @@ func TestCodeNamesOnlyKnownMessages(t *testing.T) {
 			}
 			if _, plural := forms["one"]; plural && sel.Sel.Name == "T" {
 				t.Errorf("%s: plural message %q is worded by T, which takes no count: use N", fset.Position(lit.Pos()), id)
+			}
+			if sel.Sel.Name == "N" {
+				// N sets .N to its count: an argument of that name is
+				// lost, and the message says the count in its place.
+				for i := 2; i < len(call.Args); i += 2 {
+					if k, ok := call.Args[i].(*ast.BasicLit); ok && k.Value == `"N"` {
+						t.Errorf("%s: N(%q) names an argument N, which its count overwrites: name the number another way", fset.Position(k.Pos()), id)
+					}
+				}
 			}
 			return true
 		})

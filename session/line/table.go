@@ -19,18 +19,21 @@ import (
 // table is a room, as the line mode sits at it: the latest update, and
 // what has been said of it already, so each event is said once.
 type table struct {
-	conn    *lobby.Conn
-	room    lobby.RoomInfo
-	seat    int
-	board   kit.Board // nil until the game starts
-	events  []*lobby.LogEntry
-	seen    map[*lobby.LogEntry]bool // the log entries said already
-	chat    map[string]bool          // the chat lines said already
-	moves   []move                   // the seat's legal moves, numbered from 1
-	acting  bool                     // the seat had moves at the last update
-	started bool                     // an update has been taken
-	seated  string                   // the seats as last said, before the start
-	away    []bool                   // by seat, whether its player was away at the last update
+	conn   *lobby.Conn
+	room   lobby.RoomInfo
+	seat   int
+	board  kit.Board // nil until the game starts
+	events []*lobby.LogEntry
+	seen   map[*lobby.LogEntry]bool // the log entries said already
+	chat   map[string]bool          // the chat lines said already
+	moves  []move                   // the seat's legal moves, numbered from 1
+	// listed are the moves as the player was last shown them numbered:
+	// the numbers they type are of that list (chooseNumber).
+	listed  []move
+	acting  bool   // the seat had moves at the last update
+	started bool   // an update has been taken
+	seated  string // the seats as last said, before the start
+	away    []bool // by seat, whether its player was away at the last update
 	notice  string
 	over    bool
 	// rematchSaid is set once the rematch's room has been announced.
@@ -366,6 +369,7 @@ func (t *table) listMoves(s *sess, filter string) {
 		return
 	}
 	s.out.answer(s.p.N("line.table.moves", len(lines)))
+	t.listed = slices.Clone(t.moves)
 	if len(lines) > maxPage {
 		more := len(lines) - maxPage
 		lines = append(lines[:maxPage], s.p.N("line.table.moves_more", more))
@@ -402,15 +406,7 @@ func matches(label, words string) bool {
 // to be the only one.
 func (t *table) choose(s *sess, text string) {
 	if n, err := strconv.Atoi(text); err == nil {
-		if n < 1 || n > len(t.moves) {
-			if len(t.moves) == 0 {
-				t.noMoves(s)
-			} else {
-				s.out.answer(s.p.N("line.table.no_number", len(t.moves), "N", n))
-			}
-			return
-		}
-		t.offer(s, t.moves[n-1])
+		t.chooseNumber(s, n)
 		return
 	}
 	var found []int
@@ -424,6 +420,7 @@ func (t *table) choose(s *sess, text string) {
 		t.offer(s, t.moves[found[0]])
 	case len(found) > 1:
 		s.out.answer(s.p.N("line.table.several", len(found)))
+		t.listed = slices.Clone(t.moves)
 		for j, i := range found {
 			if j == 10 {
 				s.out.answer(s.p.N("line.more", len(found)-j))
@@ -436,6 +433,32 @@ func (t *table) choose(s *sess, text string) {
 	default:
 		s.out.answer(s.p.T("line.unknown", "Command", strings.Fields(text)[0]))
 	}
+}
+
+// chooseNumber plays move n of the list the player was last shown (of
+// the moves now if none was): the moves are numbered afresh after every
+// move, and a number read from an older list must play the move it named
+// there or nothing, never the one that took its number since.
+func (t *table) chooseNumber(s *sess, n int) {
+	list := t.listed
+	if list == nil {
+		list = t.moves
+	}
+	switch {
+	case len(t.moves) == 0:
+		t.noMoves(s)
+		return
+	case n < 1 || n > len(list):
+		s.out.answer(s.p.N("line.table.no_number", len(t.moves), "Number", n))
+		return
+	}
+	m := list[n-1]
+	i := slices.IndexFunc(t.moves, func(x move) bool { return x.label == m.label && bytes.Equal(x.data, m.data) })
+	if i < 0 {
+		s.out.answer(s.p.T("line.table.gone", "Move", m.label))
+		return
+	}
+	t.offer(s, t.moves[i])
 }
 
 // offer plays m, or, for a move a stray line must not play, asks first.

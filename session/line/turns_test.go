@@ -1,0 +1,50 @@
+package line
+
+import (
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/smokestack/smokestack/session"
+)
+
+// TestTurnsAndNumbers: a number typed from the list the seat was shown
+// in the market plays that list's move or nothing, never the work
+// phase's move that took its number since; a number past the list names
+// the number typed, not the count of moves.
+func TestTurnsAndNumbers(t *testing.T) {
+	in, out, stop := run(t, false, session.Start{Mode: "lobby"})
+	defer stop()
+	waitOut(t, out, "Welcome")
+	io.WriteString(in, "new factories 1 player\n")
+	waitOut(t, out, "Your turn: round 1, market phase")
+	io.WriteString(in, "99\n")
+	waitOut(t, out, "There is no move 99")
+	io.WriteString(in, "moves\n")
+	waitOut(t, out, "1. Blueprint 1: ")
+	first := strings.SplitN(strings.SplitN(out.String(), "1. ", 2)[1], "\n", 2)[0]
+	io.WriteString(in, "1\n")
+	waitWords(t, out, "played: "+first)
+	waitOut(t, out, "You rolled")
+	mark := len(out.String())
+	io.WriteString(in, "1\n")
+	waitWords(t, out, "Not played: "+first+" is no longer on offer.")
+	if after := out.String()[mark:]; strings.Contains(after, "played: ") && !strings.Contains(after, "Not played: ") ||
+		strings.Count(after, "played: ") > 1 || strings.Contains(after, "cannot be taken back") {
+		t.Errorf("a number from the market's list played a work phase move:\n%s", after)
+	}
+}
+
+// waitWords is waitOut for words a line may wrap: spaces and line
+// breaks alike.
+func waitWords(t *testing.T, out *syncBuffer, want string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(strings.Join(strings.Fields(out.String()), " "), want) {
+		if time.Now().After(deadline) {
+			t.Fatalf("never wrote %q; wrote:\n%s", want, out.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
