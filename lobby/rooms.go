@@ -49,6 +49,12 @@ func NormalizeCode(code string) string { return room.NormalizeCode(code) }
 // after it, if any.
 func SplitSeatWord(typed string) (invite, word string) { return room.SplitSeatWord(typed) }
 
+// TurnBegan is room.TurnBegan: whether a change of the game's round and
+// acting seats begins new turns for the seats acting now.
+func TurnBegan(beforeRound int, before []int, round int, acting []int) bool {
+	return room.TurnBegan(beforeRound, before, round, acting)
+}
+
 // ShortDuration is room.ShortDuration: d as `new` takes it (2m, 90s).
 func ShortDuration(d time.Duration) string { return room.ShortDuration(d) }
 

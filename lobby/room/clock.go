@@ -42,6 +42,16 @@ const DefaultPublicClock = 2 * time.Minute
 // would give one.
 const ClockOff time.Duration = -1
 
+// TurnBegan reports whether a game that stood at round beforeRound, with
+// the seats before acting, begins new turns for the seats acting now, at
+// round: the round changed, or a seat joined those acting. It is the one
+// reading of a turn the rooms have: the clocks start by it, and the line
+// mode says "your turn" by it (with the stage a board names, which the
+// rooms do not know).
+func TurnBegan(beforeRound int, before []int, round int, acting []int) bool {
+	return round != beforeRound || slices.ContainsFunc(acting, func(s int) bool { return !slices.Contains(before, s) })
+}
+
 // turnClock is when each acting seat's turn began, for a room with a
 // clock; empty without one. The room's lock guards it.
 type turnClock struct {
@@ -65,7 +75,7 @@ func (c *turnClock) note(st engine.Status, at time.Time) {
 	if c.per <= 0 {
 		return
 	}
-	fresh := st.Round != c.round || slices.ContainsFunc(st.Acting, func(s int) bool { return !slices.Contains(c.acting, s) })
+	fresh := TurnBegan(c.round, c.acting, st.Round, st.Acting)
 	since := make(map[int]time.Time, len(st.Acting))
 	for _, seat := range st.Acting {
 		if t, ok := c.since[seat]; ok && !fresh {

@@ -64,6 +64,9 @@ func (b *board) seatsKept() []seatPart {
 // Over implements kit.Board.
 func (b *board) Over() bool { return b.v.Phase == factories.GameOver }
 
+// Stage implements kit.Staged: the phase, each a turn.
+func (b *board) Stage() string { return string(b.v.Phase) }
+
 // Header implements kit.Board: the round, the phase and who acts.
 func (b *board) Header(t kit.Theme, s kit.Seats) string { return b.HeaderIn(t, s, math.MaxInt) }
 

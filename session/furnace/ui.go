@@ -6,6 +6,7 @@ package furnace
 
 import (
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/smokestack/smokestack/engine/furnace"
@@ -29,6 +30,19 @@ type board struct {
 
 // Over implements kit.Board.
 func (b *board) Over() bool { return b.v.Phase == furnace.GameOver }
+
+// Stage implements kit.Staged: the phase, and in the auction each
+// placement's turn, in the resolution each card's choice.
+func (b *board) Stage() string {
+	v := b.v
+	switch {
+	case v.Phase == furnace.AuctionPhase:
+		return string(v.Phase) + " " + strconv.Itoa(v.Placed)
+	case v.Phase == furnace.ResolvePhase && len(v.Market) > 0:
+		return string(v.Phase) + " " + v.Market[0].Card.ID()
+	}
+	return string(v.Phase)
+}
 
 // Header implements kit.Board: the round, the phase and who acts.
 func (b *board) Header(t kit.Theme, s kit.Seats) string { return b.HeaderIn(t, s, math.MaxInt) }

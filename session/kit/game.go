@@ -128,6 +128,15 @@ type Yours interface {
 	Yours(t Theme, s Seats, w, h int) string
 }
 
+// Staged is a Board that names the stage of the game it shows, as a key
+// only compared: a seat that goes on acting from one stage into another
+// (its last market turn, then the work phase; a Furnace auction turn
+// that comes back to it) has a new turn, which the line mode says as it
+// says a turn that begins (session/line).
+type Staged interface {
+	Stage() string
+}
+
 // Told is a Board that says in words what a seat holds that no card
 // shows (resources, money, goods): for a reader who asks for it, the
 // line mode's look and board (session/line). "" for a seat it cannot

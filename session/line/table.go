@@ -31,6 +31,7 @@ type table struct {
 	// the numbers they type are of that list (chooseNumber).
 	listed  []move
 	acting  bool   // the seat had moves at the last update
+	stage   string // the board's kit.Staged at the last update
 	started bool   // an update has been taken
 	seated  string // the seats as last said, before the start
 	away    []bool // by seat, whether its player was away at the last update
@@ -61,6 +62,7 @@ func (t *table) seats(s *sess) kit.Seats { return seatsOf(t.room, t.seat, s.p) }
 func (t *table) update(s *sess, u lobby.Update) {
 	first := !t.started
 	t.started = true
+	turn := lobby.TurnBegan(t.room.Round, t.room.Acting, u.Room.Round, u.Room.Acting)
 	t.room, t.seat, t.events = u.Room, u.Seat, u.Events
 	t.board = nil
 	if u.Value != nil {
@@ -69,6 +71,12 @@ func (t *table) update(s *sess, u lobby.Update) {
 		} else {
 			s.out.event(err.Error())
 		}
+	}
+	// A seat that goes on acting into a new turn (its last market turn,
+	// then the work phase) is told, as one that starts acting is.
+	if st, ok := t.board.(kit.Staged); ok {
+		turn = turn || st.Stage() != t.stage
+		t.stage = st.Stage()
 	}
 	seats := t.seats(s)
 	t.menu(s, seats)
@@ -106,7 +114,7 @@ func (t *table) update(s *sess, u lobby.Update) {
 		}
 	}
 	acting := len(t.moves) > 0
-	if acting && (!t.acting || first) {
+	if acting && (!t.acting || first || turn) {
 		s.out.event(t.yourTurn(s, seats))
 	}
 	if !acting {

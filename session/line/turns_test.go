@@ -9,10 +9,12 @@ import (
 	"github.com/smokestack/smokestack/session"
 )
 
-// TestTurnsAndNumbers: a number typed from the list the seat was shown
-// in the market plays that list's move or nothing, never the work
-// phase's move that took its number since; a number past the list names
-// the number typed, not the count of moves.
+// TestTurnsAndNumbers: in a solo game the seat acts from its market turn
+// straight on into the work phase, and is told its turn again as the
+// work phase begins; a number typed from the list it was shown in the
+// market plays that list's move or nothing, never the work phase's move
+// that took its number since; a number past the list names the number
+// typed, not the count of moves.
 func TestTurnsAndNumbers(t *testing.T) {
 	in, out, stop := run(t, false, session.Start{Mode: "lobby"})
 	defer stop()
@@ -26,7 +28,7 @@ func TestTurnsAndNumbers(t *testing.T) {
 	first := strings.SplitN(strings.SplitN(out.String(), "1. ", 2)[1], "\n", 2)[0]
 	io.WriteString(in, "1\n")
 	waitWords(t, out, "played: "+first)
-	waitOut(t, out, "You rolled")
+	waitOut(t, out, "Your turn: round 1, work phase")
 	mark := len(out.String())
 	io.WriteString(in, "1\n")
 	waitWords(t, out, "Not played: "+first+" is no longer on offer.")
