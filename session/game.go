@@ -570,8 +570,10 @@ func (g *gameScreen) moveDone(msg moveDoneMsg) tea.Cmd {
 func (g *gameScreen) openHelp() {
 	p := g.env.theme.L
 	set := g.keySet()
-	g.overlay = &helpOverlay{title: p.T("session.keys.title"), km: gameKeySets[set], rules: g.rules, note: p.T("session.game.howToPlay"),
-		game: true, set: set}
+	w, h := g.env.bodySize()
+	o := newHelpOverlay(g.env.theme, w, h, p.T("session.keys.title"), gameKeySets[set])
+	o.rules, o.note, o.game, o.set = g.rules, p.T("session.game.howToPlay"), true, set
+	g.overlay = o
 }
 
 // askEnd asks the host to confirm ending the game for everyone; anyone

@@ -215,6 +215,23 @@ func (k logKeys) ShortHelp() []key.Binding { return []key.Binding{k.Scroll, k.Pa
 // FullHelp implements help.KeyMap.
 func (k logKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
 
+// helpScrollKeys scroll a keys page cut by its body; any other key
+// closes it, as it closes one that fits.
+type helpScrollKeys struct {
+	Up, Down key.Binding
+}
+
+var helpScrollKeyMap = helpScrollKeys{
+	Up:   key.NewBinding(key.WithKeys("up", "k", "pgup"), key.WithHelp("↑/↓", "session.key.scroll")),
+	Down: key.NewBinding(key.WithKeys("down", "j", "pgdown")),
+}
+
+// ShortHelp implements help.KeyMap.
+func (k helpScrollKeys) ShortHelp() []key.Binding { return []key.Binding{k.Up, anyKeyBinding} }
+
+// FullHelp implements help.KeyMap.
+func (k helpScrollKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
+
 // rulesKeys page through the rules.
 type rulesKeys struct {
 	Next, Prev, Up, Down, Close key.Binding

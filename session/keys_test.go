@@ -95,7 +95,7 @@ func TestKeysOverlayBar(t *testing.T) {
 func TestKeysAreWorded(t *testing.T) {
 	maps := []help.KeyMap{gameKeyMap, undoKeys{gameKeyMap}, watchKeys{gameKeyMap}, waitingKeys{gameKeyMap}, overKeys{gameKeyMap},
 		chatKeyMap, lobbyChatKeys{chatKeyMap}, overlayKeyMap, logKeyMap, rulesKeyMap, rulesPageKeys{rulesKeyMap},
-		lobbyKeyMap, formKeyMap, promptKeyMap, replayKeyMap, anyKey{}, confirmKeys{}}
+		lobbyKeyMap, formKeyMap, promptKeyMap, replayKeyMap, anyKey{}, confirmKeys{}, helpScrollKeyMap}
 	en := lang.For(lang.English)
 	for _, km := range maps {
 		all := append(km.ShortHelp(), slices.Concat(km.FullHelp()...)...)

@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -44,10 +45,24 @@ type helpOverlay struct {
 	// the frame.
 	game bool
 	set  int
+	// theme and w×h are the body's as the screen last sized it, and top
+	// the first line shown: a page taller than its body (the game's keys
+	// and how to play, at 80x24 in Polish) scrolls, a marker saying how
+	// much is above and below, rather than losing its end.
+	theme kit.Theme
+	w, h  int
+	top   int
+}
+
+// newHelpOverlay is the keys page of a screen drawn by t in a body of
+// w×h.
+func newHelpOverlay(t kit.Theme, w, h int, title string, km help.KeyMap) *helpOverlay {
+	return &helpOverlay{title: title, km: km, theme: t, w: w, h: h}
 }
 
 // gamePages are the game screen's key help pages by key set, theme and
-// size, fitted: a few key sets, themes, languages and terminal sizes.
+// size, fitted, or "" for a page taller than its size (which scrolls):
+// a few key sets, themes, languages and terminal sizes.
 var gamePages = kit.NewShared[pageOf, string](1024)
 
 // pageOf is the key of a page in gamePages.
@@ -71,16 +86,89 @@ func (o *helpOverlay) update(k tea.KeyMsg) (overlay, tea.Cmd) {
 	if o.rules != nil && key.Matches(k, gameKeyMap.Rules) {
 		return o.rules(), nil
 	}
+	if hidden := o.hidden(); hidden > 0 {
+		switch {
+		case key.Matches(k, helpScrollKeyMap.Up):
+			o.top = max(0, min(o.top, hidden)-o.step(k))
+			return o, nil
+		case key.Matches(k, helpScrollKeyMap.Down):
+			o.top = min(hidden, o.top+o.step(k))
+			return o, nil
+		}
+	}
 	return nil, nil
 }
-func (o *helpOverlay) resize(int, int)   {}
-func (o *helpOverlay) keys() help.KeyMap { return anyKey{} }
+
+// step is how far k scrolls: a line, or a page for pgup and pgdown.
+func (o *helpOverlay) step(k tea.KeyMsg) int {
+	if k.Type == tea.KeyPgUp || k.Type == tea.KeyPgDown {
+		return max(1, o.h-2)
+	}
+	return 1
+}
+
+func (o *helpOverlay) resize(w, h int) { o.w, o.h = w, h }
+
+// keys scroll the page where it is cut; any other key closes it.
+func (o *helpOverlay) keys() help.KeyMap {
+	if o.hidden() > 0 {
+		return helpScrollKeyMap
+	}
+	return anyKey{}
+}
+
+// hidden is how many of the page's lines the body leaves out, with a
+// line kept for the marker; 0 when it shows them all.
+func (o *helpOverlay) hidden() int {
+	if o.theme.L == nil || o.h <= 1 || o.whole(o.theme, o.w, o.h) != "" {
+		return 0
+	}
+	return lipgloss.Height(o.page(o.theme, o.w)) - (o.h - 1)
+}
+
+// whole is the page fitted to w×h, "" where it is taller: shared for
+// the game's pages (gamePages), which a frame reads without wording the
+// page's key.
+func (o *helpOverlay) whole(t kit.Theme, w, h int) string {
+	draw := func() string {
+		page := o.page(t, w)
+		if lipgloss.Height(page) > h {
+			return ""
+		}
+		return kit.Fit(page, w, h)
+	}
+	if o.game {
+		return gamePages.Get(pageOf{w: w, h: h, styles: t.Styles, lang: t.L, set: o.set}, draw)
+	}
+	return draw()
+}
 
 func (o *helpOverlay) view(t kit.Theme, w, h int) string {
-	if o.game && h > 0 {
-		return gamePages.Get(pageOf{w: w, h: h, styles: t.Styles, lang: t.L, set: o.set}, func() string { return kit.Fit(o.page(t, w), w, h) })
+	if h < 2 {
+		if h > 0 {
+			return kit.Fit(o.page(t, w), w, h)
+		}
+		return o.page(t, w)
 	}
-	return o.page(t, w)
+	if page := o.whole(t, w, h); page != "" {
+		return page
+	}
+	return kit.Fit(scrolled(t, strings.Split(o.page(t, w), "\n"), o.top, h), w, h)
+}
+
+// scrolled is h lines of lines from top (as far as it goes), the last a
+// marker of the lines above and below.
+func scrolled(t kit.Theme, lines []string, top, h int) string {
+	top = max(0, min(top, len(lines)-(h-1)))
+	shown := slices.Clone(lines[top : top+h-1])
+	var marks []string
+	if top > 0 {
+		marks = append(marks, "↑ "+t.L.N("session.cards.more", top))
+	}
+	if below := len(lines) - (top + h - 1); below > 0 {
+		marks = append(marks, "↓ "+t.L.N("session.cards.more", below))
+	}
+	return strings.Join(append(shown, t.Dim.Render(strings.Join(marks, " · "))), "\n")
 }
 
 // page draws view.

@@ -131,7 +131,8 @@ func (r *replayScreen) frameKey(msg tea.KeyMsg) tea.Cmd {
 		code := r.code
 		return func() tea.Msg { return toLobby{from: code} }
 	case key.Matches(msg, k.Help):
-		r.overlay = &helpOverlay{title: "REPLAY KEYS", km: replayKeyMap}
+		w, h := r.env.bodySize()
+		r.overlay = newHelpOverlay(r.env.theme, w, h, r.env.theme.L.T("session.keys.title"), replayKeyMap)
 	case !r.loaded || len(r.frames) == 0:
 	case key.Matches(msg, k.Next):
 		r.at = min(len(r.frames)-1, r.at+1)
