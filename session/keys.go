@@ -205,7 +205,7 @@ type logKeys struct {
 var logKeyMap = logKeys{
 	Scroll: key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "session.key.scroll")),
 	Page:   key.NewBinding(key.WithKeys("pgup", "pgdown"), key.WithHelp("pgup/pgdn", "session.key.page")),
-	Ends:   key.NewBinding(key.WithKeys("home", "end"), key.WithHelp("home/end", "session.key.firstLast")),
+	Ends:   key.NewBinding(key.WithKeys("home", "end"), key.WithHelp("home/end", "session.key.firstLastLine")),
 	Close:  overlayKeyMap.Close,
 }
 

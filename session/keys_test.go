@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/smokestack/smokestack/internal/lang"
@@ -106,6 +107,26 @@ func TestKeysAreWorded(t *testing.T) {
 			}
 			if strings.HasPrefix(h.Key, "session.") && !en.Has(h.Key) {
 				t.Errorf("key name %q is no message", h.Key)
+			}
+		}
+	}
+}
+
+// TestKeysOffTheMenuNameNoMoves: a key of a screen without the move menu
+// (an overlay, the lobby, the chat, a form) is never worded as the
+// menu's moving keys are: the log's home/end go to its first and last
+// lines, not "first/last move".
+func TestKeysOffTheMenuNameNoMoves(t *testing.T) {
+	g := gameKeyMap
+	menu := map[string]bool{}
+	for _, k := range []key.Binding{g.NextGroup, g.PrevGroup, g.Up, g.Down, g.First, g.Last, g.PageUp, g.PageDown, g.Play} {
+		menu[k.Help().Desc] = true
+	}
+	for _, km := range []help.KeyMap{chatKeyMap, lobbyChatKeys{chatKeyMap}, overlayKeyMap, logKeyMap, rulesKeyMap,
+		rulesPageKeys{rulesKeyMap}, lobbyKeyMap, formKeyMap, promptKeyMap, anyKey{}, confirmKeys{}, helpScrollKeyMap} {
+		for _, k := range append(km.ShortHelp(), slices.Concat(km.FullHelp()...)...) {
+			if menu[k.Help().Desc] {
+				t.Errorf("%T: key %s is worded %q, as the move menu's", km, k.Help().Key, lang.For(lang.English).T(k.Help().Desc))
 			}
 		}
 	}
