@@ -344,11 +344,11 @@ func (pt *playersTable) makeRows(o playersOptions) []gridRow {
 		if v.Phase == furnace.AuctionPhase && v.Turn == seat {
 			mark = "▶"
 		}
-		name := s.Name(seat)
+		// One's own name is cut no shorter than the others': the
+		// server's own names ("player-" and four letters) fit whole.
+		name := seatStyle(t, seat).Render(s.Short(seat, maxNameCells))
 		if s.Me(seat) {
-			name = t.Accent.Render(p.T("furnace.players.you", "Name", s.Short(seat, 10)))
-		} else {
-			name = seatStyle(t, seat).Render(s.Short(seat, 14))
+			name = t.Accent.Render(p.T("furnace.players.you", "Name", s.Short(seat, maxNameCells)))
 		}
 		pl := v.Players[seat]
 		cells := []string{mark, name, num3(pl.Goods.Money), num3(pl.Goods.Coal), num3(pl.Goods.Iron), num3(pl.Goods.Oil), num3(pl.Goods.Tokens), playerState(p, v, pl)}
@@ -381,6 +381,9 @@ func (pt *playersTable) makeRows(o playersOptions) []gridRow {
 	}
 	return rows
 }
+
+// maxNameCells is the most of a name the players' table shows.
+const maxNameCells = 14
 
 // num3 is k right-aligned in three columns, as fmt's "%3d".
 func num3(k int) string {
