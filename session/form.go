@@ -115,8 +115,11 @@ func (f *roomForm) fields() []formField {
 				bots.value = p.T("session.form.botSeat", "Seat", f.seats)
 			}
 		}
-		out = append(out, bots, formField{label: p.T("session.form.botKind"), value: names[f.bot], about: p.T("session.form.botKindAbout"),
-			change: func(d int) { f.bot = step(f.bot, d, len(names)) }})
+		out = append(out, bots)
+		if f.bots > 0 { // no bot, no kind of bot to choose
+			out = append(out, formField{label: p.T("session.form.botKind"), value: names[f.bot], about: p.T("session.form.botKindAbout"),
+				change: func(d int) { f.bot = step(f.bot, d, len(names)) }})
+		}
 	}
 	return append(out, f.timeFields(step)...)
 }

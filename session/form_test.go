@@ -23,6 +23,12 @@ func TestNewRoomFormExplains(t *testing.T) {
 	if v := d.view(); !strings.Contains(v, "the game to play") || strings.Contains(v, "difficulty") {
 		t.Errorf("the game row's help, and no solo difficulty at 2 seats:\n%s", v)
 	}
+	// A private room is joined by its invite: the code alone lets
+	// nobody in, and the row says so.
+	d.keys("down", "down", "right")
+	d.until("the private row's help", d.screenContains("invite to can join; the code alone lets nobody"))
+	d.keys("right", "up", "up") // public again, on the game
+	d.until("the game row", d.screenContains("the game to play"))
 	d.keys("right") // Furnace
 	d.until("Furnace's options", d.screenContains("capitalists"))
 	if v := d.view(); strings.Contains(v, "arthur") {
@@ -43,8 +49,11 @@ func TestNewRoomFormExplains(t *testing.T) {
 	}
 	d.keys("x")
 	d.until("the form again", d.screenContains("◂ Furnace ▸"))
-	for range 4 {
-		d.keys("down") // bots, bot kind, away grace, clock
+	for range 3 {
+		d.keys("down") // bots, away grace, clock: no bot kind without bots
+	}
+	if v := d.view(); strings.Contains(v, "bot kind") {
+		t.Errorf("the kind of bot asked, with no bots:\n%s", v)
 	}
 	d.until("the clock's help", d.screenContains("the time each turn may take"))
 	if v := d.view(); strings.Contains(v, "default: off") == strings.Contains(v, "then the bot plays the turn") {
@@ -68,4 +77,6 @@ func TestNewRoomFormExplains(t *testing.T) {
 	if c := clock(); !strings.Contains(c, "30s a turn ▸  (then the bot plays the turn)") {
 		t.Errorf("the note with a clock: %q", c)
 	}
+	d.keys("up", "up", "right") // a bot in the last seat
+	d.until("the kind of bot, once there is one", d.screenContains("bot kind"))
 }
