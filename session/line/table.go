@@ -292,6 +292,10 @@ func (t *table) end(s *sess, seats kit.Seats) {
 		switch {
 		case slices.Contains(r.Winners, t.seat):
 			s.out.event(s.p.T("line.table.you_won"))
+		case len(r.Winners) == 0 && r.Opponent != nil:
+			// A solo game the game's own opponent won: its score is
+			// in no seat's.
+			s.out.event(s.p.T("line.table.opponent_won", "Score", *r.Opponent))
 		case len(r.Winners) > 0:
 			var names []string
 			for _, w := range r.Winners {

@@ -1,11 +1,15 @@
 package line
 
 import (
+	"bytes"
 	"io"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/smokestack/smokestack/engine"
+	"github.com/smokestack/smokestack/internal/lang"
+	"github.com/smokestack/smokestack/lobby"
 	"github.com/smokestack/smokestack/session"
 )
 
@@ -48,5 +52,21 @@ func waitWords(t *testing.T, out *syncBuffer, want string) {
 			t.Fatalf("never wrote %q; wrote:\n%s", want, out.String())
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestSoloLossNamesTheWinner: a solo game the game's own opponent won
+// says so and with what: the seat's "place 2" alone named no winner.
+func TestSoloLossNamesTheWinner(t *testing.T) {
+	var out bytes.Buffer
+	s := &sess{out: newTerm(&out, false, 100)}
+	s.setLang(lang.English)
+	machine := 14
+	tb := &table{seat: 0, room: lobby.RoomInfo{Over: true, Seats: []lobby.SeatInfo{{Name: "al"}},
+		Result: &engine.Result{Scores: []int{3}, Ranks: []int{2}, Opponent: &machine}}}
+	tb.end(s, tb.seats(s))
+	s.out.flush()
+	if got := strings.Join(strings.Fields(out.String()), " "); !strings.Contains(got, "The game's opponent won with 14.") {
+		t.Errorf("the end of a solo game lost:\n%s", out.String())
 	}
 }
