@@ -47,8 +47,9 @@ func TestPlayThroughNewRoom(t *testing.T) {
 	alice.seesNo("arthur")
 
 	// The clock: with it off, no turn goes to the bot. From capitalists:
-	// chain, bots, bot kind, away grace, clock.
-	alice.press("down", "down", "down", "down", "down")
+	// chain, bots, away grace, clock (no bot kind without a bot).
+	alice.seesNo("bot kind")
+	alice.press("down", "down", "down", "down")
 	alice.sees("the time each turn may take", "(then the bot plays the turn)")
 	alice.press("right")
 	alice.sees("clock       ◂ off ▸")
