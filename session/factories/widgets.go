@@ -25,19 +25,23 @@ func marketView(t kit.Theme, v *factories.View, w int) string {
 	// least the longest English name's 18. Where a language's long name
 	// and tool leave too little, the gaps around the cost narrow before
 	// anything is cut.
-	toolW, longest := toolWidth(t), 18
+	toolW, present := toolWidth(t), 0
 	for _, c := range v.Market.Blueprints {
 		if c != factories.None {
-			longest = max(longest, kit.Width(cardName(t, c.Name())))
+			present = max(present, kit.Width(cardName(t, c.Name())))
 		}
 	}
+	longest := max(18, present)
 	gap := "  "
 	if longest+toolW+14 > w {
 		gap = " "
 	}
-	// At the 80-column board's 41 cells every name fits whole; in a
-	// narrower column the names give way first, a cell a cell.
-	nameW := max(10, min(longest, w-41+longest, w-toolW-10-2*len(gap)))
+	// The rows keep a cell free before the next column where they can,
+	// and give it up before a name on offer gives way to a line of its
+	// own: a name goes apart only where its row does not fit beside it
+	// (the spectator's 38 cells hold every English row whole).
+	room := w - toolW - 10 - 2*len(gap)
+	nameW := max(10, min(longest, room-1), min(present, room))
 	empty := t.Dim.Render(t.L.T("factories.empty"))
 	for i, c := range v.Market.Blueprints {
 		if c == factories.None {
