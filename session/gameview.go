@@ -103,6 +103,10 @@ func (g *gameScreen) statusView(w int) (string, int) {
 		status = t.L.T("session.game.search", "Search", g.menu.filter) + "▏" + t.Dim.Render("  "+t.L.T("session.game.searchKeys"))
 	case g.status != "" && g.statusBad:
 		status = t.Bad.Render("✗ " + g.status)
+	case g.status != "" && g.noteRound == 0 && g.unreadText() != "":
+		// A note that lasts (welcome back: said until the move is
+		// played) never hides what others said meanwhile.
+		status = t.Dim.Render(g.status+" · ") + t.Accent.Render(g.unreadText())
 	case g.status != "" && (g.noteRound == 0 || g.unreadText() == ""):
 		status = t.Dim.Render(g.status)
 	case g.unreadText() != "":

@@ -52,3 +52,39 @@ func TestComingBackLandsInYourSeat(t *testing.T) {
 	o.inGame()
 	o.until("their own seat", o.screenContains("YOU "+[]string{"♠", "♥"}[info.SeatOf(other.ID)]+" "+other.Name))
 }
+
+// TestChatCountBesideTheWelcome: "welcome back", said until the move
+// waiting is played, leaves room for what others say meanwhile: the
+// count of new chat lines showed only once the move was played.
+func TestChatCountBesideTheWelcome(t *testing.T) {
+	l := newTestLobby()
+	ctx := context.Background()
+	code := createRoom(t, l, alice, lobby.CreateOptions{Seats: 2, Public: true})
+	conns := map[string]*lobby.Conn{}
+	for _, p := range []lobby.Player{alice, bob} {
+		c, err := l.Join(ctx, code, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		conns[p.ID] = c
+	}
+	info, err := l.Info(ctx, code, alice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waited, other := alice, bob
+	if info.SeatOf(bob.ID) == info.Acting[0] {
+		waited, other = bob, alice
+	}
+	d := newDriver(t, session.Config{Lobby: l, Player: waited, Width: 80, Height: 24, Start: session.Start{Mode: "lobby", Back: true}})
+	d.inGame()
+	d.until("the welcome", d.screenContains("welcome back: your move in "+code+" is waiting"))
+	if err := conns[other.ID].Say(ctx, "take your time"); err != nil {
+		t.Fatal(err)
+	}
+	d.until("the count beside the welcome", func() bool {
+		v := d.view()
+		return strings.Contains(v, "1 new in the chat (t)") && strings.Contains(v, "welcome back")
+	})
+}
