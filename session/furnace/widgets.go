@@ -316,10 +316,14 @@ func (pt *playersTable) block(o playersOptions) []string {
 		// The goods' columns headed by their letters, which the legend
 		// beside the table explains, where their words are too wide or
 		// leave the cards too little room.
+		// Each letter stands over the last digit of its numbers (num3),
+		// and the tokens' column keeps a second space before the discs:
+		// "1 1 2 3 4" read as five discs.
 		letters := g
 		letters.head = slices.Clone(pt.head)
 		i := slices.Index(pt.head, p.T("furnace.players.money"))
-		copy(letters.head[i:], []string{"$", p.T("furnace.short.coal"), p.T("furnace.short.iron"), p.T("furnace.short.oil"), p.T("furnace.short.tokens")})
+		copy(letters.head[i:], []string{"  $", "  " + p.T("furnace.short.coal"), "  " + p.T("furnace.short.iron"),
+			"  " + p.T("furnace.short.oil"), "  " + p.T("furnace.short.tokens") + " "})
 		laid = [2]laidGrid{g.layout(pt.w), letters.layout(pt.w)}
 		pt.laid[key] = laid
 	}
