@@ -155,7 +155,7 @@ var gameKeySets = [...]help.KeyMap{
 // frame is what the board draws into: its size, the seats, and the menu
 // and log widgets for it to place.
 func (g *gameScreen) frame(w, h int) kit.Frame {
-	f := kit.Frame{Theme: g.env.theme, Seats: g.seats(), Width: w, Height: h, Ended: g.room.Ended,
+	f := kit.Frame{Theme: g.env.theme, Seats: g.seats(), Width: w, Height: h, Ended: endedText(g.env.theme.L, g.room.Ended),
 		Log: g.bound.log}
 	if !g.spectator() {
 		f.Menu = g.bound.menu
@@ -206,9 +206,14 @@ func (g *gameScreen) drawHeader(w int, clockText string) string {
 			clock = t.Accent.Render(clockText)
 		}
 		var news string
-		if f, ok := g.board.(kit.Fitted); !ok {
+		switch f, ok := g.board.(kit.Fitted); {
+		case g.room.Over && g.room.Ended != "" && !g.board.Over():
+			// Ended early: the board still stands at the turn it
+			// stopped on ("round 2 · market phase · your turn").
+			news = endedText(t.L, g.room.Ended)
+		case !ok:
 			news = g.board.Header(t, g.seats())
-		} else {
+		default:
 			// The game's news fits what the server's name, the room and
 			// the clock leave, its names counted rather than cut.
 			rest := joinedWidth(parts) + 2*dotWidth + kit.Width(clock) // and "", clock

@@ -226,7 +226,7 @@ func (r *replayScreen) view(w, h int) string {
 		} else if r.at == 0 {
 			banner = p.T("session.replay.start")
 		}
-		frame := kit.Frame{Theme: t, Seats: seats, Width: w, Height: bh, Ended: r.info.Ended,
+		frame := kit.Frame{Theme: t, Seats: seats, Width: w, Height: bh, Ended: endedText(t.L, r.info.Ended),
 			Log: func(w, h int) string { return r.logOrChat(seats, r.words.words(t, seats, r.info.Game, f.Events), w, h) }}
 		if seats.Viewer != engine.Spectator {
 			// A player's replay is their seat's board, their own area and

@@ -175,8 +175,9 @@ type Frame struct {
 	Log func(w, h int) string
 	// Focus is the card the menu is on, for a preview; nil when none.
 	Focus *CardRef
-	// Ended says why the game stopped early ("ended by the host"), for
-	// the scores.
+	// Ended says why the game stopped early, for the scores, worded in
+	// the reader's language ("zakończona przez gospodarza"): the room's
+	// own reason is English (lobby.EndedByHost), which the screen words.
 	Ended string
 }
 
