@@ -122,7 +122,7 @@ func (p *langPicker) view(w, h int) string {
 	for i, tag := range lang.Tags {
 		line := "  " + tag.Name()
 		if i == p.sel {
-			line = t.Selected.Render("> " + tag.Name())
+			line = "▸ " + t.Selected.Render(tag.Name()) // as every list marks its row
 		}
 		if tag == L.Tag() {
 			line += t.Dim.Render("  ✓")

@@ -28,6 +28,11 @@ func TestLangPicker(t *testing.T) {
 			t.Fatalf("the picker does not offer %s:\n%s", name, d.view())
 		}
 	}
+	// Its row is marked as every list's is (kit.Theme.Selected), with ▸:
+	// the picker alone had ">".
+	if v := d.view(); !strings.Contains(v, "▸ English") || strings.Contains(v, "> ") {
+		t.Errorf("the picker's row is not marked with ▸:\n%s", v)
+	}
 	d.keys("esc")
 	d.until("the lobby again", d.screenContains("OPEN SEATS"))
 	if len(heard) != 0 {
