@@ -95,3 +95,26 @@ func TestVoteNoteGoesWithTheVote(t *testing.T) {
 		t.Fatalf("the seat went to the bot and the status still counts votes:\n%s", d.view())
 	}
 }
+
+// TestSpectatorKeysThatPlay: enter, u and / from a spectator, who has no
+// moves, say so, and h says hints are the players'; they did nothing,
+// leaving the line that answered b before them.
+func TestSpectatorKeysThatPlay(t *testing.T) {
+	l, code := emptyTable(t)
+	dan := lobby.Player{ID: "SHA256:dan", Name: "dan"}
+	d := newDriver(t, session.Config{Lobby: l, Player: dan, Width: 80, Height: 24, Start: session.Start{Mode: "watch", Code: code}})
+	d.inGame()
+	d.until("the board", d.screenContains("⏸ alice away 9m"))
+	g, _ := d.game()
+	for _, k := range []string{"enter", "u", "/", "h"} {
+		d.keys("b") // an answer to something else first
+		d.keys(k)
+		want := "spectators cannot play moves"
+		if k == "h" {
+			want = "hints are for the players' own moves"
+		}
+		if s, bad := g.Status(); !bad || s != want {
+			t.Errorf("%s from a spectator: status %q (bad %v), want %q", k, s, bad, want)
+		}
+	}
+}

@@ -521,6 +521,12 @@ func (g *gameScreen) tableKey(msg tea.KeyMsg) tea.Cmd {
 		g.openBots()
 	case key.Matches(name, k.End):
 		g.askEnd()
+	case g.spectator() && g.board != nil && !g.over() && key.Matches(name, k.Hint):
+		g.setStatus(g.env.theme.L.T("lobby.spectatorHint"), true)
+	case g.spectator() && g.board != nil && !g.over() && (key.Matches(name, k.Play) || key.Matches(name, k.Undo) || key.Matches(name, k.Filter)):
+		// A key that plays, from one who cannot: said, not lost, nor
+		// left under an older line that answers something else.
+		g.setStatus(g.env.theme.L.T("lobby.spectatorMoves"), true)
 	case g.conn == nil || g.spectator() || g.board == nil || g.over():
 		// Everything below plays moves.
 	case key.Matches(name, k.NextGroup):
