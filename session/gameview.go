@@ -131,10 +131,14 @@ func (g *gameScreen) keySet() int {
 	if g.spectator() || g.board == nil || g.over() {
 		return watchSet
 	}
+	set := playSet
 	if g.menu.offersUndo() {
-		return undoSet
+		set = undoSet
 	}
-	return playSet
+	if g.hintless {
+		set += playHintlessSet - playSet
+	}
+	return set
 }
 
 const (
@@ -143,6 +147,8 @@ const (
 	watchSet
 	overSet
 	waitingSet
+	playHintlessSet // playSet and undoSet in a game without hints
+	undoHintlessSet
 )
 
 // gameKeySets are the screen's key maps, made into help.KeyMaps once:
@@ -150,6 +156,7 @@ const (
 var gameKeySets = [...]help.KeyMap{
 	playSet: gameKeyMap, undoSet: undoKeys{gameKeyMap}, watchSet: watchKeys{gameKeyMap},
 	overSet: overKeys{gameKeyMap}, waitingSet: waitingKeys{gameKeyMap},
+	playHintlessSet: hintless{gameKeyMap}, undoHintlessSet: hintless{undoKeys{gameKeyMap}},
 }
 
 // frame is what the board draws into: its size, the seats, and the menu

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -103,6 +104,21 @@ type undoKeys struct{ gameKeys }
 // ShortHelp implements help.KeyMap.
 func (k undoKeys) ShortHelp() []key.Binding {
 	return append([]key.Binding{k.Play, k.Undo}, k.gameKeys.ShortHelp()[1:]...)
+}
+
+// hintless is a seat's keys in a game without hints (Furnace): the keys
+// page does not list h, which could only refuse there.
+type hintless struct{ help.KeyMap }
+
+// FullHelp implements help.KeyMap.
+func (k hintless) FullHelp() [][]key.Binding {
+	var out [][]key.Binding
+	for _, col := range k.KeyMap.FullHelp() {
+		out = append(out, slices.DeleteFunc(slices.Clone(col), func(b key.Binding) bool {
+			return b.Help() == gameKeyMap.Hint.Help()
+		}))
+	}
+	return out
 }
 
 // watchKeys are the keys a spectator (or a finished game) has: no moves.
