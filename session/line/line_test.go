@@ -192,6 +192,18 @@ func TestSoloTableTellsOfTheMachine(t *testing.T) {
 		t.Errorf("board machine found nobody:\n%s", out.String())
 	}
 
+	// The market's list is shown and a move of it played: the work
+	// phase's moves are numbered afresh, and the hint's numbers are of
+	// those, not of the list shown last.
+	io.WriteString(in, "moves\n")
+	waitOut(t, out, "\n1. ")
+	mark := len(out.String())
+	io.WriteString(in, "1\n")
+	waitOutFrom(t, out, mark, "1") // played, or asked about first
+	if strings.Contains(out.String()[mark:], "Type yes") {
+		io.WriteString(in, "yes\n")
+	}
+	waitOutFrom(t, out, mark, "You rolled")
 	io.WriteString(in, "hint\n")
 	waitOut(t, out, "The search bot's best moves for you")
 	waitOut(t, out, ", worth ")
@@ -210,12 +222,10 @@ func TestSoloTableTellsOfTheMachine(t *testing.T) {
 	if !ok {
 		t.Fatalf("no numbered hint line:\n%s", out.String())
 	}
-	io.WriteString(in, "moves\n")
-	waitOut(t, out, "\n"+n+". "+label+"\n")
-	mark := len(out.String())
+	mark = len(out.String())
 	io.WriteString(in, n+"\n")
 	waitOutFrom(t, out, mark, label) // played, or asked about first
-	if strings.Contains(out.String()[mark:], "Type yes to play it.") {
+	if strings.Contains(out.String()[mark:], "Type yes") {
 		io.WriteString(in, "yes\n")
 	}
 	waitOutFrom(t, out, mark, "played: "+label)

@@ -604,6 +604,7 @@ func (t *table) hint(s *sess) {
 		return
 	}
 	lines := []string{s.p.T("line.table.hints")}
+	t.listed = slices.Clone(t.moves) // the numbers said are of these
 	for _, h := range hints {
 		worth := s.p.T("session.hint.worth", "Worth", s.p.Signed(h.Worth, 1))
 		i := slices.IndexFunc(t.moves, func(m move) bool { return bytes.Equal(m.data, h.Move) })
