@@ -178,11 +178,8 @@ func TestBackToTheWaitingMove(t *testing.T) {
 // hint says the search bot's best moves, numbered as moves numbers them,
 // so typing one's number plays it.
 func TestSoloTableTellsOfTheMachine(t *testing.T) {
-	in, out, stop := run(t, false, session.Start{Mode: "lobby"})
+	in, out, stop := soloTable(t)
 	defer stop()
-	waitOut(t, out, "Welcome")
-	io.WriteString(in, "new factories 1 player\n")
-	waitOut(t, out, "Your turn: round 1")
 	io.WriteString(in, "look\n")
 	waitOut(t, out, "Players: you; The Machine.")
 	waitOut(t, out, "The Machine: points 3, goods 0, buildings 3") // as it starts this game
@@ -198,11 +195,7 @@ func TestSoloTableTellsOfTheMachine(t *testing.T) {
 	io.WriteString(in, "moves\n")
 	waitOut(t, out, "\n1. ")
 	mark := len(out.String())
-	io.WriteString(in, "1\n")
-	waitOutFrom(t, out, mark, "1") // played, or asked about first
-	if strings.Contains(out.String()[mark:], "Type yes") {
-		io.WriteString(in, "yes\n")
-	}
+	playNumber(t, in, out, "1", "")
 	waitOutFrom(t, out, mark, "You rolled")
 	io.WriteString(in, "hint\n")
 	waitOut(t, out, "The search bot's best moves for you")
@@ -222,11 +215,35 @@ func TestSoloTableTellsOfTheMachine(t *testing.T) {
 	if !ok {
 		t.Fatalf("no numbered hint line:\n%s", out.String())
 	}
-	mark = len(out.String())
-	io.WriteString(in, n+"\n")
-	waitOutFrom(t, out, mark, label) // played, or asked about first
-	if strings.Contains(out.String()[mark:], "Type yes") {
-		io.WriteString(in, "yes\n")
+	playNumber(t, in, out, n, label)
+}
+
+// soloTable runs the line mode at a new solo game of Fantastic
+// Factories, once its first turn is said.
+func soloTable(t *testing.T) (io.Writer, *syncBuffer, func()) {
+	t.Helper()
+	in, out, stop := run(t, false, session.Start{Mode: "lobby"})
+	waitOut(t, out, "Welcome")
+	io.WriteString(in, "new factories 1 player\n")
+	waitOut(t, out, "Your turn: round 1, market phase")
+	return in, out, stop
+}
+
+// playNumber types a move's number and waits for it to be played (label,
+// when given), saying yes when the mode asks first.
+func playNumber(t *testing.T, in io.Writer, out *syncBuffer, number, label string) {
+	t.Helper()
+	mark := len(out.String())
+	io.WriteString(in, number+"\n")
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		said := out.String()[mark:]
+		if strings.Contains(said, "Type yes") {
+			io.WriteString(in, "yes\n")
+			break
+		}
+		if strings.Contains(said, "played: ") || time.Now().After(deadline) {
+			break
+		}
 	}
 	waitOutFrom(t, out, mark, "played: "+label)
 }

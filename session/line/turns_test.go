@@ -10,7 +10,6 @@ import (
 	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/lobby"
-	"github.com/smokestack/smokestack/session"
 )
 
 // TestTurnsAndNumbers: in a solo game the seat acts from its market turn
@@ -20,11 +19,8 @@ import (
 // that took its number since; a number past the list names the number
 // typed, not the count of moves.
 func TestTurnsAndNumbers(t *testing.T) {
-	in, out, stop := run(t, false, session.Start{Mode: "lobby"})
+	in, out, stop := soloTable(t)
 	defer stop()
-	waitOut(t, out, "Welcome")
-	io.WriteString(in, "new factories 1 player\n")
-	waitOut(t, out, "Your turn: round 1, market phase")
 	io.WriteString(in, "99\n")
 	waitOut(t, out, "There is no move 99")
 	io.WriteString(in, "moves\n")
