@@ -56,16 +56,16 @@ type handKey struct {
 	w                         *weights
 }
 
-// handMemoed is handWith through j.memo, when j has one.
+// handMemoed is hand through j.memo, when j has one.
 func (j judge) handMemoed(hand []factories.Card, h *holding) float64 {
 	if j.memo == nil || len(hand) == 0 {
-		return j.handWith(hand, h)
+		return j.hand(hand, h)
 	}
 	k := handKey{designs: h.designs, size: len(hand), monuments: h.monuments, beacons: h.beacons,
 		left: j.left, metal: j.metal, energy: j.energy, card: j.card, w: j.w}
 	for _, c := range hand {
 		if c < 0 || c >= 128 {
-			return j.handWith(hand, h)
+			return j.hand(hand, h)
 		}
 		k.hand[c/64] |= 1 << (c % 64)
 	}
@@ -74,7 +74,7 @@ func (j judge) handMemoed(hand []factories.Card, h *holding) float64 {
 	if e.ok && e.key == k {
 		return e.value
 	}
-	e.key, e.value, e.ok = k, j.handWith(hand, h), true
+	e.key, e.value, e.ok = k, j.hand(hand, h), true
 	return e.value
 }
 
@@ -289,28 +289,20 @@ func (j judge) die(d factories.Die) float64 {
 	return best
 }
 
-// hand scores the blueprints in hand: each is at least a card to pay
-// with, and the few best worth building are also worth part of what
-// building them gains; the rest wait for metal that is not coming soon.
-// Past the hand limit cards are worth little: they will be discarded.
-func (j judge) hand(p *factories.Player) float64 {
-	h := holdingOf(p.Compound)
-	return j.handWith(p.Hand, &h)
-}
-
-// handWith is hand for a compound read into h.
-func (j judge) handWith(hand []factories.Card, h *holding) float64 {
+// hand scores the blueprints in hand, for a compound read into h: each
+// is at least a card to pay with, and the few best worth building are
+// also worth part of what building them gains; the rest wait for metal
+// that is not coming soon. Past the hand limit cards are worth little:
+// they will be discarded.
+func (j judge) hand(hand []factories.Card, h *holding) float64 {
 	if len(hand) == 0 {
 		return 0
 	}
-	var tools [toolSlots]int
-	for _, c := range hand {
-		tools[factOf(c).tool]++
-	}
+	tools := toolsOf(hand)
 	var space [16]float64 // a hand rarely holds more: no allocation
 	vals := space[:0]
 	for _, c := range hand {
-		vals = append(vals, j.blueprintWith(h, &tools, 1, c))
+		vals = append(vals, j.blueprint(h, &tools, c))
 	}
 	slices.SortFunc(vals, compareDesc)
 	total := 0.0
@@ -327,23 +319,18 @@ func (j judge) handWith(hand []factories.Card, h *holding) float64 {
 	return total
 }
 
-// blueprint is what card c in p's hand is worth.
-func (j judge) blueprint(p *factories.Player, c factories.Card) float64 {
-	h := holdingOf(p.Compound)
+// toolsOf counts a hand's cards of each tool (toolSlot).
+func toolsOf(hand []factories.Card) [toolSlots]int {
 	var tools [toolSlots]int
-	self := 0
-	for _, x := range p.Hand {
-		tools[factOf(x).tool]++
-		if x == c {
-			self++
-		}
+	for _, c := range hand {
+		tools[factOf(c).tool]++
 	}
-	return j.blueprintWith(&h, &tools, self, c)
+	return tools
 }
 
-// blueprintWith is blueprint for a compound read into h and a hand
-// holding tools[t] cards of each tool t, self of them c itself.
-func (j judge) blueprintWith(h *holding, tools *[toolSlots]int, self int, c factories.Card) float64 {
+// blueprint is what card c is worth in a hand holding tools[t] cards of
+// each tool t, c among them, for a compound read into h.
+func (j judge) blueprint(h *holding, tools *[toolSlots]int, c factories.Card) float64 {
 	b := factOf(c)
 	if !b.many && h.owns(b.design) {
 		return j.card
@@ -364,7 +351,7 @@ func (j judge) blueprintWith(h *holding, tools *[toolSlots]int, self int, c fact
 	// A card with a partner of its tool can be built now; a lone one waits
 	// for a second card of that tool.
 	share := 0.3
-	if tools[b.tool]-self > 0 {
+	if tools[b.tool] > 1 {
 		share = j.w.pair
 	}
 	return j.card + share*net

@@ -169,16 +169,21 @@ func TestJudgeCountsPlansInHand(t *testing.T) {
 		j := judgeAt(0, seats, factories.MarketPhase, 9, 9, 0.9, nil)
 		paired := &factories.Player{Hand: []factories.Card{obelisk, robot}}
 		lone := &factories.Player{Hand: []factories.Card{obelisk, dojo}}
-		if p, l := j.blueprint(paired, obelisk), j.blueprint(lone, obelisk); p <= l || l <= j.card {
+		worth := func(p *factories.Player, c factories.Card) float64 {
+			h, tools := holdingOf(p.Compound), toolsOf(p.Hand)
+			return j.blueprint(&h, &tools, c)
+		}
+		if p, l := worth(paired, obelisk), worth(lone, obelisk); p <= l || l <= j.card {
 			t.Errorf("%d seats: Obelisk with a hammer partner = %v, with none = %v, a plain card = %v; want partner > none > card", seats, p, l, j.card)
 		}
 		two := &factories.Player{Hand: []factories.Card{obelisk, second, robot}}
-		plan := j.blueprint(two, obelisk)
+		plan := worth(two, obelisk)
 		want := 2*plan + j.card // both Obelisks are plans
 		if seats == 1 {
 			want = plan + 2*j.card // only the best is
 		}
-		if got := j.hand(two); math.Abs(got-want) > 1e-9 {
+		h := holdingOf(two.Compound)
+		if got := j.hand(two.Hand, &h); math.Abs(got-want) > 1e-9 {
 			t.Errorf("%d seats: hand of two Obelisks and a Robot = %v, want %v", seats, got, want)
 		}
 	}
