@@ -56,11 +56,7 @@ type gameScreen struct {
 	// hintAsked is said when h asked for the hint on its way, 0 when
 	// none is (hint.go).
 	hintAsked int
-	// hintless is set once the room's game is known to have no hints
-	// (Furnace): its keys page does not list h (keySet).
-	hintless   bool
-	hintsKnown bool
-	armed      json.RawMessage // a costly move waiting for its second enter
+	armed     json.RawMessage // a costly move waiting for its second enter
 	// sending is the label of the move on its way, and sentVersion the
 	// room's version when it went; held are the playing keys pressed
 	// meanwhile (sending.go).
@@ -370,10 +366,6 @@ func (g *gameScreen) apply(u lobby.Update) {
 		g.setStatus(g.seatWordText(), false) // once, at sit-down: the guest must see it
 	}
 	g.chat.setLines(u.Chat)
-	if !g.hintsKnown && g.room.Game != "" && g.env.lobby != nil {
-		g.hintsKnown = true
-		g.hintless = !slices.ContainsFunc(g.env.lobby.Games(), func(x lobby.Game) bool { return x.Name() == g.room.Game && x.Bots.Hint != nil })
-	}
 	old := g.board
 	g.board = nil
 	if u.Value != nil {

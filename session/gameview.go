@@ -135,7 +135,7 @@ func (g *gameScreen) keySet() int {
 	if g.menu.offersUndo() {
 		set = undoSet
 	}
-	if g.hintless {
+	if game, ok := g.gameOf(); ok && game.Bots.Hint == nil { // its keys page does not list h
 		set += playHintlessSet - playSet
 	}
 	return set
