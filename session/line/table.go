@@ -507,13 +507,15 @@ func (t *table) cards(s *sess, seats kit.Seats, part, name string) {
 		return
 	}
 	seat := t.seat
-	if r, ok := t.rival(s, name); part == kit.PartBoard && ok {
-		lines := []string{clean(r.Holdings)}
-		for _, c := range r.Cards {
-			lines = append(lines, c.Name+": "+c.Where)
+	if part == kit.PartBoard {
+		if r, ok := t.rival(s, name); ok { // asked only for a board: hand and market are the seat's
+			lines := []string{clean(r.Holdings)}
+			for _, c := range r.Cards {
+				lines = append(lines, c.Name+": "+c.Where)
+			}
+			s.out.answer(lines...)
+			return
 		}
-		s.out.answer(lines...)
-		return
 	}
 	if part == "board" && name != "" {
 		seat = -2
