@@ -154,7 +154,7 @@ func (b *board) Unseated(t kit.Theme) []kit.Rival {
 	name := t.L.T("factories.machine.name")
 	words := tf(t, "factories.machine.holdings", "Name", name, "Points", machineScore(m), "Goods", m.Goods, "Buildings", len(m.Compound))
 	if m.Roll != [5]int{} {
-		words += "; " + tf(t, "factories.machine.roll_said", "Dice", fmt.Sprintf("%d %d %d %d %d", m.Roll[0], m.Roll[1], m.Roll[2], m.Roll[3], m.Roll[4]),
+		words += "; " + tf(t, "factories.machine.roll_said", "Dice", rollText(m),
 			"Colours", t.L.T("factories.machine.legend"))
 	}
 	r := kit.Rival{Name: name, Holdings: words}
@@ -730,13 +730,19 @@ func withCount(lines []string, count string, w int) []string {
 	return lines
 }
 
+// rollText is The Machine's last roll, its five dice in the legend's
+// order of colours.
+func rollText(m *factories.Machine) string {
+	return fmt.Sprintf("%d %d %d %d %d", m.Roll[0], m.Roll[1], m.Roll[2], m.Roll[3], m.Roll[4])
+}
+
 // machineView draws The Machine, the solo opponent: its score, goods and
 // last roll, then its compound in at most h more lines.
 func machineView(t kit.Theme, m *factories.Machine, w, h int) []string {
 	lines := []string{t.Title.Render(t.L.T("factories.machine.title")) + "  " +
 		tf(t, "factories.machine.score", "Points", machineScore(m), "Goods", m.Goods)}
 	if m.Roll != [5]int{} {
-		roll := "  " + tf(t, "factories.machine.roll", "Dice", fmt.Sprintf("%d %d %d %d %d", m.Roll[0], m.Roll[1], m.Roll[2], m.Roll[3], m.Roll[4]))
+		roll := "  " + tf(t, "factories.machine.roll", "Dice", rollText(m))
 		if legend := " (" + t.L.T("factories.machine.legend") + ")"; kit.Width(roll+legend) <= w {
 			roll += t.Dim.Render(legend)
 		}

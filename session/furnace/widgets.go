@@ -350,9 +350,11 @@ func (pt *playersTable) makeRows(o playersOptions) []gridRow {
 		}
 		// One's own name is cut no shorter than the others': the
 		// server's own names ("player-" and four letters) fit whole.
-		name := seatStyle(t, seat).Render(s.Short(seat, maxNameCells))
+		var name string
 		if s.Me(seat) {
 			name = t.Accent.Render(p.T("furnace.players.you", "Name", s.Short(seat, maxNameCells)))
+		} else {
+			name = seatStyle(t, seat).Render(s.Short(seat, maxNameCells))
 		}
 		pl := v.Players[seat]
 		cells := []string{mark, name, num3(pl.Goods.Money), num3(pl.Goods.Coal), num3(pl.Goods.Iron), num3(pl.Goods.Oil), num3(pl.Goods.Tokens), playerState(p, v, pl)}
