@@ -53,6 +53,9 @@ type gameScreen struct {
 	menu      menu
 	filtering bool
 	pending   bool // a move is on its way to the room
+	// unseen is set while the move sent was taken but the view that
+	// answers it has not come yet: keys that play still wait (sending.go).
+	unseen bool
 	// hintAsked is said when h asked for the hint on its way, 0 when
 	// none is (hint.go).
 	hintAsked int
@@ -357,6 +360,7 @@ func (g *gameScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 func (g *gameScreen) apply(u lobby.Update) {
 	was := g.acting()
 	g.room, g.seat, g.notice, g.version, g.invite = u.Room, u.Seat, u.Notice, u.Version, u.Invite
+	g.unseen = g.unseen && g.version <= g.sentVersion
 	g.events = u.Events
 	g.table = seatsKept(g.room, g.seat, g.table)
 	g.logPane, g.drawings.header = kit.Kept[[2]int]{}, kit.Kept[drawingKey]{} // the bar's key holds all it shows
@@ -550,6 +554,7 @@ func (g *gameScreen) tableKey(msg tea.KeyMsg) tea.Cmd {
 // moveDone takes the room's answer to the move sent.
 func (g *gameScreen) moveDone(msg moveDoneMsg) tea.Cmd {
 	g.pending = false
+	g.unseen = msg.err == nil && g.version <= g.sentVersion
 	switch {
 	case msg.err != nil:
 		// A move the engine refused reads in the player's language;
@@ -635,7 +640,7 @@ func (g *gameScreen) play() tea.Cmd {
 		g.nothingToPlay()
 		return nil
 	}
-	if g.pending {
+	if g.inFlight() {
 		g.hold(heldKey{mv: mv})
 		return nil
 	}

@@ -17,6 +17,12 @@ import (
 // same move; else it is dropped, and the status line says so. A waiting
 // enter never plays or confirms a move the player has not seen.
 
+// inFlight reports whether a key that plays must wait: a move is on its
+// way, or it was taken and the view that answers it has not come. A key
+// pressed between the room's answer and its view would play on the table
+// the move left behind ("take" sent into the work phase).
+func (g *gameScreen) inFlight() bool { return g.pending || g.unseen }
+
 // maxHeld is how many playing keys may wait for a move in flight: a few
 // quick enters, not a script's worth.
 const maxHeld = 4
@@ -37,7 +43,7 @@ func (g *gameScreen) hold(k heldKey) {
 	}
 	g.held = append(g.held, k)
 	g.setStatusUntil(p.N("session.game.keysWait", len(g.held), "Move", g.sending), false,
-		func(g *gameScreen) bool { return !g.pending })
+		func(g *gameScreen) bool { return !g.inFlight() })
 }
 
 // sent marks label as the move on its way, from the room's version now.
@@ -52,7 +58,7 @@ func (g *gameScreen) sent(label string) {
 // status line, if not. It stops at the first that sends a move: the rest
 // wait for that one.
 func (g *gameScreen) release() tea.Cmd {
-	for !g.pending && len(g.held) > 0 && g.version > g.sentVersion {
+	for !g.inFlight() && len(g.held) > 0 && g.version > g.sentVersion {
 		k := g.held[0]
 		g.held = g.held[1:]
 		if k.undo {

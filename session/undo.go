@@ -36,7 +36,7 @@ func holdsUndo(groups []kit.MoveGroup) bool {
 // then says why nothing can be taken back ("you drew a blueprint, and a
 // draw cannot be taken back").
 func (g *gameScreen) undo() tea.Cmd {
-	if g.pending {
+	if g.inFlight() {
 		g.hold(heldKey{undo: true})
 		return nil
 	}
