@@ -147,6 +147,9 @@ func TestBadInput(t *testing.T) {
 	for _, junk := range []string{"\x00\x01\x02\x7f", "\x1b[999;999H\x1b]0;pwned\x07", "\xff\xfe\xc3\x28", "\x1b[M\xff\xff\xff", "\x1b[<0;99999;99999M", strings.Repeat("\x1b", 100)} {
 		scr.in.Write([]byte(junk))
 	}
+	// The escapes' note says the junk was read: a resize measured before it
+	// would count the note's frame as the resize's.
+	scr.waitFor(t, "nothing to close")
 	for _, tt := range []struct {
 		w, h int
 		want func(frame []string) bool
