@@ -152,9 +152,13 @@ func TestHostSeatsABot(t *testing.T) {
 	waitOut(t, out, "Waiting for 1 more player. Seated: you.")
 	io.WriteString(in, "bot\n")
 	waitOut(t, out, "now plays seat 2")
-	waitOut(t, out, "Your turn: round 1")
+	waitOut(t, out, "your turn. ")
 	io.WriteString(in, "look\n")
 	waitOut(t, out, "al: money")
+	// The turn's line says the header's words once, begun as a sentence.
+	if o := out.String(); strings.Count(strings.ToLower(o), "your turn") != 2 || !strings.Contains(o, "\nRound 1 of 4, auction, your turn.") {
+		t.Errorf("the turn's line and look's header should each say \"your turn\" once; wrote:\n%s", o)
+	}
 }
 
 // TestBackToTheWaitingMove: a plain ssh HOST (the lobby, Back) says
@@ -163,7 +167,7 @@ func TestBackToTheWaitingMove(t *testing.T) {
 	l := lobby.New(lobby.Config{Store: mem.New(), Games: games.Lobby(games.All())})
 	in, out, stop := runOn(t, l, false, session.Start{Mode: "lobby"})
 	io.WriteString(in, "new furnace 2 players 1 bot no clock\n")
-	waitOut(t, out, "Your turn: round 1")
+	waitOut(t, out, "your turn. ")
 	code := strings.Fields(strings.SplitN(out.String(), "Room ", 2)[1])[0]
 	io.WriteString(in, "quit\n")
 	waitOut(t, out, "Goodbye.")
@@ -225,7 +229,7 @@ func soloTable(t *testing.T) (io.Writer, *syncBuffer, func()) {
 	in, out, stop := run(t, false, session.Start{Mode: "lobby"})
 	waitOut(t, out, "Welcome")
 	io.WriteString(in, "new factories 1 player\n")
-	waitOut(t, out, "Your turn: round 1, market phase")
+	waitOut(t, out, "your turn. ")
 	return in, out, stop
 }
 

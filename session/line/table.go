@@ -193,10 +193,10 @@ func (t *table) menu(s *sess, seats kit.Seats) {
 	}
 }
 
-// yourTurn says the seat may act: where the game stands and how many
-// moves it has.
+// yourTurn says the seat may act: where the game stands, whose turn the
+// header's own words say, and how many moves it has.
 func (t *table) yourTurn(s *sess, seats kit.Seats) string {
-	return s.p.N("line.table.your_turn", len(t.moves), "Where", clean(t.board.Header(s.theme, seats))) + t.clock(s)
+	return s.p.N("line.table.your_turn", len(t.moves), "Where", sentence(clean(t.board.Header(s.theme, seats)))) + t.clock(s)
 }
 
 // clock says the seat's time left for its turn, if the room has a clock.
@@ -220,9 +220,9 @@ func (t *table) summary(s *sess, seats kit.Seats) []string {
 	if t.board == nil {
 		return append(lines, t.seating(s))
 	}
-	lines = append(lines, clean(t.board.Header(s.theme, seats)))
+	lines = append(lines, sentence(clean(t.board.Header(s.theme, seats)))+".")
 	if b := clean(t.board.Banner(s.theme, seats)); b != "" {
-		lines = append(lines, b)
+		lines = append(lines, sentence(b)+".")
 	}
 	var who []string
 	for i := range t.room.Seats {

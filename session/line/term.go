@@ -157,6 +157,13 @@ func clean(text string) string {
 	return strings.Join(strings.Fields(text), " ")
 }
 
+// sentence is text begun with a capital, for a header's words that open
+// a line.
+func sentence(text string) string {
+	r, n := utf8.DecodeRuneInString(text)
+	return string(unicode.ToUpper(r)) + text[n:]
+}
+
 // typedLine is one line the player typed.
 type typedLine struct {
 	text    string

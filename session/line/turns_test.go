@@ -28,7 +28,7 @@ func TestTurnsAndNumbers(t *testing.T) {
 	first := strings.SplitN(strings.SplitN(out.String(), "1. ", 2)[1], "\n", 2)[0]
 	io.WriteString(in, "1\n")
 	waitWords(t, out, "played: "+first)
-	waitOut(t, out, "Your turn: round 1, work phase")
+	waitOut(t, out, "Round 1, work phase")
 	mark := len(out.String())
 	io.WriteString(in, "1\n")
 	waitWords(t, out, "Not played: "+first+" is no longer on offer.")
