@@ -174,3 +174,43 @@ func TestWideMarketStaysInWords(t *testing.T) {
 		t.Fatal("no position had a card with 3 discs")
 	}
 }
+
+// TestDiscsNeverBreak: a disc's words stay on one line. A market whose
+// discs column was narrower than "player-2732: 1" wrapped the disc at its
+// space, its count alone on the next line (Russian, 100 columns); where
+// the words break a disc, the short notation draws it. Every line a row
+// continues on carries the " > " of its list.
+func TestDiscsNeverBreak(t *testing.T) {
+	names := []string{"player-1857", "player-2732", "player-b49c", "player-77aa"}
+	for _, tag := range lang.Tags {
+		th := kit.NewTheme("mono", nil).In(lang.For(tag))
+		for seed := uint64(1); seed <= 4; seed++ {
+			s, err := furnace.New(furnace.Config{Players: 4, Capitalists: seed%2 == 0}, seed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rng := engine.NewRNG(seed)
+			for s.Phase == furnace.AuctionPhase {
+				v := furnace.ViewOf(s, 0)
+				seats := kit.Seats{Names: names, Viewer: 0, L: th.L}
+				for w := 80; w <= 160; w += 10 {
+					lines := newMarketTable(th, &v, seats, w).fit(0)
+					rows := false
+					for _, l := range lines {
+						l = ansi.Strip(l)
+						rows = rows || strings.HasPrefix(l, "1 ")
+						if rows && strings.HasPrefix(l, " ") && !strings.HasPrefix(strings.TrimSpace(l), ">") {
+							t.Fatalf("%s, %d columns: a disc broken over two lines:\n%s", tag, w, ansi.Strip(strings.Join(lines, "\n")))
+						}
+					}
+				}
+				acting := furnace.StatusOf(s).Acting
+				seat := acting[rng.Intn(len(acting))]
+				legal := furnace.Legal(s, seat)
+				if err := s.Play(seat, legal[rng.Intn(len(legal))]); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+}

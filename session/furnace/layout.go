@@ -46,8 +46,8 @@ func (b *board) top(f kit.Frame, m *marketTable, maxLines int) []string {
 }
 
 // fit draws the market in words where its rows fit its width, in the
-// short notation where they do not, or where the words would leave less
-// room for the discs: who bids what is the auction, and the words had
+// short notation where they do not, where the words would break a disc
+// over two lines, or where the words would leave less room for the discs: who bids what is the auction, and the words had
 // pushed it behind "(i)" markers at 100 columns. Each notation is made
 // once for all its tries.
 func (m *marketTable) fit(maxLines int) []string {
@@ -62,11 +62,15 @@ func (m *marketTable) fit(maxLines int) []string {
 		}
 	}
 	hidden := func(lines []string) int { return strings.Count(strings.Join(lines, "\n"), " (i)") }
-	if brief := m.block(short, maxLines); hidden(brief) < hidden(lines) {
+	if brief := m.block(short, maxLines); hidden(brief) < hidden(lines) || m.splits(long) && !m.splits(short) {
 		return brief
 	}
 	return lines
 }
+
+// splits reports whether the market in n breaks a disc over two lines
+// ("player-2732:" over "1"), its column narrower than the disc's words.
+func (m *marketTable) splits(n notation) bool { return m.laid[m.laidIn(n)].split }
 
 // seatedNarrow is the 80-column board: the market (or the seat's cards
 // in production) across the top, the players' table under it, and the

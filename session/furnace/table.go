@@ -51,6 +51,9 @@ type laidGrid struct {
 	// least is the width under which no line fits, whatever lines'
 	// limit: the head's, or a row's cells'.
 	least int
+	// split: an item of the last column is wider than the column, so
+	// lines must break it at its spaces ("bob's" over "3").
+	split bool
 }
 
 // layout lays g out in width w.
@@ -82,6 +85,7 @@ func (g grid) layout(w int) laidGrid {
 		l.rows[i] = rowKey{tag, padded, strings.Join(r.items, "\x00"), len(r.items), g.sep, g.noun, r.more,
 			lastW, 0, g.below}
 		l.least = max(l.least, kit.Width(strings.TrimRight(padded, " ")))
+		l.split = l.split || slices.ContainsFunc(r.items, func(it string) bool { return kit.Width(it) > lastW })
 	}
 	return l
 }
