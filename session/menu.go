@@ -293,13 +293,16 @@ func (m *menu) setFilter(f string) {
 // that begins as another move of the group does would be cut where the
 // two differ: the shared words give way to "…", but for the last, so the
 // line shows what differs ("… discarding Mega Factory", "… for energy").
+// A cut whose words end another move's label as well would show two
+// moves alike ("… the blueprints" for metal and for energy), so the cut
+// backs off to fewer shared words until what it shows is this move's own.
 func differing(moves []kit.MenuMove, i, w int) string {
 	label := moves[i].Label
 	if kit.Width(label) <= w {
 		return label
 	}
 	words := strings.Split(label, " ")
-	shared := 0
+	var cuts []int // how many leading words label shares with each other move
 	for j, mv := range moves {
 		if j == i {
 			continue
@@ -309,12 +312,21 @@ func differing(moves []kit.MenuMove, i, w int) string {
 		for n < len(words)-1 && n < len(other) && words[n] == other[n] {
 			n++
 		}
-		shared = max(shared, n)
+		cuts = append(cuts, n)
 	}
-	if shared < 2 {
-		return label
+	slices.Sort(cuts)
+	for _, n := range slices.Backward(slices.Compact(cuts)) {
+		if n < 2 {
+			break
+		}
+		tail := strings.Join(words[n-1:], " ")
+		if !slices.ContainsFunc(moves, func(mv kit.MenuMove) bool {
+			return mv.Label != label && (mv.Label == tail || strings.HasSuffix(mv.Label, " "+tail))
+		}) {
+			return "… " + tail
+		}
 	}
-	return "… " + strings.Join(words[shared-1:], " ")
+	return label
 }
 
 // view draws the menu in w×h: the group title with its position, then the
