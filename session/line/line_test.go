@@ -167,7 +167,7 @@ func TestBackToTheWaitingMove(t *testing.T) {
 	l := lobby.New(lobby.Config{Store: mem.New(), Games: games.Lobby(games.All())})
 	in, out, stop := runOn(t, l, false, session.Start{Mode: "lobby"})
 	io.WriteString(in, "new furnace 2 players 1 bot no clock\n")
-	waitOut(t, out, "your turn. ")
+	waitOut(t, out, "your turn.")
 	code := strings.Fields(strings.SplitN(out.String(), "Room ", 2)[1])[0]
 	io.WriteString(in, "quit\n")
 	waitOut(t, out, "Goodbye.")
@@ -229,7 +229,7 @@ func soloTable(t *testing.T) (io.Writer, *syncBuffer, func()) {
 	in, out, stop := run(t, false, session.Start{Mode: "lobby"})
 	waitOut(t, out, "Welcome")
 	io.WriteString(in, "new factories 1 player\n")
-	waitOut(t, out, "your turn. ")
+	waitOut(t, out, "your turn.")
 	return in, out, stop
 }
 

@@ -114,7 +114,9 @@ func (t *table) update(s *sess, u lobby.Update) {
 		}
 	}
 	acting := len(t.moves) > 0
-	if acting && (!t.acting || first || turn) {
+	// On arrival the summary has just said where the game stands and how
+	// many moves there are.
+	if acting && !first && (!t.acting || turn) {
 		s.out.event(t.yourTurn(s, seats))
 	}
 	if !acting {

@@ -23,6 +23,11 @@ func TestTurnsAndNumbers(t *testing.T) {
 	defer stop()
 	io.WriteString(in, "99\n")
 	waitOut(t, out, "There is no move 99")
+	// Arriving, the summary says where the game stands and how many moves
+	// there are: a turn's line after it would say both again.
+	if arrival := strings.SplitN(out.String(), "There is no move 99", 2)[0]; strings.Count(arrival, "your turn") != 1 {
+		t.Errorf("arriving at the table said %q %d times:\n%s", "your turn", strings.Count(arrival, "your turn"), arrival)
+	}
 	io.WriteString(in, "moves\n")
 	waitOut(t, out, "1. Blueprint 1: ")
 	first := strings.SplitN(strings.SplitN(out.String(), "1. ", 2)[1], "\n", 2)[0]
