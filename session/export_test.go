@@ -63,6 +63,12 @@ func (p GameProbe) Selected() (json.RawMessage, bool) {
 	return mv.Move, ok
 }
 
+// SelectedLabel is the words of the move the menu is on.
+func (p GameProbe) SelectedLabel() string {
+	mv, _ := p.g.menu.selected()
+	return mv.Label
+}
+
 // Ticking reports whether the screen has a timer set to redraw it.
 func (p GameProbe) Ticking() bool { return p.g.ticking }
 

@@ -641,7 +641,8 @@ func (g *gameScreen) play() tea.Cmd {
 		return nil
 	}
 	if g.inFlight() {
-		g.hold(heldKey{mv: mv})
+		grp, _ := g.menu.selectedGroup()
+		g.hold(heldKey{mv: mv, group: grp.Title})
 		return nil
 	}
 	if (mv.Confirm || mv.Loses != "") && !bytes.Equal(g.armed, mv.Move) {

@@ -1,6 +1,7 @@
 package session_test
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -99,5 +100,52 @@ func TestMenuKeepsItsPlace(t *testing.T) {
 		if g.Group() != "Headquarters" {
 			t.Fatalf("after die %d the menu moved to %q:\n%s", placed+1, g.Group(), d.view())
 		}
+	}
+}
+
+// TestHeldEnterPlaysTheMoveAsWorded: with two dice of one value, enter
+// places one on research, and down and enter, typed before the table
+// comes back, choose the same value on the next action. The menu then
+// names the other die of that value for it: the move the player chose
+// by its words is still on offer, and is played, not dropped as gone.
+func TestHeldEnterPlaysTheMoveAsWorded(t *testing.T) {
+	pair := 0
+	d, g := soloDriver(t, func(v *factories.View) bool {
+		if v.Phase != factories.WorkPhase || len(v.Legal) == 0 {
+			return false
+		}
+		seen := map[int]bool{}
+		for _, die := range v.You().Dice {
+			if die.Value > 0 && seen[die.Value] && v.You().HQ.Research == nil {
+				pair = die.Value
+				return true
+			}
+			seen[die.Value] = true
+		}
+		return false
+	})
+	if pair == 0 {
+		t.Fatal("no work phase with a pair of dice and nothing placed")
+	}
+	for _, k := range strings.Split(fmt.Sprintf("/%d on research", pair), "") {
+		d.keys(k)
+	}
+	first := g.SelectedLabel()
+	before := g.Version()
+	d.keys("enter", "down")
+	second := g.SelectedLabel()
+	if !strings.HasPrefix(second, fmt.Sprintf("%d on ", pair)) || second == first {
+		t.Fatalf("down from %q went to %q, not the same die on the next action", first, second)
+	}
+	d.keys("enter")
+	if g.Held() != 1 {
+		t.Fatalf("enter on %q while %q is sent: %d held", second, first, g.Held())
+	}
+	d.until("both dice played, or the second dropped", func() bool {
+		_, bad := g.Status()
+		return !g.Pending() && g.Held() == 0 && (g.Version() > before+1 || bad)
+	})
+	if st, bad := g.Status(); bad || st != "played: "+second {
+		t.Errorf("the enter that waited for %q: status %q (bad %v); want it played", second, st, bad)
 	}
 }

@@ -14,8 +14,9 @@ import (
 // key that plays (enter, u) cannot: it waits, holding the move the player
 // saw selected when they pressed it, and is played once the room's view
 // that answers the move in flight has come, if that view still offers the
-// same move; else it is dropped, and the status line says so. A waiting
-// enter never plays or confirms a move the player has not seen.
+// move in the same words (kit.Reoffered); else it is dropped, and the
+// status line says so. A waiting enter never plays or confirms a move the
+// player has not seen.
 
 // inFlight reports whether a key that plays must wait: a move is on its
 // way, or it was taken and the view that answers it has not come. A key
@@ -29,8 +30,9 @@ const maxHeld = 4
 
 // heldKey is enter or u, pressed while a move was on its way.
 type heldKey struct {
-	mv   kit.MenuMove // enter: the move the menu showed selected
-	undo bool         // u
+	mv    kit.MenuMove // enter: the move the menu showed selected
+	group string       // the title of mv's group
+	undo  bool         // u
 }
 
 // hold keeps k until the move in flight is answered, and says so on the
@@ -64,7 +66,7 @@ func (g *gameScreen) release() tea.Cmd {
 		if k.undo {
 			return g.undo()
 		}
-		if !g.selectMove(k.mv) {
+		if !g.selectMove(k.group, k.mv) {
 			g.setStatus(g.env.theme.L.T("session.game.keyDropped", "Move", k.mv.Label), true)
 			continue
 		}
@@ -86,22 +88,32 @@ func (g *gameScreen) dropHeld() string {
 	return g.env.theme.L.N("session.game.heldDropped", n)
 }
 
-// selectMove puts the menu on mv (the same label and the same move), with
-// every move shown, and reports whether the menu offers it. A costly move
-// waiting for its second enter is cancelled if it is another.
-func (g *gameScreen) selectMove(mv kit.MenuMove) bool {
+// selectMove puts the menu on mv as the player saw it under the group
+// title group (see kit.Reoffered), with every move shown, and reports
+// whether the menu offers it. A costly move waiting for its second enter
+// is cancelled if it is another.
+func (g *gameScreen) selectMove(group string, mv kit.MenuMove) bool {
+	type place struct{ group, item int }
+	var places []place
 	for i, grp := range g.menu.groups {
-		for j, x := range grp.Moves {
-			if x.Label != mv.Label || !bytes.Equal(x.Move, mv.Move) {
-				continue
-			}
-			if g.armed != nil && !bytes.Equal(g.armed, x.Move) {
-				g.armed = nil
-			}
-			g.filtering = false
-			g.menu.filter, g.menu.group, g.menu.item = "", i, j
-			return true
+		for j := range grp.Moves {
+			places = append(places, place{i, j})
 		}
 	}
-	return false
+	words := func(title string, mv kit.MenuMove) string { return title + "\x00" + mv.Label }
+	k := kit.Reoffered(len(places), func(k int) (string, []byte) {
+		grp := g.menu.groups[places[k].group]
+		x := grp.Moves[places[k].item]
+		return words(grp.Title, x), x.Move
+	}, words(group, mv), mv.Move)
+	if k < 0 {
+		return false
+	}
+	at := places[k]
+	if x := g.menu.groups[at.group].Moves[at.item]; g.armed != nil && !bytes.Equal(g.armed, x.Move) {
+		g.armed = nil
+	}
+	g.filtering = false
+	g.menu.filter, g.menu.group, g.menu.item = "", at.group, at.item
+	return true
 }

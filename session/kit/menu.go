@@ -1,6 +1,7 @@
 package kit
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/json"
 	"slices"
@@ -78,4 +79,25 @@ func MenuOf[M any](moves []M, group func(M) (MoveGroup, int), item func(M) MenuM
 		}
 	}
 	return out
+}
+
+// Reoffered finds, among n moves on offer (at(i) is move i's words and
+// data), the move a player saw worded as words with data: that very move
+// if it is still offered, else the first worded the same, or -1. Words
+// are all a player chooses by, and a move's data may name a die by its
+// place, which shifts when another die is placed: "1 on generate" chosen
+// while a 1 was being placed is still offered, as the other 1.
+func Reoffered(n int, at func(i int) (words string, data []byte), words string, data []byte) int {
+	same := -1
+	for i := range n {
+		w, d := at(i)
+		switch {
+		case w != words:
+		case bytes.Equal(d, data):
+			return i
+		case same < 0:
+			same = i
+		}
+	}
+	return same
 }

@@ -467,7 +467,7 @@ func (t *table) chooseNumber(s *sess, n int) {
 		return
 	}
 	m := list[n-1]
-	i := slices.IndexFunc(t.moves, func(x move) bool { return x.label == m.label && bytes.Equal(x.data, m.data) })
+	i := kit.Reoffered(len(t.moves), func(i int) (string, []byte) { return t.moves[i].label, t.moves[i].data }, m.label, m.data)
 	if i < 0 {
 		s.out.answer(s.p.T("line.table.gone", "Move", m.label))
 		return
