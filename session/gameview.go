@@ -190,6 +190,7 @@ func (g *gameScreen) drawHeader(w int, clockText string) string {
 	room := g.roomName(g.code)
 	var in [8]string // every part there may be: on the stack
 	parts := append(in[:0], themed(t, "brand", func() string { return t.Title.Render("smokestack") }), room)
+	branded := true // parts[0] is the server's name
 	if g.spectator() && g.conn != nil {
 		if g.invite != "" {
 			// Came in with a private room's invite: the code alone would
@@ -221,20 +222,26 @@ func (g *gameScreen) drawHeader(w int, clockText string) string {
 		case !ok:
 			news = g.board.Header(t, g.seats())
 		default:
-			// The game's news fits what the server's name, the room and
-			// the clock leave, its names counted rather than cut.
-			rest := joinedWidth(parts) + 2*dotWidth + kit.Width(clock) // and "", clock
+			// The game's news fits what the room and the clock leave, its
+			// names counted rather than cut. The server's name stays only
+			// where the news beside it is whole: who is still working
+			// matters more. A shortened list leaves less room than the
+			// name takes, for one more short name would have fitted.
+			rest := joinedWidth(parts[1:]) + 2*dotWidth + kit.Width(clock) // and "", clock
 			if clock == "" {
 				rest -= dotWidth
 			}
 			news = f.HeaderIn(t, g.seats(), max(1, w-rest))
+			if kit.Width(news) > w-rest-kit.Width(parts[0])-dotWidth {
+				parts, branded = parts[1:], false
+			}
 		}
 		parts = append(parts, news)
 		if clock != "" {
 			parts = append(parts, clock)
 		}
 	}
-	if joinedWidth(parts) > w {
+	if branded && joinedWidth(parts) > w {
 		parts = parts[1:]
 	}
 	if joinedWidth(parts) > w && parts[0] != room {

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -17,6 +18,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 
 	"github.com/smokestack/smokestack/cmd/games"
@@ -122,6 +124,9 @@ var moveKeys = func() []tea.KeyMsg {
 		{Type: tea.KeyDown}, {Type: tea.KeyUp}}
 }()
 
+// counted is a header's count of the names it had no room for: "+3".
+var counted = regexp.MustCompile(`(^| )\+\d+( |$)`)
+
 var updateFrames = flag.Bool("update-frames", false, "write testdata/frames.sum from the frames drawn now")
 
 // TestFramesUnchanged holds the game screens' frames to the ones recorded
@@ -157,6 +162,11 @@ func TestFramesUnchanged(t *testing.T) {
 								t.Fatalf("%s %s: AppendView is not View after %s", game, c.tag, k)
 							}
 							sum.Write(unnamed(frame))
+						}
+						// The server's name gives way before a name of those
+						// still playing does ("working: you +3" beside it).
+						if head := ansi.Strip(strings.SplitN(m.View(), "\n", 2)[0]); strings.HasPrefix(head, "smokestack") && counted.MatchString(head) {
+							t.Errorf("%s %s %dx%d update %d seat %d: the header counts names beside the server's name: %q", game, c.tag, sz[0], sz[1], u, s, head)
 						}
 						got = append(got, fmt.Sprintf("%s %s %s %dx%d update %d seat %d %x",
 							game, c.theme, c.tag, sz[0], sz[1], u, s, sum.Sum(nil)[:12]))
