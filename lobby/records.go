@@ -2,6 +2,7 @@ package lobby
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
 
 	"github.com/smokestack/smokestack/engine"
@@ -17,13 +18,26 @@ import (
 // recordRoom records the finished room m once (players.Record), naming
 // the game's own opponent of a solo game.
 func (l *Lobby) recordRoom(ctx context.Context, m store.Meta) (*store.Outcome, error) {
-	opponent := ""
-	if g, ok := l.byName[m.Game]; ok && len(m.Seats) == 1 && g.SoloOpponent != nil {
-		if opts, err := engine.ReadOptions(g.Rules.Options(), 1, m.Options); err == nil {
-			opponent = g.SoloOpponent(opts)
-		}
+	return l.players.Record(ctx, m, l.soloOpponent(m.Game, len(m.Seats), m.Options))
+}
+
+// SoloOpponent names the game's own opponent of r when r is a solo game
+// of a game that has one, as the game names it ("The Machine (hard)"),
+// and is "" otherwise.
+func (l *Lobby) SoloOpponent(r RoomInfo) string {
+	return l.soloOpponent(r.Game, len(r.Seats), r.Options)
+}
+
+func (l *Lobby) soloOpponent(game string, seats int, options json.RawMessage) string {
+	g, ok := l.byName[game]
+	if !ok || seats != 1 || g.SoloOpponent == nil {
+		return ""
 	}
-	return l.players.Record(ctx, m, opponent)
+	opts, err := engine.ReadOptions(g.Rules.Options(), 1, options)
+	if err != nil {
+		return ""
+	}
+	return g.SoloOpponent(opts)
 }
 
 // Top is the n best of game's leaderboard ("" is the default game), best

@@ -90,5 +90,17 @@ func OpponentName(p *lang.Printer, game, opponent string) string {
 	return p.Or("games."+game+".opponent."+opponent, opponent)
 }
 
+// OpponentOf names the game's own opponent of the solo game r in p's
+// language, as l's game names it ("The Machine (hard)"), or in words
+// that name no one where it cannot (l nil, or the game gone).
+func OpponentOf(p *lang.Printer, l *lobby.Lobby, r lobby.RoomInfo) string {
+	if l != nil {
+		if name := l.SoloOpponent(r); name != "" {
+			return OpponentName(p, r.Game, name)
+		}
+	}
+	return p.T("session.opponent")
+}
+
 // GameTitle is game's title in p's language.
 func GameTitle(p *lang.Printer, g lobby.Game) string { return gameTitle(p, g) }

@@ -46,7 +46,7 @@ func (s *Set) admin(c *Call) error {
 		if err != nil {
 			return err
 		}
-		return roomTable(c.Out, nil, rooms)
+		return roomTable(c.Out, nil, s.Lobby, rooms)
 	case "kick":
 		id, err := one()
 		if err != nil {

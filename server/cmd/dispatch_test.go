@@ -9,10 +9,12 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/smokestack/smokestack/cmd/games"
 	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/internal/tally"
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/store/mem"
 )
 
 // What every command has comes from the dispatcher, not from each
@@ -291,9 +293,16 @@ func TestHistoryShowsTheResult(t *testing.T) {
 		{engine.Result{Scores: []int{31}, Winners: []int{}, Opponent: &opp}, "over: the game's opponent won with 40 · alice 31"},
 	} {
 		r := lobby.RoomInfo{Over: true, Seats: two[:len(tt.res.Scores)], Result: &tt.res}
-		if got := gameStatus(nil, r); got != tt.want {
+		if got := gameStatus(nil, nil, r); got != tt.want {
 			t.Errorf("%+v: %q, want %q", tt.res, got, tt.want)
 		}
+	}
+	// A solo game lost names the game's own opponent, at its level.
+	l := lobby.New(lobby.Config{Store: mem.New(), Games: games.Lobby(games.All())})
+	lost := lobby.RoomInfo{Game: "factories", Over: true, Seats: two[:1], Options: json.RawMessage(`{"difficulty":"hard"}`),
+		Result: &engine.Result{Scores: []int{31}, Winners: []int{}, Opponent: &opp}}
+	if got, want := gameStatus(nil, l, lost), "over: The Machine (hard) won with 40 · alice 31"; got != want {
+		t.Errorf("a solo game lost: %q, want %q", got, want)
 	}
 }
 

@@ -16,7 +16,7 @@ func (s *Set) history(c *Call) error {
 	if _, err := c.flags(flag.NewFlagSet("history", flag.ContinueOnError), 0, ""); err != nil {
 		return err
 	}
-	return c.listRooms(func(ctx context.Context) ([]lobby.RoomInfo, error) {
+	return c.listRooms(s.Lobby, func(ctx context.Context) ([]lobby.RoomInfo, error) {
 		return s.Lobby.History(ctx, c.Player.ID)
 	}, "", none)
 }

@@ -26,7 +26,7 @@ func (s *Set) rooms(c *Call) error {
 	if *playing {
 		head, none = c.T("cmd.rooms.playing_head", "Command", s.Host.SSHCommand(true, "watch", c.usage("CODE"))), c.T("cmd.rooms.playing_none")
 	}
-	return c.listRooms(func(ctx context.Context) ([]lobby.RoomInfo, error) {
+	return c.listRooms(s.Lobby, func(ctx context.Context) ([]lobby.RoomInfo, error) {
 		// A page of the store's list; a room loaded here shows as it
 		// stands now, which may have filled or started since.
 		list := s.Lobby.OpenSeats
@@ -44,7 +44,7 @@ func joinable(r lobby.RoomInfo) bool { return r.Open() && !r.Started && !r.Over 
 
 // listRooms lists rooms: as JSON with --json, for scripts, else under
 // head as a table, or none when there are none.
-func (c *Call) listRooms(list func(context.Context) ([]lobby.RoomInfo, error), head, none string) error {
+func (c *Call) listRooms(l *lobby.Lobby, list func(context.Context) ([]lobby.RoomInfo, error), head, none string) error {
 	rooms, err := list(c.Ctx)
 	if err != nil {
 		return err
@@ -59,12 +59,12 @@ func (c *Call) listRooms(list func(context.Context) ([]lobby.RoomInfo, error), h
 	if head != "" {
 		fmt.Fprintln(c.Out, head)
 	}
-	return roomTable(c.Out, lang.For(c.Lang), rooms)
+	return roomTable(c.Out, lang.For(c.Lang), l, rooms)
 }
 
 // roomTable prints rooms for people, worded by p: code, seats, who sits,
-// and where the game stands.
-func roomTable(w io.Writer, p *lang.Printer, rooms []lobby.RoomInfo) error {
+// and where the game stands. l names a solo game's own opponent.
+func roomTable(w io.Writer, p *lang.Printer, l *lobby.Lobby, rooms []lobby.RoomInfo) error {
 	tw := newTable(w)
 	fmt.Fprintln(tw, p.T("cmd.rooms.columns"))
 	for _, r := range rooms {
@@ -79,13 +79,13 @@ func roomTable(w io.Writer, p *lang.Printer, rooms []lobby.RoomInfo) error {
 				names = append(names, session.SeatName(p, r, i))
 			}
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d/%d\t%s\t%s\n", r.Code, r.Game, taken, len(r.Seats), strings.Join(names, ", "), roomStatus(p, r))
+		fmt.Fprintf(tw, "%s\t%s\t%d/%d\t%s\t%s\n", r.Code, r.Game, taken, len(r.Seats), strings.Join(names, ", "), roomStatus(p, l, r))
 	}
 	return tw.Flush()
 }
 
-func roomStatus(p *lang.Printer, r lobby.RoomInfo) string {
-	status := gameStatus(p, r)
+func roomStatus(p *lang.Printer, l *lobby.Lobby, r lobby.RoomInfo) string {
+	status := gameStatus(p, l, r)
 	if r.Practice && r.Seed != nil {
 		status = p.T("cmd.rooms.practice", "Status", status, "Seed", *r.Seed)
 	}
@@ -96,14 +96,14 @@ func roomStatus(p *lang.Printer, r lobby.RoomInfo) string {
 }
 
 // gameStatus is where r's game stands.
-func gameStatus(p *lang.Printer, r lobby.RoomInfo) string {
+func gameStatus(p *lang.Printer, l *lobby.Lobby, r lobby.RoomInfo) string {
 	switch {
 	case r.Over && r.Ended == lobby.EndedByHost:
 		return p.T("cmd.rooms.over_ended", "Ended", p.T("session.room.endedByHost"))
 	case r.Over && r.Ended != "":
 		return p.T("cmd.rooms.over_ended", "Ended", r.Ended) // an operator's words, as they wrote them
 	case r.Over && r.Result != nil && len(r.Result.Scores) == len(r.Seats):
-		return resultStatus(p, r)
+		return resultStatus(p, l, r)
 	case r.Over:
 		return p.T("cmd.rooms.over")
 	case r.Started:
@@ -115,7 +115,7 @@ func gameStatus(p *lang.Printer, r lobby.RoomInfo) string {
 
 // resultStatus words a finished game's result, as the lobby's row tells
 // it: who won, and every seat's score.
-func resultStatus(p *lang.Printer, r lobby.RoomInfo) string {
+func resultStatus(p *lang.Printer, l *lobby.Lobby, r lobby.RoomInfo) string {
 	res := r.Result
 	var scores, winners []string
 	for seat, score := range res.Scores {
@@ -131,7 +131,7 @@ func resultStatus(p *lang.Printer, r lobby.RoomInfo) string {
 	case len(winners) > 0:
 		return p.T("cmd.rooms.won_by", "Names", kit.And(p, winners), "Scores", all)
 	case res.Opponent != nil:
-		return p.T("cmd.rooms.lost", "Opponent", *res.Opponent, "Scores", all)
+		return p.T("cmd.rooms.lost", "Name", session.OpponentOf(p, l, r), "Opponent", *res.Opponent, "Scores", all)
 	}
 	return p.T("cmd.rooms.nobody_won", "Scores", all)
 }

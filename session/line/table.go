@@ -297,7 +297,7 @@ func (t *table) end(s *sess, seats kit.Seats) {
 		case len(r.Winners) == 0 && r.Opponent != nil:
 			// A solo game the game's own opponent won: its score is
 			// in no seat's.
-			s.out.event(s.p.T("line.table.opponent_won", "Score", *r.Opponent))
+			s.out.event(s.p.T("line.table.opponent_won", "Name", session.OpponentOf(s.p, s.cfg.Lobby, t.room), "Score", *r.Opponent))
 		case len(r.Winners) > 0:
 			var names []string
 			for _, w := range r.Winners {

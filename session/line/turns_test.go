@@ -2,14 +2,17 @@ package line
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/smokestack/smokestack/cmd/games"
 	"github.com/smokestack/smokestack/engine"
 	"github.com/smokestack/smokestack/internal/lang"
 	"github.com/smokestack/smokestack/lobby"
+	"github.com/smokestack/smokestack/lobby/store/mem"
 )
 
 // TestTurnsAndNumbers: in a solo game the seat acts from its market turn
@@ -57,17 +60,28 @@ func waitWords(t *testing.T, out *syncBuffer, want string) {
 }
 
 // TestSoloLossNamesTheWinner: a solo game the game's own opponent won
-// says so and with what: the seat's "place 2" alone named no winner.
+// says who won and with what: the seat's "place 2" alone named no
+// winner, and "the game's opponent" named nobody.
 func TestSoloLossNamesTheWinner(t *testing.T) {
-	var out bytes.Buffer
-	s := &sess{out: newTerm(&out, false, 100)}
-	s.setLang(lang.English)
-	machine := 14
-	tb := &table{seat: 0, room: lobby.RoomInfo{Over: true, Seats: []lobby.SeatInfo{{Name: "al"}},
-		Result: &engine.Result{Scores: []int{3}, Ranks: []int{2}, Opponent: &machine}}}
-	tb.end(s, tb.seats(s))
-	s.out.flush()
-	if got := strings.Join(strings.Fields(out.String()), " "); !strings.Contains(got, "The game's opponent won with 14.") {
-		t.Errorf("the end of a solo game lost:\n%s", out.String())
+	l := lobby.New(lobby.Config{Store: mem.New(), Games: games.Lobby(games.All())})
+	for _, tt := range []struct {
+		tag  lang.Tag
+		want string
+	}{
+		{lang.English, "Won by The Machine (hard), with 14."},
+		{lang.Polish, "Wygrywa Maszyna (trudny) z wynikiem 14."},
+	} {
+		var out bytes.Buffer
+		s := &sess{out: newTerm(&out, false, 100), cfg: Config{Lobby: l}}
+		s.setLang(tt.tag)
+		machine := 14
+		tb := &table{seat: 0, room: lobby.RoomInfo{Game: "factories", Over: true, Seats: []lobby.SeatInfo{{Name: "al"}},
+			Options: json.RawMessage(`{"difficulty":"hard"}`),
+			Result:  &engine.Result{Scores: []int{3}, Ranks: []int{2}, Opponent: &machine}}}
+		tb.end(s, tb.seats(s))
+		s.out.flush()
+		if got := strings.Join(strings.Fields(out.String()), " "); !strings.Contains(got, tt.want) {
+			t.Errorf("%s: the end of a solo game lost, without %q:\n%s", tt.tag, tt.want, out.String())
+		}
 	}
 }
