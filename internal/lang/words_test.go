@@ -95,3 +95,29 @@ func TestEditionWordsInRunningText(t *testing.T) {
 		}
 	}
 }
+
+// TestOneWordForAMove: a language names a player's move with one word,
+// the glossary's (docs/translating.md). Portuguese menus said "jogada"
+// while the keys page and the hints said "lance", which Furnace's
+// catalogue keeps for a bid; and Brazilian Portuguese says "aperte", not
+// Portugal's "prima".
+func TestOneWordForAMove(t *testing.T) {
+	none := regexp.MustCompile(`^$`)
+	for _, c := range []struct {
+		tag          Tag
+		avoid, allow *regexp.Regexp // allow: the phrases avoid may be in
+		use          string
+	}{
+		// "dar lance": to bid, in Furnace's auction.
+		{Portuguese, regexp.MustCompile(`(?i)\blances?\b`), regexp.MustCompile(`(?i)\b(dar|dá|dê|deu|deram|der)\s+(o\s+)?lances?\b`), "jogada"},
+		{Portuguese, regexp.MustCompile(`(?i)\bprima\b`), none, "aperte"},
+	} {
+		for id, forms := range catalogue(t, c.tag) {
+			for _, text := range forms {
+				if c.avoid.MatchString(c.allow.ReplaceAllString(text, "")) {
+					t.Errorf("%s %s: %q; the glossary's word is %q", c.tag, id, text, c.use)
+				}
+			}
+		}
+	}
+}
