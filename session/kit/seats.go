@@ -130,13 +130,20 @@ func (s Seats) Me(seat int) bool {
 // Ann"); its first and last words ("greedy 4"); its beginning cut to keep
 // the part from where it differs from the names most like it ("Caro…Ann",
 // "alexan…2").
+//
+// A player's seat handed to a bot keeps its mark ("alice (bot)") only
+// where the whole fits: shortened, it is the player's name that is told
+// apart, not the mark cut ("p…df1 (b").
 func (s Seats) Short(seat, n int) string {
+	if whole := s.Name(seat); len([]rune(whole)) <= n {
+		return whole
+	}
 	c := s.cut(seat, n)
 	for o := range s.Names {
 		if o != seat && s.cut(o, n) == c {
 			// Names that part and meet again ("alexandrina",
 			// "alexandra"): their ends.
-			r := []rune(s.Name(seat))
+			r := []rune(s.unmarked(seat))
 			if len(r) <= n {
 				return c
 			}
@@ -146,9 +153,18 @@ func (s Seats) Short(seat, n int) string {
 	return c
 }
 
+// unmarked is Name without the mark of a player's seat handed to a bot:
+// the player's own name.
+func (s Seats) unmarked(seat int) string {
+	if s.Bot(seat) && seat < len(s.Names) && s.Names[seat] != "" {
+		return s.Names[seat]
+	}
+	return s.Name(seat)
+}
+
 // cut is Short without its last resort.
 func (s Seats) cut(seat, n int) string {
-	name := s.Name(seat)
+	name := s.unmarked(seat)
 	r := []rune(name)
 	if len(r) <= n {
 		return name
@@ -156,7 +172,7 @@ func (s Seats) cut(seat, n int) string {
 	var others []string
 	for o := range s.Names {
 		if o != seat {
-			others = append(others, s.Name(o))
+			others = append(others, s.unmarked(o))
 		}
 	}
 	fits := func(c string) bool { return c != "" && len([]rune(c)) <= n }
@@ -194,12 +210,12 @@ func (s Seats) cut(seat, n int) string {
 	if ws := strings.LastIndex(string(r[:d]), " "); ws >= 0 && len(r)-len([]rune(name[:ws+1])) <= n-2 {
 		d = len([]rune(name[:ws+1]))
 	}
-	tail := r[d:]
-	if len(tail) > n-2 {
-		tail = tail[:n-2]
+	tail := string(r[d:])
+	if t := []rune(tail); len(t) > n-2 {
+		tail = string(t[:n-3]) + "…" // cut at its end too, and saying so
 	}
-	head := max(1, n-1-len(tail))
-	return string(r[:head]) + "…" + string(tail)
+	head := max(1, n-1-len([]rune(tail)))
+	return string(r[:head]) + "…" + tail
 }
 
 // firstLast is a name's first and last words, or "" for a name of one
