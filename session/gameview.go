@@ -224,9 +224,9 @@ func (g *gameScreen) drawHeader(w int, clockText string) string {
 		default:
 			// The game's news fits what the room and the clock leave, its
 			// names counted rather than cut. The server's name stays only
-			// where the news beside it is whole: who is still working
-			// matters more. A shortened list leaves less room than the
-			// name takes, for one more short name would have fitted.
+			// where there is room for it beside the news: a list that had
+			// to count names never leaves that much, as one more short
+			// name would have taken it.
 			rest := joinedWidth(parts[1:]) + 2*dotWidth + kit.Width(clock) // and "", clock
 			if clock == "" {
 				rest -= dotWidth
