@@ -22,7 +22,7 @@ func TestPlayThroughReconnect(t *testing.T) {
 
 	bob.leave()
 	bob.connect("")
-	bob.sees("you sit in "+code+": enter takes you back to your seat", "YOUR GAMES (1)", "no public game is being played")
+	bob.sees("you sit in "+code+": enter takes you back to your seat", "YOUR GAMES (1)", "no other public game is being played")
 	bob.press("enter")
 	bob.sees("MARKETPLACE", "YOU ♥ bob", "alice's turn")
 }

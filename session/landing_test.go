@@ -13,7 +13,8 @@ import (
 // their move waits in a game is taken to that table, told why; one whose
 // move does not wait finds the lobby's cursor on the game in YOUR GAMES,
 // enter takes them back to their seat, and the game is not offered to
-// them under IN PLAY: WATCH (issue 25, point 3).
+// them under IN PLAY: WATCH (issue 25, point 3), which says it has no
+// other.
 func TestComingBackLandsInYourSeat(t *testing.T) {
 	l := newTestLobby()
 	ctx := context.Background()
@@ -45,8 +46,10 @@ func TestComingBackLandsInYourSeat(t *testing.T) {
 
 	o := newDriver(t, session.Config{Lobby: l, Player: other, Width: 80, Height: 24, Start: session.Start{Mode: "lobby", Back: true}})
 	o.until("the lobby with the game chosen", o.screenContains("you sit in "+code+": enter takes you back to your seat"))
-	if v := o.view(); !strings.Contains(v, "no public game is being played") {
-		t.Fatalf("%s is offered their own game to watch:\n%s", other.Name, v)
+	// Their own game is left out of IN PLAY, which says so: "no public
+	// game is being played" was false beside it.
+	if v := o.view(); !strings.Contains(v, "no other public game is being played: yours are under YOUR GAMES") {
+		t.Fatalf("%s is offered their own game to watch, or told no game is played:\n%s", other.Name, v)
 	}
 	o.keys("enter")
 	o.inGame()

@@ -292,7 +292,11 @@ func (l *lobbyScreen) listsView(w, h int) string {
 		}
 		if len(cells[i]) == 0 {
 			out = append(out, title)
-			empty := t.L.T(listEmpty[i], "Hint", l.createHint()) // the open seats' says how to make some
+			key := listEmpty[i]
+			if i == listPlay && slices.ContainsFunc(l.lists[listMine], func(r lobby.RoomInfo) bool { return r.Public && r.Started && !r.Over }) {
+				key = "session.list.playEmptyOthers" // the player's own are left out of it
+			}
+			empty := t.L.T(key, "Hint", l.createHint()) // the open seats' says how to make some
 			// A language's longer sentence wraps between words, never cut.
 			for _, line := range strings.Split(strings.TrimRight(kit.Wrap(empty, max(10, w-4)), " "), "\n") {
 				out = append(out, "    "+t.Dim.Render(line))
