@@ -210,12 +210,12 @@ func (s Seats) cut(seat, n int) string {
 	if ws := strings.LastIndex(string(r[:d]), " "); ws >= 0 && len(r)-len([]rune(name[:ws+1])) <= n-2 {
 		d = len([]rune(name[:ws+1]))
 	}
-	tail := string(r[d:])
-	if t := []rune(tail); len(t) > n-2 {
-		tail = string(t[:n-3]) + "…" // cut at its end too, and saying so
+	tail, end := r[d:], ""
+	if len(tail) > n-2 {
+		tail, end = tail[:n-3], "…" // cut at its end too, and saying so
 	}
-	head := max(1, n-1-len([]rune(tail)))
-	return string(r[:head]) + "…" + tail
+	head := max(1, n-1-len(tail)-len([]rune(end)))
+	return string(r[:head]) + "…" + string(tail) + end
 }
 
 // firstLast is a name's first and last words, or "" for a name of one
