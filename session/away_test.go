@@ -24,15 +24,23 @@ func emptyTable(t *testing.T) (*lobby.Lobby, string) {
 	return l, code
 }
 
-// TestSpectatorOfAnEmptyRoom: who watches a table everyone left reads
-// who is away and for how long, no countdown to a handover nobody is
-// there to wait for, and no vote; b says why there is none.
-func TestSpectatorOfAnEmptyRoom(t *testing.T) {
+// watchingEmpty is dan watching emptyTable at 80x24, once his screen
+// shows who is away.
+func watchingEmpty(t *testing.T) *driver {
+	t.Helper()
 	l, code := emptyTable(t)
 	dan := lobby.Player{ID: "SHA256:dan", Name: "dan"}
 	d := newDriver(t, session.Config{Lobby: l, Player: dan, Width: 80, Height: 24, Start: session.Start{Mode: "watch", Code: code}})
 	d.inGame()
 	d.until("the away seats", d.screenContains("⏸ alice away 9m"))
+	return d
+}
+
+// TestSpectatorOfAnEmptyRoom: who watches a table everyone left reads
+// who is away and for how long, no countdown to a handover nobody is
+// there to wait for, and no vote; b says why there is none.
+func TestSpectatorOfAnEmptyRoom(t *testing.T) {
+	d := watchingEmpty(t)
 	for _, gone := range []string{"b for a bot", "0/0", "votes", "0:00"} {
 		if strings.Contains(d.view(), gone) {
 			t.Errorf("the spectator's screen shows %q:\n%s", gone, d.view())
@@ -100,11 +108,7 @@ func TestVoteNoteGoesWithTheVote(t *testing.T) {
 // moves, say so, and h says hints are the players'; they did nothing,
 // leaving the line that answered b before them.
 func TestSpectatorKeysThatPlay(t *testing.T) {
-	l, code := emptyTable(t)
-	dan := lobby.Player{ID: "SHA256:dan", Name: "dan"}
-	d := newDriver(t, session.Config{Lobby: l, Player: dan, Width: 80, Height: 24, Start: session.Start{Mode: "watch", Code: code}})
-	d.inGame()
-	d.until("the board", d.screenContains("⏸ alice away 9m"))
+	d := watchingEmpty(t)
 	g, _ := d.game()
 	for _, k := range []string{"enter", "u", "/", "h"} {
 		d.keys("b") // an answer to something else first
